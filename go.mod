@@ -1,0 +1,3 @@
+module github.com/gohalide/gohalide
+
+go 1.26

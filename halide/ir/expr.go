@@ -1,0 +1,259 @@
+package ir
+
+// Expr is a scalar expression. Nodes are immutable plain structs; build them
+// with the constructors below, which check operand types where it is cheap.
+type Expr interface {
+	Type() Type
+	isExpr()
+}
+
+// IntImm is an integer or boolean constant. Unsigned values are stored in V
+// by bit pattern truncated to the type's width.
+type IntImm struct {
+	T Type
+	V int64
+}
+
+// FloatImm is a floating-point constant.
+type FloatImm struct {
+	T Type
+	V float64
+}
+
+// Var is a reference to a named scalar: a loop variable, a let binding, a
+// Param, or a buffer's min/extent/stride.
+type Var struct {
+	T    Type
+	Name string
+}
+
+// Cast converts X to type T (truncating toward zero for float to int).
+type Cast struct {
+	T Type
+	X Expr
+}
+
+// BinOp is the operator of a Binary node.
+type BinOp uint8
+
+// The binary operators. Div on integers rounds toward negative infinity and
+// Mod takes the sign of the divisor (so x % 8 is in [0, 8)), as in Halide.
+// Integer division or modulo by zero yields zero.
+const (
+	Add BinOp = iota
+	Sub
+	Mul
+	Div
+	Mod
+	Min
+	Max
+	EQ
+	NE
+	LT
+	LE
+	GT
+	GE
+	And
+	Or
+)
+
+var binOpNames = [...]string{"+", "-", "*", "/", "%", "min", "max", "==", "!=", "<", "<=", ">", ">=", "&&", "||"}
+
+func (op BinOp) String() string { return binOpNames[op] }
+
+// IsComparison reports whether op yields a bool from two operands of another type.
+func (op BinOp) IsComparison() bool { return op >= EQ && op <= GE }
+
+// Binary applies Op to A and B, which have the same type.
+type Binary struct {
+	Op   BinOp
+	A, B Expr
+}
+
+// Not is logical negation of a bool.
+type Not struct{ X Expr }
+
+// Select is Cond ? True : False, with both arms evaluated lazily.
+type Select struct {
+	Cond, True, False Expr
+}
+
+// CallKind says what a Call refers to.
+type CallKind uint8
+
+// The call kinds.
+const (
+	// CallFunc is a call to a Func (before storage flattening).
+	CallFunc CallKind = iota
+	// CallImage is a read of an input buffer (before storage flattening).
+	CallImage
+	// CallIntrinsic is a math function or a compiler marker.
+	CallIntrinsic
+)
+
+// Intrinsic names used in CallIntrinsic nodes.
+const (
+	IntrinsicAbs   = "abs"
+	IntrinsicSqrt  = "sqrt"
+	IntrinsicExp   = "exp"
+	IntrinsicLog   = "log"
+	IntrinsicPow   = "pow"
+	IntrinsicFloor = "floor"
+	IntrinsicCeil  = "ceil"
+	IntrinsicRound = "round"
+	// IntrinsicPromiseClamped(x, min, max) is clamp(x, min, max) that bounds
+	// inference may treat as lying in [min, max]. Evaluated, it clamps.
+	IntrinsicPromiseClamped = "promise_clamped"
+	// IntrinsicUnsafePromiseClamped(x, min, max) is x; the user promises that
+	// it lies in [min, max], and bounds inference trusts the promise.
+	IntrinsicUnsafePromiseClamped = "unsafe_promise_clamped"
+	// IntrinsicLikely(x) is x, marking the branch of a tail guard.
+	IntrinsicLikely = "likely"
+)
+
+// Call is a call to a Func, a read of an input image, or an intrinsic.
+type Call struct {
+	T    Type
+	Kind CallKind
+	Name string
+	Args []Expr
+}
+
+// Load reads element Index of the flat buffer Buf.
+type Load struct {
+	T     Type
+	Buf   string
+	Index Expr
+}
+
+// Let binds Name to Value within Body.
+type Let struct {
+	Name        string
+	Value, Body Expr
+}
+
+func (e *IntImm) Type() Type   { return e.T }
+func (e *FloatImm) Type() Type { return e.T }
+func (e *Var) Type() Type      { return e.T }
+func (e *Cast) Type() Type     { return e.T }
+func (e *Binary) Type() Type {
+	if e.Op.IsComparison() {
+		return Bool
+	}
+	return e.A.Type()
+}
+func (e *Not) Type() Type    { return Bool }
+func (e *Select) Type() Type { return e.True.Type() }
+func (e *Call) Type() Type   { return e.T }
+func (e *Load) Type() Type   { return e.T }
+func (e *Let) Type() Type    { return e.Body.Type() }
+
+func (*IntImm) isExpr()   {}
+func (*FloatImm) isExpr() {}
+func (*Var) isExpr()      {}
+func (*Cast) isExpr()     {}
+func (*Binary) isExpr()   {}
+func (*Not) isExpr()      {}
+func (*Select) isExpr()   {}
+func (*Call) isExpr()     {}
+func (*Load) isExpr()     {}
+func (*Let) isExpr()      {}
+
+// Int returns an int32 constant.
+func Int(v int64) Expr { return &IntImm{Int32, v} }
+
+// Const returns a constant of type t with value v (wrapped for integers).
+func Const(t Type, v float64) Expr {
+	if t.IsFloat() {
+		if t.Bits == 32 {
+			v = float64(float32(v))
+		}
+		return &FloatImm{t, v}
+	}
+	return &IntImm{t, t.Wrap(int64(v))}
+}
+
+// IntConst returns an integer constant of type t.
+func IntConst(t Type, v int64) Expr {
+	if t.IsFloat() {
+		return Const(t, float64(v))
+	}
+	return &IntImm{t, t.Wrap(v)}
+}
+
+// True and False are the boolean constants.
+var (
+	True  Expr = &IntImm{Bool, 1}
+	False Expr = &IntImm{Bool, 0}
+)
+
+// NewVar returns a reference to the int32 variable name.
+func NewVar(name string) *Var { return &Var{Int32, name} }
+
+// Bin builds a Binary node.
+func Bin(op BinOp, a, b Expr) Expr { return &Binary{op, a, b} }
+
+// AddE, SubE, MulE, DivE, ModE, MinE, MaxE are shorthands for Bin.
+func AddE(a, b Expr) Expr { return &Binary{Add, a, b} }
+func SubE(a, b Expr) Expr { return &Binary{Sub, a, b} }
+func MulE(a, b Expr) Expr { return &Binary{Mul, a, b} }
+func DivE(a, b Expr) Expr { return &Binary{Div, a, b} }
+func ModE(a, b Expr) Expr { return &Binary{Mod, a, b} }
+func MinE(a, b Expr) Expr { return &Binary{Min, a, b} }
+func MaxE(a, b Expr) Expr { return &Binary{Max, a, b} }
+func LTE(a, b Expr) Expr  { return &Binary{LT, a, b} }
+func LEE(a, b Expr) Expr  { return &Binary{LE, a, b} }
+func AndE(a, b Expr) Expr { return &Binary{And, a, b} }
+
+// AsInt returns the value of an integer constant.
+func AsInt(e Expr) (int64, bool) {
+	if c, ok := e.(*IntImm); ok {
+		return c.V, true
+	}
+	return 0, false
+}
+
+// IsConst reports whether e is a constant.
+func IsConst(e Expr) bool {
+	switch e.(type) {
+	case *IntImm, *FloatImm:
+		return true
+	}
+	return false
+}
+
+// IsConstValue reports whether e is a constant equal to v.
+func IsConstValue(e Expr, v int64) bool {
+	switch c := e.(type) {
+	case *IntImm:
+		return c.V == v
+	case *FloatImm:
+		return c.V == float64(v)
+	}
+	return false
+}
+
+// FloorDiv is integer division rounding toward negative infinity; x/0 is 0.
+func FloorDiv(a, b int64) int64 {
+	if b == 0 {
+		return 0
+	}
+	q := a / b
+	if (a%b != 0) && ((a < 0) != (b < 0)) {
+		q--
+	}
+	return q
+}
+
+// FloorMod is the modulo matching FloorDiv: a - b*FloorDiv(a, b); x%0 is 0.
+// For a positive b it lies in [0, b).
+func FloorMod(a, b int64) int64 {
+	if b == 0 {
+		return 0
+	}
+	m := a % b
+	if m != 0 && ((m < 0) != (b < 0)) {
+		m += b
+	}
+	return m
+}

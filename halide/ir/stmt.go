@@ -1,0 +1,121 @@
+package ir
+
+// Stmt is a statement of the lowered program.
+type Stmt interface{ isStmt() }
+
+// LetStmt binds Name to Value within Body.
+type LetStmt struct {
+	Name  string
+	Value Expr
+	Body  Stmt
+}
+
+// AssertStmt fails the program with Message (followed by the values of Args)
+// when Cond is false.
+type AssertStmt struct {
+	Cond    Expr
+	Message string
+	Args    []Expr
+}
+
+// ProducerConsumer marks the statement that produces Func (Producer) or the
+// statement that consumes it.
+type ProducerConsumer struct {
+	Func     string
+	Producer bool
+	Body     Stmt
+}
+
+// For runs Body for Name in [Min, Min+Extent).
+type For struct {
+	Name        string
+	Min, Extent Expr
+	Kind        ForKind
+	Body        Stmt
+}
+
+// Block runs Stmts in order.
+type Block struct{ Stmts []Stmt }
+
+// IfThenElse runs Then when Cond holds, otherwise Else (which may be nil).
+type IfThenElse struct {
+	Cond       Expr
+	Then, Else Stmt
+}
+
+// Evaluate evaluates X for its effects (or none).
+type Evaluate struct{ X Expr }
+
+// Provide stores Value at Args of a multi-dimensional Func (before storage
+// flattening).
+type Provide struct {
+	Func  string
+	Value Expr
+	Args  []Expr
+	// Atomic marks an update whose stores may collide between parallel
+	// iterations and must be made atomically.
+	Atomic bool
+}
+
+// Range is a min and an extent.
+type Range struct{ Min, Extent Expr }
+
+// Realize gives storage to Func over Bounds within Body (before storage
+// flattening).
+type Realize struct {
+	Func   string
+	T      Type
+	Memory MemoryType
+	Bounds []Range
+	Body   Stmt
+}
+
+// Allocate gives a flat buffer of Extents elements (their product) to Body.
+type Allocate struct {
+	Name    string
+	T       Type
+	Memory  MemoryType
+	Extents []Expr
+	Body    Stmt
+}
+
+// Store writes Value to element Index of the flat buffer Buf.
+type Store struct {
+	Buf          string
+	Index, Value Expr
+	Atomic       bool
+}
+
+func (*LetStmt) isStmt()          {}
+func (*AssertStmt) isStmt()       {}
+func (*ProducerConsumer) isStmt() {}
+func (*For) isStmt()              {}
+func (*Block) isStmt()            {}
+func (*IfThenElse) isStmt()       {}
+func (*Evaluate) isStmt()         {}
+func (*Provide) isStmt()          {}
+func (*Realize) isStmt()          {}
+func (*Allocate) isStmt()         {}
+func (*Store) isStmt()            {}
+
+// MakeBlock joins statements, dropping nils and flattening nested Blocks.
+// It returns nil for no statements and the statement itself for one.
+func MakeBlock(stmts ...Stmt) Stmt {
+	var out []Stmt
+	for _, s := range stmts {
+		switch s := s.(type) {
+		case nil:
+		case *Block:
+			out = append(out, s.Stmts...)
+		default:
+			out = append(out, s)
+		}
+	}
+	switch len(out) {
+	case 0:
+		return nil
+	case 1:
+		return out[0]
+	}
+	return &Block{out}
+}

@@ -1,0 +1,402 @@
+package ir
+
+// Traversal is built on two helpers, as in the Go compiler: MapExpr and
+// MapStmt rebuild a node from its children (returning the same node when no
+// child changed), and the Walk functions visit nodes in pre-order. Passes
+// write a type switch for the nodes they care about and call these for the
+// rest.
+
+// MapExpr returns e with each child expression replaced by f(child). When f
+// returns every child unchanged, MapExpr returns e itself.
+func MapExpr(e Expr, f func(Expr) Expr) Expr {
+	switch e := e.(type) {
+	case *IntImm, *FloatImm, *Var:
+		return e
+	case *Cast:
+		if x := f(e.X); x != e.X {
+			return &Cast{e.T, x}
+		}
+	case *Binary:
+		a, b := f(e.A), f(e.B)
+		if a != e.A || b != e.B {
+			return &Binary{e.Op, a, b}
+		}
+	case *Not:
+		if x := f(e.X); x != e.X {
+			return &Not{x}
+		}
+	case *Select:
+		c, t, fl := f(e.Cond), f(e.True), f(e.False)
+		if c != e.Cond || t != e.True || fl != e.False {
+			return &Select{c, t, fl}
+		}
+	case *Call:
+		if args, changed := mapExprs(e.Args, f); changed {
+			return &Call{e.T, e.Kind, e.Name, args}
+		}
+	case *Load:
+		if i := f(e.Index); i != e.Index {
+			return &Load{e.T, e.Buf, i}
+		}
+	case *Let:
+		v, b := f(e.Value), f(e.Body)
+		if v != e.Value || b != e.Body {
+			return &Let{e.Name, v, b}
+		}
+	}
+	return e
+}
+
+func mapExprs(es []Expr, f func(Expr) Expr) ([]Expr, bool) {
+	var out []Expr
+	for i, x := range es {
+		y := f(x)
+		if y != x && out == nil {
+			out = make([]Expr, len(es))
+			copy(out, es[:i])
+		}
+		if out != nil {
+			out[i] = y
+		}
+	}
+	if out == nil {
+		return es, false
+	}
+	return out, true
+}
+
+// MapStmt returns s with each child statement replaced by fs(child) and each
+// child expression by fe(child). Either function may be nil (identity). When
+// nothing changes, MapStmt returns s itself.
+func MapStmt(s Stmt, fs func(Stmt) Stmt, fe func(Expr) Expr) Stmt {
+	if fs == nil {
+		fs = func(s Stmt) Stmt { return s }
+	}
+	if fe == nil {
+		fe = func(e Expr) Expr { return e }
+	}
+	switch s := s.(type) {
+	case *LetStmt:
+		v, b := fe(s.Value), fs(s.Body)
+		if v != s.Value || b != s.Body {
+			return &LetStmt{s.Name, v, b}
+		}
+	case *AssertStmt:
+		c := fe(s.Cond)
+		args, ch := mapExprs(s.Args, fe)
+		if c != s.Cond || ch {
+			return &AssertStmt{c, s.Message, args}
+		}
+	case *ProducerConsumer:
+		if b := fs(s.Body); b != s.Body {
+			return &ProducerConsumer{s.Func, s.Producer, b}
+		}
+	case *For:
+		mn, ext, b := fe(s.Min), fe(s.Extent), fs(s.Body)
+		if mn != s.Min || ext != s.Extent || b != s.Body {
+			return &For{s.Name, mn, ext, s.Kind, b}
+		}
+	case *Block:
+		var out []Stmt
+		for i, x := range s.Stmts {
+			y := fs(x)
+			if y != x && out == nil {
+				out = make([]Stmt, len(s.Stmts))
+				copy(out, s.Stmts[:i])
+			}
+			if out != nil {
+				out[i] = y
+			}
+		}
+		if out != nil {
+			if b := MakeBlock(out...); b != nil {
+				return b
+			}
+			return &Block{}
+		}
+	case *IfThenElse:
+		c, t := fe(s.Cond), fs(s.Then)
+		var el Stmt
+		if s.Else != nil {
+			el = fs(s.Else)
+		}
+		if c != s.Cond || t != s.Then || el != s.Else {
+			return &IfThenElse{c, t, el}
+		}
+	case *Evaluate:
+		if x := fe(s.X); x != s.X {
+			return &Evaluate{x}
+		}
+	case *Provide:
+		v := fe(s.Value)
+		args, ch := mapExprs(s.Args, fe)
+		if v != s.Value || ch {
+			return &Provide{s.Func, v, args, s.Atomic}
+		}
+	case *Realize:
+		changed := false
+		bounds := make([]Range, len(s.Bounds))
+		for i, r := range s.Bounds {
+			bounds[i] = Range{fe(r.Min), fe(r.Extent)}
+			changed = changed || bounds[i].Min != r.Min || bounds[i].Extent != r.Extent
+		}
+		b := fs(s.Body)
+		if changed || b != s.Body {
+			return &Realize{s.Func, s.T, s.Memory, bounds, b}
+		}
+	case *Allocate:
+		ext, ch := mapExprs(s.Extents, fe)
+		b := fs(s.Body)
+		if ch || b != s.Body {
+			return &Allocate{s.Name, s.T, s.Memory, ext, b}
+		}
+	case *Store:
+		i, v := fe(s.Index), fe(s.Value)
+		if i != s.Index || v != s.Value {
+			return &Store{s.Buf, i, v, s.Atomic}
+		}
+	}
+	return s
+}
+
+// WalkExpr calls f on e and, when f returns true, on its children, in
+// pre-order.
+func WalkExpr(e Expr, f func(Expr) bool) {
+	if e == nil || !f(e) {
+		return
+	}
+	switch e := e.(type) {
+	case *Cast:
+		WalkExpr(e.X, f)
+	case *Binary:
+		WalkExpr(e.A, f)
+		WalkExpr(e.B, f)
+	case *Not:
+		WalkExpr(e.X, f)
+	case *Select:
+		WalkExpr(e.Cond, f)
+		WalkExpr(e.True, f)
+		WalkExpr(e.False, f)
+	case *Call:
+		for _, a := range e.Args {
+			WalkExpr(a, f)
+		}
+	case *Load:
+		WalkExpr(e.Index, f)
+	case *Let:
+		WalkExpr(e.Value, f)
+		WalkExpr(e.Body, f)
+	}
+}
+
+// WalkStmt calls fs on s and, when it returns true, walks its children:
+// statements with fs, expressions with WalkExpr(·, fe). fe may be nil.
+func WalkStmt(s Stmt, fs func(Stmt) bool, fe func(Expr) bool) {
+	if s == nil || !fs(s) {
+		return
+	}
+	ex := func(e Expr) {
+		if fe != nil {
+			WalkExpr(e, fe)
+		}
+	}
+	switch s := s.(type) {
+	case *LetStmt:
+		ex(s.Value)
+		WalkStmt(s.Body, fs, fe)
+	case *AssertStmt:
+		ex(s.Cond)
+		for _, a := range s.Args {
+			ex(a)
+		}
+	case *ProducerConsumer:
+		WalkStmt(s.Body, fs, fe)
+	case *For:
+		ex(s.Min)
+		ex(s.Extent)
+		WalkStmt(s.Body, fs, fe)
+	case *Block:
+		for _, x := range s.Stmts {
+			WalkStmt(x, fs, fe)
+		}
+	case *IfThenElse:
+		ex(s.Cond)
+		WalkStmt(s.Then, fs, fe)
+		WalkStmt(s.Else, fs, fe)
+	case *Evaluate:
+		ex(s.X)
+	case *Provide:
+		for _, a := range s.Args {
+			ex(a)
+		}
+		ex(s.Value)
+	case *Realize:
+		for _, r := range s.Bounds {
+			ex(r.Min)
+			ex(r.Extent)
+		}
+		WalkStmt(s.Body, fs, fe)
+	case *Allocate:
+		for _, x := range s.Extents {
+			ex(x)
+		}
+		WalkStmt(s.Body, fs, fe)
+	case *Store:
+		ex(s.Index)
+		ex(s.Value)
+	}
+}
+
+// Substitute replaces free variables named in m by their expressions. Let
+// bindings that shadow a name stop its replacement in their bodies.
+func Substitute(e Expr, m map[string]Expr) Expr {
+	if len(m) == 0 {
+		return e
+	}
+	var sub func(Expr) Expr
+	sub = func(e Expr) Expr {
+		switch e := e.(type) {
+		case *Var:
+			if r, ok := m[e.Name]; ok {
+				return r
+			}
+			return e
+		case *Let:
+			v := sub(e.Value)
+			if _, shadow := m[e.Name]; shadow {
+				inner := make(map[string]Expr, len(m))
+				for k, x := range m {
+					inner[k] = x
+				}
+				delete(inner, e.Name)
+				b := Substitute(e.Body, inner)
+				if v == e.Value && b == e.Body {
+					return e
+				}
+				return &Let{e.Name, v, b}
+			}
+			b := sub(e.Body)
+			if v == e.Value && b == e.Body {
+				return e
+			}
+			return &Let{e.Name, v, b}
+		}
+		return MapExpr(e, sub)
+	}
+	return sub(e)
+}
+
+// SubstituteStmt replaces free variables named in m throughout s.
+func SubstituteStmt(s Stmt, m map[string]Expr) Stmt {
+	if len(m) == 0 {
+		return s
+	}
+	var fs func(Stmt) Stmt
+	fe := func(e Expr) Expr { return Substitute(e, m) }
+	fs = func(s Stmt) Stmt {
+		if l, ok := s.(*LetStmt); ok {
+			if _, shadow := m[l.Name]; shadow {
+				inner := make(map[string]Expr, len(m))
+				for k, x := range m {
+					inner[k] = x
+				}
+				delete(inner, l.Name)
+				v := fe(l.Value)
+				b := SubstituteStmt(l.Body, inner)
+				if v == l.Value && b == l.Body {
+					return l
+				}
+				return &LetStmt{l.Name, v, b}
+			}
+		}
+		return MapStmt(s, fs, fe)
+	}
+	return fs(s)
+}
+
+// Uses reports whether e refers to a variable named name.
+func Uses(e Expr, name string) bool {
+	found := false
+	WalkExpr(e, func(x Expr) bool {
+		if v, ok := x.(*Var); ok && v.Name == name {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// UsesAny reports whether e refers to any variable for which pred is true.
+func UsesAny(e Expr, pred func(name string) bool) bool {
+	found := false
+	WalkExpr(e, func(x Expr) bool {
+		if v, ok := x.(*Var); ok && pred(v.Name) {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// StmtUses reports whether any expression in s refers to a variable named name.
+func StmtUses(s Stmt, name string) bool {
+	found := false
+	WalkStmt(s, func(Stmt) bool { return !found }, func(x Expr) bool {
+		if v, ok := x.(*Var); ok && v.Name == name {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// Equal reports whether two expressions are structurally identical.
+func Equal(a, b Expr) bool {
+	if a == b {
+		return true
+	}
+	if a == nil || b == nil {
+		return false
+	}
+	switch a := a.(type) {
+	case *IntImm:
+		b, ok := b.(*IntImm)
+		return ok && a.T == b.T && a.V == b.V
+	case *FloatImm:
+		b, ok := b.(*FloatImm)
+		return ok && a.T == b.T && a.V == b.V
+	case *Var:
+		b, ok := b.(*Var)
+		return ok && a.T == b.T && a.Name == b.Name
+	case *Cast:
+		b, ok := b.(*Cast)
+		return ok && a.T == b.T && Equal(a.X, b.X)
+	case *Binary:
+		b, ok := b.(*Binary)
+		return ok && a.Op == b.Op && Equal(a.A, b.A) && Equal(a.B, b.B)
+	case *Not:
+		b, ok := b.(*Not)
+		return ok && Equal(a.X, b.X)
+	case *Select:
+		b, ok := b.(*Select)
+		return ok && Equal(a.Cond, b.Cond) && Equal(a.True, b.True) && Equal(a.False, b.False)
+	case *Call:
+		b, ok := b.(*Call)
+		if !ok || a.T != b.T || a.Kind != b.Kind || a.Name != b.Name || len(a.Args) != len(b.Args) {
+			return false
+		}
+		for i := range a.Args {
+			if !Equal(a.Args[i], b.Args[i]) {
+				return false
+			}
+		}
+		return true
+	case *Load:
+		b, ok := b.(*Load)
+		return ok && a.T == b.T && a.Buf == b.Buf && Equal(a.Index, b.Index)
+	case *Let:
+		b, ok := b.(*Let)
+		return ok && a.Name == b.Name && Equal(a.Value, b.Value) && Equal(a.Body, b.Body)
+	}
+	return false
+}
