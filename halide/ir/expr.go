@@ -25,6 +25,12 @@ type FloatImm struct {
 type Var struct {
 	T    Type
 	Name string
+	// RDom is the reduction domain of a reduction variable as the user API
+	// builds it; nil for other variables. Lowering does not use it.
+	RDom *ReductionDomain
+	// Param is the user-level object (a scalar Param or an input buffer)
+	// whose value this variable names; nil for other variables.
+	Param any
 }
 
 // Cast converts X to type T (truncating toward zero for float to int).
@@ -117,6 +123,9 @@ type Call struct {
 	Kind CallKind
 	Name string
 	Args []Expr
+	// Ref is the user-level object behind a CallImage (an input buffer or
+	// image parameter); lowering does not use it.
+	Ref any
 }
 
 // Load reads element Index of the flat buffer Buf.
@@ -188,7 +197,7 @@ var (
 )
 
 // NewVar returns a reference to the int32 variable name.
-func NewVar(name string) *Var { return &Var{Int32, name} }
+func NewVar(name string) *Var { return &Var{T: Int32, Name: name} }
 
 // Bin builds a Binary node.
 func Bin(op BinOp, a, b Expr) Expr { return &Binary{op, a, b} }

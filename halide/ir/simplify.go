@@ -1,8 +1,1524 @@
 package ir
 
-// Simplify returns an expression equal to e in value, in a simpler form.
-// (Placeholder while the simplifier is written: returns e unchanged.)
-func Simplify(e Expr) Expr { return e }
+import "math"
 
-// SimplifyStmt simplifies every expression in s.
-func SimplifyStmt(s Stmt) Stmt { return s }
+// The simplifier.
+//
+// Simplify rewrites an expression bottom-up: children are simplified first,
+// then a "smart constructor" (mkCast, mkDiv, mkMinMax, mkCmp, ...) applies
+// local rules to the already simplified operands. Smart constructors never
+// re-simplify their operands, so every node is simplified once.
+//
+// The heart of it is the linear canonical form, used for the signed integer
+// types of 32 and 64 bits (the "algebraic" types: like Halide, we assume their
+// arithmetic does not overflow). A maximal tree of Add, Sub and
+// Mul-by-constant nodes is collected into
+//
+//	k1*atom1 + k2*atom2 + ... + c
+//
+// where the atoms are the other (non-linear) subexpressions, each simplified
+// once: Vars, Min/Max, Div, Mod, Select, Calls, Loads, Casts, Lets, products
+// of two non-constants. Equal atoms (ir.Equal) are merged, in order of first
+// appearance, so correlated terms cancel: (x*8 + y + 7) - (x*8 + y) is 7.
+// The form is rebuilt as positive terms (atom*k, constant on the right), then
+// negative terms subtracted, then the constant: ((x*8) + y) - 3.
+//
+// The same form answers questions the other rules ask: min(a, b), a < b and
+// a == b look at the linear difference a - b, and when it is a constant (or
+// a small interval computed by boundsOf) the answer is known. Div and Mod by
+// a positive constant split the numerator's form into the part divisible by
+// the constant and a remainder.
+//
+// Coefficients and constants are kept wrapped to the type's width; Add, Sub
+// and Mul are exact modulo 2^bits, so the linear form itself is exact even
+// under wrap-around. Only the rules that look at the ordering of values (Div,
+// Mod, Min, Max, comparisons) rely on the no-overflow assumption.
+//
+// All other types (unsigned, 8 and 16 bits, bool, floats) only get constant
+// folding and rules that are exact for every value (x + 0, x * 1, min(x, x),
+// select(c, a, a), ...). Floats get no algebra at all: -0.0 and NaN make even
+// x + 0 unsafe.
+
+// Simplify returns an expression equal in value to e, in a simpler form.
+func Simplify(e Expr) Expr { return simp(e) }
+
+// CanProve reports whether e simplifies to the constant true.
+func CanProve(e Expr) bool {
+	c, ok := Simplify(e).(*IntImm)
+	return ok && c.T.IsBool() && c.V != 0
+}
+
+// sameExpr reports whether a and b are structurally identical, so that
+// either may stand for the other. It is Equal, except that float constants
+// must match bit for bit: Equal treats 0.0 and -0.0 alike, but min(0.0, -0.0)
+// or select(c, x + 0.0, x + -0.0) must not pick one for the other.
+func sameExpr(a, b Expr) bool {
+	if !Equal(a, b) {
+		return false
+	}
+	var fa []float64
+	WalkExpr(a, func(x Expr) bool {
+		if f, ok := x.(*FloatImm); ok && f.V == 0 {
+			fa = append(fa, 0)
+		}
+		return true
+	})
+	if fa == nil {
+		return true // no zeros: equal floats are identical
+	}
+	var ba, bb []uint64
+	collect := func(out *[]uint64) func(Expr) bool {
+		return func(x Expr) bool {
+			if f, ok := x.(*FloatImm); ok {
+				*out = append(*out, math.Float64bits(f.V))
+			}
+			return true
+		}
+	}
+	WalkExpr(a, collect(&ba))
+	WalkExpr(b, collect(&bb))
+	for i := range ba {
+		if ba[i] != bb[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// algebraic reports whether t gets the full algebraic simplification.
+func algebraic(t Type) bool { return t.Code == IntCode && t.Bits >= 32 }
+
+// simp simplifies e and its children.
+func simp(e Expr) Expr {
+	switch e := e.(type) {
+	case *Cast:
+		return mkCast(e.T, simp(e.X))
+	case *Binary:
+		return simpBinary(e)
+	case *Not:
+		return mkNot(simp(e.X))
+	case *Select:
+		// Only the arm that is taken needs simplifying when the
+		// condition folds.
+		c := simp(e.Cond)
+		if v, ok := c.(*IntImm); ok {
+			if v.V != 0 {
+				return simp(e.True)
+			}
+			return simp(e.False)
+		}
+		return mkSelect(c, simp(e.True), simp(e.False))
+	case *Call:
+		return simpCall(e)
+	case *Load:
+		return MapExpr(e, simp)
+	case *Let:
+		return simpLet(e)
+	}
+	// nil, constants and Vars.
+	return e
+}
+
+func simpBinary(e *Binary) Expr {
+	switch e.Op {
+	case Add, Sub, Mul:
+		if algebraic(e.A.Type()) {
+			// Collect the whole Add/Sub/Mul-by-constant tree at
+			// once, simplifying only its atoms.
+			l := newLinear(e.A.Type())
+			l.addRaw(e, 1)
+			return l.expr()
+		}
+		return mkArith(e.Op, simp(e.A), simp(e.B))
+	case Div:
+		return mkDiv(simp(e.A), simp(e.B))
+	case Mod:
+		return mkMod(simp(e.A), simp(e.B))
+	case Min, Max:
+		return mkMinMax(e.Op, simp(e.A), simp(e.B))
+	case And, Or:
+		// Short-circuit: when the left side decides, the right side
+		// is not looked at.
+		a := simp(e.A)
+		if v, ok := a.(*IntImm); ok {
+			if (v.V != 0) == (e.Op == Or) {
+				return boolConst(v.V != 0)
+			}
+			return simp(e.B)
+		}
+		return mkLogic(e.Op, a, simp(e.B))
+	}
+	return mkCmp(e.Op, simp(e.A), simp(e.B))
+}
+
+// ---------------------------------------------------------------------------
+// Constant folding.
+
+func boolConst(b bool) Expr {
+	if b {
+		return True
+	}
+	return False
+}
+
+// isTrue and isFalse report whether e is the constant true or false.
+func isTrue(e Expr) bool {
+	c, ok := e.(*IntImm)
+	return ok && c.V != 0
+}
+
+func isFalse(e Expr) bool {
+	c, ok := e.(*IntImm)
+	return ok && c.V == 0
+}
+
+// constInt returns the value of an integer constant of a non-float type.
+func constInt(e Expr) (int64, bool) {
+	if c, ok := e.(*IntImm); ok {
+		return c.V, true
+	}
+	return 0, false
+}
+
+// ltInt compares two stored integer values of type t (unsigned types compare
+// as unsigned).
+func ltInt(t Type, a, b int64) bool {
+	if t.IsUInt() {
+		return uint64(a) < uint64(b)
+	}
+	return a < b
+}
+
+// cmpResult evaluates op on two values given as "a < b" and "a == b".
+func cmpResult(op BinOp, lt, eq bool) bool {
+	switch op {
+	case EQ:
+		return eq
+	case NE:
+		return !eq
+	case LT:
+		return lt
+	case LE:
+		return lt || eq
+	case GT:
+		return !lt && !eq
+	case GE:
+		return !lt
+	}
+	return false
+}
+
+// foldInt folds op on two integer or bool constants of type t.
+func foldInt(op BinOp, t Type, a, b int64) (Expr, bool) {
+	if op.IsComparison() {
+		return boolConst(cmpResult(op, ltInt(t, a, b), a == b)), true
+	}
+	switch op {
+	case And:
+		return boolConst(a != 0 && b != 0), true
+	case Or:
+		return boolConst(a != 0 || b != 0), true
+	}
+	if !t.IsIntOrUInt() {
+		return nil, false // no arithmetic on bools
+	}
+	var r int64
+	switch op {
+	case Add:
+		r = a + b
+	case Sub:
+		r = a - b
+	case Mul:
+		r = a * b
+	case Div:
+		switch {
+		case b == 0:
+			r = 0
+		case t.IsUInt():
+			r = int64(uint64(a) / uint64(b))
+		default:
+			r = FloorDiv(a, b)
+		}
+	case Mod:
+		switch {
+		case b == 0:
+			r = 0
+		case t.IsUInt():
+			r = int64(uint64(a) % uint64(b))
+		default:
+			r = FloorMod(a, b)
+		}
+	case Min:
+		r = a
+		if ltInt(t, b, a) {
+			r = b
+		}
+	case Max:
+		r = a
+		if ltInt(t, a, b) {
+			r = b
+		}
+	default:
+		return nil, false
+	}
+	return IntConst(t, r), true
+}
+
+// foldFloat folds op on two float constants of type t, rounding float32
+// results after the operation. Float Mod is left alone, and so are Min and Max
+// where NaN or signed zeros make the result depend on the implementation.
+func foldFloat(op BinOp, t Type, a, b float64) (Expr, bool) {
+	switch op {
+	case Add:
+		return Const(t, a+b), true
+	case Sub:
+		return Const(t, a-b), true
+	case Mul:
+		return Const(t, a*b), true
+	case Div:
+		return Const(t, a/b), true
+	case Min, Max:
+		if math.IsNaN(a) || math.IsNaN(b) || (a == b && math.Signbit(a) != math.Signbit(b)) {
+			return nil, false
+		}
+		if (op == Min) == (a < b) {
+			return &FloatImm{t, a}, true
+		}
+		return &FloatImm{t, b}, true
+	case EQ:
+		return boolConst(a == b), true
+	case NE:
+		return boolConst(a != b), true
+	case LT:
+		return boolConst(a < b), true
+	case LE:
+		return boolConst(a <= b), true
+	case GT:
+		return boolConst(a > b), true
+	case GE:
+		return boolConst(a >= b), true
+	}
+	return nil, false
+}
+
+// foldBinary folds op when both operands are constants.
+func foldBinary(op BinOp, a, b Expr) (Expr, bool) {
+	switch a := a.(type) {
+	case *IntImm:
+		if b, ok := b.(*IntImm); ok {
+			return foldInt(op, a.T, a.V, b.V)
+		}
+	case *FloatImm:
+		if b, ok := b.(*FloatImm); ok {
+			return foldFloat(op, a.T, a.V, b.V)
+		}
+	}
+	return nil, false
+}
+
+// mkCast converts x (simplified) to t: int->int wraps, float->int truncates
+// toward zero then wraps, anything->bool is "nonzero".
+func mkCast(t Type, x Expr) Expr {
+	if x.Type() == t {
+		return x
+	}
+	switch c := x.(type) {
+	case *IntImm:
+		if !t.IsFloat() {
+			return IntConst(t, c.V)
+		}
+		var f float64
+		big := false
+		if c.T.IsUInt() && c.T.Bits == 64 {
+			f = float64(uint64(c.V))
+			big = uint64(c.V) > 1<<53
+		} else {
+			f = float64(c.V)
+			big = c.V > 1<<53 || c.V < -(1<<53)
+		}
+		if t.Bits == 32 && big {
+			// Rounding through float64 could round twice.
+			break
+		}
+		return Const(t, f)
+	case *FloatImm:
+		switch {
+		case t.IsFloat():
+			return Const(t, c.V)
+		case t.IsBool():
+			return boolConst(c.V != 0)
+		}
+		tr := math.Trunc(c.V)
+		if math.IsNaN(tr) || tr < -(1<<63) || tr >= 1<<63 {
+			break // the result is not portable: leave it to run time
+		}
+		return IntConst(t, int64(tr))
+	}
+	return &Cast{t, x}
+}
+
+// mkArith applies Add, Sub or Mul to simplified operands.
+func mkArith(op BinOp, a, b Expr) Expr {
+	t := a.Type()
+	if algebraic(t) {
+		l := newLinear(t)
+		switch op {
+		case Add:
+			l.addSimp(a, 1)
+			l.addSimp(b, 1)
+		case Sub:
+			l.addSimp(a, 1)
+			l.addSimp(b, -1)
+		default:
+			l.addSimpMul(a, b, 1)
+		}
+		return l.expr()
+	}
+	if r, ok := foldBinary(op, a, b); ok {
+		return r
+	}
+	if t.IsIntOrUInt() {
+		// Identities that hold for every integer value, wrapped or not.
+		switch op {
+		case Add:
+			if IsConstValue(a, 0) {
+				return b
+			}
+			if IsConstValue(b, 0) {
+				return a
+			}
+		case Sub:
+			if IsConstValue(b, 0) {
+				return a
+			}
+			if sameExpr(a, b) {
+				return IntConst(t, 0)
+			}
+		case Mul:
+			if IsConstValue(a, 1) {
+				return b
+			}
+			if IsConstValue(b, 1) {
+				return a
+			}
+			if IsConstValue(a, 0) || IsConstValue(b, 0) {
+				return IntConst(t, 0)
+			}
+			if IsConst(a) {
+				a, b = b, a // constant on the right
+			}
+		}
+	}
+	return &Binary{op, a, b}
+}
+
+// ---------------------------------------------------------------------------
+// The linear form.
+
+// term is coefficient k times the atom x.
+type term struct {
+	x Expr
+	k int64
+}
+
+// linear is sum(k*x for terms) + c, in type t. Coefficients are wrapped to t.
+// Terms are kept in order of first appearance; a term whose coefficient
+// cancels to zero stays in place until compact.
+type linear struct {
+	t     Type
+	terms []term
+	c     int64
+}
+
+func newLinear(t Type) *linear { return &linear{t: t} }
+
+// linearOf returns the linear form of a simplified expression.
+func linearOf(e Expr) *linear {
+	l := newLinear(e.Type())
+	l.addSimp(e, 1)
+	l.compact()
+	return l
+}
+
+// clone copies l, leaving out the term at index skip (-1 for none).
+func (l *linear) clone(skip int) *linear {
+	n := &linear{t: l.t, c: l.c, terms: make([]term, 0, len(l.terms)+2)}
+	for i, tm := range l.terms {
+		if i != skip {
+			n.terms = append(n.terms, tm)
+		}
+	}
+	return n
+}
+
+func (l *linear) addConst(v int64) { l.c = l.t.Wrap(l.c + v) }
+
+// addAtom adds k*x, merging x with an equal atom already present.
+func (l *linear) addAtom(x Expr, k int64) {
+	k = l.t.Wrap(k)
+	if k == 0 {
+		return
+	}
+	for i := range l.terms {
+		if sameExpr(l.terms[i].x, x) {
+			l.terms[i].k = l.t.Wrap(l.terms[i].k + k)
+			return
+		}
+	}
+	l.terms = append(l.terms, term{x, k})
+}
+
+// addSimp adds k*e for a simplified e: its own linear structure is taken
+// apart, nothing is re-simplified.
+func (l *linear) addSimp(e Expr, k int64) {
+	if k == 0 {
+		return
+	}
+	switch e := e.(type) {
+	case *IntImm:
+		l.addConst(k * e.V)
+		return
+	case *Binary:
+		switch e.Op {
+		case Add:
+			l.addSimp(e.A, k)
+			l.addSimp(e.B, k)
+			return
+		case Sub:
+			l.addSimp(e.A, k)
+			l.addSimp(e.B, -k)
+			return
+		case Mul:
+			if c, ok := constInt(e.B); ok {
+				l.addSimp(e.A, k*c)
+				return
+			}
+			if c, ok := constInt(e.A); ok {
+				l.addSimp(e.B, k*c)
+				return
+			}
+		}
+	}
+	l.addAtom(e, k)
+}
+
+// addRaw adds k*e for an unsimplified e: the Add/Sub/Mul-by-constant spine
+// is walked directly, and each atom is simplified once (and then taken apart
+// with addSimp, as simplifying an atom can produce a linear expression).
+func (l *linear) addRaw(e Expr, k int64) {
+	if k == 0 {
+		return // 0*e: e is pure, nothing to keep
+	}
+	switch e := e.(type) {
+	case *IntImm:
+		l.addConst(k * e.V)
+		return
+	case *Binary:
+		switch e.Op {
+		case Add:
+			l.addRaw(e.A, k)
+			l.addRaw(e.B, k)
+			return
+		case Sub:
+			l.addRaw(e.A, k)
+			l.addRaw(e.B, -k)
+			return
+		case Mul:
+			if c, ok := constInt(e.B); ok {
+				l.addRaw(e.A, k*c)
+				return
+			}
+			if c, ok := constInt(e.A); ok {
+				l.addRaw(e.B, k*c)
+				return
+			}
+			l.addSimpMul(simp(e.A), simp(e.B), k)
+			return
+		}
+	}
+	l.addSimp(simp(e), k)
+}
+
+// addSimpMul adds k*a*b for simplified a and b. A product of two
+// non-constants is an atom; constant factors of single-term operands are
+// pulled out into the coefficient ((x*2)*y is the atom x*y with k = 2).
+func (l *linear) addSimpMul(a, b Expr, k int64) {
+	if c, ok := constInt(a); ok {
+		l.addSimp(b, k*c)
+		return
+	}
+	if c, ok := constInt(b); ok {
+		l.addSimp(a, k*c)
+		return
+	}
+	if m, ok := a.(*Binary); ok && m.Op == Mul {
+		if c, ok := constInt(m.B); ok {
+			a, k = m.A, k*c
+		}
+	}
+	if m, ok := b.(*Binary); ok && m.Op == Mul {
+		if c, ok := constInt(m.B); ok {
+			b, k = m.A, k*c
+		}
+	}
+	l.addAtom(&Binary{Mul, a, b}, k)
+}
+
+// compact drops the terms whose coefficients cancelled.
+func (l *linear) compact() {
+	out := l.terms[:0]
+	for _, tm := range l.terms {
+		if tm.k != 0 {
+			out = append(out, tm)
+		}
+	}
+	l.terms = out
+}
+
+// isConst reports whether every term cancelled.
+func (l *linear) isConst() bool {
+	for _, tm := range l.terms {
+		if tm.k != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// expr rebuilds the canonical expression of l, first trying to push the
+// other terms into a single Min/Max term.
+func (l *linear) expr() Expr {
+	l.compact()
+	if e := l.pushMinMax(); e != nil {
+		return e
+	}
+	return l.build()
+}
+
+// pushMinMax: when the sum is T ± min(A, B) (or max) with exactly one Min/Max
+// term, and A ± T or B ± T is a constant, the sum is rewritten as
+// min(A + T, B + T) (for -min(A, B), max(T - A, T - B)). This is how
+// min(x + 7, M) - x + 1 becomes min(M - x + 1, 8). It returns nil when the
+// rule does not apply.
+func (l *linear) pushMinMax() Expr {
+	idx := -1
+	for i, tm := range l.terms {
+		if b, ok := tm.x.(*Binary); ok && (b.Op == Min || b.Op == Max) {
+			if idx >= 0 {
+				return nil // more than one
+			}
+			idx = i
+		}
+	}
+	if idx < 0 || (len(l.terms) == 1 && l.c == 0) {
+		return nil
+	}
+	k := l.terms[idx].k
+	if k != 1 && k != -1 {
+		return nil
+	}
+	m := l.terms[idx].x.(*Binary)
+	op := m.Op
+	if k == -1 {
+		op = flipMinMax(op)
+	}
+	la := l.clone(idx)
+	la.addSimp(m.A, k)
+	lb := l.clone(idx)
+	lb.addSimp(m.B, k)
+	if !la.isConst() && !lb.isConst() {
+		return nil
+	}
+	return mkMinMax(op, la.expr(), lb.expr())
+}
+
+func flipMinMax(op BinOp) BinOp {
+	if op == Min {
+		return Max
+	}
+	return Min
+}
+
+// build writes l as positive terms (in order), then the negative terms
+// subtracted, then the constant added or subtracted. With no positive term
+// the constant comes first: 3 - x.
+func (l *linear) build() Expr {
+	t := l.t
+	neg := func(k int64) bool { return k < 0 && k != t.Min() }
+	scaled := func(x Expr, k int64) Expr {
+		if k == 1 {
+			return x
+		}
+		return &Binary{Mul, x, IntConst(t, k)}
+	}
+	var acc Expr
+	for _, tm := range l.terms {
+		if tm.k != 0 && !neg(tm.k) {
+			if acc == nil {
+				acc = scaled(tm.x, tm.k)
+			} else {
+				acc = &Binary{Add, acc, scaled(tm.x, tm.k)}
+			}
+		}
+	}
+	c := l.c
+	for _, tm := range l.terms {
+		if neg(tm.k) {
+			if acc == nil {
+				acc, c = IntConst(t, c), 0
+			}
+			acc = &Binary{Sub, acc, scaled(tm.x, t.Wrap(-tm.k))}
+		}
+	}
+	switch {
+	case acc == nil:
+		return IntConst(t, c)
+	case c == 0:
+		return acc
+	case neg(c):
+		return &Binary{Sub, acc, IntConst(t, -c)}
+	}
+	return &Binary{Add, acc, IntConst(t, c)}
+}
+
+// diff returns the linear form of a - b (both simplified, algebraic type).
+func diff(a, b Expr) *linear {
+	l := newLinear(a.Type())
+	l.addSimp(a, 1)
+	l.addSimp(b, -1)
+	l.compact()
+	return l
+}
+
+// ---------------------------------------------------------------------------
+// Div and Mod.
+
+// mkDiv divides simplified operands.
+func mkDiv(a, b Expr) Expr {
+	if r, ok := foldBinary(Div, a, b); ok {
+		return r
+	}
+	t := a.Type()
+	if c, ok := constInt(b); ok && t.IsIntOrUInt() {
+		switch {
+		case c == 0:
+			return IntConst(t, 0) // x/0 is 0
+		case c == 1:
+			return a
+		case c > 0 && algebraic(t):
+			return divLinear(a, c)
+		}
+	}
+	return &Binary{Div, a, b}
+}
+
+// divLinear simplifies a/c for c > 0 (floor division). The numerator's form
+// is split into c*Q + R, where Q holds the terms whose coefficients c
+// divides, and the constant is split so that R's constant is in [0, c):
+// floor((c*Q + R)/c) = Q + floor(R/c). A common factor g of R and c is
+// cancelled too: floor(g*R'/(g*c')) = floor(R'/c').
+func divLinear(a Expr, c int64) Expr {
+	t := a.Type()
+	l := linearOf(a)
+	q, r := newLinear(t), newLinear(t)
+	for _, tm := range l.terms {
+		if tm.k%c == 0 {
+			q.addAtom(tm.x, tm.k/c)
+		} else {
+			r.addAtom(tm.x, tm.k)
+		}
+	}
+	q.c = FloorDiv(l.c, c)
+	if len(r.terms) == 0 {
+		return q.expr()
+	}
+	r.c = FloorMod(l.c, c)
+	g := gcd(c, r.c)
+	for _, tm := range r.terms {
+		g = gcd(g, tm.k)
+	}
+	if g > 1 {
+		for i := range r.terms {
+			r.terms[i].k /= g
+		}
+		r.c /= g
+		c /= g
+	}
+	q.addSimp(divAtom(r.expr(), c), 1)
+	return q.expr()
+}
+
+// divAtom is num/c for c > 1 once the linear parts are taken out.
+func divAtom(num Expr, c int64) Expr {
+	t := num.Type()
+	if v, ok := constInt(num); ok {
+		return IntConst(t, FloorDiv(v, c))
+	}
+	// A numerator known to lie within one multiple of c divides to a
+	// constant: (x % 8)/8 is 0.
+	if bd := boundsOf(num, boundsDepth); bd.hasLo && bd.hasHi && FloorDiv(bd.lo, c) == FloorDiv(bd.hi, c) {
+		return IntConst(t, FloorDiv(bd.lo, c))
+	}
+	// (x/c1)/c2 is x/(c1*c2) for positive divisors.
+	if d, ok := num.(*Binary); ok && d.Op == Div {
+		if c1, ok := constInt(d.B); ok && c1 > 0 {
+			if p, ok := mulChecked(c1, c); ok && p <= t.Max() {
+				return &Binary{Div, d.A, IntConst(t, p)}
+			}
+		}
+	}
+	return &Binary{Div, num, IntConst(t, c)}
+}
+
+// mkMod takes the floor modulo of simplified operands.
+func mkMod(a, b Expr) Expr {
+	if r, ok := foldBinary(Mod, a, b); ok {
+		return r
+	}
+	t := a.Type()
+	if c, ok := constInt(b); ok && t.IsIntOrUInt() {
+		switch {
+		case c == 0 || c == 1:
+			return IntConst(t, 0) // x%0 is 0, x%1 is 0
+		case c > 0 && algebraic(t):
+			return modLinear(a, c)
+		}
+	}
+	return &Binary{Mod, a, b}
+}
+
+// modLinear simplifies a % c for c > 0: terms whose coefficients c divides
+// vanish, larger coefficients are reduced (x*9 % 8 is x % 8), the constant
+// is reduced into [0, c); a remainder already known to lie in [0, c) is the
+// answer (so (x % 8) % 8 is x % 8), and (x % (c*k)) % c is x % c.
+func modLinear(a Expr, c int64) Expr {
+	t := a.Type()
+	l := linearOf(a)
+	r := newLinear(t)
+	for _, tm := range l.terms {
+		k := tm.k
+		if k >= c || k <= -c {
+			k %= c
+		}
+		r.addAtom(tm.x, k)
+	}
+	r.c = FloorMod(l.c, c)
+	if len(r.terms) == 0 {
+		return IntConst(t, r.c)
+	}
+	num := r.expr()
+	if bd := boundsOf(num, boundsDepth); bd.hasLo && bd.hasHi && bd.lo >= 0 && bd.hi < c {
+		return num
+	}
+	if m, ok := num.(*Binary); ok && m.Op == Mod {
+		if c1, ok := constInt(m.B); ok && c1 > 0 && c1%c == 0 {
+			return modLinear(m.A, c)
+		}
+	}
+	return &Binary{Mod, num, IntConst(t, c)}
+}
+
+func gcd(a, b int64) int64 {
+	if a < 0 {
+		a = -a
+	}
+	if b < 0 {
+		b = -b
+	}
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
+
+// ---------------------------------------------------------------------------
+// Min and Max.
+
+// mkMinMax applies Min or Max to simplified operands.
+func mkMinMax(op BinOp, a, b Expr) Expr {
+	if r, ok := foldBinary(op, a, b); ok {
+		return r
+	}
+	// min(x, x) is x.
+	if sameExpr(a, b) {
+		return a
+	}
+	t := a.Type()
+	if t.IsFloat() {
+		return &Binary{op, a, b}
+	}
+	// A constant operand goes on the right.
+	if IsConst(a) {
+		a, b = b, a
+	}
+	// If a - b is a constant (or lies in a known interval), one operand
+	// is always the smaller: min(x + 3, x + 5) is x + 3.
+	if algebraic(t) {
+		bd := diff(a, b).bounds(boundsDepth)
+		aBelow := bd.hasHi && bd.hi <= 0 // a <= b always
+		aAbove := bd.hasLo && bd.lo >= 0 // a >= b always
+		if (op == Min && aBelow) || (op == Max && aAbove) {
+			return a
+		}
+		if (op == Min && aAbove) || (op == Max && aBelow) {
+			return b
+		}
+	}
+	if ia, ok := a.(*Binary); ok {
+		// min(min(x, c1), c2) is min(x, min(c1, c2)).
+		if ia.Op == op && IsConst(ia.B) && IsConst(b) {
+			if c, ok := foldBinary(op, ia.B, b); ok {
+				return mkMinMax(op, ia.A, c)
+			}
+		}
+		// min(max(x, y), x) is x; min(min(x, y), x) is min(x, y).
+		if ia.Op == flipMinMax(op) && (sameExpr(ia.A, b) || sameExpr(ia.B, b)) {
+			return b
+		}
+		if ia.Op == op && (sameExpr(ia.A, b) || sameExpr(ia.B, b)) {
+			return a
+		}
+	}
+	if ib, ok := b.(*Binary); ok {
+		// min(x, max(x, y)) is x; min(x, min(x, y)) is min(x, y).
+		if ib.Op == flipMinMax(op) && (sameExpr(ib.A, a) || sameExpr(ib.B, a)) {
+			return a
+		}
+		if ib.Op == op && (sameExpr(ib.A, a) || sameExpr(ib.B, a)) {
+			return b
+		}
+	}
+	return &Binary{op, a, b}
+}
+
+// ---------------------------------------------------------------------------
+// Comparisons and logic.
+
+// mkCmp compares simplified operands. a > b is written b < a and a >= b is
+// b <= a.
+func mkCmp(op BinOp, a, b Expr) Expr {
+	switch op {
+	case GT:
+		op, a, b = LT, b, a
+	case GE:
+		op, a, b = LE, b, a
+	}
+	if r, ok := foldBinary(op, a, b); ok {
+		return r
+	}
+	t := a.Type()
+	if t.IsFloat() {
+		return &Binary{op, a, b}
+	}
+	// x == x, x <= x are true; x != x, x < x are false.
+	if sameExpr(a, b) {
+		return boolConst(op == EQ || op == LE)
+	}
+	if algebraic(t) {
+		return cmpLinear(op, a, b)
+	}
+	return &Binary{op, a, b}
+}
+
+// cmpLinear decides a op b from the linear difference d = a - b when it is a
+// constant or lies in a known interval (x + 1 < x + 3, x % 8 < 8). Otherwise
+// it cancels the common terms and writes the comparison as P op N + k, the
+// positive terms of d on the left and the negative terms and constant on the
+// right (x + y < x + 5 is y < 5; x + 1 < y is x < y - 1).
+func cmpLinear(op BinOp, a, b Expr) Expr {
+	t := a.Type()
+	d := diff(a, b)
+	bd := d.bounds(boundsDepth) // exact when d is a constant
+	switch op {
+	case LT:
+		if bd.hasHi && bd.hi < 0 {
+			return True
+		}
+		if bd.hasLo && bd.lo >= 0 {
+			return False
+		}
+	case LE:
+		if bd.hasHi && bd.hi <= 0 {
+			return True
+		}
+		if bd.hasLo && bd.lo > 0 {
+			return False
+		}
+	case EQ, NE:
+		if bd.hasLo && bd.hasHi && bd.lo == 0 && bd.hi == 0 {
+			return boolConst(op == EQ)
+		}
+		if (bd.hasLo && bd.lo > 0) || (bd.hasHi && bd.hi < 0) {
+			return boolConst(op == NE)
+		}
+	}
+	pos, neg := newLinear(t), newLinear(t)
+	for _, tm := range d.terms {
+		if tm.k > 0 {
+			pos.addAtom(tm.x, tm.k)
+		} else {
+			neg.addAtom(tm.x, -tm.k)
+		}
+	}
+	if len(pos.terms) == 0 {
+		// k op N: the constant stays on the left.
+		pos.c = d.c
+	} else {
+		neg.c = t.Wrap(-d.c)
+	}
+	return &Binary{op, pos.expr(), neg.expr()}
+}
+
+// mkNot negates a simplified bool. !(a < b) is b <= a for integers.
+func mkNot(x Expr) Expr {
+	switch x := x.(type) {
+	case *IntImm:
+		return boolConst(x.V == 0)
+	case *Not:
+		return x.X
+	case *Binary:
+		switch x.Op {
+		case EQ:
+			return mkCmp(NE, x.A, x.B)
+		case NE:
+			return mkCmp(EQ, x.A, x.B)
+		}
+		if x.Op.IsComparison() && !x.A.Type().IsFloat() {
+			switch x.Op {
+			case LT:
+				return mkCmp(LE, x.B, x.A)
+			case LE:
+				return mkCmp(LT, x.B, x.A)
+			case GT:
+				return mkCmp(LE, x.A, x.B)
+			case GE:
+				return mkCmp(LT, x.A, x.B)
+			}
+		}
+	}
+	return &Not{x}
+}
+
+// mkLogic applies And or Or to simplified bools: x && true is x, x && false
+// is false, x || false is x, x || true is true, x && x is x.
+func mkLogic(op BinOp, a, b Expr) Expr {
+	if r, ok := foldBinary(op, a, b); ok {
+		return r
+	}
+	for _, p := range [2][2]Expr{{a, b}, {b, a}} {
+		if c, ok := p[0].(*IntImm); ok {
+			if (c.V != 0) == (op == And) {
+				return p[1] // true && x, false || x
+			}
+			return boolConst(c.V != 0) // false && x, true || x
+		}
+	}
+	if sameExpr(a, b) {
+		return a
+	}
+	return &Binary{op, a, b}
+}
+
+// mkSelect builds select(c, t, f) from simplified parts.
+func mkSelect(c, t, f Expr) Expr {
+	if v, ok := c.(*IntImm); ok {
+		if v.V != 0 {
+			return t
+		}
+		return f
+	}
+	// select(c, a, a) is a.
+	if sameExpr(t, f) {
+		return t
+	}
+	// select(c, true, false) is c; select(c, false, true) is !c.
+	if t.Type().IsBool() {
+		if isTrue(t) && isFalse(f) {
+			return c
+		}
+		if isFalse(t) && isTrue(f) {
+			return mkNot(c)
+		}
+	}
+	// select(!c, a, b) is select(c, b, a).
+	if n, ok := c.(*Not); ok {
+		return &Select{n.X, f, t}
+	}
+	return &Select{c, t, f}
+}
+
+// ---------------------------------------------------------------------------
+// Let and Call.
+
+// substitutable reports whether a let value may be substituted into its
+// body: constants and variables cost nothing to repeat.
+func substitutable(v Expr) bool {
+	switch v.(type) {
+	case *IntImm, *FloatImm, *Var:
+		return true
+	}
+	return false
+}
+
+// exprBinds reports whether e contains a Let binding name.
+func exprBinds(e Expr, name string) bool {
+	found := false
+	WalkExpr(e, func(x Expr) bool {
+		if l, ok := x.(*Let); ok && l.Name == name {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// simpLet: a constant or Var value is substituted into the body (unless an
+// inner Let would capture the Var); a binding the body does not use is
+// dropped.
+func simpLet(e *Let) Expr {
+	v := simp(e.Value)
+	if vr, ok := v.(*Var); ok && vr.Name == e.Name {
+		return simp(e.Body) // let x = x binds nothing new
+	}
+	if substitutable(v) {
+		if vr, ok := v.(*Var); !ok || !exprBinds(e.Body, vr.Name) {
+			return simp(Substitute(e.Body, map[string]Expr{e.Name: v}))
+		}
+	}
+	b := simp(e.Body)
+	if !Uses(b, e.Name) {
+		return b
+	}
+	return &Let{e.Name, v, b}
+}
+
+// simpCall simplifies the arguments of a call and folds intrinsics on
+// constants.
+func simpCall(e *Call) Expr {
+	args, changed := mapExprs(e.Args, simp)
+	if e.Kind == CallIntrinsic {
+		if r := foldIntrinsic(e.T, e.Name, args); r != nil {
+			return r
+		}
+	}
+	if !changed {
+		return e
+	}
+	c := *e
+	c.Args = args
+	return &c
+}
+
+// foldIntrinsic evaluates an intrinsic on constant arguments, or returns nil.
+func foldIntrinsic(t Type, name string, args []Expr) Expr {
+	switch name {
+	case IntrinsicLikely:
+		// likely(x) stays a marker, except on a constant, which has
+		// no branch left to mark.
+		if len(args) == 1 && IsConst(args[0]) {
+			return args[0]
+		}
+	case IntrinsicPromiseClamped:
+		// promise_clamped(x, lo, hi) evaluates to the clamp; fold it
+		// when everything is constant and lo <= hi (so that every
+		// definition of clamp agrees).
+		if len(args) != 3 {
+			return nil
+		}
+		if lo, ok := foldBinary(LE, args[1], args[2]); ok && isTrue(lo) {
+			x, _ := foldBinary(Max, args[0], args[1])
+			if x != nil {
+				x, _ = foldBinary(Min, x, args[2])
+			}
+			if x != nil && x.Type() == t {
+				return x
+			}
+		}
+	case IntrinsicAbs:
+		if len(args) == 1 && t.IsIntOrUInt() {
+			if v, ok := constInt(args[0]); ok {
+				if args[0].Type().IsInt() && v < 0 {
+					v = -v
+				}
+				return IntConst(t, v)
+			}
+		}
+		fallthrough
+	case IntrinsicSqrt, IntrinsicExp, IntrinsicLog, IntrinsicFloor, IntrinsicCeil, IntrinsicRound, IntrinsicPow:
+		return foldMath(t, name, args)
+	}
+	return nil
+}
+
+// foldMath evaluates a float math intrinsic on float constants, rounding to
+// float32 for float32 results.
+func foldMath(t Type, name string, args []Expr) Expr {
+	if !t.IsFloat() || len(args) == 0 {
+		return nil
+	}
+	var v [2]float64
+	for i, a := range args {
+		c, ok := a.(*FloatImm)
+		if !ok || i >= 2 {
+			return nil
+		}
+		v[i] = c.V
+	}
+	x := v[0]
+	var r float64
+	switch name {
+	case IntrinsicAbs:
+		r = math.Abs(x)
+	case IntrinsicSqrt:
+		r = math.Sqrt(x)
+	case IntrinsicExp:
+		r = math.Exp(x)
+	case IntrinsicLog:
+		r = math.Log(x)
+	case IntrinsicFloor:
+		r = math.Floor(x)
+	case IntrinsicCeil:
+		r = math.Ceil(x)
+	case IntrinsicRound:
+		// Halfway cases round differently in different libraries
+		// (to even, or away from zero): leave them to run time.
+		if x-math.Floor(x) == 0.5 {
+			return nil
+		}
+		r = math.Round(x)
+	case IntrinsicPow:
+		if len(args) != 2 {
+			return nil
+		}
+		r = math.Pow(x, v[1])
+	default:
+		return nil
+	}
+	if name != IntrinsicPow && len(args) != 1 {
+		return nil
+	}
+	return Const(t, r)
+}
+
+// ---------------------------------------------------------------------------
+// Bounds.
+
+// boundsDepth limits how many non-linear levels boundsOf looks through, so
+// that asking for bounds stays cheap.
+const boundsDepth = 4
+
+// interval is a range of values; an end is unknown unless its has flag is set.
+type interval struct {
+	lo, hi       int64
+	hasLo, hasHi bool
+}
+
+func exact(v int64) interval { return interval{v, v, true, true} }
+
+func addChecked(a, b int64) (int64, bool) {
+	s := a + b
+	if (a > 0 && b > 0 && s < 0) || (a < 0 && b < 0 && s >= 0) {
+		return 0, false
+	}
+	return s, true
+}
+
+func mulChecked(a, b int64) (int64, bool) {
+	if a == 0 || b == 0 {
+		return 0, true
+	}
+	p := a * b
+	if p/b != a || (a == -1 && b == math.MinInt64) || (b == -1 && a == math.MinInt64) {
+		return 0, false
+	}
+	return p, true
+}
+
+func (a interval) add(b interval) interval {
+	var r interval
+	if a.hasLo && b.hasLo {
+		r.lo, r.hasLo = addChecked(a.lo, b.lo)
+	}
+	if a.hasHi && b.hasHi {
+		r.hi, r.hasHi = addChecked(a.hi, b.hi)
+	}
+	return r
+}
+
+func (a interval) scale(k int64) interval {
+	var r interval
+	if a.hasLo {
+		r.lo, r.hasLo = mulChecked(a.lo, k)
+	}
+	if a.hasHi {
+		r.hi, r.hasHi = mulChecked(a.hi, k)
+	}
+	if k < 0 {
+		r.lo, r.hi, r.hasLo, r.hasHi = r.hi, r.lo, r.hasHi, r.hasLo
+	}
+	return r
+}
+
+// intersect keeps the tighter of each end.
+func (a interval) intersect(b interval) interval {
+	if b.hasLo && (!a.hasLo || b.lo > a.lo) {
+		a.lo, a.hasLo = b.lo, true
+	}
+	if b.hasHi && (!a.hasHi || b.hi < a.hi) {
+		a.hi, a.hasHi = b.hi, true
+	}
+	return a
+}
+
+// bounds is the interval of the linear form, from the bounds of its atoms.
+func (l *linear) bounds(depth int) interval {
+	r := exact(l.c)
+	for _, tm := range l.terms {
+		if tm.k == 0 {
+			continue
+		}
+		r = r.add(boundsOf(tm.x, depth).scale(tm.k))
+		if !r.hasLo && !r.hasHi {
+			break
+		}
+	}
+	return r
+}
+
+// boundsOf returns an interval holding every value of the simplified
+// expression e of an algebraic type (assuming no overflow), looking through
+// at most depth non-linear nodes. Unknown ends are left unset.
+func boundsOf(e Expr, depth int) interval {
+	if depth <= 0 {
+		return interval{}
+	}
+	switch e := e.(type) {
+	case *IntImm:
+		return exact(e.V)
+	case *Binary:
+		switch e.Op {
+		case Add:
+			return boundsOf(e.A, depth).add(boundsOf(e.B, depth))
+		case Sub:
+			return boundsOf(e.A, depth).add(boundsOf(e.B, depth).scale(-1))
+		case Mul:
+			if c, ok := constInt(e.B); ok {
+				return boundsOf(e.A, depth).scale(c)
+			}
+			if c, ok := constInt(e.A); ok {
+				return boundsOf(e.B, depth).scale(c)
+			}
+		case Div:
+			if c, ok := constInt(e.B); ok && c > 0 {
+				a := boundsOf(e.A, depth-1)
+				a.lo, a.hi = FloorDiv(a.lo, c), FloorDiv(a.hi, c)
+				return a
+			}
+		case Mod:
+			if c, ok := constInt(e.B); ok && c > 0 {
+				return interval{0, c - 1, true, true}
+			}
+		case Min, Max:
+			a, b := boundsOf(e.A, depth-1), boundsOf(e.B, depth-1)
+			if e.Op == Max {
+				// max(a, b) = -min(-a, -b)
+				a, b = a.scale(-1), b.scale(-1)
+			}
+			var r interval
+			if a.hasLo && b.hasLo {
+				r.lo, r.hasLo = min(a.lo, b.lo), true
+			}
+			switch {
+			case a.hasHi && b.hasHi:
+				r.hi, r.hasHi = min(a.hi, b.hi), true
+			case a.hasHi:
+				r.hi, r.hasHi = a.hi, true
+			case b.hasHi:
+				r.hi, r.hasHi = b.hi, true
+			}
+			if e.Op == Max {
+				r = r.scale(-1)
+			}
+			return r
+		}
+	case *Select:
+		a, b := boundsOf(e.True, depth-1), boundsOf(e.False, depth-1)
+		return interval{min(a.lo, b.lo), max(a.hi, b.hi), a.hasLo && b.hasLo, a.hasHi && b.hasHi}
+	case *Cast:
+		s := e.X.Type()
+		var r interval
+		if s.IsIntOrUInt() || s.IsBool() {
+			if s.Bits < e.T.Bits || (s.IsInt() && s.Bits <= e.T.Bits) {
+				r = interval{s.Min(), s.Max(), true, true}
+			}
+			if algebraic(s) && s.Bits <= e.T.Bits {
+				r = r.intersect(boundsOf(e.X, depth-1))
+			}
+		}
+		return r
+	case *Call:
+		if e.Kind != CallIntrinsic {
+			break
+		}
+		switch e.Name {
+		case IntrinsicLikely:
+			if len(e.Args) == 1 {
+				return boundsOf(e.Args[0], depth-1)
+			}
+		case IntrinsicPromiseClamped, IntrinsicUnsafePromiseClamped:
+			if len(e.Args) == 3 {
+				lo, ok1 := constInt(e.Args[1])
+				hi, ok2 := constInt(e.Args[2])
+				if ok1 && ok2 && lo <= hi {
+					return interval{lo, hi, true, true}
+				}
+			}
+		}
+	case *Let:
+		return boundsOf(e.Body, depth-1)
+	}
+	return interval{}
+}
+
+// ---------------------------------------------------------------------------
+// Statements.
+
+// SimplifyStmt simplifies every expression in s and removes statements that
+// do nothing: loops with no iterations, ifs on constants, asserts that hold,
+// lets of constants and Vars (substituted), lets that are not used. Loops of
+// one iteration (not GPU loops) become lets. It returns nil when nothing is
+// left. ProducerConsumer, Realize and Allocate nodes are kept, with an empty
+// Block for a body that vanished.
+func SimplifyStmt(s Stmt) Stmt { return simpStmt(s) }
+
+func simpStmt(s Stmt) Stmt {
+	switch s := s.(type) {
+	case nil:
+		return nil
+	case *LetStmt:
+		return simpLetStmt(s.Name, simp(s.Value), s.Body)
+	case *AssertStmt:
+		c := simp(s.Cond)
+		if isTrue(c) {
+			return nil
+		}
+		args, _ := mapExprs(s.Args, simp)
+		return &AssertStmt{c, s.Message, args}
+	case *ProducerConsumer:
+		return &ProducerConsumer{s.Func, s.Producer, nonNil(simpStmt(s.Body))}
+	case *For:
+		return simpFor(s)
+	case *Block:
+		out := make([]Stmt, 0, len(s.Stmts))
+		for _, x := range s.Stmts {
+			out = append(out, simpStmt(x))
+		}
+		return MakeBlock(out...)
+	case *IfThenElse:
+		c := simp(s.Cond)
+		if v, ok := c.(*IntImm); ok {
+			if v.V != 0 {
+				return simpStmt(s.Then)
+			}
+			return simpStmt(s.Else)
+		}
+		then, els := simpStmt(s.Then), simpStmt(s.Else)
+		switch {
+		case then == nil && els == nil:
+			return nil
+		case then == nil:
+			return &IfThenElse{mkNot(c), els, nil}
+		}
+		return &IfThenElse{c, then, els}
+	case *Evaluate:
+		x := simp(s.X)
+		if IsConst(x) {
+			return nil
+		}
+		return &Evaluate{x}
+	case *Realize:
+		bounds := make([]Range, len(s.Bounds))
+		for i, r := range s.Bounds {
+			bounds[i] = Range{simp(r.Min), simp(r.Extent)}
+		}
+		return &Realize{s.Func, s.T, s.Memory, bounds, nonNil(simpStmt(s.Body))}
+	case *Allocate:
+		ext, _ := mapExprs(s.Extents, simp)
+		return &Allocate{s.Name, s.T, s.Memory, ext, nonNil(simpStmt(s.Body))}
+	}
+	// Provide and Store: only expressions to simplify.
+	return MapStmt(s, simpStmt, simp)
+}
+
+// nonNil turns a vanished body into an empty Block.
+func nonNil(s Stmt) Stmt {
+	if s == nil {
+		return &Block{}
+	}
+	return s
+}
+
+// simpFor removes loops with no iterations and turns loops with one
+// (serial, parallel, vectorized, unrolled) into a let of the loop variable.
+func simpFor(s *For) Stmt {
+	mn, ext := simp(s.Min), simp(s.Extent)
+	if c, ok := constInt(ext); ok {
+		if c <= 0 {
+			return nil
+		}
+		if c == 1 && s.Kind != GPUBlock && s.Kind != GPUThread {
+			return simpLetStmt(s.Name, mn, s.Body)
+		}
+	}
+	body := simpStmt(s.Body)
+	if body == nil {
+		return nil
+	}
+	return &For{s.Name, mn, ext, s.Kind, body}
+}
+
+// simpLetStmt builds "let name = v (simplified) in body (not simplified)":
+// a constant or Var value is substituted, an unused binding dropped.
+func simpLetStmt(name string, v Expr, body Stmt) Stmt {
+	if vr, ok := v.(*Var); ok && vr.Name == name {
+		return simpStmt(body) // let x = x binds nothing new
+	}
+	if substitutable(v) && !stmtBinds(body, name, v) {
+		return simpStmt(SubstituteStmt(body, map[string]Expr{name: v}))
+	}
+	b := simpStmt(body)
+	if b == nil {
+		return nil
+	}
+	if !StmtUses(b, name) {
+		return b
+	}
+	return &LetStmt{name, v, b}
+}
+
+// stmtBinds reports whether substituting v for name in s could go wrong: s
+// rebinds name (SubstituteStmt does not stop at a For of the same name), or
+// v is a Var that a binder inside s would capture.
+func stmtBinds(s Stmt, name string, v Expr) bool {
+	other := ""
+	if vr, ok := v.(*Var); ok {
+		other = vr.Name
+	}
+	bad := func(n string) bool { return n == name || (other != "" && n == other) }
+	found := false
+	WalkStmt(s, func(x Stmt) bool {
+		switch x := x.(type) {
+		case *For:
+			found = found || bad(x.Name)
+		case *LetStmt:
+			found = found || bad(x.Name)
+		}
+		return !found
+	}, func(x Expr) bool {
+		if l, ok := x.(*Let); ok && bad(l.Name) {
+			found = true
+		}
+		return !found
+	})
+	return found
+}

@@ -32,7 +32,7 @@ func MapExpr(e Expr, f func(Expr) Expr) Expr {
 		}
 	case *Call:
 		if args, changed := mapExprs(e.Args, f); changed {
-			return &Call{e.T, e.Kind, e.Name, args}
+			return &Call{T: e.T, Kind: e.Kind, Name: e.Name, Args: args, Ref: e.Ref}
 		}
 	case *Load:
 		if i := f(e.Index); i != e.Index {

@@ -1,0 +1,239 @@
+package bounds
+
+import (
+	"strings"
+
+	"github.com/gohalide/gohalide/halide/ir"
+)
+
+// Box is a multi-dimensional region: one interval per dimension. A nil Box
+// is empty. Union(a, b) of two boxes is the per-dimension union, with
+// Union(nil, b) == b.
+type Box []Interval
+
+// unionBox is Union for boxes: the smallest box holding both a and b,
+// dimension by dimension. A nil box is empty, so Union(nil, b) is b. When
+// the boxes have different numbers of dimensions (which a well-formed
+// program never produces), the extra dimensions of the longer one are kept.
+func unionBox(a, b Box) Box {
+	if a == nil {
+		return b
+	}
+	if b == nil {
+		return a
+	}
+	if len(a) < len(b) {
+		a, b = b, a
+	}
+	out := make(Box, len(a))
+	copy(out, a)
+	for i := range b {
+		out[i] = unionIv(a[i], b[i])
+	}
+	return out
+}
+
+// String returns the intervals of b, as "{[0, 9], [0, 3]}".
+func (b Box) String() string {
+	var s strings.Builder
+	s.WriteString("{")
+	for i, iv := range b {
+		if i > 0 {
+			s.WriteString(", ")
+		}
+		s.WriteString(iv.String())
+	}
+	s.WriteString("}")
+	return s.String()
+}
+
+// Bounded reports whether every dimension of b has two finite ends.
+func (b Box) Bounded() bool {
+	for _, iv := range b {
+		if !iv.IsBounded() {
+			return false
+		}
+	}
+	return true
+}
+
+// DependsOn reports whether an end of b refers to a variable whose name
+// satisfies names.
+func (b Box) DependsOn(names func(string) bool) bool {
+	for _, iv := range b {
+		if (iv.Min != nil && ir.UsesAny(iv.Min, names)) || (iv.Max != nil && ir.UsesAny(iv.Max, names)) {
+			return true
+		}
+	}
+	return false
+}
+
+// Required returns, for each Func and image called (by Call name) and each
+// flat buffer loaded from (by buffer name) in s, the box of coordinates
+// read, with the variables in scope ranging over their intervals. Loops,
+// lets and if conditions inside s narrow the variables they define, so the
+// boxes are expressed in variables free in s (and in the ends of scope).
+func Required(s ir.Stmt, scope Scope) map[string]Box {
+	w := boxWalker{reads: true, out: map[string]Box{}}
+	w.stmt(s, env{base: scope})
+	return w.out
+}
+
+// Provided returns, for each Func written by Provide and each flat buffer
+// written by Store in s, the box of coordinates written.
+func Provided(s ir.Stmt, scope Scope) map[string]Box {
+	w := boxWalker{writes: true, out: map[string]Box{}}
+	w.stmt(s, env{base: scope})
+	return w.out
+}
+
+// Touched returns the union of Required and Provided: the box of each Func,
+// image and buffer that s reads or writes.
+func Touched(s ir.Stmt, scope Scope) map[string]Box {
+	w := boxWalker{reads: true, writes: true, out: map[string]Box{}}
+	w.stmt(s, env{base: scope})
+	return w.out
+}
+
+// RequiredExpr is Required for an expression alone.
+func RequiredExpr(e ir.Expr, scope Scope) map[string]Box {
+	w := boxWalker{reads: true, out: map[string]Box{}}
+	w.expr(e, env{base: scope})
+	return w.out
+}
+
+type boxWalker struct {
+	reads, writes bool
+	out           map[string]Box
+}
+
+func (w *boxWalker) add(name string, b Box) {
+	w.out[name] = unionBox(w.out[name], b)
+}
+
+func (w *boxWalker) box(args []ir.Expr, en env) Box {
+	b := make(Box, len(args))
+	for i, a := range args {
+		b[i] = en.of(ir.Simplify(a))
+	}
+	return b
+}
+
+// hasReads reports whether e calls a Func or image or loads from a buffer.
+func hasReads(e ir.Expr) bool {
+	found := false
+	ir.WalkExpr(e, func(x ir.Expr) bool {
+		switch x := x.(type) {
+		case *ir.Load:
+			found = true
+		case *ir.Call:
+			if x.Kind != ir.CallIntrinsic {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+func (w *boxWalker) expr(e ir.Expr, en env) {
+	if e == nil || !w.reads || !hasReads(e) {
+		return
+	}
+	w.reqExpr(e, en)
+}
+
+// reqExpr records the reads in e, which is known to have some.
+func (w *boxWalker) reqExpr(e ir.Expr, en env) {
+	switch e := e.(type) {
+	case *ir.Call:
+		if e.Kind != ir.CallIntrinsic {
+			w.add(e.Name, w.box(e.Args, en))
+		}
+		for _, a := range e.Args {
+			w.expr(a, en)
+		}
+		return
+	case *ir.Load:
+		w.add(e.Buf, Box{en.of(ir.Simplify(e.Index))})
+		w.expr(e.Index, en)
+		return
+	case *ir.Let:
+		w.expr(e.Value, en)
+		if hasReads(e.Body) {
+			w.reqExpr(e.Body, en.with(e.Name, en.of(ir.Simplify(e.Value))))
+		}
+		return
+	case *ir.Select:
+		// The arms are evaluated only when the condition selects them.
+		w.expr(e.Cond, en)
+		if hasReads(e.True) {
+			w.reqExpr(e.True, en.refine(e.Cond, true))
+		}
+		if hasReads(e.False) {
+			w.reqExpr(e.False, en.refine(e.Cond, false))
+		}
+		return
+	}
+	ir.MapExpr(e, func(c ir.Expr) ir.Expr {
+		w.expr(c, en)
+		return c
+	})
+}
+
+func (w *boxWalker) stmt(s ir.Stmt, en env) {
+	switch s := s.(type) {
+	case nil:
+	case *ir.LetStmt:
+		w.expr(s.Value, en)
+		w.stmt(s.Body, en.with(s.Name, en.of(ir.Simplify(s.Value))))
+	case *ir.For:
+		w.expr(s.Min, en)
+		w.expr(s.Extent, en)
+		last := ir.AddE(s.Min, ir.SubE(s.Extent, ir.IntConst(s.Extent.Type(), 1)))
+		iv := Interval{en.of(ir.Simplify(s.Min)).Min, en.of(ir.Simplify(last)).Max}
+		w.stmt(s.Body, en.with(s.Name, iv))
+	case *ir.IfThenElse:
+		w.expr(s.Cond, en)
+		w.stmt(s.Then, en.refine(s.Cond, true))
+		w.stmt(s.Else, en.refine(s.Cond, false))
+	case *ir.Provide:
+		for _, a := range s.Args {
+			w.expr(a, en)
+		}
+		w.expr(s.Value, en)
+		if w.writes {
+			w.add(s.Func, w.box(s.Args, en))
+		}
+	case *ir.Store:
+		w.expr(s.Index, en)
+		w.expr(s.Value, en)
+		if w.writes {
+			w.add(s.Buf, Box{en.of(ir.Simplify(s.Index))})
+		}
+	case *ir.Block:
+		for _, x := range s.Stmts {
+			w.stmt(x, en)
+		}
+	case *ir.ProducerConsumer:
+		w.stmt(s.Body, en)
+	case *ir.Realize:
+		for _, r := range s.Bounds {
+			w.expr(r.Min, en)
+			w.expr(r.Extent, en)
+		}
+		w.stmt(s.Body, en)
+	case *ir.Allocate:
+		for _, x := range s.Extents {
+			w.expr(x, en)
+		}
+		w.stmt(s.Body, en)
+	case *ir.AssertStmt:
+		w.expr(s.Cond, en)
+		for _, a := range s.Args {
+			w.expr(a, en)
+		}
+	case *ir.Evaluate:
+		w.expr(s.X, en)
+	}
+}

@@ -1,0 +1,292 @@
+package bounds
+
+import (
+	"github.com/gohalide/gohalide/halide/ir"
+)
+
+// crange is a range of integer constants; an end whose ok flag is false is
+// infinite.
+type crange struct {
+	lo, hi   int64
+	lok, hok bool
+}
+
+func cpoint(v int64) crange { return crange{v, v, true, true} }
+
+func (r crange) isPoint() bool { return r.lok && r.hok && r.lo == r.hi }
+
+// constRange is a fast structural bound of an integer or boolean expression
+// in which every variable is unbounded (apart from the limits of its type).
+// It neither simplifies nor allocates; it is what the interval arithmetic
+// uses to prove signs and orderings of interval ends, which are already
+// simplified. Float expressions get an infinite range.
+func constRange(e ir.Expr) crange {
+	t := e.Type()
+	if t.IsFloat() {
+		return crange{}
+	}
+	switch e := e.(type) {
+	case *ir.IntImm:
+		if t.IsUInt() && t.Bits == 64 && e.V < 0 {
+			return crange{lo: 0, lok: true}
+		}
+		return cpoint(e.V)
+	case *ir.Binary:
+		if e.Op.IsComparison() || e.Op == ir.And || e.Op == ir.Or {
+			return crange{0, 1, true, true}
+		}
+		return fitRange(t, binRange(e.Op, constRange(e.A), constRange(e.B)))
+	case *ir.Select:
+		a, b := constRange(e.True), constRange(e.False)
+		return crange{min(a.lo, b.lo), max(a.hi, b.hi), a.lok && b.lok, a.hok && b.hok}
+	case *ir.Cast:
+		from := e.X.Type()
+		if from.IsFloat() {
+			return typeDefault(t)
+		}
+		r := constRange(e.X)
+		if r.lok && r.hok && inRange(t, r.lo) && inRange(t, r.hi) {
+			return r
+		}
+		if representable(from, t) {
+			return r
+		}
+		return typeDefault(t)
+	case *ir.Call:
+		if e.Kind == ir.CallIntrinsic {
+			switch e.Name {
+			case ir.IntrinsicLikely:
+				if len(e.Args) == 1 {
+					return constRange(e.Args[0])
+				}
+			case ir.IntrinsicAbs:
+				if len(e.Args) == 1 && e.Args[0].Type() == t {
+					r := constRange(e.Args[0])
+					switch {
+					case r.lok && r.lo >= 0:
+						return r
+					case r.hok && r.hi <= 0:
+						return fitRange(t, crange{satSub(0, r.hi), satSub(0, r.lo), true, r.lok})
+					case r.lok && r.hok:
+						return fitRange(t, crange{0, max(satSub(0, r.lo), r.hi), true, true})
+					}
+					return fitRange(t, crange{lo: 0, lok: true})
+				}
+			case ir.IntrinsicPromiseClamped:
+				if len(e.Args) == 3 {
+					x, lo, hi := constRange(e.Args[0]), constRange(e.Args[1]), constRange(e.Args[2])
+					// min(max(x, lo), hi)
+					return binRange(ir.Min, binRange(ir.Max, x, lo), hi)
+				}
+			case ir.IntrinsicUnsafePromiseClamped:
+				if len(e.Args) == 3 {
+					lo, hi := constRange(e.Args[1]), constRange(e.Args[2])
+					return crange{lo.lo, hi.hi, lo.lok, hi.hok}
+				}
+			}
+		}
+		return typeDefault(t)
+	case *ir.Let:
+		// The bound variable is treated as unbounded, which is sound.
+		return constRange(e.Body)
+	}
+	return typeDefault(t)
+}
+
+// binRange is interval arithmetic on constant ranges.
+func binRange(op ir.BinOp, a, b crange) crange {
+	switch op {
+	case ir.Add:
+		return crange{satAdd(a.lo, b.lo), satAdd(a.hi, b.hi), a.lok && b.lok, a.hok && b.hok}
+	case ir.Sub:
+		return crange{satSub(a.lo, b.hi), satSub(a.hi, b.lo), a.lok && b.hok, a.hok && b.lok}
+	case ir.Mul:
+		if b.isPoint() {
+			a, b = b, a
+		}
+		if a.isPoint() {
+			c := a.lo
+			switch {
+			case c == 0:
+				return cpoint(0)
+			case c > 0:
+				return crange{satMul(b.lo, c), satMul(b.hi, c), b.lok, b.hok}
+			default:
+				return crange{satMul(b.hi, c), satMul(b.lo, c), b.hok, b.lok}
+			}
+		}
+		if a.lok && a.hok && b.lok && b.hok {
+			p := [4]int64{satMul(a.lo, b.lo), satMul(a.lo, b.hi), satMul(a.hi, b.lo), satMul(a.hi, b.hi)}
+			return crange{min(p[0], p[1], p[2], p[3]), max(p[0], p[1], p[2], p[3]), true, true}
+		}
+		if a.lok && a.lo >= 0 && b.lok && b.lo >= 0 {
+			return crange{satMul(a.lo, b.lo), satMul(a.hi, b.hi), true, a.hok && b.hok}
+		}
+		return crange{}
+	case ir.Div:
+		if b.isPoint() {
+			c := b.lo
+			switch {
+			case c == 0:
+				return cpoint(0)
+			case c == -1:
+				return crange{satSub(0, a.hi), satSub(0, a.lo), a.hok, a.lok}
+			case c > 0:
+				return crange{ir.FloorDiv(a.lo, c), ir.FloorDiv(a.hi, c), a.lok, a.hok}
+			default:
+				return crange{ir.FloorDiv(a.hi, c), ir.FloorDiv(a.lo, c), a.hok, a.lok}
+			}
+		}
+		if b.lok && b.lo > 0 {
+			var r crange
+			if a.lok {
+				r.lok = true
+				switch {
+				case a.lo < 0:
+					r.lo = ir.FloorDiv(a.lo, b.lo)
+				case b.hok:
+					r.lo = ir.FloorDiv(a.lo, b.hi)
+				default:
+					r.lo = 0
+				}
+			}
+			if a.hok {
+				r.hok = true
+				switch {
+				case a.hi >= 0:
+					r.hi = ir.FloorDiv(a.hi, b.lo)
+				case b.hok:
+					r.hi = ir.FloorDiv(a.hi, b.hi)
+				default:
+					r.hi = -1
+				}
+			}
+			return r
+		}
+		if a.lok && a.hok {
+			// |a / b| <= |a| for any b (and a / 0 is 0).
+			m := max(satSub(0, a.lo), a.hi, 0)
+			return crange{-m, m, true, true}
+		}
+		return crange{}
+	case ir.Mod:
+		if b.isPoint() {
+			c := b.lo
+			switch {
+			case c == 0 || c == -1:
+				return cpoint(0)
+			case c > 0:
+				if a.lok && a.hok && a.lo >= 0 && a.hi < c {
+					return a
+				}
+				return crange{0, c - 1, true, true}
+			default:
+				return crange{c + 1, 0, true, true}
+			}
+		}
+		if b.lok && b.lo > 0 {
+			r := crange{lo: 0, lok: true, hi: satSub(b.hi, 1), hok: b.hok}
+			if a.lok && a.lo >= 0 && a.hok && (!r.hok || a.hi < r.hi) {
+				r.hi, r.hok = a.hi, true
+			}
+			return r
+		}
+		if b.hok && b.hi < 0 {
+			return crange{satAdd(b.lo, 1), 0, b.lok, true}
+		}
+		if b.lok && b.hok {
+			return crange{min(satAdd(b.lo, 1), 0), max(satSub(b.hi, 1), 0), true, true}
+		}
+		return crange{}
+	case ir.Min:
+		r := crange{lo: min(a.lo, b.lo), lok: a.lok && b.lok}
+		switch {
+		case a.hok && b.hok:
+			r.hi, r.hok = min(a.hi, b.hi), true
+		case a.hok:
+			r.hi, r.hok = a.hi, true
+		case b.hok:
+			r.hi, r.hok = b.hi, true
+		}
+		return r
+	case ir.Max:
+		r := crange{hi: max(a.hi, b.hi), hok: a.hok && b.hok}
+		switch {
+		case a.lok && b.lok:
+			r.lo, r.lok = max(a.lo, b.lo), true
+		case a.lok:
+			r.lo, r.lok = a.lo, true
+		case b.lok:
+			r.lo, r.lok = b.lo, true
+		}
+		return r
+	}
+	return crange{}
+}
+
+func inRange(t ir.Type, v int64) bool {
+	if t.IsBool() {
+		return v == 0 || v == 1
+	}
+	if !t.IsIntOrUInt() {
+		return true
+	}
+	return v >= t.Min() && v <= t.Max()
+}
+
+// representable reports whether every value of type from is a value of
+// type to.
+func representable(from, to ir.Type) bool {
+	switch {
+	case from == to:
+		return true
+	case to.IsFloat():
+		return from.IsFloat() && to.Bits >= from.Bits
+	case from.IsBool():
+		return to.IsIntOrUInt() || to.IsBool()
+	case to.IsBool():
+		return false
+	case from.IsFloat():
+		return false
+	case from.Code == to.Code:
+		return to.Bits >= from.Bits
+	case from.IsUInt() && to.IsInt():
+		return to.Bits > from.Bits
+	}
+	return false
+}
+
+// typeDefault is the range of an unknown value of type t.
+func typeDefault(t ir.Type) crange {
+	switch {
+	case t.IsBool():
+		return crange{0, 1, true, true}
+	case t.IsIntOrUInt() && t.Bits <= 32:
+		if t.IsInt() && t.Bits == 32 {
+			return crange{}
+		}
+		return crange{t.Min(), t.Max(), true, true}
+	case t.IsUInt():
+		return crange{lo: 0, lok: true}
+	}
+	return crange{}
+}
+
+// fitRange mirrors fit for constant ranges.
+func fitRange(t ir.Type, r crange) crange {
+	if !t.IsIntOrUInt() {
+		return r
+	}
+	if t.Bits <= 32 {
+		if (r.lok && !inRange(t, r.lo)) || (r.hok && !inRange(t, r.hi)) {
+			return typeDefault(t)
+		}
+		if t.Bits < 32 && (!r.lok || !r.hok) {
+			return typeDefault(t)
+		}
+	}
+	if t.IsUInt() && (!r.lok || r.lo < 0) {
+		r.lo, r.lok = 0, true
+	}
+	return r
+}

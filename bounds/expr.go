@@ -1,0 +1,748 @@
+package bounds
+
+import (
+	"math"
+
+	"github.com/gohalide/gohalide/halide/ir"
+)
+
+// binding is one name pushed over a scope.
+type binding struct {
+	name string
+	iv   Interval
+	next *binding
+}
+
+// env is the scope the analysis works in: the caller's Scope, which is never
+// written, with a persistent chain of bindings pushed over it, so that
+// pushing a binding for a body costs one allocation and leaves the outer
+// env untouched. In free mode (used for constant bounds) every variable that
+// is not bound ranges over its whole type.
+type env struct {
+	base Scope
+	top  *binding
+	free bool
+}
+
+func (en env) with(name string, iv Interval) env {
+	en.top = &binding{name, iv, en.top}
+	return en
+}
+
+func (en env) lookup(v *ir.Var) (Interval, bool) {
+	for b := en.top; b != nil; b = b.next {
+		if b.name == v.Name {
+			return b.iv, true
+		}
+	}
+	if iv, ok := en.base[v.Name]; ok {
+		return iv, true
+	}
+	if en.free {
+		return Interval{}, true
+	}
+	return Interval{}, false
+}
+
+// Of returns an interval holding every value e takes when the variables in s
+// range over their intervals; variables not in s are symbolic constants, and
+// the ends are expressed in them. Of simplifies e first, so correlated terms
+// cancel before the interval arithmetic (x + r - x has the bounds of r).
+//
+// Of is sound but not always tight. Precision is lost where:
+//   - a variable occurs more than once and the occurrences do not cancel
+//     under simplification (x - x*2 with x in [0, 4] gives [-8, 4]);
+//   - products and quotients of two non-constant intervals take the min and
+//     max of their corner values (or give up when an end is infinite and the
+//     signs are unknown), and very large ends are replaced by constant bounds;
+//   - division by an interval that may hold zero or both signs gives
+//     [-|a|, |a|]; modulo by a non-constant gives [0, max(b) - 1] or the
+//     range spanned by b;
+//   - select takes the union of its arms (each arm analysed with the
+//     variables of a simple condition narrowed);
+//   - values read from Funcs, images and buffers are unknown: the whole
+//     range of 8- and 16-bit and bool types, [0, +inf] for wider unsigned
+//     types, everything otherwise;
+//   - arithmetic in types narrower than 32 bits that cannot be proven free
+//     of wrap-around, and narrowing casts of values not proven in range,
+//     give the whole range of the type (wider types are assumed not to
+//     overflow, as in Halide);
+//   - pow of non-constant arguments and unknown intrinsics give everything.
+func Of(e ir.Expr, s Scope) Interval {
+	if e == nil {
+		return Interval{}
+	}
+	en := env{base: s}
+	return en.of(ir.Simplify(e))
+}
+
+// ConstantUpperBound returns the smallest constant the analysis can prove to
+// be at least every value of the integer expression e, with the variables in
+// s ranging over their intervals and every other variable unbounded (within
+// its type). For example min(M - v*8, 8) is at most 8 and x % 16 at most 15.
+func ConstantUpperBound(e ir.Expr, s Scope) (int64, bool) {
+	if e == nil || e.Type().IsFloat() {
+		return 0, false
+	}
+	en := env{base: s, free: true}
+	r := constRange(nonNil(en.of(ir.Simplify(e)).Max))
+	return r.hi, r.hok
+}
+
+// ConstantLowerBound is the lower-end counterpart of ConstantUpperBound.
+func ConstantLowerBound(e ir.Expr, s Scope) (int64, bool) {
+	if e == nil || e.Type().IsFloat() {
+		return 0, false
+	}
+	en := env{base: s, free: true}
+	r := constRange(nonNil(en.of(ir.Simplify(e)).Min))
+	return r.lo, r.lok
+}
+
+// unknownInt stands in for an infinite end so constRange reports it as such.
+var unknownInt ir.Expr = &ir.Var{T: ir.Int32, Name: "<inf>"}
+
+func nonNil(e ir.Expr) ir.Expr {
+	if e == nil {
+		return unknownInt
+	}
+	return e
+}
+
+func (en env) of(e ir.Expr) Interval {
+	switch e := e.(type) {
+	case *ir.IntImm, *ir.FloatImm:
+		return Point(e)
+	case *ir.Var:
+		if iv, ok := en.lookup(e); ok {
+			return fill(e.T, iv)
+		}
+		return Point(e)
+	case *ir.Cast:
+		a := en.of(e.X)
+		if isPt(a) {
+			if a.Min == e.X {
+				return Point(e)
+			}
+			return Point(mkCast(e.T, a.Min))
+		}
+		return castIv(e.X.Type(), e.T, a)
+	case *ir.Binary:
+		return en.binary(e)
+	case *ir.Not:
+		a := fill(ir.Bool, en.of(e.X))
+		if isPt(a) {
+			if a.Min == e.X {
+				return Point(e)
+			}
+			return Point(mkNot(a.Min))
+		}
+		return Interval{mkNot(a.Max), mkNot(a.Min)}
+	case *ir.Select:
+		return en.sel(e)
+	case *ir.Call:
+		return en.call(e)
+	case *ir.Load:
+		return dataDependent(e.T)
+	case *ir.Let:
+		return en.with(e.Name, en.of(e.Value)).of(e.Body)
+	}
+	return Interval{}
+}
+
+// dataDependent is the interval of a value read from memory.
+func dataDependent(t ir.Type) Interval {
+	if t.IsBool() || (t.IsIntOrUInt() && t.Bits <= 16) {
+		return typeRange(t)
+	}
+	return unbounded(t)
+}
+
+func zeroOf(t ir.Type) ir.Expr { return ir.IntConst(t, 0) }
+func oneOf(t ir.Type) ir.Expr  { return ir.IntConst(t, 1) }
+
+// Sign tests on interval ends (nil ends are infinite and prove nothing).
+
+func nonneg(e ir.Expr) bool {
+	switch c := e.(type) {
+	case nil:
+		return false
+	case *ir.FloatImm:
+		return c.V >= 0
+	}
+	r := constRange(e)
+	return r.lok && r.lo >= 0
+}
+
+func positive(e ir.Expr) bool {
+	switch c := e.(type) {
+	case nil:
+		return false
+	case *ir.FloatImm:
+		return c.V > 0
+	}
+	r := constRange(e)
+	return r.lok && r.lo > 0
+}
+
+func nonpos(e ir.Expr) bool {
+	switch c := e.(type) {
+	case nil:
+		return false
+	case *ir.FloatImm:
+		return c.V <= 0
+	}
+	r := constRange(e)
+	return r.hok && r.hi <= 0
+}
+
+func negative(e ir.Expr) bool {
+	switch c := e.(type) {
+	case nil:
+		return false
+	case *ir.FloatImm:
+		return c.V < 0
+	}
+	r := constRange(e)
+	return r.hok && r.hi < 0
+}
+
+// constSign returns the sign of a constant and whether e is one.
+func constSign(e ir.Expr) (int, bool) {
+	switch c := e.(type) {
+	case *ir.IntImm:
+		if c.T.IsUInt() && c.T.Bits == 64 && c.V < 0 {
+			return 1, true
+		}
+		switch {
+		case c.V > 0:
+			return 1, true
+		case c.V < 0:
+			return -1, true
+		}
+		return 0, true
+	case *ir.FloatImm:
+		switch {
+		case c.V > 0:
+			return 1, true
+		case c.V < 0:
+			return -1, true
+		case c.V == 0:
+			return 0, true
+		}
+	}
+	return 0, false
+}
+
+func (en env) binary(e *ir.Binary) Interval {
+	a, b := en.of(e.A), en.of(e.B)
+	if isPt(a) && isPt(b) {
+		if a.Min == e.A && b.Min == e.B {
+			return Point(e)
+		}
+		return Point(ptBin(e.Op, a.Min, b.Min))
+	}
+	t := e.A.Type()
+	switch e.Op {
+	case ir.Add:
+		return fit(t, Interval{binNil(ir.Add, a.Min, b.Min), binNil(ir.Add, a.Max, b.Max)})
+	case ir.Sub:
+		if t.IsUInt() {
+			// Unsigned subtraction wraps unless a >= b throughout.
+			if a.Min == nil || b.Max == nil || !nonneg(mkBin(ir.Sub, a.Min, b.Max)) {
+				return typeRange(t)
+			}
+		}
+		return fit(t, Interval{binNil(ir.Sub, a.Min, b.Max), binNil(ir.Sub, a.Max, b.Min)})
+	case ir.Mul:
+		return fit(t, mulIv(a, b))
+	case ir.Div:
+		return fit(t, divIv(t, a, b))
+	case ir.Mod:
+		return fit(t, modIv(t, a, b))
+	case ir.Min:
+		return Interval{minLo(a.Min, b.Min), minHi(a.Max, b.Max)}
+	case ir.Max:
+		return Interval{maxLo(a.Min, b.Min), maxHi(a.Max, b.Max)}
+	case ir.LT:
+		return cmpIv(ir.LT, a, b)
+	case ir.LE:
+		return cmpIv(ir.LE, a, b)
+	case ir.GT:
+		return cmpIv(ir.LT, b, a)
+	case ir.GE:
+		return cmpIv(ir.LE, b, a)
+	case ir.EQ:
+		// Possibly equal unless the intervals are disjoint.
+		hi := ir.True
+		if a.Min != nil && b.Max != nil {
+			hi = mkBin(ir.LE, a.Min, b.Max)
+		}
+		if b.Min != nil && a.Max != nil {
+			hi = mkBin(ir.And, hi, mkBin(ir.LE, b.Min, a.Max))
+		}
+		return Interval{ir.False, hi}
+	case ir.NE:
+		lo := ir.False
+		if a.Max != nil && b.Min != nil {
+			lo = mkBin(ir.LT, a.Max, b.Min)
+		}
+		if b.Max != nil && a.Min != nil {
+			lo = mkBin(ir.Or, lo, mkBin(ir.LT, b.Max, a.Min))
+		}
+		return Interval{lo, ir.True}
+	case ir.And, ir.Or:
+		// Monotone in both operands (false < true).
+		a, b = fill(ir.Bool, a), fill(ir.Bool, b)
+		return Interval{mkBin(e.Op, a.Min, b.Min), mkBin(e.Op, a.Max, b.Max)}
+	}
+	return unbounded(e.Type())
+}
+
+// cmpIv is the interval of a < b (op LT) or a <= b (op LE): certainly true
+// when a.max op b.min, possibly true when a.min op b.max.
+func cmpIv(op ir.BinOp, a, b Interval) Interval {
+	lo, hi := ir.False, ir.True
+	if a.Max != nil && b.Min != nil {
+		lo = mkBin(op, a.Max, b.Min)
+	}
+	if a.Min != nil && b.Max != nil {
+		hi = mkBin(op, a.Min, b.Max)
+	}
+	return Interval{lo, hi}
+}
+
+func mulIv(a, b Interval) Interval {
+	if isPt(b) {
+		if s, ok := constSign(b.Min); ok {
+			return scaleIv(a, b.Min, s)
+		}
+	}
+	if isPt(a) {
+		if s, ok := constSign(a.Min); ok {
+			return scaleIv(b, a.Min, s)
+		}
+	}
+	mul := func(x, y ir.Expr) ir.Expr { return binNil(ir.Mul, x, y) }
+	aNN, aNP := nonneg(a.Min), nonpos(a.Max)
+	bNN, bNP := nonneg(b.Min), nonpos(b.Max)
+	var r Interval
+	switch {
+	case aNN && bNN:
+		r = Interval{mul(a.Min, b.Min), mul(a.Max, b.Max)}
+	case aNN && bNP:
+		r = Interval{mul(a.Max, b.Min), mul(a.Min, b.Max)}
+	case aNP && bNN:
+		r = Interval{mul(a.Min, b.Max), mul(a.Max, b.Min)}
+	case aNP && bNP:
+		r = Interval{mul(a.Max, b.Max), mul(a.Min, b.Min)}
+	case aNN:
+		r = Interval{minLo(mul(a.Min, b.Min), mul(a.Max, b.Min)), maxHi(mul(a.Min, b.Max), mul(a.Max, b.Max))}
+	case aNP:
+		r = Interval{minLo(mul(a.Min, b.Max), mul(a.Max, b.Max)), maxHi(mul(a.Min, b.Min), mul(a.Max, b.Min))}
+	case bNN:
+		r = Interval{minLo(mul(a.Min, b.Min), mul(a.Min, b.Max)), maxHi(mul(a.Max, b.Min), mul(a.Max, b.Max))}
+	case bNP:
+		r = Interval{minLo(mul(a.Max, b.Min), mul(a.Max, b.Max)), maxHi(mul(a.Min, b.Min), mul(a.Min, b.Max))}
+	case a.IsBounded() && b.IsBounded():
+		p0, p1 := mul(a.Min, b.Min), mul(a.Min, b.Max)
+		p2, p3 := mul(a.Max, b.Min), mul(a.Max, b.Max)
+		r = Interval{minLo(minLo(p0, p1), minLo(p2, p3)), maxHi(maxHi(p0, p1), maxHi(p2, p3))}
+	default:
+		return Interval{}
+	}
+	return capIv(r)
+}
+
+// scaleIv multiplies a by the constant c of sign s.
+func scaleIv(a Interval, c ir.Expr, s int) Interval {
+	switch {
+	case s == 0 && !c.Type().IsFloat():
+		return Point(c)
+	case s >= 0:
+		return Interval{binNil(ir.Mul, a.Min, c), binNil(ir.Mul, a.Max, c)}
+	}
+	return Interval{binNil(ir.Mul, a.Max, c), binNil(ir.Mul, a.Min, c)}
+}
+
+func negIv(t ir.Type, a Interval) Interval {
+	z := zeroOf(t)
+	return Interval{binNil(ir.Sub, z, a.Max), binNil(ir.Sub, z, a.Min)}
+}
+
+func divIv(t ir.Type, a, b Interval) Interval {
+	if isPt(b) {
+		if s, ok := constSign(b.Min); ok {
+			c := b.Min
+			switch {
+			case s == 0 && t.IsFloat():
+				return Interval{}
+			case s == 0:
+				return Point(c) // x / 0 is 0
+			case s > 0:
+				return Interval{binNil(ir.Div, a.Min, c), binNil(ir.Div, a.Max, c)}
+			}
+			return Interval{binNil(ir.Div, a.Max, c), binNil(ir.Div, a.Min, c)}
+		}
+	}
+	switch {
+	case t.IsFloat():
+		return Interval{}
+	case t.IsUInt():
+		// Unsigned quotients lie between 0 and the dividend.
+		return Interval{zeroOf(t), a.Max}
+	case positive(b.Min):
+		return capIv(divPos(t, a, b))
+	case negative(b.Max):
+		// a / b == (-a) / (-b) with floor division.
+		return capIv(divPos(t, negIv(t, a), negIv(t, b)))
+	case a.IsBounded():
+		// |a / b| <= |a| for every b, and a / 0 is 0.
+		return Interval{minLo(a.Min, mkBin(ir.Sub, zeroOf(t), a.Max)), maxHi(a.Max, mkBin(ir.Sub, zeroOf(t), a.Min))}
+	}
+	return Interval{}
+}
+
+// divPos is floor division by an interval b whose min is positive. For fixed
+// b the quotient is non-decreasing in a, and for fixed a monotone in b, so
+// the extremes are at the corners; b's max may be infinite, where the
+// quotient tends to 0 (a >= 0) or -1 (a < 0).
+func divPos(t ir.Type, a, b Interval) Interval {
+	var r Interval
+	div := func(x, y ir.Expr) ir.Expr { return binNil(ir.Div, x, y) }
+	switch {
+	case a.Min == nil:
+	case nonneg(a.Min):
+		if b.Max == nil {
+			r.Min = zeroOf(t)
+		} else {
+			r.Min = div(a.Min, b.Max)
+		}
+	case negative(a.Min):
+		r.Min = div(a.Min, b.Min)
+	case b.Max == nil:
+		r.Min = minLo(div(a.Min, b.Min), zeroOf(t))
+	default:
+		r.Min = minLo(div(a.Min, b.Min), div(a.Min, b.Max))
+	}
+	switch {
+	case a.Max == nil:
+	case nonneg(a.Max):
+		r.Max = div(a.Max, b.Min)
+	case negative(a.Max):
+		if b.Max == nil {
+			r.Max = ir.IntConst(t, -1)
+		} else {
+			r.Max = div(a.Max, b.Max)
+		}
+	case b.Max == nil:
+		r.Max = maxHi(div(a.Max, b.Min), ir.IntConst(t, -1))
+	default:
+		r.Max = maxHi(div(a.Max, b.Min), div(a.Max, b.Max))
+	}
+	return r
+}
+
+func modIv(t ir.Type, a, b Interval) Interval {
+	if t.IsFloat() {
+		return Interval{}
+	}
+	if isPt(b) {
+		if c, ok := b.Min.(*ir.IntImm); ok && !(t.IsUInt() && t.Bits == 64 && c.V < 0) {
+			switch {
+			case c.V == 0:
+				return Point(c) // x % 0 is 0
+			case c.V > 0:
+				cm1 := ir.IntConst(t, c.V-1)
+				if nonneg(a.Min) {
+					if r := constRange(nonNil(a.Max)); r.hok && r.hi < c.V {
+						return a
+					}
+					// 0 <= a % c <= a for a >= 0.
+					return Interval{zeroOf(t), minHi(a.Max, cm1)}
+				}
+				return Interval{zeroOf(t), cm1}
+			}
+			return Interval{ir.IntConst(t, c.V+1), zeroOf(t)}
+		}
+	}
+	one := oneOf(t)
+	switch {
+	case positive(b.Min):
+		hi := binNil(ir.Sub, b.Max, one)
+		if nonneg(a.Min) {
+			hi = minHi(hi, a.Max)
+		}
+		return Interval{zeroOf(t), hi}
+	case negative(b.Max):
+		return Interval{binNil(ir.Add, b.Min, one), zeroOf(t)}
+	case b.IsBounded():
+		// The result has the sign of b and is smaller in magnitude; b == 0
+		// gives 0.
+		return Interval{minLo(mkBin(ir.Add, b.Min, one), zeroOf(t)), maxHi(mkBin(ir.Sub, b.Max, one), zeroOf(t))}
+	}
+	return Interval{}
+}
+
+func (en env) sel(e *ir.Select) Interval {
+	c := en.of(e.Cond)
+	if isTrue(c.Min) {
+		return en.refine(e.Cond, true).of(e.True)
+	}
+	if isFalse(c.Max) {
+		return en.refine(e.Cond, false).of(e.False)
+	}
+	t := en.refine(e.Cond, true).of(e.True)
+	f := en.refine(e.Cond, false).of(e.False)
+	if isPt(c) && isPt(t) && isPt(f) {
+		if c.Min == e.Cond && t.Min == e.True && f.Min == e.False {
+			return Point(e)
+		}
+		return Point(ir.Simplify(&ir.Select{Cond: c.Min, True: t.Min, False: f.Min}))
+	}
+	return unionIv(t, f)
+}
+
+func (en env) call(e *ir.Call) Interval {
+	if e.Kind != ir.CallIntrinsic {
+		return dataDependent(e.T)
+	}
+	if e.Name == ir.IntrinsicLikely && len(e.Args) == 1 {
+		return en.of(e.Args[0])
+	}
+	args := make([]Interval, len(e.Args))
+	allPts, same := true, true
+	for i, a := range e.Args {
+		args[i] = en.of(a)
+		allPts = allPts && isPt(args[i])
+		same = same && args[i].Min == a
+	}
+	if allPts {
+		if same {
+			return Point(e)
+		}
+		ends := make([]ir.Expr, len(args))
+		for i, a := range args {
+			ends[i] = a.Min
+		}
+		return Point(mkCall(e, ends...))
+	}
+	switch e.Name {
+	case ir.IntrinsicAbs:
+		if len(args) == 1 {
+			return absIv(e, args[0])
+		}
+	case ir.IntrinsicSqrt, ir.IntrinsicExp, ir.IntrinsicLog,
+		ir.IntrinsicFloor, ir.IntrinsicCeil, ir.IntrinsicRound:
+		// Monotone non-decreasing: apply to the ends.
+		if len(args) == 1 {
+			a := args[0]
+			var r Interval
+			if a.Min != nil {
+				r.Min = mkCall(e, a.Min)
+			} else if e.Name == ir.IntrinsicSqrt || e.Name == ir.IntrinsicExp {
+				r.Min = ir.Const(e.T, 0)
+			}
+			if a.Max != nil {
+				r.Max = mkCall(e, a.Max)
+			}
+			return fill(e.T, r)
+		}
+	case ir.IntrinsicPromiseClamped:
+		if len(args) == 3 {
+			// The value is clamp(x, lo, hi) = min(max(x, lo), hi): within
+			// [lo, hi], and within x's interval wherever that overlaps it.
+			x, lo, hi := args[0], args[1], args[2]
+			return Interval{
+				maxLo(lo.Min, minLo(x.Min, hi.Min)),
+				minHi(hi.Max, maxHi(x.Max, lo.Max)),
+			}
+		}
+	case ir.IntrinsicUnsafePromiseClamped:
+		if len(args) == 3 {
+			// The user promises x lies in [lo, hi]: trust it.
+			return Interval{args[1].Min, args[2].Max}
+		}
+	}
+	return unbounded(e.T)
+}
+
+// mkCall rebuilds the intrinsic call e with new arguments, folding floor and
+// ceil of constants.
+func mkCall(e *ir.Call, args ...ir.Expr) ir.Expr {
+	if len(args) == 1 {
+		if c, ok := args[0].(*ir.FloatImm); ok && c.T == e.T {
+			switch e.Name {
+			case ir.IntrinsicFloor:
+				return ir.Const(e.T, math.Floor(c.V))
+			case ir.IntrinsicCeil:
+				return ir.Const(e.T, math.Ceil(c.V))
+			}
+		}
+	}
+	return ir.Simplify(&ir.Call{T: e.T, Kind: e.Kind, Name: e.Name, Args: args})
+}
+
+func absIv(e *ir.Call, a Interval) Interval {
+	t := e.Args[0].Type()
+	var r Interval
+	switch {
+	case t.IsUInt() || nonneg(a.Min):
+		r = a
+	case nonpos(a.Max):
+		r = negIv(t, a)
+	default:
+		r = Interval{ir.IntConst(t, 0), maxHi(mkBin(ir.Sub, zeroOf(t), a.Min), a.Max)}
+	}
+	r = fit(t, r)
+	if e.T != t {
+		return castIv(t, e.T, r)
+	}
+	return r
+}
+
+// castIv is the interval of a value of interval a cast from type from to to.
+func castIv(from, to ir.Type, a Interval) Interval {
+	castEnd := func(x ir.Expr) ir.Expr {
+		if x == nil {
+			return nil
+		}
+		return mkCast(to, x)
+	}
+	switch {
+	case from == to:
+		return a
+	case to.IsBool():
+		if positive(a.Min) || negative(a.Max) {
+			return Point(ir.True)
+		}
+		return Interval{ir.False, ir.True}
+	case to.IsFloat(), representable(from, to):
+		// Conversions that keep every value (or round it monotonically).
+		return fill(to, Interval{castEnd(a.Min), castEnd(a.Max)})
+	}
+	// Narrowing integer casts and float to integer: the ends only when the
+	// values provably fit.
+	if a.Min != nil && a.Max != nil {
+		fits := false
+		if from.IsFloat() {
+			lo, lok := a.Min.(*ir.FloatImm)
+			hi, hok := a.Max.(*ir.FloatImm)
+			fits = lok && hok && lo.V > float64(to.Min())-1 && hi.V < float64(to.Max())+1
+		} else {
+			lo, hi := constRange(a.Min), constRange(a.Max)
+			fits = lo.lok && lo.lo >= to.Min() && hi.hok && hi.hi <= to.Max()
+		}
+		if fits {
+			return fill(to, Interval{castEnd(a.Min), castEnd(a.Max)})
+		}
+	}
+	return typeRange(to)
+}
+
+// refine returns en with the variables compared in cond narrowed to the
+// values for which cond has the given truth value. It understands
+// likely(c), !c, conjunctions (when true), disjunctions (when false) and
+// comparisons between a variable in scope and another expression.
+func (en env) refine(cond ir.Expr, truth bool) env {
+	switch c := cond.(type) {
+	case *ir.Call:
+		if c.Kind == ir.CallIntrinsic && c.Name == ir.IntrinsicLikely && len(c.Args) == 1 {
+			return en.refine(c.Args[0], truth)
+		}
+	case *ir.Not:
+		return en.refine(c.X, !truth)
+	case *ir.Binary:
+		switch c.Op {
+		case ir.And:
+			if truth {
+				return en.refine(c.A, true).refine(c.B, true)
+			}
+		case ir.Or:
+			if !truth {
+				return en.refine(c.A, false).refine(c.B, false)
+			}
+		case ir.LT, ir.LE, ir.GT, ir.GE, ir.EQ, ir.NE:
+			op := c.Op
+			if !truth {
+				if c.A.Type().IsFloat() {
+					return en // NaN makes the negation no comparison
+				}
+				op = negateCmp(op)
+			}
+			if v, ok := c.A.(*ir.Var); ok {
+				en = en.tighten(v, op, c.B)
+			}
+			if v, ok := c.B.(*ir.Var); ok {
+				en = en.tighten(v, swapCmp(op), c.A)
+			}
+		}
+	}
+	return en
+}
+
+func negateCmp(op ir.BinOp) ir.BinOp {
+	switch op {
+	case ir.LT:
+		return ir.GE
+	case ir.LE:
+		return ir.GT
+	case ir.GT:
+		return ir.LE
+	case ir.GE:
+		return ir.LT
+	case ir.EQ:
+		return ir.NE
+	}
+	return ir.EQ
+}
+
+// swapCmp turns a op b into b op' a.
+func swapCmp(op ir.BinOp) ir.BinOp {
+	switch op {
+	case ir.LT:
+		return ir.GT
+	case ir.LE:
+		return ir.GE
+	case ir.GT:
+		return ir.LT
+	case ir.GE:
+		return ir.LE
+	}
+	return op
+}
+
+// tighten narrows v, when it is in scope, to the values satisfying v op e.
+func (en env) tighten(v *ir.Var, op ir.BinOp, e ir.Expr) env {
+	old, ok := en.lookup(v)
+	if !ok {
+		return en
+	}
+	r := en.of(e)
+	strict := !v.T.IsFloat()
+	var lim Interval
+	switch op {
+	case ir.LE:
+		lim.Max = r.Max
+	case ir.LT:
+		lim.Max = r.Max
+		if strict {
+			lim.Max = binNil(ir.Sub, r.Max, oneOf(v.T))
+		}
+	case ir.GE:
+		lim.Min = r.Min
+	case ir.GT:
+		lim.Min = r.Min
+		if strict {
+			lim.Min = binNil(ir.Add, r.Min, oneOf(v.T))
+		}
+	case ir.EQ:
+		lim = r
+	default:
+		return en
+	}
+	if lim.Min == nil && lim.Max == nil {
+		return en
+	}
+	return en.with(v.Name, Intersect(fill(v.T, old), lim))
+}

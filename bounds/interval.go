@@ -1,0 +1,587 @@
+package bounds
+
+import (
+	"math"
+	"strings"
+
+	"github.com/gohalide/gohalide/halide/ir"
+)
+
+// Interval is the inclusive range [Min, Max]. A nil Min is -infinity and a
+// nil Max is +infinity.
+type Interval struct {
+	Min, Max ir.Expr
+}
+
+// Scope maps variable names to the intervals they range over. Variables not
+// in a scope are symbolic constants. Functions of this package never modify
+// a Scope they are given.
+type Scope map[string]Interval
+
+// Point returns the interval [e, e].
+func Point(e ir.Expr) Interval { return Interval{e, e} }
+
+// Everything returns the interval (-infinity, +infinity).
+func Everything() Interval { return Interval{} }
+
+// HasLower reports whether i has a finite lower end.
+func (i Interval) HasLower() bool { return i.Min != nil }
+
+// HasUpper reports whether i has a finite upper end.
+func (i Interval) HasUpper() bool { return i.Max != nil }
+
+// IsBounded reports whether both ends of i are finite.
+func (i Interval) IsBounded() bool { return i.Min != nil && i.Max != nil }
+
+// IsEverything reports whether both ends of i are infinite.
+func (i Interval) IsEverything() bool { return i.Min == nil && i.Max == nil }
+
+// IsPoint reports whether i is a single value: both ends finite and
+// structurally equal.
+func (i Interval) IsPoint() bool {
+	return i.Min != nil && i.Max != nil && (i.Min == i.Max || ir.Equal(i.Min, i.Max))
+}
+
+// String returns "[min, max]", with -inf and +inf for infinite ends.
+func (i Interval) String() string {
+	var b strings.Builder
+	b.WriteString("[")
+	if i.Min == nil {
+		b.WriteString("-inf")
+	} else {
+		b.WriteString(ir.ExprString(i.Min))
+	}
+	b.WriteString(", ")
+	if i.Max == nil {
+		b.WriteString("+inf")
+	} else {
+		b.WriteString(ir.ExprString(i.Max))
+	}
+	b.WriteString("]")
+	return b.String()
+}
+
+// Union returns the smallest interval holding both intervals a and b (ends
+// built with min and max and simplified), or, for boxes, the per-dimension
+// union of a and b (see Box).
+func Union[T Interval | Box](a, b T) T {
+	switch a := any(a).(type) {
+	case Interval:
+		return any(unionIv(a, any(b).(Interval))).(T)
+	case Box:
+		return any(unionBox(a, any(b).(Box))).(T)
+	}
+	panic("unreachable")
+}
+
+func unionIv(a, b Interval) Interval {
+	return Interval{minLo(a.Min, b.Min), maxHi(a.Max, b.Max)}
+}
+
+// Intersect returns the interval of values in both a and b. An infinite end
+// of one side gives way to the other side's end.
+func Intersect(a, b Interval) Interval {
+	return Interval{maxLo(a.Min, b.Min), minHi(a.Max, b.Max)}
+}
+
+// isPt is a cheap IsPoint: the same node, or equal constants.
+func isPt(i Interval) bool {
+	if i.Min == nil || i.Max == nil {
+		return false
+	}
+	if i.Min == i.Max {
+		return true
+	}
+	switch a := i.Min.(type) {
+	case *ir.IntImm:
+		b, ok := i.Max.(*ir.IntImm)
+		return ok && a.T == b.T && a.V == b.V
+	case *ir.FloatImm:
+		b, ok := i.Max.(*ir.FloatImm)
+		return ok && a.T == b.T && a.V == b.V
+	}
+	return false
+}
+
+// The nil-aware min and max of interval ends. For a lower end nil is
+// -infinity, for an upper end +infinity.
+
+func minLo(a, b ir.Expr) ir.Expr {
+	if a == nil || b == nil {
+		return nil
+	}
+	return mkBin(ir.Min, a, b)
+}
+
+func maxLo(a, b ir.Expr) ir.Expr {
+	if a == nil {
+		return b
+	}
+	if b == nil {
+		return a
+	}
+	return mkBin(ir.Max, a, b)
+}
+
+func minHi(a, b ir.Expr) ir.Expr {
+	if a == nil {
+		return b
+	}
+	if b == nil {
+		return a
+	}
+	return mkBin(ir.Min, a, b)
+}
+
+func maxHi(a, b ir.Expr) ir.Expr {
+	if a == nil || b == nil {
+		return nil
+	}
+	return mkBin(ir.Max, a, b)
+}
+
+// binNil is mkBin that yields nil (infinite) when an operand is nil.
+func binNil(op ir.BinOp, a, b ir.Expr) ir.Expr {
+	if a == nil || b == nil {
+		return nil
+	}
+	return mkBin(op, a, b)
+}
+
+// mkBin builds the interval end a op b: constants are folded without
+// wrap-around (saturating at the int64 range, so that an out-of-range result
+// is visible to fit), trivial identities are applied, and anything else is
+// simplified.
+func mkBin(op ir.BinOp, a, b ir.Expr) ir.Expr {
+	op = boolOp(op, a)
+	if r := fold(op, a, b, false); r != nil {
+		return r
+	}
+	return ir.Simplify(&ir.Binary{Op: op, A: a, B: b})
+}
+
+// ptBin builds a op b for a point interval: constants are folded with the
+// type's own wrap-around, so the result is exactly the value of the
+// expression.
+func ptBin(op ir.BinOp, a, b ir.Expr) ir.Expr {
+	op = boolOp(op, a)
+	if r := fold(op, a, b, true); r != nil {
+		return r
+	}
+	return ir.Simplify(&ir.Binary{Op: op, A: a, B: b})
+}
+
+// boolOp maps min and max of booleans to && and ||.
+func boolOp(op ir.BinOp, a ir.Expr) ir.BinOp {
+	if a.Type().IsBool() {
+		switch op {
+		case ir.Min:
+			return ir.And
+		case ir.Max:
+			return ir.Or
+		}
+	}
+	return op
+}
+
+func boolImm(b bool) ir.Expr {
+	if b {
+		return ir.True
+	}
+	return ir.False
+}
+
+func isTrue(e ir.Expr) bool {
+	c, ok := e.(*ir.IntImm)
+	return ok && c.T.IsBool() && c.V != 0
+}
+
+func isFalse(e ir.Expr) bool {
+	c, ok := e.(*ir.IntImm)
+	return ok && c.T.IsBool() && c.V == 0
+}
+
+func satAdd(a, b int64) int64 {
+	s := a + b
+	if a > 0 && b > 0 && s < 0 {
+		return math.MaxInt64
+	}
+	if a < 0 && b < 0 && s >= 0 {
+		return math.MinInt64
+	}
+	return s
+}
+
+func satSub(a, b int64) int64 {
+	d := a - b
+	if b < 0 && d < a {
+		return math.MaxInt64
+	}
+	if b > 0 && d > a {
+		return math.MinInt64
+	}
+	return d
+}
+
+func satMul(a, b int64) int64 {
+	if a == 0 || b == 0 {
+		return 0
+	}
+	p := a * b
+	if p/b != a || (a == -1 && b == math.MinInt64) || (b == -1 && a == math.MinInt64) {
+		if (a < 0) != (b < 0) {
+			return math.MinInt64
+		}
+		return math.MaxInt64
+	}
+	return p
+}
+
+// fold evaluates a op b when it can without building a node: both constants,
+// or an identity such as x + 0. With wrap, integer results wrap around as the
+// type does; without, they are computed exactly (saturating at the int64
+// range). It returns nil when it cannot fold.
+func fold(op ir.BinOp, a, b ir.Expr, wrap bool) ir.Expr {
+	switch x := a.(type) {
+	case *ir.IntImm:
+		if y, ok := b.(*ir.IntImm); ok {
+			return foldInt(op, x, y, wrap)
+		}
+	case *ir.FloatImm:
+		if y, ok := b.(*ir.FloatImm); ok {
+			return foldFloat(op, x, y)
+		}
+	}
+	if a.Type().IsFloat() {
+		return nil
+	}
+	// Integer and boolean identities.
+	ca, aok := a.(*ir.IntImm)
+	cb, bok := b.(*ir.IntImm)
+	switch op {
+	case ir.Add:
+		if bok && cb.V == 0 {
+			return a
+		}
+		if aok && ca.V == 0 {
+			return b
+		}
+	case ir.Sub:
+		if bok && cb.V == 0 {
+			return a
+		}
+		if a == b {
+			return ir.IntConst(a.Type(), 0)
+		}
+	case ir.Mul:
+		if bok && cb.V == 1 {
+			return a
+		}
+		if aok && ca.V == 1 {
+			return b
+		}
+		if bok && cb.V == 0 {
+			return b
+		}
+		if aok && ca.V == 0 {
+			return a
+		}
+	case ir.Div:
+		if bok && cb.V == 1 {
+			return a
+		}
+	case ir.Min, ir.Max:
+		if a == b {
+			return a
+		}
+		ra, rb := constRange(a), constRange(b)
+		aLE := ra.hok && rb.lok && ra.hi <= rb.lo // a <= b always
+		bLE := rb.hok && ra.lok && rb.hi <= ra.lo // b <= a always
+		switch {
+		case op == ir.Min && aLE, op == ir.Max && bLE:
+			return a
+		case op == ir.Min && bLE, op == ir.Max && aLE:
+			return b
+		}
+	case ir.And:
+		switch {
+		case isTrue(a):
+			return b
+		case isTrue(b):
+			return a
+		case isFalse(a):
+			return a
+		case isFalse(b):
+			return b
+		}
+	case ir.Or:
+		switch {
+		case isFalse(a):
+			return b
+		case isFalse(b):
+			return a
+		case isTrue(a):
+			return a
+		case isTrue(b):
+			return b
+		}
+	}
+	return nil
+}
+
+func foldInt(op ir.BinOp, x, y *ir.IntImm, wrap bool) ir.Expr {
+	t := x.T
+	a, b := x.V, y.V
+	if t.IsUInt() && t.Bits == 64 && (a < 0 || b < 0) {
+		// Values past 2^63 are stored as negative int64 bit patterns;
+		// leave them to the simplifier.
+		return nil
+	}
+	mk := func(v int64) ir.Expr {
+		if wrap {
+			v = t.Wrap(v)
+		}
+		return &ir.IntImm{T: t, V: v}
+	}
+	switch op {
+	case ir.Add:
+		if wrap {
+			return mk(a + b)
+		}
+		return mk(satAdd(a, b))
+	case ir.Sub:
+		if wrap {
+			return mk(a - b)
+		}
+		return mk(satSub(a, b))
+	case ir.Mul:
+		if wrap {
+			return mk(a * b)
+		}
+		return mk(satMul(a, b))
+	case ir.Div:
+		if a == math.MinInt64 && b == -1 {
+			if wrap {
+				return mk(a)
+			}
+			return mk(math.MaxInt64)
+		}
+		return mk(ir.FloorDiv(a, b))
+	case ir.Mod:
+		if b == -1 {
+			return mk(0)
+		}
+		return mk(ir.FloorMod(a, b))
+	case ir.Min:
+		return mk(min(a, b))
+	case ir.Max:
+		return mk(max(a, b))
+	case ir.EQ:
+		return boolImm(a == b)
+	case ir.NE:
+		return boolImm(a != b)
+	case ir.LT:
+		return boolImm(a < b)
+	case ir.LE:
+		return boolImm(a <= b)
+	case ir.GT:
+		return boolImm(a > b)
+	case ir.GE:
+		return boolImm(a >= b)
+	case ir.And:
+		return boolImm(a != 0 && b != 0)
+	case ir.Or:
+		return boolImm(a != 0 || b != 0)
+	}
+	return nil
+}
+
+func foldFloat(op ir.BinOp, x, y *ir.FloatImm) ir.Expr {
+	t := x.T
+	a, b := x.V, y.V
+	switch op {
+	case ir.Add:
+		return ir.Const(t, a+b)
+	case ir.Sub:
+		return ir.Const(t, a-b)
+	case ir.Mul:
+		return ir.Const(t, a*b)
+	case ir.Div:
+		return ir.Const(t, a/b)
+	case ir.Min:
+		return ir.Const(t, math.Min(a, b))
+	case ir.Max:
+		return ir.Const(t, math.Max(a, b))
+	case ir.EQ:
+		return boolImm(a == b)
+	case ir.NE:
+		return boolImm(a != b)
+	case ir.LT:
+		return boolImm(a < b)
+	case ir.LE:
+		return boolImm(a <= b)
+	case ir.GT:
+		return boolImm(a > b)
+	case ir.GE:
+		return boolImm(a >= b)
+	}
+	return nil
+}
+
+// mkNot builds !e, folding constants.
+func mkNot(e ir.Expr) ir.Expr {
+	if c, ok := e.(*ir.IntImm); ok {
+		return boolImm(c.V == 0)
+	}
+	if n, ok := e.(*ir.Not); ok {
+		return n.X
+	}
+	return ir.Simplify(&ir.Not{X: e})
+}
+
+// mkCast builds the cast of e to t, folding constants exactly as the
+// conversion does at run time.
+func mkCast(t ir.Type, e ir.Expr) ir.Expr {
+	from := e.Type()
+	if from == t {
+		return e
+	}
+	switch c := e.(type) {
+	case *ir.IntImm:
+		switch {
+		case t.IsFloat():
+			if from.IsUInt() && from.Bits == 64 {
+				return ir.Const(t, float64(uint64(c.V)))
+			}
+			return ir.Const(t, float64(c.V))
+		case t.IsBool():
+			return boolImm(c.V != 0)
+		default:
+			return &ir.IntImm{T: t, V: t.Wrap(c.V)}
+		}
+	case *ir.FloatImm:
+		switch {
+		case t.IsFloat():
+			return ir.Const(t, c.V)
+		case t.IsBool():
+			return boolImm(c.V != 0)
+		case c.V >= -(1<<63) && c.V < 1<<63:
+			return &ir.IntImm{T: t, V: t.Wrap(int64(c.V))}
+		}
+	}
+	return ir.Simplify(&ir.Cast{T: t, X: e})
+}
+
+// typeRange is the interval of all values of t: constants for integer types
+// of up to 32 bits and bool, [0, +inf] for uint64, everything otherwise.
+func typeRange(t ir.Type) Interval {
+	switch {
+	case t.IsBool():
+		return Interval{ir.False, ir.True}
+	case t.IsIntOrUInt() && t.Bits <= 32:
+		return Interval{&ir.IntImm{T: t, V: t.Min()}, &ir.IntImm{T: t, V: t.Max()}}
+	case t.IsUInt():
+		return Interval{&ir.IntImm{T: t, V: 0}, nil}
+	}
+	return Interval{}
+}
+
+// unbounded is the interval of an unknown value of type t: Everything, made
+// finite where the type itself bounds it (bool, integers narrower than 32
+// bits, and the lower end of unsigned types).
+func unbounded(t ir.Type) Interval {
+	return fill(t, Interval{})
+}
+
+// fill replaces infinite ends by the type's own limits where those are
+// small enough to be useful.
+func fill(t ir.Type, iv Interval) Interval {
+	if iv.Min != nil && iv.Max != nil {
+		return iv
+	}
+	switch {
+	case t.IsBool() || (t.IsIntOrUInt() && t.Bits < 32):
+		r := typeRange(t)
+		if iv.Min == nil {
+			iv.Min = r.Min
+		}
+		if iv.Max == nil {
+			iv.Max = r.Max
+		}
+	case t.IsUInt():
+		if iv.Min == nil {
+			iv.Min = &ir.IntImm{T: t, V: 0}
+		}
+	}
+	return iv
+}
+
+// inTypeRange reports whether the constant c is representable in its type.
+func inTypeRange(c *ir.IntImm) bool {
+	t := c.T
+	if !t.IsIntOrUInt() || t.Bits == 64 {
+		return true
+	}
+	return c.V >= t.Min() && c.V <= t.Max()
+}
+
+// fit checks the result iv of integer arithmetic of type t for wrap-around.
+// Ends are computed without wrapping; when a constant end lies outside the
+// type, or (for types narrower than 32 bits, where wrap-around is common)
+// when the ends cannot be proven to lie inside it, the values may have
+// wrapped and the result is the whole type. As in Halide, symbolic 32- and
+// 64-bit arithmetic is assumed not to overflow.
+func fit(t ir.Type, iv Interval) Interval {
+	if !t.IsIntOrUInt() {
+		return iv
+	}
+	for _, e := range [2]ir.Expr{iv.Min, iv.Max} {
+		if c, ok := e.(*ir.IntImm); ok && !inTypeRange(c) {
+			return typeRange(t)
+		}
+	}
+	if t.Bits < 32 {
+		if iv.Min == nil || iv.Max == nil {
+			return typeRange(t)
+		}
+		lo, hi := constRange(iv.Min), constRange(iv.Max)
+		if !lo.lok || lo.lo < t.Min() || !hi.hok || hi.hi > t.Max() {
+			return typeRange(t)
+		}
+	}
+	return fill(t, iv)
+}
+
+// capEnd bounds the size of an interval end. Products and quotients of
+// symbolic intervals take the min or max of several corner expressions, and
+// nesting them grows the ends geometrically; past maxEndNodes nodes an end
+// is replaced by its constant bound, or made infinite.
+func capEnd(e ir.Expr, upper bool) ir.Expr {
+	if e == nil || ir.IsConst(e) || !tooBig(e) {
+		return e
+	}
+	r := constRange(e)
+	if upper {
+		if r.hok {
+			return ir.IntConst(e.Type(), r.hi)
+		}
+	} else if r.lok {
+		return ir.IntConst(e.Type(), r.lo)
+	}
+	return nil
+}
+
+const maxEndNodes = 256
+
+func tooBig(e ir.Expr) bool {
+	n := 0
+	ir.WalkExpr(e, func(ir.Expr) bool {
+		n++
+		return n <= maxEndNodes
+	})
+	return n > maxEndNodes
+}
+
+func capIv(iv Interval) Interval {
+	return Interval{capEnd(iv.Min, false), capEnd(iv.Max, true)}
+}

@@ -1,0 +1,591 @@
+package cpu
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/gohalide/gohalide/halide/ir"
+)
+
+// frame is the per-run (and, inside a parallel loop, per-goroutine) state.
+type frame struct {
+	ints   []int64
+	floats []float64
+	bufs   []any         // buffer slot -> []T
+	mus    []*sync.Mutex // buffer slot -> lock for atomic stores (nil if none)
+}
+
+// clone copies f for a goroutine of a parallel loop, clearing the buffer
+// slots of the Allocates inside the loop body (local lists them).
+func (f *frame) clone(local []int) *frame {
+	g := &frame{
+		ints:   padded(f.ints),
+		floats: padded(f.floats),
+		bufs:   padded(f.bufs),
+		mus:    padded(f.mus),
+	}
+	for _, s := range local {
+		g.bufs[s] = nil
+		g.mus[s] = nil
+	}
+	return g
+}
+
+// padded returns a copy of s with at least 128 bytes of unused memory on
+// either side, so that frames of concurrently running goroutines, which
+// write their slots at every iteration, never share a cache line.
+func padded[T any](s []T) []T {
+	const pad = 16 // elements; every slot type is at least 8 bytes
+	buf := make([]T, len(s)+2*pad)
+	out := buf[pad : pad+len(s) : pad+len(s)]
+	copy(out, s)
+	return out
+}
+
+type (
+	stmtFn  func(*frame)
+	intFn   func(*frame) int64
+	floatFn func(*frame) float64
+)
+
+// binding is a scalar variable in scope.
+type binding struct {
+	t     ir.Type
+	slot  int // in ints or floats, by t.IsFloat()
+	param *paramSlot
+}
+
+// bufInfo is a buffer in scope.
+type bufInfo struct {
+	name     string
+	t        ir.Type
+	typed    bool // t is known (always, for allocations)
+	slot     int
+	atomic   bool // some Store to it is Atomic
+	external bool
+}
+
+type compiler struct {
+	nInts, nFloats, nBufs int
+	vars                  map[string]*binding
+	bufs                  map[string]*bufInfo
+	params                map[string]*paramSlot
+	extBufs               map[string]*bufInfo
+	bufNames              []string
+	allocSlots            []int // buffer slots of Allocates, in order
+	loopDepth             int
+}
+
+// compileError is the panic value used to abort compilation.
+type compileError struct{ err error }
+
+func (c *compiler) fail(format string, args ...any) {
+	panic(compileError{fmt.Errorf("cpu: "+format, args...)})
+}
+
+// Compile turns a lowered statement into a runnable program. Free variables
+// of the statement are scalar parameters; buffers that are Loaded or Stored
+// but not Allocated inside the statement are external buffers. It fails on
+// statements that are not lowered (Provide, Realize, calls to Funcs or
+// images), GPU loops, unknown intrinsics and operands of mismatched types.
+func Compile(s ir.Stmt) (p *Program, err error) {
+	c := &compiler{
+		vars:    map[string]*binding{},
+		bufs:    map[string]*bufInfo{},
+		params:  map[string]*paramSlot{},
+		extBufs: map[string]*bufInfo{},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			ce, ok := r.(compileError)
+			if !ok {
+				panic(r)
+			}
+			p, err = nil, ce.err
+		}
+	}()
+	root := c.stmt(s)
+	for _, b := range c.extBufs {
+		if !b.typed {
+			c.fail("cannot infer the element type of buffer %s", b.name)
+		}
+	}
+	return &Program{
+		root:     root,
+		params:   sortedParams(c.params),
+		buffers:  sortedBuffers(c.extBufs),
+		nInts:    c.nInts,
+		nFloats:  c.nFloats,
+		nBufs:    c.nBufs,
+		bufNames: c.bufNames,
+	}, nil
+}
+
+// bind introduces a new scalar slot for name of type t and returns a function
+// restoring the previous scope.
+func (c *compiler) bind(name string, t ir.Type) (*binding, func()) {
+	b := &binding{t: t}
+	if t.IsFloat() {
+		b.slot = c.nFloats
+		c.nFloats++
+	} else {
+		b.slot = c.nInts
+		c.nInts++
+	}
+	old, had := c.vars[name]
+	c.vars[name] = b
+	return b, func() {
+		if had {
+			c.vars[name] = old
+		} else {
+			delete(c.vars, name)
+		}
+	}
+}
+
+func (c *compiler) newBufSlot(name string) int {
+	c.nBufs++
+	c.bufNames = append(c.bufNames, name)
+	return c.nBufs - 1
+}
+
+// buffer returns the buffer named name in scope, creating an external buffer
+// when none is. t is the element type the access implies.
+func (c *compiler) buffer(name string, t ir.Type, what string) *bufInfo {
+	b, ok := c.bufs[name]
+	if !ok {
+		b = &bufInfo{name: name, slot: c.newBufSlot(name), external: true}
+		c.bufs[name] = b
+		c.extBufs[name] = b
+	}
+	if !b.typed {
+		if sliceChecker(t) == nil {
+			c.fail("buffer %s has unsupported element type %v", name, t)
+		}
+		b.t, b.typed = t, true
+	} else if b.t != t {
+		c.fail("%s of buffer %s with type %v, but its element type is %v", what, name, t, b.t)
+	}
+	return b
+}
+
+func nop(*frame) {}
+
+func (c *compiler) stmt(s ir.Stmt) stmtFn {
+	switch s := s.(type) {
+	case nil:
+		return nop
+	case *ir.LetStmt:
+		v := c.expr(s.Value)
+		b, restore := c.bind(s.Name, v.t)
+		body := c.stmt(s.Body)
+		restore()
+		slot := b.slot
+		if v.t.IsFloat() {
+			vf := v.f
+			return func(f *frame) {
+				f.floats[slot] = vf(f)
+				body(f)
+			}
+		}
+		vi := v.i
+		return func(f *frame) {
+			f.ints[slot] = vi(f)
+			body(f)
+		}
+	case *ir.AssertStmt:
+		return c.assert(s)
+	case *ir.ProducerConsumer:
+		return c.stmt(s.Body)
+	case *ir.For:
+		return c.loop(s)
+	case *ir.Block:
+		fns := make([]stmtFn, 0, len(s.Stmts))
+		for _, x := range s.Stmts {
+			if x == nil {
+				continue
+			}
+			fns = append(fns, c.stmt(x))
+		}
+		switch len(fns) {
+		case 0:
+			return nop
+		case 1:
+			return fns[0]
+		case 2:
+			a, b := fns[0], fns[1]
+			return func(f *frame) { a(f); b(f) }
+		case 3:
+			a, b, d := fns[0], fns[1], fns[2]
+			return func(f *frame) { a(f); b(f); d(f) }
+		}
+		return func(f *frame) {
+			for _, fn := range fns {
+				fn(f)
+			}
+		}
+	case *ir.IfThenElse:
+		cond := c.condExpr(s.Cond, "if condition")
+		then := c.stmt(s.Then)
+		if s.Else == nil {
+			return func(f *frame) {
+				if cond(f) != 0 {
+					then(f)
+				}
+			}
+		}
+		els := c.stmt(s.Else)
+		return func(f *frame) {
+			if cond(f) != 0 {
+				then(f)
+			} else {
+				els(f)
+			}
+		}
+	case *ir.Evaluate:
+		if s.X == nil || ir.IsConst(s.X) {
+			return nop
+		}
+		v := c.expr(s.X)
+		if v.t.IsFloat() {
+			vf := v.f
+			return func(f *frame) { vf(f) }
+		}
+		vi := v.i
+		return func(f *frame) { vi(f) }
+	case *ir.Allocate:
+		return c.allocate(s)
+	case *ir.Store:
+		return c.store(s)
+	case *ir.Provide:
+		c.fail("statement is not lowered: found Provide to %s", s.Func)
+	case *ir.Realize:
+		c.fail("statement is not lowered: found Realize of %s", s.Func)
+	default:
+		c.fail("unsupported statement %T", s)
+	}
+	return nil
+}
+
+func (c *compiler) condExpr(e ir.Expr, what string) intFn {
+	v := c.expr(e)
+	if v.t.IsFloat() {
+		c.fail("%s %s has type %v, want bool", what, ir.ExprString(e), v.t)
+	}
+	return v.i
+}
+
+// intExpr compiles an integer-valued expression (an index, extent or loop
+// bound); what describes it for error messages.
+func (c *compiler) intExpr(e ir.Expr, what string) value {
+	v := c.expr(e)
+	if v.t.IsFloat() || v.t.IsBool() {
+		c.fail("%s %s has type %v, want an integer", what, ir.ExprString(e), v.t)
+	}
+	return v
+}
+
+func (c *compiler) assert(s *ir.AssertStmt) stmtFn {
+	cond := c.condExpr(s.Cond, "assert condition")
+	args := make([]value, len(s.Args))
+	for i, a := range s.Args {
+		args[i] = c.expr(a)
+	}
+	msg := s.Message
+	return func(f *frame) {
+		if cond(f) != 0 {
+			return
+		}
+		text := "assertion failed: " + msg
+		for _, a := range args {
+			text += " " + a.format(f)
+		}
+		panic(&Error{Kind: AssertFailed, Msg: text})
+	}
+}
+
+// format evaluates v and prints it according to its type.
+func (v value) format(f *frame) string {
+	switch {
+	case v.t.IsFloat():
+		return fmt.Sprint(v.f(f))
+	case v.t.IsBool():
+		return fmt.Sprint(v.i(f) != 0)
+	case v.t.IsUInt() && v.t.Bits == 64:
+		return fmt.Sprint(uint64(v.i(f)))
+	}
+	return fmt.Sprint(v.i(f))
+}
+
+func (c *compiler) loop(s *ir.For) stmtFn {
+	if s.Kind == ir.GPUBlock || s.Kind == ir.GPUThread {
+		c.fail("loop %s has kind %v: GPU loops need a GPU target or the emulator", s.Name, s.Kind)
+	}
+	mn := c.intExpr(s.Min, "min of loop "+s.Name).i
+	ext := c.intExpr(s.Extent, "extent of loop "+s.Name).i
+	b, restore := c.bind(s.Name, ir.Int32)
+	nAlloc := len(c.allocSlots)
+	c.loopDepth++
+	body := c.stmt(s.Body)
+	c.loopDepth--
+	restore()
+	local := c.allocSlots[nAlloc:len(c.allocSlots):len(c.allocSlots)]
+	slot := b.slot
+	if s.Kind != ir.Parallel {
+		return func(f *frame) {
+			m := mn(f)
+			end := m + ext(f)
+			ints := f.ints
+			for i := m; i < end; i++ {
+				ints[slot] = i
+				body(f)
+			}
+		}
+	}
+	return func(f *frame) {
+		m, e := mn(f), ext(f)
+		if e <= 0 {
+			return
+		}
+		p := int64(runtime.GOMAXPROCS(0))
+		p = min(p, e)
+		if p <= 1 {
+			g := f.clone(local)
+			for i := m; i < m+e; i++ {
+				g.ints[slot] = i
+				body(g)
+			}
+			return
+		}
+		chunk := (e + p - 1) / p
+		var (
+			wg    sync.WaitGroup
+			stop  atomic.Bool
+			once  sync.Once
+			first *Error
+		)
+		for lo := m; lo < m+e; lo += chunk {
+			hi := min(lo+chunk, m+e)
+			g := f.clone(local)
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				defer func() {
+					if r := recover(); r != nil {
+						once.Do(func() { first = toError(r) })
+						stop.Store(true)
+					}
+				}()
+				ints := g.ints
+				for i := lo; i < hi; i++ {
+					if stop.Load() {
+						return
+					}
+					ints[slot] = i
+					body(g)
+				}
+			}()
+		}
+		wg.Wait()
+		if first != nil {
+			panic(first)
+		}
+	}
+}
+
+func (c *compiler) allocate(s *ir.Allocate) stmtFn {
+	if sliceChecker(s.T) == nil {
+		c.fail("allocation %s has unsupported element type %v", s.Name, s.T)
+	}
+	exts := make([]intFn, len(s.Extents))
+	for i, e := range s.Extents {
+		exts[i] = c.intExpr(e, "extent of allocation "+s.Name).i
+	}
+	b := &bufInfo{name: s.Name, t: s.T, typed: true, slot: c.newBufSlot(s.Name)}
+	c.allocSlots = append(c.allocSlots, b.slot)
+	old, had := c.bufs[s.Name]
+	c.bufs[s.Name] = b
+	body := c.stmt(s.Body)
+	if had {
+		c.bufs[s.Name] = old
+	} else {
+		delete(c.bufs, s.Name)
+	}
+	var mk func(f *frame, slot int, n int64, reuse bool)
+	switch s.T {
+	case ir.Bool:
+		mk = allocSlice[bool]
+	case ir.Int8:
+		mk = allocSlice[int8]
+	case ir.Int16:
+		mk = allocSlice[int16]
+	case ir.Int32:
+		mk = allocSlice[int32]
+	case ir.Int64:
+		mk = allocSlice[int64]
+	case ir.UInt8:
+		mk = allocSlice[uint8]
+	case ir.UInt16:
+		mk = allocSlice[uint16]
+	case ir.UInt32:
+		mk = allocSlice[uint32]
+	case ir.UInt64:
+		mk = allocSlice[uint64]
+	case ir.Float32:
+		mk = allocSlice[float32]
+	case ir.Float64:
+		mk = allocSlice[float64]
+	}
+	name, slot, bytes := s.Name, b.slot, int64(s.T.Bytes())
+	inLoop := c.loopDepth > 0 // keep the buffer for reuse by the next entry
+	atomicStores := b.atomic
+	return func(f *frame) {
+		n := int64(1)
+		for _, e := range exts {
+			x := e(f)
+			if x < 0 {
+				panic(&Error{Kind: BadAllocation, Buffer: name, Size: x,
+					Msg: fmt.Sprintf("allocation of %s has negative extent %d", name, x)})
+			}
+			if x != 0 && n > math.MaxInt64/bytes/x {
+				panic(&Error{Kind: BadAllocation, Buffer: name, Size: -1,
+					Msg: fmt.Sprintf("allocation size of %s overflows", name)})
+			}
+			n *= x
+		}
+		mk(f, slot, n, inLoop)
+		if atomicStores {
+			f.mus[slot] = new(sync.Mutex)
+		}
+		body(f)
+		if !inLoop {
+			f.bufs[slot] = nil
+			f.mus[slot] = nil
+		}
+	}
+}
+
+// allocSlice puts a zeroed []T of n elements in buffer slot slot, reusing the
+// slot's current slice when reuse is set and its length is n.
+func allocSlice[T any](f *frame, slot int, n int64, reuse bool) {
+	if reuse {
+		if s, ok := f.bufs[slot].([]T); ok && int64(len(s)) == n {
+			clear(s)
+			return
+		}
+	}
+	f.bufs[slot] = make([]T, n)
+}
+
+func (c *compiler) store(s *ir.Store) stmtFn {
+	if s.Value == nil || s.Index == nil {
+		c.fail("store to %s has a nil index or value", s.Buf)
+	}
+	v := c.expr(s.Value)
+	b := c.buffer(s.Buf, v.t, "store")
+	if s.Atomic {
+		b.atomic = true
+	}
+	idx := c.intExpr(s.Index, "index into "+s.Buf)
+	var st stmtFn
+	name, slot := s.Buf, b.slot
+	switch b.t {
+	case ir.Bool:
+		st = storeBool(name, slot, idx, v.i)
+	case ir.Int8:
+		st = storeInt[int8](name, slot, idx, v.i)
+	case ir.Int16:
+		st = storeInt[int16](name, slot, idx, v.i)
+	case ir.Int32:
+		st = storeInt[int32](name, slot, idx, v.i)
+	case ir.Int64:
+		st = storeInt[int64](name, slot, idx, v.i)
+	case ir.UInt8:
+		st = storeInt[uint8](name, slot, idx, v.i)
+	case ir.UInt16:
+		st = storeInt[uint16](name, slot, idx, v.i)
+	case ir.UInt32:
+		st = storeInt[uint32](name, slot, idx, v.i)
+	case ir.UInt64:
+		st = storeInt[uint64](name, slot, idx, v.i)
+	case ir.Float32:
+		st = storeFloat[float32](name, slot, idx, v.f)
+	case ir.Float64:
+		st = storeFloat[float64](name, slot, idx, v.f)
+	}
+	if !s.Atomic {
+		return st
+	}
+	return func(f *frame) {
+		mu := f.mus[slot]
+		mu.Lock()
+		defer mu.Unlock()
+		st(f)
+	}
+}
+
+func storeInt[T integer](name string, slot int, idx value, val intFn) stmtFn {
+	if idx.slot >= 0 {
+		is := idx.slot
+		return func(f *frame) {
+			v := val(f)
+			i := f.ints[is]
+			s, _ := f.bufs[slot].([]T)
+			if uint64(i) >= uint64(len(s)) {
+				panic(oobError("store to", name, i, len(s)))
+			}
+			s[i] = T(v)
+		}
+	}
+	idxf := idx.i
+	return func(f *frame) {
+		v := val(f)
+		i := idxf(f)
+		s, _ := f.bufs[slot].([]T)
+		if uint64(i) >= uint64(len(s)) {
+			panic(oobError("store to", name, i, len(s)))
+		}
+		s[i] = T(v)
+	}
+}
+
+func storeFloat[T float32 | float64](name string, slot int, idx value, val floatFn) stmtFn {
+	if idx.slot >= 0 {
+		is := idx.slot
+		return func(f *frame) {
+			v := val(f)
+			i := f.ints[is]
+			s, _ := f.bufs[slot].([]T)
+			if uint64(i) >= uint64(len(s)) {
+				panic(oobError("store to", name, i, len(s)))
+			}
+			s[i] = T(v)
+		}
+	}
+	idxf := idx.i
+	return func(f *frame) {
+		v := val(f)
+		i := idxf(f)
+		s, _ := f.bufs[slot].([]T)
+		if uint64(i) >= uint64(len(s)) {
+			panic(oobError("store to", name, i, len(s)))
+		}
+		s[i] = T(v)
+	}
+}
+
+func storeBool(name string, slot int, idx value, val intFn) stmtFn {
+	idxf := idx.i
+	return func(f *frame) {
+		v := val(f)
+		i := idxf(f)
+		s, _ := f.bufs[slot].([]bool)
+		if uint64(i) >= uint64(len(s)) {
+			panic(oobError("store to", name, i, len(s)))
+		}
+		s[i] = v != 0
+	}
+}

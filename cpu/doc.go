@@ -1,0 +1,41 @@
+// Package cpu runs a fully lowered statement on the CPU.
+//
+// Compile translates an ir.Stmt once into a tree of Go closures: every
+// variable is resolved at compile time to a slot of a per-run frame (int64
+// slots for integers and bools, float64 slots for floats), every expression
+// becomes a func(*frame) int64 or func(*frame) float64 specialized for its
+// type, and every Load and Store is specialized for the element type of its
+// buffer. Running the program calls the closures; the IR tree is never walked
+// per element.
+//
+// # Semantics
+//
+// Integer values are carried as int64 and wrapped to their type after every
+// operation (ir.Type.Wrap); uint64 values are carried by bit pattern and are
+// divided, compared and min/maxed as unsigned. Bools are 0 or 1. Integer Div
+// and Mod are ir.FloorDiv and ir.FloorMod; division or modulo by zero yields
+// zero. Float32 values are carried as float64 rounded to float32 after every
+// operation; float Mod is a - b*floor(a/b) computed in float64 and then
+// rounded to the type. Casts from float to int truncate toward zero (NaN gives
+// 0, values outside the int64 range saturate) and then wrap. Comparisons yield
+// bools; And, Or and Select evaluate lazily. The intrinsic round rounds half
+// to even; promise_clamped clamps; unsafe_promise_clamped and likely return
+// their first argument.
+//
+// # Statements
+//
+// Serial, Unrolled and Vectorized loops run serially. Parallel loops split
+// their range into about runtime.GOMAXPROCS contiguous chunks, each run on its
+// own goroutine with its own copy of the frame. GPU loops are rejected at
+// compile time. An Allocate gives its body a fresh zeroed buffer each time it
+// is entered; Atomic stores to one buffer are serialized by a mutex per
+// buffer, the Value being evaluated under the lock.
+//
+// # Errors
+//
+// Run reports an *Error for out-of-bounds loads and stores (checked against the
+// slice length; nothing is written out of bounds), failed assertions, missing
+// or mistyped arguments and bad allocation sizes. Panics never escape Run.
+// A Program holds no per-run state and may be Run from several goroutines at
+// once.
+package cpu

@@ -1,0 +1,489 @@
+package cpu
+
+import (
+	"math"
+
+	"github.com/gohalide/gohalide/halide/ir"
+)
+
+// value is a compiled expression: i is set for integer and bool types, f for
+// float types. konst marks a constant (value in ci or cf); slot >= 0 marks a
+// plain read of a variable slot of the expression's own type.
+type value struct {
+	t     ir.Type
+	i     intFn
+	f     floatFn
+	konst bool
+	ci    int64
+	cf    float64
+	slot  int
+}
+
+func intConst(t ir.Type, v int64) value {
+	return value{t: t, i: func(*frame) int64 { return v }, konst: true, ci: v, slot: -1}
+}
+
+func floatConst(t ir.Type, v float64) value {
+	return value{t: t, f: func(*frame) float64 { return v }, konst: true, cf: v, slot: -1}
+}
+
+func intValue(t ir.Type, fn intFn) value     { return value{t: t, i: fn, slot: -1} }
+func floatValue(t ir.Type, fn floatFn) value { return value{t: t, f: fn, slot: -1} }
+
+// fold evaluates a constant expression built from constant operands.
+func fold(v value) value {
+	if v.t.IsFloat() {
+		return floatConst(v.t, v.f(nil))
+	}
+	return intConst(v.t, v.i(nil))
+}
+
+func validType(t ir.Type) bool { return sliceChecker(t) != nil }
+
+func (c *compiler) expr(e ir.Expr) value {
+	if e == nil {
+		c.fail("nil expression")
+	}
+	switch e := e.(type) {
+	case *ir.IntImm:
+		if !validType(e.T) || e.T.IsFloat() {
+			c.fail("integer constant %d has type %v", e.V, e.T)
+		}
+		return intConst(e.T, e.T.Wrap(e.V))
+	case *ir.FloatImm:
+		if !e.T.IsFloat() {
+			c.fail("float constant %v has type %v", e.V, e.T)
+		}
+		return floatConst(e.T, roundTo(e.T, e.V))
+	case *ir.Var:
+		return c.variable(e)
+	case *ir.Cast:
+		if !validType(e.T) {
+			c.fail("cast to unsupported type %v", e.T)
+		}
+		return c.convert(c.expr(e.X), e.T)
+	case *ir.Binary:
+		return c.binary(e)
+	case *ir.Not:
+		x := c.expr(e.X)
+		if x.t.IsFloat() {
+			c.fail("operand of ! has type %v: %s", x.t, ir.ExprString(e))
+		}
+		xi := x.i
+		r := intValue(ir.Bool, func(f *frame) int64 {
+			if xi(f) == 0 {
+				return 1
+			}
+			return 0
+		})
+		if x.konst {
+			return fold(r)
+		}
+		return r
+	case *ir.Select:
+		return c.selectExpr(e)
+	case *ir.Call:
+		return c.call(e)
+	case *ir.Load:
+		return c.load(e)
+	case *ir.Let:
+		v := c.expr(e.Value)
+		b, restore := c.bind(e.Name, v.t)
+		body := c.expr(e.Body)
+		restore()
+		slot := b.slot
+		switch {
+		case v.t.IsFloat() && body.t.IsFloat():
+			vf, bf := v.f, body.f
+			return floatValue(body.t, func(f *frame) float64 {
+				f.floats[slot] = vf(f)
+				return bf(f)
+			})
+		case v.t.IsFloat():
+			vf, bi := v.f, body.i
+			return intValue(body.t, func(f *frame) int64 {
+				f.floats[slot] = vf(f)
+				return bi(f)
+			})
+		case body.t.IsFloat():
+			vi, bf := v.i, body.f
+			return floatValue(body.t, func(f *frame) float64 {
+				f.ints[slot] = vi(f)
+				return bf(f)
+			})
+		default:
+			vi, bi := v.i, body.i
+			return intValue(body.t, func(f *frame) int64 {
+				f.ints[slot] = vi(f)
+				return bi(f)
+			})
+		}
+	}
+	c.fail("unsupported expression %T", e)
+	return value{}
+}
+
+func roundTo(t ir.Type, v float64) float64 {
+	if t.Bits == 32 {
+		return float64(float32(v))
+	}
+	return v
+}
+
+func (c *compiler) variable(e *ir.Var) value {
+	if !validType(e.T) {
+		c.fail("variable %s has unsupported type %v", e.Name, e.T)
+	}
+	b, ok := c.vars[e.Name]
+	if !ok {
+		p, ok := c.params[e.Name]
+		if !ok {
+			p = &paramSlot{Param: Param{e.Name, e.T}}
+			if e.T.IsFloat() {
+				p.slot = c.nFloats
+				c.nFloats++
+			} else {
+				p.slot = c.nInts
+				c.nInts++
+			}
+			c.params[e.Name] = p
+		} else if p.T != e.T {
+			c.fail("parameter %s is used with types %v and %v", e.Name, p.T, e.T)
+		}
+		b = &binding{t: p.T, slot: p.slot, param: p}
+	}
+	if b.t.IsFloat() != e.T.IsFloat() {
+		c.fail("variable %s of type %v is used as %v", e.Name, b.t, e.T)
+	}
+	slot := b.slot
+	var v value
+	if b.t.IsFloat() {
+		v = floatValue(b.t, func(f *frame) float64 { return f.floats[slot] })
+	} else {
+		v = intValue(b.t, func(f *frame) int64 { return f.ints[slot] })
+	}
+	if b.t != e.T {
+		return c.convert(v, e.T)
+	}
+	v.slot = slot
+	return v
+}
+
+func (c *compiler) selectExpr(e *ir.Select) value {
+	cond := c.expr(e.Cond)
+	if cond.t.IsFloat() {
+		c.fail("select condition has type %v: %s", cond.t, ir.ExprString(e))
+	}
+	a, b := c.expr(e.True), c.expr(e.False)
+	if a.t != b.t {
+		c.fail("select arms have types %v and %v: %s", a.t, b.t, ir.ExprString(e))
+	}
+	if cond.konst {
+		if cond.ci != 0 {
+			return a
+		}
+		return b
+	}
+	ci := cond.i
+	if a.t.IsFloat() {
+		af, bf := a.f, b.f
+		return floatValue(a.t, func(f *frame) float64 {
+			if ci(f) != 0 {
+				return af(f)
+			}
+			return bf(f)
+		})
+	}
+	ai, bi := a.i, b.i
+	return intValue(a.t, func(f *frame) int64 {
+		if ci(f) != 0 {
+			return ai(f)
+		}
+		return bi(f)
+	})
+}
+
+func (c *compiler) load(e *ir.Load) value {
+	if !validType(e.T) {
+		c.fail("load of %s has unsupported type %v", e.Buf, e.T)
+	}
+	b := c.buffer(e.Buf, e.T, "load")
+	idx := c.intExpr(e.Index, "index into "+e.Buf)
+	name, slot := e.Buf, b.slot
+	switch e.T {
+	case ir.Bool:
+		idxf := idx.i
+		return intValue(e.T, func(f *frame) int64 {
+			i := idxf(f)
+			s, _ := f.bufs[slot].([]bool)
+			if uint64(i) >= uint64(len(s)) {
+				panic(oobError("load of", name, i, len(s)))
+			}
+			if s[i] {
+				return 1
+			}
+			return 0
+		})
+	case ir.Int8:
+		return intValue(e.T, loadInt[int8](name, slot, idx))
+	case ir.Int16:
+		return intValue(e.T, loadInt[int16](name, slot, idx))
+	case ir.Int32:
+		return intValue(e.T, loadInt[int32](name, slot, idx))
+	case ir.Int64:
+		return intValue(e.T, loadInt[int64](name, slot, idx))
+	case ir.UInt8:
+		return intValue(e.T, loadInt[uint8](name, slot, idx))
+	case ir.UInt16:
+		return intValue(e.T, loadInt[uint16](name, slot, idx))
+	case ir.UInt32:
+		return intValue(e.T, loadInt[uint32](name, slot, idx))
+	case ir.UInt64:
+		return intValue(e.T, loadInt[uint64](name, slot, idx))
+	case ir.Float32:
+		return floatValue(e.T, loadFloat[float32](name, slot, idx))
+	default:
+		return floatValue(e.T, loadFloat[float64](name, slot, idx))
+	}
+}
+
+func loadInt[T integer](name string, slot int, idx value) intFn {
+	if idx.slot >= 0 {
+		is := idx.slot
+		return func(f *frame) int64 {
+			i := f.ints[is]
+			s, _ := f.bufs[slot].([]T)
+			if uint64(i) >= uint64(len(s)) {
+				panic(oobError("load of", name, i, len(s)))
+			}
+			return int64(s[i])
+		}
+	}
+	idxf := idx.i
+	return func(f *frame) int64 {
+		i := idxf(f)
+		s, _ := f.bufs[slot].([]T)
+		if uint64(i) >= uint64(len(s)) {
+			panic(oobError("load of", name, i, len(s)))
+		}
+		return int64(s[i])
+	}
+}
+
+func loadFloat[T float32 | float64](name string, slot int, idx value) floatFn {
+	if idx.slot >= 0 {
+		is := idx.slot
+		return func(f *frame) float64 {
+			i := f.ints[is]
+			s, _ := f.bufs[slot].([]T)
+			if uint64(i) >= uint64(len(s)) {
+				panic(oobError("load of", name, i, len(s)))
+			}
+			return float64(s[i])
+		}
+	}
+	idxf := idx.i
+	return func(f *frame) float64 {
+		i := idxf(f)
+		s, _ := f.bufs[slot].([]T)
+		if uint64(i) >= uint64(len(s)) {
+			panic(oobError("load of", name, i, len(s)))
+		}
+		return float64(s[i])
+	}
+}
+
+// floatToInt truncates v toward zero and converts it to an integer of type t
+// (NaN gives 0; values outside the int64 range, or for uint64 the uint64
+// range, saturate), before wrapping.
+func floatToInt(v float64, t ir.Type) int64 {
+	switch {
+	case v != v:
+		return 0
+	case t.IsUInt() && t.Bits == 64:
+		if v <= -1<<63 {
+			return math.MinInt64
+		}
+		if v < 0 {
+			return int64(v)
+		}
+		if v >= 1<<64 {
+			return -1
+		}
+		return int64(uint64(v))
+	case v >= 1<<63:
+		return math.MaxInt64
+	case v <= -1<<63:
+		return math.MinInt64
+	}
+	return int64(v)
+}
+
+// convert returns v converted to type t as a Cast does.
+func (c *compiler) convert(v value, t ir.Type) value {
+	if v.t == t {
+		return v
+	}
+	s := v.t
+	var r value
+	switch {
+	case s.IsFloat() && t.IsFloat():
+		// float64 -> float32 rounds; float32 -> float64 is exact.
+		if t.Bits == 32 {
+			vf := v.f
+			r = floatValue(t, func(f *frame) float64 { return float64(float32(vf(f))) })
+		} else {
+			r = floatValue(t, v.f)
+		}
+	case s.IsFloat():
+		vf := v.f
+		if t.IsBool() {
+			r = intValue(t, func(f *frame) int64 {
+				if vf(f) != 0 {
+					return 1
+				}
+				return 0
+			})
+		} else {
+			r = intValue(t, func(f *frame) int64 { return t.Wrap(floatToInt(vf(f), t)) })
+		}
+	case t.IsFloat():
+		vi := v.i
+		switch {
+		case s.IsUInt() && s.Bits == 64 && t.Bits == 32:
+			r = floatValue(t, func(f *frame) float64 { return float64(float32(uint64(vi(f)))) })
+		case s.IsUInt() && s.Bits == 64:
+			r = floatValue(t, func(f *frame) float64 { return float64(uint64(vi(f))) })
+		case t.Bits == 32:
+			r = floatValue(t, func(f *frame) float64 { return float64(float32(vi(f))) })
+		default:
+			r = floatValue(t, func(f *frame) float64 { return float64(vi(f)) })
+		}
+	default:
+		r = intValue(t, wrapFn(t, v.i))
+	}
+	if v.konst {
+		return fold(r)
+	}
+	return r
+}
+
+// wrapFn returns x wrapped to the integer or bool type t.
+func wrapFn(t ir.Type, x intFn) intFn {
+	switch t {
+	case ir.Bool:
+		return func(f *frame) int64 {
+			if x(f) != 0 {
+				return 1
+			}
+			return 0
+		}
+	case ir.Int8:
+		return wrapT[int8](x)
+	case ir.Int16:
+		return wrapT[int16](x)
+	case ir.Int32:
+		return wrapT[int32](x)
+	case ir.UInt8:
+		return wrapT[uint8](x)
+	case ir.UInt16:
+		return wrapT[uint16](x)
+	case ir.UInt32:
+		return wrapT[uint32](x)
+	}
+	return x // int64, uint64: same bit pattern
+}
+
+func wrapT[T integer](x intFn) intFn {
+	return func(f *frame) int64 { return int64(T(x(f))) }
+}
+
+func (c *compiler) call(e *ir.Call) value {
+	switch e.Kind {
+	case ir.CallFunc:
+		c.fail("statement is not lowered: found call to Func %s", e.Name)
+	case ir.CallImage:
+		c.fail("statement is not lowered: found call to image %s", e.Name)
+	case ir.CallIntrinsic:
+	default:
+		c.fail("unsupported call kind %d of %s", e.Kind, e.Name)
+	}
+	nargs := map[string]int{
+		ir.IntrinsicAbs: 1, ir.IntrinsicSqrt: 1, ir.IntrinsicExp: 1, ir.IntrinsicLog: 1,
+		ir.IntrinsicPow: 2, ir.IntrinsicFloor: 1, ir.IntrinsicCeil: 1, ir.IntrinsicRound: 1,
+		ir.IntrinsicPromiseClamped: 3, ir.IntrinsicUnsafePromiseClamped: 3, ir.IntrinsicLikely: 1,
+	}
+	n, ok := nargs[e.Name]
+	if !ok {
+		c.fail("unknown intrinsic %s", e.Name)
+	}
+	if len(e.Args) != n {
+		c.fail("intrinsic %s takes %d arguments, got %d", e.Name, n, len(e.Args))
+	}
+	if !validType(e.T) {
+		c.fail("call to %s has unsupported type %v", e.Name, e.T)
+	}
+	switch e.Name {
+	case ir.IntrinsicLikely, ir.IntrinsicUnsafePromiseClamped:
+		return c.convert(c.expr(e.Args[0]), e.T)
+	case ir.IntrinsicPromiseClamped:
+		x := e.Args[0]
+		clamp := ir.MinE(ir.MaxE(x, e.Args[1]), e.Args[2])
+		return c.convert(c.expr(clamp), e.T)
+	case ir.IntrinsicAbs:
+		x := c.expr(e.Args[0])
+		var r value
+		switch {
+		case x.t.IsFloat():
+			xf := x.f
+			r = floatValue(x.t, func(f *frame) float64 { return math.Abs(xf(f)) })
+		case x.t.IsInt():
+			xi := x.i
+			r = intValue(ir.Int64, func(f *frame) int64 {
+				v := xi(f)
+				if v < 0 {
+					return -v
+				}
+				return v
+			})
+		default:
+			r = x
+		}
+		if x.konst {
+			r = fold(r)
+		}
+		return c.convert(r, e.T)
+	}
+	// Float math: arguments converted to float64, result rounded to the type.
+	args := make([]floatFn, len(e.Args))
+	konst := true
+	for i, a := range e.Args {
+		v := c.expr(a)
+		konst = konst && v.konst
+		args[i] = c.convert(v, ir.Float64).f
+	}
+	x := args[0]
+	var fn floatFn
+	switch e.Name {
+	case ir.IntrinsicSqrt:
+		fn = func(f *frame) float64 { return math.Sqrt(x(f)) }
+	case ir.IntrinsicExp:
+		fn = func(f *frame) float64 { return math.Exp(x(f)) }
+	case ir.IntrinsicLog:
+		fn = func(f *frame) float64 { return math.Log(x(f)) }
+	case ir.IntrinsicPow:
+		y := args[1]
+		fn = func(f *frame) float64 { return math.Pow(x(f), y(f)) }
+	case ir.IntrinsicFloor:
+		fn = func(f *frame) float64 { return math.Floor(x(f)) }
+	case ir.IntrinsicCeil:
+		fn = func(f *frame) float64 { return math.Ceil(x(f)) }
+	case ir.IntrinsicRound:
+		fn = func(f *frame) float64 { return math.RoundToEven(x(f)) }
+	}
+	r := floatValue(ir.Float64, fn)
+	if konst {
+		r = fold(r)
+	}
+	return c.convert(r, e.T)
+}

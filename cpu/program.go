@@ -1,0 +1,338 @@
+package cpu
+
+import (
+	"fmt"
+	"reflect"
+	"runtime"
+	"sort"
+	"sync"
+
+	"github.com/gohalide/gohalide/halide/ir"
+)
+
+// Param is a free scalar variable of a compiled statement.
+type Param struct {
+	Name string
+	T    ir.Type
+}
+
+// BufferArg is an external buffer of a compiled statement: one that is Loaded
+// or Stored but not Allocated inside it.
+type BufferArg struct {
+	Name string
+	T    ir.Type
+}
+
+// ErrorKind classifies run-time errors.
+type ErrorKind uint8
+
+// The kinds of run-time error.
+const (
+	// OutOfBounds: a Load or Store index outside [0, Size) of Buffer.
+	OutOfBounds ErrorKind = iota + 1
+	// AssertFailed: an AssertStmt's condition was false.
+	AssertFailed
+	// MissingArg: a scalar (Buffer empty) or buffer argument was not given.
+	MissingArg
+	// TypeMismatch: an argument's Go type does not fit its IR type.
+	TypeMismatch
+	// BadAllocation: an Allocate's size is negative or overflows.
+	BadAllocation
+	// Internal: an unexpected failure inside the executor.
+	Internal
+)
+
+func (k ErrorKind) String() string {
+	switch k {
+	case OutOfBounds:
+		return "OutOfBounds"
+	case AssertFailed:
+		return "AssertFailed"
+	case MissingArg:
+		return "MissingArg"
+	case TypeMismatch:
+		return "TypeMismatch"
+	case BadAllocation:
+		return "BadAllocation"
+	case Internal:
+		return "Internal"
+	}
+	return fmt.Sprintf("ErrorKind(%d)", k)
+}
+
+// Error is a run-time error of a Program. Buffer names the buffer (or, for a
+// missing or mistyped scalar, the parameter) concerned; Index and Size are set
+// for OutOfBounds (the offending index and the buffer's length) and Size for
+// BadAllocation. Msg is the complete message, which Error returns.
+type Error struct {
+	Kind   ErrorKind
+	Buffer string
+	Index  int64
+	Size   int64
+	Msg    string
+}
+
+func (e *Error) Error() string { return e.Msg }
+
+func oobError(op, buf string, index int64, size int) *Error {
+	return &Error{Kind: OutOfBounds, Buffer: buf, Index: index, Size: int64(size),
+		Msg: fmt.Sprintf("%s %s at index %d is out of bounds [0, %d)", op, buf, index, size)}
+}
+
+// Program is a compiled statement. It holds no per-run state: Run may be
+// called from several goroutines at once.
+type Program struct {
+	root     stmtFn
+	params   []paramSlot
+	buffers  []bufferSlot
+	nInts    int
+	nFloats  int
+	nBufs    int
+	bufNames []string // buffer slot -> name, for diagnostics
+}
+
+type paramSlot struct {
+	Param
+	slot int
+}
+
+type bufferSlot struct {
+	BufferArg
+	slot   int
+	atomic bool
+	check  func(v any) (any, bool)
+}
+
+// Params lists the free scalar variables of the statement (name and type),
+// sorted by name. Each must be given to Run.
+func (p *Program) Params() []Param {
+	out := make([]Param, len(p.params))
+	for i, x := range p.params {
+		out[i] = x.Param
+	}
+	return out
+}
+
+// Buffers lists the external buffers of the statement (name and element
+// type), sorted by name. Each must be given to Run.
+func (p *Program) Buffers() []BufferArg {
+	out := make([]BufferArg, len(p.buffers))
+	for i, x := range p.buffers {
+		out[i] = x.BufferArg
+	}
+	return out
+}
+
+// Run executes the program. scalars maps each parameter name to a Go number
+// (any int, uint or float kind, or bool), which is converted to the
+// parameter's type as a Cast would. buffers maps each external buffer name to
+// a slice ([]float32, []float64, []int8 ... []int64, []uint8 ... []uint64,
+// []bool) whose element type equals the buffer's element type. Stores write
+// through to the given slices. Extra entries in either map are ignored.
+// The error, if any, is an *Error.
+func (p *Program) Run(scalars map[string]any, buffers map[string]any) (err error) {
+	f := &frame{
+		ints:   make([]int64, p.nInts),
+		floats: make([]float64, p.nFloats),
+		bufs:   make([]any, p.nBufs),
+		mus:    make([]*sync.Mutex, p.nBufs),
+	}
+	for _, ps := range p.params {
+		v, ok := scalars[ps.Name]
+		if !ok {
+			return &Error{Kind: MissingArg, Buffer: ps.Name, Msg: fmt.Sprintf("missing scalar argument %s (%v)", ps.Name, ps.T)}
+		}
+		i, fl, ok := convertScalar(ps.T, v)
+		if !ok {
+			return &Error{Kind: TypeMismatch, Buffer: ps.Name, Msg: fmt.Sprintf("scalar argument %s: cannot use %T as %v", ps.Name, v, ps.T)}
+		}
+		if ps.T.IsFloat() {
+			f.floats[ps.slot] = fl
+		} else {
+			f.ints[ps.slot] = i
+		}
+	}
+	for _, bs := range p.buffers {
+		v, ok := buffers[bs.Name]
+		if !ok {
+			return &Error{Kind: MissingArg, Buffer: bs.Name, Msg: fmt.Sprintf("missing buffer argument %s ([]%v)", bs.Name, goElemName(bs.T))}
+		}
+		s, ok := bs.check(v)
+		if !ok {
+			return &Error{Kind: TypeMismatch, Buffer: bs.Name, Msg: fmt.Sprintf("buffer argument %s: got %T, want []%s", bs.Name, v, goElemName(bs.T))}
+		}
+		f.bufs[bs.slot] = s
+		if bs.atomic {
+			f.mus[bs.slot] = new(sync.Mutex)
+		}
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = toError(r)
+		}
+	}()
+	p.root(f)
+	return nil
+}
+
+// toError turns a recovered panic value into an *Error.
+func toError(r any) *Error {
+	switch r := r.(type) {
+	case *Error:
+		return r
+	case runtime.Error:
+		return &Error{Kind: Internal, Msg: "internal error: " + r.Error()}
+	}
+	return &Error{Kind: Internal, Msg: fmt.Sprint("internal error: ", r)}
+}
+
+func goElemName(t ir.Type) string {
+	if t.IsBool() {
+		return "bool"
+	}
+	return t.String()
+}
+
+// sliceChecker returns a function reporting whether a value is a []T for the
+// Go element type of t.
+func sliceChecker(t ir.Type) func(any) (any, bool) {
+	switch t {
+	case ir.Bool:
+		return checkSlice[bool]
+	case ir.Int8:
+		return checkSlice[int8]
+	case ir.Int16:
+		return checkSlice[int16]
+	case ir.Int32:
+		return checkSlice[int32]
+	case ir.Int64:
+		return checkSlice[int64]
+	case ir.UInt8:
+		return checkSlice[uint8]
+	case ir.UInt16:
+		return checkSlice[uint16]
+	case ir.UInt32:
+		return checkSlice[uint32]
+	case ir.UInt64:
+		return checkSlice[uint64]
+	case ir.Float32:
+		return checkSlice[float32]
+	case ir.Float64:
+		return checkSlice[float64]
+	}
+	return nil
+}
+
+func checkSlice[T any](v any) (any, bool) {
+	s, ok := v.([]T)
+	return s, ok
+}
+
+// convertScalar converts a Go number to the representation of type t.
+func convertScalar(t ir.Type, v any) (int64, float64, bool) {
+	var i int64
+	var u uint64
+	var fl float64
+	var kind int // 0 signed, 1 unsigned, 2 float
+	switch x := v.(type) {
+	case bool:
+		if x {
+			i = 1
+		}
+	case int:
+		i = int64(x)
+	case int8:
+		i = int64(x)
+	case int16:
+		i = int64(x)
+	case int32:
+		i = int64(x)
+	case int64:
+		i = x
+	case uint:
+		u, kind = uint64(x), 1
+	case uint8:
+		u, kind = uint64(x), 1
+	case uint16:
+		u, kind = uint64(x), 1
+	case uint32:
+		u, kind = uint64(x), 1
+	case uint64:
+		u, kind = x, 1
+	case uintptr:
+		u, kind = uint64(x), 1
+	case float32:
+		fl, kind = float64(x), 2
+	case float64:
+		fl, kind = x, 2
+	default:
+		rv := reflect.ValueOf(v)
+		if !rv.IsValid() {
+			return 0, 0, false
+		}
+		switch rv.Kind() {
+		case reflect.Bool:
+			if rv.Bool() {
+				i = 1
+			}
+		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+			i = rv.Int()
+		case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+			u, kind = rv.Uint(), 1
+		case reflect.Float32, reflect.Float64:
+			fl, kind = rv.Float(), 2
+		default:
+			return 0, 0, false
+		}
+	}
+	if t.IsFloat() {
+		switch kind {
+		case 0:
+			fl = float64(i)
+			if t.Bits == 32 {
+				fl = float64(float32(i))
+			}
+		case 1:
+			fl = float64(u)
+			if t.Bits == 32 {
+				fl = float64(float32(u))
+			}
+		case 2:
+			if t.Bits == 32 {
+				fl = float64(float32(fl))
+			}
+		}
+		return 0, fl, true
+	}
+	switch kind {
+	case 1:
+		i = int64(u)
+	case 2:
+		if t.IsBool() {
+			if fl != 0 {
+				i = 1
+			}
+			return i, 0, true
+		}
+		i = floatToInt(fl, t)
+	}
+	return t.Wrap(i), 0, true
+}
+
+func sortedParams(m map[string]*paramSlot) []paramSlot {
+	out := make([]paramSlot, 0, len(m))
+	for _, p := range m {
+		out = append(out, *p)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+func sortedBuffers(m map[string]*bufInfo) []bufferSlot {
+	out := make([]bufferSlot, 0, len(m))
+	for _, b := range m {
+		out = append(out, bufferSlot{BufferArg{b.name, b.t}, b.slot, b.atomic, sliceChecker(b.t)})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}

@@ -1,0 +1,282 @@
+package halide
+
+import (
+	"fmt"
+	"sync/atomic"
+
+	"github.com/gohalide/gohalide/halide/ir"
+)
+
+// BufDim is the shape of one dimension of a Buffer.
+type BufDim struct{ Min, Extent, Stride int }
+
+// BufferRef is implemented by every *Buffer[T]: the pipeline's inputs and
+// outputs.
+type BufferRef interface {
+	Name() string
+	ElemType() Type
+	Shape() []BufDim
+	rawData() any
+}
+
+// Buffer is an N-dimensional array of T that users allocate, fill and read.
+// Dimension 0 is the innermost (stride 1 for a new Buffer).
+type Buffer[T Number] struct {
+	name  string
+	data  []T
+	shape []BufDim
+}
+
+var bufferCount atomic.Int64
+
+// NewBuffer returns a dense zero-filled buffer with the given extents and
+// minimums 0.
+func NewBuffer[T Number](extents ...int) *Buffer[T] {
+	b := &Buffer[T]{name: fmt.Sprintf("b%d", bufferCount.Add(1))}
+	n := 1
+	for _, e := range extents {
+		if e < 0 {
+			e = 0
+		}
+		b.shape = append(b.shape, BufDim{Min: 0, Extent: e, Stride: n})
+		n *= e
+	}
+	b.data = make([]T, n)
+	return b
+}
+
+// SetName names the buffer (as an input, the name appears in the lowered code).
+func (b *Buffer[T]) SetName(name string) *Buffer[T] { b.name = name; return b }
+
+// SetMin sets the coordinates of the first element of each dimension.
+func (b *Buffer[T]) SetMin(mins ...int) *Buffer[T] {
+	for i, m := range mins {
+		if i < len(b.shape) {
+			b.shape[i].Min = m
+		}
+	}
+	return b
+}
+
+// Name returns the buffer's name.
+func (b *Buffer[T]) Name() string { return b.name }
+
+// ElemType returns the element type.
+func (b *Buffer[T]) ElemType() Type { return typeOf[T]() }
+
+// Shape returns the dimensions.
+func (b *Buffer[T]) Shape() []BufDim { return append([]BufDim(nil), b.shape...) }
+
+// Dims returns the number of dimensions.
+func (b *Buffer[T]) Dims() int { return len(b.shape) }
+
+// Dim returns dimension i.
+func (b *Buffer[T]) Dim(i int) BufDim { return b.shape[i] }
+
+// Data returns the elements in storage order.
+func (b *Buffer[T]) Data() []T { return b.data }
+
+func (b *Buffer[T]) rawData() any { return b.data }
+
+func (b *Buffer[T]) offset(coords []int) (int, bool) {
+	if len(coords) != len(b.shape) {
+		return 0, false
+	}
+	off := 0
+	for i, c := range coords {
+		d := b.shape[i]
+		if c < d.Min || c >= d.Min+d.Extent {
+			return 0, false
+		}
+		off += (c - d.Min) * d.Stride
+	}
+	return off, true
+}
+
+// Get returns the element at coords. It panics if coords are out of range,
+// like a slice index.
+func (b *Buffer[T]) Get(coords ...int) T {
+	off, ok := b.offset(coords)
+	if !ok {
+		panic(fmt.Sprintf("halide: Buffer %s: coordinates %v out of range %v", b.name, coords, b.shape))
+	}
+	return b.data[off]
+}
+
+// Set stores v at coords. It panics if coords are out of range.
+func (b *Buffer[T]) Set(v T, coords ...int) {
+	off, ok := b.offset(coords)
+	if !ok {
+		panic(fmt.Sprintf("halide: Buffer %s: coordinates %v out of range %v", b.name, coords, b.shape))
+	}
+	b.data[off] = v
+}
+
+// Fill sets every element to f(coords).
+func (b *Buffer[T]) Fill(f func(coords []int) T) {
+	n := 1
+	for _, d := range b.shape {
+		n *= d.Extent
+	}
+	if n == 0 {
+		return
+	}
+	coords := make([]int, len(b.shape))
+	for i, d := range b.shape {
+		coords[i] = d.Min
+	}
+	for k := 0; k < n; k++ {
+		off, _ := b.offset(coords)
+		b.data[off] = f(coords)
+		for i := range coords {
+			coords[i]++
+			if coords[i] < b.shape[i].Min+b.shape[i].Extent {
+				break
+			}
+			coords[i] = b.shape[i].Min
+		}
+	}
+}
+
+// At reads the buffer as a pipeline input.
+func (b *Buffer[T]) At(args ...any) Expr {
+	return imageCall(b.name, b.ElemType(), len(b.shape), b, args)
+}
+
+// ImageParam is a typed N-dimensional input whose buffer is supplied with
+// Set before Realize.
+type ImageParam struct {
+	name   string
+	t      Type
+	dims   int
+	buf    BufferRef
+	bounds []dimBounds
+}
+
+type dimBounds struct{ min, extent Expr }
+
+// NewImageParam declares an input called name of element type t with dims
+// dimensions.
+func NewImageParam(name string, t Type, dims int) *ImageParam {
+	return &ImageParam{name: name, t: t, dims: dims, bounds: make([]dimBounds, dims)}
+}
+
+// Name returns the input's name.
+func (p *ImageParam) Name() string { return p.name }
+
+// Type returns the element type.
+func (p *ImageParam) Type() Type { return p.t }
+
+// Dims returns the number of dimensions.
+func (p *ImageParam) Dims() int { return p.dims }
+
+// Set supplies the buffer the next Realize reads.
+func (p *ImageParam) Set(b BufferRef) { p.buf = b }
+
+// At reads the input at the given coordinates.
+func (p *ImageParam) At(args ...any) Expr { return imageCall(p.name, p.t, p.dims, p, args) }
+
+// Dimension is one dimension of an input, as expressions for the algorithm.
+type Dimension struct {
+	owner any
+	name  string
+	i     int
+	p     *ImageParam
+}
+
+// Dim returns dimension i of the input.
+func (p *ImageParam) Dim(i int) Dimension { return Dimension{owner: p, name: p.name, i: i, p: p} }
+
+// Dim returns dimension i of the buffer used as an input.
+func (b *Buffer[T]) DimExpr(i int) Dimension { return Dimension{owner: b, name: b.name, i: i} }
+
+func bufVar(owner any, name, field string, i int) Expr {
+	return Expr{node: &ir.Var{T: ir.Int32, Name: fmt.Sprintf("%s.%s.%d", name, field, i), Param: owner}}
+}
+
+// Min returns the first coordinate of the dimension.
+func (d Dimension) Min() Expr { return bufVar(d.owner, d.name, "min", d.i) }
+
+// Extent returns the size of the dimension.
+func (d Dimension) Extent() Expr { return bufVar(d.owner, d.name, "extent", d.i) }
+
+// Max returns the last coordinate of the dimension.
+func (d Dimension) Max() Expr { return d.Min().Add(d.Extent()).Sub(1) }
+
+// Stride returns the distance in elements between neighbours in the dimension.
+func (d Dimension) Stride() Expr { return bufVar(d.owner, d.name, "stride", d.i) }
+
+// SetBounds promises that the dimension has the given min and extent; the
+// compiler may rely on it, and Realize checks it.
+func (d Dimension) SetBounds(min, extent any) Dimension {
+	if d.p != nil && d.i >= 0 && d.i < len(d.p.bounds) {
+		d.p.bounds[d.i] = dimBounds{E(min), E(extent)}
+	}
+	return d
+}
+
+func imageCall(name string, t Type, dims int, ref any, args []any) Expr {
+	if len(args) != dims {
+		return Expr{err: ir.Errorf(ir.ErrArgCount, "", "call", "input %s has %d dimensions but is called with %d arguments", name, dims, len(args))}
+	}
+	as, err := indexArgs(name, args)
+	if err != nil {
+		return Expr{err: err}
+	}
+	return Expr{node: &ir.Call{T: t, Kind: ir.CallImage, Name: name, Args: as, Ref: ref}}
+}
+
+// indexArgs converts call arguments to int32 expressions.
+func indexArgs(name string, args []any) ([]ir.Expr, error) {
+	out := make([]ir.Expr, len(args))
+	for i, a := range args {
+		e := E(a)
+		if e.err != nil {
+			return nil, e.err
+		}
+		t := e.Type()
+		switch {
+		case t == ir.Int32:
+		case t.IsIntOrUInt():
+			e = Cast(Int32, e)
+		default:
+			return nil, ir.Errorf(ir.ErrType, name, "call", "argument %d of %s is %s; coordinates must be integers", i, name, t)
+		}
+		out[i] = e.node
+	}
+	return out, nil
+}
+
+// Param is a typed scalar input set before Realize.
+type Param[T Number] struct {
+	name string
+	val  T
+	set  bool
+}
+
+// NewParam declares a scalar input called name.
+func NewParam[T Number](name string) *Param[T] { return &Param[T]{name: name} }
+
+// Set gives the parameter its value for the next Realize.
+func (p *Param[T]) Set(v T) { p.val, p.set = v, true }
+
+// Get returns the parameter's value.
+func (p *Param[T]) Get() T { return p.val }
+
+// Name returns the parameter's name.
+func (p *Param[T]) Name() string { return p.name }
+
+func (p *Param[T]) toExpr() Expr {
+	return Expr{node: &ir.Var{T: typeOf[T](), Name: p.name, Param: p}}
+}
+
+// Expr returns the parameter as an expression.
+func (p *Param[T]) Expr() Expr { return p.toExpr() }
+
+// paramValue is implemented by every *Param[T].
+type paramValue interface {
+	Name() string
+	value() (any, bool)
+}
+
+func (p *Param[T]) value() (any, bool) { return p.val, p.set }

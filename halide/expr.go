@@ -1,0 +1,420 @@
+package halide
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/gohalide/gohalide/halide/ir"
+)
+
+// Type is a scalar type.
+type Type = ir.Type
+
+// The scalar types.
+var (
+	Int8    = ir.Int8
+	Int16   = ir.Int16
+	Int32   = ir.Int32
+	Int64   = ir.Int64
+	UInt8   = ir.UInt8
+	UInt16  = ir.UInt16
+	UInt32  = ir.UInt32
+	UInt64  = ir.UInt64
+	Float32 = ir.Float32
+	Float64 = ir.Float64
+	Bool    = ir.Bool
+)
+
+// Expr is a scalar expression of the algorithm. Build Exprs with the methods
+// below and the functions Min, Max, Select, ...; wherever an Expr is
+// expected, a Var, RVar, Param, Go integer (int32) or Go float (float32) is
+// accepted too. An Expr built from a bad operand carries its error, which
+// surfaces when the Expr is used in a definition.
+type Expr struct {
+	node ir.Expr
+	err  error
+}
+
+// Node returns the IR of e (nil if e carries an error).
+func (e Expr) Node() ir.Expr { return e.node }
+
+// Err returns the error e carries, if any.
+func (e Expr) Err() error { return e.err }
+
+// Type returns the type of e.
+func (e Expr) Type() Type {
+	if e.node == nil {
+		return Type{}
+	}
+	return e.node.Type()
+}
+
+func (e Expr) String() string {
+	if e.err != nil {
+		return "<error: " + e.err.Error() + ">"
+	}
+	return ir.ExprString(e.node)
+}
+
+func (e Expr) toExpr() Expr { return e }
+
+// exprLike is implemented by everything usable as an Expr.
+type exprLike interface{ toExpr() Expr }
+
+func bad(format string, args ...any) Expr {
+	return Expr{err: ir.Errorf(ir.ErrType, "", "Expr", format, args...)}
+}
+
+// E converts a Var, RVar, Param, Go number or Expr to an Expr.
+func E(v any) Expr {
+	switch v := v.(type) {
+	case exprLike:
+		return v.toExpr()
+	case int:
+		return constInt(ir.Int32, int64(v))
+	case int32:
+		return constInt(ir.Int32, int64(v))
+	case int64:
+		return constInt(ir.Int64, v)
+	case int8:
+		return constInt(ir.Int8, int64(v))
+	case int16:
+		return constInt(ir.Int16, int64(v))
+	case uint8:
+		return constInt(ir.UInt8, int64(v))
+	case uint16:
+		return constInt(ir.UInt16, int64(v))
+	case uint32:
+		return constInt(ir.UInt32, int64(v))
+	case uint64:
+		return constInt(ir.UInt64, int64(v))
+	case uint:
+		return constInt(ir.UInt32, int64(v))
+	case float32:
+		return Expr{node: ir.Const(ir.Float32, float64(v))}
+	case float64:
+		// As in Halide, a Go float literal is a float32 constant.
+		return Expr{node: ir.Const(ir.Float32, v)}
+	case bool:
+		if v {
+			return Expr{node: ir.True}
+		}
+		return Expr{node: ir.False}
+	case nil:
+		return bad("nil is not an expression")
+	}
+	return bad("a %T is not an expression", v)
+}
+
+func constInt(t Type, v int64) Expr {
+	if t.IsIntOrUInt() && t.Bits < 64 && (v < t.Min() || v > t.Max()) {
+		return bad("constant %d does not fit in %s", v, t)
+	}
+	return Expr{node: &ir.IntImm{T: t, V: t.Wrap(v)}}
+}
+
+// Lit returns the constant v of type t.
+func Lit(t Type, v float64) Expr { return Expr{node: ir.Const(t, v)} }
+
+func exprs(vs ...any) ([]ir.Expr, error) {
+	out := make([]ir.Expr, len(vs))
+	for i, v := range vs {
+		e := E(v)
+		if e.err != nil {
+			return nil, e.err
+		}
+		out[i] = e.node
+	}
+	return out, nil
+}
+
+// isLiteral reports whether e is a constant written directly (which adapts
+// to the other operand's type, as literals do in Halide).
+func isLiteral(e ir.Expr) bool { return ir.IsConst(e) }
+
+// matchTypes applies Halide's rules for the operands of a binary operator:
+// a literal takes the other side's type; a float beats an int; the wider
+// of two floats or two ints wins; at equal widths signed beats unsigned.
+func matchTypes(op string, a, b ir.Expr) (ir.Expr, ir.Expr, error) {
+	ta, tb := a.Type(), b.Type()
+	if ta == tb {
+		return a, b, nil
+	}
+	if ta.IsBool() || tb.IsBool() {
+		return nil, nil, ir.Errorf(ir.ErrType, "", op, "operands of %s have types %s and %s; a bool combines only with a bool", op, ta, tb)
+	}
+	cast := func(e ir.Expr, t Type) ir.Expr {
+		if c, ok := e.(*ir.IntImm); ok {
+			return ir.IntConst(t, c.V)
+		}
+		if c, ok := e.(*ir.FloatImm); ok {
+			if t.IsFloat() {
+				return ir.Const(t, c.V)
+			}
+			return ir.IntConst(t, int64(c.V))
+		}
+		return &ir.Cast{T: t, X: e}
+	}
+	switch {
+	case isLiteral(b) && !isLiteral(a) && !(tb.IsFloat() && !ta.IsFloat()):
+		return a, cast(b, ta), nil
+	case isLiteral(a) && !isLiteral(b) && !(ta.IsFloat() && !tb.IsFloat()):
+		return cast(a, tb), b, nil
+	case ta.IsFloat() && !tb.IsFloat():
+		return a, cast(b, ta), nil
+	case tb.IsFloat() && !ta.IsFloat():
+		return cast(a, tb), b, nil
+	case ta.Bits > tb.Bits:
+		return a, cast(b, ta), nil
+	case tb.Bits > ta.Bits:
+		return cast(a, tb), b, nil
+	case ta.IsInt():
+		return a, cast(b, ta), nil
+	default:
+		return cast(a, tb), b, nil
+	}
+}
+
+func binary(op ir.BinOp, x, y any) Expr {
+	a, b := E(x), E(y)
+	if a.err != nil {
+		return a
+	}
+	if b.err != nil {
+		return b
+	}
+	an, bn, err := matchTypes(op.String(), a.node, b.node)
+	if err != nil {
+		return Expr{err: err}
+	}
+	switch op {
+	case ir.And, ir.Or:
+		if !an.Type().IsBool() {
+			return bad("operands of %s must be bool, not %s", op, an.Type())
+		}
+	case ir.Add, ir.Sub, ir.Mul, ir.Div, ir.Mod, ir.Min, ir.Max, ir.LT, ir.LE, ir.GT, ir.GE:
+		if an.Type().IsBool() {
+			return bad("operator %s does not apply to bool operands", op)
+		}
+	}
+	return Expr{node: ir.Bin(op, an, bn)}
+}
+
+// Add returns e + y.
+func (e Expr) Add(y any) Expr { return binary(ir.Add, e, y) }
+
+// Sub returns e - y.
+func (e Expr) Sub(y any) Expr { return binary(ir.Sub, e, y) }
+
+// Mul returns e * y.
+func (e Expr) Mul(y any) Expr { return binary(ir.Mul, e, y) }
+
+// Div returns e / y; integer division rounds toward negative infinity.
+func (e Expr) Div(y any) Expr { return binary(ir.Div, e, y) }
+
+// Mod returns e % y; for integers the result has the sign of y.
+func (e Expr) Mod(y any) Expr { return binary(ir.Mod, e, y) }
+
+// Neg returns -e.
+func (e Expr) Neg() Expr {
+	if e.err != nil {
+		return e
+	}
+	return binary(ir.Sub, Expr{node: ir.IntConst(e.Type(), 0)}, e)
+}
+
+// Lt returns e < y.
+func (e Expr) Lt(y any) Expr { return binary(ir.LT, e, y) }
+
+// Le returns e <= y.
+func (e Expr) Le(y any) Expr { return binary(ir.LE, e, y) }
+
+// Gt returns e > y.
+func (e Expr) Gt(y any) Expr { return binary(ir.GT, e, y) }
+
+// Ge returns e >= y.
+func (e Expr) Ge(y any) Expr { return binary(ir.GE, e, y) }
+
+// Eq returns e == y.
+func (e Expr) Eq(y any) Expr { return binary(ir.EQ, e, y) }
+
+// Ne returns e != y.
+func (e Expr) Ne(y any) Expr { return binary(ir.NE, e, y) }
+
+// And returns e && y.
+func (e Expr) And(y any) Expr { return binary(ir.And, e, y) }
+
+// Or returns e || y.
+func (e Expr) Or(y any) Expr { return binary(ir.Or, e, y) }
+
+// Not returns !x.
+func Not(x any) Expr {
+	e := E(x)
+	if e.err != nil {
+		return e
+	}
+	if !e.Type().IsBool() {
+		return bad("Not needs a bool, not %s", e.Type())
+	}
+	return Expr{node: &ir.Not{X: e.node}}
+}
+
+// Min returns the smaller of a and b.
+func Min(a, b any) Expr { return binary(ir.Min, a, b) }
+
+// Max returns the larger of a and b.
+func Max(a, b any) Expr { return binary(ir.Max, a, b) }
+
+// Clamp returns min(max(x, lo), hi).
+func Clamp(x, lo, hi any) Expr { return Min(Max(x, lo), hi) }
+
+// Select returns t where cond holds and f elsewhere.
+func Select(cond, t, f any) Expr {
+	c, a, b := E(cond), E(t), E(f)
+	for _, e := range []Expr{c, a, b} {
+		if e.err != nil {
+			return e
+		}
+	}
+	if !c.Type().IsBool() {
+		return bad("the condition of Select must be bool, not %s", c.Type())
+	}
+	an, bn, err := matchTypes("select", a.node, b.node)
+	if err != nil {
+		return Expr{err: err}
+	}
+	return Expr{node: &ir.Select{Cond: c.node, True: an, False: bn}}
+}
+
+// Cast converts x to type t.
+func Cast(t Type, x any) Expr {
+	e := E(x)
+	if e.err != nil {
+		return e
+	}
+	if e.Type() == t {
+		return e
+	}
+	return Expr{node: &ir.Cast{T: t, X: e.node}}
+}
+
+func floatCall(name string, x any) Expr {
+	e := E(x)
+	if e.err != nil {
+		return e
+	}
+	if !e.Type().IsFloat() {
+		e = Cast(Float32, e)
+	}
+	return Expr{node: &ir.Call{T: e.Type(), Kind: ir.CallIntrinsic, Name: name, Args: []ir.Expr{e.node}}}
+}
+
+// Abs returns |x| (of the same type as x).
+func Abs(x any) Expr {
+	e := E(x)
+	if e.err != nil {
+		return e
+	}
+	if e.Type().IsBool() {
+		return bad("Abs of a bool")
+	}
+	return Expr{node: &ir.Call{T: e.Type(), Kind: ir.CallIntrinsic, Name: ir.IntrinsicAbs, Args: []ir.Expr{e.node}}}
+}
+
+// Sqrt returns the square root of x (integers are converted to float32).
+func Sqrt(x any) Expr { return floatCall(ir.IntrinsicSqrt, x) }
+
+// Exp returns e**x.
+func Exp(x any) Expr { return floatCall(ir.IntrinsicExp, x) }
+
+// Log returns the natural logarithm of x.
+func Log(x any) Expr { return floatCall(ir.IntrinsicLog, x) }
+
+// Floor rounds x down.
+func Floor(x any) Expr { return floatCall(ir.IntrinsicFloor, x) }
+
+// Ceil rounds x up.
+func Ceil(x any) Expr { return floatCall(ir.IntrinsicCeil, x) }
+
+// Round rounds x to the nearest integer, halves to even.
+func Round(x any) Expr { return floatCall(ir.IntrinsicRound, x) }
+
+// Pow returns x**y.
+func Pow(x, y any) Expr {
+	a := floatCall(ir.IntrinsicPow, x)
+	if a.err != nil {
+		return a
+	}
+	b := E(y)
+	if b.err != nil {
+		return b
+	}
+	if b.Type() != a.Type() {
+		b = Cast(a.Type(), b)
+	}
+	c := a.node.(*ir.Call)
+	return Expr{node: &ir.Call{T: c.T, Kind: ir.CallIntrinsic, Name: ir.IntrinsicPow, Args: []ir.Expr{c.Args[0], b.node}}}
+}
+
+func promise(name string, x, lo, hi any) Expr {
+	e, l, h := E(x), E(lo), E(hi)
+	for _, v := range []Expr{e, l, h} {
+		if v.err != nil {
+			return v
+		}
+	}
+	if !e.Type().IsIntOrUInt() {
+		return bad("%s needs an integer expression, not %s", name, e.Type())
+	}
+	l, h = Cast(e.Type(), l), Cast(e.Type(), h)
+	return Expr{node: &ir.Call{T: e.Type(), Kind: ir.CallIntrinsic, Name: name, Args: []ir.Expr{e.node, l.node, h.node}}}
+}
+
+// Clamped returns x clamped to [lo, hi], and tells bounds inference that the
+// result lies there. Use it on data-dependent indices that may be out of range.
+func Clamped(x, lo, hi any) Expr { return promise(ir.IntrinsicPromiseClamped, x, lo, hi) }
+
+// UnsafePromiseClamped returns x unchanged and tells bounds inference to
+// trust that it lies in [lo, hi]. If it does not, accesses go out of bounds
+// (the CPU executor and the emulator report them).
+func UnsafePromiseClamped(x, lo, hi any) Expr {
+	return promise(ir.IntrinsicUnsafePromiseClamped, x, lo, hi)
+}
+
+// Inf returns +infinity of the float type t.
+func Inf(t Type) Expr { return Expr{node: ir.Const(t, math.Inf(1))} }
+
+// typeOf returns the Type of a Go element type.
+func typeOf[T Number]() Type {
+	var z T
+	switch any(z).(type) {
+	case int8:
+		return Int8
+	case int16:
+		return Int16
+	case int32:
+		return Int32
+	case int64:
+		return Int64
+	case uint8:
+		return UInt8
+	case uint16:
+		return UInt16
+	case uint32:
+		return UInt32
+	case uint64:
+		return UInt64
+	case float32:
+		return Float32
+	case float64:
+		return Float64
+	case bool:
+		return Bool
+	}
+	panic(fmt.Sprintf("halide: unsupported element type %T", z))
+}
+
+// Number is the set of element types of Buffers and Params.
+type Number interface {
+	int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | uint64 | float32 | float64 | bool
+}

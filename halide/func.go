@@ -1,0 +1,324 @@
+package halide
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"sync/atomic"
+
+	"github.com/gohalide/gohalide/halide/ir"
+)
+
+// Func is a function over integer coordinates: the unit of an algorithm and
+// of a schedule. Give it a pure definition with Define(vars...).Is(value),
+// then any number of updates with Define(args...).Is / PlusEq / ...
+type Func struct {
+	fn  *ir.Function
+	err error
+	// wrappers are the Funcs made by In, by consumer.
+	wrappers map[*Func]*Func
+	// wrapped is the Func this one wraps (set on wrappers).
+	wrapped *Func
+}
+
+var anonCount atomic.Int64
+
+// NewFunc returns an undefined Func called name. Names must be unique within
+// a pipeline.
+func NewFunc(name string) *Func {
+	return &Func{fn: &ir.Function{Name: name}}
+}
+
+func newAnonFunc(prefix string) *Func {
+	f := NewFunc(fmt.Sprintf("%s$%d", prefix, anonCount.Add(1)))
+	f.fn.Anonymous = true
+	return f
+}
+
+// Name returns the Func's name.
+func (f *Func) Name() string { return f.fn.Name }
+
+// Type returns the type of the Func's values (valid once defined).
+func (f *Func) Type() Type { return f.fn.T }
+
+// Dims returns the number of pure arguments (0 before the pure definition).
+func (f *Func) Dims() int { return len(f.fn.Args) }
+
+// Defined reports whether the Func has a pure definition.
+func (f *Func) Defined() bool { return f.fn.Pure != nil }
+
+// Err returns the first error recorded by a definition or directive.
+func (f *Func) Err() error { return f.err }
+
+func (f *Func) fail(err error) {
+	if f.err == nil && err != nil {
+		f.err = err
+	}
+}
+
+func (f *Func) failf(code ir.ErrorCode, directive, format string, args ...any) {
+	f.fail(ir.Errorf(code, f.fn.Name, directive, format, args...))
+}
+
+// At calls the Func at the given coordinates.
+func (f *Func) At(args ...any) Expr {
+	if f.fn.Pure == nil {
+		return Expr{err: ir.Errorf(ir.ErrUndefined, f.fn.Name, "call", "Func %s is called before it has a definition", f.fn.Name)}
+	}
+	if len(args) != len(f.fn.Args) {
+		return Expr{err: ir.Errorf(ir.ErrArgCount, f.fn.Name, "call", "Func %s has %d arguments (%s) but is called with %d", f.fn.Name, len(f.fn.Args), strings.Join(f.fn.Args, ", "), len(args))}
+	}
+	as, err := indexArgs(f.fn.Name, args)
+	if err != nil {
+		return Expr{err: err}
+	}
+	return Expr{node: &ir.Call{T: f.fn.T, Kind: ir.CallFunc, Name: f.fn.Name, Args: as, Ref: f}}
+}
+
+// toExpr lets a zero-dimensional Func be used as an Expr.
+func (f *Func) toExpr() Expr { return f.At() }
+
+// Definer is the left-hand side of a definition; finish it with Is, PlusEq,
+// TimesEq, MinEq or MaxEq.
+type Definer struct {
+	f    *Func
+	args []any
+}
+
+// Define starts a definition of f at args. The first definition of a Func is
+// its pure definition, whose arguments must be distinct Vars; later ones are
+// updates, whose arguments may be any integer expressions (a scatter).
+func (f *Func) Define(args ...any) Definer { return Definer{f, args} }
+
+// Is defines f(args) = value.
+func (d Definer) Is(value any) *Func {
+	f := d.f
+	if f.fn.Pure == nil {
+		f.definePure(d.args, E(value))
+	} else {
+		f.defineUpdate(d.args, E(value), nil)
+	}
+	return f
+}
+
+func (d Definer) reduce(op ir.BinOp, name string, value any) *Func {
+	f := d.f
+	if f.fn.Pure == nil {
+		f.failf(ir.ErrDefinition, name, "%s needs a pure definition of %s first", name, f.fn.Name)
+		return f
+	}
+	f.defineUpdate(d.args, E(value), &op)
+	return f
+}
+
+// PlusEq defines the update f(args) = f(args) + value.
+func (d Definer) PlusEq(value any) *Func { return d.reduce(ir.Add, "PlusEq", value) }
+
+// TimesEq defines the update f(args) = f(args) * value.
+func (d Definer) TimesEq(value any) *Func { return d.reduce(ir.Mul, "TimesEq", value) }
+
+// MinEq defines the update f(args) = min(f(args), value).
+func (d Definer) MinEq(value any) *Func { return d.reduce(ir.Min, "MinEq", value) }
+
+// MaxEq defines the update f(args) = max(f(args), value).
+func (d Definer) MaxEq(value any) *Func { return d.reduce(ir.Max, "MaxEq", value) }
+
+func (f *Func) definePure(args []any, value Expr) {
+	name := f.fn.Name
+	if value.err != nil {
+		f.fail(withFunc(value.err, name, "Define"))
+		return
+	}
+	vars := make([]string, len(args))
+	seen := map[string]bool{}
+	irArgs := make([]ir.Expr, len(args))
+	for i, a := range args {
+		v, ok := a.(Var)
+		if !ok {
+			if rv, isR := a.(RVar); isR {
+				f.failf(ir.ErrDefinition, "Define", "argument %d of the pure definition is the RVar %s; a pure definition takes only Vars (use an update to reduce over an RDom)", i, rv.name)
+			} else {
+				f.failf(ir.ErrDefinition, "Define", "argument %d of the pure definition is %T; a pure definition takes only distinct Vars (use an update for other left-hand sides)", i, a)
+			}
+			return
+		}
+		if seen[v.name] {
+			f.failf(ir.ErrDefinition, "Define", "Var %s appears twice on the left-hand side; pure arguments must be distinct", v.name)
+			return
+		}
+		seen[v.name] = true
+		vars[i] = v.name
+		irArgs[i] = v.node
+	}
+	var bad error
+	ir.WalkExpr(value.node, func(e ir.Expr) bool {
+		if v, ok := e.(*ir.Var); ok && bad == nil {
+			switch {
+			case v.RDom != nil:
+				bad = ir.Errorf(ir.ErrDefinition, name, "Define", "the pure definition uses the RVar %s; RVars belong in updates (or inline reductions such as Sum)", v.Name).
+					WithLegal("use the Vars %s", strings.Join(vars, ", "))
+			case v.Param == nil && !seen[v.Name]:
+				bad = ir.Errorf(ir.ErrDefinition, name, "Define", "the right-hand side uses Var %s, which is not an argument", v.Name).
+					WithLegal("the Vars %s", strings.Join(vars, ", "))
+			}
+		}
+		return bad == nil
+	})
+	if bad != nil {
+		f.fail(bad)
+		return
+	}
+	f.fn.Args = vars
+	f.fn.T = value.Type()
+	dims := make([]ir.Dim, len(vars))
+	for i, v := range vars {
+		dims[i] = ir.Dim{Name: v}
+	}
+	f.fn.Pure = &ir.Definition{Args: irArgs, Value: value.node, Schedule: ir.StageSchedule{Dims: dims}}
+}
+
+func withFunc(err error, fn, directive string) error {
+	if e, ok := err.(*ir.Error); ok {
+		c := *e
+		if c.Func == "" {
+			c.Func = fn
+		}
+		if c.Directive == "" || c.Directive == "Expr" {
+			c.Directive = directive
+		}
+		return &c
+	}
+	return err
+}
+
+func (f *Func) defineUpdate(args []any, value Expr, op *ir.BinOp) {
+	name := f.fn.Name
+	const dir = "Define (update)"
+	if value.err != nil {
+		f.fail(withFunc(value.err, name, dir))
+		return
+	}
+	if len(args) != len(f.fn.Args) {
+		f.failf(ir.ErrArgCount, dir, "the update has %d arguments but %s has %d (%s)", len(args), name, len(f.fn.Args), strings.Join(f.fn.Args, ", "))
+		return
+	}
+	irArgs, err := indexArgs(name, args)
+	if err != nil {
+		f.fail(withFunc(err, name, dir))
+		return
+	}
+	if op != nil {
+		self := &ir.Call{T: f.fn.T, Kind: ir.CallFunc, Name: name, Args: irArgs, Ref: f}
+		v := value.node
+		if ir.IsConst(v) && v.Type() != f.fn.T {
+			v = ir.Const(f.fn.T, constValue(v))
+		}
+		if v.Type() != f.fn.T {
+			f.failf(ir.ErrType, dir, "the update's value has type %s but %s has type %s", v.Type(), name, f.fn.T)
+			return
+		}
+		value = Expr{node: ir.Bin(*op, self, v)}
+	}
+	if value.Type() != f.fn.T {
+		if ir.IsConst(value.node) {
+			value = Expr{node: ir.Const(f.fn.T, constValue(value.node))}
+		} else {
+			f.failf(ir.ErrType, dir, "the update's value has type %s but %s has type %s", value.Type(), name, f.fn.T)
+			return
+		}
+	}
+	// Pure dimensions: bare Vars of the pure definition, in their position.
+	pure := map[string]bool{}
+	for i, a := range args {
+		v, ok := a.(Var)
+		if !ok {
+			continue
+		}
+		if v.name != f.fn.Args[i] {
+			f.failf(ir.ErrDefinition, dir, "Var %s is argument %d of the update but the pure definition has %s there", v.name, i, f.fn.Args[i])
+			return
+		}
+		pure[v.name] = true
+	}
+	var dom *ir.ReductionDomain
+	var bad error
+	check := func(e ir.Expr) {
+		ir.WalkExpr(e, func(e ir.Expr) bool {
+			v, ok := e.(*ir.Var)
+			if !ok || bad != nil {
+				return bad == nil
+			}
+			switch {
+			case v.RDom != nil:
+				if dom == nil {
+					dom = v.RDom
+				} else if dom != v.RDom {
+					bad = ir.Errorf(ir.ErrDefinition, name, dir, "the update uses RVars of two RDoms (%s and %s); an update iterates over one RDom", dom.Name, v.RDom.Name)
+				}
+			case v.Param != nil:
+			case !pure[v.Name]:
+				bad = ir.Errorf(ir.ErrDefinition, name, dir, "the update uses Var %s, which is not a pure argument on its left-hand side", v.Name).
+					WithLegal("Vars that appear bare on the left-hand side in their pure position, or RVars")
+			}
+			return bad == nil
+		})
+	}
+	for _, a := range irArgs {
+		check(a)
+	}
+	check(value.node)
+	if bad != nil {
+		f.fail(bad)
+		return
+	}
+	var dims []ir.Dim
+	if dom != nil {
+		for _, rv := range dom.Vars {
+			dims = append(dims, ir.Dim{Name: rv.Name, IsRVar: true})
+		}
+	}
+	for _, a := range f.fn.Args {
+		if pure[a] {
+			dims = append(dims, ir.Dim{Name: a})
+		}
+	}
+	f.fn.Updates = append(f.fn.Updates, &ir.Definition{Args: irArgs, Value: value.node, RDom: dom, Schedule: ir.StageSchedule{Dims: dims}})
+}
+
+func constValue(e ir.Expr) float64 {
+	switch c := e.(type) {
+	case *ir.IntImm:
+		return float64(c.V)
+	case *ir.FloatImm:
+		return c.V
+	}
+	return 0
+}
+
+// funcsCalled returns the Funcs called by f's definitions, sorted by name.
+func (f *Func) funcsCalled() []*Func {
+	seen := map[*Func]bool{}
+	var out []*Func
+	visit := func(e ir.Expr) {
+		ir.WalkExpr(e, func(e ir.Expr) bool {
+			if c, ok := e.(*ir.Call); ok && c.Kind == ir.CallFunc {
+				if g, ok := c.Ref.(*Func); ok && g != f && !seen[g] {
+					seen[g] = true
+					out = append(out, g)
+				}
+			}
+			return true
+		})
+	}
+	if f.fn.Pure == nil {
+		return nil
+	}
+	for _, d := range f.fn.Stages() {
+		for _, a := range d.Args {
+			visit(a)
+		}
+		visit(d.Value)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].fn.Name < out[j].fn.Name })
+	return out
+}

@@ -1,0 +1,155 @@
+package ir
+
+// This file holds the algorithm and schedule of a Func as lowering sees
+// them: plain data recorded by the user API (package halide) and consumed by
+// the passes in package lower.
+
+// Function is one Func of a pipeline.
+type Function struct {
+	Name string
+	// Args are the names of the pure variables, in argument order.
+	Args []string
+	T    Type
+	// Pure is the pure definition; Updates are the update definitions in order.
+	Pure    *Definition
+	Updates []*Definition
+	// Schedule is the Func-level schedule (where it is computed and stored).
+	Schedule FuncSchedule
+	// Anonymous is true for Funcs the library made (inline reductions,
+	// boundary conditions), which are named by the pipeline.
+	Anonymous bool
+}
+
+// Stages returns the pure definition followed by the updates.
+func (f *Function) Stages() []*Definition {
+	return append([]*Definition{f.Pure}, f.Updates...)
+}
+
+// Definition is one stage: f(Args) = Value, over the reduction domain RDom
+// (nil for the pure definition and for updates without one).
+type Definition struct {
+	// Args are the left-hand side coordinates. In a pure definition they
+	// are Vars named like Function.Args; in an update they are arbitrary
+	// int32 expressions (a bare Var of a pure arg keeps that dimension pure).
+	Args  []Expr
+	Value Expr
+	RDom  *ReductionDomain
+	// Schedule is the stage's loop structure.
+	Schedule StageSchedule
+}
+
+// RVar is one dimension of a reduction domain.
+type RVar struct {
+	Name        string
+	Min, Extent Expr
+}
+
+// ReductionDomain is the iteration space of an update.
+type ReductionDomain struct {
+	Name string
+	Vars []RVar
+}
+
+// LoopLevelKind is where a Func is computed or stored.
+type LoopLevelKind uint8
+
+// The loop level kinds.
+const (
+	// LevelInline substitutes the Func into its consumers (the default for
+	// Funcs without updates). A Func with updates left at LevelInline is
+	// computed at the innermost loop that contains all of its uses.
+	LevelInline LoopLevelKind = iota
+	// LevelRoot computes the Func once, outside all loops.
+	LevelRoot
+	// LevelAt computes the Func inside the loop Var of stage Stage of Func.
+	LevelAt
+)
+
+// LoopLevel names a loop of the pipeline.
+type LoopLevel struct {
+	Kind LoopLevelKind
+	Func string
+	// Stage is the consumer's stage index (-1: its last stage).
+	Stage int
+	// Var is the loop's short name as the user wrote it (e.g. "xo").
+	Var string
+}
+
+// BoundDirective fixes the region of a pure var: Func.bound(var, min, extent).
+type BoundDirective struct {
+	Var         string
+	Min, Extent Expr
+}
+
+// FuncSchedule is the Func-level part of a schedule.
+type FuncSchedule struct {
+	Compute LoopLevel
+	// Store is where the storage is allocated; LevelInline (the zero value)
+	// means "at the compute level".
+	Store  LoopLevel
+	Memory MemoryType
+	Bounds []BoundDirective
+	// ExplicitInline records that the user asked for compute_inline.
+	ExplicitInline bool
+}
+
+// TailStrategy says how a split handles an extent that is not a multiple of
+// the factor.
+type TailStrategy uint8
+
+// The tail strategies.
+const (
+	// TailAuto is Halide's default: ShiftInwards for pure definitions,
+	// GuardWithIf for reduction variables and for pure vars of updates of
+	// outputs, RoundUp for pure vars of updates of other Funcs.
+	TailAuto TailStrategy = iota
+	// GuardWithIf wraps the body in an if that skips the points past the end.
+	GuardWithIf
+	// ShiftInwards moves the last iteration back so it ends at the end
+	// (recomputing some points; the extent must be at least the factor).
+	ShiftInwards
+	// RoundUp computes past the end (the extent is rounded up to a multiple
+	// of the factor; for outputs the extent must be a multiple).
+	RoundUp
+)
+
+func (t TailStrategy) String() string {
+	return [...]string{"Auto", "GuardWithIf", "ShiftInwards", "RoundUp"}[t]
+}
+
+// SplitKind distinguishes splits from fuses.
+type SplitKind uint8
+
+// The split kinds.
+const (
+	SplitVar SplitKind = iota
+	FuseVars
+)
+
+// Split is one split or fuse of a stage's loop variables. Names are
+// qualified within the stage (e.g. "x.xo"), without the "f.s0." prefix.
+type Split struct {
+	Kind SplitKind
+	// For SplitVar: Old is split into Outer and Inner with Factor.
+	// For FuseVars: Inner and Outer are fused into Old (the fused var).
+	Old, Outer, Inner string
+	Factor            int
+	Tail              TailStrategy
+}
+
+// Dim is one loop of a stage, innermost first in StageSchedule.Dims.
+type Dim struct {
+	Name   string // qualified within the stage, e.g. "x.xo" or "r$y.p1"
+	Kind   ForKind
+	IsRVar bool
+}
+
+// StageSchedule is the loop structure of one stage.
+type StageSchedule struct {
+	// Dims are the stage's loops, innermost first.
+	Dims   []Dim
+	Splits []Split
+	// Atomic marks an update whose scatter may collide between parallel
+	// iterations; its stores are made atomic.
+	Atomic bool
+}

@@ -1,0 +1,661 @@
+package ir
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// Shorthands for building test expressions.
+var (
+	sx = NewVar("x")
+	sy = NewVar("y")
+	sr = NewVar("r")
+	sv = NewVar("v")
+	sm = NewVar("m")
+	sM = NewVar("M")
+	sb = &Var{T: Bool, Name: "b"}
+	sf = &Var{T: Float32, Name: "f"}
+	x8 = &Var{T: Int8, Name: "x8"}
+	u8 = &Var{T: UInt8, Name: "u8"}
+)
+
+func ci(v int64) Expr              { return Int(v) }
+func add(a, b Expr) Expr           { return AddE(a, b) }
+func sub(a, b Expr) Expr           { return SubE(a, b) }
+func mul(a, b Expr) Expr           { return MulE(a, b) }
+func div(a, b Expr) Expr           { return DivE(a, b) }
+func mod(a, b Expr) Expr           { return ModE(a, b) }
+func cmp(op BinOp, a, b Expr) Expr { return Bin(op, a, b) }
+func sel(c, t, f Expr) Expr        { return &Select{c, t, f} }
+func let(n string, v, b Expr) Expr { return &Let{n, v, b} }
+func f32(v float64) Expr           { return Const(Float32, v) }
+func f64(v float64) Expr           { return Const(Float64, v) }
+func intrin(t Type, n string, a ...Expr) Expr {
+	return &Call{T: t, Kind: CallIntrinsic, Name: n, Args: a}
+}
+
+type simpCase struct {
+	name string
+	in   Expr
+	want string
+}
+
+func runSimpCases(t *testing.T, cases []simpCase) {
+	t.Helper()
+	for _, c := range cases {
+		got := ExprString(Simplify(c.in))
+		if got != c.want {
+			t.Errorf("%s: Simplify(%s)\n got  %s\n want %s", c.name, ExprString(c.in), got, c.want)
+		}
+	}
+}
+
+func TestSimplifyLinear(t *testing.T) {
+	runSimpCases(t, []simpCase{
+		{"correlated", add(sub(add(add(mul(sx, ci(8)), sy), ci(7)), add(mul(sx, ci(8)), sy)), ci(1)), "8"},
+		{"x+r-x", sub(add(sx, sr), sx), "r"},
+		{"canonical order", sub(add(mul(ci(8), sx), sy), ci(3)), "(((x * 8) + y) - 3)"},
+		{"negative term", add(sub(sy, mul(sx, ci(2))), ci(1)), "((y - (x * 2)) + 1)"},
+		{"constant first without positive terms", sub(ci(3), sx), "(3 - x)"},
+		{"negation", sub(ci(0), sx), "(0 - x)"},
+		{"x*0", sub(sx, mul(sy, ci(0))), "x"},
+		{"const products", mul(mul(sx, ci(2)), ci(3)), "(x * 6)"},
+		{"distribute", mul(add(sx, ci(2)), ci(3)), "((x * 3) + 6)"},
+		{"x+x", add(sx, sx), "(x * 2)"},
+		{"x-x", sub(sx, sx), "0"},
+		{"constants fold", add(mul(ci(3), ci(4)), sub(ci(2), ci(5))), "9"},
+		{"pull constant from product", sub(mul(mul(sx, ci(2)), sy), mul(mul(sx, sy), ci(2))), "0"},
+		{"product stays", mul(sx, sy), "(x * y)"},
+		{"int32 wrap", add(ci(math.MaxInt32), ci(1)), "-2147483648"},
+		{"int64 wrap", add(IntConst(Int64, math.MaxInt64), IntConst(Int64, 1)), "int64(-9223372036854775808)"},
+		{"atoms simplified", add(div(add(mul(sx, ci(8)), sy), ci(8)), sub(ci(0), sx)), "(y / 8)"},
+	})
+}
+
+func TestSimplifyDiv(t *testing.T) {
+	runSimpCases(t, []simpCase{
+		{"floor div", div(ci(-7), ci(2)), "-4"},
+		{"floor div neg divisor", div(ci(7), ci(-2)), "-4"},
+		{"floor div both neg", div(ci(-7), ci(-2)), "3"},
+		{"div by zero", div(ci(5), ci(0)), "0"},
+		{"x/0", div(sx, ci(0)), "0"},
+		{"x/1", div(sx, ci(1)), "x"},
+		{"a*k/c", div(mul(sx, ci(8)), ci(4)), "(x * 2)"},
+		{"split", div(add(mul(sx, ci(8)), sy), ci(8)), "(x + (y / 8))"},
+		{"split with remainder", div(add(add(mul(sx, ci(16)), mul(sy, ci(4))), ci(3)), ci(8)), "((x * 2) + (((y * 4) + 3) / 8))"},
+		{"gcd", div(add(mul(sx, ci(4)), ci(2)), ci(8)), "(((x * 2) + 1) / 4)"},
+		{"constant split", div(add(sx, ci(9)), ci(8)), "(((x + 1) / 8) + 1)"},
+		{"negative constant", div(sub(sx, ci(1)), ci(8)), "(((x + 7) / 8) - 1)"},
+		{"nested div", div(div(sx, ci(2)), ci(4)), "(x / 8)"},
+		{"bounded numerator", div(mod(sx, ci(8)), ci(8)), "0"},
+		{"correlated", sub(div(add(sx, ci(7)), ci(8)), div(sub(sx, ci(1)), ci(8))), "1"},
+		{"non-constant divisor", div(sx, sy), "(x / y)"},
+		{"float div", div(f32(1), f32(3)), "0.33333334f"},
+	})
+}
+
+func TestSimplifyMod(t *testing.T) {
+	runSimpCases(t, []simpCase{
+		{"floor mod", mod(ci(-7), ci(2)), "1"},
+		{"floor mod neg divisor", mod(ci(7), ci(-2)), "-1"},
+		{"floor mod both neg", mod(ci(-7), ci(-2)), "-1"},
+		{"mod by zero", mod(ci(5), ci(0)), "0"},
+		{"x%0", mod(sx, ci(0)), "0"},
+		{"x%1", mod(sx, ci(1)), "0"},
+		{"drop multiples", mod(add(add(mul(sx, ci(16)), sy), ci(3)), ci(8)), "((y + 3) % 8)"},
+		{"(x%c)%c", mod(mod(sx, ci(8)), ci(8)), "(x % 8)"},
+		{"(x%16)%8", mod(mod(sx, ci(16)), ci(8)), "(x % 8)"},
+		{"(x%4)%8", mod(mod(sx, ci(4)), ci(8)), "(x % 4)"},
+		{"reduce coefficient", mod(mul(sx, ci(9)), ci(8)), "(x % 8)"},
+		{"reduce constant", mod(add(sx, ci(10)), ci(8)), "((x + 2) % 8)"},
+		{"folds", mod(add(mul(sx, ci(8)), ci(13)), ci(8)), "5"},
+		{"int64", mod(IntConst(Int64, -1), IntConst(Int64, 5)), "int64(4)"},
+	})
+}
+
+func TestSimplifyMinMax(t *testing.T) {
+	runSimpCases(t, []simpCase{
+		{"fold", MinE(ci(3), ci(5)), "3"},
+		{"fold max", MaxE(ci(-3), ci(-5)), "-3"},
+		{"min(x,x)", MinE(sx, sx), "x"},
+		{"constant right", MinE(ci(3), sx), "min(x, 3)"},
+		{"constant difference", MinE(add(sx, ci(3)), add(sx, ci(5))), "(x + 3)"},
+		{"constant difference max", MaxE(add(sx, ci(3)), add(sx, ci(5))), "(x + 5)"},
+		{"nested constants", MinE(MinE(sx, ci(5)), ci(3)), "min(x, 3)"},
+		{"nested constants max", MaxE(MaxE(sx, ci(2)), ci(7)), "max(x, 7)"},
+		{"bounds", MinE(MinE(sx, ci(3)), ci(5)), "min(x, 3)"},
+		{"min(x,max(x,y))", MinE(sx, MaxE(sx, sy)), "x"},
+		{"max(x,min(x,y))", MaxE(sx, MinE(sy, sx)), "x"},
+		{"min(min(x,y),x)", MinE(MinE(sx, sy), sx), "min(x, y)"},
+		{"mod bound", MinE(mod(sx, ci(8)), ci(8)), "(x % 8)"},
+		{"clamp kept", MaxE(MinE(sx, ci(10)), ci(0)), "max(min(x, 10), 0)"},
+		{"push required", add(sub(MinE(add(add(mul(sv, ci(8)), sm), ci(7)), sM), add(mul(sv, ci(8)), sm)), ci(1)),
+			"min((((M - (v * 8)) - m) + 1), 8)"},
+		{"push constant", add(MinE(sx, ci(5)), ci(3)), "min((x + 3), 8)"},
+		{"push negative", sub(sx, MaxE(sub(sx, ci(2)), sy)), "min((x - y), 2)"},
+		{"no push", add(MinE(sx, sy), sr), "(min(x, y) + r)"},
+		{"uint8 fold", MinE(IntConst(UInt8, 200), IntConst(UInt8, 100)), "uint8(100)"},
+		{"uint64 fold", MaxE(IntConst(UInt64, -1), IntConst(UInt64, 1)), "uint64(18446744073709551615)"},
+		{"float fold", MinE(f32(1.5), f32(-2)), "-2.0f"},
+		{"float signed zeros not folded", MinE(f32(0), f32(math.Copysign(0, -1))), "min(0.0f, -0.0f)"},
+		{"float no swap", MinE(f32(1), sf), "min(1.0f, f)"},
+	})
+}
+
+func TestSimplifyCompare(t *testing.T) {
+	runSimpCases(t, []simpCase{
+		{"lt true", LTE(add(sx, ci(1)), add(sx, ci(3))), "true"},
+		{"le false", LEE(add(sx, ci(3)), add(sx, ci(1))), "false"},
+		{"eq false", cmp(EQ, sx, add(sx, ci(1))), "false"},
+		{"ne true", cmp(NE, sx, add(sx, ci(1))), "true"},
+		{"eq true", cmp(EQ, add(sx, sy), add(sy, sx)), "true"},
+		{"x<x", LTE(sx, sx), "false"},
+		{"cancel", LTE(add(sx, sy), add(sx, ci(5))), "(y < 5)"},
+		{"constant right", LTE(add(sx, ci(1)), sy), "(x < (y - 1))"},
+		{"gt", cmp(GT, sx, sy), "(y < x)"},
+		{"ge", cmp(GE, sx, sy), "(y <= x)"},
+		{"constant left", LTE(ci(5), sx), "(5 < x)"},
+		{"mod bound", LTE(mod(sx, ci(8)), ci(8)), "true"},
+		{"mod bound ge", cmp(GE, mod(sx, ci(8)), ci(0)), "true"},
+		{"min bound", LEE(MinE(sx, ci(3)), ci(4)), "true"},
+		{"unsigned", LTE(IntConst(UInt64, 1), IntConst(UInt64, -1)), "true"},
+		{"signed", LTE(IntConst(Int64, 1), IntConst(Int64, -1)), "false"},
+		{"float", LTE(f32(1), f32(2)), "true"},
+		{"float nan", cmp(EQ, f64(math.NaN()), f64(math.NaN())), "false"},
+		{"float x<x kept", LTE(sf, sf), "(f < f)"},
+		{"int8 x<x", LTE(x8, x8), "false"},
+	})
+}
+
+func TestSimplifyLogic(t *testing.T) {
+	runSimpCases(t, []simpCase{
+		{"not lt", &Not{LTE(sx, sy)}, "(y <= x)"},
+		{"not le", &Not{LEE(sx, sy)}, "(y < x)"},
+		{"not eq", &Not{cmp(EQ, sx, sy)}, "(x != y)"},
+		{"not not", &Not{&Not{sb}}, "b"},
+		{"not const", &Not{True}, "false"},
+		{"not float lt kept", &Not{LTE(sf, f32(1))}, "!(f < 1.0f)"},
+		{"and true", AndE(sb, True), "b"},
+		{"and false", AndE(sb, False), "false"},
+		{"or false", Bin(Or, sb, False), "b"},
+		{"or true", Bin(Or, True, sb), "true"},
+		{"and self", AndE(sb, sb), "b"},
+		{"and proven", AndE(LTE(sx, add(sx, ci(1))), sb), "b"},
+	})
+}
+
+func TestSimplifySelect(t *testing.T) {
+	runSimpCases(t, []simpCase{
+		{"true", sel(True, sx, sy), "x"},
+		{"false", sel(False, sx, sy), "y"},
+		{"proven", sel(LTE(sx, add(sx, ci(1))), sx, sy), "x"},
+		{"same arms", sel(sb, add(sx, ci(1)), add(ci(1), sx)), "(x + 1)"},
+		{"bool identity", sel(sb, True, False), "b"},
+		{"bool negation", sel(sb, False, True), "!b"},
+		{"not cond", sel(&Not{sb}, sx, sy), "select(b, y, x)"},
+		{"kept", sel(sb, sx, sy), "select(b, x, y)"},
+	})
+}
+
+func TestSimplifyLet(t *testing.T) {
+	tv := NewVar("t")
+	runSimpCases(t, []simpCase{
+		{"constant", let("t", ci(3), add(tv, sx)), "(x + 3)"},
+		{"var", let("t", sy, mul(tv, ci(2))), "(y * 2)"},
+		{"simplified value", let("t", sub(add(sy, ci(1)), ci(1)), add(tv, tv)), "(y * 2)"},
+		{"unused", let("t", mul(sx, sy), sx), "x"},
+		{"kept", let("t", mul(sx, sy), add(tv, tv)), "(let t = (x * y) in (t * 2))"},
+		{"no capture", let("t", sy, let("y", ci(3), add(tv, sy))), "(let t = y in (t + 3))"},
+		{"shadow", let("t", ci(1), add(tv, let("t", ci(2), tv))), "3"},
+	})
+}
+
+func TestSimplifyCallsAndCasts(t *testing.T) {
+	sqrt2 := float64(float32(math.Sqrt(2)))
+	runSimpCases(t, []simpCase{
+		{"abs int", intrin(Int32, IntrinsicAbs, ci(-3)), "3"},
+		{"abs float", intrin(Float64, IntrinsicAbs, f64(-2.5)), "float64(2.5)"},
+		{"sqrt float32", intrin(Float32, IntrinsicSqrt, f32(2)), formatFloat(sqrt2, 32)},
+		{"floor", intrin(Float64, IntrinsicFloor, f64(-2.5)), "float64(-3.0)"},
+		{"ceil", intrin(Float32, IntrinsicCeil, f32(2.1)), "3.0f"},
+		{"round", intrin(Float32, IntrinsicRound, f32(2.4)), "2.0f"},
+		{"round halfway kept", intrin(Float32, IntrinsicRound, f32(2.5)), "round(2.5f)"},
+		{"pow", intrin(Float64, IntrinsicPow, f64(2), f64(10)), "float64(1024.0)"},
+		{"exp", intrin(Float32, IntrinsicExp, f32(0)), "1.0f"},
+		{"log", intrin(Float64, IntrinsicLog, f64(1)), "float64(0.0)"},
+		{"likely arg", intrin(Int32, IntrinsicLikely, add(sx, ci(0))), "likely(x)"},
+		{"promise fold", intrin(Int32, IntrinsicPromiseClamped, ci(15), ci(0), ci(10)), "10"},
+		{"promise kept", intrin(Int32, IntrinsicPromiseClamped, sx, ci(0), ci(10)), "promise_clamped(x, 0, 10)"},
+		{"unsafe kept", intrin(Int32, IntrinsicUnsafePromiseClamped, ci(15), ci(0), ci(10)), "unsafe_promise_clamped(15, 0, 10)"},
+		{"promise bound", LTE(intrin(Int32, IntrinsicPromiseClamped, sx, ci(0), ci(10)), ci(11)), "true"},
+		{"func args", &Call{T: Int32, Kind: CallFunc, Name: "g", Args: []Expr{add(sx, ci(0)), sub(sy, sy)}}, "g(x, 0)"},
+		{"load index", &Load{T: Float32, Buf: "buf", Index: sub(add(sx, ci(3)), ci(3))}, "buf[x]"},
+		{"cast float to int", &Cast{Int32, f32(-3.7)}, "-3"},
+		{"cast float to int pos", &Cast{Int32, f64(3.7)}, "3"},
+		{"cast wrap uint8", &Cast{UInt8, ci(300)}, "uint8(44)"},
+		{"cast wrap int8", &Cast{Int8, ci(200)}, "int8(-56)"},
+		{"cast sign extend", &Cast{UInt32, IntConst(Int8, -1)}, "uint32(4294967295)"},
+		{"cast to float32 rounds", &Cast{Float32, ci(16777217)}, "1.6777216e+07f"},
+		{"cast uint64 to float", &Cast{Float64, IntConst(UInt64, -1)}, "float64(1.8446744073709552e+19)"},
+		{"cast bool", &Cast{Bool, ci(5)}, "true"},
+		{"cast float bool", &Cast{Bool, f32(0)}, "false"},
+		{"cast bool to int", &Cast{Int32, True}, "1"},
+		{"cast nan kept", &Cast{Int32, f64(math.NaN())}, "int32(float64(nan))"},
+		{"cast same type", &Cast{Int32, add(sx, ci(0))}, "x"},
+	})
+}
+
+func TestSimplifyNarrowAndUnsigned(t *testing.T) {
+	runSimpCases(t, []simpCase{
+		{"uint8 add wraps", add(IntConst(UInt8, 250), IntConst(UInt8, 10)), "uint8(4)"},
+		{"uint8 sub wraps", sub(IntConst(UInt8, 3), IntConst(UInt8, 5)), "uint8(254)"},
+		{"uint32 div unsigned", div(IntConst(UInt32, -1), IntConst(UInt32, 2)), "uint32(2147483647)"},
+		{"uint64 div unsigned", div(IntConst(UInt64, -2), IntConst(UInt64, 2)), "uint64(9223372036854775807)"},
+		{"uint64 mod unsigned", mod(IntConst(UInt64, -1), IntConst(UInt64, 10)), "uint64(5)"},
+		{"int8 add wraps", add(IntConst(Int8, 127), IntConst(Int8, 1)), "int8(-128)"},
+		{"int8 mul wraps", mul(IntConst(Int8, 16), IntConst(Int8, 16)), "int8(0)"},
+		{"int8 div overflow", div(IntConst(Int8, -128), IntConst(Int8, -1)), "int8(-128)"},
+		{"int16 floor div", div(IntConst(Int16, -7), IntConst(Int16, 2)), "int16(-4)"},
+		{"int8 no reassociation", sub(add(x8, IntConst(Int8, 1)), x8), "((x8 + int8(1)) - x8)"},
+		{"int8 identity", add(x8, IntConst(Int8, 0)), "x8"},
+		{"uint8 x*1", mul(IntConst(UInt8, 1), u8), "u8"},
+		{"uint8 x-x", sub(u8, u8), "uint8(0)"},
+		{"uint8 no min difference", MinE(add(u8, IntConst(UInt8, 1)), u8), "min((u8 + uint8(1)), u8)"},
+		{"uint8 x/1", div(u8, IntConst(UInt8, 1)), "u8"},
+		{"uint8 x%1", mod(u8, IntConst(UInt8, 1)), "uint8(0)"},
+	})
+}
+
+func TestSimplifyFloat(t *testing.T) {
+	runSimpCases(t, []simpCase{
+		{"float32 rounding", add(f32(16777216), f32(1)), "1.6777216e+07f"},
+		{"float64 no rounding", add(f64(16777216), f64(1)), "float64(1.6777217e+07)"},
+		{"float32 sum", add(f32(0.1), f32(0.2)), formatFloat(float64(float32(0.1)+float32(0.2)), 32)},
+		{"float32 mul", mul(f32(1.1), f32(1.1)), formatFloat(float64(float32(1.1)*float32(1.1)), 32)},
+		{"x+0 kept", add(sf, f32(0)), "(f + 0.0f)"},
+		{"x*1 kept", mul(sf, f32(1)), "(f * 1.0f)"},
+		{"x-x kept", sub(sf, sf), "(f - f)"},
+		{"div by zero", div(f32(1), f32(0)), "inf"},
+		{"float mod kept", mod(f32(5), f32(3)), "(5.0f % 3.0f)"},
+		{"select", sel(True, sf, f32(1)), "f"},
+		{"let", let("t", f32(2), add(&Var{T: Float32, Name: "t"}, f32(1))), "3.0f"},
+	})
+}
+
+func TestCanProve(t *testing.T) {
+	yes := []Expr{
+		LTE(sx, add(sx, ci(1))),
+		cmp(EQ, mul(add(sx, sy), ci(2)), add(mul(sx, ci(2)), mul(sy, ci(2)))),
+		LTE(mod(sx, ci(8)), ci(8)),
+		LEE(MinE(sx, ci(3)), MaxE(sx, ci(3))),
+		True,
+	}
+	for _, e := range yes {
+		if !CanProve(e) {
+			t.Errorf("CanProve(%s) = false", ExprString(e))
+		}
+	}
+	no := []Expr{LTE(sx, sy), cmp(EQ, sx, ci(1)), False, ci(1)}
+	for _, e := range no {
+		if CanProve(e) {
+			t.Errorf("CanProve(%s) = true", ExprString(e))
+		}
+	}
+}
+
+// ---------------------------------------------------------------------------
+// Statements.
+
+func store(buf string, idx, val Expr) Stmt { return &Store{Buf: buf, Index: idx, Value: val} }
+
+func TestSimplifyStmt(t *testing.T) {
+	iv := NewVar("i")
+	tv := NewVar("t")
+	body := store("f", iv, add(iv, ci(0)))
+	cases := []struct {
+		name string
+		in   Stmt
+		want string
+	}{
+		{"zero extent", &For{"i", ci(0), ci(0), Serial, body}, ""},
+		{"negative extent", &For{"i", ci(0), sub(sx, add(sx, ci(2))), Parallel, body}, ""},
+		{"extent one", &For{"i", ci(5), ci(1), Serial, body}, "f[5] = 5\n"},
+		{"extent one vectorized", &For{"i", sx, ci(1), Vectorized, body}, "f[x] = x\n"},
+		{"extent one expression min", &For{"i", mul(sx, sy), ci(1), Unrolled, body}, "let i = (x * y)\nf[i] = i\n"},
+		{"extent one gpu kept", &For{"i", ci(0), ci(1), GPUBlock, body}, "gpu_block (i, 0, 1) {\n  f[i] = i\n}\n"},
+		{"loop kept", &For{"i", ci(0), add(ci(2), ci(2)), Serial, body}, "for (i, 0, 4) {\n  f[i] = i\n}\n"},
+		{"empty body", &For{"i", ci(0), sx, Serial, &For{"j", ci(0), ci(0), Serial, body}}, ""},
+		{"if true", &IfThenElse{LTE(sx, add(sx, ci(1))), store("f", ci(0), ci(1)), store("f", ci(0), ci(2))}, "f[0] = 1\n"},
+		{"if false", &IfThenElse{LTE(add(sx, ci(1)), sx), store("f", ci(0), ci(1)), store("f", ci(0), ci(2))}, "f[0] = 2\n"},
+		{"if false no else", &IfThenElse{False, store("f", ci(0), ci(1)), nil}, ""},
+		{"if empty", &IfThenElse{sb, &Evaluate{ci(0)}, nil}, ""},
+		{"if empty then", &IfThenElse{LTE(sx, sy), &Evaluate{ci(0)}, store("f", ci(0), ci(2))}, "if ((y <= x)) {\n  f[0] = 2\n}\n"},
+		{"let const", &LetStmt{"t", ci(3), store("f", tv, add(tv, ci(1)))}, "f[3] = 4\n"},
+		{"let var", &LetStmt{"t", sy, store("f", tv, ci(1))}, "f[y] = 1\n"},
+		{"let unused", &LetStmt{"t", mul(sx, sy), store("f", ci(0), ci(1))}, "f[0] = 1\n"},
+		{"let kept", &LetStmt{"t", mul(sx, sy), store("f", tv, ci(1))}, "let t = (x * y)\nf[t] = 1\n"},
+		{"let not into loop of same name", &LetStmt{"i", ci(3), &For{"i", ci(0), sx, Serial, body}},
+			"let i = 3\nfor (i, 0, x) {\n  f[i] = i\n}\n"},
+		{"let var not captured", &LetStmt{"t", sx, &For{"x", ci(0), sy, Serial, store("f", sx, tv)}},
+			"let t = x\nfor (x, 0, y) {\n  f[x] = t\n}\n"},
+		{"assert true", &AssertStmt{Cond: LTE(mod(sx, ci(4)), ci(4)), Message: "m"}, ""},
+		{"assert kept", &AssertStmt{Cond: LTE(sx, sy), Message: "m", Args: []Expr{add(sx, ci(0))}}, "assert((x < y), \"m\", x)\n"},
+		{"assert false kept", &AssertStmt{Cond: False, Message: "m"}, "assert(false, \"m\")\n"},
+		{"block", &Block{[]Stmt{&Evaluate{ci(1)}, store("f", ci(0), ci(1)), &Block{}, &For{"i", ci(0), ci(0), Serial, body}}}, "f[0] = 1\n"},
+		{"evaluate kept", &Evaluate{intrin(Int32, IntrinsicLikely, sx)}, "likely(x)\n"},
+		{"producer kept", &ProducerConsumer{"g", true, &Evaluate{ci(0)}}, "produce g {\n}\n"},
+		{"realize kept", &Realize{"g", Int32, Auto, []Range{{add(ci(1), ci(1)), sx}}, nil}, "realize g([2, x]) in Auto {\n}\n"},
+		{"allocate kept", &Allocate{"g", Int32, Heap, []Expr{mul(ci(4), ci(4))}, &Evaluate{ci(0)}}, "allocate g[int32 * 16] in Heap\nfree g\n"},
+		{"provide", &Provide{Func: "g", Value: sub(sx, sx), Args: []Expr{add(sx, ci(0))}}, "g(x) = 0\n"},
+	}
+	for _, c := range cases {
+		s := SimplifyStmt(c.in)
+		got := StmtString(s)
+		if got != c.want {
+			t.Errorf("%s:\ngot:\n%s\nwant:\n%s", c.name, got, c.want)
+		}
+		if c.want == "" && s != nil {
+			t.Errorf("%s: got %#v, want nil", c.name, s)
+		}
+	}
+	if r, ok := SimplifyStmt(&Realize{"g", Int32, Auto, nil, &Evaluate{ci(0)}}).(*Realize); !ok || r.Body == nil {
+		t.Errorf("Realize with a vanished body must keep an empty Block")
+	}
+}
+
+// ---------------------------------------------------------------------------
+// Property tests: Simplify(e) evaluates to the same value as e.
+
+// evaluator evaluates integer and bool IR with the executor's semantics.
+// With strict set, an intermediate result of an int32/int64 node that does
+// not fit its type sets overflow (the simplifier assumes that never happens).
+type evaluator struct {
+	strict   bool
+	overflow bool
+}
+
+func (ev *evaluator) eval(e Expr, env map[string]int64) int64 {
+	switch e := e.(type) {
+	case *IntImm:
+		return e.V
+	case *Var:
+		return e.T.Wrap(env[e.Name])
+	case *Cast:
+		return e.T.Wrap(ev.eval(e.X, env))
+	case *Not:
+		return b2i(ev.eval(e.X, env) == 0)
+	case *Select:
+		if ev.eval(e.Cond, env) != 0 {
+			return ev.eval(e.True, env)
+		}
+		return ev.eval(e.False, env)
+	case *Let:
+		inner := make(map[string]int64, len(env)+1)
+		for k, v := range env {
+			inner[k] = v
+		}
+		inner[e.Name] = ev.eval(e.Value, env)
+		return ev.eval(e.Body, inner)
+	case *Call:
+		args := make([]int64, len(e.Args))
+		for i, a := range e.Args {
+			args[i] = ev.eval(a, env)
+		}
+		switch e.Name {
+		case IntrinsicLikely:
+			return args[0]
+		case IntrinsicPromiseClamped:
+			return max(min(args[0], args[2]), args[1])
+		}
+		panic("unknown call " + e.Name)
+	case *Binary:
+		t := e.A.Type()
+		a := ev.eval(e.A, env)
+		b := ev.eval(e.B, env)
+		lt := a < b
+		if t.IsUInt() {
+			lt = uint64(a) < uint64(b)
+		}
+		var r int64
+		switch e.Op {
+		case Add:
+			r = a + b
+		case Sub:
+			r = a - b
+		case Mul:
+			r = a * b
+		case Div, Mod:
+			switch {
+			case b == 0:
+				r = 0
+			case t.IsUInt() && e.Op == Div:
+				r = int64(uint64(a) / uint64(b))
+			case t.IsUInt():
+				r = int64(uint64(a) % uint64(b))
+			case e.Op == Div:
+				r = FloorDiv(a, b)
+			default:
+				r = FloorMod(a, b)
+			}
+		case Min:
+			r = b
+			if lt {
+				r = a
+			}
+		case Max:
+			r = a
+			if lt {
+				r = b
+			}
+		case EQ:
+			return b2i(a == b)
+		case NE:
+			return b2i(a != b)
+		case LT:
+			return b2i(lt)
+		case LE:
+			return b2i(lt || a == b)
+		case GT:
+			return b2i(!lt && a != b)
+		case GE:
+			return b2i(!lt)
+		case And:
+			return b2i(a != 0 && b != 0)
+		case Or:
+			return b2i(a != 0 || b != 0)
+		}
+		if ev.strict && algebraic(t) && r != t.Wrap(r) {
+			ev.overflow = true
+		}
+		return t.Wrap(r)
+	}
+	panic("cannot evaluate " + ExprString(e))
+}
+
+func b2i(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// exprGen builds random expression trees of one integer type over the
+// variables x and y.
+type exprGen struct {
+	r      *rand.Rand
+	t      Type
+	consts int64 // constants are in [-consts, consts]
+	lets   bool
+}
+
+func (g *exprGen) leaf(scope []string) Expr {
+	switch g.r.IntN(3) {
+	case 0:
+		return IntConst(g.t, g.r.Int64N(2*g.consts+1)-g.consts)
+	default:
+		names := append([]string{"x", "y"}, scope...)
+		return &Var{T: g.t, Name: names[g.r.IntN(len(names))]}
+	}
+}
+
+func (g *exprGen) intExpr(depth int, scope []string) Expr {
+	if depth == 0 || g.r.IntN(5) == 0 {
+		return g.leaf(scope)
+	}
+	d := depth - 1
+	switch g.r.IntN(14) {
+	case 0, 1:
+		return AddE(g.intExpr(d, scope), g.intExpr(d, scope))
+	case 2, 3:
+		return SubE(g.intExpr(d, scope), g.intExpr(d, scope))
+	case 4:
+		return MulE(g.intExpr(d, scope), g.leaf(nil))
+	case 5:
+		return MulE(g.intExpr(d, scope), g.intExpr(d/2, scope))
+	case 6:
+		return DivE(g.intExpr(d, scope), g.divisor(d, scope))
+	case 7:
+		return ModE(g.intExpr(d, scope), g.divisor(d, scope))
+	case 8:
+		return MinE(g.intExpr(d, scope), g.intExpr(d, scope))
+	case 9:
+		return MaxE(g.intExpr(d, scope), g.intExpr(d, scope))
+	case 10:
+		return &Select{g.boolExpr(d, scope), g.intExpr(d, scope), g.intExpr(d, scope)}
+	case 11:
+		if g.lets {
+			names := []string{"t", "u", "x"}
+			n := names[g.r.IntN(len(names))]
+			return &Let{n, g.intExpr(d, scope), g.intExpr(d, append(scope[:len(scope):len(scope)], n))}
+		}
+		return g.leaf(scope)
+	case 12:
+		if g.t == Int32 {
+			lo := g.r.Int64N(10) - 5
+			return &Call{T: Int32, Kind: CallIntrinsic, Name: IntrinsicPromiseClamped,
+				Args: []Expr{g.intExpr(d, scope), Int(lo), Int(lo + g.r.Int64N(8))}}
+		}
+		return g.leaf(scope)
+	default:
+		return AddE(MulE(g.intExpr(d, scope), IntConst(g.t, 8)), g.intExpr(d, scope))
+	}
+}
+
+func (g *exprGen) divisor(depth int, scope []string) Expr {
+	if g.r.IntN(4) == 0 {
+		return g.intExpr(depth, scope)
+	}
+	return IntConst(g.t, g.r.Int64N(11)-2)
+}
+
+func (g *exprGen) boolExpr(depth int, scope []string) Expr {
+	if depth == 0 {
+		return boolConst(g.r.IntN(2) == 0)
+	}
+	d := depth - 1
+	switch g.r.IntN(6) {
+	case 0:
+		return &Not{g.boolExpr(d, scope)}
+	case 1:
+		return Bin(And, g.boolExpr(d, scope), g.boolExpr(d, scope))
+	case 2:
+		return Bin(Or, g.boolExpr(d, scope), g.boolExpr(d, scope))
+	default:
+		return Bin(EQ+BinOp(g.r.IntN(6)), g.intExpr(d, scope), g.intExpr(d, scope))
+	}
+}
+
+// checkEquivalent simplifies random expressions and compares values under
+// random assignments of x and y.
+func checkEquivalent(t *testing.T, g *exprGen, n int, varRange int64) {
+	t.Helper()
+	tested, skipped, idem := 0, 0, 0
+	for i := 0; i < n; i++ {
+		var e Expr
+		if i%4 == 0 {
+			e = g.boolExpr(4, nil)
+		} else {
+			e = g.intExpr(5, nil)
+		}
+		s := Simplify(e)
+		if s.Type() != e.Type() {
+			t.Fatalf("type changed: %s -> %s", ExprString(e), ExprString(s))
+		}
+		s2 := Simplify(s)
+		if ExprString(Simplify(e)) != ExprString(s) {
+			t.Fatalf("not deterministic: %s", ExprString(e))
+		}
+		if ExprString(s2) == ExprString(s) {
+			idem++
+		}
+		for j := 0; j < 6; j++ {
+			env := map[string]int64{
+				"x": g.r.Int64N(2*varRange+1) - varRange,
+				"y": g.r.Int64N(2*varRange+1) - varRange,
+			}
+			ev := &evaluator{strict: true}
+			want := ev.eval(e, env)
+			if ev.overflow {
+				skipped++
+				continue
+			}
+			tested++
+			for k, x := range []Expr{s, s2} {
+				got := (&evaluator{}).eval(x, env)
+				if got != want {
+					t.Fatalf("x=%d y=%d: %s = %d\nbut simplified (pass %d) %s = %d",
+						env["x"], env["y"], ExprString(e), want, k+1, ExprString(x), got)
+				}
+			}
+		}
+	}
+	t.Logf("%s: %d expressions, %d evaluations compared, %d skipped for overflow, %d idempotent",
+		g.t, n, tested, skipped, idem)
+}
+
+func TestSimplifyRandomInt32(t *testing.T) {
+	g := &exprGen{r: rand.New(rand.NewPCG(1, 2)), t: Int32, consts: 10, lets: true}
+	checkEquivalent(t, g, 30000, 20)
+}
+
+func TestSimplifyRandomInt64(t *testing.T) {
+	g := &exprGen{r: rand.New(rand.NewPCG(3, 4)), t: Int64, consts: 10, lets: true}
+	checkEquivalent(t, g, 5000, 20)
+}
+
+// Narrow and unsigned types only fold; values wrap, so every assignment is
+// compared (nothing is skipped).
+func TestSimplifyRandomNarrow(t *testing.T) {
+	for i, ty := range []Type{Int8, UInt8, Int16, UInt32, UInt64} {
+		g := &exprGen{r: rand.New(rand.NewPCG(uint64(i), 9)), t: ty, consts: 200, lets: true}
+		checkEquivalent(t, g, 3000, 300)
+	}
+}
+
+// ---------------------------------------------------------------------------
+// Benchmark.
+
+// benchExpr is the kind of expression bounds inference and loop splitting
+// produce: a tail-guarded split loop's index, clamped and nested.
+func benchExpr() Expr {
+	xo, xi := NewVar("f.s0.x.xo"), NewVar("f.s0.x.xi")
+	xmin, xext := NewVar("f.s0.x.min"), NewVar("f.s0.x.extent")
+	base := MinE(add(mul(xo, ci(8)), xmin), sub(add(xmin, xext), ci(8)))
+	x := add(base, xi)
+	idx := add(mul(sub(x, xmin), ci(1)), mul(sub(NewVar("y"), NewVar("g.min.1")), NewVar("g.stride.1")))
+	lo := MaxE(MinE(sub(x, ci(1)), add(xmin, xext)), xmin)
+	hi := MinE(MaxE(add(x, ci(1)), xmin), sub(add(xmin, xext), ci(1)))
+	ext := add(sub(hi, lo), ci(1))
+	cond := LTE(add(base, ci(7)), add(xmin, xext))
+	return add(sel(cond, add(idx, div(add(mul(xi, ci(4)), ci(8)), ci(4))), mod(add(idx, ci(16)), ci(8))),
+		sub(add(sub(MinE(add(add(mul(xo, ci(8)), xi), ci(7)), xext), add(mul(xo, ci(8)), xi)), ci(1)), ext))
+}
+
+func BenchmarkSimplify(b *testing.B) {
+	e := benchExpr()
+	b.ReportAllocs()
+	for b.Loop() {
+		Simplify(e)
+	}
+}

@@ -1,0 +1,557 @@
+package halide
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"runtime/debug"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/gohalide/gohalide/cpu"
+	"github.com/gohalide/gohalide/halide/ir"
+	"github.com/gohalide/gohalide/lower"
+)
+
+// Error is the error type of everything a user can cause; see the ErrorCode
+// constants. Use errors.As to inspect one.
+type Error = ir.Error
+
+// ErrorCode classifies an Error.
+type ErrorCode = ir.ErrorCode
+
+// The error codes (see ir.ErrorCode for each one's meaning).
+const (
+	ErrComputeAt        = ir.ErrComputeAt
+	ErrUnknownVar       = ir.ErrUnknownVar
+	ErrVarReused        = ir.ErrVarReused
+	ErrReorderDuplicate = ir.ErrReorderDuplicate
+	ErrDefinition       = ir.ErrDefinition
+	ErrType             = ir.ErrType
+	ErrArgCount         = ir.ErrArgCount
+	ErrUnbounded        = ir.ErrUnbounded
+	ErrBufferShape      = ir.ErrBufferShape
+	ErrUndefined        = ir.ErrUndefined
+	ErrSchedule         = ir.ErrSchedule
+	ErrDuplicateName    = ir.ErrDuplicateName
+	ErrRuntime          = ir.ErrRuntime
+	ErrInternal         = ir.ErrInternal
+)
+
+// Options control lowering.
+type Options struct {
+	// Debug: 1 logs pass names, 2 also the statement after every pass, 3
+	// also sub-steps. Zero reads the environment variable GOHALIDE_DEBUG.
+	Debug int
+	// Log receives debug output (default os.Stderr).
+	Log io.Writer
+	// Verify runs the IR verifier after every pass.
+	Verify bool
+}
+
+// Pipeline is the output Func with everything it depends on, ready to
+// inspect, lower and realize. A Pipeline compiles once, at its first
+// Realize (or Compile); make a new Pipeline after changing a schedule.
+type Pipeline struct {
+	out  *Func
+	opts Options
+
+	mu       sync.Mutex
+	compiled *compiled
+}
+
+// NewPipeline returns the pipeline that computes out.
+func NewPipeline(out *Func) *Pipeline { return &Pipeline{out: out} }
+
+// WithOptions sets the lowering options and returns p.
+func (p *Pipeline) WithOptions(o Options) *Pipeline { p.opts = o; return p }
+
+// Lowered is a lowered pipeline.
+type Lowered struct {
+	// Stmt is the lowered statement.
+	Stmt ir.Stmt
+	// LoopNest is the loop nest before bounds inference.
+	LoopNest string
+	res      *lower.Result
+	b        *built
+}
+
+// String returns the lowered statement as text.
+func (l *Lowered) String() string { return ir.StmtString(l.Stmt) }
+
+// imageRef is an input: an *ImageParam or a *Buffer used directly.
+type imageRef struct {
+	name string
+	t    Type
+	dims int
+	p    *ImageParam // nil for a Buffer used directly
+	buf  BufferRef
+}
+
+type built struct {
+	lp     *lower.Pipeline
+	images []imageRef
+	params []paramValue
+}
+
+func recoverInternal(where string, err *error) {
+	if r := recover(); r != nil {
+		*err = &ir.Error{Code: ir.ErrInternal, Directive: where, Msg: fmt.Sprintf("compiler bug: %v\n%s", r, debug.Stack())}
+	}
+}
+
+// rewriteWrapped redirects, in consumer g's definitions, calls to Funcs
+// that have a wrapper for g.
+func rewriteWrapped(g *Func, e ir.Expr) ir.Expr {
+	var mut func(ir.Expr) ir.Expr
+	mut = func(e ir.Expr) ir.Expr {
+		e = ir.MapExpr(e, mut)
+		if c, ok := e.(*ir.Call); ok && c.Kind == ir.CallFunc {
+			if f, ok := c.Ref.(*Func); ok {
+				if w, ok := f.wrappers[g]; ok && w != g {
+					return &ir.Call{T: c.T, Kind: c.Kind, Name: w.fn.Name, Args: c.Args, Ref: w}
+				}
+			}
+		}
+		return e
+	}
+	return mut(e)
+}
+
+func (p *Pipeline) build() (*built, error) {
+	if p.out == nil {
+		return nil, ir.Errorf(ir.ErrUndefined, "", "NewPipeline", "the pipeline has no output Func")
+	}
+	var order []*Func
+	fns := map[*Func]*ir.Function{}
+	state := map[*Func]int{} // 1 visiting, 2 done
+	byName := map[string]any{}
+	claim := func(name string, obj any, what string) error {
+		if prev, ok := byName[name]; ok && prev != obj {
+			return ir.Errorf(ir.ErrDuplicateName, name, "pipeline", "two different objects (%s and another) are both called %s", what, name).
+				WithLegal("give every Func, input and Param a distinct name")
+		}
+		byName[name] = obj
+		return nil
+	}
+	var images []imageRef
+	var params []paramValue
+	noteLeaves := func(e ir.Expr) error {
+		var err error
+		ir.WalkExpr(e, func(x ir.Expr) bool {
+			if err != nil {
+				return false
+			}
+			var ref any
+			switch x := x.(type) {
+			case *ir.Call:
+				if x.Kind == ir.CallImage {
+					ref = x.Ref
+				}
+			case *ir.Var:
+				ref = x.Param
+			}
+			switch r := ref.(type) {
+			case *ImageParam:
+				if byName[r.name] != r {
+					if err = claim(r.name, r, "an input"); err == nil {
+						images = append(images, imageRef{name: r.name, t: r.t, dims: r.dims, p: r})
+						for _, b := range r.bounds {
+							for _, be := range []Expr{b.min, b.extent} {
+								if be.node != nil {
+									params = append(params, paramsIn(be.node)...)
+								}
+							}
+						}
+					}
+				}
+			case BufferRef:
+				if byName[r.Name()] != r {
+					if err = claim(r.Name(), r, "a buffer"); err == nil {
+						images = append(images, imageRef{name: r.Name(), t: r.ElemType(), dims: len(r.Shape()), buf: r})
+					}
+				}
+			case paramValue:
+				if byName[r.Name()] != r {
+					if err = claim(r.Name(), r, "a Param"); err == nil {
+						params = append(params, r)
+					}
+				}
+			}
+			return true
+		})
+		return err
+	}
+	var visit func(f *Func) error
+	visit = func(f *Func) error {
+		switch state[f] {
+		case 1, 2:
+			return nil
+		}
+		state[f] = 1
+		if f.err != nil {
+			return f.err
+		}
+		if f.fn.Pure == nil {
+			return ir.Errorf(ir.ErrUndefined, f.fn.Name, "pipeline", "%s has no definition", f.fn.Name)
+		}
+		if err := claim(f.fn.Name, f, "a Func"); err != nil {
+			return err
+		}
+		c := *f.fn
+		c.Pure = nil
+		c.Updates = nil
+		var callees []*Func
+		seen := map[*Func]bool{}
+		for i, d := range f.fn.Stages() {
+			nd := *d
+			nd.Args = make([]ir.Expr, len(d.Args))
+			for j, a := range d.Args {
+				nd.Args[j] = rewriteWrapped(f, a)
+			}
+			nd.Value = rewriteWrapped(f, d.Value)
+			exprs := append(append([]ir.Expr{}, nd.Args...), nd.Value)
+			if d.RDom != nil {
+				for _, rv := range d.RDom.Vars {
+					exprs = append(exprs, rv.Min, rv.Extent)
+				}
+			}
+			for _, e := range exprs {
+				if err := noteLeaves(e); err != nil {
+					return err
+				}
+				ir.WalkExpr(e, func(x ir.Expr) bool {
+					if call, ok := x.(*ir.Call); ok && call.Kind == ir.CallFunc {
+						if g, ok := call.Ref.(*Func); ok && g != f && !seen[g] {
+							seen[g] = true
+							callees = append(callees, g)
+						}
+					}
+					return true
+				})
+			}
+			if i == 0 {
+				c.Pure = &nd
+			} else {
+				c.Updates = append(c.Updates, &nd)
+			}
+		}
+		for _, b := range f.fn.Schedule.Bounds {
+			if err := noteLeaves(b.Min); err != nil {
+				return err
+			}
+			if err := noteLeaves(b.Extent); err != nil {
+				return err
+			}
+		}
+		for _, g := range callees {
+			if err := visit(g); err != nil {
+				return err
+			}
+		}
+		state[f] = 2
+		fns[f] = &c
+		order = append(order, f)
+		return nil
+	}
+	if err := visit(p.out); err != nil {
+		return nil, err
+	}
+	// Name the anonymous Funcs (inline reductions, boundary conditions) by
+	// their kind, in realization order.
+	rename := map[string]string{}
+	used := map[string]bool{}
+	for _, f := range order {
+		if !f.fn.Anonymous {
+			used[f.fn.Name] = true
+		}
+	}
+	for _, im := range images {
+		used[im.name] = true
+	}
+	for _, pv := range params {
+		used[pv.Name()] = true
+	}
+	for _, f := range order {
+		if !f.fn.Anonymous {
+			continue
+		}
+		base := f.fn.Name[:strings.LastIndex(f.fn.Name, "$")]
+		name := base
+		for i := 1; used[name]; i++ {
+			name = fmt.Sprintf("%s_%d", base, i)
+		}
+		used[name] = true
+		rename[f.fn.Name] = name
+	}
+	lp := &lower.Pipeline{Funcs: map[string]*ir.Function{}}
+	for _, f := range order {
+		fn := fns[f]
+		if len(rename) > 0 {
+			renameFunction(fn, rename)
+		}
+		lp.Funcs[fn.Name] = fn
+		lp.Order = append(lp.Order, fn.Name)
+	}
+	lp.Output = fns[p.out].Name
+	for _, im := range images {
+		lp.Inputs = append(lp.Inputs, lower.Input{Name: im.name, T: im.t, Dims: im.dims})
+	}
+	sort.Slice(params, func(i, j int) bool { return params[i].Name() < params[j].Name() })
+	params = dedupParams(params)
+	for _, pv := range params {
+		lp.Params = append(lp.Params, lower.Param{Name: pv.Name(), T: paramType(pv)})
+	}
+	return &built{lp: lp, images: images, params: params}, nil
+}
+
+func dedupParams(ps []paramValue) []paramValue {
+	var out []paramValue
+	for i, p := range ps {
+		if i > 0 && ps[i-1] == p {
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+func paramsIn(e ir.Expr) []paramValue {
+	var out []paramValue
+	ir.WalkExpr(e, func(x ir.Expr) bool {
+		if v, ok := x.(*ir.Var); ok {
+			if pv, ok := v.Param.(paramValue); ok {
+				out = append(out, pv)
+			}
+		}
+		return true
+	})
+	return out
+}
+
+func paramType(p paramValue) Type {
+	v, _ := p.value()
+	switch v.(type) {
+	case int8:
+		return Int8
+	case int16:
+		return Int16
+	case int32:
+		return Int32
+	case int64:
+		return Int64
+	case uint8:
+		return UInt8
+	case uint16:
+		return UInt16
+	case uint32:
+		return UInt32
+	case uint64:
+		return UInt64
+	case float32:
+		return Float32
+	case float64:
+		return Float64
+	}
+	return Bool
+}
+
+// renameFunction renames anonymous Funcs in fn (its name, its calls and its
+// loop levels).
+func renameFunction(fn *ir.Function, rename map[string]string) {
+	if n, ok := rename[fn.Name]; ok {
+		fn.Name = n
+	}
+	var mut func(ir.Expr) ir.Expr
+	mut = func(e ir.Expr) ir.Expr {
+		e = ir.MapExpr(e, mut)
+		if c, ok := e.(*ir.Call); ok && c.Kind == ir.CallFunc {
+			if n, ok := rename[c.Name]; ok {
+				return &ir.Call{T: c.T, Kind: c.Kind, Name: n, Args: c.Args, Ref: c.Ref}
+			}
+		}
+		return e
+	}
+	for _, d := range fn.Stages() {
+		for i, a := range d.Args {
+			d.Args[i] = mut(a)
+		}
+		d.Value = mut(d.Value)
+	}
+	for _, l := range []*ir.LoopLevel{&fn.Schedule.Compute, &fn.Schedule.Store} {
+		if n, ok := rename[l.Func]; ok {
+			l.Func = n
+		}
+	}
+}
+
+// Lower runs the lowering passes and returns the lowered statement.
+func (p *Pipeline) Lower() (l *Lowered, err error) {
+	defer recoverInternal("Lower", &err)
+	b, err := p.build()
+	if err != nil {
+		return nil, err
+	}
+	res, err := lower.Lower(b.lp, lower.Options{Debug: p.opts.Debug, Log: p.opts.Log, Verify: p.opts.Verify})
+	if err != nil {
+		return nil, err
+	}
+	return &Lowered{Stmt: res.Stmt, LoopNest: res.LoopNest, res: res, b: b}, nil
+}
+
+// LoopNest returns the loop nest the schedule makes (before bounds
+// inference), like Halide's print_loop_nest.
+func (p *Pipeline) LoopNest() (string, error) {
+	l, err := p.Lower()
+	if err != nil {
+		return "", err
+	}
+	return l.LoopNest, nil
+}
+
+type compiled struct {
+	l    *Lowered
+	prog *cpu.Program
+}
+
+// Compile lowers the pipeline and prepares it to run (Realize does this on
+// first use).
+func (p *Pipeline) Compile() (err error) {
+	_, err = p.compile()
+	return err
+}
+
+func (p *Pipeline) compile() (c *compiled, err error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.compiled != nil {
+		return p.compiled, nil
+	}
+	defer recoverInternal("Compile", &err)
+	l, err := p.Lower()
+	if err != nil {
+		return nil, err
+	}
+	prog, err := cpu.Compile(l.Stmt)
+	if err != nil {
+		return nil, &ir.Error{Code: ir.ErrInternal, Directive: "cpu.Compile", Msg: err.Error()}
+	}
+	p.compiled = &compiled{l: l, prog: prog}
+	return p.compiled, nil
+}
+
+// Realize computes the output into out, whose shape (dimensions, mins and
+// extents) says which region to compute. Inputs and Params must have been
+// Set.
+func (p *Pipeline) Realize(out BufferRef) (err error) {
+	defer recoverInternal("Realize", &err)
+	c, err := p.compile()
+	if err != nil {
+		return err
+	}
+	scalars, buffers, err := c.bind(out)
+	if err != nil {
+		return err
+	}
+	if err := c.prog.Run(scalars, buffers); err != nil {
+		var ce *cpu.Error
+		if errors.As(err, &ce) {
+			return &ir.Error{Code: ir.ErrRuntime, Func: p.out.fn.Name, Directive: "Realize", Msg: ce.Error()}
+		}
+		return &ir.Error{Code: ir.ErrRuntime, Func: p.out.fn.Name, Directive: "Realize", Msg: err.Error()}
+	}
+	return nil
+}
+
+// Realize is NewPipeline(f).Realize(out).
+func (f *Func) Realize(out BufferRef) error { return NewPipeline(f).Realize(out) }
+
+func shapeVars(scalars map[string]any, name string, shape []BufDim) {
+	for d, s := range shape {
+		scalars[lower.BufferVar(name, "min", d)] = int32(s.Min)
+		scalars[lower.BufferVar(name, "extent", d)] = int32(s.Extent)
+		scalars[lower.BufferVar(name, "stride", d)] = int32(s.Stride)
+	}
+}
+
+// bind checks the buffers and Params against the pipeline and returns the
+// executor's arguments.
+func (c *compiled) bind(out BufferRef) (map[string]any, map[string]any, error) {
+	res := c.l.res
+	name := res.Output
+	if out == nil {
+		return nil, nil, ir.Errorf(ir.ErrBufferShape, name, "Realize", "no output buffer")
+	}
+	if out.ElemType() != res.OutputType {
+		return nil, nil, ir.Errorf(ir.ErrBufferShape, name, "Realize", "the output buffer holds %s but %s computes %s", out.ElemType(), name, res.OutputType)
+	}
+	if len(out.Shape()) != res.OutputDims {
+		return nil, nil, ir.Errorf(ir.ErrBufferShape, name, "Realize", "the output buffer has %d dimensions but %s has %d", len(out.Shape()), name, res.OutputDims)
+	}
+	scalars := map[string]any{}
+	buffers := map[string]any{name: out.rawData()}
+	shapeVars(scalars, name, out.Shape())
+	for _, pv := range c.l.b.params {
+		v, ok := pv.value()
+		if !ok {
+			return nil, nil, ir.Errorf(ir.ErrUndefined, name, "Realize", "Param %s has no value; call Set before Realize", pv.Name())
+		}
+		scalars[pv.Name()] = v
+	}
+	for _, im := range c.l.b.images {
+		buf := im.buf
+		if im.p != nil {
+			buf = im.p.buf
+		}
+		if buf == nil {
+			return nil, nil, ir.Errorf(ir.ErrUndefined, name, "Realize", "input %s has no buffer; call Set before Realize", im.name)
+		}
+		if buf == out {
+			return nil, nil, ir.Errorf(ir.ErrBufferShape, name, "Realize", "the output buffer is also the input %s", im.name)
+		}
+		if buf.ElemType() != im.t {
+			return nil, nil, ir.Errorf(ir.ErrBufferShape, name, "Realize", "input %s holds %s but the buffer given holds %s", im.name, im.t, buf.ElemType())
+		}
+		shape := buf.Shape()
+		if len(shape) != im.dims {
+			return nil, nil, ir.Errorf(ir.ErrBufferShape, name, "Realize", "input %s has %d dimensions but the buffer given has %d", im.name, im.dims, len(shape))
+		}
+		if im.p != nil {
+			for d, b := range im.p.bounds {
+				if err := checkDimBound(im.name, d, b, shape[d], scalars); err != nil {
+					return nil, nil, err
+				}
+			}
+		}
+		shapeVars(scalars, im.name, shape)
+		buffers[im.name] = buf.rawData()
+	}
+	return scalars, buffers, nil
+}
+
+// checkDimBound checks an ImageParam's SetBounds against the buffer given.
+func checkDimBound(name string, d int, b dimBounds, s BufDim, scalars map[string]any) error {
+	eval := func(e Expr) (int64, bool) {
+		if e.node == nil {
+			return 0, false
+		}
+		m := map[string]ir.Expr{}
+		for k, v := range scalars {
+			switch v := v.(type) {
+			case int32:
+				m[k] = ir.Int(int64(v))
+			case int64:
+				m[k] = ir.IntConst(ir.Int64, v)
+			}
+		}
+		return ir.AsInt(ir.Simplify(ir.Substitute(e.node, m)))
+	}
+	if mn, ok := eval(b.min); ok && int(mn) != s.Min {
+		return ir.Errorf(ir.ErrBufferShape, name, "Realize", "input %s must have min %d in dimension %d (SetBounds) but the buffer's min is %d", name, mn, d, s.Min)
+	}
+	if ext, ok := eval(b.extent); ok && int(ext) != s.Extent {
+		return ir.Errorf(ir.ErrBufferShape, name, "Realize", "input %s must have extent %d in dimension %d (SetBounds) but the buffer's extent is %d", name, ext, d, s.Extent)
+	}
+	return nil
+}

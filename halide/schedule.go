@@ -1,0 +1,458 @@
+package halide
+
+import (
+	"strings"
+
+	"github.com/gohalide/gohalide/halide/ir"
+)
+
+// Stage is one definition of a Func (the pure definition is stage 0, update
+// i is stage i+1), the handle for its loop directives.
+type Stage struct {
+	f   *Func
+	idx int
+}
+
+// Update returns the handle of update definition i.
+func (f *Func) Update(i int) *Stage {
+	s := &Stage{f: f, idx: i + 1}
+	if i < 0 || i >= len(f.fn.Updates) {
+		f.failf(ir.ErrSchedule, "Update", "%s has %d update definitions; there is no update %d", f.fn.Name, len(f.fn.Updates), i)
+		s.idx = -1
+	}
+	return s
+}
+
+func (f *Func) stage0() *Stage { return &Stage{f: f, idx: 0} }
+
+func (s *Stage) def(directive string) *ir.Definition {
+	f := s.f
+	if s.idx < 0 {
+		return nil
+	}
+	if f.fn.Pure == nil {
+		f.failf(ir.ErrSchedule, directive, "%s is scheduled before it has a definition", f.fn.Name)
+		return nil
+	}
+	return f.fn.Stages()[s.idx]
+}
+
+func (s *Stage) name() string {
+	if s.idx == 0 {
+		return s.f.fn.Name
+	}
+	return s.f.fn.Name + ".update(" + itoa(s.idx-1) + ")"
+}
+
+func itoa(i int) string {
+	const digits = "0123456789"
+	if i < 10 && i >= 0 {
+		return digits[i : i+1]
+	}
+	neg := i < 0
+	if neg {
+		i = -i
+	}
+	var b []byte
+	for i > 0 {
+		b = append([]byte{digits[i%10]}, b...)
+		i /= 10
+	}
+	if neg {
+		b = append([]byte{'-'}, b...)
+	}
+	return string(b)
+}
+
+// matchDim reports whether the qualified dim name refers to the user's short
+// name: equal, or ending in "." + short.
+func matchDim(qualified, short string) bool {
+	return qualified == short || strings.HasSuffix(qualified, "."+short)
+}
+
+func dimNames(d *ir.Definition) string {
+	names := make([]string, len(d.Schedule.Dims))
+	for i, x := range d.Schedule.Dims {
+		names[len(names)-1-i] = x.Name
+	}
+	return strings.Join(names, ", ")
+}
+
+// findDim returns the index in Dims of the loop called short.
+func (s *Stage) findDim(d *ir.Definition, directive, short string) (int, bool) {
+	found := -1
+	for i, x := range d.Schedule.Dims {
+		if matchDim(x.Name, short) {
+			if found >= 0 {
+				s.f.failf(ir.ErrUnknownVar, directive, "in %s, %s is ambiguous (matches %s and %s)", s.name(), short, d.Schedule.Dims[found].Name, x.Name)
+				return 0, false
+			}
+			found = i
+		}
+	}
+	if found < 0 {
+		used := false
+		for _, sp := range d.Schedule.Splits {
+			if matchDim(sp.Old, short) || (sp.Kind == ir.FuseVars && (matchDim(sp.Inner, short) || matchDim(sp.Outer, short))) {
+				used = true
+			}
+		}
+		if used {
+			s.f.fail(ir.Errorf(ir.ErrVarReused, s.f.fn.Name, directive, "in %s, %s was already split or fused away", s.name(), short).
+				WithLegal("the stage's loops, outermost first: %s", dimNames(d)))
+		} else {
+			s.f.fail(ir.Errorf(ir.ErrUnknownVar, s.f.fn.Name, directive, "%s has no loop %s", s.name(), short).
+				WithLegal("the stage's loops, outermost first: %s", dimNames(d)))
+		}
+		return 0, false
+	}
+	return found, true
+}
+
+func (s *Stage) hasShort(d *ir.Definition, short string) bool {
+	for _, x := range d.Schedule.Dims {
+		if matchDim(x.Name, short) {
+			return true
+		}
+	}
+	return false
+}
+
+// Split splits loop old into outer and inner loops, inner of extent factor.
+// tail optionally picks the tail strategy (default TailAuto).
+func (s *Stage) Split(old, outer, inner VarOrRVar, factor int, tail ...TailStrategy) *Stage {
+	s.split("split", old.varName(), outer.varName(), inner.varName(), factor, tail)
+	return s
+}
+
+func (s *Stage) split(directive, old, outer, inner string, factor int, tail []TailStrategy) (string, string, bool) {
+	d := s.def(directive)
+	if d == nil || s.f.err != nil {
+		return "", "", false
+	}
+	i, ok := s.findDim(d, directive, old)
+	if !ok {
+		return "", "", false
+	}
+	if factor <= 0 {
+		s.f.failf(ir.ErrSchedule, directive, "in %s, split of %s by %d: the factor must be positive", s.name(), old, factor)
+		return "", "", false
+	}
+	if outer == inner {
+		s.f.failf(ir.ErrVarReused, directive, "in %s, split of %s names both new loops %s", s.name(), old, outer)
+		return "", "", false
+	}
+	for _, n := range []string{outer, inner} {
+		if n != old && s.hasShort(d, n) {
+			s.f.fail(ir.Errorf(ir.ErrVarReused, s.f.fn.Name, directive, "in %s, split of %s creates %s, which the stage already has", s.name(), old, n).
+				WithLegal("fresh names; the stage's loops are %s", dimNames(d)))
+			return "", "", false
+		}
+	}
+	t := ir.TailAuto
+	if len(tail) > 0 {
+		t = tail[0]
+	}
+	dim := d.Schedule.Dims[i]
+	q := dim.Name
+	qo, qi := q+"."+outer, q+"."+inner
+	d.Schedule.Splits = append(d.Schedule.Splits, ir.Split{Kind: ir.SplitVar, Old: q, Outer: qo, Inner: qi, Factor: factor, Tail: t})
+	dims := append([]ir.Dim{}, d.Schedule.Dims[:i]...)
+	dims = append(dims, ir.Dim{Name: qi, IsRVar: dim.IsRVar}, ir.Dim{Name: qo, Kind: dim.Kind, IsRVar: dim.IsRVar})
+	dims = append(dims, d.Schedule.Dims[i+1:]...)
+	d.Schedule.Dims = dims
+	return qo, qi, true
+}
+
+// Fuse fuses loop inner and the loop just outside it, outer, into one loop
+// fused.
+func (s *Stage) Fuse(inner, outer, fused VarOrRVar) *Stage {
+	const directive = "fuse"
+	d := s.def(directive)
+	if d == nil || s.f.err != nil {
+		return s
+	}
+	i, ok := s.findDim(d, directive, inner.varName())
+	if !ok {
+		return s
+	}
+	o, ok := s.findDim(d, directive, outer.varName())
+	if !ok {
+		return s
+	}
+	if o != i+1 {
+		s.f.fail(ir.Errorf(ir.ErrSchedule, s.f.fn.Name, directive, "in %s, %s is not the loop just outside %s", s.name(), outer.varName(), inner.varName()).
+			WithLegal("reorder first so that %s is directly outside %s; loops, outermost first: %s", outer.varName(), inner.varName(), dimNames(d)))
+		return s
+	}
+	di, do := d.Schedule.Dims[i], d.Schedule.Dims[o]
+	if di.IsRVar != do.IsRVar {
+		s.f.failf(ir.ErrSchedule, directive, "in %s, cannot fuse the pure var and the RVar of %s and %s", s.name(), inner.varName(), outer.varName())
+		return s
+	}
+	if fused.varName() != inner.varName() && fused.varName() != outer.varName() && s.hasShort(d, fused.varName()) {
+		s.f.failf(ir.ErrVarReused, directive, "in %s, fuse creates %s, which the stage already has", s.name(), fused.varName())
+		return s
+	}
+	q := di.Name + "." + fused.varName()
+	d.Schedule.Splits = append(d.Schedule.Splits, ir.Split{Kind: ir.FuseVars, Old: q, Outer: do.Name, Inner: di.Name})
+	dims := append([]ir.Dim{}, d.Schedule.Dims[:i]...)
+	dims = append(dims, ir.Dim{Name: q, Kind: do.Kind, IsRVar: di.IsRVar})
+	dims = append(dims, d.Schedule.Dims[o+1:]...)
+	d.Schedule.Dims = dims
+	return s
+}
+
+// Reorder reorders the named loops, innermost first; they take the places
+// the same loops held before, and other loops stay where they are.
+func (s *Stage) Reorder(vars ...VarOrRVar) *Stage {
+	const directive = "reorder"
+	d := s.def(directive)
+	if d == nil || s.f.err != nil {
+		return s
+	}
+	idx := make([]int, len(vars))
+	seen := map[int]string{}
+	for k, v := range vars {
+		i, ok := s.findDim(d, directive, v.varName())
+		if !ok {
+			return s
+		}
+		if prev, dup := seen[i]; dup {
+			s.f.fail(ir.Errorf(ir.ErrReorderDuplicate, s.f.fn.Name, directive, "in %s, reorder lists %s twice (as %s and %s)", s.name(), d.Schedule.Dims[i].Name, prev, v.varName()).
+				WithLegal("each loop once; loops, outermost first: %s", dimNames(d)))
+			return s
+		}
+		seen[i] = v.varName()
+		idx[k] = i
+	}
+	slots := append([]int(nil), idx...)
+	sortInts(slots)
+	dims := append([]ir.Dim(nil), d.Schedule.Dims...)
+	for k, slot := range slots {
+		dims[slot] = d.Schedule.Dims[idx[k]]
+	}
+	d.Schedule.Dims = dims
+	return s
+}
+
+func sortInts(a []int) {
+	for i := 1; i < len(a); i++ {
+		for j := i; j > 0 && a[j] < a[j-1]; j-- {
+			a[j], a[j-1] = a[j-1], a[j]
+		}
+	}
+}
+
+// Tile splits x and y by xf and yf and orders the loops xi, yi, xo, yo
+// (innermost first).
+func (s *Stage) Tile(x, y, xo, yo, xi, yi VarOrRVar, xf, yf int, tail ...TailStrategy) *Stage {
+	s.Split(x, xo, xi, xf, tail...)
+	s.Split(y, yo, yi, yf, tail...)
+	return s.Reorder(xi, yi, xo, yo)
+}
+
+func (s *Stage) setKind(directive string, v VarOrRVar, k ir.ForKind) *Stage {
+	d := s.def(directive)
+	if d == nil || s.f.err != nil {
+		return s
+	}
+	if i, ok := s.findDim(d, directive, v.varName()); ok {
+		d.Schedule.Dims[i].Kind = k
+	}
+	return s
+}
+
+// splitAndMark splits v by factor (outer keeps v's name) and marks the inner
+// loop, or marks v itself when no factor is given.
+func (s *Stage) splitAndMark(directive, suffix string, v VarOrRVar, k ir.ForKind, factor []int) *Stage {
+	if len(factor) == 0 {
+		return s.setKind(directive, v, k)
+	}
+	_, qi, ok := s.split(directive, v.varName(), v.varName(), v.varName()+suffix, factor[0], nil)
+	if ok {
+		d := s.def(directive)
+		for i := range d.Schedule.Dims {
+			if d.Schedule.Dims[i].Name == qi {
+				d.Schedule.Dims[i].Kind = k
+			}
+		}
+	}
+	return s
+}
+
+// Unroll unrolls loop v (its extent must be constant), or with a factor
+// splits v and unrolls the inner loop (named v + "_u").
+func (s *Stage) Unroll(v VarOrRVar, factor ...int) *Stage {
+	return s.splitAndMark("unroll", "_u", v, ir.Unrolled, factor)
+}
+
+// Vectorize marks loop v as vectorized (its extent must be constant), or
+// with a factor splits v and vectorizes the inner loop (named v + "_v").
+func (s *Stage) Vectorize(v VarOrRVar, factor ...int) *Stage {
+	return s.splitAndMark("vectorize", "_v", v, ir.Vectorized, factor)
+}
+
+// Parallel runs the iterations of loop v in parallel.
+func (s *Stage) Parallel(v VarOrRVar) *Stage { return s.setKind("parallel", v, ir.Parallel) }
+
+// Serial makes loop v an ordinary sequential loop again.
+func (s *Stage) Serial(v VarOrRVar) *Stage { return s.setKind("serial", v, ir.Serial) }
+
+// Atomic makes the stage's stores atomic, so that a scatter whose
+// iterations may collide can run in parallel.
+func (s *Stage) Atomic() *Stage {
+	if d := s.def("atomic"); d != nil {
+		d.Schedule.Atomic = true
+	}
+	return s
+}
+
+// Func-level forms of the stage directives apply to the pure definition.
+
+// Split is Stage.Split on the pure definition.
+func (f *Func) Split(old, outer, inner VarOrRVar, factor int, tail ...TailStrategy) *Func {
+	f.stage0().Split(old, outer, inner, factor, tail...)
+	return f
+}
+
+// Fuse is Stage.Fuse on the pure definition.
+func (f *Func) Fuse(inner, outer, fused VarOrRVar) *Func { f.stage0().Fuse(inner, outer, fused); return f }
+
+// Reorder is Stage.Reorder on the pure definition.
+func (f *Func) Reorder(vars ...VarOrRVar) *Func { f.stage0().Reorder(vars...); return f }
+
+// Tile is Stage.Tile on the pure definition.
+func (f *Func) Tile(x, y, xo, yo, xi, yi VarOrRVar, xf, yf int, tail ...TailStrategy) *Func {
+	f.stage0().Tile(x, y, xo, yo, xi, yi, xf, yf, tail...)
+	return f
+}
+
+// Unroll is Stage.Unroll on the pure definition.
+func (f *Func) Unroll(v VarOrRVar, factor ...int) *Func { f.stage0().Unroll(v, factor...); return f }
+
+// Vectorize is Stage.Vectorize on the pure definition.
+func (f *Func) Vectorize(v VarOrRVar, factor ...int) *Func {
+	f.stage0().Vectorize(v, factor...)
+	return f
+}
+
+// Parallel is Stage.Parallel on the pure definition.
+func (f *Func) Parallel(v VarOrRVar) *Func { f.stage0().Parallel(v); return f }
+
+// TailStrategy says what a split does when the extent is not a multiple of
+// the factor.
+type TailStrategy = ir.TailStrategy
+
+// The tail strategies (see ir.TailStrategy).
+const (
+	TailAuto     = ir.TailAuto
+	GuardWithIf  = ir.GuardWithIf
+	ShiftInwards = ir.ShiftInwards
+	RoundUp      = ir.RoundUp
+)
+
+// MemoryType says where a Func's storage lives.
+type MemoryType = ir.MemoryType
+
+// The memory types.
+const (
+	MemoryAuto = ir.Auto
+	Heap       = ir.Heap
+	Stack      = ir.Stack
+	Register   = ir.Register
+	GPUShared  = ir.GPUShared
+)
+
+// ComputeRoot computes all of f that is needed before anything that uses it.
+func (f *Func) ComputeRoot() *Func {
+	f.fn.Schedule.Compute = ir.LoopLevel{Kind: ir.LevelRoot}
+	f.fn.Schedule.ExplicitInline = false
+	return f
+}
+
+// ComputeAt computes the part of f that one iteration of loop v of the last
+// stage of consumer needs, inside that loop.
+func (f *Func) ComputeAt(consumer *Func, v VarOrRVar) *Func {
+	f.fn.Schedule.Compute = ir.LoopLevel{Kind: ir.LevelAt, Func: consumer.fn.Name, Stage: -1, Var: v.varName()}
+	f.fn.Schedule.ExplicitInline = false
+	return f
+}
+
+// ComputeAtStage is ComputeAt for a loop of a given stage of the consumer.
+func (f *Func) ComputeAtStage(consumer *Stage, v VarOrRVar) *Func {
+	f.fn.Schedule.Compute = ir.LoopLevel{Kind: ir.LevelAt, Func: consumer.f.fn.Name, Stage: consumer.idx, Var: v.varName()}
+	f.fn.Schedule.ExplicitInline = false
+	return f
+}
+
+// ComputeInline substitutes f into its consumers (the default for Funcs
+// without updates).
+func (f *Func) ComputeInline() *Func {
+	f.fn.Schedule.Compute = ir.LoopLevel{Kind: ir.LevelInline}
+	f.fn.Schedule.ExplicitInline = true
+	return f
+}
+
+// StoreRoot allocates f's storage outside all loops.
+func (f *Func) StoreRoot() *Func {
+	f.fn.Schedule.Store = ir.LoopLevel{Kind: ir.LevelRoot}
+	return f
+}
+
+// StoreAt allocates f's storage inside loop v of consumer (which must
+// enclose the compute level).
+func (f *Func) StoreAt(consumer *Func, v VarOrRVar) *Func {
+	f.fn.Schedule.Store = ir.LoopLevel{Kind: ir.LevelAt, Func: consumer.fn.Name, Stage: -1, Var: v.varName()}
+	return f
+}
+
+// StoreIn picks the memory f is stored in.
+func (f *Func) StoreIn(m MemoryType) *Func {
+	f.fn.Schedule.Memory = m
+	return f
+}
+
+// Bound fixes the region of f computed along pure var v to [min, min+extent).
+func (f *Func) Bound(v Var, min, extent any) *Func {
+	mn, ext := E(min), E(extent)
+	for _, e := range []Expr{mn, ext} {
+		if e.err != nil {
+			f.fail(withFunc(e.err, f.fn.Name, "bound"))
+			return f
+		}
+		if !e.Type().IsIntOrUInt() {
+			f.failf(ir.ErrType, "bound", "the bounds of %s must be integers, not %s", v.name, e.Type())
+			return f
+		}
+	}
+	f.fn.Schedule.Bounds = append(f.fn.Schedule.Bounds, ir.BoundDirective{Var: v.name, Min: Cast(Int32, mn).node, Extent: Cast(Int32, ext).node})
+	return f
+}
+
+// In returns a wrapper of f used only by consumer: a Func defined as a
+// copy of f that replaces f in consumer's definitions and can be scheduled
+// on its own (for example computed at a tile of consumer and stored in
+// shared memory). Calling In twice with the same consumer returns the same
+// wrapper.
+func (f *Func) In(consumer *Func) *Func {
+	if w, ok := f.wrappers[consumer]; ok {
+		return w
+	}
+	w := NewFunc(f.fn.Name + "_in_" + consumer.fn.Name)
+	w.wrapped = f
+	if f.fn.Pure == nil {
+		w.failf(ir.ErrUndefined, "in", "%s has no definition to wrap", f.fn.Name)
+		return w
+	}
+	args := make([]any, len(f.fn.Args))
+	for i, a := range f.fn.Args {
+		args[i] = NewVar(a)
+	}
+	w.Define(args...).Is(f.At(args...))
+	if f.wrappers == nil {
+		f.wrappers = map[*Func]*Func{}
+	}
+	f.wrappers[consumer] = w
+	return w
+}

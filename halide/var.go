@@ -1,0 +1,125 @@
+package halide
+
+import (
+	"fmt"
+
+	"github.com/gohalide/gohalide/halide/ir"
+)
+
+// VarOrRVar is a Var or an RVar: the loop variables schedule directives name.
+type VarOrRVar interface {
+	varName() string
+	isRVar() bool
+}
+
+// Var is a pure variable of a Func's definition and a loop of its schedule.
+// It is an Expr (of type int32) and has all Expr methods.
+type Var struct {
+	Expr
+	name string
+}
+
+// NewVar returns the variable called name.
+func NewVar(name string) Var {
+	return Var{Expr: Expr{node: &ir.Var{T: ir.Int32, Name: name}}, name: name}
+}
+
+// Name returns the variable's name.
+func (v Var) Name() string    { return v.name }
+func (v Var) varName() string { return v.name }
+func (v Var) isRVar() bool    { return false }
+
+// RVar is one dimension of an RDom. It is an Expr (of type int32).
+type RVar struct {
+	Expr
+	name string
+	dom  *RDom
+}
+
+// Name returns the variable's name, e.g. "r$x".
+func (v RVar) Name() string    { return v.name }
+func (v RVar) varName() string { return v.name }
+func (v RVar) isRVar() bool    { return true }
+
+// NewRVar returns a reduction variable name with no domain of its own. Use it
+// to name the outer and inner loops when splitting an RVar.
+func NewRVar(name string) RVar {
+	return RVar{Expr: Expr{node: &ir.Var{T: ir.Int32, Name: name}}, name: name}
+}
+
+// RangeSpec is one dimension of an RDom: a min and an extent.
+type RangeSpec struct{ Min, Extent any }
+
+// Range returns the RDom dimension [min, min+extent).
+func Range(min, extent any) RangeSpec { return RangeSpec{min, extent} }
+
+// RDom is a multi-dimensional reduction domain. Its dimensions are the RVars
+// X, Y, Z, W (named name$x, name$y, ...); the first dimension is innermost.
+type RDom struct {
+	name string
+	vars []RVar
+	dom  *ir.ReductionDomain
+	err  error
+}
+
+var rdomSuffixes = []string{"x", "y", "z", "w"}
+
+// NewRDom returns a reduction domain over the given ranges, whose bounds may
+// be expressions over Params and input extents.
+func NewRDom(name string, ranges ...RangeSpec) *RDom {
+	r := &RDom{name: name, dom: &ir.ReductionDomain{Name: name}}
+	if len(ranges) == 0 {
+		r.err = ir.Errorf(ir.ErrDefinition, "", "RDom", "RDom %s has no dimensions", name)
+	}
+	for i, rg := range ranges {
+		suffix := fmt.Sprint(i)
+		if i < len(rdomSuffixes) {
+			suffix = rdomSuffixes[i]
+		}
+		vn := name + "$" + suffix
+		mn, ext := E(rg.Min), E(rg.Extent)
+		for _, e := range []Expr{mn, ext} {
+			if e.err != nil && r.err == nil {
+				r.err = e.err
+			} else if e.err == nil && !e.Type().IsIntOrUInt() && r.err == nil {
+				r.err = ir.Errorf(ir.ErrType, "", "RDom", "the bounds of RDom %s must be integers, not %s", name, e.Type())
+			}
+		}
+		if r.err != nil {
+			continue
+		}
+		mn, ext = Cast(Int32, mn), Cast(Int32, ext)
+		r.dom.Vars = append(r.dom.Vars, ir.RVar{Name: vn, Min: mn.node, Extent: ext.node})
+		rv := RVar{Expr: Expr{node: &ir.Var{T: ir.Int32, Name: vn, RDom: r.dom}}, name: vn, dom: r}
+		r.vars = append(r.vars, rv)
+	}
+	return r
+}
+
+// Dim returns dimension i.
+func (r *RDom) Dim(i int) RVar {
+	if i < 0 || i >= len(r.vars) {
+		return RVar{Expr: bad("RDom %s has %d dimensions, not %d", r.name, len(r.vars), i+1)}
+	}
+	return r.vars[i]
+}
+
+// X, Y, Z and W return dimensions 0 to 3.
+func (r *RDom) X() RVar { return r.Dim(0) }
+func (r *RDom) Y() RVar { return r.Dim(1) }
+func (r *RDom) Z() RVar { return r.Dim(2) }
+func (r *RDom) W() RVar { return r.Dim(3) }
+
+// Dims returns the number of dimensions.
+func (r *RDom) Dims() int { return len(r.vars) }
+
+// toExpr lets a one-dimensional RDom be used as an Expr (its only RVar).
+func (r *RDom) toExpr() Expr {
+	if r.err != nil {
+		return Expr{err: r.err}
+	}
+	if len(r.vars) != 1 {
+		return bad("RDom %s has %d dimensions; use X(), Y(), ... to pick one", r.name, len(r.vars))
+	}
+	return r.vars[0].Expr
+}

@@ -1,0 +1,250 @@
+package lower
+
+// bounds_inference: define the region each stage of each Func computes.
+// For a Func f produced at some site, the region of its last stage is the
+// box its consumers read there (bounds.Required over the consume body, with
+// the loops inside ranging and everything outside symbolic); each earlier
+// stage also covers what the later stages of f read of f. The regions
+// become lets f.s<k>.<x>.min / .max around the production, consumers first,
+// so a producer's lets can use its consumers' ones. Func.bound fixes a
+// region (with a check that it covers the need). The output's regions are
+// its buffer's. Then run-time checks are added at the top: the output's
+// extents suit its tail strategies, and every input and the output are
+// accessed only inside their buffers.
+//
+// Before: schedule_functions. After: every variable of the statement is
+// defined by a loop or a let, or is a Param or buffer variable.
+
+import (
+	"fmt"
+
+	"github.com/gohalide/gohalide/bounds"
+	"github.com/gohalide/gohalide/halide/ir"
+)
+
+func boundsInference(st *State) error {
+	s := st.Stmt
+	for i := len(st.Order) - 1; i >= 0; i-- {
+		f := st.Funcs[st.Order[i]]
+		if f.Name == st.P.Output {
+			continue
+		}
+		var err error
+		if s, err = defineRegions(st, s, f); err != nil {
+			return err
+		}
+	}
+	out := st.Funcs[st.P.Output]
+	s = wrapLets(s, outputRegionLets(out))
+	checks, err := bufferChecks(st, s, out)
+	if err != nil {
+		return err
+	}
+	st.Stmt = ir.MakeBlock(append(checks, s)...)
+	st.boundsDone = true
+	return nil
+}
+
+type let struct {
+	name  string
+	value ir.Expr
+}
+
+// wrapLets wraps s in lets, the first outermost.
+func wrapLets(s ir.Stmt, lets []let) ir.Stmt {
+	for i := len(lets) - 1; i >= 0; i-- {
+		s = &ir.LetStmt{Name: lets[i].name, Value: lets[i].value, Body: s}
+	}
+	return s
+}
+
+// outputRegionLets makes every stage of the output compute its whole buffer.
+func outputRegionLets(out *ir.Function) []let {
+	var lets []let
+	for k := len(out.Stages()) - 1; k >= 0; k-- {
+		p := stagePrefix(out.Name, k)
+		for d, a := range out.Args {
+			mn := v(BufferVar(out.Name, "min", d))
+			ext := v(BufferVar(out.Name, "extent", d))
+			lets = append(lets, let{p + a + ".min", mn}, let{p + a + ".max", ir.SubE(ir.AddE(mn, ext), ir.Int(1))})
+		}
+	}
+	return lets
+}
+
+// defineRegions finds the production of f and wraps it in its region lets.
+func defineRegions(st *State, s ir.Stmt, f *ir.Function) (ir.Stmt, error) {
+	var err error
+	found := false
+	var mut func(ir.Stmt) ir.Stmt
+	mut = func(x ir.Stmt) ir.Stmt {
+		if err != nil || found {
+			return x
+		}
+		if blk, ok := x.(*ir.Block); ok {
+			for i := 0; i+1 < len(blk.Stmts); i++ {
+				p, ok1 := blk.Stmts[i].(*ir.ProducerConsumer)
+				c, ok2 := blk.Stmts[i+1].(*ir.ProducerConsumer)
+				if ok1 && ok2 && p.Func == f.Name && p.Producer && c.Func == f.Name && !c.Producer {
+					found = true
+					var lets []let
+					var checks []ir.Stmt
+					lets, checks, err = regionLets(f, p.Body, c.Body)
+					if err != nil {
+						return x
+					}
+					pair := &ir.Block{Stmts: append(checks, p, c)}
+					stmts := append([]ir.Stmt{}, blk.Stmts[:i]...)
+					stmts = append(stmts, wrapLets(pair, lets))
+					stmts = append(stmts, blk.Stmts[i+2:]...)
+					if len(stmts) == 1 {
+						return stmts[0]
+					}
+					return &ir.Block{Stmts: stmts}
+				}
+			}
+		}
+		return ir.MapStmt(x, mut, nil)
+	}
+	s = mut(s)
+	if err != nil {
+		return nil, err
+	}
+	if !found {
+		panic(fmt.Sprintf("bounds_inference: no production of %s", f.Name))
+	}
+	return s, nil
+}
+
+// stageStmts splits a produce body into its stages' loop nests.
+func stageStmts(produce ir.Stmt, n int) []ir.Stmt {
+	if n == 1 {
+		return []ir.Stmt{produce}
+	}
+	blk, ok := produce.(*ir.Block)
+	if !ok || len(blk.Stmts) != n {
+		panic(fmt.Sprintf("bounds_inference: produce body has no %d stages", n))
+	}
+	return blk.Stmts
+}
+
+func regionLets(f *ir.Function, produce, consume ir.Stmt) ([]let, []ir.Stmt, error) {
+	stages := f.Stages()
+	stmts := stageStmts(produce, len(stages))
+	need := bounds.Required(consume, nil)[f.Name]
+	if need == nil {
+		// Nothing reads f (every use was simplified away): compute nothing.
+		need = make(bounds.Box, len(f.Args))
+		for i := range need {
+			need[i] = bounds.Interval{Min: ir.Int(0), Max: ir.Int(-1)}
+		}
+	}
+	fixed := map[string]ir.BoundDirective{}
+	for _, b := range f.Schedule.Bounds {
+		fixed[b.Var] = b
+	}
+	var lets []let
+	box := need
+	for k := len(stages) - 1; k >= 0; k-- {
+		if k < len(stages)-1 {
+			if later := bounds.Required(stmts[k+1], nil)[f.Name]; later != nil {
+				box = bounds.Union(box, later)
+			}
+		}
+		p := stagePrefix(f.Name, k)
+		for d, a := range f.Args {
+			iv := box[d]
+			if b, ok := fixed[a]; ok {
+				iv = bounds.Interval{Min: b.Min, Max: ir.Simplify(ir.SubE(ir.AddE(b.Min, b.Extent), ir.Int(1)))}
+			} else if !iv.IsBounded() {
+				return nil, nil, ir.Errorf(ir.ErrUnbounded, f.Name, "bounds inference", "%s is accessed in an unbounded way in dimension %d (%s): the region needed is %s", f.Name, d, a, iv).
+					WithLegal("clamp the coordinate, use a boundary condition, or promise its range with Clamped / UnsafePromiseClamped")
+			}
+			lets = append(lets, let{p + a + ".min", iv.Min}, let{p + a + ".max", iv.Max})
+		}
+	}
+	// A fixed bound must cover what the consumers read; the check goes just
+	// before the production, where the consumers' symbols are defined.
+	var checks []ir.Stmt
+	for d, a := range f.Args {
+		b, ok := fixed[a]
+		if !ok {
+			continue
+		}
+		iv := need[d]
+		if !iv.IsBounded() {
+			return nil, nil, ir.Errorf(ir.ErrUnbounded, f.Name, "bound", "%s is accessed in an unbounded way in dimension %d (%s), so its bound cannot be checked", f.Name, d, a)
+		}
+		max := ir.SubE(ir.AddE(b.Min, b.Extent), ir.Int(1))
+		checks = append(checks, &ir.AssertStmt{
+			Cond:    ir.AndE(ir.LEE(b.Min, iv.Min), ir.LEE(iv.Max, max)),
+			Message: fmt.Sprintf("the bound of %s in %s is too small: it must cover [min, max] =", f.Name, a),
+			Args:    []ir.Expr{iv.Min, iv.Max},
+		})
+	}
+	return lets, checks, nil
+}
+
+// bufferChecks returns the run-time checks that go before everything: the
+// output's extents suit its tail strategies, and the output and every input
+// are accessed only inside their buffers. s is the whole statement, whose
+// boxes are in terms of Params and buffer variables only.
+func bufferChecks(st *State, s ir.Stmt, out *ir.Function) ([]ir.Stmt, error) {
+	var checks []ir.Stmt
+	for _, t := range st.tails {
+		d := argIndex(out, t.root)
+		ext := v(BufferVar(out.Name, "extent", d))
+		fac := ir.Int(int64(t.factor))
+		if t.tail == ir.RoundUp {
+			checks = append(checks, &ir.AssertStmt{
+				Cond:    &ir.Binary{Op: ir.EQ, A: ir.ModE(ext, fac), B: ir.Int(0)},
+				Message: fmt.Sprintf("%s splits %s by %d with RoundUp, so the output's extent in dimension %d must be a multiple of %d; it is", out.Name, t.root, t.factor, d, t.factor),
+				Args:    []ir.Expr{ext},
+			})
+		} else {
+			checks = append(checks, &ir.AssertStmt{
+				Cond:    ir.LEE(fac, ext),
+				Message: fmt.Sprintf("%s splits %s by %d with ShiftInwards, so the output's extent in dimension %d must be at least %d; it is", out.Name, t.root, t.factor, d, t.factor),
+				Args:    []ir.Expr{ext},
+			})
+		}
+	}
+	type buf struct {
+		name, what string
+		box        bounds.Box
+	}
+	var bufs []buf
+	touched := bounds.Touched(s, nil)
+	bufs = append(bufs, buf{out.Name, "Output buffer", touched[out.Name]})
+	req := bounds.Required(s, nil)
+	for _, in := range st.P.Inputs {
+		if b, ok := req[in.Name]; ok {
+			bufs = append(bufs, buf{in.Name, "Input buffer", b})
+		}
+	}
+	for _, b := range bufs {
+		for d, iv := range b.box {
+			if !iv.IsBounded() {
+				return nil, ir.Errorf(ir.ErrUnbounded, b.name, "bounds inference", "%s %s is accessed in an unbounded way in dimension %d: the region needed is %s", b.what, b.name, d, iv).
+					WithLegal("clamp the coordinate, use a boundary condition, or promise its range with Clamped / UnsafePromiseClamped")
+			}
+			mn := v(BufferVar(b.name, "min", d))
+			max := ir.SubE(ir.AddE(mn, v(BufferVar(b.name, "extent", d))), ir.Int(1))
+			checks = append(checks, &ir.AssertStmt{
+				Cond:    ir.AndE(ir.LEE(mn, iv.Min), ir.LEE(iv.Max, max)),
+				Message: fmt.Sprintf("%s %s is accessed outside its bounds in dimension %d: accessed [min, max], buffer [min, max] =", b.what, b.name, d),
+				Args:    []ir.Expr{iv.Min, iv.Max, mn, max},
+			})
+		}
+	}
+	return checks, nil
+}
+
+func argIndex(f *ir.Function, name string) int {
+	for i, a := range f.Args {
+		if a == name {
+			return i
+		}
+	}
+	panic("bounds_inference: " + f.Name + " has no argument " + name)
+}

@@ -1,0 +1,30 @@
+// Package lower turns a pipeline of Funcs with schedules into one lowered
+// statement: loops, allocations, loads and stores that the CPU executor
+// (package cpu) runs and that the GPU passes turn into kernels.
+//
+// Lowering is a table of passes (Passes, in passes.go) run in order by
+// Lower. Each pass lives in its own file named like its entry point, opens
+// with a comment saying what it does, what it expects and what it leaves,
+// and has a test beside it. With Options.Debug (or the environment variable
+// GOHALIDE_DEBUG) set to 1 Lower logs each pass name and its time, 2 also
+// prints the statement after every pass ("unchanged" when a pass did
+// nothing), and 3 adds the sub-steps passes report. With Options.Verify the
+// IR verifier (verify.go) checks the invariants after every pass; the tests
+// always turn it on.
+//
+// The passes, in order:
+//
+//	inline_functions       substitute Funcs computed inline into their consumers
+//	validate_schedules     check directives that need the whole pipeline
+//	schedule_functions     build the loop nest: splits, fuses, reorders, tails, compute/store levels
+//	bounds_inference       define the region each stage computes (f.s0.x.min/max) and check input and output bounds
+//	allocation_bounds      size each realization from the region its body touches
+//	storage_flattening     multi-dimensional Funcs and buffers to flat allocations, loads and stores
+//	unroll_loops           replicate unrolled loops; check vectorized loops have constant extents
+//	simplify               simplify the whole statement
+//
+// Names in the lowered statement follow Halide: the loop of stage s of Func
+// f over var x is f.s<s>.x, a split of it f.s0.x.xo / f.s0.x.xi, and the
+// region a stage computes is f.s0.x.min .. f.s0.x.max. An input or output
+// buffer b has b.min.<d>, b.extent.<d> and b.stride.<d>.
+package lower

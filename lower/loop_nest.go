@@ -1,0 +1,65 @@
+package lower
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gohalide/gohalide/halide/ir"
+)
+
+// PrintLoopNest prints the loop nest of a statement from
+// schedule_functions, like Halide's print_loop_nest: one line per loop
+// ("for x:", "parallel y:", "unrolled x.xi in [0, 3]:"), "produce f:" and
+// "consume f:" around productions, "store f:" where storage is allocated
+// outside the compute level, and "f(...) = ..." for each definition. Loop
+// names drop the "f.sN." prefix; constant bounds are shown as [min, max].
+func PrintLoopNest(s ir.Stmt) string {
+	var b strings.Builder
+	printNest(&b, s, 0)
+	return b.String()
+}
+
+func printNest(b *strings.Builder, s ir.Stmt, depth int) {
+	ind := strings.Repeat("  ", depth)
+	switch s := s.(type) {
+	case nil:
+	case *ir.Block:
+		for _, x := range s.Stmts {
+			printNest(b, x, depth)
+		}
+	case *ir.LetStmt:
+		printNest(b, s.Body, depth)
+	case *ir.IfThenElse:
+		printNest(b, s.Then, depth)
+		printNest(b, s.Else, depth)
+	case *ir.Realize:
+		if blk, ok := s.Body.(*ir.Block); ok && len(blk.Stmts) > 0 {
+			if pc, ok := blk.Stmts[0].(*ir.ProducerConsumer); ok && pc.Func == s.Func && pc.Producer {
+				printNest(b, s.Body, depth)
+				return
+			}
+		}
+		fmt.Fprintf(b, "%sstore %s:\n", ind, s.Func)
+		printNest(b, s.Body, depth+1)
+	case *ir.ProducerConsumer:
+		word := "consume"
+		if s.Producer {
+			word = "produce"
+		}
+		fmt.Fprintf(b, "%s%s %s:\n", ind, word, s.Func)
+		printNest(b, s.Body, depth+1)
+	case *ir.For:
+		rng := ""
+		mn := ir.Simplify(s.Min)
+		mx := ir.Simplify(ir.SubE(ir.AddE(s.Min, s.Extent), ir.Int(1)))
+		if ir.IsConst(mn) && ir.IsConst(mx) {
+			rng = fmt.Sprintf(" in [%s, %s]", ir.ExprString(mn), ir.ExprString(mx))
+		}
+		fmt.Fprintf(b, "%s%s %s%s:\n", ind, s.Kind, trimLoop(s.Name), rng)
+		printNest(b, s.Body, depth+1)
+	case *ir.Provide:
+		fmt.Fprintf(b, "%s%s(...) = ...\n", ind, s.Func)
+	default:
+		fmt.Fprintf(b, "%s%s", ind, ir.StmtString(s))
+	}
+}

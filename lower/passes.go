@@ -1,0 +1,138 @@
+package lower
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+	"strconv"
+	"time"
+
+	"github.com/gohalide/gohalide/halide/ir"
+)
+
+// Pass is one step of lowering.
+type Pass struct {
+	Name string
+	Run  func(*State) error
+}
+
+// Passes is the pass table, in the order Lower runs it. Ordering
+// constraints (checked by TestPassOrder):
+//   - inline_functions before schedule_functions: inlined Funcs get no loops.
+//   - validate_schedules before schedule_functions: compute levels must name real loops.
+//   - schedule_functions before bounds_inference: bounds are found by walking the loops.
+//   - bounds_inference before allocation_bounds: realizations are sized from the regions.
+//   - allocation_bounds before storage_flattening: flattening needs each realization's box.
+//   - storage_flattening before unroll_loops: unrolling copies flat loads and stores.
+//   - simplify last: it cleans up after every other pass.
+var Passes = []Pass{
+	{"inline_functions", inlineFunctions},
+	{"validate_schedules", validateSchedules},
+	{"schedule_functions", scheduleFunctions},
+	{"bounds_inference", boundsInference},
+	{"allocation_bounds", allocationBounds},
+	{"storage_flattening", storageFlattening},
+	{"unroll_loops", unrollLoops},
+	{"simplify", simplify},
+}
+
+// Options control Lower.
+type Options struct {
+	// Debug is the logging level: 0 none, 1 pass names and times, 2 also
+	// the statement after each pass, 3 also sub-steps. When zero, the
+	// environment variable GOHALIDE_DEBUG is read.
+	Debug int
+	// Log receives the debug output (default os.Stderr).
+	Log io.Writer
+	// Verify runs the IR verifier after every pass.
+	Verify bool
+}
+
+// State is what the passes share.
+type State struct {
+	P *Pipeline
+	// Funcs are the Functions still to be realized after inlining, by name.
+	Funcs map[string]*ir.Function
+	// Order lists the Funcs that are realized (not inlined), producers first.
+	Order []string
+	// Stmt is the statement built so far (nil before schedule_functions).
+	Stmt ir.Stmt
+	// LoopNest is the loop nest as printed after schedule_functions.
+	LoopNest string
+	// Stage tracks what has been done, for the verifier.
+	boundsDone, flattened bool
+
+	tails []tailCheck
+	debug int
+	log   io.Writer
+}
+
+func (s *State) logf(level int, format string, args ...any) {
+	if s.debug >= level {
+		fmt.Fprintf(s.log, format, args...)
+	}
+}
+
+// Result is a lowered pipeline.
+type Result struct {
+	Stmt     ir.Stmt
+	LoopNest string
+	Output   string
+	// OutputType and OutputDims describe the output buffer.
+	OutputType ir.Type
+	OutputDims int
+	Inputs     []Input
+	Params     []Param
+}
+
+// Lower runs the pass table on p. Errors a user can cause are *ir.Error
+// values; a failed compiler invariant is recovered into an ErrInternal
+// error naming the pass.
+func Lower(p *Pipeline, opts Options) (res *Result, err error) {
+	st := &State{P: p, debug: opts.Debug, log: opts.Log}
+	if st.debug == 0 {
+		st.debug, _ = strconv.Atoi(os.Getenv("GOHALIDE_DEBUG"))
+	}
+	if st.log == nil {
+		st.log = os.Stderr
+	}
+	current := "setup"
+	defer func() {
+		if r := recover(); r != nil {
+			res = nil
+			err = &ir.Error{Code: ir.ErrInternal, Directive: current,
+				Msg: fmt.Sprintf("compiler bug in pass %s: %v\n%s", current, r, debug.Stack())}
+		}
+	}()
+	out, ok := p.Funcs[p.Output]
+	if !ok {
+		return nil, ir.Errorf(ir.ErrUndefined, p.Output, "Lower", "the output Func is not in the pipeline")
+	}
+	for _, pass := range Passes {
+		current = pass.Name
+		before := st.Stmt
+		start := time.Now()
+		if err := pass.Run(st); err != nil {
+			return nil, err
+		}
+		st.logf(1, "lower: %s (%v)\n", pass.Name, time.Since(start))
+		if st.debug >= 2 {
+			if before != nil && before == st.Stmt {
+				st.logf(2, "unchanged\n")
+			} else if st.Stmt != nil {
+				st.logf(2, "%s\n", ir.StmtString(st.Stmt))
+			}
+		}
+		if opts.Verify && st.Stmt != nil {
+			if err := Verify(st); err != nil {
+				return nil, &ir.Error{Code: ir.ErrInternal, Directive: pass.Name, Msg: fmt.Sprintf("IR verifier after pass %s: %v", pass.Name, err)}
+			}
+		}
+	}
+	return &Result{
+		Stmt: st.Stmt, LoopNest: st.LoopNest, Output: p.Output,
+		OutputType: out.T, OutputDims: len(out.Args),
+		Inputs: p.Inputs, Params: p.Params,
+	}, nil
+}

@@ -1,0 +1,61 @@
+package lower
+
+import (
+	"github.com/gohalide/gohalide/halide/ir"
+)
+
+// Input is an input buffer of a pipeline.
+type Input struct {
+	Name string
+	T    ir.Type
+	Dims int
+}
+
+// Param is a scalar parameter of a pipeline.
+type Param struct {
+	Name string
+	T    ir.Type
+}
+
+// Pipeline is what lowering starts from: every Func the output depends on,
+// in realization order.
+type Pipeline struct {
+	// Funcs maps names to Functions. Lowering does not modify them.
+	Funcs map[string]*ir.Function
+	// Order lists the Funcs so that each comes after the Funcs it calls;
+	// the output is last.
+	Order  []string
+	Output string
+	Inputs []Input
+	Params []Param
+}
+
+// BufferVar returns the name of a buffer's min, extent or stride variable,
+// e.g. BufferVar("in", "min", 0) = "in.min.0".
+func BufferVar(buf, field string, dim int) string {
+	return buf + "." + field + "." + itoa(dim)
+}
+
+func itoa(i int) string {
+	if i >= 0 && i < 10 {
+		return string(rune('0' + i))
+	}
+	s := ""
+	neg := i < 0
+	if neg {
+		i = -i
+	}
+	for i > 0 {
+		s = string(rune('0'+i%10)) + s
+		i /= 10
+	}
+	if neg {
+		s = "-" + s
+	}
+	return s
+}
+
+// stagePrefix is the prefix of the names of stage s of f: "f.s0.".
+func stagePrefix(f string, s int) string { return f + ".s" + itoa(s) + "." }
+
+func v(name string) ir.Expr { return ir.NewVar(name) }

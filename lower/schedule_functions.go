@@ -1,0 +1,330 @@
+package lower
+
+// schedule_functions: build the loop nest of the pipeline from the
+// schedules. Each stage becomes a nest of For loops over its dims (after
+// splits, fuses and reorders), with the variables of split and fused loops
+// rebuilt by lets in the innermost body and tails handled as the split's
+// TailStrategy says. The output is produced at the root; every other
+// realized Func is injected, consumers first, at its compute level (wrapping
+// that loop's body in produce/consume) inside a Realize at its store level.
+//
+// Before: validate_schedules. After: State.Stmt uses the region variables
+// f.s<k>.<x>.min / .max of each stage, which bounds_inference defines, and
+// State.LoopNest holds the printed loop nest.
+
+import (
+	"strings"
+
+	"github.com/gohalide/gohalide/halide/ir"
+)
+
+// tailCheck is a split of an output's pure var whose tail strategy needs a
+// run-time check of the output's extent.
+type tailCheck struct {
+	fn     string
+	stage  int
+	root   string
+	factor int
+	tail   ir.TailStrategy
+}
+
+type loopBounds struct{ min, extent ir.Expr }
+
+// resolveTail picks the tail strategy Halide would use for TailAuto.
+func resolveTail(t ir.TailStrategy, stage int, rvar, output bool) ir.TailStrategy {
+	if t != ir.TailAuto {
+		return t
+	}
+	switch {
+	case stage == 0:
+		return ir.ShiftInwards
+	case rvar || output:
+		return ir.GuardWithIf
+	}
+	return ir.RoundUp
+}
+
+// buildStage returns the loop nest of stage si of f.
+func buildStage(st *State, f *ir.Function, si int) (ir.Stmt, error) {
+	d := f.Stages()[si]
+	prefix := stagePrefix(f.Name, si)
+	output := f.Name == st.P.Output
+	dims := map[string]loopBounds{}
+	sub := map[string]ir.Expr{}
+	roots := map[string]bool{}
+	for _, a := range f.Args {
+		mn, mx := v(prefix+a+".min"), v(prefix+a+".max")
+		dims[a] = loopBounds{mn, ir.Simplify(ir.AddE(ir.SubE(mx, mn), ir.Int(1)))}
+		sub[a] = v(prefix + a)
+		roots[a] = true
+	}
+	if d.RDom != nil {
+		for _, rv := range d.RDom.Vars {
+			dims[rv.Name] = loopBounds{rv.Min, rv.Extent}
+			sub[rv.Name] = v(prefix + rv.Name)
+		}
+	}
+	args := make([]ir.Expr, len(d.Args))
+	for i, a := range d.Args {
+		args[i] = ir.Substitute(a, sub)
+	}
+	var body ir.Stmt = &ir.Provide{Func: f.Name, Value: ir.Substitute(d.Value, sub), Args: args, Atomic: d.Schedule.Atomic}
+
+	for _, sp := range d.Schedule.Splits {
+		switch sp.Kind {
+		case ir.SplitVar:
+			old := dims[sp.Old]
+			fac := ir.Int(int64(sp.Factor))
+			e, isConst := ir.AsInt(old.extent)
+			exact := isConst && e%int64(sp.Factor) == 0
+			rvar := isRVarName(d, sp.Old)
+			tail := resolveTail(sp.Tail, si, rvar, output)
+			if output && !exact {
+				if roots[sp.Old] {
+					if tail == ir.ShiftInwards || tail == ir.RoundUp {
+						st.tails = append(st.tails, tailCheck{f.Name, si, sp.Old, sp.Factor, tail})
+					}
+				} else if isConst && (tail == ir.RoundUp || (tail == ir.ShiftInwards && e < int64(sp.Factor))) {
+					return nil, ir.Errorf(ir.ErrSchedule, f.Name, "split", "split of %s (extent %d) by %d with %s would write outside the output", sp.Old, e, sp.Factor, tail).
+						WithLegal("GuardWithIf, or a factor that divides %d", e)
+				}
+			}
+			if exact && isConst && e <= int64(sp.Factor) {
+				// The whole loop fits in one inner iteration.
+				dims[sp.Outer] = loopBounds{ir.Int(0), ir.Int(1)}
+			} else {
+				dims[sp.Outer] = loopBounds{ir.Int(0), ir.Simplify(ir.DivE(ir.AddE(old.extent, ir.Int(int64(sp.Factor-1))), fac))}
+			}
+			dims[sp.Inner] = loopBounds{ir.Int(0), fac}
+			outer, inner := v(prefix+sp.Outer), v(prefix+sp.Inner)
+			base := ir.Simplify(ir.AddE(ir.MulE(outer, fac), old.min))
+			if tail == ir.ShiftInwards && !exact {
+				base = ir.MinE(base, ir.Simplify(ir.SubE(ir.AddE(old.min, old.extent), fac)))
+			}
+			value := ir.AddE(base, inner)
+			if tail == ir.GuardWithIf && !exact {
+				last := ir.Simplify(ir.SubE(ir.AddE(old.min, old.extent), ir.Int(1)))
+				cond := &ir.Call{T: ir.Bool, Kind: ir.CallIntrinsic, Name: ir.IntrinsicLikely,
+					Args: []ir.Expr{ir.LEE(v(prefix+sp.Old), last)}}
+				body = &ir.IfThenElse{Cond: cond, Then: body}
+			}
+			body = &ir.LetStmt{Name: prefix + sp.Old, Value: value, Body: body}
+		case ir.FuseVars:
+			in, out := dims[sp.Inner], dims[sp.Outer]
+			dims[sp.Old] = loopBounds{ir.Int(0), ir.Simplify(ir.MulE(in.extent, out.extent))}
+			fused := v(prefix + sp.Old)
+			body = &ir.LetStmt{Name: prefix + sp.Inner, Value: ir.AddE(ir.ModE(fused, in.extent), in.min),
+				Body: &ir.LetStmt{Name: prefix + sp.Outer, Value: ir.AddE(ir.DivE(fused, in.extent), out.min), Body: body}}
+		}
+	}
+	for _, dim := range d.Schedule.Dims {
+		b := dims[dim.Name]
+		body = &ir.For{Name: prefix + dim.Name, Min: b.min, Extent: b.extent, Kind: dim.Kind, Body: body}
+	}
+	return body, nil
+}
+
+// buildStages returns the loop nests of all stages of f, in order.
+func buildStages(st *State, f *ir.Function) (ir.Stmt, error) {
+	var stmts []ir.Stmt
+	for si := range f.Stages() {
+		s, err := buildStage(st, f, si)
+		if err != nil {
+			return nil, err
+		}
+		stmts = append(stmts, s)
+	}
+	return ir.MakeBlock(stmts...), nil
+}
+
+func scheduleFunctions(st *State) error {
+	out := st.Funcs[st.P.Output]
+	produce, err := buildStages(st, out)
+	if err != nil {
+		return err
+	}
+	var s ir.Stmt = &ir.ProducerConsumer{Func: out.Name, Producer: true, Body: produce}
+	for i := len(st.Order) - 1; i >= 0; i-- {
+		f := st.Funcs[st.Order[i]]
+		if f.Name == out.Name {
+			continue
+		}
+		if s, err = inject(st, s, f); err != nil {
+			return err
+		}
+	}
+	st.Stmt = s
+	st.LoopNest = PrintLoopNest(s)
+	return nil
+}
+
+// countCalls counts the calls to f in s.
+func countCalls(s ir.Stmt, f string) int {
+	n := 0
+	ir.WalkStmt(s, func(ir.Stmt) bool { return true }, func(e ir.Expr) bool {
+		if c, ok := e.(*ir.Call); ok && c.Kind == ir.CallFunc && c.Name == f {
+			n++
+		}
+		return true
+	})
+	return n
+}
+
+// findLoop returns the loop called name in s, or nil.
+func findLoop(s ir.Stmt, name string) *ir.For {
+	var found *ir.For
+	ir.WalkStmt(s, func(x ir.Stmt) bool {
+		if l, ok := x.(*ir.For); ok && l.Name == name {
+			found = l
+		}
+		return found == nil
+	}, nil)
+	return found
+}
+
+// legalLoops lists the loops whose bodies contain all n uses of f, as
+// "compute_at(g, x)" suggestions, outermost first.
+func legalLoops(s ir.Stmt, f string, n int) string {
+	legal := []string{"compute_root"}
+	ir.WalkStmt(s, func(x ir.Stmt) bool {
+		if l, ok := x.(*ir.For); ok {
+			if countCalls(l.Body, f) == n {
+				legal = append(legal, "compute_at("+loopFunc(l.Name)+", "+shortLoop(l.Name)+")")
+				return true
+			}
+			return false
+		}
+		return true
+	}, nil)
+	return strings.Join(legal, ", ")
+}
+
+// loopFunc returns the Func of a loop name "f.s0.x.xo".
+func loopFunc(name string) string {
+	if i := strings.Index(name, ".s"); i >= 0 {
+		return name[:i]
+	}
+	return name
+}
+
+// trimLoop removes the "f.s0." prefix of a loop name.
+func trimLoop(name string) string {
+	i := strings.Index(name, ".s")
+	if i < 0 {
+		return name
+	}
+	rest := name[i+2:]
+	j := strings.Index(rest, ".")
+	if j < 0 {
+		return name
+	}
+	return rest[j+1:]
+}
+
+// shortLoop returns the last component of a loop name.
+func shortLoop(name string) string {
+	t := trimLoop(name)
+	if i := strings.LastIndex(t, "."); i >= 0 {
+		return t[i+1:]
+	}
+	return t
+}
+
+// innermostSite returns the name of the innermost loop containing all n
+// uses of f ("" for the root).
+func innermostSite(s ir.Stmt, f string, n int) string {
+	site := ""
+	ir.WalkStmt(s, func(x ir.Stmt) bool {
+		if l, ok := x.(*ir.For); ok {
+			if countCalls(l.Body, f) == n {
+				site = l.Name
+				return true
+			}
+			return false
+		}
+		return true
+	}, nil)
+	return site
+}
+
+// wrapLoopBody replaces the body of the loop called name by wrap(body).
+func wrapLoopBody(s ir.Stmt, name string, wrap func(ir.Stmt) ir.Stmt) ir.Stmt {
+	var mut func(ir.Stmt) ir.Stmt
+	mut = func(x ir.Stmt) ir.Stmt {
+		if l, ok := x.(*ir.For); ok && l.Name == name {
+			return &ir.For{Name: l.Name, Min: l.Min, Extent: l.Extent, Kind: l.Kind, Body: wrap(l.Body)}
+		}
+		return ir.MapStmt(x, mut, nil)
+	}
+	return mut(s)
+}
+
+// inject places the production of f in s at its compute level and its
+// storage at its store level.
+func inject(st *State, s ir.Stmt, f *ir.Function) (ir.Stmt, error) {
+	n := countCalls(s, f.Name)
+	sched := f.Schedule
+	site := ""
+	switch sched.Compute.Kind {
+	case ir.LevelAt:
+		name, err := levelLoop(st, f, sched.Compute, "compute_at")
+		if err != nil {
+			return nil, err
+		}
+		l := findLoop(s, name)
+		if l == nil || countCalls(l.Body, f.Name) != n {
+			return nil, ir.Errorf(ir.ErrComputeAt, f.Name, "compute_at", "the loop %s does not contain every use of %s", name, f.Name).
+				WithLegal("%s", legalLoops(s, f.Name, n))
+		}
+		site = name
+	case ir.LevelInline:
+		if n > 0 {
+			site = innermostSite(s, f.Name, n)
+		}
+	}
+	storeSite := site
+	separateStore := false
+	switch sched.Store.Kind {
+	case ir.LevelRoot:
+		storeSite, separateStore = "", true
+	case ir.LevelAt:
+		name, err := levelLoop(st, f, sched.Store, "store_at")
+		if err != nil {
+			return nil, err
+		}
+		l := findLoop(s, name)
+		if l == nil || (site != name && (site == "" || findLoop(l.Body, site) == nil)) {
+			return nil, ir.Errorf(ir.ErrComputeAt, f.Name, "store_at", "the store level %s does not enclose the compute level of %s", name, f.Name).
+				WithLegal("store_root, or store_at a loop outside the compute_at loop")
+		}
+		storeSite, separateStore = name, true
+	}
+	stages, err := buildStages(st, f)
+	if err != nil {
+		return nil, err
+	}
+	realize := func(body ir.Stmt) ir.Stmt {
+		return &ir.Realize{Func: f.Name, T: f.T, Memory: sched.Memory, Body: body}
+	}
+	produce := func(body ir.Stmt) ir.Stmt {
+		b := ir.MakeBlock(&ir.ProducerConsumer{Func: f.Name, Producer: true, Body: stages},
+			&ir.ProducerConsumer{Func: f.Name, Producer: false, Body: body})
+		if !separateStore {
+			return realize(b)
+		}
+		return b
+	}
+	if site == "" {
+		s = produce(s)
+	} else {
+		s = wrapLoopBody(s, site, produce)
+	}
+	if separateStore {
+		if storeSite == "" {
+			s = realize(s)
+		} else {
+			s = wrapLoopBody(s, storeSite, realize)
+		}
+	}
+	return s, nil
+}

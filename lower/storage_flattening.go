@@ -1,0 +1,112 @@
+package lower
+
+// storage_flattening: turn multi-dimensional storage into flat buffers.
+// Each Realize of f becomes lets for f.min.<d> (and f.stride.<d> where the
+// stride is not constant) around `allocate f[T * e0 * e1 ...]`, with
+// dimension 0 dense; each Provide to f becomes a Store and each call a
+// Load at the flat index sum((x_d - f.min.d) * stride_d). Inputs and the
+// output use their buffer's min and stride variables.
+//
+// Before: allocation_bounds. After: no Realize, Provide, or Func or image
+// Call is left.
+
+import (
+	"github.com/gohalide/gohalide/halide/ir"
+)
+
+type layout struct {
+	mins, strides []ir.Expr
+}
+
+func (l layout) index(args []ir.Expr) ir.Expr {
+	var idx ir.Expr
+	for d, a := range args {
+		term := ir.MulE(ir.SubE(a, l.mins[d]), l.strides[d])
+		if idx == nil {
+			idx = term
+		} else {
+			idx = ir.AddE(idx, term)
+		}
+	}
+	if idx == nil {
+		return ir.Int(0)
+	}
+	return ir.Simplify(idx)
+}
+
+func bufferLayout(name string, dims int) layout {
+	l := layout{}
+	for d := 0; d < dims; d++ {
+		l.mins = append(l.mins, v(BufferVar(name, "min", d)))
+		l.strides = append(l.strides, v(BufferVar(name, "stride", d)))
+	}
+	return l
+}
+
+func storageFlattening(st *State) error {
+	layouts := map[string]layout{}
+	out := st.Funcs[st.P.Output]
+	layouts[out.Name] = bufferLayout(out.Name, len(out.Args))
+	for _, in := range st.P.Inputs {
+		layouts[in.Name] = bufferLayout(in.Name, in.Dims)
+	}
+	var fe func(ir.Expr) ir.Expr
+	fe = func(e ir.Expr) ir.Expr {
+		e = ir.MapExpr(e, fe)
+		if c, ok := e.(*ir.Call); ok && (c.Kind == ir.CallFunc || c.Kind == ir.CallImage) {
+			l, ok := layouts[c.Name]
+			if !ok {
+				panic("storage_flattening: no storage for " + c.Name)
+			}
+			return &ir.Load{T: c.T, Buf: c.Name, Index: l.index(c.Args)}
+		}
+		return e
+	}
+	var fs func(ir.Stmt) ir.Stmt
+	fs = func(s ir.Stmt) ir.Stmt {
+		switch s := s.(type) {
+		case *ir.Realize:
+			var lets []let
+			l := layout{}
+			stride := ir.Expr(ir.Int(1))
+			extents := make([]ir.Expr, len(s.Bounds))
+			for d, r := range s.Bounds {
+				mn := BufferVar(s.Func, "min", d)
+				lets = append(lets, let{mn, r.Min})
+				l.mins = append(l.mins, v(mn))
+				if ir.IsConst(stride) {
+					l.strides = append(l.strides, stride)
+				} else {
+					sn := BufferVar(s.Func, "stride", d)
+					lets = append(lets, let{sn, stride})
+					l.strides = append(l.strides, v(sn))
+				}
+				extents[d] = r.Extent
+				stride = ir.Simplify(ir.MulE(stride, r.Extent))
+			}
+			saved, had := layouts[s.Func]
+			layouts[s.Func] = l
+			body := fs(s.Body)
+			if had {
+				layouts[s.Func] = saved
+			} else {
+				delete(layouts, s.Func)
+			}
+			return wrapLets(&ir.Allocate{Name: s.Func, T: s.T, Memory: s.Memory, Extents: extents, Body: body}, lets)
+		case *ir.Provide:
+			l, ok := layouts[s.Func]
+			if !ok {
+				panic("storage_flattening: no storage for " + s.Func)
+			}
+			args := make([]ir.Expr, len(s.Args))
+			for i, a := range s.Args {
+				args[i] = fe(a)
+			}
+			return &ir.Store{Buf: s.Func, Index: l.index(args), Value: fe(s.Value), Atomic: s.Atomic}
+		}
+		return ir.MapStmt(s, fs, fe)
+	}
+	st.Stmt = fs(st.Stmt)
+	st.flattened = true
+	return nil
+}

@@ -1,0 +1,118 @@
+package lower
+
+// validate_schedules: check the directives that need the whole pipeline to
+// judge: compute and store levels name a realized Func and one of its loops,
+// Func.bound names a pure var, tail strategies suit their stage, and a
+// parallel loop over an RVar is atomic.
+//
+// Before: inline_functions has run. After: every LevelAt names an existing
+// loop (schedule_functions still checks that the loop encloses every use).
+
+import (
+	"strings"
+
+	"github.com/gohalide/gohalide/halide/ir"
+)
+
+// levelLoop returns the full loop name (e.g. "g.s1.x.xo") of a LevelAt loop
+// level, or an error listing the loops that exist.
+func levelLoop(st *State, f *ir.Function, l ir.LoopLevel, directive string) (string, error) {
+	c, ok := st.Funcs[l.Func]
+	if !ok {
+		if _, exists := st.P.Funcs[l.Func]; exists {
+			return "", ir.Errorf(ir.ErrComputeAt, f.Name, directive, "%s is computed inline, so it has no loops to compute %s in", l.Func, f.Name).
+				WithLegal("schedule %s with compute_root or compute_at first, or compute %s at a loop of one of %s's consumers", l.Func, f.Name, l.Func)
+		}
+		return "", ir.Errorf(ir.ErrComputeAt, f.Name, directive, "%s is not a Func of this pipeline", l.Func)
+	}
+	if c == f {
+		return "", ir.Errorf(ir.ErrComputeAt, f.Name, directive, "%s cannot be computed inside its own loops", f.Name)
+	}
+	stages := c.Stages()
+	si := l.Stage
+	if si < 0 {
+		si = len(stages) - 1
+	}
+	if si >= len(stages) {
+		return "", ir.Errorf(ir.ErrComputeAt, f.Name, directive, "%s has no stage %d", c.Name, si)
+	}
+	var all []string
+	for i := len(stages[si].Schedule.Dims) - 1; i >= 0; i-- {
+		d := stages[si].Schedule.Dims[i]
+		all = append(all, d.Name)
+		if matchDim(d.Name, l.Var) {
+			return stagePrefix(c.Name, si) + d.Name, nil
+		}
+	}
+	return "", ir.Errorf(ir.ErrComputeAt, f.Name, directive, "stage %d of %s has no loop %s", si, c.Name, l.Var).
+		WithLegal("the loops of %s, outermost first: %s", c.Name, strings.Join(all, ", "))
+}
+
+func matchDim(qualified, short string) bool {
+	return qualified == short || strings.HasSuffix(qualified, "."+short)
+}
+
+func validateSchedules(st *State) error {
+	for _, name := range st.Order {
+		f := st.Funcs[name]
+		s := f.Schedule
+		if s.Compute.Kind == ir.LevelAt {
+			if _, err := levelLoop(st, f, s.Compute, "compute_at"); err != nil {
+				return err
+			}
+		}
+		if s.Store.Kind == ir.LevelAt {
+			if _, err := levelLoop(st, f, s.Store, "store_at"); err != nil {
+				return err
+			}
+		}
+		if s.Store.Kind != ir.LevelInline && s.Compute.Kind == ir.LevelRoot && s.Store.Kind != ir.LevelRoot {
+			return ir.Errorf(ir.ErrComputeAt, name, "store_at", "%s is computed at the root, so it must be stored at the root", name)
+		}
+		for _, b := range s.Bounds {
+			found := false
+			for _, a := range f.Args {
+				found = found || a == b.Var
+			}
+			if !found {
+				return ir.Errorf(ir.ErrUnknownVar, name, "bound", "%s has no pure var %s", name, b.Var).
+					WithLegal("one of %s", strings.Join(f.Args, ", "))
+			}
+		}
+		for si, d := range f.Stages() {
+			for _, sp := range d.Schedule.Splits {
+				if sp.Kind != ir.SplitVar {
+					continue
+				}
+				rvar := isRVarName(d, sp.Old)
+				if sp.Tail == ir.ShiftInwards && si > 0 {
+					return ir.Errorf(ir.ErrSchedule, name, "split", "ShiftInwards on %s in update %d of %s would compute some points twice, and an update is not idempotent", sp.Old, si-1, name).
+						WithLegal("GuardWithIf, or RoundUp for a pure var")
+				}
+				if sp.Tail == ir.RoundUp && rvar {
+					return ir.Errorf(ir.ErrSchedule, name, "split", "RoundUp on the RVar %s of %s would reduce over points outside the RDom", sp.Old, name).
+						WithLegal("GuardWithIf")
+				}
+			}
+			for _, dim := range d.Schedule.Dims {
+				if dim.Kind == ir.Parallel && dim.IsRVar && !d.Schedule.Atomic {
+					return ir.Errorf(ir.ErrSchedule, name, "parallel", "marking the RVar loop %s of stage %d of %s parallel may introduce a race condition", dim.Name, si, name).
+						WithLegal("call Atomic() on the stage to make its stores atomic, or parallelize a pure var")
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// isRVarName reports whether the stage's var q (qualified) derives from an RVar.
+func isRVarName(d *ir.Definition, q string) bool {
+	if d.RDom != nil {
+		for _, rv := range d.RDom.Vars {
+			if q == rv.Name || strings.HasPrefix(q, rv.Name+".") {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,180 @@
+package lower
+
+// The IR verifier checks invariants of the statement between passes (the
+// tests run it after every pass): operand types agree, conditions are bool,
+// loop bounds and indices are int32; once bounds_inference has run every
+// variable is defined by a loop or let or is a Param or buffer variable;
+// once storage_flattening has run no multi-dimensional construct is left
+// and every load and store names an allocation in scope or a pipeline
+// buffer.
+
+import (
+	"fmt"
+
+	"github.com/gohalide/gohalide/halide/ir"
+)
+
+// Verify checks the invariants of st.Stmt for the passes run so far.
+func Verify(st *State) error {
+	vr := &verifier{st: st, defined: map[string]int{}, bufs: map[string]int{}}
+	for _, p := range st.P.Params {
+		vr.defined[p.Name]++
+	}
+	addBuf := func(name string, dims int) {
+		vr.bufs[name]++
+		for d := 0; d < dims; d++ {
+			for _, f := range []string{"min", "extent", "stride"} {
+				vr.defined[BufferVar(name, f, d)]++
+			}
+		}
+	}
+	for _, in := range st.P.Inputs {
+		addBuf(in.Name, in.Dims)
+	}
+	out := st.Funcs[st.P.Output]
+	addBuf(out.Name, len(out.Args))
+	vr.stmt(st.Stmt)
+	return vr.err
+}
+
+type verifier struct {
+	st      *State
+	defined map[string]int
+	bufs    map[string]int
+	err     error
+}
+
+func (vr *verifier) fail(format string, args ...any) {
+	if vr.err == nil {
+		vr.err = fmt.Errorf(format, args...)
+	}
+}
+
+func (vr *verifier) expr(e ir.Expr) {
+	if e == nil {
+		vr.fail("nil expression")
+		return
+	}
+	switch e := e.(type) {
+	case *ir.Var:
+		if vr.st.boundsDone && vr.defined[e.Name] == 0 {
+			vr.fail("variable %s is not defined", e.Name)
+		}
+	case *ir.Binary:
+		if e.A.Type() != e.B.Type() {
+			vr.fail("operands of %s have types %s and %s in %s", e.Op, e.A.Type(), e.B.Type(), ir.ExprString(e))
+		}
+		if (e.Op == ir.And || e.Op == ir.Or) && !e.A.Type().IsBool() {
+			vr.fail("operands of %s are not bool in %s", e.Op, ir.ExprString(e))
+		}
+	case *ir.Not:
+		if !e.X.Type().IsBool() {
+			vr.fail("! of a non-bool in %s", ir.ExprString(e))
+		}
+	case *ir.Select:
+		if !e.Cond.Type().IsBool() {
+			vr.fail("select condition is not bool in %s", ir.ExprString(e))
+		}
+		if e.True.Type() != e.False.Type() {
+			vr.fail("select arms have types %s and %s", e.True.Type(), e.False.Type())
+		}
+	case *ir.Call:
+		if vr.st.flattened && e.Kind != ir.CallIntrinsic {
+			vr.fail("call to %s after storage flattening", e.Name)
+		}
+	case *ir.Load:
+		if e.Index.Type() != ir.Int32 {
+			vr.fail("load index of %s is %s, not int32", e.Buf, e.Index.Type())
+		}
+		if vr.bufs[e.Buf] == 0 {
+			vr.fail("load from %s, which is not allocated here", e.Buf)
+		}
+	case *ir.Let:
+		vr.expr(e.Value)
+		vr.defined[e.Name]++
+		vr.expr(e.Body)
+		vr.defined[e.Name]--
+		return
+	}
+	ir.MapExpr(e, func(c ir.Expr) ir.Expr { vr.expr(c); return c })
+}
+
+func (vr *verifier) stmt(s ir.Stmt) {
+	if s == nil || vr.err != nil {
+		return
+	}
+	switch s := s.(type) {
+	case *ir.LetStmt:
+		vr.expr(s.Value)
+		vr.defined[s.Name]++
+		vr.stmt(s.Body)
+		vr.defined[s.Name]--
+	case *ir.For:
+		vr.expr(s.Min)
+		vr.expr(s.Extent)
+		if s.Min.Type() != ir.Int32 || s.Extent.Type() != ir.Int32 {
+			vr.fail("loop %s bounds are not int32", s.Name)
+		}
+		vr.defined[s.Name]++
+		vr.stmt(s.Body)
+		vr.defined[s.Name]--
+	case *ir.IfThenElse:
+		vr.expr(s.Cond)
+		if !s.Cond.Type().IsBool() {
+			vr.fail("if condition is not bool: %s", ir.ExprString(s.Cond))
+		}
+		vr.stmt(s.Then)
+		vr.stmt(s.Else)
+	case *ir.AssertStmt:
+		vr.expr(s.Cond)
+		for _, a := range s.Args {
+			vr.expr(a)
+		}
+	case *ir.Provide:
+		if vr.st.flattened {
+			vr.fail("Provide to %s after storage flattening", s.Func)
+		}
+		vr.expr(s.Value)
+		for _, a := range s.Args {
+			vr.expr(a)
+			if a.Type() != ir.Int32 {
+				vr.fail("argument of %s is %s, not int32", s.Func, a.Type())
+			}
+		}
+	case *ir.Realize:
+		if vr.st.flattened {
+			vr.fail("Realize of %s after storage flattening", s.Func)
+		}
+		for _, r := range s.Bounds {
+			vr.expr(r.Min)
+			vr.expr(r.Extent)
+		}
+		vr.stmt(s.Body)
+	case *ir.Allocate:
+		for _, e := range s.Extents {
+			vr.expr(e)
+		}
+		vr.bufs[s.Name]++
+		vr.stmt(s.Body)
+		vr.bufs[s.Name]--
+	case *ir.Store:
+		vr.expr(s.Index)
+		vr.expr(s.Value)
+		if vr.bufs[s.Buf] == 0 {
+			vr.fail("store to %s, which is not allocated here", s.Buf)
+		}
+		if s.Index.Type() != ir.Int32 {
+			vr.fail("store index of %s is %s, not int32", s.Buf, s.Index.Type())
+		}
+	case *ir.ProducerConsumer:
+		vr.stmt(s.Body)
+	case *ir.Block:
+		for _, x := range s.Stmts {
+			vr.stmt(x)
+		}
+	case *ir.Evaluate:
+		vr.expr(s.X)
+	default:
+		vr.fail("unknown statement %T", s)
+	}
+}
