@@ -74,7 +74,6 @@ type compiler struct {
 	bufs                  map[string]*bufInfo
 	params                map[string]*paramSlot
 	extBufs               map[string]*bufInfo
-	bufNames              []string
 	allocSlots            []int // buffer slots of Allocates, in order
 	loopDepth             int
 }
@@ -114,13 +113,12 @@ func Compile(s ir.Stmt) (p *Program, err error) {
 		}
 	}
 	return &Program{
-		root:     root,
-		params:   sortedParams(c.params),
-		buffers:  sortedBuffers(c.extBufs),
-		nInts:    c.nInts,
-		nFloats:  c.nFloats,
-		nBufs:    c.nBufs,
-		bufNames: c.bufNames,
+		root:    root,
+		params:  sortedParams(c.params),
+		buffers: sortedBuffers(c.extBufs),
+		nInts:   c.nInts,
+		nFloats: c.nFloats,
+		nBufs:   c.nBufs,
 	}, nil
 }
 
@@ -146,9 +144,8 @@ func (c *compiler) bind(name string, t ir.Type) (*binding, func()) {
 	}
 }
 
-func (c *compiler) newBufSlot(name string) int {
+func (c *compiler) newBufSlot() int {
 	c.nBufs++
-	c.bufNames = append(c.bufNames, name)
 	return c.nBufs - 1
 }
 
@@ -157,7 +154,7 @@ func (c *compiler) newBufSlot(name string) int {
 func (c *compiler) buffer(name string, t ir.Type, what string) *bufInfo {
 	b, ok := c.bufs[name]
 	if !ok {
-		b = &bufInfo{name: name, slot: c.newBufSlot(name), external: true}
+		b = &bufInfo{name: name, slot: c.newBufSlot(), external: true}
 		c.bufs[name] = b
 		c.extBufs[name] = b
 	}
@@ -167,7 +164,7 @@ func (c *compiler) buffer(name string, t ir.Type, what string) *bufInfo {
 		}
 		b.t, b.typed = t, true
 	} else if b.t != t {
-		c.fail("%s of buffer %s with type %v, but its element type is %v", what, name, t, b.t)
+		c.fail("%s %s has type %v, but the buffer's element type is %v", what, name, t, b.t)
 	}
 	return b
 }
@@ -404,7 +401,7 @@ func (c *compiler) allocate(s *ir.Allocate) stmtFn {
 	for i, e := range s.Extents {
 		exts[i] = c.intExpr(e, "extent of allocation "+s.Name).i
 	}
-	b := &bufInfo{name: s.Name, t: s.T, typed: true, slot: c.newBufSlot(s.Name)}
+	b := &bufInfo{name: s.Name, t: s.T, typed: true, slot: c.newBufSlot()}
 	c.allocSlots = append(c.allocSlots, b.slot)
 	old, had := c.bufs[s.Name]
 	c.bufs[s.Name] = b
@@ -485,7 +482,7 @@ func (c *compiler) store(s *ir.Store) stmtFn {
 		c.fail("store to %s has a nil index or value", s.Buf)
 	}
 	v := c.expr(s.Value)
-	b := c.buffer(s.Buf, v.t, "store")
+	b := c.buffer(s.Buf, v.t, "store to")
 	if s.Atomic {
 		b.atomic = true
 	}

@@ -207,7 +207,7 @@ func (c *compiler) load(e *ir.Load) value {
 	if !validType(e.T) {
 		c.fail("load of %s has unsupported type %v", e.Buf, e.T)
 	}
-	b := c.buffer(e.Buf, e.T, "load")
+	b := c.buffer(e.Buf, e.T, "load of")
 	idx := c.intExpr(e.Index, "index into "+e.Buf)
 	name, slot := e.Buf, b.slot
 	switch e.T {

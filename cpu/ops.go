@@ -308,7 +308,21 @@ func floatArith[F float32 | float64](op ir.BinOp, a, b value) floatFn {
 	if a.konst && !b.konst && (op == ir.Add || op == ir.Mul) {
 		a, b = b, a
 	}
+	if a.slot >= 0 && b.slot < 0 && (op == ir.Add || op == ir.Mul) {
+		a, b = b, a
+	}
 	x, y := a.f, b.f
+	if b.slot >= 0 {
+		s := b.slot
+		switch op {
+		case ir.Add:
+			return func(f *frame) float64 { return float64(F(x(f)) + F(f.floats[s])) }
+		case ir.Sub:
+			return func(f *frame) float64 { return float64(F(x(f)) - F(f.floats[s])) }
+		case ir.Mul:
+			return func(f *frame) float64 { return float64(F(x(f)) * F(f.floats[s])) }
+		}
+	}
 	if b.konst {
 		k := F(b.cf)
 		switch op {

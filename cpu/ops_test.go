@@ -261,19 +261,31 @@ func TestIntVarForms(t *testing.T) {
 	i, j := v32("i"), v32("j")
 	for _, op := range allOps {
 		for _, c := range []int64{-3, 0, 1, 4} {
-			for _, e := range []ir.Expr{ir.Bin(op, i, ir.Int(c)), ir.Bin(op, ir.Int(c), i), ir.Bin(op, i, j)} {
+			fi := ir.MulE(i, ir.Int(1)) // a non-variable operand equal to i
+			forms := []struct {
+				e       ir.Expr
+				swapped bool // c op i rather than i op c
+			}{
+				{ir.Bin(op, i, ir.Int(c)), false},
+				{ir.Bin(op, ir.Int(c), i), true},
+				{ir.Bin(op, i, j), false},
+				{ir.Bin(op, j, i), true},
+				{ir.Bin(op, fi, j), false},
+				{ir.Bin(op, j, fi), true},
+				{ir.Bin(op, fi, ir.Int(c)), false},
+				{ir.Bin(op, ir.Int(c), fi), true},
+			}
+			for _, form := range forms {
+				e := form.e
 				s := loop("i", ir.Int(-6), ir.Int(12), loop("j", ir.Int(c), ir.Int(1),
 					store("out", ir.AddE(i, ir.Int(6)), &ir.Cast{T: ir.Int32, X: e})))
 				out := make([]int32, 12)
 				mustRun(t, mustCompile(t, s), nil, map[string]any{"out": out})
 				for k := range out {
 					iv := int64(k - 6)
-					var want int64
-					switch e.(*ir.Binary).A.(type) {
-					case *ir.IntImm:
+					want := refInt(ir.Int32, op, iv, c)
+					if form.swapped {
 						want = refInt(ir.Int32, op, c, iv)
-					default:
-						want = refInt(ir.Int32, op, iv, c)
 					}
 					if int64(out[k]) != want {
 						t.Fatalf("%s at i=%d: got %d, want %d", ir.ExprString(e), iv, out[k], want)
@@ -385,6 +397,30 @@ func TestFloatBinaryOps(t *testing.T) {
 			mustRun(t, p, map[string]any{"n": n}, map[string]any{"a": makeSlice(typ, nil, as), "b": makeSlice(typ, nil, bs), "out": out})
 			for k := 0; k < n; k++ {
 				check(out, k, bs[k], "")
+			}
+			// b a scalar parameter, on either side.
+			pv := &ir.Var{T: typ, Name: "p"}
+			av := load(typ, "a", v32("i"))
+			for _, swap := range []bool{false, true} {
+				e := ir.Bin(op, av, pv)
+				if swap {
+					e = ir.Bin(op, pv, av)
+				}
+				p := mustCompile(t, loop("i", ir.Int(0), v32("n"), store("out", v32("i"), e)))
+				for _, c := range bs[:4] {
+					out := outSlice(rt, n)
+					mustRun(t, p, map[string]any{"n": n, "p": c}, map[string]any{"a": makeSlice(typ, nil, as), "out": out})
+					for k := 0; k < n; k++ {
+						gi, gf := carried(out, k)
+						wf, wi := refFloat(typ, op, as[k], c)
+						if swap {
+							wf, wi = refFloat(typ, op, c, as[k])
+						}
+						if gi != wi || !sameFloat(gf, wf) {
+							t.Fatalf("%v: %s with a=%v p=%v = %v/%v, want %v/%v", typ, ir.ExprString(e), as[k], c, gi, gf, wi, wf)
+						}
+					}
+				}
 			}
 			for _, c := range bs[:10] {
 				p := binaryProgram(t, typ, op, ir.Const(typ, c))

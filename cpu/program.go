@@ -82,13 +82,12 @@ func oobError(op, buf string, index int64, size int) *Error {
 // Program is a compiled statement. It holds no per-run state: Run may be
 // called from several goroutines at once.
 type Program struct {
-	root     stmtFn
-	params   []paramSlot
-	buffers  []bufferSlot
-	nInts    int
-	nFloats  int
-	nBufs    int
-	bufNames []string // buffer slot -> name, for diagnostics
+	root    stmtFn
+	params  []paramSlot
+	buffers []bufferSlot
+	nInts   int
+	nFloats int
+	nBufs   int
 }
 
 type paramSlot struct {

@@ -113,8 +113,16 @@ func buildStage(st *State, f *ir.Function, si int) (ir.Stmt, error) {
 			in, out := dims[sp.Inner], dims[sp.Outer]
 			dims[sp.Old] = loopBounds{ir.Int(0), ir.Simplify(ir.MulE(in.extent, out.extent))}
 			fused := v(prefix + sp.Old)
+			// The outer var is fused / inner extent + min, which lies in the
+			// outer loop's range because fused < inner extent * outer
+			// extent. Interval arithmetic cannot see that through a division
+			// by a symbolic extent, so the value carries it as a promise
+			// (which costs nothing at run time).
+			outerMax := ir.Simplify(ir.SubE(ir.AddE(out.min, out.extent), ir.Int(1)))
+			outerVal := &ir.Call{T: ir.Int32, Kind: ir.CallIntrinsic, Name: ir.IntrinsicUnsafePromiseClamped,
+				Args: []ir.Expr{ir.AddE(ir.DivE(fused, in.extent), out.min), out.min, outerMax}}
 			body = &ir.LetStmt{Name: prefix + sp.Inner, Value: ir.AddE(ir.ModE(fused, in.extent), in.min),
-				Body: &ir.LetStmt{Name: prefix + sp.Outer, Value: ir.AddE(ir.DivE(fused, in.extent), out.min), Body: body}}
+				Body: &ir.LetStmt{Name: prefix + sp.Outer, Value: outerVal, Body: body}}
 		}
 	}
 	for _, dim := range d.Schedule.Dims {

@@ -428,9 +428,16 @@ type linear struct {
 	t     Type
 	terms []term
 	c     int64
+	// inline backs terms while there are few of them, so that a linear
+	// form usually costs a single allocation.
+	inline [6]term
 }
 
-func newLinear(t Type) *linear { return &linear{t: t} }
+func newLinear(t Type) *linear {
+	l := &linear{t: t}
+	l.terms = l.inline[:0]
+	return l
+}
 
 // linearOf returns the linear form of a simplified expression.
 func linearOf(e Expr) *linear {
@@ -442,7 +449,8 @@ func linearOf(e Expr) *linear {
 
 // clone copies l, leaving out the term at index skip (-1 for none).
 func (l *linear) clone(skip int) *linear {
-	n := &linear{t: l.t, c: l.c, terms: make([]term, 0, len(l.terms)+2)}
+	n := newLinear(l.t)
+	n.c = l.c
 	for i, tm := range l.terms {
 		if i != skip {
 			n.terms = append(n.terms, tm)
