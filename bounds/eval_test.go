@@ -22,8 +22,15 @@ type val struct {
 
 type evalEnv map[string]val
 
+// onRead, when set, is called with each Func, image or buffer element that
+// eval reads.
+var onRead func(name string, idx []int64)
+
 // memValue is the deterministic content of Funcs, images and buffers.
 func memValue(t ir.Type, name string, idx []int64) val {
+	if onRead != nil {
+		onRead(name, idx)
+	}
 	h := uint64(1469598103934665603)
 	for _, c := range name {
 		h = (h ^ uint64(c)) * 1099511628211

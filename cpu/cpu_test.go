@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"errors"
+	"math"
 	"strings"
 	"sync"
 	"testing"
@@ -411,5 +412,61 @@ func TestScalarConversion(t *testing.T) {
 		map[string]any{"o8": o8, "ou": ou, "of": of, "ob": ob})
 	if o8[0] != 44 || ou[0] != 1<<63+5 || of[0] != float32(0.1) || !ob[0] {
 		t.Fatalf("got %v %v %v %v", o8, ou, of, ob)
+	}
+}
+
+func TestMiscExprs(t *testing.T) {
+	i := v32("i")
+	fi := &ir.Cast{T: ir.Float64, X: i}
+	// Lets binding every combination of int and float values and bodies,
+	// Not, Or, float Select, bool buffers and atomic stores to an Allocate.
+	s := ir.MakeBlock(
+		loop("i", ir.Int(0), ir.Int(4), ir.MakeBlock(
+			store("f", i, &ir.Let{Name: "u", Value: ir.MulE(fi, ir.Const(ir.Float64, 0.5)),
+				Body: &ir.Let{Name: "k", Value: ir.AddE(i, ir.Int(1)),
+					Body: &ir.Select{Cond: ir.LTE(i, ir.Int(2)),
+						True:  ir.AddE(&ir.Var{T: ir.Float64, Name: "u"}, &ir.Cast{T: ir.Float64, X: v32("k")}),
+						False: ir.Const(ir.Float64, -1)}}}),
+			store("n", i, &ir.Let{Name: "u", Value: fi, Body: &ir.Cast{T: ir.Int32, X: ir.MulE(&ir.Var{T: ir.Float64, Name: "u"}, ir.Const(ir.Float64, 3))}}),
+			store("bl", i, &ir.Not{X: ir.Bin(ir.Or, ir.Bin(ir.EQ, i, ir.Int(1)), load(ir.Bool, "bl", i))}),
+			&ir.Evaluate{X: load(ir.Bool, "bl", i)},
+		)),
+		&ir.Allocate{Name: "acc", T: ir.UInt16, Extents: []ir.Expr{ir.Int(1)}, Body: ir.MakeBlock(
+			kloop(ir.Parallel, "i", ir.Int(0), ir.Int(1000), &ir.Store{Buf: "acc", Index: ir.Int(0), Atomic: true,
+				Value: ir.AddE(load(ir.UInt16, "acc", ir.Int(0)), ir.IntConst(ir.UInt16, 70))}),
+			store("n", ir.Int(4), &ir.Cast{T: ir.Int32, X: load(ir.UInt16, "acc", ir.Int(0))}),
+		)},
+	)
+	p := mustCompile(t, s)
+	f := make([]float64, 4)
+	n := make([]int32, 5)
+	bl := []bool{false, false, true, false}
+	mustRun(t, p, nil, map[string]any{"f": f, "n": n, "bl": bl})
+	if want := []float64{1, 2.5, -1, -1}; f[0] != want[0] || f[1] != want[1] || f[2] != want[2] || f[3] != want[3] {
+		t.Errorf("f = %v, want %v", f, want)
+	}
+	if want := []int32{0, 3, 6, 9, 70000 % 65536}; n[0] != want[0] || n[1] != want[1] || n[2] != want[2] || n[3] != want[3] || n[4] != want[4] {
+		t.Errorf("n = %v, want %v", n, want)
+	}
+	if want := []bool{true, false, false, true}; bl[0] != want[0] || bl[1] != want[1] || bl[2] != want[2] || bl[3] != want[3] {
+		t.Errorf("bl = %v, want %v", bl, want)
+	}
+}
+
+func TestFloatToIntSaturation(t *testing.T) {
+	in := []float64{1e30, -1e30, math.NaN(), 1.8e19, -0.9, 9.2e18}
+	p := mustCompile(t, loop("i", ir.Int(0), ir.Int(6), ir.MakeBlock(
+		store("s", v32("i"), &ir.Cast{T: ir.Int64, X: load(ir.Float64, "in", v32("i"))}),
+		store("u", v32("i"), &ir.Cast{T: ir.UInt64, X: load(ir.Float64, "in", v32("i"))}),
+	)))
+	s, u := make([]int64, 6), make([]uint64, 6)
+	mustRun(t, p, nil, map[string]any{"in": in, "s": s, "u": u})
+	big := 9.2e18
+	wantS := []int64{math.MaxInt64, math.MinInt64, 0, math.MaxInt64, 0, int64(big)}
+	wantU := []uint64{math.MaxUint64, 1 << 63, 0, 18000000000000000000, 0, uint64(big)}
+	for k := range in {
+		if s[k] != wantS[k] || u[k] != wantU[k] {
+			t.Errorf("cast of %v = %d / %d, want %d / %d", in[k], s[k], u[k], wantS[k], wantU[k])
+		}
 	}
 }

@@ -48,6 +48,9 @@ type Options struct {
 	Log io.Writer
 	// Verify runs the IR verifier after every pass.
 	Verify bool
+	// StopAfter stops lowering after the named pass (see lower.Passes), to
+	// inspect intermediate IR with Lower. Realize ignores it.
+	StopAfter string
 }
 
 // Pipeline is the output Func with everything it depends on, ready to
@@ -388,12 +391,16 @@ func renameFunction(fn *ir.Function, rename map[string]string) {
 
 // Lower runs the lowering passes and returns the lowered statement.
 func (p *Pipeline) Lower() (l *Lowered, err error) {
+	return p.lower(p.opts.StopAfter)
+}
+
+func (p *Pipeline) lower(stopAfter string) (l *Lowered, err error) {
 	defer recoverInternal("Lower", &err)
 	b, err := p.build()
 	if err != nil {
 		return nil, err
 	}
-	res, err := lower.Lower(b.lp, lower.Options{Debug: p.opts.Debug, Log: p.opts.Log, Verify: p.opts.Verify})
+	res, err := lower.Lower(b.lp, lower.Options{Debug: p.opts.Debug, Log: p.opts.Log, Verify: p.opts.Verify, StopAfter: stopAfter})
 	if err != nil {
 		return nil, err
 	}
@@ -429,7 +436,7 @@ func (p *Pipeline) compile() (c *compiled, err error) {
 		return p.compiled, nil
 	}
 	defer recoverInternal("Compile", &err)
-	l, err := p.Lower()
+	l, err := p.lower("")
 	if err != nil {
 		return nil, err
 	}

@@ -18,7 +18,7 @@ type Pass struct {
 }
 
 // Passes is the pass table, in the order Lower runs it. Ordering
-// constraints (checked by TestPassOrder):
+// constraints (PassOrder, checked by TestPassOrder):
 //   - inline_functions before schedule_functions: inlined Funcs get no loops.
 //   - validate_schedules before schedule_functions: compute levels must name real loops.
 //   - schedule_functions before bounds_inference: bounds are found by walking the loops.
@@ -37,6 +37,18 @@ var Passes = []Pass{
 	{"simplify", simplify},
 }
 
+// PassOrder lists the ordering constraints of the pass table: each pair
+// {before, after, reason}.
+var PassOrder = [][3]string{
+	{"inline_functions", "schedule_functions", "inlined Funcs get no loops"},
+	{"validate_schedules", "schedule_functions", "compute levels must name real loops"},
+	{"schedule_functions", "bounds_inference", "bounds are found by walking the loops"},
+	{"bounds_inference", "allocation_bounds", "realizations are sized from the regions"},
+	{"allocation_bounds", "storage_flattening", "flattening needs each realization's box"},
+	{"storage_flattening", "unroll_loops", "unrolling copies flat loads and stores"},
+	{"unroll_loops", "simplify", "simplify cleans up after every other pass"},
+}
+
 // Options control Lower.
 type Options struct {
 	// Debug is the logging level: 0 none, 1 pass names and times, 2 also
@@ -47,6 +59,9 @@ type Options struct {
 	Log io.Writer
 	// Verify runs the IR verifier after every pass.
 	Verify bool
+	// StopAfter, if set, stops lowering after the pass of that name (for
+	// inspecting intermediate IR).
+	StopAfter string
 }
 
 // State is what the passes share.
@@ -128,6 +143,9 @@ func Lower(p *Pipeline, opts Options) (res *Result, err error) {
 			if err := Verify(st); err != nil {
 				return nil, &ir.Error{Code: ir.ErrInternal, Directive: pass.Name, Msg: fmt.Sprintf("IR verifier after pass %s: %v", pass.Name, err)}
 			}
+		}
+		if pass.Name == opts.StopAfter {
+			break
 		}
 	}
 	return &Result{

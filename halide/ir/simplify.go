@@ -1,6 +1,9 @@
 package ir
 
-import "math"
+import (
+	"math"
+	"sync"
+)
 
 // The simplifier.
 //
@@ -126,6 +129,7 @@ func simpBinary(e *Binary) Expr {
 			// Collect the whole Add/Sub/Mul-by-constant tree at
 			// once, simplifying only its atoms.
 			l := newLinear(e.A.Type())
+			defer l.release()
 			l.addRaw(e, 1)
 			return l.expr()
 		}
@@ -170,6 +174,24 @@ func isTrue(e Expr) bool {
 func isFalse(e Expr) bool {
 	c, ok := e.(*IntImm)
 	return ok && c.V == 0
+}
+
+// smallInts caches the int32 constants the simplifier makes most often.
+var smallInts = func() (c [1024 + 64]IntImm) {
+	for i := range c {
+		c[i] = IntImm{Int32, int64(i) - 64}
+	}
+	return
+}()
+
+// intConst is IntConst, sharing the common small int32 constants (nodes are
+// immutable, so sharing is safe).
+func intConst(t Type, v int64) Expr {
+	v = t.Wrap(v)
+	if t == Int32 && v >= -64 && v < 1024 {
+		return &smallInts[v+64]
+	}
+	return &IntImm{t, v}
 }
 
 // constInt returns the value of an integer constant of a non-float type.
@@ -219,7 +241,7 @@ func foldInt(op BinOp, t Type, a, b int64) (Expr, bool) {
 	case Or:
 		return boolConst(a != 0 || b != 0), true
 	}
-	if !t.IsIntOrUInt() {
+	if !t.IsIntOrUInt() && op != Min && op != Max {
 		return nil, false // no arithmetic on bools
 	}
 	var r int64
@@ -261,12 +283,13 @@ func foldInt(op BinOp, t Type, a, b int64) (Expr, bool) {
 	default:
 		return nil, false
 	}
-	return IntConst(t, r), true
+	return intConst(t, r), true
 }
 
 // foldFloat folds op on two float constants of type t, rounding float32
-// results after the operation. Float Mod is left alone, and so are Min and Max
-// where NaN or signed zeros make the result depend on the implementation.
+// results after the operation, as the executor does: float Mod is
+// a - b*floor(a/b) computed in float64, Min and Max are math.Min and math.Max
+// (NaN wins, -0.0 is below 0.0).
 func foldFloat(op BinOp, t Type, a, b float64) (Expr, bool) {
 	switch op {
 	case Add:
@@ -277,14 +300,12 @@ func foldFloat(op BinOp, t Type, a, b float64) (Expr, bool) {
 		return Const(t, a*b), true
 	case Div:
 		return Const(t, a/b), true
-	case Min, Max:
-		if math.IsNaN(a) || math.IsNaN(b) || (a == b && math.Signbit(a) != math.Signbit(b)) {
-			return nil, false
-		}
-		if (op == Min) == (a < b) {
-			return &FloatImm{t, a}, true
-		}
-		return &FloatImm{t, b}, true
+	case Mod:
+		return Const(t, a-b*math.Floor(a/b)), true
+	case Min:
+		return &FloatImm{t, math.Min(a, b)}, true
+	case Max:
+		return &FloatImm{t, math.Max(a, b)}, true
 	case EQ:
 		return boolConst(a == b), true
 	case NE:
@@ -325,22 +346,20 @@ func mkCast(t Type, x Expr) Expr {
 	switch c := x.(type) {
 	case *IntImm:
 		if !t.IsFloat() {
-			return IntConst(t, c.V)
+			return intConst(t, c.V)
 		}
-		var f float64
-		big := false
-		if c.T.IsUInt() && c.T.Bits == 64 {
-			f = float64(uint64(c.V))
-			big = uint64(c.V) > 1<<53
-		} else {
-			f = float64(c.V)
-			big = c.V > 1<<53 || c.V < -(1<<53)
+		// Convert directly to the target width: going through
+		// float64 could round twice on the way to float32.
+		unsigned64 := c.T.IsUInt() && c.T.Bits == 64
+		switch {
+		case t.Bits == 64 && unsigned64:
+			return &FloatImm{t, float64(uint64(c.V))}
+		case t.Bits == 64:
+			return &FloatImm{t, float64(c.V)}
+		case unsigned64:
+			return &FloatImm{t, float64(float32(uint64(c.V)))}
 		}
-		if t.Bits == 32 && big {
-			// Rounding through float64 could round twice.
-			break
-		}
-		return Const(t, f)
+		return &FloatImm{t, float64(float32(c.V))}
 	case *FloatImm:
 		switch {
 		case t.IsFloat():
@@ -352,7 +371,7 @@ func mkCast(t Type, x Expr) Expr {
 		if math.IsNaN(tr) || tr < -(1<<63) || tr >= 1<<63 {
 			break // the result is not portable: leave it to run time
 		}
-		return IntConst(t, int64(tr))
+		return intConst(t, int64(tr))
 	}
 	return &Cast{t, x}
 }
@@ -362,6 +381,7 @@ func mkArith(op BinOp, a, b Expr) Expr {
 	t := a.Type()
 	if algebraic(t) {
 		l := newLinear(t)
+		defer l.release()
 		switch op {
 		case Add:
 			l.addSimp(a, 1)
@@ -392,7 +412,7 @@ func mkArith(op BinOp, a, b Expr) Expr {
 				return a
 			}
 			if sameExpr(a, b) {
-				return IntConst(t, 0)
+				return intConst(t, 0)
 			}
 		case Mul:
 			if IsConstValue(a, 1) {
@@ -402,7 +422,7 @@ func mkArith(op BinOp, a, b Expr) Expr {
 				return a
 			}
 			if IsConstValue(a, 0) || IsConstValue(b, 0) {
-				return IntConst(t, 0)
+				return intConst(t, 0)
 			}
 			if IsConst(a) {
 				a, b = b, a // constant on the right
@@ -433,10 +453,25 @@ type linear struct {
 	inline [6]term
 }
 
-func newLinear(t Type) *linear {
-	l := &linear{t: t}
+// Linear forms are short-lived scratch objects: they come from a pool and
+// go back with release once the expression is rebuilt.
+var linearPool = sync.Pool{New: func() any {
+	l := &linear{}
 	l.terms = l.inline[:0]
 	return l
+}}
+
+func newLinear(t Type) *linear {
+	l := linearPool.Get().(*linear)
+	l.t, l.c = t, 0
+	return l
+}
+
+// release returns l to the pool; l must not be used afterwards.
+func (l *linear) release() {
+	clear(l.inline[:])
+	l.terms = l.inline[:0]
+	linearPool.Put(l)
 }
 
 // linearOf returns the linear form of a simplified expression.
@@ -626,18 +661,46 @@ func (l *linear) pushMinMax() Expr {
 		return nil
 	}
 	m := l.terms[idx].x.(*Binary)
+	if !l.cancels(idx, m.A, k) && !l.cancels(idx, m.B, k) {
+		return nil
+	}
 	op := m.Op
 	if k == -1 {
 		op = flipMinMax(op)
 	}
 	la := l.clone(idx)
+	defer la.release()
 	la.addSimp(m.A, k)
 	lb := l.clone(idx)
+	defer lb.release()
 	lb.addSimp(m.B, k)
-	if !la.isConst() && !lb.isConst() {
-		return nil
-	}
 	return mkMinMax(op, la.expr(), lb.expr())
+}
+
+// cancels reports whether k*e plus the terms of l other than skip leaves
+// only a constant.
+func (l *linear) cancels(skip int, e Expr, k int64) bool {
+	le := linearOf(e)
+	defer le.release()
+	if len(le.terms) != len(l.terms)-1 {
+		return false
+	}
+	for i, tm := range l.terms {
+		if i == skip {
+			continue
+		}
+		found := false
+		for _, te := range le.terms {
+			if l.t.Wrap(te.k*k+tm.k) == 0 && sameExpr(te.x, tm.x) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
 }
 
 func flipMinMax(op BinOp) BinOp {
@@ -657,7 +720,7 @@ func (l *linear) build() Expr {
 		if k == 1 {
 			return x
 		}
-		return &Binary{Mul, x, IntConst(t, k)}
+		return &Binary{Mul, x, intConst(t, k)}
 	}
 	var acc Expr
 	for _, tm := range l.terms {
@@ -673,20 +736,20 @@ func (l *linear) build() Expr {
 	for _, tm := range l.terms {
 		if neg(tm.k) {
 			if acc == nil {
-				acc, c = IntConst(t, c), 0
+				acc, c = intConst(t, c), 0
 			}
 			acc = &Binary{Sub, acc, scaled(tm.x, t.Wrap(-tm.k))}
 		}
 	}
 	switch {
 	case acc == nil:
-		return IntConst(t, c)
+		return intConst(t, c)
 	case c == 0:
 		return acc
 	case neg(c):
-		return &Binary{Sub, acc, IntConst(t, -c)}
+		return &Binary{Sub, acc, intConst(t, -c)}
 	}
-	return &Binary{Add, acc, IntConst(t, c)}
+	return &Binary{Add, acc, intConst(t, c)}
 }
 
 // diff returns the linear form of a - b (both simplified, algebraic type).
@@ -710,7 +773,7 @@ func mkDiv(a, b Expr) Expr {
 	if c, ok := constInt(b); ok && t.IsIntOrUInt() {
 		switch {
 		case c == 0:
-			return IntConst(t, 0) // x/0 is 0
+			return intConst(t, 0) // x/0 is 0
 		case c == 1:
 			return a
 		case c > 0 && algebraic(t):
@@ -728,7 +791,10 @@ func mkDiv(a, b Expr) Expr {
 func divLinear(a Expr, c int64) Expr {
 	t := a.Type()
 	l := linearOf(a)
+	defer l.release()
 	q, r := newLinear(t), newLinear(t)
+	defer q.release()
+	defer r.release()
 	for _, tm := range l.terms {
 		if tm.k%c == 0 {
 			q.addAtom(tm.x, tm.k/c)
@@ -760,22 +826,22 @@ func divLinear(a Expr, c int64) Expr {
 func divAtom(num Expr, c int64) Expr {
 	t := num.Type()
 	if v, ok := constInt(num); ok {
-		return IntConst(t, FloorDiv(v, c))
+		return intConst(t, FloorDiv(v, c))
 	}
 	// A numerator known to lie within one multiple of c divides to a
 	// constant: (x % 8)/8 is 0.
 	if bd := boundsOf(num, boundsDepth); bd.hasLo && bd.hasHi && FloorDiv(bd.lo, c) == FloorDiv(bd.hi, c) {
-		return IntConst(t, FloorDiv(bd.lo, c))
+		return intConst(t, FloorDiv(bd.lo, c))
 	}
 	// (x/c1)/c2 is x/(c1*c2) for positive divisors.
 	if d, ok := num.(*Binary); ok && d.Op == Div {
 		if c1, ok := constInt(d.B); ok && c1 > 0 {
 			if p, ok := mulChecked(c1, c); ok && p <= t.Max() {
-				return &Binary{Div, d.A, IntConst(t, p)}
+				return &Binary{Div, d.A, intConst(t, p)}
 			}
 		}
 	}
-	return &Binary{Div, num, IntConst(t, c)}
+	return &Binary{Div, num, intConst(t, c)}
 }
 
 // mkMod takes the floor modulo of simplified operands.
@@ -787,7 +853,7 @@ func mkMod(a, b Expr) Expr {
 	if c, ok := constInt(b); ok && t.IsIntOrUInt() {
 		switch {
 		case c == 0 || c == 1:
-			return IntConst(t, 0) // x%0 is 0, x%1 is 0
+			return intConst(t, 0) // x%0 is 0, x%1 is 0
 		case c > 0 && algebraic(t):
 			return modLinear(a, c)
 		}
@@ -802,7 +868,9 @@ func mkMod(a, b Expr) Expr {
 func modLinear(a Expr, c int64) Expr {
 	t := a.Type()
 	l := linearOf(a)
+	defer l.release()
 	r := newLinear(t)
+	defer r.release()
 	for _, tm := range l.terms {
 		k := tm.k
 		if k >= c || k <= -c {
@@ -812,7 +880,7 @@ func modLinear(a Expr, c int64) Expr {
 	}
 	r.c = FloorMod(l.c, c)
 	if len(r.terms) == 0 {
-		return IntConst(t, r.c)
+		return intConst(t, r.c)
 	}
 	num := r.expr()
 	if bd := boundsOf(num, boundsDepth); bd.hasLo && bd.hasHi && bd.lo >= 0 && bd.hi < c {
@@ -823,7 +891,7 @@ func modLinear(a Expr, c int64) Expr {
 			return modLinear(m.A, c)
 		}
 	}
-	return &Binary{Mod, num, IntConst(t, c)}
+	return &Binary{Mod, num, intConst(t, c)}
 }
 
 func gcd(a, b int64) int64 {
@@ -862,7 +930,9 @@ func mkMinMax(op BinOp, a, b Expr) Expr {
 	// If a - b is a constant (or lies in a known interval), one operand
 	// is always the smaller: min(x + 3, x + 5) is x + 3.
 	if algebraic(t) {
-		bd := diff(a, b).bounds(boundsDepth)
+		d := diff(a, b)
+		bd := d.bounds(boundsDepth)
+		d.release()
 		aBelow := bd.hasHi && bd.hi <= 0 // a <= b always
 		aAbove := bd.hasLo && bd.lo >= 0 // a >= b always
 		if (op == Min && aBelow) || (op == Max && aAbove) {
@@ -936,6 +1006,7 @@ func mkCmp(op BinOp, a, b Expr) Expr {
 func cmpLinear(op BinOp, a, b Expr) Expr {
 	t := a.Type()
 	d := diff(a, b)
+	defer d.release()
 	bd := d.bounds(boundsDepth) // exact when d is a constant
 	switch op {
 	case LT:
@@ -961,6 +1032,8 @@ func cmpLinear(op BinOp, a, b Expr) Expr {
 		}
 	}
 	pos, neg := newLinear(t), newLinear(t)
+	defer pos.release()
+	defer neg.release()
 	for _, tm := range d.terms {
 		if tm.k > 0 {
 			pos.addAtom(tm.x, tm.k)
@@ -1127,18 +1200,12 @@ func foldIntrinsic(t Type, name string, args []Expr) Expr {
 			return args[0]
 		}
 	case IntrinsicPromiseClamped:
-		// promise_clamped(x, lo, hi) evaluates to the clamp; fold it
-		// when everything is constant and lo <= hi (so that every
-		// definition of clamp agrees).
-		if len(args) != 3 {
+		// promise_clamped(x, lo, hi) evaluates to min(max(x, lo), hi).
+		if len(args) != 3 || args[0].Type() != t {
 			return nil
 		}
-		if lo, ok := foldBinary(LE, args[1], args[2]); ok && isTrue(lo) {
-			x, _ := foldBinary(Max, args[0], args[1])
-			if x != nil {
-				x, _ = foldBinary(Min, x, args[2])
-			}
-			if x != nil && x.Type() == t {
+		if x, ok := foldBinary(Max, args[0], args[1]); ok {
+			if x, ok := foldBinary(Min, x, args[2]); ok {
 				return x
 			}
 		}
@@ -1148,7 +1215,7 @@ func foldIntrinsic(t Type, name string, args []Expr) Expr {
 				if args[0].Type().IsInt() && v < 0 {
 					v = -v
 				}
-				return IntConst(t, v)
+				return intConst(t, v)
 			}
 		}
 		fallthrough
@@ -1188,12 +1255,7 @@ func foldMath(t Type, name string, args []Expr) Expr {
 	case IntrinsicCeil:
 		r = math.Ceil(x)
 	case IntrinsicRound:
-		// Halfway cases round differently in different libraries
-		// (to even, or away from zero): leave them to run time.
-		if x-math.Floor(x) == 0.5 {
-			return nil
-		}
-		r = math.Round(x)
+		r = math.RoundToEven(x) // halfway cases go to even
 	case IntrinsicPow:
 		if len(args) != 2 {
 			return nil
@@ -1377,7 +1439,7 @@ func boundsOf(e Expr, depth int) interval {
 			if len(e.Args) == 3 {
 				lo, ok1 := constInt(e.Args[1])
 				hi, ok2 := constInt(e.Args[2])
-				if ok1 && ok2 && lo <= hi {
+				if ok1 && ok2 && lo <= hi && e.Args[1].Type() == e.T && e.Args[2].Type() == e.T {
 					return interval{lo, hi, true, true}
 				}
 			}

@@ -25,3 +25,20 @@ func TestZZBench(t *testing.T) {
 	t.Log(ExprString(benchExpr()))
 	t.Log(ExprString(Simplify(benchExpr())))
 }
+
+func BenchmarkZZSmall(b *testing.B) {
+	x, y := NewVar("x"), NewVar("y")
+	es := []Expr{
+		AddE(AddE(MulE(x, Int(8)), y), Int(7)),
+		MinE(AddE(x, Int(3)), y),
+		SubE(AddE(MinE(AddE(MulE(x, Int(8)), Int(7)), y), Int(1)), MulE(x, Int(8))),
+		DivE(AddE(y, Int(7)), Int(8)),
+		LTE(AddE(x, Int(1)), y),
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, e := range es {
+			Simplify(e)
+		}
+	}
+}
