@@ -44,11 +44,18 @@
 // the tail guard likely(x <= 29), so the boxes are expressed only in
 // variables free in the statement.
 //
+// Union of two boxes is the per-dimension union, and a nil Box is empty, so
+// boxes from several statements can be accumulated with Union(acc, b).
+//
 // Bounds inference in lower/ uses Required this way: for each Func, from the
-// last stage to the first, it takes the consumers' loop nests (with their
-// loop variables bounded by the consumers' own realized regions) and asks
-// Required for the box of the producer that they read. That box, unioned
-// over all consumers, becomes the region the producer must compute, and its
-// min and extent become the let bindings f.s0.x.min and f.s0.x.extent that
-// the producer's loops start from.
+// last in the realization order to the first, it asks Required for the box
+// of the Func that its consume statement reads, with a nil scope, so the
+// loops and lets inside the consumer range over their values and everything
+// outside (the consumers' own region lets, Params, buffer extents) stays
+// symbolic. Each earlier update stage also covers what the later stages
+// read. The box must be bounded in every dimension (an unbounded end is the
+// "accessed in an unbounded way" error); its ends become the lets
+// f.s<k>.<x>.min and .max that the producer's loops start from.
+// Allocation bounds use Touched over the body of each Realize, and
+// ConstantUpperBound to give tail-split allocations a fixed size.
 package bounds

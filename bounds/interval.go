@@ -290,6 +290,13 @@ func fold(op ir.BinOp, a, b ir.Expr, wrap bool) ir.Expr {
 		if bok && cb.V == 1 {
 			return a
 		}
+		if aok && ca.V == 0 {
+			return a // 0 / x is 0, also for x == 0
+		}
+	case ir.Mod:
+		if (aok && ca.V == 0) || (bok && (cb.V == 1 || cb.V == -1)) {
+			return ir.IntConst(a.Type(), 0)
+		}
 	case ir.Min, ir.Max:
 		if a == b {
 			return a

@@ -176,24 +176,6 @@ func isFalse(e Expr) bool {
 	return ok && c.V == 0
 }
 
-// smallInts caches the int32 constants the simplifier makes most often.
-var smallInts = func() (c [1024 + 64]IntImm) {
-	for i := range c {
-		c[i] = IntImm{Int32, int64(i) - 64}
-	}
-	return
-}()
-
-// intConst is IntConst, sharing the common small int32 constants (nodes are
-// immutable, so sharing is safe).
-func intConst(t Type, v int64) Expr {
-	v = t.Wrap(v)
-	if t == Int32 && v >= -64 && v < 1024 {
-		return &smallInts[v+64]
-	}
-	return &IntImm{t, v}
-}
-
 // constInt returns the value of an integer constant of a non-float type.
 func constInt(e Expr) (int64, bool) {
 	if c, ok := e.(*IntImm); ok {
@@ -283,7 +265,7 @@ func foldInt(op BinOp, t Type, a, b int64) (Expr, bool) {
 	default:
 		return nil, false
 	}
-	return intConst(t, r), true
+	return IntConst(t, r), true
 }
 
 // foldFloat folds op on two float constants of type t, rounding float32
@@ -346,7 +328,7 @@ func mkCast(t Type, x Expr) Expr {
 	switch c := x.(type) {
 	case *IntImm:
 		if !t.IsFloat() {
-			return intConst(t, c.V)
+			return IntConst(t, c.V)
 		}
 		// Convert directly to the target width: going through
 		// float64 could round twice on the way to float32.
@@ -371,7 +353,14 @@ func mkCast(t Type, x Expr) Expr {
 		if math.IsNaN(tr) || tr < -(1<<63) || tr >= 1<<63 {
 			break // the result is not portable: leave it to run time
 		}
-		return intConst(t, int64(tr))
+		return IntConst(t, int64(tr))
+	case *Cast:
+		// Widening an integer and narrowing it back is the identity:
+		// int32(int64(x)) is x for an int32 x.
+		in := c.X.Type()
+		if in == t && t.IsIntOrUInt() && c.T.IsIntOrUInt() && c.T.Bits >= t.Bits {
+			return c.X
+		}
 	}
 	return &Cast{t, x}
 }
@@ -412,7 +401,7 @@ func mkArith(op BinOp, a, b Expr) Expr {
 				return a
 			}
 			if sameExpr(a, b) {
-				return intConst(t, 0)
+				return IntConst(t, 0)
 			}
 		case Mul:
 			if IsConstValue(a, 1) {
@@ -422,7 +411,7 @@ func mkArith(op BinOp, a, b Expr) Expr {
 				return a
 			}
 			if IsConstValue(a, 0) || IsConstValue(b, 0) {
-				return intConst(t, 0)
+				return IntConst(t, 0)
 			}
 			if IsConst(a) {
 				a, b = b, a // constant on the right
@@ -448,8 +437,8 @@ type linear struct {
 	t     Type
 	terms []term
 	c     int64
-	// inline backs terms while there are few of them, so that a linear
-	// form usually costs a single allocation.
+	// inline backs terms while there are few of them, so that a pooled
+	// linear form usually needs no allocation at all.
 	inline [6]term
 }
 
@@ -644,20 +633,8 @@ func (l *linear) expr() Expr {
 // min(x + 7, M) - x + 1 becomes min(M - x + 1, 8). It returns nil when the
 // rule does not apply.
 func (l *linear) pushMinMax() Expr {
-	idx := -1
-	for i, tm := range l.terms {
-		if b, ok := tm.x.(*Binary); ok && (b.Op == Min || b.Op == Max) {
-			if idx >= 0 {
-				return nil // more than one
-			}
-			idx = i
-		}
-	}
-	if idx < 0 || (len(l.terms) == 1 && l.c == 0) {
-		return nil
-	}
-	k := l.terms[idx].k
-	if k != 1 && k != -1 {
+	idx, k := l.soleMinMax()
+	if idx < 0 {
 		return nil
 	}
 	m := l.terms[idx].x.(*Binary)
@@ -675,6 +652,29 @@ func (l *linear) pushMinMax() Expr {
 	defer lb.release()
 	lb.addSimp(m.B, k)
 	return mkMinMax(op, la.expr(), lb.expr())
+}
+
+// soleMinMax finds the single Min or Max term of l with coefficient ±1
+// next to other terms or a constant. It returns -1 when there is none, or
+// more than one Min/Max term.
+func (l *linear) soleMinMax() (idx int, k int64) {
+	idx = -1
+	for i, tm := range l.terms {
+		if b, ok := tm.x.(*Binary); ok && tm.k != 0 && (b.Op == Min || b.Op == Max) {
+			if idx >= 0 {
+				return -1, 0 // more than one
+			}
+			idx = i
+		}
+	}
+	if idx < 0 || (len(l.terms) == 1 && l.c == 0) {
+		return -1, 0
+	}
+	k = l.terms[idx].k
+	if k != 1 && k != -1 {
+		return -1, 0
+	}
+	return idx, k
 }
 
 // cancels reports whether k*e plus the terms of l other than skip leaves
@@ -720,7 +720,7 @@ func (l *linear) build() Expr {
 		if k == 1 {
 			return x
 		}
-		return &Binary{Mul, x, intConst(t, k)}
+		return &Binary{Mul, x, IntConst(t, k)}
 	}
 	var acc Expr
 	for _, tm := range l.terms {
@@ -736,20 +736,20 @@ func (l *linear) build() Expr {
 	for _, tm := range l.terms {
 		if neg(tm.k) {
 			if acc == nil {
-				acc, c = intConst(t, c), 0
+				acc, c = IntConst(t, c), 0
 			}
 			acc = &Binary{Sub, acc, scaled(tm.x, t.Wrap(-tm.k))}
 		}
 	}
 	switch {
 	case acc == nil:
-		return intConst(t, c)
+		return IntConst(t, c)
 	case c == 0:
 		return acc
 	case neg(c):
-		return &Binary{Sub, acc, intConst(t, -c)}
+		return &Binary{Sub, acc, IntConst(t, -c)}
 	}
-	return &Binary{Add, acc, intConst(t, c)}
+	return &Binary{Add, acc, IntConst(t, c)}
 }
 
 // diff returns the linear form of a - b (both simplified, algebraic type).
@@ -773,7 +773,7 @@ func mkDiv(a, b Expr) Expr {
 	if c, ok := constInt(b); ok && t.IsIntOrUInt() {
 		switch {
 		case c == 0:
-			return intConst(t, 0) // x/0 is 0
+			return IntConst(t, 0) // x/0 is 0
 		case c == 1:
 			return a
 		case c > 0 && algebraic(t):
@@ -826,22 +826,22 @@ func divLinear(a Expr, c int64) Expr {
 func divAtom(num Expr, c int64) Expr {
 	t := num.Type()
 	if v, ok := constInt(num); ok {
-		return intConst(t, FloorDiv(v, c))
+		return IntConst(t, FloorDiv(v, c))
 	}
 	// A numerator known to lie within one multiple of c divides to a
 	// constant: (x % 8)/8 is 0.
 	if bd := boundsOf(num, boundsDepth); bd.hasLo && bd.hasHi && FloorDiv(bd.lo, c) == FloorDiv(bd.hi, c) {
-		return intConst(t, FloorDiv(bd.lo, c))
+		return IntConst(t, FloorDiv(bd.lo, c))
 	}
 	// (x/c1)/c2 is x/(c1*c2) for positive divisors.
 	if d, ok := num.(*Binary); ok && d.Op == Div {
 		if c1, ok := constInt(d.B); ok && c1 > 0 {
 			if p, ok := mulChecked(c1, c); ok && p <= t.Max() {
-				return &Binary{Div, d.A, intConst(t, p)}
+				return divLinear(d.A, p) // d.A is smaller: this ends
 			}
 		}
 	}
-	return &Binary{Div, num, intConst(t, c)}
+	return &Binary{Div, num, IntConst(t, c)}
 }
 
 // mkMod takes the floor modulo of simplified operands.
@@ -853,7 +853,7 @@ func mkMod(a, b Expr) Expr {
 	if c, ok := constInt(b); ok && t.IsIntOrUInt() {
 		switch {
 		case c == 0 || c == 1:
-			return intConst(t, 0) // x%0 is 0, x%1 is 0
+			return IntConst(t, 0) // x%0 is 0, x%1 is 0
 		case c > 0 && algebraic(t):
 			return modLinear(a, c)
 		}
@@ -880,7 +880,7 @@ func modLinear(a Expr, c int64) Expr {
 	}
 	r.c = FloorMod(l.c, c)
 	if len(r.terms) == 0 {
-		return intConst(t, r.c)
+		return IntConst(t, r.c)
 	}
 	num := r.expr()
 	if bd := boundsOf(num, boundsDepth); bd.hasLo && bd.hasHi && bd.lo >= 0 && bd.hi < c {
@@ -891,7 +891,7 @@ func modLinear(a Expr, c int64) Expr {
 			return modLinear(m.A, c)
 		}
 	}
-	return &Binary{Mod, num, intConst(t, c)}
+	return &Binary{Mod, num, IntConst(t, c)}
 }
 
 func gcd(a, b int64) int64 {
@@ -1141,11 +1141,12 @@ func substitutable(v Expr) bool {
 	return false
 }
 
-// exprBinds reports whether e contains a Let binding name.
-func exprBinds(e Expr, name string) bool {
+// captures reports whether substituting the variable v for name in e would
+// put v under a Let that rebinds v.Name around a use of name.
+func captures(e Expr, name string, v *Var) bool {
 	found := false
 	WalkExpr(e, func(x Expr) bool {
-		if l, ok := x.(*Let); ok && l.Name == name {
+		if l, ok := x.(*Let); ok && l.Name == v.Name && Uses(l.Body, name) {
 			found = true
 		}
 		return !found
@@ -1155,20 +1156,25 @@ func exprBinds(e Expr, name string) bool {
 
 // simpLet: a constant or Var value is substituted into the body (unless an
 // inner Let would capture the Var); a binding the body does not use is
-// dropped.
+// dropped. Other values stay bound: substituting them could duplicate work.
 func simpLet(e *Let) Expr {
 	v := simp(e.Value)
 	if vr, ok := v.(*Var); ok && vr.Name == e.Name {
 		return simp(e.Body) // let x = x binds nothing new
 	}
 	if substitutable(v) {
-		if vr, ok := v.(*Var); !ok || !exprBinds(e.Body, vr.Name) {
+		if vr, ok := v.(*Var); !ok || !captures(e.Body, e.Name, vr) {
 			return simp(Substitute(e.Body, map[string]Expr{e.Name: v}))
 		}
 	}
 	b := simp(e.Body)
 	if !Uses(b, e.Name) {
 		return b
+	}
+	// A Var value blocked by a capturing Let that simplification removed
+	// can go in now; the second pass only sees a simplified body.
+	if vr, ok := v.(*Var); ok && !captures(b, e.Name, vr) {
+		return simp(Substitute(b, map[string]Expr{e.Name: v}))
 	}
 	return &Let{e.Name, v, b}
 }
@@ -1215,7 +1221,7 @@ func foldIntrinsic(t Type, name string, args []Expr) Expr {
 				if args[0].Type().IsInt() && v < 0 {
 					v = -v
 				}
-				return intConst(t, v)
+				return IntConst(t, v)
 			}
 		}
 		fallthrough
@@ -1341,7 +1347,25 @@ func (a interval) intersect(b interval) interval {
 }
 
 // bounds is the interval of the linear form, from the bounds of its atoms.
+// A sum T ± min(A, B) is bounded as min(T ± A, T ± B), which sees the
+// correlation between T and the operands: x + min(-1 - x, y) <= -1.
 func (l *linear) bounds(depth int) interval {
+	if idx, k := l.soleMinMax(); idx >= 0 && depth > 0 {
+		m := l.terms[idx].x.(*Binary)
+		op := m.Op
+		if k == -1 {
+			op = flipMinMax(op)
+		}
+		la := l.clone(idx)
+		la.addSimp(m.A, k)
+		ba := la.bounds(depth - 1)
+		la.release()
+		lb := l.clone(idx)
+		lb.addSimp(m.B, k)
+		bb := lb.bounds(depth - 1)
+		lb.release()
+		return minMaxInterval(op, ba, bb)
+	}
 	r := exact(l.c)
 	for _, tm := range l.terms {
 		if tm.k == 0 {
@@ -1351,6 +1375,31 @@ func (l *linear) bounds(depth int) interval {
 		if !r.hasLo && !r.hasHi {
 			break
 		}
+	}
+	return r
+}
+
+// minMaxInterval is the interval of min(a, b) (or max) for a in ia and b in
+// ib: the min is below either upper bound alone, and above both lower ones.
+func minMaxInterval(op BinOp, ia, ib interval) interval {
+	if op == Max {
+		// max(a, b) = -min(-a, -b)
+		ia, ib = ia.scale(-1), ib.scale(-1)
+	}
+	var r interval
+	if ia.hasLo && ib.hasLo {
+		r.lo, r.hasLo = min(ia.lo, ib.lo), true
+	}
+	switch {
+	case ia.hasHi && ib.hasHi:
+		r.hi, r.hasHi = min(ia.hi, ib.hi), true
+	case ia.hasHi:
+		r.hi, r.hasHi = ia.hi, true
+	case ib.hasHi:
+		r.hi, r.hasHi = ib.hi, true
+	}
+	if op == Max {
+		r = r.scale(-1)
 	}
 	return r
 }
@@ -1389,27 +1438,7 @@ func boundsOf(e Expr, depth int) interval {
 				return interval{0, c - 1, true, true}
 			}
 		case Min, Max:
-			a, b := boundsOf(e.A, depth-1), boundsOf(e.B, depth-1)
-			if e.Op == Max {
-				// max(a, b) = -min(-a, -b)
-				a, b = a.scale(-1), b.scale(-1)
-			}
-			var r interval
-			if a.hasLo && b.hasLo {
-				r.lo, r.hasLo = min(a.lo, b.lo), true
-			}
-			switch {
-			case a.hasHi && b.hasHi:
-				r.hi, r.hasHi = min(a.hi, b.hi), true
-			case a.hasHi:
-				r.hi, r.hasHi = a.hi, true
-			case b.hasHi:
-				r.hi, r.hasHi = b.hi, true
-			}
-			if e.Op == Max {
-				r = r.scale(-1)
-			}
-			return r
+			return minMaxInterval(e.Op, boundsOf(e.A, depth-1), boundsOf(e.B, depth-1))
 		}
 	case *Select:
 		a, b := boundsOf(e.True, depth-1), boundsOf(e.False, depth-1)
@@ -1563,32 +1592,34 @@ func simpLetStmt(name string, v Expr, body Stmt) Stmt {
 	if !StmtUses(b, name) {
 		return b
 	}
+	// As in simpLet: the binder that blocked substitution may be gone.
+	if substitutable(v) && !stmtBinds(b, name, v) {
+		return simpStmt(SubstituteStmt(b, map[string]Expr{name: v}))
+	}
 	return &LetStmt{name, v, b}
 }
 
-// stmtBinds reports whether substituting v for name in s could go wrong: s
-// rebinds name (SubstituteStmt does not stop at a For of the same name), or
-// v is a Var that a binder inside s would capture.
+// stmtBinds reports whether substituting v for name in s could go wrong:
+// a For loop in s rebinds name around a use of it (SubstituteStmt stops at
+// a LetStmt of the same name, not at a For), or v is a Var that a binder
+// inside s (For, LetStmt or Let) would capture around a use of name.
 func stmtBinds(s Stmt, name string, v Expr) bool {
-	other := ""
-	if vr, ok := v.(*Var); ok {
-		other = vr.Name
-	}
-	bad := func(n string) bool { return n == name || (other != "" && n == other) }
+	vr, _ := v.(*Var)
+	captured := func(binder string) bool { return vr != nil && binder == vr.Name }
 	found := false
 	WalkStmt(s, func(x Stmt) bool {
 		switch x := x.(type) {
 		case *For:
-			found = found || bad(x.Name)
+			found = (x.Name == name || captured(x.Name)) && StmtUses(x.Body, name)
 		case *LetStmt:
-			found = found || bad(x.Name)
+			found = captured(x.Name) && StmtUses(x.Body, name)
 		}
 		return !found
 	}, func(x Expr) bool {
-		if l, ok := x.(*Let); ok && bad(l.Name) {
-			found = true
+		if vr != nil && !found {
+			found = captures(x, name, vr)
 		}
-		return !found
+		return false // captures walked x already
 	})
 	return found
 }
