@@ -1,6 +1,8 @@
 package halide
 
 import (
+	"strconv"
+
 	"github.com/gohalide/gohalide/halide/ir"
 )
 
@@ -72,9 +74,9 @@ func boundary(kind string, src Source, bounds []RangeSpec, exterior *Expr) *Func
 	clamped := make([]any, dims)
 	var inside Expr
 	for i := 0; i < dims; i++ {
-		v := NewVar(string(rune('x'+i%3)) + itoa(i/3))
-		if dims <= 3 {
-			v = NewVar(string(rune('x' + i)))
+		v := NewVar("_" + strconv.Itoa(i))
+		if dims <= 4 {
+			v = NewVar([]string{"x", "y", "z", "w"}[i])
 		}
 		vars[i] = v
 		clamped[i] = Clamp(v, mins[i], maxs[i])

@@ -2,7 +2,6 @@ package halide
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 	"sync/atomic"
 
@@ -293,32 +292,4 @@ func constValue(e ir.Expr) float64 {
 		return c.V
 	}
 	return 0
-}
-
-// funcsCalled returns the Funcs called by f's definitions, sorted by name.
-func (f *Func) funcsCalled() []*Func {
-	seen := map[*Func]bool{}
-	var out []*Func
-	visit := func(e ir.Expr) {
-		ir.WalkExpr(e, func(e ir.Expr) bool {
-			if c, ok := e.(*ir.Call); ok && c.Kind == ir.CallFunc {
-				if g, ok := c.Ref.(*Func); ok && g != f && !seen[g] {
-					seen[g] = true
-					out = append(out, g)
-				}
-			}
-			return true
-		})
-	}
-	if f.fn.Pure == nil {
-		return nil
-	}
-	for _, d := range f.fn.Stages() {
-		for _, a := range d.Args {
-			visit(a)
-		}
-		visit(d.Value)
-	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].fn.Name < out[j].fn.Name })
-	return out
 }

@@ -1,6 +1,7 @@
 package halide
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/gohalide/gohalide/halide/ir"
@@ -41,27 +42,7 @@ func (s *Stage) name() string {
 	if s.idx == 0 {
 		return s.f.fn.Name
 	}
-	return s.f.fn.Name + ".update(" + itoa(s.idx-1) + ")"
-}
-
-func itoa(i int) string {
-	const digits = "0123456789"
-	if i < 10 && i >= 0 {
-		return digits[i : i+1]
-	}
-	neg := i < 0
-	if neg {
-		i = -i
-	}
-	var b []byte
-	for i > 0 {
-		b = append([]byte{digits[i%10]}, b...)
-		i /= 10
-	}
-	if neg {
-		b = append([]byte{'-'}, b...)
-	}
-	return string(b)
+	return s.f.fn.Name + ".update(" + strconv.Itoa(s.idx-1) + ")"
 }
 
 // matchDim reports whether the qualified dim name refers to the user's short
@@ -317,7 +298,10 @@ func (f *Func) Split(old, outer, inner VarOrRVar, factor int, tail ...TailStrate
 }
 
 // Fuse is Stage.Fuse on the pure definition.
-func (f *Func) Fuse(inner, outer, fused VarOrRVar) *Func { f.stage0().Fuse(inner, outer, fused); return f }
+func (f *Func) Fuse(inner, outer, fused VarOrRVar) *Func {
+	f.stage0().Fuse(inner, outer, fused)
+	return f
+}
 
 // Reorder is Stage.Reorder on the pure definition.
 func (f *Func) Reorder(vars ...VarOrRVar) *Func { f.stage0().Reorder(vars...); return f }

@@ -64,8 +64,14 @@ func outputRegionLets(out *ir.Function) []let {
 	for k := len(out.Stages()) - 1; k >= 0; k-- {
 		p := stagePrefix(out.Name, k)
 		for d, a := range out.Args {
-			mn := v(BufferVar(out.Name, "min", d))
-			ext := v(BufferVar(out.Name, "extent", d))
+			var mn, ext ir.Expr = v(BufferVar(out.Name, "min", d)), v(BufferVar(out.Name, "extent", d))
+			for _, b := range out.Schedule.Bounds {
+				if b.Var == a {
+					// The buffer is checked to match; the constants let
+					// loops over the bounded var have constant extents.
+					mn, ext = b.Min, b.Extent
+				}
+			}
 			lets = append(lets, let{p + a + ".min", mn}, let{p + a + ".max", ir.SubE(ir.AddE(mn, ext), ir.Int(1))})
 		}
 	}
@@ -208,6 +214,15 @@ func bufferChecks(st *State, s ir.Stmt, out *ir.Function) ([]ir.Stmt, error) {
 				Args:    []ir.Expr{ext},
 			})
 		}
+	}
+	for _, b := range out.Schedule.Bounds {
+		d := argIndex(out, b.Var)
+		mn, ext := v(BufferVar(out.Name, "min", d)), v(BufferVar(out.Name, "extent", d))
+		checks = append(checks, &ir.AssertStmt{
+			Cond:    ir.AndE(&ir.Binary{Op: ir.EQ, A: mn, B: b.Min}, &ir.Binary{Op: ir.EQ, A: ext, B: b.Extent}),
+			Message: fmt.Sprintf("%s is bounded to min %s, extent %s in %s, but the output buffer's min and extent are", out.Name, ir.ExprString(b.Min), ir.ExprString(b.Extent), b.Var),
+			Args:    []ir.Expr{mn, ext},
+		})
 	}
 	type buf struct {
 		name, what string

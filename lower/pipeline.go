@@ -1,6 +1,8 @@
 package lower
 
 import (
+	"strconv"
+
 	"github.com/gohalide/gohalide/halide/ir"
 )
 
@@ -33,29 +35,10 @@ type Pipeline struct {
 // BufferVar returns the name of a buffer's min, extent or stride variable,
 // e.g. BufferVar("in", "min", 0) = "in.min.0".
 func BufferVar(buf, field string, dim int) string {
-	return buf + "." + field + "." + itoa(dim)
-}
-
-func itoa(i int) string {
-	if i >= 0 && i < 10 {
-		return string(rune('0' + i))
-	}
-	s := ""
-	neg := i < 0
-	if neg {
-		i = -i
-	}
-	for i > 0 {
-		s = string(rune('0'+i%10)) + s
-		i /= 10
-	}
-	if neg {
-		s = "-" + s
-	}
-	return s
+	return buf + "." + field + "." + strconv.Itoa(dim)
 }
 
 // stagePrefix is the prefix of the names of stage s of f: "f.s0.".
-func stagePrefix(f string, s int) string { return f + ".s" + itoa(s) + "." }
+func stagePrefix(f string, s int) string { return f + ".s" + strconv.Itoa(s) + "." }
 
 func v(name string) ir.Expr { return ir.NewVar(name) }
