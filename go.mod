@@ -2,4 +2,4 @@ module github.com/gohalide/gohalide
 
 go 1.26
 
-require github.com/google/go-cmp v0.7.0 // indirect
+require github.com/google/go-cmp v0.7.0

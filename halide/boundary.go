@@ -21,13 +21,27 @@ type Source interface {
 
 func sourceBounds(src Source, bounds []RangeSpec) (dims int, mins, maxs []Expr, err error) {
 	switch s := src.(type) {
+	case nil:
+		return 0, nil, nil, ir.Errorf(ir.ErrUndefined, "", "boundary condition", "the source is nil")
 	case *ImageParam:
+		if s == nil {
+			return 0, nil, nil, ir.Errorf(ir.ErrUndefined, "", "boundary condition", "the source is a nil ImageParam")
+		}
+		if s.err != nil {
+			return 0, nil, nil, s.err
+		}
 		dims = s.dims
 		for i := 0; i < dims; i++ {
 			mins = append(mins, s.Dim(i).Min())
 			maxs = append(maxs, s.Dim(i).Max())
 		}
 	case *Func:
+		if s == nil {
+			return 0, nil, nil, ir.Errorf(ir.ErrUndefined, "", "boundary condition", "the source is a nil Func")
+		}
+		if s.err != nil {
+			return 0, nil, nil, s.err
+		}
 		dims = s.Dims()
 		if !s.Defined() {
 			return 0, nil, nil, ir.Errorf(ir.ErrUndefined, s.Name(), "boundary condition", "%s has no definition", s.Name())
@@ -64,8 +78,12 @@ func sourceBounds(src Source, bounds []RangeSpec) (dims int, mins, maxs []Expr, 
 }
 
 func boundary(kind string, src Source, bounds []RangeSpec, exterior *Expr) *Func {
-	f := newAnonFunc(src.Name() + "_" + kind)
 	dims, mins, maxs, err := sourceBounds(src, bounds)
+	name := "nil"
+	if err == nil {
+		name = src.Name()
+	}
+	f := newAnonFunc(name + "_" + kind)
 	if err != nil {
 		f.fail(err)
 		return f

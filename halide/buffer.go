@@ -17,6 +17,7 @@ type BufferRef interface {
 	ElemType() Type
 	Shape() []BufDim
 	rawData() any
+	valid() bool
 }
 
 // Buffer is an N-dimensional array of T that users allocate, fill and read.
@@ -77,6 +78,8 @@ func (b *Buffer[T]) Dim(i int) BufDim { return b.shape[i] }
 func (b *Buffer[T]) Data() []T { return b.data }
 
 func (b *Buffer[T]) rawData() any { return b.data }
+
+func (b *Buffer[T]) valid() bool { return b != nil }
 
 func (b *Buffer[T]) offset(coords []int) (int, bool) {
 	if len(coords) != len(b.shape) {
@@ -140,12 +143,16 @@ func (b *Buffer[T]) Fill(f func(coords []int) T) {
 
 // At reads the buffer as a pipeline input.
 func (b *Buffer[T]) At(args ...any) Expr {
+	if b == nil {
+		return bad("read of a nil Buffer")
+	}
 	return imageCall(b.name, b.ElemType(), len(b.shape), b, args)
 }
 
 // ImageParam is a typed N-dimensional input whose buffer is supplied with
 // Set before Realize.
 type ImageParam struct {
+	err    error
 	name   string
 	t      Type
 	dims   int
@@ -158,7 +165,13 @@ type dimBounds struct{ min, extent Expr }
 // NewImageParam declares an input called name of element type t with dims
 // dimensions.
 func NewImageParam(name string, t Type, dims int) *ImageParam {
-	return &ImageParam{name: name, t: t, dims: dims, bounds: make([]dimBounds, dims)}
+	p := &ImageParam{name: name, t: t, dims: dims}
+	if dims < 0 {
+		p.err = ir.Errorf(ir.ErrArgCount, "", "NewImageParam", "input %s has %d dimensions; the number must be at least 0", name, dims)
+		p.dims = 0
+	}
+	p.bounds = make([]dimBounds, p.dims)
+	return p
 }
 
 // Name returns the input's name.
@@ -174,7 +187,15 @@ func (p *ImageParam) Dims() int { return p.dims }
 func (p *ImageParam) Set(b BufferRef) { p.buf = b }
 
 // At reads the input at the given coordinates.
-func (p *ImageParam) At(args ...any) Expr { return imageCall(p.name, p.t, p.dims, p, args) }
+func (p *ImageParam) At(args ...any) Expr {
+	if p == nil {
+		return bad("read of a nil ImageParam")
+	}
+	if p.err != nil {
+		return Expr{err: p.err}
+	}
+	return imageCall(p.name, p.t, p.dims, p, args)
+}
 
 // Dimension is one dimension of an input, as expressions for the algorithm.
 type Dimension struct {
@@ -195,23 +216,48 @@ func bufVar(owner any, name, field string, i int) Expr {
 }
 
 // Min returns the first coordinate of the dimension.
-func (d Dimension) Min() Expr { return bufVar(d.owner, d.name, "min", d.i) }
+func (d Dimension) Min() Expr { return d.field("min") }
 
 // Extent returns the size of the dimension.
-func (d Dimension) Extent() Expr { return bufVar(d.owner, d.name, "extent", d.i) }
+func (d Dimension) Extent() Expr { return d.field("extent") }
+
+func (d Dimension) field(f string) Expr {
+	dims := -1
+	switch o := d.owner.(type) {
+	case *ImageParam:
+		if o != nil {
+			dims = o.dims
+		}
+	case BufferRef:
+		if o != nil && o.valid() {
+			dims = len(o.Shape())
+		}
+	}
+	if d.i < 0 || d.i >= dims {
+		return Expr{err: ir.Errorf(ir.ErrArgCount, "", "Dim", "%s has %d dimensions; there is no dimension %d", d.name, dims, d.i)}
+	}
+	return bufVar(d.owner, d.name, f, d.i)
+}
 
 // Max returns the last coordinate of the dimension.
 func (d Dimension) Max() Expr { return d.Min().Add(d.Extent()).Sub(1) }
 
 // Stride returns the distance in elements between neighbours in the dimension.
-func (d Dimension) Stride() Expr { return bufVar(d.owner, d.name, "stride", d.i) }
+func (d Dimension) Stride() Expr { return d.field("stride") }
 
 // SetBounds promises that the dimension has the given min and extent; the
 // compiler may rely on it, and Realize checks it.
 func (d Dimension) SetBounds(min, extent any) Dimension {
-	if d.p != nil && d.i >= 0 && d.i < len(d.p.bounds) {
-		d.p.bounds[d.i] = dimBounds{E(min), E(extent)}
+	if d.p == nil {
+		return d
 	}
+	if d.i < 0 || d.i >= len(d.p.bounds) {
+		if d.p.err == nil {
+			d.p.err = ir.Errorf(ir.ErrArgCount, "", "SetBounds", "%s has %d dimensions; there is no dimension %d", d.name, d.p.dims, d.i)
+		}
+		return d
+	}
+	d.p.bounds[d.i] = dimBounds{E(min), E(extent)}
 	return d
 }
 
@@ -219,20 +265,21 @@ func imageCall(name string, t Type, dims int, ref any, args []any) Expr {
 	if len(args) != dims {
 		return Expr{err: ir.Errorf(ir.ErrArgCount, "", "call", "input %s has %d dimensions but is called with %d arguments", name, dims, len(args))}
 	}
-	as, err := indexArgs(name, args)
+	as, err := indexArgs("", "call", name, args)
 	if err != nil {
 		return Expr{err: err}
 	}
 	return Expr{node: &ir.Call{T: t, Kind: ir.CallImage, Name: name, Args: as, Ref: ref}}
 }
 
-// indexArgs converts call arguments to int32 expressions.
-func indexArgs(name string, args []any) ([]ir.Expr, error) {
+// indexArgs converts the coordinates of a call of name (or the left-hand
+// side of a definition) to int32 expressions; errors name fn and directive.
+func indexArgs(fn, directive, name string, args []any) ([]ir.Expr, error) {
 	out := make([]ir.Expr, len(args))
 	for i, a := range args {
 		e := E(a)
 		if e.err != nil {
-			return nil, e.err
+			return nil, withFunc(e.err, fn, directive)
 		}
 		t := e.Type()
 		switch {
@@ -240,7 +287,7 @@ func indexArgs(name string, args []any) ([]ir.Expr, error) {
 		case t.IsIntOrUInt():
 			e = Cast(Int32, e)
 		default:
-			return nil, ir.Errorf(ir.ErrType, name, "call", "argument %d of %s is %s; coordinates must be integers", i, name, t)
+			return nil, ir.Errorf(ir.ErrType, fn, directive, "argument %d of %s is %s; coordinates must be integers", i, name, t)
 		}
 		out[i] = e.node
 	}
@@ -267,6 +314,9 @@ func (p *Param[T]) Get() T { return p.val }
 func (p *Param[T]) Name() string { return p.name }
 
 func (p *Param[T]) toExpr() Expr {
+	if p == nil {
+		return bad("a nil Param is not an expression")
+	}
 	return Expr{node: &ir.Var{T: typeOf[T](), Name: p.name, Param: p}}
 }
 

@@ -69,7 +69,11 @@ func bad(format string, args ...any) Expr {
 func E(v any) Expr {
 	switch v := v.(type) {
 	case exprLike:
-		return v.toExpr()
+		e := v.toExpr()
+		if e.node == nil && e.err == nil {
+			return bad("an empty Expr (the zero value) is not an expression")
+		}
+		return e
 	case int:
 		return constInt(ir.Int32, int64(v))
 	case int32:
@@ -143,8 +147,13 @@ func matchTypes(op string, a, b ir.Expr) (ir.Expr, ir.Expr, error) {
 	if ta.IsBool() || tb.IsBool() {
 		return nil, nil, ir.Errorf(ir.ErrType, "", op, "operands of %s have types %s and %s; a bool combines only with a bool", op, ta, tb)
 	}
+	var err error
 	cast := func(e ir.Expr, t Type) ir.Expr {
 		if c, ok := e.(*ir.IntImm); ok {
+			if t.IsIntOrUInt() && (c.V < t.Min() || c.V > t.Max()) && err == nil {
+				err = ir.Errorf(ir.ErrType, "", op, "the constant %d does not fit in %s, the type of the other operand of %s", c.V, t, op).
+					WithLegal("cast one side explicitly")
+			}
 			return ir.IntConst(t, c.V)
 		}
 		if c, ok := e.(*ir.FloatImm); ok {
@@ -155,24 +164,29 @@ func matchTypes(op string, a, b ir.Expr) (ir.Expr, ir.Expr, error) {
 		}
 		return &ir.Cast{T: t, X: e}
 	}
+	var x, y ir.Expr
 	switch {
 	case isLiteral(b) && !isLiteral(a) && !(tb.IsFloat() && !ta.IsFloat()):
-		return a, cast(b, ta), nil
+		x, y = a, cast(b, ta)
 	case isLiteral(a) && !isLiteral(b) && !(ta.IsFloat() && !tb.IsFloat()):
-		return cast(a, tb), b, nil
+		x, y = cast(a, tb), b
 	case ta.IsFloat() && !tb.IsFloat():
-		return a, cast(b, ta), nil
+		x, y = a, cast(b, ta)
 	case tb.IsFloat() && !ta.IsFloat():
-		return cast(a, tb), b, nil
+		x, y = cast(a, tb), b
 	case ta.Bits > tb.Bits:
-		return a, cast(b, ta), nil
+		x, y = a, cast(b, ta)
 	case tb.Bits > ta.Bits:
-		return cast(a, tb), b, nil
+		x, y = cast(a, tb), b
 	case ta.IsInt():
-		return a, cast(b, ta), nil
+		x, y = a, cast(b, ta)
 	default:
-		return cast(a, tb), b, nil
+		x, y = cast(a, tb), b
 	}
+	if err != nil {
+		return nil, nil, err
+	}
+	return x, y, nil
 }
 
 func binary(op ir.BinOp, x, y any) Expr {

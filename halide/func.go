@@ -61,13 +61,19 @@ func (f *Func) failf(code ir.ErrorCode, directive, format string, args ...any) {
 
 // At calls the Func at the given coordinates.
 func (f *Func) At(args ...any) Expr {
+	if f == nil {
+		return bad("call of a nil Func")
+	}
+	if f.err != nil {
+		return Expr{err: f.err}
+	}
 	if f.fn.Pure == nil {
 		return Expr{err: ir.Errorf(ir.ErrUndefined, f.fn.Name, "call", "Func %s is called before it has a definition", f.fn.Name)}
 	}
 	if len(args) != len(f.fn.Args) {
 		return Expr{err: ir.Errorf(ir.ErrArgCount, f.fn.Name, "call", "Func %s has %d arguments (%s) but is called with %d", f.fn.Name, len(f.fn.Args), strings.Join(f.fn.Args, ", "), len(args))}
 	}
-	as, err := indexArgs(f.fn.Name, args)
+	as, err := indexArgs(f.fn.Name, "call", f.fn.Name, args)
 	if err != nil {
 		return Expr{err: err}
 	}
@@ -75,7 +81,12 @@ func (f *Func) At(args ...any) Expr {
 }
 
 // toExpr lets a zero-dimensional Func be used as an Expr.
-func (f *Func) toExpr() Expr { return f.At() }
+func (f *Func) toExpr() Expr {
+	if f == nil {
+		return bad("a nil Func is not an expression")
+	}
+	return f.At()
+}
 
 // Definer is the left-hand side of a definition; finish it with Is, PlusEq,
 // TimesEq, MinEq or MaxEq.
@@ -201,7 +212,7 @@ func (f *Func) defineUpdate(args []any, value Expr, op *ir.BinOp) {
 		f.failf(ir.ErrArgCount, dir, "the update has %d arguments but %s has %d (%s)", len(args), name, len(f.fn.Args), strings.Join(f.fn.Args, ", "))
 		return
 	}
-	irArgs, err := indexArgs(name, args)
+	irArgs, err := indexArgs(name, dir, name, args)
 	if err != nil {
 		f.fail(withFunc(err, name, dir))
 		return

@@ -487,8 +487,8 @@ func shapeVars(scalars map[string]any, name string, shape []BufDim) {
 func (c *compiled) bind(out BufferRef) (map[string]any, map[string]any, error) {
 	res := c.l.res
 	name := res.Output
-	if out == nil {
-		return nil, nil, ir.Errorf(ir.ErrBufferShape, name, "Realize", "no output buffer")
+	if out == nil || !out.valid() {
+		return nil, nil, ir.Errorf(ir.ErrBufferShape, name, "Realize", "the output buffer is nil")
 	}
 	if out.ElemType() != res.OutputType {
 		return nil, nil, ir.Errorf(ir.ErrBufferShape, name, "Realize", "the output buffer holds %s but %s computes %s", out.ElemType(), name, res.OutputType)
@@ -511,8 +511,8 @@ func (c *compiled) bind(out BufferRef) (map[string]any, map[string]any, error) {
 		if im.p != nil {
 			buf = im.p.buf
 		}
-		if buf == nil {
-			return nil, nil, ir.Errorf(ir.ErrUndefined, name, "Realize", "input %s has no buffer; call Set before Realize", im.name)
+		if buf == nil || !buf.valid() {
+			return nil, nil, ir.Errorf(ir.ErrUndefined, name, "Realize", "input %s has no buffer (or a nil one); call Set before Realize", im.name)
 		}
 		if buf == out {
 			return nil, nil, ir.Errorf(ir.ErrBufferShape, name, "Realize", "the output buffer is also the input %s", im.name)
@@ -526,7 +526,7 @@ func (c *compiled) bind(out BufferRef) (map[string]any, map[string]any, error) {
 		}
 		if im.p != nil {
 			for d, b := range im.p.bounds {
-				if err := checkDimBound(im.name, d, b, shape[d], scalars); err != nil {
+				if err := checkDimBound(name, im.name, d, b, shape[d], scalars); err != nil {
 					return nil, nil, err
 				}
 			}
@@ -538,7 +538,7 @@ func (c *compiled) bind(out BufferRef) (map[string]any, map[string]any, error) {
 }
 
 // checkDimBound checks an ImageParam's SetBounds against the buffer given.
-func checkDimBound(name string, d int, b dimBounds, s BufDim, scalars map[string]any) error {
+func checkDimBound(fn, name string, d int, b dimBounds, s BufDim, scalars map[string]any) error {
 	eval := func(e Expr) (int64, bool) {
 		if e.node == nil {
 			return 0, false
@@ -555,10 +555,10 @@ func checkDimBound(name string, d int, b dimBounds, s BufDim, scalars map[string
 		return ir.AsInt(ir.Simplify(ir.Substitute(e.node, m)))
 	}
 	if mn, ok := eval(b.min); ok && int(mn) != s.Min {
-		return ir.Errorf(ir.ErrBufferShape, name, "Realize", "input %s must have min %d in dimension %d (SetBounds) but the buffer's min is %d", name, mn, d, s.Min)
+		return ir.Errorf(ir.ErrBufferShape, fn, "Realize", "input %s must have min %d in dimension %d (SetBounds) but the buffer's min is %d", name, mn, d, s.Min)
 	}
 	if ext, ok := eval(b.extent); ok && int(ext) != s.Extent {
-		return ir.Errorf(ir.ErrBufferShape, name, "Realize", "input %s must have extent %d in dimension %d (SetBounds) but the buffer's extent is %d", name, ext, d, s.Extent)
+		return ir.Errorf(ir.ErrBufferShape, fn, "Realize", "input %s must have extent %d in dimension %d (SetBounds) but the buffer's extent is %d", name, ext, d, s.Extent)
 	}
 	return nil
 }

@@ -99,10 +99,25 @@ func (s *Stage) hasShort(d *ir.Definition, short string) bool {
 	return false
 }
 
+// vars returns the names of vs, recording an error for a nil or unnamed var.
+func (s *Stage) vars(directive string, vs ...VarOrRVar) ([]string, bool) {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		if v == nil || v.varName() == "" {
+			s.f.failf(ir.ErrUnknownVar, directive, "argument %d of %s is a nil or unnamed var", i, directive)
+			return nil, false
+		}
+		out[i] = v.varName()
+	}
+	return out, true
+}
+
 // Split splits loop old into outer and inner loops, inner of extent factor.
 // tail optionally picks the tail strategy (default TailAuto).
 func (s *Stage) Split(old, outer, inner VarOrRVar, factor int, tail ...TailStrategy) *Stage {
-	s.split("split", old.varName(), outer.varName(), inner.varName(), factor, tail)
+	if n, ok := s.vars("split", old, outer, inner); ok {
+		s.split("split", n[0], n[1], n[2], factor, tail)
+	}
 	return s
 }
 
@@ -115,8 +130,8 @@ func (s *Stage) split(directive, old, outer, inner string, factor int, tail []Ta
 	if !ok {
 		return "", "", false
 	}
-	if factor <= 0 {
-		s.f.failf(ir.ErrSchedule, directive, "in %s, split of %s by %d: the factor must be positive", s.name(), old, factor)
+	if factor <= 0 || factor > 1<<30 {
+		s.f.failf(ir.ErrSchedule, directive, "in %s, split of %s by %d: the factor must be positive and at most 2^30", s.name(), old, factor)
 		return "", "", false
 	}
 	if outer == inner {
@@ -151,6 +166,9 @@ func (s *Stage) Fuse(inner, outer, fused VarOrRVar) *Stage {
 	const directive = "fuse"
 	d := s.def(directive)
 	if d == nil || s.f.err != nil {
+		return s
+	}
+	if _, ok := s.vars(directive, inner, outer, fused); !ok {
 		return s
 	}
 	i, ok := s.findDim(d, directive, inner.varName())
@@ -190,6 +208,9 @@ func (s *Stage) Reorder(vars ...VarOrRVar) *Stage {
 	const directive = "reorder"
 	d := s.def(directive)
 	if d == nil || s.f.err != nil {
+		return s
+	}
+	if _, ok := s.vars(directive, vars...); !ok {
 		return s
 	}
 	idx := make([]int, len(vars))
@@ -238,6 +259,9 @@ func (s *Stage) setKind(directive string, v VarOrRVar, k ir.ForKind) *Stage {
 	if d == nil || s.f.err != nil {
 		return s
 	}
+	if _, ok := s.vars(directive, v); !ok {
+		return s
+	}
 	if i, ok := s.findDim(d, directive, v.varName()); ok {
 		d.Schedule.Dims[i].Kind = k
 	}
@@ -249,6 +273,9 @@ func (s *Stage) setKind(directive string, v VarOrRVar, k ir.ForKind) *Stage {
 func (s *Stage) splitAndMark(directive, suffix string, v VarOrRVar, k ir.ForKind, factor []int) *Stage {
 	if len(factor) == 0 {
 		return s.setKind(directive, v, k)
+	}
+	if _, ok := s.vars(directive, v); !ok {
+		return s
 	}
 	_, qi, ok := s.split(directive, v.varName(), v.varName(), v.varName()+suffix, factor[0], nil)
 	if ok {
@@ -358,6 +385,9 @@ func (f *Func) ComputeRoot() *Func {
 // ComputeAt computes the part of f that one iteration of loop v of the last
 // stage of consumer needs, inside that loop.
 func (f *Func) ComputeAt(consumer *Func, v VarOrRVar) *Func {
+	if !f.levelArgs("compute_at", consumer == nil, v) {
+		return f
+	}
 	f.fn.Schedule.Compute = ir.LoopLevel{Kind: ir.LevelAt, Func: consumer.fn.Name, Stage: -1, Var: v.varName()}
 	f.fn.Schedule.ExplicitInline = false
 	return f
@@ -365,9 +395,25 @@ func (f *Func) ComputeAt(consumer *Func, v VarOrRVar) *Func {
 
 // ComputeAtStage is ComputeAt for a loop of a given stage of the consumer.
 func (f *Func) ComputeAtStage(consumer *Stage, v VarOrRVar) *Func {
+	if !f.levelArgs("compute_at", consumer == nil || consumer.f == nil, v) {
+		return f
+	}
 	f.fn.Schedule.Compute = ir.LoopLevel{Kind: ir.LevelAt, Func: consumer.f.fn.Name, Stage: consumer.idx, Var: v.varName()}
 	f.fn.Schedule.ExplicitInline = false
 	return f
+}
+
+// levelArgs checks the arguments of a loop-level directive.
+func (f *Func) levelArgs(directive string, nilConsumer bool, v VarOrRVar) bool {
+	switch {
+	case nilConsumer:
+		f.failf(ir.ErrComputeAt, directive, "the consumer is nil")
+		return false
+	case v == nil || v.varName() == "":
+		f.failf(ir.ErrComputeAt, directive, "the loop var is nil or unnamed")
+		return false
+	}
+	return true
 }
 
 // ComputeInline substitutes f into its consumers (the default for Funcs
@@ -387,6 +433,9 @@ func (f *Func) StoreRoot() *Func {
 // StoreAt allocates f's storage inside loop v of consumer (which must
 // enclose the compute level).
 func (f *Func) StoreAt(consumer *Func, v VarOrRVar) *Func {
+	if !f.levelArgs("store_at", consumer == nil, v) {
+		return f
+	}
 	f.fn.Schedule.Store = ir.LoopLevel{Kind: ir.LevelAt, Func: consumer.fn.Name, Stage: -1, Var: v.varName()}
 	return f
 }
@@ -420,6 +469,17 @@ func (f *Func) Bound(v Var, min, extent any) *Func {
 // shared memory). Calling In twice with the same consumer returns the same
 // wrapper.
 func (f *Func) In(consumer *Func) *Func {
+	if consumer == nil {
+		f.failf(ir.ErrUndefined, "in", "the consumer of the wrapper of %s is nil", f.fn.Name)
+		w := NewFunc(f.fn.Name + "_in_nil")
+		w.fail(f.err)
+		return w
+	}
+	if f.err != nil {
+		w := NewFunc(f.fn.Name + "_in_" + consumer.fn.Name)
+		w.fail(f.err)
+		return w
+	}
 	if w, ok := f.wrappers[consumer]; ok {
 		return w
 	}

@@ -115,6 +115,9 @@ func (r *RDom) Dims() int { return len(r.vars) }
 
 // toExpr lets a one-dimensional RDom be used as an Expr (its only RVar).
 func (r *RDom) toExpr() Expr {
+	if r == nil {
+		return bad("a nil RDom is not an expression")
+	}
 	if r.err != nil {
 		return Expr{err: r.err}
 	}

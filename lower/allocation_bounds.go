@@ -37,6 +37,15 @@ func allocationBounds(st *State) error {
 		}
 		f := st.Funcs[r.Func]
 		box := bounds.Touched(r.Body, nil)[r.Func]
+		// A Func.bound fixes the region (bounds_inference checks that it
+		// covers what is read), so it also fixes the allocation.
+		for _, b := range f.Schedule.Bounds {
+			if box == nil {
+				box = make(bounds.Box, len(f.Args))
+			}
+			d := argIndex(f, b.Var)
+			box[d] = bounds.Interval{Min: b.Min, Max: ir.Simplify(ir.SubE(ir.AddE(b.Min, b.Extent), ir.Int(1)))}
+		}
 		ranges := make([]ir.Range, len(f.Args))
 		allConst := true
 		elems := int64(1)

@@ -240,7 +240,7 @@ func bufferChecks(st *State, s ir.Stmt, out *ir.Function) ([]ir.Stmt, error) {
 	for _, b := range bufs {
 		for d, iv := range b.box {
 			if !iv.IsBounded() {
-				return nil, ir.Errorf(ir.ErrUnbounded, b.name, "bounds inference", "%s %s is accessed in an unbounded way in dimension %d: the region needed is %s", b.what, b.name, d, iv).
+				return nil, ir.Errorf(ir.ErrUnbounded, readerOf(st, b.name), "bounds inference", "%s %s is accessed in an unbounded way in dimension %d: the region needed is %s", b.what, b.name, d, iv).
 					WithLegal("clamp the coordinate, use a boundary condition, or promise its range with Clamped / UnsafePromiseClamped")
 			}
 			mn := v(BufferVar(b.name, "min", d))
@@ -253,6 +253,28 @@ func bufferChecks(st *State, s ir.Stmt, out *ir.Function) ([]ir.Stmt, error) {
 		}
 	}
 	return checks, nil
+}
+
+// readerOf returns the first Func (in realization order) whose definitions
+// read the buffer name, or the output for the output buffer.
+func readerOf(st *State, name string) string {
+	for _, fn := range st.Order {
+		for _, d := range st.Funcs[fn].Stages() {
+			found := false
+			for _, e := range append(append([]ir.Expr{}, d.Args...), d.Value) {
+				ir.WalkExpr(e, func(x ir.Expr) bool {
+					if c, ok := x.(*ir.Call); ok && c.Name == name && (c.Kind == ir.CallImage || c.Kind == ir.CallFunc) {
+						found = true
+					}
+					return !found
+				})
+			}
+			if found {
+				return fn
+			}
+		}
+	}
+	return st.P.Output
 }
 
 func argIndex(f *ir.Function, name string) int {

@@ -21,8 +21,8 @@ import (
 //
 // where the atoms are the other (non-linear) subexpressions, each simplified
 // once: Vars, Min/Max, Div, Mod, Select, Calls, Loads, Casts, Lets, products
-// of two non-constants. Equal atoms (ir.Equal) are merged, in order of first
-// appearance, so correlated terms cancel: (x*8 + y + 7) - (x*8 + y) is 7.
+// of two non-constants. Identical atoms (ir.Equal) are merged, in order of
+// first appearance, so correlated terms cancel: (x*8 + y + 7) - (x*8 + y) is 7.
 // The form is rebuilt as positive terms (atom*k, constant on the right), then
 // negative terms subtracted, then the constant: ((x*8) + y) - 3.
 //
@@ -30,7 +30,9 @@ import (
 // a == b look at the linear difference a - b, and when it is a constant (or
 // a small interval computed by boundsOf) the answer is known. Div and Mod by
 // a positive constant split the numerator's form into the part divisible by
-// the constant and a remainder.
+// the constant and a remainder. A sum holding one min or max term absorbs the
+// other terms into it when that makes one operand constant:
+// min(x + 7, M) - x + 1 is min(M - x + 1, 8).
 //
 // Coefficients and constants are kept wrapped to the type's width; Add, Sub
 // and Mul are exact modulo 2^bits, so the linear form itself is exact even
@@ -41,6 +43,16 @@ import (
 // folding and rules that are exact for every value (x + 0, x * 1, min(x, x),
 // select(c, a, a), ...). Floats get no algebra at all: -0.0 and NaN make even
 // x + 0 unsafe.
+//
+// Constant folding follows the executor (package cpu) exactly: integers wrap
+// to their width, Div and Mod are FloorDiv and FloorMod (x/0 and x%0 are 0),
+// unsigned values divide and compare as unsigned, float32 results are
+// rounded after each operation, float Min and Max are math.Min and math.Max,
+// round is half to even. Casts from float to int fold only for values that
+// truncate into the int64 range.
+//
+// SimplifyStmt simplifies the expressions of a statement and removes the
+// statements that do nothing; see its comment.
 
 // Simplify returns an expression equal in value to e, in a simpler form.
 func Simplify(e Expr) Expr { return simp(e) }
@@ -55,35 +67,46 @@ func CanProve(e Expr) bool {
 // either may stand for the other. It is Equal, except that float constants
 // must match bit for bit: Equal treats 0.0 and -0.0 alike, but min(0.0, -0.0)
 // or select(c, x + 0.0, x + -0.0) must not pick one for the other.
-func sameExpr(a, b Expr) bool {
-	if !Equal(a, b) {
-		return false
-	}
-	var fa []float64
-	WalkExpr(a, func(x Expr) bool {
-		if f, ok := x.(*FloatImm); ok && f.V == 0 {
-			fa = append(fa, 0)
-		}
+func sameExpr(a, b Expr) bool { return Equal(a, b) && sameFloatBits(a, b) }
+
+// sameFloatBits compares the float constants of two Equal expressions bit
+// for bit.
+func sameFloatBits(a, b Expr) bool {
+	if a == b {
 		return true
-	})
-	if fa == nil {
-		return true // no zeros: equal floats are identical
 	}
-	var ba, bb []uint64
-	collect := func(out *[]uint64) func(Expr) bool {
-		return func(x Expr) bool {
-			if f, ok := x.(*FloatImm); ok {
-				*out = append(*out, math.Float64bits(f.V))
-			}
-			return true
-		}
-	}
-	WalkExpr(a, collect(&ba))
-	WalkExpr(b, collect(&bb))
-	for i := range ba {
-		if ba[i] != bb[i] {
+	switch a := a.(type) {
+	case *FloatImm:
+		b, ok := b.(*FloatImm)
+		return ok && math.Float64bits(a.V) == math.Float64bits(b.V)
+	case *Cast:
+		b, ok := b.(*Cast)
+		return ok && sameFloatBits(a.X, b.X)
+	case *Binary:
+		b, ok := b.(*Binary)
+		return ok && sameFloatBits(a.A, b.A) && sameFloatBits(a.B, b.B)
+	case *Not:
+		b, ok := b.(*Not)
+		return ok && sameFloatBits(a.X, b.X)
+	case *Select:
+		b, ok := b.(*Select)
+		return ok && sameFloatBits(a.Cond, b.Cond) && sameFloatBits(a.True, b.True) && sameFloatBits(a.False, b.False)
+	case *Call:
+		b, ok := b.(*Call)
+		if !ok || len(a.Args) != len(b.Args) {
 			return false
 		}
+		for i := range a.Args {
+			if !sameFloatBits(a.Args[i], b.Args[i]) {
+				return false
+			}
+		}
+	case *Load:
+		b, ok := b.(*Load)
+		return ok && sameFloatBits(a.Index, b.Index)
+	case *Let:
+		b, ok := b.(*Let)
+		return ok && sameFloatBits(a.Value, b.Value) && sameFloatBits(a.Body, b.Body)
 	}
 	return true
 }
@@ -1007,7 +1030,40 @@ func cmpLinear(op BinOp, a, b Expr) Expr {
 	t := a.Type()
 	d := diff(a, b)
 	defer d.release()
-	bd := d.bounds(boundsDepth) // exact when d is a constant
+	if r := decideCmp(op, d.bounds(boundsDepth)); r != nil { // exact when d is a constant
+		return r
+	}
+	pos, neg := newLinear(t), newLinear(t)
+	defer pos.release()
+	defer neg.release()
+	for _, tm := range d.terms {
+		if tm.k > 0 {
+			pos.addAtom(tm.x, tm.k)
+		} else {
+			neg.addAtom(tm.x, -tm.k)
+		}
+	}
+	if len(pos.terms) == 0 {
+		// k op N: the constant stays on the left.
+		pos.c = d.c
+	} else {
+		neg.c = t.Wrap(-d.c)
+	}
+	pe, ne := pos.expr(), neg.expr()
+	// Rebuilding a side may have pushed its terms into a min or max
+	// (y + min(x, -7 - y) is min(x + y, -7)), whose bounds say more.
+	if isMinMax(pe) || isMinMax(ne) {
+		bd := boundsOf(pe, boundsDepth).add(boundsOf(ne, boundsDepth).scale(-1))
+		if r := decideCmp(op, bd); r != nil {
+			return r
+		}
+	}
+	return &Binary{op, pe, ne}
+}
+
+// decideCmp returns the value of d op 0 when the interval bd of d decides
+// it, or nil.
+func decideCmp(op BinOp, bd interval) Expr {
 	switch op {
 	case LT:
 		if bd.hasHi && bd.hi < 0 {
@@ -1031,23 +1087,12 @@ func cmpLinear(op BinOp, a, b Expr) Expr {
 			return boolConst(op == NE)
 		}
 	}
-	pos, neg := newLinear(t), newLinear(t)
-	defer pos.release()
-	defer neg.release()
-	for _, tm := range d.terms {
-		if tm.k > 0 {
-			pos.addAtom(tm.x, tm.k)
-		} else {
-			neg.addAtom(tm.x, -tm.k)
-		}
-	}
-	if len(pos.terms) == 0 {
-		// k op N: the constant stays on the left.
-		pos.c = d.c
-	} else {
-		neg.c = t.Wrap(-d.c)
-	}
-	return &Binary{op, pos.expr(), neg.expr()}
+	return nil
+}
+
+func isMinMax(e Expr) bool {
+	b, ok := e.(*Binary)
+	return ok && (b.Op == Min || b.Op == Max)
 }
 
 // mkNot negates a simplified bool. !(a < b) is b <= a for integers.
@@ -1366,6 +1411,51 @@ func (l *linear) bounds(depth int) interval {
 		lb.release()
 		return minMaxInterval(op, ba, bb)
 	}
+	if i, m, n, c := l.correlatedDiv(); i >= 0 && depth > 0 {
+		// k*(n/c) with k = m*c is m*(n - n%c), and n%c is in
+		// [0, c-1]: the terms of n can then cancel with the others
+		// (((e + 7)/8)*8 - e is in [0, 7]).
+		rel := l.clone(i)
+		rel.addSimp(n, m)
+		r := rel.bounds(depth - 1).add(interval{0, c - 1, true, true}.scale(-m))
+		rel.release()
+		return r.intersect(l.sumBounds(depth))
+	}
+	return l.sumBounds(depth)
+}
+
+// correlatedDiv finds a term k*(n/c) of l, for a constant c > 0 dividing k,
+// whose numerator n shares an atom with the other terms. It returns the
+// term's index (or -1), k/c, n and c.
+func (l *linear) correlatedDiv() (int, int64, Expr, int64) {
+	for i, tm := range l.terms {
+		d, ok := tm.x.(*Binary)
+		if !ok || d.Op != Div {
+			continue
+		}
+		c, ok := constInt(d.B)
+		if !ok || c <= 0 || tm.k%c != 0 {
+			continue
+		}
+		ln := linearOf(d.A)
+		shared := false
+		for _, tn := range ln.terms {
+			for j, to := range l.terms {
+				if j != i && to.k != 0 && sameExpr(tn.x, to.x) {
+					shared = true
+				}
+			}
+		}
+		ln.release()
+		if shared {
+			return i, tm.k / c, d.A, c
+		}
+	}
+	return -1, 0, nil, 0
+}
+
+// sumBounds adds up the bounds of the terms.
+func (l *linear) sumBounds(depth int) interval {
 	r := exact(l.c)
 	for _, tm := range l.terms {
 		if tm.k == 0 {
@@ -1608,6 +1698,9 @@ func stmtBinds(s Stmt, name string, v Expr) bool {
 	captured := func(binder string) bool { return vr != nil && binder == vr.Name }
 	found := false
 	WalkStmt(s, func(x Stmt) bool {
+		if found {
+			return false
+		}
 		switch x := x.(type) {
 		case *For:
 			found = (x.Name == name || captured(x.Name)) && StmtUses(x.Body, name)

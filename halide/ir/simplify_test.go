@@ -3,6 +3,8 @@ package ir
 import (
 	"math"
 	"math/rand/v2"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -130,6 +132,8 @@ func TestSimplifyMinMax(t *testing.T) {
 		{"min(min(x,y),x)", MinE(MinE(sx, sy), sx), "min(x, y)"},
 		{"mod bound", MinE(mod(sx, ci(8)), ci(8)), "(x % 8)"},
 		{"clamp kept", MaxE(MinE(sx, ci(10)), ci(0)), "max(min(x, 10), 0)"},
+		{"rounded up extent", MinE(sub(add(mul(div(add(sx, ci(7)), ci(8)), ci(8)), sy), ci(1)), sub(add(sy, sx), ci(1))), "((y + x) - 1)"},
+		{"rounded down", MaxE(mul(div(sx, ci(4)), ci(4)), sx), "x"},
 		{"push required", add(sub(MinE(add(add(mul(sv, ci(8)), sm), ci(7)), sM), add(mul(sv, ci(8)), sm)), ci(1)),
 			"min((((M - (v * 8)) - m) + 1), 8)"},
 		{"push constant", add(MinE(sx, ci(5)), ci(3)), "min((x + 3), 8)"},
@@ -161,6 +165,9 @@ func TestSimplifyCompare(t *testing.T) {
 		{"mod bound", LTE(mod(sx, ci(8)), ci(8)), "true"},
 		{"mod bound ge", cmp(GE, mod(sx, ci(8)), ci(0)), "true"},
 		{"min bound", LEE(MinE(sx, ci(3)), ci(4)), "true"},
+		{"round up is above", cmp(GE, mul(div(add(sx, ci(7)), ci(8)), ci(8)), sx), "true"},
+		{"round up is close", LEE(mul(div(add(sx, ci(7)), ci(8)), ci(8)), add(sx, ci(7))), "true"},
+		{"round up not exact", LEE(mul(div(add(sx, ci(7)), ci(8)), ci(8)), add(sx, ci(6))), "((((x + 7) / 8) * 8) <= (x + 6))"},
 		{"unsigned", LTE(IntConst(UInt64, 1), IntConst(UInt64, -1)), "true"},
 		{"signed", LTE(IntConst(Int64, 1), IntConst(Int64, -1)), "false"},
 		{"float", LTE(f32(1), f32(2)), "true"},
@@ -354,6 +361,11 @@ func TestSimplifyStmt(t *testing.T) {
 			"let i = 3\nfor (i, 0, x) {\n  f[i] = i\n}\n"},
 		{"let var not captured", &LetStmt{"t", sx, &For{"x", ci(0), sy, Serial, store("f", sx, tv)}},
 			"let t = x\nfor (x, 0, y) {\n  f[x] = t\n}\n"},
+		{"let var captured after a store", &LetStmt{"t", sx, &Block{[]Stmt{
+			store("f", ci(0), let("x", mul(sy, sy), add(tv, sx))),
+			&For{"j", ci(0), sy, Serial, store("f", NewVar("j"), ci(0))},
+		}}}, "let t = x\nf[0] = (let x = (y * y) in (t + x))\nfor (j, 0, y) {\n  f[j] = 0\n}\n"},
+		{"let var capture resolved", &LetStmt{"t", sx, store("f", ci(0), let("x", ci(1), add(tv, sx)))}, "f[0] = (x + 1)\n"},
 		{"assert true", &AssertStmt{Cond: LTE(mod(sx, ci(4)), ci(4)), Message: "m"}, ""},
 		{"assert kept", &AssertStmt{Cond: LTE(sx, sy), Message: "m", Args: []Expr{add(sx, ci(0))}}, "assert((x < y), \"m\", x)\n"},
 		{"assert false kept", &AssertStmt{Cond: False, Message: "m"}, "assert(false, \"m\")\n"},
@@ -589,13 +601,18 @@ func (g *exprGen) boolExpr(depth int, scope []string) Expr {
 // random assignments of x and y.
 func checkEquivalent(t *testing.T, g *exprGen, n int, varRange int64) {
 	t.Helper()
+	checkEquivalentDepth(t, g, n, varRange, 5)
+}
+
+func checkEquivalentDepth(t *testing.T, g *exprGen, n int, varRange int64, depth int) {
+	t.Helper()
 	tested, skipped := 0, 0
 	for i := 0; i < n; i++ {
 		var e Expr
 		if i%4 == 0 {
-			e = g.boolExpr(4, nil)
+			e = g.boolExpr(depth-1, nil)
 		} else {
-			e = g.intExpr(5, nil)
+			e = g.intExpr(depth, nil)
 		}
 		s := Simplify(e)
 		if s.Type() != e.Type() {
@@ -676,5 +693,144 @@ func BenchmarkSimplify(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		Simplify(e)
+	}
+}
+
+// stmtEval runs a statement, recording every store as "buf[index]=value".
+type stmtEval struct {
+	ev    evaluator
+	trace []string
+	steps int
+}
+
+func (r *stmtEval) run(s Stmt, env map[string]int64) {
+	r.steps++
+	if r.steps > 10000 {
+		return
+	}
+	with := func(name string, v int64) map[string]int64 {
+		inner := make(map[string]int64, len(env)+1)
+		for k, x := range env {
+			inner[k] = x
+		}
+		inner[name] = v
+		return inner
+	}
+	switch s := s.(type) {
+	case nil:
+	case *Block:
+		for _, x := range s.Stmts {
+			r.run(x, env)
+		}
+	case *LetStmt:
+		r.run(s.Body, with(s.Name, r.ev.eval(s.Value, env)))
+	case *For:
+		mn, ext := r.ev.eval(s.Min, env), r.ev.eval(s.Extent, env)
+		for i := mn; i < mn+ext; i++ {
+			r.run(s.Body, with(s.Name, i))
+		}
+	case *IfThenElse:
+		if r.ev.eval(s.Cond, env) != 0 {
+			r.run(s.Then, env)
+		} else {
+			r.run(s.Else, env)
+		}
+	case *ProducerConsumer:
+		r.run(s.Body, env)
+	case *Store:
+		r.trace = append(r.trace, s.Buf+"["+strconv.FormatInt(r.ev.eval(s.Index, env), 10)+"]="+
+			strconv.FormatInt(r.ev.eval(s.Value, env), 10))
+	case *AssertStmt:
+		if r.ev.eval(s.Cond, env) == 0 {
+			r.trace = append(r.trace, "assert failed: "+s.Message)
+		}
+	case *Evaluate:
+		r.ev.eval(s.X, env)
+	default:
+		panic("cannot run " + StmtString(s))
+	}
+}
+
+func (g *exprGen) stmt(depth int, scope []string) Stmt {
+	names := []string{"i", "j", "t", "x"}
+	n := names[g.r.IntN(len(names))]
+	inner := append(scope[:len(scope):len(scope)], n)
+	if depth == 0 {
+		return &Store{Buf: "f", Index: g.intExpr(2, scope), Value: g.intExpr(2, scope)}
+	}
+	d := depth - 1
+	switch g.r.IntN(8) {
+	case 0:
+		return &Block{[]Stmt{g.stmt(d, scope), g.stmt(d, scope)}}
+	case 1:
+		return &For{n, g.intExpr(1, scope), Int(g.r.Int64N(5) - 1), ForKind(g.r.IntN(4)), g.stmt(d, inner)}
+	case 2:
+		return &For{n, g.intExpr(1, scope), AddE(SubE(NewVar("x"), NewVar("x")), Int(g.r.Int64N(3))), Serial, g.stmt(d, inner)}
+	case 3:
+		var v Expr
+		switch g.r.IntN(3) {
+		case 0:
+			v = g.leaf(scope)
+		default:
+			v = g.intExpr(2, scope)
+		}
+		return &LetStmt{n, v, g.stmt(d, inner)}
+	case 4:
+		var el Stmt
+		if g.r.IntN(2) == 0 {
+			el = g.stmt(d, scope)
+		}
+		return &IfThenElse{g.boolExpr(2, scope), g.stmt(d, scope), el}
+	case 5:
+		return &AssertStmt{Cond: g.boolExpr(2, scope), Message: "a"}
+	case 6:
+		return &ProducerConsumer{"p", true, g.stmt(d, scope)}
+	}
+	return &Store{Buf: "f", Index: g.intExpr(2, scope), Value: g.intExpr(3, scope)}
+}
+
+// TestSimplifyStmtRandom runs random statements (loops, lets that shadow and
+// capture names, ifs, asserts) before and after SimplifyStmt and compares
+// the stores they make.
+func TestSimplifyStmtRandom(t *testing.T) {
+	g := &exprGen{r: rand.New(rand.NewPCG(5, 6)), t: Int32, consts: 10, lets: true}
+	compared := 0
+	for i := 0; i < 3000; i++ {
+		s := g.stmt(4, nil)
+		simplified := SimplifyStmt(s)
+		for j := 0; j < 3; j++ {
+			env := map[string]int64{"x": g.r.Int64N(41) - 20, "y": g.r.Int64N(41) - 20}
+			want := &stmtEval{ev: evaluator{strict: true}}
+			want.run(s, env)
+			if want.ev.overflow || want.steps > 10000 {
+				continue
+			}
+			got := &stmtEval{}
+			got.run(simplified, env)
+			if strings.Join(got.trace, " ") != strings.Join(want.trace, " ") {
+				t.Fatalf("x=%d y=%d:\n%s\nstores %v\nsimplified:\n%s\nstores %v",
+					env["x"], env["y"], StmtString(s), want.trace, StmtString(simplified), got.trace)
+			}
+			compared++
+		}
+	}
+	t.Logf("%d statement runs compared", compared)
+}
+
+// BenchmarkSimplifySmall is the common case: the small index and bounds
+// expressions lowering builds, one Simplify call each.
+func BenchmarkSimplifySmall(b *testing.B) {
+	es := []Expr{
+		add(add(mul(sx, ci(8)), sy), ci(7)),
+		MinE(add(sx, ci(3)), sy),
+		sub(add(MinE(add(mul(sx, ci(8)), ci(7)), sy), ci(1)), mul(sx, ci(8))),
+		div(add(sy, ci(7)), ci(8)),
+		LTE(add(sx, ci(1)), sy),
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, e := range es {
+			Simplify(e)
+		}
 	}
 }
