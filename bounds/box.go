@@ -192,7 +192,25 @@ func (w *boxWalker) stmt(s ir.Stmt, en env) {
 		w.expr(s.Extent, en)
 		last := ir.AddE(s.Min, ir.SubE(s.Extent, ir.IntConst(s.Extent.Type(), 1)))
 		iv := Interval{en.of(ir.Simplify(s.Min)).Min, en.of(ir.Simplify(last)).Max}
-		w.stmt(s.Body, en.with(s.Name, iv))
+		// Loops are done inside out: the body's boxes are found with the
+		// loop variable symbolic (so lets inside stay exact functions of it
+		// and correlated ends such as min(v*8, M) and min(v*8, M) + 7 keep
+		// their link), simplified, and only then ranged over the loop.
+		inner := boxWalker{reads: w.reads, writes: w.writes, out: map[string]Box{}}
+		inner.stmt(s.Body, en.with(s.Name, Point(&ir.Var{T: s.Min.Type(), Name: s.Name})))
+		outer := en.with(s.Name, iv)
+		for name, b := range inner.out {
+			nb := make(Box, len(b))
+			for i, x := range b {
+				if x.Min != nil {
+					nb[i].Min = outer.of(x.Min).Min
+				}
+				if x.Max != nil {
+					nb[i].Max = outer.of(x.Max).Max
+				}
+			}
+			w.add(name, nb)
+		}
 	case *ir.IfThenElse:
 		w.expr(s.Cond, en)
 		w.stmt(s.Then, en.refine(s.Cond, true))

@@ -112,7 +112,16 @@ func rewriteWrapped(g *Func, e ir.Expr) ir.Expr {
 		e = ir.MapExpr(e, mut)
 		if c, ok := e.(*ir.Call); ok && c.Kind == ir.CallFunc {
 			if f, ok := c.Ref.(*Func); ok {
-				if w, ok := f.wrappers[g]; ok && w != g {
+				// Follow wrappers of wrappers: g.In(h).In(h) wraps the wrapper.
+				w := f
+				for i := 0; i < 64; i++ {
+					next, ok := w.wrappers[g]
+					if !ok || next == g {
+						break
+					}
+					w = next
+				}
+				if w != f {
 					return &ir.Call{T: c.T, Kind: c.Kind, Name: w.fn.Name, Args: c.Args, Ref: w}
 				}
 			}

@@ -25,12 +25,8 @@ const maxStackBytes = 64 << 10
 
 func allocationBounds(st *State) error {
 	var err error
-	var mut func(ir.Stmt) ir.Stmt
-	mut = func(x ir.Stmt) ir.Stmt {
-		if err != nil {
-			return x
-		}
-		x = ir.MapStmt(x, mut, nil)
+	lv := letValues{}
+	s := walkWithLets(st.Stmt, lv, func(x ir.Stmt) ir.Stmt {
 		r, ok := x.(*ir.Realize)
 		if !ok || err != nil {
 			return x
@@ -62,7 +58,7 @@ func allocationBounds(st *State) error {
 			}
 			mn := ir.Simplify(iv.Min)
 			ext := ir.Simplify(ir.AddE(ir.SubE(iv.Max, iv.Min), ir.Int(1)))
-			if c, ok := bounds.ConstantUpperBound(ext, nil); ok && c <= maxConstExtent {
+			if c, ok := bounds.ConstantUpperBound(lv.resolve(ext), nil); ok && c <= maxConstExtent {
 				if c < 0 {
 					c = 0
 				}
@@ -71,6 +67,9 @@ func allocationBounds(st *State) error {
 			if c, ok := ir.AsInt(ext); ok {
 				elems *= c
 			} else {
+				// An empty region (a guarded-off tail iteration) has
+				// max < min; it needs no storage, not a negative amount.
+				ext = ir.Simplify(ir.MaxE(ext, ir.Int(0)))
 				allConst = false
 			}
 			ranges[d] = ir.Range{Min: mn, Extent: ext}
@@ -83,8 +82,7 @@ func allocationBounds(st *State) error {
 			}
 		}
 		return &ir.Realize{Func: r.Func, T: r.T, Memory: mem, Bounds: ranges, Body: r.Body}
-	}
-	s := mut(st.Stmt)
+	})
 	if err != nil {
 		return err
 	}

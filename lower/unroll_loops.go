@@ -16,45 +16,13 @@ const maxUnroll = 1024
 
 func unrollLoops(st *State) error {
 	var err error
-	// lets holds the values of the enclosing lets, so an extent written
-	// with region variables (f.s0.x.max - f.s0.x.min + 1) can be seen to be
-	// constant.
-	lets := map[string]ir.Expr{}
-	var mut func(ir.Stmt) ir.Stmt
-	mut = func(s ir.Stmt) ir.Stmt {
-		if err != nil {
-			return s
-		}
-		if l, ok := s.(*ir.LetStmt); ok {
-			saved, had := lets[l.Name]
-			lets[l.Name] = ir.Substitute(l.Value, lets)
-			body := mut(l.Body)
-			if had {
-				lets[l.Name] = saved
-			} else {
-				delete(lets, l.Name)
-			}
-			if body == l.Body {
-				return l
-			}
-			return &ir.LetStmt{Name: l.Name, Value: l.Value, Body: body}
-		}
-		if l, ok := s.(*ir.For); ok {
-			// The loop variable shadows any let of the same name.
-			saved, had := lets[l.Name]
-			delete(lets, l.Name)
-			defer func() {
-				if had {
-					lets[l.Name] = saved
-				}
-			}()
-		}
-		s = ir.MapStmt(s, mut, nil)
+	lv := letValues{}
+	s := walkWithLets(st.Stmt, lv, func(s ir.Stmt) ir.Stmt {
 		l, ok := s.(*ir.For)
-		if !ok || (l.Kind != ir.Unrolled && l.Kind != ir.Vectorized) {
+		if err != nil || !ok || (l.Kind != ir.Unrolled && l.Kind != ir.Vectorized) {
 			return s
 		}
-		ext := ir.Simplify(ir.Substitute(l.Extent, lets))
+		ext := lv.resolve(l.Extent)
 		n, isConst := ir.AsInt(ext)
 		directive := "unroll"
 		if l.Kind == ir.Vectorized {
@@ -80,8 +48,7 @@ func unrollLoops(st *State) error {
 			return b
 		}
 		return &ir.Block{}
-	}
-	s := mut(st.Stmt)
+	})
 	if err != nil {
 		return err
 	}

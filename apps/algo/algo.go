@@ -1,0 +1,123 @@
+package algo
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand"
+
+	"github.com/gohalide/gohalide/halide"
+)
+
+// Tol is the tolerance of Check: an element passes when
+// |got - want| <= Tol * max(1, |want|).
+const Tol = 1e-4
+
+// Algorithm is what every algorithm of the package provides.
+type Algorithm interface {
+	// Name is a short name, e.g. "gemm".
+	Name() string
+	// Out is the output Func.
+	Out() *halide.Func
+	// Inputs creates random inputs and Sets them on the ImageParams and
+	// Params.
+	Inputs(rng *rand.Rand)
+	// NewOutput allocates a zeroed output buffer of the right shape.
+	NewOutput() *halide.Buffer[float32]
+	// Run realizes p (a pipeline of Out) into a new output buffer.
+	Run(p *halide.Pipeline) (*halide.Buffer[float32], error)
+	// Reference computes the expected output from the inputs that Inputs
+	// made, in float64.
+	Reference() *halide.Buffer[float64]
+	// Check compares out with Reference; see Tol.
+	Check(out *halide.Buffer[float32]) (maxRelErr float64, err error)
+}
+
+// ErrNoInputs is returned by Check when Inputs has not been called.
+var ErrNoInputs = errors.New("algo: Inputs has not been called")
+
+// fillFloats fills b with values uniform in [-1, 1] and makes sure that at
+// least one is not zero.
+func fillFloats(rng *rand.Rand, b *halide.Buffer[float32]) {
+	b.Fill(func([]int) float32 { return rng.Float32()*2 - 1 })
+	if d := b.Data(); len(d) > 0 {
+		nonzero := false
+		for _, x := range d {
+			nonzero = nonzero || x != 0
+		}
+		if !nonzero {
+			d[0] = 0.5
+		}
+	}
+}
+
+// run realizes p into out.
+func run(p *halide.Pipeline, out *halide.Buffer[float32]) (*halide.Buffer[float32], error) {
+	if err := p.Realize(out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// compare returns the largest relative error of got against want (same
+// shape) and an error naming the worst element if it exceeds Tol.
+func compare(name string, got *halide.Buffer[float32], want *halide.Buffer[float64]) (float64, error) {
+	if got == nil {
+		return math.Inf(1), fmt.Errorf("%s: no output buffer", name)
+	}
+	gs, ws := got.Shape(), want.Shape()
+	if len(gs) != len(ws) {
+		return math.Inf(1), fmt.Errorf("%s: output has %d dimensions, want %d", name, len(gs), len(ws))
+	}
+	for i := range gs {
+		if gs[i].Min != ws[i].Min || gs[i].Extent != ws[i].Extent {
+			return math.Inf(1), fmt.Errorf("%s: output dimension %d is [%d, +%d), want [%d, +%d)", name, i, gs[i].Min, gs[i].Extent, ws[i].Min, ws[i].Extent)
+		}
+	}
+	maxRel := 0.0
+	var worst []int
+	var worstGot float32
+	var worstWant float64
+	forEach(ws, func(c []int) {
+		w := want.Get(c...)
+		g := got.Get(c...)
+		rel := math.Abs(float64(g)-w) / math.Max(1, math.Abs(w))
+		if math.IsNaN(rel) {
+			rel = math.Inf(1)
+		}
+		if worst == nil || rel > maxRel {
+			maxRel = rel
+			worst, worstGot, worstWant = append([]int(nil), c...), g, w
+		}
+	})
+	bad := maxRel > Tol
+	if bad {
+		return maxRel, fmt.Errorf("%s: output%v = %v, want %v (relative error %.3g > %g)", name, worst, worstGot, worstWant, maxRel, Tol)
+	}
+	return maxRel, nil
+}
+
+// forEach calls f with every coordinate of shape, dimension 0 fastest.
+func forEach(shape []halide.BufDim, f func(c []int)) {
+	c := make([]int, len(shape))
+	for i, d := range shape {
+		if d.Extent <= 0 {
+			return
+		}
+		c[i] = d.Min
+	}
+	for {
+		f(c)
+		i := 0
+		for ; i < len(c); i++ {
+			c[i]++
+			if c[i] < shape[i].Min+shape[i].Extent {
+				break
+			}
+			c[i] = shape[i].Min
+		}
+		if i == len(c) {
+			return
+		}
+	}
+}

@@ -1,0 +1,107 @@
+package algo
+
+import (
+	"math/rand"
+
+	"github.com/gohalide/gohalide/halide"
+)
+
+// Conv1D is the full 1-D convolution of the TVM seed (numpy.convolve):
+//
+//	APad[i]    = a[i] for i in [0, M), 0 elsewhere    (ConstantExterior(a, 0))
+//	Output[i]  = 0
+//	Output[i] += APad[i - R] * b[R]                   R in [0, N)
+//
+// for i in [0, M+N-1). The output Func is itself the reduction, so its
+// update stage can be scheduled directly.
+type Conv1D struct {
+	// Sizes: the lengths of a and b.
+	M, N int
+
+	// Inputs: the signal a[i] and the kernel b[j].
+	A, B *halide.ImageParam
+
+	// I is the pure var.
+	I halide.Var
+
+	// R runs over the kernel.
+	R *halide.RDom
+
+	// APad is a with its ConstantExterior boundary (a pure Func over I,
+	// inline by default); BIn is a pure copy of b (inline by default) that schedules
+	// can compute somewhere or wrap; Output is the reduction.
+	APad, BIn, Output *halide.Func
+
+	aBuf, bBuf *halide.Buffer[float32]
+}
+
+// NewConv1D builds the convolution of a signal of length M with a kernel of
+// length N.
+func NewConv1D(M, N int) *Conv1D {
+	v := &Conv1D{M: M, N: N}
+	v.A = halide.NewImageParam("a", halide.Float32, 1)
+	v.B = halide.NewImageParam("b", halide.Float32, 1)
+	i := halide.NewVar("i")
+	v.I = i
+	v.APad = halide.NewFunc("a_pad")
+	v.APad.Define(i).Is(halide.ConstantExterior(v.A, float32(0)).At(i))
+	v.BIn = halide.NewFunc("b_in")
+	v.BIn.Define(i).Is(v.B.At(i))
+	v.R = halide.NewRDom("r", halide.Range(0, N))
+	v.Output = halide.NewFunc("conv1d")
+	v.Output.Define(i).Is(float32(0))
+	v.Output.Define(i).PlusEq(v.APad.At(i.Sub(v.R)).Mul(v.BIn.At(v.R)))
+	return v
+}
+
+// Name returns "conv1d".
+func (v *Conv1D) Name() string { return "conv1d" }
+
+// Out returns the output Func.
+func (v *Conv1D) Out() *halide.Func { return v.Output }
+
+// Inputs makes a [M] and b [N] uniform in [-1, 1].
+func (v *Conv1D) Inputs(rng *rand.Rand) {
+	v.aBuf = halide.NewBuffer[float32](v.M)
+	fillFloats(rng, v.aBuf)
+	v.bBuf = halide.NewBuffer[float32](v.N)
+	fillFloats(rng, v.bBuf)
+	v.A.Set(v.aBuf)
+	v.B.Set(v.bBuf)
+}
+
+// NewOutput returns a zeroed output buffer [M+N-1].
+func (v *Conv1D) NewOutput() *halide.Buffer[float32] {
+	return halide.NewBuffer[float32](v.M + v.N - 1)
+}
+
+// Run realizes p into a new output buffer.
+func (v *Conv1D) Run(p *halide.Pipeline) (*halide.Buffer[float32], error) {
+	return run(p, v.NewOutput())
+}
+
+// Reference computes out[i] = sum_j a[i-j] b[j] in float64.
+func (v *Conv1D) Reference() *halide.Buffer[float64] {
+	ref := halide.NewBuffer[float64](v.M + v.N - 1)
+	if v.aBuf == nil {
+		return ref
+	}
+	for i := 0; i < v.M+v.N-1; i++ {
+		s := 0.0
+		for j := 0; j < v.N; j++ {
+			if k := i - j; k >= 0 && k < v.M {
+				s += float64(v.aBuf.Get(k)) * float64(v.bBuf.Get(j))
+			}
+		}
+		ref.Set(s, i)
+	}
+	return ref
+}
+
+// Check compares out with Reference (see Tol).
+func (v *Conv1D) Check(out *halide.Buffer[float32]) (float64, error) {
+	if v.aBuf == nil {
+		return 0, ErrNoInputs
+	}
+	return compare(v.Name(), out, v.Reference())
+}

@@ -1,0 +1,53 @@
+package lower
+
+import "github.com/gohalide/gohalide/halide/ir"
+
+// letValues records, while a pass walks a statement, the value of each
+// enclosing let in terms of the variables outside them all, so a pass can
+// see through region variables: (f.s0.x.max - f.s0.x.min) + 1 becomes
+// a constant once the lets are substituted.
+type letValues map[string]ir.Expr
+
+// bind records a let (or, with a nil value, a loop variable that hides a
+// let of the same name) and returns the function that undoes it.
+func (lv letValues) bind(name string, value ir.Expr) (undo func()) {
+	saved, had := lv[name]
+	if value == nil {
+		delete(lv, name)
+	} else {
+		lv[name] = ir.Substitute(value, lv)
+	}
+	return func() {
+		if had {
+			lv[name] = saved
+		} else {
+			delete(lv, name)
+		}
+	}
+}
+
+// resolve returns e with the recorded lets substituted, simplified.
+func (lv letValues) resolve(e ir.Expr) ir.Expr { return ir.Simplify(ir.Substitute(e, lv)) }
+
+// walkWithLets maps s bottom-up with f, keeping lv up to date with the
+// lets and loops enclosing each statement f sees.
+func walkWithLets(s ir.Stmt, lv letValues, f func(ir.Stmt) ir.Stmt) ir.Stmt {
+	var mut func(ir.Stmt) ir.Stmt
+	mut = func(s ir.Stmt) ir.Stmt {
+		switch x := s.(type) {
+		case *ir.LetStmt:
+			undo := lv.bind(x.Name, x.Value)
+			body := mut(x.Body)
+			undo()
+			if body != x.Body {
+				s = &ir.LetStmt{Name: x.Name, Value: x.Value, Body: body}
+			}
+			return f(s)
+		case *ir.For:
+			undo := lv.bind(x.Name, nil)
+			defer undo()
+		}
+		return f(ir.MapStmt(s, mut, nil))
+	}
+	return mut(s)
+}
