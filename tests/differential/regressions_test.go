@@ -1,8 +1,8 @@
 package differential_test
 
-// Library bugs found by the differential tests, each as a minimal failing
-// test (plus the algorithm-level schedule that found it). They fail until
-// the bug is fixed; they are not skipped on purpose.
+// Regression tests for library bugs the differential tests found (all now
+// fixed), each as a minimal pipeline plus the algorithm-level schedule that
+// found it. The comments describe the bug as it was.
 
 import (
 	"strings"
@@ -12,7 +12,7 @@ import (
 	"github.com/gohalide/gohalide/halide"
 )
 
-// BUG: a Func computed inside a GuardWithIf-tailed loop gets an empty
+// Was: a Func computed inside a GuardWithIf-tailed loop gets an empty
 // region (max < min) on the guarded-off iterations; an allocation sized
 // from that region (a producer computed inside the Func's loops) gets a
 // negative extent and Realize fails with "allocation of g has negative
@@ -71,7 +71,7 @@ func TestRegressionTensorProductScheduleA(t *testing.T) {
 	}
 }
 
-// BUG: bounds inference loses the correlation between a region's min and
+// Was: bounds inference loses the correlation between a region's min and
 // max (both lets over the same min(...) term), so the run-time input check
 // rejects a legal schedule: "Input buffer in is accessed outside its bounds
 // in dimension 0: accessed [min, max], buffer [min, max] = 0 68 0 36".
@@ -172,7 +172,7 @@ func TestRegressionBoundThenVectorize(t *testing.T) {
 	}
 }
 
-// BUG: a wrapper of a wrapper is silently dropped. After w := g.In(h),
+// Was: a wrapper of a wrapper is silently dropped. After w := g.In(h),
 // w.In(h) returns a new Func w2 = "g_in_h_in_h", but h keeps calling w
 // (rewriteWrapped redirects one level only), so w2 and its schedule
 // (compute_at(h, x) here) are silently ignored: the loop nest has no
