@@ -52,7 +52,7 @@ func TestRegressionGuardWithIfEmptyRegionNegativeAllocation(t *testing.T) {
 	}
 }
 
-// BUG (same as above, found by): the tensor product's schedule A (reference
+// Found the same bug: the tensor product's schedule A (reference
 // section 1.3, adapted to the CPU), M = 19 output channels split by 8 with
 // GuardWithIf; GatherWeight computed at Product's c1 is allocated per m1
 // iteration with Product's (empty) m extent.
@@ -63,9 +63,7 @@ func TestRegressionTensorProductScheduleA(t *testing.T) {
 	}{{"scaled_factors", 16, 4, 8, 8}, {"issue_factors", 128, 4, 32, 16}} {
 		t.Run(f.name, func(t *testing.T) {
 			tp := algo.NewTensorProduct(tpC, tpM, tpN, tpP, tpIn, tpOut)
-			tpOutputSchedule(tp, f.pFac, f.p0Fac, f.mFac)
-			tpProductAtThread(tp, f.cFac)
-			tp.GatherWeight.ComputeAt(tp.Product, rv("c1"))
+			tp.ScheduleA(algo.TPFactors{PBlock: f.pFac, P0: f.p0Fac, MBlock: f.mFac, C0: f.cFac})
 			realizeAndCheck(t, tp, 7)
 		})
 	}
@@ -112,7 +110,7 @@ func TestRegressionRoundUpUpdateCorrelatedBounds(t *testing.T) {
 	}
 }
 
-// BUG (same as above, found by): GEMM with ShiftInwards tiles of 8 columns
+// Found the same bug: GEMM with ShiftInwards tiles of 8 columns
 // and Prod at the tile, Prod's update split by 4 with RoundUp (exact, since
 // the tile is always 8 wide): "Input buffer B is accessed outside its
 // bounds in dimension 0: ... = 0 68 0 36".

@@ -14,32 +14,9 @@ import (
 // schedule "A_issue_factors" keeps the originals.
 const tpC, tpM, tpN, tpP, tpIn, tpOut = 20, 19, 3, 37, 23, 17
 
-// tpOutputSchedule is the CPU version of the issue's schedule of the
-// output (reference section 1.3): gpu_blocks(o) -> parallel o, and on the
-// scatter update the block loop r.y becomes a parallel loop (so the update
-// is atomic), the thread loops m1 and p1 stay serial. pFac, p0Fac and mFac
-// are the issue's 128, 4 and 32.
-func tpOutputSchedule(t *algo.TensorProduct, pFac, p0Fac, mFac int) {
-	ry := t.R.Y()
-	p1, p0, m1, m0 := rv("p1"), rv("p0"), v("m1"), v("m0")
-	mv := t.Mv
-	t.Output.Parallel(t.Ov)
-	t.Output.Update(0).Atomic().
-		Split(ry, ry, p1, pFac, halide.GuardWithIf).
-		Split(p1, p1, p0, p0Fac, halide.GuardWithIf).
-		Split(mv, mv, m1, mFac, halide.GuardWithIf).
-		Split(m1, m1, m0, 1).
-		Reorder(p0, m0, m1, p1, mv, ry, t.R.X()).
-		Parallel(ry)
-}
-
-// tpProductAtThread is the issue's Product schedule: computed per (m1, p1)
-// "thread", its update's channel loop split into c1 (outer) and c0.
-func tpProductAtThread(t *algo.TensorProduct, cFac int) {
-	c1, c0 := rv("c1"), rv("c0")
-	t.Product.ComputeAt(t.Output, v("m1"))
-	t.Product.Update(0).Split(t.RC.X(), c1, c0, cFac, halide.GuardWithIf).Reorder(c0, t.Pv, c1)
-}
+// tpScaled scales the issue's factors (128, 4, 32, 16) down so that every
+// split has several iterations and a tail at the test's sizes.
+var tpScaled = algo.TPFactors{PBlock: 16, P0: 4, MBlock: 8, C0: 8}
 
 var tpCases = []schedCase[*algo.TensorProduct]{
 	{"default", func(t *algo.TensorProduct) {}},
@@ -48,32 +25,17 @@ var tpCases = []schedCase[*algo.TensorProduct]{
 		t.Product.ComputeAt(t.Output, t.Mv)
 		t.Output.Update(0).Split(t.R.Y(), t.R.Y(), p1, 4).Reorder(t.Mv, p1, t.R.Y(), t.R.X())
 	}},
-	{"A_gatherweight_at_c1_stored_at_block_m", func(t *algo.TensorProduct) {
+	{"A", func(t *algo.TensorProduct) { t.ScheduleA(tpScaled) }},
+	{"A_issue_factors", func(t *algo.TensorProduct) { t.ScheduleA(algo.IssueFactors) }},
+	{"A_gatherweight_stored_at_block_m", func(t *algo.TensorProduct) {
 		// Schedule A with GatherWeight's storage hoisted to the block loop
-		// m (store_at != compute_at). Schedule A itself is in bugs_test.go.
-		tpOutputSchedule(t, 16, 4, 8)
-		tpProductAtThread(t, 8)
-		t.GatherWeight.StoreAt(t.Output, t.Mv).ComputeAt(t.Product, rv("c1"))
+		// m (store_at != compute_at).
+		t.ScheduleA(tpScaled)
+		t.GatherWeight.StoreAt(t.Output, t.Mv).StoreIn(halide.MemoryAuto)
 	}},
-	{"B_gatherweight_at_block_m", func(t *algo.TensorProduct) {
-		tpOutputSchedule(t, 16, 4, 8)
-		tpProductAtThread(t, 8)
-		t.GatherWeight.ComputeAt(t.Output, t.Mv)
-	}},
-	{"C_product_at_block_c1_outside_threads", func(t *algo.TensorProduct) {
-		// Section 1.3, schedule C: Product at the block level, its p split
-		// into po (thread) and pi, the channel loop c1 outside the "thread"
-		// loops m and po, GatherWeight at c1 with its own loops.
-		tpOutputSchedule(t, 16, 4, 8)
-		po, pi := v("po"), v("pi")
-		c1, c0 := rv("c1"), rv("c0")
-		t.Product.ComputeAt(t.Output, t.Mv)
-		t.Product.Split(t.Pv, po, pi, 4, halide.GuardWithIf)
-		t.Product.Update(0).Split(t.RC.X(), c1, c0, 8, halide.GuardWithIf).
-			Split(t.Pv, po, pi, 4, halide.GuardWithIf).
-			Reorder(c0, pi, t.Mv, po, c1)
-		t.GatherWeight.ComputeAt(t.Product, c1).Reorder(t.Cv, t.Mv)
-	}},
+	{"B", func(t *algo.TensorProduct) { t.ScheduleB(tpScaled) }},
+	{"C", func(t *algo.TensorProduct) { t.ScheduleC(tpScaled) }},
+	{"C_issue_factors", func(t *algo.TensorProduct) { t.ScheduleC(algo.IssueFactors) }},
 	{"roundup_and_shift_product_init", func(t *algo.TensorProduct) {
 		// Tails on an intermediate: Product's initialization is split with
 		// RoundUp on m (19 -> 24 rows, so its allocation grows) and

@@ -1,0 +1,72 @@
+package algo
+
+import "github.com/gohalide/gohalide/halide"
+
+// TPFactors are the split factors of the #8427 schedules (reference section
+// 1.3): PBlock pairs per GPU block (128), P0 serial pairs per thread (4),
+// MBlock output channels per block (32) and C0 channels per step of the c1
+// loop (16).
+type TPFactors struct{ PBlock, P0, MBlock, C0 int }
+
+// IssueFactors are the factors of the issue.
+var IssueFactors = TPFactors{PBlock: 128, P0: 4, MBlock: 32, C0: 16}
+
+// The #8427 schedules on the CPU: GPU block loops become parallel loops
+// (the scatter's block loop over pairs is parallel, so the update is
+// Atomic) and GPU thread loops serial loops; the splits, reorders and
+// compute levels are the issue's. The GPU forms are for the GPU lowering.
+
+// scheduleOutput is the output's schedule: blocks over o (pure stage) and
+// over (m, r.y) of the scatter, threads over (m1, p1), r.x a serial outer
+// loop.
+func (t *TensorProduct) scheduleOutput(f TPFactors) {
+	ry := t.R.Y()
+	p1, p0 := halide.NewRVar("p1"), halide.NewRVar("p0")
+	m1, m0 := halide.NewVar("m1"), halide.NewVar("m0")
+	t.Output.Parallel(t.Ov)
+	t.Output.Update(0).Atomic().
+		Split(ry, ry, p1, f.PBlock, halide.GuardWithIf).
+		Split(p1, p1, p0, f.P0, halide.GuardWithIf).
+		Split(t.Mv, t.Mv, m1, f.MBlock, halide.GuardWithIf).
+		Split(m1, m1, m0, 1).
+		Reorder(p0, m0, m1, p1, t.Mv, ry, t.R.X()).
+		Parallel(ry)
+}
+
+// scheduleProductAtThread computes Product per (m1, p1) thread, its
+// channel loop split into c1 (outer) and c0.
+func (t *TensorProduct) scheduleProductAtThread(f TPFactors) {
+	c1, c0 := halide.NewRVar("c1"), halide.NewRVar("c0")
+	t.Product.ComputeAt(t.Output, halide.NewVar("m1"))
+	t.Product.Update(0).Split(t.RC.X(), c1, c0, f.C0, halide.GuardWithIf).Reorder(c0, t.Pv, c1)
+}
+
+// ScheduleA is the issue's schedule: GatherWeight computed at Product's c1,
+// inside the thread loops.
+func (t *TensorProduct) ScheduleA(f TPFactors) {
+	t.scheduleOutput(f)
+	t.scheduleProductAtThread(f)
+	t.GatherWeight.ComputeAt(t.Product, halide.NewRVar("c1")).StoreIn(halide.Stack)
+}
+
+// ScheduleB computes GatherWeight at the block loop m of the scatter.
+func (t *TensorProduct) ScheduleB(f TPFactors) {
+	t.scheduleOutput(f)
+	t.scheduleProductAtThread(f)
+	t.GatherWeight.ComputeAt(t.Output, t.Mv)
+}
+
+// ScheduleC is the cooperative form: Product at the block level with its p
+// split into po (thread) and pi, the channel loop c1 outside the thread
+// loops m and po, and GatherWeight at c1 with its own (thread) loops.
+func (t *TensorProduct) ScheduleC(f TPFactors) {
+	t.scheduleOutput(f)
+	po, pi := halide.NewVar("po"), halide.NewVar("pi")
+	c1, c0 := halide.NewRVar("c1"), halide.NewRVar("c0")
+	t.Product.ComputeAt(t.Output, t.Mv)
+	t.Product.Split(t.Pv, po, pi, f.P0, halide.GuardWithIf)
+	t.Product.Update(0).Split(t.RC.X(), c1, c0, f.C0, halide.GuardWithIf).
+		Split(t.Pv, po, pi, f.P0, halide.GuardWithIf).
+		Reorder(c0, pi, t.Mv, po, c1)
+	t.GatherWeight.ComputeAt(t.Product, c1).Reorder(t.Cv, t.Mv)
+}
