@@ -1,0 +1,35 @@
+// Package halide is the user API of gohalide: a Halide-style pipeline
+// language for Go.
+//
+// An algorithm is a set of Funcs over integer coordinates. A Func has a
+// pure definition over distinct Vars and any number of update definitions,
+// which may reduce over an RDom and may write at computed coordinates (a
+// scatter):
+//
+//	x, y := halide.NewVar("x"), halide.NewVar("y")
+//	r := halide.NewRDom("r", halide.Range(0, 3))
+//	blur := halide.NewFunc("blur")
+//	blur.Define(x, y).Is(halide.Sum(in.At(x.Add(r), y)).Div(3))
+//
+// Expressions are built with methods (Add, Sub, Mul, Div, Mod, Lt, ...)
+// and functions (Min, Max, Clamp, Select, Cast, Sqrt, ...); wherever an
+// Expr is expected, a Var, RVar, Param, Go integer (int32) or Go float
+// (float32) is accepted. Integer division and modulo round toward negative
+// infinity, as in Halide. Inputs are ImageParams (or Buffers used directly)
+// and scalar Params; ConstantExterior and RepeatEdge give them boundary
+// conditions; Clamped and UnsafePromiseClamped bound data-dependent indices.
+//
+// A schedule says how to compute the algorithm and never changes its
+// result: Split (with a TailStrategy), Fuse, Reorder, Tile, Unroll,
+// Vectorize and Parallel shape a stage's loops (Func methods apply to the
+// pure definition, f.Update(i) to update i); ComputeRoot, ComputeAt and
+// ComputeInline say where a Func is computed, StoreAt and StoreIn where it
+// is stored, Bound fixes its region, In makes a wrapper a consumer sees
+// instead, and Atomic makes a colliding scatter safe to run in parallel.
+//
+// Directives never fail on the spot: the first error is recorded and
+// returned, as a *halide.Error with a code, the Func, the directive and what
+// would be legal, by the Pipeline methods. A Pipeline shows what a schedule
+// does before running it (LoopNest, Lower) and runs it (Realize) on the CPU.
+// No mistake a user can make panics the library.
+package halide
