@@ -327,6 +327,9 @@ func (p *Param[T]) Expr() Expr { return p.toExpr() }
 type paramValue interface {
 	Name() string
 	value() (any, bool)
+	typ() Type
 }
+
+func (p *Param[T]) typ() Type { return typeOf[T]() }
 
 func (p *Param[T]) value() (any, bool) { return p.val, p.set }

@@ -313,7 +313,7 @@ func (p *Pipeline) build() (*built, error) {
 	sort.Slice(params, func(i, j int) bool { return params[i].Name() < params[j].Name() })
 	params = dedupParams(params)
 	for _, pv := range params {
-		lp.Params = append(lp.Params, lower.Param{Name: pv.Name(), T: paramType(pv)})
+		lp.Params = append(lp.Params, lower.Param{Name: pv.Name(), T: pv.typ()})
 	}
 	return &built{lp: lp, images: images, params: params}, nil
 }
@@ -340,33 +340,6 @@ func paramsIn(e ir.Expr) []paramValue {
 		return true
 	})
 	return out
-}
-
-func paramType(p paramValue) Type {
-	v, _ := p.value()
-	switch v.(type) {
-	case int8:
-		return Int8
-	case int16:
-		return Int16
-	case int32:
-		return Int32
-	case int64:
-		return Int64
-	case uint8:
-		return UInt8
-	case uint16:
-		return UInt16
-	case uint32:
-		return UInt32
-	case uint64:
-		return UInt64
-	case float32:
-		return Float32
-	case float64:
-		return Float64
-	}
-	return Bool
 }
 
 // renameFunction renames anonymous Funcs in fn (its name, its calls and its
