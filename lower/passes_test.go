@@ -2,10 +2,12 @@ package lower_test
 
 import (
 	"bytes"
+	"errors"
 	"strings"
 	"testing"
 
 	"github.com/gohalide/gohalide/halide"
+	"github.com/gohalide/gohalide/halide/ir"
 	"github.com/gohalide/gohalide/lower"
 )
 
@@ -157,5 +159,25 @@ func TestDebugLog(t *testing.T) {
 	}
 	if !strings.Contains(log.String(), "produce f {") || !strings.Contains(log.String(), "unchanged") {
 		t.Errorf("debug level 2 should print the IR after each pass and 'unchanged' for passes that change nothing:\n%s", log.String())
+	}
+}
+
+// TestInternalErrorNamesPass feeds Lower a malformed pipeline (the output
+// calls a Func that is not in it, which the halide package never builds) and
+// checks that the failed invariant comes back as an ErrInternal error naming
+// the pass, not as a panic.
+func TestInternalErrorNamesPass(t *testing.T) {
+	x := ir.NewVar("x")
+	call := &ir.Call{T: ir.Float32, Kind: ir.CallFunc, Name: "ghost", Args: []ir.Expr{x}}
+	out := &ir.Function{Name: "out", Args: []string{"x"}, T: ir.Float32,
+		Pure: &ir.Definition{Args: []ir.Expr{x}, Value: call, Schedule: ir.StageSchedule{Dims: []ir.Dim{{Name: "x"}}}}}
+	p := &lower.Pipeline{Funcs: map[string]*ir.Function{"out": out}, Order: []string{"out"}, Output: "out"}
+	_, err := lower.Lower(p, lower.Options{})
+	var e *ir.Error
+	if !errors.As(err, &e) || e.Code != ir.ErrInternal {
+		t.Fatalf("got %v, want an ErrInternal error", err)
+	}
+	if e.Directive != "storage_flattening" || !strings.Contains(e.Msg, "storage_flattening") {
+		t.Errorf("error does not name the pass storage_flattening: directive %q, %s", e.Directive, e.Msg)
 	}
 }
