@@ -538,3 +538,28 @@ func ExamplePipeline_Lower() {
 	//   }
 	// }
 }
+
+// A one-dimensional RDom names its loop in directives, like r.X().
+func ExampleRDom_split() {
+	x := halide.NewVar("x")
+	r := halide.NewRDom("r", halide.Range(0, 16))
+	in := halide.NewImageParam("in", halide.Float32, 1)
+	f := halide.NewFunc("f")
+	f.Define(x).Is(float32(0))
+	f.Define(x).PlusEq(in.At(x.Add(r)))
+	ro, ri := halide.NewRVar("ro"), halide.NewRVar("ri")
+	f.Update(0).Split(r, ro, ri, 4)
+	nest, err := halide.NewPipeline(f).LoopNest()
+	if err != nil {
+		fmt.Println(err)
+	}
+	fmt.Print(nest)
+	// Output:
+	// produce f:
+	//   for x:
+	//     f(...) = ...
+	//   for x:
+	//     for r$x.ro in [0, 3]:
+	//       for r$x.ri in [0, 3]:
+	//         f(...) = ...
+}

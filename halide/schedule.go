@@ -500,3 +500,12 @@ func (f *Func) In(consumer *Func) *Func {
 	f.wrappers[consumer] = w
 	return w
 }
+
+// Stage returns the handle of stage i: 0 is the pure definition, i > 0 is
+// update i-1 (so ComputeAtStage can name a loop of any stage).
+func (f *Func) Stage(i int) *Stage {
+	if i == 0 {
+		return f.stage0()
+	}
+	return f.Update(i - 1)
+}

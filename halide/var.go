@@ -126,3 +126,15 @@ func (r *RDom) toExpr() Expr {
 	}
 	return r.vars[0].Expr
 }
+
+// varName and isRVar let a one-dimensional RDom name its loop in schedule
+// directives (as r.X()). For other RDoms the name is empty, which the
+// directives report as an error.
+func (r *RDom) varName() string {
+	if r == nil || len(r.vars) != 1 {
+		return ""
+	}
+	return r.vars[0].name
+}
+
+func (r *RDom) isRVar() bool { return true }
