@@ -226,7 +226,28 @@ func (p *printer) stmt(s Stmt) {
 			prefix = "atomic "
 		}
 		p.line("%s%s[%s] = %s", prefix, s.Buf, ExprString(s.Index), ExprString(s.Value))
+	case *Barrier:
+		if s.Reason != "" {
+			p.line("gpu_thread_barrier(%d)  // %s", s.Fence, s.Reason)
+		} else {
+			p.line("gpu_thread_barrier(%d)", s.Fence)
+		}
+	case *Comment:
+		p.line("// %s", s.Text)
+	case *Launch:
+		k := s.Kernel
+		p.line("launch %s<<<(%s), (%s)>>>(%s) {", k.Name, exprList(k.Grid[:]), exprList(k.Block[:]), kernelArgList(k.Args))
+		p.block(k.Body)
+		p.line("}")
 	default:
 		p.line("<%T>", s)
 	}
+}
+
+func kernelArgList(args []KernelArg) string {
+	parts := make([]string, len(args))
+	for i, a := range args {
+		parts[i] = a.Name
+	}
+	return strings.Join(parts, ", ")
 }
