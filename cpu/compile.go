@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"sort"
 	"sync"
 	"sync/atomic"
 
@@ -16,6 +17,7 @@ type frame struct {
 	floats []float64
 	bufs   []any         // buffer slot -> []T
 	mus    []*sync.Mutex // buffer slot -> lock for atomic stores (nil if none)
+	ctx    any           // the value given to RunCtx, passed to the hooks
 }
 
 // clone copies f for a goroutine of a parallel loop, clearing the buffer
@@ -26,6 +28,7 @@ func (f *frame) clone(local []int) *frame {
 		floats: padded(f.floats),
 		bufs:   padded(f.bufs),
 		mus:    padded(f.mus),
+		ctx:    f.ctx,
 	}
 	for _, s := range local {
 		g.bufs[s] = nil
@@ -65,7 +68,9 @@ type bufInfo struct {
 	typed    bool // t is known (always, for allocations)
 	slot     int
 	atomic   bool // some Store to it is Atomic
+	stored   bool // some Store writes it
 	external bool
+	watch    int // the id Options.Watch gave it, or -1 when not watched
 }
 
 type compiler struct {
@@ -76,6 +81,8 @@ type compiler struct {
 	extBufs               map[string]*bufInfo
 	allocSlots            []int // buffer slots of Allocates, in order
 	loopDepth             int
+	opts                  Options
+	atomicBuf             string // while compiling the Value of an atomic Store: its buffer
 }
 
 // compileError is the panic value used to abort compilation.
@@ -89,13 +96,24 @@ func (c *compiler) fail(format string, args ...any) {
 // of the statement are scalar parameters; buffers that are Loaded or Stored
 // but not Allocated inside the statement are external buffers. It fails on
 // statements that are not lowered (Provide, Realize, calls to Funcs or
-// images), GPU loops, unknown intrinsics and operands of mismatched types.
-func Compile(s ir.Stmt) (p *Program, err error) {
+// images), GPU loops, kernel launches and barriers (which need a GPU target:
+// see CompileWith), unknown intrinsics and operands of mismatched types.
+func Compile(s ir.Stmt) (*Program, error) { return CompileWith(s, Options{}) }
+
+// CompileWith is Compile with hooks (see Options): with Options.Launch set the
+// statement may contain ir.Launch statements, with Options.Barrier set it may
+// contain ir.Barrier statements, and the buffers Options.Watch selects report
+// every access to Options.Access.
+func CompileWith(s ir.Stmt, opts Options) (p *Program, err error) {
 	c := &compiler{
 		vars:    map[string]*binding{},
 		bufs:    map[string]*bufInfo{},
 		params:  map[string]*paramSlot{},
 		extBufs: map[string]*bufInfo{},
+		opts:    opts,
+	}
+	if opts.Access == nil {
+		c.opts.Watch = nil
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -107,15 +125,21 @@ func Compile(s ir.Stmt) (p *Program, err error) {
 		}
 	}()
 	root := c.stmt(s)
+	var written []string
 	for _, b := range c.extBufs {
 		if !b.typed {
 			c.fail("cannot infer the element type of buffer %s", b.name)
 		}
+		if b.stored {
+			written = append(written, b.name)
+		}
 	}
+	sort.Strings(written)
 	return &Program{
 		root:    root,
 		params:  sortedParams(c.params),
 		buffers: sortedBuffers(c.extBufs),
+		written: written,
 		nInts:   c.nInts,
 		nFloats: c.nFloats,
 		nBufs:   c.nBufs,
@@ -154,7 +178,7 @@ func (c *compiler) newBufSlot() int {
 func (c *compiler) buffer(name string, t ir.Type, what string) *bufInfo {
 	b, ok := c.bufs[name]
 	if !ok {
-		b = &bufInfo{name: name, slot: c.newBufSlot(), external: true}
+		b = &bufInfo{name: name, slot: c.newBufSlot(), external: true, watch: c.watchID(name)}
 		c.bufs[name] = b
 		c.extBufs[name] = b
 	}
@@ -257,6 +281,12 @@ func (c *compiler) stmt(s ir.Stmt) stmtFn {
 		return c.allocate(s)
 	case *ir.Store:
 		return c.store(s)
+	case *ir.Comment:
+		return nop
+	case *ir.Launch:
+		return c.launch(s)
+	case *ir.Barrier:
+		return c.barrier(s)
 	case *ir.Provide:
 		c.fail("statement is not lowered: found Provide to %s", s.Func)
 	case *ir.Realize:
@@ -362,7 +392,7 @@ func (c *compiler) loop(s *ir.For) stmtFn {
 			wg    sync.WaitGroup
 			stop  atomic.Bool
 			once  sync.Once
-			first *Error
+			first any
 		)
 		for lo := m; lo < m+e; lo += chunk {
 			hi := min(lo+chunk, m+e)
@@ -372,7 +402,7 @@ func (c *compiler) loop(s *ir.For) stmtFn {
 				defer wg.Done()
 				defer func() {
 					if r := recover(); r != nil {
-						once.Do(func() { first = toError(r) })
+						once.Do(func() { first = r })
 						stop.Store(true)
 					}
 				}()
@@ -401,7 +431,7 @@ func (c *compiler) allocate(s *ir.Allocate) stmtFn {
 	for i, e := range s.Extents {
 		exts[i] = c.intExpr(e, "extent of allocation "+s.Name).i
 	}
-	b := &bufInfo{name: s.Name, t: s.T, typed: true, slot: c.newBufSlot()}
+	b := &bufInfo{name: s.Name, t: s.T, typed: true, slot: c.newBufSlot(), watch: c.watchID(s.Name)}
 	c.allocSlots = append(c.allocSlots, b.slot)
 	old, had := c.bufs[s.Name]
 	c.bufs[s.Name] = b
@@ -481,12 +511,17 @@ func (c *compiler) store(s *ir.Store) stmtFn {
 	if s.Value == nil || s.Index == nil {
 		c.fail("store to %s has a nil index or value", s.Buf)
 	}
+	if s.Atomic {
+		c.atomicBuf = s.Buf
+	}
 	v := c.expr(s.Value)
+	c.atomicBuf = ""
 	b := c.buffer(s.Buf, v.t, "store to")
 	if s.Atomic {
 		b.atomic = true
 	}
-	idx := c.intExpr(s.Index, "index into "+s.Buf)
+	b.stored = true
+	idx := c.watched(b, c.intExpr(s.Index, "index into "+s.Buf), true, s.Atomic)
 	var st stmtFn
 	name, slot := s.Buf, b.slot
 	switch b.t {

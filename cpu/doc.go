@@ -27,7 +27,9 @@
 // Serial, Unrolled and Vectorized loops run serially. Parallel loops split
 // their range into about runtime.GOMAXPROCS contiguous chunks, each run on its
 // own goroutine with its own copy of the frame. GPU loops are rejected at
-// compile time. An Allocate gives its body a fresh zeroed buffer each time it
+// compile time, and so are kernel launches (ir.Launch) and barriers
+// (ir.Barrier) unless CompileWith is given the hooks that run them.
+// Comments (ir.Comment) do nothing. An Allocate gives its body a fresh zeroed buffer each time it
 // is entered; Atomic stores to one buffer are serialized by a mutex per
 // buffer, the Value being evaluated under the lock.
 //
@@ -38,4 +40,16 @@
 // or mistyped arguments and bad allocation sizes. Panics never escape Run.
 // A Program holds no per-run state and may be Run from several goroutines at
 // once.
+//
+// # Hooks for GPU targets
+//
+// CompileWith takes Options: a Launch hook, called at each ir.Launch of a
+// host statement with the evaluated launch dimensions and the kernel's
+// arguments; a Barrier hook, called when a kernel thread reaches an
+// ir.Barrier; and Watch / Access, which report every access of selected
+// buffers. RunCtx passes a context value (the GPU emulator's per-thread
+// state) to the hooks. The GPU emulator (package gpu) compiles each kernel
+// body once with these hooks and runs it per thread; buffers that are not
+// watched are compiled exactly as without hooks. A hook's error stops the
+// run and is returned unchanged.
 package cpu

@@ -208,7 +208,7 @@ func (c *compiler) load(e *ir.Load) value {
 		c.fail("load of %s has unsupported type %v", e.Buf, e.T)
 	}
 	b := c.buffer(e.Buf, e.T, "load of")
-	idx := c.intExpr(e.Index, "index into "+e.Buf)
+	idx := c.watched(b, c.intExpr(e.Index, "index into "+e.Buf), false, c.atomicBuf == e.Buf)
 	name, slot := e.Buf, b.slot
 	switch e.T {
 	case ir.Bool:

@@ -85,6 +85,7 @@ type Program struct {
 	root    stmtFn
 	params  []paramSlot
 	buffers []bufferSlot
+	written []string
 	nInts   int
 	nFloats int
 	nBufs   int
@@ -112,6 +113,10 @@ func (p *Program) Params() []Param {
 	return out
 }
 
+// Written lists the external buffers that the statement stores to, sorted by
+// name.
+func (p *Program) Written() []string { return append([]string(nil), p.written...) }
+
 // Buffers lists the external buffers of the statement (name and element
 // type), sorted by name. Each must be given to Run.
 func (p *Program) Buffers() []BufferArg {
@@ -128,13 +133,23 @@ func (p *Program) Buffers() []BufferArg {
 // a slice ([]float32, []float64, []int8 ... []int64, []uint8 ... []uint64,
 // []bool) whose element type equals the buffer's element type. Stores write
 // through to the given slices. Extra entries in either map are ignored.
-// The error, if any, is an *Error.
-func (p *Program) Run(scalars map[string]any, buffers map[string]any) (err error) {
+// The error, if any, is an *Error, or the error a hook returned (see
+// Options), unchanged.
+func (p *Program) Run(scalars map[string]any, buffers map[string]any) error {
+	return p.RunCtx(nil, scalars, buffers)
+}
+
+// RunCtx is Run passing ctx to every hook call of this run (see Options): the
+// GPU emulator gives each thread its own context. RunCtx reads the two maps
+// only before it starts executing the statement, so the caller may change
+// them once the first hook has been called.
+func (p *Program) RunCtx(ctx any, scalars map[string]any, buffers map[string]any) (err error) {
 	f := &frame{
 		ints:   make([]int64, p.nInts),
 		floats: make([]float64, p.nFloats),
 		bufs:   make([]any, p.nBufs),
 		mus:    make([]*sync.Mutex, p.nBufs),
+		ctx:    ctx,
 	}
 	for _, ps := range p.params {
 		v, ok := scalars[ps.Name]
@@ -167,11 +182,20 @@ func (p *Program) Run(scalars map[string]any, buffers map[string]any) (err error
 	}
 	defer func() {
 		if r := recover(); r != nil {
-			err = toError(r)
+			err = panicError(r)
 		}
 	}()
 	p.root(f)
 	return nil
+}
+
+// panicError turns a recovered panic value into the error Run returns: a
+// hook's error unchanged, otherwise an *Error.
+func panicError(r any) error {
+	if h, ok := r.(hookError); ok {
+		return h.err
+	}
+	return toError(r)
 }
 
 // toError turns a recovered panic value into an *Error.

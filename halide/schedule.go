@@ -509,3 +509,57 @@ func (f *Func) Stage(i int) *Stage {
 	}
 	return f.Update(i - 1)
 }
+
+// GPUBlocks makes the given loops (innermost first) the block indices of
+// a GPU kernel: the first is block x, then y, then z.
+func (s *Stage) GPUBlocks(vars ...VarOrRVar) *Stage {
+	return s.gpuLoops("gpu_blocks", ir.GPUBlock, vars)
+}
+
+// GPUThreads makes the given loops (innermost first) the thread indices of
+// a GPU block: the first is thread x, then y, then z.
+func (s *Stage) GPUThreads(vars ...VarOrRVar) *Stage {
+	return s.gpuLoops("gpu_threads", ir.GPUThread, vars)
+}
+
+func (s *Stage) gpuLoops(directive string, k ir.ForKind, vars []VarOrRVar) *Stage {
+	if len(vars) == 0 || len(vars) > 3 {
+		s.f.failf(ir.ErrSchedule, directive, "%s takes 1 to 3 loops, not %d", directive, len(vars))
+		return s
+	}
+	for _, v := range vars {
+		s.setKind(directive, v, k)
+	}
+	return s
+}
+
+// GPUTile splits x and y into tiles of xf × yf threads: bx, by become the
+// block indices and tx, ty the thread indices.
+func (s *Stage) GPUTile(x, y, bx, by, tx, ty VarOrRVar, xf, yf int, tail ...TailStrategy) *Stage {
+	s.Tile(x, y, bx, by, tx, ty, xf, yf, tail...)
+	return s.GPUBlocks(bx, by).GPUThreads(tx, ty)
+}
+
+// GPUTile1D splits x into blocks bx of xf threads tx.
+func (s *Stage) GPUTile1D(x, bx, tx VarOrRVar, xf int, tail ...TailStrategy) *Stage {
+	s.Split(x, bx, tx, xf, tail...)
+	return s.GPUBlocks(bx).GPUThreads(tx)
+}
+
+// GPUBlocks is Stage.GPUBlocks on the pure definition.
+func (f *Func) GPUBlocks(vars ...VarOrRVar) *Func { f.stage0().GPUBlocks(vars...); return f }
+
+// GPUThreads is Stage.GPUThreads on the pure definition.
+func (f *Func) GPUThreads(vars ...VarOrRVar) *Func { f.stage0().GPUThreads(vars...); return f }
+
+// GPUTile is Stage.GPUTile on the pure definition.
+func (f *Func) GPUTile(x, y, bx, by, tx, ty VarOrRVar, xf, yf int, tail ...TailStrategy) *Func {
+	f.stage0().GPUTile(x, y, bx, by, tx, ty, xf, yf, tail...)
+	return f
+}
+
+// GPUTile1D is Stage.GPUTile1D on the pure definition.
+func (f *Func) GPUTile1D(x, bx, tx VarOrRVar, xf int, tail ...TailStrategy) *Func {
+	f.stage0().GPUTile1D(x, bx, tx, xf, tail...)
+	return f
+}

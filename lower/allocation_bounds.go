@@ -25,13 +25,27 @@ const maxStackBytes = 64 << 10
 
 func allocationBounds(st *State) error {
 	var err error
-	lv := letValues{}
-	s := walkWithLets(st.Stmt, lv, func(x ir.Stmt) ir.Stmt {
+	sc := &walkScope{lets: letValues{}}
+	lv := sc.lets
+	s := walkScoped(st.Stmt, sc, func(x ir.Stmt) ir.Stmt {
 		r, ok := x.(*ir.Realize)
 		if !ok || err != nil {
 			return x
 		}
 		f := st.Funcs[r.Func]
+		inner, inKernel := kernelLoops(sc.loops)
+		var threads []*ir.For
+		for _, l := range inner {
+			if l.Kind == ir.GPUThread {
+				threads = append(threads, l)
+			}
+		}
+		mem := r.Memory
+		if inKernel {
+			if mem, err = kernelMemory(f, mem, len(threads) > 0); err != nil {
+				return x
+			}
+		}
 		box := bounds.Touched(r.Body, nil)[r.Func]
 		// A Func.bound fixes the region (bounds_inference checks that it
 		// covers what is read), so it also fixes the allocation.
@@ -41,6 +55,13 @@ func allocationBounds(st *State) error {
 			}
 			d := argIndex(f, b.Var)
 			box[d] = bounds.Interval{Min: b.Min, Max: ir.Simplify(ir.SubE(ir.AddE(b.Min, b.Extent), ir.Int(1)))}
+		}
+		if mem == ir.GPUShared && box != nil {
+			// One copy per block: the union of the region over the block's
+			// threads.
+			if box, err = sharedUnion(st, f, box, threads, lv); err != nil {
+				return x
+			}
 		}
 		ranges := make([]ir.Range, len(f.Args))
 		allConst := true
@@ -67,6 +88,11 @@ func allocationBounds(st *State) error {
 			if c, ok := ir.AsInt(ext); ok {
 				elems *= c
 			} else {
+				if inKernel {
+					if ext, err = kernelExtent(f, d, mem, ext, sc); err != nil {
+						return x
+					}
+				}
 				// An empty region (a guarded-off tail iteration) has
 				// max < min; it needs no storage, not a negative amount.
 				ext = ir.Simplify(ir.MaxE(ext, ir.Int(0)))
@@ -74,7 +100,6 @@ func allocationBounds(st *State) error {
 			}
 			ranges[d] = ir.Range{Min: mn, Extent: ext}
 		}
-		mem := r.Memory
 		if mem == ir.Auto {
 			mem = ir.Heap
 			if allConst && elems*int64(f.T.Bytes()) <= maxStackBytes {
@@ -88,4 +113,99 @@ func allocationBounds(st *State) error {
 	}
 	st.Stmt = s
 	return nil
+}
+
+// kernelMemory picks the memory of a Func realized inside a kernel: Auto
+// (and Stack) become registers inside the thread loops and shared memory at
+// the block level, as in Halide.
+func kernelMemory(f *ir.Function, m ir.MemoryType, inThreads bool) (ir.MemoryType, error) {
+	switch m {
+	case ir.Auto, ir.Stack:
+		if inThreads {
+			return ir.Register, nil
+		}
+		return ir.GPUShared, nil
+	case ir.Register:
+		if !inThreads {
+			return m, ir.Errorf(ir.ErrSchedule, f.Name, "store_in(Register)", "%s is computed at the block level, between the block and thread loops, so one copy serves all threads; registers belong to one thread", f.Name).
+				WithLegal("store_in(GPUShared), or compute %s inside the thread loops", f.Name)
+		}
+	case ir.Heap:
+		return m, ir.Errorf(ir.ErrSchedule, f.Name, "store_in(Heap)", "%s is computed inside a kernel; heap (global scratch) storage inside kernels is not supported yet", f.Name).
+			WithLegal("store_in(GPUShared) or store_in(Register), or compute %s outside the kernel (compute_root)", f.Name)
+	}
+	return m, nil
+}
+
+// sharedUnion returns the union over the block's threads of a shared
+// Func's box, and records the thread loops it is shared across (those its
+// per-thread region does not depend on).
+func sharedUnion(st *State, f *ir.Function, box bounds.Box, threads []*ir.For, lv letValues) (bounds.Box, error) {
+	scope := bounds.Scope{}
+	for _, l := range threads {
+		mn := lv.resolve(l.Min)
+		scope[l.Name] = bounds.Interval{Min: mn, Max: ir.Simplify(ir.SubE(ir.AddE(mn, lv.resolve(l.Extent)), ir.Int(1)))}
+	}
+	var across []string
+	for _, l := range threads {
+		uses := false
+		for _, iv := range box {
+			for _, e := range []ir.Expr{iv.Min, iv.Max} {
+				if e != nil && ir.Uses(lv.resolve(e), l.Name) {
+					uses = true
+				}
+			}
+		}
+		if !uses {
+			across = append(across, l.Name)
+		}
+	}
+	if st.sharedAcross == nil {
+		st.sharedAcross = map[string][]string{}
+	}
+	if len(threads) == 0 {
+		st.sharedAcross[f.Name] = nil // block level: shared by every thread
+	} else {
+		st.sharedAcross[f.Name] = across
+	}
+	if len(threads) == 0 {
+		return box, nil
+	}
+	out := make(bounds.Box, len(box))
+	for d, iv := range box {
+		if iv.Min != nil {
+			out[d].Min = bounds.Of(lv.resolve(iv.Min), scope).Min
+		}
+		if iv.Max != nil {
+			out[d].Max = bounds.Of(lv.resolve(iv.Max), scope).Max
+		}
+	}
+	return out, nil
+}
+
+// kernelExtent bounds a non-constant extent of an allocation inside a
+// kernel over every loop of the kernel (blocks included), so it depends
+// only on the kernel's arguments: a shared allocation then has a size known
+// at launch (dynamic shared memory). Registers need constant sizes.
+func kernelExtent(f *ir.Function, d int, m ir.MemoryType, ext ir.Expr, sc *walkScope) (ir.Expr, error) {
+	if m == ir.Register {
+		return nil, ir.Errorf(ir.ErrSchedule, f.Name, "store_in(Register)", "the register allocation of %s has an extent in dimension %d that is not a constant: %s", f.Name, d, ir.ExprString(sc.lets.resolve(ext))).
+			WithLegal("split the loops so each thread computes a constant-size piece, or Bound the Func")
+	}
+	scope := bounds.Scope{}
+	start := -1
+	for i, l := range sc.loops {
+		if l.Kind == ir.GPUBlock && start < 0 {
+			start = i
+		}
+	}
+	for _, l := range sc.loops[start:] {
+		mn := sc.lets.resolve(l.Min)
+		scope[l.Name] = bounds.Interval{Min: mn, Max: ir.Simplify(ir.SubE(ir.AddE(mn, sc.lets.resolve(l.Extent)), ir.Int(1)))}
+	}
+	up := bounds.Of(sc.lets.resolve(ext), scope).Max
+	if up == nil {
+		return nil, ir.Errorf(ir.ErrUnbounded, f.Name, "store_in(GPUShared)", "the shared allocation of %s has no upper bound in dimension %d", f.Name, d)
+	}
+	return up, nil
 }

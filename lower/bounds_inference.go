@@ -17,6 +17,7 @@ package lower
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/gohalide/gohalide/bounds"
 	"github.com/gohalide/gohalide/halide/ir"
@@ -82,6 +83,7 @@ func outputRegionLets(out *ir.Function) []let {
 func defineRegions(st *State, s ir.Stmt, f *ir.Function) (ir.Stmt, error) {
 	var err error
 	found := false
+	var path []ir.Stmt // the loops and lets enclosing the statement being visited
 	var mut func(ir.Stmt) ir.Stmt
 	mut = func(x ir.Stmt) ir.Stmt {
 		if err != nil || found {
@@ -99,6 +101,11 @@ func defineRegions(st *State, s ir.Stmt, f *ir.Function) (ir.Stmt, error) {
 					if err != nil {
 						return x
 					}
+					if f.Schedule.Memory == ir.GPUShared {
+						if lets, err = unionOverThreads(f, lets, path); err != nil {
+							return x
+						}
+					}
 					pair := &ir.Block{Stmts: append(checks, p, c)}
 					stmts := append([]ir.Stmt{}, blk.Stmts[:i]...)
 					stmts = append(stmts, wrapLets(pair, lets))
@@ -110,6 +117,11 @@ func defineRegions(st *State, s ir.Stmt, f *ir.Function) (ir.Stmt, error) {
 				}
 			}
 		}
+		switch x.(type) {
+		case *ir.For, *ir.LetStmt:
+			path = append(path, x)
+			defer func() { path = path[:len(path)-1] }()
+		}
 		return ir.MapStmt(x, mut, nil)
 	}
 	s = mut(s)
@@ -120,6 +132,55 @@ func defineRegions(st *State, s ir.Stmt, f *ir.Function) (ir.Stmt, error) {
 		panic(fmt.Sprintf("bounds_inference: no production of %s", f.Name))
 	}
 	return s, nil
+}
+
+// unionOverThreads makes the region of a GPUShared Func computed inside
+// GPU thread loops the union of what all the threads of the block need
+// there: the thread variables (and the lets between the block loops and
+// the site, which may depend on them) range over the thread loops. The
+// block's threads then produce that one region together. Regions at the
+// block level, outside thread loops, are unchanged.
+func unionOverThreads(f *ir.Function, lets []let, path []ir.Stmt) ([]let, error) {
+	start := -1
+	for i, x := range path {
+		if l, ok := x.(*ir.For); ok && l.Kind == ir.GPUBlock {
+			start = i + 1
+		}
+	}
+	if start < 0 {
+		return lets, nil
+	}
+	lv := letValues{}
+	scope := bounds.Scope{}
+	threads := false
+	for _, x := range path[start:] {
+		switch x := x.(type) {
+		case *ir.LetStmt:
+			lv.bind(x.Name, x.Value)
+		case *ir.For:
+			if x.Kind == ir.GPUThread {
+				threads = true
+				mn := lv.resolve(x.Min)
+				scope[x.Name] = bounds.Interval{Min: mn, Max: ir.Simplify(ir.SubE(ir.AddE(mn, lv.resolve(x.Extent)), ir.Int(1)))}
+			}
+		}
+	}
+	if !threads {
+		return lets, nil
+	}
+	out := make([]let, len(lets))
+	for i, l := range lets {
+		iv := bounds.Of(lv.resolve(l.value), scope)
+		end := iv.Min
+		if strings.HasSuffix(l.name, ".max") {
+			end = iv.Max
+		}
+		if end == nil {
+			return nil, ir.Errorf(ir.ErrUnbounded, f.Name, "store_in(GPUShared)", "the region of %s needed by the block's threads is unbounded in %s", f.Name, l.name)
+		}
+		out[i] = let{l.name, end}
+	}
+	return out, nil
 }
 
 // stageStmts splits a produce body into its stages' loop nests.

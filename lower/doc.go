@@ -17,11 +17,17 @@
 //	inline_functions       substitute Funcs computed inline into their consumers
 //	validate_schedules     check directives that need the whole pipeline
 //	schedule_functions     build the loop nest: splits, fuses, reorders, tails, compute/store levels
-//	bounds_inference       define the region each stage computes (f.s0.x.min/max) and check input and output bounds
-//	allocation_bounds      size each realization from the region its body touches
+//	validate_gpu           check the GPU loop structure (block and thread loops)
+//	bounds_inference       define the region each stage computes (f.s0.x.min/max) and check input and output bounds;
+//	                       a shared Func computed inside thread loops gets the union over the block's threads
+//	allocation_bounds      size each realization from the region its body touches; pick memory inside kernels
 //	storage_flattening     multi-dimensional Funcs and buffers to flat allocations, loads and stores
 //	unroll_loops           replicate unrolled loops; check vectorized loops have constant extents
 //	simplify               simplify the whole statement
+//	gpu_cooperative        deal the production of a shared Func out to the block's threads
+//	gpu_barriers           barriers between the block's threads where they share data
+//	gpu_thread_loops       thread loops to SPMD lets and guards, guards pushed off barriers
+//	gpu_kernels            extract kernels: grid, block, shared allocations at the top, arguments
 //
 // Names in the lowered statement follow Halide: the loop of stage s of Func
 // f over var x is f.s<s>.x, a split of it f.s0.x.xo / f.s0.x.xi, and the

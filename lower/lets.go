@@ -29,14 +29,27 @@ func (lv letValues) bind(name string, value ir.Expr) (undo func()) {
 // resolve returns e with the recorded lets substituted, simplified.
 func (lv letValues) resolve(e ir.Expr) ir.Expr { return ir.Simplify(ir.Substitute(e, lv)) }
 
+// walkScope is what walkScoped keeps up to date: the values of the
+// enclosing lets and the enclosing loops, outermost first.
+type walkScope struct {
+	lets  letValues
+	loops []*ir.For
+}
+
 // walkWithLets maps s bottom-up with f, keeping lv up to date with the
 // lets and loops enclosing each statement f sees.
 func walkWithLets(s ir.Stmt, lv letValues, f func(ir.Stmt) ir.Stmt) ir.Stmt {
+	return walkScoped(s, &walkScope{lets: lv}, f)
+}
+
+// walkScoped maps s bottom-up with f, keeping sc up to date with the lets
+// and loops enclosing each statement f sees.
+func walkScoped(s ir.Stmt, sc *walkScope, f func(ir.Stmt) ir.Stmt) ir.Stmt {
 	var mut func(ir.Stmt) ir.Stmt
 	mut = func(s ir.Stmt) ir.Stmt {
 		switch x := s.(type) {
 		case *ir.LetStmt:
-			undo := lv.bind(x.Name, x.Value)
+			undo := sc.lets.bind(x.Name, x.Value)
 			body := mut(x.Body)
 			undo()
 			if body != x.Body {
@@ -44,10 +57,26 @@ func walkWithLets(s ir.Stmt, lv letValues, f func(ir.Stmt) ir.Stmt) ir.Stmt {
 			}
 			return f(s)
 		case *ir.For:
-			undo := lv.bind(x.Name, nil)
-			defer undo()
+			undo := sc.lets.bind(x.Name, nil)
+			sc.loops = append(sc.loops, x)
+			defer func() {
+				sc.loops = sc.loops[:len(sc.loops)-1]
+				undo()
+			}()
 		}
 		return f(ir.MapStmt(s, mut, nil))
 	}
 	return mut(s)
+}
+
+// kernelLoops splits enclosing loops at the innermost GPU block loop: it
+// returns the loops inside it (the block level down to here) and whether
+// there is a block loop at all.
+func kernelLoops(loops []*ir.For) (inner []*ir.For, inKernel bool) {
+	for i := len(loops) - 1; i >= 0; i-- {
+		if loops[i].Kind == ir.GPUBlock {
+			return loops[i+1:], true
+		}
+	}
+	return nil, false
 }

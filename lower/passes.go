@@ -30,11 +30,16 @@ var Passes = []Pass{
 	{"inline_functions", inlineFunctions},
 	{"validate_schedules", validateSchedules},
 	{"schedule_functions", scheduleFunctions},
+	{"validate_gpu", validateGPU},
 	{"bounds_inference", boundsInference},
 	{"allocation_bounds", allocationBounds},
 	{"storage_flattening", storageFlattening},
 	{"unroll_loops", unrollLoops},
 	{"simplify", simplify},
+	{"gpu_cooperative", gpuCooperative},
+	{"gpu_barriers", gpuBarriers},
+	{"gpu_thread_loops", gpuThreadLoops},
+	{"gpu_kernels", gpuKernels},
 }
 
 // PassOrder lists the ordering constraints of the pass table: each pair
@@ -43,10 +48,15 @@ var PassOrder = [][3]string{
 	{"inline_functions", "schedule_functions", "inlined Funcs get no loops"},
 	{"validate_schedules", "schedule_functions", "compute levels must name real loops"},
 	{"schedule_functions", "bounds_inference", "bounds are found by walking the loops"},
+	{"schedule_functions", "validate_gpu", "GPU rules are checked on the loop nest"},
 	{"bounds_inference", "allocation_bounds", "realizations are sized from the regions"},
 	{"allocation_bounds", "storage_flattening", "flattening needs each realization's box"},
 	{"storage_flattening", "unroll_loops", "unrolling copies flat loads and stores"},
-	{"unroll_loops", "simplify", "simplify cleans up after every other pass"},
+	{"unroll_loops", "simplify", "simplify cleans up after the loop passes"},
+	{"simplify", "gpu_cooperative", "the GPU passes see simplified loops (extent-1 loops gone)"},
+	{"gpu_cooperative", "gpu_barriers", "barriers separate the shared productions from their consumers"},
+	{"gpu_barriers", "gpu_thread_loops", "barriers are placed while the thread loops are explicit"},
+	{"gpu_thread_loops", "gpu_kernels", "kernels are extracted in SPMD form with their block size known"},
 }
 
 // Options control Lower.
@@ -75,10 +85,20 @@ type State struct {
 	Stmt ir.Stmt
 	// LoopNest is the loop nest as printed after schedule_functions.
 	LoopNest string
+	// Kernels are the kernels gpu_kernels extracted, in order.
+	Kernels []*ir.Kernel
 	// Stage tracks what has been done, for the verifier.
 	boundsDone, flattened bool
 
 	tails []tailCheck
+	// sharedAcross records, for each Func stored in GPU shared memory, the
+	// thread loops its one copy is shared across (nil: every thread loop,
+	// for a Func computed at the block level).
+	sharedAcross map[string][]string
+	// blockSize is the block size of each kernel, by its outermost block
+	// loop; threadDim the dimension of each thread loop (gpu_thread_loops).
+	blockSize map[string][3]int64
+	threadDim map[string]int
 	debug int
 	log   io.Writer
 }
@@ -99,6 +119,8 @@ type Result struct {
 	OutputDims int
 	Inputs     []Input
 	Params     []Param
+	// Kernels are the GPU kernels the host statement launches.
+	Kernels []*ir.Kernel
 }
 
 // Lower runs the pass table on p. Errors a user can cause are *ir.Error
@@ -151,6 +173,6 @@ func Lower(p *Pipeline, opts Options) (res *Result, err error) {
 	return &Result{
 		Stmt: st.Stmt, LoopNest: st.LoopNest, Output: p.Output,
 		OutputType: out.T, OutputDims: len(out.Args),
-		Inputs: p.Inputs, Params: p.Params,
+		Inputs: p.Inputs, Params: p.Params, Kernels: st.Kernels,
 	}, nil
 }

@@ -29,8 +29,8 @@ func TestPassOrder(t *testing.T) {
 			t.Errorf("%s must run before %s: %s", c[0], c[1], c[2])
 		}
 	}
-	if last := lower.Passes[len(lower.Passes)-1].Name; last != "simplify" {
-		t.Errorf("last pass is %s, want simplify", last)
+	if last := lower.Passes[len(lower.Passes)-1].Name; last != "gpu_kernels" {
+		t.Errorf("last pass is %s, want gpu_kernels (which simplifies each kernel body)", last)
 	}
 }
 

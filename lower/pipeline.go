@@ -42,3 +42,5 @@ func BufferVar(buf, field string, dim int) string {
 func stagePrefix(f string, s int) string { return f + ".s" + strconv.Itoa(s) + "." }
 
 func v(name string) ir.Expr { return ir.NewVar(name) }
+
+func itoa(i int) string { return strconv.Itoa(i) }

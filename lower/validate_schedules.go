@@ -95,9 +95,10 @@ func validateSchedules(st *State) error {
 				}
 			}
 			for _, dim := range d.Schedule.Dims {
-				if dim.Kind == ir.Parallel && dim.IsRVar && !d.Schedule.Atomic {
-					return ir.Errorf(ir.ErrSchedule, name, "parallel", "marking the RVar loop %s of stage %d of %s parallel may introduce a race condition", dim.Name, si, name).
-						WithLegal("call Atomic() on the stage to make its stores atomic, or parallelize a pure var")
+				if (dim.Kind == ir.Parallel || dim.Kind == ir.GPUBlock || dim.Kind == ir.GPUThread) && dim.IsRVar && !d.Schedule.Atomic {
+					directive := map[ir.ForKind]string{ir.Parallel: "parallel", ir.GPUBlock: "gpu_blocks", ir.GPUThread: "gpu_threads"}[dim.Kind]
+					return ir.Errorf(ir.ErrSchedule, name, directive, "marking the RVar loop %s of stage %d of %s %s may introduce a race condition: iterations may write the same point", dim.Name, si, name, dim.Kind).
+						WithLegal("call Atomic() on the stage to make its stores atomic, or run a pure var in parallel")
 				}
 			}
 		}

@@ -116,7 +116,20 @@ func (vr *verifier) stmt(s ir.Stmt) {
 			vr.fail("loop %s bounds are not int32", s.Name)
 		}
 		vr.defined[s.Name]++
+		if s.Kind == ir.GPUBlock {
+			// Inside a kernel (before extraction), the index variables exist.
+			for d := 0; d < 3; d++ {
+				vr.defined[ir.ThreadID[d]]++
+				vr.defined[ir.BlockID[d]]++
+			}
+		}
 		vr.stmt(s.Body)
+		if s.Kind == ir.GPUBlock {
+			for d := 0; d < 3; d++ {
+				vr.defined[ir.ThreadID[d]]--
+				vr.defined[ir.BlockID[d]]--
+			}
+		}
 		vr.defined[s.Name]--
 	case *ir.IfThenElse:
 		vr.expr(s.Cond)
@@ -174,6 +187,33 @@ func (vr *verifier) stmt(s ir.Stmt) {
 		}
 	case *ir.Evaluate:
 		vr.expr(s.X)
+	case *ir.Comment, *ir.Barrier:
+	case *ir.Launch:
+		// A kernel body sees only its arguments and its index variables.
+		k := s.Kernel
+		inner := &verifier{st: vr.st, defined: map[string]int{}, bufs: map[string]int{}}
+		for _, a := range k.Args {
+			if a.IsBuffer {
+				inner.bufs[a.Name]++
+				if vr.bufs[a.Name] == 0 {
+					vr.fail("kernel %s takes buffer %s, which is not allocated at the launch", k.Name, a.Name)
+				}
+			} else {
+				inner.defined[a.Name]++
+				if vr.st.boundsDone && vr.defined[a.Name] == 0 {
+					vr.fail("kernel %s takes %s, which is not defined at the launch", k.Name, a.Name)
+				}
+			}
+		}
+		for d := 0; d < 3; d++ {
+			inner.defined[ir.ThreadID[d]]++
+			inner.defined[ir.BlockID[d]]++
+			vr.expr(k.Grid[d])
+		}
+		inner.stmt(k.Body)
+		if inner.err != nil {
+			vr.fail("in kernel %s: %v", k.Name, inner.err)
+		}
 	default:
 		vr.fail("unknown statement %T", s)
 	}

@@ -70,3 +70,58 @@ func (t *TensorProduct) ScheduleC(f TPFactors) {
 		Reorder(c0, pi, t.Mv, po, c1)
 	t.GatherWeight.ComputeAt(t.Product, c1).Reorder(t.Cv, t.Mv)
 }
+
+// The GPU forms of the schedules, as in the issue (reference section 1.3).
+
+// gpuOutput is the output's GPU schedule: the pure stage one block per
+// output point with a thread per channel; the scatter with blocks over
+// (m, r.y) and threads over (m1, p1), atomic because pairs collide.
+func (t *TensorProduct) gpuOutput(f TPFactors) {
+	ry := t.R.Y()
+	p1, p0 := halide.NewRVar("p1"), halide.NewRVar("p0")
+	m1, m0 := halide.NewVar("m1"), halide.NewVar("m0")
+	// The block size must be a constant: the output has M channels.
+	t.Output.Bound(t.Mv, 0, t.M).GPUBlocks(t.Ov).GPUThreads(t.Mv)
+	t.Output.Update(0).Atomic().
+		Split(ry, ry, p1, f.PBlock, halide.GuardWithIf).
+		Split(p1, p1, p0, f.P0, halide.GuardWithIf).
+		Split(t.Mv, t.Mv, m1, f.MBlock, halide.GuardWithIf).
+		Split(m1, m1, m0, 1).
+		Reorder(p0, m0, m1, p1, t.Mv, ry, t.R.X()).
+		GPUBlocks(t.Mv, ry).
+		GPUThreads(m1, p1)
+}
+
+// GPUScheduleA is schedule A: Product per thread (computed at m1, a 4x1
+// accumulator), GatherWeight computed at Product's c1 — inside the thread
+// loops — and stored in GPU shared memory. Halide gives GatherWeight 16384
+// floats; the union of what the block's threads need is 16 x 32 = 512.
+func (t *TensorProduct) GPUScheduleA(f TPFactors) {
+	t.gpuOutput(f)
+	t.scheduleProductAtThread(f)
+	t.GatherWeight.ComputeAt(t.Product, halide.NewRVar("c1")).StoreIn(halide.GPUShared)
+}
+
+// GPUScheduleB computes GatherWeight at the block loop m: all 64 channels
+// of the block's 32 output channels, 2048 floats.
+func (t *TensorProduct) GPUScheduleB(f TPFactors) {
+	t.gpuOutput(f)
+	t.scheduleProductAtThread(f)
+	t.GatherWeight.ComputeAt(t.Output, t.Mv).StoreIn(halide.GPUShared)
+}
+
+// GPUScheduleC moves c1 between the block and thread loops: Product at the
+// block level with threads over (m, po), GatherWeight at c1 with its own
+// threads over (m, c): 512 floats, loaded by the block together.
+func (t *TensorProduct) GPUScheduleC(f TPFactors) {
+	t.gpuOutput(f)
+	po, pi := halide.NewVar("po"), halide.NewVar("pi")
+	c1, c0 := halide.NewRVar("c1"), halide.NewRVar("c0")
+	t.Product.ComputeAt(t.Output, t.Mv)
+	t.Product.Split(t.Pv, po, pi, f.P0, halide.GuardWithIf).GPUThreads(t.Mv, po)
+	t.Product.Update(0).Split(t.RC.X(), c1, c0, f.C0, halide.GuardWithIf).
+		Split(t.Pv, po, pi, f.P0, halide.GuardWithIf).
+		Reorder(c0, pi, t.Mv, po, c1).
+		GPUThreads(t.Mv, po)
+	t.GatherWeight.ComputeAt(t.Product, c1).StoreIn(halide.GPUShared).GPUThreads(t.Mv, t.Cv)
+}

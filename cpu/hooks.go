@@ -1,0 +1,192 @@
+package cpu
+
+import (
+	"fmt"
+
+	"github.com/gohalide/gohalide/halide/ir"
+)
+
+// Options are the hooks of CompileWith, through which a GPU target (the
+// emulator in package gpu) runs host statements that launch kernels and
+// kernel bodies with barriers and checked memory accesses. Every hook
+// receives the ctx given to Program.RunCtx (nil for Run). A hook's non-nil
+// error stops the run, and RunCtx returns it unchanged. Hooks called from
+// inside a Parallel loop may be called concurrently.
+//
+// Plain programs pay nothing for the hooks: Loads and Stores of buffers that
+// Watch does not select are compiled exactly as by Compile.
+type Options struct {
+	// Launch is called at each ir.Launch of a host statement, with the
+	// evaluated grid and block dimensions (a nil dimension counts as 1),
+	// the values of the kernel's scalar arguments (by name, as the Go type
+	// of the argument's type: int32 for ir.Int32, float32 for ir.Float32,
+	// bool for ir.Bool, ...) and the slices of its buffer arguments (the
+	// external buffers given to Run or the host's Allocates in scope).
+	// Without it, compiling a Launch fails.
+	Launch func(ctx any, k *ir.Kernel, grid, block [3]int, scalars, buffers map[string]any) error
+	// Barrier is called when a kernel thread reaches an ir.Barrier; it
+	// returns when the thread may go on. Without it, compiling a Barrier
+	// fails.
+	Barrier func(ctx any, b *ir.Barrier) error
+	// Watch is called at compile time once per buffer (external or
+	// allocated) of the statement; it returns ok to have every Load and
+	// Store of the buffer reported to Access with the given id.
+	Watch func(buf string) (id int, ok bool)
+	// Access is called before every access of a watched buffer with the
+	// flat index (before the bounds check: the index may be out of bounds,
+	// in which case, when Access returns nil, the usual out-of-bounds
+	// error follows). write is set for Stores; atomic for atomic Stores
+	// and for the Loads of the same buffer inside their Value (the read of
+	// the read-modify-write). A Store's Value is evaluated, and its Loads
+	// reported, before the Store is.
+	Access func(ctx any, id int, index int64, write, atomic bool) error
+}
+
+// hookError carries a hook's error through the panic that stops a run.
+type hookError struct{ err error }
+
+// watchID asks Options.Watch about a buffer; -1 means not watched.
+func (c *compiler) watchID(name string) int {
+	if c.opts.Watch == nil {
+		return -1
+	}
+	if id, ok := c.opts.Watch(name); ok {
+		return id
+	}
+	return -1
+}
+
+// watched wraps the index of an access to b so that it reports the access
+// to Options.Access when b is watched.
+func (c *compiler) watched(b *bufInfo, idx value, write, atomic bool) value {
+	if b.watch < 0 {
+		return idx
+	}
+	access, id, inner := c.opts.Access, b.watch, idx.i
+	return intValue(idx.t, func(f *frame) int64 {
+		i := inner(f)
+		if err := access(f.ctx, id, i, write, atomic); err != nil {
+			panic(hookError{err})
+		}
+		return i
+	})
+}
+
+func (c *compiler) barrier(s *ir.Barrier) stmtFn {
+	if c.opts.Barrier == nil {
+		c.fail("gpu_thread_barrier (%s) outside a kernel: barriers need a GPU target (the emulator, gpu.Emulator)", barrierName(s))
+	}
+	hook := c.opts.Barrier
+	return func(f *frame) {
+		if err := hook(f.ctx, s); err != nil {
+			panic(hookError{err})
+		}
+	}
+}
+
+func barrierName(s *ir.Barrier) string {
+	if s.Reason != "" {
+		return s.Reason
+	}
+	return fmt.Sprintf("fence %d", s.Fence)
+}
+
+func (c *compiler) launch(s *ir.Launch) stmtFn {
+	k := s.Kernel
+	if k == nil {
+		c.fail("launch of a nil kernel")
+	}
+	if c.opts.Launch == nil {
+		c.fail("kernel %s is launched here: kernels need a GPU target (the GPU emulator, gpu.Emulator, or CUDA); cpu.Compile runs CPU code only", k.Name)
+	}
+	var dims [6]intFn
+	for d := range 3 {
+		for j, e := range [2]ir.Expr{k.Grid[d], k.Block[d]} {
+			if e == nil {
+				dims[3*j+d] = func(*frame) int64 { return 1 }
+				continue
+			}
+			what := fmt.Sprintf("grid dimension %d of kernel %s", d, k.Name)
+			if j == 1 {
+				what = fmt.Sprintf("block dimension %d of kernel %s", d, k.Name)
+			}
+			dims[3*j+d] = c.intExpr(e, what).i
+		}
+	}
+	type scalarArg struct {
+		name string
+		v    value
+		conv func(int64, float64) any
+	}
+	type bufferArg struct {
+		name string
+		slot int
+	}
+	var scalars []scalarArg
+	var buffers []bufferArg
+	for _, a := range k.Args {
+		if !validType(a.T) {
+			c.fail("argument %s of kernel %s has unsupported type %v", a.Name, k.Name, a.T)
+		}
+		if a.IsBuffer {
+			b := c.buffer(a.Name, a.T, "buffer argument of kernel "+k.Name+":")
+			buffers = append(buffers, bufferArg{a.Name, b.slot})
+			continue
+		}
+		scalars = append(scalars, scalarArg{a.Name, c.expr(&ir.Var{T: a.T, Name: a.Name}), goScalar(a.T)})
+	}
+	hook := c.opts.Launch
+	return func(f *frame) {
+		var grid, block [3]int
+		for d := range 3 {
+			grid[d] = int(dims[d](f))
+			block[d] = int(dims[3+d](f))
+		}
+		sc := make(map[string]any, len(scalars))
+		for _, a := range scalars {
+			var i int64
+			var fl float64
+			if a.v.t.IsFloat() {
+				fl = a.v.f(f)
+			} else {
+				i = a.v.i(f)
+			}
+			sc[a.name] = a.conv(i, fl)
+		}
+		bufs := make(map[string]any, len(buffers))
+		for _, b := range buffers {
+			bufs[b.name] = f.bufs[b.slot]
+		}
+		if err := hook(f.ctx, k, grid, block, sc, bufs); err != nil {
+			panic(hookError{err})
+		}
+	}
+}
+
+// goScalar returns the conversion of a carried value of type t (an int64 or
+// a float64) to the Go type of t.
+func goScalar(t ir.Type) func(int64, float64) any {
+	switch t {
+	case ir.Bool:
+		return func(i int64, _ float64) any { return i != 0 }
+	case ir.Int8:
+		return func(i int64, _ float64) any { return int8(i) }
+	case ir.Int16:
+		return func(i int64, _ float64) any { return int16(i) }
+	case ir.Int32:
+		return func(i int64, _ float64) any { return int32(i) }
+	case ir.Int64:
+		return func(i int64, _ float64) any { return i }
+	case ir.UInt8:
+		return func(i int64, _ float64) any { return uint8(i) }
+	case ir.UInt16:
+		return func(i int64, _ float64) any { return uint16(i) }
+	case ir.UInt32:
+		return func(i int64, _ float64) any { return uint32(i) }
+	case ir.UInt64:
+		return func(i int64, _ float64) any { return uint64(i) }
+	case ir.Float32:
+		return func(_ int64, fl float64) any { return float32(fl) }
+	}
+	return func(_ int64, fl float64) any { return fl }
+}

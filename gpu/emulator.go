@@ -1,0 +1,992 @@
+package gpu
+
+// The GPU emulator: runs host statements that launch kernels on the CPU,
+// with GPU semantics and checks. See doc.go for the model.
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"sync"
+
+	"github.com/gohalide/gohalide/cpu"
+	"github.com/gohalide/gohalide/halide/ir"
+)
+
+// Device limits the emulator checks by default (those of an H100, sm_90).
+const (
+	DefaultMaxThreadsPerBlock = 1024
+	DefaultMaxStaticShared    = 48 << 10  // bytes of static shared memory per block
+	DefaultMaxShared          = 227 << 10 // bytes of shared memory per block, dynamic included
+)
+
+// Emulator runs lowered programs whose kernels execute on the CPU with GPU
+// semantics. The zero value is ready to use with every check on. Set the
+// fields before the first Run or Launch. An Emulator caches compiled host
+// statements and kernels by pointer (IR nodes are immutable) and may be used
+// from several goroutines at once.
+type Emulator struct {
+	// NoRaceCheck turns off the shared-memory race check.
+	NoRaceCheck bool
+	// NoUninitCheck turns off the check that reports a read of shared
+	// memory no thread of the block has written since the allocation.
+	// Shared memory is still filled with a poison value (NaN for floats,
+	// bytes 0xA5 for integers, true for bools) at the start of each block.
+	NoUninitCheck bool
+	// Device limits; zero means the Default... constants above.
+	MaxThreadsPerBlock int
+	MaxStaticShared    int64
+	MaxShared          int64
+
+	mu      sync.Mutex
+	kernels map[*ir.Kernel]*kernel
+	hosts   map[ir.Stmt]*cpu.Program
+	stats   Stats
+}
+
+// Stats counts what an Emulator has run.
+type Stats struct {
+	Launches int64 // kernel launches
+	Blocks   int64 // blocks run
+	Threads  int64 // threads run
+	Barriers int64 // barriers passed, counted once per block
+}
+
+// Stats returns the counts of everything run so far.
+func (e *Emulator) Stats() Stats {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.stats
+}
+
+// ErrorKind classifies the errors of the emulator.
+type ErrorKind uint8
+
+// The kinds of EmulatorError.
+const (
+	// OutOfBounds: a load or store outside a global or shared buffer.
+	OutOfBounds ErrorKind = iota + 1
+	// SharedRace: two threads of a block accessed the same shared element
+	// between two barriers, at least one writing, not both atomically.
+	SharedRace
+	// UninitializedRead: a thread read a shared element that no thread of
+	// the block has written since the allocation.
+	UninitializedRead
+	// DivergentBarrier: some threads of a block wait at a barrier that
+	// others finished the kernel without reaching or where others wait at
+	// a different barrier.
+	DivergentBarrier
+	// BadLaunch: invalid launch dimensions, shared memory over the device
+	// limit, or missing or mistyped arguments.
+	BadLaunch
+	// BadKernel: the kernel cannot be compiled or does not respect the
+	// kernel contract (a variable or buffer that is not an argument, a
+	// store to an argument not marked Written, a misplaced shared
+	// allocation, ...): a bug of the compiler that made it.
+	BadKernel
+	// ThreadFailed: another run-time error in a thread (a failed
+	// assertion, a bad allocation size).
+	ThreadFailed
+	// Internal: a failure of the emulator itself.
+	Internal
+)
+
+func (k ErrorKind) String() string {
+	switch k {
+	case OutOfBounds:
+		return "OutOfBounds"
+	case SharedRace:
+		return "SharedRace"
+	case UninitializedRead:
+		return "UninitializedRead"
+	case DivergentBarrier:
+		return "DivergentBarrier"
+	case BadLaunch:
+		return "BadLaunch"
+	case BadKernel:
+		return "BadKernel"
+	case ThreadFailed:
+		return "ThreadFailed"
+	case Internal:
+		return "Internal"
+	}
+	return fmt.Sprintf("ErrorKind(%d)", k)
+}
+
+// EmulatorError is an error found while running a kernel. Fields that do
+// not apply to the Kind are zero.
+type EmulatorError struct {
+	Kind   ErrorKind
+	Kernel string
+	// Buffer is the buffer (the Func, for shared memory) accessed.
+	Buffer string
+	// Shared is set when Buffer is a GPUShared allocation of the kernel.
+	Shared bool
+	// Barrier is the Reason of the barrier (DivergentBarrier).
+	Barrier string
+	// Block and Thread are the indices of the thread that failed (for
+	// DivergentBarrier: a thread that did not arrive at the barrier).
+	Block, Thread [3]int
+	// OtherThread is, for SharedRace, the thread of the earlier of the two
+	// accesses and, for DivergentBarrier, a thread waiting at the barrier.
+	OtherThread [3]int
+	// Index is the flat element index (OutOfBounds, SharedRace,
+	// UninitializedRead); Size the buffer's length (OutOfBounds).
+	Index, Size int64
+	// Msg is the whole one-line message that Error returns.
+	Msg string
+	// Err is the underlying error (a *cpu.Error), if any.
+	Err error
+}
+
+func (e *EmulatorError) Error() string { return e.Msg }
+
+// Unwrap returns the underlying error.
+func (e *EmulatorError) Unwrap() error { return e.Err }
+
+func dim3(d [3]int) string { return fmt.Sprintf("(%d,%d,%d)", d[0], d[1], d[2]) }
+
+// Compile compiles a host statement whose ir.Launch statements run their
+// kernels on the emulator. Its Params and Buffers are those of the host
+// statement, kernel arguments included.
+func (e *Emulator) Compile(host ir.Stmt) (*cpu.Program, error) {
+	e.mu.Lock()
+	p, ok := e.hosts[host]
+	e.mu.Unlock()
+	if ok {
+		return p, nil
+	}
+	p, err := cpu.CompileWith(host, cpu.Options{
+		Launch: func(_ any, k *ir.Kernel, grid, block [3]int, scalars, buffers map[string]any) error {
+			return e.Launch(k, grid, block, scalars, buffers)
+		},
+	})
+	if err != nil {
+		return nil, err
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.hosts == nil {
+		e.hosts = map[ir.Stmt]*cpu.Program{}
+	}
+	e.hosts[host] = p
+	return p, nil
+}
+
+// Run compiles (once) and runs a host statement; each ir.Launch in it runs
+// its kernel with Launch. Arguments are as for cpu.Program.Run. The error is
+// a *cpu.Error for errors of the host code, an *EmulatorError for errors in
+// kernels, or the compile error.
+func (e *Emulator) Run(host ir.Stmt, scalars, buffers map[string]any) error {
+	p, err := e.Compile(host)
+	if err != nil {
+		return err
+	}
+	return p.Run(scalars, buffers)
+}
+
+// Launch runs kernel k over grid × block threads. scalars holds the values
+// of the kernel's scalar arguments and buffers the slices of its buffer
+// arguments (see cpu.Options.Launch). The blocks run one after another in
+// order (x fastest); the threads of a block run one at a time, in order of
+// their linear index (x fastest), each until it reaches a barrier or ends.
+// The error, if any, is an *EmulatorError.
+func (e *Emulator) Launch(k *ir.Kernel, grid, block [3]int, scalars, buffers map[string]any) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			name := ""
+			if k != nil {
+				name = k.Name
+			}
+			err = &EmulatorError{Kind: Internal, Kernel: name,
+				Msg: fmt.Sprintf("gpu emulator: kernel %s: internal error: %v", name, r)}
+		}
+	}()
+	if k == nil {
+		return &EmulatorError{Kind: BadKernel, Msg: "gpu emulator: launch of a nil kernel"}
+	}
+	kc, err := e.kernel(k)
+	if err != nil {
+		return err
+	}
+	l, err := e.newLaunch(kc, grid, block, scalars, buffers)
+	if err != nil {
+		return err
+	}
+	err = l.run()
+	e.mu.Lock()
+	e.stats.Launches++
+	e.stats.Blocks += l.blocksRun
+	e.stats.Threads += l.blocksRun * int64(len(l.threads))
+	e.stats.Barriers += l.barriers
+	e.mu.Unlock()
+	return err
+}
+
+// kernel is a compiled kernel.
+type kernel struct {
+	k          *ir.Kernel
+	prog       *cpu.Program // the body without its shared allocations
+	shared     []sharedAlloc
+	sizes      *cpu.Program // stores the shared extents into sizeBuf
+	nSizes     int
+	hasBarrier bool
+	scalarArgs []ir.KernelArg
+	bufferArgs []ir.KernelArg
+}
+
+type sharedAlloc struct {
+	name    string
+	t       ir.Type
+	extents []int // positions of its extents in the sizes buffer
+	static  bool  // the size is a constant
+}
+
+const sizeBuf = "gpu.emulator.shared_sizes"
+
+func (e *Emulator) kernel(k *ir.Kernel) (*kernel, error) {
+	e.mu.Lock()
+	kc, ok := e.kernels[k]
+	e.mu.Unlock()
+	if ok {
+		return kc, nil
+	}
+	kc, err := compileKernel(k)
+	if err != nil {
+		return nil, err
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.kernels == nil {
+		e.kernels = map[*ir.Kernel]*kernel{}
+	}
+	e.kernels[k] = kc
+	return kc, nil
+}
+
+func badKernel(k *ir.Kernel, format string, args ...any) *EmulatorError {
+	return &EmulatorError{Kind: BadKernel, Kernel: k.Name,
+		Msg: fmt.Sprintf("gpu emulator: kernel %s: ", k.Name) + fmt.Sprintf(format, args...)}
+}
+
+// errAbort ends the threads of a block that is stopped.
+var errAbort = errors.New("gpu emulator: block aborted")
+
+func isIndexVar(name string) bool {
+	for d := range 3 {
+		if name == ir.ThreadID[d] || name == ir.BlockID[d] {
+			return true
+		}
+	}
+	return false
+}
+
+func compileKernel(k *ir.Kernel) (*kernel, error) {
+	kc := &kernel{k: k}
+	args := map[string]ir.KernelArg{}
+	for _, a := range k.Args {
+		if _, dup := args[a.Name]; dup {
+			return nil, badKernel(k, "argument %s is listed twice", a.Name)
+		}
+		if isIndexVar(a.Name) {
+			return nil, badKernel(k, "argument %s has the name of a thread or block index", a.Name)
+		}
+		args[a.Name] = a
+		if a.IsBuffer {
+			kc.bufferArgs = append(kc.bufferArgs, a)
+		} else {
+			kc.scalarArgs = append(kc.scalarArgs, a)
+		}
+	}
+
+	// Strip the shared allocations.
+	st := &stripper{k: k, names: map[string]bool{}}
+	body := st.stmt(k.Body, nil)
+	if st.err != nil {
+		return nil, st.err
+	}
+	ids := map[string]int{}
+	for i, a := range st.allocs {
+		if arg, ok := args[a.Name]; ok && arg.IsBuffer {
+			return nil, badKernel(k, "shared allocation %s has the name of a buffer argument", a.Name)
+		}
+		ids[a.Name] = i
+	}
+
+	// The sizes of the shared allocations, as one program over the scalar
+	// arguments.
+	var sizeStmts []ir.Stmt
+	for i, a := range st.allocs {
+		sa := sharedAlloc{name: a.Name, t: a.T, static: true}
+		var stores []ir.Stmt
+		for _, x := range a.Extents {
+			if x == nil {
+				return nil, badKernel(k, "shared allocation %s has a nil extent", a.Name)
+			}
+			if !ir.IsConst(x) {
+				sa.static = false
+			}
+			sa.extents = append(sa.extents, kc.nSizes)
+			stores = append(stores, &ir.Store{Buf: sizeBuf, Index: ir.Int(int64(kc.nSizes)),
+				Value: &ir.Cast{T: ir.Int64, X: x}})
+			kc.nSizes++
+		}
+		s := ir.MakeBlock(stores...)
+		lets := st.lets[i]
+		for j := len(lets) - 1; j >= 0; j-- {
+			if ir.StmtUses(s, lets[j].Name) {
+				s = &ir.LetStmt{Name: lets[j].Name, Value: lets[j].Value, Body: s}
+				sa.static = false
+			}
+		}
+		sizeStmts = append(sizeStmts, s)
+		kc.shared = append(kc.shared, sa)
+	}
+	if kc.nSizes > 0 {
+		p, err := cpu.Compile(ir.MakeBlock(sizeStmts...))
+		if err != nil {
+			return nil, badKernel(k, "sizes of the shared allocations: %v", err)
+		}
+		for _, prm := range p.Params() {
+			a, ok := args[prm.Name]
+			if !ok || a.IsBuffer {
+				return nil, badKernel(k, "the size of a shared allocation depends on %s, which is not a scalar argument of the kernel (shared sizes are one per launch)", prm.Name)
+			}
+		}
+		for _, b := range p.Buffers() {
+			if b.Name != sizeBuf {
+				return nil, badKernel(k, "the size of a shared allocation loads from buffer %s", b.Name)
+			}
+		}
+		kc.sizes = p
+	}
+
+	// The body, run by every thread.
+	ir.WalkStmt(body, func(s ir.Stmt) bool {
+		if _, ok := s.(*ir.Barrier); ok {
+			kc.hasBarrier = true
+		}
+		if f, ok := s.(*ir.For); ok && (f.Kind == ir.Parallel || f.Kind == ir.GPUBlock || f.Kind == ir.GPUThread) {
+			st.fail("loop %s of kind %v inside the kernel body", f.Name, f.Kind)
+		}
+		if _, ok := s.(*ir.Launch); ok {
+			st.fail("a launch inside the kernel body")
+		}
+		return true
+	}, nil)
+	if st.err != nil {
+		return nil, st.err
+	}
+	prog, err := cpu.CompileWith(body, cpu.Options{
+		Barrier: barrierHook,
+		Watch: func(buf string) (int, bool) {
+			id, ok := ids[buf]
+			return id, ok
+		},
+		Access: accessHook,
+	})
+	if err != nil {
+		return nil, badKernel(k, "%v", err)
+	}
+	for _, prm := range prog.Params() {
+		if isIndexVar(prm.Name) {
+			if prm.T != ir.Int32 {
+				return nil, badKernel(k, "index variable %s is used as %v, want int32", prm.Name, prm.T)
+			}
+			continue
+		}
+		a, ok := args[prm.Name]
+		switch {
+		case !ok || a.IsBuffer:
+			return nil, badKernel(k, "the body uses variable %s, which is not a scalar argument of the kernel", prm.Name)
+		case a.T != prm.T:
+			return nil, badKernel(k, "the body uses %s as %v, but its argument has type %v", prm.Name, prm.T, a.T)
+		}
+	}
+	for _, b := range prog.Buffers() {
+		if i, ok := ids[b.Name]; ok {
+			if b.T != kc.shared[i].t {
+				return nil, badKernel(k, "shared allocation %s has type %v but is accessed as %v", b.Name, kc.shared[i].t, b.T)
+			}
+			continue
+		}
+		a, ok := args[b.Name]
+		switch {
+		case !ok || !a.IsBuffer:
+			return nil, badKernel(k, "the body accesses buffer %s, which is not a buffer argument of the kernel", b.Name)
+		case a.T != b.T:
+			return nil, badKernel(k, "the body accesses buffer %s as %v, but its argument has type %v", b.Name, b.T, a.T)
+		}
+	}
+	for _, name := range prog.Written() {
+		if a, ok := args[name]; ok && !a.Written {
+			return nil, badKernel(k, "the body stores to buffer %s, whose argument is not marked Written", name)
+		}
+	}
+	kc.prog = prog
+	return kc, nil
+}
+
+// stripper takes the GPUShared allocations out of a kernel body, with the
+// lets in scope at each (for their sizes).
+type stripper struct {
+	k      *ir.Kernel
+	allocs []*ir.Allocate
+	lets   [][]*ir.LetStmt
+	names  map[string]bool
+	err    error
+}
+
+func (s *stripper) fail(format string, args ...any) {
+	if s.err == nil {
+		s.err = badKernel(s.k, format, args...)
+	}
+}
+
+func (s *stripper) stmt(x ir.Stmt, lets []*ir.LetStmt) ir.Stmt {
+	switch x := x.(type) {
+	case *ir.Allocate:
+		if x.Memory == ir.GPUShared {
+			if s.names[x.Name] {
+				s.fail("two shared allocations are named %s", x.Name)
+			}
+			s.names[x.Name] = true
+			s.allocs = append(s.allocs, x)
+			s.lets = append(s.lets, lets)
+			return s.stmt(x.Body, lets)
+		}
+		return &ir.Allocate{Name: x.Name, T: x.T, Memory: x.Memory, Extents: x.Extents, Body: s.stmt(x.Body, lets)}
+	case *ir.LetStmt:
+		inner := append(lets[:len(lets):len(lets)], x)
+		return &ir.LetStmt{Name: x.Name, Value: x.Value, Body: s.stmt(x.Body, inner)}
+	case *ir.ProducerConsumer:
+		return &ir.ProducerConsumer{Func: x.Func, Producer: x.Producer, Body: s.stmt(x.Body, lets)}
+	case *ir.Block:
+		out := make([]ir.Stmt, len(x.Stmts))
+		for i, y := range x.Stmts {
+			out[i] = s.stmt(y, lets)
+		}
+		return &ir.Block{Stmts: out}
+	}
+	ir.WalkStmt(x, func(y ir.Stmt) bool {
+		if a, ok := y.(*ir.Allocate); ok && a.Memory == ir.GPUShared {
+			s.fail("shared allocation %s is inside a loop or an if (GPUShared allocations come first in a kernel body)", a.Name)
+		}
+		return true
+	}, nil)
+	return x
+}
+
+// launch is the state of one kernel launch.
+type launch struct {
+	e          *Emulator
+	kc         *kernel
+	grid, dims [3]int
+	scalars    map[string]any // scalar args and the index variables
+	buffers    map[string]any // buffer args and the shared buffers
+	shared     []sharedBuf
+	threads    []*thread
+	yield      chan event
+	checkRace  bool
+	checkInit  bool
+
+	blockID   [3]int
+	blockNo   uint32         // serial number of the current block, from 1
+	epoch     uint32         // serial number of the current barrier interval, from 1
+	phase     int            // barriers the current block has passed
+	race      *EmulatorError // the first race found
+	uninit    *EmulatorError // the first uninitialized read found
+	blocksRun int64
+	barriers  int64
+}
+
+type sharedBuf struct {
+	name   string
+	t      ir.Type
+	data   any // the []T given to the threads
+	shadow []cell
+}
+
+// cell is the race and initialization state of one shared element. The
+// roles (thread numbers within the block, -1 for none) belong to the
+// barrier interval epoch; they are reset lazily when a later interval
+// touches the element.
+type cell struct {
+	epoch   uint32
+	written uint32 // blockNo of the block that last wrote it, 0 if none
+	writer  int32  // a thread that stored it non-atomically
+	reader  [2]int32
+	atomic  [2]int32
+}
+
+type thread struct {
+	l      *launch
+	n      int32 // linear index in the block
+	id     [3]int
+	resume chan bool
+	at     *ir.Barrier // the barrier it waits at
+	done   bool
+}
+
+type event struct {
+	t   *thread
+	at  *ir.Barrier // nil when the thread ended
+	err error
+}
+
+func (e *Emulator) newLaunch(kc *kernel, grid, block [3]int, scalars, buffers map[string]any) (*launch, error) {
+	k := kc.k
+	bad := func(format string, args ...any) error {
+		return &EmulatorError{Kind: BadLaunch, Kernel: k.Name,
+			Msg: fmt.Sprintf("gpu emulator: kernel %s: ", k.Name) + fmt.Sprintf(format, args...)}
+	}
+	maxThreads := e.MaxThreadsPerBlock
+	if maxThreads <= 0 {
+		maxThreads = DefaultMaxThreadsPerBlock
+	}
+	maxStatic, maxShared := e.MaxStaticShared, e.MaxShared
+	if maxStatic <= 0 {
+		maxStatic = DefaultMaxStaticShared
+	}
+	if maxShared <= 0 {
+		maxShared = DefaultMaxShared
+	}
+	gridMax := [3]int{math.MaxInt32, 65535, 65535}
+	blockMax := [3]int{1024, 1024, 64}
+	nThreads := 1
+	for d := range 3 {
+		if grid[d] < 1 || grid[d] > gridMax[d] {
+			return nil, bad("grid %s: dimension %d must be in [1, %d]", dim3(grid), d, gridMax[d])
+		}
+		if block[d] < 1 || block[d] > blockMax[d] {
+			return nil, bad("block %s: dimension %d must be in [1, %d]", dim3(block), d, blockMax[d])
+		}
+		nThreads *= block[d]
+	}
+	if nThreads > maxThreads {
+		return nil, bad("block %s has %d threads, more than the limit of %d", dim3(block), nThreads, maxThreads)
+	}
+	l := &launch{e: e, kc: kc, grid: grid, dims: block,
+		scalars: make(map[string]any, len(kc.scalarArgs)+6),
+		buffers: make(map[string]any, len(kc.bufferArgs)+len(kc.shared)),
+		yield:   make(chan event), checkRace: !e.NoRaceCheck, checkInit: !e.NoUninitCheck}
+	for _, a := range kc.scalarArgs {
+		v, ok := scalars[a.Name]
+		if !ok {
+			return nil, bad("missing scalar argument %s (%v)", a.Name, a.T)
+		}
+		l.scalars[a.Name] = v
+	}
+	for _, a := range kc.bufferArgs {
+		v, ok := buffers[a.Name]
+		if !ok {
+			return nil, bad("missing buffer argument %s", a.Name)
+		}
+		l.buffers[a.Name] = v
+	}
+	// Shared memory.
+	if kc.sizes != nil {
+		sizes := make([]int64, kc.nSizes)
+		if err := kc.sizes.Run(l.scalars, map[string]any{sizeBuf: sizes}); err != nil {
+			return nil, bad("sizes of the shared allocations: %v", err)
+		}
+		var static, total int64
+		var parts []string
+		for _, sa := range kc.shared {
+			n := int64(1)
+			for _, i := range sa.extents {
+				x := sizes[i]
+				if x < 0 || (x != 0 && n > maxShared/x) {
+					return nil, bad("shared allocation %s has size %d × ... elements (negative or over the limit of %d bytes)", sa.name, x, maxShared)
+				}
+				n *= x
+			}
+			bytes := n * int64(sa.t.Bytes())
+			total += bytes
+			if sa.static {
+				static += bytes
+			}
+			parts = append(parts, fmt.Sprintf("%s %d", sa.name, bytes))
+			sb := sharedBuf{name: sa.name, t: sa.t, data: makeSlice(sa.t, int(n))}
+			if l.checkRace || l.checkInit {
+				sb.shadow = make([]cell, n)
+			}
+			l.shared = append(l.shared, sb)
+			l.buffers[sa.name] = sb.data
+		}
+		if static > maxStatic {
+			return nil, bad("static shared memory of %d bytes (%s) is over the limit of %d bytes", static, strings.Join(parts, ", "), maxStatic)
+		}
+		if total > maxShared {
+			return nil, bad("shared memory of %d bytes (%s) is over the limit of %d bytes", total, strings.Join(parts, ", "), maxShared)
+		}
+	}
+	l.threads = make([]*thread, nThreads)
+	for i := range l.threads {
+		t := &thread{l: l, n: int32(i)}
+		t.id = [3]int{i % block[0], i / block[0] % block[1], i / (block[0] * block[1])}
+		if kc.hasBarrier {
+			t.resume = make(chan bool)
+		}
+		l.threads[i] = t
+	}
+	return l, nil
+}
+
+func (l *launch) run() error {
+	for bz := 0; bz < l.grid[2]; bz++ {
+		for by := 0; by < l.grid[1]; by++ {
+			for bx := 0; bx < l.grid[0]; bx++ {
+				if err := l.runBlock([3]int{bx, by, bz}); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// setIndex sets the index variables of thread t in the scalars map. A thread
+// reads the map only when it starts (see cpu.Program.RunCtx), and threads
+// start one at a time.
+func (l *launch) setIndex(t *thread) {
+	for d := range 3 {
+		l.scalars[ir.ThreadID[d]] = int32(t.id[d])
+		l.scalars[ir.BlockID[d]] = int32(l.blockID[d])
+	}
+}
+
+func (l *launch) runBlock(id [3]int) error {
+	l.blockID = id
+	l.blockNo++
+	l.epoch++
+	l.blocksRun++
+	l.phase = 0
+	for i := range l.shared {
+		poison(l.shared[i].data)
+	}
+	prog := l.kc.prog
+	if !l.kc.hasBarrier {
+		// No barrier: each thread runs to its end in turn, on this goroutine.
+		for _, t := range l.threads {
+			l.setIndex(t)
+			if err := prog.RunCtx(t, l.scalars, l.buffers); err != nil {
+				if p := l.pending(); p != nil {
+					return p
+				}
+				return l.threadError(t, err)
+			}
+		}
+		return l.pending()
+	}
+	for _, t := range l.threads {
+		t.at, t.done = nil, false
+	}
+	for {
+		for _, t := range l.threads {
+			if l.phase == 0 {
+				l.setIndex(t)
+				go t.run()
+			} else {
+				t.resume <- true
+			}
+			ev := <-l.yield
+			if ev.at == nil {
+				t.at, t.done = nil, true
+				if ev.err != nil {
+					l.abort()
+					if p := l.pending(); p != nil {
+						return p
+					}
+					return l.threadError(t, ev.err)
+				}
+				continue
+			}
+			t.at = ev.at
+		}
+		var waiting, ended, other *thread
+		for _, t := range l.threads {
+			switch {
+			case t.done:
+				if ended == nil {
+					ended = t
+				}
+			case waiting == nil:
+				waiting = t
+			case t.at != waiting.at && other == nil:
+				other = t
+			}
+		}
+		if waiting != nil && (ended != nil || other != nil) {
+			l.abort()
+			return l.divergent(waiting, ended, other)
+		}
+		if p := l.pending(); p != nil {
+			l.abort()
+			return p
+		}
+		if waiting == nil {
+			return nil // every thread ended
+		}
+		l.barriers++
+		l.epoch++
+		l.phase++
+	}
+}
+
+// run is the goroutine of a thread of a kernel with barriers.
+func (t *thread) run() {
+	l := t.l
+	err := l.kc.prog.RunCtx(t, l.scalars, l.buffers)
+	l.yield <- event{t: t, err: err}
+}
+
+// abort ends the goroutines of the threads waiting at a barrier.
+func (l *launch) abort() {
+	for _, t := range l.threads {
+		if t.at != nil && !t.done {
+			t.resume <- false
+			<-l.yield
+			t.at, t.done = nil, true
+		}
+	}
+}
+
+func barrierHook(ctx any, b *ir.Barrier) error {
+	t, ok := ctx.(*thread)
+	if !ok || t.resume == nil {
+		return errors.New("gpu emulator: barrier reached outside a thread of a block")
+	}
+	t.l.yield <- event{t: t, at: b}
+	if !<-t.resume {
+		return errAbort
+	}
+	return nil
+}
+
+func barrierName(b *ir.Barrier) string {
+	if b.Reason != "" {
+		return fmt.Sprintf("%q", b.Reason)
+	}
+	return fmt.Sprintf("(fence %d)", b.Fence)
+}
+
+func (l *launch) prefix(t *thread) string {
+	return fmt.Sprintf("gpu emulator: kernel %s, block %s, thread %s: ", l.kc.k.Name, dim3(l.blockID), dim3(t.id))
+}
+
+func (l *launch) divergent(waiting, ended, other *thread) error {
+	b := waiting.at
+	e := &EmulatorError{Kind: DivergentBarrier, Kernel: l.kc.k.Name, Barrier: b.Reason,
+		Block: l.blockID, OtherThread: waiting.id}
+	var what string
+	if ended != nil {
+		e.Thread = ended.id
+		what = "finished the kernel without reaching it"
+	} else {
+		e.Thread = other.id
+		what = "waits at another barrier " + barrierName(other.at)
+	}
+	e.Msg = fmt.Sprintf("gpu emulator: kernel %s, block %s: divergent barrier %s: thread %s waits at it but thread %s %s (every thread of a block must reach the same barriers)",
+		l.kc.k.Name, dim3(l.blockID), barrierName(b), dim3(waiting.id), dim3(e.Thread), what)
+	return e
+}
+
+// threadError turns the error of a thread's run into an *EmulatorError.
+func (l *launch) threadError(t *thread, err error) error {
+	var ee *EmulatorError
+	if errors.As(err, &ee) {
+		return ee
+	}
+	e := &EmulatorError{Kind: ThreadFailed, Kernel: l.kc.k.Name, Block: l.blockID, Thread: t.id, Err: err}
+	var ce *cpu.Error
+	if errors.As(err, &ce) {
+		switch ce.Kind {
+		case cpu.OutOfBounds:
+			e.Kind, e.Buffer, e.Index, e.Size = OutOfBounds, ce.Buffer, ce.Index, ce.Size
+			for _, s := range l.shared {
+				if s.name == ce.Buffer {
+					e.Shared = true
+				}
+			}
+			where := "global"
+			if e.Shared {
+				where = "shared"
+			}
+			e.Msg = l.prefix(t) + ce.Msg + " (" + where + " buffer " + ce.Buffer + ")"
+			return e
+		case cpu.MissingArg, cpu.TypeMismatch:
+			e.Kind, e.Buffer = BadLaunch, ce.Buffer
+			e.Msg = fmt.Sprintf("gpu emulator: kernel %s: %s", l.kc.k.Name, ce.Msg)
+			return e
+		case cpu.Internal:
+			e.Kind = Internal
+		}
+	}
+	e.Msg = l.prefix(t) + err.Error()
+	return e
+}
+
+// accessHook checks an access of a shared buffer. The first race and the
+// first uninitialized read are recorded, not returned: they are reported
+// when the barrier interval ends (after a divergent barrier, which is the
+// likelier cause) or when a thread fails (before its error, which they may
+// have caused). A read of an element that no thread has written yet becomes
+// a race when another thread writes it in the same interval.
+func accessHook(ctx any, id int, index int64, write, atomic bool) error {
+	t := ctx.(*thread)
+	l := t.l
+	sb := &l.shared[id]
+	if uint64(index) >= uint64(len(sb.shadow)) {
+		return nil // out of bounds (reported by cpu), or no checks
+	}
+	c := &sb.shadow[index]
+	if l.checkInit && !write && c.written != l.blockNo && l.uninit == nil {
+		l.uninit = &EmulatorError{Kind: UninitializedRead, Kernel: l.kc.k.Name, Buffer: sb.name, Shared: true,
+			Block: l.blockID, Thread: t.id, Index: index,
+			Msg: l.prefix(t) + fmt.Sprintf("read of shared %s[%d], which no thread of the block has written since its allocation", sb.name, index)}
+	}
+	if write {
+		c.written = l.blockNo
+	}
+	if !l.checkRace {
+		return nil
+	}
+	if c.epoch != l.epoch {
+		*c = cell{epoch: l.epoch, written: c.written, writer: -1, reader: [2]int32{-1, -1}, atomic: [2]int32{-1, -1}}
+	}
+	me := t.n
+	if l.race == nil {
+		other, otherDid := int32(-1), ""
+		pick := func(ids [2]int32) int32 {
+			if ids[0] >= 0 && ids[0] != me {
+				return ids[0]
+			}
+			if ids[1] >= 0 && ids[1] != me {
+				return ids[1]
+			}
+			return -1
+		}
+		switch {
+		case c.writer >= 0 && c.writer != me:
+			other, otherDid = c.writer, "wrote it"
+		case write:
+			if o := pick(c.reader); o >= 0 {
+				other, otherDid = o, "read it"
+			} else if o := pick(c.atomic); o >= 0 && !atomic {
+				other, otherDid = o, "updated it atomically"
+			}
+		case !atomic:
+			if o := pick(c.atomic); o >= 0 {
+				other, otherDid = o, "updated it atomically"
+			}
+		}
+		if other >= 0 {
+			did := "reads it"
+			switch {
+			case atomic:
+				did = "updates it atomically"
+			case write:
+				did = "writes it"
+			}
+			o := l.threads[other].id
+			l.race = &EmulatorError{Kind: SharedRace, Kernel: l.kc.k.Name, Buffer: sb.name, Shared: true,
+				Block: l.blockID, Thread: t.id, OtherThread: o, Index: index,
+				Msg: fmt.Sprintf("gpu emulator: kernel %s, block %s: shared memory race on %s[%d]: thread %s %s after thread %s %s, with no barrier between them (barrier interval %d of the block)",
+					l.kc.k.Name, dim3(l.blockID), sb.name, index, dim3(t.id), did, dim3(o), otherDid, l.phase)}
+		}
+	}
+	switch {
+	case atomic:
+		addRole(&c.atomic, me)
+	case write:
+		c.writer = me
+	default:
+		addRole(&c.reader, me)
+	}
+	return nil
+}
+
+// pending returns the race or uninitialized read recorded in the current
+// barrier interval, if any.
+func (l *launch) pending() error {
+	if l.race != nil {
+		return l.race
+	}
+	if l.uninit != nil {
+		return l.uninit
+	}
+	return nil
+}
+
+func addRole(ids *[2]int32, me int32) {
+	switch {
+	case ids[0] < 0:
+		ids[0] = me
+	case ids[0] == me || ids[1] >= 0:
+	default:
+		ids[1] = me
+	}
+}
+
+func makeSlice(t ir.Type, n int) any {
+	switch t {
+	case ir.Bool:
+		return make([]bool, n)
+	case ir.Int8:
+		return make([]int8, n)
+	case ir.Int16:
+		return make([]int16, n)
+	case ir.Int32:
+		return make([]int32, n)
+	case ir.Int64:
+		return make([]int64, n)
+	case ir.UInt8:
+		return make([]uint8, n)
+	case ir.UInt16:
+		return make([]uint16, n)
+	case ir.UInt32:
+		return make([]uint32, n)
+	case ir.UInt64:
+		return make([]uint64, n)
+	case ir.Float32:
+		return make([]float32, n)
+	}
+	return make([]float64, n)
+}
+
+// poison fills a shared buffer with a value that shows where it is read
+// before being written: NaN for floats, bytes 0xA5 for integers.
+func poison(s any) {
+	switch s := s.(type) {
+	case []bool:
+		fill(s, true)
+	case []int8:
+		fill(s, int8(-0x5B))
+	case []int16:
+		fill(s, int16(-0x5A5B))
+	case []int32:
+		fill(s, int32(-0x5A5A5A5B))
+	case []int64:
+		fill(s, int64(-0x5A5A5A5A5A5A5A5B))
+	case []uint8:
+		fill(s, uint8(0xA5))
+	case []uint16:
+		fill(s, uint16(0xA5A5))
+	case []uint32:
+		fill(s, uint32(0xA5A5A5A5))
+	case []uint64:
+		fill(s, uint64(0xA5A5A5A5A5A5A5A5))
+	case []float32:
+		fill(s, float32(math.NaN()))
+	case []float64:
+		fill(s, math.NaN())
+	}
+}
+
+func fill[T any](s []T, v T) {
+	for i := range s {
+		s[i] = v
+	}
+}

@@ -1,0 +1,232 @@
+package lower
+
+// gpu_barriers: put barriers where the threads of a block share data. In
+// each sequence of statements of a kernel, a barrier goes before the first
+// statement that reads a buffer other threads may have written since the
+// last barrier (read after write), or writes one other threads may still be
+// reading (write after read). At the block level (outside thread loops)
+// that covers every shared buffer and every global buffer; inside thread
+// loops, where each thread works on its own data, only the shared Funcs
+// the block produces together. A serial loop whose body has barriers gets
+// one more at the end of its body when the next iteration would otherwise
+// overwrite what this one still reads. Nothing shared, no barrier.
+//
+// Before: gpu_cooperative (thread loops still explicit). After: every
+// cross-thread hazard within a block is separated by an ir.Barrier.
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gohalide/gohalide/halide/ir"
+)
+
+func gpuBarriers(st *State) error {
+	s, err := forEachKernel(st.Stmt, func(k *ir.For) (ir.Stmt, error) {
+		b := &barrierer{shared: map[string]bool{}, local: map[string]bool{}, together: map[string]bool{}}
+		ir.WalkStmt(k, func(x ir.Stmt) bool {
+			switch x := x.(type) {
+			case *ir.Allocate:
+				if x.Memory == ir.GPUShared {
+					b.shared[x.Name] = true
+				} else {
+					b.local[x.Name] = true
+				}
+			case *ir.ProducerConsumer:
+				// A shared Func's production is done by the block's threads
+				// together (gpu_cooperative or its own thread loops).
+				if x.Producer {
+					b.together[x.Func] = true
+				}
+			}
+			return true
+		}, nil)
+		body, _ := b.visit(innermostBlockBody(k), false)
+		return replaceInnermostBlockBody(k, body), nil
+	})
+	if err != nil {
+		return err
+	}
+	st.Stmt = s
+	return nil
+}
+
+func innermostBlockBody(k *ir.For) ir.Stmt {
+	for {
+		inner, ok := k.Body.(*ir.For)
+		if !ok || inner.Kind != ir.GPUBlock {
+			return k.Body
+		}
+		k = inner
+	}
+}
+
+func replaceInnermostBlockBody(k *ir.For, body ir.Stmt) ir.Stmt {
+	if inner, ok := k.Body.(*ir.For); ok && inner.Kind == ir.GPUBlock {
+		body = replaceInnermostBlockBody(inner, body)
+	}
+	return &ir.For{Name: k.Name, Min: k.Min, Extent: k.Extent, Kind: k.Kind, Body: body}
+}
+
+type barrierer struct {
+	shared   map[string]bool // the kernel's GPUShared allocations
+	local    map[string]bool // the kernel's per-thread allocations
+	together map[string]bool // Funcs whose production the block shares
+}
+
+// accessSet is the buffers read and written by some statements.
+type accessSet struct{ reads, writes map[string]bool }
+
+func newAccessSet() accessSet { return accessSet{map[string]bool{}, map[string]bool{}} }
+
+func (a accessSet) add(b accessSet) accessSet {
+	c := newAccessSet()
+	for _, m := range []map[string]bool{a.reads, b.reads} {
+		for k := range m {
+			c.reads[k] = true
+		}
+	}
+	for _, m := range []map[string]bool{a.writes, b.writes} {
+		for k := range m {
+			c.writes[k] = true
+		}
+	}
+	return c
+}
+
+// hazards returns the buffers through which later accesses b conflict with
+// earlier accesses a of other threads: read after write, write after read.
+func hazards(a, b accessSet) []string {
+	m := map[string]bool{}
+	for k := range b.reads {
+		if a.writes[k] {
+			m[k] = true
+		}
+	}
+	for k := range b.writes {
+		if a.reads[k] {
+			m[k] = true
+		}
+	}
+	return sortedKeys(m)
+}
+
+// summary describes a statement for barrier placement: the accesses before
+// its first barrier (entry), after its last one (exit), and whether it has
+// a barrier at all (if not, entry and exit are all its accesses).
+type summary struct {
+	entry, exit accessSet
+	barrier     bool
+}
+
+// tracked returns the accesses of a statement without barriers that other
+// threads of the block may see.
+func (b *barrierer) tracked(s ir.Stmt, inThreads bool) accessSet {
+	r, w := accesses(s)
+	out := newAccessSet()
+	keep := func(buf string) bool {
+		if inThreads {
+			return b.shared[buf] && b.together[buf]
+		}
+		return !b.local[buf]
+	}
+	for k := range r {
+		if keep(k) {
+			out.reads[k] = true
+		}
+	}
+	for k := range w {
+		if keep(k) {
+			out.writes[k] = true
+		}
+	}
+	return out
+}
+
+func (b *barrierer) barrier(bufs []string, why string) *ir.Barrier {
+	fence := 0
+	for _, buf := range bufs {
+		if b.shared[buf] {
+			fence |= ir.FenceShared
+		} else {
+			fence |= ir.FenceDevice
+		}
+	}
+	return &ir.Barrier{Fence: fence, Reason: why}
+}
+
+func (b *barrierer) visit(s ir.Stmt, inThreads bool) (ir.Stmt, summary) {
+	switch x := s.(type) {
+	case *ir.Block:
+		var out []ir.Stmt
+		pending, entry := newAccessSet(), newAccessSet()
+		synced := false
+		for _, c := range x.Stmts {
+			c, cs := b.visit(c, inThreads)
+			if bufs := hazards(pending, cs.entry); len(bufs) > 0 {
+				out = append(out, b.barrier(bufs, describe(pending, bufs)))
+				pending, synced = newAccessSet(), true
+			}
+			if !synced {
+				entry = entry.add(cs.entry)
+			}
+			if cs.barrier {
+				synced, pending = true, cs.exit
+			} else {
+				pending = pending.add(cs.entry)
+			}
+			out = append(out, c)
+		}
+		return ir.MakeBlock(out...), summary{entry, pending, synced}
+	case *ir.For:
+		if x.Kind == ir.GPUThread {
+			body, bs := b.visit(x.Body, true)
+			return &ir.For{Name: x.Name, Min: x.Min, Extent: x.Extent, Kind: x.Kind, Body: body}, bs
+		}
+		body, bs := b.visit(x.Body, inThreads)
+		if bs.barrier {
+			if bufs := hazards(bs.exit, bs.entry); len(bufs) > 0 {
+				body = ir.MakeBlock(body, b.barrier(bufs, fmt.Sprintf("the next iteration of %s overwrites %s, which other threads still read", trimLoop(x.Name), strings.Join(bufs, ", "))))
+				bs.exit = newAccessSet()
+			}
+		}
+		return &ir.For{Name: x.Name, Min: x.Min, Extent: x.Extent, Kind: x.Kind, Body: body}, bs
+	case *ir.LetStmt:
+		body, bs := b.visit(x.Body, inThreads)
+		return &ir.LetStmt{Name: x.Name, Value: x.Value, Body: body}, bs
+	case *ir.Allocate:
+		body, bs := b.visit(x.Body, inThreads)
+		return &ir.Allocate{Name: x.Name, T: x.T, Memory: x.Memory, Extents: x.Extents, Body: body}, bs
+	case *ir.ProducerConsumer:
+		body, bs := b.visit(x.Body, inThreads)
+		return &ir.ProducerConsumer{Func: x.Func, Producer: x.Producer, Body: body}, bs
+	case *ir.IfThenElse:
+		t, ts := b.visit(x.Then, inThreads)
+		es := summary{newAccessSet(), newAccessSet(), false}
+		var e ir.Stmt
+		if x.Else != nil {
+			e, es = b.visit(x.Else, inThreads)
+		}
+		return &ir.IfThenElse{Cond: x.Cond, Then: t, Else: e}, summary{ts.entry.add(es.entry), ts.exit.add(es.exit), ts.barrier || es.barrier}
+	}
+	a := b.tracked(s, inThreads)
+	return s, summary{a, a, false}
+}
+
+func describe(pending accessSet, bufs []string) string {
+	var written, read []string
+	for _, buf := range bufs {
+		if pending.writes[buf] {
+			written = append(written, buf)
+		} else {
+			read = append(read, buf)
+		}
+	}
+	switch {
+	case len(read) == 0:
+		return strings.Join(written, ", ") + " was just written by other threads of the block"
+	case len(written) == 0:
+		return strings.Join(read, ", ") + " may still be read by other threads of the block"
+	}
+	return strings.Join(written, ", ") + " was just written, and " + strings.Join(read, ", ") + " may still be read, by other threads of the block"
+}

@@ -1,0 +1,192 @@
+package lower
+
+// gpu_cooperative: make the block's threads produce a shared Func
+// together. A Func stored in GPU shared memory holds one copy per block
+// (allocation_bounds sized it as the union over the block's threads), so
+// when its production has no thread loops of its own, every thread would
+// compute all of it. This pass flattens the outer loops of each stage's
+// production over the Func's pure vars into one index and deals the points
+// out to the threads: thread t computes points t, t + T, t + 2T, ... (T
+// threads per block), each point once. gpu_barriers then puts a barrier
+// between the production and its consumers.
+//
+// Before: storage_flattening (flat stores), simplify. After: no shared
+// production inside a kernel lacks thread loops.
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gohalide/gohalide/halide/ir"
+)
+
+func gpuCooperative(st *State) error {
+	s, err := forEachKernel(st.Stmt, func(k *ir.For) (ir.Stmt, error) {
+		_, block, err := threadLoopDims(k)
+		if err != nil {
+			return nil, err
+		}
+		shared := map[string]bool{}
+		ir.WalkStmt(k, func(x ir.Stmt) bool {
+			if a, ok := x.(*ir.Allocate); ok && a.Memory == ir.GPUShared {
+				shared[a.Name] = true
+			}
+			return true
+		}, nil)
+		var mut func(ir.Stmt) ir.Stmt
+		mut = func(x ir.Stmt) ir.Stmt {
+			pc, ok := x.(*ir.ProducerConsumer)
+			if ok && pc.Producer && shared[pc.Func] && !hasThreadLoop(pc.Body) {
+				f := st.Funcs[pc.Func]
+				body := distributeStages(f, pc.Body, block)
+				note := &ir.Comment{Text: fmt.Sprintf("%s: one copy per block, produced by the block's %d threads together", pc.Func, block[0]*block[1]*block[2])}
+				return &ir.ProducerConsumer{Func: pc.Func, Producer: true, Body: ir.MakeBlock(note, body)}
+			}
+			return ir.MapStmt(x, mut, nil)
+		}
+		return mut(k), nil
+	})
+	if err != nil {
+		return err
+	}
+	st.Stmt = s
+	return nil
+}
+
+func hasThreadLoop(s ir.Stmt) bool {
+	found := false
+	ir.WalkStmt(s, func(x ir.Stmt) bool {
+		if l, ok := x.(*ir.For); ok && l.Kind == ir.GPUThread {
+			found = true
+		}
+		return !found
+	}, nil)
+	return found
+}
+
+// distributeStages distributes each stage of a production (the produce
+// body is one statement per stage, or a Block of them).
+func distributeStages(f *ir.Function, s ir.Stmt, block [3]int64) ir.Stmt {
+	if b, ok := s.(*ir.Block); ok {
+		out := make([]ir.Stmt, len(b.Stmts))
+		for i, x := range b.Stmts {
+			out[i] = distributeNest(f, x, block)
+		}
+		return ir.MakeBlock(out...)
+	}
+	return distributeNest(f, s, block)
+}
+
+// isPureLoop reports whether loop name belongs to f and iterates over (a
+// split of) one of f's pure vars.
+func isPureLoop(f *ir.Function, name string) bool {
+	if loopFunc(name) != f.Name {
+		return false
+	}
+	t := trimLoop(name)
+	root := t
+	if i := strings.Index(t, "."); i >= 0 {
+		root = t[:i]
+	}
+	for _, a := range f.Args {
+		if a == root {
+			return true
+		}
+	}
+	return false
+}
+
+// distributeNest flattens the outer chain of pure-var loops of one stage
+// (lets between them are kept, in order) and deals the flat index out to
+// the threads.
+func distributeNest(f *ir.Function, s ir.Stmt, block [3]int64) ir.Stmt {
+	type link struct {
+		loop *ir.For
+		let  *ir.LetStmt
+	}
+	var chain []link
+	var outer []*ir.LetStmt // lets before the first loop stay outside
+	defined := map[string]bool{}
+	cur := s
+	for {
+		switch x := cur.(type) {
+		case *ir.For:
+			usesChain := ir.UsesAny(x.Min, func(n string) bool { return defined[n] }) ||
+				ir.UsesAny(x.Extent, func(n string) bool { return defined[n] })
+			if !isPureLoop(f, x.Name) || usesChain || x.Kind == ir.Parallel {
+				goto done
+			}
+			chain = append(chain, link{loop: x})
+			defined[x.Name] = true
+			cur = x.Body
+			continue
+		case *ir.LetStmt:
+			if len(chain) == 0 {
+				outer = append(outer, x)
+				cur = x.Body
+				continue
+			}
+			chain = append(chain, link{let: x})
+			defined[x.Name] = true
+			cur = x.Body
+			continue
+		}
+		break
+	}
+done:
+	// Drop trailing lets: they stay in the body.
+	for len(chain) > 0 && chain[len(chain)-1].loop == nil {
+		cur = chain[len(chain)-1].let
+		chain = chain[:len(chain)-1]
+	}
+	if len(chain) == 0 {
+		return s
+	}
+	wrapOuter := func(body ir.Stmt) ir.Stmt {
+		for i := len(outer) - 1; i >= 0; i-- {
+			body = &ir.LetStmt{Name: outer[i].Name, Value: outer[i].Value, Body: body}
+		}
+		return body
+	}
+	var loops []*ir.For
+	for _, c := range chain {
+		if c.loop != nil {
+			loops = append(loops, c.loop)
+		}
+	}
+	nthreads := block[0] * block[1] * block[2]
+	total := ir.Expr(ir.Int(1))
+	for _, l := range loops {
+		total = ir.Simplify(ir.MulE(total, l.Extent))
+	}
+	rest := loops[0].Name[len(f.Name)+2:] // "K.x..." of "f.sK.x..."
+	prefix := f.Name + ".s" + rest[:strings.Index(rest, ".")]
+	idx := prefix + ".__index"
+	// Rebuild the chain inside out: each loop var from the flat index.
+	body := cur
+	stride := ir.Expr(ir.Int(1))
+	strides := make([]ir.Expr, len(loops))
+	for i := len(loops) - 1; i >= 0; i-- {
+		strides[i] = stride
+		stride = ir.Simplify(ir.MulE(stride, loops[i].Extent))
+	}
+	li := len(loops) - 1
+	for i := len(chain) - 1; i >= 0; i-- {
+		c := chain[i]
+		if c.let != nil {
+			body = &ir.LetStmt{Name: c.let.Name, Value: c.let.Value, Body: body}
+			continue
+		}
+		l := c.loop
+		q := ir.DivE(v(idx), strides[li])
+		if i > 0 {
+			q = ir.ModE(q, l.Extent)
+		}
+		body = &ir.LetStmt{Name: l.Name, Value: ir.Simplify(ir.AddE(l.Min, q)), Body: body}
+		li--
+	}
+	coop := prefix + ".__share"
+	return wrapOuter(&ir.For{Name: coop, Min: ir.Int(0), Extent: ir.Simplify(ir.DivE(ir.AddE(total, ir.Int(nthreads-1)), ir.Int(nthreads))), Kind: ir.Serial,
+		Body: &ir.LetStmt{Name: idx, Value: ir.Simplify(ir.AddE(ir.MulE(v(coop), ir.Int(nthreads)), linearThreadID(block))),
+			Body: &ir.IfThenElse{Cond: ir.LTE(v(idx), total), Then: body}}})
+}

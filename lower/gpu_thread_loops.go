@@ -1,0 +1,213 @@
+package lower
+
+// gpu_thread_loops: turn each kernel's thread loops into the SPMD form the
+// GPU runs, where every thread executes the kernel body once. A thread loop
+// over [min, min + extent) in dimension d becomes `let v = min +
+// thread_id_d` and, when its extent is smaller than the block's size in d,
+// a guard `if (thread_id_d < extent)`. Statements at the block level that
+// store (outside any thread loop or shared production) run on thread 0
+// only. Barriers must be reached by every thread, so a thread-dependent
+// guard never wraps one: such guards are pushed down through the
+// statements around barriers and wrap only the work. A serial loop that
+// contains a barrier must run the same iterations on every thread, so its
+// bounds may not depend on the thread: that is an error.
+//
+// Before: gpu_barriers. After: no GPUThread loops; the block size of each
+// kernel is recorded for gpu_kernels.
+
+import (
+	"fmt"
+
+	"github.com/gohalide/gohalide/halide/ir"
+)
+
+func gpuThreadLoops(st *State) error {
+	if st.blockSize == nil {
+		st.blockSize = map[string][3]int64{}
+		st.threadDim = map[string]int{}
+	}
+	s, err := forEachKernel(st.Stmt, func(k *ir.For) (ir.Stmt, error) {
+		dims, block, err := threadLoopDims(k)
+		if err != nil {
+			return nil, err
+		}
+		st.blockSize[k.Name] = block
+		for n, d := range dims {
+			st.threadDim[n] = d
+		}
+		c := &spmd{dims: dims, block: block, dependent: map[string]bool{}}
+		for _, n := range ir.ThreadID {
+			c.dependent[n] = true
+		}
+		body := c.convert(innermostBlockBody(k), false)
+		if c.err != nil {
+			return nil, c.err
+		}
+		body = c.pushGuards(body)
+		if c.err != nil {
+			return nil, c.err
+		}
+		return replaceInnermostBlockBody(k, body), nil
+	})
+	if err != nil {
+		return err
+	}
+	st.Stmt = s
+	return nil
+}
+
+type spmd struct {
+	dims      map[string]int
+	block     [3]int64
+	dependent map[string]bool // variables whose value depends on the thread
+	err       error
+}
+
+func (c *spmd) threadDependent(e ir.Expr) bool {
+	return ir.UsesAny(e, func(n string) bool { return c.dependent[n] })
+}
+
+// convert replaces thread loops by lets and guards, and makes stores at
+// the block level run on thread 0.
+func (c *spmd) convert(s ir.Stmt, inThreads bool) ir.Stmt {
+	switch x := s.(type) {
+	case *ir.For:
+		if x.Kind == ir.GPUThread {
+			d := c.dims[x.Name]
+			c.dependent[x.Name] = true
+			body := c.convert(x.Body, true)
+			tid := v(ir.ThreadID[d])
+			if n, ok := ir.AsInt(ir.Simplify(x.Extent)); !ok || n != c.block[d] {
+				body = &ir.IfThenElse{Cond: ir.LTE(tid, x.Extent), Then: body}
+			}
+			return &ir.LetStmt{Name: x.Name, Value: ir.Simplify(ir.AddE(x.Min, tid)), Body: body}
+		}
+		if containsBarrier(x.Body) && (c.threadDependent(x.Min) || c.threadDependent(x.Extent)) && c.err == nil {
+			c.err = ir.Errorf(ir.ErrSchedule, loopFunc(x.Name), "compute_at", "the serial loop %s contains a barrier (a shared Func is produced inside it), but its bounds depend on the thread: %s, %s. Every thread of the block must run the same iterations to reach the barriers", x.Name, ir.ExprString(x.Min), ir.ExprString(x.Extent)).
+				WithLegal("compute the shared Func at a loop whose enclosing serial loops have the same bounds for every thread (for example outside the thread loops), or store it in registers")
+		}
+		if x.Kind == ir.Serial && isShareLoop(x.Name) {
+			// A production dealt out to the threads (gpu_cooperative).
+			inThreads = true
+		}
+		c.dependent[x.Name] = c.threadDependent(x.Min) || c.threadDependent(x.Extent)
+		return &ir.For{Name: x.Name, Min: x.Min, Extent: x.Extent, Kind: x.Kind, Body: c.convert(x.Body, inThreads)}
+	case *ir.LetStmt:
+		c.dependent[x.Name] = c.threadDependent(x.Value)
+		return &ir.LetStmt{Name: x.Name, Value: x.Value, Body: c.convert(x.Body, inThreads)}
+	case *ir.Store:
+		if !inThreads {
+			zero := ir.Expr(ir.True)
+			for d := 0; d < 3; d++ {
+				if c.block[d] > 1 {
+					zero = ir.AndE(zero, &ir.Binary{Op: ir.EQ, A: v(ir.ThreadID[d]), B: ir.Int(0)})
+				}
+			}
+			if z := ir.Simplify(zero); !ir.IsConstValue(z, 1) {
+				return &ir.IfThenElse{Cond: z, Then: x}
+			}
+		}
+		return x
+	}
+	return ir.MapStmt(s, func(y ir.Stmt) ir.Stmt { return c.convert(y, inThreads) }, nil)
+}
+
+func isShareLoop(name string) bool {
+	return len(name) > 8 && name[len(name)-8:] == ".__share"
+}
+
+// pushGuards rewrites every thread-dependent if that contains a barrier so
+// that the barrier is outside it: the guard wraps the work between
+// barriers instead.
+func (c *spmd) pushGuards(s ir.Stmt) ir.Stmt {
+	switch x := s.(type) {
+	case *ir.IfThenElse:
+		if containsBarrier(x) && c.threadDependent(x.Cond) {
+			then := c.guard(x.Cond, x.Then)
+			if x.Else == nil {
+				return then
+			}
+			return ir.MakeBlock(then, c.guard(&ir.Not{X: x.Cond}, x.Else))
+		}
+	case *ir.LetStmt:
+		return &ir.LetStmt{Name: x.Name, Value: x.Value, Body: c.pushGuards(x.Body)}
+	}
+	return ir.MapStmt(s, c.pushGuards, nil)
+}
+
+// guard returns `if (cond) s` with the guard pushed below the barriers of s.
+func (c *spmd) guard(cond ir.Expr, s ir.Stmt) ir.Stmt {
+	if s == nil {
+		return nil
+	}
+	if !containsBarrier(s) {
+		return &ir.IfThenElse{Cond: cond, Then: s}
+	}
+	switch x := s.(type) {
+	case *ir.Barrier:
+		return x
+	case *ir.Block:
+		var out []ir.Stmt
+		var work []ir.Stmt
+		flush := func() {
+			if len(work) > 0 {
+				out = append(out, &ir.IfThenElse{Cond: cond, Then: ir.MakeBlock(work...)})
+				work = nil
+			}
+		}
+		for _, y := range x.Stmts {
+			if containsBarrier(y) {
+				flush()
+				out = append(out, c.guard(cond, y))
+			} else {
+				work = append(work, y)
+			}
+		}
+		flush()
+		return ir.MakeBlock(out...)
+	case *ir.LetStmt:
+		value := x.Value
+		if hasLoad(value) {
+			// Threads the guard excludes must not load out of range.
+			value = &ir.Select{Cond: cond, True: value, False: ir.IntConst(value.Type(), 0)}
+		}
+		return &ir.LetStmt{Name: x.Name, Value: value, Body: c.guard(cond, x.Body)}
+	case *ir.For:
+		if c.threadDependent(x.Min) || c.threadDependent(x.Extent) {
+			if c.err == nil {
+				c.err = ir.Errorf(ir.ErrSchedule, loopFunc(x.Name), "compute_at", "the serial loop %s contains a barrier but its bounds depend on the thread", x.Name)
+			}
+			return s
+		}
+		return &ir.For{Name: x.Name, Min: x.Min, Extent: x.Extent, Kind: x.Kind, Body: c.guard(cond, x.Body)}
+	case *ir.ProducerConsumer:
+		return &ir.ProducerConsumer{Func: x.Func, Producer: x.Producer, Body: c.guard(cond, x.Body)}
+	case *ir.Allocate:
+		return &ir.Allocate{Name: x.Name, T: x.T, Memory: x.Memory, Extents: x.Extents, Body: c.guard(cond, x.Body)}
+	case *ir.IfThenElse:
+		if !c.threadDependent(x.Cond) {
+			// The same branch for every thread: keep it, guard inside.
+			return &ir.IfThenElse{Cond: x.Cond, Then: c.guard(cond, x.Then), Else: c.guard(cond, x.Else)}
+		}
+		then := c.guard(ir.AndE(cond, x.Cond), x.Then)
+		if x.Else == nil {
+			return then
+		}
+		return ir.MakeBlock(then, c.guard(ir.AndE(cond, &ir.Not{X: x.Cond}), x.Else))
+	}
+	if c.err == nil {
+		c.err = &ir.Error{Code: ir.ErrInternal, Directive: "gpu_thread_loops", Msg: fmt.Sprintf("cannot move a barrier out of a %T", s)}
+	}
+	return s
+}
+
+func hasLoad(e ir.Expr) bool {
+	found := false
+	ir.WalkExpr(e, func(x ir.Expr) bool {
+		if _, ok := x.(*ir.Load); ok {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
