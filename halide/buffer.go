@@ -2,6 +2,7 @@ package halide
 
 import (
 	"fmt"
+	"strings"
 	"sync/atomic"
 
 	"github.com/gohalide/gohalide/halide/ir"
@@ -152,8 +153,9 @@ func (b *Buffer[T]) At(args ...any) Expr {
 // ImageParam is a typed N-dimensional input whose buffer is supplied with
 // Set before Realize.
 type ImageParam struct {
-	err    error
-	name   string
+	err      error
+	wrappers map[*Func]*Func
+	name     string
 	t      Type
 	dims   int
 	buf    BufferRef
@@ -182,6 +184,33 @@ func (p *ImageParam) Type() Type { return p.t }
 
 // Dims returns the number of dimensions.
 func (p *ImageParam) Dims() int { return p.dims }
+
+// In returns a wrapper of the input used only by consumer: a Func equal to
+// the input that replaces it in consumer's definitions and can be scheduled
+// on its own (for example computed at a tile of consumer and stored in GPU
+// shared memory). Calling In twice with the same consumer returns the same
+// wrapper.
+func (p *ImageParam) In(consumer *Func) *Func {
+	if consumer == nil || p == nil {
+		w := NewFunc("nil_in")
+		w.failf(ir.ErrUndefined, "in", "In needs an input and a consumer")
+		return w
+	}
+	if w, ok := p.wrappers[consumer]; ok {
+		return w
+	}
+	w := NewFunc(p.name + "_in_" + consumer.fn.Name)
+	args := make([]any, p.dims)
+	for i := range args {
+		args[i] = NewVar([]string{"x", "y", "z", "w"}[i%4] + strings.Repeat("_", i/4))
+	}
+	w.Define(args...).Is(p.At(args...))
+	if p.wrappers == nil {
+		p.wrappers = map[*Func]*Func{}
+	}
+	p.wrappers[consumer] = w
+	return w
+}
 
 // Set supplies the buffer the next Realize reads.
 func (p *ImageParam) Set(b BufferRef) { p.buf = b }

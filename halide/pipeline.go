@@ -110,6 +110,13 @@ func rewriteWrapped(g *Func, e ir.Expr) ir.Expr {
 	var mut func(ir.Expr) ir.Expr
 	mut = func(e ir.Expr) ir.Expr {
 		e = ir.MapExpr(e, mut)
+		if c, ok := e.(*ir.Call); ok && c.Kind == ir.CallImage {
+			if p, ok := c.Ref.(*ImageParam); ok {
+				if w, ok := p.wrappers[g]; ok && w != g {
+					return &ir.Call{T: c.T, Kind: ir.CallFunc, Name: w.fn.Name, Args: c.Args, Ref: w}
+				}
+			}
+		}
 		if c, ok := e.(*ir.Call); ok && c.Kind == ir.CallFunc {
 			if f, ok := c.Ref.(*Func); ok {
 				// Follow wrappers of wrappers: g.In(h).In(h) wraps the wrapper.

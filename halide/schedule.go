@@ -484,6 +484,11 @@ func (f *Func) In(consumer *Func) *Func {
 		return w
 	}
 	w := NewFunc(f.fn.Name + "_in_" + consumer.fn.Name)
+	if f.fn.Anonymous {
+		// The pipeline names anonymous Funcs by the text before their "$".
+		base := f.fn.Name[:strings.LastIndex(f.fn.Name, "$")]
+		w = newAnonFunc(base + "_in_" + consumer.fn.Name)
+	}
 	w.wrapped = f
 	if f.fn.Pure == nil {
 		w.failf(ir.ErrUndefined, "in", "%s has no definition to wrap", f.fn.Name)
