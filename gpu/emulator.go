@@ -31,7 +31,7 @@ type Emulator struct {
 	NoRaceCheck bool
 	// NoUninitCheck turns off the check that reports a read of shared
 	// memory no thread of the block has written since the allocation.
-	// Shared memory is still filled with a poison value (NaN for floats,
+	// Shared memory is still filled with a emuPoison value (NaN for floats,
 	// bytes 0xA5 for integers, true for bools) at the start of each block.
 	NoUninitCheck bool
 	// Device limits; zero means the Default... constants above.
@@ -40,7 +40,7 @@ type Emulator struct {
 	MaxShared          int64
 
 	mu      sync.Mutex
-	kernels map[*ir.Kernel]*kernel
+	kernels map[*ir.Kernel]*emuKernel
 	hosts   map[ir.Stmt]*cpu.Program
 	stats   Stats
 }
@@ -145,7 +145,7 @@ func (e *EmulatorError) Error() string { return e.Msg }
 // Unwrap returns the underlying error.
 func (e *EmulatorError) Unwrap() error { return e.Err }
 
-func dim3(d [3]int) string { return fmt.Sprintf("(%d,%d,%d)", d[0], d[1], d[2]) }
+func emuDim3(d [3]int) string { return fmt.Sprintf("(%d,%d,%d)", d[0], d[1], d[2]) }
 
 // Compile compiles a host statement whose ir.Launch statements run their
 // kernels on the emulator. Its Params and Buffers are those of the host
@@ -224,56 +224,56 @@ func (e *Emulator) Launch(k *ir.Kernel, grid, block [3]int, scalars, buffers map
 	return err
 }
 
-// kernel is a compiled kernel.
-type kernel struct {
+// emuKernel is a compiled kernel.
+type emuKernel struct {
 	k          *ir.Kernel
 	prog       *cpu.Program // the body without its shared allocations
-	shared     []sharedAlloc
-	sizes      *cpu.Program // stores the shared extents into sizeBuf
+	shared     []emuSharedAlloc
+	sizes      *cpu.Program // stores the shared extents into emuSizeBuf
 	nSizes     int
 	hasBarrier bool
 	scalarArgs []ir.KernelArg
 	bufferArgs []ir.KernelArg
 }
 
-type sharedAlloc struct {
+type emuSharedAlloc struct {
 	name    string
 	t       ir.Type
 	extents []int // positions of its extents in the sizes buffer
 	static  bool  // the size is a constant
 }
 
-const sizeBuf = "gpu.emulator.shared_sizes"
+const emuSizeBuf = "gpu.emulator.shared_sizes"
 
-func (e *Emulator) kernel(k *ir.Kernel) (*kernel, error) {
+func (e *Emulator) kernel(k *ir.Kernel) (*emuKernel, error) {
 	e.mu.Lock()
 	kc, ok := e.kernels[k]
 	e.mu.Unlock()
 	if ok {
 		return kc, nil
 	}
-	kc, err := compileKernel(k)
+	kc, err := emuCompileKernel(k)
 	if err != nil {
 		return nil, err
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.kernels == nil {
-		e.kernels = map[*ir.Kernel]*kernel{}
+		e.kernels = map[*ir.Kernel]*emuKernel{}
 	}
 	e.kernels[k] = kc
 	return kc, nil
 }
 
-func badKernel(k *ir.Kernel, format string, args ...any) *EmulatorError {
+func emuBadKernel(k *ir.Kernel, format string, args ...any) *EmulatorError {
 	return &EmulatorError{Kind: BadKernel, Kernel: k.Name,
 		Msg: fmt.Sprintf("gpu emulator: kernel %s: ", k.Name) + fmt.Sprintf(format, args...)}
 }
 
-// errAbort ends the threads of a block that is stopped.
-var errAbort = errors.New("gpu emulator: block aborted")
+// errEmuAbort ends the threads of a block that is stopped.
+var errEmuAbort = errors.New("gpu emulator: block aborted")
 
-func isIndexVar(name string) bool {
+func emuIsIndexVar(name string) bool {
 	for d := range 3 {
 		if name == ir.ThreadID[d] || name == ir.BlockID[d] {
 			return true
@@ -282,15 +282,15 @@ func isIndexVar(name string) bool {
 	return false
 }
 
-func compileKernel(k *ir.Kernel) (*kernel, error) {
-	kc := &kernel{k: k}
+func emuCompileKernel(k *ir.Kernel) (*emuKernel, error) {
+	kc := &emuKernel{k: k}
 	args := map[string]ir.KernelArg{}
 	for _, a := range k.Args {
 		if _, dup := args[a.Name]; dup {
-			return nil, badKernel(k, "argument %s is listed twice", a.Name)
+			return nil, emuBadKernel(k, "argument %s is listed twice", a.Name)
 		}
-		if isIndexVar(a.Name) {
-			return nil, badKernel(k, "argument %s has the name of a thread or block index", a.Name)
+		if emuIsIndexVar(a.Name) {
+			return nil, emuBadKernel(k, "argument %s has the name of a thread or block index", a.Name)
 		}
 		args[a.Name] = a
 		if a.IsBuffer {
@@ -301,7 +301,7 @@ func compileKernel(k *ir.Kernel) (*kernel, error) {
 	}
 
 	// Strip the shared allocations.
-	st := &stripper{k: k, names: map[string]bool{}}
+	st := &emuStripper{k: k, names: map[string]bool{}}
 	body := st.stmt(k.Body, nil)
 	if st.err != nil {
 		return nil, st.err
@@ -309,7 +309,7 @@ func compileKernel(k *ir.Kernel) (*kernel, error) {
 	ids := map[string]int{}
 	for i, a := range st.allocs {
 		if arg, ok := args[a.Name]; ok && arg.IsBuffer {
-			return nil, badKernel(k, "shared allocation %s has the name of a buffer argument", a.Name)
+			return nil, emuBadKernel(k, "shared allocation %s has the name of a buffer argument", a.Name)
 		}
 		ids[a.Name] = i
 	}
@@ -318,17 +318,17 @@ func compileKernel(k *ir.Kernel) (*kernel, error) {
 	// arguments.
 	var sizeStmts []ir.Stmt
 	for i, a := range st.allocs {
-		sa := sharedAlloc{name: a.Name, t: a.T, static: true}
+		sa := emuSharedAlloc{name: a.Name, t: a.T, static: true}
 		var stores []ir.Stmt
 		for _, x := range a.Extents {
 			if x == nil {
-				return nil, badKernel(k, "shared allocation %s has a nil extent", a.Name)
+				return nil, emuBadKernel(k, "shared allocation %s has a nil extent", a.Name)
 			}
 			if !ir.IsConst(x) {
 				sa.static = false
 			}
 			sa.extents = append(sa.extents, kc.nSizes)
-			stores = append(stores, &ir.Store{Buf: sizeBuf, Index: ir.Int(int64(kc.nSizes)),
+			stores = append(stores, &ir.Store{Buf: emuSizeBuf, Index: ir.Int(int64(kc.nSizes)),
 				Value: &ir.Cast{T: ir.Int64, X: x}})
 			kc.nSizes++
 		}
@@ -346,17 +346,17 @@ func compileKernel(k *ir.Kernel) (*kernel, error) {
 	if kc.nSizes > 0 {
 		p, err := cpu.Compile(ir.MakeBlock(sizeStmts...))
 		if err != nil {
-			return nil, badKernel(k, "sizes of the shared allocations: %v", err)
+			return nil, emuBadKernel(k, "sizes of the shared allocations: %v", err)
 		}
 		for _, prm := range p.Params() {
 			a, ok := args[prm.Name]
 			if !ok || a.IsBuffer {
-				return nil, badKernel(k, "the size of a shared allocation depends on %s, which is not a scalar argument of the kernel (shared sizes are one per launch)", prm.Name)
+				return nil, emuBadKernel(k, "the size of a shared allocation depends on %s, which is not a scalar argument of the kernel (shared sizes are one per launch)", prm.Name)
 			}
 		}
 		for _, b := range p.Buffers() {
-			if b.Name != sizeBuf {
-				return nil, badKernel(k, "the size of a shared allocation loads from buffer %s", b.Name)
+			if b.Name != emuSizeBuf {
+				return nil, emuBadKernel(k, "the size of a shared allocation loads from buffer %s", b.Name)
 			}
 		}
 		kc.sizes = p
@@ -379,58 +379,58 @@ func compileKernel(k *ir.Kernel) (*kernel, error) {
 		return nil, st.err
 	}
 	prog, err := cpu.CompileWith(body, cpu.Options{
-		Barrier: barrierHook,
+		Barrier: emuBarrier,
 		Watch: func(buf string) (int, bool) {
 			id, ok := ids[buf]
 			return id, ok
 		},
-		Access: accessHook,
+		Access: emuAccess,
 	})
 	if err != nil {
-		return nil, badKernel(k, "%v", err)
+		return nil, emuBadKernel(k, "%v", err)
 	}
 	for _, prm := range prog.Params() {
-		if isIndexVar(prm.Name) {
+		if emuIsIndexVar(prm.Name) {
 			if prm.T != ir.Int32 {
-				return nil, badKernel(k, "index variable %s is used as %v, want int32", prm.Name, prm.T)
+				return nil, emuBadKernel(k, "index variable %s is used as %v, want int32", prm.Name, prm.T)
 			}
 			continue
 		}
 		a, ok := args[prm.Name]
 		switch {
 		case !ok || a.IsBuffer:
-			return nil, badKernel(k, "the body uses variable %s, which is not a scalar argument of the kernel", prm.Name)
+			return nil, emuBadKernel(k, "the body uses variable %s, which is not a scalar argument of the kernel", prm.Name)
 		case a.T != prm.T:
-			return nil, badKernel(k, "the body uses %s as %v, but its argument has type %v", prm.Name, prm.T, a.T)
+			return nil, emuBadKernel(k, "the body uses %s as %v, but its argument has type %v", prm.Name, prm.T, a.T)
 		}
 	}
 	for _, b := range prog.Buffers() {
 		if i, ok := ids[b.Name]; ok {
 			if b.T != kc.shared[i].t {
-				return nil, badKernel(k, "shared allocation %s has type %v but is accessed as %v", b.Name, kc.shared[i].t, b.T)
+				return nil, emuBadKernel(k, "shared allocation %s has type %v but is accessed as %v", b.Name, kc.shared[i].t, b.T)
 			}
 			continue
 		}
 		a, ok := args[b.Name]
 		switch {
 		case !ok || !a.IsBuffer:
-			return nil, badKernel(k, "the body accesses buffer %s, which is not a buffer argument of the kernel", b.Name)
+			return nil, emuBadKernel(k, "the body accesses buffer %s, which is not a buffer argument of the kernel", b.Name)
 		case a.T != b.T:
-			return nil, badKernel(k, "the body accesses buffer %s as %v, but its argument has type %v", b.Name, b.T, a.T)
+			return nil, emuBadKernel(k, "the body accesses buffer %s as %v, but its argument has type %v", b.Name, b.T, a.T)
 		}
 	}
 	for _, name := range prog.Written() {
 		if a, ok := args[name]; ok && !a.Written {
-			return nil, badKernel(k, "the body stores to buffer %s, whose argument is not marked Written", name)
+			return nil, emuBadKernel(k, "the body stores to buffer %s, whose argument is not marked Written", name)
 		}
 	}
 	kc.prog = prog
 	return kc, nil
 }
 
-// stripper takes the GPUShared allocations out of a kernel body, with the
+// emuStripper takes the GPUShared allocations out of a kernel body, with the
 // lets in scope at each (for their sizes).
-type stripper struct {
+type emuStripper struct {
 	k      *ir.Kernel
 	allocs []*ir.Allocate
 	lets   [][]*ir.LetStmt
@@ -438,13 +438,13 @@ type stripper struct {
 	err    error
 }
 
-func (s *stripper) fail(format string, args ...any) {
+func (s *emuStripper) fail(format string, args ...any) {
 	if s.err == nil {
-		s.err = badKernel(s.k, format, args...)
+		s.err = emuBadKernel(s.k, format, args...)
 	}
 }
 
-func (s *stripper) stmt(x ir.Stmt, lets []*ir.LetStmt) ir.Stmt {
+func (s *emuStripper) stmt(x ir.Stmt, lets []*ir.LetStmt) ir.Stmt {
 	switch x := x.(type) {
 	case *ir.Allocate:
 		if x.Memory == ir.GPUShared {
@@ -478,16 +478,16 @@ func (s *stripper) stmt(x ir.Stmt, lets []*ir.LetStmt) ir.Stmt {
 	return x
 }
 
-// launch is the state of one kernel launch.
-type launch struct {
+// emuLaunch is the state of one kernel launch.
+type emuLaunch struct {
 	e          *Emulator
-	kc         *kernel
+	kc         *emuKernel
 	grid, dims [3]int
 	scalars    map[string]any // scalar args and the index variables
 	buffers    map[string]any // buffer args and the shared buffers
-	shared     []sharedBuf
-	threads    []*thread
-	yield      chan event
+	shared     []emuSharedBuf
+	threads    []*emuThread
+	yield      chan emuEvent
 	checkRace  bool
 	checkInit  bool
 
@@ -501,18 +501,18 @@ type launch struct {
 	barriers  int64
 }
 
-type sharedBuf struct {
+type emuSharedBuf struct {
 	name   string
 	t      ir.Type
 	data   any // the []T given to the threads
-	shadow []cell
+	shadow []emuCell
 }
 
-// cell is the race and initialization state of one shared element. The
+// emuCell is the race and initialization state of one shared element. The
 // roles (thread numbers within the block, -1 for none) belong to the
 // barrier interval epoch; they are reset lazily when a later interval
 // touches the element.
-type cell struct {
+type emuCell struct {
 	epoch   uint32
 	written uint32 // blockNo of the block that last wrote it, 0 if none
 	writer  int32  // a thread that stored it non-atomically
@@ -520,8 +520,8 @@ type cell struct {
 	atomic  [2]int32
 }
 
-type thread struct {
-	l      *launch
+type emuThread struct {
+	l      *emuLaunch
 	n      int32 // linear index in the block
 	id     [3]int
 	resume chan bool
@@ -529,13 +529,13 @@ type thread struct {
 	done   bool
 }
 
-type event struct {
-	t   *thread
+type emuEvent struct {
+	t   *emuThread
 	at  *ir.Barrier // nil when the thread ended
 	err error
 }
 
-func (e *Emulator) newLaunch(kc *kernel, grid, block [3]int, scalars, buffers map[string]any) (*launch, error) {
+func (e *Emulator) newLaunch(kc *emuKernel, grid, block [3]int, scalars, buffers map[string]any) (*emuLaunch, error) {
 	k := kc.k
 	bad := func(format string, args ...any) error {
 		return &EmulatorError{Kind: BadLaunch, Kernel: k.Name,
@@ -557,20 +557,20 @@ func (e *Emulator) newLaunch(kc *kernel, grid, block [3]int, scalars, buffers ma
 	nThreads := 1
 	for d := range 3 {
 		if grid[d] < 1 || grid[d] > gridMax[d] {
-			return nil, bad("grid %s: dimension %d must be in [1, %d]", dim3(grid), d, gridMax[d])
+			return nil, bad("grid %s: dimension %d must be in [1, %d]", emuDim3(grid), d, gridMax[d])
 		}
 		if block[d] < 1 || block[d] > blockMax[d] {
-			return nil, bad("block %s: dimension %d must be in [1, %d]", dim3(block), d, blockMax[d])
+			return nil, bad("block %s: dimension %d must be in [1, %d]", emuDim3(block), d, blockMax[d])
 		}
 		nThreads *= block[d]
 	}
 	if nThreads > maxThreads {
-		return nil, bad("block %s has %d threads, more than the limit of %d", dim3(block), nThreads, maxThreads)
+		return nil, bad("block %s has %d threads, more than the limit of %d", emuDim3(block), nThreads, maxThreads)
 	}
-	l := &launch{e: e, kc: kc, grid: grid, dims: block,
+	l := &emuLaunch{e: e, kc: kc, grid: grid, dims: block,
 		scalars: make(map[string]any, len(kc.scalarArgs)+6),
 		buffers: make(map[string]any, len(kc.bufferArgs)+len(kc.shared)),
-		yield:   make(chan event), checkRace: !e.NoRaceCheck, checkInit: !e.NoUninitCheck}
+		yield:   make(chan emuEvent), checkRace: !e.NoRaceCheck, checkInit: !e.NoUninitCheck}
 	for _, a := range kc.scalarArgs {
 		v, ok := scalars[a.Name]
 		if !ok {
@@ -588,7 +588,7 @@ func (e *Emulator) newLaunch(kc *kernel, grid, block [3]int, scalars, buffers ma
 	// Shared memory.
 	if kc.sizes != nil {
 		sizes := make([]int64, kc.nSizes)
-		if err := kc.sizes.Run(l.scalars, map[string]any{sizeBuf: sizes}); err != nil {
+		if err := kc.sizes.Run(l.scalars, map[string]any{emuSizeBuf: sizes}); err != nil {
 			return nil, bad("sizes of the shared allocations: %v", err)
 		}
 		var static, total int64
@@ -608,9 +608,9 @@ func (e *Emulator) newLaunch(kc *kernel, grid, block [3]int, scalars, buffers ma
 				static += bytes
 			}
 			parts = append(parts, fmt.Sprintf("%s %d", sa.name, bytes))
-			sb := sharedBuf{name: sa.name, t: sa.t, data: makeSlice(sa.t, int(n))}
+			sb := emuSharedBuf{name: sa.name, t: sa.t, data: emuMakeSlice(sa.t, int(n))}
 			if l.checkRace || l.checkInit {
-				sb.shadow = make([]cell, n)
+				sb.shadow = make([]emuCell, n)
 			}
 			l.shared = append(l.shared, sb)
 			l.buffers[sa.name] = sb.data
@@ -622,9 +622,9 @@ func (e *Emulator) newLaunch(kc *kernel, grid, block [3]int, scalars, buffers ma
 			return nil, bad("shared memory of %d bytes (%s) is over the limit of %d bytes", total, strings.Join(parts, ", "), maxShared)
 		}
 	}
-	l.threads = make([]*thread, nThreads)
+	l.threads = make([]*emuThread, nThreads)
 	for i := range l.threads {
-		t := &thread{l: l, n: int32(i)}
+		t := &emuThread{l: l, n: int32(i)}
 		t.id = [3]int{i % block[0], i / block[0] % block[1], i / (block[0] * block[1])}
 		if kc.hasBarrier {
 			t.resume = make(chan bool)
@@ -634,7 +634,7 @@ func (e *Emulator) newLaunch(kc *kernel, grid, block [3]int, scalars, buffers ma
 	return l, nil
 }
 
-func (l *launch) run() error {
+func (l *emuLaunch) run() error {
 	for bz := 0; bz < l.grid[2]; bz++ {
 		for by := 0; by < l.grid[1]; by++ {
 			for bx := 0; bx < l.grid[0]; bx++ {
@@ -650,21 +650,21 @@ func (l *launch) run() error {
 // setIndex sets the index variables of thread t in the scalars map. A thread
 // reads the map only when it starts (see cpu.Program.RunCtx), and threads
 // start one at a time.
-func (l *launch) setIndex(t *thread) {
+func (l *emuLaunch) setIndex(t *emuThread) {
 	for d := range 3 {
 		l.scalars[ir.ThreadID[d]] = int32(t.id[d])
 		l.scalars[ir.BlockID[d]] = int32(l.blockID[d])
 	}
 }
 
-func (l *launch) runBlock(id [3]int) error {
+func (l *emuLaunch) runBlock(id [3]int) error {
 	l.blockID = id
 	l.blockNo++
 	l.epoch++
 	l.blocksRun++
 	l.phase = 0
 	for i := range l.shared {
-		poison(l.shared[i].data)
+		emuPoison(l.shared[i].data)
 	}
 	prog := l.kc.prog
 	if !l.kc.hasBarrier {
@@ -705,7 +705,7 @@ func (l *launch) runBlock(id [3]int) error {
 			}
 			t.at = ev.at
 		}
-		var waiting, ended, other *thread
+		var waiting, ended, other *emuThread
 		for _, t := range l.threads {
 			switch {
 			case t.done:
@@ -719,8 +719,9 @@ func (l *launch) runBlock(id [3]int) error {
 			}
 		}
 		if waiting != nil && (ended != nil || other != nil) {
+			err := l.divergent(waiting, ended, other)
 			l.abort()
-			return l.divergent(waiting, ended, other)
+			return err
 		}
 		if p := l.pending(); p != nil {
 			l.abort()
@@ -736,14 +737,14 @@ func (l *launch) runBlock(id [3]int) error {
 }
 
 // run is the goroutine of a thread of a kernel with barriers.
-func (t *thread) run() {
+func (t *emuThread) run() {
 	l := t.l
 	err := l.kc.prog.RunCtx(t, l.scalars, l.buffers)
-	l.yield <- event{t: t, err: err}
+	l.yield <- emuEvent{t: t, err: err}
 }
 
 // abort ends the goroutines of the threads waiting at a barrier.
-func (l *launch) abort() {
+func (l *emuLaunch) abort() {
 	for _, t := range l.threads {
 		if t.at != nil && !t.done {
 			t.resume <- false
@@ -753,30 +754,30 @@ func (l *launch) abort() {
 	}
 }
 
-func barrierHook(ctx any, b *ir.Barrier) error {
-	t, ok := ctx.(*thread)
+func emuBarrier(ctx any, b *ir.Barrier) error {
+	t, ok := ctx.(*emuThread)
 	if !ok || t.resume == nil {
 		return errors.New("gpu emulator: barrier reached outside a thread of a block")
 	}
-	t.l.yield <- event{t: t, at: b}
+	t.l.yield <- emuEvent{t: t, at: b}
 	if !<-t.resume {
-		return errAbort
+		return errEmuAbort
 	}
 	return nil
 }
 
-func barrierName(b *ir.Barrier) string {
+func emuBarrierName(b *ir.Barrier) string {
 	if b.Reason != "" {
 		return fmt.Sprintf("%q", b.Reason)
 	}
 	return fmt.Sprintf("(fence %d)", b.Fence)
 }
 
-func (l *launch) prefix(t *thread) string {
-	return fmt.Sprintf("gpu emulator: kernel %s, block %s, thread %s: ", l.kc.k.Name, dim3(l.blockID), dim3(t.id))
+func (l *emuLaunch) prefix(t *emuThread) string {
+	return fmt.Sprintf("gpu emulator: kernel %s, block %s, thread %s: ", l.kc.k.Name, emuDim3(l.blockID), emuDim3(t.id))
 }
 
-func (l *launch) divergent(waiting, ended, other *thread) error {
+func (l *emuLaunch) divergent(waiting, ended, other *emuThread) error {
 	b := waiting.at
 	e := &EmulatorError{Kind: DivergentBarrier, Kernel: l.kc.k.Name, Barrier: b.Reason,
 		Block: l.blockID, OtherThread: waiting.id}
@@ -786,15 +787,15 @@ func (l *launch) divergent(waiting, ended, other *thread) error {
 		what = "finished the kernel without reaching it"
 	} else {
 		e.Thread = other.id
-		what = "waits at another barrier " + barrierName(other.at)
+		what = "waits at another barrier " + emuBarrierName(other.at)
 	}
 	e.Msg = fmt.Sprintf("gpu emulator: kernel %s, block %s: divergent barrier %s: thread %s waits at it but thread %s %s (every thread of a block must reach the same barriers)",
-		l.kc.k.Name, dim3(l.blockID), barrierName(b), dim3(waiting.id), dim3(e.Thread), what)
+		l.kc.k.Name, emuDim3(l.blockID), emuBarrierName(b), emuDim3(waiting.id), emuDim3(e.Thread), what)
 	return e
 }
 
 // threadError turns the error of a thread's run into an *EmulatorError.
-func (l *launch) threadError(t *thread, err error) error {
+func (l *emuLaunch) threadError(t *emuThread, err error) error {
 	var ee *EmulatorError
 	if errors.As(err, &ee) {
 		return ee
@@ -828,14 +829,14 @@ func (l *launch) threadError(t *thread, err error) error {
 	return e
 }
 
-// accessHook checks an access of a shared buffer. The first race and the
+// emuAccess checks an access of a shared buffer. The first race and the
 // first uninitialized read are recorded, not returned: they are reported
 // when the barrier interval ends (after a divergent barrier, which is the
 // likelier cause) or when a thread fails (before its error, which they may
 // have caused). A read of an element that no thread has written yet becomes
 // a race when another thread writes it in the same interval.
-func accessHook(ctx any, id int, index int64, write, atomic bool) error {
-	t := ctx.(*thread)
+func emuAccess(ctx any, id int, index int64, write, atomic bool) error {
+	t := ctx.(*emuThread)
 	l := t.l
 	sb := &l.shared[id]
 	if uint64(index) >= uint64(len(sb.shadow)) {
@@ -854,7 +855,7 @@ func accessHook(ctx any, id int, index int64, write, atomic bool) error {
 		return nil
 	}
 	if c.epoch != l.epoch {
-		*c = cell{epoch: l.epoch, written: c.written, writer: -1, reader: [2]int32{-1, -1}, atomic: [2]int32{-1, -1}}
+		*c = emuCell{epoch: l.epoch, written: c.written, writer: -1, reader: [2]int32{-1, -1}, atomic: [2]int32{-1, -1}}
 	}
 	me := t.n
 	if l.race == nil {
@@ -894,23 +895,23 @@ func accessHook(ctx any, id int, index int64, write, atomic bool) error {
 			l.race = &EmulatorError{Kind: SharedRace, Kernel: l.kc.k.Name, Buffer: sb.name, Shared: true,
 				Block: l.blockID, Thread: t.id, OtherThread: o, Index: index,
 				Msg: fmt.Sprintf("gpu emulator: kernel %s, block %s: shared memory race on %s[%d]: thread %s %s after thread %s %s, with no barrier between them (barrier interval %d of the block)",
-					l.kc.k.Name, dim3(l.blockID), sb.name, index, dim3(t.id), did, dim3(o), otherDid, l.phase)}
+					l.kc.k.Name, emuDim3(l.blockID), sb.name, index, emuDim3(t.id), did, emuDim3(o), otherDid, l.phase)}
 		}
 	}
 	switch {
 	case atomic:
-		addRole(&c.atomic, me)
+		emuAddRole(&c.atomic, me)
 	case write:
 		c.writer = me
 	default:
-		addRole(&c.reader, me)
+		emuAddRole(&c.reader, me)
 	}
 	return nil
 }
 
 // pending returns the race or uninitialized read recorded in the current
 // barrier interval, if any.
-func (l *launch) pending() error {
+func (l *emuLaunch) pending() error {
 	if l.race != nil {
 		return l.race
 	}
@@ -920,7 +921,7 @@ func (l *launch) pending() error {
 	return nil
 }
 
-func addRole(ids *[2]int32, me int32) {
+func emuAddRole(ids *[2]int32, me int32) {
 	switch {
 	case ids[0] < 0:
 		ids[0] = me
@@ -930,7 +931,7 @@ func addRole(ids *[2]int32, me int32) {
 	}
 }
 
-func makeSlice(t ir.Type, n int) any {
+func emuMakeSlice(t ir.Type, n int) any {
 	switch t {
 	case ir.Bool:
 		return make([]bool, n)
@@ -956,36 +957,36 @@ func makeSlice(t ir.Type, n int) any {
 	return make([]float64, n)
 }
 
-// poison fills a shared buffer with a value that shows where it is read
+// emuPoison fills a shared buffer with a value that shows where it is read
 // before being written: NaN for floats, bytes 0xA5 for integers.
-func poison(s any) {
+func emuPoison(s any) {
 	switch s := s.(type) {
 	case []bool:
-		fill(s, true)
+		emuFill(s, true)
 	case []int8:
-		fill(s, int8(-0x5B))
+		emuFill(s, int8(-0x5B))
 	case []int16:
-		fill(s, int16(-0x5A5B))
+		emuFill(s, int16(-0x5A5B))
 	case []int32:
-		fill(s, int32(-0x5A5A5A5B))
+		emuFill(s, int32(-0x5A5A5A5B))
 	case []int64:
-		fill(s, int64(-0x5A5A5A5A5A5A5A5B))
+		emuFill(s, int64(-0x5A5A5A5A5A5A5A5B))
 	case []uint8:
-		fill(s, uint8(0xA5))
+		emuFill(s, uint8(0xA5))
 	case []uint16:
-		fill(s, uint16(0xA5A5))
+		emuFill(s, uint16(0xA5A5))
 	case []uint32:
-		fill(s, uint32(0xA5A5A5A5))
+		emuFill(s, uint32(0xA5A5A5A5))
 	case []uint64:
-		fill(s, uint64(0xA5A5A5A5A5A5A5A5))
+		emuFill(s, uint64(0xA5A5A5A5A5A5A5A5))
 	case []float32:
-		fill(s, float32(math.NaN()))
+		emuFill(s, float32(math.NaN()))
 	case []float64:
-		fill(s, math.NaN())
+		emuFill(s, math.NaN())
 	}
 }
 
-func fill[T any](s []T, v T) {
+func emuFill[T any](s []T, v T) {
 	for i := range s {
 		s[i] = v
 	}

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/gohalide/gohalide/cpu"
+	"github.com/gohalide/gohalide/gpu"
 	"github.com/gohalide/gohalide/halide/ir"
 	"github.com/gohalide/gohalide/lower"
 )
@@ -409,6 +410,10 @@ func (p *Pipeline) LoopNest() (string, error) {
 type compiled struct {
 	l    *Lowered
 	prog *cpu.Program
+	emu  *gpu.Emulator
+
+	mu       sync.Mutex
+	launches map[string][2][3]int // the last launch of each kernel
 }
 
 // Compile lowers the pipeline and prepares it to run (Realize does this on
@@ -429,12 +434,65 @@ func (p *Pipeline) compile() (c *compiled, err error) {
 	if err != nil {
 		return nil, err
 	}
-	prog, err := cpu.Compile(l.Stmt)
+	if p.compiled, err = l.compile(); err != nil {
+		return nil, err
+	}
+	return p.compiled, nil
+}
+
+// compile prepares a lowered statement to run: the host code on the CPU,
+// kernels on the GPU emulator.
+func (l *Lowered) compile() (*compiled, error) {
+	c := &compiled{l: l, emu: &gpu.Emulator{}, launches: map[string][2][3]int{}}
+	prog, err := cpu.CompileWith(l.Stmt, cpu.Options{
+		Launch: func(_ any, k *ir.Kernel, grid, block [3]int, scalars, buffers map[string]any) error {
+			c.mu.Lock()
+			c.launches[k.Name] = [2][3]int{grid, block}
+			c.mu.Unlock()
+			return c.emu.Launch(k, grid, block, scalars, buffers)
+		},
+	})
 	if err != nil {
 		return nil, &ir.Error{Code: ir.ErrInternal, Directive: "cpu.Compile", Msg: err.Error()}
 	}
-	p.compiled = &compiled{l: l, prog: prog}
-	return p.compiled, nil
+	c.prog = prog
+	return c, nil
+}
+
+// WithStmt returns a copy of l whose statement is s: a lowered program
+// edited by hand (for experiments, or to check that the emulator catches a
+// planted bug). Run it with Realize.
+func (l *Lowered) WithStmt(s ir.Stmt) *Lowered {
+	c := *l
+	c.Stmt = s
+	return &c
+}
+
+// Realize runs this lowered statement into out, with the inputs and Params
+// of the pipeline it came from.
+func (l *Lowered) Realize(out BufferRef) (err error) {
+	defer recoverInternal("Realize", &err)
+	c, err := l.compile()
+	if err != nil {
+		return err
+	}
+	return c.run(out)
+}
+
+// Kernels returns the GPU kernels of the lowered pipeline.
+func (l *Lowered) Kernels() []*ir.Kernel { return l.res.Kernels }
+
+// Report describes the pipeline's kernels: launch dimensions (with their
+// values in the last Realize, if any), shared and register allocations and
+// barriers. A pipeline without GPU schedules has no kernels.
+func (p *Pipeline) Report() ([]gpu.KernelReport, error) {
+	c, err := p.compile()
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return gpu.Report(c.l.Kernels(), c.launches), nil
 }
 
 // Realize computes the output into out, whose shape (dimensions, mins and
@@ -446,16 +504,25 @@ func (p *Pipeline) Realize(out BufferRef) (err error) {
 	if err != nil {
 		return err
 	}
+	return c.run(out)
+}
+
+func (c *compiled) run(out BufferRef) error {
 	scalars, buffers, err := c.bind(out)
 	if err != nil {
 		return err
 	}
+	name := c.l.res.Output
 	if err := c.prog.Run(scalars, buffers); err != nil {
 		var ce *cpu.Error
-		if errors.As(err, &ce) {
-			return &ir.Error{Code: ir.ErrRuntime, Func: p.out.fn.Name, Directive: "Realize", Msg: ce.Error()}
+		var ee *gpu.EmulatorError
+		switch {
+		case errors.As(err, &ee):
+			return &ir.Error{Code: ir.ErrRuntime, Func: name, Directive: "Realize (GPU emulator)", Msg: ee.Error()}
+		case errors.As(err, &ce):
+			return &ir.Error{Code: ir.ErrRuntime, Func: name, Directive: "Realize", Msg: ce.Error()}
 		}
-		return &ir.Error{Code: ir.ErrRuntime, Func: p.out.fn.Name, Directive: "Realize", Msg: err.Error()}
+		return &ir.Error{Code: ir.ErrRuntime, Func: name, Directive: "Realize", Msg: err.Error()}
 	}
 	return nil
 }
