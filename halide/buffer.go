@@ -156,10 +156,10 @@ type ImageParam struct {
 	err      error
 	wrappers map[*Func]*Func
 	name     string
-	t      Type
-	dims   int
-	buf    BufferRef
-	bounds []dimBounds
+	t        Type
+	dims     int
+	buf      BufferRef
+	bounds   []dimBounds
 }
 
 type dimBounds struct{ min, extent Expr }

@@ -99,8 +99,8 @@ type State struct {
 	// loop; threadDim the dimension of each thread loop (gpu_thread_loops).
 	blockSize map[string][3]int64
 	threadDim map[string]int
-	debug int
-	log   io.Writer
+	debug     int
+	log       io.Writer
 }
 
 func (s *State) logf(level int, format string, args ...any) {
