@@ -521,12 +521,13 @@ type emuCell struct {
 }
 
 type emuThread struct {
-	l      *emuLaunch
-	n      int32 // linear index in the block
-	id     [3]int
-	resume chan bool
-	at     *ir.Barrier // the barrier it waits at
-	done   bool
+	l       *emuLaunch
+	n       int32 // linear index in the block
+	id      [3]int
+	resume  chan bool
+	at      *ir.Barrier // the barrier it waits at
+	done    bool
+	started bool // its goroutine runs (see work)
 }
 
 type emuEvent struct {
@@ -635,6 +636,7 @@ func (e *Emulator) newLaunch(kc *emuKernel, grid, block [3]int, scalars, buffers
 }
 
 func (l *emuLaunch) run() error {
+	defer l.stopWorkers()
 	for bz := 0; bz < l.grid[2]; bz++ {
 		for by := 0; by < l.grid[1]; by++ {
 			for bx := 0; bx < l.grid[0]; bx++ {
@@ -687,10 +689,12 @@ func (l *emuLaunch) runBlock(id [3]int) error {
 		for _, t := range l.threads {
 			if l.phase == 0 {
 				l.setIndex(t)
-				go t.run()
-			} else {
-				t.resume <- true
+				if !t.started {
+					t.started = true
+					go t.work()
+				}
 			}
+			t.resume <- true
 			ev := <-l.yield
 			if ev.at == nil {
 				t.at, t.done = nil, true
@@ -737,10 +741,26 @@ func (l *emuLaunch) runBlock(id [3]int) error {
 }
 
 // run is the goroutine of a thread of a kernel with barriers.
-func (t *emuThread) run() {
+// work is the goroutine of thread t of every block of a kernel with
+// barriers: it runs the thread of the next block when resumed with true and
+// ends when resumed with false.
+func (t *emuThread) work() {
 	l := t.l
-	err := l.kc.prog.RunCtx(t, l.scalars, l.buffers)
-	l.yield <- emuEvent{t: t, err: err}
+	for <-t.resume {
+		err := l.kc.prog.RunCtx(t, l.scalars, l.buffers)
+		l.yield <- emuEvent{t: t, err: err}
+	}
+}
+
+// stopWorkers ends the goroutines of the threads, which wait for the next
+// block.
+func (l *emuLaunch) stopWorkers() {
+	for _, t := range l.threads {
+		if t.started {
+			t.resume <- false
+			t.started = false
+		}
+	}
 }
 
 // abort ends the goroutines of the threads waiting at a barrier.

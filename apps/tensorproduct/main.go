@@ -1,99 +1,140 @@
 // Command tensorproduct runs the gather / tensor-product / scatter pipeline
-// of Halide issue #8427 under the issue's schedules A, B and C and checks
-// each against a plain-Go reference.
+// of Halide issue #8427 under the issue's schedules A, B and C, prints
+// each schedule's kernels with their shared and register allocations and
+// barriers, and checks the result against a plain-Go reference.
 //
-// This version runs on the CPU: GPU block loops become parallel loops and
-// thread loops serial loops (see apps/algo/tpschedules.go), so the numbers
-// it prints are CPU times, useful only to compare schedules on this
-// machine. The GPU lowering (shared memory sized by the block's union,
-// barriers, CUDA) is the next step of the project.
+// GatherWeight is the Func the issue is about: stored in GPU shared memory
+// and computed inside the thread loops (schedule A), Halide sizes it per
+// thread times every thread extent, 16384 floats; the union of what the
+// block's threads need is 512, produced by the block together, with
+// barriers. Schedule B computes it at the block loop (2048 floats), C moves
+// the channel loop between the blocks and the threads (512).
 //
-//	go run ./apps/tensorproduct [-schedule A|B|C|all] [-nest] [-stmt]
+// By default the kernels run on the GPU emulator (every thread of every
+// block, checking shared-memory races, barriers and bounds), at a small
+// size. -target=cpu runs CPU versions of the schedules instead (blocks as
+// parallel loops, threads as serial loops).
+//
+//	go run ./apps/tensorproduct [-target=emulator|cpu] [-schedule=A|B|C|all] [-json] [-stmt]
 package main
 
 import (
+	"encoding/json"
 	"flag"
 	"fmt"
 	"math/rand"
 	"os"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/gohalide/gohalide/apps/algo"
+	"github.com/gohalide/gohalide/gpu"
 	"github.com/gohalide/gohalide/halide"
 )
 
+// result is one schedule's outcome, as printed and as JSON.
+type result struct {
+	Schedule    string             `json:"schedule"`
+	What        string             `json:"what"`
+	Kernels     []gpu.KernelReport `json:"kernels"`
+	Check       string             `json:"check"`
+	MaxRelError float64            `json:"max_rel_error"`
+	// Millis is the wall time of Realize on this machine (the emulator or
+	// the CPU): it compares schedules here, it is not a GPU time.
+	Millis float64 `json:"millis"`
+}
+
+type schedule struct {
+	name, what string
+	gpu, cpu   func(*algo.TensorProduct, algo.TPFactors)
+}
+
+var schedules = []schedule{
+	{"A", "GatherWeight at Product's c1, inside the thread loops (Halide: 16384 floats)",
+		(*algo.TensorProduct).GPUScheduleA, (*algo.TensorProduct).ScheduleA},
+	{"B", "GatherWeight at the block loop m (Halide: 2048 floats)",
+		(*algo.TensorProduct).GPUScheduleB, (*algo.TensorProduct).ScheduleB},
+	{"C", "c1 between blocks and threads; GatherWeight at c1 with its own threads (Halide: 512 floats)",
+		(*algo.TensorProduct).GPUScheduleC, (*algo.TensorProduct).ScheduleC},
+}
+
 func main() {
-	schedule := flag.String("schedule", "all", "schedule to run: A, B, C or all")
+	target := flag.String("target", "emulator", "where kernels run: emulator (GPU schedules) or cpu (CPU versions)")
+	only := flag.String("schedule", "all", "schedule to run: A, B, C or all")
 	channels := flag.Int("channels", 64, "input and output channels (C = M)")
-	offsets := flag.Int("offsets", 3, "kernel offsets (N)")
-	pairs := flag.Int("pairs", 1000, "pairs per offset (maxPos)")
-	points := flag.Int("points", 2000, "input and output points")
-	nest := flag.Bool("nest", false, "print each schedule's loop nest")
+	offsets := flag.Int("offsets", 2, "kernel offsets (N)")
+	pairs := flag.Int("pairs", 300, "pairs per offset (maxPos)")
+	points := flag.Int("points", 200, "input and output points")
+	asJSON := flag.Bool("json", false, "print the results as JSON")
 	stmt := flag.Bool("stmt", false, "print each schedule's lowered statement")
 	seed := flag.Int64("seed", 1, "random seed of the inputs")
 	flag.Parse()
-
-	schedules := []struct {
-		name, what string
-		apply      func(*algo.TensorProduct)
-	}{
-		{"A", "GatherWeight at Product's c1, inside the thread loops", func(t *algo.TensorProduct) { t.ScheduleA(algo.IssueFactors) }},
-		{"B", "GatherWeight at the block loop m", func(t *algo.TensorProduct) { t.ScheduleB(algo.IssueFactors) }},
-		{"C", "c1 between blocks and threads; GatherWeight at c1", func(t *algo.TensorProduct) { t.ScheduleC(algo.IssueFactors) }},
+	if *target != "emulator" && *target != "cpu" {
+		fmt.Fprintf(os.Stderr, "tensorproduct: unknown -target=%s (emulator or cpu; the CUDA target is not built yet)\n", *target)
+		os.Exit(2)
 	}
-	fmt.Printf("tensor product (Halide #8427) on the CPU: C = M = %d channels, %d offsets x %d pairs, %d points\n\n",
-		*channels, *offsets, *pairs, *points)
-	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "schedule\tGatherWeight allocation\tcheck\tmax rel err\tCPU ms\t")
+
+	var results []result
 	failed := false
 	for _, s := range schedules {
-		if *schedule != "all" && !strings.EqualFold(*schedule, s.name) {
+		if *only != "all" && !strings.EqualFold(*only, s.name) {
 			continue
 		}
-		t := algo.NewTensorProduct(*channels, *channels, *offsets, *pairs, *points, *points)
-		s.apply(t)
-		p := halide.NewPipeline(t.Out())
-		l, err := p.Lower()
-		if err != nil {
-			fmt.Fprintf(tw, "%s\t-\t%v\t\t\t\n", s.name, err)
-			failed = true
-			continue
-		}
-		if *nest {
-			fmt.Printf("schedule %s (%s), loop nest:\n%s\n", s.name, s.what, l.LoopNest)
-		}
-		if *stmt {
-			fmt.Printf("schedule %s, lowered statement:\n%s\n", s.name, l)
-		}
-		t.Inputs(rand.New(rand.NewSource(*seed)))
-		start := time.Now()
-		out, err := t.Run(p)
-		elapsed := time.Since(start)
-		check, rel := "ok", 0.0
-		if err == nil {
-			rel, err = t.Check(out)
-		}
-		if err != nil {
-			check, failed = err.Error(), true
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%.2g\t%.1f\t\n", s.name, allocation(l.String(), "GatherWeight"), check, rel, float64(elapsed.Microseconds())/1000)
+		r := run(s, *target, *channels, *offsets, *pairs, *points, *seed, *stmt && !*asJSON)
+		failed = failed || r.Check != "ok"
+		results = append(results, r)
 	}
-	tw.Flush()
-	fmt.Printf("\ncheck: |got - want| <= %g * max(1, |want|) against a float64 plain-Go reference\n", algo.Tol)
+	if *asJSON {
+		enc := json.NewEncoder(os.Stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(results); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+	} else {
+		fmt.Printf("tensor product (Halide #8427) on the %s: C = M = %d channels, %d offsets x %d pairs, %d points\n",
+			*target, *channels, *offsets, *pairs, *points)
+		for _, r := range results {
+			fmt.Printf("\nschedule %s: %s\n", r.Schedule, r.What)
+			if len(r.Kernels) > 0 {
+				gpu.WriteTable(os.Stdout, r.Kernels)
+			}
+			fmt.Printf("check: %s (max relative error %.2g; %.0f ms on this machine)\n", r.Check, r.MaxRelError, r.Millis)
+		}
+		fmt.Printf("\ncheck: |got - want| <= %g * max(1, |want|) against a float64 plain-Go reference\n", algo.Tol)
+	}
 	if failed {
 		os.Exit(1)
 	}
 }
 
-// allocation returns the allocate line of f in a lowered statement.
-func allocation(stmt, f string) string {
-	for _, line := range strings.Split(stmt, "\n") {
-		line = strings.TrimSpace(line)
-		if strings.HasPrefix(line, "allocate "+f+"[") {
-			return line
+func run(s schedule, target string, channels, offsets, pairs, points int, seed int64, stmt bool) result {
+	r := result{Schedule: s.name, What: s.what, Kernels: []gpu.KernelReport{}}
+	t := algo.NewTensorProduct(channels, channels, offsets, pairs, points, points)
+	if target == "cpu" {
+		s.cpu(t, algo.IssueFactors)
+	} else {
+		s.gpu(t, algo.IssueFactors)
+	}
+	p := halide.NewPipeline(t.Out())
+	if stmt {
+		if l, err := p.Lower(); err == nil {
+			fmt.Printf("schedule %s, lowered statement:\n%s\n", s.name, l)
 		}
 	}
-	return "(inlined)"
+	t.Inputs(rand.New(rand.NewSource(seed)))
+	start := time.Now()
+	out, err := t.Run(p)
+	r.Millis = float64(time.Since(start).Microseconds()) / 1000
+	if err == nil {
+		r.MaxRelError, err = t.Check(out)
+	}
+	r.Check = "ok"
+	if err != nil {
+		r.Check = err.Error()
+	}
+	if rep, err := p.Report(); err == nil {
+		r.Kernels = rep
+	}
+	return r
 }
