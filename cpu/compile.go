@@ -468,6 +468,7 @@ func (c *compiler) allocate(s *ir.Allocate) stmtFn {
 	}
 	name, slot, bytes := s.Name, b.slot, int64(s.T.Bytes())
 	inLoop := c.loopDepth > 0 // keep the buffer for reuse by the next entry
+	poison := c.opts.Poison
 	atomicStores := b.atomic
 	return func(f *frame) {
 		n := int64(1)
@@ -484,6 +485,9 @@ func (c *compiler) allocate(s *ir.Allocate) stmtFn {
 			n *= x
 		}
 		mk(f, slot, n, inLoop)
+		if poison {
+			Poison(f.bufs[slot])
+		}
 		if atomicStores {
 			f.mus[slot] = new(sync.Mutex)
 		}

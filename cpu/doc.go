@@ -51,5 +51,6 @@
 // state) to the hooks. The GPU emulator (package gpu) compiles each kernel
 // body once with these hooks and runs it per thread; buffers that are not
 // watched are compiled exactly as without hooks. A hook's error stops the
-// run and is returned unchanged.
+// run and is returned unchanged. Options.Poison fills allocations with a
+// poison value (see Poison) instead of zeros.
 package cpu

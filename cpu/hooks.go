@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/gohalide/gohalide/halide/ir"
 )
@@ -40,6 +41,46 @@ type Options struct {
 	// the read-modify-write). A Store's Value is evaluated, and its Loads
 	// reported, before the Store is.
 	Access func(ctx any, id int, index int64, write, atomic bool) error
+	// Poison makes each Allocate fill its buffer with Poison's value
+	// instead of zeros, as on a GPU, where memory is not cleared, so that
+	// reads before writes show in the results.
+	Poison bool
+}
+
+// Poison fills a slice ([]float32 ... []bool, as for Run) with a value that
+// shows where it is read before being written: NaN for floats, bytes 0xA5
+// for integers (-0x5A5A5A5B for int32), true for bools.
+func Poison(s any) {
+	switch s := s.(type) {
+	case []bool:
+		fill(s, true)
+	case []int8:
+		fill(s, int8(-0x5B))
+	case []int16:
+		fill(s, int16(-0x5A5B))
+	case []int32:
+		fill(s, int32(-0x5A5A5A5B))
+	case []int64:
+		fill(s, int64(-0x5A5A5A5A5A5A5A5B))
+	case []uint8:
+		fill(s, uint8(0xA5))
+	case []uint16:
+		fill(s, uint16(0xA5A5))
+	case []uint32:
+		fill(s, uint32(0xA5A5A5A5))
+	case []uint64:
+		fill(s, uint64(0xA5A5A5A5A5A5A5A5))
+	case []float32:
+		fill(s, float32(math.NaN()))
+	case []float64:
+		fill(s, math.NaN())
+	}
+}
+
+func fill[T any](s []T, v T) {
+	for i := range s {
+		s[i] = v
+	}
 }
 
 // hookError carries a hook's error through the panic that stops a run.

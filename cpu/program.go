@@ -246,9 +246,11 @@ func sliceChecker(t ir.Type) func(any) (any, bool) {
 	return nil
 }
 
+// checkSlice returns v itself (not a new interface value, which would
+// allocate) when it is a []T.
 func checkSlice[T any](v any) (any, bool) {
-	s, ok := v.([]T)
-	return s, ok
+	_, ok := v.([]T)
+	return v, ok
 }
 
 // convertScalar converts a Go number to the representation of type t.

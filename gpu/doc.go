@@ -1,5 +1,6 @@
-// Package gpu runs kernels: the GPU emulator (the default target, on the
-// CPU) and, in other files, the CUDA code generator and runtime.
+// Package gpu is where kernels run: the GPU emulator (the default target,
+// on the CPU, in emulator.go) and, in other files, the per-kernel reports
+// and the CUDA code generator and runtime.
 //
 // # The kernel contract
 //
@@ -23,16 +24,20 @@
 // *ir.Kernel) by the cpu closure compiler, so its expressions have exactly
 // the cpu package's semantics: the shared allocations are taken out of the
 // body and given to every thread of a block as the same external buffers, of
-// exactly the allocated size, filled with a poison value (NaN, bytes 0xA5)
-// when the block starts.
+// exactly the allocated size, filled with a poison value (cpu.Poison: NaN,
+// bytes 0xA5) when the block starts. Per-thread allocations are poisoned
+// too (GPU memory is not cleared), so a register accumulator that is never
+// initialized shows as NaN in the results.
 //
 // Blocks run one after another, x fastest. The threads of a block run one
 // at a time in order of their linear index (x fastest): thread 0 runs until
 // it reaches a barrier or ends, then thread 1, and so on; when every thread
 // waits at the same barrier, the next barrier interval starts. Kernels
-// without barriers run their threads in turn on one goroutine; kernels with
-// barriers give each thread a goroutine, handed control through channels, so
-// runs are deterministic.
+// without barriers run their threads in turn on the calling goroutine;
+// in kernels with barriers each thread is a coroutine (iter.Pull), kept for
+// all the blocks of a launch, that yields at each barrier. Runs are
+// deterministic, and a 16-block × 1024-thread kernel with 4 barriers takes
+// about 30 ms.
 //
 // # Checks
 //
@@ -53,6 +58,11 @@
 //     Written, a shared allocation under a loop, ...);
 //   - ThreadFailed: another error in a thread, such as a failed assertion.
 //
-// An error in a thread stops its block and the launch; the goroutines of the
-// block end before Launch returns.
+// Races and uninitialized reads do not stop the thread that makes them:
+// the first of each is reported when the barrier interval ends, after a
+// divergent barrier (the likelier cause of both), or when a thread fails,
+// before its error (which they may have caused). So a read of an element
+// that another thread writes later in the same interval is a race, not an
+// uninitialized read. Any other error in a thread stops its block and the
+// launch at once; the coroutines of the block end before Launch returns.
 package gpu

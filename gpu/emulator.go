@@ -6,6 +6,7 @@ package gpu
 import (
 	"errors"
 	"fmt"
+	"iter"
 	"math"
 	"strings"
 	"sync"
@@ -240,7 +241,7 @@ type emuSharedAlloc struct {
 	name    string
 	t       ir.Type
 	extents []int // positions of its extents in the sizes buffer
-	static  bool  // the size is a constant
+	static  bool  // the size is a constant (static shared memory)
 }
 
 const emuSizeBuf = "gpu.emulator.shared_sizes"
@@ -318,14 +319,11 @@ func emuCompileKernel(k *ir.Kernel) (*emuKernel, error) {
 	// arguments.
 	var sizeStmts []ir.Stmt
 	for i, a := range st.allocs {
-		sa := emuSharedAlloc{name: a.Name, t: a.T, static: true}
+		sa := emuSharedAlloc{name: a.Name, t: a.T}
 		var stores []ir.Stmt
 		for _, x := range a.Extents {
 			if x == nil {
 				return nil, emuBadKernel(k, "shared allocation %s has a nil extent", a.Name)
-			}
-			if !ir.IsConst(x) {
-				sa.static = false
 			}
 			sa.extents = append(sa.extents, kc.nSizes)
 			stores = append(stores, &ir.Store{Buf: emuSizeBuf, Index: ir.Int(int64(kc.nSizes)),
@@ -337,8 +335,11 @@ func emuCompileKernel(k *ir.Kernel) (*emuKernel, error) {
 		for j := len(lets) - 1; j >= 0; j-- {
 			if ir.StmtUses(s, lets[j].Name) {
 				s = &ir.LetStmt{Name: lets[j].Name, Value: lets[j].Value, Body: s}
-				sa.static = false
 			}
+		}
+		// Static shared memory has a size without free variables.
+		if p, err := cpu.Compile(s); err == nil && len(p.Params()) == 0 {
+			sa.static = true
 		}
 		sizeStmts = append(sizeStmts, s)
 		kc.shared = append(kc.shared, sa)
@@ -385,6 +386,7 @@ func emuCompileKernel(k *ir.Kernel) (*emuKernel, error) {
 			return id, ok
 		},
 		Access: emuAccess,
+		Poison: true,
 	})
 	if err != nil {
 		return nil, emuBadKernel(k, "%v", err)
@@ -487,7 +489,7 @@ type emuLaunch struct {
 	buffers    map[string]any // buffer args and the shared buffers
 	shared     []emuSharedBuf
 	threads    []*emuThread
-	yield      chan emuEvent
+	boxed      []any // int32(i) for each thread index i
 	checkRace  bool
 	checkInit  bool
 
@@ -521,19 +523,15 @@ type emuCell struct {
 }
 
 type emuThread struct {
-	l       *emuLaunch
-	n       int32 // linear index in the block
-	id      [3]int
-	resume  chan bool
-	at      *ir.Barrier // the barrier it waits at
-	done    bool
-	started bool // its goroutine runs (see work)
-}
-
-type emuEvent struct {
-	t   *emuThread
-	at  *ir.Barrier // nil when the thread ended
-	err error
+	l     *emuLaunch
+	n     int32 // linear index in the block
+	id    [3]int
+	at    *ir.Barrier // the barrier it stopped at in the current phase
+	done  bool        // it ended
+	err   error       // the error it ended with
+	next  func() (*ir.Barrier, bool)
+	stop  func()
+	yield func(*ir.Barrier) bool
 }
 
 func (e *Emulator) newLaunch(kc *emuKernel, grid, block [3]int, scalars, buffers map[string]any) (*emuLaunch, error) {
@@ -569,9 +567,9 @@ func (e *Emulator) newLaunch(kc *emuKernel, grid, block [3]int, scalars, buffers
 		return nil, bad("block %s has %d threads, more than the limit of %d", emuDim3(block), nThreads, maxThreads)
 	}
 	l := &emuLaunch{e: e, kc: kc, grid: grid, dims: block,
-		scalars: make(map[string]any, len(kc.scalarArgs)+6),
-		buffers: make(map[string]any, len(kc.bufferArgs)+len(kc.shared)),
-		yield:   make(chan emuEvent), checkRace: !e.NoRaceCheck, checkInit: !e.NoUninitCheck}
+		scalars:   make(map[string]any, len(kc.scalarArgs)+6),
+		buffers:   make(map[string]any, len(kc.bufferArgs)+len(kc.shared)),
+		checkRace: !e.NoRaceCheck, checkInit: !e.NoUninitCheck}
 	for _, a := range kc.scalarArgs {
 		v, ok := scalars[a.Name]
 		if !ok {
@@ -623,20 +621,21 @@ func (e *Emulator) newLaunch(kc *emuKernel, grid, block [3]int, scalars, buffers
 			return nil, bad("shared memory of %d bytes (%s) is over the limit of %d bytes", total, strings.Join(parts, ", "), maxShared)
 		}
 	}
+	l.boxed = make([]any, max(block[0], block[1], block[2]))
+	for i := range l.boxed {
+		l.boxed[i] = int32(i)
+	}
 	l.threads = make([]*emuThread, nThreads)
 	for i := range l.threads {
 		t := &emuThread{l: l, n: int32(i)}
 		t.id = [3]int{i % block[0], i / block[0] % block[1], i / (block[0] * block[1])}
-		if kc.hasBarrier {
-			t.resume = make(chan bool)
-		}
 		l.threads[i] = t
 	}
 	return l, nil
 }
 
 func (l *emuLaunch) run() error {
-	defer l.stopWorkers()
+	defer l.stopThreads()
 	for bz := 0; bz < l.grid[2]; bz++ {
 		for by := 0; by < l.grid[1]; by++ {
 			for bx := 0; bx < l.grid[0]; bx++ {
@@ -654,19 +653,21 @@ func (l *emuLaunch) run() error {
 // start one at a time.
 func (l *emuLaunch) setIndex(t *emuThread) {
 	for d := range 3 {
-		l.scalars[ir.ThreadID[d]] = int32(t.id[d])
-		l.scalars[ir.BlockID[d]] = int32(l.blockID[d])
+		l.scalars[ir.ThreadID[d]] = l.boxed[t.id[d]]
 	}
 }
 
 func (l *emuLaunch) runBlock(id [3]int) error {
 	l.blockID = id
+	for d := range 3 {
+		l.scalars[ir.BlockID[d]] = int32(id[d])
+	}
 	l.blockNo++
 	l.epoch++
 	l.blocksRun++
 	l.phase = 0
 	for i := range l.shared {
-		emuPoison(l.shared[i].data)
+		cpu.Poison(l.shared[i].data)
 	}
 	prog := l.kc.prog
 	if !l.kc.hasBarrier {
@@ -682,32 +683,36 @@ func (l *emuLaunch) runBlock(id [3]int) error {
 		}
 		return l.pending()
 	}
+	// Each thread is a coroutine (iter.Pull) that yields at every barrier and
+	// at its end; this goroutine resumes the threads in turn.
 	for _, t := range l.threads {
-		t.at, t.done = nil, false
+		t.done, t.err = false, nil
 	}
 	for {
 		for _, t := range l.threads {
 			if l.phase == 0 {
 				l.setIndex(t)
-				if !t.started {
-					t.started = true
-					go t.work()
+				if t.next == nil {
+					t.next, t.stop = iter.Pull(t.run)
 				}
 			}
-			t.resume <- true
-			ev := <-l.yield
-			if ev.at == nil {
-				t.at, t.done = nil, true
-				if ev.err != nil {
-					l.abort()
+			at, ok := t.next()
+			if !ok {
+				l.stopThreads()
+				return &EmulatorError{Kind: Internal, Kernel: l.kc.k.Name, Block: l.blockID, Thread: t.id,
+					Msg: l.prefix(t) + "internal error: the thread's coroutine ended"}
+			}
+			if at == emuEnd {
+				at, t.done = nil, true
+				if t.err != nil {
+					l.stopThreads()
 					if p := l.pending(); p != nil {
 						return p
 					}
-					return l.threadError(t, ev.err)
+					return l.threadError(t, t.err)
 				}
-				continue
 			}
-			t.at = ev.at
+			t.at = at
 		}
 		var waiting, ended, other *emuThread
 		for _, t := range l.threads {
@@ -724,11 +729,11 @@ func (l *emuLaunch) runBlock(id [3]int) error {
 		}
 		if waiting != nil && (ended != nil || other != nil) {
 			err := l.divergent(waiting, ended, other)
-			l.abort()
+			l.stopThreads()
 			return err
 		}
 		if p := l.pending(); p != nil {
-			l.abort()
+			l.stopThreads()
 			return p
 		}
 		if waiting == nil {
@@ -740,47 +745,39 @@ func (l *emuLaunch) runBlock(id [3]int) error {
 	}
 }
 
-// run is the goroutine of a thread of a kernel with barriers.
-// work is the goroutine of thread t of every block of a kernel with
-// barriers: it runs the thread of the next block when resumed with true and
-// ends when resumed with false.
-func (t *emuThread) work() {
-	l := t.l
-	for <-t.resume {
-		err := l.kc.prog.RunCtx(t, l.scalars, l.buffers)
-		l.yield <- emuEvent{t: t, err: err}
-	}
-}
+// emuEnd is what a thread's coroutine yields when the thread ends.
+var emuEnd = &ir.Barrier{Reason: "end of the kernel"}
 
-// stopWorkers ends the goroutines of the threads, which wait for the next
-// block.
-func (l *emuLaunch) stopWorkers() {
-	for _, t := range l.threads {
-		if t.started {
-			t.resume <- false
-			t.started = false
+// run is the coroutine of thread t: it runs t in each block, yielding at
+// every barrier (see emuBarrier) and emuEnd at the end, until stopped.
+func (t *emuThread) run(yield func(*ir.Barrier) bool) {
+	l := t.l
+	t.yield = yield
+	for {
+		t.err = l.kc.prog.RunCtx(t, l.scalars, l.buffers)
+		if t.err == errEmuAbort || !yield(emuEnd) {
+			return
 		}
 	}
 }
 
-// abort ends the goroutines of the threads waiting at a barrier.
-func (l *emuLaunch) abort() {
+// stopThreads ends the coroutines of the threads (those waiting at a
+// barrier return errEmuAbort from it).
+func (l *emuLaunch) stopThreads() {
 	for _, t := range l.threads {
-		if t.at != nil && !t.done {
-			t.resume <- false
-			<-l.yield
-			t.at, t.done = nil, true
+		if t.stop != nil {
+			t.stop()
+			t.next, t.stop = nil, nil
 		}
 	}
 }
 
 func emuBarrier(ctx any, b *ir.Barrier) error {
 	t, ok := ctx.(*emuThread)
-	if !ok || t.resume == nil {
+	if !ok || t.yield == nil {
 		return errors.New("gpu emulator: barrier reached outside a thread of a block")
 	}
-	t.l.yield <- emuEvent{t: t, at: b}
-	if !<-t.resume {
+	if !t.yield(b) {
 		return errEmuAbort
 	}
 	return nil
@@ -914,8 +911,8 @@ func emuAccess(ctx any, id int, index int64, write, atomic bool) error {
 			o := l.threads[other].id
 			l.race = &EmulatorError{Kind: SharedRace, Kernel: l.kc.k.Name, Buffer: sb.name, Shared: true,
 				Block: l.blockID, Thread: t.id, OtherThread: o, Index: index,
-				Msg: fmt.Sprintf("gpu emulator: kernel %s, block %s: shared memory race on %s[%d]: thread %s %s after thread %s %s, with no barrier between them (barrier interval %d of the block)",
-					l.kc.k.Name, emuDim3(l.blockID), sb.name, index, emuDim3(t.id), did, emuDim3(o), otherDid, l.phase)}
+				Msg: fmt.Sprintf("gpu emulator: kernel %s, block %s: shared memory race on %s[%d]: thread %s %s after thread %s %s, with no barrier between them (%s)",
+					l.kc.k.Name, emuDim3(l.blockID), sb.name, index, emuDim3(t.id), did, emuDim3(o), otherDid, l.interval())}
 		}
 	}
 	switch {
@@ -927,6 +924,14 @@ func emuAccess(ctx any, id int, index int64, write, atomic bool) error {
 		emuAddRole(&c.reader, me)
 	}
 	return nil
+}
+
+// interval describes the current barrier interval of the block.
+func (l *emuLaunch) interval() string {
+	if l.phase == 0 {
+		return "before the block's first barrier"
+	}
+	return fmt.Sprintf("after the block's barrier number %d", l.phase)
 }
 
 // pending returns the race or uninitialized read recorded in the current
@@ -975,39 +980,4 @@ func emuMakeSlice(t ir.Type, n int) any {
 		return make([]float32, n)
 	}
 	return make([]float64, n)
-}
-
-// emuPoison fills a shared buffer with a value that shows where it is read
-// before being written: NaN for floats, bytes 0xA5 for integers.
-func emuPoison(s any) {
-	switch s := s.(type) {
-	case []bool:
-		emuFill(s, true)
-	case []int8:
-		emuFill(s, int8(-0x5B))
-	case []int16:
-		emuFill(s, int16(-0x5A5B))
-	case []int32:
-		emuFill(s, int32(-0x5A5A5A5B))
-	case []int64:
-		emuFill(s, int64(-0x5A5A5A5A5A5A5A5B))
-	case []uint8:
-		emuFill(s, uint8(0xA5))
-	case []uint16:
-		emuFill(s, uint16(0xA5A5))
-	case []uint32:
-		emuFill(s, uint32(0xA5A5A5A5))
-	case []uint64:
-		emuFill(s, uint64(0xA5A5A5A5A5A5A5A5))
-	case []float32:
-		emuFill(s, float32(math.NaN()))
-	case []float64:
-		emuFill(s, math.NaN())
-	}
-}
-
-func emuFill[T any](s []T, v T) {
-	for i := range s {
-		s[i] = v
-	}
 }

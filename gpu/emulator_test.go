@@ -657,3 +657,97 @@ func BenchmarkSimpleKernel16x1024(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/(16*1024), "ns/thread")
 }
+
+// tileLoopKernel: a serial loop over 4 tiles of 32 elements; each iteration
+// loads a tile cooperatively, waits, lets every thread sum the whole tile
+// into a register and (unless noSecond) waits again before the next load.
+func tileLoopKernel(noSecond, noInit bool) *ir.Kernel {
+	kt, j := ivar("kt"), ivar("j")
+	acc := func() ir.Expr { return ld(ir.Float32, "acc", ir.Int(0)) }
+	var second ir.Stmt = barrier("tile consumed")
+	if noSecond {
+		second = nil
+	}
+	var init ir.Stmt = st("acc", ir.Int(0), f32(0))
+	if noInit {
+		init = nil
+	}
+	body := ir.MakeBlock(
+		init,
+		&ir.For{Name: "kt", Min: ir.Int(0), Extent: ir.Int(4), Body: ir.MakeBlock(
+			st("tile", tid(0), ld(ir.Float32, "in", ir.AddE(ir.MulE(kt, ir.Int(32)), tid(0)))),
+			barrier("tile loaded"),
+			&ir.For{Name: "j", Min: ir.Int(0), Extent: ir.Int(32), Body: st("acc", ir.Int(0), ir.AddE(acc(), ld(ir.Float32, "tile", j)))},
+			second)},
+		st("out", gid(32), ir.MulE(acc(), &ir.Cast{T: ir.Float32, X: ir.AddE(ir.AddE(tid(0), bid(0)), ir.Int(1))})))
+	return &ir.Kernel{
+		Name: "tileloop", Grid: dims(ir.Int(3), ir.Int(1), ir.Int(1)), Block: dims(ir.Int(32), ir.Int(1), ir.Int(1)),
+		Args: []ir.KernelArg{buf("in", ir.Float32, false), buf("out", ir.Float32, true)},
+		Body: shared("tile", ir.Float32, ir.Int(32),
+			&ir.Allocate{Name: "acc", T: ir.Float32, Memory: ir.Register, Extents: []ir.Expr{ir.Int(1)}, Body: body}),
+	}
+}
+
+func TestBarrierInLoop(t *testing.T) {
+	defer checkNoLeak(t)()
+	in, out := make([]float32, 128), make([]float32, 96)
+	var sum float32
+	for i := range in {
+		in[i] = float32(i % 9)
+		sum += in[i]
+	}
+	var e gpu.Emulator
+	if err := e.Run(launchOf(tileLoopKernel(false, false)), nil, map[string]any{"in": in, "out": out}); err != nil {
+		t.Fatal(err)
+	}
+	for i := range out {
+		if want := sum * float32(i%32+i/32+1); out[i] != want {
+			t.Fatalf("out[%d] = %v, want %v", i, out[i], want)
+		}
+	}
+	if s := e.Stats(); s.Barriers != 3*8 {
+		t.Errorf("Stats() = %+v", s)
+	}
+	// Without the second barrier, the next tile overwrites the one that
+	// other threads still read.
+	ee := asEmuError(t, e.Run(launchOf(tileLoopKernel(true, false)), nil, map[string]any{"in": in, "out": out}), gpu.SharedRace)
+	if ee.Buffer != "tile" || ee.Index != 0 || ee.Thread != [3]int{1, 0, 0} || ee.OtherThread != [3]int{0, 0, 0} {
+		t.Errorf("error %+v", ee)
+	}
+	t.Log(ee)
+	// Per-thread allocations are not zeroed either: an accumulator that is
+	// not initialized gives NaN.
+	if err := e.Run(launchOf(tileLoopKernel(false, true)), nil, map[string]any{"in": in, "out": out}); err != nil {
+		t.Fatal(err)
+	}
+	if !math.IsNaN(float64(out[0])) {
+		t.Errorf("out[0] = %v, want NaN", out[0])
+	}
+}
+
+// The checks can be turned off; the poison then shows in the results.
+func TestChecksOff(t *testing.T) {
+	defer checkNoLeak(t)()
+	k := stencilKernel(stencilCase{tile: 64, noBarrier: true})
+	run := func(e *gpu.Emulator) ([]float32, error) {
+		in, out := make([]float32, 64), make([]float32, 64)
+		for i := range in {
+			in[i] = 1
+		}
+		err := e.Run(launchOf(k), map[string]any{"blocks": 1}, map[string]any{"in": in, "out": out})
+		return out, err
+	}
+	if _, err := run(&gpu.Emulator{NoRaceCheck: true}); err == nil {
+		t.Error("no error without the race check")
+	} else {
+		asEmuError(t, err, gpu.UninitializedRead)
+	}
+	out, err := run(&gpu.Emulator{NoRaceCheck: true, NoUninitCheck: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Thread 0 computed out[0] from tile[1] before thread 1 stored it.
+	if !math.IsNaN(float64(out[0])) || out[63] != 3 {
+		t.Errorf("out[0], out[63] = %v, %v; want NaN, 3", out[0], out[63])
+	}
+}

@@ -76,7 +76,7 @@ func Report(kernels []*ir.Kernel, launches map[string][2][3]int) []KernelReport 
 // WriteTable prints reports as a table a person can read.
 func WriteTable(w io.Writer, reports []KernelReport) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "kernel\tgrid\tblock\tmemory\tfunc\ttype\telements\tbytes\tshared across\tbarriers\t")
+	fmt.Fprintln(tw, "kernel\tgrid\tblock\tmemory\tfunc\ttype\telements\tbytes\tshared across\tbarriers")
 	for _, r := range reports {
 		grid, block := dims(r.Grid, r.GridValues), dims(r.Block, r.BlockValues)
 		rows := 0
@@ -90,7 +90,7 @@ func WriteTable(w io.Writer, reports []KernelReport) error {
 			if a.Dynamic != "" {
 				elems, bytes = a.Dynamic, "dynamic"
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", name, g, b, mem, a.Func, a.Type, elems, bytes, strings.Join(a.SharedAcross, ","), bar)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", name, g, b, mem, a.Func, a.Type, elems, bytes, strings.Join(a.SharedAcross, ","), bar)
 			rows++
 		}
 		for _, a := range r.Shared {
@@ -100,7 +100,7 @@ func WriteTable(w io.Writer, reports []KernelReport) error {
 			row("register", a)
 		}
 		if rows == 0 {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t-\t\t\t\t\t\t%d\t\n", r.Name, grid, block, r.Barriers)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t-\t\t\t\t\t\t%d\n", r.Name, grid, block, r.Barriers)
 		}
 	}
 	return tw.Flush()

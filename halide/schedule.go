@@ -529,7 +529,8 @@ func (s *Stage) GPUThreads(vars ...VarOrRVar) *Stage {
 
 func (s *Stage) gpuLoops(directive string, k ir.ForKind, vars []VarOrRVar) *Stage {
 	if len(vars) == 0 || len(vars) > 3 {
-		s.f.failf(ir.ErrSchedule, directive, "%s takes 1 to 3 loops, not %d", directive, len(vars))
+		s.f.fail(ir.Errorf(ir.ErrSchedule, s.f.fn.Name, directive, "%s takes 1 to 3 loops, not %d", directive, len(vars)).
+			WithLegal("a GPU has 3 block and 3 thread dimensions; fuse loops first to use fewer"))
 		return s
 	}
 	for _, v := range vars {

@@ -45,6 +45,10 @@ func allocationBounds(st *State) error {
 			if mem, err = kernelMemory(f, mem, len(threads) > 0); err != nil {
 				return x
 			}
+		} else if mem == ir.GPUShared || mem == ir.Register {
+			err = ir.Errorf(ir.ErrSchedule, f.Name, "store_in("+mem.String()+")", "%s is stored in %s but allocated outside any GPU kernel (on the host)", f.Name, mem).
+				WithLegal("compute and store %s inside a kernel (compute_at a block or thread loop of a Func with gpu_blocks), or use store_in(Heap) or the default memory", f.Name)
+			return x
 		}
 		box := bounds.Touched(r.Body, nil)[r.Func]
 		// A Func.bound fixes the region (bounds_inference checks that it

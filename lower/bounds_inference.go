@@ -101,7 +101,7 @@ func defineRegions(st *State, s ir.Stmt, f *ir.Function) (ir.Stmt, error) {
 					if err != nil {
 						return x
 					}
-					if f.Schedule.Memory == ir.GPUShared {
+					if sharedStorage(f, path) {
 						if lets, err = unionOverThreads(f, lets, path); err != nil {
 							return x
 						}
@@ -118,7 +118,7 @@ func defineRegions(st *State, s ir.Stmt, f *ir.Function) (ir.Stmt, error) {
 			}
 		}
 		switch x.(type) {
-		case *ir.For, *ir.LetStmt:
+		case *ir.For, *ir.LetStmt, *ir.Realize:
 			path = append(path, x)
 			defer func() { path = path[:len(path)-1] }()
 		}
@@ -132,6 +132,36 @@ func defineRegions(st *State, s ir.Stmt, f *ir.Function) (ir.Stmt, error) {
 		panic(fmt.Sprintf("bounds_inference: no production of %s", f.Name))
 	}
 	return s, nil
+}
+
+// sharedStorage reports whether f, produced at the end of path, is stored
+// in GPU shared memory: explicitly, or by default (Auto) because its storage
+// is allocated at the block level of a kernel, outside the thread loops (as
+// allocation_bounds decides).
+func sharedStorage(f *ir.Function, path []ir.Stmt) bool {
+	switch f.Schedule.Memory {
+	case ir.GPUShared:
+		return true
+	case ir.Auto, ir.Stack:
+	default:
+		return false
+	}
+	inKernel, threads := false, false
+	for _, x := range path {
+		switch x := x.(type) {
+		case *ir.For:
+			if x.Kind == ir.GPUBlock {
+				inKernel, threads = true, false
+			} else if x.Kind == ir.GPUThread {
+				threads = true
+			}
+		case *ir.Realize:
+			if x.Func == f.Name {
+				return inKernel && !threads
+			}
+		}
+	}
+	return false
 }
 
 // unionOverThreads makes the region of a GPUShared Func computed inside

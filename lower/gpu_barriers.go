@@ -23,6 +23,11 @@ import (
 
 func gpuBarriers(st *State) error {
 	s, err := forEachKernel(st.Stmt, func(k *ir.For) (ir.Stmt, error) {
+		if _, block, err := threadLoopDims(k); err != nil {
+			return nil, err
+		} else if block[0]*block[1]*block[2] == 1 {
+			return k, nil // one thread per block shares with no one
+		}
 		b := &barrierer{shared: map[string]bool{}, local: map[string]bool{}, together: map[string]bool{}}
 		ir.WalkStmt(k, func(x ir.Stmt) bool {
 			switch x := x.(type) {
@@ -33,9 +38,9 @@ func gpuBarriers(st *State) error {
 					b.local[x.Name] = true
 				}
 			case *ir.ProducerConsumer:
-				// A shared Func's production is done by the block's threads
-				// together (gpu_cooperative or its own thread loops).
-				if x.Producer {
+				// A production gpu_cooperative dealt out to the threads: even
+				// inside thread loops, other threads write it.
+				if x.Producer && hasShareLoop(x.Body, x.Func) {
 					b.together[x.Func] = true
 				}
 			}
@@ -68,10 +73,23 @@ func replaceInnermostBlockBody(k *ir.For, body ir.Stmt) ir.Stmt {
 	return &ir.For{Name: k.Name, Min: k.Min, Extent: k.Extent, Kind: k.Kind, Body: body}
 }
 
+// hasShareLoop reports whether s has a loop of f's that gpu_cooperative
+// dealt out to the threads.
+func hasShareLoop(s ir.Stmt, f string) bool {
+	found := false
+	ir.WalkStmt(s, func(x ir.Stmt) bool {
+		if l, ok := x.(*ir.For); ok && isShareLoop(l.Name) && loopFunc(l.Name) == f {
+			found = true
+		}
+		return !found
+	}, nil)
+	return found
+}
+
 type barrierer struct {
 	shared   map[string]bool // the kernel's GPUShared allocations
 	local    map[string]bool // the kernel's per-thread allocations
-	together map[string]bool // Funcs whose production the block shares
+	together map[string]bool // Funcs produced by gpu_cooperative's shared-out loops
 }
 
 // accessSet is the buffers read and written by some statements.
@@ -180,8 +198,15 @@ func (b *barrierer) visit(s ir.Stmt, inThreads bool) (ir.Stmt, summary) {
 		return ir.MakeBlock(out...), summary{entry, pending, synced}
 	case *ir.For:
 		if x.Kind == ir.GPUThread {
+			// Inside, each thread works on its own data; seen from outside,
+			// the whole nest touches what the block's threads touch.
 			body, bs := b.visit(x.Body, true)
-			return &ir.For{Name: x.Name, Min: x.Min, Extent: x.Extent, Kind: x.Kind, Body: body}, bs
+			loop := &ir.For{Name: x.Name, Min: x.Min, Extent: x.Extent, Kind: x.Kind, Body: body}
+			if inThreads {
+				return loop, bs
+			}
+			a := b.tracked(loop, false)
+			return loop, summary{a, a, bs.barrier}
 		}
 		body, bs := b.visit(x.Body, inThreads)
 		if bs.barrier {

@@ -21,6 +21,7 @@ import (
 )
 
 func gpuCooperative(st *State) error {
+	var coopErr error
 	s, err := forEachKernel(st.Stmt, func(k *ir.For) (ir.Stmt, error) {
 		_, block, err := threadLoopDims(k)
 		if err != nil {
@@ -37,6 +38,11 @@ func gpuCooperative(st *State) error {
 		mut = func(x ir.Stmt) ir.Stmt {
 			pc, ok := x.(*ir.ProducerConsumer)
 			if ok && pc.Producer && shared[pc.Func] && !hasThreadLoop(pc.Body) {
+				if inner := nestedShared(pc.Body); inner != "" && coopErr == nil {
+					coopErr = ir.Errorf(ir.ErrSchedule, inner, "compute_at", "%s is stored in GPU shared memory and computed inside the production of %s, which the block's threads share out point by point (%s has no thread loops of its own), so the threads would overwrite each other's %s", inner, pc.Func, pc.Func, inner).
+						WithLegal("compute %s outside the production of %s (for example at the same block loop as %s), store it in registers, or give %s its own gpu_threads", inner, pc.Func, pc.Func, pc.Func)
+					return x
+				}
 				f := st.Funcs[pc.Func]
 				body := distributeStages(f, pc.Body, block)
 				note := &ir.Comment{Text: fmt.Sprintf("%s: one copy per block, produced by the block's %d threads together", pc.Func, block[0]*block[1]*block[2])}
@@ -49,8 +55,24 @@ func gpuCooperative(st *State) error {
 	if err != nil {
 		return err
 	}
+	if coopErr != nil {
+		return coopErr
+	}
 	st.Stmt = s
 	return nil
+}
+
+// nestedShared names a Func stored in GPU shared memory whose storage is
+// allocated inside s, or "".
+func nestedShared(s ir.Stmt) string {
+	name := ""
+	ir.WalkStmt(s, func(x ir.Stmt) bool {
+		if a, ok := x.(*ir.Allocate); ok && a.Memory == ir.GPUShared && name == "" {
+			name = a.Name
+		}
+		return name == ""
+	}, nil)
+	return name
 }
 
 func hasThreadLoop(s ir.Stmt) bool {

@@ -164,7 +164,13 @@ func extractKernel(st *State, outer *ir.For, count map[string]int) (*ir.Kernel, 
 		return true
 	}, nil)
 	if static > maxStaticShared {
-		return nil, ir.Errorf(ir.ErrSchedule, loopFunc(outer.Name), "store_in(GPUShared)", "kernel %s needs %d bytes of static shared memory (%s); the device allows %d", name, static, allocList(kern.Allocs), maxStaticShared).
+		biggest := ir.KernelAlloc{}
+		for _, a := range kern.Allocs {
+			if a.Memory == ir.GPUShared && a.Bytes() > biggest.Bytes() {
+				biggest = a
+			}
+		}
+		return nil, ir.Errorf(ir.ErrSchedule, biggest.Func, "store_in(GPUShared)", "kernel %s needs %d bytes of static shared memory (%s); the device allows %d", name, static, allocList(kern.Allocs), maxStaticShared).
 			WithLegal("smaller tiles, or fewer Funcs in shared memory")
 	}
 	ir.WalkStmt(body, func(x ir.Stmt) bool {

@@ -83,8 +83,9 @@ func (c *spmd) convert(s ir.Stmt, inThreads bool) ir.Stmt {
 			return &ir.LetStmt{Name: x.Name, Value: ir.Simplify(ir.AddE(x.Min, tid)), Body: body}
 		}
 		if containsBarrier(x.Body) && (c.threadDependent(x.Min) || c.threadDependent(x.Extent)) && c.err == nil {
-			c.err = ir.Errorf(ir.ErrSchedule, loopFunc(x.Name), "compute_at", "the serial loop %s contains a barrier (a shared Func is produced inside it), but its bounds depend on the thread: %s, %s. Every thread of the block must run the same iterations to reach the barriers", x.Name, ir.ExprString(x.Min), ir.ExprString(x.Extent)).
-				WithLegal("compute the shared Func at a loop whose enclosing serial loops have the same bounds for every thread (for example outside the thread loops), or store it in registers")
+			shared := sharedProducedIn(x.Body)
+			c.err = ir.Errorf(ir.ErrSchedule, shared, "compute_at", "%s is stored in GPU shared memory and produced inside the serial loop %s, whose bounds depend on the thread (%s, %s): the block's threads share its production and must meet at its barriers, so every thread must run the same iterations", shared, x.Name, ir.ExprString(x.Min), ir.ExprString(x.Extent)).
+				WithLegal("compute %s at a loop outside %s (for example at the block level, outside the thread loops), or store it in registers", shared, x.Name)
 		}
 		if x.Kind == ir.Serial && isShareLoop(x.Name) {
 			// A production dealt out to the threads (gpu_cooperative).
@@ -110,6 +111,19 @@ func (c *spmd) convert(s ir.Stmt, inThreads bool) ir.Stmt {
 		return x
 	}
 	return ir.MapStmt(s, func(y ir.Stmt) ir.Stmt { return c.convert(y, inThreads) }, nil)
+}
+
+// sharedProducedIn names the first Func produced in s (the shared Func
+// whose barriers s contains).
+func sharedProducedIn(s ir.Stmt) string {
+	name := ""
+	ir.WalkStmt(s, func(x ir.Stmt) bool {
+		if pc, ok := x.(*ir.ProducerConsumer); ok && pc.Producer && name == "" {
+			name = pc.Func
+		}
+		return name == ""
+	}, nil)
+	return name
 }
 
 func isShareLoop(name string) bool {

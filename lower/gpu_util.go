@@ -4,6 +4,7 @@ package lower
 
 import (
 	"sort"
+	"strings"
 
 	"github.com/gohalide/gohalide/bounds"
 	"github.com/gohalide/gohalide/halide/ir"
@@ -82,7 +83,13 @@ func threadLoopDims(kernel ir.Stmt) (map[string]int, [3]int64, error) {
 		return nil, block, err
 	}
 	if n := block[0] * block[1] * block[2]; n > 1024 {
-		return nil, block, ir.Errorf(ir.ErrSchedule, "", "gpu_threads", "the block has %d x %d x %d = %d threads; CUDA allows at most 1024", block[0], block[1], block[2], n)
+		var loops []string
+		for name := range dims {
+			loops = append(loops, name)
+		}
+		sort.Strings(loops)
+		return nil, block, ir.Errorf(ir.ErrSchedule, loopFunc(kernel.(*ir.For).Name), "gpu_threads", "the kernel of block loop %s has %d x %d x %d = %d threads per block (thread loops %s); CUDA allows at most 1024", kernel.(*ir.For).Name, block[0], block[1], block[2], n, strings.Join(loops, ", ")).
+			WithLegal("smaller thread tiles: split the thread loops by smaller factors")
 	}
 	return dims, block, nil
 }

@@ -49,7 +49,11 @@ func validateStageGPU(f *ir.Function, si int, d *ir.Definition) error {
 	}
 	stage := "stage " + itoa(si) + " of " + f.Name
 	if nb > 3 || nt > 3 {
-		return ir.Errorf(ir.ErrSchedule, f.Name, "gpu_blocks", "%s has %d block and %d thread loops; a kernel has at most 3 of each", stage, nb, nt).
+		directive := "gpu_blocks"
+		if nt > 3 {
+			directive = "gpu_threads"
+		}
+		return ir.Errorf(ir.ErrSchedule, f.Name, directive, "%s has %d block and %d thread loops; a kernel has at most 3 of each", stage, nb, nt).
 			WithLegal("fuse loops before marking them")
 	}
 	for i := firstBlock; firstBlock >= 0 && i <= lastBlock; i++ {
