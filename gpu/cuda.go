@@ -25,8 +25,9 @@ package gpu
 //     computed in float (exactly the double result rounded); exp, log and
 //     pow are computed in double and rounded, as the CPU does.
 //   - Float to int casts truncate toward zero through __float2ll_rz /
-//     __double2ll_rz, which saturate to the int64 range and map NaN to 0, and
-//     then wrap to the target type: the CPU's rule.
+//     __double2ll_rz, which saturate to the int64 range, and then wrap to
+//     the target type: the CPU's rule. NaN becomes 0 (the 64-bit targets
+//     test for it: the conversion alone gives MIN).
 //
 // The differences that remain are listed in the doc comment of CUDASource.
 //
@@ -104,19 +105,28 @@ type CUDASharedArray struct {
 //   - Signed int32 and int64 add, sub and mul use C's signed arithmetic.
 //     The hardware wraps as the CPU does, but overflow is undefined in C and
 //     the optimizer may assume it does not happen (as Halide does).
-//   - exp, log and pow are the CUDA double-precision functions (within 1
-//     ulp in double, then rounded as the CPU rounds), not Go's: a result
-//     can differ in the last bit of a float64, and in rare cases in the last
-//     bit of a float32.
+//   - exp, log and pow are CUDA's double-precision functions, not Go's
+//     (both round to the type afterwards). Go's are the less accurate on
+//     the cases we measured on an H100: math.Log on amd64 is wrong for
+//     subnormal inputs (log(1e-310) gives -709.09, CUDA the correct
+//     -713.80) and math.Pow can be off by tens of ulps. Float32 results
+//     agree except where the two double results round differently.
+//   - Atomic updates run in the order the GPU schedules them, the CPU's in
+//     loop order: float sums (and other non-associative updates) can
+//     differ in rounding.
+//   - Signed int32 and int64 add, sub and mul use C's signed arithmetic.
+//     The hardware wraps as the CPU does, but overflow is undefined in C and
+//     the optimizer may assume it does not happen (as Halide does).
 //   - Allocations are not zeroed (the CPU zeroes each one when it is
 //     entered); lowered programs write storage before they read it.
 //   - Loop bounds: the loop `for (x = m; x < m + e; x++)` computes m + e in
 //     int32, the CPU in int64.
-//   - Atomic stores of 8- and 16-bit values are compare-and-swap loops on
-//     the aligned 32-bit word that holds them.
 //   - An AssertStmt left in a kernel traps (__trap(), which aborts the
 //     launch) instead of returning an error with the message.
 //   - NaN payloads are not preserved by float min, max and mod.
+//
+// Atomic stores of 8- and 16-bit values are compare-and-swap loops on the
+// aligned 32-bit word that holds them.
 //
 // IR it cannot emit (a Provide or Realize left in the body, a GPU loop, an
 // unknown intrinsic, a variable that is not bound, a GPUShared allocation
@@ -162,14 +172,14 @@ func CUDASourceWith(opts CUDAOptions, kernels ...*ir.Kernel) (src string, err er
 
 // CUDAInfo returns the shared-memory layout that CUDASource gives k.
 func CUDAInfo(k *ir.Kernel) (info CUDAKernelInfo, err error) {
-	defer recoverCUDA(&err, kernelName(k))
+	defer recoverCUDA(&err, cudaKernelName(k))
 	if k == nil {
 		return info, cudaErr("", "nil kernel")
 	}
 	return cudaInfo(k)
 }
 
-func kernelName(k *ir.Kernel) string {
+func cudaKernelName(k *ir.Kernel) string {
 	if k == nil {
 		return ""
 	}
@@ -232,8 +242,8 @@ func cType(t ir.Type) string {
 	panic(cudaError{cudaErr("", "type %v has no CUDA equivalent", t)})
 }
 
-// typeSuffix names t in helper names (gh_div_i32).
-func typeSuffix(t ir.Type) string {
+// cTypeSuffix names t in helper names (gh_div_i32).
+func cTypeSuffix(t ir.Type) string {
 	switch t.Code {
 	case ir.IntCode:
 		return fmt.Sprintf("i%d", t.Bits)
@@ -246,90 +256,90 @@ func typeSuffix(t ir.Type) string {
 }
 
 // narrow reports whether C promotes values of t to int in arithmetic.
-func narrow(t ir.Type) bool { return t.IsBool() || t.IsIntOrUInt() && t.Bits < 32 }
+func cNarrow(t ir.Type) bool { return t.IsBool() || t.IsIntOrUInt() && t.Bits < 32 }
 
 // C operator precedences (higher binds tighter).
 const (
-	precCond    = 3
-	precOr      = 4
-	precAnd     = 5
-	precEq      = 9
-	precRel     = 10
-	precAdd     = 12
-	precMul     = 13
-	precUnary   = 15
-	precPostfix = 16
+	cPrecCond    = 3
+	cPrecOr      = 4
+	cPrecAnd     = 5
+	cPrecEq      = 9
+	cPrecRel     = 10
+	cPrecAdd     = 12
+	cPrecMul     = 13
+	cPrecUnary   = 15
+	cPrecPostfix = 16
 )
 
-func paren(s string, prec, need int) string {
+func cParen(s string, prec, need int) string {
 	if prec < need {
 		return "(" + s + ")"
 	}
 	return s
 }
 
-// intLiteral spells the integer constant v of type t; narrow types are
+// cIntLiteral spells the integer constant v of type t; narrow types are
 // spelled as int literals (C promotes them anyway).
-func intLiteral(t ir.Type, v int64) (string, int) {
+func cIntLiteral(t ir.Type, v int64) (string, int) {
 	v = t.Wrap(v)
 	switch {
 	case t.IsBool():
 		if v != 0 {
-			return "true", precPostfix
+			return "true", cPrecPostfix
 		}
-		return "false", precPostfix
+		return "false", cPrecPostfix
 	case t == ir.Int64:
 		if v == math.MinInt64 {
-			return "(-9223372036854775807ll - 1)", precPostfix
+			return "(-9223372036854775807ll - 1)", cPrecPostfix
 		}
-		return lit(strconv.FormatInt(v, 10) + "ll")
+		return cLit(strconv.FormatInt(v, 10) + "ll")
 	case t == ir.UInt64:
-		return strconv.FormatUint(uint64(v), 10) + "ull", precPostfix
+		return strconv.FormatUint(uint64(v), 10) + "ull", cPrecPostfix
 	case t == ir.UInt32:
-		return strconv.FormatInt(v, 10) + "u", precPostfix
+		return strconv.FormatInt(v, 10) + "u", cPrecPostfix
 	case t == ir.Int32 && v == math.MinInt32:
-		return "(-2147483647 - 1)", precPostfix
+		return "(-2147483647 - 1)", cPrecPostfix
 	}
-	return lit(strconv.FormatInt(v, 10))
+	return cLit(strconv.FormatInt(v, 10))
 }
 
-// lit gives a literal its precedence: a leading minus makes it unary.
-func lit(s string) (string, int) {
+// cLit gives a literal its precedence: a leading minus makes it unary.
+func cLit(s string) (string, int) {
 	if strings.HasPrefix(s, "-") {
-		return s, precUnary
+		return s, cPrecUnary
 	}
-	return s, precPostfix
+	return s, cPrecPostfix
 }
 
-func floatLiteral(t ir.Type, v float64) (string, int) {
+func cFloatLiteral(t ir.Type, v float64) (string, int) {
 	if t.Bits == 32 {
 		switch {
 		case math.IsNaN(v):
-			return "__int_as_float(0x7fc00000)", precPostfix
+			return "__int_as_float(0x7fc00000)", cPrecPostfix
 		case math.IsInf(v, 1):
-			return "__int_as_float(0x7f800000)", precPostfix
+			return "__int_as_float(0x7f800000)", cPrecPostfix
 		case math.IsInf(v, -1):
-			return "__int_as_float(0xff800000)", precPostfix
+			return "__int_as_float(0xff800000)", cPrecPostfix
 		}
 		s := strconv.FormatFloat(float64(float32(v)), 'g', -1, 32)
 		if !strings.ContainsAny(s, ".eE") {
 			s += ".0"
 		}
-		return lit(s + "f")
+		return cLit(s + "f")
 	}
 	switch {
 	case math.IsNaN(v):
-		return "__longlong_as_double(0x7ff8000000000000ll)", precPostfix
+		return "__longlong_as_double(0x7ff8000000000000ll)", cPrecPostfix
 	case math.IsInf(v, 1):
-		return "__longlong_as_double(0x7ff0000000000000ll)", precPostfix
+		return "__longlong_as_double(0x7ff0000000000000ll)", cPrecPostfix
 	case math.IsInf(v, -1):
-		return "__longlong_as_double(0xfff0000000000000ull)", precPostfix
+		return "__longlong_as_double(0xfff0000000000000ull)", cPrecPostfix
 	}
 	s := strconv.FormatFloat(v, 'g', -1, 64)
 	if !strings.ContainsAny(s, ".eE") {
 		s += ".0"
 	}
-	return lit(s)
+	return cLit(s)
 }
 
 // cReserved are names a generated identifier must not take: C++ keywords,
@@ -424,7 +434,7 @@ func (m *cudaModule) preamble() string {
 	return b.String()
 }
 
-const helperPrefix = "static __device__ __forceinline__ "
+const cudaHelperPrefix = "static __device__ __forceinline__ "
 
 // use records that the code calls helper name, generating it (and what it
 // calls) the first time.
@@ -437,8 +447,8 @@ func (m *cudaModule) use(name string) string {
 	return name
 }
 
-// helperTypes maps helper suffixes back to types.
-var helperTypes = map[string]ir.Type{
+// cudaHelperTypes maps helper suffixes back to types.
+var cudaHelperTypes = map[string]ir.Type{
 	"i8": ir.Int8, "i16": ir.Int16, "i32": ir.Int32, "i64": ir.Int64,
 	"u8": ir.UInt8, "u16": ir.UInt16, "u32": ir.UInt32, "u64": ir.UInt64,
 	"f32": ir.Float32, "f64": ir.Float64, "bool": ir.Bool,
@@ -446,7 +456,7 @@ var helperTypes = map[string]ir.Type{
 
 func (m *cudaModule) helperSource(name string) (int, string) {
 	parts := strings.Split(strings.TrimPrefix(name, "gh_"), "_")
-	t, ok := helperTypes[parts[len(parts)-1]]
+	t, ok := cudaHelperTypes[parts[len(parts)-1]]
 	if !ok {
 		panic(fmt.Sprintf("unknown helper %s", name))
 	}
@@ -468,13 +478,13 @@ func (m *cudaModule) helperSource(name string) (int, string) {
     }
     return q;
 }
-`, helperPrefix, c, name)
+`, cudaHelperPrefix, c, name)
 		}
 		return 0, fmt.Sprintf(`// Unsigned division; x / 0 is 0.
 %[1]s%[2]s %[3]s(%[2]s a, %[2]s b) {
     return b == 0 ? 0 : a / b;
 }
-`, helperPrefix, c, name)
+`, cudaHelperPrefix, c, name)
 	case "mod":
 		switch {
 		case t.IsInt():
@@ -489,7 +499,7 @@ func (m *cudaModule) helperSource(name string) (int, string) {
     }
     return r;
 }
-`, helperPrefix, c, name)
+`, cudaHelperPrefix, c, name)
 		case t.IsFloat():
 			mul, sub := "__dmul_rn", "__dsub_rn"
 			return 0, fmt.Sprintf(`// Float modulo a - b * floor(a / b), computed in double and rounded once at
@@ -499,13 +509,13 @@ func (m *cudaModule) helperSource(name string) (int, string) {
     const double q = b;
     return (%[2]s)%[5]s(p, %[4]s(q, floor(p / q)));
 }
-`, helperPrefix, c, name, mul, sub)
+`, cudaHelperPrefix, c, name, mul, sub)
 		}
 		return 0, fmt.Sprintf(`// Unsigned modulo; x %% 0 is 0.
 %[1]s%[2]s %[3]s(%[2]s a, %[2]s b) {
     return b == 0 ? 0 : a %% b;
 }
-`, helperPrefix, c, name)
+`, cudaHelperPrefix, c, name)
 	case "min", "max":
 		lt, inf, word, pick := "<", "-Inf", "Min", "signbit(a) ? a : b"
 		if parts[0] == "max" {
@@ -531,43 +541,53 @@ func (m *cudaModule) helperSource(name string) (int, string) {
     }
     return a %[6]s b ? a : b;
 }
-`, helperPrefix, c, name, word, inf, lt, zero, pick)
+`, cudaHelperPrefix, c, name, word, inf, lt, zero, pick)
 	case "abs":
 		return 0, fmt.Sprintf(`// |a| in int64; abs(MIN) wraps to MIN.
 %[1]slong long %[2]s(long long a) {
     return a < 0 ? (long long)(0ull - (unsigned long long)a) : a;
 }
-`, helperPrefix, name)
-	case "tou64":
-		conv := "__float2ll_rz"
-		uconv := "__float2ull_rz"
+`, cudaHelperPrefix, name)
+	case "toi64", "tou64":
+		conv, uconv := "__float2ll_rz", "__float2ull_rz"
 		if t.Bits == 64 {
 			conv, uconv = "__double2ll_rz", "__double2ull_rz"
+		}
+		if parts[0] == "toi64" {
+			return 0, fmt.Sprintf(`// Float to int64 as the CPU executor converts: truncate toward zero, saturate
+// at the int64 range, NaN to 0 (%[4]s alone gives MIN for NaN).
+%[1]slong long %[2]s(%[3]s a) {
+    return isnan(a) ? 0 : %[4]s(a);
+}
+`, cudaHelperPrefix, name, c, conv)
 		}
 		return 0, fmt.Sprintf(`// Float to uint64 as the CPU executor converts: truncate toward zero, a
 // negative value as int64 (bit pattern), saturate at 2^64 - 1, NaN to 0.
 %[1]sunsigned long long %[2]s(%[3]s a) {
+    if (isnan(a)) {
+        return 0;
+    }
     return a < 0 ? (unsigned long long)%[4]s(a) : %[5]s(a);
 }
-`, helperPrefix, name, c, conv, uconv)
+`, cudaHelperPrefix, name, c, conv, uconv)
 	case "cas":
-		return 1, casHelper(name, t)
+		return 1, cudaCASHelper(name, t)
 	case "atomic":
 		return 2, m.atomicHelper(name, parts[1], t)
 	}
 	panic(fmt.Sprintf("unknown helper %s", name))
 }
 
-// casHelper writes gh_cas_T(T *p, T *expected, T desired): a
+// cudaCASHelper writes gh_cas_T(T *p, T *expected, T desired): a
 // compare-and-swap on the bits of *p, which stores desired and returns
 // true when *p holds *expected, and otherwise loads *p into *expected and
 // returns false.
-func casHelper(name string, t ir.Type) string {
+func cudaCASHelper(name string, t ir.Type) string {
 	c := cType(t)
 	head := fmt.Sprintf(`// Compare-and-swap on the bits of *p: if *p is *expected, store desired and
 // return true; otherwise load *p into *expected and return false.
 %sbool %s(%s *p, %s *expected, %s desired) {
-`, helperPrefix, name, c, c, c)
+`, cudaHelperPrefix, name, c, c, c)
 	var body string
 	switch {
 	case t == ir.Int32 || t == ir.UInt32 || t == ir.UInt64:
@@ -626,19 +646,19 @@ func casHelper(name string, t ir.Type) string {
 func (m *cudaModule) atomicHelper(name, opName string, t ir.Type) string {
 	var op ir.BinOp = 255
 	for o := ir.Add; o <= ir.Or; o++ {
-		if binOpWord[o] == opName {
+		if cudaOpWord[o] == opName {
 			op = o
 		}
 	}
 	if op == 255 {
 		panic(fmt.Sprintf("unknown atomic helper %s", name))
 	}
-	e := newKernelEmitter(m, "")
+	e := newCUDAKernelEmitter(m, "")
 	e.vars["old"] = []cVar{{"old", t}}
 	e.vars["x"] = []cVar{{"x", t}}
 	val, _ := e.expr(&ir.Binary{Op: op, A: &ir.Var{T: t, Name: "old"}, B: &ir.Var{T: t, Name: "x"}})
 	c := cType(t)
-	cas := m.use("gh_cas_" + typeSuffix(t))
+	cas := m.use("gh_cas_" + cTypeSuffix(t))
 	what := ir.ExprString(&ir.Binary{Op: op, A: &ir.Var{T: t, Name: "*p"}, B: &ir.Var{T: t, Name: "x"}})
 	return fmt.Sprintf(`// *p = %[5]s, atomically.
 %[1]svoid %[2]s(%[3]s *p, %[3]s x) {
@@ -647,10 +667,10 @@ func (m *cudaModule) atomicHelper(name, opName string, t ir.Type) string {
         // another thread changed *p first: old is its value, try again
     }
 }
-`, helperPrefix, name, c, cas, what, val)
+`, cudaHelperPrefix, name, c, cas, what, val)
 }
 
-var binOpWord = map[ir.BinOp]string{
+var cudaOpWord = map[ir.BinOp]string{
 	ir.Add: "add", ir.Sub: "sub", ir.Mul: "mul", ir.Div: "div", ir.Mod: "mod",
 	ir.Min: "min", ir.Max: "max", ir.And: "and", ir.Or: "or",
 }
@@ -658,7 +678,7 @@ var binOpWord = map[ir.BinOp]string{
 // ---------------------------------------------------------------------------
 // Shared memory layout.
 
-type sharedAlloc struct {
+type cudaSharedAlloc struct {
 	CUDASharedArray
 	extents []ir.Expr
 }
@@ -679,7 +699,7 @@ func cudaInfo(k *ir.Kernel) (CUDAKernelInfo, error) {
 		}
 		info.Threads *= n
 	}
-	var static, dynamic []sharedAlloc
+	var static, dynamic []cudaSharedAlloc
 	var walk func(s ir.Stmt, lets map[string]ir.Expr, under string)
 	walk = func(s ir.Stmt, lets map[string]ir.Expr, under string) {
 		switch s := s.(type) {
@@ -707,7 +727,7 @@ func cudaInfo(k *ir.Kernel) (CUDAKernelInfo, error) {
 				if under != "" {
 					panic(cudaError{cudaErr(k.Name, "GPUShared allocation %s is inside %s; shared allocations must come first in the kernel body", s.Name, under)})
 				}
-				a := sharedAlloc{CUDASharedArray: CUDASharedArray{Name: s.Name, T: s.T, Elems: 1}}
+				a := cudaSharedAlloc{CUDASharedArray: CUDASharedArray{Name: s.Name, T: s.T, Elems: 1}}
 				var size ir.Expr
 				for _, x := range s.Extents {
 					x = ir.Simplify(ir.Substitute(x, lets))
@@ -731,7 +751,7 @@ func cudaInfo(k *ir.Kernel) (CUDAKernelInfo, error) {
 				} else {
 					bad := ""
 					ir.WalkExpr(size, func(e ir.Expr) bool {
-						if v, ok := e.(*ir.Var); ok && bad == "" && !isScalarArg(k, v.Name) {
+						if v, ok := e.(*ir.Var); ok && bad == "" && !cudaIsScalarArg(k, v.Name) {
 							bad = v.Name
 						}
 						return bad == ""
@@ -749,7 +769,7 @@ func cudaInfo(k *ir.Kernel) (CUDAKernelInfo, error) {
 	walk(k.Body, nil, "")
 	// Decreasing element size: no padding between arrays (sizes are powers
 	// of two), so ptxas's count and the dynamic offsets are plain sums.
-	bySize := func(l []sharedAlloc) {
+	bySize := func(l []cudaSharedAlloc) {
 		sort.SliceStable(l, func(i, j int) bool { return l[i].T.Bytes() > l[j].T.Bytes() })
 	}
 	bySize(static)
@@ -770,7 +790,7 @@ func cudaInfo(k *ir.Kernel) (CUDAKernelInfo, error) {
 	return info, nil
 }
 
-func isScalarArg(k *ir.Kernel, name string) bool {
+func cudaIsScalarArg(k *ir.Kernel, name string) bool {
 	for _, a := range k.Args {
 		if !a.IsBuffer && a.Name == name {
 			return true
@@ -798,7 +818,7 @@ type cLine struct {
 	text   string
 }
 
-type kernelEmitter struct {
+type cudaKernelEmitter struct {
 	m      *cudaModule
 	kernel string
 	lines  []cLine
@@ -815,8 +835,8 @@ type kernelEmitter struct {
 	tmp  int
 }
 
-func newKernelEmitter(m *cudaModule, kernel string) *kernelEmitter {
-	return &kernelEmitter{
+func newCUDAKernelEmitter(m *cudaModule, kernel string) *cudaKernelEmitter {
+	return &cudaKernelEmitter{
 		m: m, kernel: kernel,
 		scopes: []map[string]bool{{}},
 		vars:   map[string][]cVar{},
@@ -824,21 +844,21 @@ func newKernelEmitter(m *cudaModule, kernel string) *kernelEmitter {
 	}
 }
 
-func (e *kernelEmitter) fail(format string, args ...any) {
+func (e *cudaKernelEmitter) fail(format string, args ...any) {
 	panic(cudaError{cudaErr(e.kernel, format, args...)})
 }
 
-func (e *kernelEmitter) line(format string, args ...any) {
+func (e *cudaKernelEmitter) line(format string, args ...any) {
 	e.lines = append(e.lines, cLine{e.indent, fmt.Sprintf(format, args...)})
 }
 
-func (e *kernelEmitter) comment(text string) {
+func (e *cudaKernelEmitter) comment(text string) {
 	for _, l := range strings.Split(text, "\n") {
 		e.line("// %s", strings.TrimRight(l, " \t"))
 	}
 }
 
-func (e *kernelEmitter) visible(name string) bool {
+func (e *cudaKernelEmitter) visible(name string) bool {
 	for _, s := range e.scopes {
 		if s[name] {
 			return true
@@ -848,7 +868,7 @@ func (e *kernelEmitter) visible(name string) bool {
 }
 
 // fresh picks a C identifier for IR name that no visible declaration has.
-func (e *kernelEmitter) fresh(name string) string {
+func (e *cudaKernelEmitter) fresh(name string) string {
 	base := cIdent(name)
 	c := base
 	for i := 1; e.visible(c); i++ {
@@ -859,31 +879,31 @@ func (e *kernelEmitter) fresh(name string) string {
 
 // declare picks the C identifier for a new binding of IR name in the
 // current C block.
-func (e *kernelEmitter) declare(name string) string {
+func (e *cudaKernelEmitter) declare(name string) string {
 	c := e.fresh(name)
 	e.scopes[len(e.scopes)-1][c] = true
 	return c
 }
 
-func (e *kernelEmitter) push() { e.scopes = append(e.scopes, map[string]bool{}); e.indent++ }
-func (e *kernelEmitter) pop()  { e.scopes = e.scopes[:len(e.scopes)-1]; e.indent-- }
-func (e *kernelEmitter) open(format string, args ...any) {
+func (e *cudaKernelEmitter) push() { e.scopes = append(e.scopes, map[string]bool{}); e.indent++ }
+func (e *cudaKernelEmitter) pop()  { e.scopes = e.scopes[:len(e.scopes)-1]; e.indent-- }
+func (e *cudaKernelEmitter) open(format string, args ...any) {
 	e.line(format, args...)
 	e.push()
 }
-func (e *kernelEmitter) close() { e.pop(); e.line("}") }
+func (e *cudaKernelEmitter) close() { e.pop(); e.line("}") }
 
-func (e *kernelEmitter) bindVar(irName, cName string, t ir.Type) func() {
+func (e *cudaKernelEmitter) bindVar(irName, cName string, t ir.Type) func() {
 	e.vars[irName] = append(e.vars[irName], cVar{cName, t})
 	return func() { e.vars[irName] = e.vars[irName][:len(e.vars[irName])-1] }
 }
 
-func (e *kernelEmitter) bindBuf(irName string, b cBuf) func() {
+func (e *cudaKernelEmitter) bindBuf(irName string, b cBuf) func() {
 	e.bufs[irName] = append(e.bufs[irName], b)
 	return func() { e.bufs[irName] = e.bufs[irName][:len(e.bufs[irName])-1] }
 }
 
-func (e *kernelEmitter) lookupBuf(name, what string) cBuf {
+func (e *cudaKernelEmitter) lookupBuf(name, what string) cBuf {
 	l := e.bufs[name]
 	if len(l) == 0 {
 		e.fail("%s buffer %s, which is neither an argument nor an allocation of the kernel", what, name)
@@ -898,7 +918,7 @@ func (m *cudaModule) kernel(k *ir.Kernel) (text, name string, err error) {
 	if err != nil {
 		return "", "", err
 	}
-	e := newKernelEmitter(m, k.Name)
+	e := newCUDAKernelEmitter(m, k.Name)
 	name = info.Name
 
 	// Arguments.
@@ -964,7 +984,7 @@ func (m *cudaModule) kernel(k *ir.Kernel) (text, name string, err error) {
 	e.pop()
 
 	var b strings.Builder
-	fmt.Fprintf(&b, "// Kernel %s: block %s", k.Name, blockText(k.Block))
+	fmt.Fprintf(&b, "// Kernel %s: block %s", k.Name, cudaBlockText(k.Block))
 	if info.Threads > 0 {
 		fmt.Fprintf(&b, " (%d threads)", info.Threads)
 	}
@@ -1001,7 +1021,7 @@ func (m *cudaModule) kernel(k *ir.Kernel) (text, name string, err error) {
 	return b.String(), name, nil
 }
 
-func blockText(block [3]ir.Expr) string {
+func cudaBlockText(block [3]ir.Expr) string {
 	parts := make([]string, 3)
 	for i, d := range block {
 		if d == nil {
@@ -1015,7 +1035,7 @@ func blockText(block [3]ir.Expr) string {
 
 // sharedDecls declares the kernel's GPUShared allocations at the top of
 // its body, in the order of info.Shared.
-func (e *kernelEmitter) sharedDecls(info CUDAKernelInfo) {
+func (e *cudaKernelEmitter) sharedDecls(info CUDAKernelInfo) {
 	if len(info.Shared) == 0 {
 		return
 	}
@@ -1041,7 +1061,7 @@ func (e *kernelEmitter) sharedDecls(info CUDAKernelInfo) {
 			e.line("%s *%s = (%s *)%s;", ct, c, ct, dyn)
 		} else {
 			off, p := e.expr(a.Offset)
-			e.line("%s *%s = (%s *)(%s + %s);", ct, c, ct, dyn, paren(off, p, precAdd+1))
+			e.line("%s *%s = (%s *)(%s + %s);", ct, c, ct, dyn, cParen(off, p, cPrecAdd+1))
 		}
 	}
 }
@@ -1049,7 +1069,7 @@ func (e *kernelEmitter) sharedDecls(info CUDAKernelInfo) {
 // ---------------------------------------------------------------------------
 // Statements.
 
-func (e *kernelEmitter) stmt(s ir.Stmt) {
+func (e *cudaKernelEmitter) stmt(s ir.Stmt) {
 	switch s := s.(type) {
 	case nil:
 	case *ir.Block:
@@ -1094,11 +1114,11 @@ func (e *kernelEmitter) stmt(s ir.Stmt) {
 			return
 		}
 		x, p := e.expr(s.X)
-		e.line("(void)%s;", paren(x, p, precUnary))
+		e.line("(void)%s;", cParen(x, p, cPrecUnary))
 	case *ir.AssertStmt:
 		c, p := e.expr(s.Cond)
 		e.comment("assert: " + s.Message)
-		e.open("if (!%s) {", paren(c, p, precUnary))
+		e.open("if (!%s) {", cParen(c, p, cPrecUnary))
 		e.line("__trap();")
 		e.close()
 	case *ir.Provide:
@@ -1112,8 +1132,8 @@ func (e *kernelEmitter) stmt(s ir.Stmt) {
 	}
 }
 
-// isAtom reports whether e prints as a name or a literal.
-func isAtom(e ir.Expr) bool {
+// cIsAtom reports whether e prints as a name or a literal.
+func cIsAtom(e ir.Expr) bool {
 	switch e.(type) {
 	case *ir.IntImm, *ir.Var:
 		return true
@@ -1121,7 +1141,7 @@ func isAtom(e ir.Expr) bool {
 	return false
 }
 
-func (e *kernelEmitter) loop(s *ir.For) {
+func (e *cudaKernelEmitter) loop(s *ir.For) {
 	switch s.Kind {
 	case ir.GPUBlock, ir.GPUThread:
 		e.fail("loop %s has kind %v: GPU loops are the kernel's launch dimensions and cannot appear in its body", s.Name, s.Kind)
@@ -1138,13 +1158,13 @@ func (e *kernelEmitter) loop(s *ir.For) {
 		cond = strconv.FormatInt(lo+ext, 10)
 	default:
 		mn = e.top(s.Min)
-		if !isAtom(s.Min) {
+		if !cIsAtom(s.Min) {
 			c := e.declare(s.Name + ".min")
 			e.line("const int %s = %s;", c, mn)
 			mn = c
 		}
 		x := e.top(s.Extent)
-		if !isAtom(s.Extent) {
+		if !cIsAtom(s.Extent) {
 			c := e.declare(s.Name + ".extent")
 			e.line("const int %s = %s;", c, x)
 			x = c
@@ -1168,13 +1188,13 @@ func (e *kernelEmitter) loop(s *ir.For) {
 	e.close()
 }
 
-func (e *kernelEmitter) ifThenElse(s *ir.IfThenElse) {
+func (e *cudaKernelEmitter) ifThenElse(s *ir.IfThenElse) {
 	c := e.top(s.Cond)
 	e.open("if (%s) {", c)
 	e.stmt(s.Then)
 	for s.Else != nil {
 		el, ok := s.Else.(*ir.IfThenElse)
-		if ok && !hasLet(el.Cond) {
+		if ok && !cHasLet(el.Cond) {
 			c := e.top(el.Cond)
 			e.pop()
 			e.line("} else if (%s) {", c)
@@ -1192,7 +1212,7 @@ func (e *kernelEmitter) ifThenElse(s *ir.IfThenElse) {
 	e.close()
 }
 
-func hasLet(x ir.Expr) bool {
+func cHasLet(x ir.Expr) bool {
 	found := false
 	ir.WalkExpr(x, func(x ir.Expr) bool {
 		if _, ok := x.(*ir.Let); ok {
@@ -1203,7 +1223,7 @@ func hasLet(x ir.Expr) bool {
 	return found
 }
 
-func (e *kernelEmitter) allocate(s *ir.Allocate) {
+func (e *cudaKernelEmitter) allocate(s *ir.Allocate) {
 	if s.Memory == ir.GPUShared {
 		// Declared at the top of the body by sharedDecls.
 		e.stmt(s.Body)
@@ -1227,7 +1247,7 @@ func (e *kernelEmitter) allocate(s *ir.Allocate) {
 	restore()
 }
 
-func (e *kernelEmitter) store(s *ir.Store) {
+func (e *cudaKernelEmitter) store(s *ir.Store) {
 	if s.Index == nil || s.Value == nil {
 		e.fail("store to %s has a nil index or value", s.Buf)
 	}
@@ -1238,7 +1258,7 @@ func (e *kernelEmitter) store(s *ir.Store) {
 	if s.Value.Type() != b.t {
 		e.fail("store of a %v value to buffer %s of %v", s.Value.Type(), s.Buf, b.t)
 	}
-	if s.Atomic && usesSelf(s.Value, s.Buf, s.Index) {
+	if s.Atomic && atomicUsesSelf(s.Value, s.Buf, s.Index) {
 		e.atomicStore(s, b)
 		return
 	}
@@ -1247,16 +1267,16 @@ func (e *kernelEmitter) store(s *ir.Store) {
 	e.line("%s[%s] = %s;", b.name, idx, v)
 }
 
-// isSelf reports whether x is a load of element index of buf.
-func isSelf(x ir.Expr, buf string, index ir.Expr) bool {
+// atomicSelf reports whether x is a load of element index of buf.
+func atomicSelf(x ir.Expr, buf string, index ir.Expr) bool {
 	l, ok := x.(*ir.Load)
 	return ok && l.Buf == buf && ir.Equal(l.Index, index)
 }
 
-func usesSelf(x ir.Expr, buf string, index ir.Expr) bool {
+func atomicUsesSelf(x ir.Expr, buf string, index ir.Expr) bool {
 	found := false
 	ir.WalkExpr(x, func(x ir.Expr) bool {
-		if isSelf(x, buf, index) {
+		if atomicSelf(x, buf, index) {
 			found = true
 		}
 		return !found
@@ -1264,7 +1284,7 @@ func usesSelf(x ir.Expr, buf string, index ir.Expr) bool {
 	return found
 }
 
-func commutative(op ir.BinOp) bool {
+func cudaCommutative(op ir.BinOp) bool {
 	switch op {
 	case ir.Add, ir.Mul, ir.Min, ir.Max, ir.And, ir.Or:
 		return true
@@ -1276,14 +1296,14 @@ func commutative(op ir.BinOp) bool {
 // atomic where one computes the value, a helper with a compare-and-swap
 // loop for other operators, and an inline compare-and-swap loop for any
 // other expression of the old value.
-func (e *kernelEmitter) atomicStore(s *ir.Store, b cBuf) {
+func (e *cudaKernelEmitter) atomicStore(s *ir.Store, b cBuf) {
 	t := b.t
-	if bin, ok := s.Value.(*ir.Binary); ok && binOpWord[bin.Op] != "" {
+	if bin, ok := s.Value.(*ir.Binary); ok && cudaOpWord[bin.Op] != "" {
 		var x ir.Expr
 		switch {
-		case isSelf(bin.A, s.Buf, s.Index) && !usesSelf(bin.B, s.Buf, s.Index):
+		case atomicSelf(bin.A, s.Buf, s.Index) && !atomicUsesSelf(bin.B, s.Buf, s.Index):
 			x = bin.B
-		case commutative(bin.Op) && isSelf(bin.B, s.Buf, s.Index) && !usesSelf(bin.A, s.Buf, s.Index):
+		case cudaCommutative(bin.Op) && atomicSelf(bin.B, s.Buf, s.Index) && !atomicUsesSelf(bin.A, s.Buf, s.Index):
 			x = bin.A
 		}
 		if x != nil {
@@ -1297,12 +1317,12 @@ func (e *kernelEmitter) atomicStore(s *ir.Store, b cBuf) {
 			case bin.Op == ir.Add && (t == ir.Int32 || t == ir.UInt32 || t == ir.UInt64 || t.IsFloat()):
 				native("atomicAdd")
 			case bin.Op == ir.Add && t == ir.Int64:
-				e.line("atomicAdd((unsigned long long *)%s, (unsigned long long)%s);", ptr, paren(xs, xp, precUnary))
+				e.line("atomicAdd((unsigned long long *)%s, (unsigned long long)%s);", ptr, cParen(xs, xp, cPrecUnary))
 			case bin.Op == ir.Sub && (t == ir.Int32 || t == ir.UInt32):
 				native("atomicSub")
 			case bin.Op == ir.Sub && t.IsFloat():
 				// a - x is a + (-x) exactly in IEEE arithmetic.
-				e.line("atomicAdd(%s, -%s);", ptr, paren(xs, xp, precUnary))
+				e.line("atomicAdd(%s, -%s);", ptr, cParen(xs, xp, cPrecUnary))
 			case (bin.Op == ir.Min || bin.Op == ir.Max) && (t == ir.Int32 || t == ir.UInt32 || t == ir.Int64 || t == ir.UInt64):
 				if bin.Op == ir.Min {
 					native("atomicMin")
@@ -1310,7 +1330,7 @@ func (e *kernelEmitter) atomicStore(s *ir.Store, b cBuf) {
 					native("atomicMax")
 				}
 			default:
-				native(e.m.use(fmt.Sprintf("gh_atomic_%s_%s", binOpWord[bin.Op], typeSuffix(t))))
+				native(e.m.use(fmt.Sprintf("gh_atomic_%s_%s", cudaOpWord[bin.Op], cTypeSuffix(t))))
 			}
 			return
 		}
@@ -1332,7 +1352,7 @@ func (e *kernelEmitter) atomicStore(s *ir.Store, b cBuf) {
 	restore := e.bindVar(oldName, old, t)
 	var repl func(ir.Expr) ir.Expr
 	repl = func(x ir.Expr) ir.Expr {
-		if isSelf(x, s.Buf, s.Index) {
+		if atomicSelf(x, s.Buf, s.Index) {
 			return &ir.Var{T: t, Name: oldName}
 		}
 		return ir.MapExpr(x, repl)
@@ -1341,7 +1361,7 @@ func (e *kernelEmitter) atomicStore(s *ir.Store, b cBuf) {
 	restore()
 	e.line("%s = %s;", nw, v)
 	e.pop()
-	e.line("} while (!%s(%s, &%s, %s));", e.m.use("gh_cas_"+typeSuffix(t)), ptr, old, nw)
+	e.line("} while (!%s(%s, &%s, %s));", e.m.use("gh_cas_"+cTypeSuffix(t)), ptr, old, nw)
 	e.close()
 }
 
@@ -1350,25 +1370,25 @@ func (e *kernelEmitter) atomicStore(s *ir.Store, b cBuf) {
 
 // top emits x where any expression may stand (an initializer, an index, a
 // condition).
-func (e *kernelEmitter) top(x ir.Expr) string {
+func (e *cudaKernelEmitter) top(x ir.Expr) string {
 	s, _ := e.expr(x)
 	return s
 }
 
 // operand emits x as an operand needing precedence at least need.
-func (e *kernelEmitter) operand(x ir.Expr, need int) string {
+func (e *cudaKernelEmitter) operand(x ir.Expr, need int) string {
 	s, p := e.expr(x)
-	return paren(s, p, need)
+	return cParen(s, p, need)
 }
 
 // conditional emits x as C evaluates only sometimes.
-func (e *kernelEmitter) conditional(x ir.Expr, need int) string {
+func (e *cudaKernelEmitter) conditional(x ir.Expr, need int) string {
 	e.cond++
 	defer func() { e.cond-- }()
 	return e.operand(x, need)
 }
 
-func (e *kernelEmitter) expr(x ir.Expr) (string, int) {
+func (e *cudaKernelEmitter) expr(x ir.Expr) (string, int) {
 	switch x := x.(type) {
 	case nil:
 		e.fail("nil expression")
@@ -1376,12 +1396,12 @@ func (e *kernelEmitter) expr(x ir.Expr) (string, int) {
 		if x.T.IsFloat() {
 			e.fail("integer constant %d has type %v", x.V, x.T)
 		}
-		return intLiteral(x.T, x.V)
+		return cIntLiteral(x.T, x.V)
 	case *ir.FloatImm:
 		if !x.T.IsFloat() {
 			e.fail("float constant %v has type %v", x.V, x.T)
 		}
-		return floatLiteral(x.T, x.V)
+		return cFloatLiteral(x.T, x.V)
 	case *ir.Var:
 		l := e.vars[x.Name]
 		if len(l) == 0 {
@@ -1389,24 +1409,24 @@ func (e *kernelEmitter) expr(x ir.Expr) (string, int) {
 		}
 		b := l[len(l)-1]
 		if b.t != x.T {
-			return e.cast(b.name, precPostfix, b.t, x.T)
+			return e.cast(b.name, cPrecPostfix, b.t, x.T)
 		}
-		return b.name, precPostfix
+		return b.name, cPrecPostfix
 	case *ir.Cast:
 		s, p := e.expr(x.X)
 		return e.cast(s, p, x.X.Type(), x.T)
 	case *ir.Binary:
 		return e.binary(x)
 	case *ir.Not:
-		return "!" + e.operand(x.X, precUnary), precUnary
+		return "!" + e.operand(x.X, cPrecUnary), cPrecUnary
 	case *ir.Select:
 		if x.True.Type() != x.False.Type() {
 			e.fail("select arms have types %v and %v", x.True.Type(), x.False.Type())
 		}
-		c := e.operand(x.Cond, precCond+1)
-		a := e.conditional(x.True, precCond+1)
-		b := e.conditional(x.False, precCond)
-		return c + " ? " + a + " : " + b, precCond
+		c := e.operand(x.Cond, cPrecCond+1)
+		a := e.conditional(x.True, cPrecCond+1)
+		b := e.conditional(x.False, cPrecCond)
+		return c + " ? " + a + " : " + b, cPrecCond
 	case *ir.Call:
 		return e.call(x)
 	case *ir.Load:
@@ -1414,10 +1434,10 @@ func (e *kernelEmitter) expr(x ir.Expr) (string, int) {
 		if b.t != x.T {
 			e.fail("load of %v from buffer %s of %v", x.T, x.Buf, b.t)
 		}
-		return b.name + "[" + e.top(x.Index) + "]", precPostfix
+		return b.name + "[" + e.top(x.Index) + "]", cPrecPostfix
 	case *ir.Let:
 		if e.cond > 0 {
-			return e.letLambda(x), precPostfix
+			return e.letLambda(x), cPrecPostfix
 		}
 		if !ir.Uses(x.Body, x.Name) {
 			return e.expr(x.Body)
@@ -1435,7 +1455,7 @@ func (e *kernelEmitter) expr(x ir.Expr) (string, int) {
 
 // letLambda emits a Let that C must evaluate conditionally as an
 // immediately invoked lambda, whose statements are the hoisted lets.
-func (e *kernelEmitter) letLambda(x *ir.Let) string {
+func (e *cudaKernelEmitter) letLambda(x *ir.Let) string {
 	saved, savedCond, savedIndent := e.lines, e.cond, e.indent
 	e.lines, e.cond = nil, 0
 	e.push()
@@ -1454,7 +1474,7 @@ func (e *kernelEmitter) letLambda(x *ir.Let) string {
 
 // cast converts the C expression s (precedence p) of type from to type to,
 // with the CPU executor's rules.
-func (e *kernelEmitter) cast(s string, p int, from, to ir.Type) (string, int) {
+func (e *cudaKernelEmitter) cast(s string, p int, from, to ir.Type) (string, int) {
 	if from == to {
 		return s, p
 	}
@@ -1464,19 +1484,17 @@ func (e *kernelEmitter) cast(s string, p int, from, to ir.Type) (string, int) {
 		if from.Bits == 64 {
 			conv = "__double2ll_rz"
 		}
-		if to == ir.UInt64 {
-			return e.m.use("gh_tou64_"+typeSuffix(from)) + "(" + s + ")", precPostfix
+		if to.Bits == 64 {
+			return e.m.use("gh_to"+cTypeSuffix(to)+"_"+cTypeSuffix(from)) + "(" + s + ")", cPrecPostfix
 		}
-		s = conv + "(" + s + ")"
-		if to == ir.Int64 {
-			return s, precPostfix
-		}
-		return "(" + ct + ")" + s, precUnary
+		// Narrower types wrap the int64 value. For NaN, __float2ll_rz gives
+		// MIN, whose low 32 bits are 0: the CPU's result.
+		return "(" + ct + ")" + conv + "(" + s + ")", cPrecUnary
 	}
-	return "(" + ct + ")" + paren(s, p, precUnary), precUnary
+	return "(" + ct + ")" + cParen(s, p, cPrecUnary), cPrecUnary
 }
 
-func (e *kernelEmitter) binary(x *ir.Binary) (string, int) {
+func (e *cudaKernelEmitter) binary(x *ir.Binary) (string, int) {
 	t := x.A.Type()
 	if x.B.Type() != t {
 		e.fail("operands of %v have types %v and %v: %s", x.Op, t, x.B.Type(), ir.ExprString(x))
@@ -1487,46 +1505,51 @@ func (e *kernelEmitter) binary(x *ir.Binary) (string, int) {
 		if t.IsFloat() {
 			e.fail("operands of %v have type %v", op, t)
 		}
-		prec, sym := precAnd, " && "
+		prec, sym := cPrecAnd, " && "
 		if op == ir.Or {
-			prec, sym = precOr, " || "
+			prec, sym = cPrecOr, " || "
 		}
 		// && inside || gets parentheses, for the reader.
-		a := e.operand(x.A, precAnd+1)
-		b := e.conditional(x.B, precAnd+1)
+		a := e.operand(x.A, cPrecAnd+1)
+		b := e.conditional(x.B, cPrecAnd+1)
 		return a + sym + b, prec
 	case op.IsComparison():
-		prec := precRel
+		prec := cPrecRel
 		if op == ir.EQ || op == ir.NE {
-			prec = precEq
+			prec = cPrecEq
 		}
 		return e.operand(x.A, prec+1) + " " + op.String() + " " + e.operand(x.B, prec+1), prec
 	case t.IsFloat():
-		sfx := typeSuffix(t)
+		sfx := cTypeSuffix(t)
 		switch op {
 		case ir.Add, ir.Sub:
 			return e.additive(x, t)
 		case ir.Mul:
 			if e.m.opts.Contract {
-				return e.operand(x.A, precMul) + " * " + e.operand(x.B, precMul+1), precMul
+				return e.operand(x.A, cPrecMul) + " * " + e.operand(x.B, cPrecMul+1), cPrecMul
 			}
 			fn := "__fmul_rn"
 			if t.Bits == 64 {
 				fn = "__dmul_rn"
 			}
-			return fn + "(" + e.top(x.A) + ", " + e.top(x.B) + ")", precPostfix
+			return fn + "(" + e.top(x.A) + ", " + e.top(x.B) + ")", cPrecPostfix
 		case ir.Div:
-			return e.operand(x.A, precMul) + " / " + e.operand(x.B, precMul+1), precMul
+			b := e.operand(x.B, cPrecMul+1)
+			if k, ok := x.B.(*ir.FloatImm); ok && k.V == 0 {
+				// The same zero, which the compiler does not warn about.
+				b = cZeroBits(k)
+			}
+			return e.operand(x.A, cPrecMul) + " / " + b, cPrecMul
 		case ir.Mod, ir.Min, ir.Max:
-			return e.m.use("gh_"+binOpWord[op]+"_"+sfx) + "(" + e.top(x.A) + ", " + e.top(x.B) + ")", precPostfix
+			return e.m.use("gh_"+cudaOpWord[op]+"_"+sfx) + "(" + e.top(x.A) + ", " + e.top(x.B) + ")", cPrecPostfix
 		}
 	default: // integers and bools
 		ct := cType(t)
 		switch op {
 		case ir.Add, ir.Sub, ir.Mul:
-			if !narrow(t) {
+			if !cNarrow(t) {
 				if op == ir.Mul {
-					return e.operand(x.A, precMul) + " * " + e.operand(x.B, precMul+1), precMul
+					return e.operand(x.A, cPrecMul) + " * " + e.operand(x.B, cPrecMul+1), cPrecMul
 				}
 				return e.additive(x, t)
 			}
@@ -1535,40 +1558,40 @@ func (e *kernelEmitter) binary(x *ir.Binary) (string, int) {
 			switch op {
 			case ir.Add, ir.Sub:
 				s, _ := e.additive(x, t)
-				return "(" + ct + ")(" + s + ")", precUnary
+				return "(" + ct + ")(" + s + ")", cPrecUnary
 			case ir.Mul:
 				if t == ir.UInt16 {
 					// 65535 * 65535 overflows int: multiply unsigned.
-					a = "(unsigned int)" + e.operand(x.A, precUnary)
+					a = "(unsigned int)" + e.operand(x.A, cPrecUnary)
 				} else {
-					a = e.operand(x.A, precMul)
+					a = e.operand(x.A, cPrecMul)
 				}
 			}
-			return "(" + ct + ")(" + a + " * " + e.operand(x.B, precMul+1) + ")", precUnary
+			return "(" + ct + ")(" + a + " * " + e.operand(x.B, cPrecMul+1) + ")", cPrecUnary
 		case ir.Div, ir.Mod:
 			if k, ok := ir.AsInt(x.B); ok && k != 0 && t.IsUInt() {
 				sym := " / "
 				if op == ir.Mod {
 					sym = " % "
 				}
-				return e.operand(x.A, precMul) + sym + e.operand(x.B, precMul+1), precMul
+				return e.operand(x.A, cPrecMul) + sym + e.operand(x.B, cPrecMul+1), cPrecMul
 			}
 			ht := t
 			switch {
 			case t.IsBool():
 				ht = ir.UInt32
-			case narrow(t) && t.IsInt():
+			case cNarrow(t) && t.IsInt():
 				ht = ir.Int32
-			case narrow(t):
+			case cNarrow(t):
 				ht = ir.UInt32
 			}
-			call := e.m.use("gh_"+binOpWord[op]+"_"+typeSuffix(ht)) + "(" + e.top(x.A) + ", " + e.top(x.B) + ")"
+			call := e.m.use("gh_"+cudaOpWord[op]+"_"+cTypeSuffix(ht)) + "(" + e.top(x.A) + ", " + e.top(x.B) + ")"
 			if ht != t {
-				return "(" + ct + ")" + call, precUnary
+				return "(" + ct + ")" + call, cPrecUnary
 			}
-			return call, precPostfix
+			return call, cPrecPostfix
 		case ir.Min, ir.Max:
-			return binOpWord[op] + "(" + e.top(x.A) + ", " + e.top(x.B) + ")", precPostfix
+			return cudaOpWord[op] + "(" + e.top(x.A) + ", " + e.top(x.B) + ")", cPrecPostfix
 		}
 	}
 	e.fail("cannot emit operator %v on %v", op, t)
@@ -1578,7 +1601,7 @@ func (e *kernelEmitter) binary(x *ir.Binary) (string, int) {
 // additive emits Add and Sub of signed integers and floats, writing
 // a + -k as a - k (the same value in these types; narrow types are cast
 // back by the caller).
-func (e *kernelEmitter) additive(x *ir.Binary, t ir.Type) (string, int) {
+func (e *cudaKernelEmitter) additive(x *ir.Binary, t ir.Type) (string, int) {
 	op := x.Op
 	b := x.B
 	switch k := b.(type) {
@@ -1593,10 +1616,24 @@ func (e *kernelEmitter) additive(x *ir.Binary, t ir.Type) (string, int) {
 			op = ir.Add + ir.Sub - op
 		}
 	}
-	return e.operand(x.A, precAdd) + " " + op.String() + " " + e.operand(b, precAdd+1), precAdd
+	return e.operand(x.A, cPrecAdd) + " " + op.String() + " " + e.operand(b, cPrecAdd+1), cPrecAdd
 }
 
-func (e *kernelEmitter) call(x *ir.Call) (string, int) {
+// cZeroBits spells a float zero through its bits.
+func cZeroBits(k *ir.FloatImm) string {
+	neg := math.Signbit(k.V)
+	switch {
+	case k.T.Bits == 32 && neg:
+		return "__int_as_float(0x80000000)"
+	case k.T.Bits == 32:
+		return "__int_as_float(0)"
+	case neg:
+		return "__longlong_as_double(0x8000000000000000ull)"
+	}
+	return "__longlong_as_double(0ll)"
+}
+
+func (e *cudaKernelEmitter) call(x *ir.Call) (string, int) {
 	switch x.Kind {
 	case ir.CallFunc:
 		e.fail("expression is not lowered: found call to Func %s", x.Name)
@@ -1634,9 +1671,9 @@ func (e *kernelEmitter) call(x *ir.Call) (string, int) {
 			if at.Bits == 64 {
 				fn = "fabs"
 			}
-			return e.cast(fn+"("+e.top(a0)+")", precPostfix, at, x.T)
+			return e.cast(fn+"("+e.top(a0)+")", cPrecPostfix, at, x.T)
 		case at.IsInt():
-			return e.cast(e.m.use("gh_abs_i64")+"("+e.top(a0)+")", precPostfix, ir.Int64, x.T)
+			return e.cast(e.m.use("gh_abs_i64")+"("+e.top(a0)+")", cPrecPostfix, ir.Int64, x.T)
 		}
 		s, p := e.expr(a0)
 		return e.cast(s, p, at, x.T)
@@ -1651,7 +1688,7 @@ func (e *kernelEmitter) call(x *ir.Call) (string, int) {
 	if same && x.T == ir.Float32 {
 		fn := map[string]string{ir.IntrinsicSqrt: "sqrtf", ir.IntrinsicFloor: "floorf", ir.IntrinsicCeil: "ceilf", ir.IntrinsicRound: "rintf"}[x.Name]
 		if fn != "" {
-			return fn + "(" + e.top(a0) + ")", precPostfix
+			return fn + "(" + e.top(a0) + ")", cPrecPostfix
 		}
 	}
 	fn := map[string]string{
@@ -1666,7 +1703,7 @@ func (e *kernelEmitter) call(x *ir.Call) (string, int) {
 		}
 		args[i] = s
 	}
-	return e.cast(fn+"("+strings.Join(args, ", ")+")", precPostfix, ir.Float64, x.T)
+	return e.cast(fn+"("+strings.Join(args, ", ")+")", cPrecPostfix, ir.Float64, x.T)
 }
 
 // ---------------------------------------------------------------------------

@@ -165,15 +165,33 @@ static __device__ __forceinline__ unsigned long long gh_mod_u64(unsigned long lo
     return b == 0 ? 0 : a % b;
 }
 
+// Float to int64 as the CPU executor converts: truncate toward zero, saturate
+// at the int64 range, NaN to 0 (__float2ll_rz alone gives MIN for NaN).
+static __device__ __forceinline__ long long gh_toi64_f32(float a) {
+    return isnan(a) ? 0 : __float2ll_rz(a);
+}
+
+// Float to int64 as the CPU executor converts: truncate toward zero, saturate
+// at the int64 range, NaN to 0 (__double2ll_rz alone gives MIN for NaN).
+static __device__ __forceinline__ long long gh_toi64_f64(double a) {
+    return isnan(a) ? 0 : __double2ll_rz(a);
+}
+
 // Float to uint64 as the CPU executor converts: truncate toward zero, a
 // negative value as int64 (bit pattern), saturate at 2^64 - 1, NaN to 0.
 static __device__ __forceinline__ unsigned long long gh_tou64_f32(float a) {
+    if (isnan(a)) {
+        return 0;
+    }
     return a < 0 ? (unsigned long long)__float2ll_rz(a) : __float2ull_rz(a);
 }
 
 // Float to uint64 as the CPU executor converts: truncate toward zero, a
 // negative value as int64 (bit pattern), saturate at 2^64 - 1, NaN to 0.
 static __device__ __forceinline__ unsigned long long gh_tou64_f64(double a) {
+    if (isnan(a)) {
+        return 0;
+    }
     return a < 0 ? (unsigned long long)__double2ll_rz(a) : __double2ull_rz(a);
 }
 
@@ -809,7 +827,7 @@ extern "C" __global__ void __launch_bounds__(64) ops(
         out_i8[349] = (signed char)__float2ll_rz(in_f32[i]);
         out_i16[350] = (short)__float2ll_rz(in_f32[i]);
         out_i32[351] = (int)__float2ll_rz(in_f32[i]);
-        out_i64[352] = __float2ll_rz(in_f32[i]);
+        out_i64[352] = gh_toi64_f32(in_f32[i]);
         out_u8[353] = (unsigned char)__float2ll_rz(in_f32[i]);
         out_u16[354] = (unsigned short)__float2ll_rz(in_f32[i]);
         out_u32[355] = (unsigned int)__float2ll_rz(in_f32[i]);
@@ -839,7 +857,7 @@ extern "C" __global__ void __launch_bounds__(64) ops(
         out_i8[379] = (signed char)__double2ll_rz(in_f64[i]);
         out_i16[380] = (short)__double2ll_rz(in_f64[i]);
         out_i32[381] = (int)__double2ll_rz(in_f64[i]);
-        out_i64[382] = __double2ll_rz(in_f64[i]);
+        out_i64[382] = gh_toi64_f64(in_f64[i]);
         out_u8[383] = (unsigned char)__double2ll_rz(in_f64[i]);
         out_u16[384] = (unsigned short)__double2ll_rz(in_f64[i]);
         out_u32[385] = (unsigned int)__double2ll_rz(in_f64[i]);
