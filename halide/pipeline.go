@@ -482,6 +482,10 @@ func (l *Lowered) Realize(out BufferRef) (err error) {
 // Kernels returns the GPU kernels of the lowered pipeline.
 func (l *Lowered) Kernels() []*ir.Kernel { return l.res.Kernels }
 
+// CUDA returns the CUDA C source of the pipeline's kernels: one
+// extern "C" __global__ function per kernel.
+func (l *Lowered) CUDA() (string, error) { return gpu.CUDASource(l.Kernels()...) }
+
 // Report describes the pipeline's kernels: launch dimensions (with their
 // values in the last Realize, if any), shared and register allocations and
 // barriers. A pipeline without GPU schedules has no kernels.

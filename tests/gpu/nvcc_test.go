@@ -1,0 +1,133 @@
+package gpu_test
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/gohalide/gohalide/apps/algo"
+	"github.com/gohalide/gohalide/gpu"
+	"github.com/gohalide/gohalide/halide"
+	"github.com/gohalide/gohalide/halide/ir"
+	"github.com/google/go-cmp/cmp"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden CUDA files")
+
+// pipelines are the GPU pipelines of the tests and apps, by name.
+func pipelines() map[string]*halide.Func {
+	out := map[string]*halide.Func{}
+	for _, s := range []struct {
+		name  string
+		sched func(*algo.TensorProduct, algo.TPFactors)
+	}{{"tensorproduct_A", (*algo.TensorProduct).GPUScheduleA}, {"tensorproduct_B", (*algo.TensorProduct).GPUScheduleB}, {"tensorproduct_C", (*algo.TensorProduct).GPUScheduleC}} {
+		tp := algo.NewTensorProduct(64, 64, 2, 150, 40, 30)
+		s.sched(tp, algo.IssueFactors)
+		out[s.name] = tp.Out()
+	}
+	for _, s := range algo.GEMMGPUSchedules {
+		g := algo.NewGEMM(64, 64, 64)
+		s.Apply(g)
+		out["gemm_"+s.Name] = g.Out()
+	}
+	for _, s := range algo.Conv1DGPUSchedules {
+		c := algo.NewConv1D(1000, 7)
+		s.Apply(c)
+		out["conv1d_"+s.Name] = c.Out()
+	}
+	for _, s := range algo.DepthwiseGPUSchedules {
+		d := algo.NewDepthwise(1, 4, 16, 16, 3)
+		s.Apply(d)
+		out["depthwise_"+s.Name] = d.Out()
+	}
+	for _, level := range []string{"block", "thread"} {
+		f, _, _ := stencil(level)
+		out["stencil_"+level] = f
+	}
+	return out
+}
+
+// TestKernelsCompileWithNVCC compiles every kernel of every GPU pipeline of
+// the tests and apps with nvcc -arch=sm_90 and checks that the static
+// shared memory ptxas reports is the size the compiler inferred.
+func TestKernelsCompileWithNVCC(t *testing.T) {
+	if _, ok := gpu.NVCCPath(); !ok {
+		t.Skip("nvcc not found: install the CUDA 11.8 toolkit with scripts/install-cuda-toolkit.sh to run this check")
+	}
+	for name, f := range pipelines() {
+		t.Run(name, func(t *testing.T) {
+			l, err := halide.NewPipeline(f).Lower()
+			if err != nil {
+				t.Fatal(err)
+			}
+			ks := l.Kernels()
+			if len(ks) == 0 {
+				t.Fatal("no kernels")
+			}
+			src, err := gpu.CUDASource(ks...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			info, err := gpu.CheckWithNVCC(src)
+			if err != nil {
+				t.Fatalf("%v\n%s", err, src)
+			}
+			for _, k := range ks {
+				ci, err := gpu.CUDAInfo(k)
+				if err != nil {
+					t.Fatal(err)
+				}
+				p, ok := info[ci.Name]
+				if !ok {
+					t.Fatalf("ptxas reported no function %s (got %v)", ci.Name, info)
+				}
+				var inferred int64
+				for _, a := range k.Allocs {
+					if a.Memory == ir.GPUShared && !a.Dynamic {
+						inferred += a.Bytes()
+					}
+				}
+				if p.SharedBytes != inferred {
+					t.Errorf("%s: ptxas reports %d bytes of shared memory, the compiler inferred %d", ci.Name, p.SharedBytes, inferred)
+				}
+				t.Logf("%s: %d registers, %d bytes shared (inferred %d)", ci.Name, p.Registers, p.SharedBytes, inferred)
+			}
+		})
+	}
+}
+
+// TestGoldenCUDA compares the CUDA of a few small pipelines with the files
+// in testdata (go test -update rewrites them).
+func TestGoldenCUDA(t *testing.T) {
+	all := pipelines()
+	for _, name := range []string{"tensorproduct_A", "stencil_block", "gemm_tiled_shared"} {
+		t.Run(name, func(t *testing.T) {
+			l, err := halide.NewPipeline(all[name]).Lower()
+			if err != nil {
+				t.Fatal(err)
+			}
+			src, err := gpu.CUDASource(l.Kernels()...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join("testdata", name+".cu")
+			if *update {
+				if err := os.MkdirAll("testdata", 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run go test -update to create it)", err)
+			}
+			if diff := cmp.Diff(string(want), src); diff != "" {
+				t.Errorf("CUDA of %s differs from %s (-want +got):\n%s", name, path, diff)
+			}
+		})
+	}
+}
