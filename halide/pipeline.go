@@ -58,8 +58,9 @@ type Options struct {
 // inspect, lower and realize. A Pipeline compiles once, at its first
 // Realize (or Compile); make a new Pipeline after changing a schedule.
 type Pipeline struct {
-	out  *Func
-	opts Options
+	out    *Func
+	opts   Options
+	target Target
 
 	mu       sync.Mutex
 	compiled *compiled
@@ -408,9 +409,12 @@ func (p *Pipeline) LoopNest() (string, error) {
 }
 
 type compiled struct {
-	l    *Lowered
-	prog *cpu.Program
-	emu  *gpu.Emulator
+	l        *Lowered
+	prog     *cpu.Program
+	launcher launcher
+	// resident is set while benchmarking: the device keeps its buffers
+	// and none is marked changed between runs.
+	resident bool
 
 	mu       sync.Mutex
 	launches map[string][2][3]int // the last launch of each kernel
@@ -434,22 +438,26 @@ func (p *Pipeline) compile() (c *compiled, err error) {
 	if err != nil {
 		return nil, err
 	}
-	if p.compiled, err = l.compile(); err != nil {
+	if p.compiled, err = l.compile(p.target); err != nil {
 		return nil, err
 	}
 	return p.compiled, nil
 }
 
 // compile prepares a lowered statement to run: the host code on the CPU,
-// kernels on the GPU emulator.
-func (l *Lowered) compile() (*compiled, error) {
-	c := &compiled{l: l, emu: &gpu.Emulator{}, launches: map[string][2][3]int{}}
+// kernels on the target.
+func (l *Lowered) compile(t Target) (*compiled, error) {
+	lr, err := newLauncher(t)
+	if err != nil {
+		return nil, err
+	}
+	c := &compiled{l: l, launcher: lr, launches: map[string][2][3]int{}}
 	prog, err := cpu.CompileWith(l.Stmt, cpu.Options{
 		Launch: func(_ any, k *ir.Kernel, grid, block [3]int, scalars, buffers map[string]any) error {
 			c.mu.Lock()
 			c.launches[k.Name] = [2][3]int{grid, block}
 			c.mu.Unlock()
-			return c.emu.Launch(k, grid, block, scalars, buffers)
+			return c.launcher.Launch(k, grid, block, scalars, buffers)
 		},
 	})
 	if err != nil {
@@ -472,7 +480,7 @@ func (l *Lowered) WithStmt(s ir.Stmt) *Lowered {
 // of the pipeline it came from.
 func (l *Lowered) Realize(out BufferRef) (err error) {
 	defer recoverInternal("Realize", &err)
-	c, err := l.compile()
+	c, err := l.compile(Emulator)
 	if err != nil {
 		return err
 	}
@@ -517,6 +525,13 @@ func (c *compiled) run(out BufferRef) error {
 		return err
 	}
 	name := c.l.res.Output
+	if d, ok := c.launcher.(device); ok && !c.resident {
+		// The host may have changed any buffer since the last run: the
+		// device uploads each again before a kernel reads it.
+		for _, b := range buffers {
+			d.MarkHostDirty(b)
+		}
+	}
 	if err := c.prog.Run(scalars, buffers); err != nil {
 		var ce *cpu.Error
 		var ee *gpu.EmulatorError

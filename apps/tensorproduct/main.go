@@ -12,10 +12,12 @@
 //
 // By default the kernels run on the GPU emulator (every thread of every
 // block, checking shared-memory races, barriers and bounds), at a small
-// size. -target=cpu runs CPU versions of the schedules instead (blocks as
+// size. -target=cuda runs them on an NVIDIA GPU (build with -tags cuda; see
+// docs/gpu.md) and -bench=N times N runs there with CUDA events.
+// -target=cpu runs CPU versions of the schedules instead (blocks as
 // parallel loops, threads as serial loops).
 //
-//	go run ./apps/tensorproduct [-target=emulator|cpu] [-schedule=A|B|C|all] [-json] [-stmt]
+//	go run ./apps/tensorproduct [-target=emulator|cuda|cpu] [-schedule=A|B|C|all] [-bench=N] [-json] [-stmt]
 package main
 
 import (
@@ -42,6 +44,8 @@ type result struct {
 	// Millis is the wall time of Realize on this machine (the emulator or
 	// the CPU): it compares schedules here, it is not a GPU time.
 	Millis float64 `json:"millis"`
+	// Timing is the benchmark (-bench), with the clock it was taken with.
+	Timing *gpu.Timing `json:"timing,omitempty"`
 }
 
 type schedule struct {
@@ -59,7 +63,8 @@ var schedules = []schedule{
 }
 
 func main() {
-	target := flag.String("target", "emulator", "where kernels run: emulator (GPU schedules) or cpu (CPU versions)")
+	target := flag.String("target", "emulator", "where kernels run: emulator or cuda (GPU schedules), or cpu (CPU versions)")
+	bench := flag.Int("bench", 0, "time this many runs after a warm-up (CUDA events on -target=cuda)")
 	only := flag.String("schedule", "all", "schedule to run: A, B, C or all")
 	channels := flag.Int("channels", 64, "input and output channels (C = M)")
 	offsets := flag.Int("offsets", 2, "kernel offsets (N)")
@@ -69,8 +74,8 @@ func main() {
 	stmt := flag.Bool("stmt", false, "print each schedule's lowered statement")
 	seed := flag.Int64("seed", 1, "random seed of the inputs")
 	flag.Parse()
-	if *target != "emulator" && *target != "cpu" {
-		fmt.Fprintf(os.Stderr, "tensorproduct: unknown -target=%s (emulator or cpu; the CUDA target is not built yet)\n", *target)
+	if *target != "emulator" && *target != "cpu" && *target != "cuda" {
+		fmt.Fprintf(os.Stderr, "tensorproduct: unknown -target=%s (emulator, cuda or cpu)\n", *target)
 		os.Exit(2)
 	}
 
@@ -80,7 +85,7 @@ func main() {
 		if *only != "all" && !strings.EqualFold(*only, s.name) {
 			continue
 		}
-		r := run(s, *target, *channels, *offsets, *pairs, *points, *seed, *stmt && !*asJSON)
+		r := run(s, *target, *channels, *offsets, *pairs, *points, *seed, *bench, *stmt && !*asJSON)
 		failed = failed || r.Check != "ok"
 		results = append(results, r)
 	}
@@ -99,7 +104,10 @@ func main() {
 			if len(r.Kernels) > 0 {
 				gpu.WriteTable(os.Stdout, r.Kernels)
 			}
-			fmt.Printf("check: %s (max relative error %.2g; %.0f ms on this machine)\n", r.Check, r.MaxRelError, r.Millis)
+			fmt.Printf("check: %s (max relative error %.2g; first run %.0f ms wall clock)\n", r.Check, r.MaxRelError, r.Millis)
+			if r.Timing != nil {
+				fmt.Printf("time: median %.3f ms, min %.3f, max %.3f over %d runs (%s)\n", r.Timing.MedianMs, r.Timing.MinMs, r.Timing.MaxMs, r.Timing.Runs, r.Timing.Clock)
+			}
 		}
 		fmt.Printf("\ncheck: |got - want| <= %g * max(1, |want|) against a float64 plain-Go reference\n", algo.Tol)
 	}
@@ -108,7 +116,7 @@ func main() {
 	}
 }
 
-func run(s schedule, target string, channels, offsets, pairs, points int, seed int64, stmt bool) result {
+func run(s schedule, target string, channels, offsets, pairs, points int, seed int64, bench int, stmt bool) result {
 	r := result{Schedule: s.name, What: s.what, Kernels: []gpu.KernelReport{}}
 	t := algo.NewTensorProduct(channels, channels, offsets, pairs, points, points)
 	if target == "cpu" {
@@ -117,6 +125,9 @@ func run(s schedule, target string, channels, offsets, pairs, points int, seed i
 		s.gpu(t, algo.IssueFactors)
 	}
 	p := halide.NewPipeline(t.Out())
+	if target == "cuda" {
+		p.WithTarget(halide.CUDA)
+	}
 	if stmt {
 		if l, err := p.Lower(); err == nil {
 			fmt.Printf("schedule %s, lowered statement:\n%s\n", s.name, l)
@@ -132,6 +143,13 @@ func run(s schedule, target string, channels, offsets, pairs, points int, seed i
 	r.Check = "ok"
 	if err != nil {
 		r.Check = err.Error()
+	}
+	if err == nil && bench > 0 {
+		if tm, err := p.Benchmark(out, bench); err == nil {
+			r.Timing = &tm
+		} else {
+			r.Check = "benchmark: " + err.Error()
+		}
 	}
 	if rep, err := p.Report(); err == nil {
 		r.Kernels = rep

@@ -1,0 +1,52 @@
+package algo
+
+// GPUCase is one algorithm under one of its GPU schedules, at a small size
+// (small enough for the emulator, which runs every thread).
+type GPUCase struct {
+	Name string
+	// New builds and schedules the algorithm.
+	New func() Algorithm
+}
+
+// GPUCases lists every GPU schedule of the package's algorithms: the
+// tensor product's A, B and C, and the GPU schedules of GEMM, Conv1D and
+// Depthwise.
+func GPUCases() []GPUCase {
+	var out []GPUCase
+	for _, s := range []struct {
+		name  string
+		sched func(*TensorProduct, TPFactors)
+	}{{"tensorproduct_A", (*TensorProduct).GPUScheduleA}, {"tensorproduct_B", (*TensorProduct).GPUScheduleB}, {"tensorproduct_C", (*TensorProduct).GPUScheduleC}} {
+		s := s
+		out = append(out, GPUCase{s.name, func() Algorithm {
+			tp := NewTensorProduct(64, 64, 2, 150, 40, 30)
+			s.sched(tp, IssueFactors)
+			return tp
+		}})
+	}
+	for _, s := range GEMMGPUSchedules {
+		s := s
+		out = append(out, GPUCase{"gemm_" + s.Name, func() Algorithm {
+			g := NewGEMM(64, 64, 64)
+			s.Apply(g)
+			return g
+		}})
+	}
+	for _, s := range Conv1DGPUSchedules {
+		s := s
+		out = append(out, GPUCase{"conv1d_" + s.Name, func() Algorithm {
+			c := NewConv1D(1000, 7)
+			s.Apply(c)
+			return c
+		}})
+	}
+	for _, s := range DepthwiseGPUSchedules {
+		s := s
+		out = append(out, GPUCase{"depthwise_" + s.Name, func() Algorithm {
+			d := NewDepthwise(1, 4, 16, 16, 3)
+			s.Apply(d)
+			return d
+		}})
+	}
+	return out
+}

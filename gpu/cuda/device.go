@@ -1,0 +1,628 @@
+//go:build cuda
+
+// Package cuda runs the kernels the compiler emits on an NVIDIA GPU, through
+// the CUDA driver API (gorgonia.org/cu) and NVRTC.
+//
+// A Device owns one CUDA context, bound to one OS thread: every driver call
+// runs on a goroutine locked to that thread. Kernels are compiled from
+// their CUDA C with NVRTC for the device's architecture and cached by the
+// hash of their source, so a pipeline compiles once per process. Buffers
+// stay on the device between launches and realizations: a host buffer is
+// uploaded the first time a kernel uses it and again only after
+// MarkHostDirty; buffers a kernel writes are copied back after the launch
+// unless copies are switched off for timing (Benchmark).
+//
+// gorgonia.org/cu initializes the driver in its package init and exits the
+// process when there is none, so only files built with the tag `cuda`
+// import it; without the tag the project builds and runs on the emulator.
+package cuda
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"math"
+	"runtime"
+	"sync"
+	"unsafe"
+
+	"gorgonia.org/cu"
+
+	"github.com/gohalide/gohalide/gpu"
+	"github.com/gohalide/gohalide/gpu/nvrtc"
+	"github.com/gohalide/gohalide/halide/ir"
+)
+
+// Info describes a device.
+type Info struct {
+	Ordinal      int
+	Name         string
+	Major, Minor int // compute capability
+	SMs          int
+	// MaxSharedPerBlock is the shared memory a block may use without
+	// opting in (48 KB); MaxSharedOptin with the kernel's opt-in (227 KB on
+	// sm_90).
+	MaxSharedPerBlock, MaxSharedOptin int
+	MaxThreadsPerBlock                int
+}
+
+// Arch is the NVRTC virtual architecture of the device, e.g. "compute_90".
+func (i Info) Arch() string { return fmt.Sprintf("compute_%d%d", i.Major, i.Minor) }
+
+func (i Info) String() string {
+	return fmt.Sprintf("%s (sm_%d%d, %d SMs)", i.Name, i.Major, i.Minor, i.SMs)
+}
+
+// Device is one GPU with its context, compiled modules and device buffers.
+type Device struct {
+	Info Info
+
+	work chan func()
+	ctx  cu.CUContext
+
+	mu      sync.Mutex
+	modules map[[32]byte]*module
+	bufs    map[bufKey]*devBuf
+	// copyBack says whether buffers written by kernels are copied back to
+	// the host after each launch (false while benchmarking).
+	copyBack bool
+	closed   bool
+}
+
+type module struct {
+	mod   cu.Module
+	funcs map[string]cu.Function
+	// dynOptin records the dynamic shared size each function was opted in
+	// to, to set the attribute only when it grows.
+	dynOptin map[string]int
+}
+
+// bufKey identifies a host buffer: its first element and its length.
+type bufKey struct {
+	ptr uintptr
+	n   int
+}
+
+type devBuf struct {
+	ptr   cu.DevicePtr
+	bytes int64
+	host  unsafe.Pointer
+	// dirty: the host copy changed since the last upload.
+	dirty bool
+}
+
+// Open creates a context on the device with the given ordinal.
+func Open(ordinal int) (*Device, error) {
+	d := &Device{work: make(chan func()), modules: map[[32]byte]*module{}, bufs: map[bufKey]*devBuf{}, copyBack: true}
+	ready := make(chan error)
+	go d.loop(ordinal, ready)
+	if err := <-ready; err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// loop owns the context: it locks itself to an OS thread and runs every
+// driver call of the device.
+func (d *Device) loop(ordinal int, ready chan<- error) {
+	runtime.LockOSThread()
+	err := func() error {
+		n, err := cu.NumDevices()
+		if err != nil {
+			return fmt.Errorf("cuda: counting devices: %w", err)
+		}
+		if ordinal < 0 || ordinal >= n {
+			return fmt.Errorf("cuda: no device %d (%d found)", ordinal, n)
+		}
+		dev, err := cu.GetDevice(ordinal)
+		if err != nil {
+			return fmt.Errorf("cuda: device %d: %w", ordinal, err)
+		}
+		d.Info.Ordinal = ordinal
+		if d.Info.Name, err = dev.Name(); err != nil {
+			return fmt.Errorf("cuda: device %d name: %w", ordinal, err)
+		}
+		attrs, err := dev.Attributes(cu.ComputeCapabilityMajor, cu.ComputeCapabilityMinor, cu.MultiprocessorCount,
+			cu.MaxSharedMemoryPerBlock, cu.MaxThreadsPerBlock)
+		if err != nil {
+			return fmt.Errorf("cuda: device %d attributes: %w", ordinal, err)
+		}
+		d.Info.Major, d.Info.Minor, d.Info.SMs = attrs[0], attrs[1], attrs[2]
+		d.Info.MaxSharedPerBlock, d.Info.MaxThreadsPerBlock = attrs[3], attrs[4]
+		if d.Info.MaxSharedOptin, err = sharedOptin(dev); err != nil {
+			return fmt.Errorf("cuda: device %d attributes: %w", ordinal, err)
+		}
+		if d.ctx, err = dev.MakeContext(cu.SchedAuto); err != nil {
+			return fmt.Errorf("cuda: creating a context on device %d: %w", ordinal, err)
+		}
+		return nil
+	}()
+	ready <- err
+	if err != nil {
+		return
+	}
+	for f := range d.work {
+		f()
+	}
+	d.ctx.Destroy()
+}
+
+// do runs f on the context's thread.
+func (d *Device) do(f func() error) error {
+	d.mu.Lock()
+	closed := d.closed
+	d.mu.Unlock()
+	if closed {
+		return fmt.Errorf("cuda: the device is closed")
+	}
+	done := make(chan error)
+	d.work <- func() { done <- f() }
+	return <-done
+}
+
+var (
+	defaultOnce sync.Once
+	defaultDev  *Device
+	defaultErr  error
+)
+
+// Default returns device 0, opened once per process.
+func Default() (*Device, error) {
+	defaultOnce.Do(func() { defaultDev, defaultErr = Open(0) })
+	return defaultDev, defaultErr
+}
+
+// Close frees the device buffers and modules and destroys the context.
+func (d *Device) Close() error {
+	err := d.do(func() error {
+		for k, b := range d.bufs {
+			cu.MemFree(b.ptr)
+			delete(d.bufs, k)
+		}
+		for h, m := range d.modules {
+			m.mod.Unload()
+			delete(d.modules, h)
+		}
+		return nil
+	})
+	d.mu.Lock()
+	d.closed = true
+	d.mu.Unlock()
+	close(d.work)
+	return err
+}
+
+// compile returns the module of a kernel's source, compiling it with NVRTC
+// the first time.
+func (d *Device) compile(k *ir.Kernel) (*module, string, error) {
+	src, err := gpu.CUDASource(k)
+	if err != nil {
+		return nil, "", err
+	}
+	info, err := gpu.CUDAInfo(k)
+	if err != nil {
+		return nil, "", err
+	}
+	h := sha256.Sum256([]byte(d.Info.Arch() + "\x00" + src))
+	if m, ok := d.modules[h]; ok {
+		return m, info.Name, nil
+	}
+	ptx, err := nvrtc.Compile(src, k.Name+".cu", d.Info.Arch())
+	if err != nil {
+		return nil, "", fmt.Errorf("cuda: kernel %s: %w", k.Name, err)
+	}
+	mod, err := cu.LoadData(ptx)
+	if err != nil {
+		return nil, "", fmt.Errorf("cuda: kernel %s: loading the module: %w", k.Name, err)
+	}
+	m := &module{mod: mod, funcs: map[string]cu.Function{}, dynOptin: map[string]int{}}
+	d.modules[h] = m
+	return m, info.Name, nil
+}
+
+func (m *module) function(name string) (cu.Function, error) {
+	if f, ok := m.funcs[name]; ok {
+		return f, nil
+	}
+	f, err := m.mod.Function(name)
+	if err != nil {
+		return f, err
+	}
+	m.funcs[name] = f
+	return f, nil
+}
+
+// sliceBytes returns the first element and the size in bytes of a typed
+// slice.
+func sliceBytes(v any) (unsafe.Pointer, int, int64, error) {
+	switch s := v.(type) {
+	case []float32:
+		return unsafe.Pointer(unsafe.SliceData(s)), len(s), int64(len(s)) * 4, nil
+	case []float64:
+		return unsafe.Pointer(unsafe.SliceData(s)), len(s), int64(len(s)) * 8, nil
+	case []int8:
+		return unsafe.Pointer(unsafe.SliceData(s)), len(s), int64(len(s)), nil
+	case []int16:
+		return unsafe.Pointer(unsafe.SliceData(s)), len(s), int64(len(s)) * 2, nil
+	case []int32:
+		return unsafe.Pointer(unsafe.SliceData(s)), len(s), int64(len(s)) * 4, nil
+	case []int64:
+		return unsafe.Pointer(unsafe.SliceData(s)), len(s), int64(len(s)) * 8, nil
+	case []uint8:
+		return unsafe.Pointer(unsafe.SliceData(s)), len(s), int64(len(s)), nil
+	case []uint16:
+		return unsafe.Pointer(unsafe.SliceData(s)), len(s), int64(len(s)) * 2, nil
+	case []uint32:
+		return unsafe.Pointer(unsafe.SliceData(s)), len(s), int64(len(s)) * 4, nil
+	case []uint64:
+		return unsafe.Pointer(unsafe.SliceData(s)), len(s), int64(len(s)) * 8, nil
+	case []bool:
+		return unsafe.Pointer(unsafe.SliceData(s)), len(s), int64(len(s)), nil
+	}
+	return nil, 0, 0, fmt.Errorf("cuda: %T is not a buffer", v)
+}
+
+// buffer returns the device copy of a host buffer, allocating and
+// uploading it when needed.
+func (d *Device) buffer(v any) (*devBuf, error) {
+	p, n, bytes, err := sliceBytes(v)
+	if err != nil {
+		return nil, err
+	}
+	key := bufKey{uintptr(p), n}
+	b, ok := d.bufs[key]
+	if !ok {
+		size := bytes
+		if size == 0 {
+			size = 1
+		}
+		ptr, err := cu.MemAlloc(size)
+		if err != nil {
+			return nil, fmt.Errorf("allocating %d bytes on the device: %w", size, err)
+		}
+		b = &devBuf{ptr: ptr, bytes: bytes, host: p, dirty: true}
+		d.bufs[key] = b
+	}
+	if b.dirty && bytes > 0 {
+		if err := cu.MemcpyHtoD(b.ptr, b.host, bytes); err != nil {
+			return nil, fmt.Errorf("copying %d bytes to the device: %w", bytes, err)
+		}
+	}
+	b.dirty = false
+	return b, nil
+}
+
+// MarkHostDirty says the host copy of buf changed: the next launch that
+// uses it uploads it again.
+func (d *Device) MarkHostDirty(buf any) {
+	p, n, _, err := sliceBytes(buf)
+	if err != nil {
+		return
+	}
+	d.do(func() error {
+		if b, ok := d.bufs[bufKey{uintptr(p), n}]; ok {
+			b.dirty = true
+		}
+		return nil
+	})
+}
+
+// Free releases the device copy of a host buffer.
+func (d *Device) Free(buf any) error {
+	p, n, _, err := sliceBytes(buf)
+	if err != nil {
+		return err
+	}
+	return d.do(func() error {
+		key := bufKey{uintptr(p), n}
+		if b, ok := d.bufs[key]; ok {
+			delete(d.bufs, key)
+			return cu.MemFree(b.ptr)
+		}
+		return nil
+	})
+}
+
+// Launch runs kernel k on the device: compiles it (once), uploads the
+// buffers it needs, launches grid × block threads with the kernel's dynamic
+// shared memory, waits for it, and copies the buffers it wrote back to the
+// host. It satisfies the launch hook of cpu.Options. Errors name the
+// kernel.
+func (d *Device) Launch(k *ir.Kernel, grid, block [3]int, scalars, buffers map[string]any) error {
+	return d.do(func() error {
+		if err := d.launch(k, grid, block, scalars, buffers); err != nil {
+			return fmt.Errorf("cuda: kernel %s: %w", k.Name, err)
+		}
+		return nil
+	})
+}
+
+func (d *Device) launch(k *ir.Kernel, grid, block [3]int, scalars, buffers map[string]any) error {
+	threads := block[0] * block[1] * block[2]
+	if threads <= 0 || threads > d.Info.MaxThreadsPerBlock {
+		return fmt.Errorf("block %v has %d threads; the device allows 1 to %d", block, threads, d.Info.MaxThreadsPerBlock)
+	}
+	for i, g := range grid {
+		if g <= 0 {
+			return fmt.Errorf("grid dimension %d is %d; it must be positive", i, g)
+		}
+	}
+	m, name, err := d.compile(k)
+	if err != nil {
+		return err
+	}
+	fn, err := m.function(name)
+	if err != nil {
+		return fmt.Errorf("looking up %s in its module: %w", name, err)
+	}
+	info, err := gpu.CUDAInfo(k)
+	if err != nil {
+		return err
+	}
+	dyn := 0
+	if info.DynamicSharedBytes != nil {
+		v, err := evalInt(info.DynamicSharedBytes, scalars)
+		if err != nil {
+			return fmt.Errorf("dynamic shared memory size: %w", err)
+		}
+		dyn = int(v)
+	}
+	if total := int(info.StaticSharedBytes) + dyn; total > d.Info.MaxSharedOptin {
+		return fmt.Errorf("needs %d bytes of shared memory per block (%d static, %d dynamic); the device allows %d", total, info.StaticSharedBytes, dyn, d.Info.MaxSharedOptin)
+	}
+	if int(info.StaticSharedBytes)+dyn > d.Info.MaxSharedPerBlock && dyn > m.dynOptin[name] {
+		if err := setMaxDynamicShared(fn, dyn); err != nil {
+			return fmt.Errorf("opting in to %d bytes of dynamic shared memory: %w", dyn, err)
+		}
+		m.dynOptin[name] = dyn
+	}
+	// Arguments, in the order of the kernel's signature.
+	params := make([]unsafe.Pointer, 0, len(k.Args))
+	var written []*devBuf
+	for _, a := range k.Args {
+		if a.IsBuffer {
+			v, ok := buffers[a.Name]
+			if !ok {
+				return fmt.Errorf("missing buffer %s", a.Name)
+			}
+			b, err := d.buffer(v)
+			if err != nil {
+				return fmt.Errorf("buffer %s: %w", a.Name, err)
+			}
+			ptr := new(cu.DevicePtr)
+			*ptr = b.ptr
+			params = append(params, unsafe.Pointer(ptr))
+			if a.Written {
+				written = append(written, b)
+			}
+			continue
+		}
+		v, ok := scalars[a.Name]
+		if !ok {
+			return fmt.Errorf("missing scalar argument %s", a.Name)
+		}
+		p, err := scalarParam(a.T, v)
+		if err != nil {
+			return fmt.Errorf("argument %s: %w", a.Name, err)
+		}
+		params = append(params, p)
+	}
+	if err := fn.Launch(grid[0], grid[1], grid[2], block[0], block[1], block[2], dyn, cu.Stream{}, params); err != nil {
+		return fmt.Errorf("launch of grid %v, block %v, %d bytes of dynamic shared memory: %w", grid, block, dyn, err)
+	}
+	if err := cu.Synchronize(); err != nil {
+		return fmt.Errorf("running: %w", err)
+	}
+	if d.copyBack {
+		for _, b := range written {
+			if b.bytes == 0 {
+				continue
+			}
+			if err := cu.MemcpyDtoH(b.host, b.ptr, b.bytes); err != nil {
+				return fmt.Errorf("copying %d bytes back to the host: %w", b.bytes, err)
+			}
+		}
+	}
+	return nil
+}
+
+// scalarParam stores a scalar argument in memory of its C type and returns
+// its address.
+func scalarParam(t ir.Type, v any) (unsafe.Pointer, error) {
+	var iv int64
+	var fv float64
+	isFloat := false
+	switch x := v.(type) {
+	case int8:
+		iv = int64(x)
+	case int16:
+		iv = int64(x)
+	case int32:
+		iv = int64(x)
+	case int64:
+		iv = x
+	case int:
+		iv = int64(x)
+	case uint8:
+		iv = int64(x)
+	case uint16:
+		iv = int64(x)
+	case uint32:
+		iv = int64(x)
+	case uint64:
+		iv = int64(x)
+	case bool:
+		if x {
+			iv = 1
+		}
+	case float32:
+		fv, isFloat = float64(x), true
+	case float64:
+		fv, isFloat = x, true
+	default:
+		return nil, fmt.Errorf("unsupported value %T", v)
+	}
+	if isFloat && !t.IsFloat() {
+		iv = int64(fv)
+	}
+	if !isFloat && t.IsFloat() {
+		fv = float64(iv)
+	}
+	// gorgonia.org/cu copies 8 bytes from each parameter's address into
+	// the argument buffer, and the kernel reads the parameter's size from
+	// its start: so every parameter is a uint64 with the value in its low
+	// bytes (little endian).
+	p := new(uint64)
+	switch {
+	case t == ir.Float32:
+		*p = uint64(math.Float32bits(float32(fv)))
+	case t == ir.Float64:
+		*p = math.Float64bits(fv)
+	case t.Bytes() == 1:
+		*p = uint64(uint8(iv))
+	case t.Bytes() == 2:
+		*p = uint64(uint16(iv))
+	case t.Bytes() == 4:
+		*p = uint64(uint32(iv))
+	default:
+		*p = uint64(iv)
+	}
+	return unsafe.Pointer(p), nil
+}
+
+// evalInt evaluates an integer expression over scalar arguments.
+func evalInt(e ir.Expr, scalars map[string]any) (int64, error) {
+	m := map[string]ir.Expr{}
+	for name, v := range scalars {
+		switch x := v.(type) {
+		case int32:
+			m[name] = ir.Int(int64(x))
+		case int64:
+			m[name] = ir.IntConst(ir.Int64, x)
+		}
+	}
+	r := ir.Simplify(ir.Substitute(e, m))
+	v, ok := ir.AsInt(r)
+	if !ok {
+		return 0, fmt.Errorf("%s does not evaluate to a constant", ir.ExprString(r))
+	}
+	return v, nil
+}
+
+// SharedSizeBytes returns the static shared memory of a kernel as the
+// driver reports it (cuFuncGetAttribute SHARED_SIZE_BYTES).
+func (d *Device) SharedSizeBytes(k *ir.Kernel) (int, error) {
+	var n int
+	err := d.do(func() error {
+		m, name, err := d.compile(k)
+		if err != nil {
+			return err
+		}
+		fn, err := m.function(name)
+		if err != nil {
+			return err
+		}
+		n, err = fn.Attribute(cu.SharedSizeBytes)
+		return err
+	})
+	return n, err
+}
+
+// Registers returns the registers per thread of a kernel as the driver
+// reports them.
+func (d *Device) Registers(k *ir.Kernel) (int, error) {
+	var n int
+	err := d.do(func() error {
+		m, name, err := d.compile(k)
+		if err != nil {
+			return err
+		}
+		fn, err := m.function(name)
+		if err != nil {
+			return err
+		}
+		n, err = fn.Attribute(cu.NumRegs)
+		return err
+	})
+	return n, err
+}
+
+// Timing is the result of a benchmark: GPU times from CUDA events.
+type Timing struct {
+	Runs                   int
+	MedianMs, MinMs, MaxMs float64
+}
+
+// Benchmark runs f once to warm up (compiling and uploading), then runs
+// it runs times with the device-resident buffers (no copies back between
+// runs) and returns the median and spread of the GPU time of each run,
+// measured with CUDA events recorded around it. The buffers are copied
+// back after the last run.
+func (d *Device) Benchmark(runs int, f func() error) (gpu.Timing, error) {
+	if err := f(); err != nil {
+		return gpu.Timing{}, err
+	}
+	d.setCopyBack(false)
+	defer d.setCopyBack(true)
+	times := make([]float64, 0, runs)
+	for i := 0; i < runs; i++ {
+		var start, end cu.Event
+		err := d.do(func() error {
+			var err error
+			if start, err = cu.MakeEvent(cu.DefaultEvent); err != nil {
+				return err
+			}
+			if end, err = cu.MakeEvent(cu.DefaultEvent); err != nil {
+				return err
+			}
+			return start.Record(cu.Stream{})
+		})
+		if err != nil {
+			return gpu.Timing{}, fmt.Errorf("cuda: events: %w", err)
+		}
+		if err := f(); err != nil {
+			return gpu.Timing{}, err
+		}
+		var ms float64
+		err = d.do(func() error {
+			defer cu.DestroyEvent(&start)
+			defer cu.DestroyEvent(&end)
+			if err := end.Record(cu.Stream{}); err != nil {
+				return err
+			}
+			if err := end.Synchronize(); err != nil {
+				return err
+			}
+			var err error
+			ms, err = start.Elapsed(end)
+			return err
+		})
+		if err != nil {
+			return gpu.Timing{}, fmt.Errorf("cuda: timing: %w", err)
+		}
+		times = append(times, ms)
+	}
+	d.setCopyBack(true)
+	if err := d.syncAll(); err != nil {
+		return gpu.Timing{}, err
+	}
+	return gpu.NewTiming("cuda events", times), nil
+}
+
+func (d *Device) setCopyBack(on bool) {
+	d.do(func() error { d.copyBack = on; return nil })
+}
+
+// syncAll copies every device buffer back to the host.
+func (d *Device) syncAll() error {
+	return d.do(func() error {
+		for _, b := range d.bufs {
+			if b.bytes == 0 {
+				continue
+			}
+			if err := cu.MemcpyDtoH(b.host, b.ptr, b.bytes); err != nil {
+				return fmt.Errorf("cuda: copying back: %w", err)
+			}
+		}
+		return nil
+	})
+}

@@ -1,0 +1,106 @@
+package halide
+
+import (
+	"time"
+
+	"github.com/gohalide/gohalide/gpu"
+	"github.com/gohalide/gohalide/halide/ir"
+)
+
+// Target says where Realize runs a pipeline's GPU kernels. The host part
+// of a pipeline always runs on the CPU.
+type Target int
+
+// The targets.
+const (
+	// Emulator runs kernels on the CPU with GPU semantics, checking
+	// shared-memory races, barriers and bounds (the default).
+	Emulator Target = iota
+	// CUDA runs kernels on an NVIDIA GPU. It needs a build with
+	// -tags cuda (see docs/gpu.md); otherwise Realize returns an error
+	// saying so.
+	CUDA
+)
+
+func (t Target) String() string {
+	if t == CUDA {
+		return "cuda"
+	}
+	return "emulator"
+}
+
+// ParseTarget returns the target called "emulator" or "cuda".
+func ParseTarget(s string) (Target, error) {
+	switch s {
+	case "emulator", "":
+		return Emulator, nil
+	case "cuda":
+		return CUDA, nil
+	}
+	return Emulator, ir.Errorf(ir.ErrSchedule, "", "target", "unknown target %q", s).WithLegal("emulator or cuda")
+}
+
+// WithTarget sets where Realize runs the kernels and returns p.
+func (p *Pipeline) WithTarget(t Target) *Pipeline {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.target != t {
+		p.target = t
+		p.compiled = nil
+	}
+	return p
+}
+
+// launcher runs kernels: the emulator or a GPU.
+type launcher interface {
+	Launch(k *ir.Kernel, grid, block [3]int, scalars, buffers map[string]any) error
+}
+
+// device is a launcher with device-resident buffers (the CUDA target).
+type device interface {
+	launcher
+	// MarkHostDirty says a host buffer changed since it was uploaded.
+	MarkHostDirty(buf any)
+	// Benchmark times runs of f with CUDA events (see gpu/cuda).
+	Benchmark(runs int, f func() error) (gpu.Timing, error)
+}
+
+func newLauncher(t Target) (launcher, error) {
+	if t == CUDA {
+		return cudaDevice()
+	}
+	return &gpu.Emulator{}, nil
+}
+
+// Benchmark realizes the pipeline into out once to warm up (compiling and,
+// on a GPU, uploading the inputs), then runs more times and returns the
+// median and spread. On the CUDA target the times are GPU times from CUDA
+// events with the buffers resident on the device; on the emulator they are
+// the wall clock of the CPU, which says nothing about GPU speed.
+func (p *Pipeline) Benchmark(out BufferRef, runs int) (t gpu.Timing, err error) {
+	defer recoverInternal("Benchmark", &err)
+	c, err := p.compile()
+	if err != nil {
+		return gpu.Timing{}, err
+	}
+	if d, ok := c.launcher.(device); ok {
+		if err := c.run(out); err != nil {
+			return gpu.Timing{}, err
+		}
+		c.resident = true
+		defer func() { c.resident = false }()
+		return d.Benchmark(runs, func() error { return c.run(out) })
+	}
+	if err := c.run(out); err != nil {
+		return gpu.Timing{}, err
+	}
+	ms := make([]float64, 0, runs)
+	for i := 0; i < runs; i++ {
+		start := time.Now()
+		if err := c.run(out); err != nil {
+			return gpu.Timing{}, err
+		}
+		ms = append(ms, float64(time.Since(start).Nanoseconds())/1e6)
+	}
+	return gpu.NewTiming("emulator wall clock", ms), nil
+}

@@ -1,0 +1,180 @@
+//go:build cuda
+
+// Package cuda_test runs the pipelines of the apps on a real GPU. Build and
+// run it on a machine with an NVIDIA GPU (scripts/gpu.sh prints how):
+//
+//	go test -tags cuda ./tests/cuda/
+package cuda_test
+
+import (
+	"math/rand"
+	"strings"
+	"testing"
+
+	"github.com/gohalide/gohalide/apps/algo"
+	"github.com/gohalide/gohalide/gpu/cuda"
+	"github.com/gohalide/gohalide/halide"
+	"github.com/gohalide/gohalide/halide/ir"
+)
+
+func device(t *testing.T) *cuda.Device {
+	t.Helper()
+	d, err := cuda.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// TestDevice prints what the device is.
+func TestDevice(t *testing.T) {
+	d := device(t)
+	t.Logf("device %d: %s; shared memory per block %d (opt-in %d), max threads %d", d.Info.Ordinal, d.Info, d.Info.MaxSharedPerBlock, d.Info.MaxSharedOptin, d.Info.MaxThreadsPerBlock)
+}
+
+// TestAppSchedules realizes every GPU schedule of the apps on the GPU and
+// compares it with the plain-Go reference (tolerance algo.Tol relative to
+// max(1, |want|)); the tensor product's A, B and C use atomics.
+func TestAppSchedules(t *testing.T) {
+	for _, c := range algo.GPUCases() {
+		t.Run(c.Name, func(t *testing.T) {
+			a := c.New()
+			p := halide.NewPipeline(a.Out()).WithTarget(halide.CUDA)
+			a.Inputs(rand.New(rand.NewSource(11)))
+			out, err := a.Run(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rel, err := a.Check(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("max relative error %.2g", rel)
+		})
+	}
+}
+
+// TestSharedSizeBytes checks that the static shared memory the driver
+// reports for every kernel (cuFuncGetAttribute SHARED_SIZE_BYTES) is the
+// size the compiler inferred.
+func TestSharedSizeBytes(t *testing.T) {
+	d := device(t)
+	for _, c := range algo.GPUCases() {
+		l, err := halide.NewPipeline(c.New().Out()).Lower()
+		if err != nil {
+			t.Fatal(c.Name, err)
+		}
+		for _, k := range l.Kernels() {
+			var inferred int64
+			for _, a := range k.Allocs {
+				if a.Memory == ir.GPUShared && !a.Dynamic {
+					inferred += a.Bytes()
+				}
+			}
+			got, err := d.SharedSizeBytes(k)
+			if err != nil {
+				t.Fatal(c.Name, k.Name, err)
+			}
+			regs, _ := d.Registers(k)
+			if int64(got) != inferred {
+				t.Errorf("%s %s: the driver reports %d bytes of shared memory, the compiler inferred %d", c.Name, k.Name, got, inferred)
+			}
+			t.Logf("%s %s: %d bytes shared (inferred %d), %d registers", c.Name, k.Name, got, inferred, regs)
+		}
+	}
+}
+
+// TestBadInputs: bad input at run time gives a clear error and leaves the
+// process and the other buffers usable.
+func TestBadInputs(t *testing.T) {
+	newGEMM := func() *algo.GEMM {
+		g := algo.NewGEMM(64, 64, 64)
+		g.GPUScheduleTiledShared(algo.DefaultGEMMTiling)
+		return g
+	}
+	// A wrong output shape.
+	g := newGEMM()
+	p := halide.NewPipeline(g.Out()).WithTarget(halide.CUDA)
+	g.Inputs(rand.New(rand.NewSource(1)))
+	err := p.Realize(halide.NewBuffer[float32](64, 63))
+	if err == nil || !strings.Contains(err.Error(), "outside its bounds") && !strings.Contains(err.Error(), "buffer") {
+		t.Errorf("wrong output shape: got %v", err)
+	}
+	t.Logf("wrong output shape: %v", err)
+	// A missing input.
+	g2 := newGEMM()
+	p2 := halide.NewPipeline(g2.Out()).WithTarget(halide.CUDA)
+	err = p2.Realize(g2.NewOutput())
+	if err == nil || !strings.Contains(err.Error(), "no buffer") {
+		t.Errorf("missing input: got %v", err)
+	}
+	t.Logf("missing input: %v", err)
+	// A launch the device cannot take: a grid dimension over the limit
+	// (y and z are at most 65535).
+	d := device(t)
+	l, err := halide.NewPipeline(newGEMM().Out()).Lower()
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := l.Kernels()[0]
+	scalars := map[string]any{}
+	for _, a := range k.Args {
+		if !a.IsBuffer {
+			scalars[a.Name] = int32(1)
+		}
+	}
+	buffers := map[string]any{}
+	for _, a := range k.Args {
+		if a.IsBuffer {
+			buffers[a.Name] = make([]float32, 64*64)
+		}
+	}
+	err = d.Launch(k, [3]int{1, 1 << 20, 1}, [3]int{16, 16, 1}, scalars, buffers)
+	if err == nil || !strings.Contains(err.Error(), k.Name) {
+		t.Errorf("an oversized grid: got %v", err)
+	}
+	t.Logf("oversized grid: %v", err)
+	// Too much shared memory: a dynamic size over the device's limit.
+	big := &ir.Kernel{Name: "too_much_shared", Grid: [3]ir.Expr{ir.Int(1), ir.Int(1), ir.Int(1)}, Block: [3]ir.Expr{ir.Int(32), ir.Int(1), ir.Int(1)},
+		Args: []ir.KernelArg{{Name: "out", T: ir.Float32, IsBuffer: true, Written: true}, {Name: "n", T: ir.Int32}},
+		Body: &ir.Allocate{Name: "tile", T: ir.Float32, Memory: ir.GPUShared, Extents: []ir.Expr{ir.NewVar("n")},
+			Body: &ir.Store{Buf: "tile", Index: ir.NewVar(ir.ThreadID[0]), Value: ir.Const(ir.Float32, 1)}}}
+	big.Allocs = []ir.KernelAlloc{{Func: "tile", T: ir.Float32, Memory: ir.GPUShared, Dynamic: true, Size: ir.NewVar("n")}}
+	err = d.Launch(big, [3]int{1, 1, 1}, [3]int{32, 1, 1}, map[string]any{"n": int32(1 << 20)}, map[string]any{"out": make([]float32, 32)})
+	if err == nil || !strings.Contains(err.Error(), "shared memory") {
+		t.Errorf("too much shared memory: got %v", err)
+	}
+	t.Logf("too much shared memory: %v", err)
+	// The process and the device still work.
+	g3 := newGEMM()
+	p3 := halide.NewPipeline(g3.Out()).WithTarget(halide.CUDA)
+	g3.Inputs(rand.New(rand.NewSource(2)))
+	out, err := g3.Run(p3)
+	if err != nil {
+		t.Fatal("after the errors:", err)
+	}
+	if _, err := g3.Check(out); err != nil {
+		t.Fatal("after the errors:", err)
+	}
+}
+
+// TestBenchmark times a kernel with CUDA events: a warm-up, then the median
+// of the runs, with the output still right afterwards.
+func TestBenchmark(t *testing.T) {
+	g := algo.NewGEMM(512, 512, 512)
+	g.GPUScheduleTiledShared(algo.DefaultGEMMTiling)
+	p := halide.NewPipeline(g.Out()).WithTarget(halide.CUDA)
+	g.Inputs(rand.New(rand.NewSource(3)))
+	out := g.NewOutput()
+	tm, err := p.Benchmark(out, 20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tm.MedianMs <= 0 || tm.MinMs > tm.MedianMs || tm.MedianMs > tm.MaxMs {
+		t.Errorf("implausible timing %+v", tm)
+	}
+	if _, err := g.Check(out); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("GEMM 512^3 tiled_shared: median %.3f ms (min %.3f, max %.3f) over %d runs (%s)", tm.MedianMs, tm.MinMs, tm.MaxMs, tm.Runs, tm.Clock)
+}
