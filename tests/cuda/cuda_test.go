@@ -7,6 +7,7 @@
 package cuda_test
 
 import (
+	"errors"
 	"math/rand"
 	"strings"
 	"testing"
@@ -92,15 +93,22 @@ func TestBadInputs(t *testing.T) {
 		g.GPUScheduleTiledShared(algo.DefaultGEMMTiling)
 		return g
 	}
-	// A wrong output shape.
+	// A wrong output shape: three dimensions for a 2-D Func, and an extent
+	// smaller than the schedule's tiles.
 	g := newGEMM()
 	p := halide.NewPipeline(g.Out()).WithTarget(halide.CUDA)
 	g.Inputs(rand.New(rand.NewSource(1)))
-	err := p.Realize(halide.NewBuffer[float32](64, 63))
-	if err == nil || !strings.Contains(err.Error(), "outside its bounds") && !strings.Contains(err.Error(), "buffer") {
-		t.Errorf("wrong output shape: got %v", err)
+	var he *halide.Error
+	err := p.Realize(halide.NewBuffer[float32](64, 64, 2))
+	if !errors.As(err, &he) || he.Code != halide.ErrBufferShape {
+		t.Errorf("wrong output dimensions: got %v", err)
 	}
-	t.Logf("wrong output shape: %v", err)
+	t.Logf("wrong output dimensions: %v", err)
+	err = p.Realize(halide.NewBuffer[float32](64, 63))
+	if !errors.As(err, &he) || he.Code != halide.ErrRuntime || !strings.Contains(err.Error(), "extent") {
+		t.Errorf("output smaller than a tile: got %v", err)
+	}
+	t.Logf("output smaller than a tile: %v", err)
 	// A missing input.
 	g2 := newGEMM()
 	p2 := halide.NewPipeline(g2.Out()).WithTarget(halide.CUDA)
