@@ -61,11 +61,20 @@ type Device struct {
 
 	mu      sync.Mutex
 	modules map[[32]byte]*module
+	kernels map[*ir.Kernel]*compiled // by IR node: kernels are immutable
 	bufs    map[bufKey]*devBuf
 	// copyBack says whether buffers written by kernels are copied back to
 	// the host after each launch (false while benchmarking).
 	copyBack bool
 	closed   bool
+}
+
+// compiled is a kernel ready to launch.
+type compiled struct {
+	fn   cu.Function
+	name string
+	info gpu.CUDAKernelInfo
+	mod  *module
 }
 
 type module struct {
@@ -92,7 +101,7 @@ type devBuf struct {
 
 // Open creates a context on the device with the given ordinal.
 func Open(ordinal int) (*Device, error) {
-	d := &Device{work: make(chan func()), modules: map[[32]byte]*module{}, bufs: map[bufKey]*devBuf{}, copyBack: true}
+	d := &Device{work: make(chan func()), modules: map[[32]byte]*module{}, kernels: map[*ir.Kernel]*compiled{}, bufs: map[bufKey]*devBuf{}, copyBack: true}
 	ready := make(chan error)
 	go d.loop(ordinal, ready)
 	if err := <-ready; err != nil {
@@ -182,6 +191,7 @@ func (d *Device) Close() error {
 			m.mod.Unload()
 			delete(d.modules, h)
 		}
+		d.kernels = map[*ir.Kernel]*compiled{}
 		return nil
 	})
 	d.mu.Lock()
@@ -191,32 +201,43 @@ func (d *Device) Close() error {
 	return err
 }
 
-// compile returns the module of a kernel's source, compiling it with NVRTC
-// the first time.
-func (d *Device) compile(k *ir.Kernel) (*module, string, error) {
-	src, err := gpu.CUDASource(k)
+// compile returns a kernel ready to launch: its CUDA C is compiled with
+// NVRTC once per source (cached by hash) and looked up once per kernel.
+// The CUDA target lets nvcc fuse multiplies and adds (FMA), as CUDA code
+// usually does; results then differ from the CPU's in the last bits.
+func (d *Device) compile(k *ir.Kernel) (*compiled, error) {
+	if c, ok := d.kernels[k]; ok {
+		return c, nil
+	}
+	src, err := gpu.CUDASourceWith(gpu.CUDAOptions{Contract: true}, k)
 	if err != nil {
-		return nil, "", err
+		return nil, err
 	}
 	info, err := gpu.CUDAInfo(k)
 	if err != nil {
-		return nil, "", err
+		return nil, err
 	}
 	h := sha256.Sum256([]byte(d.Info.Arch() + "\x00" + src))
-	if m, ok := d.modules[h]; ok {
-		return m, info.Name, nil
+	m, ok := d.modules[h]
+	if !ok {
+		ptx, err := nvrtc.Compile(src, k.Name+".cu", d.Info.Arch())
+		if err != nil {
+			return nil, err
+		}
+		mod, err := cu.LoadData(ptx)
+		if err != nil {
+			return nil, fmt.Errorf("loading the module: %w", err)
+		}
+		m = &module{mod: mod, funcs: map[string]cu.Function{}, dynOptin: map[string]int{}}
+		d.modules[h] = m
 	}
-	ptx, err := nvrtc.Compile(src, k.Name+".cu", d.Info.Arch())
+	fn, err := m.function(info.Name)
 	if err != nil {
-		return nil, "", fmt.Errorf("cuda: kernel %s: %w", k.Name, err)
+		return nil, fmt.Errorf("looking up %s in its module: %w", info.Name, err)
 	}
-	mod, err := cu.LoadData(ptx)
-	if err != nil {
-		return nil, "", fmt.Errorf("cuda: kernel %s: loading the module: %w", k.Name, err)
-	}
-	m := &module{mod: mod, funcs: map[string]cu.Function{}, dynOptin: map[string]int{}}
-	d.modules[h] = m
-	return m, info.Name, nil
+	c := &compiled{fn: fn, name: info.Name, info: info, mod: m}
+	d.kernels[k] = c
+	return c, nil
 }
 
 func (m *module) function(name string) (cu.Function, error) {
@@ -346,18 +367,11 @@ func (d *Device) launch(k *ir.Kernel, grid, block [3]int, scalars, buffers map[s
 			return fmt.Errorf("grid dimension %d is %d; it must be positive", i, g)
 		}
 	}
-	m, name, err := d.compile(k)
+	c, err := d.compile(k)
 	if err != nil {
 		return err
 	}
-	fn, err := m.function(name)
-	if err != nil {
-		return fmt.Errorf("looking up %s in its module: %w", name, err)
-	}
-	info, err := gpu.CUDAInfo(k)
-	if err != nil {
-		return err
-	}
+	fn, info, m, name := c.fn, c.info, c.mod, c.name
 	dyn := 0
 	if info.DynamicSharedBytes != nil {
 		v, err := evalInt(info.DynamicSharedBytes, scalars)
@@ -409,10 +423,15 @@ func (d *Device) launch(k *ir.Kernel, grid, block [3]int, scalars, buffers map[s
 	if err := fn.Launch(grid[0], grid[1], grid[2], block[0], block[1], block[2], dyn, cu.Stream{}, params); err != nil {
 		return fmt.Errorf("launch of grid %v, block %v, %d bytes of dynamic shared memory: %w", grid, block, dyn, err)
 	}
+	if !d.copyBack {
+		// Benchmarking: launches queue up; errors surface when the
+		// benchmark waits for its end event.
+		return nil
+	}
 	if err := cu.Synchronize(); err != nil {
 		return fmt.Errorf("running: %w", err)
 	}
-	if d.copyBack {
+	{
 		for _, b := range written {
 			if b.bytes == 0 {
 				continue
@@ -513,15 +532,11 @@ func evalInt(e ir.Expr, scalars map[string]any) (int64, error) {
 func (d *Device) SharedSizeBytes(k *ir.Kernel) (int, error) {
 	var n int
 	err := d.do(func() error {
-		m, name, err := d.compile(k)
+		c, err := d.compile(k)
 		if err != nil {
 			return err
 		}
-		fn, err := m.function(name)
-		if err != nil {
-			return err
-		}
-		n, err = fn.Attribute(cu.SharedSizeBytes)
+		n, err = c.fn.Attribute(cu.SharedSizeBytes)
 		return err
 	})
 	return n, err
@@ -532,15 +547,11 @@ func (d *Device) SharedSizeBytes(k *ir.Kernel) (int, error) {
 func (d *Device) Registers(k *ir.Kernel) (int, error) {
 	var n int
 	err := d.do(func() error {
-		m, name, err := d.compile(k)
+		c, err := d.compile(k)
 		if err != nil {
 			return err
 		}
-		fn, err := m.function(name)
-		if err != nil {
-			return err
-		}
-		n, err = fn.Attribute(cu.NumRegs)
+		n, err = c.fn.Attribute(cu.NumRegs)
 		return err
 	})
 	return n, err
