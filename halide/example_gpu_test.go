@@ -186,3 +186,29 @@ func ExampleLowered_Kernels() {
 	// allocate in_repeat_edge_in_blur[float32 * 100] in GPUShared
 	// gpu_thread_barrier(2)  // in_repeat_edge_in_blur was just written by other threads of the block
 }
+
+// VThread cuts a block's work into strided parts that each thread computes
+// in turn (TVM's vthread): the loop moves just inside the thread loop and
+// is unrolled.
+func ExampleStage_VThread() {
+	x := halide.NewVar("x")
+	in := halide.NewImageParam("in", halide.Float32, 1)
+	f := halide.NewFunc("f")
+	f.Define(x).Is(in.At(x).Mul(2))
+	bx, vx, tx, xi := halide.NewVar("bx"), halide.NewVar("vx"), halide.NewVar("tx"), halide.NewVar("xi")
+	// 64 points per block; 2 virtual threads of 32 points; 8 threads of 4.
+	f.Split(x, bx, x, 64).Split(x, vx, x, 32).Split(x, tx, xi, 4).
+		GPUBlocks(bx).GPUThreads(tx).VThread(vx)
+	nest, err := halide.NewPipeline(f).LoopNest()
+	if err != nil {
+		fmt.Println(err)
+	}
+	fmt.Print(nest)
+	// Output:
+	// produce f:
+	//   gpu_block x.bx:
+	//     gpu_thread x.x.x.tx in [0, 7]:
+	//       unrolled x.x.vx in [0, 1]:
+	//         for x.x.x.xi in [0, 3]:
+	//           f(...) = ...
+}

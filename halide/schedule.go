@@ -569,3 +569,31 @@ func (f *Func) GPUTile1D(x, bx, tx VarOrRVar, xf int, tail ...TailStrategy) *Fun
 	f.stage0().GPUTile1D(x, bx, tx, xf, tail...)
 	return f
 }
+
+// VThread makes loop v a virtual thread loop, like TVM's vthread: the loop
+// stays in the schedule where it is (typically between the block and the
+// thread loops, so the block's work is cut into strided parts), but
+// lowering moves it just inside the stage's innermost GPU thread loop and
+// unrolls it, so each thread computes the points of every virtual thread,
+// interleaved. Its extent must be a constant.
+func (s *Stage) VThread(v VarOrRVar) *Stage {
+	d := s.def("vthread")
+	if d == nil || s.f.err != nil {
+		return s
+	}
+	if _, ok := s.vars("vthread", v); !ok {
+		return s
+	}
+	if i, ok := s.findDim(d, "vthread", v.varName()); ok {
+		if d.Schedule.Dims[i].IsRVar {
+			s.f.failf(ir.ErrSchedule, "vthread", "in %s, %s is an RVar; virtual threads split pure vars (their iterations must be independent)", s.name(), v.varName())
+			return s
+		}
+		d.Schedule.Dims[i].Kind = ir.Unrolled
+		d.Schedule.Dims[i].VThread = true
+	}
+	return s
+}
+
+// VThread is Stage.VThread on the pure definition.
+func (f *Func) VThread(v VarOrRVar) *Func { f.stage0().VThread(v); return f }

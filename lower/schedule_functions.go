@@ -125,11 +125,36 @@ func buildStage(st *State, f *ir.Function, si int) (ir.Stmt, error) {
 				Body: &ir.LetStmt{Name: prefix + sp.Outer, Value: outerVal, Body: body}}
 		}
 	}
-	for _, dim := range d.Schedule.Dims {
+	for _, dim := range placeVThreads(d.Schedule.Dims) {
 		b := dims[dim.Name]
 		body = &ir.For{Name: prefix + dim.Name, Min: b.min, Extent: b.extent, Kind: dim.Kind, Body: body}
 	}
 	return body, nil
+}
+
+// placeVThreads moves the virtual thread loops (innermost first in dims)
+// just inside the innermost GPU thread loop, keeping their order; without a
+// thread loop they stay where they are.
+func placeVThreads(dims []ir.Dim) []ir.Dim {
+	var vts, rest []ir.Dim
+	for _, d := range dims {
+		if d.VThread {
+			vts = append(vts, d)
+		} else {
+			rest = append(rest, d)
+		}
+	}
+	if len(vts) == 0 {
+		return dims
+	}
+	for i, d := range rest {
+		if d.Kind == ir.GPUThread {
+			out := append([]ir.Dim{}, rest[:i]...)
+			out = append(out, vts...)
+			return append(out, rest[i:]...)
+		}
+	}
+	return dims
 }
 
 // buildStages returns the loop nests of all stages of f, in order.

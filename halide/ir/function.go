@@ -142,6 +142,10 @@ type Dim struct {
 	Name   string // qualified within the stage, e.g. "x.xo" or "r$y.p1"
 	Kind   ForKind
 	IsRVar bool
+	// VThread marks a virtual thread loop (TVM's vthread): lowering moves it
+	// just inside the stage's innermost GPU thread loop and unrolls it, so
+	// each thread does the work of several virtual threads, interleaved.
+	VThread bool
 }
 
 // StageSchedule is the loop structure of one stage.
