@@ -16,7 +16,8 @@ func GPUCases() []GPUCase {
 	for _, s := range []struct {
 		name  string
 		sched func(*TensorProduct, TPFactors)
-	}{{"tensorproduct_A", (*TensorProduct).GPUScheduleA}, {"tensorproduct_B", (*TensorProduct).GPUScheduleB}, {"tensorproduct_C", (*TensorProduct).GPUScheduleC}} {
+	}{{"tensorproduct_A", (*TensorProduct).GPUScheduleA}, {"tensorproduct_B", (*TensorProduct).GPUScheduleB}, {"tensorproduct_C", (*TensorProduct).GPUScheduleC},
+		{"tensorproduct_best", func(t *TensorProduct, _ TPFactors) { t.GPUScheduleBest() }}} {
 		s := s
 		out = append(out, GPUCase{s.name, func() Algorithm {
 			tp := NewTensorProduct(64, 64, 2, 150, 40, 30)

@@ -125,3 +125,30 @@ func (t *TensorProduct) GPUScheduleC(f TPFactors) {
 		GPUThreads(t.Mv, po)
 	t.GatherWeight.ComputeAt(t.Product, c1).StoreIn(halide.GPUShared).GPUThreads(t.Mv, t.Cv)
 }
+
+// GPUScheduleBest is our schedule for the benchmark size: one launch for
+// all kernel offsets (r.x is a block dimension too), blocks of 64 pairs x
+// all 64 output channels, 16 x 16 threads each accumulating a 4 x 4
+// register tile of Product over the 64 input channels, and both operands of
+// the block staged in shared memory by the block's threads together: the
+// gathered input rows (GatherInput through a wrapper, 64 pairs x 64
+// channels) and the offset's weights (64 x 64). The scatter adds each
+// thread's tile with atomics.
+func (t *TensorProduct) GPUScheduleBest() {
+	ry, rx := t.R.Y(), t.R.X()
+	pb, pt, pv := halide.NewRVar("pb"), halide.NewRVar("pt"), halide.NewRVar("pv")
+	mt, mv := halide.NewVar("mt"), halide.NewVar("mv")
+	t.Output.Bound(t.Mv, 0, t.M).GPUBlocks(t.Ov).GPUThreads(t.Mv)
+	t.Output.Update(0).Atomic().
+		Split(ry, pb, ry, 64, halide.GuardWithIf).
+		Split(ry, pt, pv, 4, halide.GuardWithIf).
+		Split(t.Mv, mt, mv, 4, halide.GuardWithIf).
+		Reorder(mv, pv, mt, pt, pb, rx).
+		GPUBlocks(pb, rx).
+		GPUThreads(mt, pt).
+		Unroll(mv).Unroll(pv)
+	t.Product.ComputeAt(t.Output, mt)
+	t.Product.Update(0).Reorder(t.Mv, t.Pv, t.RC.X()).Unroll(t.Mv).Unroll(t.Pv)
+	t.GatherInput.In(t.Product).ComputeAt(t.Output, pb).StoreIn(halide.GPUShared)
+	t.GatherWeight.ComputeAt(t.Output, pb).StoreIn(halide.GPUShared)
+}

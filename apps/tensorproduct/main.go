@@ -60,6 +60,8 @@ var schedules = []schedule{
 		(*algo.TensorProduct).GPUScheduleB, (*algo.TensorProduct).ScheduleB},
 	{"C", "c1 between blocks and threads; GatherWeight at c1 with its own threads (Halide: 512 floats)",
 		(*algo.TensorProduct).GPUScheduleC, (*algo.TensorProduct).ScheduleC},
+	{"best", "ours: one launch, 64 pairs x 64 channels per block, input rows and weights staged in shared, 4x4 register tiles",
+		func(t *algo.TensorProduct, _ algo.TPFactors) { t.GPUScheduleBest() }, nil},
 }
 
 func main() {
@@ -83,6 +85,9 @@ func main() {
 	failed := false
 	for _, s := range schedules {
 		if *only != "all" && !strings.EqualFold(*only, s.name) {
+			continue
+		}
+		if *target == "cpu" && s.cpu == nil {
 			continue
 		}
 		r := run(s, *target, *channels, *offsets, *pairs, *points, *seed, *bench, *stmt && !*asJSON)
