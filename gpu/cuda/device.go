@@ -66,6 +66,9 @@ type Device struct {
 	// copyBack says whether buffers written by kernels are copied back to
 	// the host after each launch (false while benchmarking).
 	copyBack bool
+	// events are the (start, end) events of the launches of the run being
+	// benchmarked.
+	events [][2]cu.Event
 	closed   bool
 }
 
@@ -420,10 +423,28 @@ func (d *Device) launch(k *ir.Kernel, grid, block [3]int, scalars, buffers map[s
 		}
 		params = append(params, p)
 	}
+	var ev [2]cu.Event
+	if !d.copyBack {
+		// Benchmarking: time the launch with a pair of events.
+		var err error
+		if ev[0], err = cu.MakeEvent(cu.DefaultEvent); err != nil {
+			return fmt.Errorf("events: %w", err)
+		}
+		if ev[1], err = cu.MakeEvent(cu.DefaultEvent); err != nil {
+			return fmt.Errorf("events: %w", err)
+		}
+		if err := ev[0].Record(cu.Stream{}); err != nil {
+			return fmt.Errorf("events: %w", err)
+		}
+	}
 	if err := fn.Launch(grid[0], grid[1], grid[2], block[0], block[1], block[2], dyn, cu.Stream{}, params); err != nil {
 		return fmt.Errorf("launch of grid %v, block %v, %d bytes of dynamic shared memory: %w", grid, block, dyn, err)
 	}
 	if !d.copyBack {
+		if err := ev[1].Record(cu.Stream{}); err != nil {
+			return fmt.Errorf("events: %w", err)
+		}
+		d.events = append(d.events, ev)
 		// Benchmarking: launches queue up; errors surface when the
 		// benchmark waits for its end event.
 		return nil
@@ -565,9 +586,10 @@ type Timing struct {
 
 // Benchmark runs f once to warm up (compiling and uploading), then runs
 // it runs times with the device-resident buffers (no copies back between
-// runs) and returns the median and spread of the GPU time of each run,
-// measured with CUDA events recorded around it. The buffers are copied
-// back after the last run.
+// runs) and returns the median and spread of the GPU time of each run: the
+// sum of the times of its kernel launches, each measured with a pair of
+// CUDA events recorded around it (so the host code between launches does
+// not count). The buffers are copied back after the last run.
 func (d *Device) Benchmark(runs int, f func() error) (gpu.Timing, error) {
 	if err := f(); err != nil {
 		return gpu.Timing{}, err
@@ -576,36 +598,30 @@ func (d *Device) Benchmark(runs int, f func() error) (gpu.Timing, error) {
 	defer d.setCopyBack(true)
 	times := make([]float64, 0, runs)
 	for i := 0; i < runs; i++ {
-		var start, end cu.Event
-		err := d.do(func() error {
-			var err error
-			if start, err = cu.MakeEvent(cu.DefaultEvent); err != nil {
-				return err
-			}
-			if end, err = cu.MakeEvent(cu.DefaultEvent); err != nil {
-				return err
-			}
-			return start.Record(cu.Stream{})
-		})
-		if err != nil {
-			return gpu.Timing{}, fmt.Errorf("cuda: events: %w", err)
-		}
+		d.do(func() error { d.events = d.events[:0]; return nil })
 		if err := f(); err != nil {
 			return gpu.Timing{}, err
 		}
 		var ms float64
-		err = d.do(func() error {
-			defer cu.DestroyEvent(&start)
-			defer cu.DestroyEvent(&end)
-			if err := end.Record(cu.Stream{}); err != nil {
-				return err
+		err := d.do(func() error {
+			defer func() {
+				for k := range d.events {
+					cu.DestroyEvent(&d.events[k][0])
+					cu.DestroyEvent(&d.events[k][1])
+				}
+				d.events = d.events[:0]
+			}()
+			for _, ev := range d.events {
+				if err := ev[1].Synchronize(); err != nil {
+					return err
+				}
+				t, err := ev[0].Elapsed(ev[1])
+				if err != nil {
+					return err
+				}
+				ms += t
 			}
-			if err := end.Synchronize(); err != nil {
-				return err
-			}
-			var err error
-			ms, err = start.Elapsed(end)
-			return err
+			return nil
 		})
 		if err != nil {
 			return gpu.Timing{}, fmt.Errorf("cuda: timing: %w", err)
@@ -616,7 +632,7 @@ func (d *Device) Benchmark(runs int, f func() error) (gpu.Timing, error) {
 	if err := d.syncAll(); err != nil {
 		return gpu.Timing{}, err
 	}
-	return gpu.NewTiming("cuda events", times), nil
+	return gpu.NewTiming("cuda events around each launch", times), nil
 }
 
 func (d *Device) setCopyBack(on bool) {
