@@ -69,7 +69,7 @@ type Device struct {
 	// events are the (start, end) events of the launches of the run being
 	// benchmarked.
 	events [][2]cu.Event
-	closed   bool
+	closed bool
 }
 
 // compiled is a kernel ready to launch.

@@ -31,8 +31,9 @@ func algorithm() (out, blur, padded *halide.Func, in *halide.ImageParam, x, y ha
 func main() {
 	out, blur, _, in, x, y := algorithm()
 
-	// With no schedule, blur is computed at the root (a Func with an
-	// update is not inlined) and padded is inlined.
+	// With no schedule, padded is inlined into blur, and blur (a Func
+	// with an update cannot be inlined) is computed at the innermost loop
+	// of its consumer.
 	nest, err := halide.NewPipeline(out).LoopNest()
 	if err != nil {
 		fmt.Println(err)
@@ -65,4 +66,11 @@ func main() {
 		return
 	}
 	fmt.Printf("\nout(0, 0) = %.2f, out(7, 5) = %.2f\n", result.Get(0, 0), result.Get(7, 5))
+
+	l, err := p.Lower()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Print("\nlowered:\n", l)
 }
