@@ -42,12 +42,12 @@ func main() {
 	fmt.Print("default schedule:\n", nest)
 
 	// Tiles of 8x4 points, the rows of tiles in parallel; blur computed
-	// per tile, its update's x split by 4 and unrolled.
+	// per tile, with the x loop of its update split by 4.
 	xo, yo, xi, yi := halide.NewVar("xo"), halide.NewVar("yo"), halide.NewVar("xi"), halide.NewVar("yi")
 	bxo, bxi := halide.NewVar("bxo"), halide.NewVar("bxi")
 	out.Tile(x, y, xo, yo, xi, yi, 8, 4).Parallel(yo)
 	blur.ComputeAt(out, xo)
-	blur.Update(0).Split(x, bxo, bxi, 4).Unroll(bxi)
+	blur.Update(0).Split(x, bxo, bxi, 4)
 
 	p := halide.NewPipeline(out)
 	nest, err = p.LoopNest()
