@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# bench/run.sh: our apps and PyTorch on the same workloads, on the GPU
+# machine, and the side-by-side table.
+#
+# Run from the repository root on the GPU machine, after scripts/gpu.sh
+# (on the build machine) has built .gpu/:
+#
+#   bash bench/run.sh
+#
+# It sources .gpu/nvrtc-env.sh, prints the GPU's name, runs each app built
+# in .gpu/ (tensorproduct, depthwise, conv1d, gemm, conv2d; missing ones are
+# skipped) with -target=cuda -json -bench=$RUNS, then
+# bench/torch_bench.py --json, then bench/compare.py. Everything lands in
+# ${OUT:-bench-out}/: APP.json (stdout), APP.err (stderr), tensorproduct.flags
+# (its size flags), gpu.txt, torch.json, torch.err, table.txt and
+# benchmarks.md (the table in markdown, for docs/benchmarks.md). A failing
+# app does not stop the rest; the table is printed last.
+#
+# Environment: OUT (output folder, default bench-out), RUNS (timed runs,
+# default 50), APP_TIMEOUT (seconds per app, default 300), PYTHON (default
+# python3).
+set -u
+cd "$(dirname "$0")/.."
+
+OUT=${OUT:-bench-out}
+RUNS=${RUNS:-50}
+APP_TIMEOUT=${APP_TIMEOUT:-300}
+PYTHON=${PYTHON:-python3}
+mkdir -p "$OUT"
+
+# The tensor product at the size of Halide issue #8427.
+TP_FLAGS=(-channels=64 -offsets=27 -pairs=33333 -points=100000)
+
+if [ -f .gpu/nvrtc-env.sh ]; then
+  # shellcheck disable=SC1091
+  source .gpu/nvrtc-env.sh
+else
+  echo "bench: .gpu/nvrtc-env.sh missing (run scripts/gpu.sh on the build machine first)" >&2
+fi
+
+echo "== GPU"
+if command -v nvidia-smi >/dev/null 2>&1; then
+  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$OUT/gpu.txt"
+else
+  echo "nvidia-smi not found" | tee "$OUT/gpu.txt"
+fi
+
+with_timeout() {
+  if command -v timeout >/dev/null 2>&1; then
+    timeout "$APP_TIMEOUT" "$@"
+  else
+    "$@"
+  fi
+}
+
+summary=()
+for app in tensorproduct depthwise conv1d gemm conv2d; do
+  bin=.gpu/$app
+  if [ ! -x "$bin" ]; then
+    echo "== $app: $bin not built, skipped"
+    summary+=("$app: skipped (not built)")
+    rm -f "$OUT/$app.json" "$OUT/$app.err" "$OUT/$app.flags"
+    continue
+  fi
+  args=(-target=cuda -json -bench="$RUNS")
+  if [ "$app" = tensorproduct ]; then
+    args+=("${TP_FLAGS[@]}")
+    echo "${TP_FLAGS[*]}" >"$OUT/$app.flags"
+  fi
+  echo "== $app ${args[*]}"
+  start=$(date +%s)
+  with_timeout "$bin" "${args[@]}" >"$OUT/$app.json" 2>"$OUT/$app.err"
+  rc=$?
+  secs=$(( $(date +%s) - start ))
+  if [ $rc -eq 0 ]; then
+    summary+=("$app: ok (${secs}s)")
+  else
+    [ $rc -eq 124 ] && why="timed out after ${APP_TIMEOUT}s" || why="exit $rc"
+    summary+=("$app: FAILED, $why (${secs}s); see $OUT/$app.err")
+    echo "$app: $why; last lines of its stderr:"
+    tail -n 5 "$OUT/$app.err" | sed 's/^/  /'
+  fi
+done
+
+echo "== PyTorch: bench/torch_bench.py --json --runs $RUNS"
+"$PYTHON" bench/torch_bench.py --json --runs "$RUNS" >"$OUT/torch.json" 2>"$OUT/torch.err"
+rc=$?
+cat "$OUT/torch.err"
+if [ $rc -eq 0 ]; then
+  summary+=("torch_bench: ok")
+else
+  summary+=("torch_bench: FAILED, exit $rc; see $OUT/torch.err")
+fi
+
+echo
+echo "== runs"
+for s in "${summary[@]}"; do echo "  $s"; done
+echo
+echo "== ours against PyTorch (markdown: $OUT/benchmarks.md)"
+json=()
+for app in tensorproduct depthwise conv1d gemm conv2d; do
+  [ -f "$OUT/$app.json" ] && json+=("$OUT/$app.json")
+done
+"$PYTHON" bench/compare.py --torch "$OUT/torch.json" --all-schedules \
+  --markdown-out "$OUT/benchmarks.md" ${json[@]+"${json[@]}"} | tee "$OUT/table.txt"

@@ -1,0 +1,190 @@
+"""The benchmark workloads, shared by torch_bench.py and compare.py.
+
+Each workload is one problem size of one of our apps, with the PyTorch
+variants that do the same computation and, where the project has one, the
+target our time must meet. The "id" is the key that joins the two sides:
+torch_bench.py writes it as "workload", compare.py maps our apps' results
+onto it by app name and size (see match_size).
+
+Importing this module needs only the standard library (no torch).
+"""
+
+import re
+
+# Our apps, in the order run.sh runs them.
+APPS = ["tensorproduct", "depthwise", "conv1d", "gemm", "conv2d"]
+
+# Tensor-product benchmark size (Halide issue #8427), as the flags of
+# apps/tensorproduct (run.sh passes them; compare.py reads them back).
+TP_FLAGS = {"channels": 64, "offsets": 27, "pairs": 33333, "points": 100000}
+# apps/tensorproduct's own defaults, for a flags file that omits one.
+TP_DEFAULT_FLAGS = {"channels": 64, "offsets": 2, "pairs": 300, "points": 200}
+
+
+def _target(kind, text, variants=None, value=None):
+    """A target: kind is
+    "ratio_ge": theirs_ms / ours_ms >= value, theirs the fastest of variants;
+    "ours_ms_lt": our median below value ms (absolute)."""
+    return {"kind": kind, "text": text, "variants": variants or [], "value": value}
+
+
+# Each workload:
+#   id        the join key (torch_bench.py's "workload")
+#   app       our app's name (Result.app, or the JSON file's name)
+#   params    the sizes; compare.py matches them against our Result.size
+#   shape     the sizes in words
+#   variants  PyTorch variants, in the order compare.py lists them (the
+#             first is the one the ratio column uses when there is no target)
+#   target    the project's target for our time, or None
+WORKLOADS = [
+    {
+        "id": "depthwise 64x32x112x112 k3",
+        "app": "depthwise",
+        "params": {"B": 64, "C": 32, "H": 112, "W": 112, "K": 3},
+        "shape": "B=64 C=32 H=112 W=112 K=3, fp32, same padding",
+        "variants": ["channels_last", "nchw"],
+        "target": _target("ratio_ge", "no slower than cuDNN channels_last",
+                          ["channels_last"], 1.0),
+    },
+    {
+        "id": "depthwise 4x32x112x112 k3",
+        "app": "depthwise",
+        "params": {"B": 4, "C": 32, "H": 112, "W": 112, "K": 3},
+        "shape": "B=4 C=32 H=112 W=112 K=3, fp32, same padding",
+        "variants": ["channels_last", "nchw"],
+        "target": None,
+    },
+    {
+        "id": "depthwise 3x4x16x32 k7",
+        "app": "depthwise",
+        "params": {"B": 3, "C": 4, "H": 16, "W": 32, "K": 7},
+        "shape": "B=3 C=4 H=16 W=32 K=7, fp32, same padding",
+        "variants": ["channels_last", "nchw"],
+        "target": None,
+    },
+    {
+        "id": "conv1d M=2^24 N=32",
+        "app": "conv1d",
+        "params": {"M": 1 << 24, "N": 32},
+        "shape": "M=16777216 N=32, full convolution (out M+N-1)",
+        "variants": ["F.conv1d"],
+        "target": _target("ratio_ge", "no slower than F.conv1d", ["F.conv1d"], 1.0),
+    },
+    {
+        "id": "conv1d M=16384 N=32",
+        "app": "conv1d",
+        "params": {"M": 16384, "N": 32},
+        "shape": "M=16384 N=32, full convolution (out M+N-1)",
+        "variants": ["F.conv1d"],
+        "target": _target("ratio_ge", "no slower than F.conv1d", ["F.conv1d"], 1.0),
+    },
+    {
+        "id": "gemm 1024x2048x512",
+        "app": "gemm",
+        "params": {"M": 1024, "K": 2048, "N": 512},
+        "shape": "C[M,N] = A[M,K] B[K,N], M=1024 K=2048 N=512, fp32 (TF32 off)",
+        "variants": ["matmul_fp32"],
+        "target": _target("ratio_ge", ">= 0.8x cuBLAS SGEMM throughput", ["matmul_fp32"], 0.8),
+    },
+    {
+        "id": "conv2d 256x256x14x14 -> 512 k3",
+        "app": "conv2d",
+        "params": {"B": 256, "Cin": 256, "Cout": 512, "H": 14, "W": 14, "K": 3},
+        "shape": "batch 256, 256 -> 512 channels, 14x14, 3x3, pad 1, stride 1, fp32 (TF32 off)",
+        "variants": ["nchw", "channels_last"],
+        "target": _target("ours_ms_lt", "HWCN under 4 ms", value=4.0),
+    },
+    {
+        "id": "tensorproduct 8427",
+        "app": "tensorproduct",
+        "params": {"C": 64, "M": 64, "N": 27, "P": 33333, "points": 100000},
+        "shape": "100000 in/out points, 64 -> 64 channels, 27 offsets x 33333 pairs",
+        "variants": ["gather_bmm_scatter", "gather_mm_scatter_loop", "bmm_only"],
+        "target": _target("ratio_ge",
+                          ">= 4x faster than PyTorch gather/bmm/scatter (the faster of bmm and per-offset loop)",
+                          ["gather_bmm_scatter", "gather_mm_scatter_loop"], 4.0),
+    },
+]
+
+BY_ID = {w["id"]: w for w in WORKLOADS}
+
+
+def tp_size(flags):
+    """The size string of a tensor-product run with these flags (a dict of
+    apps/tensorproduct's flag names; missing ones take the app's defaults)."""
+    f = dict(TP_DEFAULT_FLAGS)
+    f.update(flags)
+    return "C=%d M=%d N=%d P=%d points=%d" % (
+        f["channels"], f["channels"], f["offsets"], f["pairs"], f["points"])
+
+
+# ---------------------------------------------------------------------------
+# Matching our Result.size strings to workloads.
+# ---------------------------------------------------------------------------
+
+# A number not glued to a word ("fp32", "k3", "conv2d" hold none), except
+# after an x ("64x32x112").
+_NUM = re.compile(r"(?<![A-WYZa-wyz_0-9])(?:(\d+)\s*(\^|\*\*|<<)\s*(\d+)|(\d+(?:_\d{3})+|\d+))")
+_KEYVAL = re.compile(r"([A-Za-z][A-Za-z0-9_]*)\s*[=:]\s*([0-9][0-9_]*(?:\s*(?:\^|\*\*|<<)\s*\d+)?)")
+
+
+def _value(text):
+    m = _NUM.match(text.strip())
+    if not m:
+        return None
+    if m.group(2):
+        a, op, b = int(m.group(1)), m.group(2), int(m.group(3))
+        return a ** b if op in ("^", "**") else a << b
+    return int(m.group(4).replace("_", ""))
+
+
+def size_numbers(size):
+    """Every integer in a size string: "M=2^24 N=32" -> [16777216, 32];
+    "64x32x112x112, 3x3" -> [64, 32, 112, 112, 3, 3]. Powers (2^24, 2**24,
+    1<<24) and Go-style 100_000 are understood; commas separate numbers."""
+    out = []
+    for m in _NUM.finditer(size):
+        out.append(_value(m.group(0)))
+    return out
+
+
+def size_keys(size):
+    """The key=value pairs of a size string, keys as written."""
+    return {k: _value(v) for k, v in _KEYVAL.findall(size)}
+
+
+def match_size(params, size):
+    """How well a size string matches a workload's params: None if it does
+    not, else a score (higher is better).
+
+    1. If the string names every param (key=value, keys compared without
+       case), the values must be equal: score 2.
+    2. Otherwise every param value must occur among the string's numbers,
+       counted with multiplicity (so B=4 does not match 64, and 14x14 needs
+       two 14s): score 1. Extra numbers (pad=1, stride=1, a second 3 of
+       3x3) are allowed.
+    """
+    keys = {k.lower(): v for k, v in size_keys(size).items()}
+    if all(k.lower() in keys for k in params):
+        ok = all(keys[k.lower()] == v for k, v in params.items())
+        return 2 if ok else None
+    nums = size_numbers(size)
+    for v in params.values():
+        if v in nums:
+            nums.remove(v)
+        else:
+            return None
+    return 1
+
+
+def find_workload(app, size):
+    """The id of the workload of this app that the size matches best, or
+    None."""
+    best, score = None, 0
+    for w in WORKLOADS:
+        if w["app"] != app:
+            continue
+        s = match_size(w["params"], size)
+        if s is not None and s > score:
+            best, score = w["id"], s
+    return best
