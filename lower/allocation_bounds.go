@@ -110,6 +110,7 @@ func allocationBounds(st *State) error {
 				mem = ir.Stack
 			}
 		}
+		st.logf(3, "  allocation_bounds: %s in %s, extents %s\n", r.Func, mem, rangeList(ranges))
 		return &ir.Realize{Func: r.Func, T: r.T, Memory: mem, Bounds: ranges, Body: r.Body}
 	})
 	if err != nil {
@@ -117,6 +118,17 @@ func allocationBounds(st *State) error {
 	}
 	st.Stmt = s
 	return nil
+}
+
+func rangeList(rs []ir.Range) string {
+	s := ""
+	for i, r := range rs {
+		if i > 0 {
+			s += " x "
+		}
+		s += ir.ExprString(r.Extent)
+	}
+	return s
 }
 
 // kernelMemory picks the memory of a Func realized inside a kernel: Auto

@@ -34,6 +34,7 @@ func boundsInference(st *State) error {
 		if s, err = defineRegions(st, s, f); err != nil {
 			return err
 		}
+		st.logf(3, "  bounds_inference: regions of %s defined\n", f.Name)
 	}
 	out := st.Funcs[st.P.Output]
 	s = wrapLets(s, outputRegionLets(out))

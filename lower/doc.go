@@ -3,9 +3,10 @@
 // (package cpu) runs and that the GPU passes turn into kernels.
 //
 // Lowering is a table of passes (Passes, in passes.go) run in order by
-// Lower. Each pass lives in its own file named like its entry point, opens
-// with a comment saying what it does, what it expects and what it leaves,
-// and has a test beside it. With Options.Debug (or the environment variable
+// Lower. Each pass lives in its own file named like its entry point and
+// opens with a comment saying what it does, what it expects and what it
+// leaves. The CPU passes are tested in passes_test.go; the validation and
+// GPU passes through tests/gpu, tests/errors and the halide examples. With Options.Debug (or the environment variable
 // GOHALIDE_DEBUG) set to 1 Lower logs each pass name and its time, 2 also
 // prints the statement after every pass ("unchanged" when a pass did
 // nothing), and 3 adds the sub-steps passes report. With Options.Verify the

@@ -34,6 +34,7 @@ func gpuKernels(st *State) error {
 			return nil, err
 		}
 		st.Kernels = append(st.Kernels, kern)
+		st.logf(3, "  gpu_kernels: %s, block %s x %s x %s, %d barriers\n", kern.Name, ir.ExprString(kern.Block[0]), ir.ExprString(kern.Block[1]), ir.ExprString(kern.Block[2]), kern.Barriers)
 		return &ir.Launch{Kernel: kern}, nil
 	})
 	if err != nil {

@@ -181,3 +181,15 @@ func TestInternalErrorNamesPass(t *testing.T) {
 		t.Errorf("error does not name the pass storage_flattening: directive %q, %s", e.Directive, e.Msg)
 	}
 }
+
+func TestDebugLevel3(t *testing.T) {
+	var log bytes.Buffer
+	if _, err := halide.NewPipeline(blur(false)).WithOptions(halide.Options{Debug: 3, Log: &log}).Lower(); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"bounds_inference: regions of g defined", "allocation_bounds: g in Stack, extents 9 x 1"} {
+		if !strings.Contains(log.String(), want) {
+			t.Errorf("debug level 3 does not log %q:\n%s", want, log.String())
+		}
+	}
+}
