@@ -1,0 +1,86 @@
+// Command gemm runs the float32 matrix product C = A·B of the TVM GEMM
+// tutorial (/work/shared/seeds/002_2cb8ee3d55b0e05c.txt), M = 1024, K =
+// 2048, N = 512, all row-major, under the tutorial's schedules, naive and
+// v1 to v3, and under ours, tiled_shared.
+//
+// The tutorial's schedules:
+//
+//   - naive: one block per element of C, one thread running the whole k
+//     loop;
+//   - v1: the rows in blocks of 32 threads, the column block y;
+//   - v2: 32 x 32 tiles of C, a thread per element;
+//   - v3: 16 x 16 tiles, the k loop in steps of 8, the 16 x 8 tile of A
+//     and the 8 x 16 tile of B of each step staged in shared memory by the
+//     block's 256 threads together.
+//
+// Ours, tiled_shared (algo.GEMM.GPUScheduleTiledShared with
+// algo.DefaultGEMMTiling): 64 x 64 tiles of C over 16 x 16 threads, a 4 x
+// 4 tile of accumulators per thread in registers (loops unrolled), steps of
+// 8 k, the 64 x 8 tile of A and the 8 x 64 tile of B of each step staged
+// in shared memory by the block's threads together (consecutive threads,
+// consecutive addresses); thread x along the columns. 128 blocks at this
+// size: one wave on an H100's 132 SMs (a 128 x 128 tile, 8 x 8 per
+// thread, would give 32). GEMM is
+// compute-bound (2·M·N·K flops for 4·(MK+KN+MN) bytes), so the floor is
+// the FP32 peak without tensor cores.
+//
+// By default every schedule runs on the GPU emulator (every thread of every
+// block) at 64 x 64 x 64 and is checked against a plain-Go reference;
+// -target=cuda (built with -tags cuda) checks them on the GPU and times
+// them at the size above.
+//
+//	go run ./apps/gemm [-target=emulator|cuda] [-schedule=NAME|all] [-bench=N] [-json] [-stmt] [-cuda]
+package main
+
+import (
+	"fmt"
+
+	"github.com/gohalide/gohalide/apps/algo"
+	"github.com/gohalide/gohalide/apps/internal/appkit"
+)
+
+// The tutorial's times on a T4, in ms: the table of its section 2.3 (lines
+// 298-301 of the seed: Naive 84.52, v1 36.98, v2 35.50, v3 8.11), the same
+// as the ones quoted in the text.
+var seedT4Ms = map[string]float64{"naive": 84.52, "v1": 36.98, "v2": 35.50, "v3": 8.11}
+
+// The tutorial's size, and the emulator's.
+const (
+	m, k, n                = 1024, 2048, 512
+	smallM, smallK, smallN = 64, 64, 64
+)
+
+func schedule(name string, apply func(*algo.GEMM)) appkit.Schedule {
+	build := func(m, k, n int) func() algo.Algorithm {
+		return func() algo.Algorithm {
+			g := algo.NewGEMM(m, n, k)
+			apply(g)
+			return g
+		}
+	}
+	return appkit.Schedule{
+		Name:  name,
+		Size:  fmt.Sprintf("M=%d K=%d N=%d", m, k, n),
+		Build: build(m, k, n),
+		Small: build(smallM, smallK, smallN),
+		// A, B read once and C written once.
+		Bytes: 4 * float64(m*k+k*n+m*n),
+		Flops: 2 * float64(m) * float64(n) * float64(k),
+		T4Ms:  seedT4Ms[name],
+	}
+}
+
+// App is the gemm app: the tutorial's schedules, then ours.
+var App = appkit.App{
+	Name: "gemm",
+	What: "C[M][N] = A[M][K] · B[K][N], float32, row-major",
+	Schedules: []appkit.Schedule{
+		schedule("naive", (*algo.GEMM).GPUScheduleNaive),
+		schedule("v1", (*algo.GEMM).GPUScheduleV1),
+		schedule("v2", (*algo.GEMM).GPUScheduleV2),
+		schedule("v3", (*algo.GEMM).GPUScheduleV3),
+		schedule("tiled_shared", func(g *algo.GEMM) { g.GPUScheduleTiledShared(algo.DefaultGEMMTiling) }),
+	},
+}
+
+func main() { appkit.Main(App) }
