@@ -185,43 +185,53 @@ const (
 //	BL: rco, rci = split(rc, 8); reorder(rco, ry, rx, rci, fi, ni)
 //	AA, WW (shared) at BL's rx; AL, WL (local) at BL's rci
 //
-// so a block computes a 64x64 tile of (out channel, image) of one pixel, as
-// 2x2 virtual threads of 32x32, each of 8x8 threads of 4x4 points: thread
-// (tx, ty) computes the points n = 32 vx + 4 tx + [0, 4) and f = 32 vy + 4
-// ty + [0, 4) of the tile, four 4x4 tiles 32 apart. Thread x runs over the
-// images, so a warp's loads and stores along n (the contiguous dimension)
-// are coalesced, and its reads of a shared tile hit distinct banks.
+// (here xy, fo, no, vy, vx, ty, tx, fi, ni), so a block computes a 64x64
+// tile of (out channel, image) of one pixel, as 2x2 virtual threads of
+// 32x32, each of 8x8 threads of 4x4 points: thread (tx, ty) computes the
+// points n = 32 vx + 4 tx + [0, 4) and f = 32 vy + 4 ty + [0, 4) of the
+// tile, four 4x4 tiles 32 apart. Thread x runs over the images, so a
+// warp's loads and stores along n (the contiguous dimension) are
+// coalesced, and its reads of a shared tile hit distinct banks.
 //
 // Where it differs from TVM, and why:
 //
-//   - VThread keeps TVM's split (the virtual-thread loops between the blocks
-//     and the threads in the schedule) but lowering moves them just inside
-//     the innermost thread loop, unrolled: blocks, ty, tx, vy, vx, fi, ni.
+//   - VThread keeps TVM's split (the virtual-thread loops between the
+//     blocks and the threads in the schedule) and lowering moves the loops
+//     just inside the innermost thread loop: blocks, ty, tx, vy, vx, fi, ni.
 //   - BL is computed at the innermost virtual thread loop vx, not at tx.
 //     In TVM, BL at tx is inside the virtual threads, 4x4 per virtual
 //     thread, and TVM's virtual-thread pass interleaves the four copies of
 //     BL's whole reduction (64 accumulators, one loop over the steps). Here
 //     a Func computed at tx covers the bounding box of everything the
 //     thread computes under it: with virtual threads 32 apart that is
-//     (32+4) x (32+4) = 1296 accumulators, and BL's loops would run over the
-//     whole box (20 times the work, far beyond registers). At vx it is the
-//     4x4 of one virtual thread (16 registers), its loops unrolled. The
-//     price: each virtual thread runs its own reduction, so AA and WW are
-//     loaded once per virtual thread and step: 8 channels x 32 (the
-//     images, or the out channels, of one virtual thread across the
-//     block's 8 threads), not TVM's 8 x 64. Computing BL inside the
-//     virtual threads keeps what virtual threads are for (the strided,
-//     conflict-free and coalesced mapping of points to threads);
+//     (32+4) x (32+4) = 1296 accumulators, and BL's loops run over the
+//     whole box (20 times the multiply-adds; tried: a 5184-byte stack frame
+//     in ptxas, 290 s instead of 4 s on the emulator at the app's small
+//     size). At vx it is the 4x4 of one virtual thread, 16 registers, its
+//     loops unrolled. The price: each virtual thread runs its own
+//     reduction, so the shared tiles are loaded once per virtual thread and
+//     step, 8 input channels x 32 (the images, or out channels, of one
+//     virtual thread across the block's 8 threads) for one pixel: 256
+//     floats each, not TVM's 8 x 64 = 512, and twice TVM's loads from
+//     global memory in all. This keeps what virtual threads are for (the
+//     strided, conflict-free and coalesced mapping of points to threads);
 //     GPUScheduleOurs takes the other way out, contiguous per-thread tiles
 //     with BL at tx.
+//   - The virtual-thread loops are serial, not unrolled: VThread unrolls
+//     them, and unrolling a loop that contains the production of a shared
+//     Func (AA and WW are computed inside BL, inside the virtual threads)
+//     copies its allocation, which the emulator rejects ("gpu emulator:
+//     kernel kernel_B_s0: two shared allocations are named Apad_in_BL")
+//     and CUDA would declare twice. The loops have 2 iterations and the
+//     same bounds in every thread, so their barriers are uniform.
 //   - AA and WW are wrappers (Padded.In(Conv), Weight.In(Conv)) computed at
-//     BL's rx and stored in GPUShared; the block's threads load them
+//     BL's rx and stored in GPUShared; the block's 64 threads load them
 //     together (the lowering's cooperative production of a shared Func
-//     computed inside the thread loops, with a barrier after the loads and
-//     one before the next step overwrites them). TVM's hand-bound fetching
-//     (ty over the channels, tx over the images, 4-wide vectors) is not
-//     given: the wrapper is computed inside the thread loops, where it
-//     cannot have thread loops of its own.
+//     computed inside the thread loops: the union of what the block's
+//     threads read, a barrier after the loads and one before the next tap
+//     overwrites them). TVM's hand-bound fetching (ty over the channels, tx
+//     over the images, 4-wide vectors) cannot be written: a Func computed
+//     inside the thread loops may not have thread loops of its own.
 //   - AL and WL are left out: BL's loops over its 4x4 points and the 8
 //     channels of a step are unrolled, so the compiler keeps the shared
 //     values it reads in registers.
@@ -247,7 +257,7 @@ func (c *Conv2D) GPUScheduleTVM() {
 		VThread(vy).
 		Unroll(fi).
 		Unroll(ni)
-	c.Output.Stage(0).Serial(vx).Serial(vy)
+	c.Output.Stage(0).Serial(vx).Serial(vy) // see above
 	c.Conv.ComputeAt(c.Output, vx).StoreIn(halide.Register).
 		Unroll(c.N).
 		Unroll(c.F)
@@ -273,13 +283,16 @@ func (c *Conv2D) scheduleBLUpdate() {
 // contiguous per-thread tiles instead of strided virtual threads: thread
 // (tx, ty) computes the 8x8 points n = 8 tx + [0, 8), f = 8 ty + [0, 8) of
 // the block's 64x64 tile, so BL can be computed at the innermost thread
-// loop as in the seed (64 accumulators in registers, one reduction per
-// thread), and AA and WW at BL's rx are the seed's step x block_factor
-// tiles, 8 x 64 each, loaded once per step. The 8x8 is still cut into 2x2
-// virtual threads of 4x4 (adjacent, not 32 apart), which here are only
-// unrolled loops. The cost against TVM's mapping: a warp's threads read a
-// shared tile 8 floats apart (2-way bank conflicts) and store the output
-// in 8-float runs.
+// loop as in the seed (64 accumulators stored in Register, one reduction
+// per thread), and AA and WW at BL's rx are the seed's step x
+// block_factor tiles, 8 x 64 = 512 floats each, loaded once per tap and
+// step. The 8x8 is still cut into 2x2 virtual threads of 4x4 (adjacent,
+// not 32 apart), which here are only unrolled loops of the output's copy.
+// The cost against TVM's mapping: a warp's threads read a shared tile 8
+// floats apart (2-way bank conflicts) and store the output in 8-float
+// runs. (ptxas of CUDA 11.8 keeps BL's 64 floats in a 256-byte stack
+// frame, at constant offsets, rather than in registers; the 16 of
+// GPUScheduleTVM are in registers.)
 func (c *Conv2D) GPUScheduleOurs() {
 	xy := halide.NewVar("xy")
 	no, nb, tx, nt, vx, ni := halide.NewVar("no"), halide.NewVar("nb"), halide.NewVar("tx"), halide.NewVar("nt"), halide.NewVar("vx"), halide.NewVar("ni")
