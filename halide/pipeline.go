@@ -317,7 +317,20 @@ func (p *Pipeline) build() (*built, error) {
 	}
 	lp.Output = fns[p.out].Name
 	for _, im := range images {
-		lp.Inputs = append(lp.Inputs, lower.Input{Name: im.name, T: im.t, Dims: im.dims})
+		in := lower.Input{Name: im.name, T: im.t, Dims: im.dims}
+		if im.p != nil {
+			for _, b := range im.p.bounds {
+				var r ir.Range
+				if b.min.node != nil && b.min.err == nil {
+					r.Min = Cast(Int32, b.min).node
+				}
+				if b.extent.node != nil && b.extent.err == nil {
+					r.Extent = Cast(Int32, b.extent).node
+				}
+				in.Bounds = append(in.Bounds, r)
+			}
+		}
+		lp.Inputs = append(lp.Inputs, in)
 	}
 	sort.Slice(params, func(i, j int) bool { return params[i].Name() < params[j].Name() })
 	params = dedupParams(params)

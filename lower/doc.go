@@ -25,6 +25,7 @@
 //	storage_flattening     multi-dimensional Funcs and buffers to flat allocations, loads and stores
 //	unroll_loops           replicate unrolled loops; check vectorized loops have constant extents
 //	simplify               simplify the whole statement
+//	gpu_registers          constant indices for register arrays (so they stay in registers)
 //	gpu_cooperative        deal the production of a shared Func out to the block's threads
 //	gpu_barriers           barriers between the block's threads where they share data
 //	gpu_thread_loops       thread loops to SPMD lets and guards, guards pushed off barriers

@@ -11,6 +11,10 @@ type Input struct {
 	Name string
 	T    ir.Type
 	Dims int
+	// Bounds holds the min and extent the user promised for each
+	// dimension (ImageParam.Dim(d).SetBounds; nil Min or Extent where there
+	// is none). Realize checks them; lowering uses them as constants.
+	Bounds []ir.Range
 }
 
 // Param is a scalar parameter of a pipeline.

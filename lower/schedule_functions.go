@@ -186,8 +186,21 @@ func scheduleFunctions(st *State) error {
 			return err
 		}
 	}
-	st.Stmt = s
 	st.LoopNest = PrintLoopNest(s)
+	// The bounds users promised for inputs (SetBounds) replace the buffer
+	// variables, so loops and sizes that depend on them become constants.
+	promised := map[string]ir.Expr{}
+	for _, in := range st.P.Inputs {
+		for d, b := range in.Bounds {
+			if b.Min != nil {
+				promised[BufferVar(in.Name, "min", d)] = b.Min
+			}
+			if b.Extent != nil {
+				promised[BufferVar(in.Name, "extent", d)] = b.Extent
+			}
+		}
+	}
+	st.Stmt = ir.SubstituteStmt(s, promised)
 	return nil
 }
 

@@ -42,6 +42,12 @@ func NewGEMM(M, N, K int) *GEMM {
 	g := &GEMM{M: M, N: N, K: K}
 	g.A = halide.NewImageParam("A", halide.Float32, 2)
 	g.B = halide.NewImageParam("B", halide.Float32, 2)
+	// The sizes are part of the algorithm: loops over them get constant
+	// extents (Realize checks the buffers against them).
+	g.A.Dim(0).SetBounds(0, K)
+	g.A.Dim(1).SetBounds(0, M)
+	g.B.Dim(0).SetBounds(0, N)
+	g.B.Dim(1).SetBounds(0, K)
 	j, i, k := halide.NewVar("j"), halide.NewVar("i"), halide.NewVar("k")
 	g.J, g.I, g.Kv = j, i, k
 	g.AIn = halide.NewFunc("A_in")

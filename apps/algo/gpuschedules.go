@@ -166,7 +166,8 @@ func (g *GEMM) GPUScheduleTiledShared(t GEMMTiling) {
 	jo, jt, tj, jr := halide.NewVar("jo"), halide.NewVar("jt"), halide.NewVar("tj"), halide.NewVar("jr")
 	io, it, ti, ir := halide.NewVar("io"), halide.NewVar("it"), halide.NewVar("ti"), halide.NewVar("ir")
 	ko, ki := halide.NewRVar("ko"), halide.NewRVar("ki")
-	g.Output.Split(g.J, jo, jt, t.BlockJ, halide.ShiftInwards).
+	g.Output.Bound(g.J, 0, g.N).Bound(g.I, 0, g.M).
+		Split(g.J, jo, jt, t.BlockJ, halide.ShiftInwards).
 		Split(g.I, io, it, t.BlockI, halide.ShiftInwards).
 		Split(jt, tj, jr, t.RegJ).
 		Split(it, ti, ir, t.RegI).

@@ -690,7 +690,10 @@ func (l *linear) soleMinMax() (idx int, k int64) {
 			idx = i
 		}
 	}
-	if idx < 0 || (len(l.terms) == 1 && l.c == 0) {
+	// Only a min/max next to other terms is pushed into: a lone min/max
+	// plus a constant stays as it is (mkMinMax moves constants out of
+	// min(x + c1, c2), and pushing them back in would undo it).
+	if idx < 0 || len(l.terms) == 1 {
 		return -1, 0
 	}
 	k = l.terms[idx].k
@@ -965,6 +968,15 @@ func mkMinMax(op BinOp, a, b Expr) Expr {
 			return b
 		}
 	}
+	// min(x + c1, c2) is min(x, c2 - c1) + c1: the constant moves out, so
+	// that min(x + 63, 1023) - min(x, 960) cancels to 63.
+	if algebraic(t) {
+		if c2, ok := constInt(b); ok {
+			if x, c1, ok := splitConst(a); ok {
+				return mkArith(Add, mkMinMax(op, x, IntConst(t, c2-c1)), IntConst(t, c1))
+			}
+		}
+	}
 	if ia, ok := a.(*Binary); ok {
 		// min(min(x, c1), c2) is min(x, min(c1, c2)).
 		if ia.Op == op && IsConst(ia.B) && IsConst(b) {
@@ -990,6 +1002,26 @@ func mkMinMax(op BinOp, a, b Expr) Expr {
 		}
 	}
 	return &Binary{op, a, b}
+}
+
+// splitConst splits x + c (or x - c) with a nonzero constant c from the
+// canonical linear form.
+func splitConst(e Expr) (Expr, int64, bool) {
+	b, ok := e.(*Binary)
+	if !ok {
+		return nil, 0, false
+	}
+	c, ok := constInt(b.B)
+	if !ok || c == 0 {
+		return nil, 0, false
+	}
+	switch b.Op {
+	case Add:
+		return b.A, c, true
+	case Sub:
+		return b.A, -c, true
+	}
+	return nil, 0, false
 }
 
 // ---------------------------------------------------------------------------
@@ -1050,6 +1082,13 @@ func cmpLinear(op BinOp, a, b Expr) Expr {
 		neg.c = t.Wrap(-d.c)
 	}
 	pe, ne := pos.expr(), neg.expr()
+	// Rebuilding a side may have left a constant outside a min or max
+	// (min(y, 9) - 6): it moves to the other side, as for other terms.
+	if x, c, ok := splitConst(pe); ok && isMinMax(x) && len(neg.terms) > 0 {
+		pe, ne = x, mkArith(Sub, ne, IntConst(t, c))
+	} else if x, c, ok := splitConst(ne); ok && isMinMax(x) && len(pos.terms) > 0 {
+		pe, ne = mkArith(Sub, pe, IntConst(t, c)), x
+	}
 	// Rebuilding a side may have pushed its terms into a min or max
 	// (y + min(x, -7 - y) is min(x + y, -7)), whose bounds say more.
 	if isMinMax(pe) || isMinMax(ne) {

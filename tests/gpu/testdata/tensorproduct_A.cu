@@ -106,7 +106,7 @@ extern "C" __global__ void __launch_bounds__(1024) kernel_output_s1(
         const int GatherWeight_s0_c_min = Product_s1_rc_x_c1 * 16;
         const int GatherWeight_s0_c_max = Product_s1_rc_x_c1 * 16 + 15;
         const int GatherWeight_s0_m_min = block_id_x * 32;
-        const int GatherWeight_s0_m_max = min(block_id_x * 32 + 31, 63);
+        const int GatherWeight_s0_m_max = min(block_id_x * 32, 32) + 31;
         // produce GatherWeight
         // GatherWeight: one copy per block, produced by the block's 1024 threads together
         const int GatherWeight_s0_share_extent = gh_div_i32((GatherWeight_s0_m_max - GatherWeight_s0_m_min + 1) * (GatherWeight_s0_c_max - GatherWeight_s0_c_min + 1) + 1023, 1024);

@@ -1,0 +1,58 @@
+package lower
+
+// gpu_registers: give constant indices to register arrays. A Func stored
+// in registers (a small per-thread array, e.g. a 4x4 accumulator tile) is
+// indexed relative to its region's min, which is a let the simplifier does
+// not substitute; once the loops over the tile are unrolled, each index is
+// that min plus a constant and the min cancels. This pass substitutes the
+// enclosing lets into every index of a register array and keeps the result
+// when it is a constant, so CUDA keeps the array in registers instead of
+// local memory.
+//
+// Before: unroll_loops, simplify. After: register loads and stores whose
+// index is constant per copy have constant indices.
+
+import "github.com/gohalide/gohalide/halide/ir"
+
+func gpuRegisters(st *State) error {
+	regs := map[string]bool{}
+	ir.WalkStmt(st.Stmt, func(x ir.Stmt) bool {
+		if a, ok := x.(*ir.Allocate); ok && a.Memory == ir.Register {
+			regs[a.Name] = true
+		}
+		return true
+	}, nil)
+	if len(regs) == 0 {
+		return nil
+	}
+	lv := letValues{}
+	constant := func(idx ir.Expr) ir.Expr {
+		if ir.IsConst(idx) {
+			return idx
+		}
+		if c := lv.resolve(idx); ir.IsConst(c) {
+			return c
+		}
+		return idx
+	}
+	var fe func(ir.Expr) ir.Expr
+	fe = func(e ir.Expr) ir.Expr {
+		e = ir.MapExpr(e, fe)
+		if l, ok := e.(*ir.Load); ok && regs[l.Buf] {
+			if i := constant(l.Index); i != l.Index {
+				return &ir.Load{T: l.T, Buf: l.Buf, Index: i}
+			}
+		}
+		return e
+	}
+	st.Stmt = walkWithLets(st.Stmt, lv, func(s ir.Stmt) ir.Stmt {
+		s = ir.MapStmt(s, func(c ir.Stmt) ir.Stmt { return c }, fe)
+		if x, ok := s.(*ir.Store); ok && regs[x.Buf] {
+			if i := constant(x.Index); i != x.Index {
+				return &ir.Store{Buf: x.Buf, Index: i, Value: x.Value, Atomic: x.Atomic}
+			}
+		}
+		return s
+	})
+	return nil
+}
