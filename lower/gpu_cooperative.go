@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/gohalide/gohalide/bounds"
 	"github.com/gohalide/gohalide/halide/ir"
 )
 
@@ -34,8 +35,8 @@ func gpuCooperative(st *State) error {
 			}
 			return true
 		}, nil)
-		var mut func(ir.Stmt) ir.Stmt
-		mut = func(x ir.Stmt) ir.Stmt {
+		lv := letValues{}
+		return walkWithLets(k, lv, func(x ir.Stmt) ir.Stmt {
 			pc, ok := x.(*ir.ProducerConsumer)
 			if ok && pc.Producer && shared[pc.Func] && !hasThreadLoop(pc.Body) {
 				if inner := nestedShared(pc.Body); inner != "" && coopErr == nil {
@@ -44,13 +45,12 @@ func gpuCooperative(st *State) error {
 					return x
 				}
 				f := st.Funcs[pc.Func]
-				body := distributeStages(f, pc.Body, block)
+				body := distributeStages(f, pc.Body, block, lv)
 				note := &ir.Comment{Text: fmt.Sprintf("%s: one copy per block, produced by the block's %d threads together", pc.Func, block[0]*block[1]*block[2])}
 				return &ir.ProducerConsumer{Func: pc.Func, Producer: true, Body: ir.MakeBlock(note, body)}
 			}
-			return ir.MapStmt(x, mut, nil)
-		}
-		return mut(k), nil
+			return x
+		}), nil
 	})
 	if err != nil {
 		return err
@@ -88,15 +88,15 @@ func hasThreadLoop(s ir.Stmt) bool {
 
 // distributeStages distributes each stage of a production (the produce
 // body is one statement per stage, or a Block of them).
-func distributeStages(f *ir.Function, s ir.Stmt, block [3]int64) ir.Stmt {
+func distributeStages(f *ir.Function, s ir.Stmt, block [3]int64, lv letValues) ir.Stmt {
 	if b, ok := s.(*ir.Block); ok {
 		out := make([]ir.Stmt, len(b.Stmts))
 		for i, x := range b.Stmts {
-			out[i] = distributeNest(f, x, block)
+			out[i] = distributeNest(f, x, block, lv)
 		}
 		return ir.MakeBlock(out...)
 	}
-	return distributeNest(f, s, block)
+	return distributeNest(f, s, block, lv)
 }
 
 // isPureLoop reports whether loop name belongs to f and iterates over (a
@@ -121,7 +121,7 @@ func isPureLoop(f *ir.Function, name string) bool {
 // distributeNest flattens the outer chain of pure-var loops of one stage
 // (lets between them are kept, in order) and deals the flat index out to
 // the threads.
-func distributeNest(f *ir.Function, s ir.Stmt, block [3]int64) ir.Stmt {
+func distributeNest(f *ir.Function, s ir.Stmt, block [3]int64, lv letValues) ir.Stmt {
 	type link struct {
 		loop *ir.For
 		let  *ir.LetStmt
@@ -176,10 +176,34 @@ done:
 			loops = append(loops, c.loop)
 		}
 	}
+	// A loop's extent may vary between iterations of the enclosing loops
+	// while having a constant bound (the region's width at a tail): the
+	// flat index then uses the bound, so dividing it out is by constants,
+	// and a guard skips the points past each loop's real end.
 	nthreads := block[0] * block[1] * block[2]
+	var guard ir.Expr
+	exts := make([]ir.Expr, len(loops))
+	for i, l := range loops {
+		exts[i] = l.Extent
+		if ir.IsConst(l.Extent) {
+			continue
+		}
+		if c, ok := bounds.ConstantUpperBound(lv.resolve(l.Extent), nil); ok && c > 0 {
+			exts[i] = ir.Int(c)
+			if ir.CanProve(&ir.Binary{Op: ir.EQ, A: lv.resolve(l.Extent), B: ir.Int(c)}) {
+				continue
+			}
+			g := ir.LTE(ir.SubE(v(l.Name), l.Min), l.Extent)
+			if guard == nil {
+				guard = g
+			} else {
+				guard = ir.AndE(guard, g)
+			}
+		}
+	}
 	total := ir.Expr(ir.Int(1))
-	for _, l := range loops {
-		total = ir.Simplify(ir.MulE(total, l.Extent))
+	for _, e := range exts {
+		total = ir.Simplify(ir.MulE(total, e))
 	}
 	rest := loops[0].Name[len(f.Name)+2:] // "K.x..." of "f.sK.x..."
 	prefix := f.Name + ".s" + rest[:strings.Index(rest, ".")]
@@ -190,7 +214,10 @@ done:
 	strides := make([]ir.Expr, len(loops))
 	for i := len(loops) - 1; i >= 0; i-- {
 		strides[i] = stride
-		stride = ir.Simplify(ir.MulE(stride, loops[i].Extent))
+		stride = ir.Simplify(ir.MulE(stride, exts[i]))
+	}
+	if guard != nil {
+		body = &ir.IfThenElse{Cond: ir.Simplify(guard), Then: body}
 	}
 	li := len(loops) - 1
 	for i := len(chain) - 1; i >= 0; i-- {
@@ -202,7 +229,7 @@ done:
 		l := c.loop
 		q := ir.DivE(v(idx), strides[li])
 		if i > 0 {
-			q = ir.ModE(q, l.Extent)
+			q = ir.ModE(q, exts[li])
 		}
 		body = &ir.LetStmt{Name: l.Name, Value: ir.Simplify(ir.AddE(l.Min, q)), Body: body}
 		li--

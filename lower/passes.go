@@ -93,6 +93,8 @@ type State struct {
 	boundsDone, flattened bool
 
 	tails []tailCheck
+	// promised are the input bounds users promised, by buffer variable.
+	promised map[string]ir.Expr
 	// sharedAcross records, for each Func stored in GPU shared memory, the
 	// thread loops its one copy is shared across (nil: every thread loop,
 	// for a Func computed at the block level).

@@ -60,7 +60,9 @@ func buildStage(st *State, f *ir.Function, si int) (ir.Stmt, error) {
 	}
 	if d.RDom != nil {
 		for _, rv := range d.RDom.Vars {
-			dims[rv.Name] = loopBounds{rv.Min, rv.Extent}
+			// Promised input bounds make RDoms over inputs constant, so
+			// splits of them can be seen to be exact.
+			dims[rv.Name] = loopBounds{ir.Simplify(ir.Substitute(rv.Min, st.promised)), ir.Simplify(ir.Substitute(rv.Extent, st.promised))}
 			sub[rv.Name] = v(prefix + rv.Name)
 		}
 	}
@@ -171,6 +173,7 @@ func buildStages(st *State, f *ir.Function) (ir.Stmt, error) {
 }
 
 func scheduleFunctions(st *State) error {
+	st.promised = promisedBounds(st.P)
 	out := st.Funcs[st.P.Output]
 	produce, err := buildStages(st, out)
 	if err != nil {
@@ -187,10 +190,16 @@ func scheduleFunctions(st *State) error {
 		}
 	}
 	st.LoopNest = PrintLoopNest(s)
-	// The bounds users promised for inputs (SetBounds) replace the buffer
-	// variables, so loops and sizes that depend on them become constants.
+	st.Stmt = ir.SubstituteStmt(s, st.promised)
+	return nil
+}
+
+// promisedBounds returns the bounds users promised for inputs (SetBounds),
+// by buffer variable: they replace the variables, so loops and sizes that
+// depend on them become constants (Realize checks the buffers).
+func promisedBounds(p *Pipeline) map[string]ir.Expr {
 	promised := map[string]ir.Expr{}
-	for _, in := range st.P.Inputs {
+	for _, in := range p.Inputs {
 		for d, b := range in.Bounds {
 			if b.Min != nil {
 				promised[BufferVar(in.Name, "min", d)] = b.Min
@@ -200,8 +209,7 @@ func scheduleFunctions(st *State) error {
 			}
 		}
 	}
-	st.Stmt = ir.SubstituteStmt(s, promised)
-	return nil
+	return promised
 }
 
 // countCalls counts the calls to f in s.

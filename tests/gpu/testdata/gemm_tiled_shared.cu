@@ -77,17 +77,14 @@ extern "C" __global__ void __launch_bounds__(256) kernel_gemm_s0(
         const int A_in_min_0 = prod_s1_r_x_ko * 8;
         const int A_in_min_1 = min(block_id_y * 64, 0);
         const int A_in_s0_k_min = prod_s1_r_x_ko * 8;
-        const int A_in_s0_k_max = min(prod_s1_r_x_ko * 8, 56) + 7;
         const int A_in_s0_i_min = min(block_id_y * 64, 0);
-        const int A_in_s0_i_max = min(block_id_y * 64, 0) + 63;
         // produce A_in
         // A_in: one copy per block, produced by the block's 256 threads together
-        const int A_in_s0_share_extent = gh_div_i32((A_in_s0_i_max - A_in_s0_i_min + 1) * (A_in_s0_k_max - A_in_s0_k_min + 1) + 255, 256);
-        for (int A_in_s0_share = 0; A_in_s0_share < A_in_s0_share_extent; A_in_s0_share++) {
+        for (int A_in_s0_share = 0; A_in_s0_share < 2; A_in_s0_share++) {
             const int A_in_s0_index = A_in_s0_share * 256 + thread_id_x + thread_id_y * 16;
-            if (A_in_s0_index < (A_in_s0_i_max - A_in_s0_i_min + 1) * (A_in_s0_k_max - A_in_s0_k_min + 1)) {
-                const int A_in_s0_i = A_in_s0_i_min + gh_div_i32(A_in_s0_index, A_in_s0_k_max - A_in_s0_k_min + 1);
-                const int A_in_s0_k = A_in_s0_k_min + gh_mod_i32(A_in_s0_index, A_in_s0_k_max - A_in_s0_k_min + 1);
+            if (A_in_s0_index < 512) {
+                const int A_in_s0_i = A_in_s0_i_min + gh_div_i32(A_in_s0_index, 8);
+                const int A_in_s0_k = A_in_s0_k_min + gh_mod_i32(A_in_s0_index, 8);
                 A_in[A_in_s0_k + A_in_s0_i * 8 - A_in_min_0 - A_in_min_1 * 8] = A[(A_in_s0_k - A_min_0) * A_stride_0 + (A_in_s0_i - A_min_1) * A_stride_1];
             }
         }
@@ -95,17 +92,14 @@ extern "C" __global__ void __launch_bounds__(256) kernel_gemm_s0(
         const int B_in_min_0 = min(block_id_x * 64, 0);
         const int B_in_min_1 = prod_s1_r_x_ko * 8;
         const int B_in_s0_j_min = min(block_id_x * 64, 0);
-        const int B_in_s0_j_max = min(block_id_x * 64, 0) + 63;
         const int B_in_s0_k_min = prod_s1_r_x_ko * 8;
-        const int B_in_s0_k_max = min(prod_s1_r_x_ko * 8, 56) + 7;
         // produce B_in
         // B_in: one copy per block, produced by the block's 256 threads together
-        const int B_in_s0_share_extent = gh_div_i32((B_in_s0_k_max - B_in_s0_k_min + 1) * (B_in_s0_j_max - B_in_s0_j_min + 1) + 255, 256);
-        for (int B_in_s0_share = 0; B_in_s0_share < B_in_s0_share_extent; B_in_s0_share++) {
+        for (int B_in_s0_share = 0; B_in_s0_share < 2; B_in_s0_share++) {
             const int B_in_s0_index = B_in_s0_share * 256 + thread_id_x + thread_id_y * 16;
-            if (B_in_s0_index < (B_in_s0_k_max - B_in_s0_k_min + 1) * (B_in_s0_j_max - B_in_s0_j_min + 1)) {
-                const int B_in_s0_k = B_in_s0_k_min + gh_div_i32(B_in_s0_index, B_in_s0_j_max - B_in_s0_j_min + 1);
-                const int B_in_s0_j = B_in_s0_j_min + gh_mod_i32(B_in_s0_index, B_in_s0_j_max - B_in_s0_j_min + 1);
+            if (B_in_s0_index < 512) {
+                const int B_in_s0_k = B_in_s0_k_min + gh_div_i32(B_in_s0_index, 64);
+                const int B_in_s0_j = B_in_s0_j_min + gh_mod_i32(B_in_s0_index, 64);
                 B_in[B_in_s0_j + B_in_s0_k * 64 - B_in_min_0 - B_in_min_1 * 64] = B[(B_in_s0_j - B_min_0) * B_stride_0 + (B_in_s0_k - B_min_1) * B_stride_1];
             }
         }
@@ -113,637 +107,381 @@ extern "C" __global__ void __launch_bounds__(256) kernel_gemm_s0(
         __syncthreads();
         // consume B_in
         const int prod_s1_r_x = prod_s1_r_x_ko * 8;
-        if (prod_s1_r_x <= 63) {
-            prod[0] = prod[0] + __fmul_rn(A_in[prod_s1_r_x + prod_s1_i_min * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_min + prod_s1_r_x * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[0] = prod[0] + __fmul_rn(A_in[prod_s1_r_x + prod_s1_i_min * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_min + prod_s1_r_x * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j = prod_s1_j_min + 1;
         const int prod_s1_r_x_1 = prod_s1_r_x_ko * 8;
-        if (prod_s1_r_x_1 <= 63) {
-            prod[1] = prod[1] + __fmul_rn(A_in[prod_s1_r_x_1 + prod_s1_i_min * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j + prod_s1_r_x_1 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[1] = prod[1] + __fmul_rn(A_in[prod_s1_r_x_1 + prod_s1_i_min * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j + prod_s1_r_x_1 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_1 = prod_s1_j_min + 2;
         const int prod_s1_r_x_2 = prod_s1_r_x_ko * 8;
-        if (prod_s1_r_x_2 <= 63) {
-            prod[2] = prod[2] + __fmul_rn(A_in[prod_s1_r_x_2 + prod_s1_i_min * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_1 + prod_s1_r_x_2 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[2] = prod[2] + __fmul_rn(A_in[prod_s1_r_x_2 + prod_s1_i_min * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_1 + prod_s1_r_x_2 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_2 = prod_s1_j_min + 3;
         const int prod_s1_r_x_3 = prod_s1_r_x_ko * 8;
-        if (prod_s1_r_x_3 <= 63) {
-            prod[3] = prod[3] + __fmul_rn(A_in[prod_s1_r_x_3 + prod_s1_i_min * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_2 + prod_s1_r_x_3 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[3] = prod[3] + __fmul_rn(A_in[prod_s1_r_x_3 + prod_s1_i_min * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_2 + prod_s1_r_x_3 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_i = prod_s1_i_min + 1;
         const int prod_s1_r_x_4 = prod_s1_r_x_ko * 8;
-        if (prod_s1_r_x_4 <= 63) {
-            prod[4] = prod[4] + __fmul_rn(A_in[prod_s1_r_x_4 + prod_s1_i * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_min + prod_s1_r_x_4 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[4] = prod[4] + __fmul_rn(A_in[prod_s1_r_x_4 + prod_s1_i * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_min + prod_s1_r_x_4 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_3 = prod_s1_j_min + 1;
         const int prod_s1_r_x_5 = prod_s1_r_x_ko * 8;
-        if (prod_s1_r_x_5 <= 63) {
-            prod[5] = prod[5] + __fmul_rn(A_in[prod_s1_r_x_5 + prod_s1_i * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_3 + prod_s1_r_x_5 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[5] = prod[5] + __fmul_rn(A_in[prod_s1_r_x_5 + prod_s1_i * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_3 + prod_s1_r_x_5 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_4 = prod_s1_j_min + 2;
         const int prod_s1_r_x_6 = prod_s1_r_x_ko * 8;
-        if (prod_s1_r_x_6 <= 63) {
-            prod[6] = prod[6] + __fmul_rn(A_in[prod_s1_r_x_6 + prod_s1_i * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_4 + prod_s1_r_x_6 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[6] = prod[6] + __fmul_rn(A_in[prod_s1_r_x_6 + prod_s1_i * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_4 + prod_s1_r_x_6 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_5 = prod_s1_j_min + 3;
         const int prod_s1_r_x_7 = prod_s1_r_x_ko * 8;
-        if (prod_s1_r_x_7 <= 63) {
-            prod[7] = prod[7] + __fmul_rn(A_in[prod_s1_r_x_7 + prod_s1_i * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_5 + prod_s1_r_x_7 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[7] = prod[7] + __fmul_rn(A_in[prod_s1_r_x_7 + prod_s1_i * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_5 + prod_s1_r_x_7 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_i_1 = prod_s1_i_min + 2;
         const int prod_s1_r_x_8 = prod_s1_r_x_ko * 8;
-        if (prod_s1_r_x_8 <= 63) {
-            prod[8] = prod[8] + __fmul_rn(A_in[prod_s1_r_x_8 + prod_s1_i_1 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_min + prod_s1_r_x_8 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[8] = prod[8] + __fmul_rn(A_in[prod_s1_r_x_8 + prod_s1_i_1 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_min + prod_s1_r_x_8 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_6 = prod_s1_j_min + 1;
         const int prod_s1_r_x_9 = prod_s1_r_x_ko * 8;
-        if (prod_s1_r_x_9 <= 63) {
-            prod[9] = prod[9] + __fmul_rn(A_in[prod_s1_r_x_9 + prod_s1_i_1 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_6 + prod_s1_r_x_9 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[9] = prod[9] + __fmul_rn(A_in[prod_s1_r_x_9 + prod_s1_i_1 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_6 + prod_s1_r_x_9 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_7 = prod_s1_j_min + 2;
         const int prod_s1_r_x_10 = prod_s1_r_x_ko * 8;
-        if (prod_s1_r_x_10 <= 63) {
-            prod[10] = prod[10] + __fmul_rn(A_in[prod_s1_r_x_10 + prod_s1_i_1 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_7 + prod_s1_r_x_10 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[10] = prod[10] + __fmul_rn(A_in[prod_s1_r_x_10 + prod_s1_i_1 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_7 + prod_s1_r_x_10 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_8 = prod_s1_j_min + 3;
         const int prod_s1_r_x_11 = prod_s1_r_x_ko * 8;
-        if (prod_s1_r_x_11 <= 63) {
-            prod[11] = prod[11] + __fmul_rn(A_in[prod_s1_r_x_11 + prod_s1_i_1 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_8 + prod_s1_r_x_11 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[11] = prod[11] + __fmul_rn(A_in[prod_s1_r_x_11 + prod_s1_i_1 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_8 + prod_s1_r_x_11 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_i_2 = prod_s1_i_min + 3;
         const int prod_s1_r_x_12 = prod_s1_r_x_ko * 8;
-        if (prod_s1_r_x_12 <= 63) {
-            prod[12] = prod[12] + __fmul_rn(A_in[prod_s1_r_x_12 + prod_s1_i_2 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_min + prod_s1_r_x_12 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[12] = prod[12] + __fmul_rn(A_in[prod_s1_r_x_12 + prod_s1_i_2 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_min + prod_s1_r_x_12 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_9 = prod_s1_j_min + 1;
         const int prod_s1_r_x_13 = prod_s1_r_x_ko * 8;
-        if (prod_s1_r_x_13 <= 63) {
-            prod[13] = prod[13] + __fmul_rn(A_in[prod_s1_r_x_13 + prod_s1_i_2 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_9 + prod_s1_r_x_13 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[13] = prod[13] + __fmul_rn(A_in[prod_s1_r_x_13 + prod_s1_i_2 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_9 + prod_s1_r_x_13 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_10 = prod_s1_j_min + 2;
         const int prod_s1_r_x_14 = prod_s1_r_x_ko * 8;
-        if (prod_s1_r_x_14 <= 63) {
-            prod[14] = prod[14] + __fmul_rn(A_in[prod_s1_r_x_14 + prod_s1_i_2 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_10 + prod_s1_r_x_14 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[14] = prod[14] + __fmul_rn(A_in[prod_s1_r_x_14 + prod_s1_i_2 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_10 + prod_s1_r_x_14 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_11 = prod_s1_j_min + 3;
         const int prod_s1_r_x_15 = prod_s1_r_x_ko * 8;
-        if (prod_s1_r_x_15 <= 63) {
-            prod[15] = prod[15] + __fmul_rn(A_in[prod_s1_r_x_15 + prod_s1_i_2 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_11 + prod_s1_r_x_15 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[15] = prod[15] + __fmul_rn(A_in[prod_s1_r_x_15 + prod_s1_i_2 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_11 + prod_s1_r_x_15 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_r_x_16 = prod_s1_r_x_ko * 8 + 1;
-        if (prod_s1_r_x_16 <= 63) {
-            prod[0] = prod[0] + __fmul_rn(A_in[prod_s1_r_x_16 + prod_s1_i_min * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_min + prod_s1_r_x_16 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[0] = prod[0] + __fmul_rn(A_in[prod_s1_r_x_16 + prod_s1_i_min * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_min + prod_s1_r_x_16 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_12 = prod_s1_j_min + 1;
         const int prod_s1_r_x_17 = prod_s1_r_x_ko * 8 + 1;
-        if (prod_s1_r_x_17 <= 63) {
-            prod[1] = prod[1] + __fmul_rn(A_in[prod_s1_r_x_17 + prod_s1_i_min * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_12 + prod_s1_r_x_17 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[1] = prod[1] + __fmul_rn(A_in[prod_s1_r_x_17 + prod_s1_i_min * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_12 + prod_s1_r_x_17 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_13 = prod_s1_j_min + 2;
         const int prod_s1_r_x_18 = prod_s1_r_x_ko * 8 + 1;
-        if (prod_s1_r_x_18 <= 63) {
-            prod[2] = prod[2] + __fmul_rn(A_in[prod_s1_r_x_18 + prod_s1_i_min * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_13 + prod_s1_r_x_18 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[2] = prod[2] + __fmul_rn(A_in[prod_s1_r_x_18 + prod_s1_i_min * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_13 + prod_s1_r_x_18 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_14 = prod_s1_j_min + 3;
         const int prod_s1_r_x_19 = prod_s1_r_x_ko * 8 + 1;
-        if (prod_s1_r_x_19 <= 63) {
-            prod[3] = prod[3] + __fmul_rn(A_in[prod_s1_r_x_19 + prod_s1_i_min * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_14 + prod_s1_r_x_19 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[3] = prod[3] + __fmul_rn(A_in[prod_s1_r_x_19 + prod_s1_i_min * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_14 + prod_s1_r_x_19 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_i_3 = prod_s1_i_min + 1;
         const int prod_s1_r_x_20 = prod_s1_r_x_ko * 8 + 1;
-        if (prod_s1_r_x_20 <= 63) {
-            prod[4] = prod[4] + __fmul_rn(A_in[prod_s1_r_x_20 + prod_s1_i_3 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_min + prod_s1_r_x_20 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[4] = prod[4] + __fmul_rn(A_in[prod_s1_r_x_20 + prod_s1_i_3 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_min + prod_s1_r_x_20 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_15 = prod_s1_j_min + 1;
         const int prod_s1_r_x_21 = prod_s1_r_x_ko * 8 + 1;
-        if (prod_s1_r_x_21 <= 63) {
-            prod[5] = prod[5] + __fmul_rn(A_in[prod_s1_r_x_21 + prod_s1_i_3 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_15 + prod_s1_r_x_21 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[5] = prod[5] + __fmul_rn(A_in[prod_s1_r_x_21 + prod_s1_i_3 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_15 + prod_s1_r_x_21 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_16 = prod_s1_j_min + 2;
         const int prod_s1_r_x_22 = prod_s1_r_x_ko * 8 + 1;
-        if (prod_s1_r_x_22 <= 63) {
-            prod[6] = prod[6] + __fmul_rn(A_in[prod_s1_r_x_22 + prod_s1_i_3 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_16 + prod_s1_r_x_22 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[6] = prod[6] + __fmul_rn(A_in[prod_s1_r_x_22 + prod_s1_i_3 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_16 + prod_s1_r_x_22 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_17 = prod_s1_j_min + 3;
         const int prod_s1_r_x_23 = prod_s1_r_x_ko * 8 + 1;
-        if (prod_s1_r_x_23 <= 63) {
-            prod[7] = prod[7] + __fmul_rn(A_in[prod_s1_r_x_23 + prod_s1_i_3 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_17 + prod_s1_r_x_23 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[7] = prod[7] + __fmul_rn(A_in[prod_s1_r_x_23 + prod_s1_i_3 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_17 + prod_s1_r_x_23 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_i_4 = prod_s1_i_min + 2;
         const int prod_s1_r_x_24 = prod_s1_r_x_ko * 8 + 1;
-        if (prod_s1_r_x_24 <= 63) {
-            prod[8] = prod[8] + __fmul_rn(A_in[prod_s1_r_x_24 + prod_s1_i_4 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_min + prod_s1_r_x_24 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[8] = prod[8] + __fmul_rn(A_in[prod_s1_r_x_24 + prod_s1_i_4 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_min + prod_s1_r_x_24 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_18 = prod_s1_j_min + 1;
         const int prod_s1_r_x_25 = prod_s1_r_x_ko * 8 + 1;
-        if (prod_s1_r_x_25 <= 63) {
-            prod[9] = prod[9] + __fmul_rn(A_in[prod_s1_r_x_25 + prod_s1_i_4 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_18 + prod_s1_r_x_25 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[9] = prod[9] + __fmul_rn(A_in[prod_s1_r_x_25 + prod_s1_i_4 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_18 + prod_s1_r_x_25 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_19 = prod_s1_j_min + 2;
         const int prod_s1_r_x_26 = prod_s1_r_x_ko * 8 + 1;
-        if (prod_s1_r_x_26 <= 63) {
-            prod[10] = prod[10] + __fmul_rn(A_in[prod_s1_r_x_26 + prod_s1_i_4 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_19 + prod_s1_r_x_26 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[10] = prod[10] + __fmul_rn(A_in[prod_s1_r_x_26 + prod_s1_i_4 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_19 + prod_s1_r_x_26 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_20 = prod_s1_j_min + 3;
         const int prod_s1_r_x_27 = prod_s1_r_x_ko * 8 + 1;
-        if (prod_s1_r_x_27 <= 63) {
-            prod[11] = prod[11] + __fmul_rn(A_in[prod_s1_r_x_27 + prod_s1_i_4 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_20 + prod_s1_r_x_27 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[11] = prod[11] + __fmul_rn(A_in[prod_s1_r_x_27 + prod_s1_i_4 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_20 + prod_s1_r_x_27 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_i_5 = prod_s1_i_min + 3;
         const int prod_s1_r_x_28 = prod_s1_r_x_ko * 8 + 1;
-        if (prod_s1_r_x_28 <= 63) {
-            prod[12] = prod[12] + __fmul_rn(A_in[prod_s1_r_x_28 + prod_s1_i_5 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_min + prod_s1_r_x_28 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[12] = prod[12] + __fmul_rn(A_in[prod_s1_r_x_28 + prod_s1_i_5 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_min + prod_s1_r_x_28 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_21 = prod_s1_j_min + 1;
         const int prod_s1_r_x_29 = prod_s1_r_x_ko * 8 + 1;
-        if (prod_s1_r_x_29 <= 63) {
-            prod[13] = prod[13] + __fmul_rn(A_in[prod_s1_r_x_29 + prod_s1_i_5 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_21 + prod_s1_r_x_29 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[13] = prod[13] + __fmul_rn(A_in[prod_s1_r_x_29 + prod_s1_i_5 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_21 + prod_s1_r_x_29 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_22 = prod_s1_j_min + 2;
         const int prod_s1_r_x_30 = prod_s1_r_x_ko * 8 + 1;
-        if (prod_s1_r_x_30 <= 63) {
-            prod[14] = prod[14] + __fmul_rn(A_in[prod_s1_r_x_30 + prod_s1_i_5 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_22 + prod_s1_r_x_30 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[14] = prod[14] + __fmul_rn(A_in[prod_s1_r_x_30 + prod_s1_i_5 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_22 + prod_s1_r_x_30 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_23 = prod_s1_j_min + 3;
         const int prod_s1_r_x_31 = prod_s1_r_x_ko * 8 + 1;
-        if (prod_s1_r_x_31 <= 63) {
-            prod[15] = prod[15] + __fmul_rn(A_in[prod_s1_r_x_31 + prod_s1_i_5 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_23 + prod_s1_r_x_31 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[15] = prod[15] + __fmul_rn(A_in[prod_s1_r_x_31 + prod_s1_i_5 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_23 + prod_s1_r_x_31 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_r_x_32 = prod_s1_r_x_ko * 8 + 2;
-        if (prod_s1_r_x_32 <= 63) {
-            prod[0] = prod[0] + __fmul_rn(A_in[prod_s1_r_x_32 + prod_s1_i_min * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_min + prod_s1_r_x_32 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[0] = prod[0] + __fmul_rn(A_in[prod_s1_r_x_32 + prod_s1_i_min * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_min + prod_s1_r_x_32 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_24 = prod_s1_j_min + 1;
         const int prod_s1_r_x_33 = prod_s1_r_x_ko * 8 + 2;
-        if (prod_s1_r_x_33 <= 63) {
-            prod[1] = prod[1] + __fmul_rn(A_in[prod_s1_r_x_33 + prod_s1_i_min * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_24 + prod_s1_r_x_33 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[1] = prod[1] + __fmul_rn(A_in[prod_s1_r_x_33 + prod_s1_i_min * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_24 + prod_s1_r_x_33 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_25 = prod_s1_j_min + 2;
         const int prod_s1_r_x_34 = prod_s1_r_x_ko * 8 + 2;
-        if (prod_s1_r_x_34 <= 63) {
-            prod[2] = prod[2] + __fmul_rn(A_in[prod_s1_r_x_34 + prod_s1_i_min * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_25 + prod_s1_r_x_34 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[2] = prod[2] + __fmul_rn(A_in[prod_s1_r_x_34 + prod_s1_i_min * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_25 + prod_s1_r_x_34 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_26 = prod_s1_j_min + 3;
         const int prod_s1_r_x_35 = prod_s1_r_x_ko * 8 + 2;
-        if (prod_s1_r_x_35 <= 63) {
-            prod[3] = prod[3] + __fmul_rn(A_in[prod_s1_r_x_35 + prod_s1_i_min * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_26 + prod_s1_r_x_35 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[3] = prod[3] + __fmul_rn(A_in[prod_s1_r_x_35 + prod_s1_i_min * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_26 + prod_s1_r_x_35 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_i_6 = prod_s1_i_min + 1;
         const int prod_s1_r_x_36 = prod_s1_r_x_ko * 8 + 2;
-        if (prod_s1_r_x_36 <= 63) {
-            prod[4] = prod[4] + __fmul_rn(A_in[prod_s1_r_x_36 + prod_s1_i_6 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_min + prod_s1_r_x_36 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[4] = prod[4] + __fmul_rn(A_in[prod_s1_r_x_36 + prod_s1_i_6 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_min + prod_s1_r_x_36 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_27 = prod_s1_j_min + 1;
         const int prod_s1_r_x_37 = prod_s1_r_x_ko * 8 + 2;
-        if (prod_s1_r_x_37 <= 63) {
-            prod[5] = prod[5] + __fmul_rn(A_in[prod_s1_r_x_37 + prod_s1_i_6 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_27 + prod_s1_r_x_37 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[5] = prod[5] + __fmul_rn(A_in[prod_s1_r_x_37 + prod_s1_i_6 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_27 + prod_s1_r_x_37 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_28 = prod_s1_j_min + 2;
         const int prod_s1_r_x_38 = prod_s1_r_x_ko * 8 + 2;
-        if (prod_s1_r_x_38 <= 63) {
-            prod[6] = prod[6] + __fmul_rn(A_in[prod_s1_r_x_38 + prod_s1_i_6 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_28 + prod_s1_r_x_38 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[6] = prod[6] + __fmul_rn(A_in[prod_s1_r_x_38 + prod_s1_i_6 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_28 + prod_s1_r_x_38 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_29 = prod_s1_j_min + 3;
         const int prod_s1_r_x_39 = prod_s1_r_x_ko * 8 + 2;
-        if (prod_s1_r_x_39 <= 63) {
-            prod[7] = prod[7] + __fmul_rn(A_in[prod_s1_r_x_39 + prod_s1_i_6 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_29 + prod_s1_r_x_39 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[7] = prod[7] + __fmul_rn(A_in[prod_s1_r_x_39 + prod_s1_i_6 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_29 + prod_s1_r_x_39 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_i_7 = prod_s1_i_min + 2;
         const int prod_s1_r_x_40 = prod_s1_r_x_ko * 8 + 2;
-        if (prod_s1_r_x_40 <= 63) {
-            prod[8] = prod[8] + __fmul_rn(A_in[prod_s1_r_x_40 + prod_s1_i_7 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_min + prod_s1_r_x_40 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[8] = prod[8] + __fmul_rn(A_in[prod_s1_r_x_40 + prod_s1_i_7 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_min + prod_s1_r_x_40 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_30 = prod_s1_j_min + 1;
         const int prod_s1_r_x_41 = prod_s1_r_x_ko * 8 + 2;
-        if (prod_s1_r_x_41 <= 63) {
-            prod[9] = prod[9] + __fmul_rn(A_in[prod_s1_r_x_41 + prod_s1_i_7 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_30 + prod_s1_r_x_41 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[9] = prod[9] + __fmul_rn(A_in[prod_s1_r_x_41 + prod_s1_i_7 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_30 + prod_s1_r_x_41 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_31 = prod_s1_j_min + 2;
         const int prod_s1_r_x_42 = prod_s1_r_x_ko * 8 + 2;
-        if (prod_s1_r_x_42 <= 63) {
-            prod[10] = prod[10] + __fmul_rn(A_in[prod_s1_r_x_42 + prod_s1_i_7 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_31 + prod_s1_r_x_42 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[10] = prod[10] + __fmul_rn(A_in[prod_s1_r_x_42 + prod_s1_i_7 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_31 + prod_s1_r_x_42 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_32 = prod_s1_j_min + 3;
         const int prod_s1_r_x_43 = prod_s1_r_x_ko * 8 + 2;
-        if (prod_s1_r_x_43 <= 63) {
-            prod[11] = prod[11] + __fmul_rn(A_in[prod_s1_r_x_43 + prod_s1_i_7 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_32 + prod_s1_r_x_43 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[11] = prod[11] + __fmul_rn(A_in[prod_s1_r_x_43 + prod_s1_i_7 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_32 + prod_s1_r_x_43 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_i_8 = prod_s1_i_min + 3;
         const int prod_s1_r_x_44 = prod_s1_r_x_ko * 8 + 2;
-        if (prod_s1_r_x_44 <= 63) {
-            prod[12] = prod[12] + __fmul_rn(A_in[prod_s1_r_x_44 + prod_s1_i_8 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_min + prod_s1_r_x_44 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[12] = prod[12] + __fmul_rn(A_in[prod_s1_r_x_44 + prod_s1_i_8 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_min + prod_s1_r_x_44 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_33 = prod_s1_j_min + 1;
         const int prod_s1_r_x_45 = prod_s1_r_x_ko * 8 + 2;
-        if (prod_s1_r_x_45 <= 63) {
-            prod[13] = prod[13] + __fmul_rn(A_in[prod_s1_r_x_45 + prod_s1_i_8 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_33 + prod_s1_r_x_45 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[13] = prod[13] + __fmul_rn(A_in[prod_s1_r_x_45 + prod_s1_i_8 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_33 + prod_s1_r_x_45 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_34 = prod_s1_j_min + 2;
         const int prod_s1_r_x_46 = prod_s1_r_x_ko * 8 + 2;
-        if (prod_s1_r_x_46 <= 63) {
-            prod[14] = prod[14] + __fmul_rn(A_in[prod_s1_r_x_46 + prod_s1_i_8 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_34 + prod_s1_r_x_46 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[14] = prod[14] + __fmul_rn(A_in[prod_s1_r_x_46 + prod_s1_i_8 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_34 + prod_s1_r_x_46 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_35 = prod_s1_j_min + 3;
         const int prod_s1_r_x_47 = prod_s1_r_x_ko * 8 + 2;
-        if (prod_s1_r_x_47 <= 63) {
-            prod[15] = prod[15] + __fmul_rn(A_in[prod_s1_r_x_47 + prod_s1_i_8 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_35 + prod_s1_r_x_47 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[15] = prod[15] + __fmul_rn(A_in[prod_s1_r_x_47 + prod_s1_i_8 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_35 + prod_s1_r_x_47 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_r_x_48 = prod_s1_r_x_ko * 8 + 3;
-        if (prod_s1_r_x_48 <= 63) {
-            prod[0] = prod[0] + __fmul_rn(A_in[prod_s1_r_x_48 + prod_s1_i_min * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_min + prod_s1_r_x_48 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[0] = prod[0] + __fmul_rn(A_in[prod_s1_r_x_48 + prod_s1_i_min * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_min + prod_s1_r_x_48 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_36 = prod_s1_j_min + 1;
         const int prod_s1_r_x_49 = prod_s1_r_x_ko * 8 + 3;
-        if (prod_s1_r_x_49 <= 63) {
-            prod[1] = prod[1] + __fmul_rn(A_in[prod_s1_r_x_49 + prod_s1_i_min * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_36 + prod_s1_r_x_49 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[1] = prod[1] + __fmul_rn(A_in[prod_s1_r_x_49 + prod_s1_i_min * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_36 + prod_s1_r_x_49 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_37 = prod_s1_j_min + 2;
         const int prod_s1_r_x_50 = prod_s1_r_x_ko * 8 + 3;
-        if (prod_s1_r_x_50 <= 63) {
-            prod[2] = prod[2] + __fmul_rn(A_in[prod_s1_r_x_50 + prod_s1_i_min * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_37 + prod_s1_r_x_50 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[2] = prod[2] + __fmul_rn(A_in[prod_s1_r_x_50 + prod_s1_i_min * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_37 + prod_s1_r_x_50 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_38 = prod_s1_j_min + 3;
         const int prod_s1_r_x_51 = prod_s1_r_x_ko * 8 + 3;
-        if (prod_s1_r_x_51 <= 63) {
-            prod[3] = prod[3] + __fmul_rn(A_in[prod_s1_r_x_51 + prod_s1_i_min * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_38 + prod_s1_r_x_51 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[3] = prod[3] + __fmul_rn(A_in[prod_s1_r_x_51 + prod_s1_i_min * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_38 + prod_s1_r_x_51 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_i_9 = prod_s1_i_min + 1;
         const int prod_s1_r_x_52 = prod_s1_r_x_ko * 8 + 3;
-        if (prod_s1_r_x_52 <= 63) {
-            prod[4] = prod[4] + __fmul_rn(A_in[prod_s1_r_x_52 + prod_s1_i_9 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_min + prod_s1_r_x_52 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[4] = prod[4] + __fmul_rn(A_in[prod_s1_r_x_52 + prod_s1_i_9 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_min + prod_s1_r_x_52 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_39 = prod_s1_j_min + 1;
         const int prod_s1_r_x_53 = prod_s1_r_x_ko * 8 + 3;
-        if (prod_s1_r_x_53 <= 63) {
-            prod[5] = prod[5] + __fmul_rn(A_in[prod_s1_r_x_53 + prod_s1_i_9 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_39 + prod_s1_r_x_53 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[5] = prod[5] + __fmul_rn(A_in[prod_s1_r_x_53 + prod_s1_i_9 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_39 + prod_s1_r_x_53 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_40 = prod_s1_j_min + 2;
         const int prod_s1_r_x_54 = prod_s1_r_x_ko * 8 + 3;
-        if (prod_s1_r_x_54 <= 63) {
-            prod[6] = prod[6] + __fmul_rn(A_in[prod_s1_r_x_54 + prod_s1_i_9 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_40 + prod_s1_r_x_54 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[6] = prod[6] + __fmul_rn(A_in[prod_s1_r_x_54 + prod_s1_i_9 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_40 + prod_s1_r_x_54 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_41 = prod_s1_j_min + 3;
         const int prod_s1_r_x_55 = prod_s1_r_x_ko * 8 + 3;
-        if (prod_s1_r_x_55 <= 63) {
-            prod[7] = prod[7] + __fmul_rn(A_in[prod_s1_r_x_55 + prod_s1_i_9 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_41 + prod_s1_r_x_55 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[7] = prod[7] + __fmul_rn(A_in[prod_s1_r_x_55 + prod_s1_i_9 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_41 + prod_s1_r_x_55 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_i_10 = prod_s1_i_min + 2;
         const int prod_s1_r_x_56 = prod_s1_r_x_ko * 8 + 3;
-        if (prod_s1_r_x_56 <= 63) {
-            prod[8] = prod[8] + __fmul_rn(A_in[prod_s1_r_x_56 + prod_s1_i_10 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_min + prod_s1_r_x_56 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[8] = prod[8] + __fmul_rn(A_in[prod_s1_r_x_56 + prod_s1_i_10 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_min + prod_s1_r_x_56 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_42 = prod_s1_j_min + 1;
         const int prod_s1_r_x_57 = prod_s1_r_x_ko * 8 + 3;
-        if (prod_s1_r_x_57 <= 63) {
-            prod[9] = prod[9] + __fmul_rn(A_in[prod_s1_r_x_57 + prod_s1_i_10 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_42 + prod_s1_r_x_57 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[9] = prod[9] + __fmul_rn(A_in[prod_s1_r_x_57 + prod_s1_i_10 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_42 + prod_s1_r_x_57 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_43 = prod_s1_j_min + 2;
         const int prod_s1_r_x_58 = prod_s1_r_x_ko * 8 + 3;
-        if (prod_s1_r_x_58 <= 63) {
-            prod[10] = prod[10] + __fmul_rn(A_in[prod_s1_r_x_58 + prod_s1_i_10 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_43 + prod_s1_r_x_58 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[10] = prod[10] + __fmul_rn(A_in[prod_s1_r_x_58 + prod_s1_i_10 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_43 + prod_s1_r_x_58 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_44 = prod_s1_j_min + 3;
         const int prod_s1_r_x_59 = prod_s1_r_x_ko * 8 + 3;
-        if (prod_s1_r_x_59 <= 63) {
-            prod[11] = prod[11] + __fmul_rn(A_in[prod_s1_r_x_59 + prod_s1_i_10 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_44 + prod_s1_r_x_59 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[11] = prod[11] + __fmul_rn(A_in[prod_s1_r_x_59 + prod_s1_i_10 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_44 + prod_s1_r_x_59 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_i_11 = prod_s1_i_min + 3;
         const int prod_s1_r_x_60 = prod_s1_r_x_ko * 8 + 3;
-        if (prod_s1_r_x_60 <= 63) {
-            prod[12] = prod[12] + __fmul_rn(A_in[prod_s1_r_x_60 + prod_s1_i_11 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_min + prod_s1_r_x_60 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[12] = prod[12] + __fmul_rn(A_in[prod_s1_r_x_60 + prod_s1_i_11 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_min + prod_s1_r_x_60 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_45 = prod_s1_j_min + 1;
         const int prod_s1_r_x_61 = prod_s1_r_x_ko * 8 + 3;
-        if (prod_s1_r_x_61 <= 63) {
-            prod[13] = prod[13] + __fmul_rn(A_in[prod_s1_r_x_61 + prod_s1_i_11 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_45 + prod_s1_r_x_61 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[13] = prod[13] + __fmul_rn(A_in[prod_s1_r_x_61 + prod_s1_i_11 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_45 + prod_s1_r_x_61 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_46 = prod_s1_j_min + 2;
         const int prod_s1_r_x_62 = prod_s1_r_x_ko * 8 + 3;
-        if (prod_s1_r_x_62 <= 63) {
-            prod[14] = prod[14] + __fmul_rn(A_in[prod_s1_r_x_62 + prod_s1_i_11 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_46 + prod_s1_r_x_62 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[14] = prod[14] + __fmul_rn(A_in[prod_s1_r_x_62 + prod_s1_i_11 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_46 + prod_s1_r_x_62 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_47 = prod_s1_j_min + 3;
         const int prod_s1_r_x_63 = prod_s1_r_x_ko * 8 + 3;
-        if (prod_s1_r_x_63 <= 63) {
-            prod[15] = prod[15] + __fmul_rn(A_in[prod_s1_r_x_63 + prod_s1_i_11 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_47 + prod_s1_r_x_63 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[15] = prod[15] + __fmul_rn(A_in[prod_s1_r_x_63 + prod_s1_i_11 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_47 + prod_s1_r_x_63 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_r_x_64 = prod_s1_r_x_ko * 8 + 4;
-        if (prod_s1_r_x_64 <= 63) {
-            prod[0] = prod[0] + __fmul_rn(A_in[prod_s1_r_x_64 + prod_s1_i_min * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_min + prod_s1_r_x_64 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[0] = prod[0] + __fmul_rn(A_in[prod_s1_r_x_64 + prod_s1_i_min * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_min + prod_s1_r_x_64 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_48 = prod_s1_j_min + 1;
         const int prod_s1_r_x_65 = prod_s1_r_x_ko * 8 + 4;
-        if (prod_s1_r_x_65 <= 63) {
-            prod[1] = prod[1] + __fmul_rn(A_in[prod_s1_r_x_65 + prod_s1_i_min * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_48 + prod_s1_r_x_65 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[1] = prod[1] + __fmul_rn(A_in[prod_s1_r_x_65 + prod_s1_i_min * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_48 + prod_s1_r_x_65 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_49 = prod_s1_j_min + 2;
         const int prod_s1_r_x_66 = prod_s1_r_x_ko * 8 + 4;
-        if (prod_s1_r_x_66 <= 63) {
-            prod[2] = prod[2] + __fmul_rn(A_in[prod_s1_r_x_66 + prod_s1_i_min * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_49 + prod_s1_r_x_66 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[2] = prod[2] + __fmul_rn(A_in[prod_s1_r_x_66 + prod_s1_i_min * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_49 + prod_s1_r_x_66 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_50 = prod_s1_j_min + 3;
         const int prod_s1_r_x_67 = prod_s1_r_x_ko * 8 + 4;
-        if (prod_s1_r_x_67 <= 63) {
-            prod[3] = prod[3] + __fmul_rn(A_in[prod_s1_r_x_67 + prod_s1_i_min * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_50 + prod_s1_r_x_67 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[3] = prod[3] + __fmul_rn(A_in[prod_s1_r_x_67 + prod_s1_i_min * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_50 + prod_s1_r_x_67 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_i_12 = prod_s1_i_min + 1;
         const int prod_s1_r_x_68 = prod_s1_r_x_ko * 8 + 4;
-        if (prod_s1_r_x_68 <= 63) {
-            prod[4] = prod[4] + __fmul_rn(A_in[prod_s1_r_x_68 + prod_s1_i_12 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_min + prod_s1_r_x_68 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[4] = prod[4] + __fmul_rn(A_in[prod_s1_r_x_68 + prod_s1_i_12 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_min + prod_s1_r_x_68 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_51 = prod_s1_j_min + 1;
         const int prod_s1_r_x_69 = prod_s1_r_x_ko * 8 + 4;
-        if (prod_s1_r_x_69 <= 63) {
-            prod[5] = prod[5] + __fmul_rn(A_in[prod_s1_r_x_69 + prod_s1_i_12 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_51 + prod_s1_r_x_69 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[5] = prod[5] + __fmul_rn(A_in[prod_s1_r_x_69 + prod_s1_i_12 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_51 + prod_s1_r_x_69 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_52 = prod_s1_j_min + 2;
         const int prod_s1_r_x_70 = prod_s1_r_x_ko * 8 + 4;
-        if (prod_s1_r_x_70 <= 63) {
-            prod[6] = prod[6] + __fmul_rn(A_in[prod_s1_r_x_70 + prod_s1_i_12 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_52 + prod_s1_r_x_70 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[6] = prod[6] + __fmul_rn(A_in[prod_s1_r_x_70 + prod_s1_i_12 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_52 + prod_s1_r_x_70 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_53 = prod_s1_j_min + 3;
         const int prod_s1_r_x_71 = prod_s1_r_x_ko * 8 + 4;
-        if (prod_s1_r_x_71 <= 63) {
-            prod[7] = prod[7] + __fmul_rn(A_in[prod_s1_r_x_71 + prod_s1_i_12 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_53 + prod_s1_r_x_71 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[7] = prod[7] + __fmul_rn(A_in[prod_s1_r_x_71 + prod_s1_i_12 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_53 + prod_s1_r_x_71 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_i_13 = prod_s1_i_min + 2;
         const int prod_s1_r_x_72 = prod_s1_r_x_ko * 8 + 4;
-        if (prod_s1_r_x_72 <= 63) {
-            prod[8] = prod[8] + __fmul_rn(A_in[prod_s1_r_x_72 + prod_s1_i_13 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_min + prod_s1_r_x_72 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[8] = prod[8] + __fmul_rn(A_in[prod_s1_r_x_72 + prod_s1_i_13 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_min + prod_s1_r_x_72 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_54 = prod_s1_j_min + 1;
         const int prod_s1_r_x_73 = prod_s1_r_x_ko * 8 + 4;
-        if (prod_s1_r_x_73 <= 63) {
-            prod[9] = prod[9] + __fmul_rn(A_in[prod_s1_r_x_73 + prod_s1_i_13 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_54 + prod_s1_r_x_73 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[9] = prod[9] + __fmul_rn(A_in[prod_s1_r_x_73 + prod_s1_i_13 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_54 + prod_s1_r_x_73 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_55 = prod_s1_j_min + 2;
         const int prod_s1_r_x_74 = prod_s1_r_x_ko * 8 + 4;
-        if (prod_s1_r_x_74 <= 63) {
-            prod[10] = prod[10] + __fmul_rn(A_in[prod_s1_r_x_74 + prod_s1_i_13 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_55 + prod_s1_r_x_74 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[10] = prod[10] + __fmul_rn(A_in[prod_s1_r_x_74 + prod_s1_i_13 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_55 + prod_s1_r_x_74 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_56 = prod_s1_j_min + 3;
         const int prod_s1_r_x_75 = prod_s1_r_x_ko * 8 + 4;
-        if (prod_s1_r_x_75 <= 63) {
-            prod[11] = prod[11] + __fmul_rn(A_in[prod_s1_r_x_75 + prod_s1_i_13 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_56 + prod_s1_r_x_75 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[11] = prod[11] + __fmul_rn(A_in[prod_s1_r_x_75 + prod_s1_i_13 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_56 + prod_s1_r_x_75 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_i_14 = prod_s1_i_min + 3;
         const int prod_s1_r_x_76 = prod_s1_r_x_ko * 8 + 4;
-        if (prod_s1_r_x_76 <= 63) {
-            prod[12] = prod[12] + __fmul_rn(A_in[prod_s1_r_x_76 + prod_s1_i_14 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_min + prod_s1_r_x_76 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[12] = prod[12] + __fmul_rn(A_in[prod_s1_r_x_76 + prod_s1_i_14 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_min + prod_s1_r_x_76 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_57 = prod_s1_j_min + 1;
         const int prod_s1_r_x_77 = prod_s1_r_x_ko * 8 + 4;
-        if (prod_s1_r_x_77 <= 63) {
-            prod[13] = prod[13] + __fmul_rn(A_in[prod_s1_r_x_77 + prod_s1_i_14 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_57 + prod_s1_r_x_77 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[13] = prod[13] + __fmul_rn(A_in[prod_s1_r_x_77 + prod_s1_i_14 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_57 + prod_s1_r_x_77 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_58 = prod_s1_j_min + 2;
         const int prod_s1_r_x_78 = prod_s1_r_x_ko * 8 + 4;
-        if (prod_s1_r_x_78 <= 63) {
-            prod[14] = prod[14] + __fmul_rn(A_in[prod_s1_r_x_78 + prod_s1_i_14 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_58 + prod_s1_r_x_78 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[14] = prod[14] + __fmul_rn(A_in[prod_s1_r_x_78 + prod_s1_i_14 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_58 + prod_s1_r_x_78 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_59 = prod_s1_j_min + 3;
         const int prod_s1_r_x_79 = prod_s1_r_x_ko * 8 + 4;
-        if (prod_s1_r_x_79 <= 63) {
-            prod[15] = prod[15] + __fmul_rn(A_in[prod_s1_r_x_79 + prod_s1_i_14 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_59 + prod_s1_r_x_79 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[15] = prod[15] + __fmul_rn(A_in[prod_s1_r_x_79 + prod_s1_i_14 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_59 + prod_s1_r_x_79 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_r_x_80 = prod_s1_r_x_ko * 8 + 5;
-        if (prod_s1_r_x_80 <= 63) {
-            prod[0] = prod[0] + __fmul_rn(A_in[prod_s1_r_x_80 + prod_s1_i_min * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_min + prod_s1_r_x_80 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[0] = prod[0] + __fmul_rn(A_in[prod_s1_r_x_80 + prod_s1_i_min * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_min + prod_s1_r_x_80 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_60 = prod_s1_j_min + 1;
         const int prod_s1_r_x_81 = prod_s1_r_x_ko * 8 + 5;
-        if (prod_s1_r_x_81 <= 63) {
-            prod[1] = prod[1] + __fmul_rn(A_in[prod_s1_r_x_81 + prod_s1_i_min * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_60 + prod_s1_r_x_81 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[1] = prod[1] + __fmul_rn(A_in[prod_s1_r_x_81 + prod_s1_i_min * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_60 + prod_s1_r_x_81 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_61 = prod_s1_j_min + 2;
         const int prod_s1_r_x_82 = prod_s1_r_x_ko * 8 + 5;
-        if (prod_s1_r_x_82 <= 63) {
-            prod[2] = prod[2] + __fmul_rn(A_in[prod_s1_r_x_82 + prod_s1_i_min * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_61 + prod_s1_r_x_82 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[2] = prod[2] + __fmul_rn(A_in[prod_s1_r_x_82 + prod_s1_i_min * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_61 + prod_s1_r_x_82 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_62 = prod_s1_j_min + 3;
         const int prod_s1_r_x_83 = prod_s1_r_x_ko * 8 + 5;
-        if (prod_s1_r_x_83 <= 63) {
-            prod[3] = prod[3] + __fmul_rn(A_in[prod_s1_r_x_83 + prod_s1_i_min * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_62 + prod_s1_r_x_83 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[3] = prod[3] + __fmul_rn(A_in[prod_s1_r_x_83 + prod_s1_i_min * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_62 + prod_s1_r_x_83 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_i_15 = prod_s1_i_min + 1;
         const int prod_s1_r_x_84 = prod_s1_r_x_ko * 8 + 5;
-        if (prod_s1_r_x_84 <= 63) {
-            prod[4] = prod[4] + __fmul_rn(A_in[prod_s1_r_x_84 + prod_s1_i_15 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_min + prod_s1_r_x_84 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[4] = prod[4] + __fmul_rn(A_in[prod_s1_r_x_84 + prod_s1_i_15 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_min + prod_s1_r_x_84 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_63 = prod_s1_j_min + 1;
         const int prod_s1_r_x_85 = prod_s1_r_x_ko * 8 + 5;
-        if (prod_s1_r_x_85 <= 63) {
-            prod[5] = prod[5] + __fmul_rn(A_in[prod_s1_r_x_85 + prod_s1_i_15 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_63 + prod_s1_r_x_85 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[5] = prod[5] + __fmul_rn(A_in[prod_s1_r_x_85 + prod_s1_i_15 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_63 + prod_s1_r_x_85 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_64 = prod_s1_j_min + 2;
         const int prod_s1_r_x_86 = prod_s1_r_x_ko * 8 + 5;
-        if (prod_s1_r_x_86 <= 63) {
-            prod[6] = prod[6] + __fmul_rn(A_in[prod_s1_r_x_86 + prod_s1_i_15 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_64 + prod_s1_r_x_86 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[6] = prod[6] + __fmul_rn(A_in[prod_s1_r_x_86 + prod_s1_i_15 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_64 + prod_s1_r_x_86 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_65 = prod_s1_j_min + 3;
         const int prod_s1_r_x_87 = prod_s1_r_x_ko * 8 + 5;
-        if (prod_s1_r_x_87 <= 63) {
-            prod[7] = prod[7] + __fmul_rn(A_in[prod_s1_r_x_87 + prod_s1_i_15 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_65 + prod_s1_r_x_87 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[7] = prod[7] + __fmul_rn(A_in[prod_s1_r_x_87 + prod_s1_i_15 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_65 + prod_s1_r_x_87 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_i_16 = prod_s1_i_min + 2;
         const int prod_s1_r_x_88 = prod_s1_r_x_ko * 8 + 5;
-        if (prod_s1_r_x_88 <= 63) {
-            prod[8] = prod[8] + __fmul_rn(A_in[prod_s1_r_x_88 + prod_s1_i_16 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_min + prod_s1_r_x_88 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[8] = prod[8] + __fmul_rn(A_in[prod_s1_r_x_88 + prod_s1_i_16 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_min + prod_s1_r_x_88 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_66 = prod_s1_j_min + 1;
         const int prod_s1_r_x_89 = prod_s1_r_x_ko * 8 + 5;
-        if (prod_s1_r_x_89 <= 63) {
-            prod[9] = prod[9] + __fmul_rn(A_in[prod_s1_r_x_89 + prod_s1_i_16 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_66 + prod_s1_r_x_89 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[9] = prod[9] + __fmul_rn(A_in[prod_s1_r_x_89 + prod_s1_i_16 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_66 + prod_s1_r_x_89 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_67 = prod_s1_j_min + 2;
         const int prod_s1_r_x_90 = prod_s1_r_x_ko * 8 + 5;
-        if (prod_s1_r_x_90 <= 63) {
-            prod[10] = prod[10] + __fmul_rn(A_in[prod_s1_r_x_90 + prod_s1_i_16 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_67 + prod_s1_r_x_90 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[10] = prod[10] + __fmul_rn(A_in[prod_s1_r_x_90 + prod_s1_i_16 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_67 + prod_s1_r_x_90 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_68 = prod_s1_j_min + 3;
         const int prod_s1_r_x_91 = prod_s1_r_x_ko * 8 + 5;
-        if (prod_s1_r_x_91 <= 63) {
-            prod[11] = prod[11] + __fmul_rn(A_in[prod_s1_r_x_91 + prod_s1_i_16 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_68 + prod_s1_r_x_91 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[11] = prod[11] + __fmul_rn(A_in[prod_s1_r_x_91 + prod_s1_i_16 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_68 + prod_s1_r_x_91 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_i_17 = prod_s1_i_min + 3;
         const int prod_s1_r_x_92 = prod_s1_r_x_ko * 8 + 5;
-        if (prod_s1_r_x_92 <= 63) {
-            prod[12] = prod[12] + __fmul_rn(A_in[prod_s1_r_x_92 + prod_s1_i_17 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_min + prod_s1_r_x_92 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[12] = prod[12] + __fmul_rn(A_in[prod_s1_r_x_92 + prod_s1_i_17 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_min + prod_s1_r_x_92 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_69 = prod_s1_j_min + 1;
         const int prod_s1_r_x_93 = prod_s1_r_x_ko * 8 + 5;
-        if (prod_s1_r_x_93 <= 63) {
-            prod[13] = prod[13] + __fmul_rn(A_in[prod_s1_r_x_93 + prod_s1_i_17 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_69 + prod_s1_r_x_93 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[13] = prod[13] + __fmul_rn(A_in[prod_s1_r_x_93 + prod_s1_i_17 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_69 + prod_s1_r_x_93 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_70 = prod_s1_j_min + 2;
         const int prod_s1_r_x_94 = prod_s1_r_x_ko * 8 + 5;
-        if (prod_s1_r_x_94 <= 63) {
-            prod[14] = prod[14] + __fmul_rn(A_in[prod_s1_r_x_94 + prod_s1_i_17 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_70 + prod_s1_r_x_94 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[14] = prod[14] + __fmul_rn(A_in[prod_s1_r_x_94 + prod_s1_i_17 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_70 + prod_s1_r_x_94 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_71 = prod_s1_j_min + 3;
         const int prod_s1_r_x_95 = prod_s1_r_x_ko * 8 + 5;
-        if (prod_s1_r_x_95 <= 63) {
-            prod[15] = prod[15] + __fmul_rn(A_in[prod_s1_r_x_95 + prod_s1_i_17 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_71 + prod_s1_r_x_95 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[15] = prod[15] + __fmul_rn(A_in[prod_s1_r_x_95 + prod_s1_i_17 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_71 + prod_s1_r_x_95 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_r_x_96 = prod_s1_r_x_ko * 8 + 6;
-        if (prod_s1_r_x_96 <= 63) {
-            prod[0] = prod[0] + __fmul_rn(A_in[prod_s1_r_x_96 + prod_s1_i_min * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_min + prod_s1_r_x_96 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[0] = prod[0] + __fmul_rn(A_in[prod_s1_r_x_96 + prod_s1_i_min * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_min + prod_s1_r_x_96 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_72 = prod_s1_j_min + 1;
         const int prod_s1_r_x_97 = prod_s1_r_x_ko * 8 + 6;
-        if (prod_s1_r_x_97 <= 63) {
-            prod[1] = prod[1] + __fmul_rn(A_in[prod_s1_r_x_97 + prod_s1_i_min * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_72 + prod_s1_r_x_97 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[1] = prod[1] + __fmul_rn(A_in[prod_s1_r_x_97 + prod_s1_i_min * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_72 + prod_s1_r_x_97 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_73 = prod_s1_j_min + 2;
         const int prod_s1_r_x_98 = prod_s1_r_x_ko * 8 + 6;
-        if (prod_s1_r_x_98 <= 63) {
-            prod[2] = prod[2] + __fmul_rn(A_in[prod_s1_r_x_98 + prod_s1_i_min * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_73 + prod_s1_r_x_98 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[2] = prod[2] + __fmul_rn(A_in[prod_s1_r_x_98 + prod_s1_i_min * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_73 + prod_s1_r_x_98 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_74 = prod_s1_j_min + 3;
         const int prod_s1_r_x_99 = prod_s1_r_x_ko * 8 + 6;
-        if (prod_s1_r_x_99 <= 63) {
-            prod[3] = prod[3] + __fmul_rn(A_in[prod_s1_r_x_99 + prod_s1_i_min * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_74 + prod_s1_r_x_99 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[3] = prod[3] + __fmul_rn(A_in[prod_s1_r_x_99 + prod_s1_i_min * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_74 + prod_s1_r_x_99 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_i_18 = prod_s1_i_min + 1;
         const int prod_s1_r_x_100 = prod_s1_r_x_ko * 8 + 6;
-        if (prod_s1_r_x_100 <= 63) {
-            prod[4] = prod[4] + __fmul_rn(A_in[prod_s1_r_x_100 + prod_s1_i_18 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_min + prod_s1_r_x_100 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[4] = prod[4] + __fmul_rn(A_in[prod_s1_r_x_100 + prod_s1_i_18 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_min + prod_s1_r_x_100 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_75 = prod_s1_j_min + 1;
         const int prod_s1_r_x_101 = prod_s1_r_x_ko * 8 + 6;
-        if (prod_s1_r_x_101 <= 63) {
-            prod[5] = prod[5] + __fmul_rn(A_in[prod_s1_r_x_101 + prod_s1_i_18 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_75 + prod_s1_r_x_101 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[5] = prod[5] + __fmul_rn(A_in[prod_s1_r_x_101 + prod_s1_i_18 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_75 + prod_s1_r_x_101 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_76 = prod_s1_j_min + 2;
         const int prod_s1_r_x_102 = prod_s1_r_x_ko * 8 + 6;
-        if (prod_s1_r_x_102 <= 63) {
-            prod[6] = prod[6] + __fmul_rn(A_in[prod_s1_r_x_102 + prod_s1_i_18 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_76 + prod_s1_r_x_102 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[6] = prod[6] + __fmul_rn(A_in[prod_s1_r_x_102 + prod_s1_i_18 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_76 + prod_s1_r_x_102 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_77 = prod_s1_j_min + 3;
         const int prod_s1_r_x_103 = prod_s1_r_x_ko * 8 + 6;
-        if (prod_s1_r_x_103 <= 63) {
-            prod[7] = prod[7] + __fmul_rn(A_in[prod_s1_r_x_103 + prod_s1_i_18 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_77 + prod_s1_r_x_103 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[7] = prod[7] + __fmul_rn(A_in[prod_s1_r_x_103 + prod_s1_i_18 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_77 + prod_s1_r_x_103 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_i_19 = prod_s1_i_min + 2;
         const int prod_s1_r_x_104 = prod_s1_r_x_ko * 8 + 6;
-        if (prod_s1_r_x_104 <= 63) {
-            prod[8] = prod[8] + __fmul_rn(A_in[prod_s1_r_x_104 + prod_s1_i_19 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_min + prod_s1_r_x_104 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[8] = prod[8] + __fmul_rn(A_in[prod_s1_r_x_104 + prod_s1_i_19 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_min + prod_s1_r_x_104 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_78 = prod_s1_j_min + 1;
         const int prod_s1_r_x_105 = prod_s1_r_x_ko * 8 + 6;
-        if (prod_s1_r_x_105 <= 63) {
-            prod[9] = prod[9] + __fmul_rn(A_in[prod_s1_r_x_105 + prod_s1_i_19 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_78 + prod_s1_r_x_105 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[9] = prod[9] + __fmul_rn(A_in[prod_s1_r_x_105 + prod_s1_i_19 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_78 + prod_s1_r_x_105 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_79 = prod_s1_j_min + 2;
         const int prod_s1_r_x_106 = prod_s1_r_x_ko * 8 + 6;
-        if (prod_s1_r_x_106 <= 63) {
-            prod[10] = prod[10] + __fmul_rn(A_in[prod_s1_r_x_106 + prod_s1_i_19 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_79 + prod_s1_r_x_106 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[10] = prod[10] + __fmul_rn(A_in[prod_s1_r_x_106 + prod_s1_i_19 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_79 + prod_s1_r_x_106 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_80 = prod_s1_j_min + 3;
         const int prod_s1_r_x_107 = prod_s1_r_x_ko * 8 + 6;
-        if (prod_s1_r_x_107 <= 63) {
-            prod[11] = prod[11] + __fmul_rn(A_in[prod_s1_r_x_107 + prod_s1_i_19 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_80 + prod_s1_r_x_107 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[11] = prod[11] + __fmul_rn(A_in[prod_s1_r_x_107 + prod_s1_i_19 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_80 + prod_s1_r_x_107 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_i_20 = prod_s1_i_min + 3;
         const int prod_s1_r_x_108 = prod_s1_r_x_ko * 8 + 6;
-        if (prod_s1_r_x_108 <= 63) {
-            prod[12] = prod[12] + __fmul_rn(A_in[prod_s1_r_x_108 + prod_s1_i_20 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_min + prod_s1_r_x_108 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[12] = prod[12] + __fmul_rn(A_in[prod_s1_r_x_108 + prod_s1_i_20 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_min + prod_s1_r_x_108 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_81 = prod_s1_j_min + 1;
         const int prod_s1_r_x_109 = prod_s1_r_x_ko * 8 + 6;
-        if (prod_s1_r_x_109 <= 63) {
-            prod[13] = prod[13] + __fmul_rn(A_in[prod_s1_r_x_109 + prod_s1_i_20 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_81 + prod_s1_r_x_109 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[13] = prod[13] + __fmul_rn(A_in[prod_s1_r_x_109 + prod_s1_i_20 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_81 + prod_s1_r_x_109 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_82 = prod_s1_j_min + 2;
         const int prod_s1_r_x_110 = prod_s1_r_x_ko * 8 + 6;
-        if (prod_s1_r_x_110 <= 63) {
-            prod[14] = prod[14] + __fmul_rn(A_in[prod_s1_r_x_110 + prod_s1_i_20 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_82 + prod_s1_r_x_110 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[14] = prod[14] + __fmul_rn(A_in[prod_s1_r_x_110 + prod_s1_i_20 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_82 + prod_s1_r_x_110 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_83 = prod_s1_j_min + 3;
         const int prod_s1_r_x_111 = prod_s1_r_x_ko * 8 + 6;
-        if (prod_s1_r_x_111 <= 63) {
-            prod[15] = prod[15] + __fmul_rn(A_in[prod_s1_r_x_111 + prod_s1_i_20 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_83 + prod_s1_r_x_111 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[15] = prod[15] + __fmul_rn(A_in[prod_s1_r_x_111 + prod_s1_i_20 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_83 + prod_s1_r_x_111 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_r_x_112 = prod_s1_r_x_ko * 8 + 7;
-        if (prod_s1_r_x_112 <= 63) {
-            prod[0] = prod[0] + __fmul_rn(A_in[prod_s1_r_x_112 + prod_s1_i_min * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_min + prod_s1_r_x_112 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[0] = prod[0] + __fmul_rn(A_in[prod_s1_r_x_112 + prod_s1_i_min * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_min + prod_s1_r_x_112 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_84 = prod_s1_j_min + 1;
         const int prod_s1_r_x_113 = prod_s1_r_x_ko * 8 + 7;
-        if (prod_s1_r_x_113 <= 63) {
-            prod[1] = prod[1] + __fmul_rn(A_in[prod_s1_r_x_113 + prod_s1_i_min * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_84 + prod_s1_r_x_113 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[1] = prod[1] + __fmul_rn(A_in[prod_s1_r_x_113 + prod_s1_i_min * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_84 + prod_s1_r_x_113 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_85 = prod_s1_j_min + 2;
         const int prod_s1_r_x_114 = prod_s1_r_x_ko * 8 + 7;
-        if (prod_s1_r_x_114 <= 63) {
-            prod[2] = prod[2] + __fmul_rn(A_in[prod_s1_r_x_114 + prod_s1_i_min * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_85 + prod_s1_r_x_114 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[2] = prod[2] + __fmul_rn(A_in[prod_s1_r_x_114 + prod_s1_i_min * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_85 + prod_s1_r_x_114 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_86 = prod_s1_j_min + 3;
         const int prod_s1_r_x_115 = prod_s1_r_x_ko * 8 + 7;
-        if (prod_s1_r_x_115 <= 63) {
-            prod[3] = prod[3] + __fmul_rn(A_in[prod_s1_r_x_115 + prod_s1_i_min * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_86 + prod_s1_r_x_115 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[3] = prod[3] + __fmul_rn(A_in[prod_s1_r_x_115 + prod_s1_i_min * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_86 + prod_s1_r_x_115 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_i_21 = prod_s1_i_min + 1;
         const int prod_s1_r_x_116 = prod_s1_r_x_ko * 8 + 7;
-        if (prod_s1_r_x_116 <= 63) {
-            prod[4] = prod[4] + __fmul_rn(A_in[prod_s1_r_x_116 + prod_s1_i_21 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_min + prod_s1_r_x_116 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[4] = prod[4] + __fmul_rn(A_in[prod_s1_r_x_116 + prod_s1_i_21 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_min + prod_s1_r_x_116 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_87 = prod_s1_j_min + 1;
         const int prod_s1_r_x_117 = prod_s1_r_x_ko * 8 + 7;
-        if (prod_s1_r_x_117 <= 63) {
-            prod[5] = prod[5] + __fmul_rn(A_in[prod_s1_r_x_117 + prod_s1_i_21 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_87 + prod_s1_r_x_117 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[5] = prod[5] + __fmul_rn(A_in[prod_s1_r_x_117 + prod_s1_i_21 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_87 + prod_s1_r_x_117 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_88 = prod_s1_j_min + 2;
         const int prod_s1_r_x_118 = prod_s1_r_x_ko * 8 + 7;
-        if (prod_s1_r_x_118 <= 63) {
-            prod[6] = prod[6] + __fmul_rn(A_in[prod_s1_r_x_118 + prod_s1_i_21 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_88 + prod_s1_r_x_118 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[6] = prod[6] + __fmul_rn(A_in[prod_s1_r_x_118 + prod_s1_i_21 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_88 + prod_s1_r_x_118 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_89 = prod_s1_j_min + 3;
         const int prod_s1_r_x_119 = prod_s1_r_x_ko * 8 + 7;
-        if (prod_s1_r_x_119 <= 63) {
-            prod[7] = prod[7] + __fmul_rn(A_in[prod_s1_r_x_119 + prod_s1_i_21 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_89 + prod_s1_r_x_119 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[7] = prod[7] + __fmul_rn(A_in[prod_s1_r_x_119 + prod_s1_i_21 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_89 + prod_s1_r_x_119 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_i_22 = prod_s1_i_min + 2;
         const int prod_s1_r_x_120 = prod_s1_r_x_ko * 8 + 7;
-        if (prod_s1_r_x_120 <= 63) {
-            prod[8] = prod[8] + __fmul_rn(A_in[prod_s1_r_x_120 + prod_s1_i_22 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_min + prod_s1_r_x_120 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[8] = prod[8] + __fmul_rn(A_in[prod_s1_r_x_120 + prod_s1_i_22 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_min + prod_s1_r_x_120 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_90 = prod_s1_j_min + 1;
         const int prod_s1_r_x_121 = prod_s1_r_x_ko * 8 + 7;
-        if (prod_s1_r_x_121 <= 63) {
-            prod[9] = prod[9] + __fmul_rn(A_in[prod_s1_r_x_121 + prod_s1_i_22 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_90 + prod_s1_r_x_121 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[9] = prod[9] + __fmul_rn(A_in[prod_s1_r_x_121 + prod_s1_i_22 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_90 + prod_s1_r_x_121 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_91 = prod_s1_j_min + 2;
         const int prod_s1_r_x_122 = prod_s1_r_x_ko * 8 + 7;
-        if (prod_s1_r_x_122 <= 63) {
-            prod[10] = prod[10] + __fmul_rn(A_in[prod_s1_r_x_122 + prod_s1_i_22 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_91 + prod_s1_r_x_122 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[10] = prod[10] + __fmul_rn(A_in[prod_s1_r_x_122 + prod_s1_i_22 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_91 + prod_s1_r_x_122 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_92 = prod_s1_j_min + 3;
         const int prod_s1_r_x_123 = prod_s1_r_x_ko * 8 + 7;
-        if (prod_s1_r_x_123 <= 63) {
-            prod[11] = prod[11] + __fmul_rn(A_in[prod_s1_r_x_123 + prod_s1_i_22 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_92 + prod_s1_r_x_123 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[11] = prod[11] + __fmul_rn(A_in[prod_s1_r_x_123 + prod_s1_i_22 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_92 + prod_s1_r_x_123 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_i_23 = prod_s1_i_min + 3;
         const int prod_s1_r_x_124 = prod_s1_r_x_ko * 8 + 7;
-        if (prod_s1_r_x_124 <= 63) {
-            prod[12] = prod[12] + __fmul_rn(A_in[prod_s1_r_x_124 + prod_s1_i_23 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_min + prod_s1_r_x_124 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[12] = prod[12] + __fmul_rn(A_in[prod_s1_r_x_124 + prod_s1_i_23 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_min + prod_s1_r_x_124 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_93 = prod_s1_j_min + 1;
         const int prod_s1_r_x_125 = prod_s1_r_x_ko * 8 + 7;
-        if (prod_s1_r_x_125 <= 63) {
-            prod[13] = prod[13] + __fmul_rn(A_in[prod_s1_r_x_125 + prod_s1_i_23 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_93 + prod_s1_r_x_125 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[13] = prod[13] + __fmul_rn(A_in[prod_s1_r_x_125 + prod_s1_i_23 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_93 + prod_s1_r_x_125 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_94 = prod_s1_j_min + 2;
         const int prod_s1_r_x_126 = prod_s1_r_x_ko * 8 + 7;
-        if (prod_s1_r_x_126 <= 63) {
-            prod[14] = prod[14] + __fmul_rn(A_in[prod_s1_r_x_126 + prod_s1_i_23 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_94 + prod_s1_r_x_126 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[14] = prod[14] + __fmul_rn(A_in[prod_s1_r_x_126 + prod_s1_i_23 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_94 + prod_s1_r_x_126 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         const int prod_s1_j_95 = prod_s1_j_min + 3;
         const int prod_s1_r_x_127 = prod_s1_r_x_ko * 8 + 7;
-        if (prod_s1_r_x_127 <= 63) {
-            prod[15] = prod[15] + __fmul_rn(A_in[prod_s1_r_x_127 + prod_s1_i_23 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_95 + prod_s1_r_x_127 * 64 - B_in_min_0 - B_in_min_1 * 64]);
-        }
+        prod[15] = prod[15] + __fmul_rn(A_in[prod_s1_r_x_127 + prod_s1_i_23 * 8 - A_in_min_0 - A_in_min_1 * 8], B_in[prod_s1_j_95 + prod_s1_r_x_127 * 64 - B_in_min_0 - B_in_min_1 * 64]);
         // the next iteration of r$x.ko overwrites A_in, B_in, which other threads still read
         __syncthreads();
     }

@@ -104,17 +104,15 @@ extern "C" __global__ void __launch_bounds__(1024) kernel_output_s1(
         const int GatherWeight_min_0 = Product_s1_rc_x_c1 * 16;
         const int GatherWeight_min_1 = block_id_x * 32;
         const int GatherWeight_s0_c_min = Product_s1_rc_x_c1 * 16;
-        const int GatherWeight_s0_c_max = Product_s1_rc_x_c1 * 16 + 15;
         const int GatherWeight_s0_m_min = block_id_x * 32;
         const int GatherWeight_s0_m_max = min(block_id_x * 32, 32) + 31;
         // produce GatherWeight
         // GatherWeight: one copy per block, produced by the block's 1024 threads together
-        const int GatherWeight_s0_share_extent = gh_div_i32((GatherWeight_s0_m_max - GatherWeight_s0_m_min + 1) * (GatherWeight_s0_c_max - GatherWeight_s0_c_min + 1) + 1023, 1024);
-        for (int GatherWeight_s0_share = 0; GatherWeight_s0_share < GatherWeight_s0_share_extent; GatherWeight_s0_share++) {
-            const int GatherWeight_s0_index = GatherWeight_s0_share * 1024 + thread_id_x + thread_id_y * 32;
-            if (GatherWeight_s0_index < (GatherWeight_s0_m_max - GatherWeight_s0_m_min + 1) * (GatherWeight_s0_c_max - GatherWeight_s0_c_min + 1)) {
-                const int GatherWeight_s0_m = GatherWeight_s0_m_min + gh_div_i32(GatherWeight_s0_index, GatherWeight_s0_c_max - GatherWeight_s0_c_min + 1);
-                const int GatherWeight_s0_c = GatherWeight_s0_c_min + gh_mod_i32(GatherWeight_s0_index, GatherWeight_s0_c_max - GatherWeight_s0_c_min + 1);
+        const int GatherWeight_s0_index = thread_id_x + thread_id_y * 32;
+        if (GatherWeight_s0_index < 512) {
+            const int GatherWeight_s0_m = GatherWeight_s0_m_min + gh_div_i32(GatherWeight_s0_index, 16);
+            const int GatherWeight_s0_c = GatherWeight_s0_c_min + gh_mod_i32(GatherWeight_s0_index, 16);
+            if (GatherWeight_s0_m < GatherWeight_s0_m_max + 1) {
                 GatherWeight[GatherWeight_s0_c + GatherWeight_s0_m * 16 - GatherWeight_min_0 - GatherWeight_min_1 * 16] = weight[(GatherWeight_s0_c - weight_min_0) * weight_stride_0 + (GatherWeight_s0_m - weight_min_1) * weight_stride_1 + (output_s1_r_x - weight_min_2) * weight_stride_2];
             }
         }
