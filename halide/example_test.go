@@ -563,3 +563,28 @@ func ExampleRDom_split() {
 	//       for r$x.ri in [0, 3]:
 	//         f(...) = ...
 }
+
+// ReorderStorage changes the layout of a Func's allocation: here g is
+// stored with y innermost (stride 1) and x outer (stride 8 = g's extent in y).
+func ExampleFunc_ReorderStorage() {
+	x, y := halide.NewVar("x"), halide.NewVar("y")
+	in := halide.NewImageParam("in", halide.Float32, 2)
+	g := halide.NewFunc("g")
+	g.Define(x, y).Is(in.At(x, y).Mul(2))
+	f := halide.NewFunc("f")
+	f.Define(x, y).Is(g.At(x, y))
+	f.Bound(x, 0, 4).Bound(y, 0, 8)
+	g.ComputeRoot().ReorderStorage(y, x)
+	l, err := halide.NewPipeline(f).Lower()
+	if err != nil {
+		fmt.Println(err)
+	}
+	for _, line := range strings.Split(l.String(), "\n") {
+		if strings.Contains(line, "allocate g") || strings.Contains(line, "  g[") {
+			fmt.Println(strings.TrimSpace(line))
+		}
+	}
+	// Output:
+	// allocate g[float32 * 8 * 4] in Stack
+	// g[((g.s0.x * 8) + g.s0.y)] = (in[(((g.s0.x - in.min.0) * in.stride.0) + ((g.s0.y - in.min.1) * in.stride.1))] * 2.0f)
+}

@@ -597,3 +597,41 @@ func (s *Stage) VThread(v VarOrRVar) *Stage {
 
 // VThread is Stage.VThread on the pure definition.
 func (f *Func) VThread(v VarOrRVar) *Func { f.stage0().VThread(v); return f }
+
+// ReorderStorage sets the order of f's dimensions in memory, innermost
+// (stride 1) first; the vars must be all of f's pure vars. It changes only
+// the layout of f's allocation (for example so that the threads of a warp
+// read consecutive words of a shared tile), not what is computed.
+func (f *Func) ReorderStorage(vars ...Var) *Func {
+	const directive = "reorder_storage"
+	if f.fn.Pure == nil {
+		f.failf(ir.ErrSchedule, directive, "%s is scheduled before it has a definition", f.fn.Name)
+		return f
+	}
+	seen := map[string]bool{}
+	var order []string
+	for _, v := range vars {
+		found := false
+		for _, a := range f.fn.Args {
+			found = found || a == v.name
+		}
+		if !found {
+			f.fail(ir.Errorf(ir.ErrUnknownVar, f.fn.Name, directive, "%s has no pure var %s", f.fn.Name, v.name).
+				WithLegal("a permutation of %s", strings.Join(f.fn.Args, ", ")))
+			return f
+		}
+		if seen[v.name] {
+			f.failf(ir.ErrReorderDuplicate, directive, "reorder_storage lists %s twice", v.name)
+			return f
+		}
+		seen[v.name] = true
+		order = append(order, v.name)
+	}
+	if len(order) != len(f.fn.Args) {
+		f.fail(ir.Errorf(ir.ErrSchedule, f.fn.Name, directive, "reorder_storage lists %d of the %d pure vars of %s", len(order), len(f.fn.Args), f.fn.Name).
+			WithLegal("a permutation of all of %s", strings.Join(f.fn.Args, ", ")))
+		return f
+	}
+	f.fn.Schedule.StorageOrder = order
+	return f
+}

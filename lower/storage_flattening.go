@@ -43,6 +43,20 @@ func bufferLayout(name string, dims int) layout {
 	return l
 }
 
+// storageOrder returns f's dimensions in storage order, innermost first.
+func storageOrder(f *ir.Function) []int {
+	order := make([]int, len(f.Args))
+	for i := range order {
+		order[i] = i
+	}
+	if len(f.Schedule.StorageOrder) == len(f.Args) {
+		for i, name := range f.Schedule.StorageOrder {
+			order[i] = argIndex(f, name)
+		}
+	}
+	return order
+}
+
 func storageFlattening(st *State) error {
 	layouts := map[string]layout{}
 	out := st.Funcs[st.P.Output]
@@ -67,21 +81,26 @@ func storageFlattening(st *State) error {
 		switch s := s.(type) {
 		case *ir.Realize:
 			var lets []let
-			l := layout{}
+			l := layout{mins: make([]ir.Expr, len(s.Bounds)), strides: make([]ir.Expr, len(s.Bounds))}
 			stride := ir.Expr(ir.Int(1))
 			extents := make([]ir.Expr, len(s.Bounds))
 			for d, r := range s.Bounds {
 				mn := BufferVar(s.Func, "min", d)
 				lets = append(lets, let{mn, r.Min})
-				l.mins = append(l.mins, v(mn))
+				l.mins[d] = v(mn)
+			}
+			// Strides follow the storage order (ReorderStorage), innermost
+			// first; the extents are listed in the same order.
+			for i, d := range storageOrder(st.Funcs[s.Func]) {
+				r := s.Bounds[d]
 				if ir.IsConst(stride) {
-					l.strides = append(l.strides, stride)
+					l.strides[d] = stride
 				} else {
 					sn := BufferVar(s.Func, "stride", d)
 					lets = append(lets, let{sn, stride})
-					l.strides = append(l.strides, v(sn))
+					l.strides[d] = v(sn)
 				}
-				extents[d] = r.Extent
+				extents[i] = r.Extent
 				stride = ir.Simplify(ir.MulE(stride, r.Extent))
 			}
 			saved, had := layouts[s.Func]

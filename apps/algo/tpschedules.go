@@ -149,6 +149,11 @@ func (t *TensorProduct) GPUScheduleBest() {
 		Unroll(mv).Unroll(pv)
 	t.Product.ComputeAt(t.Output, mt)
 	t.Product.Update(0).Reorder(t.Mv, t.Pv, t.RC.X()).Unroll(t.Mv).Unroll(t.Pv)
-	t.GatherInput.In(t.Product).ComputeAt(t.Output, pb).StoreIn(halide.GPUShared)
-	t.GatherWeight.ComputeAt(t.Output, pb).StoreIn(halide.GPUShared)
+	// The tiles are stored with the dimension the threads of a warp walk
+	// innermost (m for the weights, p for the input rows), so their shared
+	// loads fall in different banks.
+	t.GatherInput.In(t.Product).ComputeAt(t.Output, pb).StoreIn(halide.GPUShared).
+		ReorderStorage(t.Pv, t.Cv, t.Nv)
+	t.GatherWeight.ComputeAt(t.Output, pb).StoreIn(halide.GPUShared).
+		ReorderStorage(t.Mv, t.Cv, t.Nv)
 }

@@ -89,6 +89,9 @@ type FuncSchedule struct {
 	Store  LoopLevel
 	Memory MemoryType
 	Bounds []BoundDirective
+	// StorageOrder lists the pure vars in the order of their storage
+	// strides, innermost first (nil: argument order).
+	StorageOrder []string
 	// ExplicitInline records that the user asked for compute_inline.
 	ExplicitInline bool
 }
