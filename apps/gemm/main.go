@@ -80,6 +80,15 @@ var App = appkit.App{
 		schedule("v2", (*algo.GEMM).GPUScheduleV2),
 		schedule("v3", (*algo.GEMM).GPUScheduleV3),
 		schedule("tiled_shared", func(g *algo.GEMM) { g.GPUScheduleTiledShared(algo.DefaultGEMMTiling) }),
+		// The same with smaller block tiles: more blocks (256 and 512 at
+		// this size) to fill the SMs, at the price of more shared loads per
+		// multiply-add.
+		schedule("tiled_shared_32x64", func(g *algo.GEMM) {
+			g.GPUScheduleTiledShared(algo.GEMMTiling{BlockJ: 32, BlockI: 64, RegJ: 4, RegI: 4, KStep: 16})
+		}),
+		schedule("tiled_shared_32x32", func(g *algo.GEMM) {
+			g.GPUScheduleTiledShared(algo.GEMMTiling{BlockJ: 32, BlockI: 32, RegJ: 2, RegI: 4, KStep: 16})
+		}),
 	},
 }
 

@@ -55,6 +55,8 @@ var appsMainWant = map[string][]appsMainSchedule{
 		{"naive", "M=1024 K=2048 N=512", true}, {"v1", "M=1024 K=2048 N=512", true},
 		{"v2", "M=1024 K=2048 N=512", true}, {"v3", "M=1024 K=2048 N=512", true},
 		{"tiled_shared", "M=1024 K=2048 N=512", false},
+		{"tiled_shared_32x64", "M=1024 K=2048 N=512", false},
+		{"tiled_shared_32x32", "M=1024 K=2048 N=512", false},
 	},
 }
 
