@@ -149,11 +149,12 @@ func (t *TensorProduct) GPUScheduleBest() {
 		Unroll(mv).Unroll(pv)
 	t.Product.ComputeAt(t.Output, mt)
 	t.Product.Update(0).Reorder(t.Mv, t.Pv, t.RC.X()).Unroll(t.Mv).Unroll(t.Pv)
-	// The tiles are stored with the dimension the threads of a warp walk
-	// innermost (m for the weights, p for the input rows), so their shared
-	// loads fall in different banks.
-	t.GatherInput.In(t.Product).ComputeAt(t.Output, pb).StoreIn(halide.GPUShared).
-		ReorderStorage(t.Pv, t.Cv, t.Nv)
+	// The weights are stored, and loaded, with m innermost: the threads of
+	// a warp (consecutive mt) then read different banks, and the block's
+	// cooperative load writes consecutive words. The input rows keep c
+	// innermost, so the gather from global memory stays coalesced.
+	t.GatherInput.In(t.Product).ComputeAt(t.Output, pb).StoreIn(halide.GPUShared)
 	t.GatherWeight.ComputeAt(t.Output, pb).StoreIn(halide.GPUShared).
+		Reorder(t.Mv, t.Cv, t.Nv).
 		ReorderStorage(t.Mv, t.Cv, t.Nv)
 }
