@@ -279,6 +279,30 @@ func (p *Pipeline) build() (*built, error) {
 	if err := visit(p.out); err != nil {
 		return nil, err
 	}
+	// A wrapper made for a consumer of this pipeline must be used by it:
+	// In() on a Func or input the consumer does not read directly (only
+	// through another Func, say a boundary condition) would be ignored.
+	unused := func(what string, wrappers map[*Func]*Func) error {
+		for g, w := range wrappers {
+			if state[g] == 2 && state[w] != 2 {
+				return ir.Errorf(ir.ErrSchedule, g.fn.Name, "in", "%s.In(%s) made the wrapper %s, but %s does not read %s directly, so the wrapper is never used", what, g.fn.Name, w.fn.Name, g.fn.Name, what).
+					WithLegal("wrap what %s calls (for example the boundary-condition Func around the input)", g.fn.Name)
+			}
+		}
+		return nil
+	}
+	for _, f := range order {
+		if err := unused(f.fn.Name, f.wrappers); err != nil {
+			return nil, err
+		}
+	}
+	for _, im := range images {
+		if im.p != nil {
+			if err := unused(im.name, im.p.wrappers); err != nil {
+				return nil, err
+			}
+		}
+	}
 	// Name the anonymous Funcs (inline reductions, boundary conditions) by
 	// their kind, in realization order.
 	rename := map[string]string{}

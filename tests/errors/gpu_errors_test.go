@@ -1,7 +1,9 @@
 package errors_test
 
 import (
+	"errors"
 	"math/rand"
+	"strings"
 	"testing"
 
 	"github.com/gohalide/gohalide/halide"
@@ -641,5 +643,20 @@ func TestGPUSharedInsideCooperativeProduction(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A wrapper the consumer never uses is an error, not silently ignored.
+func TestErrUnusedWrapper(t *testing.T) {
+	x := halide.NewVar("x")
+	in := halide.NewImageParam("in", halide.Float32, 1)
+	padded := halide.RepeatEdge(in)
+	f := halide.NewFunc("f")
+	f.Define(x).Is(padded.At(x.Sub(1)).Add(padded.At(x.Add(1))))
+	in.In(f).ComputeRoot()
+	_, err := halide.NewPipeline(f).Lower()
+	var e *halide.Error
+	if !errors.As(err, &e) || e.Code != halide.ErrSchedule || e.Directive != "in" || !strings.Contains(err.Error(), "never used") {
+		t.Fatalf("got %v, want an ErrSchedule error about the unused wrapper", err)
 	}
 }
