@@ -3,7 +3,8 @@ package lower
 // storage_flattening: turn multi-dimensional storage into flat buffers.
 // Each Realize of f becomes lets for f.min.<d> (and f.stride.<d> where the
 // stride is not constant) around `allocate f[T * e0 * e1 ...]`, with
-// dimension 0 dense; each Provide to f becomes a Store and each call a
+// dimension 0 dense (or the first dimension of f's ReorderStorage order,
+// in which order the extents are then listed); each Provide to f becomes a Store and each call a
 // Load at the flat index sum((x_d - f.min.d) * stride_d). Inputs and the
 // output use their buffer's min and stride variables.
 //
