@@ -7,7 +7,8 @@ package lower
 // that min plus a constant and the min cancels. This pass substitutes the
 // enclosing lets into every index of a register array and keeps the result
 // when it is a constant, so CUDA keeps the array in registers instead of
-// local memory.
+// local memory. Loops whose extent is 1 once the enclosing lets are
+// substituted (a tile's single row) first become lets, for the same reason.
 //
 // Before: unroll_loops, simplify. After: register loads and stores whose
 // index is constant per copy have constant indices.
@@ -25,6 +26,17 @@ func gpuRegisters(st *State) error {
 	if len(regs) == 0 {
 		return nil
 	}
+	one := letValues{}
+	st.Stmt = walkWithLets(st.Stmt, one, func(s ir.Stmt) ir.Stmt {
+		l, ok := s.(*ir.For)
+		if !ok || l.Kind == ir.GPUBlock || l.Kind == ir.GPUThread || l.Kind == ir.Parallel {
+			return s
+		}
+		if ir.IsConstValue(one.resolve(l.Extent), 1) {
+			return &ir.LetStmt{Name: l.Name, Value: l.Min, Body: l.Body}
+		}
+		return s
+	})
 	lv := letValues{}
 	constant := func(idx ir.Expr) ir.Expr {
 		if ir.IsConst(idx) {
