@@ -988,7 +988,7 @@ static void compare(const char *name, int kind, int size, const unsigned char *g
 		var params []string
 		for ai, a := range l.kernel.Args {
 			if !a.IsBuffer {
-				v, _ := l.scalars[a.Name]
+				v := l.scalars[a.Name]
 				fmt.Fprintf(&m, "        %s s%d = (%s)%v;\n", cType(a.T), ai, cType(a.T), v)
 				params = append(params, fmt.Sprintf("s%d", ai))
 				continue

@@ -120,18 +120,6 @@ func constInt(t Type, v int64) Expr {
 // Lit returns the constant v of type t.
 func Lit(t Type, v float64) Expr { return Expr{node: ir.Const(t, v)} }
 
-func exprs(vs ...any) ([]ir.Expr, error) {
-	out := make([]ir.Expr, len(vs))
-	for i, v := range vs {
-		e := E(v)
-		if e.err != nil {
-			return nil, e.err
-		}
-		out[i] = e.node
-	}
-	return out, nil
-}
-
 // isLiteral reports whether e is a constant written directly (which adapts
 // to the other operand's type, as literals do in Halide).
 func isLiteral(e ir.Expr) bool { return ir.IsConst(e) }

@@ -11,8 +11,6 @@ package lower
 // Before: schedule_functions. After: the loop nest is a valid GPU nest.
 
 import (
-	"strings"
-
 	"github.com/gohalide/gohalide/halide/ir"
 )
 
@@ -159,9 +157,4 @@ func checkGPULoop(l *ir.For, ctx *gpuCtx) error {
 		}
 	}
 	return nil
-}
-
-// isGPUName reports whether a loop name is a GPU index variable.
-func isGPUName(name string) bool {
-	return strings.HasPrefix(name, "thread_id_") || strings.HasPrefix(name, "block_id_")
 }

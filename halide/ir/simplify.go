@@ -630,15 +630,6 @@ func (l *linear) compact() {
 	l.terms = out
 }
 
-// isConst reports whether every term cancelled.
-func (l *linear) isConst() bool {
-	for _, tm := range l.terms {
-		if tm.k != 0 {
-			return false
-		}
-	}
-	return true
-}
 
 // expr rebuilds the canonical expression of l, first trying to push the
 // other terms into a single Min/Max term.
