@@ -630,7 +630,6 @@ func (l *linear) compact() {
 	l.terms = out
 }
 
-
 // expr rebuilds the canonical expression of l, first trying to push the
 // other terms into a single Min/Max term.
 func (l *linear) expr() Expr {
