@@ -45,12 +45,6 @@ func (s *Stage) name() string {
 	return s.f.fn.Name + ".update(" + strconv.Itoa(s.idx-1) + ")"
 }
 
-// matchDim reports whether the qualified dim name refers to the user's short
-// name: equal, or ending in "." + short.
-func matchDim(qualified, short string) bool {
-	return qualified == short || strings.HasSuffix(qualified, "."+short)
-}
-
 func dimNames(d *ir.Definition) string {
 	names := make([]string, len(d.Schedule.Dims))
 	for i, x := range d.Schedule.Dims {
@@ -63,7 +57,7 @@ func dimNames(d *ir.Definition) string {
 func (s *Stage) findDim(d *ir.Definition, directive, short string) (int, bool) {
 	found := -1
 	for i, x := range d.Schedule.Dims {
-		if matchDim(x.Name, short) {
+		if ir.MatchDim(x.Name, short) {
 			if found >= 0 {
 				s.f.failf(ir.ErrUnknownVar, directive, "in %s, %s is ambiguous (matches %s and %s)", s.name(), short, d.Schedule.Dims[found].Name, x.Name)
 				return 0, false
@@ -74,7 +68,7 @@ func (s *Stage) findDim(d *ir.Definition, directive, short string) (int, bool) {
 	if found < 0 {
 		used := false
 		for _, sp := range d.Schedule.Splits {
-			if matchDim(sp.Old, short) || (sp.Kind == ir.FuseVars && (matchDim(sp.Inner, short) || matchDim(sp.Outer, short))) {
+			if ir.MatchDim(sp.Old, short) || (sp.Kind == ir.FuseVars && (ir.MatchDim(sp.Inner, short) || ir.MatchDim(sp.Outer, short))) {
 				used = true
 			}
 		}
@@ -92,7 +86,7 @@ func (s *Stage) findDim(d *ir.Definition, directive, short string) (int, bool) {
 
 func (s *Stage) hasShort(d *ir.Definition, short string) bool {
 	for _, x := range d.Schedule.Dims {
-		if matchDim(x.Name, short) {
+		if ir.MatchDim(x.Name, short) {
 			return true
 		}
 	}

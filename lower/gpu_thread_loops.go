@@ -17,6 +17,7 @@ package lower
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/gohalide/gohalide/halide/ir"
 )
@@ -126,9 +127,7 @@ func sharedProducedIn(s ir.Stmt) string {
 	return name
 }
 
-func isShareLoop(name string) bool {
-	return len(name) > 8 && name[len(name)-8:] == ".__share"
-}
+func isShareLoop(name string) bool { return strings.HasSuffix(name, ".__share") }
 
 // pushGuards rewrites every thread-dependent if that contains a barrier so
 // that the barrier is outside it: the guard wraps the work between

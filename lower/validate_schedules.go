@@ -40,16 +40,12 @@ func levelLoop(st *State, f *ir.Function, l ir.LoopLevel, directive string) (str
 	for i := len(stages[si].Schedule.Dims) - 1; i >= 0; i-- {
 		d := stages[si].Schedule.Dims[i]
 		all = append(all, d.Name)
-		if matchDim(d.Name, l.Var) {
+		if ir.MatchDim(d.Name, l.Var) {
 			return stagePrefix(c.Name, si) + d.Name, nil
 		}
 	}
 	return "", ir.Errorf(ir.ErrComputeAt, f.Name, directive, "stage %d of %s has no loop %s", si, c.Name, l.Var).
 		WithLegal("the loops of %s, outermost first: %s", c.Name, strings.Join(all, ", "))
-}
-
-func matchDim(qualified, short string) bool {
-	return qualified == short || strings.HasSuffix(qualified, "."+short)
 }
 
 func validateSchedules(st *State) error {

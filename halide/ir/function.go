@@ -1,5 +1,7 @@
 package ir
 
+import "strings"
+
 // This file holds the algorithm and schedule of a Func as lowering sees
 // them: plain data recorded by the user API (package halide) and consumed by
 // the passes in package lower.
@@ -149,6 +151,12 @@ type Dim struct {
 	// just inside the stage's innermost GPU thread loop and unrolls it, so
 	// each thread does the work of several virtual threads, interleaved.
 	VThread bool
+}
+
+// MatchDim reports whether the qualified loop name of a stage (e.g.
+// "x.xo") is what a user calls short: the same, or ending in "." + short.
+func MatchDim(qualified, short string) bool {
+	return qualified == short || strings.HasSuffix(qualified, "."+short)
 }
 
 // StageSchedule is the loop structure of one stage.
