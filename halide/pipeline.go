@@ -514,7 +514,8 @@ func (l *Lowered) WithStmt(s ir.Stmt) *Lowered {
 }
 
 // Realize runs this lowered statement into out, with the inputs and Params
-// of the pipeline it came from.
+// of the pipeline it came from. Its kernels run on the GPU emulator (this
+// is for inspecting and checking edited statements, not for speed).
 func (l *Lowered) Realize(out BufferRef) (err error) {
 	defer recoverInternal("Realize", &err)
 	c, err := l.compile(Emulator)
