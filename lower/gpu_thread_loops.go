@@ -81,6 +81,14 @@ func (c *spmd) convert(s ir.Stmt, inThreads bool) ir.Stmt {
 			if n, ok := ir.AsInt(ir.Simplify(x.Extent)); !ok || n != c.block[d] {
 				body = &ir.IfThenElse{Cond: ir.LTE(tid, x.Extent), Then: body}
 			}
+			if !inThreads {
+				// The outermost thread loop of a nest: the block's
+				// dimensions the nest does not use are idle, and only
+				// their first thread runs it, so each point runs once.
+				if idle := c.idleGuard(x); idle != nil {
+					body = &ir.IfThenElse{Cond: idle, Then: body}
+				}
+			}
 			return &ir.LetStmt{Name: x.Name, Value: ir.Simplify(ir.AddE(x.Min, tid)), Body: body}
 		}
 		if containsBarrier(x.Body) && (c.threadDependent(x.Min) || c.threadDependent(x.Extent)) && c.err == nil {
@@ -114,6 +122,32 @@ func (c *spmd) convert(s ir.Stmt, inThreads bool) ir.Stmt {
 	return ir.MapStmt(s, func(y ir.Stmt) ir.Stmt { return c.convert(y, inThreads) }, nil)
 }
 
+// idleGuard returns `thread_id_d == 0` over the dimensions d of the block
+// (of more than one thread) that no thread loop of the nest rooted at l
+// uses, or nil.
+func (c *spmd) idleGuard(l *ir.For) ir.Expr {
+	used := [3]bool{}
+	ir.WalkStmt(l, func(x ir.Stmt) bool {
+		if t, ok := x.(*ir.For); ok && t.Kind == ir.GPUThread {
+			used[c.dims[t.Name]] = true
+		}
+		return true
+	}, nil)
+	var cond ir.Expr
+	for d := 0; d < 3; d++ {
+		if used[d] || c.block[d] == 1 {
+			continue
+		}
+		g := ir.Expr(&ir.Binary{Op: ir.EQ, A: v(ir.ThreadID[d]), B: ir.Int(0)})
+		if cond == nil {
+			cond = g
+		} else {
+			cond = ir.AndE(cond, g)
+		}
+	}
+	return cond
+}
+
 // sharedProducedIn names the first Func produced in s (the shared Func
 // whose barriers s contains).
 func sharedProducedIn(s ir.Stmt) string {
@@ -129,13 +163,13 @@ func sharedProducedIn(s ir.Stmt) string {
 
 func isShareLoop(name string) bool { return strings.HasSuffix(name, ".__share") }
 
-// pushGuards rewrites every thread-dependent if that contains a barrier so
-// that the barrier is outside it: the guard wraps the work between
-// barriers instead.
+// pushGuards rewrites every thread-dependent if that contains a barrier or
+// a cooperative production (collective) so that those run on every
+// thread: the guard wraps the work between them instead.
 func (c *spmd) pushGuards(s ir.Stmt) ir.Stmt {
 	switch x := s.(type) {
 	case *ir.IfThenElse:
-		if containsBarrier(x) && c.threadDependent(x.Cond) {
+		if collective(x) && c.threadDependent(x.Cond) {
 			then := c.guard(x.Cond, x.Then)
 			if x.Else == nil {
 				return then
@@ -153,7 +187,7 @@ func (c *spmd) guard(cond ir.Expr, s ir.Stmt) ir.Stmt {
 	if s == nil {
 		return nil
 	}
-	if !containsBarrier(s) {
+	if !collective(s) {
 		return &ir.IfThenElse{Cond: cond, Then: s}
 	}
 	switch x := s.(type) {
@@ -169,7 +203,7 @@ func (c *spmd) guard(cond ir.Expr, s ir.Stmt) ir.Stmt {
 			}
 		}
 		for _, y := range x.Stmts {
-			if containsBarrier(y) {
+			if collective(y) {
 				flush()
 				out = append(out, c.guard(cond, y))
 			} else {
@@ -186,6 +220,11 @@ func (c *spmd) guard(cond ir.Expr, s ir.Stmt) ir.Stmt {
 		}
 		return &ir.LetStmt{Name: x.Name, Value: value, Body: c.guard(cond, x.Body)}
 	case *ir.For:
+		if isShareLoop(x.Name) {
+			// A cooperative production: every thread takes its share,
+			// whatever guard the consumer's thread is under.
+			return x
+		}
 		if c.threadDependent(x.Min) || c.threadDependent(x.Extent) {
 			if c.err == nil {
 				c.err = ir.Errorf(ir.ErrSchedule, loopFunc(x.Name), "compute_at", "the serial loop %s contains a barrier but its bounds depend on the thread", x.Name)
@@ -212,6 +251,22 @@ func (c *spmd) guard(cond ir.Expr, s ir.Stmt) ir.Stmt {
 		c.err = &ir.Error{Code: ir.ErrInternal, Directive: "gpu_thread_loops", Msg: fmt.Sprintf("cannot move a barrier out of a %T", s)}
 	}
 	return s
+}
+
+// collective reports whether every thread of the block must run s: it
+// contains a barrier or a cooperative production (gpu_cooperative).
+func collective(s ir.Stmt) bool {
+	found := false
+	ir.WalkStmt(s, func(x ir.Stmt) bool {
+		switch x := x.(type) {
+		case *ir.Barrier:
+			found = true
+		case *ir.For:
+			found = found || isShareLoop(x.Name)
+		}
+		return !found
+	}, nil)
+	return found
 }
 
 func hasLoad(e ir.Expr) bool {
