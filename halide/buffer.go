@@ -2,6 +2,8 @@ package halide
 
 import (
 	"fmt"
+	"math"
+	"math/bits"
 	"strings"
 	"sync/atomic"
 
@@ -19,6 +21,7 @@ type BufferRef interface {
 	Shape() []BufDim
 	rawData() any
 	valid() bool
+	shapeErr() error
 }
 
 // Buffer is an N-dimensional array of T that users allocate, fill and read.
@@ -33,24 +36,106 @@ var bufferCount atomic.Int64
 
 // NewBuffer returns a dense zero-filled buffer with the given extents and
 // minimums 0.
+//
+// As in Halide's buffer_t, every extent and min is an int32 and so is every
+// element offset (Halide without LargeBuffers): an extent must be in
+// [0, 2^31-1] and the buffer may have at most 2^31-1 elements. A buffer
+// outside these limits has no data; Err says why, Realize returns that
+// error, Get returns zero values and Set and Fill do nothing.
 func NewBuffer[T Number](extents ...int) *Buffer[T] {
 	b := &Buffer[T]{name: fmt.Sprintf("b%d", bufferCount.Add(1))}
 	n := 1
 	for _, e := range extents {
-		if e < 0 {
-			e = 0
-		}
 		b.shape = append(b.shape, BufDim{Min: 0, Extent: e, Stride: n})
-		n *= e
+		if hi, lo := bits.Mul64(uint64(n), uint64(max(e, 0))); hi != 0 || lo > math.MaxInt64 {
+			n = math.MaxInt64 // saturate: the shape is refused below
+		} else {
+			n = int(lo)
+		}
 	}
-	b.data = make([]T, n)
+	if checkShape(b.name, b.shape) == nil {
+		b.data = make([]T, n)
+	}
 	return b
 }
+
+// The limits of a buffer's shape: Halide's buffer_t holds mins, extents and
+// strides as int32, and element offsets are int32 without LargeBuffers.
+const (
+	maxExtent   = math.MaxInt32
+	maxElements = math.MaxInt32
+)
+
+// checkShape returns the error (ErrBufferShape) that makes the shape of
+// buffer name unusable, or nil. Extents are checked before mins (an extent
+// error is NewBuffer's, a min error SetMin's).
+func checkShape(name string, shape []BufDim) *ir.Error {
+	ext := make([]string, len(shape))
+	for i, d := range shape {
+		ext[i] = fmt.Sprint(d.Extent)
+	}
+	exts := strings.Join(ext, " x ")
+	for i, d := range shape {
+		if d.Extent < 0 || d.Extent > maxExtent {
+			return ir.Errorf(ir.ErrBufferShape, "", "NewBuffer", "buffer %s (extents %s): dimension %d has extent %d", name, exts, i, d.Extent).
+				WithLegal("an extent in [0, %d] (an int32, as in Halide's buffer_t)", maxExtent)
+		}
+	}
+	// Every extent is at most 2^31-1 and n is capped at 2^31: no overflow.
+	n := uint64(1)
+	for _, d := range shape {
+		n = min(n*uint64(d.Extent), maxElements+1)
+	}
+	if n > maxElements {
+		return ir.Errorf(ir.ErrBufferShape, "", "NewBuffer", "buffer %s (extents %s) has more than %d elements", name, exts, maxElements).
+			WithLegal("at most %d elements (element offsets are int32, as in Halide without LargeBuffers)", maxElements)
+	}
+	if n > 0 {
+		// The last element's offset, sum (extent-1) * |stride|, must be
+		// an int32 too (NewBuffer's dense strides always give n-1).
+		var last uint64
+		for i, d := range shape {
+			st := uint64(d.Stride)
+			if d.Stride < 0 {
+				st = -st
+			}
+			hi, lo := bits.Mul64(uint64(d.Extent-1), st)
+			if last += lo; hi != 0 || lo > maxElements || last > maxElements {
+				return ir.Errorf(ir.ErrBufferShape, "", "NewBuffer", "buffer %s (extents %s): dimension %d has stride %d, which puts elements past offset %d", name, exts, i, d.Stride, maxElements).
+					WithLegal("element offsets in [0, %d]", maxElements)
+			}
+		}
+	}
+	for i, d := range shape {
+		if d.Min < math.MinInt32 || d.Min > math.MaxInt32-d.Extent {
+			return ir.Errorf(ir.ErrBufferShape, "", "SetMin", "buffer %s (extents %s): dimension %d has min %d, so its coordinates [min, min+extent) do not fit in int32", name, exts, i, d.Min).
+				WithLegal("a min in [%d, %d] for extent %d (min and min+extent must be int32s, as in Halide's buffer_t)", math.MinInt32, math.MaxInt32-d.Extent, d.Extent)
+		}
+	}
+	return nil
+}
+
+// Err returns why the buffer cannot be used (an *Error with code
+// ErrBufferShape: an extent, min or size outside the int32 limits of
+// NewBuffer), or nil. Realize returns the same error.
+func (b *Buffer[T]) Err() error {
+	if b == nil {
+		return nil
+	}
+	if err := checkShape(b.name, b.shape); err != nil {
+		return err
+	}
+	return nil
+}
+
+func (b *Buffer[T]) shapeErr() error { return b.Err() }
 
 // SetName names the buffer (as an input, the name appears in the lowered code).
 func (b *Buffer[T]) SetName(name string) *Buffer[T] { b.name = name; return b }
 
-// SetMin sets the coordinates of the first element of each dimension.
+// SetMin sets the coordinates of the first element of each dimension. A
+// min and min+extent must fit in int32; Err and Realize report one that
+// does not.
 func (b *Buffer[T]) SetMin(mins ...int) *Buffer[T] {
 	for i, m := range mins {
 		if i < len(b.shape) {
@@ -82,6 +167,8 @@ func (b *Buffer[T]) rawData() any { return b.data }
 
 func (b *Buffer[T]) valid() bool { return b != nil }
 
+// offset returns the storage index of coords, and false if coords are
+// outside the buffer (the arithmetic cannot overflow, whatever the mins).
 func (b *Buffer[T]) offset(coords []int) (int, bool) {
 	if len(coords) != len(b.shape) {
 		return 0, false
@@ -89,39 +176,52 @@ func (b *Buffer[T]) offset(coords []int) (int, bool) {
 	off := 0
 	for i, c := range coords {
 		d := b.shape[i]
-		if c < d.Min || c >= d.Min+d.Extent {
+		// c - d.Min as an unsigned difference is exact when c >= d.Min.
+		if c < d.Min || uint64(c)-uint64(d.Min) >= uint64(d.Extent) {
 			return 0, false
 		}
-		off += (c - d.Min) * d.Stride
+		off += int(uint64(c)-uint64(d.Min)) * d.Stride
+	}
+	if off < 0 || off >= len(b.data) {
+		return 0, false
 	}
 	return off, true
 }
 
 // Get returns the element at coords. It panics if coords are out of range,
-// like a slice index.
+// like a slice index. A buffer without data (see Err) reads as zero.
 func (b *Buffer[T]) Get(coords ...int) T {
 	off, ok := b.offset(coords)
 	if !ok {
+		if b.data == nil {
+			var z T
+			return z
+		}
 		panic(fmt.Sprintf("halide: Buffer %s: coordinates %v out of range %v", b.name, coords, b.shape))
 	}
 	return b.data[off]
 }
 
-// Set stores v at coords. It panics if coords are out of range.
+// Set stores v at coords. It panics if coords are out of range. On a
+// buffer without data (see Err) it does nothing.
 func (b *Buffer[T]) Set(v T, coords ...int) {
 	off, ok := b.offset(coords)
 	if !ok {
+		if b.data == nil {
+			return
+		}
 		panic(fmt.Sprintf("halide: Buffer %s: coordinates %v out of range %v", b.name, coords, b.shape))
 	}
 	b.data[off] = v
 }
 
-// Fill sets every element to f(coords).
+// Fill sets every element to f(coords). On a buffer whose shape is outside
+// the limits of NewBuffer (see Err) it does nothing.
 func (b *Buffer[T]) Fill(f func(coords []int) T) {
-	n := 1
-	for _, d := range b.shape {
-		n *= d.Extent
+	if b.data == nil || b.Err() != nil {
+		return
 	}
+	n := len(b.data)
 	if n == 0 {
 		return
 	}
@@ -286,7 +386,29 @@ func (d Dimension) SetBounds(min, extent any) Dimension {
 		}
 		return d
 	}
-	d.p.bounds[d.i] = dimBounds{E(min), E(extent)}
+	b := dimBounds{E(min), E(extent)}
+	for _, be := range []struct {
+		e    *Expr
+		what string
+	}{{&b.min, "min"}, {&b.extent, "extent"}} {
+		if be.e.err != nil {
+			if d.p.err == nil {
+				d.p.err = be.e.err
+			}
+			return d
+		}
+		// The bound is an int32: a constant must fit; a wider Param is
+		// checked at Realize.
+		v, err := toInt32("", "SetBounds", fmt.Sprintf("the %s of dimension %d of %s", be.what, d.i, d.name), *be.e, false)
+		if err != nil {
+			if d.p.err == nil {
+				d.p.err = err
+			}
+			return d
+		}
+		*be.e = v
+	}
+	d.p.bounds[d.i] = b
 	return d
 }
 
@@ -311,12 +433,14 @@ func indexArgs(fn, directive, name string, args []any) ([]ir.Expr, error) {
 			return nil, withFunc(e.err, fn, directive)
 		}
 		t := e.Type()
-		switch {
-		case t == ir.Int32:
-		case t.IsIntOrUInt():
-			e = Cast(Int32, e)
-		default:
+		if !t.IsIntOrUInt() {
 			return nil, ir.Errorf(ir.ErrType, fn, directive, "argument %d of %s is %s; coordinates must be integers", i, name, t)
+		}
+		// As in Halide, a coordinate is an int32: a constant must fit and
+		// a wider expression needs an explicit Cast.
+		e, err := toInt32(fn, directive, fmt.Sprintf("argument %d of %s", i, name), e, true)
+		if err != nil {
+			return nil, err
 		}
 		out[i] = e.node
 	}

@@ -3,6 +3,7 @@ package halide
 import (
 	"fmt"
 	"math"
+	"strconv"
 
 	"github.com/gohalide/gohalide/halide/ir"
 )
@@ -93,6 +94,10 @@ func E(v any) Expr {
 	case uint64:
 		return constInt(ir.UInt64, int64(v))
 	case uint:
+		if uint64(v) > math.MaxUint32 {
+			return Expr{err: ir.Errorf(ir.ErrType, "", "Expr", "the Go uint constant %d does not fit in uint32, the type of a Go uint in an expression", v).
+				WithLegal("a uint in [0, 4294967295]; for a wider constant use uint64(v)")}
+		}
 		return constInt(ir.UInt32, int64(v))
 	case float32:
 		return Expr{node: ir.Const(ir.Float32, float64(v))}
@@ -112,13 +117,106 @@ func E(v any) Expr {
 
 func constInt(t Type, v int64) Expr {
 	if t.IsIntOrUInt() && t.Bits < 64 && (v < t.Min() || v > t.Max()) {
-		return bad("constant %d does not fit in %s", v, t)
+		legal := fmt.Sprintf("a value in [%d, %d]", t.Min(), t.Max())
+		if t == ir.Int32 {
+			legal += "; for a wider constant use int64(v)"
+		}
+		return Expr{err: ir.Errorf(ir.ErrType, "", "Expr", "constant %d does not fit in %s", v, t).WithLegal("%s", legal)}
 	}
 	return Expr{node: &ir.IntImm{T: t, V: t.Wrap(v)}}
 }
 
-// Lit returns the constant v of type t.
-func Lit(t Type, v float64) Expr { return Expr{node: ir.Const(t, v)} }
+// Lit returns the constant v of type t. For an integer type, v must be a
+// value of t: Lit does not wrap.
+func Lit(t Type, v float64) Expr {
+	if t.IsIntOrUInt() {
+		// 2^63 and 2^64 are exact in float64; t.Max() of uint64 is not.
+		hi := math.Ldexp(1, int(t.Bits))
+		if t.IsInt() {
+			hi = math.Ldexp(1, int(t.Bits)-1)
+		}
+		if !(v >= float64(t.Min()) && v < hi) {
+			return Expr{err: ir.Errorf(ir.ErrType, "", "Lit", "the constant %v does not fit in %s", v, t).
+				WithLegal("a value in [%d, %s]", t.Min(), typeMaxString(t))}
+		}
+		if t.IsUInt() && v >= math.Ldexp(1, 63) {
+			return Expr{node: &ir.IntImm{T: t, V: int64(uint64(v))}}
+		}
+	}
+	return Expr{node: ir.Const(t, v)}
+}
+
+// typeMaxString is the largest value of the integer type t, in decimal
+// (t.Max() stops at the largest int64).
+func typeMaxString(t Type) string {
+	if t.IsUInt() && t.Bits == 64 {
+		return strconv.FormatUint(math.MaxUint64, 10)
+	}
+	return strconv.FormatInt(t.Max(), 10)
+}
+
+// constString is the value of the integer constant c in decimal: a uint64
+// constant above the largest int64 is stored wrapped to a negative V.
+func constString(c *ir.IntImm) string {
+	if c.T.IsUInt() && c.T.Bits == 64 {
+		return strconv.FormatUint(uint64(c.V), 10)
+	}
+	return strconv.FormatInt(c.V, 10)
+}
+
+// constFits reports whether the value of the integer constant c is a value
+// of the type t (every value fits a float type, rounded).
+func constFits(c *ir.IntImm, t Type) bool {
+	switch {
+	case t.IsFloat():
+		return true
+	case !t.IsIntOrUInt():
+		return c.V == 0 || c.V == 1
+	case c.T.IsUInt() && c.T.Bits == 64 && c.V < 0:
+		// Above the largest int64: only a uint64 holds it.
+		return t.IsUInt() && t.Bits == 64
+	case t.IsUInt() && t.Bits == 64:
+		return c.V >= 0
+	}
+	return c.V >= t.Min() && c.V <= t.Max()
+}
+
+// convertConst converts the integer constant c to the type t, which must
+// hold its value (see constFits).
+func convertConst(c *ir.IntImm, t Type) ir.Expr {
+	if t.IsFloat() && c.T.IsUInt() && c.T.Bits == 64 {
+		return ir.Const(t, float64(uint64(c.V)))
+	}
+	return ir.IntConst(t, c.V)
+}
+
+// toInt32 converts e, used where Halide wants an int32 (a coordinate, an
+// RDom or SetBounds bound), to int32 without losing its value: a constant
+// must fit; int8, int16, uint8 and uint16 widen. A wider integer expression
+// (int64, uint32, uint64) is refused if strict (as Halide refuses an
+// implicit cast in a call argument); otherwise it is cast and its value is
+// checked at Realize (see checkInt32Bounds). what names e in messages.
+func toInt32(fn, directive, what string, e Expr, strict bool) (Expr, error) {
+	t := e.Type()
+	if t == ir.Int32 {
+		return e, nil
+	}
+	if !t.IsIntOrUInt() {
+		return Expr{}, ir.Errorf(ir.ErrType, fn, directive, "%s is %s; it must be an integer", what, t)
+	}
+	if c, ok := e.node.(*ir.IntImm); ok {
+		if !constFits(c, ir.Int32) {
+			return Expr{}, ir.Errorf(ir.ErrType, fn, directive, "%s is the constant %s, which does not fit in int32", what, constString(c)).
+				WithLegal("a value in [%d, %d]", math.MinInt32, math.MaxInt32)
+		}
+		return Expr{node: ir.Int(c.V)}, nil
+	}
+	if t.Bits < 32 || !strict {
+		return Expr{node: &ir.Cast{T: ir.Int32, X: e.node}}, nil
+	}
+	return Expr{}, ir.Errorf(ir.ErrType, fn, directive, "%s is %s, of type %s; an implicit conversion to int32 could lose its value", what, e, t).
+		WithLegal("an int32 expression, or an explicit Cast(Int32, ...) where the value is known to fit")
+}
 
 // isLiteral reports whether e is a constant written directly (which adapts
 // to the other operand's type, as literals do in Halide).
@@ -138,11 +236,11 @@ func matchTypes(op string, a, b ir.Expr) (ir.Expr, ir.Expr, error) {
 	var err error
 	cast := func(e ir.Expr, t Type) ir.Expr {
 		if c, ok := e.(*ir.IntImm); ok {
-			if t.IsIntOrUInt() && (c.V < t.Min() || c.V > t.Max()) && err == nil {
-				err = ir.Errorf(ir.ErrType, "", op, "the constant %d does not fit in %s, the type of the other operand of %s", c.V, t, op).
-					WithLegal("cast one side explicitly")
+			if !constFits(c, t) && err == nil {
+				err = ir.Errorf(ir.ErrType, "", op, "the constant %s does not fit in %s, the type of the other operand of %s", constString(c), t, op).
+					WithLegal("a constant in [%d, %s], or an explicit Cast of one side", t.Min(), typeMaxString(t))
 			}
-			return ir.IntConst(t, c.V)
+			return convertConst(c, t)
 		}
 		if c, ok := e.(*ir.FloatImm); ok {
 			if t.IsFloat() {
@@ -368,6 +466,15 @@ func promise(name string, x, lo, hi any) Expr {
 	if !e.Type().IsIntOrUInt() {
 		return bad("%s needs an integer expression, not %s", name, e.Type())
 	}
+	// A constant bound takes x's type, as a literal operand does, and must
+	// fit it (Clamped(Cast(UInt8, x), 0, 300) would clamp to 44).
+	var err error
+	if l.node, _, err = matchTypes(name, l.node, e.node); err != nil {
+		return Expr{err: err}
+	}
+	if h.node, _, err = matchTypes(name, h.node, e.node); err != nil {
+		return Expr{err: err}
+	}
 	l, h = Cast(e.Type(), l), Cast(e.Type(), h)
 	return Expr{node: &ir.Call{T: e.Type(), Kind: ir.CallIntrinsic, Name: name, Args: []ir.Expr{e.node, l.node, h.node}}}
 }
@@ -384,7 +491,12 @@ func UnsafePromiseClamped(x, lo, hi any) Expr {
 }
 
 // Inf returns +infinity of the float type t.
-func Inf(t Type) Expr { return Expr{node: ir.Const(t, math.Inf(1))} }
+func Inf(t Type) Expr {
+	if !t.IsFloat() {
+		return Expr{err: ir.Errorf(ir.ErrType, "", "Inf", "%s has no infinity", t).WithLegal("Float32 or Float64")}
+	}
+	return Expr{node: ir.Const(t, math.Inf(1))}
+}
 
 // typeOf returns the Type of a Go element type.
 func typeOf[T Number]() Type {

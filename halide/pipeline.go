@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"runtime/debug"
 	"sort"
 	"strings"
@@ -603,6 +604,9 @@ func (c *compiled) bind(out BufferRef) (map[string]any, map[string]any, error) {
 	if out == nil || !out.valid() {
 		return nil, nil, ir.Errorf(ir.ErrBufferShape, name, "Realize", "the output buffer is nil")
 	}
+	if err := shapeError(name, "the output buffer", out); err != nil {
+		return nil, nil, err
+	}
 	if out.ElemType() != res.OutputType {
 		return nil, nil, ir.Errorf(ir.ErrBufferShape, name, "Realize", "the output buffer holds %s but %s computes %s", out.ElemType(), name, res.OutputType)
 	}
@@ -627,6 +631,12 @@ func (c *compiled) bind(out BufferRef) (map[string]any, map[string]any, error) {
 		if buf == nil || !buf.valid() {
 			return nil, nil, ir.Errorf(ir.ErrUndefined, name, "Realize", "input %s has no buffer (or a nil one); call Set before Realize", im.name)
 		}
+		if im.p != nil && im.p.err != nil {
+			return nil, nil, im.p.err
+		}
+		if err := shapeError(name, "input "+im.name, buf); err != nil {
+			return nil, nil, err
+		}
 		if buf == out {
 			return nil, nil, ir.Errorf(ir.ErrBufferShape, name, "Realize", "the output buffer is also the input %s", im.name)
 		}
@@ -647,22 +657,134 @@ func (c *compiled) bind(out BufferRef) (map[string]any, map[string]any, error) {
 		shapeVars(scalars, im.name, shape)
 		buffers[im.name] = buf.rawData()
 	}
+	if err := checkInt32Bounds(name, c.l.b.lp, scalars); err != nil {
+		return nil, nil, err
+	}
 	return scalars, buffers, nil
+}
+
+// shapeError returns the error of a buffer whose shape is outside the
+// limits of NewBuffer (an extent, min or size that is not an int32), as an
+// error of Realize of fn; what is "the output buffer" or "input NAME".
+func shapeError(fn, what string, b BufferRef) error {
+	err := b.shapeErr()
+	if err == nil {
+		return nil
+	}
+	var he *ir.Error
+	if !errors.As(err, &he) {
+		return err
+	}
+	return &ir.Error{Code: he.Code, Func: fn, Directive: "Realize", Msg: fmt.Sprintf("%s (%s): %s", what, he.Directive, he.Msg), Legal: he.Legal}
+}
+
+// scalarExprs returns the values of a Realize's scalars as constants, to
+// evaluate bounds over Params and buffer shapes.
+func scalarExprs(scalars map[string]any) map[string]ir.Expr {
+	m := map[string]ir.Expr{}
+	for k, v := range scalars {
+		switch v := v.(type) {
+		case int8:
+			m[k] = ir.IntConst(ir.Int8, int64(v))
+		case int16:
+			m[k] = ir.IntConst(ir.Int16, int64(v))
+		case int32:
+			m[k] = ir.Int(int64(v))
+		case int64:
+			m[k] = ir.IntConst(ir.Int64, v)
+		case uint8:
+			m[k] = ir.IntConst(ir.UInt8, int64(v))
+		case uint16:
+			m[k] = ir.IntConst(ir.UInt16, int64(v))
+		case uint32:
+			m[k] = ir.IntConst(ir.UInt32, int64(v))
+		case uint64:
+			m[k] = ir.IntConst(ir.UInt64, int64(v)) // the bit pattern, as IntImm stores it
+		}
+	}
+	return m
+}
+
+// checkInt32Bounds checks, with this Realize's Params and buffer shapes,
+// the int32 bounds that convert a wider integer (a Param[int64] or
+// Param[uint32] as an RDom extent, an input's SetBounds or a Func's Bound):
+// the value must fit in int32, not wrap. For an RDom, the last value of
+// each RVar must fit too.
+func checkInt32Bounds(fn string, lp *lower.Pipeline, scalars map[string]any) error {
+	m := scalarExprs(scalars)
+	// value returns e's value, and whether it is known; err if e narrows
+	// a wider value that does not fit in int32.
+	value := func(e ir.Expr, what, directive string) (int64, bool, error) {
+		if e == nil {
+			return 0, false, nil
+		}
+		if c, ok := e.(*ir.Cast); ok && c.T == ir.Int32 && c.X.Type().IsIntOrUInt() {
+			x, ok := ir.Simplify(ir.Substitute(c.X, m)).(*ir.IntImm)
+			if !ok {
+				return 0, false, nil
+			}
+			if !constFits(x, ir.Int32) {
+				return 0, false, ir.Errorf(ir.ErrType, fn, "Realize", "%s (%s) is %s = %s here, which does not fit in int32", what, directive, ir.ExprString(c.X), constString(x)).
+					WithLegal("a value in [%d, %d]", math.MinInt32, math.MaxInt32)
+			}
+			return x.V, true, nil
+		}
+		v, ok := ir.AsInt(ir.Simplify(ir.Substitute(e, m)))
+		return v, ok, nil
+	}
+	for _, name := range lp.Order {
+		f := lp.Funcs[name]
+		for _, d := range f.Stages() {
+			if d.RDom == nil {
+				continue
+			}
+			for i, rv := range d.RDom.Vars {
+				mn, okm, err := value(rv.Min, fmt.Sprintf("the min of dimension %d of RDom %s", i, d.RDom.Name), "RDom")
+				if err != nil {
+					return err
+				}
+				ext, oke, err := value(rv.Extent, fmt.Sprintf("the extent of dimension %d of RDom %s", i, d.RDom.Name), "RDom")
+				if err != nil {
+					return err
+				}
+				if okm && oke && ext > 0 && mn+ext-1 > math.MaxInt32 {
+					return ir.Errorf(ir.ErrType, fn, "Realize", "dimension %d of RDom %s runs from %d to %d here, past the largest int32", i, d.RDom.Name, mn, mn+ext-1).
+						WithLegal("min + extent - 1 at most %d (an RVar is an int32)", math.MaxInt32)
+				}
+			}
+		}
+		for _, b := range f.Schedule.Bounds {
+			for _, e := range []ir.Expr{b.Min, b.Extent} {
+				if _, _, err := value(e, fmt.Sprintf("the bound of %s along %s", f.Name, b.Var), "bound"); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	for _, in := range lp.Inputs {
+		for d, r := range in.Bounds {
+			for _, e := range []ir.Expr{r.Min, r.Extent} {
+				if _, _, err := value(e, fmt.Sprintf("the bound of dimension %d of input %s", d, in.Name), "SetBounds"); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // checkDimBound checks an ImageParam's SetBounds against the buffer given.
 func checkDimBound(fn, name string, d int, b dimBounds, s BufDim, scalars map[string]any) error {
+	m := scalarExprs(scalars)
 	eval := func(e Expr) (int64, bool) {
 		if e.node == nil {
 			return 0, false
 		}
-		m := map[string]ir.Expr{}
-		for k, v := range scalars {
-			switch v := v.(type) {
-			case int32:
-				m[k] = ir.Int(int64(v))
-			case int64:
-				m[k] = ir.IntConst(ir.Int64, v)
+		if c, ok := e.node.(*ir.Cast); ok && c.T == ir.Int32 {
+			// A wider bound must not wrap to the buffer's value (see
+			// checkInt32Bounds, which reports it).
+			if x, ok := ir.Simplify(ir.Substitute(c.X, m)).(*ir.IntImm); ok && !constFits(x, ir.Int32) {
+				return 0, false
 			}
 		}
 		return ir.AsInt(ir.Simplify(ir.Substitute(e.node, m)))

@@ -2,6 +2,7 @@ package halide
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/gohalide/gohalide/halide/ir"
 )
@@ -88,7 +89,24 @@ func NewRDom(name string, ranges ...RangeSpec) *RDom {
 		if r.err != nil {
 			continue
 		}
-		mn, ext = Cast(Int32, mn), Cast(Int32, ext)
+		// The bounds are int32s: a constant must fit (an extent of 2^40
+		// must not wrap to 0), and a wider Param is checked at Realize.
+		var err error
+		if mn, err = toInt32("", "RDom", fmt.Sprintf("the min of dimension %d of RDom %s", i, name), mn, false); err != nil {
+			r.err = err
+			continue
+		}
+		if ext, err = toInt32("", "RDom", fmt.Sprintf("the extent of dimension %d of RDom %s", i, name), ext, false); err != nil {
+			r.err = err
+			continue
+		}
+		if m, ok := mn.node.(*ir.IntImm); ok {
+			if e, ok := ext.node.(*ir.IntImm); ok && e.V > 0 && m.V+e.V-1 > math.MaxInt32 {
+				r.err = ir.Errorf(ir.ErrType, "", "RDom", "dimension %d of RDom %s runs from %d to %d, past the largest int32", i, name, m.V, m.V+e.V-1).
+					WithLegal("min + extent - 1 at most %d (an RVar is an int32)", math.MaxInt32)
+				continue
+			}
+		}
 		r.dom.Vars = append(r.dom.Vars, ir.RVar{Name: vn, Min: mn.node, Extent: ext.node})
 		rv := RVar{Expr: Expr{node: &ir.Var{T: ir.Int32, Name: vn, RDom: r.dom}}, name: vn, dom: r}
 		r.vars = append(r.vars, rv)
