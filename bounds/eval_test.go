@@ -124,18 +124,51 @@ func convert(from, to ir.Type, x val) val {
 	case to.IsFloat() && from.IsFloat():
 		return val{f: roundF(to, x.f)}
 	case to.IsFloat():
-		if from.IsUInt() && from.Bits == 64 {
-			return val{f: roundF(to, float64(uint64(x.i)))}
+		// Convert directly to the target width, as the executor does:
+		// going through float64 could round twice on the way to float32.
+		unsigned64 := from.IsUInt() && from.Bits == 64
+		switch {
+		case unsigned64 && to.Bits == 32:
+			return val{f: float64(float32(uint64(x.i)))}
+		case unsigned64:
+			return val{f: float64(uint64(x.i))}
+		case to.Bits == 32:
+			return val{f: float64(float32(x.i))}
 		}
-		return val{f: roundF(to, float64(x.i))}
+		return val{f: float64(x.i)}
 	case to.IsBool() && from.IsFloat():
 		return val{i: b2i(x.f != 0)}
 	case to.IsBool():
 		return val{i: b2i(x.i != 0)}
 	case from.IsFloat():
-		return val{i: to.Wrap(int64(x.f))}
+		return val{i: to.Wrap(floatToInt(x.f, to))}
 	}
 	return val{i: to.Wrap(x.i)}
+}
+
+// floatToInt is cpu's: truncation toward zero, NaN gives 0, values outside
+// the int64 range (for uint64 the uint64 range) saturate.
+func floatToInt(v float64, t ir.Type) int64 {
+	switch {
+	case v != v:
+		return 0
+	case t.IsUInt() && t.Bits == 64:
+		if v <= -1<<63 {
+			return math.MinInt64
+		}
+		if v < 0 {
+			return int64(v)
+		}
+		if v >= 1<<64 {
+			return -1
+		}
+		return int64(uint64(v))
+	case v >= 1<<63:
+		return math.MaxInt64
+	case v <= -1<<63:
+		return math.MinInt64
+	}
+	return int64(v)
 }
 
 func roundF(t ir.Type, v float64) float64 {
@@ -145,8 +178,49 @@ func roundF(t ir.Type, v float64) float64 {
 	return v
 }
 
+// signedOverflows counts the operations of signed 32- and 64-bit types
+// whose exact result does not fit the type (and so wrapped) since it was
+// last reset. Like Halide, the analysis assumes such arithmetic does not
+// overflow; the soundness fuzzer skips the samples where it does.
+var signedOverflows int
+
+// intOp is an integer operation as the executor (package cpu) does it:
+// results wrap to the type; unsigned values divide, compare and min/max as
+// unsigned; Div and Mod are floor division and modulo, x/0 and x%0 are 0.
 func intOp(t ir.Type, op ir.BinOp, a, b int64) val {
 	w := t.Wrap
+	if t.IsInt() && t.Bits >= 32 {
+		if signedOverflow(t, op, a, b) {
+			signedOverflows++
+		}
+	}
+	if t.IsUInt() && t.Bits == 64 {
+		x, y := uint64(a), uint64(b)
+		switch op {
+		case ir.Div:
+			if y == 0 {
+				return val{i: 0}
+			}
+			return val{i: int64(x / y)}
+		case ir.Mod:
+			if y == 0 {
+				return val{i: 0}
+			}
+			return val{i: int64(x % y)}
+		case ir.Min:
+			return val{i: int64(min(x, y))}
+		case ir.Max:
+			return val{i: int64(max(x, y))}
+		case ir.LT:
+			return val{i: b2i(x < y)}
+		case ir.LE:
+			return val{i: b2i(x <= y)}
+		case ir.GT:
+			return val{i: b2i(x > y)}
+		case ir.GE:
+			return val{i: b2i(x >= y)}
+		}
+	}
 	switch op {
 	case ir.Add:
 		return val{i: w(a + b)}
@@ -184,6 +258,44 @@ func intOp(t ir.Type, op ir.BinOp, a, b int64) val {
 	panic("intOp " + op.String())
 }
 
+// signedOverflow reports whether a op b in the signed type t of 32 or 64
+// bits leaves the range of t.
+func signedOverflow(t ir.Type, op ir.BinOp, a, b int64) bool {
+	if t.Bits == 32 {
+		var r int64
+		switch op {
+		case ir.Add:
+			r = a + b
+		case ir.Sub:
+			r = a - b
+		case ir.Mul:
+			r = a * b
+		case ir.Div:
+			r = ir.FloorDiv(a, b)
+		default:
+			return false
+		}
+		return r != int64(int32(r))
+	}
+	switch op {
+	case ir.Add:
+		s := a + b
+		return (a >= 0) == (b >= 0) && (s >= 0) != (a >= 0)
+	case ir.Sub:
+		d := a - b
+		return (a >= 0) != (b >= 0) && (d >= 0) != (a >= 0)
+	case ir.Mul:
+		if a == 0 || b == 0 {
+			return false
+		}
+		p := a * b
+		return p/b != a || (a == -1 && b == math.MinInt64) || (b == -1 && a == math.MinInt64)
+	case ir.Div:
+		return a == math.MinInt64 && b == -1
+	}
+	return false
+}
+
 func floatOp(t ir.Type, op ir.BinOp, a, b float64) val {
 	r := func(v float64) val { return val{f: roundF(t, v)} }
 	switch op {
@@ -195,6 +307,8 @@ func floatOp(t ir.Type, op ir.BinOp, a, b float64) val {
 		return r(a * b)
 	case ir.Div:
 		return r(a / b)
+	case ir.Mod:
+		return r(a - b*math.Floor(a/b))
 	case ir.Min:
 		return r(math.Min(a, b))
 	case ir.Max:
@@ -244,15 +358,21 @@ func intrinsic(e *ir.Call, args []val) val {
 	} else {
 		switch e.Name {
 		case ir.IntrinsicAbs:
+			// As the executor: |x| of a signed value in int64, then
+			// converted to the call's type.
+			at := e.Args[0].Type()
 			v := args[0].i
-			if v < 0 {
+			if at.IsInt() && v < 0 {
+				if at.Bits >= 32 && v == at.Min() {
+					signedOverflows++
+				}
 				v = -v
 			}
 			return val{i: t.Wrap(v)}
 		case ir.IntrinsicLikely, ir.IntrinsicUnsafePromiseClamped:
 			return args[0]
 		case ir.IntrinsicPromiseClamped:
-			return val{i: min(max(args[0].i, args[1].i), args[2].i)}
+			return intOp(t, ir.Min, intOp(t, ir.Max, args[0].i, args[1].i).i, args[2].i)
 		}
 	}
 	panic("intrinsic " + e.Name)

@@ -592,7 +592,8 @@ func absIv(e *ir.Call, a Interval) Interval {
 	case nonpos(a.Max):
 		r = negIv(t, a)
 	default:
-		r = Interval{ir.IntConst(t, 0), maxHi(mkBin(ir.Sub, zeroOf(t), a.Min), a.Max)}
+		// An infinite end makes the upper end infinite.
+		r = Interval{ir.IntConst(t, 0), maxHi(binNil(ir.Sub, zeroOf(t), a.Min), a.Max)}
 	}
 	r = fit(t, r)
 	if e.T != t {
