@@ -40,16 +40,7 @@ func allocationBounds(st *State) error {
 				threads = append(threads, l)
 			}
 		}
-		mem := r.Memory
-		if inKernel {
-			if mem, err = kernelMemory(f, mem, len(threads) > 0); err != nil {
-				return x
-			}
-		} else if mem == ir.GPUShared || mem == ir.Register {
-			err = ir.Errorf(ir.ErrSchedule, f.Name, "store_in("+mem.String()+")", "%s is stored in %s but allocated outside any GPU kernel (on the host)", f.Name, mem).
-				WithLegal("compute and store %s inside a kernel (compute_at a block or thread loop of a Func with gpu_blocks), or use store_in(Heap) or the default memory", f.Name)
-			return x
-		}
+		mem := r.Memory // decided by gpu_memory
 		box := bounds.Touched(r.Body, nil)[r.Func]
 		// A Func.bound fixes the region (bounds_inference checks that it
 		// covers what is read), so it also fixes the allocation.
@@ -129,28 +120,6 @@ func rangeList(rs []ir.Range) string {
 		s += ir.ExprString(r.Extent)
 	}
 	return s
-}
-
-// kernelMemory picks the memory of a Func realized inside a kernel: Auto
-// (and Stack) become registers inside the thread loops and shared memory at
-// the block level, as in Halide.
-func kernelMemory(f *ir.Function, m ir.MemoryType, inThreads bool) (ir.MemoryType, error) {
-	switch m {
-	case ir.Auto, ir.Stack:
-		if inThreads {
-			return ir.Register, nil
-		}
-		return ir.GPUShared, nil
-	case ir.Register:
-		if !inThreads {
-			return m, ir.Errorf(ir.ErrSchedule, f.Name, "store_in(Register)", "%s is computed at the block level, between the block and thread loops, so one copy serves all threads; registers belong to one thread", f.Name).
-				WithLegal("store_in(GPUShared), or compute %s inside the thread loops", f.Name)
-		}
-	case ir.Heap:
-		return m, ir.Errorf(ir.ErrSchedule, f.Name, "store_in(Heap)", "%s is computed inside a kernel; heap (global scratch) storage inside kernels is not supported yet", f.Name).
-			WithLegal("store_in(GPUShared) or store_in(Register), or compute %s outside the kernel (compute_root)", f.Name)
-	}
-	return m, nil
 }
 
 // sharedUnion returns the union over the block's threads of a shared

@@ -136,30 +136,11 @@ func defineRegions(st *State, s ir.Stmt, f *ir.Function) (ir.Stmt, error) {
 }
 
 // sharedStorage reports whether f, produced at the end of path, is stored
-// in GPU shared memory: explicitly, or by default (Auto) because its storage
-// is allocated at the block level of a kernel, outside the thread loops (as
-// allocation_bounds decides).
+// in GPU shared memory (as gpu_memory decided on its Realize).
 func sharedStorage(f *ir.Function, path []ir.Stmt) bool {
-	switch f.Schedule.Memory {
-	case ir.GPUShared:
-		return true
-	case ir.Auto, ir.Stack:
-	default:
-		return false
-	}
-	inKernel, threads := false, false
-	for _, x := range path {
-		switch x := x.(type) {
-		case *ir.For:
-			if x.Kind == ir.GPUBlock {
-				inKernel, threads = true, false
-			} else if x.Kind == ir.GPUThread {
-				threads = true
-			}
-		case *ir.Realize:
-			if x.Func == f.Name {
-				return inKernel && !threads
-			}
+	for i := len(path) - 1; i >= 0; i-- {
+		if r, ok := path[i].(*ir.Realize); ok && r.Func == f.Name {
+			return r.Memory == ir.GPUShared
 		}
 	}
 	return false
