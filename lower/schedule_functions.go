@@ -30,18 +30,81 @@ type tailCheck struct {
 
 type loopBounds struct{ min, extent ir.Expr }
 
-// resolveTail picks the tail strategy Halide would use for TailAuto.
-func resolveTail(t ir.TailStrategy, stage int, rvar, output bool) ir.TailStrategy {
+// resolveTail picks the tail strategy Halide would use for TailAuto (Func.cpp,
+// Stage::split): GuardWithIf for RVars; ShiftInwards for pure definitions;
+// for updates RoundUp, except GuardWithIf for outputs (whose extent need not
+// be a multiple of the factor) and for vars that stem from the inner var of
+// an earlier split (see innerSplitVars).
+func resolveTail(t ir.TailStrategy, stage int, rvar, output, inner bool) ir.TailStrategy {
 	if t != ir.TailAuto {
 		return t
 	}
 	switch {
+	case rvar:
+		return ir.GuardWithIf
 	case stage == 0:
 		return ir.ShiftInwards
-	case rvar || output:
+	case output || inner:
 		return ir.GuardWithIf
 	}
 	return ir.RoundUp
+}
+
+// innerSplitVars returns the vars that stem from the inner var of one of
+// splits: the inner vars themselves, both halves of a later split of one,
+// and a var fused from one (Halide's inner_vars in Stage::split). The
+// extent of such a var is the factor of an earlier split, not the extent
+// of the region, so a tail that runs past it (RoundUp) or back into it
+// (ShiftInwards) computes points of the next or the same outer iteration
+// again: harmless in a pure definition, wrong in an update.
+func innerSplitVars(splits []ir.Split) map[string]bool {
+	inner := map[string]bool{}
+	for _, sp := range splits {
+		switch sp.Kind {
+		case ir.SplitVar:
+			inner[sp.Inner] = true
+			if inner[sp.Old] {
+				inner[sp.Outer] = true
+			}
+		case ir.FuseVars:
+			if inner[sp.Inner] || inner[sp.Outer] {
+				inner[sp.Old] = true
+			}
+		}
+	}
+	return inner
+}
+
+// splitPlan is how one split of a stage is lowered.
+type splitPlan struct {
+	tail  ir.TailStrategy
+	exact bool // the extent is a known multiple of the factor: no tail
+	old   loopBounds
+}
+
+// leavesRange reports whether the value of var q, rebuilt from the loops
+// by the splits, may lie outside q's own range [min, min + extent): q is
+// split with a RoundUp tail or a ShiftInwards tail by more than its
+// extent, or one of its halves leaves its range. A var rebuilt from a
+// fused var stays in range (the fuse is guarded where needed), and a loop
+// var does too.
+func leavesRange(q string, splits []ir.Split, plans []splitPlan) bool {
+	for i, sp := range splits {
+		if sp.Kind != ir.SplitVar || sp.Old != q {
+			continue
+		}
+		p := plans[i]
+		if !p.exact {
+			if p.tail == ir.RoundUp {
+				return true
+			}
+			if e, ok := ir.AsInt(p.old.extent); p.tail == ir.ShiftInwards && (!ok || e < int64(sp.Factor)) {
+				return true
+			}
+		}
+		return leavesRange(sp.Outer, splits, plans) || leavesRange(sp.Inner, splits, plans)
+	}
+	return false
 }
 
 // buildStage returns the loop nest of stage si of f.
@@ -72,7 +135,12 @@ func buildStage(st *State, f *ir.Function, si int) (ir.Stmt, error) {
 	}
 	var body ir.Stmt = &ir.Provide{Func: f.Name, Value: ir.Substitute(d.Value, sub), Args: args, Atomic: d.Schedule.Atomic}
 
-	for _, sp := range d.Schedule.Splits {
+	// First the extents of the new loops and the tail of each split, then
+	// the lets (a fuse needs to know whether later splits keep its fused
+	// var in range).
+	splits := d.Schedule.Splits
+	plans := make([]splitPlan, len(splits))
+	for i, sp := range splits {
 		switch sp.Kind {
 		case ir.SplitVar:
 			old := dims[sp.Old]
@@ -80,7 +148,12 @@ func buildStage(st *State, f *ir.Function, si int) (ir.Stmt, error) {
 			e, isConst := ir.AsInt(old.extent)
 			exact := isConst && e%int64(sp.Factor) == 0
 			rvar := isRVarName(d, sp.Old)
-			tail := resolveTail(sp.Tail, si, rvar, output)
+			inner := innerSplitVars(splits[:i])[sp.Old]
+			tail := resolveTail(sp.Tail, si, rvar, output, inner)
+			if si > 0 && inner && tail == ir.RoundUp && !exact {
+				return nil, ir.Errorf(ir.ErrSchedule, f.Name, "split", "RoundUp on %s in update %d of %s would compute some points of the update twice: %s stems from the inner var of an earlier split, so rounding it up runs into the next iteration of the outer var", sp.Old, si-1, f.Name, sp.Old).
+					WithLegal("GuardWithIf (or Auto), or a factor that divides %s's extent", sp.Old)
+			}
 			if output && !exact {
 				if roots[sp.Old] {
 					if tail == ir.ShiftInwards || tail == ir.RoundUp {
@@ -98,6 +171,18 @@ func buildStage(st *State, f *ir.Function, si int) (ir.Stmt, error) {
 				dims[sp.Outer] = loopBounds{ir.Int(0), ir.Simplify(ir.DivE(ir.AddE(old.extent, ir.Int(int64(sp.Factor-1))), fac))}
 			}
 			dims[sp.Inner] = loopBounds{ir.Int(0), fac}
+			plans[i] = splitPlan{tail: tail, exact: exact, old: old}
+		case ir.FuseVars:
+			in, out := dims[sp.Inner], dims[sp.Outer]
+			dims[sp.Old] = loopBounds{ir.Int(0), ir.Simplify(ir.MulE(in.extent, out.extent))}
+		}
+	}
+	for i, sp := range splits {
+		p := plans[i]
+		switch sp.Kind {
+		case ir.SplitVar:
+			old, tail, exact := p.old, p.tail, p.exact
+			fac := ir.Int(int64(sp.Factor))
 			outer, inner := v(prefix+sp.Outer), v(prefix+sp.Inner)
 			base := ir.Simplify(ir.AddE(ir.MulE(outer, fac), old.min))
 			if tail == ir.ShiftInwards && !exact {
@@ -113,7 +198,6 @@ func buildStage(st *State, f *ir.Function, si int) (ir.Stmt, error) {
 			body = &ir.LetStmt{Name: prefix + sp.Old, Value: value, Body: body}
 		case ir.FuseVars:
 			in, out := dims[sp.Inner], dims[sp.Outer]
-			dims[sp.Old] = loopBounds{ir.Int(0), ir.Simplify(ir.MulE(in.extent, out.extent))}
 			fused := v(prefix + sp.Old)
 			// The outer var is fused / inner extent + min, which lies in the
 			// outer loop's range because fused < inner extent * outer
@@ -125,6 +209,17 @@ func buildStage(st *State, f *ir.Function, si int) (ir.Stmt, error) {
 				Args: []ir.Expr{ir.AddE(ir.DivE(fused, in.extent), out.min), out.min, outerMax}}
 			body = &ir.LetStmt{Name: prefix + sp.Inner, Value: ir.AddE(ir.ModE(fused, in.extent), in.min),
 				Body: &ir.LetStmt{Name: prefix + sp.Outer, Value: outerVal, Body: body}}
+			if leavesRange(sp.Old, splits[i+1:], plans[i+1:]) {
+				// A later split runs the fused var past its extent (a
+				// RoundUp tail, or a ShiftInwards tail longer than the
+				// extent): those points are not points of the fused
+				// loops (the outer var would leave its range and break
+				// the promise, wrapping into the next row of storage),
+				// so they are skipped, as with GuardWithIf.
+				cond := &ir.Call{T: ir.Bool, Kind: ir.CallIntrinsic, Name: ir.IntrinsicLikely,
+					Args: []ir.Expr{ir.AndE(ir.LEE(ir.Int(0), fused), ir.LTE(fused, dims[sp.Old].extent))}}
+				body = &ir.IfThenElse{Cond: cond, Then: body}
+			}
 		}
 	}
 	for _, dim := range placeVThreads(d.Schedule.Dims) {

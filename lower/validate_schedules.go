@@ -76,14 +76,19 @@ func validateSchedules(st *State) error {
 			}
 		}
 		for si, d := range f.Stages() {
-			for _, sp := range d.Schedule.Splits {
+			for k, sp := range d.Schedule.Splits {
 				if sp.Kind != ir.SplitVar {
 					continue
 				}
 				rvar := isRVarName(d, sp.Old)
 				if sp.Tail == ir.ShiftInwards && si > 0 {
+					legal := "GuardWithIf, or RoundUp (Auto picks one)"
+					if rvar || innerSplitVars(d.Schedule.Splits[:k])[sp.Old] {
+						// RoundUp is refused there too (schedule_functions).
+						legal = "GuardWithIf (or Auto)"
+					}
 					return ir.Errorf(ir.ErrSchedule, name, "split", "ShiftInwards on %s in update %d of %s would compute some points twice, and an update is not idempotent", sp.Old, si-1, name).
-						WithLegal("GuardWithIf, or RoundUp for a pure var")
+						WithLegal("%s", legal)
 				}
 				if sp.Tail == ir.RoundUp && rvar {
 					return ir.Errorf(ir.ErrSchedule, name, "split", "RoundUp on the RVar %s of %s would reduce over points outside the RDom", sp.Old, name).
