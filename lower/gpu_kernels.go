@@ -102,8 +102,11 @@ func extractKernel(st *State, outer *ir.For, count map[string]int) (*ir.Kernel, 
 	for d := 0; d < 3; d++ {
 		kern.Block[d] = ir.Int(block[d])
 	}
-	// Hoist the shared allocations to the top.
+	// Hoist the shared allocations to the top. An allocation met more
+	// than once (the copies an unrolled loop made of one realization, live
+	// one after the other) is hoisted once, with the largest size.
 	var shared []*ir.Allocate
+	index := map[string]int{}
 	var mut func(ir.Stmt) ir.Stmt
 	mut = func(x ir.Stmt) ir.Stmt {
 		if a, ok := x.(*ir.Allocate); ok && a.Memory == ir.GPUShared {
@@ -111,7 +114,12 @@ func extractKernel(st *State, outer *ir.For, count map[string]int) (*ir.Kernel, 
 			for _, e := range a.Extents {
 				size = ir.Simplify(ir.MulE(size, e))
 			}
-			shared = append(shared, &ir.Allocate{Name: a.Name, T: a.T, Memory: a.Memory, Extents: []ir.Expr{size}})
+			if i, ok := index[a.Name]; ok {
+				shared[i].Extents[0] = ir.Simplify(ir.MaxE(shared[i].Extents[0], size))
+			} else {
+				index[a.Name] = len(shared)
+				shared = append(shared, &ir.Allocate{Name: a.Name, T: a.T, Memory: a.Memory, Extents: []ir.Expr{size}})
+			}
 			return mut(a.Body)
 		}
 		return ir.MapStmt(x, mut, nil)

@@ -17,6 +17,7 @@ type gemmInt struct {
 	AIn, BIn   *halide.Func
 	prod, gemm *halide.Func
 	j, i       halide.Var
+	r          halide.RVar
 	ab, bb     *halide.Buffer[int32]
 	n, m, k    int
 }
@@ -34,6 +35,7 @@ func newGemmInt(n, m, k int) *gemmInt {
 	r := halide.NewRDom("r", halide.Range(g.A.Dim(0).Min(), g.A.Dim(0).Extent()))
 	g.prod = halide.NewFunc("prod")
 	g.prod.Define(g.j, g.i).Is(halide.E(int32(0)))
+	g.r = r.X()
 	g.prod.Define(g.j, g.i).PlusEq(g.AIn.At(r.X(), g.i).Mul(g.BIn.At(g.j, r.X())))
 	g.gemm = halide.NewFunc("gemm")
 	g.gemm.Define(g.j, g.i).Is(g.prod.At(g.j, g.i))
@@ -200,4 +202,21 @@ func TestIssue8CooperativeProductionInsideIdleGuard(t *testing.T) {
 	w.ComputeAt(h, x).StoreIn(halide.GPUShared)
 	wv := func(x int) int32 { return int32(7*x - 2) }
 	realizeInt32(t, g, func(c []int) int32 { return (wv(c[0]) + wv(c[0]+5)) * int32(c[1]+1) }, 19, 13)
+}
+
+// Was: unrolling the loop a shared Func is computed in made two copies of
+// its allocation, and the emulator refused the kernel ("two shared
+// allocations are named AIn"). The copies are live one after the other
+// and share one allocation.
+func TestIssue8SharedInsideUnrolledLoop(t *testing.T) {
+	for _, mem := range []halide.MemoryType{halide.GPUShared, halide.Register} {
+		g := newGemmInt(8, 8, 5)
+		bx, by, tx, ty := halide.NewVar("bx"), halide.NewVar("by"), halide.NewVar("tx"), halide.NewVar("ty")
+		ro, ri := halide.NewRVar("ro"), halide.NewRVar("ri")
+		g.gemm.GPUTile(g.j, g.i, bx, by, tx, ty, 4, 4)
+		g.prod.ComputeAt(g.gemm, tx)
+		g.prod.Update(0).Split(g.r, ro, ri, 2, halide.GuardWithIf).Unroll(ri)
+		g.AIn.ComputeAtStage(g.prod.Update(0), ri).StoreIn(mem)
+		g.check(t)
+	}
 }
