@@ -75,3 +75,55 @@ func realizeMemory(f *ir.Function, m ir.MemoryType, inKernel, inThreads bool) (i
 	}
 	return m, nil
 }
+
+// threadsShare reports whether the threads of a block share one copy of f
+// stored at the loop site of s ("" is the root): f is realized inside a
+// kernel in shared memory (as gpu_memory will decide).
+func threadsShare(s ir.Stmt, site string, f *ir.Function) bool {
+	if site == "" {
+		return false
+	}
+	var path []*ir.For
+	var found []*ir.For
+	var walk func(ir.Stmt)
+	walk = func(x ir.Stmt) {
+		ir.WalkStmt(x, func(y ir.Stmt) bool {
+			l, ok := y.(*ir.For)
+			if !ok || found != nil {
+				return found == nil
+			}
+			path = append(path, l)
+			if l.Name == site {
+				found = append([]*ir.For{}, path...)
+			} else {
+				walk(l.Body)
+			}
+			path = path[:len(path)-1]
+			return false
+		}, nil)
+	}
+	walk(s)
+	inner, inKernel := kernelLoops(found)
+	inThreads := false
+	for _, l := range inner {
+		inThreads = inThreads || l.Kind == ir.GPUThread
+	}
+	m, err := realizeMemory(f, f.Schedule.Memory, inKernel, inThreads)
+	return err == nil && m == ir.GPUShared
+}
+
+// recomputeAcrossThreads reports whether a ShiftInwards split of stage d
+// with the outer var outer can make two threads of one block compute the
+// same point: the stage runs on GPU threads and the outer var is not a
+// block loop (blocks may overlap: each writes the same values to global
+// memory; threads of one block may not).
+func recomputeAcrossThreads(d *ir.Definition, outer string) bool {
+	threads := false
+	for _, dim := range d.Schedule.Dims {
+		if dim.Name == outer && dim.Kind == ir.GPUBlock {
+			return false
+		}
+		threads = threads || dim.Kind == ir.GPUThread
+	}
+	return threads
+}

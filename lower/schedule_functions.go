@@ -108,7 +108,11 @@ func leavesRange(q string, splits []ir.Split, plans []splitPlan) bool {
 }
 
 // buildStage returns the loop nest of stage si of f.
-func buildStage(st *State, f *ir.Function, si int) (ir.Stmt, error) {
+//
+// shared says the threads of a block share f's storage (one copy per
+// block, see threadsShare): then no tail may recompute a point, since two
+// threads would write it.
+func buildStage(st *State, f *ir.Function, si int, shared bool) (ir.Stmt, error) {
 	d := f.Stages()[si]
 	prefix := stagePrefix(f.Name, si)
 	output := f.Name == st.P.Output
@@ -150,6 +154,12 @@ func buildStage(st *State, f *ir.Function, si int) (ir.Stmt, error) {
 			rvar := isRVarName(d, sp.Old)
 			inner := innerSplitVars(splits[:i])[sp.Old]
 			tail := resolveTail(sp.Tail, si, rvar, output, inner)
+			if tail == ir.ShiftInwards && !exact && (shared || recomputeAcrossThreads(d, sp.Outer)) {
+				// The shifted last iteration recomputes points another
+				// thread of the block writes: GuardWithIf computes each
+				// point once and gives the same values.
+				tail = ir.GuardWithIf
+			}
 			if si > 0 && inner && tail == ir.RoundUp && !exact {
 				return nil, ir.Errorf(ir.ErrSchedule, f.Name, "split", "RoundUp on %s in update %d of %s would compute some points of the update twice: %s stems from the inner var of an earlier split, so rounding it up runs into the next iteration of the outer var", sp.Old, si-1, f.Name, sp.Old).
 					WithLegal("GuardWithIf (or Auto), or a factor that divides %s's extent", sp.Old)
@@ -255,10 +265,10 @@ func placeVThreads(dims []ir.Dim) []ir.Dim {
 }
 
 // buildStages returns the loop nests of all stages of f, in order.
-func buildStages(st *State, f *ir.Function) (ir.Stmt, error) {
+func buildStages(st *State, f *ir.Function, shared bool) (ir.Stmt, error) {
 	var stmts []ir.Stmt
 	for si := range f.Stages() {
-		s, err := buildStage(st, f, si)
+		s, err := buildStage(st, f, si, shared)
 		if err != nil {
 			return nil, err
 		}
@@ -270,7 +280,7 @@ func buildStages(st *State, f *ir.Function) (ir.Stmt, error) {
 func scheduleFunctions(st *State) error {
 	st.promised = promisedBounds(st.P)
 	out := st.Funcs[st.P.Output]
-	produce, err := buildStages(st, out)
+	produce, err := buildStages(st, out, false)
 	if err != nil {
 		return err
 	}
@@ -448,7 +458,7 @@ func inject(st *State, s ir.Stmt, f *ir.Function) (ir.Stmt, error) {
 		}
 		storeSite, separateStore = name, true
 	}
-	stages, err := buildStages(st, f)
+	stages, err := buildStages(st, f, threadsShare(s, storeSite, f))
 	if err != nil {
 		return nil, err
 	}
