@@ -675,7 +675,7 @@ func shapeError(fn, what string, b BufferRef) error {
 	if !errors.As(err, &he) {
 		return err
 	}
-	return &ir.Error{Code: he.Code, Func: fn, Directive: "Realize", Msg: fmt.Sprintf("%s (%s): %s", what, he.Directive, he.Msg), Legal: he.Legal}
+	return &ir.Error{Code: he.Code, Func: fn, Directive: "Realize", Msg: fmt.Sprintf("%s: %s", what, he.Msg), Legal: he.Legal}
 }
 
 // scalarExprs returns the values of a Realize's scalars as constants, to

@@ -116,6 +116,9 @@ func NewRDom(name string, ranges ...RangeSpec) *RDom {
 
 // Dim returns dimension i.
 func (r *RDom) Dim(i int) RVar {
+	if r.err != nil {
+		return RVar{Expr: Expr{err: r.err}}
+	}
 	if i < 0 || i >= len(r.vars) {
 		return RVar{Expr: bad("RDom %s has %d dimensions, not %d", r.name, len(r.vars), i+1)}
 	}
