@@ -13,6 +13,7 @@ package lower
 // State.LoopNest holds the printed loop nest.
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/gohalide/gohalide/halide/ir"
@@ -82,29 +83,44 @@ type splitPlan struct {
 	old   loopBounds
 }
 
-// leavesRange reports whether the value of var q, rebuilt from the loops
-// by the splits, may lie outside q's own range [min, min + extent): q is
-// split with a RoundUp tail or a ShiftInwards tail by more than its
-// extent, or one of its halves leaves its range. A var rebuilt from a
-// fused var stays in range (the fuse is guarded where needed), and a loop
-// var does too.
-func leavesRange(q string, splits []ir.Split, plans []splitPlan) bool {
+// leavesRange reports whether the value of var q, rebuilt from the loops by
+// splits, may lie below or above q's own range [min, min + extent), and
+// which split is the first cause (-1 for none). A RoundUp tail runs past
+// the end, a ShiftInwards tail longer than the extent starts before the
+// min (strict: also when the extent is not a known constant), and a var
+// inherits what its halves do, except that a GuardWithIf tail cuts off
+// everything past the end. A var rebuilt from a fused var stays in range
+// (the fuse is guarded where needed), and a loop var does too.
+func leavesRange(q string, splits []ir.Split, plans []splitPlan, strict bool) (below, above bool, cause int) {
 	for i, sp := range splits {
 		if sp.Kind != ir.SplitVar || sp.Old != q {
 			continue
 		}
 		p := plans[i]
+		ob, oa, oc := leavesRange(sp.Outer, splits, plans, strict)
+		ib, ia, ic := leavesRange(sp.Inner, splits, plans, strict)
+		below, above = ob || ib, oa || ia
+		cause = max(oc, ic)
+		if oc >= 0 && ic >= 0 {
+			cause = min(oc, ic)
+		}
 		if !p.exact {
-			if p.tail == ir.RoundUp {
-				return true
-			}
-			if e, ok := ir.AsInt(p.old.extent); p.tail == ir.ShiftInwards && (!ok || e < int64(sp.Factor)) {
-				return true
+			e, ok := ir.AsInt(p.old.extent)
+			switch {
+			case p.tail == ir.RoundUp:
+				above, cause = true, i
+			case p.tail == ir.ShiftInwards && ((strict && !ok) || (ok && e < int64(sp.Factor))):
+				below, cause = true, i
+			case p.tail == ir.GuardWithIf:
+				above = false
+				if !below {
+					cause = -1
+				}
 			}
 		}
-		return leavesRange(sp.Outer, splits, plans) || leavesRange(sp.Inner, splits, plans)
+		return below, above, cause
 	}
-	return false
+	return false, false, -1
 }
 
 // buildStage returns the loop nest of stage si of f.
@@ -139,6 +155,21 @@ func buildStage(st *State, f *ir.Function, si int, shared bool) (ir.Stmt, error)
 	}
 	var body ir.Stmt = &ir.Provide{Func: f.Name, Value: ir.Substitute(d.Value, sub), Args: args, Atomic: d.Schedule.Atomic}
 
+	// A Func.bound fixes the region (bounds_inference) and the allocation
+	// (allocation_bounds) of a pure var, so a constant bound's extent is the
+	// extent of every stage's loop over it, and no split may run past it.
+	// (The output's bounds are its buffer's: tailCheck checks those.)
+	bounded := map[string]bool{}
+	boundExt := map[string]int64{}
+	if !output {
+		for _, b := range f.Schedule.Bounds {
+			bounded[b.Var] = true
+			if e, ok := ir.AsInt(ir.Simplify(ir.Substitute(b.Extent, st.promised))); ok {
+				boundExt[b.Var] = e
+			}
+		}
+	}
+
 	// First the extents of the new loops and the tail of each split, then
 	// the lets (a fuse needs to know whether later splits keep its fused
 	// var in range).
@@ -150,10 +181,18 @@ func buildStage(st *State, f *ir.Function, si int, shared bool) (ir.Stmt, error)
 			old := dims[sp.Old]
 			fac := ir.Int(int64(sp.Factor))
 			e, isConst := ir.AsInt(old.extent)
+			if c, ok := boundExt[sp.Old]; ok && roots[sp.Old] {
+				e, isConst = c, true
+			}
 			exact := isConst && e%int64(sp.Factor) == 0
 			rvar := isRVarName(d, sp.Old)
 			inner := innerSplitVars(splits[:i])[sp.Old]
-			tail := resolveTail(sp.Tail, si, rvar, output, inner)
+			// Like an output's, a bounded Func's storage ends where its
+			// bound does: an update must not round up past it.
+			tail := resolveTail(sp.Tail, si, rvar, output || bounded[sp.Old], inner)
+			if bounded[sp.Old] {
+				bounded[sp.Outer], bounded[sp.Inner] = true, true
+			}
 			if tail == ir.ShiftInwards && !exact && (shared || recomputeAcrossThreads(d, sp.Outer)) {
 				// The shifted last iteration recomputes points another
 				// thread of the block writes: GuardWithIf computes each
@@ -181,10 +220,26 @@ func buildStage(st *State, f *ir.Function, si int, shared bool) (ir.Stmt, error)
 				dims[sp.Outer] = loopBounds{ir.Int(0), ir.Simplify(ir.DivE(ir.AddE(old.extent, ir.Int(int64(sp.Factor-1))), fac))}
 			}
 			dims[sp.Inner] = loopBounds{ir.Int(0), fac}
+			if isConst {
+				old.extent = ir.Int(e)
+			}
 			plans[i] = splitPlan{tail: tail, exact: exact, old: old}
 		case ir.FuseVars:
 			in, out := dims[sp.Inner], dims[sp.Outer]
 			dims[sp.Old] = loopBounds{ir.Int(0), ir.Simplify(ir.MulE(in.extent, out.extent))}
+			if bounded[sp.Inner] || bounded[sp.Outer] {
+				bounded[sp.Old] = true
+			}
+		}
+	}
+	for _, b := range f.Schedule.Bounds {
+		if output {
+			break
+		}
+		if below, above, c := leavesRange(b.Var, splits, plans, false); below || above {
+			sp := splits[c]
+			return nil, ir.Errorf(ir.ErrSchedule, f.Name, "split", "in %s, the split of %s by %d with %s runs %s past the bound of %s in %s (Func.bound fixes its region and its allocation)", stageName(f.Name, si), sp.Old, sp.Factor, plans[c].tail, b.Var, f.Name, b.Var).
+				WithLegal("GuardWithIf, a factor that divides the bound's extent, or (in the pure definition) ShiftInwards by at most the extent")
 		}
 	}
 	for i, sp := range splits {
@@ -219,7 +274,7 @@ func buildStage(st *State, f *ir.Function, si int, shared bool) (ir.Stmt, error)
 				Args: []ir.Expr{ir.AddE(ir.DivE(fused, in.extent), out.min), out.min, outerMax}}
 			body = &ir.LetStmt{Name: prefix + sp.Inner, Value: ir.AddE(ir.ModE(fused, in.extent), in.min),
 				Body: &ir.LetStmt{Name: prefix + sp.Outer, Value: outerVal, Body: body}}
-			if leavesRange(sp.Old, splits[i+1:], plans[i+1:]) {
+			if below, above, _ := leavesRange(sp.Old, splits[i+1:], plans[i+1:], true); below || above {
 				// A later split runs the fused var past its extent (a
 				// RoundUp tail, or a ShiftInwards tail longer than the
 				// extent): those points are not points of the fused
@@ -486,4 +541,13 @@ func inject(st *State, s ir.Stmt, f *ir.Function) (ir.Stmt, error) {
 		}
 	}
 	return s, nil
+}
+
+// stageName names stage si of f in messages: "the pure definition of f" or
+// "update k of f".
+func stageName(f string, si int) string {
+	if si == 0 {
+		return "the pure definition of " + f
+	}
+	return "update " + strconv.Itoa(si-1) + " of " + f
 }

@@ -261,3 +261,88 @@ func TestSplitsRoundUpOfFusedDim(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) { fusedSplitPipeline(t, int64(90+i), tc.sched) })
 	}
 }
+
+// boundedUpdate builds f(x, y) = x + 100 y; f(x, y) += r + 1 for r in
+// [0, 2); out(x, y) = f(x, y), with f computed at the root and bounded to
+// [0, n) in x, scheduled by sched, and realizes n×3.
+func boundedUpdate(n int, sched func(f *halide.Func, x halide.Var)) (*halide.Buffer[int32], error) {
+	x, y := v("x"), v("y")
+	r := halide.NewRDom("r", halide.Range(0, 2))
+	f := halide.NewFunc("f")
+	f.Define(x, y).Is(x.Add(y.Mul(100)))
+	f.Define(x, y).PlusEq(r.X().Add(1))
+	f.ComputeRoot().Bound(x, 0, n)
+	sched(f, x)
+	out := halide.NewFunc("out")
+	out.Define(x, y).Is(f.At(x, y))
+	ob := halide.NewBuffer[int32](n, 3)
+	return ob, halide.NewPipeline(out).WithOptions(halide.Options{Verify: true}).Realize(ob)
+}
+
+// Was: Func.bound fixes f's allocation to the bound, but an update's split
+// of x by 4 (Auto: RoundUp) wrote x = 13..15 of row y into the first
+// points of row y + 1, which its own update then accumulated again. A
+// bounded Func's storage ends where its bound does, as an output's ends at
+// its buffer: Auto is GuardWithIf in updates, and a tail that runs past
+// the bound (RoundUp, or ShiftInwards by more than the extent) is a typed
+// error at Lower.
+func TestSplitsPastFuncBound(t *testing.T) {
+	xo, xi := v("xo"), v("xi")
+	for _, tc := range []struct {
+		name  string
+		sched func(f *halide.Func, x halide.Var)
+		err   bool
+	}{
+		{"update_auto", func(f *halide.Func, x halide.Var) { f.Update(0).Split(x, xo, xi, 4) }, false},
+		{"update_auto_vectorize", func(f *halide.Func, x halide.Var) { f.Update(0).Vectorize(x, 8) }, false},
+		{"pure_auto", func(f *halide.Func, x halide.Var) { f.Split(x, xo, xi, 4) }, false},
+		// 13 is no multiple of 4.
+		{"update_roundup", func(f *halide.Func, x halide.Var) { f.Update(0).Split(x, xo, xi, 4, halide.RoundUp) }, true},
+		{"pure_roundup", func(f *halide.Func, x halide.Var) { f.Split(x, xo, xi, 4, halide.RoundUp) }, true},
+		{"pure_shift_past_extent", func(f *halide.Func, x halide.Var) { f.Split(x, xo, xi, 16, halide.ShiftInwards) }, true},
+		// The inner var rounded up runs past the bound in the last tile.
+		{"pure_roundup_of_inner", func(f *halide.Func, x halide.Var) {
+			f.Split(x, xo, xi, 8).Split(xi, v("a"), v("b"), 3, halide.RoundUp)
+		}, true},
+		// The outer split's guard cuts the inner rounding off at the bound.
+		{"pure_roundup_of_inner_guarded", func(f *halide.Func, x halide.Var) {
+			f.Split(x, xo, xi, 8, halide.GuardWithIf).Split(xi, v("a"), v("b"), 3, halide.RoundUp)
+		}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ob, err := boundedUpdate(13, tc.sched)
+			if tc.err {
+				var he *halide.Error
+				if !errors.As(err, &he) || he.Code != halide.ErrSchedule || he.Func != "f" || he.Directive != "split" ||
+					!strings.Contains(err.Error(), "bound") || !strings.Contains(err.Error(), "GuardWithIf") {
+					t.Fatalf("Realize: got %v, want an ErrSchedule for f's split that mentions the bound and GuardWithIf", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("Realize: %v", err)
+			}
+			for yy := 0; yy < 3; yy++ {
+				for xx := 0; xx < 13; xx++ {
+					if got, want := ob.Get(xx, yy), int32(xx+100*yy+3); got != want {
+						t.Fatalf("out(%d, %d) = %d, want %d", xx, yy, got, want)
+					}
+				}
+			}
+		})
+	}
+	// A factor that divides the bound's extent has no tail: RoundUp is fine.
+	t.Run("update_roundup_exact", func(t *testing.T) {
+		ob, err := boundedUpdate(12, func(f *halide.Func, x halide.Var) { f.Update(0).Split(x, xo, xi, 4, halide.RoundUp) })
+		if err != nil {
+			t.Fatalf("Realize: %v", err)
+		}
+		for yy := 0; yy < 3; yy++ {
+			for xx := 0; xx < 12; xx++ {
+				if got, want := ob.Get(xx, yy), int32(xx+100*yy+3); got != want {
+					t.Fatalf("out(%d, %d) = %d, want %d", xx, yy, got, want)
+				}
+			}
+		}
+	})
+}
