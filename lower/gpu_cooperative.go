@@ -58,6 +58,11 @@ func gpuCooperative(st *State) error {
 	if coopErr != nil {
 		return coopErr
 	}
+	// The invariant is checked on every lowering, not only under Verify:
+	// breaking it is a wrong answer, so it must be an internal error.
+	if err := verifyCooperative(s); err != nil {
+		return &ir.Error{Code: ir.ErrInternal, Directive: "gpu_cooperative", Msg: "compiler bug in pass gpu_cooperative: " + err.Error()}
+	}
 	st.Stmt = s
 	return nil
 }

@@ -34,7 +34,10 @@ func Verify(st *State) error {
 	out := st.Funcs[st.P.Output]
 	addBuf(out.Name, len(out.Args))
 	vr.stmt(st.Stmt)
-	return vr.err
+	if vr.err != nil {
+		return vr.err
+	}
+	return verifyCooperative(st.Stmt)
 }
 
 type verifier struct {
