@@ -4,7 +4,11 @@ package lower
 // schedules. Each stage becomes a nest of For loops over its dims (after
 // splits, fuses and reorders), with the variables of split and fused loops
 // rebuilt by lets in the innermost body and tails handled as the split's
-// TailStrategy says. The output is produced at the root; every other
+// TailStrategy says (Auto resolved as in Halide's Stage::split). No tail
+// may recompute a point of an update (a var that stems from an inner split
+// var gets GuardWithIf), run past a Func.bound (an error), or run a fused
+// var out of its extent (the fuse is guarded). The output is produced at
+// the root; every other
 // realized Func is injected, consumers first, at its compute level (wrapping
 // that loop's body in produce/consume) inside a Realize at its store level.
 //
