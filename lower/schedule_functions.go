@@ -8,9 +8,9 @@ package lower
 // may recompute a point of an update (a var that stems from an inner split
 // var gets GuardWithIf), run past a Func.bound (an error), or run a fused
 // var out of its extent (the fuse is guarded). The output is produced at
-// the root; every other
-// realized Func is injected, consumers first, at its compute level (wrapping
-// that loop's body in produce/consume) inside a Realize at its store level.
+// the root; every other realized Func is injected, consumers first, at its
+// compute level (wrapping that loop's body in produce/consume) inside a
+// Realize at its store level.
 //
 // Before: validate_schedules. After: State.Stmt uses the region variables
 // f.s<k>.<x>.min / .max of each stage, which bounds_inference defines, and
