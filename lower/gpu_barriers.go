@@ -23,9 +23,7 @@ import (
 
 func gpuBarriers(st *State) error {
 	s, err := forEachKernel(st.Stmt, func(k *ir.For) (ir.Stmt, error) {
-		if _, block, err := threadLoopDims(k); err != nil {
-			return nil, err
-		} else if block[0]*block[1]*block[2] == 1 {
+		if st.kernels[k.Name].threads() == 1 {
 			return k, nil // one thread per block shares with no one
 		}
 		b := &barrierer{shared: map[string]bool{}, local: map[string]bool{}, together: map[string]bool{}}

@@ -24,10 +24,7 @@ import (
 func gpuCooperative(st *State) error {
 	var coopErr error
 	s, err := forEachKernel(st.Stmt, func(k *ir.For) (ir.Stmt, error) {
-		_, block, err := threadLoopDims(k)
-		if err != nil {
-			return nil, err
-		}
+		block := st.kernels[k.Name].block
 		shared := map[string]bool{}
 		ir.WalkStmt(k, func(x ir.Stmt) bool {
 			if a, ok := x.(*ir.Allocate); ok && a.Memory == ir.GPUShared {

@@ -98,7 +98,7 @@ func extractKernel(st *State, outer *ir.For, count map[string]int) (*ir.Kernel, 
 		l := blocks[i]
 		body = &ir.LetStmt{Name: l.Name, Value: ir.Simplify(ir.AddE(l.Min, v(ir.BlockID[d]))), Body: body}
 	}
-	block := st.blockSize[outer.Name]
+	block := st.kernels[outer.Name].block
 	for d := 0; d < 3; d++ {
 		kern.Block[d] = ir.Int(block[d])
 	}
@@ -161,7 +161,7 @@ func extractKernel(st *State, outer *ir.For, count map[string]int) (*ir.Kernel, 
 				}
 			} else {
 				for _, l := range across {
-					ka.SharedAcross = append(ka.SharedAcross, "xyz"[st.threadDim[l]:st.threadDim[l]+1])
+					ka.SharedAcross = append(ka.SharedAcross, "xyz"[st.kernels[outer.Name].dims[l]:st.kernels[outer.Name].dims[l]+1])
 				}
 				sort.Strings(ka.SharedAcross)
 			}

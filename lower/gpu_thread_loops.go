@@ -12,8 +12,8 @@ package lower
 // contains a barrier must run the same iterations on every thread, so its
 // bounds may not depend on the thread: that is an error.
 //
-// Before: gpu_barriers. After: no GPUThread loops; the block size of each
-// kernel is recorded for gpu_kernels.
+// Before: gpu_barriers, gpu_block_size (the block and each loop's thread
+// dimension). After: no GPUThread loops.
 
 import (
 	"fmt"
@@ -23,19 +23,8 @@ import (
 )
 
 func gpuThreadLoops(st *State) error {
-	if st.blockSize == nil {
-		st.blockSize = map[string][3]int64{}
-		st.threadDim = map[string]int{}
-	}
 	s, err := forEachKernel(st.Stmt, func(k *ir.For) (ir.Stmt, error) {
-		dims, block, err := threadLoopDims(k)
-		if err != nil {
-			return nil, err
-		}
-		st.blockSize[k.Name] = block
-		for n, d := range dims {
-			st.threadDim[n] = d
-		}
+		dims, block := st.kernels[k.Name].dims, st.kernels[k.Name].block
 		c := &spmd{dims: dims, block: block, dependent: map[string]bool{}}
 		for _, n := range ir.ThreadID {
 			c.dependent[n] = true

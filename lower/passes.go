@@ -39,6 +39,7 @@ var Passes = []Pass{
 	{"unroll_loops", unrollLoops},
 	{"simplify", simplify},
 	{"gpu_registers", gpuRegisters},
+	{"gpu_block_size", gpuBlockSize},
 	{"gpu_cooperative", gpuCooperative},
 	{"gpu_barriers", gpuBarriers},
 	{"gpu_thread_loops", gpuThreadLoops},
@@ -62,6 +63,8 @@ var PassOrder = [][3]string{
 	{"unroll_loops", "simplify", "simplify cleans up after the loop passes"},
 	{"simplify", "gpu_cooperative", "the GPU passes see simplified loops (extent-1 loops gone)"},
 	{"unroll_loops", "gpu_registers", "register indices become constant once the tile loops are unrolled"},
+	{"simplify", "gpu_block_size", "thread loops have their final extents"},
+	{"gpu_block_size", "gpu_cooperative", "productions are dealt out to the block's threads"},
 	{"gpu_cooperative", "gpu_barriers", "barriers separate the shared productions from their consumers"},
 	{"gpu_barriers", "gpu_thread_loops", "barriers are placed while the thread loops are explicit"},
 	{"gpu_thread_loops", "gpu_kernels", "kernels are extracted in SPMD form with their block size known"},
@@ -105,12 +108,11 @@ type State struct {
 	// thread loops its one copy is shared across (nil: every thread loop,
 	// for a Func computed at the block level).
 	sharedAcross map[string][]string
-	// blockSize is the block size of each kernel, by its outermost block
-	// loop; threadDim the dimension of each thread loop (gpu_thread_loops).
-	blockSize map[string][3]int64
-	threadDim map[string]int
-	debug     int
-	log       io.Writer
+	// kernels is the block of each kernel, by its outermost block loop
+	// (gpu_block_size).
+	kernels map[string]kernelShape
+	debug   int
+	log     io.Writer
 }
 
 func (s *State) logf(level int, format string, args ...any) {
