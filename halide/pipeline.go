@@ -724,7 +724,11 @@ func checkInt32Bounds(fn string, lp *lower.Pipeline, scalars map[string]any) err
 				return 0, false, nil
 			}
 			if !constFits(x, ir.Int32) {
-				return 0, false, ir.Errorf(ir.ErrType, fn, "Realize", "%s (%s) is %s = %s here, which does not fit in int32", what, directive, ir.ExprString(c.X), constString(x)).
+				val := ir.ExprString(c.X) + " = " + constString(x) + " here"
+				if ir.IsConst(c.X) {
+					val = "the constant " + constString(x)
+				}
+				return 0, false, ir.Errorf(ir.ErrType, fn, "Realize", "%s (%s) is %s, which does not fit in int32", what, directive, val).
 					WithLegal("a value in [%d, %d]", math.MinInt32, math.MaxInt32)
 			}
 			return x.V, true, nil

@@ -116,6 +116,9 @@ func NewRDom(name string, ranges ...RangeSpec) *RDom {
 
 // Dim returns dimension i.
 func (r *RDom) Dim(i int) RVar {
+	if r == nil {
+		return RVar{Expr: bad("a nil RDom has no dimensions")}
+	}
 	if r.err != nil {
 		return RVar{Expr: Expr{err: r.err}}
 	}

@@ -639,6 +639,31 @@ func TestIntRangeSetBoundsAndBound(t *testing.T) {
 			mentions: []string{"bound of f along x", "4294967300"},
 			legal:    []string{maxI32},
 		},
+		{
+			// Func.Bound casts its bounds to int32 (schedule.go); Realize
+			// refuses a constant that wrapped.
+			name: "Bound extent int64(2^32+4)",
+			run: func() error {
+				f := halide.NewFunc("f")
+				f.Define(x).Is(x)
+				f.Bound(x, 0, int64(1<<32+4))
+				return f.Realize(halide.NewBuffer[int32](4))
+			},
+			code: halide.ErrType, fn: "f", directive: "Realize",
+			mentions: []string{"bound of f along x", "constant 4294967300"},
+			legal:    []string{maxI32},
+		},
+		{
+			name: "SetBounds extent 1.5",
+			run: func() error {
+				in, f := copyIn()
+				in.Dim(0).SetBounds(0, 1.5)
+				in.Set(halide.NewBuffer[float32](4, 4))
+				return f.Realize(halide.NewBuffer[float32](4, 4))
+			},
+			code: halide.ErrType, fn: "", directive: "SetBounds",
+			mentions: []string{"extent of dimension 0 of in", "float32", "integer"},
+		},
 	})
 	// Neighbour: a Param[int64] bound that fits.
 	in, f := copyIn()
