@@ -66,7 +66,11 @@ func bad(format string, args ...any) Expr {
 	return Expr{err: ir.Errorf(ir.ErrType, "", "Expr", format, args...)}
 }
 
-// E converts a Var, RVar, Param, Go number or Expr to an Expr.
+// E converts a Var, RVar, Param, Go number or Expr to an Expr. A Go int
+// is an int32 constant and a uint a uint32 one; the other Go integers keep
+// their type. A constant that does not fit its type is an ErrType error,
+// never wrapped, and so is one that does not fit the type of the other
+// operand it adapts to (x.Add(uint64(math.MaxUint64)) for an int32 x).
 func E(v any) Expr {
 	switch v := v.(type) {
 	case exprLike:
