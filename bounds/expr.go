@@ -110,6 +110,13 @@ func nonNil(e ir.Expr) ir.Expr {
 }
 
 func (en env) of(e ir.Expr) Interval {
+	if e.Type().IsFloat() {
+		return noNaN(en.of1(e))
+	}
+	return en.of1(e)
+}
+
+func (en env) of1(e ir.Expr) Interval {
 	switch e := e.(type) {
 	case *ir.IntImm, *ir.FloatImm:
 		return Point(e)
@@ -234,6 +241,38 @@ func constSign(e ir.Expr) (int, bool) {
 	return 0, false
 }
 
+// noNaN makes infinite the float ends that may be NaN, which bounds
+// nothing: the constant NaN (from inf - inf, 0 * inf, sqrt(-1)), and
+// symbolic ends that divide or call a function (sqrt(-2 / p)).
+func noNaN(iv Interval) Interval {
+	if !nanFree(iv.Min) {
+		iv.Min = nil
+	}
+	if !nanFree(iv.Max) {
+		iv.Max = nil
+	}
+	return iv
+}
+
+func nanFree(e ir.Expr) bool {
+	ok := true
+	if e == nil {
+		return true
+	}
+	ir.WalkExpr(e, func(x ir.Expr) bool {
+		switch x := x.(type) {
+		case *ir.FloatImm:
+			ok = ok && !math.IsNaN(x.V)
+		case *ir.Binary:
+			ok = ok && !(x.A.Type().IsFloat() && (x.Op == ir.Div || x.Op == ir.Mod))
+		case *ir.Call, *ir.Load:
+			ok = ok && !x.Type().IsFloat()
+		}
+		return ok
+	})
+	return ok
+}
+
 func (en env) binary(e *ir.Binary) Interval {
 	a, b := en.of(e.A), en.of(e.B)
 	if isPt(a) && isPt(b) {
@@ -243,16 +282,13 @@ func (en env) binary(e *ir.Binary) Interval {
 		return Point(ptBin(e.Op, a.Min, b.Min))
 	}
 	t := e.A.Type()
+	if wraps(t) && mayWrap(t, e.Op, a, b) {
+		return typeRange(t)
+	}
 	switch e.Op {
 	case ir.Add:
 		return fit(t, Interval{binNil(ir.Add, a.Min, b.Min), binNil(ir.Add, a.Max, b.Max)})
 	case ir.Sub:
-		if t.IsUInt() {
-			// Unsigned subtraction wraps unless a >= b throughout.
-			if a.Min == nil || b.Max == nil || !nonneg(mkBin(ir.Sub, a.Min, b.Max)) {
-				return typeRange(t)
-			}
-		}
 		return fit(t, Interval{binNil(ir.Sub, a.Min, b.Max), binNil(ir.Sub, a.Max, b.Min)})
 	case ir.Mul:
 		return fit(t, mulIv(a, b))
@@ -297,6 +333,59 @@ func (en env) binary(e *ir.Binary) Interval {
 		return Interval{mkBin(e.Op, a.Min, b.Min), mkBin(e.Op, a.Max, b.Max)}
 	}
 	return unbounded(e.Type())
+}
+
+// wraps reports whether the analysis treats arithmetic of type t as
+// wrapping around: every integer type except the signed ones of 32 and 64
+// bits, whose symbolic arithmetic, as in Halide, is assumed not to
+// overflow.
+func wraps(t ir.Type) bool { return t.IsIntOrUInt() && !(t.IsInt() && t.Bits >= 32) }
+
+// mayWrap reports whether a op b, for values in the intervals a and b of
+// type t, may leave the range of t (and so wrap around). It works on the
+// constant ranges of the ends, with exact arithmetic: when the exact results
+// all lie inside the type, so do the exact values of every interval end the
+// arithmetic builds from a's and b's ends (corners, negations), and those
+// ends, although evaluated with wrap-around, are exact. Mod never wraps, nor
+// does unsigned division.
+func mayWrap(t ir.Type, op ir.BinOp, a, b Interval) bool {
+	switch op {
+	case ir.Add, ir.Sub, ir.Mul:
+	case ir.Div:
+		if t.IsUInt() {
+			return false
+		}
+	default:
+		return false
+	}
+	r := binRange(op, ivRange(t, a), ivRange(t, b))
+	lo, hi := t.Min(), t.Max()
+	if t.Bits == 64 {
+		// binRange saturates at the int64 range: a saturated end is
+		// not exact. (uint64 values from 2^63 up are not tracked.)
+		lo, hi = max(lo, math.MinInt64+1), math.MaxInt64-1
+	}
+	return !(r.lok && r.hok && r.lo >= lo && r.hi <= hi)
+}
+
+// ivRange is a range of constants holding every value of the interval iv
+// of type t: the constant bounds of its ends, or the limits of the type.
+func ivRange(t ir.Type, iv Interval) crange {
+	r := typeDefault(t)
+	if iv.Min != nil {
+		if c := constRange(iv.Min); c.lok {
+			r.lo, r.lok = max(r.lo, c.lo), true
+		}
+	}
+	if iv.Max != nil {
+		if c := constRange(iv.Max); c.hok {
+			if r.hok {
+				c.hi = min(c.hi, r.hi)
+			}
+			r.hi, r.hok = c.hi, true
+		}
+	}
+	return r
 }
 
 // cmpIv is the interval of a < b (op LT) or a <= b (op LE): certainly true
@@ -534,19 +623,25 @@ func (en env) call(e *ir.Call) Interval {
 		}
 	case ir.IntrinsicSqrt, ir.IntrinsicExp, ir.IntrinsicLog,
 		ir.IntrinsicFloor, ir.IntrinsicCeil, ir.IntrinsicRound:
-		// Monotone non-decreasing: apply to the ends.
-		if len(args) == 1 {
+		// Monotone non-decreasing: apply to the ends. sqrt and log
+		// are NaN below 0 (NaN is not bounded by any interval), so
+		// their lower end needs a non-negative argument.
+		if len(args) == 1 && e.T.IsFloat() && e.Args[0].Type() == e.T {
 			a := args[0]
 			var r Interval
-			if a.Min != nil {
+			switch {
+			case e.Name == ir.IntrinsicSqrt && !nonneg(a.Min):
+				r.Min = ir.Const(e.T, 0)
+			case e.Name == ir.IntrinsicLog && !nonneg(a.Min):
+			case a.Min != nil:
 				r.Min = mkCall(e, a.Min)
-			} else if e.Name == ir.IntrinsicSqrt || e.Name == ir.IntrinsicExp {
+			case e.Name == ir.IntrinsicExp:
 				r.Min = ir.Const(e.T, 0)
 			}
 			if a.Max != nil {
 				r.Max = mkCall(e, a.Max)
 			}
-			return fill(e.T, r)
+			return noNaN(r)
 		}
 	case ir.IntrinsicPromiseClamped:
 		if len(args) == 3 {
@@ -554,8 +649,8 @@ func (en env) call(e *ir.Call) Interval {
 			// [lo, hi], and within x's interval wherever that overlaps it.
 			x, lo, hi := args[0], args[1], args[2]
 			return Interval{
-				maxLo(lo.Min, minLo(x.Min, hi.Min)),
-				minHi(hi.Max, maxHi(x.Max, lo.Max)),
+				minLo(maxLo(x.Min, lo.Min), hi.Min),
+				minHi(maxHi(x.Max, lo.Max), hi.Max),
 			}
 		}
 	case ir.IntrinsicUnsafePromiseClamped:
@@ -587,6 +682,9 @@ func absIv(e *ir.Call, a Interval) Interval {
 	t := e.Args[0].Type()
 	var r Interval
 	switch {
+	case wraps(t) && t.IsInt() && mayWrap(t, ir.Sub, Point(zeroOf(t)), a):
+		// |t.Min()| wraps to t.Min().
+		r = typeRange(t)
 	case t.IsUInt() || nonneg(a.Min):
 		r = a
 	case nonpos(a.Max):

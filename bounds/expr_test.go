@@ -129,10 +129,12 @@ func TestOf(t *testing.T) {
 		{"uint sub wraps", ir.SubE(v, u), ivT(ir.UInt32, 0, 1<<32-1)},
 		{"promise_clamped", intrin(ir.Int32, ir.IntrinsicPromiseClamped, ir.MulE(y, c(10)), c(0), c(15)), iv(0, 15)},
 		{"promise_clamped inside", intrin(ir.Int32, ir.IntrinsicPromiseClamped, x, c(-5), c(100)), iv(0, 10)},
+		// The value is min(max(x, lo), hi), which is hi when hi < lo: for
+		// N <= 0 it is N - 1, below 0.
 		{"promise_clamped symbolic", intrin(ir.Int32, ir.IntrinsicPromiseClamped, x, c(0), ir.SubE(n, c(1))),
-			Interval{c(0), ir.MinE(ir.SubE(n, c(1)), c(10))}},
+			Interval{ir.MinE(ir.SubE(n, c(1)), c(0)), ir.MinE(ir.SubE(n, c(1)), c(10))}},
 		{"promise_clamped unbounded", intrin(ir.Int32, ir.IntrinsicPromiseClamped, e, c(0), ir.SubE(n, c(1))),
-			Interval{c(0), ir.SubE(n, c(1))}},
+			Interval{ir.MinE(ir.SubE(n, c(1)), c(0)), ir.SubE(n, c(1))}},
 		{"unsafe_promise_clamped", intrin(ir.Int32, ir.IntrinsicUnsafePromiseClamped, ir.MulE(y, c(10)), c(0), c(15)), iv(0, 15)},
 		{"unsafe_promise_clamped symbolic", intrin(ir.Int32, ir.IntrinsicUnsafePromiseClamped, e, c(0), ir.SubE(n, c(1))),
 			Interval{c(0), ir.SubE(n, c(1))}},

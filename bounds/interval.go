@@ -151,13 +151,65 @@ func binNil(op ir.BinOp, a, b ir.Expr) ir.Expr {
 // mkBin builds the interval end a op b: constants are folded without
 // wrap-around (saturating at the int64 range, so that an out-of-range result
 // is visible to fit), trivial identities are applied, and anything else is
-// simplified.
+// simplified. For Add, Sub and Mul of the signed 32- and 64-bit types, whose
+// symbolic arithmetic is assumed not to overflow but whose constants the
+// simplifier folds with wrap-around, it returns nil (an infinite end) when
+// folding the constant terms of a and b would overflow: (n + 2^31 - 1) + 1
+// is not n - 2^31.
 func mkBin(op ir.BinOp, a, b ir.Expr) ir.Expr {
 	op = boolOp(op, a)
 	if r := fold(op, a, b, false); r != nil {
 		return r
 	}
+	if t := a.Type(); t.IsInt() && t.Bits >= 32 && offsetOverflows(t, op, a, b) {
+		return nil
+	}
 	return ir.Simplify(&ir.Binary{Op: op, A: a, B: b})
+}
+
+// offsetOverflows reports whether a op b (Add, Sub, or Mul by a constant)
+// combines the constant terms of a and b into a value outside type t.
+func offsetOverflows(t ir.Type, op ir.BinOp, a, b ir.Expr) bool {
+	ca, aok := constOffset(a)
+	cb, bok := constOffset(b)
+	if !aok || !bok {
+		return true
+	}
+	var r int64
+	switch op {
+	case ir.Add:
+		r = satAdd(ca, cb)
+	case ir.Sub:
+		r = satSub(ca, cb)
+	case ir.Mul:
+		if k, ok := b.(*ir.IntImm); ok {
+			r = satMul(ca, k.V)
+		} else if k, ok := a.(*ir.IntImm); ok {
+			r = satMul(cb, k.V)
+		}
+	default:
+		return false
+	}
+	return !inRange(t, r) || r == math.MaxInt64 || r == math.MinInt64
+}
+
+// constOffset returns the constant term c of e = x + c or x - c (or the
+// constant e), and false when it cannot be negated exactly.
+func constOffset(e ir.Expr) (int64, bool) {
+	switch e := e.(type) {
+	case *ir.IntImm:
+		return e.V, true
+	case *ir.Binary:
+		if c, ok := e.B.(*ir.IntImm); ok {
+			switch e.Op {
+			case ir.Add:
+				return c.V, true
+			case ir.Sub:
+				return -c.V, c.V != math.MinInt64
+			}
+		}
+	}
+	return 0, true
 }
 
 // ptBin builds a op b for a point interval: constants are folded with the
@@ -544,6 +596,11 @@ func fit(t ir.Type, iv Interval) Interval {
 	}
 	for _, e := range [2]ir.Expr{iv.Min, iv.Max} {
 		if c, ok := e.(*ir.IntImm); ok && !inTypeRange(c) {
+			return typeRange(t)
+		}
+		if c, ok := e.(*ir.IntImm); ok && t.IsInt() && t.Bits == 64 && (c.V == math.MaxInt64 || c.V == math.MinInt64) {
+			// Constant folding saturates at the int64 range: the
+			// exact end may lie outside it.
 			return typeRange(t)
 		}
 	}

@@ -460,6 +460,12 @@ type linear struct {
 	t     Type
 	terms []term
 	c     int64
+	// inexact is set when a coefficient or the constant wrapped around
+	// while the form was built. The form is still equal to the
+	// expression (Add, Sub and Mul are exact modulo 2^bits), but its
+	// constant is not the exact one, so bounds, which decide orderings
+	// (min, max, comparisons), do not use it.
+	inexact bool
 	// inline backs terms while there are few of them, so that a pooled
 	// linear form usually needs no allocation at all.
 	inline [6]term
@@ -475,7 +481,7 @@ var linearPool = sync.Pool{New: func() any {
 
 func newLinear(t Type) *linear {
 	l := linearPool.Get().(*linear)
-	l.t, l.c = t, 0
+	l.t, l.c, l.inexact = t, 0, false
 	return l
 }
 
@@ -497,7 +503,7 @@ func linearOf(e Expr) *linear {
 // clone copies l, leaving out the term at index skip (-1 for none).
 func (l *linear) clone(skip int) *linear {
 	n := newLinear(l.t)
-	n.c = l.c
+	n.c, n.inexact = l.c, l.inexact
 	for i, tm := range l.terms {
 		if i != skip {
 			n.terms = append(n.terms, tm)
@@ -506,17 +512,40 @@ func (l *linear) clone(skip int) *linear {
 	return n
 }
 
-func (l *linear) addConst(v int64) { l.c = l.t.Wrap(l.c + v) }
+func (l *linear) addConst(v int64) {
+	s, ok := addChecked(l.c, v)
+	l.c = l.t.Wrap(l.c + v)
+	if !ok || s != l.c {
+		l.inexact = true
+	}
+}
+
+// mul returns k*c wrapped to the type, noting when it wraps.
+func (l *linear) mul(k, c int64) int64 {
+	p, ok := mulChecked(k, c)
+	r := l.t.Wrap(k * c)
+	if !ok || p != r {
+		l.inexact = true
+	}
+	return r
+}
 
 // addAtom adds k*x, merging x with an equal atom already present.
 func (l *linear) addAtom(x Expr, k int64) {
-	k = l.t.Wrap(k)
+	if w := l.t.Wrap(k); w != k {
+		l.inexact = true
+		k = w
+	}
 	if k == 0 {
 		return
 	}
 	for i := range l.terms {
 		if sameExpr(l.terms[i].x, x) {
+			s, ok := addChecked(l.terms[i].k, k)
 			l.terms[i].k = l.t.Wrap(l.terms[i].k + k)
+			if !ok || s != l.terms[i].k {
+				l.inexact = true
+			}
 			return
 		}
 	}
@@ -531,7 +560,7 @@ func (l *linear) addSimp(e Expr, k int64) {
 	}
 	switch e := e.(type) {
 	case *IntImm:
-		l.addConst(k * e.V)
+		l.addConst(l.mul(k, e.V))
 		return
 	case *Binary:
 		switch e.Op {
@@ -541,15 +570,15 @@ func (l *linear) addSimp(e Expr, k int64) {
 			return
 		case Sub:
 			l.addSimp(e.A, k)
-			l.addSimp(e.B, -k)
+			l.addSimp(e.B, l.mul(k, -1))
 			return
 		case Mul:
 			if c, ok := constInt(e.B); ok {
-				l.addSimp(e.A, k*c)
+				l.addSimp(e.A, l.mul(k, c))
 				return
 			}
 			if c, ok := constInt(e.A); ok {
-				l.addSimp(e.B, k*c)
+				l.addSimp(e.B, l.mul(k, c))
 				return
 			}
 		}
@@ -566,7 +595,7 @@ func (l *linear) addRaw(e Expr, k int64) {
 	}
 	switch e := e.(type) {
 	case *IntImm:
-		l.addConst(k * e.V)
+		l.addConst(l.mul(k, e.V))
 		return
 	case *Binary:
 		switch e.Op {
@@ -576,15 +605,15 @@ func (l *linear) addRaw(e Expr, k int64) {
 			return
 		case Sub:
 			l.addRaw(e.A, k)
-			l.addRaw(e.B, -k)
+			l.addRaw(e.B, l.mul(k, -1))
 			return
 		case Mul:
 			if c, ok := constInt(e.B); ok {
-				l.addRaw(e.A, k*c)
+				l.addRaw(e.A, l.mul(k, c))
 				return
 			}
 			if c, ok := constInt(e.A); ok {
-				l.addRaw(e.B, k*c)
+				l.addRaw(e.B, l.mul(k, c))
 				return
 			}
 			l.addSimpMul(simp(e.A), simp(e.B), k)
@@ -599,21 +628,21 @@ func (l *linear) addRaw(e Expr, k int64) {
 // pulled out into the coefficient ((x*2)*y is the atom x*y with k = 2).
 func (l *linear) addSimpMul(a, b Expr, k int64) {
 	if c, ok := constInt(a); ok {
-		l.addSimp(b, k*c)
+		l.addSimp(b, l.mul(k, c))
 		return
 	}
 	if c, ok := constInt(b); ok {
-		l.addSimp(a, k*c)
+		l.addSimp(a, l.mul(k, c))
 		return
 	}
 	if m, ok := a.(*Binary); ok && m.Op == Mul {
 		if c, ok := constInt(m.B); ok {
-			a, k = m.A, k*c
+			a, k = m.A, l.mul(k, c)
 		}
 	}
 	if m, ok := b.(*Binary); ok && m.Op == Mul {
 		if c, ok := constInt(m.B); ok {
-			b, k = m.A, k*c
+			b, k = m.A, l.mul(k, c)
 		}
 	}
 	l.addAtom(&Binary{Mul, a, b}, k)
@@ -963,7 +992,11 @@ func mkMinMax(op BinOp, a, b Expr) Expr {
 	if algebraic(t) {
 		if c2, ok := constInt(b); ok {
 			if x, c1, ok := splitConst(a); ok {
-				return mkArith(Add, mkMinMax(op, x, IntConst(t, c2-c1)), IntConst(t, c1))
+				// Only when c2 - c1 does not overflow: min(x + 1,
+				// -2^31) is not min(x, 2^31 - 1) + 1.
+				if d, ok := addChecked(c2, -c1); ok && c1 != math.MinInt64 && t.Wrap(d) == d {
+					return mkArith(Add, mkMinMax(op, x, IntConst(t, d)), IntConst(t, c1))
+				}
 			}
 		}
 	}
@@ -1424,6 +1457,9 @@ func (a interval) intersect(b interval) interval {
 // A sum T ± min(A, B) is bounded as min(T ± A, T ± B), which sees the
 // correlation between T and the operands: x + min(-1 - x, y) <= -1.
 func (l *linear) bounds(depth int) interval {
+	if l.inexact {
+		return interval{}
+	}
 	if idx, k := l.soleMinMax(); idx >= 0 && depth > 0 {
 		m := l.terms[idx].x.(*Binary)
 		op := m.Op
