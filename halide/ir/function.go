@@ -104,9 +104,12 @@ type TailStrategy uint8
 
 // The tail strategies.
 const (
-	// TailAuto is Halide's default: ShiftInwards for pure definitions,
-	// GuardWithIf for reduction variables and for pure vars of updates of
-	// outputs, RoundUp for pure vars of updates of other Funcs.
+	// TailAuto is Halide's default: GuardWithIf for reduction variables,
+	// ShiftInwards for pure definitions, and in updates GuardWithIf for
+	// outputs, bounded Funcs and vars that stem from the inner var of an
+	// earlier split, RoundUp otherwise. Where the threads of a block would
+	// recompute each other's points (a shared Func, a thread-level split),
+	// ShiftInwards becomes GuardWithIf (lower/schedule_functions.go).
 	TailAuto TailStrategy = iota
 	// GuardWithIf wraps the body in an if that skips the points past the end.
 	GuardWithIf
