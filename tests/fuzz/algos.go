@@ -1,0 +1,762 @@
+package fuzz
+
+import (
+	"fmt"
+	"math"
+	"math/rand"
+
+	"github.com/gohalide/gohalide/halide"
+)
+
+// Instance is one algorithm built at one size: its Funcs, inputs and vars
+// by name (so that a Schedule can be applied), and a Run that realizes a
+// pipeline on random inputs and compares it with the plain-Go reference.
+type Instance struct {
+	Funcs  map[string]*halide.Func
+	Images map[string]*halide.ImageParam
+	Vars   map[string]halide.VarOrRVar
+	Out    *halide.Func
+	// Run sets random inputs from seed, realizes p and returns a mismatch
+	// summary ("" when the output matches the reference) or Realize's
+	// error.
+	Run func(p *halide.Pipeline, seed int64) (mismatch string, err error)
+}
+
+// DimSpec is one loop of a stage, as the algorithm defines it.
+type DimSpec struct {
+	Name string
+	RVar bool
+}
+
+// StageSpec is the loop structure of one stage, innermost first.
+type StageSpec struct {
+	Dims []DimSpec
+	// Scatter marks an update whose left-hand side is data dependent:
+	// its RVar loops may only run in parallel with Atomic.
+	Scatter bool
+}
+
+// StageRef names a stage of a Func.
+type StageRef struct {
+	Func  string
+	Stage int
+}
+
+// FuncSpec describes a Func for the generator.
+type FuncSpec struct {
+	Name   string
+	Stages []StageSpec
+	// Consumers are the stages whose definitions call this Func.
+	Consumers []StageRef
+}
+
+// WrapSpec is an In wrapper the generator may create: Src (a Func or an
+// ImageParam) wrapped for Consumer; Dims are the wrapper's pure vars.
+type WrapSpec struct {
+	Src, Consumer string
+	Dims          []string
+	// ConsumerStages are the stages of Consumer that call Src.
+	ConsumerStages []int
+}
+
+// WrapperName is the handle of Src.In(Consumer) (the library's name of it,
+// which for an anonymous boundary Func is what the pipeline calls it).
+func (w WrapSpec) WrapperName() string { return w.Src + "_in_" + w.Consumer }
+
+// Algo is an algorithm the fuzzer schedules.
+type Algo struct {
+	Name string
+	// Float says the output is compared with a tolerance (float32 against
+	// a float64 reference); otherwise exactly (int32).
+	Float bool
+	// SizeNames and SizeMin/SizeMax bound the random sizes.
+	SizeNames []string
+	Sizes     func(rng *rand.Rand) []int
+	// Funcs, output first, then producers after all their consumers.
+	Funcs []FuncSpec
+	Wraps []WrapSpec
+	// Build makes an instance at sizes.
+	Build func(sizes []int) *Instance
+	// Source is Go code that builds the algorithm at sizes (for repros);
+	// Known maps loop names and Func handles to Go expressions in it.
+	Source func(sizes []int) string
+	Known  map[string]string
+}
+
+// Func returns the spec of Func name.
+func (a *Algo) Func(name string) *FuncSpec {
+	for i := range a.Funcs {
+		if a.Funcs[i].Name == name {
+			return &a.Funcs[i]
+		}
+	}
+	return nil
+}
+
+// primes are the main extents: odd, and not multiples of the split
+// factors the generator uses (2, 3, 4, 8, 16 and sometimes 5 or 7, which
+// divide only 5 and 7 themselves).
+var primes = []int{5, 7, 11, 13, 17, 19, 23, 29, 31, 37}
+
+// prime returns a random prime in [lo, hi].
+func prime(rng *rand.Rand, lo, hi int) int {
+	var c []int
+	for _, p := range primes {
+		if p >= lo && p <= hi {
+			c = append(c, p)
+		}
+	}
+	return c[rng.Intn(len(c))]
+}
+
+// Tolerance is the relative tolerance of float outputs:
+// |got - want| <= Tolerance * max(1, |want|), with want computed in
+// float64 (the sums are short: float32 rounding stays near 1e-6).
+const Tolerance = 1e-4
+
+// nonzeroInt is a random int in [-9, 9] without 0.
+func nonzeroInt(rng *rand.Rand) int32 {
+	v := int32(rng.Intn(9) + 1)
+	if rng.Intn(2) == 0 {
+		v = -v
+	}
+	return v
+}
+
+// nonzeroFloat is a random float in ±[0.25, 1].
+func nonzeroFloat(rng *rand.Rand) float32 {
+	v := float32(0.25 + 0.75*rng.Float64())
+	if rng.Intn(2) == 0 {
+		v = -v
+	}
+	return v
+}
+
+func fillInt(rng *rand.Rand, b *halide.Buffer[int32]) {
+	b.Fill(func([]int) int32 { return nonzeroInt(rng) })
+}
+
+func fillFloat(rng *rand.Rand, b *halide.Buffer[float32]) {
+	b.Fill(func([]int) float32 { return nonzeroFloat(rng) })
+}
+
+// forEach calls f for every coordinate of the extents (dimension 0
+// fastest).
+func forEach(ext []int, f func(c []int)) {
+	c := make([]int, len(ext))
+	for _, e := range ext {
+		if e <= 0 {
+			return
+		}
+	}
+	for {
+		f(c)
+		i := 0
+		for ; i < len(c); i++ {
+			c[i]++
+			if c[i] < ext[i] {
+				break
+			}
+			c[i] = 0
+		}
+		if i == len(c) {
+			return
+		}
+	}
+}
+
+// compareInt compares an int32 output with its reference exactly.
+func compareInt(got *halide.Buffer[int32], want func(c []int) int64, ext []int) string {
+	bad, first := 0, ""
+	forEach(ext, func(c []int) {
+		g, w := int64(got.Get(c...)), want(c)
+		if g != w {
+			if bad == 0 {
+				first = fmt.Sprintf("out%v = %d, want %d", c, g, w)
+			}
+			bad++
+		}
+	})
+	if bad == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d of %d points wrong; first: %s", bad, size(ext), first)
+}
+
+// compareFloat compares a float32 output with its float64 reference.
+func compareFloat(got *halide.Buffer[float32], want func(c []int) float64, ext []int) string {
+	bad, first := 0, ""
+	forEach(ext, func(c []int) {
+		g, w := float64(got.Get(c...)), want(c)
+		rel := math.Abs(g-w) / math.Max(1, math.Abs(w))
+		if !(rel <= Tolerance) {
+			if bad == 0 {
+				first = fmt.Sprintf("out%v = %.7g, want %.7g (relative error %.3g > %g)", c, g, w, rel, Tolerance)
+			}
+			bad++
+		}
+	})
+	if bad == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d of %d points wrong; first: %s", bad, size(ext), first)
+}
+
+func size(ext []int) int {
+	n := 1
+	for _, e := range ext {
+		n *= e
+	}
+	return n
+}
+
+func d(names ...string) []DimSpec {
+	out := make([]DimSpec, len(names))
+	for i, n := range names {
+		out[i] = DimSpec{Name: n, RVar: len(n) > 1 && containsDollar(n)}
+	}
+	return out
+}
+
+func containsDollar(s string) bool {
+	for _, c := range s {
+		if c == '$' {
+			return true
+		}
+	}
+	return false
+}
+
+// Algos are the algorithms of the fuzzer.
+var Algos = []*Algo{blurAlgo(), gemmAlgo(), conv1dAlgo(), histAlgo(), tensorProductAlgo(), depthwiseAlgo()}
+
+// AlgoByName returns the algorithm called name, or nil.
+func AlgoByName(name string) *Algo {
+	for _, a := range Algos {
+		if a.Name == name {
+			return a
+		}
+	}
+	return nil
+}
+
+// blur: a 3x3 box sum through an intermediate, with a RepeatEdge boundary
+// (int32, exact).
+func blurAlgo() *Algo {
+	return &Algo{
+		Name:      "blur",
+		SizeNames: []string{"W", "H"},
+		Sizes:     func(rng *rand.Rand) []int { return []int{prime(rng, 5, 37), prime(rng, 5, 23)} },
+		Funcs: []FuncSpec{
+			{Name: "blury", Stages: []StageSpec{{Dims: d("x", "y")}}},
+			{Name: "blurx", Stages: []StageSpec{{Dims: d("x", "y")}}, Consumers: []StageRef{{"blury", 0}}},
+			{Name: "padded", Stages: []StageSpec{{Dims: d("x", "y")}}, Consumers: []StageRef{{"blurx", 0}}},
+		},
+		Wraps: []WrapSpec{
+			{Src: "padded", Consumer: "blurx", Dims: []string{"x", "y"}, ConsumerStages: []int{0}},
+			{Src: "blurx", Consumer: "blury", Dims: []string{"x", "y"}, ConsumerStages: []int{0}},
+		},
+		Known: map[string]string{},
+		Build: func(sz []int) *Instance {
+			W, H := sz[0], sz[1]
+			x, y := halide.NewVar("x"), halide.NewVar("y")
+			in := halide.NewImageParam("in", halide.Int32, 2)
+			padded := halide.RepeatEdge(in)
+			blurx := halide.NewFunc("blurx")
+			blurx.Define(x, y).Is(padded.At(x.Sub(1), y).Add(padded.At(x, y)).Add(padded.At(x.Add(1), y)))
+			blury := halide.NewFunc("blury")
+			blury.Define(x, y).Is(blurx.At(x, y.Sub(1)).Add(blurx.At(x, y)).Add(blurx.At(x, y.Add(1))))
+			inst := &Instance{
+				Funcs:  map[string]*halide.Func{"blury": blury, "blurx": blurx, "padded": padded},
+				Images: map[string]*halide.ImageParam{"in": in},
+				Vars:   map[string]halide.VarOrRVar{"x": x, "y": y},
+				Out:    blury,
+			}
+			inst.Run = func(p *halide.Pipeline, seed int64) (string, error) {
+				rng := rand.New(rand.NewSource(seed))
+				ib := halide.NewBuffer[int32](W, H)
+				fillInt(rng, ib)
+				in.Set(ib)
+				out := halide.NewBuffer[int32](W, H)
+				if err := p.Realize(out); err != nil {
+					return "", err
+				}
+				cl := func(v, n int) int { return min(max(v, 0), n-1) }
+				bx := func(x, y int) int64 {
+					y = cl(y, H)
+					return int64(ib.Get(cl(x-1, W), y)) + int64(ib.Get(cl(x, W), y)) + int64(ib.Get(cl(x+1, W), y))
+				}
+				return compareInt(out, func(c []int) int64 {
+					return bx(c[0], c[1]-1) + bx(c[0], c[1]) + bx(c[0], c[1]+1)
+				}, []int{W, H}), nil
+			}
+			return inst
+		},
+		Source: func(sz []int) string {
+			return fmt.Sprintf(`// blur, W = %d, H = %d (int32)
+x, y := halide.NewVar("x"), halide.NewVar("y")
+in := halide.NewImageParam("in", halide.Int32, 2) // [W, H], values in ±[1, 9]
+padded := halide.RepeatEdge(in)
+blurx := halide.NewFunc("blurx")
+blurx.Define(x, y).Is(padded.At(x.Sub(1), y).Add(padded.At(x, y)).Add(padded.At(x.Add(1), y)))
+blury := halide.NewFunc("blury")
+blury.Define(x, y).Is(blurx.At(x, y.Sub(1)).Add(blurx.At(x, y)).Add(blurx.At(x, y.Add(1))))
+// output: blury realized over [W, H]
+`, sz[0], sz[1])
+		},
+	}
+}
+
+// gemm: prod(j, i) = 0; prod(j, i) += A(r, i) * B(j, r); gemm = prod
+// (float32 against float64).
+func gemmAlgo() *Algo {
+	return &Algo{
+		Name:      "gemm",
+		Float:     true,
+		SizeNames: []string{"M", "N", "K"},
+		Sizes: func(rng *rand.Rand) []int {
+			return []int{prime(rng, 5, 23), prime(rng, 5, 29), prime(rng, 5, 19)}
+		},
+		Funcs: []FuncSpec{
+			{Name: "gemm", Stages: []StageSpec{{Dims: d("j", "i")}}},
+			{Name: "prod", Stages: []StageSpec{{Dims: d("j", "i")}, {Dims: d("r$x", "j", "i")}}, Consumers: []StageRef{{"gemm", 0}}},
+		},
+		Wraps: []WrapSpec{
+			{Src: "A", Consumer: "prod", Dims: []string{"x", "y"}, ConsumerStages: []int{1}},
+			{Src: "B", Consumer: "prod", Dims: []string{"x", "y"}, ConsumerStages: []int{1}},
+			{Src: "prod", Consumer: "gemm", Dims: []string{"j", "i"}, ConsumerStages: []int{0}},
+		},
+		Known: map[string]string{"r$x": "r.X()"},
+		Build: func(sz []int) *Instance {
+			M, N, K := sz[0], sz[1], sz[2]
+			j, i := halide.NewVar("j"), halide.NewVar("i")
+			A := halide.NewImageParam("A", halide.Float32, 2)
+			B := halide.NewImageParam("B", halide.Float32, 2)
+			r := halide.NewRDom("r", halide.Range(0, K))
+			prod := halide.NewFunc("prod")
+			prod.Define(j, i).Is(float32(0))
+			prod.Define(j, i).PlusEq(A.At(r, i).Mul(B.At(j, r)))
+			gemm := halide.NewFunc("gemm")
+			gemm.Define(j, i).Is(prod.At(j, i))
+			inst := &Instance{
+				Funcs:  map[string]*halide.Func{"gemm": gemm, "prod": prod},
+				Images: map[string]*halide.ImageParam{"A": A, "B": B},
+				Vars:   map[string]halide.VarOrRVar{"j": j, "i": i, "r$x": r.X()},
+				Out:    gemm,
+			}
+			inst.Run = func(p *halide.Pipeline, seed int64) (string, error) {
+				rng := rand.New(rand.NewSource(seed))
+				// A halo on the pure-indexed dimensions (see pad).
+				ab := padded2[float32](K, M, true, true)
+				bb := padded2[float32](N, K, true, false)
+				fillFloat(rng, ab)
+				fillFloat(rng, bb)
+				A.Set(ab)
+				B.Set(bb)
+				out := halide.NewBuffer[float32](N, M)
+				if err := p.Realize(out); err != nil {
+					return "", err
+				}
+				return compareFloat(out, func(c []int) float64 {
+					s := 0.0
+					for k := 0; k < K; k++ {
+						s += float64(ab.Get(k, c[1])) * float64(bb.Get(c[0], k))
+					}
+					return s
+				}, []int{N, M}), nil
+			}
+			return inst
+		},
+		Source: func(sz []int) string {
+			return fmt.Sprintf(`// gemm, M = %d, N = %d, K = %d (float32, checked against float64 with tolerance 1e-4)
+j, i := halide.NewVar("j"), halide.NewVar("i")
+A := halide.NewImageParam("A", halide.Float32, 2) // [K, M] (+ a halo of 128)
+B := halide.NewImageParam("B", halide.Float32, 2) // [N, K] (+ a halo of 128 in N)
+r := halide.NewRDom("r", halide.Range(0, K))
+prod := halide.NewFunc("prod")
+prod.Define(j, i).Is(float32(0))
+prod.Define(j, i).PlusEq(A.At(r, i).Mul(B.At(j, r)))
+gemm := halide.NewFunc("gemm")
+gemm.Define(j, i).Is(prod.At(j, i))
+// output: gemm realized over [N, M]
+`, sz[0], sz[1], sz[2])
+		},
+	}
+}
+
+// conv1d: conv(x, b) = 0; conv(x, b) += padded(x + r - K/2, b) * w(r),
+// padded = ConstantExterior(in, 0); the output has the update (int32).
+func conv1dAlgo() *Algo {
+	return &Algo{
+		Name:      "conv1d",
+		SizeNames: []string{"W", "NB", "K"},
+		Sizes: func(rng *rand.Rand) []int {
+			return []int{prime(rng, 7, 37), 1 + rng.Intn(3), []int{1, 3, 5, 7}[rng.Intn(4)]}
+		},
+		Funcs: []FuncSpec{
+			{Name: "conv", Stages: []StageSpec{{Dims: d("x", "b")}, {Dims: d("r$x", "x", "b")}}},
+			{Name: "padded", Stages: []StageSpec{{Dims: d("x", "y")}}, Consumers: []StageRef{{"conv", 1}}},
+		},
+		Wraps: []WrapSpec{
+			{Src: "w", Consumer: "conv", Dims: []string{"x"}, ConsumerStages: []int{1}},
+			{Src: "padded", Consumer: "conv", Dims: []string{"x", "y"}, ConsumerStages: []int{1}},
+		},
+		Known: map[string]string{"r$x": "r.X()"},
+		Build: func(sz []int) *Instance {
+			W, NB, K := sz[0], sz[1], sz[2]
+			x, b := halide.NewVar("x"), halide.NewVar("b")
+			in := halide.NewImageParam("in", halide.Int32, 2)
+			w := halide.NewImageParam("w", halide.Int32, 1)
+			padded := halide.ConstantExterior(in, int32(0))
+			r := halide.NewRDom("r", halide.Range(0, K))
+			conv := halide.NewFunc("conv")
+			conv.Define(x, b).Is(int32(0))
+			conv.Define(x, b).PlusEq(padded.At(x.Add(r).Sub(K/2), b).Mul(w.At(r)))
+			inst := &Instance{
+				Funcs:  map[string]*halide.Func{"conv": conv, "padded": padded},
+				Images: map[string]*halide.ImageParam{"in": in, "w": w},
+				Vars:   map[string]halide.VarOrRVar{"x": x, "b": b, "r$x": r.X()},
+				Out:    conv,
+			}
+			inst.Run = func(p *halide.Pipeline, seed int64) (string, error) {
+				rng := rand.New(rand.NewSource(seed))
+				ib := halide.NewBuffer[int32](W, NB)
+				wb := halide.NewBuffer[int32](K + 2*pad).SetMin(-pad) // a halo (see pad)
+				fillInt(rng, ib)
+				fillInt(rng, wb)
+				in.Set(ib)
+				w.Set(wb)
+				out := halide.NewBuffer[int32](W, NB)
+				if err := p.Realize(out); err != nil {
+					return "", err
+				}
+				return compareInt(out, func(c []int) int64 {
+					s := int64(0)
+					for k := 0; k < K; k++ {
+						if xx := c[0] + k - K/2; xx >= 0 && xx < W {
+							s += int64(ib.Get(xx, c[1])) * int64(wb.Get(k))
+						}
+					}
+					return s
+				}, []int{W, NB}), nil
+			}
+			return inst
+		},
+		Source: func(sz []int) string {
+			return fmt.Sprintf(`// conv1d, W = %d, NB = %d, K = %d (int32)
+x, b := halide.NewVar("x"), halide.NewVar("b")
+in := halide.NewImageParam("in", halide.Int32, 2) // [W, NB]
+w := halide.NewImageParam("w", halide.Int32, 1)   // [K] (+ a halo of 128)
+padded := halide.ConstantExterior(in, int32(0))
+r := halide.NewRDom("r", halide.Range(0, K))
+conv := halide.NewFunc("conv")
+conv.Define(x, b).Is(int32(0))
+conv.Define(x, b).PlusEq(padded.At(x.Add(r).Sub(K/2), b).Mul(w.At(r)))
+// output: conv realized over [W, NB]
+`, sz[0], sz[1], sz[2])
+		},
+	}
+}
+
+// hist: hist(b) = 0; hist(clamp(in(r.x, r.y), 0, NB-1)) += 1; out = hist
+// (int32, a scatter with collisions).
+func histAlgo() *Algo {
+	return &Algo{
+		Name:      "hist",
+		SizeNames: []string{"W", "H", "NB"},
+		Sizes: func(rng *rand.Rand) []int {
+			return []int{prime(rng, 5, 31), prime(rng, 5, 19), prime(rng, 5, 13)}
+		},
+		Funcs: []FuncSpec{
+			{Name: "out", Stages: []StageSpec{{Dims: d("b")}}},
+			{Name: "hist", Stages: []StageSpec{{Dims: d("b")}, {Dims: d("r$x", "r$y"), Scatter: true}}, Consumers: []StageRef{{"out", 0}}},
+		},
+		Wraps: []WrapSpec{
+			{Src: "in", Consumer: "hist", Dims: []string{"x", "y"}, ConsumerStages: []int{1}},
+			{Src: "hist", Consumer: "out", Dims: []string{"b"}, ConsumerStages: []int{0}},
+		},
+		Known: map[string]string{"r$x": "r.X()", "r$y": "r.Y()"},
+		Build: func(sz []int) *Instance {
+			W, H, NB := sz[0], sz[1], sz[2]
+			b := halide.NewVar("b")
+			in := halide.NewImageParam("in", halide.Int32, 2)
+			r := halide.NewRDom("r", halide.Range(0, W), halide.Range(0, H))
+			hist := halide.NewFunc("hist")
+			hist.Define(b).Is(int32(0))
+			hist.Define(halide.Clamp(in.At(r.X(), r.Y()), 0, NB-1)).PlusEq(int32(1))
+			out := halide.NewFunc("out")
+			out.Define(b).Is(hist.At(b))
+			inst := &Instance{
+				Funcs:  map[string]*halide.Func{"out": out, "hist": hist},
+				Images: map[string]*halide.ImageParam{"in": in},
+				Vars:   map[string]halide.VarOrRVar{"b": b, "r$x": r.X(), "r$y": r.Y()},
+				Out:    out,
+			}
+			inst.Run = func(p *halide.Pipeline, seed int64) (string, error) {
+				rng := rand.New(rand.NewSource(seed))
+				ib := padded2[int32](W, H, true, true) // a halo (see pad)
+				// Values in [-2, NB+1]: some fall outside and are clamped.
+				ib.Fill(func([]int) int32 { return int32(rng.Intn(NB+4) - 2) })
+				in.Set(ib)
+				ob := halide.NewBuffer[int32](NB)
+				if err := p.Realize(ob); err != nil {
+					return "", err
+				}
+				ref := make([]int64, NB)
+				forEach([]int{W, H}, func(c []int) {
+					ref[min(max(int(ib.Get(c[0], c[1])), 0), NB-1)]++
+				})
+				return compareInt(ob, func(c []int) int64 { return ref[c[0]] }, []int{NB}), nil
+			}
+			return inst
+		},
+		Source: func(sz []int) string {
+			return fmt.Sprintf(`// hist, W = %d, H = %d, NB = %d (int32)
+b := halide.NewVar("b")
+in := halide.NewImageParam("in", halide.Int32, 2) // [W, H] (+ a halo of 128), values in [-2, NB+1]
+r := halide.NewRDom("r", halide.Range(0, W), halide.Range(0, H))
+hist := halide.NewFunc("hist")
+hist.Define(b).Is(int32(0))
+hist.Define(halide.Clamp(in.At(r.X(), r.Y()), 0, NB-1)).PlusEq(int32(1))
+out := halide.NewFunc("out")
+out.Define(b).Is(hist.At(b))
+// output: out realized over [NB]
+`, sz[0], sz[1], sz[2])
+		},
+	}
+}
+
+// tensorproduct: the gather / product / scatter pipeline of Halide issue
+// #8427 (apps/algo/tensorproduct.go), float32 against float64, written
+// here without SetBounds so that its inputs can have a halo (see pad).
+func tensorProductAlgo() *Algo {
+	return &Algo{
+		Name:      "tensorproduct",
+		Float:     true,
+		SizeNames: []string{"C", "M", "N", "P", "InPoints", "OutPoints"},
+		Sizes: func(rng *rand.Rand) []int {
+			return []int{prime(rng, 5, 13), prime(rng, 5, 13), 1 + rng.Intn(3), prime(rng, 5, 23), prime(rng, 5, 17), prime(rng, 5, 13)}
+		},
+		Funcs: []FuncSpec{
+			{Name: "output", Stages: []StageSpec{{Dims: d("m", "o")}, {Dims: d("r$x", "r$y", "m"), Scatter: true}}},
+			{Name: "Product", Stages: []StageSpec{{Dims: d("m", "p", "n")}, {Dims: d("rc$x", "m", "p", "n")}}, Consumers: []StageRef{{"output", 1}}},
+			{Name: "GatherInput", Stages: []StageSpec{{Dims: d("c", "p", "n")}}, Consumers: []StageRef{{"Product", 1}}},
+			{Name: "GatherWeight", Stages: []StageSpec{{Dims: d("c", "m", "n")}}, Consumers: []StageRef{{"Product", 1}}},
+		},
+		Wraps: []WrapSpec{
+			{Src: "Product", Consumer: "output", Dims: []string{"m", "p", "n"}, ConsumerStages: []int{1}},
+			{Src: "weight", Consumer: "GatherWeight", Dims: []string{"x", "y", "z"}, ConsumerStages: []int{0}},
+			{Src: "input", Consumer: "GatherInput", Dims: []string{"x", "y"}, ConsumerStages: []int{0}},
+		},
+		Known: map[string]string{"r$x": "r.X()", "r$y": "r.Y()", "rc$x": "rc.X()"},
+		Build: func(sz []int) *Instance {
+			C, M, N, P, In, Out := sz[0], sz[1], sz[2], sz[3], sz[4], sz[5]
+			c, m, p, n, o := halide.NewVar("c"), halide.NewVar("m"), halide.NewVar("p"), halide.NewVar("n"), halide.NewVar("o")
+			imap := halide.NewImageParam("imap", halide.Int32, 2)
+			omap := halide.NewImageParam("omap", halide.Int32, 2)
+			weight := halide.NewImageParam("weight", halide.Float32, 3)
+			input := halide.NewImageParam("input", halide.Float32, 2)
+			gi := halide.NewFunc("GatherInput")
+			gi.Define(c, p, n).Is(input.At(c, halide.UnsafePromiseClamped(imap.At(p, n), 0, In-1)))
+			gw := halide.NewFunc("GatherWeight")
+			gw.Define(c, m, n).Is(weight.At(c, m, n))
+			rc := halide.NewRDom("rc", halide.Range(0, C))
+			prod := halide.NewFunc("Product")
+			prod.Define(m, p, n).Is(float32(0))
+			prod.Define(m, p, n).PlusEq(gi.At(rc, p, n).Mul(gw.At(rc, m, n)))
+			r := halide.NewRDom("r", halide.Range(0, N), halide.Range(0, P))
+			out := halide.NewFunc("output")
+			out.Define(m, o).Is(float32(0))
+			out.Define(m, halide.UnsafePromiseClamped(omap.At(r.Y(), r.X()), 0, Out-1)).PlusEq(prod.At(m, r.Y(), r.X()))
+			inst := &Instance{
+				Funcs:  map[string]*halide.Func{"output": out, "Product": prod, "GatherInput": gi, "GatherWeight": gw},
+				Images: map[string]*halide.ImageParam{"weight": weight, "input": input, "imap": imap, "omap": omap},
+				Vars: map[string]halide.VarOrRVar{"c": c, "m": m, "p": p, "n": n, "o": o,
+					"r$x": r.X(), "r$y": r.Y(), "rc$x": rc.X()},
+				Out: out,
+			}
+			inst.Run = func(pl *halide.Pipeline, seed int64) (string, error) {
+				rng := rand.New(rand.NewSource(seed))
+				ib := padded2[float32](C, In, true, true)
+				fillFloat(rng, ib)
+				wb := padded3[float32](C, M, N)
+				fillFloat(rng, wb)
+				im := padded2[int32](P, N, true, true)
+				om := halide.NewBuffer[int32](P, N)
+				// Every entry of imap, its halo included, is a valid point:
+				// the promise holds wherever the schedule reads it.
+				im.Fill(func([]int) int32 { return int32(rng.Intn(In)) })
+				for nn := 0; nn < N; nn++ {
+					for pp := 0; pp < P; pp++ {
+						v := int32(rng.Intn(Out))
+						switch {
+						case pp%5 == 1:
+							v = 0 // collisions within an offset and across offsets
+						case pp%7 == 3:
+							v = om.Get(pp-1, nn)
+						}
+						om.Set(v, pp, nn)
+					}
+				}
+				input.Set(ib)
+				weight.Set(wb)
+				imap.Set(im)
+				omap.Set(om)
+				ob := halide.NewBuffer[float32](M, Out)
+				if err := pl.Realize(ob); err != nil {
+					return "", err
+				}
+				ref := make([]float64, M*Out)
+				for nn := 0; nn < N; nn++ {
+					for pp := 0; pp < P; pp++ {
+						q, oo := int(im.Get(pp, nn)), int(om.Get(pp, nn))
+						for mm := 0; mm < M; mm++ {
+							sum := 0.0
+							for cc := 0; cc < C; cc++ {
+								sum += float64(ib.Get(cc, q)) * float64(wb.Get(cc, mm, nn))
+							}
+							ref[mm+M*oo] += sum
+						}
+					}
+				}
+				return compareFloat(ob, func(c []int) float64 { return ref[c[0]+M*c[1]] }, []int{M, Out}), nil
+			}
+			return inst
+		},
+		Source: func(sz []int) string {
+			return fmt.Sprintf(`// tensorproduct, C = %d, M = %d, N = %d, P = %d, In = %d, Out = %d (float32, checked against float64 with tolerance 1e-4)
+c, m, p, n, o := halide.NewVar("c"), halide.NewVar("m"), halide.NewVar("p"), halide.NewVar("n"), halide.NewVar("o")
+imap := halide.NewImageParam("imap", halide.Int32, 2)       // [P, N] (+ halo), values in [0, In)
+omap := halide.NewImageParam("omap", halide.Int32, 2)       // [P, N], values in [0, Out), with collisions
+weight := halide.NewImageParam("weight", halide.Float32, 3) // [C, M, N] (+ halo)
+input := halide.NewImageParam("input", halide.Float32, 2)   // [C, In] (+ halo)
+GatherInput := halide.NewFunc("GatherInput")
+GatherInput.Define(c, p, n).Is(input.At(c, halide.UnsafePromiseClamped(imap.At(p, n), 0, In-1)))
+GatherWeight := halide.NewFunc("GatherWeight")
+GatherWeight.Define(c, m, n).Is(weight.At(c, m, n))
+rc := halide.NewRDom("rc", halide.Range(0, C))
+Product := halide.NewFunc("Product")
+Product.Define(m, p, n).Is(float32(0))
+Product.Define(m, p, n).PlusEq(GatherInput.At(rc, p, n).Mul(GatherWeight.At(rc, m, n)))
+r := halide.NewRDom("r", halide.Range(0, N), halide.Range(0, P))
+output := halide.NewFunc("output")
+output.Define(m, o).Is(float32(0))
+output.Define(m, halide.UnsafePromiseClamped(omap.At(r.Y(), r.X()), 0, Out-1)).PlusEq(Product.At(m, r.Y(), r.X()))
+// output realized over [M, Out]
+`, sz[0], sz[1], sz[2], sz[3], sz[4], sz[5])
+		},
+	}
+}
+
+// pad is the halo of the inputs read without a boundary condition: a
+// schedule may compute a producer over more points than the output needs
+// (RoundUp, or ShiftInwards on a region smaller than the factor), and so
+// read its inputs beyond the output's region, as in Halide; the halo makes
+// those reads legal, so that only real bounds bugs fail. 128 covers a
+// split by 16 of a split by 8; 3-D inputs get pad3.
+const pad, pad3 = 128, 24
+
+// padded2 returns a buffer [e0, e1] with a halo of pad on each side of the
+// dimensions marked.
+func padded2[T halide.Number](e0, e1 int, h0, h1 bool) *halide.Buffer[T] {
+	m0, m1 := 0, 0
+	if h0 {
+		m0, e0 = -pad, e0+2*pad
+	}
+	if h1 {
+		m1, e1 = -pad, e1+2*pad
+	}
+	return halide.NewBuffer[T](e0, e1).SetMin(m0, m1)
+}
+
+// padded3 returns a buffer [e0, e1, e2] with a halo of pad3 all round.
+func padded3[T halide.Number](e0, e1, e2 int) *halide.Buffer[T] {
+	return halide.NewBuffer[T](e0+2*pad3, e1+2*pad3, e2+2*pad3).SetMin(-pad3, -pad3, -pad3)
+}
+
+// depthwise: a depthwise convolution with "same" zero padding, as in
+// apps/algo/depthwise.go (float32 against float64), with a halo on the
+// weights (see pad).
+func depthwiseAlgo() *Algo {
+	return &Algo{
+		Name:      "depthwise",
+		Float:     true,
+		SizeNames: []string{"B", "C", "H", "W", "K"},
+		Sizes: func(rng *rand.Rand) []int {
+			return []int{1 + rng.Intn(2), 1 + rng.Intn(3), prime(rng, 5, 17), prime(rng, 5, 19), []int{1, 3, 5}[rng.Intn(3)]}
+		},
+		Funcs: []FuncSpec{
+			{Name: "depthwise", Stages: []StageSpec{{Dims: d("x", "y", "c", "b")}}},
+			{Name: "conv", Stages: []StageSpec{{Dims: d("x", "y", "c", "b")}, {Dims: d("r$x", "r$y", "x", "y", "c", "b")}}, Consumers: []StageRef{{"depthwise", 0}}},
+			{Name: "padded", Stages: []StageSpec{{Dims: d("x", "y", "c", "b")}}, Consumers: []StageRef{{"conv", 1}}},
+		},
+		Wraps: []WrapSpec{
+			{Src: "weight", Consumer: "conv", Dims: []string{"x", "y", "z"}, ConsumerStages: []int{1}},
+			{Src: "padded", Consumer: "conv", Dims: []string{"x", "y", "c", "b"}, ConsumerStages: []int{1}},
+		},
+		Known: map[string]string{"r$x": "r.X()", "r$y": "r.Y()"},
+		Build: func(sz []int) *Instance {
+			B, C, H, W, K := sz[0], sz[1], sz[2], sz[3], sz[4]
+			x, y, c, b := halide.NewVar("x"), halide.NewVar("y"), halide.NewVar("c"), halide.NewVar("b")
+			input := halide.NewImageParam("input", halide.Float32, 4)
+			weight := halide.NewImageParam("weight", halide.Float32, 3)
+			pd := (K - 1) / 2
+			padded := halide.NewFunc("padded")
+			padded.Define(x, y, c, b).Is(halide.ConstantExterior(input, float32(0)).At(x, y, c, b))
+			r := halide.NewRDom("r", halide.Range(0, K), halide.Range(0, K))
+			conv := halide.NewFunc("conv")
+			conv.Define(x, y, c, b).Is(float32(0))
+			conv.Define(x, y, c, b).PlusEq(padded.At(x.Add(r.X()).Sub(pd), y.Add(r.Y()).Sub(pd), c, b).Mul(weight.At(r.X(), r.Y(), c)))
+			out := halide.NewFunc("depthwise")
+			out.Define(x, y, c, b).Is(conv.At(x, y, c, b))
+			inst := &Instance{
+				Funcs:  map[string]*halide.Func{"depthwise": out, "conv": conv, "padded": padded},
+				Images: map[string]*halide.ImageParam{"weight": weight, "input": input},
+				Vars:   map[string]halide.VarOrRVar{"x": x, "y": y, "c": c, "b": b, "r$x": r.X(), "r$y": r.Y()},
+				Out:    out,
+			}
+			inst.Run = func(p *halide.Pipeline, seed int64) (string, error) {
+				rng := rand.New(rand.NewSource(seed))
+				ib := halide.NewBuffer[float32](W, H, C, B)
+				fillFloat(rng, ib)
+				wb := padded3[float32](K, K, C)
+				fillFloat(rng, wb)
+				input.Set(ib)
+				weight.Set(wb)
+				ob := halide.NewBuffer[float32](W, H, C, B)
+				if err := p.Realize(ob); err != nil {
+					return "", err
+				}
+				return compareFloat(ob, func(q []int) float64 {
+					s := 0.0
+					for ky := 0; ky < K; ky++ {
+						for kx := 0; kx < K; kx++ {
+							ix, iy := q[0]+kx-pd, q[1]+ky-pd
+							if ix >= 0 && ix < W && iy >= 0 && iy < H {
+								s += float64(ib.Get(ix, iy, q[2], q[3])) * float64(wb.Get(kx, ky, q[2]))
+							}
+						}
+					}
+					return s
+				}, []int{W, H, C, B}), nil
+			}
+			return inst
+		},
+		Source: func(sz []int) string {
+			return fmt.Sprintf(`// depthwise, B = %d, C = %d, H = %d, W = %d, K = %d (float32, checked against float64 with tolerance 1e-4)
+x, y, c, b := halide.NewVar("x"), halide.NewVar("y"), halide.NewVar("c"), halide.NewVar("b")
+input := halide.NewImageParam("input", halide.Float32, 4)   // [W, H, C, B]
+weight := halide.NewImageParam("weight", halide.Float32, 3) // [K, K, C] (+ a halo of 24)
+padded := halide.NewFunc("padded")
+padded.Define(x, y, c, b).Is(halide.ConstantExterior(input, float32(0)).At(x, y, c, b))
+r := halide.NewRDom("r", halide.Range(0, K), halide.Range(0, K))
+conv := halide.NewFunc("conv")
+conv.Define(x, y, c, b).Is(float32(0))
+conv.Define(x, y, c, b).PlusEq(padded.At(x.Add(r.X()).Sub((K-1)/2), y.Add(r.Y()).Sub((K-1)/2), c, b).Mul(weight.At(r.X(), r.Y(), c)))
+depthwise := halide.NewFunc("depthwise")
+depthwise.Define(x, y, c, b).Is(conv.At(x, y, c, b))
+// output: depthwise realized over [W, H, C, B]
+`, sz[0], sz[1], sz[2], sz[3], sz[4])
+		},
+	}
+}

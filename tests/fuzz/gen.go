@@ -1,0 +1,700 @@
+package fuzz
+
+import (
+	"fmt"
+	"math/rand"
+	"strings"
+
+	"github.com/gohalide/gohalide/halide"
+)
+
+// The generator keeps a model of every stage's loops (names innermost
+// first, kinds, constant extents where known) and of where every Func is
+// computed, and draws directives that are legal-looking for that model:
+// GPU thread loops inside block loops, producers inside a kernel only at
+// block or thread level, unroll and vectorize on loops of constant extent,
+// parallel RVars only with Atomic on a scatter, and so on. A small share of
+// draws breaks these rules on purpose so the library's rejections are
+// exercised too.
+
+// kind is the model's loop kind.
+type kind int
+
+const (
+	kSerial kind = iota
+	kParallel
+	kVector
+	kUnroll
+	kBlock
+	kThread
+)
+
+type mdim struct {
+	name string
+	rvar bool
+	kind kind
+	ext  int // constant extent, 0 if unknown
+}
+
+type mstage struct {
+	dims    []mdim // innermost first
+	scatter bool
+	pure    bool // the stage is the pure definition
+	output  bool // the stage is the output's pure definition
+}
+
+// ctx is where a Func is computed: on the host, at the level of a GPU
+// block (inside block loops, outside thread loops) or inside a GPU thread.
+type ctx int
+
+const (
+	ctxHost ctx = iota
+	ctxBlock
+	ctxThread
+)
+
+type mfunc struct {
+	name      string
+	stages    []*mstage
+	consumers []StageRef
+	inline    bool
+	ctx       ctx // where the Func is computed
+	scheduled bool
+}
+
+type gen struct {
+	rng    *rand.Rand
+	gpu    bool
+	a      *Algo
+	s      Schedule
+	funcs  map[string]*mfunc
+	order  []string
+	fresh  int
+	broken bool // true once a deliberately illegal directive was drawn
+}
+
+// Generate draws a random schedule of a for the CPU or (gpu) the GPU.
+func Generate(a *Algo, gpu bool, rng *rand.Rand) Schedule {
+	g := &gen{rng: rng, gpu: gpu, a: a, funcs: map[string]*mfunc{}}
+	for _, fs := range a.Funcs {
+		mf := &mfunc{name: fs.Name, consumers: append([]StageRef(nil), fs.Consumers...)}
+		for si, ss := range fs.Stages {
+			st := &mstage{scatter: ss.Scatter, pure: si == 0}
+			for _, dd := range ss.Dims {
+				st.dims = append(st.dims, mdim{name: dd.Name, rvar: dd.RVar})
+			}
+			mf.stages = append(mf.stages, st)
+		}
+		g.funcs[fs.Name] = mf
+		g.order = append(g.order, fs.Name)
+	}
+	// In wrappers first: a wrapper is scheduled right after its consumer.
+	pIn := 0.25
+	if gpu {
+		pIn = 0.4
+	}
+	for _, w := range a.Wraps {
+		if g.rng.Float64() >= pIn {
+			continue
+		}
+		name := w.WrapperName()
+		if _, dup := g.funcs[name]; dup {
+			continue
+		}
+		if _, ok := g.funcs[w.Consumer]; !ok {
+			continue
+		}
+		g.s = append(g.s, Directive{Op: OpIn, Func: w.Src, Consumer: w.Consumer, Wrapper: name, Tail: NoTail})
+		mf := &mfunc{name: name}
+		st := &mstage{pure: true}
+		for _, n := range w.Dims {
+			st.dims = append(st.dims, mdim{name: n})
+		}
+		mf.stages = []*mstage{st}
+		for _, cs := range w.ConsumerStages {
+			mf.consumers = append(mf.consumers, StageRef{w.Consumer, cs})
+		}
+		g.funcs[name] = mf
+		if src, ok := g.funcs[w.Src]; ok {
+			// The source is now called by the wrapper instead.
+			var cons []StageRef
+			for _, c := range src.consumers {
+				if c.Func != w.Consumer {
+					cons = append(cons, c)
+				}
+			}
+			src.consumers = append(cons, StageRef{name, 0})
+		}
+		// Insert after the consumer.
+		for i, n := range g.order {
+			if n == w.Consumer {
+				g.order = append(g.order[:i+1], append([]string{name}, g.order[i+1:]...)...)
+				break
+			}
+		}
+	}
+	g.funcs[g.order[0]].stages[0].output = true
+	for i, name := range g.order {
+		g.schedule(g.funcs[name], i == 0)
+	}
+	return g.s
+}
+
+func (g *gen) p(x float64) bool { return g.rng.Float64() < x }
+
+func (g *gen) newName(base string) string {
+	g.fresh++
+	base = strings.NewReplacer("$", "", ".", "").Replace(base)
+	if len(base) > 3 {
+		base = base[:3]
+	}
+	return fmt.Sprintf("%s%d", base, g.fresh)
+}
+
+func (g *gen) emit(d Directive) {
+	if d.Tail == 0 && d.Op != OpSplit && d.Op != OpTile && d.Op != OpGPUTile && d.Op != OpGPUTile1D {
+		d.Tail = NoTail
+	}
+	g.s = append(g.s, d)
+}
+
+// schedule draws the compute level and the loop directives of f.
+func (g *gen) schedule(f *mfunc, isOutput bool) {
+	f.scheduled = true
+	f.ctx = ctxHost
+	if !isOutput {
+		g.computeLevel(f)
+	}
+	if f.inline {
+		return
+	}
+	for si, st := range f.stages {
+		g.loops(f, si, st)
+	}
+	g.memory(f, isOutput)
+}
+
+// effectiveConsumers are the non-inline stages that call f, looking
+// through inline consumers.
+func (g *gen) effectiveConsumers(f *mfunc, depth int) []StageRef {
+	var out []StageRef
+	for _, c := range f.consumers {
+		cf := g.funcs[c.Func]
+		if cf == nil {
+			continue
+		}
+		if cf.inline && depth < 5 {
+			out = append(out, g.effectiveConsumers(cf, depth+1)...)
+		} else {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// transitiveConsumers are all scheduled non-inline Funcs that use f,
+// directly or not.
+func (g *gen) transitiveConsumers(f *mfunc) []string {
+	seen := map[string]bool{}
+	var out []string
+	var walk func(m *mfunc, depth int)
+	walk = func(m *mfunc, depth int) {
+		if depth > 6 {
+			return
+		}
+		for _, c := range m.consumers {
+			cf := g.funcs[c.Func]
+			if cf == nil || seen[c.Func] {
+				continue
+			}
+			seen[c.Func] = true
+			if !cf.inline {
+				out = append(out, c.Func)
+			}
+			walk(cf, depth+1)
+		}
+	}
+	walk(f, 0)
+	return out
+}
+
+// loopCtx is the context inside loop index li of stage st of f.
+func loopCtx(f *mfunc, st *mstage, li int) ctx {
+	c := f.ctx
+	for i := len(st.dims) - 1; i >= li; i-- {
+		switch st.dims[i].kind {
+		case kBlock:
+			if c < ctxBlock {
+				c = ctxBlock
+			}
+		case kThread:
+			c = ctxThread
+		}
+	}
+	return c
+}
+
+func (g *gen) computeLevel(f *mfunc) {
+	r := g.rng.Float64()
+	pure := len(f.stages) == 1
+	cons := g.effectiveConsumers(f, 0)
+	switch {
+	case pure && r < 0.2:
+		// Inline: the default; say so explicitly half the time.
+		f.inline = true
+		if g.p(0.5) {
+			g.emit(Directive{Op: OpComputeInline, Func: f.name})
+		}
+		return
+	case r < 0.45 || len(cons) == 0:
+		g.emit(Directive{Op: OpComputeRoot, Func: f.name})
+		f.ctx = ctxHost
+		return
+	}
+	ref := cons[g.rng.Intn(len(cons))]
+	if g.p(0.15) {
+		if tc := g.transitiveConsumers(f); len(tc) > 0 {
+			cf := g.funcs[tc[g.rng.Intn(len(tc))]]
+			ref = StageRef{cf.name, g.rng.Intn(len(cf.stages))}
+		}
+	}
+	cf := g.funcs[ref.Func]
+	st := cf.stages[ref.Stage]
+	if len(st.dims) == 0 {
+		g.emit(Directive{Op: OpComputeRoot, Func: f.name})
+		return
+	}
+	li := g.rng.Intn(len(st.dims))
+	if g.gpu {
+		// Prefer the innermost block loop and the thread loops of the
+		// consumer's kernels (inside an outer block loop, the producer's
+		// loops would lie between the block loops).
+		var gpuLoops []int
+		innerBlock := true
+		for i, dd := range st.dims {
+			if dd.kind == kThread || (dd.kind == kBlock && innerBlock) {
+				gpuLoops = append(gpuLoops, i)
+			}
+			if dd.kind == kBlock {
+				innerBlock = false
+			}
+		}
+		if len(gpuLoops) > 0 && g.p(0.6) {
+			// The innermost block loop or any thread loop.
+			li = gpuLoops[g.rng.Intn(len(gpuLoops))]
+		}
+	}
+	cs := ref.Stage
+	if ref.Stage == len(cf.stages)-1 && g.p(0.7) {
+		cs = -1
+	}
+	g.emit(Directive{Op: OpComputeAt, Func: f.name, Consumer: cf.name, ConsumerStage: cs, Vars: []string{st.dims[li].name}})
+	f.ctx = loopCtx(cf, st, li)
+	// Store level: an enclosing loop of the same (last) stage, or root.
+	if cs == -1 && g.p(0.2) {
+		lj := li + g.rng.Intn(len(st.dims)-li)
+		g.emit(Directive{Op: OpStoreAt, Func: f.name, Consumer: cf.name, ConsumerStage: -1, Vars: []string{st.dims[lj].name}})
+	} else if g.p(0.04) {
+		g.emit(Directive{Op: OpStoreRoot, Func: f.name})
+	}
+}
+
+func (g *gen) memory(f *mfunc, isOutput bool) {
+	if isOutput {
+		if g.p(0.03) {
+			g.emit(Directive{Op: OpStoreIn, Func: f.name, Mem: int(halide.Heap)})
+		}
+		return
+	}
+	m, set := halide.MemoryAuto, false
+	r := g.rng.Float64()
+	switch {
+	case !g.gpu:
+		switch {
+		case r < 0.15:
+			m, set = halide.Stack, true
+		case r < 0.3:
+			m, set = halide.Heap, true
+		case r < 0.33:
+			m, set = halide.Register, true
+		case r < 0.35:
+			m, set = halide.GPUShared, true
+		}
+	case f.ctx == ctxBlock:
+		switch {
+		case r < 0.6:
+			m, set = halide.GPUShared, true
+		case r < 0.7:
+			m, set = halide.Register, true
+		case r < 0.75:
+			m, set = halide.Heap, true
+		}
+	case f.ctx == ctxThread:
+		switch {
+		case r < 0.35:
+			m, set = halide.Register, true
+		case r < 0.65:
+			m, set = halide.GPUShared, true
+		case r < 0.7:
+			m, set = halide.Stack, true
+		}
+	default:
+		switch {
+		case r < 0.1:
+			m, set = halide.Heap, true
+		case r < 0.13:
+			m, set = halide.GPUShared, true
+		}
+	}
+	if set {
+		if g.p(0.05) {
+			m, set = halide.MemoryAuto, true
+		}
+		g.emit(Directive{Op: OpStoreIn, Func: f.name, Mem: int(m)})
+	}
+}
+
+// loops draws the loop directives of stage si of f.
+func (g *gen) loops(f *mfunc, si int, st *mstage) {
+	if g.gpu {
+		switch f.ctx {
+		case ctxHost:
+			if g.p(0.9) {
+				g.kernel(f, si, st)
+			}
+		case ctxBlock:
+			if g.p(0.6) {
+				g.threads(f, si, st)
+			}
+		}
+	}
+	n := []int{0, 1, 1, 2, 2, 3, 4}[g.rng.Intn(7)]
+	for k := 0; k < n; k++ {
+		g.transform(f, si, st)
+	}
+}
+
+func (g *gen) factor() int {
+	return []int{2, 2, 3, 4, 4, 8, 8, 16, 5, 7}[g.rng.Intn(10)]
+}
+
+func (g *gen) tail(st *mstage, d mdim) int {
+	t := []int{NoTail, int(halide.TailAuto), int(halide.GuardWithIf), int(halide.ShiftInwards), int(halide.RoundUp)}[g.rng.Intn(5)]
+	// The output's size is random and often smaller than the factor or
+	// not a multiple of it: Realize refuses ShiftInwards and RoundUp
+	// there (rejected_size); keep some.
+	if st.output && t != int(halide.GuardWithIf) && g.p(0.7) {
+		t = int(halide.GuardWithIf)
+	}
+	// ShiftInwards on an update and RoundUp on an RVar are illegal
+	// (rejected at Lower); keep a few.
+	if t == int(halide.ShiftInwards) && !st.pure && g.p(0.9) {
+		t = int(halide.GuardWithIf)
+	}
+	if t == int(halide.RoundUp) && d.rvar && g.p(0.9) {
+		t = int(halide.GuardWithIf)
+	}
+	return t
+}
+
+// split splits dim i of st into outer and inner, returning their indices
+// (inner is i, outer i+1).
+func (g *gen) split(f *mfunc, si int, st *mstage, i, factor, tail int) (string, string) {
+	dd := st.dims[i]
+	o, in := g.newName(dd.name+"o"), g.newName(dd.name+"i")
+	g.emit(Directive{Op: OpSplit, Func: f.name, Stage: si, Vars: []string{dd.name, o, in}, Ints: []int{factor}, Tail: tail})
+	g.applySplit(st, i, o, in, factor)
+	return o, in
+}
+
+func (g *gen) applySplit(st *mstage, i int, o, in string, factor int) {
+	dd := st.dims[i]
+	dims := append([]mdim{}, st.dims[:i]...)
+	dims = append(dims, mdim{name: in, rvar: dd.rvar, ext: factor}, mdim{name: o, rvar: dd.rvar, kind: dd.kind})
+	st.dims = append(dims, st.dims[i+1:]...)
+}
+
+func (st *mstage) index(name string) int {
+	for i, dd := range st.dims {
+		if dd.name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// reorder applies Reorder(names...) (innermost first) to the model.
+func (st *mstage) reorder(names []string) {
+	idx := make([]int, len(names))
+	for k, n := range names {
+		idx[k] = st.index(n)
+		if idx[k] < 0 {
+			return
+		}
+	}
+	slots := append([]int(nil), idx...)
+	sortInts(slots)
+	dims := append([]mdim(nil), st.dims...)
+	for k, s := range slots {
+		dims[s] = st.dims[idx[k]]
+	}
+	st.dims = dims
+}
+
+func sortInts(a []int) {
+	for i := 1; i < len(a); i++ {
+		for j := i; j > 0 && a[j] < a[j-1]; j-- {
+			a[j], a[j-1] = a[j-1], a[j]
+		}
+	}
+}
+
+// serialPure returns the indices of the stage's serial pure loops (or, with
+// rvars, its serial RVar loops).
+func (st *mstage) serial(rvars bool) []int {
+	var out []int
+	for i, dd := range st.dims {
+		if dd.kind == kSerial && dd.rvar == rvars {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+func (g *gen) pick(a []int) int { return a[g.rng.Intn(len(a))] }
+
+// kernel makes a stage computed on the host a GPU kernel: block loops
+// outside thread loops, made from its pure loops (or, for a scatter, from
+// its RVar loops with Atomic).
+func (g *gen) kernel(f *mfunc, si int, st *mstage) {
+	pure := st.serial(false)
+	rv := st.serial(true)
+	useR := len(pure) == 0 || (st.scatter && g.p(0.4))
+	if useR && len(rv) > 0 {
+		if st.scatter && g.p(0.9) {
+			g.emit(Directive{Op: OpAtomic, Func: f.name, Stage: si})
+		}
+		pure = rv
+	} else if len(pure) == 0 {
+		return
+	}
+	r := g.rng.Float64()
+	switch {
+	case len(pure) >= 2 && r < 0.45:
+		// A 2-D tile of threads, usually on the two innermost loops.
+		a, b := pure[0], pure[1]
+		if g.p(0.3) {
+			a = g.pick(pure)
+			for b = g.pick(pure); b == a; b = g.pick(pure) {
+			}
+		}
+		if b < a && g.p(0.8) {
+			a, b = b, a
+		}
+		fx := []int{2, 4, 8, 16}[g.rng.Intn(4)]
+		fy := []int{1, 2, 3, 4, 8}[g.rng.Intn(5)]
+		tail := g.tail(st, st.dims[a])
+		xn, yn := st.dims[a].name, st.dims[b].name
+		bx, by, tx, ty := g.newName(xn+"b"), g.newName(yn+"b"), g.newName(xn+"t"), g.newName(yn+"t")
+		if g.p(0.5) {
+			g.emit(Directive{Op: OpGPUTile, Func: f.name, Stage: si, Vars: []string{xn, yn, bx, by, tx, ty}, Ints: []int{fx, fy}, Tail: tail})
+		} else {
+			g.emit(Directive{Op: OpSplit, Func: f.name, Stage: si, Vars: []string{xn, bx, tx}, Ints: []int{fx}, Tail: tail})
+			g.emit(Directive{Op: OpSplit, Func: f.name, Stage: si, Vars: []string{yn, by, ty}, Ints: []int{fy}, Tail: tail})
+			g.emit(Directive{Op: OpReorder, Func: f.name, Stage: si, Vars: []string{tx, ty, bx, by}})
+			g.emit(Directive{Op: OpGPUBlocks, Func: f.name, Stage: si, Vars: []string{bx, by}})
+			g.emit(Directive{Op: OpGPUThreads, Func: f.name, Stage: si, Vars: []string{tx, ty}})
+		}
+		g.applySplit(st, st.index(xn), bx, tx, fx)
+		g.applySplit(st, st.index(yn), by, ty, fy)
+		st.reorder([]string{tx, ty, bx, by})
+		st.dims[st.index(bx)].kind = kBlock
+		st.dims[st.index(by)].kind = kBlock
+		st.dims[st.index(tx)].kind = kThread
+		st.dims[st.index(ty)].kind = kThread
+	default:
+		a := pure[0]
+		if g.p(0.4) {
+			a = g.pick(pure)
+		}
+		xn := st.dims[a].name
+		fx := []int{2, 4, 8, 16, 32}[g.rng.Intn(5)]
+		tail := g.tail(st, st.dims[a])
+		bx, tx := g.newName(xn+"b"), g.newName(xn+"t")
+		// A second block dimension: the loop just outside.
+		var extra string
+		if a+1 < len(st.dims) && st.dims[a+1].kind == kSerial && (st.dims[a+1].rvar == st.dims[a].rvar) && g.p(0.4) {
+			extra = st.dims[a+1].name
+		}
+		if extra == "" && g.p(0.5) {
+			g.emit(Directive{Op: OpGPUTile1D, Func: f.name, Stage: si, Vars: []string{xn, bx, tx}, Ints: []int{fx}, Tail: tail})
+		} else {
+			g.emit(Directive{Op: OpSplit, Func: f.name, Stage: si, Vars: []string{xn, bx, tx}, Ints: []int{fx}, Tail: tail})
+			blocks := []string{bx}
+			if extra != "" {
+				blocks = append(blocks, extra)
+			}
+			g.emit(Directive{Op: OpGPUBlocks, Func: f.name, Stage: si, Vars: blocks})
+			g.emit(Directive{Op: OpGPUThreads, Func: f.name, Stage: si, Vars: []string{tx}})
+		}
+		g.applySplit(st, a, bx, tx, fx)
+		st.dims[st.index(bx)].kind = kBlock
+		st.dims[st.index(tx)].kind = kThread
+		if extra != "" {
+			st.dims[st.index(extra)].kind = kBlock
+		}
+	}
+}
+
+// threads gives a stage computed at block level thread loops: a pure loop
+// split with the inner part the threads, or a loop marked as is.
+func (g *gen) threads(f *mfunc, si int, st *mstage) {
+	pure := st.serial(false)
+	if len(pure) == 0 {
+		return
+	}
+	a := pure[0]
+	if g.p(0.3) {
+		a = g.pick(pure)
+	}
+	if g.p(0.25) {
+		g.emit(Directive{Op: OpGPUThreads, Func: f.name, Stage: si, Vars: []string{st.dims[a].name}})
+		st.dims[a].kind = kThread
+		return
+	}
+	xn := st.dims[a].name
+	fx := []int{2, 4, 8, 16}[g.rng.Intn(4)]
+	o, in := g.split(f, si, st, a, fx, g.tail(st, st.dims[a]))
+	_ = o
+	g.emit(Directive{Op: OpGPUThreads, Func: f.name, Stage: si, Vars: []string{in}})
+	st.dims[st.index(in)].kind = kThread
+	_ = xn
+}
+
+// transform draws one loop directive on serial loops of the stage.
+func (g *gen) transform(f *mfunc, si int, st *mstage) {
+	var ser []int
+	for i, dd := range st.dims {
+		if dd.kind == kSerial {
+			ser = append(ser, i)
+		}
+	}
+	if len(ser) == 0 {
+		return
+	}
+	inKernel := g.gpu && (f.ctx != ctxHost || hasKind(st, kBlock))
+	r := g.rng.Float64()
+	switch {
+	case r < 0.3: // split
+		i := g.pick(ser)
+		g.split(f, si, st, i, g.factor(), g.tail(st, st.dims[i]))
+	case r < 0.38: // tile
+		var pure []int
+		for _, i := range ser {
+			if !st.dims[i].rvar {
+				pure = append(pure, i)
+			}
+		}
+		if len(pure) < 2 {
+			return
+		}
+		a, b := pure[0], pure[1]
+		xn, yn := st.dims[a].name, st.dims[b].name
+		fx, fy := g.factor(), g.factor()
+		tail := g.tail(st, st.dims[a])
+		xo, yo, xi, yi := g.newName(xn+"o"), g.newName(yn+"o"), g.newName(xn+"i"), g.newName(yn+"i")
+		g.emit(Directive{Op: OpTile, Func: f.name, Stage: si, Vars: []string{xn, yn, xo, yo, xi, yi}, Ints: []int{fx, fy}, Tail: tail})
+		g.applySplit(st, a, xo, xi, fx)
+		g.applySplit(st, st.index(yn), yo, yi, fy)
+		st.reorder([]string{xi, yi, xo, yo})
+	case r < 0.46: // fuse two adjacent serial loops of the same kind
+		var cand []int
+		for _, i := range ser {
+			if i+1 < len(st.dims) && st.dims[i+1].kind == kSerial && st.dims[i+1].rvar == st.dims[i].rvar {
+				cand = append(cand, i)
+			}
+		}
+		if len(cand) == 0 {
+			return
+		}
+		i := g.pick(cand)
+		in, out := st.dims[i], st.dims[i+1]
+		name := g.newName("f")
+		g.emit(Directive{Op: OpFuse, Func: f.name, Stage: si, Vars: []string{in.name, out.name, name}})
+		ext := 0
+		if in.ext > 0 && out.ext > 0 {
+			ext = in.ext * out.ext
+		}
+		dims := append([]mdim{}, st.dims[:i]...)
+		dims = append(dims, mdim{name: name, rvar: in.rvar, ext: ext})
+		st.dims = append(dims, st.dims[i+2:]...)
+	case r < 0.6: // reorder serial loops
+		if len(ser) < 2 {
+			return
+		}
+		perm := g.rng.Perm(len(ser))
+		k := 2 + g.rng.Intn(len(ser)-1)
+		names := make([]string, k)
+		for j := 0; j < k; j++ {
+			names[j] = st.dims[ser[perm[j]]].name
+		}
+		g.emit(Directive{Op: OpReorder, Func: f.name, Stage: si, Vars: names})
+		st.reorder(names)
+	case r < 0.8: // unroll or vectorize
+		op, k, suffix := OpUnroll, kUnroll, "_u"
+		if g.p(0.45) {
+			op, k, suffix = OpVectorize, kVector, "_v"
+		}
+		var known []int
+		for _, i := range ser {
+			if st.dims[i].ext > 0 && st.dims[i].ext <= 16 {
+				known = append(known, i)
+			}
+		}
+		if len(known) > 0 && g.p(0.75) {
+			i := g.pick(known)
+			g.emit(Directive{Op: op, Func: f.name, Stage: si, Vars: []string{st.dims[i].name}})
+			st.dims[i].kind = k
+			return
+		}
+		i := g.pick(ser)
+		dd := st.dims[i]
+		if st.index(dd.name+suffix) >= 0 || strings.Contains(dd.name, "_") {
+			return
+		}
+		fac := []int{2, 3, 4}[g.rng.Intn(3)]
+		g.emit(Directive{Op: op, Func: f.name, Stage: si, Vars: []string{dd.name}, Ints: []int{fac}})
+		// The outer loop keeps the name; the inner is name+suffix.
+		g.applySplit(st, i, dd.name, dd.name+suffix, fac)
+		st.dims[st.index(dd.name+suffix)].kind = k
+	default: // parallel
+		if inKernel {
+			return
+		}
+		var cand []int
+		for _, i := range ser {
+			dd := st.dims[i]
+			if !dd.rvar || (st.scatter && g.p(0.5)) || g.p(0.05) {
+				cand = append(cand, i)
+			}
+		}
+		if len(cand) == 0 {
+			return
+		}
+		i := g.pick(cand)
+		if st.dims[i].rvar && st.scatter && g.p(0.85) {
+			g.emit(Directive{Op: OpAtomic, Func: f.name, Stage: si})
+		}
+		g.emit(Directive{Op: OpParallel, Func: f.name, Stage: si, Vars: []string{st.dims[i].name}})
+		st.dims[i].kind = kParallel
+	}
+}
+
+func hasKind(st *mstage, k kind) bool {
+	for _, dd := range st.dims {
+		if dd.kind == k {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,340 @@
+package fuzz
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand"
+	"regexp"
+	"runtime/debug"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/gohalide/gohalide/halide"
+)
+
+// Class is the outcome of one schedule.
+type Class int
+
+// The outcome classes. RejectLower is expected for illegal schedules;
+// every other class but OK is a library defect (or a fuzzer bug).
+const (
+	OK          Class = iota
+	RejectLower       // a typed *halide.Error from Lower / Compile
+	// RejectSize is Realize's assertion that the output's size suits a
+	// RoundUp or ShiftInwards split of the output (as in Halide): the
+	// sizes are random, so this is expected.
+	RejectSize
+	RejectRealize // an error from Realize (the inputs are always valid)
+	Wrong         // no error, wrong numbers
+	Panic         // a panic escaped the library
+	Internal      // ErrInternal, or an error that is not a *halide.Error
+	Timeout       // the schedule ran past the per-schedule limit
+	numClasses
+)
+
+var classNames = [...]string{"ok", "rejected_lower", "rejected_size", "rejected_realize", "wrong", "panic", "internal", "timeout"}
+
+func (c Class) String() string { return classNames[c] }
+
+// IsDefect says whether the class is a library defect worth a repro.
+func (c Class) IsDefect() bool { return c != OK && c != RejectLower && c != RejectSize }
+
+// Case is one schedule of one algorithm at one size.
+type Case struct {
+	Algo  string   `json:"algo"`
+	GPU   bool     `json:"gpu"`
+	Sizes []int    `json:"sizes"`
+	Seed  int64    `json:"seed"` // of the inputs
+	Sched Schedule `json:"schedule"`
+	// RunSeed and Index say where the case came from (-seed, schedule #).
+	RunSeed int64 `json:"run_seed"`
+	Index   int   `json:"index"`
+}
+
+// Target is "gpu" (kernels on the emulator) or "cpu".
+func (c Case) Target() string {
+	if c.GPU {
+		return "gpu"
+	}
+	return "cpu"
+}
+
+// Result is the outcome of a Case.
+type Result struct {
+	Class Class
+	// Code is the halide error code, if any.
+	Code string
+	// Msg is the error message, the mismatch summary or the panic.
+	Msg string
+	// Applied are the directives of the schedule that were applied.
+	Applied Schedule
+	Elapsed time.Duration
+}
+
+// MakeCase draws case i of the run with seed: the algorithm, the target
+// (CPU or GPU emulator), random odd sizes, an input seed and a schedule.
+// It depends only on (seed, i).
+func MakeCase(seed int64, i int, algos []*Algo) Case {
+	rng := rand.New(rand.NewSource(seed*1_000_003 + int64(i)))
+	a := algos[rng.Intn(len(algos))]
+	gpu := rng.Intn(2) == 0
+	sizes := a.Sizes(rng)
+	inSeed := rng.Int63()
+	return Case{Algo: a.Name, GPU: gpu, Sizes: sizes, Seed: inSeed, Sched: Generate(a, gpu, rng), RunSeed: seed, Index: i}
+}
+
+// Options of a run.
+type Options struct {
+	// Verify runs the IR verifier after every lowering pass.
+	Verify bool
+	// Timeout is the limit per schedule (0: 20 s).
+	Timeout time.Duration
+}
+
+// Run runs c. A run past opt.Timeout is abandoned (its goroutine keeps
+// running) and reported as Timeout.
+func Run(c Case, opt Options) Result {
+	to := opt.Timeout
+	if to == 0 {
+		to = 20 * time.Second
+	}
+	done := make(chan Result, 1)
+	start := time.Now()
+	go func() { done <- runCase(c, opt) }()
+	select {
+	case r := <-done:
+		r.Elapsed = time.Since(start)
+		return r
+	case <-time.After(to):
+		return Result{Class: Timeout, Msg: fmt.Sprintf("no result after %v", to), Applied: c.Sched, Elapsed: to}
+	}
+}
+
+func runCase(c Case, opt Options) (res Result) {
+	defer func() {
+		if r := recover(); r != nil {
+			res = Result{Class: Panic, Msg: fmt.Sprintf("panic: %v\n%s", r, debug.Stack()), Applied: res.Applied}
+		}
+	}()
+	a := AlgoByName(c.Algo)
+	if a == nil {
+		return Result{Class: Internal, Code: "fuzzer", Msg: "unknown algorithm " + c.Algo}
+	}
+	inst := a.Build(c.Sizes)
+	res.Applied = inst.Apply(c.Sched)
+	p := halide.NewPipeline(inst.Out).WithOptions(halide.Options{Verify: opt.Verify})
+	if err := p.Compile(); err != nil {
+		return classify(err, RejectLower, res.Applied)
+	}
+	mismatch, err := inst.Run(p, c.Seed)
+	if err != nil {
+		r := classify(err, RejectRealize, res.Applied)
+		if r.Class == RejectRealize && outputOOB.MatchString(r.Msg) && shiftsOutput(res.Applied, a.Funcs[0].Name) {
+			r.Class = RejectSize
+		}
+		return r
+	}
+	if mismatch != "" {
+		return Result{Class: Wrong, Msg: mismatch, Applied: res.Applied}
+	}
+	return Result{Class: OK, Applied: res.Applied}
+}
+
+func classify(err error, as Class, applied Schedule) Result {
+	var he *halide.Error
+	if !errors.As(err, &he) {
+		return Result{Class: Internal, Code: "untyped", Msg: fmt.Sprintf("%T: %v", err, err), Applied: applied}
+	}
+	if he.Code == halide.ErrInternal {
+		return Result{Class: Internal, Code: string(he.Code), Msg: he.Error(), Applied: applied}
+	}
+	if as == RejectRealize && sizeAssertion.MatchString(he.Msg) {
+		as = RejectSize
+	}
+	return Result{Class: as, Code: string(he.Code), Msg: he.Error(), Applied: applied}
+}
+
+// outputOOB matches Realize's check that the output buffer covers the
+// region the pipeline writes.
+var outputOOB = regexp.MustCompile(`Output buffer \S+ is accessed outside its bounds`)
+
+// shiftsOutput says whether the schedule splits a loop of the output Func
+// with a tail strategy other than GuardWithIf (TailAuto is ShiftInwards on
+// the output's pure definition). A split nested in another may then need
+// more than the output's extent, which Realize refuses, as Halide does;
+// the direct check (sizeAssertion) covers only the first split of a
+// dimension.
+func shiftsOutput(s Schedule, out string) bool {
+	for _, d := range s {
+		if d.Func != out {
+			continue
+		}
+		switch d.Op {
+		case OpSplit, OpTile, OpGPUTile, OpGPUTile1D:
+			if d.Tail != int(halide.GuardWithIf) {
+				return true
+			}
+		case OpUnroll, OpVectorize:
+			if len(d.Ints) > 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// sizeAssertion matches Realize's checks of the output's size against
+// its RoundUp and ShiftInwards splits.
+var sizeAssertion = regexp.MustCompile(`splits \S+ by [0-9]+ with (RoundUp|ShiftInwards), so the output's extent in dimension [0-9]+ must be`)
+
+var digits = regexp.MustCompile(`[0-9]+`)
+
+// msgKey is the first line of an error message with numbers replaced, so
+// that one bug at different sizes gives one key.
+func msgKey(msg string) string {
+	line, _, _ := strings.Cut(msg, "\n")
+	line = digits.ReplaceAllString(line, "#")
+	if len(line) > 160 {
+		line = line[:160]
+	}
+	return line
+}
+
+// sameFailure says whether r2 is the same failure as r (for the
+// minimizer): the same class, and for errors the same code and message key.
+func sameFailure(r, r2 Result) bool {
+	if r.Class != r2.Class {
+		return false
+	}
+	switch r.Class {
+	case RejectRealize, Internal, RejectLower:
+		return r.Code == r2.Code && msgKey(r.Msg) == msgKey(r2.Msg)
+	case Panic:
+		return msgKey(r.Msg) == msgKey(r2.Msg)
+	}
+	return true
+}
+
+// smallSizes are the sizes the minimizer tries, smallest first.
+var smallSizes = []int{1, 2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31}
+
+// Minimize deletes directives one at a time and shrinks the sizes while
+// the failure stays the same, spending at most budget runs.
+func Minimize(c Case, r Result, opt Options, budget int) (Case, Result) {
+	runs := 0
+	try := func(c2 Case) (Result, bool) {
+		if runs >= budget {
+			return Result{}, false
+		}
+		runs++
+		r2 := Run(c2, opt)
+		return r2, sameFailure(r, r2)
+	}
+	c.Sched = r.Applied
+	for pass := 0; pass < 3; pass++ {
+		changed := false
+		for i := len(c.Sched) - 1; i >= 0; i-- {
+			c2 := c
+			c2.Sched = c.Sched.Without(i)
+			if r2, ok := try(c2); ok {
+				c, r = c2, r2
+				c.Sched = r2.Applied
+				changed = true
+				if i > len(c.Sched) {
+					i = len(c.Sched)
+				}
+			}
+		}
+		for si := range c.Sizes {
+			for _, v := range smallSizes {
+				if v >= c.Sizes[si] {
+					break
+				}
+				c2 := c
+				c2.Sizes = append([]int(nil), c.Sizes...)
+				c2.Sizes[si] = v
+				if r2, ok := try(c2); ok {
+					c, r = c2, r2
+					changed = true
+					break
+				}
+			}
+		}
+		if !changed || runs >= budget {
+			break
+		}
+	}
+	return c, r
+}
+
+// Signature groups minimized failures: the class, the error code and
+// message key, and the directive kinds of the minimized schedule.
+func Signature(c Case, r Result) string {
+	var ops []string
+	for _, d := range c.Sched {
+		s := string(d.Op)
+		if d.Tail != NoTail && (d.Op == OpSplit || d.Op == OpTile || d.Op == OpGPUTile || d.Op == OpGPUTile1D) {
+			s += "(" + strings.TrimPrefix(tailName(d.Tail), "halide.") + ")"
+		}
+		if d.Op == OpStoreIn {
+			s += "(" + strings.TrimPrefix(memName(d.Mem), "halide.") + ")"
+		}
+		if d.Op == OpComputeAt && d.ConsumerStage >= 0 {
+			s += "(stage)"
+		}
+		ops = append(ops, s)
+	}
+	sort.Strings(ops)
+	key := r.Class.String()
+	if r.Class != Wrong {
+		key += " " + r.Code + " " + msgKey(r.Msg)
+	}
+	return key + " | " + c.Target() + " | " + strings.Join(ops, " ")
+}
+
+// Repro returns the text of a reproduction: a header with the algorithm,
+// sizes, seed and outcome, Go code for the algorithm and the schedule, and
+// the case as JSON for -replay.
+func Repro(c Case, r Result, original int) string {
+	a := AlgoByName(c.Algo)
+	var b strings.Builder
+	fmt.Fprintf(&b, "// schedfuzz reproduction: %s on the %s\n", r.Class, map[bool]string{true: "GPU emulator", false: "CPU"}[c.GPU])
+	fmt.Fprintf(&b, "// algorithm: %s, sizes:", c.Algo)
+	for i, n := range a.SizeNames {
+		fmt.Fprintf(&b, " %s=%d", n, c.Sizes[i])
+	}
+	fmt.Fprintf(&b, "\n// input seed: %d (found as schedule %d of -seed %d; %d directives before minimizing)\n", c.Seed, c.Index, c.RunSeed, original)
+	fmt.Fprintf(&b, "// replay: go run ./tests/fuzz/cmd/schedfuzz -replay <this file>\n")
+	if r.Code != "" {
+		fmt.Fprintf(&b, "// error code: %s\n", r.Code)
+	}
+	b.WriteString("//\n// result:\n")
+	msg := r.Msg
+	if len(msg) > 3000 {
+		msg = msg[:3000] + "..."
+	}
+	for _, l := range strings.Split(msg, "\n") {
+		b.WriteString("//   " + l + "\n")
+	}
+	b.WriteString("\nv := halide.NewVar // loops made by the schedule\n\n")
+	b.WriteString(a.Source(c.Sizes))
+	b.WriteString("\n// schedule:\n")
+	b.WriteString(c.Sched.GoSource(a.Known))
+	js, _ := json.Marshal(c)
+	fmt.Fprintf(&b, "\n// case: %s\n", js)
+	return b.String()
+}
+
+// ParseRepro returns the case in a repro's "// case: " line.
+func ParseRepro(text string) (Case, error) {
+	for _, l := range strings.Split(text, "\n") {
+		if s, ok := strings.CutPrefix(l, "// case: "); ok {
+			var c Case
+			err := json.Unmarshal([]byte(s), &c)
+			return c, err
+		}
+	}
+	return Case{}, errors.New("no \"// case: \" line")
+}
