@@ -177,18 +177,20 @@ func kernelExtent(f *ir.Function, d int, m ir.MemoryType, ext ir.Expr, sc *walkS
 		return nil, ir.Errorf(ir.ErrSchedule, f.Name, "store_in(Register)", "the register allocation of %s has an extent in dimension %d that is not a constant: %s", f.Name, d, ir.ExprString(sc.lets.resolve(ext))).
 			WithLegal("split the loops so each thread computes a constant-size piece, or Bound the Func")
 	}
-	scope := bounds.Scope{}
 	start := -1
 	for i, l := range sc.loops {
 		if l.Kind == ir.GPUBlock && start < 0 {
 			start = i
 		}
 	}
-	for _, l := range sc.loops[start:] {
+	// Inside out: an inner loop's bounds may use the outer loops' vars,
+	// which the next steps then bound in turn.
+	up := sc.lets.resolve(ext)
+	for i := len(sc.loops) - 1; i >= start && up != nil; i-- {
+		l := sc.loops[i]
 		mn := sc.lets.resolve(l.Min)
-		scope[l.Name] = bounds.Interval{Min: mn, Max: ir.Simplify(ir.SubE(ir.AddE(mn, sc.lets.resolve(l.Extent)), ir.Int(1)))}
+		up = bounds.Of(up, bounds.Scope{l.Name: {Min: mn, Max: ir.Simplify(ir.SubE(ir.AddE(mn, sc.lets.resolve(l.Extent)), ir.Int(1)))}}).Max
 	}
-	up := bounds.Of(sc.lets.resolve(ext), scope).Max
 	if up == nil {
 		return nil, ir.Errorf(ir.ErrUnbounded, f.Name, "store_in(GPUShared)", "the shared allocation of %s has no upper bound in dimension %d", f.Name, d)
 	}

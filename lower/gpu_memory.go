@@ -83,26 +83,7 @@ func threadsShare(s ir.Stmt, site string, f *ir.Function) bool {
 	if site == "" {
 		return false
 	}
-	var path []*ir.For
-	var found []*ir.For
-	var walk func(ir.Stmt)
-	walk = func(x ir.Stmt) {
-		ir.WalkStmt(x, func(y ir.Stmt) bool {
-			l, ok := y.(*ir.For)
-			if !ok || found != nil {
-				return found == nil
-			}
-			path = append(path, l)
-			if l.Name == site {
-				found = append([]*ir.For{}, path...)
-			} else {
-				walk(l.Body)
-			}
-			path = path[:len(path)-1]
-			return false
-		}, nil)
-	}
-	walk(s)
+	found := loopPath(s, site)
 	inner, inKernel := kernelLoops(found)
 	inThreads := false
 	for _, l := range inner {
@@ -126,4 +107,29 @@ func recomputeAcrossThreads(d *ir.Definition, outer string) bool {
 		threads = threads || dim.Kind == ir.GPUThread
 	}
 	return threads
+}
+
+// loopPath returns the loops of s from the outermost down to the loop
+// named site (inclusive), or nil.
+func loopPath(s ir.Stmt, site string) []*ir.For {
+	var path, found []*ir.For
+	var walk func(ir.Stmt)
+	walk = func(x ir.Stmt) {
+		ir.WalkStmt(x, func(y ir.Stmt) bool {
+			l, ok := y.(*ir.For)
+			if !ok || found != nil {
+				return found == nil
+			}
+			path = append(path, l)
+			if l.Name == site {
+				found = append([]*ir.For{}, path...)
+			} else {
+				walk(l.Body)
+			}
+			path = path[:len(path)-1]
+			return false
+		}, nil)
+	}
+	walk(s)
+	return found
 }

@@ -517,6 +517,11 @@ func inject(st *State, s ir.Stmt, f *ir.Function) (ir.Stmt, error) {
 		}
 		storeSite, separateStore = name, true
 	}
+	if separateStore && site != storeSite {
+		if err := checkStoreOutsideParallel(s, f, storeSite, site); err != nil {
+			return nil, err
+		}
+	}
 	stages, err := buildStages(st, f, threadsShare(s, storeSite, f))
 	if err != nil {
 		return nil, err

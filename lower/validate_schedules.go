@@ -118,3 +118,34 @@ func isRVarName(d *ir.Definition, q string) bool {
 	}
 	return false
 }
+
+// checkStoreOutsideParallel rejects f stored at storeSite ("" is the root)
+// outside a parallel or GPU block loop that its compute site lies in: the
+// iterations of that loop run at the same time and would all compute into
+// the one copy (Halide rejects this as a potential race too). Thread loops
+// are different: a copy stored outside them is the block's shared one.
+func checkStoreOutsideParallel(s ir.Stmt, f *ir.Function, storeSite, site string) error {
+	path := loopPath(s, site)
+	inside := storeSite == ""
+	for _, l := range path {
+		if inside && (l.Kind == ir.Parallel || l.Kind == ir.GPUBlock) {
+			directive := "store_at"
+			if storeSite == "" {
+				directive = "store_root"
+			}
+			return ir.Errorf(ir.ErrSchedule, f.Name, directive, "%s is stored outside the %s loop %s but computed inside it: the loop's iterations run at the same time and would all compute into one copy of %s", f.Name, kindWord(l.Kind), l.Name, f.Name).
+				WithLegal("store %s at %s or a loop inside it (or where it is computed), or compute it outside %s", f.Name, shortLoop(l.Name), shortLoop(l.Name))
+		}
+		if l.Name == storeSite {
+			inside = true
+		}
+	}
+	return nil
+}
+
+func kindWord(k ir.ForKind) string {
+	if k == ir.GPUBlock {
+		return "GPU block"
+	}
+	return "parallel"
+}

@@ -4,6 +4,7 @@ package gpu_test
 // silently wrong results or that the emulator refused).
 
 import (
+	"errors"
 	"math/rand"
 	"testing"
 
@@ -219,4 +220,47 @@ func TestIssue8SharedInsideUnrolledLoop(t *testing.T) {
 		g.AIn.ComputeAtStage(g.prod.Update(0), ri).StoreIn(mem)
 		g.check(t)
 	}
+}
+
+// Was: blurx stored at a block loop outside the one it is computed in put
+// a block loop inside the kernel body, which the emulator refused. Storing
+// outside a parallel or block loop and computing inside it is a race on
+// the one copy: an error at Lower, as in Halide.
+func TestIssue8StoreOutsideBlockLoopIsAnError(t *testing.T) {
+	x, y := halide.NewVar("x"), halide.NewVar("y")
+	xo, xi, yo, yi := halide.NewVar("xo"), halide.NewVar("xi"), halide.NewVar("yo"), halide.NewVar("yi")
+	f, g := halide.NewFunc("f"), halide.NewFunc("g")
+	f.Define(x, y).Is(x.Add(y))
+	g.Define(x, y).Is(f.At(x, y).Mul(2))
+	g.Split(x, xo, xi, 16).Split(y, yo, yi, 4).Reorder(xi, yi, xo, yo).GPUBlocks(xo, yo)
+	f.ComputeAt(g, xo).StoreAt(g, yo)
+	_, err := halide.NewPipeline(g).Lower()
+	var he *halide.Error
+	if !errors.As(err, &he) || he.Code != halide.ErrSchedule || he.Func != "f" || he.Directive != "store_at" {
+		t.Fatalf("got %v, want a schedule error for f's store_at", err)
+	}
+}
+
+// Was: a shared allocation inside a block loop whose size depends on an
+// inner loop's bounds (which depend on the block) kept the block variable
+// in its size, so the kernel took it as an argument from the host.
+func TestIssue8SharedSizeBoundedOverNestedLoops(t *testing.T) {
+	x, y, r := halide.NewVar("x"), halide.NewVar("y"), halide.NewRDom("r", halide.Range(0, 3))
+	xb, xt, yo, yi := halide.NewVar("xb"), halide.NewVar("xt"), halide.NewVar("yo"), halide.NewVar("yi")
+	w, prod, out := halide.NewFunc("w"), halide.NewFunc("prod"), halide.NewFunc("out")
+	w.Define(x, y).Is(x.Mul(3).Add(y))
+	prod.Define(x, y).Is(halide.E(int32(0)))
+	prod.Define(x, y).PlusEq(w.At(x, y.Add(r.X())))
+	out.Define(x, y).Is(prod.At(x, y))
+	out.Split(x, xb, xt, 4, halide.GuardWithIf).Reorder(xt, y, xb).GPUBlocks(xb)
+	prod.ComputeAt(out, xt).Split(y, yo, yi, 2, halide.GuardWithIf).GPUThreads(yi)
+	w.ComputeAtStage(prod.Update(0), y)
+	want := func(c []int) int32 {
+		var s int32
+		for k := 0; k < 3; k++ {
+			s += int32(3*c[0] + c[1] + k)
+		}
+		return s
+	}
+	realizeInt32(t, out, want, 7, 6)
 }
