@@ -654,7 +654,7 @@ output.Define(m, halide.UnsafePromiseClamped(omap.At(r.Y(), r.X()), 0, Out-1)).P
 // read its inputs beyond the output's region, as in Halide; the halo makes
 // those reads legal, so that only real bounds bugs fail. 128 covers a
 // split by 16 of a split by 8; 3-D inputs get pad3.
-const pad, pad3 = 128, 24
+const pad, pad3 = 128, 32
 
 // padded2 returns a buffer [e0, e1] with a halo of pad on each side of the
 // dimensions marked.
@@ -746,7 +746,7 @@ func depthwiseAlgo() *Algo {
 			return fmt.Sprintf(`// depthwise, B = %d, C = %d, H = %d, W = %d, K = %d (float32, checked against float64 with tolerance 1e-4)
 x, y, c, b := halide.NewVar("x"), halide.NewVar("y"), halide.NewVar("c"), halide.NewVar("b")
 input := halide.NewImageParam("input", halide.Float32, 4)   // [W, H, C, B]
-weight := halide.NewImageParam("weight", halide.Float32, 3) // [K, K, C] (+ a halo of 24)
+weight := halide.NewImageParam("weight", halide.Float32, 3) // [K, K, C] (+ a halo of 32)
 padded := halide.NewFunc("padded")
 padded.Define(x, y, c, b).Is(halide.ConstantExterior(input, float32(0)).At(x, y, c, b))
 r := halide.NewRDom("r", halide.Range(0, K), halide.Range(0, K))

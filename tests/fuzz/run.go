@@ -134,6 +134,9 @@ func runCase(c Case, opt Options) (res Result) {
 		if r.Class == RejectRealize && outputOOB.MatchString(r.Msg) && shiftsOutput(res.Applied, a.Funcs[0].Name) {
 			r.Class = RejectSize
 		}
+		if r.Class == RejectRealize && overComputes(r.Msg, res.Applied) {
+			r.Class = RejectSize
+		}
 		return r
 	}
 	if mismatch != "" {
@@ -183,6 +186,45 @@ func shiftsOutput(s Schedule, out string) bool {
 		}
 	}
 	return false
+}
+
+// inputOOB matches Realize's check that an input covers what the
+// pipeline reads.
+var inputOOB = regexp.MustCompile(`Input buffer \S+ is accessed outside its bounds in dimension [0-9]+: accessed \[min, max\], buffer \[min, max\] = (-?[0-9]+) (-?[0-9]+) (-?[0-9]+) (-?[0-9]+)`)
+
+// overComputes says whether an input read beyond its buffer is explained
+// by over-computation the schedule asks for: splits with RoundUp or
+// ShiftInwards (TailAuto included) compute up to the product of their
+// factors beyond the region needed, as in Halide, and the inputs' halo
+// (pad) covers only so much. A read further out than the halo plus that
+// product is a bounds bug.
+func overComputes(msg string, s Schedule) bool {
+	m := inputOOB.FindStringSubmatch(msg)
+	if m == nil {
+		return false
+	}
+	var v [4]int
+	for i := range v {
+		fmt.Sscan(m[i+1], &v[i])
+	}
+	over := max(v[2]-v[0], v[1]-v[3])
+	prod := 1
+	for _, d := range s {
+		switch d.Op {
+		case OpSplit, OpTile, OpGPUTile, OpGPUTile1D:
+			if d.Tail != int(halide.GuardWithIf) {
+				for _, f := range d.Ints {
+					prod *= f
+				}
+			}
+		case OpUnroll, OpVectorize:
+			for _, f := range d.Ints {
+				prod *= f
+			}
+		}
+	}
+	halo := max(-v[2], 0) // the inputs' halo starts at -pad
+	return prod > 1 && over+halo <= prod
 }
 
 // sizeAssertion matches Realize's checks of the output's size against
