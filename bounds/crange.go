@@ -1,6 +1,8 @@
 package bounds
 
 import (
+	"math"
+
 	"github.com/gohalide/gohalide/halide/ir"
 )
 
@@ -35,7 +37,13 @@ func constRange(e ir.Expr) crange {
 		if e.Op.IsComparison() || e.Op == ir.And || e.Op == ir.Or {
 			return crange{0, 1, true, true}
 		}
-		return fitRange(t, binRange(e.Op, constRange(e.A), constRange(e.B)))
+		r := binRange(e.Op, constRange(e.A), constRange(e.B))
+		if t.IsUInt() && t.Bits == 64 && (e.Op == ir.Add || e.Op == ir.Sub || e.Op == ir.Mul) &&
+			!(r.lok && r.hok && r.lo >= 0 && r.hi < math.MaxInt64) {
+			// The sum may have wrapped around (or saturated).
+			return typeDefault(t)
+		}
+		return fitRange(t, r)
 	case *ir.Select:
 		a, b := constRange(e.True), constRange(e.False)
 		return crange{min(a.lo, b.lo), max(a.hi, b.hi), a.lok && b.lok, a.hok && b.hok}

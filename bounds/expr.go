@@ -358,7 +358,12 @@ func mayWrap(t ir.Type, op ir.BinOp, a, b Interval) bool {
 	default:
 		return false
 	}
-	r := binRange(op, ivRange(t, a), ivRange(t, b))
+	ra, rb := ivRange(t, a), ivRange(t, b)
+	if op == ir.Div && !(rb.lok && rb.lo > t.Min()) {
+		// divIv negates a negative divisor: -t.Min() wraps.
+		return true
+	}
+	r := binRange(op, ra, rb)
 	lo, hi := t.Min(), t.Max()
 	if t.Bits == 64 {
 		// binRange saturates at the int64 range: a saturated end is
@@ -374,7 +379,10 @@ func ivRange(t ir.Type, iv Interval) crange {
 	r := typeDefault(t)
 	if iv.Min != nil {
 		if c := constRange(iv.Min); c.lok {
-			r.lo, r.lok = max(r.lo, c.lo), true
+			if r.lok {
+				c.lo = max(c.lo, r.lo)
+			}
+			r.lo, r.lok = c.lo, true
 		}
 	}
 	if iv.Max != nil {
@@ -392,7 +400,9 @@ func ivRange(t ir.Type, iv Interval) crange {
 // when a.max op b.min, possibly true when a.min op b.max.
 func cmpIv(op ir.BinOp, a, b Interval) Interval {
 	lo, hi := ir.False, ir.True
-	if a.Max != nil && b.Min != nil {
+	// A float comparison with NaN is false, and the intervals do not
+	// bound NaN: it is never certainly true.
+	if a.Max != nil && b.Min != nil && !a.Max.Type().IsFloat() {
 		lo = mkBin(op, a.Max, b.Min)
 	}
 	if a.Min != nil && b.Max != nil {
@@ -482,8 +492,9 @@ func divIv(t ir.Type, a, b Interval) Interval {
 		return Interval{zeroOf(t), a.Max}
 	case positive(b.Min):
 		return capIv(divPos(t, a, b))
-	case negative(b.Max):
-		// a / b == (-a) / (-b) with floor division.
+	case negative(b.Max) && ivRange(t, b).lok && ivRange(t, b).lo > t.Min():
+		// a / b == (-a) / (-b) with floor division (-t.Min() would
+		// not fit).
 		return capIv(divPos(t, negIv(t, a), negIv(t, b)))
 	case a.IsBounded():
 		// |a / b| <= |a| for every b, and a / 0 is 0.
@@ -556,6 +567,14 @@ func modIv(t ir.Type, a, b Interval) Interval {
 		}
 	}
 	one := oneOf(t)
+	if t.IsUInt() {
+		// a % b is at most a, and below b unless b is 0 (then it is 0,
+		// and b - 1 wraps to the type's maximum).
+		if b.Max == nil {
+			return Interval{zeroOf(t), a.Max}
+		}
+		return Interval{zeroOf(t), minHi(a.Max, ptBin(ir.Sub, b.Max, one))}
+	}
 	switch {
 	case positive(b.Min):
 		hi := binNil(ir.Sub, b.Max, one)

@@ -193,8 +193,9 @@ func offsetOverflows(t ir.Type, op ir.BinOp, a, b ir.Expr) bool {
 	return !inRange(t, r) || r == math.MaxInt64 || r == math.MinInt64
 }
 
-// constOffset returns the constant term c of e = x + c or x - c (or the
-// constant e), and false when it cannot be negated exactly.
+// constOffset returns the constant term of e in the simplifier's canonical
+// form, which writes it last (x + c, x - c) or, with no positive term,
+// first (c - x - y), and false when it cannot be negated exactly.
 func constOffset(e ir.Expr) (int64, bool) {
 	switch e := e.(type) {
 	case *ir.IntImm:
@@ -207,6 +208,9 @@ func constOffset(e ir.Expr) (int64, bool) {
 			case ir.Sub:
 				return -c.V, c.V != math.MinInt64
 			}
+		}
+		if e.Op == ir.Add || e.Op == ir.Sub {
+			return constOffset(e.A)
 		}
 	}
 	return 0, true
@@ -346,7 +350,8 @@ func fold(op ir.BinOp, a, b ir.Expr, wrap bool) ir.Expr {
 			return a // 0 / x is 0, also for x == 0
 		}
 	case ir.Mod:
-		if (aok && ca.V == 0) || (bok && (cb.V == 1 || cb.V == -1)) {
+		// (For uint64, V == -1 is 2^64 - 1, not -1.)
+		if (aok && ca.V == 0) || (bok && (cb.V == 1 || (cb.V == -1 && !cb.T.IsUInt()))) {
 			return ir.IntConst(a.Type(), 0)
 		}
 	case ir.Min, ir.Max:

@@ -154,7 +154,13 @@ func simpBinary(e *Binary) Expr {
 			l := newLinear(e.A.Type())
 			defer l.release()
 			l.addRaw(e, 1)
-			return l.expr()
+			if !l.inexact {
+				return l.expr()
+			}
+			// A constant wrapped: the canonical form could overflow
+			// where e does not (x - (-2^31) is not x + (-2^31) for
+			// the rules that assume no overflow), so e keeps its
+			// shape.
 		}
 		return mkArith(e.Op, simp(e.A), simp(e.B))
 	case Div:
@@ -404,7 +410,9 @@ func mkArith(op BinOp, a, b Expr) Expr {
 		default:
 			l.addSimpMul(a, b, 1)
 		}
-		return l.expr()
+		if !l.inexact {
+			return l.expr()
+		}
 	}
 	if r, ok := foldBinary(op, a, b); ok {
 		return r
@@ -693,6 +701,11 @@ func (l *linear) pushMinMax() Expr {
 	lb := l.clone(idx)
 	defer lb.release()
 	lb.addSimp(m.B, k)
+	if la.inexact || lb.inexact {
+		// A constant wrapped: min(x, -2^31) - x - 1 is not
+		// min(-1, 2^31 - 1 - x).
+		return nil
+	}
 	return mkMinMax(op, la.expr(), lb.expr())
 }
 
@@ -1085,13 +1098,23 @@ func cmpLinear(op BinOp, a, b Expr) Expr {
 	t := a.Type()
 	d := diff(a, b)
 	defer d.release()
+	if d.inexact {
+		return &Binary{op, a, b}
+	}
 	if r := decideCmp(op, d.bounds(boundsDepth)); r != nil { // exact when d is a constant
 		return r
+	}
+	if d.c == t.Min() {
+		// -d.c, the constant moved to the right, wraps around.
+		return &Binary{op, a, b}
 	}
 	pos, neg := newLinear(t), newLinear(t)
 	defer pos.release()
 	defer neg.release()
 	for _, tm := range d.terms {
+		if tm.k == t.Min() {
+			return &Binary{op, a, b}
+		}
 		if tm.k > 0 {
 			pos.addAtom(tm.x, tm.k)
 		} else {
