@@ -164,7 +164,13 @@ done:
 		chain = chain[:len(chain)-1]
 	}
 	if len(chain) == 0 {
-		return s
+		// Nothing to deal out (a scatter, or an RVar loop outermost): the
+		// stage runs once, on the block's first thread, and every thread
+		// reaches it as a one-round share loop (so no consumer's guard
+		// can keep the first thread out).
+		coop := stageOf(f, s) + ".__share"
+		return &ir.For{Name: coop, Min: ir.Int(0), Extent: ir.Int(1), Kind: ir.Serial,
+			Body: &ir.IfThenElse{Cond: &ir.Binary{Op: ir.EQ, A: linearThreadID(block), B: ir.Int(0)}, Then: s}}
 	}
 	wrapOuter := func(body ir.Stmt) ir.Stmt {
 		for i := len(outer) - 1; i >= 0; i-- {
@@ -190,6 +196,10 @@ done:
 		if ir.IsConst(l.Extent) {
 			continue
 		}
+		// An empty region (a guarded-off tail iteration) may have a
+		// negative extent; two of them must not multiply into a positive
+		// count of points.
+		exts[i] = ir.Simplify(ir.MaxE(l.Extent, ir.Int(0)))
 		if c, ok := bounds.ConstantUpperBound(lv.resolve(l.Extent), nil); ok && c > 0 {
 			exts[i] = ir.Int(c)
 			if ir.CanProve(&ir.Binary{Op: ir.EQ, A: lv.resolve(l.Extent), B: ir.Int(c)}) {
@@ -207,8 +217,7 @@ done:
 	for _, e := range exts {
 		total = ir.Simplify(ir.MulE(total, e))
 	}
-	rest := loops[0].Name[len(f.Name)+2:] // "K.x..." of "f.sK.x..."
-	prefix := f.Name + ".s" + rest[:strings.Index(rest, ".")]
+	prefix := stageOf(f, loops[0])
 	idx := prefix + ".__index"
 	// Rebuild the chain inside out: each loop var from the flat index.
 	body := cur
@@ -240,4 +249,24 @@ done:
 	return wrapOuter(&ir.For{Name: coop, Min: ir.Int(0), Extent: ir.Simplify(ir.DivE(ir.AddE(total, ir.Int(nthreads-1)), ir.Int(nthreads))), Kind: ir.Serial,
 		Body: &ir.LetStmt{Name: idx, Value: ir.Simplify(ir.AddE(ir.MulE(v(coop), ir.Int(nthreads)), linearThreadID(block))),
 			Body: &ir.IfThenElse{Cond: ir.LTE(v(idx), total), Then: body}}})
+}
+
+// stageOf returns the prefix "f.sK" of the stage whose loop nest s is: the
+// name of its first loop, or of the first store's stage when it has none.
+func stageOf(f *ir.Function, s ir.Stmt) string {
+	name := ""
+	ir.WalkStmt(s, func(x ir.Stmt) bool {
+		if l, ok := x.(*ir.For); ok && name == "" && loopFunc(l.Name) == f.Name {
+			name = l.Name
+		}
+		return name == ""
+	}, nil)
+	if name == "" {
+		return f.Name + ".s0"
+	}
+	rest := name[len(f.Name)+2:] // "K.x..." of "f.sK.x..."
+	if i := strings.Index(rest, "."); i >= 0 {
+		rest = rest[:i]
+	}
+	return f.Name + ".s" + rest
 }
