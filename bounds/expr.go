@@ -110,7 +110,7 @@ func nonNil(e ir.Expr) ir.Expr {
 }
 
 func (en env) of(e ir.Expr) Interval {
-	if e.Type().IsFloat() {
+	if e != nil && e.Type().IsFloat() {
 		return noNaN(en.of1(e))
 	}
 	return en.of1(e)
