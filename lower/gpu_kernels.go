@@ -35,6 +35,21 @@ func gpuKernels(st *State) error {
 		}
 		st.Kernels = append(st.Kernels, kern)
 		st.logf(3, "  gpu_kernels: %s, block %s x %s x %s, %d barriers\n", kern.Name, ir.ExprString(kern.Block[0]), ir.ExprString(kern.Block[1]), ir.ExprString(kern.Block[2]), kern.Barriers)
+		// A block loop of no iterations (an empty region, such as a
+		// guarded-off tail) launches nothing: CUDA refuses an empty grid.
+		var cond ir.Expr
+		for _, g := range kern.Grid {
+			if c := ir.Simplify(ir.LTE(ir.Int(0), g)); !ir.IsConstValue(c, 1) {
+				if cond == nil {
+					cond = c
+				} else {
+					cond = ir.AndE(cond, c)
+				}
+			}
+		}
+		if cond != nil {
+			return &ir.IfThenElse{Cond: cond, Then: &ir.Launch{Kernel: kern}}, nil
+		}
 		return &ir.Launch{Kernel: kern}, nil
 	})
 	if err != nil {
