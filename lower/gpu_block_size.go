@@ -37,6 +37,17 @@ func gpuBlockSize(st *State) error {
 		if err != nil {
 			return nil, err
 		}
+		// The copies an unrolled host loop made of one kernel share its
+		// name (and their thread loops'); a copy whose tail emptied it
+		// has fewer loops. They get one block: the largest.
+		if prev, ok := st.kernels[k.Name]; ok {
+			for d := range block {
+				block[d] = max(block[d], prev.block[d])
+			}
+			for n, d := range prev.dims {
+				dims[n] = d
+			}
+		}
 		st.kernels[k.Name] = kernelShape{block: block, dims: dims}
 		return k, nil
 	})

@@ -199,7 +199,7 @@ done:
 		// An empty region (a guarded-off tail iteration) may have a
 		// negative extent; two of them must not multiply into a positive
 		// count of points.
-		exts[i] = ir.Simplify(ir.MaxE(l.Extent, ir.Int(0)))
+		exts[i] = ir.Simplify(nonNegative(l.Extent))
 		if c, ok := bounds.ConstantUpperBound(lv.resolve(l.Extent), nil); ok && c > 0 {
 			exts[i] = ir.Int(c)
 			if ir.CanProve(&ir.Binary{Op: ir.EQ, A: lv.resolve(l.Extent), B: ir.Int(c)}) {

@@ -197,10 +197,12 @@ func buildStage(st *State, f *ir.Function, si int, shared bool) (ir.Stmt, error)
 			if bounded[sp.Old] {
 				bounded[sp.Outer], bounded[sp.Inner] = true, true
 			}
-			if tail == ir.ShiftInwards && !exact && (shared || recomputeAcrossThreads(d, sp.Outer)) {
-				// The shifted last iteration recomputes points another
-				// thread of the block writes: GuardWithIf computes each
-				// point once and gives the same values.
+			if !exact && (tail == ir.ShiftInwards || tail == ir.RoundUp && inner) && (shared || recomputeAcrossThreads(d, sp.Outer)) {
+				// The shifted last iteration (or, rounding up a var that
+				// stems from an inner var, the first points of the next
+				// outer iteration) recomputes points another thread of
+				// the block writes: GuardWithIf computes each point once
+				// and gives the same values.
 				tail = ir.GuardWithIf
 			}
 			if si > 0 && inner && tail == ir.RoundUp && !exact {
@@ -230,7 +232,10 @@ func buildStage(st *State, f *ir.Function, si int, shared bool) (ir.Stmt, error)
 			plans[i] = splitPlan{tail: tail, exact: exact, old: old}
 		case ir.FuseVars:
 			in, out := dims[sp.Inner], dims[sp.Outer]
-			dims[sp.Old] = loopBounds{ir.Int(0), ir.Simplify(ir.MulE(in.extent, out.extent))}
+			// An empty region (a guarded-off tail) may give both loops
+			// negative extents, whose product must not be a positive
+			// count of iterations.
+			dims[sp.Old] = loopBounds{ir.Int(0), ir.Simplify(ir.MulE(nonNegative(in.extent), nonNegative(out.extent)))}
 			if bounded[sp.Inner] || bounded[sp.Outer] {
 				bounded[sp.Old] = true
 			}
@@ -559,4 +564,12 @@ func stageName(f string, si int) string {
 		return "the pure definition of " + f
 	}
 	return "update " + strconv.Itoa(si-1) + " of " + f
+}
+
+// nonNegative returns max(e, 0), or e when it is a constant.
+func nonNegative(e ir.Expr) ir.Expr {
+	if c, ok := ir.AsInt(e); ok {
+		return ir.Int(max(c, 0))
+	}
+	return ir.MaxE(e, ir.Int(0))
 }
