@@ -277,6 +277,26 @@ func (f *Func) defineUpdate(args []any, value Expr, op *ir.BinOp) {
 		check(a)
 	}
 	check(value.node)
+	// A pure var of an update names one point of f per value: every use
+	// of f in the update reads that same point in that position (Halide's
+	// rule). The points are then independent, which is what lets a
+	// schedule run them in parallel, on GPU threads or in any order.
+	ir.WalkExpr(value.node, func(e ir.Expr) bool {
+		c, ok := e.(*ir.Call)
+		if !ok || c.Kind != ir.CallFunc || c.Name != name || bad != nil {
+			return bad == nil
+		}
+		for i, a := range f.fn.Args {
+			if !pure[a] || i >= len(c.Args) {
+				continue
+			}
+			if v, ok := c.Args[i].(*ir.Var); !ok || v.Name != a {
+				bad = ir.Errorf(ir.ErrDefinition, name, dir, "the update reads %s with %s in position %d, where its left-hand side has the pure var %s: every use of %s in an update must have the pure vars in their places", name, ir.ExprString(c.Args[i]), i, a, name).
+					WithLegal("%s in position %d, or make that dimension an RVar (or a pure Func of its own)", a, i)
+			}
+		}
+		return bad == nil
+	})
 	if bad != nil {
 		f.fail(bad)
 		return

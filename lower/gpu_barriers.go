@@ -195,6 +195,14 @@ func (b *barrierer) visit(s ir.Stmt, inThreads bool) (ir.Stmt, summary) {
 		}
 		return ir.MakeBlock(out...), summary{entry, pending, synced}
 	case *ir.For:
+		if isShareLoop(x.Name) {
+			// A cooperative production: each thread computes its own
+			// points, so nothing inside needs a barrier (and one there
+			// would diverge); seen from outside, the loop touches what
+			// the block's threads touch.
+			a := b.tracked(x, inThreads)
+			return x, summary{a, a, false}
+		}
 		if x.Kind == ir.GPUThread {
 			// Inside, each thread works on its own data; seen from outside,
 			// the whole nest touches what the block's threads touch.
