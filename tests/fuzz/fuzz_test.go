@@ -121,3 +121,43 @@ func TestMinimize(t *testing.T) {
 		t.Fatalf("minimized to %d directives (%s), want 0 (internal)", len(m.Sched), mr.Class)
 	}
 }
+
+// TestCoverage checks that the generator uses every directive, tail
+// strategy and memory type, compute_at of update stages and GPU and CPU
+// schedules of every algorithm.
+func TestCoverage(t *testing.T) {
+	seen := map[string]int{}
+	for i := 0; i < quickN; i++ {
+		c := MakeCase(quickSeed, i, Algos)
+		seen["algo "+c.Algo+"/"+c.Target()]++
+		for _, d := range c.Sched {
+			seen[string(d.Op)]++
+			switch d.Op {
+			case OpSplit, OpTile, OpGPUTile, OpGPUTile1D:
+				seen["tail "+tailName(d.Tail)]++
+			case OpStoreIn:
+				seen["mem "+memName(d.Mem)]++
+			case OpComputeAt:
+				if d.ConsumerStage > 0 {
+					seen["compute_at an update stage"]++
+				}
+			}
+		}
+	}
+	want := []string{string(OpSplit), string(OpFuse), string(OpReorder), string(OpTile), string(OpUnroll),
+		string(OpVectorize), string(OpParallel), string(OpGPUBlocks), string(OpGPUThreads), string(OpGPUTile),
+		string(OpGPUTile1D), string(OpAtomic), string(OpComputeRoot), string(OpComputeInline), string(OpComputeAt),
+		string(OpStoreRoot), string(OpStoreAt), string(OpStoreIn), string(OpIn),
+		"tail halide.TailAuto", "tail halide.GuardWithIf", "tail halide.ShiftInwards", "tail halide.RoundUp",
+		"mem halide.Stack", "mem halide.Heap", "mem halide.Register", "mem halide.GPUShared",
+		"compute_at an update stage"}
+	for _, a := range Algos {
+		want = append(want, "algo "+a.Name+"/cpu", "algo "+a.Name+"/gpu")
+	}
+	for _, w := range want {
+		if seen[w] == 0 {
+			t.Errorf("the first %d schedules never use %s", quickN, w)
+		}
+	}
+	t.Logf("%v", seen)
+}

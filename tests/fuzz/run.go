@@ -194,10 +194,10 @@ var inputOOB = regexp.MustCompile(`Input buffer \S+ is accessed outside its boun
 
 // overComputes says whether an input read beyond its buffer is explained
 // by over-computation the schedule asks for: splits with RoundUp or
-// ShiftInwards (TailAuto included) compute up to the product of their
-// factors beyond the region needed, as in Halide, and the inputs' halo
-// (pad) covers only so much. A read further out than the halo plus that
-// product is a bounds bug.
+// ShiftInwards (TailAuto included) compute beyond the region needed, as
+// in Halide, by at most the product of the schedule's split factors, and
+// the inputs' halo (pad) covers only so much. A read further out than
+// that is a bounds bug.
 func overComputes(msg string, s Schedule) bool {
 	m := inputOOB.FindStringSubmatch(msg)
 	if m == nil {
@@ -208,23 +208,22 @@ func overComputes(msg string, s Schedule) bool {
 		fmt.Sscan(m[i+1], &v[i])
 	}
 	over := max(v[2]-v[0], v[1]-v[3])
-	prod := 1
+	// A guarded split inside a shifted or rounded-up one scales the
+	// shift by its factor too: the bound is the product of all factors.
+	prod, shifts := 1, false
 	for _, d := range s {
 		switch d.Op {
-		case OpSplit, OpTile, OpGPUTile, OpGPUTile1D:
-			if d.Tail != int(halide.GuardWithIf) {
-				for _, f := range d.Ints {
-					prod *= f
-				}
-			}
-		case OpUnroll, OpVectorize:
+		case OpSplit, OpTile, OpGPUTile, OpGPUTile1D, OpUnroll, OpVectorize:
 			for _, f := range d.Ints {
 				prod *= f
+			}
+			if d.Tail != int(halide.GuardWithIf) && len(d.Ints) > 0 {
+				shifts = true
 			}
 		}
 	}
 	halo := max(-v[2], 0) // the inputs' halo starts at -pad
-	return prod > 1 && over+halo <= prod
+	return shifts && over+halo <= prod
 }
 
 // sizeAssertion matches Realize's checks of the output's size against
