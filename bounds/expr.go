@@ -274,7 +274,12 @@ func nanFree(e ir.Expr) bool {
 }
 
 func (en env) binary(e *ir.Binary) Interval {
-	a, b := en.of(e.A), en.of(e.B)
+	var a, b Interval
+	if exactArith(e) {
+		a, b = en.exact(e.A), en.exact(e.B)
+	} else {
+		a, b = en.of(e.A), en.of(e.B)
+	}
 	if isPt(a) && isPt(b) {
 		if a.Min == e.A && b.Min == e.B {
 			return Point(e)
@@ -284,6 +289,12 @@ func (en env) binary(e *ir.Binary) Interval {
 	t := e.A.Type()
 	if wraps(t) && mayWrap(t, e.Op, a, b) {
 		return typeRange(t)
+	}
+	switch e.Op {
+	case ir.Add, ir.Sub, ir.Mul:
+		if exactArith(e) {
+			return fit(t, en.exactSum(e, a, b))
+		}
 	}
 	switch e.Op {
 	case ir.Add:
@@ -333,6 +344,67 @@ func (en env) binary(e *ir.Binary) Interval {
 		return Interval{mkBin(e.Op, a.Min, b.Min), mkBin(e.Op, a.Max, b.Max)}
 	}
 	return unbounded(e.Type())
+}
+
+// exactArith reports whether e is an Add, Sub or Mul of a signed 32- or
+// 64-bit type, whose interval is computed from the exact intervals of its
+// operands (see exact).
+func exactArith(e ir.Expr) bool {
+	b, ok := e.(*ir.Binary)
+	if !ok || (b.Op != ir.Add && b.Op != ir.Sub && b.Op != ir.Mul) {
+		return false
+	}
+	t := b.A.Type()
+	return t.IsInt() && t.Bits >= 32
+}
+
+// exact is the interval of the exact (unwrapped) value of e: for a tree of
+// Add, Sub and Mul of a signed 32- or 64-bit type, the ends are not fitted
+// to the type at each node, only once at the root of the tree (by binary).
+//
+// The simplifier reassociates sums, exactly modulo 2^bits: b - (p - (b - c))
+// becomes ((b + b) - p) - c, whose intermediate b + b may overflow where the
+// original expression does not. The value of the whole sum is still exact
+// when the original does not overflow, but fitting the intermediate b + b to
+// the whole type (its values, once wrapped) and then going on with
+// arithmetic that assumes no overflow is unsound: with b = -2^31 + 1 and
+// c = b, the sum is b, below the lower end -2^31 - p - c.max that the type's
+// limit gives. An end outside the type is kept as an out-of-range constant
+// (or made infinite by mkBin when it is symbolic); an end that saturated at
+// the int64 range is not exact and is made infinite.
+func (en env) exact(e ir.Expr) Interval {
+	if !exactArith(e) {
+		return en.of(e)
+	}
+	b := e.(*ir.Binary)
+	return en.exactSum(b, en.exact(b.A), en.exact(b.B))
+}
+
+// exactSum is the exact interval of the Add, Sub or Mul e, from the exact
+// intervals of its operands.
+func (en env) exactSum(e *ir.Binary, a, b Interval) Interval {
+	if isPt(a) && isPt(b) {
+		// A point is folded with wrap-around, exactly modulo 2^bits.
+		if a.Min == e.A && b.Min == e.B {
+			return Point(e)
+		}
+		return Point(ptBin(e.Op, a.Min, b.Min))
+	}
+	var iv Interval
+	switch e.Op {
+	case ir.Add:
+		iv = Interval{binNil(ir.Add, a.Min, b.Min), binNil(ir.Add, a.Max, b.Max)}
+	case ir.Sub:
+		iv = Interval{binNil(ir.Sub, a.Min, b.Max), binNil(ir.Sub, a.Max, b.Min)}
+	default:
+		iv = mulIv(a, b)
+	}
+	for _, end := range []*ir.Expr{&iv.Min, &iv.Max} {
+		if c, ok := (*end).(*ir.IntImm); ok && c.T.Bits == 64 && (c.V == math.MaxInt64 || c.V == math.MinInt64) {
+			*end = nil
+		}
+	}
+	return iv
 }
 
 // wraps reports whether the analysis treats arithmetic of type t as

@@ -170,6 +170,13 @@ func mkBin(op ir.BinOp, a, b ir.Expr) ir.Expr {
 // offsetOverflows reports whether a op b (Add, Sub, or Mul by a constant)
 // combines the constant terms of a and b into a value outside type t.
 func offsetOverflows(t ir.Type, op ir.BinOp, a, b ir.Expr) bool {
+	for _, x := range [2]ir.Expr{a, b} {
+		if c, ok := x.(*ir.IntImm); ok && !inTypeRange(c) && (op == ir.Add || op == ir.Sub || op == ir.Mul) {
+			// An exact end outside the type (see exact) cannot be
+			// written in a symbolic end.
+			return true
+		}
+	}
 	ca, aok := constOffset(a)
 	cb, bok := constOffset(b)
 	if !aok || !bok {

@@ -1135,6 +1135,15 @@ func cmpLinear(op BinOp, a, b Expr) Expr {
 	} else if x, c, ok := splitConst(ne); ok && isMinMax(x) && len(pos.terms) > 0 {
 		pe, ne = mkArith(Sub, pe, IntConst(t, c)), x
 	}
+	// The sides are new sums: the original sides did not overflow, but
+	// moving terms and the constant across can make one that does, which
+	// would change the result of the comparison (at a = 1,
+	// -2^31 + 1 < a - p is not p < a + (2^31 - 1)). When the bounds of
+	// the atoms show that a new side can leave the type, the comparison
+	// is left as it is.
+	if mayLeaveType(pe) || mayLeaveType(ne) {
+		return &Binary{op, a, b}
+	}
 	// Rebuilding a side may have pushed its terms into a min or max
 	// (y + min(x, -7 - y) is min(x + y, -7)), whose bounds say more.
 	if isMinMax(pe) || isMinMax(ne) {
@@ -1144,6 +1153,44 @@ func cmpLinear(op BinOp, a, b Expr) Expr {
 		}
 	}
 	return &Binary{op, pe, ne}
+}
+
+// mayLeaveType reports whether the bounds of its atoms show that the
+// simplified sum e of an algebraic type can take a value outside its type
+// (so that, evaluated with wrap-around, it is not its exact value). Atoms
+// with unknown bounds are assumed, as everywhere, not to make it overflow.
+func mayLeaveType(e Expr) bool {
+	l := linearOf(e)
+	defer l.release()
+	if l.inexact {
+		return true
+	}
+	t := l.t
+	lo, hi := l.c, l.c
+	loOK, hiOK := true, true
+	for _, tm := range l.terms {
+		b := boundsOf(tm.x, boundsDepth)
+		if tm.k < 0 {
+			b.lo, b.hi, b.hasLo, b.hasHi = b.hi, b.lo, b.hasHi, b.hasLo
+		}
+		if loOK = loOK && b.hasLo; loOK {
+			p, ok1 := mulChecked(b.lo, tm.k)
+			s, ok2 := addChecked(lo, p)
+			if !ok1 || !ok2 {
+				return true
+			}
+			lo = s
+		}
+		if hiOK = hiOK && b.hasHi; hiOK {
+			p, ok1 := mulChecked(b.hi, tm.k)
+			s, ok2 := addChecked(hi, p)
+			if !ok1 || !ok2 {
+				return true
+			}
+			hi = s
+		}
+	}
+	return (loOK && lo < t.Min()) || (hiOK && hi > t.Max())
 }
 
 // decideCmp returns the value of d op 0 when the interval bd of d decides
@@ -1718,10 +1765,10 @@ func simpStmt(s Stmt) Stmt {
 		for i, r := range s.Bounds {
 			bounds[i] = Range{simp(r.Min), simp(r.Extent)}
 		}
-		return &Realize{s.Func, s.T, s.Memory, bounds, nonNil(simpStmt(s.Body))}
+		return &Realize{Func: s.Func, T: s.T, Memory: s.Memory, Bounds: bounds, PerThread: s.PerThread, Body: nonNil(simpStmt(s.Body))}
 	case *Allocate:
 		ext, _ := mapExprs(s.Extents, simp)
-		return &Allocate{s.Name, s.T, s.Memory, ext, nonNil(simpStmt(s.Body))}
+		return &Allocate{Name: s.Name, T: s.T, Memory: s.Memory, Extents: ext, PerThread: s.PerThread, Body: nonNil(simpStmt(s.Body))}
 	}
 	// Provide and Store: only expressions to simplify.
 	return MapStmt(s, simpStmt, simp)
