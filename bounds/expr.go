@@ -126,14 +126,17 @@ func (en env) of1(e ir.Expr) Interval {
 		}
 		return Point(e)
 	case *ir.Cast:
-		a := en.of(e.X)
-		if isPt(a) {
-			if a.Min == e.X {
-				return Point(e)
+		r := en.cast(e)
+		if e.X.Type().IsFloat() && !e.T.IsFloat() && en.mayNaN(e.X) {
+			// Intervals of floats do not bound NaN, which converts
+			// to 0 (to true for bool).
+			nan := zeroOf(e.T)
+			if e.T.IsBool() {
+				nan = ir.True
 			}
-			return Point(mkCast(e.T, a.Min))
+			r = unionIv(fill(e.T, r), Point(nan))
 		}
-		return castIv(e.X.Type(), e.T, a)
+		return r
 	case *ir.Binary:
 		return en.binary(e)
 	case *ir.Not:
@@ -155,6 +158,134 @@ func (en env) of1(e ir.Expr) Interval {
 		return en.with(e.Name, en.of(e.Value)).of(e.Body)
 	}
 	return Interval{}
+}
+
+func (en env) cast(e *ir.Cast) Interval {
+	a := en.of(e.X)
+	if isPt(a) {
+		if a.Min == e.X {
+			return Point(e)
+		}
+		return Point(mkCast(e.T, a.Min))
+	}
+	return castIv(e.X.Type(), e.T, a)
+}
+
+// mayNaN reports whether the float expression e may be NaN. Variables of
+// the scope and free variables are numbers (finite); variables bound in en
+// by a let may hold anything.
+func (en env) mayNaN(e ir.Expr) bool {
+	if !e.Type().IsFloat() {
+		return false
+	}
+	switch e := e.(type) {
+	case *ir.FloatImm:
+		return math.IsNaN(e.V)
+	case *ir.Var:
+		return en.bound(e)
+	case *ir.Cast:
+		return en.mayNaN(e.X)
+	case *ir.Binary:
+		if en.mayNaN(e.A) || en.mayNaN(e.B) {
+			return true
+		}
+		switch e.Op {
+		case ir.Add, ir.Sub:
+			// inf - inf
+			return en.mayInf(e.A) && en.mayInf(e.B)
+		case ir.Mul:
+			// inf * 0
+			return (en.mayInf(e.A) && !finiteNonzero(e.B)) || (en.mayInf(e.B) && !finiteNonzero(e.A))
+		case ir.Div:
+			return !finiteNonzero(e.B)
+		case ir.Min, ir.Max:
+			return false
+		}
+		return true
+	case *ir.Select:
+		return en.mayNaN(e.True) || en.mayNaN(e.False)
+	case *ir.Call:
+		if e.Kind == ir.CallIntrinsic {
+			switch e.Name {
+			case ir.IntrinsicLikely, ir.IntrinsicAbs, ir.IntrinsicFloor, ir.IntrinsicCeil,
+				ir.IntrinsicRound, ir.IntrinsicExp, ir.IntrinsicPromiseClamped,
+				ir.IntrinsicUnsafePromiseClamped:
+				for _, a := range e.Args {
+					if en.mayNaN(a) {
+						return true
+					}
+				}
+				return false
+			}
+		}
+		return true
+	case *ir.Let:
+		return en.with(e.Name, Interval{}).mayNaN(e.Body)
+	}
+	return true
+}
+
+// mayInf reports whether the float expression e may be infinite (or NaN).
+func (en env) mayInf(e ir.Expr) bool {
+	switch e := e.(type) {
+	case *ir.FloatImm:
+		return math.IsInf(e.V, 0) || math.IsNaN(e.V)
+	case *ir.Var:
+		return en.bound(e)
+	case *ir.Cast:
+		if !e.X.Type().IsFloat() {
+			return false // every integer converts to a finite float
+		}
+		if e.T.Bits < e.X.Type().Bits {
+			if c, ok := e.X.(*ir.FloatImm); ok {
+				return math.IsInf(float64(float32(c.V)), 0)
+			}
+			return true
+		}
+		return en.mayInf(e.X)
+	case *ir.Binary:
+		if e.Op == ir.Min || e.Op == ir.Max {
+			return en.mayInf(e.A) || en.mayInf(e.B)
+		}
+		return true
+	case *ir.Select:
+		return en.mayInf(e.True) || en.mayInf(e.False)
+	case *ir.Call:
+		if e.Kind == ir.CallIntrinsic {
+			switch e.Name {
+			case ir.IntrinsicLikely, ir.IntrinsicAbs, ir.IntrinsicFloor, ir.IntrinsicCeil,
+				ir.IntrinsicRound, ir.IntrinsicSqrt, ir.IntrinsicPromiseClamped,
+				ir.IntrinsicUnsafePromiseClamped:
+				for _, a := range e.Args {
+					if en.mayInf(a) {
+						return true
+					}
+				}
+				return false
+			}
+		}
+		return true
+	case *ir.Let:
+		return en.with(e.Name, Interval{}).mayInf(e.Body)
+	}
+	return true
+}
+
+// finiteNonzero reports whether e is a finite nonzero float constant.
+func finiteNonzero(e ir.Expr) bool {
+	c, ok := e.(*ir.FloatImm)
+	return ok && c.V != 0 && !math.IsInf(c.V, 0) && !math.IsNaN(c.V)
+}
+
+// bound reports whether v is bound in en itself (by a let, a loop or a
+// narrowing), rather than in the caller's scope or free.
+func (en env) bound(v *ir.Var) bool {
+	for b := en.top; b != nil; b = b.next {
+		if b.name == v.Name {
+			return true
+		}
+	}
+	return false
 }
 
 // dataDependent is the interval of a value read from memory.
@@ -270,7 +401,9 @@ func nanFree(e ir.Expr) bool {
 		}
 		return ok
 	})
-	return ok
+	// A sum or product that overflows to infinity can meet another
+	// infinity or a zero: (p * p) * 0.0 is NaN for a large p.
+	return ok && !(env{}).mayNaN(e)
 }
 
 func (en env) binary(e *ir.Binary) Interval {
@@ -564,7 +697,7 @@ func divIv(t ir.Type, a, b Interval) Interval {
 		return Interval{zeroOf(t), a.Max}
 	case positive(b.Min):
 		return capIv(divPos(t, a, b))
-	case negative(b.Max) && ivRange(t, b).lok && ivRange(t, b).lo > t.Min():
+	case negative(b.Max) && ivRange(t, b).lok && ivRange(t, b).lo > t.Min() && negExact(t, a):
 		// a / b == (-a) / (-b) with floor division (-t.Min() would
 		// not fit).
 		return capIv(divPos(t, negIv(t, a), negIv(t, b)))
@@ -573,6 +706,20 @@ func divIv(t ir.Type, a, b Interval) Interval {
 		return Interval{minLo(a.Min, mkBin(ir.Sub, zeroOf(t), a.Max)), maxHi(a.Max, mkBin(ir.Sub, zeroOf(t), a.Min))}
 	}
 	return Interval{}
+}
+
+// negExact reports whether negIv(t, a) is exact: 0 - c saturates for the
+// constant end c = -2^63 (and 2^63 / 2 is not (2^63 - 1) / 2).
+func negExact(t ir.Type, a Interval) bool {
+	if t.Bits < 64 {
+		return true
+	}
+	for _, e := range [2]ir.Expr{a.Min, a.Max} {
+		if c, ok := e.(*ir.IntImm); ok && c.V == math.MinInt64 {
+			return false
+		}
+	}
+	return true
 }
 
 // divPos is floor division by an interval b whose min is positive. For fixed

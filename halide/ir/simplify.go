@@ -1689,7 +1689,14 @@ func boundsOf(e Expr, depth int) interval {
 			if len(e.Args) == 1 {
 				return boundsOf(e.Args[0], depth-1)
 			}
-		case IntrinsicPromiseClamped, IntrinsicUnsafePromiseClamped:
+		case IntrinsicPromiseClamped:
+			// min(max(x, lo), hi), also when lo > hi.
+			if len(e.Args) == 3 && e.Args[1].Type() == e.T && e.Args[2].Type() == e.T {
+				x := boundsOf(e.Args[0], depth-1)
+				lo, hi := boundsOf(e.Args[1], depth-1), boundsOf(e.Args[2], depth-1)
+				return minMaxInterval(Min, minMaxInterval(Max, x, lo), hi)
+			}
+		case IntrinsicUnsafePromiseClamped:
 			if len(e.Args) == 3 {
 				lo, ok1 := constInt(e.Args[1])
 				hi, ok2 := constInt(e.Args[2])
