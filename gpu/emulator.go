@@ -458,7 +458,9 @@ func (s *emuStripper) stmt(x ir.Stmt, lets []*ir.LetStmt) ir.Stmt {
 			s.lets = append(s.lets, lets)
 			return s.stmt(x.Body, lets)
 		}
-		return &ir.Allocate{Name: x.Name, T: x.T, Memory: x.Memory, Extents: x.Extents, Body: s.stmt(x.Body, lets)}
+		a := *x
+		a.Body = s.stmt(x.Body, lets)
+		return &a
 	case *ir.LetStmt:
 		inner := append(lets[:len(lets):len(lets)], x)
 		return &ir.LetStmt{Name: x.Name, Value: x.Value, Body: s.stmt(x.Body, inner)}

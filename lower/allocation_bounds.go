@@ -54,9 +54,7 @@ func allocationBounds(st *State) error {
 		if mem == ir.GPUShared && box != nil {
 			// One copy per block: the union of the region over the block's
 			// threads.
-			if box, err = sharedUnion(st, f, box, threads, lv); err != nil {
-				return x
-			}
+			box = sharedUnion(box, threads, lv)
 		}
 		ranges := make([]ir.Range, len(f.Args))
 		allConst := true
@@ -102,7 +100,7 @@ func allocationBounds(st *State) error {
 			}
 		}
 		st.logf(3, "  allocation_bounds: %s in %s, extents %s\n", r.Func, mem, rangeList(ranges))
-		return &ir.Realize{Func: r.Func, T: r.T, Memory: mem, Bounds: ranges, Body: r.Body}
+		return &ir.Realize{Func: r.Func, T: r.T, Memory: mem, Bounds: ranges, PerThread: r.PerThread, Body: r.Body}
 	})
 	if err != nil {
 		return err
@@ -123,38 +121,15 @@ func rangeList(rs []ir.Range) string {
 }
 
 // sharedUnion returns the union over the block's threads of a shared
-// Func's box, and records the thread loops it is shared across (those its
-// per-thread region does not depend on).
-func sharedUnion(st *State, f *ir.Function, box bounds.Box, threads []*ir.For, lv letValues) (bounds.Box, error) {
+// Func's box.
+func sharedUnion(box bounds.Box, threads []*ir.For, lv letValues) bounds.Box {
 	scope := bounds.Scope{}
 	for _, l := range threads {
 		mn := lv.resolve(l.Min)
 		scope[l.Name] = bounds.Interval{Min: mn, Max: ir.Simplify(ir.SubE(ir.AddE(mn, lv.resolve(l.Extent)), ir.Int(1)))}
 	}
-	var across []string
-	for _, l := range threads {
-		uses := false
-		for _, iv := range box {
-			for _, e := range []ir.Expr{iv.Min, iv.Max} {
-				if e != nil && ir.Uses(lv.resolve(e), l.Name) {
-					uses = true
-				}
-			}
-		}
-		if !uses {
-			across = append(across, l.Name)
-		}
-	}
-	if st.sharedAcross == nil {
-		st.sharedAcross = map[string][]string{}
-	}
 	if len(threads) == 0 {
-		st.sharedAcross[f.Name] = nil // block level: shared by every thread
-	} else {
-		st.sharedAcross[f.Name] = across
-	}
-	if len(threads) == 0 {
-		return box, nil
+		return box
 	}
 	out := make(bounds.Box, len(box))
 	for d, iv := range box {
@@ -165,7 +140,7 @@ func sharedUnion(st *State, f *ir.Function, box bounds.Box, threads []*ir.For, l
 			out[d].Max = bounds.Of(lv.resolve(iv.Max), scope).Max
 		}
 	}
-	return out, nil
+	return out
 }
 
 // kernelExtent bounds a non-constant extent of an allocation inside a

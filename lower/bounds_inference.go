@@ -17,6 +17,7 @@ package lower
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/gohalide/gohalide/bounds"
@@ -25,17 +26,19 @@ import (
 
 func boundsInference(st *State) error {
 	s := st.Stmt
+	perThread := map[string][]string{}
 	for i := len(st.Order) - 1; i >= 0; i-- {
 		f := st.Funcs[st.Order[i]]
 		if f.Name == st.P.Output {
 			continue
 		}
 		var err error
-		if s, err = defineRegions(st, s, f); err != nil {
+		if s, err = defineRegions(st, s, f, perThread); err != nil {
 			return err
 		}
 		st.logf(3, "  bounds_inference: regions of %s defined\n", f.Name)
 	}
+	s = recordPerThread(s, perThread)
 	out := st.Funcs[st.P.Output]
 	s = wrapLets(s, outputRegionLets(out))
 	checks, err := bufferChecks(st, s, out)
@@ -81,7 +84,9 @@ func outputRegionLets(out *ir.Function) []let {
 }
 
 // defineRegions finds the production of f and wraps it in its region lets.
-func defineRegions(st *State, s ir.Stmt, f *ir.Function) (ir.Stmt, error) {
+// For a shared f inside thread loops it records in perThread the thread
+// loops f's region at one thread depends on.
+func defineRegions(st *State, s ir.Stmt, f *ir.Function, perThread map[string][]string) (ir.Stmt, error) {
 	var err error
 	found := false
 	var path []ir.Stmt // the loops and lets enclosing the statement being visited
@@ -103,7 +108,7 @@ func defineRegions(st *State, s ir.Stmt, f *ir.Function) (ir.Stmt, error) {
 						return x
 					}
 					if sharedStorage(f, path) {
-						if lets, err = unionOverThreads(f, lets, path); err != nil {
+						if lets, perThread[f.Name], err = unionOverThreads(f, lets, path); err != nil {
 							return x
 						}
 					}
@@ -152,7 +157,11 @@ func sharedStorage(f *ir.Function, path []ir.Stmt) bool {
 // the site, which may depend on them) range over the thread loops. The
 // block's threads then produce that one region together. Regions at the
 // block level, outside thread loops, are unchanged.
-func unionOverThreads(f *ir.Function, lets []let, path []ir.Stmt) ([]let, error) {
+//
+// It also returns the thread loops the region at one thread depends on:
+// the copy holds a part per thread along them and is shared along the
+// others (the report's "shared across").
+func unionOverThreads(f *ir.Function, lets []let, path []ir.Stmt) ([]let, []string, error) {
 	start := -1
 	for i, x := range path {
 		if l, ok := x.(*ir.For); ok && l.Kind == ir.GPUBlock {
@@ -160,7 +169,7 @@ func unionOverThreads(f *ir.Function, lets []let, path []ir.Stmt) ([]let, error)
 		}
 	}
 	if start < 0 {
-		return lets, nil
+		return lets, nil, nil
 	}
 	lv := letValues{}
 	scope := bounds.Scope{}
@@ -178,8 +187,18 @@ func unionOverThreads(f *ir.Function, lets []let, path []ir.Stmt) ([]let, error)
 		}
 	}
 	if !threads {
-		return lets, nil
+		return lets, nil, nil
 	}
+	var perThread []string
+	for name := range scope {
+		for _, l := range lets {
+			if ir.Uses(lv.resolve(l.value), name) {
+				perThread = append(perThread, name)
+				break
+			}
+		}
+	}
+	sort.Strings(perThread)
 	out := make([]let, len(lets))
 	for i, l := range lets {
 		iv := bounds.Of(lv.resolve(l.value), scope)
@@ -188,11 +207,11 @@ func unionOverThreads(f *ir.Function, lets []let, path []ir.Stmt) ([]let, error)
 			end = iv.Max
 		}
 		if end == nil {
-			return nil, ir.Errorf(ir.ErrUnbounded, f.Name, "store_in(GPUShared)", "the region of %s needed by the block's threads is unbounded in %s", f.Name, l.name)
+			return nil, nil, ir.Errorf(ir.ErrUnbounded, f.Name, "store_in(GPUShared)", "the region of %s needed by the block's threads is unbounded in %s", f.Name, l.name)
 		}
 		out[i] = let{l.name, end}
 	}
-	return out, nil
+	return out, perThread, nil
 }
 
 // stageStmts splits a produce body into its stages' loop nests.
@@ -357,4 +376,23 @@ func argIndex(f *ir.Function, name string) int {
 		}
 	}
 	panic("bounds_inference: " + f.Name + " has no argument " + name)
+}
+
+// recordPerThread sets the PerThread of each shared realization that
+// unionOverThreads worked out.
+func recordPerThread(s ir.Stmt, perThread map[string][]string) ir.Stmt {
+	if len(perThread) == 0 {
+		return s
+	}
+	var mut func(ir.Stmt) ir.Stmt
+	mut = func(x ir.Stmt) ir.Stmt {
+		if r, ok := x.(*ir.Realize); ok {
+			out := *r
+			out.PerThread = perThread[r.Func]
+			out.Body = mut(r.Body)
+			return &out
+		}
+		return ir.MapStmt(x, mut, nil)
+	}
+	return mut(s)
 }

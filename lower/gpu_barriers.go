@@ -227,7 +227,9 @@ func (b *barrierer) visit(s ir.Stmt, inThreads bool) (ir.Stmt, summary) {
 		return &ir.LetStmt{Name: x.Name, Value: x.Value, Body: body}, bs
 	case *ir.Allocate:
 		body, bs := b.visit(x.Body, inThreads)
-		return &ir.Allocate{Name: x.Name, T: x.T, Memory: x.Memory, Extents: x.Extents, Body: body}, bs
+		a := *x
+		a.Body = body
+		return &a, bs
 	case *ir.ProducerConsumer:
 		body, bs := b.visit(x.Body, inThreads)
 		return &ir.ProducerConsumer{Func: x.Func, Producer: x.Producer, Body: body}, bs

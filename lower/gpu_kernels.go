@@ -133,7 +133,7 @@ func extractKernel(st *State, outer *ir.For, count map[string]int) (*ir.Kernel, 
 				shared[i].Extents[0] = ir.Simplify(ir.MaxE(shared[i].Extents[0], size))
 			} else {
 				index[a.Name] = len(shared)
-				shared = append(shared, &ir.Allocate{Name: a.Name, T: a.T, Memory: a.Memory, Extents: []ir.Expr{size}})
+				shared = append(shared, &ir.Allocate{Name: a.Name, T: a.T, Memory: a.Memory, Extents: []ir.Expr{size}, PerThread: a.PerThread})
 			}
 			return mut(a.Body)
 		}
@@ -146,7 +146,9 @@ func extractKernel(st *State, outer *ir.For, count map[string]int) (*ir.Kernel, 
 	}
 	for i := len(shared) - 1; i >= 0; i-- {
 		a := shared[i]
-		body = &ir.Allocate{Name: a.Name, T: a.T, Memory: a.Memory, Extents: a.Extents, Body: body}
+		hoisted := *a
+		hoisted.Body = body
+		body = &hoisted
 	}
 	kern.Body = body
 	// Allocations, for reports, and the shared memory limits.
@@ -167,18 +169,16 @@ func extractKernel(st *State, outer *ir.For, count map[string]int) (*ir.Kernel, 
 			ka.Dynamic, ka.Size = true, size
 		}
 		if a.Memory == ir.GPUShared {
-			across, ok := st.sharedAcross[a.Name]
-			if !ok || across == nil {
-				for d := 0; d < 3; d++ {
-					if block[d] > 1 {
-						ka.SharedAcross = append(ka.SharedAcross, "xyz"[d:d+1])
-					}
+			// Shared along every dimension of the block its region
+			// does not depend on (allocation_bounds recorded which).
+			split := [3]bool{}
+			for _, l := range a.PerThread {
+				split[st.kernels[outer.Name].dims[l]] = true
+			}
+			for d := 0; d < 3; d++ {
+				if block[d] > 1 && !split[d] {
+					ka.SharedAcross = append(ka.SharedAcross, "xyz"[d:d+1])
 				}
-			} else {
-				for _, l := range across {
-					ka.SharedAcross = append(ka.SharedAcross, "xyz"[st.kernels[outer.Name].dims[l]:st.kernels[outer.Name].dims[l]+1])
-				}
-				sort.Strings(ka.SharedAcross)
 			}
 			if !ka.Dynamic {
 				static += ka.Bytes()

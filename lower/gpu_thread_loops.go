@@ -224,7 +224,9 @@ func (c *spmd) guard(cond ir.Expr, s ir.Stmt) ir.Stmt {
 	case *ir.ProducerConsumer:
 		return &ir.ProducerConsumer{Func: x.Func, Producer: x.Producer, Body: c.guard(cond, x.Body)}
 	case *ir.Allocate:
-		return &ir.Allocate{Name: x.Name, T: x.T, Memory: x.Memory, Extents: x.Extents, Body: c.guard(cond, x.Body)}
+		a := *x
+		a.Body = c.guard(cond, x.Body)
+		return &a
 	case *ir.IfThenElse:
 		if !c.threadDependent(x.Cond) {
 			// The same branch for every thread: keep it, guard inside.

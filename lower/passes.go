@@ -104,10 +104,6 @@ type State struct {
 	tails []tailCheck
 	// promised are the input bounds users promised, by buffer variable.
 	promised map[string]ir.Expr
-	// sharedAcross records, for each Func stored in GPU shared memory, the
-	// thread loops its one copy is shared across (nil: every thread loop,
-	// for a Func computed at the block level).
-	sharedAcross map[string][]string
 	// kernels is the block of each kernel, by its outermost block loop
 	// (gpu_block_size).
 	kernels map[string]kernelShape

@@ -373,8 +373,8 @@ func TestSimplifyStmt(t *testing.T) {
 		{"block", &Block{[]Stmt{&Evaluate{ci(1)}, store("f", ci(0), ci(1)), &Block{}, &For{"i", ci(0), ci(0), Serial, body}}}, "f[0] = 1\n"},
 		{"evaluate kept", &Evaluate{intrin(Int32, IntrinsicLikely, sx)}, "likely(x)\n"},
 		{"producer kept", &ProducerConsumer{"g", true, &Evaluate{ci(0)}}, "produce g {\n}\n"},
-		{"realize kept", &Realize{"g", Int32, Auto, []Range{{add(ci(1), ci(1)), sx}}, nil}, "realize g([2, x]) in Auto {\n}\n"},
-		{"allocate kept", &Allocate{"g", Int32, Heap, []Expr{mul(ci(4), ci(4))}, &Evaluate{ci(0)}}, "allocate g[int32 * 16] in Heap\nfree g\n"},
+		{"realize kept", &Realize{Func: "g", T: Int32, Memory: Auto, Bounds: []Range{{add(ci(1), ci(1)), sx}}}, "realize g([2, x]) in Auto {\n}\n"},
+		{"allocate kept", &Allocate{Name: "g", T: Int32, Memory: Heap, Extents: []Expr{mul(ci(4), ci(4))}, Body: &Evaluate{ci(0)}}, "allocate g[int32 * 16] in Heap\nfree g\n"},
 		{"provide", &Provide{Func: "g", Value: sub(sx, sx), Args: []Expr{add(sx, ci(0))}}, "g(x) = 0\n"},
 	}
 	for _, c := range cases {
@@ -387,7 +387,7 @@ func TestSimplifyStmt(t *testing.T) {
 			t.Errorf("%s: got %#v, want nil", c.name, s)
 		}
 	}
-	if r, ok := SimplifyStmt(&Realize{"g", Int32, Auto, nil, &Evaluate{ci(0)}}).(*Realize); !ok || r.Body == nil {
+	if r, ok := SimplifyStmt(&Realize{Func: "g", T: Int32, Memory: Auto, Body: &Evaluate{ci(0)}}).(*Realize); !ok || r.Body == nil {
 		t.Errorf("Realize with a vanished body must keep an empty Block")
 	}
 }
@@ -834,4 +834,34 @@ func BenchmarkSimplifySmall(b *testing.B) {
 			Simplify(e)
 		}
 	}
+}
+
+// Was: -2^31 + 1 < int32(b) - y was rewritten y < int32(b) + (2^31 - 1),
+// whose right side overflows at b = true where the original does not, so
+// the comparison changed value. A comparison is not rewritten into sides
+// whose bounds leave the type (here int32(b) is in [0, 1]); nor is
+// y + 1 <= promise_clamped(x, 31, -2^31), always -2^31, moved to
+// y <= promise_clamped(x, 31, -2^31) - 1.
+func TestSimplifyCompareKeepsSidesInType(t *testing.T) {
+	ev := &evaluator{}
+	cases := []struct {
+		e   Expr
+		env map[string]int64
+	}{
+		{cmp(GT, sub(&Cast{Int32, sb}, sy), ci(-2147483647)), map[string]int64{"b": 1, "y": 1961006744}},
+		{cmp(LT, ci(-2147483647), sub(&Cast{Int32, sb}, sy)), map[string]int64{"b": 1, "y": 2147483647}},
+		{cmp(LE, add(sy, ci(1)), intrin(Int32, IntrinsicLikely, intrin(Int32, IntrinsicPromiseClamped, sx, ci(31), ci(-2147483648)))), map[string]int64{"x": 5, "y": 913451236}},
+		{cmp(GE, add(&Cast{Int32, u8}, ci(2147483600)), sy), map[string]int64{"u8": 200, "y": -5}},
+	}
+	for _, c := range cases {
+		s := Simplify(c.e)
+		if want, got := ev.eval(c.e, c.env), ev.eval(s, c.env); want != got {
+			t.Errorf("Simplify(%s) = %s: %d at %v, want %d", ExprString(c.e), ExprString(s), got, c.env, want)
+		}
+	}
+	// The common rewrites still apply.
+	runSimpCases(t, []simpCase{
+		{"constant right", LTE(add(sx, ci(1)), sy), "(x < (y - 1))"},
+		{"bool cast", LTE(ci(5), add(&Cast{Int32, sb}, sx)), "(5 < (int32(b) + x))"},
+	})
 }

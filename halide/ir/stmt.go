@@ -67,7 +67,12 @@ type Realize struct {
 	T      Type
 	Memory MemoryType
 	Bounds []Range
-	Body   Stmt
+	// PerThread lists, for a GPUShared realization inside GPU thread
+	// loops, the thread loops its region depends on: the block's one copy
+	// holds a part per thread along them and is shared along the block's
+	// other dimensions (allocation_bounds decides it).
+	PerThread []string
+	Body      Stmt
 }
 
 // Allocate gives a flat buffer of Extents elements (their product) to Body.
@@ -76,7 +81,9 @@ type Allocate struct {
 	T       Type
 	Memory  MemoryType
 	Extents []Expr
-	Body    Stmt
+	// PerThread is the Realize's (see there).
+	PerThread []string
+	Body      Stmt
 }
 
 // Store writes Value to element Index of the flat buffer Buf.
