@@ -1,0 +1,127 @@
+package bounds
+
+// Regression tests for the violations TestBoundsSoundness found with seeds
+// 6 to 15 at 10^7 samples: each expression is checked at the point where
+// its value lay outside the interval Of gave.
+
+import (
+	"math"
+	"testing"
+
+	"github.com/gohalide/gohalide/halide/ir"
+)
+
+// checkContains evaluates e and the ends of Of(e, s) at env and fails when
+// the value is not in the interval.
+func checkContains(t *testing.T, what string, e ir.Expr, s Scope, env evalEnv) {
+	t.Helper()
+	iv := Of(e, s)
+	signedOverflows = 0
+	v := eval(e, env)
+	if signedOverflows > 0 {
+		t.Fatalf("%s: the expression overflows at %v", what, env)
+	}
+	var lo, hi *val
+	if iv.Min != nil {
+		x := eval(iv.Min, env)
+		lo = &x
+	}
+	if iv.Max != nil {
+		x := eval(iv.Max, env)
+		hi = &x
+	}
+	if signedOverflows > 0 {
+		t.Fatalf("%s: an end of %s overflows at %v", what, iv, env)
+	}
+	if !contains(e.Type(), lo, hi, v) {
+		t.Errorf("%s: value %v not in %s at %v", what, v, iv, env)
+	}
+}
+
+func i32(n string) *ir.Var { return &ir.Var{T: ir.Int32, Name: n} }
+
+// Was: -2^31 + 1 < int32(a) - p was simplified to p < int32(a) + (2^31 - 1),
+// whose right side overflows at a = 1 where the original does not: the
+// comparison changed value (and Of, folding the point a = 1, said false).
+// Also with the constant on the other side: p + 1 <= likely(promise_clamped(
+// a, 31, -2^31)) is not p <= promise_clamped(...) - 1, that is always
+// -2^31 - 1.
+func TestCompareDoesNotMoveConstantsIntoOverflow(t *testing.T) {
+	a, p := &ir.Var{T: ir.Bool, Name: "a"}, i32("p")
+	sel := &ir.Select{Cond: ir.True, True: p, False: ir.Int(-1276469888)}
+	e := &ir.Binary{Op: ir.GT, A: ir.SubE(&ir.Cast{T: ir.Int32, X: a}, sel), B: ir.Int(-2147483647)}
+	s := Scope{"a": {ir.True, ir.True}}
+	for _, pv := range []int64{1961006744, 0, -5, 2147483647} {
+		checkContains(t, "int32(a) - p > -2^31 + 1", e, s, evalEnv{"a": {i: 1}, "p": {i: pv}})
+	}
+
+	x := i32("x")
+	pc := &ir.Call{T: ir.Int32, Kind: ir.CallIntrinsic, Name: ir.IntrinsicPromiseClamped, Args: []ir.Expr{x, ir.Int(31), ir.Int(-2147483648)}}
+	lk := &ir.Call{T: ir.Int32, Kind: ir.CallIntrinsic, Name: ir.IntrinsicLikely, Args: []ir.Expr{pc}}
+	e = &ir.Binary{Op: ir.LE, A: ir.SubE(p, ir.Int(-1)), B: lk}
+	s = Scope{"x": {ir.Int(-1454112319), ir.Int(17)}}
+	for _, pv := range []int64{913451236, 0, -2147483647} {
+		checkContains(t, "p + 1 <= promise_clamped(x, 31, -2^31)", e, s, evalEnv{"x": {i: -1159968401}, "p": {i: pv}})
+	}
+}
+
+// Was: b - (p - (likely(b) - c)), simplified to ((b + likely(b)) - p) - c,
+// had the lower end -2^31 + 77 - p: the intermediate b + b was fitted to
+// the whole type, then p and c were subtracted assuming no overflow. With
+// b = c = -2^31 + 1 and p = 0 the value is b.
+func TestReassociatedSumIsBoundedExactly(t *testing.T) {
+	a, b, p := i32("a"), i32("b"), i32("p")
+	lk := &ir.Call{T: ir.Int32, Kind: ir.CallIntrinsic, Name: ir.IntrinsicLikely, Args: []ir.Expr{b}}
+	c := &ir.Call{T: ir.Int32, Kind: ir.CallIntrinsic, Name: ir.IntrinsicPromiseClamped, Args: []ir.Expr{a, b, b}}
+	e := ir.SubE(b, ir.SubE(p, ir.SubE(lk, c)))
+	s := Scope{"a": {ir.Int(-2147483646), ir.Int(-57)}, "b": {ir.Int(-2147483647), ir.Int(-77)}}
+	for _, bv := range []int64{-2147483647, -77, -1073741900} {
+		checkContains(t, "b - (p - (b - c))", e, s, evalEnv{"a": {i: -2056477770}, "b": {i: bv}, "p": {i: 0}})
+	}
+	// The same in int64, where interval ends saturate at the int64 range.
+	a64, b64 := &ir.Var{T: ir.Int64, Name: "a"}, &ir.Var{T: ir.Int64, Name: "b"}
+	e = ir.AddE(ir.AddE(b64, b64), ir.SubE(ir.IntConst(ir.Int64, math.MaxInt64), a64))
+	s = Scope{"a": {ir.IntConst(ir.Int64, math.MinInt64+10), ir.IntConst(ir.Int64, 0)}, "b": {ir.IntConst(ir.Int64, math.MinInt64/2), ir.IntConst(ir.Int64, 0)}}
+	checkContains(t, "b + b + (max - a)", e, s, evalEnv{"a": {i: 0}, "b": {i: math.MinInt64 / 2}})
+}
+
+// Was: casts of floats that may be NaN to integers used the float interval,
+// which does not bound NaN; NaN converts to 0 (as in cpu). And float ends
+// such as (p * p) * 0.0 are NaN when p * p overflows to infinity.
+func TestNaNToInt(t *testing.T) {
+	f64v := &ir.Var{T: ir.Float64, Name: "a"}
+	sqrt := &ir.Call{T: ir.Float64, Kind: ir.CallIntrinsic, Name: ir.IntrinsicSqrt, Args: []ir.Expr{f64v}}
+	var e ir.Expr = &ir.Cast{T: ir.UInt8, X: ir.MinE(ir.Const(ir.Float64, -53.8), sqrt)}
+	s := Scope{"a": {ir.Const(ir.Float64, -43), ir.Const(ir.Float64, -42)}}
+	checkContains(t, "uint8(min(-53.8, sqrt(a)))", e, s, evalEnv{"a": {f: -42.3}})
+
+	f32a, f32b := &ir.Var{T: ir.Float32, Name: "a"}, &ir.Var{T: ir.Float32, Name: "b"}
+	sq32 := &ir.Call{T: ir.Float32, Kind: ir.CallIntrinsic, Name: ir.IntrinsicSqrt, Args: []ir.Expr{f32a}}
+	e = &ir.Cast{T: ir.Int64, X: ir.SubE(f32b, sq32)}
+	s = Scope{"a": {ir.Const(ir.Float32, -1.8491292), ir.Const(ir.Float32, 16.150871)}, "b": {ir.Const(ir.Float32, -364744.22), ir.Const(ir.Float32, -1.9842318)}}
+	checkContains(t, "int64(b - sqrt(a))", e, s, evalEnv{"a": {f: -1.1989833116531372}, "b": {f: -1.9842318296432495}})
+
+	// A let-bound NaN, and bool: NaN converts to true.
+	e = &ir.Let{Name: "l", Value: sqrt, Body: &ir.Cast{T: ir.Int32, X: ir.MaxE(ir.Const(ir.Float64, 5), &ir.Var{T: ir.Float64, Name: "l"})}}
+	checkContains(t, "let l = sqrt(a) in int32(max(5, l))", e, Scope{"a": {ir.Const(ir.Float64, -2), ir.Const(ir.Float64, -1)}}, evalEnv{"a": {f: -1.5}})
+	e = &ir.Cast{T: ir.Bool, X: ir.MinE(ir.Const(ir.Float64, 0), sqrt)}
+	checkContains(t, "bool(min(0, sqrt(a)))", e, Scope{"a": {ir.Const(ir.Float64, -2), ir.Const(ir.Float64, -1)}}, evalEnv{"a": {f: -1.5}})
+
+	// inf * 0 in a symbolic end.
+	p := &ir.Var{T: ir.Float32, Name: "p"}
+	u := &ir.Var{T: ir.UInt16, Name: "u"}
+	e = ir.MulE(ir.MulE(p, ir.MaxE(f32b, p)), &ir.Cast{T: ir.Float32, X: ir.AddE(u, u)})
+	s = Scope{"u": {ir.IntConst(ir.UInt16, 16), ir.IntConst(ir.UInt16, 65533)}, "b": {ir.Const(ir.Float32, -1), ir.Const(ir.Float32, 55)}}
+	checkContains(t, "(p * max(b, p)) * float32(u + u)", e, s, evalEnv{"u": {i: 12251}, "b": {f: 55}, "p": {f: 5.817229679166986e+28}})
+}
+
+// Was: -2^63 / b over b in [-2^63 + 2, -2] had the upper end
+// (2^63 - 1) / 2: the dividend was negated with saturation.
+func TestInt64DivByNegativeOfMin(t *testing.T) {
+	b := &ir.Var{T: ir.Int64, Name: "b"}
+	e := ir.DivE(ir.IntConst(ir.Int64, math.MinInt64), b)
+	s := Scope{"b": {ir.IntConst(ir.Int64, math.MinInt64+2), ir.IntConst(ir.Int64, -2)}}
+	for _, bv := range []int64{-2, -3, math.MinInt64 + 2} {
+		checkContains(t, "-2^63 / b", e, s, evalEnv{"b": {i: bv}})
+	}
+}
