@@ -206,11 +206,7 @@ done:
 				continue
 			}
 			g := ir.LTE(ir.SubE(v(l.Name), l.Min), l.Extent)
-			if guard == nil {
-				guard = g
-			} else {
-				guard = ir.AndE(guard, g)
-			}
+			guard = and(guard, g)
 		}
 	}
 	total := ir.Expr(ir.Int(1))

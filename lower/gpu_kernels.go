@@ -40,11 +40,7 @@ func gpuKernels(st *State) error {
 		var cond ir.Expr
 		for _, g := range kern.Grid {
 			if c := ir.Simplify(ir.LTE(ir.Int(0), g)); !ir.IsConstValue(c, 1) {
-				if cond == nil {
-					cond = c
-				} else {
-					cond = ir.AndE(cond, c)
-				}
+				cond = and(cond, c)
 			}
 		}
 		if cond != nil {

@@ -127,12 +127,7 @@ func (c *spmd) idleGuard(l *ir.For) ir.Expr {
 		if used[d] || c.block[d] == 1 {
 			continue
 		}
-		g := ir.Expr(&ir.Binary{Op: ir.EQ, A: v(ir.ThreadID[d]), B: ir.Int(0)})
-		if cond == nil {
-			cond = g
-		} else {
-			cond = ir.AndE(cond, g)
-		}
+		cond = and(cond, &ir.Binary{Op: ir.EQ, A: v(ir.ThreadID[d]), B: ir.Int(0)})
 	}
 	return cond
 }

@@ -31,6 +31,14 @@ func forEachKernel(s ir.Stmt, f func(*ir.For) (ir.Stmt, error)) (ir.Stmt, error)
 	return out, err
 }
 
+// and returns a && b, where a nil a is true.
+func and(a, b ir.Expr) ir.Expr {
+	if a == nil {
+		return b
+	}
+	return ir.AndE(a, b)
+}
+
 // linearThreadID is the index of the thread within its block.
 func linearThreadID(block [3]int64) ir.Expr {
 	e := ir.Expr(v(ir.ThreadID[0]))
