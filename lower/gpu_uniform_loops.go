@@ -1,7 +1,9 @@
 package lower
 
 // gpu_uniform_loops: give the serial loops that enclose a shared
-// production inside the thread loops a block-uniform loop variable. Such a
+// production inside the thread loops a block-uniform loop variable (the
+// loops around the production, whether or not they also enclose its
+// storage). Such a
 // loop's bounds come from its Func's region at the thread, so its min
 // differs between threads (prod.s1.j starts at the thread's column), while
 // the block's threads must run its iterations together: each iteration
@@ -28,6 +30,13 @@ import "github.com/gohalide/gohalide/halide/ir"
 const uniformSuffix = ".__it"
 
 func gpuUniformLoops(st *State) error {
+	shared := map[string]bool{}
+	ir.WalkStmt(st.Stmt, func(x ir.Stmt) bool {
+		if r, ok := x.(*ir.Realize); ok && r.Memory == ir.GPUShared {
+			shared[r.Func] = true
+		}
+		return true
+	}, nil)
 	var mut func(s ir.Stmt, inThreads bool) ir.Stmt
 	mut = func(s ir.Stmt, inThreads bool) ir.Stmt {
 		l, ok := s.(*ir.For)
@@ -38,7 +47,7 @@ func gpuUniformLoops(st *State) error {
 			return &ir.For{Name: l.Name, Min: l.Min, Extent: l.Extent, Kind: l.Kind, Body: mut(l.Body, true)}
 		}
 		body := mut(l.Body, inThreads)
-		if !inThreads || l.Kind == ir.GPUBlock || ir.IsConstValue(l.Min, 0) || !realizesShared(body) {
+		if !inThreads || l.Kind == ir.GPUBlock || ir.IsConstValue(l.Min, 0) || !producesShared(body, shared) {
 			return &ir.For{Name: l.Name, Min: l.Min, Extent: l.Extent, Kind: l.Kind, Body: body}
 		}
 		it := l.Name + uniformSuffix
@@ -49,11 +58,12 @@ func gpuUniformLoops(st *State) error {
 	return nil
 }
 
-// realizesShared reports whether s realizes a Func in GPU shared memory.
-func realizesShared(s ir.Stmt) bool {
+// producesShared reports whether s produces a Func stored in GPU shared
+// memory (its storage may be outside s, at a store_at level).
+func producesShared(s ir.Stmt, shared map[string]bool) bool {
 	found := false
 	ir.WalkStmt(s, func(x ir.Stmt) bool {
-		if r, ok := x.(*ir.Realize); ok && r.Memory == ir.GPUShared {
+		if pc, ok := x.(*ir.ProducerConsumer); ok && pc.Producer && shared[pc.Func] {
 			found = true
 		}
 		return !found
