@@ -96,7 +96,7 @@ func validateSchedules(st *State) error {
 				}
 			}
 			for _, dim := range d.Schedule.Dims {
-				if (dim.Kind == ir.Parallel || dim.Kind == ir.GPUBlock || dim.Kind == ir.GPUThread) && dim.IsRVar && !d.Schedule.Atomic {
+				if (dim.Kind == ir.Parallel || dim.Kind == ir.GPUBlock || dim.Kind == ir.GPUThread) && dim.IsRVar && !d.Schedule.Atomic && !rvarLoopWritesOwnPoints(name, d, dim.Name) {
 					directive := map[ir.ForKind]string{ir.Parallel: "parallel", ir.GPUBlock: "gpu_blocks", ir.GPUThread: "gpu_threads"}[dim.Kind]
 					return ir.Errorf(ir.ErrSchedule, name, directive, "marking the RVar loop %s of stage %d of %s %s may introduce a race condition: iterations may write the same point", dim.Name, si, name, dim.Kind).
 						WithLegal("call Atomic() on the stage to make its stores atomic, or run a pure var in parallel")
@@ -105,6 +105,80 @@ func validateSchedules(st *State) error {
 		}
 	}
 	return nil
+}
+
+// rvarLoopWritesOwnPoints reports whether the iterations of the loop dim
+// of update d of f write disjoint points and read no point another iteration
+// writes, so that they may run in parallel without atomics (Halide proves
+// the same): the loop derives (by splits) from one RVar r alone, r is a
+// bare argument of the left-hand side in some position i, and every use
+// of the Func on the right-hand side has r in position i too (the
+// iteration's own points) or a constant outside r's range there.
+func rvarLoopWritesOwnPoints(f string, d *ir.Definition, dim string) bool {
+	roots := map[string]map[string]bool{}
+	root := func(n string) map[string]bool {
+		if r, ok := roots[n]; ok {
+			return r
+		}
+		return map[string]bool{n: true}
+	}
+	for _, sp := range d.Schedule.Splits {
+		switch sp.Kind {
+		case ir.SplitVar:
+			roots[sp.Outer], roots[sp.Inner] = root(sp.Old), root(sp.Old)
+		case ir.FuseVars:
+			u := map[string]bool{}
+			for n := range root(sp.Inner) {
+				u[n] = true
+			}
+			for n := range root(sp.Outer) {
+				u[n] = true
+			}
+			roots[sp.Old] = u
+		}
+	}
+	r := root(dim)
+	if len(r) != 1 || d.RDom == nil {
+		return false
+	}
+	var rv *ir.RVar
+	for i := range d.RDom.Vars {
+		if r[d.RDom.Vars[i].Name] {
+			rv = &d.RDom.Vars[i]
+		}
+	}
+	if rv == nil {
+		return false
+	}
+	pos := -1
+	for i, a := range d.Args {
+		if v, ok := a.(*ir.Var); ok && v.Name == rv.Name {
+			pos = i
+		}
+	}
+	if pos < 0 {
+		return false
+	}
+	last := ir.Simplify(ir.SubE(ir.AddE(rv.Min, rv.Extent), ir.Int(1)))
+	own := true
+	ir.WalkExpr(d.Value, func(e ir.Expr) bool {
+		c, ok := e.(*ir.Call)
+		if !ok || c.Kind != ir.CallFunc || !own {
+			return own
+		}
+		if len(c.Args) != len(d.Args) || c.Name != f {
+			return true
+		}
+		a := c.Args[pos]
+		if v, ok := a.(*ir.Var); ok && v.Name == rv.Name {
+			return true
+		}
+		if !ir.IsConst(a) || !(ir.CanProve(ir.LTE(a, rv.Min)) || ir.CanProve(ir.LTE(last, a))) {
+			own = false
+		}
+		return own
+	})
+	return own
 }
 
 // isRVarName reports whether the stage's var q (qualified) derives from an RVar.

@@ -264,3 +264,29 @@ func TestIssue8SharedSizeBoundedOverNestedLoops(t *testing.T) {
 	}
 	realizeInt32(t, out, want, 7, 6)
 }
+
+// A parallel RVar loop whose iterations each write their own point (the
+// RVar is a bare left-hand side argument, and the update reads only its
+// own point or points outside the RDom) needs no Atomic(), as in Halide.
+func TestIssue8ParallelRVarWritingOwnPoints(t *testing.T) {
+	x, y := halide.NewVar("x"), halide.NewVar("y")
+	r := halide.NewRDom("r", halide.Range(0, 16))
+	f, g := halide.NewFunc("f"), halide.NewFunc("g")
+	f.Define(x, y).Is(x.Add(y))
+	f.Define(r.X(), y).PlusEq(f.At(-1, y).Add(f.At(r.X(), y)))
+	g.Define(x, y).Is(f.At(x, y))
+	f.ComputeRoot().Update(0).Parallel(r.X())
+	realizeInt32(t, g, func(c []int) int32 { return int32(c[1] - 1 + 2*(c[0]+c[1])) }, 16, 4)
+
+	// Reading a neighbour written by another iteration still needs Atomic.
+	h, k := halide.NewFunc("h"), halide.NewFunc("k")
+	h.Define(x).Is(x)
+	h.Define(r.X()).PlusEq(h.At(r.X().Add(1)))
+	k.Define(x).Is(h.At(x))
+	h.ComputeRoot().Update(0).Parallel(r.X())
+	_, err := halide.NewPipeline(k).Lower()
+	var he *halide.Error
+	if !errors.As(err, &he) || he.Code != halide.ErrSchedule || he.Directive != "parallel" {
+		t.Fatalf("got %v, want a schedule error for parallel", err)
+	}
+}

@@ -1339,7 +1339,10 @@ func TestPortedGPUSumScanRVarThreadsWithoutAtomic(t *testing.T) {
 	out := halide.NewBuffer[int32](16, 4)
 	p := portedPipeline(f)
 	if err := p.Realize(out); err != nil {
-		t.Skip("known bug: a GPU thread loop over an RVar whose iterations write distinct points is refused without Atomic(): " + err.Error())
+		// The RVar loop is accepted without Atomic() (each iteration
+		// writes its own point); what is left is the pure stage's thread
+		// loop, whose extent is known only at launch (issue 9).
+		t.Skip("not supported yet (issue 9): " + err.Error())
 	}
 	portedCheck(t, "f", out, func(c []int) int32 { return int32(2*(c[0]+c[1]) - 1) })
 }
