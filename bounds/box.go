@@ -3,7 +3,7 @@ package bounds
 import (
 	"strings"
 
-	"github.com/gohalide/gohalide/halide/ir"
+	"github.com/gohalide/gohalide/ir"
 )
 
 // Box is a multi-dimensional region: one interval per dimension. A nil Box

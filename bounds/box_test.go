@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gohalide/gohalide/halide/ir"
+	"github.com/gohalide/gohalide/ir"
 )
 
 func fcall(name string, args ...ir.Expr) ir.Expr {

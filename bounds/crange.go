@@ -3,7 +3,7 @@ package bounds
 import (
 	"math"
 
-	"github.com/gohalide/gohalide/halide/ir"
+	"github.com/gohalide/gohalide/ir"
 )
 
 // crange is a range of integer constants; an end whose ok flag is false is

@@ -7,7 +7,7 @@ package bounds
 import (
 	"testing"
 
-	"github.com/gohalide/gohalide/halide/ir"
+	"github.com/gohalide/gohalide/ir"
 )
 
 // Was: RequiredExpr panicked (nil pointer in constRange) on

@@ -7,7 +7,7 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/gohalide/gohalide/halide/ir"
+	"github.com/gohalide/gohalide/ir"
 )
 
 // A tiny reference evaluator for the IR, used to check intervals by value:

@@ -3,7 +3,7 @@ package bounds
 import (
 	"math"
 
-	"github.com/gohalide/gohalide/halide/ir"
+	"github.com/gohalide/gohalide/ir"
 )
 
 // binding is one name pushed over a scope.

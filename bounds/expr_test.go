@@ -4,7 +4,7 @@ import (
 	"math/rand"
 	"testing"
 
-	"github.com/gohalide/gohalide/halide/ir"
+	"github.com/gohalide/gohalide/ir"
 )
 
 func iv(lo, hi int64) Interval { return Interval{ir.Int(lo), ir.Int(hi)} }

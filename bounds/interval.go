@@ -4,7 +4,7 @@ import (
 	"math"
 	"strings"
 
-	"github.com/gohalide/gohalide/halide/ir"
+	"github.com/gohalide/gohalide/ir"
 )
 
 // Interval is the inclusive range [Min, Max]. A nil Min is -infinity and a

@@ -8,7 +8,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/gohalide/gohalide/halide/ir"
+	"github.com/gohalide/gohalide/ir"
 )
 
 // checkContains evaluates e and the ends of Of(e, s) at env and fails when

@@ -34,7 +34,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gohalide/gohalide/halide/ir"
+	"github.com/gohalide/gohalide/ir"
 )
 
 var (

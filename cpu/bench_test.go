@@ -3,7 +3,7 @@ package cpu
 import (
 	"testing"
 
-	"github.com/gohalide/gohalide/halide/ir"
+	"github.com/gohalide/gohalide/ir"
 )
 
 // benchStmt is a 256x256 nest: out[y*256+x] = in[y*256+x]*a + float(x)*0.5

@@ -7,7 +7,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/gohalide/gohalide/halide/ir"
+	"github.com/gohalide/gohalide/ir"
 )
 
 // out[y*stride + x] = in[y*stride + x] * 2 + float(x - y) for a W x H nest.

@@ -3,7 +3,7 @@ package cpu
 import (
 	"math"
 
-	"github.com/gohalide/gohalide/halide/ir"
+	"github.com/gohalide/gohalide/ir"
 )
 
 // value is a compiled expression: i is set for integer and bool types, f for

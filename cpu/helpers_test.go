@@ -3,7 +3,7 @@ package cpu
 import (
 	"testing"
 
-	"github.com/gohalide/gohalide/halide/ir"
+	"github.com/gohalide/gohalide/ir"
 )
 
 // Helpers building IR for the tests.

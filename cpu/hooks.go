@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/gohalide/gohalide/halide/ir"
+	"github.com/gohalide/gohalide/ir"
 )
 
 // Options are the hooks of CompileWith, through which a GPU target (the

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gohalide/gohalide/halide/ir"
+	"github.com/gohalide/gohalide/ir"
 )
 
 func TestCompileRejectsGPUConstructs(t *testing.T) {

@@ -3,7 +3,7 @@ package cpu
 import (
 	"math"
 
-	"github.com/gohalide/gohalide/halide/ir"
+	"github.com/gohalide/gohalide/ir"
 )
 
 // integer is the set of Go types integer arithmetic is done in. A value of

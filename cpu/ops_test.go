@@ -7,7 +7,7 @@ import (
 	"math/rand"
 	"testing"
 
-	"github.com/gohalide/gohalide/halide/ir"
+	"github.com/gohalide/gohalide/ir"
 )
 
 var (

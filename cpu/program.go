@@ -7,7 +7,7 @@ import (
 	"sort"
 	"sync"
 
-	"github.com/gohalide/gohalide/halide/ir"
+	"github.com/gohalide/gohalide/ir"
 )
 
 // Param is a free scalar variable of a compiled statement.

@@ -48,7 +48,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/gohalide/gohalide/halide/ir"
+	"github.com/gohalide/gohalide/ir"
 )
 
 // CUDAOptions changes how CUDASourceWith emits code.

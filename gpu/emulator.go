@@ -12,7 +12,7 @@ import (
 	"sync"
 
 	"github.com/gohalide/gohalide/cpu"
-	"github.com/gohalide/gohalide/halide/ir"
+	"github.com/gohalide/gohalide/ir"
 )
 
 // Device limits the emulator checks by default (those of an H100, sm_90).

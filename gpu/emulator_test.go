@@ -10,7 +10,7 @@ import (
 
 	"github.com/gohalide/gohalide/cpu"
 	"github.com/gohalide/gohalide/gpu"
-	"github.com/gohalide/gohalide/halide/ir"
+	"github.com/gohalide/gohalide/ir"
 )
 
 // IR builders for hand-made kernels.

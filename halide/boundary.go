@@ -3,7 +3,7 @@ package halide
 import (
 	"strconv"
 
-	"github.com/gohalide/gohalide/halide/ir"
+	"github.com/gohalide/gohalide/ir"
 )
 
 // Boundary conditions wrap an input (or a Func over a stated region) in a

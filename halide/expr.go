@@ -5,7 +5,7 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/gohalide/gohalide/halide/ir"
+	"github.com/gohalide/gohalide/ir"
 )
 
 // Type is a scalar type.

@@ -12,7 +12,7 @@ import (
 
 	"github.com/gohalide/gohalide/cpu"
 	"github.com/gohalide/gohalide/gpu"
-	"github.com/gohalide/gohalide/halide/ir"
+	"github.com/gohalide/gohalide/ir"
 	"github.com/gohalide/gohalide/lower"
 )
 

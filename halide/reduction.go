@@ -3,7 +3,7 @@ package halide
 import (
 	"math"
 
-	"github.com/gohalide/gohalide/halide/ir"
+	"github.com/gohalide/gohalide/ir"
 )
 
 // Inline reductions: Sum, Product, Maximum and Minimum reduce an expression

@@ -4,7 +4,7 @@ import (
 	"time"
 
 	"github.com/gohalide/gohalide/gpu"
-	"github.com/gohalide/gohalide/halide/ir"
+	"github.com/gohalide/gohalide/ir"
 )
 
 // Target says where Realize runs a pipeline's GPU kernels. The host part

@@ -2,7 +2,7 @@
 
 package halide
 
-import "github.com/gohalide/gohalide/halide/ir"
+import "github.com/gohalide/gohalide/ir"
 
 // cudaDevice reports that this build has no CUDA support.
 func cudaDevice() (launcher, error) {

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/gohalide/gohalide/halide/ir"
+	"github.com/gohalide/gohalide/ir"
 )
 
 // VarOrRVar is a Var or an RVar: the loop variables schedule directives name.

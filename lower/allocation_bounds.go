@@ -13,7 +13,7 @@ package lower
 
 import (
 	"github.com/gohalide/gohalide/bounds"
-	"github.com/gohalide/gohalide/halide/ir"
+	"github.com/gohalide/gohalide/ir"
 )
 
 // maxConstExtent caps the constant sizes taken from upper bounds; a bound

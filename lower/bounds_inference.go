@@ -21,7 +21,7 @@ import (
 	"strings"
 
 	"github.com/gohalide/gohalide/bounds"
-	"github.com/gohalide/gohalide/halide/ir"
+	"github.com/gohalide/gohalide/ir"
 )
 
 func boundsInference(st *State) error {

@@ -17,7 +17,7 @@ import (
 	"strings"
 
 	"github.com/gohalide/gohalide/bounds"
-	"github.com/gohalide/gohalide/halide/ir"
+	"github.com/gohalide/gohalide/ir"
 )
 
 // kernelShape is the block of one kernel: its size, and the thread

@@ -18,7 +18,7 @@ import (
 	"strings"
 
 	"github.com/gohalide/gohalide/bounds"
-	"github.com/gohalide/gohalide/halide/ir"
+	"github.com/gohalide/gohalide/ir"
 )
 
 func gpuCooperative(st *State) error {

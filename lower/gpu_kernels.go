@@ -17,7 +17,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/gohalide/gohalide/halide/ir"
+	"github.com/gohalide/gohalide/ir"
 )
 
 // Device limits (sm_90).

@@ -13,7 +13,7 @@ package lower
 // Before: validate_gpu. After: no Realize inside a kernel has Auto or
 // Stack memory.
 
-import "github.com/gohalide/gohalide/halide/ir"
+import "github.com/gohalide/gohalide/ir"
 
 func gpuMemory(st *State) error {
 	var err error

@@ -13,7 +13,7 @@ package lower
 // Before: unroll_loops, simplify. After: register loads and stores whose
 // index is constant per copy have constant indices.
 
-import "github.com/gohalide/gohalide/halide/ir"
+import "github.com/gohalide/gohalide/ir"
 
 func gpuRegisters(st *State) error {
 	regs := map[string]bool{}

@@ -24,7 +24,7 @@ package lower
 // Before: schedule_functions. After: no serial loop between a thread loop
 // and a GPUShared realization has a min other than zero.
 
-import "github.com/gohalide/gohalide/halide/ir"
+import "github.com/gohalide/gohalide/ir"
 
 // uniformSuffix names the iteration variable of a normalized loop.
 const uniformSuffix = ".__it"

@@ -5,7 +5,7 @@ package lower
 import (
 	"sort"
 
-	"github.com/gohalide/gohalide/halide/ir"
+	"github.com/gohalide/gohalide/ir"
 )
 
 // forEachKernel replaces each outermost GPU block loop of s (the root of a

@@ -8,7 +8,7 @@ package lower
 // no calls to inlined Funcs left; State.Order lists them producers first.
 
 import (
-	"github.com/gohalide/gohalide/halide/ir"
+	"github.com/gohalide/gohalide/ir"
 )
 
 func isInlined(f *ir.Function, output string) bool {

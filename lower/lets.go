@@ -1,6 +1,6 @@
 package lower
 
-import "github.com/gohalide/gohalide/halide/ir"
+import "github.com/gohalide/gohalide/ir"
 
 // letValues records, while a pass walks a statement, the value of each
 // enclosing let in terms of the variables outside them all, so a pass can

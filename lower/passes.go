@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/gohalide/gohalide/halide/ir"
+	"github.com/gohalide/gohalide/ir"
 )
 
 // Pass is one step of lowering.

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/gohalide/gohalide/halide"
-	"github.com/gohalide/gohalide/halide/ir"
+	"github.com/gohalide/gohalide/ir"
 	"github.com/gohalide/gohalide/lower"
 )
 

@@ -3,7 +3,7 @@ package lower
 import (
 	"strconv"
 
-	"github.com/gohalide/gohalide/halide/ir"
+	"github.com/gohalide/gohalide/ir"
 )
 
 // Input is an input buffer of a pipeline.

@@ -6,7 +6,7 @@ package lower
 // Before: any pass. After: an equivalent, smaller statement.
 
 import (
-	"github.com/gohalide/gohalide/halide/ir"
+	"github.com/gohalide/gohalide/ir"
 )
 
 func simplify(st *State) error {

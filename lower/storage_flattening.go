@@ -12,7 +12,7 @@ package lower
 // Call is left.
 
 import (
-	"github.com/gohalide/gohalide/halide/ir"
+	"github.com/gohalide/gohalide/ir"
 )
 
 type layout struct {

@@ -12,7 +12,7 @@ package lower
 
 import (
 	"github.com/gohalide/gohalide/bounds"
-	"github.com/gohalide/gohalide/halide/ir"
+	"github.com/gohalide/gohalide/ir"
 )
 
 // maxUnroll bounds the copies one unrolled loop may make.

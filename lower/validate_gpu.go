@@ -11,7 +11,7 @@ package lower
 // Before: schedule_functions. After: the loop nest is a valid GPU nest.
 
 import (
-	"github.com/gohalide/gohalide/halide/ir"
+	"github.com/gohalide/gohalide/ir"
 )
 
 func validateGPU(st *State) error {

@@ -11,7 +11,7 @@ package lower
 import (
 	"strings"
 
-	"github.com/gohalide/gohalide/halide/ir"
+	"github.com/gohalide/gohalide/ir"
 )
 
 // levelLoop returns the full loop name (e.g. "g.s1.x.xo") of a LevelAt loop

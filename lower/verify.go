@@ -11,7 +11,7 @@ package lower
 import (
 	"fmt"
 
-	"github.com/gohalide/gohalide/halide/ir"
+	"github.com/gohalide/gohalide/ir"
 )
 
 // Verify checks the invariants of st.Stmt for the passes run so far.

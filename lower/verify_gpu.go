@@ -11,7 +11,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/gohalide/gohalide/halide/ir"
+	"github.com/gohalide/gohalide/ir"
 )
 
 // verifyCooperative checks the invariant on s.

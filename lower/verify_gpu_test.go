@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gohalide/gohalide/halide/ir"
+	"github.com/gohalide/gohalide/ir"
 )
 
 // The invariant fails on the production defect 1 of issue 8 made: each

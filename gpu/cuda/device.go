@@ -29,7 +29,7 @@ import (
 
 	"github.com/gohalide/gohalide/gpu"
 	"github.com/gohalide/gohalide/gpu/nvrtc"
-	"github.com/gohalide/gohalide/halide/ir"
+	"github.com/gohalide/gohalide/ir"
 )
 
 // Info describes a device.

@@ -15,7 +15,7 @@ import (
 	"github.com/gohalide/gohalide/apps/algo"
 	"github.com/gohalide/gohalide/gpu/cuda"
 	"github.com/gohalide/gohalide/halide"
-	"github.com/gohalide/gohalide/halide/ir"
+	"github.com/gohalide/gohalide/ir"
 )
 
 func device(t *testing.T) *cuda.Device {

@@ -13,7 +13,7 @@ import (
 	"github.com/gohalide/gohalide/apps/algo"
 	"github.com/gohalide/gohalide/gpu"
 	"github.com/gohalide/gohalide/halide"
-	"github.com/gohalide/gohalide/halide/ir"
+	"github.com/gohalide/gohalide/ir"
 )
 
 // The apps apps/depthwise, apps/conv1d and apps/gemm: each is built and run

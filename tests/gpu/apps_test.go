@@ -10,7 +10,7 @@ import (
 	"github.com/gohalide/gohalide/apps/algo"
 	"github.com/gohalide/gohalide/gpu"
 	"github.com/gohalide/gohalide/halide"
-	"github.com/gohalide/gohalide/halide/ir"
+	"github.com/gohalide/gohalide/ir"
 )
 
 // The GPU schedules of apps/algo/gpuschedules.go (depthwise, conv1d and

@@ -9,7 +9,7 @@ import (
 	"github.com/gohalide/gohalide/apps/algo"
 	"github.com/gohalide/gohalide/gpu"
 	"github.com/gohalide/gohalide/halide"
-	"github.com/gohalide/gohalide/halide/ir"
+	"github.com/gohalide/gohalide/ir"
 )
 
 // Conv2D (apps/algo/conv2d.go, TVM's "how to optimize convolution on GPU"):

@@ -9,7 +9,7 @@ import (
 	"github.com/gohalide/gohalide/apps/algo"
 	"github.com/gohalide/gohalide/gpu"
 	"github.com/gohalide/gohalide/halide"
-	"github.com/gohalide/gohalide/halide/ir"
+	"github.com/gohalide/gohalide/ir"
 	"github.com/google/go-cmp/cmp"
 )
 

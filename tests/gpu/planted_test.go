@@ -7,7 +7,7 @@ import (
 
 	"github.com/gohalide/gohalide/apps/algo"
 	"github.com/gohalide/gohalide/halide"
-	"github.com/gohalide/gohalide/halide/ir"
+	"github.com/gohalide/gohalide/ir"
 )
 
 // Planted bugs: the lowered schedule A of the tensor product is edited the
