@@ -91,6 +91,9 @@ type Options struct {
 	Verify bool
 	// Timeout is the limit per schedule (0: 20 s).
 	Timeout time.Duration
+	// Target runs the GPU schedules' kernels on the emulator (default) or,
+	// in a build with -tags cuda, on the GPU.
+	Target halide.Target
 }
 
 // Run runs c. A run past opt.Timeout is abandoned (its goroutine keeps
@@ -125,6 +128,9 @@ func runCase(c Case, opt Options) (res Result) {
 	inst := a.Build(c.Sizes)
 	res.Applied = inst.Apply(c.Sched)
 	p := halide.NewPipeline(inst.Out).WithOptions(halide.Options{Verify: opt.Verify})
+	if c.GPU {
+		p.WithTarget(opt.Target)
+	}
 	if err := p.Compile(); err != nil {
 		return classify(err, RejectLower, res.Applied)
 	}

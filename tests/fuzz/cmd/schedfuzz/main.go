@@ -17,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gohalide/gohalide/halide"
 	"github.com/gohalide/gohalide/tests/fuzz"
 )
 
@@ -28,6 +29,7 @@ func main() {
 	j := flag.Int("j", 1, "parallel workers")
 	algos := flag.String("algos", "", "comma-separated algorithms (default all: blur,gemm,conv1d,hist,tensorproduct,depthwise)")
 	verify := flag.Bool("verify", true, "run the IR verifier after every lowering pass")
+	targetName := flag.String("target", "emulator", "where GPU schedules run: emulator, or cuda (a build with -tags cuda, on a GPU)")
 	timeout := flag.Duration("timeout", 20*time.Second, "limit per schedule")
 	budget := flag.Int("minimize", 150, "runs one minimization may spend")
 	perKey := flag.Int("perkey", 3, "minimizations per (class, algorithm, target, error) (x5 for wrong results)")
@@ -37,7 +39,12 @@ func main() {
 	reasons := flag.Int("reasons", 0, "print the most frequent rejection reasons (this many)")
 	progress := flag.Int("progress", 1000, "print progress every this many schedules (0: never)")
 	flag.Parse()
-	opt := fuzz.Options{Verify: *verify, Timeout: *timeout}
+	target, err := halide.ParseTarget(*targetName)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	opt := fuzz.Options{Verify: *verify, Timeout: *timeout, Target: target}
 
 	if *replay != "" {
 		text, err := os.ReadFile(*replay)

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# scripts/gpu-check.sh: run on the GPU machine (from the repository root,
+# with .gpu/ built by scripts/gpu.sh plus
+# `go build -tags cuda -o .gpu/schedfuzz ./tests/fuzz/cmd/schedfuzz`):
+#   1. the cuda-tagged tests (every app schedule on the GPU, shared sizes);
+#   2. every fuzz regression replayed on the GPU, and under
+#      compute-sanitizer racecheck and synccheck;
+#   3. N random schedules of the differential fuzzer with GPU schedules on
+#      the GPU (CPU schedules on the CPU), compared with plain-Go references.
+# Logs go to ${OUT:-/tmp}/gpu-check; the last lines are a summary.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+n=${1:-1500}
+log=${OUT:-/tmp}/gpu-check
+mkdir -p "$log"
+source .gpu/nvrtc-env.sh
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$log/device.txt"
+
+./.gpu/cuda.test -test.v > "$log/cuda-test.txt" 2>&1
+cuda_rc=$?
+
+replays=0; replay_bad=0; san_bad=0
+for f in tests/fuzz/testdata/regressions/*.go.txt; do
+  replays=$((replays + 1))
+  if ! ./.gpu/schedfuzz -target cuda -replay "$f" >> "$log/replay.txt" 2>&1; then
+    replay_bad=$((replay_bad + 1)); echo "FAILED: $f" >> "$log/replay.txt"
+  fi
+  if grep -q '"gpu":true' "$f"; then
+    for tool in racecheck synccheck; do
+      if ! compute-sanitizer --tool $tool --error-exitcode 9 ./.gpu/schedfuzz -target cuda -replay "$f" >> "$log/sanitizer.txt" 2>&1; then
+        san_bad=$((san_bad + 1)); echo "SANITIZER $tool FAILED: $f" >> "$log/sanitizer.txt"
+      fi
+    done
+  fi
+done
+
+timeout 420 ./.gpu/schedfuzz -target cuda -n "$n" -seed 77 -j 1 -progress 0 -out "$log/repros" > "$log/fuzz.txt" 2>&1
+fuzz_rc=$?
+
+echo "== summary"
+echo "cuda.test rc=$cuda_rc ($(grep -c -- '--- PASS' "$log/cuda-test.txt") passed, $(grep -c -- '--- FAIL' "$log/cuda-test.txt") failed)"
+echo "regressions replayed on the GPU: $replays, defects: $replay_bad; sanitizer failures: $san_bad"
+echo "fuzz on the GPU (rc=$fuzz_rc):"
+sed -n '/algorithm  target/,/total/p' "$log/fuzz.txt"
+grep -A40 '^findings' "$log/fuzz.txt" | head -40
