@@ -490,11 +490,29 @@ func (l *Lowered) compile(t Target) (*compiled, error) {
 		return nil, err
 	}
 	c := &compiled{l: l, launcher: lr, launches: map[string][2][3]int{}}
+	// Buffers the host code writes (Funcs computed on the host, between
+	// launches) change under the device's copy: each launch that takes one
+	// uploads it again.
+	hostWritten := map[string]bool{}
+	ir.WalkStmt(l.Stmt, func(s ir.Stmt) bool {
+		if st, ok := s.(*ir.Store); ok {
+			hostWritten[st.Buf] = true
+		}
+		return true
+	}, nil)
+	d, isDevice := lr.(device)
 	prog, err := cpu.CompileWith(l.Stmt, cpu.Options{
 		Launch: func(_ any, k *ir.Kernel, grid, block [3]int, scalars, buffers map[string]any) error {
 			c.mu.Lock()
 			c.launches[k.Name] = [2][3]int{grid, block}
 			c.mu.Unlock()
+			if isDevice {
+				for name, b := range buffers {
+					if hostWritten[name] {
+						d.MarkHostDirty(b)
+					}
+				}
+			}
 			return c.launcher.Launch(k, grid, block, scalars, buffers)
 		},
 	})

@@ -1392,6 +1392,18 @@ func foldIntrinsic(t Type, name string, args []Expr) Expr {
 				return x
 			}
 		}
+	case IntrinsicUnsafePromiseClamped:
+		// unsafe_promise_clamped(x, lo, hi) evaluates to x: on a
+		// constant that keeps the promise it is that constant (a broken
+		// promise stays visible).
+		if len(args) == 3 && args[0].Type() == t {
+			x, ok := constInt(args[0])
+			lo, ok1 := constInt(args[1])
+			hi, ok2 := constInt(args[2])
+			if ok && ok1 && ok2 && lo <= x && x <= hi {
+				return args[0]
+			}
+		}
 	case IntrinsicAbs:
 		if len(args) == 1 && t.IsIntOrUInt() {
 			if v, ok := constInt(args[0]); ok {

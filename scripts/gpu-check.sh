@@ -34,7 +34,7 @@ for f in tests/fuzz/testdata/regressions/*.go.txt; do
   fi
 done
 
-timeout 420 ./.gpu/schedfuzz -target cuda -n "$n" -seed 77 -j 1 -progress 0 -out "$log/repros" > "$log/fuzz.txt" 2>&1
+timeout 420 ./.gpu/schedfuzz -target cuda -n "$n" -seed "${SEED:-77}" -j 1 -progress 0 -out "$log/repros" > "$log/fuzz.txt" 2>&1
 fuzz_rc=$?
 
 echo "== summary"

@@ -186,3 +186,28 @@ func TestBenchmark(t *testing.T) {
 	}
 	t.Logf("GEMM 512^3 tiled_shared: median %.3f ms (min %.3f, max %.3f) over %d runs (%s)", tm.MedianMs, tm.MinMs, tm.MaxMs, tm.Runs, tm.Clock)
 }
+
+// Was: a Func computed on the host inside a host loop (f at g's row loop)
+// and read by the kernel launched in that loop was uploaded once: the
+// device kept the first row's values (its host storage is reused at the
+// same address) and every later row was wrong. The emulator reads host
+// memory and could not see it; the fuzzer on the GPU found 19 such cases.
+func TestHostComputedFuncBetweenLaunches(t *testing.T) {
+	x, y, xb, xt := halide.NewVar("x"), halide.NewVar("y"), halide.NewVar("xb"), halide.NewVar("xt")
+	f, g := halide.NewFunc("f"), halide.NewFunc("g")
+	f.Define(x, y).Is(x.Mul(7).Add(y.Mul(3)))
+	g.Define(x, y).Is(f.At(x, y).Mul(2))
+	g.Split(x, xb, xt, 16, halide.GuardWithIf).GPUBlocks(xb).GPUThreads(xt)
+	f.ComputeAt(g, y)
+	out := halide.NewBuffer[int32](37, 5)
+	if err := halide.NewPipeline(g).WithTarget(halide.CUDA).Realize(out); err != nil {
+		t.Fatal(err)
+	}
+	for yy := 0; yy < 5; yy++ {
+		for xx := 0; xx < 37; xx++ {
+			if got, want := out.Get(xx, yy), int32(2*(7*xx+3*yy)); got != want {
+				t.Fatalf("g(%d, %d) = %d, want %d", xx, yy, got, want)
+			}
+		}
+	}
+}
