@@ -85,7 +85,15 @@ func ConstantUpperBound(e ir.Expr, s Scope) (int64, bool) {
 		return 0, false
 	}
 	en := env{base: s, free: true}
-	r := constRange(nonNil(en.of(ir.Simplify(e)).Max))
+	se := ir.Simplify(e)
+	r := constRange(nonNil(en.of(se).Max))
+	// A min/max next to terms that cancel one of its sides hides a
+	// correlation (min(A, M) - A <= 0): separated, it may bound lower.
+	if sep := ir.SeparateMinMax(se); sep != se {
+		if r2 := constRange(nonNil(en.of(sep).Max)); r2.hok && (!r.hok || r2.hi < r.hi) {
+			r = r2
+		}
+	}
 	return r.hi, r.hok
 }
 
@@ -95,7 +103,13 @@ func ConstantLowerBound(e ir.Expr, s Scope) (int64, bool) {
 		return 0, false
 	}
 	en := env{base: s, free: true}
-	r := constRange(nonNil(en.of(ir.Simplify(e)).Min))
+	se := ir.Simplify(e)
+	r := constRange(nonNil(en.of(se).Min))
+	if sep := ir.SeparateMinMax(se); sep != se {
+		if r2 := constRange(nonNil(en.of(sep).Min)); r2.lok && (!r.lok || r2.lo > r.lo) {
+			r = r2
+		}
+	}
 	return r.lo, r.lok
 }
 
@@ -413,7 +427,14 @@ func (en env) binary(e *ir.Binary) Interval {
 	} else {
 		a, b = en.of(e.A), en.of(e.B)
 	}
-	if isPt(a) && isPt(b) {
+	// Points fold, except sums of signed 32/64-bit values, which
+	// exactSum keeps exact (a folded point would wrap).
+	if isPt(a) && isPt(b) && !exactArith(e) {
+		if e.A.Type().IsFloat() && e.Type().IsBool() && (en.mayNaN(e.A) || en.mayNaN(e.B)) {
+			// The points bound the numbers, not NaN, which makes the
+			// comparison false (!= true).
+			return Interval{ir.False, ir.True}
+		}
 		if a.Min == e.A && b.Min == e.B {
 			return Point(e)
 		}
@@ -709,8 +730,14 @@ func divIv(t ir.Type, a, b Interval) Interval {
 }
 
 // negExact reports whether negIv(t, a) is exact: 0 - c saturates for the
-// constant end c = -2^63 (and 2^63 / 2 is not (2^63 - 1) / 2).
+// constant end c = -2^63 (and 2^63 / 2 is not (2^63 - 1) / 2), and in the
+// types that wrap (8/16 bits) the negated ends, evaluated in the type,
+// wrap when a may hold the type's minimum.
 func negExact(t ir.Type, a Interval) bool {
+	if wraps(t) {
+		r := ivRange(t, a)
+		return r.lok && r.lo > t.Min()
+	}
 	if t.Bits < 64 {
 		return true
 	}

@@ -267,10 +267,17 @@ func (g *fuzzGen) expr(t ir.Type, depth int) ir.Expr {
 		}
 		return &ir.Binary{Op: [...]ir.BinOp{ir.Min, ir.Max}[g.r.Intn(2)], A: g.expr(t, d), B: g.expr(t, d)}
 	}
-	switch g.r.Intn(16) {
+	switch g.r.Intn(17) {
 	case 0, 1, 2, 3, 4, 5, 6:
 		op := [...]ir.BinOp{ir.Add, ir.Sub, ir.Mul, ir.Div, ir.Mod, ir.Min, ir.Max}[g.r.Intn(7)]
 		return &ir.Binary{Op: op, A: g.expr(t, d), B: g.expr(t, d)}
+	case 16:
+		// A correlated sum, min(a, b) - a + c (or max, or +a): the
+		// case SeparateMinMax rewrites for constant bounds.
+		a := g.expr(t, d)
+		m := &ir.Binary{Op: [...]ir.BinOp{ir.Min, ir.Max}[g.r.Intn(2)], A: a, B: g.expr(t, d)}
+		op := [...]ir.BinOp{ir.Sub, ir.Add}[g.r.Intn(2)]
+		return &ir.Binary{Op: ir.Add, A: &ir.Binary{Op: op, A: m, B: a}, B: g.expr(t, d)}
 	case 7, 8:
 		return &ir.Select{Cond: g.expr(ir.Bool, d), True: g.expr(t, d), False: g.expr(t, d)}
 	case 9, 10:
@@ -420,6 +427,17 @@ func (s *fuzzStats) check(r chooser, c fuzzCase, n int) {
 			}
 		}
 	}
+	// The constant bounds (ConstantUpperBound / ConstantLowerBound, which
+	// also try SeparateMinMax) must hold too; uint64 values past 2^63 do
+	// not fit their int64 results, so that type is left out.
+	constInts := t.IsIntOrUInt() && t != ir.UInt64 && t.Bits > 1
+	chi, chok := ConstantUpperBound(c.e, c.scope)
+	clo, clok := ConstantLowerBound(c.e, c.scope)
+	// Of works on the simplified expression, and the simplifier, like
+	// Halide's, assumes signed 32/64-bit arithmetic does not overflow (it
+	// moves terms across comparisons): a point where the simplified form
+	// overflows is skipped like one where the expression itself does.
+	simplified := ir.Simplify(c.e)
 	names := freeVars(c.e)
 	types := varTypes(c.e)
 	env := evalEnv{}
@@ -429,6 +447,7 @@ func (s *fuzzStats) check(r chooser, c fuzzCase, n int) {
 		s.samples++
 		signedOverflows = 0
 		v := eval(c.e, env)
+		eval(simplified, env)
 		var lo, hi *val
 		if iv.Min != nil {
 			x := eval(iv.Min, env)
@@ -441,6 +460,10 @@ func (s *fuzzStats) check(r chooser, c fuzzCase, n int) {
 		if signedOverflows > 0 || (t.IsFloat() && math.IsNaN(v.f)) {
 			s.skipped++
 			continue
+		}
+		if constInts && ((chok && v.i > chi) || (clok && v.i < clo)) {
+			fail(fmt.Sprintf("value %d not in the constant bounds [%d (%v), %d (%v)]", v.i, clo, clok, chi, chok))
+			return
 		}
 		if !contains(t, lo, hi, v) {
 			var at []string

@@ -709,6 +709,107 @@ func (l *linear) pushMinMax() Expr {
 	return mkMinMax(op, la.expr(), lb.expr())
 }
 
+// SeparateMinMax rewrites each sum R + S ± min(A, B) (or max) of a
+// simplified integer expression in which the terms S cancel those of A as
+// R + min(A + S, B + S), A + S being a constant: min(A, M) - A + p + 1
+// becomes min(M - A, 0) + p + 1. The value is the same (barring overflow,
+// as for Simplify), but the correlated A and -A no longer stand apart, so
+// interval bounds see that the sum is at most p + 1. It is not part of
+// Simplify (whose form it would change back and forth); the bounds
+// package applies it when looking for constant bounds.
+func SeparateMinMax(e Expr) Expr {
+	// Only where overflow does not happen (signed 32 and 64 bits, as
+	// everywhere in bounds): in 8/16-bit and unsigned types the sum wraps,
+	// and min(A, B) - A is not min(0, B - A).
+	if e == nil {
+		return e
+	}
+	e = MapExpr(e, SeparateMinMax)
+	if e.Type() != Int32 {
+		return e
+	}
+	b, ok := e.(*Binary)
+	if !ok || (b.Op != Add && b.Op != Sub && b.Op != Mul) {
+		return e
+	}
+	for round := 0; round < 4; round++ {
+		l := linearOf(e)
+		var next Expr
+		for i, tm := range l.terms {
+			m, ok := tm.x.(*Binary)
+			if !ok || (m.Op != Min && m.Op != Max) || (tm.k != 1 && tm.k != -1) || len(l.terms) < 2 {
+				continue
+			}
+			if next = l.pushPartly(i, m, tm.k, m.A, m.B); next != nil {
+				break
+			}
+			if next = l.pushPartly(i, m, tm.k, m.B, m.A); next != nil {
+				break
+			}
+		}
+		l.release()
+		if next == nil {
+			break
+		}
+		e = next
+	}
+	return e
+}
+
+// pushPartly: when the terms of A (times k) are cancelled by some of the
+// other terms S of the sum R + S ± min(A, B), the sum is R + min(A + S,
+// B + S), where A + S is a constant. It returns nil when the rule does
+// not apply.
+func (l *linear) pushPartly(idx int, m *Binary, k int64, a, b Expr) Expr {
+	la := linearOf(a)
+	defer la.release()
+	if len(la.terms) == 0 || la.inexact {
+		return nil
+	}
+	used := make([]bool, len(l.terms))
+	for _, ta := range la.terms {
+		found := false
+		for i, tm := range l.terms {
+			if i != idx && !used[i] && l.t.Wrap(ta.k*k+tm.k) == 0 && sameExpr(ta.x, tm.x) {
+				used[i], found = true, true
+				break
+			}
+		}
+		if !found {
+			return nil
+		}
+	}
+	op := m.Op
+	if k == -1 {
+		op = flipMinMax(op)
+	}
+	ina, inb, rest := newLinear(l.t), newLinear(l.t), newLinear(l.t)
+	defer ina.release()
+	defer inb.release()
+	defer rest.release()
+	ina.addSimp(a, k)
+	inb.addSimp(b, k)
+	rest.c = l.c
+	for i, tm := range l.terms {
+		switch {
+		case i == idx:
+		case used[i]:
+			ina.addAtom(tm.x, tm.k)
+			inb.addAtom(tm.x, tm.k)
+		default:
+			rest.terms = append(rest.terms, tm)
+		}
+	}
+	ina.compact()
+	inb.compact()
+	if ina.inexact || inb.inexact || l.inexact {
+		return nil
+	}
+	rest.addAtom(&Binary{Op: op, A: ina.build(), B: inb.build()}, 1)
+	rest.compact()
+	return rest.build()
+}
+
 // soleMinMax finds the single Min or Max term of l with coefficient ±1
 // next to other terms or a constant. It returns -1 when there is none, or
 // more than one Min/Max term.
@@ -850,6 +951,11 @@ func divLinear(a Expr, c int64) Expr {
 	t := a.Type()
 	l := linearOf(a)
 	defer l.release()
+	if l.inexact {
+		// A constant wrapped taking a apart (x - (-2^63)): its linear
+		// form is not a's value.
+		return &Binary{Div, a, IntConst(t, c)}
+	}
 	q, r := newLinear(t), newLinear(t)
 	defer q.release()
 	defer r.release()
@@ -927,6 +1033,9 @@ func modLinear(a Expr, c int64) Expr {
 	t := a.Type()
 	l := linearOf(a)
 	defer l.release()
+	if l.inexact {
+		return &Binary{Mod, a, IntConst(t, c)} // see divLinear
+	}
 	r := newLinear(t)
 	defer r.release()
 	for _, tm := range l.terms {

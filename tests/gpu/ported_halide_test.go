@@ -1217,7 +1217,7 @@ func TestPortedGPUDynamicAndRegisterRealization(t *testing.T) {
 	out := halide.NewBuffer[int16](w, h)
 	if err := portedPipeline(build(true)).Realize(out); err != nil {
 		// See TestPortedRegisterExtentUnderGuardWithIf.
-		t.Skip("known bug: a register footprint under a GuardWithIf tile plus a clamped Param offset gets no constant bound: " + err.Error())
+		t.Fatal("Realize: " + err.Error())
 	}
 	portedCheck(t, "result", out, func(c []int) int16 {
 		v := hb(c[0], c[1])
@@ -1349,11 +1349,11 @@ func TestPortedGPUSumScanRVarThreadsWithoutAtomic(t *testing.T) {
 
 // The reduction of the second half of TestPortedGPUDynamicAndRegisterRealization:
 // f in registers at g's thread, g on GuardWithIf tiles reading f(x, y) and
-// f(x, y + clamp(p, 0, 2)). f's footprint per thread is at most 3 rows,
-// but its extent, min(A, M) + clamp(p, 0, 2) - A + 1 (A the thread's y, M
-// the last row), gets no constant bound (min(A, M) - A <= 0 is lost);
-// with a constant offset, or without GuardWithIf, the same schedule
-// lowers. Halide's simplifier bounds min(M - A, 0) by 0.
+// f(x, y + clamp(p, 0, 2)). f's footprint per thread is at most 3 rows.
+// Was: its extent, min(A, M) + clamp(p, 0, 2) - A + 1 (A the thread's y,
+// M the last row), got no constant bound (min(A, M) - A <= 0 was lost) and
+// Lower refused the schedule; bounds.ConstantUpperBound now also tries
+// ir.SeparateMinMax (min(M - A, 0) + ...), as Halide's simplifier does.
 func TestPortedRegisterExtentUnderGuardWithIf(t *testing.T) {
 	x, y, bx, by, xi, yi := halide.NewVar("x"), halide.NewVar("y"), halide.NewVar("bx"), halide.NewVar("by"), halide.NewVar("xi"), halide.NewVar("yi")
 	f, g := halide.NewFunc("f"), halide.NewFunc("g")
@@ -1365,7 +1365,7 @@ func TestPortedRegisterExtentUnderGuardWithIf(t *testing.T) {
 	f.ComputeAt(g, xi).StoreIn(halide.Register)
 	out := halide.NewBuffer[int32](13, 11)
 	if err := portedPipeline(g).Realize(out); err != nil {
-		t.Skip("known bug: register extent min(A, M) + clamp(p, 0, 2) - A + 1 gets no constant bound under GuardWithIf: " + err.Error())
+		t.Fatal("Realize: " + err.Error())
 	}
 	portedCheck(t, "g", out, func(c []int) int32 { return int32(2*(c[0]+c[1]) + 2) })
 }
