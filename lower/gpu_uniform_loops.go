@@ -1,13 +1,13 @@
 package lower
 
 // gpu_uniform_loops: give the serial loops that enclose a shared
-// production inside the thread loops a block-uniform loop variable (the
-// loops around the production, whether or not they also enclose its
-// storage). Such a
-// loop's bounds come from its Func's region at the thread, so its min
-// differs between threads (prod.s1.j starts at the thread's column), while
-// the block's threads must run its iterations together: each iteration
-// produces one shared copy for all of them, with barriers. The loop
+// production inside the thread loops (the loops around the production,
+// whether or not they also enclose its storage) a block-uniform loop
+// variable. Such a loop's bounds come from its Func's region at the
+// thread, so its min differs between threads (prod.s1.j starts at the
+// thread's column), while the block's threads must run its iterations
+// together: each iteration produces one shared copy for all of them, with
+// barriers. The loop
 //
 //	for (f.s1.j, f.s1.j.min, e) body
 //
@@ -21,8 +21,9 @@ package lower
 // iteration stays symbolic). A loop whose extent depends on the thread is
 // rejected later (gpu_thread_loops), since its barriers would diverge.
 //
-// Before: schedule_functions. After: no serial loop between a thread loop
-// and a GPUShared realization has a min other than zero.
+// Before: gpu_memory (which realizations are shared). After: no serial
+// loop between a thread loop and a shared production has a min other
+// than zero.
 
 import "github.com/gohalide/gohalide/ir"
 
