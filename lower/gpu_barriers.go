@@ -90,28 +90,31 @@ type barrierer struct {
 	together map[string]bool // Funcs produced by gpu_cooperative's shared-out loops
 }
 
-// accessSet is the buffers read and written by some statements.
-type accessSet struct{ reads, writes map[string]bool }
+// accessSet is the buffers read and written by some statements, and those
+// of them written by a production (produce f) of their own.
+type accessSet struct{ reads, writes, produced map[string]bool }
 
-func newAccessSet() accessSet { return accessSet{map[string]bool{}, map[string]bool{}} }
+func newAccessSet() accessSet {
+	return accessSet{map[string]bool{}, map[string]bool{}, map[string]bool{}}
+}
 
 func (a accessSet) add(b accessSet) accessSet {
 	c := newAccessSet()
-	for _, m := range []map[string]bool{a.reads, b.reads} {
-		for k := range m {
-			c.reads[k] = true
-		}
-	}
-	for _, m := range []map[string]bool{a.writes, b.writes} {
-		for k := range m {
-			c.writes[k] = true
+	for _, p := range [][2]map[string]bool{{a.reads, c.reads}, {b.reads, c.reads}, {a.writes, c.writes}, {b.writes, c.writes}, {a.produced, c.produced}, {b.produced, c.produced}} {
+		for k := range p[0] {
+			p[1][k] = true
 		}
 	}
 	return c
 }
 
 // hazards returns the buffers through which later accesses b conflict with
-// earlier accesses a of other threads: read after write, write after read.
+// earlier accesses a of other threads: read after write, write after read,
+// and a new production of a buffer written before (two productions of one
+// shared copy with nothing read between them, say the unrolled copies of
+// its compute loop whose consumers a tail guard emptied: which thread's
+// value stays would be a race). Writes within one production are to
+// distinct points and need no barrier between them.
 func hazards(a, b accessSet) []string {
 	m := map[string]bool{}
 	for k := range b.reads {
@@ -120,7 +123,7 @@ func hazards(a, b accessSet) []string {
 		}
 	}
 	for k := range b.writes {
-		if a.reads[k] {
+		if a.reads[k] || (b.produced[k] && a.writes[k]) {
 			m[k] = true
 		}
 	}
@@ -232,6 +235,9 @@ func (b *barrierer) visit(s ir.Stmt, inThreads bool) (ir.Stmt, summary) {
 		return &a, bs
 	case *ir.ProducerConsumer:
 		body, bs := b.visit(x.Body, inThreads)
+		if x.Producer && bs.entry.writes[x.Func] {
+			bs.entry.produced[x.Func] = true
+		}
 		return &ir.ProducerConsumer{Func: x.Func, Producer: x.Producer, Body: body}, bs
 	case *ir.IfThenElse:
 		t, ts := b.visit(x.Then, inThreads)

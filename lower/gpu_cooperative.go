@@ -25,10 +25,11 @@ func gpuCooperative(st *State) error {
 	var coopErr error
 	s, err := forEachKernel(st.Stmt, func(k *ir.For) (ir.Stmt, error) {
 		block := st.kernels[k.Name].block
-		shared := map[string]bool{}
+		shared, registers := map[string]bool{}, map[string]bool{}
 		ir.WalkStmt(k, func(x ir.Stmt) bool {
-			if a, ok := x.(*ir.Allocate); ok && a.Memory == ir.GPUShared {
-				shared[a.Name] = true
+			if a, ok := x.(*ir.Allocate); ok {
+				shared[a.Name] = a.Memory == ir.GPUShared
+				registers[a.Name] = a.Memory == ir.Register
 			}
 			return true
 		}, nil)
@@ -39,6 +40,11 @@ func gpuCooperative(st *State) error {
 				if inner := nestedShared(pc.Body); inner != "" && coopErr == nil {
 					coopErr = ir.Errorf(ir.ErrSchedule, inner, "compute_at", "%s is stored in GPU shared memory and computed inside the production of %s, which the block's threads share out point by point (%s has no thread loops of its own), so the threads would overwrite each other's %s", inner, pc.Func, pc.Func, inner).
 						WithLegal("compute %s outside the production of %s (for example at the same block loop as %s), store it in registers, or give %s its own gpu_threads", inner, pc.Func, pc.Func, pc.Func)
+					return x
+				}
+				if reg := outerRegisterRead(pc.Body, registers); reg != "" && coopErr == nil {
+					coopErr = ir.Errorf(ir.ErrSchedule, pc.Func, "store_in(GPUShared)", "%s is stored in GPU shared memory and produced by all the block's threads together, but it reads %s, which is in registers: each thread holds its own %s, so the threads would compute %s from each other's data", pc.Func, reg, reg, pc.Func).
+						WithLegal("store %s in GPUShared, compute %s inside the production of %s (compute_at one of %s's loops), or store %s in registers", reg, reg, pc.Func, pc.Func, pc.Func)
 					return x
 				}
 				f := st.Funcs[pc.Func]
@@ -62,6 +68,27 @@ func gpuCooperative(st *State) error {
 	}
 	st.Stmt = s
 	return nil
+}
+
+// outerRegisterRead names a register buffer (one copy per thread) that s
+// reads but does not allocate, or "". A production dealt out to the
+// threads must not read one: thread t computes points for other threads
+// too, from its own copy.
+func outerRegisterRead(s ir.Stmt, registers map[string]bool) string {
+	inside := map[string]bool{}
+	ir.WalkStmt(s, func(x ir.Stmt) bool {
+		if a, ok := x.(*ir.Allocate); ok {
+			inside[a.Name] = true
+		}
+		return true
+	}, nil)
+	reads, _ := accesses(s)
+	for _, name := range sortedKeys(reads) {
+		if registers[name] && !inside[name] {
+			return name
+		}
+	}
+	return ""
 }
 
 // nestedShared names a Func stored in GPU shared memory whose storage is
