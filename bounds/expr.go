@@ -86,15 +86,38 @@ func ConstantUpperBound(e ir.Expr, s Scope) (int64, bool) {
 	}
 	en := env{base: s, free: true}
 	se := ir.Simplify(e)
-	r := constRange(nonNil(en.of(se).Max))
+	r := linearRange(nonNil(en.of(se).Max)).intersect(linearRange(se))
 	// A min/max next to terms that cancel one of its sides hides a
 	// correlation (min(A, M) - A <= 0): separated, it may bound lower.
 	if sep := ir.SeparateMinMax(se); sep != se {
-		if r2 := constRange(nonNil(en.of(sep).Max)); r2.hok && (!r.hok || r2.hi < r.hi) {
+		if r2 := linearRange(nonNil(en.of(sep).Max)); r2.hok && (!r.hok || r2.hi < r.hi) {
 			r = r2
 		}
 	}
 	return r.hi, r.hok
+}
+
+// intersect keeps the tighter end of each side.
+func (r crange) intersect(o crange) crange {
+	if o.lok && (!r.lok || o.lo > r.lo) {
+		r.lo, r.lok = o.lo, true
+	}
+	if o.hok && (!r.hok || o.hi < r.hi) {
+		r.hi, r.hok = o.hi, true
+	}
+	return r
+}
+
+// linearRange is constRange, tightened by the simplifier's bounds of the
+// linear form where the ends are symbolic: those see terms that cancel
+// ((m + 1)/2 - m/2 is at most 1), which an interval walk does not.
+func linearRange(e ir.Expr) crange {
+	r := constRange(e)
+	if r.isPoint() || !e.Type().IsInt() || e.Type().Bits < 32 {
+		return r
+	}
+	lo, hi, lok, hok := ir.ConstantBounds(e)
+	return r.intersect(crange{lo, hi, lok, hok})
 }
 
 // ConstantLowerBound is the lower-end counterpart of ConstantUpperBound.
@@ -104,9 +127,9 @@ func ConstantLowerBound(e ir.Expr, s Scope) (int64, bool) {
 	}
 	en := env{base: s, free: true}
 	se := ir.Simplify(e)
-	r := constRange(nonNil(en.of(se).Min))
+	r := linearRange(nonNil(en.of(se).Min)).intersect(linearRange(se))
 	if sep := ir.SeparateMinMax(se); sep != se {
-		if r2 := constRange(nonNil(en.of(sep).Min)); r2.lok && (!r.lok || r2.lo > r.lo) {
+		if r2 := linearRange(nonNil(en.of(sep).Min)); r2.lok && (!r.lok || r2.lo > r.lo) {
 			r = r2
 		}
 	}

@@ -1667,6 +1667,19 @@ func (l *linear) bounds(depth int) interval {
 		lb.release()
 		return minMaxInterval(op, ba, bb)
 	}
+	if i, j, d, c := l.divPair(); i >= 0 && depth > 0 {
+		// k*(A/c) - k*(B/c) with A - B = d, a constant: with
+		// B = q*c + r (0 <= r < c), A/c - B/c = (r + d)/c, which is
+		// in [floor(d/c), ceil(d/c)] (((m + 1)/2 - m/2 is 0 or 1).
+		rest := l.clone(-1)
+		k := rest.terms[i].k
+		rest.terms[i].k, rest.terms[j].k = 0, 0
+		rest.compact()
+		pair := interval{FloorDiv(d, c), -FloorDiv(-d, c), true, true}.scale(k)
+		r := rest.bounds(depth - 1).add(pair)
+		rest.release()
+		return r.intersect(l.sumBounds(depth))
+	}
 	if i, m, n, c := l.correlatedDiv(); i >= 0 && depth > 0 {
 		// k*(n/c) with k = m*c is m*(n - n%c), and n%c is in
 		// [0, c-1]: the terms of n can then cancel with the others
@@ -1678,6 +1691,55 @@ func (l *linear) bounds(depth int) interval {
 		return r.intersect(l.sumBounds(depth))
 	}
 	return l.sumBounds(depth)
+}
+
+// divPair finds two terms k*(A/c) and -k*(B/c) of l, for a constant c > 0,
+// whose numerators differ by a constant d = A - B. It returns their indices
+// (or -1), d and c.
+func (l *linear) divPair() (int, int, int64, int64) {
+	for i, ti := range l.terms {
+		a, ok := ti.x.(*Binary)
+		if !ok || a.Op != Div || ti.k == 0 {
+			continue
+		}
+		c, ok := constInt(a.B)
+		if !ok || c <= 0 {
+			continue
+		}
+		for j := i + 1; j < len(l.terms); j++ {
+			tj := l.terms[j]
+			b, ok := tj.x.(*Binary)
+			if !ok || b.Op != Div || tj.k != -ti.k {
+				continue
+			}
+			if c2, ok := constInt(b.B); !ok || c2 != c {
+				continue
+			}
+			dl := diff(a.A, b.A)
+			d, constant := dl.c, len(dl.terms) == 0 && !dl.inexact
+			dl.release()
+			if constant {
+				return i, j, d, c
+			}
+		}
+	}
+	return -1, -1, 0, 0
+}
+
+// ConstantBounds returns constant bounds of the integer expression e of a
+// signed 32- or 64-bit type, every variable unbounded, assuming no
+// overflow (as Simplify does). Unlike an interval walk it sees correlated
+// terms of the linear form: x + min(-1 - x, y) <= -1, ((e + 7)/8)*8 - e in
+// [0, 7], (m + 1)/2 - m/2 in [0, 1].
+func ConstantBounds(e Expr) (lo, hi int64, hasLo, hasHi bool) {
+	if e == nil || !algebraic(e.Type()) {
+		return 0, 0, false, false
+	}
+	se := simp(e)
+	l := linearOf(se)
+	r := l.bounds(8)
+	l.release()
+	return r.lo, r.hi, r.hasLo, r.hasHi
 }
 
 // correlatedDiv finds a term k*(n/c) of l, for a constant c > 0 dividing k,
