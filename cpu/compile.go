@@ -326,11 +326,16 @@ func (c *compiler) assert(s *ir.AssertStmt) stmtFn {
 		if cond(f) != 0 {
 			return
 		}
-		text := "assertion failed: " + msg
+		text := msg
 		for _, a := range args {
 			text += " " + a.format(f)
 		}
-		panic(&Error{Kind: AssertFailed, Msg: text})
+		if s.Error != nil {
+			user := *s.Error
+			user.Msg = text
+			panic(&Error{Kind: AssertFailed, Msg: user.Error(), User: &user})
+		}
+		panic(&Error{Kind: AssertFailed, Msg: "assertion failed: " + text})
 	}
 }
 

@@ -412,6 +412,7 @@ func (c *compiler) call(e *ir.Call) value {
 		ir.IntrinsicAbs: 1, ir.IntrinsicSqrt: 1, ir.IntrinsicExp: 1, ir.IntrinsicLog: 1,
 		ir.IntrinsicPow: 2, ir.IntrinsicFloor: 1, ir.IntrinsicCeil: 1, ir.IntrinsicRound: 1,
 		ir.IntrinsicPromiseClamped: 3, ir.IntrinsicUnsafePromiseClamped: 3, ir.IntrinsicLikely: 1,
+		ir.IntrinsicMaxOver: 4,
 	}
 	n, ok := nargs[e.Name]
 	if !ok {
@@ -424,6 +425,8 @@ func (c *compiler) call(e *ir.Call) value {
 		c.fail("call to %s has unsupported type %v", e.Name, e.T)
 	}
 	switch e.Name {
+	case ir.IntrinsicMaxOver:
+		return c.maxOver(e)
 	case ir.IntrinsicLikely, ir.IntrinsicUnsafePromiseClamped:
 		return c.convert(c.expr(e.Args[0]), e.T)
 	case ir.IntrinsicPromiseClamped:
@@ -486,4 +489,30 @@ func (c *compiler) call(e *ir.Call) value {
 		r = fold(r)
 	}
 	return c.convert(r, e.T)
+}
+
+// maxOver compiles ir.IntrinsicMaxOver(v, min, extent, e): a loop over v
+// keeping the largest e (0 over an empty range).
+func (c *compiler) maxOver(e *ir.Call) value {
+	v, ok := e.Args[0].(*ir.Var)
+	if !ok || !e.T.IsIntOrUInt() || !v.T.IsInt() {
+		c.fail("malformed %s: %s", e.Name, ir.ExprString(e))
+	}
+	lo := c.intExpr(e.Args[1], "min of "+e.Name).i
+	ext := c.intExpr(e.Args[2], "extent of "+e.Name).i
+	b, restore := c.bind(v.Name, v.T)
+	body := c.intExpr(e.Args[3], "value of "+e.Name).i
+	restore()
+	slot := b.slot
+	return intValue(e.T, func(f *frame) int64 {
+		m, n := lo(f), ext(f)
+		var best int64
+		for i := int64(0); i < n; i++ {
+			f.ints[slot] = m + i
+			if x := body(f); i == 0 || x > best {
+				best = x
+			}
+		}
+		return best
+	})
 }

@@ -70,9 +70,20 @@ type Error struct {
 	Index  int64
 	Size   int64
 	Msg    string
+	// User is, for a failed ir.AssertStmt that carries an ir.Error, that
+	// error with its message completed (see Unwrap).
+	User *ir.Error
 }
 
 func (e *Error) Error() string { return e.Msg }
+
+// Unwrap returns the user's error of a failed assertion that carries one.
+func (e *Error) Unwrap() error {
+	if e.User == nil {
+		return nil
+	}
+	return e.User
+}
 
 func oobError(op, buf string, index int64, size int) *Error {
 	return &Error{Kind: OutOfBounds, Buffer: buf, Index: index, Size: int64(size),

@@ -456,6 +456,9 @@ type compiled struct {
 
 	mu       sync.Mutex
 	launches map[string][2][3]int // the last launch of each kernel
+	// hostValues are the scalar arguments of the last launch of each
+	// kernel whose sizes are known only at launch, to report the sizes.
+	hostValues map[string]map[string]ir.Expr
 }
 
 // Compile lowers the pipeline and prepares it to run (Realize does this on
@@ -489,7 +492,7 @@ func (l *Lowered) compile(t Target) (*compiled, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &compiled{l: l, launcher: lr, launches: map[string][2][3]int{}}
+	c := &compiled{l: l, launcher: lr, launches: map[string][2][3]int{}, hostValues: map[string]map[string]ir.Expr{}}
 	// Buffers the host code writes (Funcs computed on the host, between
 	// launches) change under the device's copy: each launch that takes one
 	// uploads it again.
@@ -505,6 +508,9 @@ func (l *Lowered) compile(t Target) (*compiled, error) {
 		Launch: func(_ any, k *ir.Kernel, grid, block [3]int, scalars, buffers map[string]any) error {
 			c.mu.Lock()
 			c.launches[k.Name] = [2][3]int{grid, block}
+			if dynamicSizes(k) {
+				c.hostValues[k.Name] = scalarExprs(scalars)
+			}
 			c.mu.Unlock()
 			if isDevice {
 				for name, b := range buffers {
@@ -561,7 +567,32 @@ func (p *Pipeline) Report() ([]gpu.KernelReport, error) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return gpu.Report(c.l.Kernels(), c.launches), nil
+	reps := gpu.Report(c.l.Kernels(), c.launches)
+	// A size known only at launch gets its value at the last launch
+	// (the expression stays in Dynamic).
+	for i, k := range c.l.Kernels() {
+		vals := c.hostValues[k.Name]
+		if vals == nil || i >= len(reps) {
+			continue
+		}
+		for _, a := range k.Allocs {
+			if !a.Dynamic {
+				continue
+			}
+			n, ok := ir.AsInt(ir.Simplify(ir.Substitute(a.Size, vals)))
+			if !ok {
+				continue
+			}
+			for _, list := range [][]gpu.Alloc{reps[i].Shared, reps[i].Registers} {
+				for j := range list {
+					if list[j].Func == a.Func && list[j].Dynamic != "" {
+						list[j].Elements, list[j].Bytes = n, n*int64(a.T.Bytes())
+					}
+				}
+			}
+		}
+	}
+	return reps, nil
 }
 
 // Realize computes the output into out, whose shape (dimensions, mins and
@@ -592,7 +623,12 @@ func (c *compiled) run(out BufferRef) error {
 	if err := c.prog.Run(scalars, buffers); err != nil {
 		var ce *cpu.Error
 		var ee *gpu.EmulatorError
+		var ue *ir.Error
 		switch {
+		case errors.As(err, &ue):
+			// A run-time check of a user's rule (a size known only at
+			// launch) reports its own typed error.
+			return ue
 		case errors.As(err, &ee):
 			return &ir.Error{Code: ir.ErrRuntime, Func: name, Directive: "Realize (GPU emulator)", Msg: ee.Error()}
 		case errors.As(err, &ce):
@@ -679,6 +715,17 @@ func (c *compiled) bind(out BufferRef) (map[string]any, map[string]any, error) {
 		return nil, nil, err
 	}
 	return scalars, buffers, nil
+}
+
+// dynamicSizes reports whether a kernel has an allocation whose size is
+// known only at launch.
+func dynamicSizes(k *ir.Kernel) bool {
+	for _, a := range k.Allocs {
+		if a.Dynamic {
+			return true
+		}
+	}
+	return false
 }
 
 // shapeError returns the error of a buffer whose shape is outside the

@@ -115,7 +115,33 @@ const (
 	IntrinsicUnsafePromiseClamped = "unsafe_promise_clamped"
 	// IntrinsicLikely(x) is x, marking the branch of a tail guard.
 	IntrinsicLikely = "likely"
+	// IntrinsicMaxOver(v, min, extent, e) is the largest value of the
+	// integer expression e for the variable v in [min, min + extent), or 0
+	// when the range is empty. v (the first argument, a Var) is bound in e
+	// only and has a name of its own. Lowering uses it for a size that is
+	// known only at launch: the largest per-block footprint over the
+	// blocks of a kernel. It is evaluated on the host (a loop), never in a
+	// kernel.
+	IntrinsicMaxOver = "max_over"
 )
+
+// MaxOver builds IntrinsicMaxOver: the largest value of e for v in
+// [min, min + extent).
+func MaxOver(v *Var, min, extent, e Expr) Expr {
+	return &Call{T: e.Type(), Kind: CallIntrinsic, Name: IntrinsicMaxOver, Args: []Expr{v, min, extent, e}}
+}
+
+// IsMaxOver reports whether e is an IntrinsicMaxOver call (well formed).
+func IsMaxOver(e Expr) (*Call, bool) {
+	c, ok := e.(*Call)
+	if !ok || c.Kind != CallIntrinsic || c.Name != IntrinsicMaxOver || len(c.Args) != 4 {
+		return nil, false
+	}
+	if _, ok := c.Args[0].(*Var); !ok {
+		return nil, false
+	}
+	return c, true
+}
 
 // Call is a call to a Func, a read of an input image, or an intrinsic.
 type Call struct {

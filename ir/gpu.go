@@ -1,5 +1,7 @@
 package ir
 
+import "sort"
+
 // GPU constructs. After GPU lowering, each kernel is a Kernel: a body that
 // every thread of every block runs (SPMD), in which the thread and block
 // indices are the variables ThreadID[d] and BlockID[d]; the host statement
@@ -56,6 +58,11 @@ type KernelAlloc struct {
 	// SharedAcross lists the thread dimensions ("x", "y", "z") along which
 	// the allocation is one copy shared by the block's threads.
 	SharedAcross []string
+	// Offset is the byte offset of a static GPUShared allocation in the
+	// kernel's static shared pool (Kernel.SharedBytes), set by
+	// gpu_shared_reuse: allocations whose lifetimes do not overlap may have
+	// overlapping bytes. It is a multiple of the element size.
+	Offset int64
 }
 
 // Bytes is the allocation's size in bytes (0 when dynamic).
@@ -73,6 +80,82 @@ type Kernel struct {
 	Body     Stmt
 	Allocs   []KernelAlloc
 	Barriers int
+	// SharedBytes is the size of the static shared pool that holds the
+	// static GPUShared allocations at their Offsets (gpu_shared_reuse);
+	// zero when the kernel has none or no layout was recorded (a kernel
+	// built by hand), in which case each gets its own bytes, laid out by
+	// PackShared with every pair overlapping.
+	// Dynamic shared allocations come after it, in their own region.
+	SharedBytes int64
+	// HostLets are the values the host computes before each launch and
+	// passes as arguments: sizes known only at launch, such as the largest
+	// shared footprint over the blocks (an IntrinsicMaxOver). The launch
+	// statement binds them; they are listed here for reports.
+	HostLets []HostLet
+	// Checks are the host's checks before each launch of rules whose
+	// values are known only then (AssertStmts with an Error): the block
+	// size, the shared memory limit.
+	Checks []Stmt
+}
+
+// HostLet is a value computed on the host before a launch.
+type HostLet struct {
+	Name  string
+	Value Expr
+}
+
+// SharedSlot is an allocation to place in a shared pool: its size in bytes
+// and its element size (its alignment, a power of two).
+type SharedSlot struct {
+	Bytes, Align int64
+}
+
+// PackShared places slots in one pool and returns their byte offsets and
+// the pool's size. Slots i and j whose lifetimes overlap (overlap(i, j),
+// nil meaning always) get disjoint bytes; others may share. The algorithm:
+// slots in order of decreasing alignment, then decreasing size, then
+// index; each goes at the lowest offset, a multiple of its alignment, where
+// it overlaps no placed slot that it conflicts with (first fit). Widest
+// first, with power-of-two alignments, means every candidate offset (0 or
+// the end of a placed slot) is already aligned.
+func PackShared(slots []SharedSlot, overlap func(i, j int) bool) (offsets []int64, total int64) {
+	order := make([]int, len(slots))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool {
+		x, y := slots[order[a]], slots[order[b]]
+		if x.Align != y.Align {
+			return x.Align > y.Align
+		}
+		return x.Bytes > y.Bytes
+	})
+	offsets = make([]int64, len(slots))
+	var placed []int
+	for _, i := range order {
+		s := slots[i]
+		align := max(s.Align, 1)
+		var busy [][2]int64
+		for _, j := range placed {
+			if overlap == nil || overlap(i, j) || overlap(j, i) {
+				busy = append(busy, [2]int64{offsets[j], offsets[j] + slots[j].Bytes})
+			}
+		}
+		sort.Slice(busy, func(a, b int) bool { return busy[a][0] < busy[b][0] })
+		off := int64(0)
+		for _, r := range busy {
+			if off+s.Bytes <= r[0] {
+				break
+			}
+			if r[1] > off {
+				off = (r[1] + align - 1) / align * align
+			}
+		}
+		offsets[i] = off
+		total = max(total, off+s.Bytes)
+		placed = append(placed, i)
+	}
+	return offsets, total
 }
 
 // Launch runs a kernel from the host statement.

@@ -1917,7 +1917,7 @@ func simpStmt(s Stmt) Stmt {
 			return nil
 		}
 		args, _ := mapExprs(s.Args, simp)
-		return &AssertStmt{c, s.Message, args}
+		return &AssertStmt{c, s.Message, args, s.Error}
 	case *ProducerConsumer:
 		return &ProducerConsumer{s.Func, s.Producer, nonNil(simpStmt(s.Body))}
 	case *For:

@@ -16,6 +16,11 @@ type AssertStmt struct {
 	Cond    Expr
 	Message string
 	Args    []Expr
+	// Error, when set, is the error the failure reports (its Msg is
+	// completed with Message and the values of Args): a check made at
+	// run time of a rule that could not be checked at Lower, such as a
+	// shared memory size known only at launch.
+	Error *Error
 }
 
 // ProducerConsumer marks the statement that produces Func (Producer) or the

@@ -85,7 +85,7 @@ func MapStmt(s Stmt, fs func(Stmt) Stmt, fe func(Expr) Expr) Stmt {
 		c := fe(s.Cond)
 		args, ch := mapExprs(s.Args, fe)
 		if c != s.Cond || ch {
-			return &AssertStmt{c, s.Message, args}
+			return &AssertStmt{c, s.Message, args, s.Error}
 		}
 	case *ProducerConsumer:
 		if b := fs(s.Body); b != s.Body {

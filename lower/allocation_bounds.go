@@ -78,14 +78,15 @@ func allocationBounds(st *State) error {
 				}
 				ext = ir.Int(c)
 			}
-			if c, ok := ir.AsInt(ext); ok {
-				elems *= c
-			} else {
-				if inKernel {
-					if ext, err = kernelExtent(f, d, mem, ext, sc); err != nil {
-						return x
-					}
+			if _, ok := ir.AsInt(ext); !ok && inKernel {
+				if ext, err = kernelExtent(f, d, mem, ext, sc); err != nil {
+					return x
 				}
+			}
+			if c, ok := ir.AsInt(ext); ok {
+				elems *= max(c, 0)
+				ext = ir.Int(max(c, 0))
+			} else {
 				// An empty region (a guarded-off tail iteration) has
 				// max < min; it needs no storage, not a negative amount.
 				ext = ir.Simplify(ir.MaxE(ext, ir.Int(0)))
@@ -144,30 +145,17 @@ func sharedUnion(box bounds.Box, threads []*ir.For, lv letValues) bounds.Box {
 }
 
 // kernelExtent bounds a non-constant extent of an allocation inside a
-// kernel over every loop of the kernel (blocks included), so it depends
-// only on the kernel's arguments: a shared allocation then has a size known
-// at launch (dynamic shared memory). Registers need constant sizes.
+// kernel by one size for every block and thread (blockMax): a constant
+// where one can be proved, else a size the host computes before each
+// launch. Registers need constant sizes.
 func kernelExtent(f *ir.Function, d int, m ir.MemoryType, ext ir.Expr, sc *walkScope) (ir.Expr, error) {
-	if m == ir.Register {
-		return nil, ir.Errorf(ir.ErrSchedule, f.Name, "store_in(Register)", "the register allocation of %s has an extent in dimension %d that is not a constant: %s", f.Name, d, ir.ExprString(sc.lets.resolve(ext))).
-			WithLegal("split the loops so each thread computes a constant-size piece, or Bound the Func")
-	}
-	start := -1
-	for i, l := range sc.loops {
-		if l.Kind == ir.GPUBlock && start < 0 {
-			start = i
-		}
-	}
-	// Inside out: an inner loop's bounds may use the outer loops' vars,
-	// which the next steps then bound in turn.
-	up := sc.lets.resolve(ext)
-	for i := len(sc.loops) - 1; i >= start && up != nil; i-- {
-		l := sc.loops[i]
-		mn := sc.lets.resolve(l.Min)
-		up = bounds.Of(up, bounds.Scope{l.Name: {Min: mn, Max: ir.Simplify(ir.SubE(ir.AddE(mn, sc.lets.resolve(l.Extent)), ir.Int(1)))}}).Max
-	}
+	up := blockMax(ext, sc.loops, sc.lets)
 	if up == nil {
-		return nil, ir.Errorf(ir.ErrUnbounded, f.Name, "store_in(GPUShared)", "the shared allocation of %s has no upper bound in dimension %d", f.Name, d)
+		return nil, ir.Errorf(ir.ErrUnbounded, f.Name, "store_in("+m.String()+")", "the %s allocation of %s has no upper bound in dimension %d: %s", m, f.Name, d, ir.ExprString(sc.lets.resolve(ext)))
+	}
+	if _, ok := ir.AsInt(up); !ok && m == ir.Register {
+		return nil, ir.Errorf(ir.ErrSchedule, f.Name, "store_in(Register)", "the register allocation of %s has an extent in dimension %d that is not a constant: %s", f.Name, d, ir.ExprString(sc.lets.resolve(ext))).
+			WithLegal("split the loops so each thread computes a constant-size piece, Bound the Func, or store_in(Heap) (per-thread global scratch)")
 	}
 	return up, nil
 }

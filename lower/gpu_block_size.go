@@ -23,17 +23,41 @@ import (
 // kernelShape is the block of one kernel: its size, and the thread
 // dimension of each of its thread loops.
 type kernelShape struct {
+	// block is the size in each dimension where it is a constant, and 0
+	// where it is known only at launch (size has it then).
 	block [3]int64
-	dims  map[string]int
+	// size is the size in each dimension: a constant, or an expression
+	// of the host's values (a max_over the blocks where the thread
+	// extents vary between blocks), computed before each launch.
+	size [3]ir.Expr
+	dims map[string]int
 }
 
-// threads is the number of threads per block.
+// threads is the number of threads per block, or 0 when it is known only
+// at launch.
 func (k kernelShape) threads() int64 { return k.block[0] * k.block[1] * k.block[2] }
+
+// threadsExpr is the number of threads per block.
+func (k kernelShape) threadsExpr() ir.Expr {
+	return ir.Simplify(ir.MulE(ir.MulE(k.size[0], k.size[1]), k.size[2]))
+}
+
+// linearThreadID is the index of the thread within its block.
+func (k kernelShape) linearThreadID() ir.Expr {
+	e := ir.Expr(v(ir.ThreadID[0]))
+	if k.block[1] != 1 {
+		e = ir.AddE(e, ir.MulE(v(ir.ThreadID[1]), k.size[0]))
+	}
+	if k.block[2] != 1 {
+		e = ir.AddE(e, ir.MulE(v(ir.ThreadID[2]), ir.MulE(k.size[0], k.size[1])))
+	}
+	return ir.Simplify(e)
+}
 
 func gpuBlockSize(st *State) error {
 	st.kernels = map[string]kernelShape{}
 	_, err := forEachKernel(st.Stmt, func(k *ir.For) (ir.Stmt, error) {
-		dims, block, err := threadLoopDims(k)
+		shape, err := threadLoopDims(k)
 		if err != nil {
 			return nil, err
 		}
@@ -41,14 +65,18 @@ func gpuBlockSize(st *State) error {
 		// name (and their thread loops'); a copy whose tail emptied it
 		// has fewer loops. They get one block: the largest.
 		if prev, ok := st.kernels[k.Name]; ok {
-			for d := range block {
-				block[d] = max(block[d], prev.block[d])
+			for d := range shape.size {
+				shape.size[d] = ir.Simplify(ir.MaxE(shape.size[d], prev.size[d]))
+				shape.block[d] = 0
+				if c, ok := ir.AsInt(shape.size[d]); ok {
+					shape.block[d] = c
+				}
 			}
 			for n, d := range prev.dims {
-				dims[n] = d
+				shape.dims[n] = d
 			}
 		}
-		st.kernels[k.Name] = kernelShape{block: block, dims: dims}
+		st.kernels[k.Name] = shape
 		return k, nil
 	})
 	return err
@@ -56,13 +84,17 @@ func gpuBlockSize(st *State) error {
 
 // threadLoopDims assigns a thread dimension to every thread loop of a
 // kernel (the innermost loop of a nest of thread loops is x) and returns
-// the block size: per dimension, the largest constant bound of the extents
-// of the loops of that dimension.
-func threadLoopDims(kernel ir.Stmt) (map[string]int, [3]int64, error) {
-	dims := map[string]int{}
-	block := [3]int64{1, 1, 1}
+// the kernel's shape. The block size in each dimension is the largest
+// extent of the loops of that dimension over every block: a constant where
+// one can be proved, else a size the host computes before the launch
+// (blockMax). Over 1024 threads is an error here when the size is a
+// constant, and at launch otherwise (gpu_kernels' checks).
+func threadLoopDims(kernel *ir.For) (kernelShape, error) {
+	shape := kernelShape{dims: map[string]int{}, block: [3]int64{1, 1, 1}}
+	for d := range shape.size {
+		shape.size[d] = ir.Int(1)
+	}
 	var err error
-	lv := letValues{}
 	// depth returns how many nested thread loops s contains at most.
 	var depth func(s ir.Stmt) int
 	depth = func(s ir.Stmt) int {
@@ -78,7 +110,8 @@ func threadLoopDims(kernel ir.Stmt) (map[string]int, [3]int64, error) {
 		}, nil)
 		return d
 	}
-	walkWithLets(kernel, lv, func(x ir.Stmt) ir.Stmt {
+	sc := &walkScope{lets: letValues{}}
+	walkScoped(kernel, sc, func(x ir.Stmt) ir.Stmt {
 		l, ok := x.(*ir.For)
 		if !ok || l.Kind != ir.GPUThread || err != nil {
 			return x
@@ -88,29 +121,35 @@ func threadLoopDims(kernel ir.Stmt) (map[string]int, [3]int64, error) {
 			err = ir.Errorf(ir.ErrSchedule, loopFunc(l.Name), "gpu_threads", "the thread loop %s has %d thread loops nested inside it; a block has at most 3 dimensions", l.Name, d)
 			return x
 		}
-		dims[l.Name] = d
-		ext, ok := bounds.ConstantUpperBound(lv.resolve(l.Extent), nil)
-		if !ok {
-			err = ir.Errorf(ir.ErrSchedule, loopFunc(l.Name), "gpu_threads", "the thread loop %s has the extent %s, which is not a constant; the block size must be known when the kernel is compiled", l.Name, ir.ExprString(lv.resolve(l.Extent))).
+		shape.dims[l.Name] = d
+		var ext ir.Expr
+		if c, ok := bounds.ConstantUpperBound(sc.lets.resolve(l.Extent), nil); ok {
+			ext = ir.Int(c)
+		} else if ext = blockMax(l.Extent, sc.loops[:len(sc.loops)-1], sc.lets); ext == nil {
+			err = ir.Errorf(ir.ErrSchedule, loopFunc(l.Name), "gpu_threads", "the thread loop %s has the extent %s, which has no upper bound over the blocks; the block size must be known at launch", l.Name, ir.ExprString(sc.lets.resolve(l.Extent))).
 				WithLegal("split the loop by a constant factor and make the inner loop the thread loop, or Bound the Func along it")
 			return x
 		}
-		if ext > block[d] {
-			block[d] = ext
-		}
+		shape.size[d] = ir.Simplify(ir.MaxE(shape.size[d], ext))
 		return x
 	})
 	if err != nil {
-		return nil, block, err
+		return shape, err
 	}
-	if n := block[0] * block[1] * block[2]; n > 1024 {
+	for d := range shape.size {
+		shape.block[d] = 0
+		if c, ok := ir.AsInt(shape.size[d]); ok {
+			shape.block[d] = c
+		}
+	}
+	if n := shape.threads(); n > 1024 {
 		var loops []string
-		for name := range dims {
+		for name := range shape.dims {
 			loops = append(loops, name)
 		}
 		sort.Strings(loops)
-		return nil, block, ir.Errorf(ir.ErrSchedule, loopFunc(kernel.(*ir.For).Name), "gpu_threads", "the kernel of block loop %s has %d x %d x %d = %d threads per block (thread loops %s); CUDA allows at most 1024", kernel.(*ir.For).Name, block[0], block[1], block[2], n, strings.Join(loops, ", ")).
+		return shape, ir.Errorf(ir.ErrSchedule, loopFunc(kernel.Name), "gpu_threads", "the kernel of block loop %s has %d x %d x %d = %d threads per block (thread loops %s); CUDA allows at most 1024", kernel.Name, shape.block[0], shape.block[1], shape.block[2], n, strings.Join(loops, ", ")).
 			WithLegal("smaller thread tiles: split the thread loops by smaller factors")
 	}
-	return dims, block, nil
+	return shape, nil
 }

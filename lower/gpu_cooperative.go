@@ -24,7 +24,7 @@ import (
 func gpuCooperative(st *State) error {
 	var coopErr error
 	s, err := forEachKernel(st.Stmt, func(k *ir.For) (ir.Stmt, error) {
-		block := st.kernels[k.Name].block
+		block := st.kernels[k.Name]
 		shared, registers := map[string]bool{}, map[string]bool{}
 		ir.WalkStmt(k, func(x ir.Stmt) bool {
 			if a, ok := x.(*ir.Allocate); ok {
@@ -49,7 +49,7 @@ func gpuCooperative(st *State) error {
 				}
 				f := st.Funcs[pc.Func]
 				body := distributeStages(f, pc.Body, block, lv)
-				note := &ir.Comment{Text: fmt.Sprintf("%s: one copy per block, produced by the block's %d threads together", pc.Func, block[0]*block[1]*block[2])}
+				note := &ir.Comment{Text: fmt.Sprintf("%s: one copy per block, produced by the block's %s threads together", pc.Func, ir.ExprString(block.threadsExpr()))}
 				return &ir.ProducerConsumer{Func: pc.Func, Producer: true, Body: ir.MakeBlock(note, body)}
 			}
 			return x
@@ -117,7 +117,7 @@ func hasThreadLoop(s ir.Stmt) bool {
 
 // distributeStages distributes each stage of a production (the produce
 // body is one statement per stage, or a Block of them).
-func distributeStages(f *ir.Function, s ir.Stmt, block [3]int64, lv letValues) ir.Stmt {
+func distributeStages(f *ir.Function, s ir.Stmt, block kernelShape, lv letValues) ir.Stmt {
 	if b, ok := s.(*ir.Block); ok {
 		out := make([]ir.Stmt, len(b.Stmts))
 		for i, x := range b.Stmts {
@@ -150,7 +150,7 @@ func isPureLoop(f *ir.Function, name string) bool {
 // distributeNest flattens the outer chain of pure-var loops of one stage
 // (lets between them are kept, in order) and deals the flat index out to
 // the threads.
-func distributeNest(f *ir.Function, s ir.Stmt, block [3]int64, lv letValues) ir.Stmt {
+func distributeNest(f *ir.Function, s ir.Stmt, block kernelShape, lv letValues) ir.Stmt {
 	type link struct {
 		loop *ir.For
 		let  *ir.LetStmt
@@ -197,7 +197,7 @@ done:
 		// can keep the first thread out).
 		coop := stageOf(f, s) + ".__share"
 		return &ir.For{Name: coop, Min: ir.Int(0), Extent: ir.Int(1), Kind: ir.Serial,
-			Body: &ir.IfThenElse{Cond: &ir.Binary{Op: ir.EQ, A: linearThreadID(block), B: ir.Int(0)}, Then: s}}
+			Body: &ir.IfThenElse{Cond: &ir.Binary{Op: ir.EQ, A: block.linearThreadID(), B: ir.Int(0)}, Then: s}}
 	}
 	wrapOuter := func(body ir.Stmt) ir.Stmt {
 		for i := len(outer) - 1; i >= 0; i-- {
@@ -215,7 +215,7 @@ done:
 	// while having a constant bound (the region's width at a tail): the
 	// flat index then uses the bound, so dividing it out is by constants,
 	// and a guard skips the points past each loop's real end.
-	nthreads := block[0] * block[1] * block[2]
+	nthreads := block.threadsExpr()
 	var guard ir.Expr
 	exts := make([]ir.Expr, len(loops))
 	for i, l := range loops {
@@ -269,8 +269,8 @@ done:
 		li--
 	}
 	coop := prefix + ".__share"
-	return wrapOuter(&ir.For{Name: coop, Min: ir.Int(0), Extent: ir.Simplify(ir.DivE(ir.AddE(total, ir.Int(nthreads-1)), ir.Int(nthreads))), Kind: ir.Serial,
-		Body: &ir.LetStmt{Name: idx, Value: ir.Simplify(ir.AddE(ir.MulE(v(coop), ir.Int(nthreads)), linearThreadID(block))),
+	return wrapOuter(&ir.For{Name: coop, Min: ir.Int(0), Extent: ir.Simplify(ir.DivE(ir.AddE(total, ir.SubE(nthreads, ir.Int(1))), nthreads)), Kind: ir.Serial,
+		Body: &ir.LetStmt{Name: idx, Value: ir.Simplify(ir.AddE(ir.MulE(v(coop), nthreads), block.linearThreadID())),
 			Body: &ir.IfThenElse{Cond: ir.LTE(v(idx), total), Then: body}}})
 }
 

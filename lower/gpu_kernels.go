@@ -14,6 +14,7 @@ package lower
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 
@@ -29,12 +30,41 @@ const (
 func gpuKernels(st *State) error {
 	count := map[string]int{}
 	s, err := forEachKernel(st.Stmt, func(k *ir.For) (ir.Stmt, error) {
-		kern, err := extractKernel(st, k, count)
+		kern, scratch, err := extractKernel(st, k, count)
 		if err != nil {
 			return nil, err
 		}
 		st.Kernels = append(st.Kernels, kern)
 		st.logf(3, "  gpu_kernels: %s, block %s x %s x %s, %d barriers\n", kern.Name, ir.ExprString(kern.Block[0]), ir.ExprString(kern.Block[1]), ir.ExprString(kern.Block[2]), kern.Barriers)
+		var launch ir.Stmt = &ir.Launch{Kernel: kern}
+		// Global scratch of the kernel's Heap allocations: allocated for
+		// the launch, freed after it.
+		copies := ir.Expr(ir.Int(1))
+		for d := range 3 {
+			copies = ir.MulE(copies, ir.MulE(kern.Grid[d], kern.Block[d]))
+		}
+		for i := len(scratch) - 1; i >= 0; i-- {
+			a := *scratch[i]
+			a.Extents = []ir.Expr{ir.Simplify(ir.MulE(a.Extents[0], copies))}
+			a.Body = launch
+			launch = &a
+			// Flat indices are int32: the scratch of every thread of the
+			// grid must fit.
+			total := ir.Simplify(ir.MulE(&ir.Cast{T: ir.Int64, X: scratch[i].Extents[0]}, &ir.Cast{T: ir.Int64, X: copies}))
+			launch = ir.MakeBlock(&ir.AssertStmt{
+				Cond:    ir.Simplify(ir.LTE(total, ir.IntConst(ir.Int64, math.MaxInt32))),
+				Message: fmt.Sprintf("the global scratch of %s (store_in(Heap) inside kernel %s: its size per thread times the threads of the grid) has more elements than an int32 index reaches:", a.Name, kern.Name),
+				Args:    []ir.Expr{total},
+				Error:   &ir.Error{Code: ir.ErrSchedule, Func: a.Name, Directive: "store_in(Heap)", Legal: "smaller per-thread footprints, or compute the Func at a loop outside the kernel"},
+			}, launch)
+		}
+		// Sizes known only at launch: checked on the host first.
+		for i := len(kern.Checks) - 1; i >= 0; i-- {
+			launch = ir.MakeBlock(kern.Checks[i], launch)
+		}
+		for i := len(kern.HostLets) - 1; i >= 0; i-- {
+			launch = &ir.LetStmt{Name: kern.HostLets[i].Name, Value: kern.HostLets[i].Value, Body: launch}
+		}
 		// A block loop of no iterations (an empty region, such as a
 		// guarded-off tail) launches nothing: CUDA refuses an empty grid.
 		var cond ir.Expr
@@ -44,9 +74,9 @@ func gpuKernels(st *State) error {
 			}
 		}
 		if cond != nil {
-			return &ir.IfThenElse{Cond: cond, Then: &ir.Launch{Kernel: kern}}, nil
+			return &ir.IfThenElse{Cond: cond, Then: launch}, nil
 		}
-		return &ir.Launch{Kernel: kern}, nil
+		return launch, nil
 	})
 	if err != nil {
 		return err
@@ -67,7 +97,7 @@ func identifier(s string) string {
 	return b.String()
 }
 
-func extractKernel(st *State, outer *ir.For, count map[string]int) (*ir.Kernel, error) {
+func extractKernel(st *State, outer *ir.For, count map[string]int) (*ir.Kernel, []*ir.Allocate, error) {
 	var blocks []*ir.For
 	for l := outer; ; {
 		blocks = append(blocks, l)
@@ -100,7 +130,7 @@ func extractKernel(st *State, outer *ir.For, count map[string]int) (*ir.Kernel, 
 	for i := range blocks {
 		l := blocks[len(blocks)-1-i]
 		if i >= 3 {
-			return nil, ir.Errorf(ir.ErrSchedule, loopFunc(l.Name), "gpu_blocks", "more than 3 block loops")
+			return nil, nil, ir.Errorf(ir.ErrSchedule, loopFunc(l.Name), "gpu_blocks", "more than 3 block loops")
 		}
 		kern.Grid[i] = l.Extent
 	}
@@ -109,9 +139,10 @@ func extractKernel(st *State, outer *ir.For, count map[string]int) (*ir.Kernel, 
 		l := blocks[i]
 		body = &ir.LetStmt{Name: l.Name, Value: ir.Simplify(ir.AddE(l.Min, v(ir.BlockID[d]))), Body: body}
 	}
-	block := st.kernels[outer.Name].block
+	shape := st.kernels[outer.Name]
+	block := shape.block
 	for d := 0; d < 3; d++ {
-		kern.Block[d] = ir.Int(block[d])
+		kern.Block[d] = shape.size[d]
 	}
 	// Hoist the shared allocations to the top. An allocation met more
 	// than once (the copies an unrolled loop made of one realization, live
@@ -136,6 +167,8 @@ func extractKernel(st *State, outer *ir.For, count map[string]int) (*ir.Kernel, 
 		return ir.MapStmt(x, mut, nil)
 	}
 	body = mut(body)
+	body, scratch := globalScratch(kern, body)
+	body = hostMaxima(kern, body, append(shared, scratch...))
 	body = ir.SimplifyStmt(body)
 	if body == nil {
 		body = &ir.Block{}
@@ -172,7 +205,7 @@ func extractKernel(st *State, outer *ir.For, count map[string]int) (*ir.Kernel, 
 				split[st.kernels[outer.Name].dims[l]] = true
 			}
 			for d := 0; d < 3; d++ {
-				if block[d] > 1 && !split[d] {
+				if block[d] != 1 && !split[d] {
 					ka.SharedAcross = append(ka.SharedAcross, "xyz"[d:d+1])
 				}
 			}
@@ -183,6 +216,17 @@ func extractKernel(st *State, outer *ir.For, count map[string]int) (*ir.Kernel, 
 		kern.Allocs = append(kern.Allocs, ka)
 		return true
 	}, nil)
+	for _, a := range scratch {
+		// Per thread, in global memory.
+		ka := ir.KernelAlloc{Func: a.Name, T: a.T, Memory: a.Memory}
+		if n, ok := ir.AsInt(a.Extents[0]); ok {
+			ka.Elems = n
+		} else {
+			ka.Dynamic, ka.Size = true, a.Extents[0]
+		}
+		kern.Allocs = append(kern.Allocs, ka)
+	}
+	kern.Checks = append(kern.Checks, launchChecks(kern, loopFunc(outer.Name))...)
 	if static > maxStaticShared {
 		biggest := ir.KernelAlloc{}
 		for _, a := range kern.Allocs {
@@ -190,7 +234,7 @@ func extractKernel(st *State, outer *ir.For, count map[string]int) (*ir.Kernel, 
 				biggest = a
 			}
 		}
-		return nil, ir.Errorf(ir.ErrSchedule, biggest.Func, "store_in(GPUShared)", "kernel %s needs %d bytes of static shared memory (%s); the device allows %d", name, static, allocList(kern.Allocs), maxStaticShared).
+		return nil, nil, ir.Errorf(ir.ErrSchedule, biggest.Func, "store_in(GPUShared)", "kernel %s needs %d bytes of static shared memory (%s); the device allows %d", name, static, allocList(kern.Allocs), maxStaticShared).
 			WithLegal("smaller tiles, or fewer Funcs in shared memory")
 	}
 	ir.WalkStmt(body, func(x ir.Stmt) bool {
@@ -200,7 +244,160 @@ func extractKernel(st *State, outer *ir.For, count map[string]int) (*ir.Kernel, 
 		return true
 	}, nil)
 	kern.Args = kernelArgs(body)
-	return kern, nil
+	return kern, scratch, nil
+}
+
+// globalScratch gives each Heap allocation of a kernel (one copy per
+// thread, inside the thread loops) global memory: one host allocation of
+// the per-thread size times the threads of the grid, around the launch
+// (freed after it), of which each thread uses its own slice. In the body,
+// the Allocate becomes the slice's base, `f.base`, added to every index of
+// f. Copies of one realization (an unrolled loop's) share the largest
+// size.
+func globalScratch(kern *ir.Kernel, body ir.Stmt) (ir.Stmt, []*ir.Allocate) {
+	var scratch []*ir.Allocate
+	index := map[string]int{}
+	// The thread's index in the grid, over the dimensions of more than
+	// one block or thread.
+	copyID := ir.Expr(ir.Int(0))
+	for _, d := range []struct {
+		id   string
+		size ir.Expr
+	}{
+		{ir.BlockID[2], kern.Grid[2]}, {ir.BlockID[1], kern.Grid[1]}, {ir.BlockID[0], kern.Grid[0]},
+		{ir.ThreadID[2], kern.Block[2]}, {ir.ThreadID[1], kern.Block[1]}, {ir.ThreadID[0], kern.Block[0]},
+	} {
+		if !ir.IsConstValue(ir.Simplify(d.size), 1) {
+			copyID = ir.AddE(ir.MulE(copyID, d.size), v(d.id))
+		}
+	}
+	copyID = ir.Simplify(copyID)
+	var mut func(ir.Stmt) ir.Stmt
+	mut = func(x ir.Stmt) ir.Stmt {
+		a, ok := x.(*ir.Allocate)
+		if !ok || a.Memory != ir.Heap {
+			return ir.MapStmt(x, mut, nil)
+		}
+		size := ir.Expr(ir.Int(1))
+		for _, e := range a.Extents {
+			size = ir.Simplify(ir.MulE(size, e))
+		}
+		if i, ok := index[a.Name]; ok {
+			scratch[i].Extents[0] = ir.Simplify(ir.MaxE(scratch[i].Extents[0], size))
+		} else {
+			index[a.Name] = len(scratch)
+			scratch = append(scratch, &ir.Allocate{Name: a.Name, T: a.T, Memory: ir.Heap, Extents: []ir.Expr{size}})
+		}
+		base := a.Name + ".base"
+		inner := rebaseBuffer(mut(a.Body), a.Name, &ir.Var{T: ir.Int32, Name: base})
+		return &ir.LetStmt{Name: base, Value: ir.MulE(copyID, size), Body: inner}
+	}
+	body = mut(body)
+	return body, scratch
+}
+
+// rebaseBuffer adds base to every index of buf in s.
+func rebaseBuffer(s ir.Stmt, buf string, base ir.Expr) ir.Stmt {
+	var fe func(ir.Expr) ir.Expr
+	fe = func(e ir.Expr) ir.Expr {
+		e = ir.MapExpr(e, fe)
+		if l, ok := e.(*ir.Load); ok && l.Buf == buf {
+			c := *l
+			c.Index = ir.AddE(l.Index, base)
+			return &c
+		}
+		return e
+	}
+	var fs func(ir.Stmt) ir.Stmt
+	fs = func(x ir.Stmt) ir.Stmt {
+		x = ir.MapStmt(x, fs, fe)
+		if st, ok := x.(*ir.Store); ok && st.Buf == buf {
+			c := *st
+			c.Index = ir.AddE(st.Index, base)
+			return &c
+		}
+		return x
+	}
+	return fs(s)
+}
+
+// hostMaxima replaces each size the host computes before the launch (an
+// ir.IntrinsicMaxOver that blockMax made: the largest footprint over the
+// blocks) by a variable bound on the host (kern.HostLets), in the body, the
+// hoisted shared allocations and the block size. Equal sizes share one
+// variable.
+func hostMaxima(kern *ir.Kernel, body ir.Stmt, shared []*ir.Allocate) ir.Stmt {
+	var fe func(ir.Expr) ir.Expr
+	fe = func(e ir.Expr) ir.Expr {
+		if m, ok := ir.IsMaxOver(e); ok {
+			for _, h := range kern.HostLets {
+				if ir.Equal(h.Value, m) {
+					return &ir.Var{T: m.T, Name: h.Name}
+				}
+			}
+			name := fmt.Sprintf("%s.max%d", kern.Name, len(kern.HostLets))
+			kern.HostLets = append(kern.HostLets, ir.HostLet{Name: name, Value: m})
+			return &ir.Var{T: m.T, Name: name}
+		}
+		return ir.MapExpr(e, fe)
+	}
+	var fs func(ir.Stmt) ir.Stmt
+	fs = func(s ir.Stmt) ir.Stmt { return ir.MapStmt(s, fs, fe) }
+	for _, a := range shared {
+		for i, e := range a.Extents {
+			a.Extents[i] = fe(e)
+		}
+	}
+	for d, e := range kern.Block {
+		kern.Block[d] = fe(e)
+	}
+	return fs(body)
+}
+
+// launchChecks are the host's checks before a launch of the rules whose
+// values are known only then: at most 1024 threads per block, and the
+// kernel's shared memory within the device's limit (opt-in dynamic shared
+// memory included). Each failure is a typed error naming the Func.
+func launchChecks(kern *ir.Kernel, fn string) []ir.Stmt {
+	var checks []ir.Stmt
+	threads := ir.Expr(ir.Int(1))
+	for _, b := range kern.Block {
+		threads = ir.Simplify(ir.MulE(threads, b))
+	}
+	if _, ok := ir.AsInt(threads); !ok {
+		checks = append(checks, &ir.AssertStmt{
+			Cond:    ir.Simplify(ir.LTE(threads, ir.Int(1024))),
+			Message: fmt.Sprintf("kernel %s has a block of %s x %s x %s threads, known at launch; CUDA allows at most 1024; the block has", kern.Name, ir.ExprString(kern.Block[0]), ir.ExprString(kern.Block[1]), ir.ExprString(kern.Block[2])),
+			Args:    []ir.Expr{threads},
+			Error:   &ir.Error{Code: ir.ErrSchedule, Func: fn, Directive: "gpu_threads", Legal: "smaller thread tiles, or Bound the Func so that the thread loops have constant extents"},
+		})
+	}
+	bytes := ir.Expr(ir.Int(0))
+	var dynamic []string
+	biggest := ""
+	for _, a := range kern.Allocs {
+		if a.Memory != ir.GPUShared {
+			continue
+		}
+		if a.Dynamic {
+			bytes = ir.Simplify(ir.AddE(bytes, ir.MulE(a.Size, ir.Int(int64(a.T.Bytes())))))
+			dynamic = append(dynamic, a.Func)
+			if biggest == "" {
+				biggest = a.Func
+			}
+		} else {
+			bytes = ir.Simplify(ir.AddE(bytes, ir.Int(a.Bytes())))
+		}
+	}
+	if len(dynamic) > 0 {
+		checks = append(checks, &ir.AssertStmt{
+			Cond:    ir.Simplify(ir.LTE(bytes, ir.Int(maxDynamicShared))),
+			Message: fmt.Sprintf("kernel %s needs %s bytes of shared memory (sizes known at launch: %s), over the device's limit of %d bytes per block; it needs", kern.Name, ir.ExprString(bytes), strings.Join(dynamic, ", "), maxDynamicShared),
+			Args:    []ir.Expr{bytes},
+			Error:   &ir.Error{Code: ir.ErrSchedule, Func: biggest, Directive: "store_in(GPUShared)", Legal: "smaller tiles, or fewer Funcs in shared memory"},
+		})
+	}
+	return checks
 }
 
 func allocList(as []ir.KernelAlloc) string {

@@ -4,7 +4,9 @@ package lower
 // the Realize (Memory). Inside a kernel, Auto (and Stack) storage becomes
 // registers inside the thread loops (one copy per thread) and shared
 // memory at the block level (one copy per block), as in Halide; Register
-// at the block level and Heap inside a kernel are errors. GPUShared and
+// at the block level is an error; Heap inside the thread loops is global
+// scratch, one slice per thread (gpu_kernels), and at the block level an
+// error. GPUShared and
 // Register outside kernels are errors. Outside kernels Auto stays Auto
 // until allocation_bounds knows the size (Stack when small and constant,
 // else Heap). Every later pass and the executors read Realize.Memory (and
@@ -70,8 +72,12 @@ func realizeMemory(f *ir.Function, m ir.MemoryType, inKernel, inThreads bool) (i
 				WithLegal("store_in(GPUShared), or compute %s inside the thread loops", f.Name)
 		}
 	case ir.Heap:
-		return m, ir.Errorf(ir.ErrSchedule, f.Name, "store_in(Heap)", "%s is computed inside a kernel; heap (global scratch) storage inside kernels is not supported yet", f.Name).
-			WithLegal("store_in(GPUShared) or store_in(Register), or compute %s outside the kernel (compute_root)", f.Name)
+		// Inside the thread loops: global scratch, one slice per thread
+		// (gpu_kernels allocates it around the launch).
+		if !inThreads {
+			return m, ir.Errorf(ir.ErrSchedule, f.Name, "store_in(Heap)", "%s is computed at the block level of a kernel; heap (global scratch) storage is supported inside the thread loops (one slice per thread), not yet as one copy per block", f.Name).
+				WithLegal("store_in(GPUShared) at the block level, compute %s inside the thread loops, or compute it outside the kernel (compute_root)", f.Name)
+		}
 	}
 	return m, nil
 }

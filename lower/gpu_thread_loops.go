@@ -98,7 +98,7 @@ func (c *spmd) convert(s ir.Stmt, inThreads bool) ir.Stmt {
 		if !inThreads {
 			zero := ir.Expr(ir.True)
 			for d := 0; d < 3; d++ {
-				if c.block[d] > 1 {
+				if c.block[d] != 1 {
 					zero = ir.AndE(zero, &ir.Binary{Op: ir.EQ, A: v(ir.ThreadID[d]), B: ir.Int(0)})
 				}
 			}

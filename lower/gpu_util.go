@@ -39,18 +39,6 @@ func and(a, b ir.Expr) ir.Expr {
 	return ir.AndE(a, b)
 }
 
-// linearThreadID is the index of the thread within its block.
-func linearThreadID(block [3]int64) ir.Expr {
-	e := ir.Expr(v(ir.ThreadID[0]))
-	if block[1] > 1 {
-		e = ir.AddE(e, ir.MulE(v(ir.ThreadID[1]), ir.Int(block[0])))
-	}
-	if block[2] > 1 {
-		e = ir.AddE(e, ir.MulE(v(ir.ThreadID[2]), ir.Int(block[0]*block[1])))
-	}
-	return e
-}
-
 // accesses returns the buffers s loads from and stores to. Loads and
 // stores inside Allocates of s itself are included.
 func accesses(s ir.Stmt) (reads, writes map[string]bool) {

@@ -85,6 +85,16 @@ func (vr *verifier) expr(e ir.Expr) {
 		if vr.st.flattened && e.Kind != ir.CallIntrinsic {
 			vr.fail("call to %s after storage flattening", e.Name)
 		}
+		if m, ok := ir.IsMaxOver(e); ok {
+			// max_over binds its variable in its last argument.
+			vr.expr(m.Args[1])
+			vr.expr(m.Args[2])
+			name := m.Args[0].(*ir.Var).Name
+			vr.defined[name]++
+			vr.expr(m.Args[3])
+			vr.defined[name]--
+			return
+		}
 	case *ir.Load:
 		if e.Index.Type() != ir.Int32 {
 			vr.fail("load index of %s is %s, not int32", e.Buf, e.Index.Type())

@@ -80,8 +80,9 @@ func (t *TensorProduct) gpuOutput(f TPFactors) {
 	ry := t.R.Y()
 	p1, p0 := halide.NewRVar("p1"), halide.NewRVar("p0")
 	m1, m0 := halide.NewVar("m1"), halide.NewVar("m0")
-	// The block size must be a constant: the output has M channels.
-	t.Output.Bound(t.Mv, 0, t.M).GPUBlocks(t.Ov).GPUThreads(t.Mv)
+	// A thread per output channel: the block size is the output's
+	// channel count, known at launch.
+	t.Output.GPUBlocks(t.Ov).GPUThreads(t.Mv)
 	t.Output.Update(0).Atomic().
 		Split(ry, ry, p1, f.PBlock, halide.GuardWithIf).
 		Split(p1, p1, p0, f.P0, halide.GuardWithIf).
@@ -138,6 +139,8 @@ func (t *TensorProduct) GPUScheduleBest() {
 	ry, rx := t.R.Y(), t.R.X()
 	pb, pt, pv := halide.NewRVar("pb"), halide.NewRVar("pt"), halide.NewRVar("pv")
 	mt, mv := halide.NewVar("mt"), halide.NewVar("mv")
+	// The Bound is for speed, not needed for the block size: with the
+	// channel count a constant, the m tiles' guards are provably true.
 	t.Output.Bound(t.Mv, 0, t.M).GPUBlocks(t.Ov).GPUThreads(t.Mv)
 	t.Output.Update(0).Atomic().
 		Split(ry, pb, ry, 64, halide.GuardWithIf).

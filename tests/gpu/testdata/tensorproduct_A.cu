@@ -29,17 +29,21 @@ static __device__ __forceinline__ int gh_mod_i32(int a, int b) {
     return r;
 }
 
-// Kernel kernel_output_s0: block 64 x 1 x 1 (64 threads).
-extern "C" __global__ void __launch_bounds__(64) kernel_output_s0(
+// Kernel kernel_output_s0: block (max((output.s0.m.max - output.min.0), 0) + 1) x 1 x 1.
+extern "C" __global__ void kernel_output_s0(
     float *__restrict__ output,
     const int output_min_0,
     const int output_min_1,
+    const int output_s0_m_max,
     const int output_stride_0,
     const int output_stride_1) {
     const int thread_id_x = threadIdx.x;
     const int block_id_x = blockIdx.x;
     const int output_s0_o = output_min_1 + block_id_x;
-    output[(thread_id_x - output_min_0) * output_stride_0 + (output_s0_o - output_min_1) * output_stride_1] = 0.0f;
+    const int output_s0_m = output_min_0 + thread_id_x;
+    if (thread_id_x + output_min_0 < output_s0_m_max + 1) {
+        output[(output_s0_m - output_min_0) * output_stride_0 + (output_s0_o - output_min_1) * output_stride_1] = 0.0f;
+    }
 }
 
 // Kernel kernel_output_s1: block 32 x 32 x 1 (1024 threads), 2048 bytes of static shared memory.
@@ -66,6 +70,7 @@ extern "C" __global__ void __launch_bounds__(1024) kernel_output_s1(
     const int outSize,
     const int output_min_0,
     const int output_min_1,
+    const int output_s1_m_max,
     const int output_s1_r_x,
     const int output_stride_0,
     const int output_stride_1,
@@ -81,15 +86,15 @@ extern "C" __global__ void __launch_bounds__(1024) kernel_output_s1(
     const int block_id_y = blockIdx.y;
     // Shared memory: one copy per block.
     __shared__ float GatherWeight[512];
-    const int Product_min_0 = block_id_x * 32 + thread_id_x;
+    const int Product_min_0 = block_id_x * 32 + output_min_0 + thread_id_x;
     const int Product_min_1 = block_id_y * 128 + thread_id_y * 4;
     float Product[4];
-    const int Product_s1_m_min = block_id_x * 32 + thread_id_x;
-    const int Product_s1_m_max = min(block_id_x * 32 + thread_id_x, 63);
+    const int Product_s1_m_min = block_id_x * 32 + output_min_0 + thread_id_x;
+    const int Product_s1_m_max = min(block_id_x * 32 + output_min_0 + thread_id_x, output_s1_m_max);
     const int Product_s1_p_min = block_id_y * 128 + thread_id_y * 4;
     const int Product_s1_p_max = min(block_id_y * 128 + thread_id_y * 4 + 3, maxPos - 1);
-    const int Product_s0_m_min = min(block_id_x * 32 + thread_id_x, Product_s1_m_min);
-    const int Product_s0_m_max = max(min(block_id_x * 32 + thread_id_x, 63), Product_s1_m_max);
+    const int Product_s0_m_min = min(block_id_x * 32 + output_min_0 + thread_id_x, Product_s1_m_min);
+    const int Product_s0_m_max = max(min(block_id_x * 32 + output_min_0 + thread_id_x, output_s1_m_max), Product_s1_m_max);
     const int Product_s0_p_min = min(block_id_y * 128 + thread_id_y * 4, Product_s1_p_min);
     const int Product_s0_p_max = max(min(block_id_y * 128 + thread_id_y * 4 + 3, maxPos - 1), Product_s1_p_max);
     // produce Product
@@ -102,10 +107,10 @@ extern "C" __global__ void __launch_bounds__(1024) kernel_output_s1(
     }
     for (int Product_s1_rc_x_c1 = 0; Product_s1_rc_x_c1 < 4; Product_s1_rc_x_c1++) {
         const int GatherWeight_min_0 = Product_s1_rc_x_c1 * 16;
-        const int GatherWeight_min_1 = block_id_x * 32;
+        const int GatherWeight_min_1 = block_id_x * 32 + output_min_0;
         const int GatherWeight_s0_c_min = Product_s1_rc_x_c1 * 16;
-        const int GatherWeight_s0_m_min = block_id_x * 32;
-        const int GatherWeight_s0_m_max = min(block_id_x * 32, 32) + 31;
+        const int GatherWeight_s0_m_min = block_id_x * 32 + output_min_0;
+        const int GatherWeight_s0_m_max = min(block_id_x * 32 + output_min_0 + 31, output_s1_m_max);
         // produce GatherWeight
         // GatherWeight: one copy per block, produced by the block's 1024 threads together
         const int GatherWeight_s0_index = thread_id_x + thread_id_y * 32;
@@ -134,8 +139,8 @@ extern "C" __global__ void __launch_bounds__(1024) kernel_output_s1(
     }
     // consume Product
     for (int output_s1_r_y_p1_p0 = 0; output_s1_r_y_p1_p0 < 4; output_s1_r_y_p1_p0++) {
-        const int output_s1_m = block_id_x * 32 + thread_id_x;
-        if (output_s1_m <= 63) {
+        const int output_s1_m = block_id_x * 32 + output_min_0 + thread_id_x;
+        if (output_s1_m <= output_s1_m_max) {
             const int output_s1_r_y_p1 = thread_id_y * 4 + output_s1_r_y_p1_p0;
             const int output_s1_r_y = block_id_y * 128 + output_s1_r_y_p1;
             if (output_s1_r_y <= maxPos - 1) {
