@@ -21,6 +21,8 @@
 //	validate_gpu           check the GPU loop structure (block and thread loops)
 //	bounds_inference       define the region each stage computes (f.s0.x.min/max) and check input and output bounds;
 //	                       a shared Func computed inside thread loops gets the union over the block's threads
+//	gpu_register_ownership prove that each thread reads back only its own points of a Func stored in registers
+//	                       at the block level; index the array per thread (local coordinates)
 //	allocation_bounds      size each realization from the region its body touches; pick memory inside kernels
 //	storage_flattening     multi-dimensional Funcs and buffers to flat allocations, loads and stores
 //	unroll_loops           replicate unrolled loops; check vectorized loops have constant extents

@@ -3,10 +3,11 @@ package lower
 // gpu_memory: decide where each realization lives, once, and record it on
 // the Realize (Memory). Inside a kernel, Auto (and Stack) storage becomes
 // registers inside the thread loops (one copy per thread) and shared
-// memory at the block level (one copy per block), as in Halide; Register
-// at the block level is an error; Heap inside the thread loops is global
-// scratch, one slice per thread (gpu_kernels), and at the block level an
-// error. GPUShared and
+// memory at the block level (one copy per block), as in Halide. Register
+// at the block level is one copy per thread, holding the points that
+// thread computes (gpu_register_ownership checks and indexes it). Heap
+// inside the thread loops is global scratch, one slice per thread
+// (gpu_kernels), and at the block level an error. GPUShared and
 // Register outside kernels are errors. Outside kernels Auto stays Auto
 // until allocation_bounds knows the size (Stack when small and constant,
 // else Heap). Every later pass and the executors read Realize.Memory (and
@@ -67,10 +68,9 @@ func realizeMemory(f *ir.Function, m ir.MemoryType, inKernel, inThreads bool) (i
 		}
 		return ir.GPUShared, nil
 	case ir.Register:
-		if !inThreads {
-			return m, ir.Errorf(ir.ErrSchedule, f.Name, "store_in(Register)", "%s is computed at the block level, between the block and thread loops, so one copy serves all threads; registers belong to one thread", f.Name).
-				WithLegal("store_in(GPUShared), or compute %s inside the thread loops", f.Name)
-		}
+		// At the block level each thread keeps its own points:
+		// gpu_register_ownership proves that each thread reads only
+		// what it computed, and indexes the array per thread.
 	case ir.Heap:
 		// Inside the thread loops: global scratch, one slice per thread
 		// (gpu_kernels allocates it around the launch).

@@ -322,9 +322,10 @@ func (g *gen) memory(f *mfunc, isOutput bool) {
 		}
 	case f.ctx == ctxBlock:
 		switch {
-		case r < 0.6:
+		case r < 0.5:
 			m, set = halide.GPUShared, true
 		case r < 0.7:
+			// One copy per thread, each thread's own points.
 			m, set = halide.Register, true
 		case r < 0.75:
 			m, set = halide.Heap, true
@@ -560,6 +561,20 @@ func (g *gen) threads(f *mfunc, si int, st *mstage) {
 	if g.p(0.25) {
 		g.emit(Directive{Op: OpGPUThreads, Func: f.name, Stage: si, Vars: []string{st.dims[a].name}})
 		st.dims[a].kind = kThread
+		return
+	}
+	if g.p(0.3) {
+		// A tile per thread: the outer part of the split is the thread
+		// loop and each thread walks the inner part, unrolled or
+		// serial (what a Func stored in registers at the block level
+		// wants: each thread reads back its own tile).
+		o, in := g.split(f, si, st, a, []int{2, 3, 4}[g.rng.Intn(3)], g.tail(st, st.dims[a]))
+		g.emit(Directive{Op: OpGPUThreads, Func: f.name, Stage: si, Vars: []string{o}})
+		st.dims[st.index(o)].kind = kThread
+		if g.p(0.5) {
+			g.emit(Directive{Op: OpUnroll, Func: f.name, Stage: si, Vars: []string{in}})
+			st.dims[st.index(in)].kind = kUnroll
+		}
 		return
 	}
 	xn := st.dims[a].name
