@@ -58,6 +58,10 @@ type KernelAlloc struct {
 	// SharedAcross lists the thread dimensions ("x", "y", "z") along which
 	// the allocation is one copy shared by the block's threads.
 	SharedAcross []string
+	// PerBlock marks a Heap allocation (global scratch) of one copy per
+	// block, shared by its threads; other Heap allocations of a kernel
+	// are one copy per thread.
+	PerBlock bool
 	// Offset is the byte offset of a static GPUShared allocation in the
 	// kernel's static shared pool (Kernel.SharedBytes), set by
 	// gpu_shared_reuse: allocations whose lifetimes do not overlap may have

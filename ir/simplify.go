@@ -1955,10 +1955,10 @@ func simpStmt(s Stmt) Stmt {
 		for i, r := range s.Bounds {
 			bounds[i] = Range{simp(r.Min), simp(r.Extent)}
 		}
-		return &Realize{Func: s.Func, T: s.T, Memory: s.Memory, Bounds: bounds, PerThread: s.PerThread, Body: nonNil(simpStmt(s.Body))}
+		return &Realize{Func: s.Func, T: s.T, Memory: s.Memory, Bounds: bounds, PerThread: s.PerThread, InGlobal: s.InGlobal, Body: nonNil(simpStmt(s.Body))}
 	case *Allocate:
 		ext, _ := mapExprs(s.Extents, simp)
-		return &Allocate{Name: s.Name, T: s.T, Memory: s.Memory, Extents: ext, PerThread: s.PerThread, Body: nonNil(simpStmt(s.Body))}
+		return &Allocate{Name: s.Name, T: s.T, Memory: s.Memory, Extents: ext, PerThread: s.PerThread, InGlobal: s.InGlobal, Body: nonNil(simpStmt(s.Body))}
 	}
 	// Provide and Store: only expressions to simplify.
 	return MapStmt(s, simpStmt, simp)

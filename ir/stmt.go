@@ -77,7 +77,12 @@ type Realize struct {
 	// holds a part per thread along them and is shared along the block's
 	// other dimensions (allocation_bounds decides it).
 	PerThread []string
-	Body      Stmt
+	// InGlobal marks a GPUShared realization whose one copy per block
+	// lives in global memory (store_in(Heap) at the block level of a
+	// kernel): shared by the block's threads like shared memory, placed
+	// by gpu_kernels in a global scratch buffer, a slice per block.
+	InGlobal bool
+	Body     Stmt
 }
 
 // Allocate gives a flat buffer of Extents elements (their product) to Body.
@@ -86,8 +91,9 @@ type Allocate struct {
 	T       Type
 	Memory  MemoryType
 	Extents []Expr
-	// PerThread is the Realize's (see there).
+	// PerThread and InGlobal are the Realize's (see there).
 	PerThread []string
+	InGlobal  bool
 	Body      Stmt
 }
 

@@ -142,13 +142,13 @@ func MapStmt(s Stmt, fs func(Stmt) Stmt, fe func(Expr) Expr) Stmt {
 		}
 		b := fs(s.Body)
 		if changed || b != s.Body {
-			return &Realize{Func: s.Func, T: s.T, Memory: s.Memory, Bounds: bounds, PerThread: s.PerThread, Body: b}
+			return &Realize{Func: s.Func, T: s.T, Memory: s.Memory, Bounds: bounds, PerThread: s.PerThread, InGlobal: s.InGlobal, Body: b}
 		}
 	case *Allocate:
 		ext, ch := mapExprs(s.Extents, fe)
 		b := fs(s.Body)
 		if ch || b != s.Body {
-			return &Allocate{Name: s.Name, T: s.T, Memory: s.Memory, Extents: ext, PerThread: s.PerThread, Body: b}
+			return &Allocate{Name: s.Name, T: s.T, Memory: s.Memory, Extents: ext, PerThread: s.PerThread, InGlobal: s.InGlobal, Body: b}
 		}
 	case *Store:
 		i, v := fe(s.Index), fe(s.Value)

@@ -6,8 +6,15 @@ package lower
 // becomes the kernel body. GPUShared allocations move to the top of the body
 // (one copy per block, a single flat extent); their sizes are checked
 // against the device limits (48 KB of static shared memory; 227 KB
-// dynamic on sm_90). The kernel's arguments are the variables and buffers
-// the body uses from the host. The loop nest is replaced by a Launch.
+// dynamic on sm_90). Heap allocations (one copy per thread) and GPUShared
+// ones InGlobal (one copy per block) become global scratch allocated on
+// the host around the launch, a slice per copy. Sizes known only at launch
+// (ir.IntrinsicMaxOver from blockMax) become host lets before the launch
+// (Kernel.HostLets), and the rules they decide (block size, shared memory
+// limit, scratch indexable by int32) are checked there (Kernel.Checks),
+// each failure a typed error. The kernel's arguments are the variables
+// and buffers the body uses from the host. The loop nest is replaced by a
+// Launch.
 //
 // Before: gpu_thread_loops. After: the host statement has no GPU loops;
 // each Launch's kernel body is simplified.
@@ -39,12 +46,17 @@ func gpuKernels(st *State) error {
 		var launch ir.Stmt = &ir.Launch{Kernel: kern}
 		// Global scratch of the kernel's Heap allocations: allocated for
 		// the launch, freed after it.
-		copies := ir.Expr(ir.Int(1))
+		blocks, threads := ir.Expr(ir.Int(1)), ir.Expr(ir.Int(1))
 		for d := range 3 {
-			copies = ir.MulE(copies, ir.MulE(kern.Grid[d], kern.Block[d]))
+			blocks, threads = ir.MulE(blocks, kern.Grid[d]), ir.MulE(threads, kern.Block[d])
 		}
 		for i := len(scratch) - 1; i >= 0; i-- {
 			a := *scratch[i]
+			copies := ir.MulE(blocks, threads)
+			if a.InGlobal {
+				copies = blocks
+			}
+			a.InGlobal = false
 			a.Extents = []ir.Expr{ir.Simplify(ir.MulE(a.Extents[0], copies))}
 			a.Body = launch
 			launch = &a
@@ -53,7 +65,7 @@ func gpuKernels(st *State) error {
 			total := ir.Simplify(ir.MulE(&ir.Cast{T: ir.Int64, X: scratch[i].Extents[0]}, &ir.Cast{T: ir.Int64, X: copies}))
 			launch = ir.MakeBlock(&ir.AssertStmt{
 				Cond:    ir.Simplify(ir.LTE(total, ir.IntConst(ir.Int64, math.MaxInt32))),
-				Message: fmt.Sprintf("the global scratch of %s (store_in(Heap) inside kernel %s: its size per thread times the threads of the grid) has more elements than an int32 index reaches:", a.Name, kern.Name),
+				Message: fmt.Sprintf("the global scratch of %s (store_in(Heap) inside kernel %s: the size of a copy times the copies in the grid) has more elements than an int32 index reaches:", a.Name, kern.Name),
 				Args:    []ir.Expr{total},
 				Error:   &ir.Error{Code: ir.ErrSchedule, Func: a.Name, Directive: "store_in(Heap)", Legal: "smaller per-thread footprints, or compute the Func at a loop outside the kernel"},
 			}, launch)
@@ -151,7 +163,7 @@ func extractKernel(st *State, outer *ir.For, count map[string]int) (*ir.Kernel, 
 	index := map[string]int{}
 	var mut func(ir.Stmt) ir.Stmt
 	mut = func(x ir.Stmt) ir.Stmt {
-		if a, ok := x.(*ir.Allocate); ok && a.Memory == ir.GPUShared {
+		if a, ok := x.(*ir.Allocate); ok && a.Memory == ir.GPUShared && !a.InGlobal {
 			size := ir.Expr(ir.Int(1))
 			for _, e := range a.Extents {
 				size = ir.Simplify(ir.MulE(size, e))
@@ -217,8 +229,9 @@ func extractKernel(st *State, outer *ir.For, count map[string]int) (*ir.Kernel, 
 		return true
 	}, nil)
 	for _, a := range scratch {
-		// Per thread, in global memory.
+		// Per thread (or per block, InGlobal), in global memory.
 		ka := ir.KernelAlloc{Func: a.Name, T: a.T, Memory: a.Memory}
+		ka.PerBlock = a.InGlobal
 		if n, ok := ir.AsInt(a.Extents[0]); ok {
 			ka.Elems = n
 		} else {
@@ -247,35 +260,34 @@ func extractKernel(st *State, outer *ir.For, count map[string]int) (*ir.Kernel, 
 	return kern, scratch, nil
 }
 
-// globalScratch gives each Heap allocation of a kernel (one copy per
-// thread, inside the thread loops) global memory: one host allocation of
-// the per-thread size times the threads of the grid, around the launch
-// (freed after it), of which each thread uses its own slice. In the body,
-// the Allocate becomes the slice's base, `f.base`, added to every index of
-// f. Copies of one realization (an unrolled loop's) share the largest
-// size.
+// globalScratch gives global memory to each Heap allocation of a kernel
+// (one copy per thread, inside the thread loops) and to each GPUShared one
+// InGlobal (one copy per block): one host allocation of the size of a copy
+// times the copies in the grid, around the launch (freed after it), of
+// which each thread, or each block, uses its own slice. In the body, the
+// Allocate becomes the slice's base, `f.base`, added to every index of f.
+// Copies of one realization (an unrolled loop's) share the largest size.
+// The host allocations come back as Heap, with the size of one copy.
 func globalScratch(kern *ir.Kernel, body ir.Stmt) (ir.Stmt, []*ir.Allocate) {
 	var scratch []*ir.Allocate
 	index := map[string]int{}
-	// The thread's index in the grid, over the dimensions of more than
-	// one block or thread.
-	copyID := ir.Expr(ir.Int(0))
-	for _, d := range []struct {
-		id   string
-		size ir.Expr
-	}{
-		{ir.BlockID[2], kern.Grid[2]}, {ir.BlockID[1], kern.Grid[1]}, {ir.BlockID[0], kern.Grid[0]},
-		{ir.ThreadID[2], kern.Block[2]}, {ir.ThreadID[1], kern.Block[1]}, {ir.ThreadID[0], kern.Block[0]},
-	} {
-		if !ir.IsConstValue(ir.Simplify(d.size), 1) {
-			copyID = ir.AddE(ir.MulE(copyID, d.size), v(d.id))
+	// The block's index in the grid, and the thread's, over the
+	// dimensions of more than one block or thread.
+	linear := func(ids [3]string, sizes [3]ir.Expr, e ir.Expr) ir.Expr {
+		for d := 2; d >= 0; d-- {
+			if !ir.IsConstValue(ir.Simplify(sizes[d]), 1) {
+				e = ir.AddE(ir.MulE(e, sizes[d]), v(ids[d]))
+			}
 		}
+		return e
 	}
-	copyID = ir.Simplify(copyID)
+	blockID := linear(ir.BlockID, kern.Grid, ir.Int(0))
+	copyID := ir.Simplify(linear(ir.ThreadID, kern.Block, blockID))
+	blockID = ir.Simplify(blockID)
 	var mut func(ir.Stmt) ir.Stmt
 	mut = func(x ir.Stmt) ir.Stmt {
 		a, ok := x.(*ir.Allocate)
-		if !ok || a.Memory != ir.Heap {
+		if !ok || !(a.Memory == ir.Heap || a.InGlobal) {
 			return ir.MapStmt(x, mut, nil)
 		}
 		size := ir.Expr(ir.Int(1))
@@ -286,11 +298,15 @@ func globalScratch(kern *ir.Kernel, body ir.Stmt) (ir.Stmt, []*ir.Allocate) {
 			scratch[i].Extents[0] = ir.Simplify(ir.MaxE(scratch[i].Extents[0], size))
 		} else {
 			index[a.Name] = len(scratch)
-			scratch = append(scratch, &ir.Allocate{Name: a.Name, T: a.T, Memory: ir.Heap, Extents: []ir.Expr{size}})
+			scratch = append(scratch, &ir.Allocate{Name: a.Name, T: a.T, Memory: ir.Heap, InGlobal: a.InGlobal, Extents: []ir.Expr{size}})
 		}
 		base := a.Name + ".base"
 		inner := rebaseBuffer(mut(a.Body), a.Name, &ir.Var{T: ir.Int32, Name: base})
-		return &ir.LetStmt{Name: base, Value: ir.MulE(copyID, size), Body: inner}
+		id := copyID
+		if a.InGlobal {
+			id = blockID
+		}
+		return &ir.LetStmt{Name: base, Value: ir.MulE(id, size), Body: inner}
 	}
 	body = mut(body)
 	return body, scratch

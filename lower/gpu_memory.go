@@ -6,11 +6,13 @@ package lower
 // memory at the block level (one copy per block), as in Halide. Register
 // at the block level is one copy per thread, holding the points that
 // thread computes (gpu_register_ownership checks and indexes it). Heap
-// inside the thread loops is global scratch, one slice per thread
-// (gpu_kernels), and at the block level an error. GPUShared and
-// Register outside kernels are errors. Outside kernels Auto stays Auto
-// until allocation_bounds knows the size (Stack when small and constant,
-// else Heap). Every later pass and the executors read Realize.Memory (and
+// inside the thread loops is global scratch, one slice per thread, and at
+// the block level a GPUShared realization InGlobal: one copy per block,
+// shared by its threads, in global scratch (gpu_kernels places both).
+// GPUShared and Register outside kernels are errors. Outside kernels Auto
+// stays Auto until allocation_bounds knows the size (Stack when small and
+// constant, else Heap). Every later pass and the executors read
+// Realize.Memory (and
 // the Allocate it becomes); none decides again.
 //
 // Before: validate_gpu. After: no Realize inside a kernel has Auto or
@@ -35,6 +37,12 @@ func gpuMemory(st *State) error {
 			inThreads := false
 			for _, l := range inner {
 				inThreads = inThreads || l.Kind == ir.GPUThread
+			}
+			if x.Memory == ir.Heap && inKernel && !inThreads {
+				// One copy per block in global memory: shared by the
+				// block's threads like shared memory (produced together,
+				// with barriers); gpu_kernels places it.
+				return &ir.Realize{Func: x.Func, T: x.T, Memory: ir.GPUShared, InGlobal: true, Bounds: x.Bounds, Body: mut(x.Body)}
 			}
 			var mem ir.MemoryType
 			if mem, err = realizeMemory(st.Funcs[x.Func], x.Memory, inKernel, inThreads); err != nil {
@@ -73,11 +81,8 @@ func realizeMemory(f *ir.Function, m ir.MemoryType, inKernel, inThreads bool) (i
 		// what it computed, and indexes the array per thread.
 	case ir.Heap:
 		// Inside the thread loops: global scratch, one slice per thread
-		// (gpu_kernels allocates it around the launch).
-		if !inThreads {
-			return m, ir.Errorf(ir.ErrSchedule, f.Name, "store_in(Heap)", "%s is computed at the block level of a kernel; heap (global scratch) storage is supported inside the thread loops (one slice per thread), not yet as one copy per block", f.Name).
-				WithLegal("store_in(GPUShared) at the block level, compute %s inside the thread loops, or compute it outside the kernel (compute_root)", f.Name)
-		}
+		// (gpu_kernels allocates it around the launch). At the block
+		// level gpuMemory made it an InGlobal GPUShared realization.
 	}
 	return m, nil
 }

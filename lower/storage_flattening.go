@@ -112,7 +112,7 @@ func storageFlattening(st *State) error {
 			} else {
 				delete(layouts, s.Func)
 			}
-			return wrapLets(&ir.Allocate{Name: s.Func, T: s.T, Memory: s.Memory, Extents: extents, PerThread: s.PerThread, Body: body}, lets)
+			return wrapLets(&ir.Allocate{Name: s.Func, T: s.T, Memory: s.Memory, Extents: extents, PerThread: s.PerThread, InGlobal: s.InGlobal, Body: body}, lets)
 		case *ir.Provide:
 			l, ok := layouts[s.Func]
 			if !ok {

@@ -263,18 +263,6 @@ func TestErrGPUMemory(t *testing.T) {
 			legal:    []string{"store_in(GPUShared)", "inside the thread loops"},
 		},
 		{
-			name: "heap at the block level of a kernel",
-			run: func() error {
-				b := newBlur()
-				b.f.GPUTile(x, y, bx, by, tx, ty, 8, 8)
-				b.g.ComputeAt(b.f, bx).StoreIn(halide.Heap)
-				return lowerErr(b.f)
-			},
-			code: halide.ErrSchedule, fn: "g", directive: "store_in(Heap)",
-			mentions: []string{"g", "block level", "inside the thread loops"},
-			legal:    []string{"store_in(GPUShared)", "compute_root"},
-		},
-		{
 			name: "shared memory outside any kernel",
 			run: func() error {
 				// Nothing of the pipeline runs on the GPU: there is no

@@ -226,3 +226,39 @@ func TestIssue9HeapParamSize(t *testing.T) {
 		}
 	}
 }
+
+// f in Heap at g's block loop: one copy per block in global scratch, shared
+// by the block's threads (produced together, with a barrier), sized per
+// block: 32 + 2r floats for a blur of radius r in 32-wide blocks.
+func TestIssue9HeapPerBlock(t *testing.T) {
+	x, bx, tx := halide.NewVar("x"), halide.NewVar("bx"), halide.NewVar("tx")
+	in := halide.NewImageParam("in", halide.Float32, 1)
+	r := halide.NewParam[int32]("r")
+	f, g := halide.NewFunc("f"), halide.NewFunc("g")
+	f.Define(x).Is(in.At(x).Mul(2))
+	k := halide.NewRDom("k", halide.Range(halide.E(int32(0)), r.Expr().Mul(2).Add(1)))
+	g.Define(x).Is(halide.Sum(f.At(x.Add(k.X()).Sub(r.Expr()))))
+	g.GPUTile1D(x, bx, tx, 32)
+	f.ComputeAt(g, bx).StoreIn(halide.Heap)
+	ib := randomInput(rand.New(rand.NewSource(6)), 300).SetMin(-10)
+	in.Set(ib)
+	p := portedPipeline(g)
+	for _, rv := range []int32{2, 7} {
+		r.Set(rv)
+		out := halide.NewBuffer[float32](200)
+		if err := p.Realize(out); err != nil {
+			l, _ := p.Lower()
+			t.Fatalf("%v\n%v", err, l)
+		}
+		portedCheckFloat(t, "g", out, func(c []int) float64 {
+			var s float64
+			for j := -int(rv); j <= int(rv); j++ {
+				s += 2 * float64(ib.Get(c[0]+j))
+			}
+			return s
+		}, 1e-4)
+		if bytes, dyn := sharedOf(t, p, "f"); bytes != int64(4*(32+2*rv)) || dyn == "" {
+			t.Errorf("r = %d: f's scratch per block is %d bytes (%q), want %d", rv, bytes, dyn, 4*(32+2*rv))
+		}
+	}
+}

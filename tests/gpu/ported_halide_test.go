@@ -7,9 +7,8 @@ package gpu_test
 // emulator. Where the original uses something this API does not have
 // (Tuples, undef, gpu_single_thread, RDom::where, raw halide_buffer_t
 // strides, Param::set_range) the port says what it does instead. Where the
-// original stores a Func in Heap memory inside a kernel, or in registers at
-// the block level, which this project rejects on purpose (issue 9; see
-// tests/errors TestErrGPUMemory), the port asserts the typed error.
+// original stores a Func in Heap memory inside a kernel, the port does too
+// (global scratch, a slice per block or per thread).
 
 import (
 	"errors"
@@ -298,7 +297,7 @@ func TestPortedGPUSumScan(t *testing.T) {
 
 // gpu_reuse_shared_memory.cpp, multi_thread_type_test: five Funcs of
 // different types, each computed at the output's 1x1 block with its own
-// thread loops and stored in shared memory (the Heap variant is issue 9).
+// thread loops and stored in shared memory, or in Heap (global scratch).
 func TestPortedGPUReuseSharedMemoryMultiType(t *testing.T) {
 	build := func(mem halide.MemoryType) *halide.Func {
 		x, y, z, tx, ty := halide.NewVar("x"), halide.NewVar("y"), halide.NewVar("z"), halide.NewVar("tx"), halide.NewVar("ty")
@@ -323,8 +322,10 @@ func TestPortedGPUReuseSharedMemoryMultiType(t *testing.T) {
 		portedCheck(t, "f6", out, func([]int) uint8 { return 32 })
 	})
 	t.Run("Heap", func(t *testing.T) {
-		// Heap inside a kernel is not supported (issue 9): a typed error.
-		portedWantError(t, portedLowerErr(build(halide.Heap)), halide.ErrSchedule, "store_in(Heap)")
+		// One copy per block of each Func in global scratch.
+		out := halide.NewBuffer[uint8](13, 11, 2)
+		portedRealize(t, build(halide.Heap), out)
+		portedCheck(t, "f6", out, func([]int) uint8 { return 32 })
 	})
 }
 
@@ -432,9 +433,8 @@ func TestPortedGPUReuseSharedMemoryRepeatedRegister(t *testing.T) {
 }
 
 // gpu_mixed_shared_mem_types.cpp: nine Funcs of nine types, each computed
-// at the output's block and summed as uint64. Halide alternates shared and
-// Heap; Heap inside a kernel is issue 9, so all of them are shared here
-// (and one Heap variant asserts the error).
+// at the output's block and summed as uint64: all in shared memory, and
+// Halide's alternation of shared and Heap (global scratch per block).
 func TestPortedGPUMixedSharedMemTypes(t *testing.T) {
 	types := []halide.Type{halide.Int8, halide.Int16, halide.Int32, halide.Int64,
 		halide.UInt8, halide.UInt16, halide.UInt32, halide.UInt64, halide.Float32}
@@ -471,8 +471,12 @@ func TestPortedGPUMixedSharedMemTypes(t *testing.T) {
 	portedRealize(t, out, o)
 	portedCheck(t, "out", o, func(c []int) uint64 { return uint64(len(types))*uint64(c[0]/16) + offset })
 
+	// Halide's alternation: the even Funcs in Heap, one copy per block
+	// in global scratch.
 	heap, _ := build(true)
-	portedWantError(t, portedLowerErr(heap), halide.ErrSchedule, "store_in(Heap)")
+	oh := halide.NewBuffer[uint64](23 * 5)
+	portedRealize(t, heap, oh)
+	portedCheck(t, "out", oh, func(c []int) uint64 { return uint64(len(types))*uint64(c[0]/16) + offset })
 }
 
 // gpu_transpose.cpp: a transpose through an input wrapper staged per
@@ -658,8 +662,7 @@ func TestPortedGPUDataFlows(t *testing.T) {
 
 // gpu_dynamic_shared.cpp: f(2x) makes the footprint of a block vary with
 // the block; f per block (with thread loops) or per thread, in shared
-// memory or in Heap (global scratch per thread; per block it is a typed
-// error).
+// memory or in Heap (global scratch, a slice per thread or per block).
 func TestPortedGPUDynamicShared(t *testing.T) {
 	for _, perThread := range []bool{false, true} {
 		for _, mem := range []halide.MemoryType{halide.GPUShared, halide.Heap} {
@@ -676,12 +679,6 @@ func TestPortedGPUDynamicShared(t *testing.T) {
 					f.ComputeAt(g, xo).GPUThreads(x)
 				}
 				f.StoreIn(mem)
-				if mem == halide.Heap && !perThread {
-					// Heap as one copy per block is not supported: a
-					// typed error (per thread it is global scratch).
-					portedWantError(t, portedLowerErr(g), halide.ErrSchedule, "store_in(Heap)", "block level")
-					return
-				}
 				// Per block, f's thread loop covers f's footprint in the
 				// block, whose extent (x0 + 31 for a block at x0) grows
 				// with the block: as in Halide, the block size is the
@@ -895,7 +892,7 @@ func TestPortedGPUBoundsInferenceFailure(t *testing.T) {
 
 // gpu_non_monotonic_shared_mem_size.cpp: the footprint of a block of g in
 // f is non-monotonic in the block index (f(x*(size-1-x))), in 1-D and 2-D,
-// stored in shared memory. The Heap cases are issue 9.
+// stored in shared memory, and in Heap (global scratch, one copy per block).
 func TestPortedGPUNonMonotonicSharedMemSize(t *testing.T) {
 	t.Run("1D", func(t *testing.T) {
 		const size, tile = 64, 8
@@ -930,7 +927,11 @@ func TestPortedGPUNonMonotonicSharedMemSize(t *testing.T) {
 		g.Define(x, y).Is(f.At(x.Mul(halide.E(15).Sub(x)), y.Mul(halide.E(15).Sub(y))))
 		g.GPUTile(x, y, bx, by, xi, yi, 2, 2)
 		f.ComputeAt(g, bx).StoreIn(halide.Heap)
-		portedWantError(t, portedLowerErr(g), halide.ErrSchedule, "store_in(Heap)")
+		// One copy per block in global scratch, sized by the largest
+		// block's footprint (computed at launch).
+		out := halide.NewBuffer[int32](16, 16)
+		portedRealize(t, g, out)
+		portedCheck(t, "g", out, func(c []int) int32 { return int32(c[0]*(15-c[0]) + c[1]*(15-c[1])) })
 	})
 }
 
@@ -965,8 +966,8 @@ func TestPortedGPURegisterAtBlockLevel(t *testing.T) {
 
 // gpu_different_blocks_threads_dimensions.cpp: one block dimension, two
 // thread dimensions, f computed at a serial loop between them. Halide
-// stores f in Heap (issue 9 here: asserted); the port also runs it in
-// shared memory.
+// stores f in Heap (global scratch, one copy per block); the port also
+// runs it in shared memory.
 func TestPortedGPUDifferentBlocksThreadsDimensions(t *testing.T) {
 	for _, mem := range []halide.MemoryType{halide.GPUShared, halide.Heap} {
 		x, y, xi, yi := halide.NewVar("x"), halide.NewVar("y"), halide.NewVar("xi"), halide.NewVar("yi")
@@ -975,10 +976,6 @@ func TestPortedGPUDifferentBlocksThreadsDimensions(t *testing.T) {
 		g.Define(x, y).Is(f.At(x, y))
 		g.Tile(x, y, x, y, xi, yi, 16, 16).GPUBlocks(y).GPUThreads(xi, yi)
 		f.ComputeAt(g, x).StoreIn(mem).GPUThreads(x, y)
-		if mem == halide.Heap {
-			portedWantError(t, portedLowerErr(g), halide.ErrSchedule, "store_in(Heap)")
-			continue
-		}
 		out := halide.NewBuffer[int32](48, 32)
 		portedRealize(t, g, out)
 		portedCheck(t, "g", out, func(c []int) int32 { return int32(c[0] + 7*c[1]) })
