@@ -66,16 +66,18 @@ type CUDAKernelInfo struct {
 	// Threads is the number of threads per block (the product of the
 	// constant block dimensions), 0 when a dimension is not constant.
 	Threads int64
-	// StaticSharedBytes is the sum over the static GPUShared allocations
-	// of elements × element size: what ptxas reports as "bytes smem" when
-	// the kernel uses all of them (they are declared by decreasing element
-	// size, so no padding is needed between them).
+	// StaticSharedBytes is the size of the static shared pool that holds
+	// the static GPUShared allocations at their offsets (ir.Kernel.SharedBytes
+	// as gpu_shared_reuse laid it out; Funcs whose lifetimes do not overlap
+	// share bytes): what ptxas reports as "bytes smem", since the pool is
+	// one __shared__ array.
 	StaticSharedBytes int64
 	// DynamicSharedBytes is the size in bytes of the dynamic shared memory
 	// to pass at launch, an expression over the kernel's scalar arguments
 	// (their IR names); nil when the kernel has none.
 	DynamicSharedBytes ir.Expr
-	// Shared lists the GPUShared allocations in their order in memory.
+	// Shared lists the GPUShared allocations in their order in memory:
+	// the static ones by offset in the pool, then the dynamic ones.
 	Shared []CUDASharedArray
 }
 
@@ -84,7 +86,8 @@ type CUDASharedArray struct {
 	Name  string // the IR name
 	CName string // the C identifier
 	T     ir.Type
-	// Elems is the element count of a static array; Size is the element
+	// Elems is the element count of a static array and Offset (a
+	// constant) its byte offset in the static pool; Size is the element
 	// count of a dynamic one (an expression over scalar arguments) and
 	// Offset its byte offset in the dynamic shared memory.
 	Elems   int64
@@ -767,15 +770,31 @@ func cudaInfo(k *ir.Kernel) (CUDAKernelInfo, error) {
 		}
 	}
 	walk(k.Body, nil, "")
-	// Decreasing element size: no padding between arrays (sizes are powers
-	// of two), so ptxas's count and the dynamic offsets are plain sums.
+	// Dynamic arrays by decreasing element size: no padding between them
+	// (sizes are powers of two), so their offsets are plain sums.
 	bySize := func(l []cudaSharedAlloc) {
 		sort.SliceStable(l, func(i, j int) bool { return l[i].T.Bytes() > l[j].T.Bytes() })
 	}
-	bySize(static)
 	bySize(dynamic)
+	// The static pool, as lowering laid it out.
+	statics := make([]staticShared, len(static))
+	for i, a := range static {
+		statics[i] = staticShared{name: a.Name, t: a.T, elems: a.Elems}
+	}
+	offsets, total, err := sharedLayout(k, statics)
+	if err != nil {
+		panic(cudaError{cudaErr(k.Name, "%v", err)})
+	}
+	for i := range static {
+		static[i].Offset = ir.Int(offsets[i])
+	}
+	sort.SliceStable(static, func(i, j int) bool {
+		oi, _ := ir.AsInt(static[i].Offset)
+		oj, _ := ir.AsInt(static[j].Offset)
+		return oi < oj
+	})
+	info.StaticSharedBytes = total
 	for _, a := range static {
-		info.StaticSharedBytes += a.Elems * int64(a.T.Bytes())
 		info.Shared = append(info.Shared, a.CUDASharedArray)
 	}
 	var off ir.Expr = ir.Int(0)
@@ -1040,13 +1059,33 @@ func (e *cudaKernelEmitter) sharedDecls(info CUDAKernelInfo) {
 		return
 	}
 	e.line("// Shared memory: one copy per block.")
-	dyn := ""
+	pool, dyn := "", ""
 	for _, a := range info.Shared {
+		if !a.Dynamic && pool == "" && info.StaticSharedBytes > 0 {
+			pool = e.declare("shared_pool")
+			if cudaSharesBytes(info.Shared) {
+				e.line("// One pool of %d bytes for the static arrays. Arrays whose lifetimes do", info.StaticSharedBytes)
+				e.line("// not overlap (a barrier lies between them) share bytes.")
+			} else {
+				e.line("// One pool of %d bytes for the static arrays.", info.StaticSharedBytes)
+			}
+			e.line("__shared__ __align__(16) unsigned char %s[%d];", pool, info.StaticSharedBytes)
+		}
 		c := e.declare(a.Name)
 		e.bindBuf(a.Name, cBuf{c, a.T, true})
 		ct := cType(a.T)
 		if !a.Dynamic {
-			e.line("__shared__ %s %s[%d];", ct, c, a.Elems)
+			off, _ := ir.AsInt(a.Offset)
+			bytes := a.Elems * int64(a.T.Bytes())
+			e.line("// %s: %d %v at bytes [%d, %d) of the pool", c, a.Elems, a.T, off, off+bytes)
+			switch {
+			case pool == "":
+				e.line("%s *const %s = nullptr;", ct, c)
+			case off == 0:
+				e.line("%s *const %s = (%s *)%s;", ct, c, ct, pool)
+			default:
+				e.line("%s *const %s = (%s *)(%s + %d);", ct, c, ct, pool, off)
+			}
 			continue
 		}
 		if dyn == "" {
@@ -1064,6 +1103,26 @@ func (e *cudaKernelEmitter) sharedDecls(info CUDAKernelInfo) {
 			e.line("%s *%s = (%s *)(%s + %s);", ct, c, ct, dyn, cParen(off, p, cPrecAdd+1))
 		}
 	}
+}
+
+// cudaSharesBytes reports whether two static arrays overlap in the pool.
+func cudaSharesBytes(shared []CUDASharedArray) bool {
+	end := int64(0) // the end of the arrays so far, in order of offset
+	for _, a := range shared {
+		if a.Dynamic {
+			continue
+		}
+		off, _ := ir.AsInt(a.Offset)
+		bytes := a.Elems * int64(a.T.Bytes())
+		if bytes == 0 {
+			continue
+		}
+		if off < end {
+			return true
+		}
+		end = max(end, off+bytes)
+	}
+	return false
 }
 
 // ---------------------------------------------------------------------------

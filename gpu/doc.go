@@ -27,7 +27,11 @@
 // exactly the allocated size, filled with a poison value (cpu.Poison: NaN,
 // bytes 0xA5) when the block starts. Per-thread allocations are poisoned
 // too (GPU memory is not cleared), so a register accumulator that is never
-// initialized shows as NaN in the results.
+// initialized shows as NaN in the results. Static shared allocations that
+// the kernel's layout (ir.KernelAlloc.Offset, from lowering's
+// gpu_shared_reuse) puts on the same bytes of its pool keep their own
+// buffers, but the checks run on a shadow of the pool, so that a wrong
+// reuse is caught rather than hidden.
 //
 // Blocks run one after another, x fastest. The threads of a block run one
 // at a time in order of their linear index (x fastest): thread 0 runs until
@@ -56,9 +60,13 @@
 //   - BadKernel: a kernel that breaks the contract above (a free variable or
 //     buffer that is not an argument, a store to a buffer argument not marked
 //     Written, a shared allocation under a loop, ...);
-//   - ThreadFailed: another error in a thread, such as a failed assertion.
+//   - ThreadFailed: another error in a thread, such as a failed assertion;
+//   - SharedReuse: an allocation read an element it wrote, but another
+//     allocation on the same bytes of the pool wrote them since (their
+//     lifetimes overlap). In such a pool the race check also treats the
+//     aliased bytes as one memory.
 //
-// Races and uninitialized reads do not stop the thread that makes them:
+// Races, reuse errors and uninitialized reads do not stop the thread that makes them:
 // the first of each is reported when the barrier interval ends, after a
 // divergent barrier (the likelier cause of both), or when a thread fails,
 // before its error (which they may have caused). So a read of an element

@@ -91,6 +91,11 @@ const (
 	ThreadFailed
 	// Internal: a failure of the emulator itself.
 	Internal
+	// SharedReuse: an allocation of the kernel's static shared pool read an
+	// element it had written, but another allocation laid out on the same
+	// bytes (ir.KernelAlloc.Offset) wrote them since: their lifetimes
+	// overlap, so the layout's reuse is wrong.
+	SharedReuse
 )
 
 func (k ErrorKind) String() string {
@@ -111,6 +116,8 @@ func (k ErrorKind) String() string {
 		return "ThreadFailed"
 	case Internal:
 		return "Internal"
+	case SharedReuse:
+		return "SharedReuse"
 	}
 	return fmt.Sprintf("ErrorKind(%d)", k)
 }
@@ -130,10 +137,14 @@ type EmulatorError struct {
 	// DivergentBarrier: a thread that did not arrive at the barrier).
 	Block, Thread [3]int
 	// OtherThread is, for SharedRace, the thread of the earlier of the two
-	// accesses and, for DivergentBarrier, a thread waiting at the barrier.
+	// accesses, for SharedReuse the thread that wrote the other allocation
+	// and, for DivergentBarrier, a thread waiting at the barrier.
 	OtherThread [3]int
+	// Other is, for SharedReuse, the allocation that wrote the bytes.
+	Other string
 	// Index is the flat element index (OutOfBounds, SharedRace,
-	// UninitializedRead); Size the buffer's length (OutOfBounds).
+	// UninitializedRead, SharedReuse); Size the buffer's length
+	// (OutOfBounds).
 	Index, Size int64
 	// Msg is the whole one-line message that Error returns.
 	Msg string
@@ -501,6 +512,8 @@ type emuLaunch struct {
 	phase     int            // barriers the current block has passed
 	race      *EmulatorError // the first race found
 	uninit    *EmulatorError // the first uninitialized read found
+	reuse     *EmulatorError // the first read of bytes another allocation wrote
+	pool      *emuPool       // the static shared pool, when allocations share bytes
 	blocksRun int64
 	barriers  int64
 }
@@ -510,6 +523,26 @@ type emuSharedBuf struct {
 	t      ir.Type
 	data   any // the []T given to the threads
 	shadow []emuCell
+	// In a pool whose allocations share bytes (pooled): the byte offset,
+	// the length, and the block that last wrote each element.
+	pooled bool
+	off, n int64
+	wrote  []uint32
+}
+
+// emuPool is the shadow of a static shared pool in which allocations share
+// bytes (ir.KernelAlloc.Offset). Each allocation keeps its own slice of
+// data, but the race check and the ownership of bytes are tracked here per
+// granule of the pool (the smallest element size of its allocations), so
+// that aliased bytes are one memory: a thread writing f3 races with one
+// reading f1 at the same bytes, and a read of f1 after f3 wrote its bytes
+// is a SharedReuse error.
+type emuPool struct {
+	gran  int64
+	cells []emuCell // race state; written is the block that last wrote it
+	owner []int32   // the allocation (shared index) that last wrote it
+	who   []int32   // the allocation that last accessed it
+	by    []int32   // the thread that last wrote it
 }
 
 // emuCell is the race and initialization state of one shared element. The
@@ -594,7 +627,9 @@ func (e *Emulator) newLaunch(kc *emuKernel, grid, block [3]int, scalars, buffers
 		}
 		var static, total int64
 		var parts []string
-		for _, sa := range kc.shared {
+		var statics []staticShared
+		var staticIDs []int
+		for id, sa := range kc.shared {
 			n := int64(1)
 			for _, i := range sa.extents {
 				x := sizes[i]
@@ -604,17 +639,34 @@ func (e *Emulator) newLaunch(kc *emuKernel, grid, block [3]int, scalars, buffers
 				n *= x
 			}
 			bytes := n * int64(sa.t.Bytes())
-			total += bytes
 			if sa.static {
-				static += bytes
+				statics = append(statics, staticShared{name: sa.name, t: sa.t, elems: n})
+				staticIDs = append(staticIDs, id)
+			} else {
+				total += bytes
 			}
 			parts = append(parts, fmt.Sprintf("%s %d", sa.name, bytes))
-			sb := emuSharedBuf{name: sa.name, t: sa.t, data: emuMakeSlice(sa.t, int(n))}
-			if l.checkRace || l.checkInit {
-				sb.shadow = make([]emuCell, n)
-			}
+			sb := emuSharedBuf{name: sa.name, t: sa.t, data: emuMakeSlice(sa.t, int(n)), n: n}
 			l.shared = append(l.shared, sb)
 			l.buffers[sa.name] = sb.data
+		}
+		// The static pool, as lowering laid it out.
+		offsets, pool, err := sharedLayout(k, statics)
+		if err != nil {
+			return nil, emuBadKernel(k, "%v", err)
+		}
+		static = pool
+		total += pool
+		if static <= maxShared {
+			l.pool = emuNewPool(l.shared, staticIDs, offsets, pool)
+		}
+		for i := range l.shared {
+			sb := &l.shared[i]
+			if sb.pooled {
+				sb.wrote = make([]uint32, sb.n)
+			} else if l.checkRace || l.checkInit {
+				sb.shadow = make([]emuCell, sb.n)
+			}
 		}
 		if static > maxStatic {
 			return nil, bad("static shared memory of %d bytes (%s) is over the limit of %d bytes", static, strings.Join(parts, ", "), maxStatic)
@@ -858,20 +910,39 @@ func emuAccess(ctx any, id int, index int64, write, atomic bool) error {
 	t := ctx.(*emuThread)
 	l := t.l
 	sb := &l.shared[id]
+	if sb.pooled {
+		l.poolAccess(t, id, index, write, atomic)
+		return nil
+	}
 	if uint64(index) >= uint64(len(sb.shadow)) {
 		return nil // out of bounds (reported by cpu), or no checks
 	}
 	c := &sb.shadow[index]
-	if l.checkInit && !write && c.written != l.blockNo && l.uninit == nil {
-		l.uninit = &EmulatorError{Kind: UninitializedRead, Kernel: l.kc.k.Name, Buffer: sb.name, Shared: true,
-			Block: l.blockID, Thread: t.id, Index: index,
-			Msg: l.prefix(t) + fmt.Sprintf("read of shared %s[%d], which no thread of the block has written since its allocation", sb.name, index)}
+	if l.checkInit && !write && c.written != l.blockNo {
+		l.uninitRead(t, sb, index)
 	}
 	if write {
 		c.written = l.blockNo
 	}
+	l.raceCheck(t, c, sb, index, write, atomic, nil)
+	return nil
+}
+
+func (l *emuLaunch) uninitRead(t *emuThread, sb *emuSharedBuf, index int64) {
+	if l.uninit == nil {
+		l.uninit = &EmulatorError{Kind: UninitializedRead, Kernel: l.kc.k.Name, Buffer: sb.name, Shared: true,
+			Block: l.blockID, Thread: t.id, Index: index,
+			Msg: l.prefix(t) + fmt.Sprintf("read of shared %s[%d], which no thread of the block has written since its allocation", sb.name, index)}
+	}
+}
+
+// raceCheck records t's access to the shared element (or pool granule) of
+// cell c in the current barrier interval and the first race it makes.
+// alias, if not nil, names the allocation that last accessed the bytes
+// (in a pool whose allocations share them).
+func (l *emuLaunch) raceCheck(t *emuThread, c *emuCell, sb *emuSharedBuf, index int64, write, atomic bool, alias *emuSharedBuf) {
 	if !l.checkRace {
-		return nil
+		return
 	}
 	if c.epoch != l.epoch {
 		*c = emuCell{epoch: l.epoch, written: c.written, writer: -1, reader: [2]int32{-1, -1}, atomic: [2]int32{-1, -1}}
@@ -910,11 +981,15 @@ func emuAccess(ctx any, id int, index int64, write, atomic bool) error {
 			case write:
 				did = "writes it"
 			}
+			note := ""
+			if alias != nil && alias != sb {
+				note = fmt.Sprintf(" (its bytes are shared with %s in the shared pool; the other access may be to %s)", alias.name, alias.name)
+			}
 			o := l.threads[other].id
 			l.race = &EmulatorError{Kind: SharedRace, Kernel: l.kc.k.Name, Buffer: sb.name, Shared: true,
 				Block: l.blockID, Thread: t.id, OtherThread: o, Index: index,
-				Msg: fmt.Sprintf("gpu emulator: kernel %s, block %s: shared memory race on %s[%d]: thread %s %s after thread %s %s, with no barrier between them (%s)",
-					l.kc.k.Name, emuDim3(l.blockID), sb.name, index, emuDim3(t.id), did, emuDim3(o), otherDid, l.interval())}
+				Msg: fmt.Sprintf("gpu emulator: kernel %s, block %s: shared memory race on %s[%d]%s: thread %s %s after thread %s %s, with no barrier between them (%s)",
+					l.kc.k.Name, emuDim3(l.blockID), sb.name, index, note, emuDim3(t.id), did, emuDim3(o), otherDid, l.interval())}
 		}
 	}
 	switch {
@@ -925,7 +1000,85 @@ func emuAccess(ctx any, id int, index int64, write, atomic bool) error {
 	default:
 		emuAddRole(&c.reader, me)
 	}
-	return nil
+}
+
+// emuNewPool returns the shadow of the static shared pool when two of its
+// allocations (shared, at the indices ids, offsets) share bytes, and marks
+// them pooled; nil when none do (each then keeps its own shadow).
+func emuNewPool(shared []emuSharedBuf, ids []int, offsets []int64, size int64) *emuPool {
+	aliased := false
+	gran := int64(0)
+	for i, a := range ids {
+		sa := &shared[a]
+		bytes := sa.n * int64(sa.t.Bytes())
+		if bytes == 0 {
+			continue
+		}
+		if gran == 0 || int64(sa.t.Bytes()) < gran {
+			gran = int64(sa.t.Bytes())
+		}
+		for j, b := range ids[:i] {
+			sb := &shared[b]
+			if other := sb.n * int64(sb.t.Bytes()); other > 0 && offsets[i] < offsets[j]+other && offsets[j] < offsets[i]+bytes {
+				aliased = true
+			}
+		}
+	}
+	if !aliased {
+		return nil
+	}
+	n := (size + gran - 1) / gran
+	p := &emuPool{gran: gran, cells: make([]emuCell, n), owner: make([]int32, n), who: make([]int32, n), by: make([]int32, n)}
+	for i := range p.owner {
+		p.owner[i], p.who[i], p.by[i] = -1, -1, -1
+	}
+	for i, a := range ids {
+		shared[a].pooled, shared[a].off = true, offsets[i]
+	}
+	return p
+}
+
+// poolAccess checks an access of element index of the pooled allocation id:
+// the element's initialization as usual, then for each granule of its
+// bytes the race check (aliased bytes are one memory) and, on a read, that
+// no other allocation wrote the bytes since this one wrote the element.
+func (l *emuLaunch) poolAccess(t *emuThread, id int, index int64, write, atomic bool) {
+	sb := &l.shared[id]
+	if index < 0 || index >= sb.n {
+		return // out of bounds, reported by cpu
+	}
+	p := l.pool
+	if !write && sb.wrote[index] != l.blockNo && l.checkInit {
+		l.uninitRead(t, sb, index)
+	}
+	if write {
+		sb.wrote[index] = l.blockNo
+	}
+	size := int64(sb.t.Bytes())
+	first := (sb.off + index*size) / p.gran
+	for g := first; g < first+size/p.gran; g++ {
+		c := &p.cells[g]
+		live := c.written == l.blockNo
+		if !write && live && sb.wrote[index] == l.blockNo && p.owner[g] != int32(id) && l.reuse == nil {
+			o := &l.shared[p.owner[g]]
+			byteAt := g * p.gran
+			oIndex := (byteAt - o.off) / int64(o.t.Bytes())
+			l.reuse = &EmulatorError{Kind: SharedReuse, Kernel: l.kc.k.Name, Buffer: sb.name, Shared: true, Other: o.name,
+				Block: l.blockID, Thread: t.id, OtherThread: l.threads[p.by[g]].id, Index: index,
+				Msg: l.prefix(t) + fmt.Sprintf("shared memory reuse: %s reads %s[%d] (bytes [%d, %d) of the shared pool), last written by %s (%s[%d], thread %s) after %s wrote them: the two share bytes but their lifetimes overlap",
+					sb.name, sb.name, index, sb.off+index*size, sb.off+(index+1)*size, o.name, o.name, oIndex, emuDim3(l.threads[p.by[g]].id), sb.name)}
+		}
+		var alias *emuSharedBuf
+		if p.who[g] >= 0 && c.epoch == l.epoch {
+			alias = &l.shared[p.who[g]]
+		}
+		l.raceCheck(t, c, sb, index, write, atomic, alias)
+		if write {
+			c.written = l.blockNo
+			p.owner[g], p.by[g] = int32(id), t.n
+		}
+		p.who[g] = int32(id)
+	}
 }
 
 // interval describes the current barrier interval of the block.
@@ -939,6 +1092,9 @@ func (l *emuLaunch) interval() string {
 // pending returns the race or uninitialized read recorded in the current
 // barrier interval, if any.
 func (l *emuLaunch) pending() error {
+	if l.reuse != nil {
+		return l.reuse
+	}
 	if l.race != nil {
 		return l.race
 	}

@@ -22,9 +22,13 @@ type KernelReport struct {
 	BlockValues []int64   `json:"block_values,omitempty"`
 	Shared      []Alloc   `json:"shared"`
 	Registers   []Alloc   `json:"registers"`
-	// SharedBytes is the static shared memory of the kernel.
-	SharedBytes int64 `json:"shared_bytes"`
-	Barriers    int   `json:"barriers"`
+	// SharedBytes is the static shared memory of the kernel: the size of
+	// its pool, in which allocations whose lifetimes do not overlap share
+	// bytes (ir.Kernel.SharedBytes). SharedBytesUnshared is the sum of the
+	// static allocations' sizes, what the kernel would take without reuse.
+	SharedBytes         int64 `json:"shared_bytes"`
+	SharedBytesUnshared int64 `json:"shared_bytes_unshared"`
+	Barriers            int   `json:"barriers"`
 }
 
 // Alloc is one allocation of a kernel.
@@ -38,6 +42,9 @@ type Alloc struct {
 	// SharedAcross lists the thread dimensions along which one copy serves
 	// all threads (shared allocations only).
 	SharedAcross []string `json:"shared_across,omitempty"`
+	// Offset is the byte offset of a static shared allocation in the
+	// kernel's pool; nil for other allocations.
+	Offset *int64 `json:"offset,omitempty"`
 }
 
 // Report describes kernels. launches, if not nil, gives the grid and block
@@ -56,17 +63,34 @@ func Report(kernels []*ir.Kernel, launches map[string][2][3]int) []KernelReport 
 				r.BlockValues = append(r.BlockValues, int64(l[1][d]))
 			}
 		}
+		var statics []staticShared
+		var ids []int
 		for _, a := range k.Allocs {
 			ra := Alloc{Func: a.Func, Type: a.T.String(), Elements: a.Elems, Bytes: a.Bytes(), SharedAcross: a.SharedAcross}
 			if a.Dynamic {
 				ra.Dynamic = ir.ExprString(a.Size)
 			}
 			if a.Memory == ir.GPUShared {
+				if !a.Dynamic {
+					statics = append(statics, staticShared{name: a.Func, t: a.T, elems: a.Elems})
+					ids = append(ids, len(r.Shared))
+					r.SharedBytesUnshared += ra.Bytes
+				}
 				r.Shared = append(r.Shared, ra)
-				r.SharedBytes += ra.Bytes
 			} else {
 				r.Registers = append(r.Registers, ra)
 			}
+		}
+		// The pool as lowering laid it out (or, for a kernel without a
+		// layout, one array after another).
+		if offsets, total, err := sharedLayout(k, statics); err == nil {
+			for i, j := range ids {
+				off := offsets[i]
+				r.Shared[j].Offset = &off
+			}
+			r.SharedBytes = total
+		} else {
+			r.SharedBytes = r.SharedBytesUnshared
 		}
 		out = append(out, r)
 	}
@@ -76,21 +100,25 @@ func Report(kernels []*ir.Kernel, launches map[string][2][3]int) []KernelReport 
 // WriteTable prints reports as a table a person can read.
 func WriteTable(w io.Writer, reports []KernelReport) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "kernel\tgrid\tblock\tmemory\tfunc\ttype\telements\tbytes\tshared across\tbarriers")
+	fmt.Fprintln(tw, "kernel\tgrid\tblock\tmemory\tfunc\ttype\telements\tbytes\toffset\tshared across\tbarriers\tshared total")
 	for _, r := range reports {
 		grid, block := dims(r.Grid, r.GridValues), dims(r.Block, r.BlockValues)
 		rows := 0
 		row := func(mem string, a Alloc) {
-			name, g, b, bar := "", "", "", ""
+			name, g, b, bar, total := "", "", "", "", ""
 			if rows == 0 {
-				name, g, b, bar = r.Name, grid, block, fmt.Sprint(r.Barriers)
+				name, g, b, bar, total = r.Name, grid, block, fmt.Sprint(r.Barriers), sharedTotal(r)
 			}
 			elems := fmt.Sprint(a.Elements)
 			bytes := fmt.Sprint(a.Bytes)
 			if a.Dynamic != "" {
 				elems, bytes = a.Dynamic, "dynamic"
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", name, g, b, mem, a.Func, a.Type, elems, bytes, strings.Join(a.SharedAcross, ","), bar)
+			off := ""
+			if a.Offset != nil {
+				off = fmt.Sprint(*a.Offset)
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", name, g, b, mem, a.Func, a.Type, elems, bytes, off, strings.Join(a.SharedAcross, ","), bar, total)
 			rows++
 		}
 		for _, a := range r.Shared {
@@ -100,10 +128,19 @@ func WriteTable(w io.Writer, reports []KernelReport) error {
 			row("register", a)
 		}
 		if rows == 0 {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t-\t\t\t\t\t\t%d\n", r.Name, grid, block, r.Barriers)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t-\t\t\t\t\t\t\t%d\t%s\n", r.Name, grid, block, r.Barriers, sharedTotal(r))
 		}
 	}
 	return tw.Flush()
+}
+
+// sharedTotal prints a kernel's static shared bytes, with what they would
+// be without reuse when that is more.
+func sharedTotal(r KernelReport) string {
+	if r.SharedBytesUnshared > r.SharedBytes {
+		return fmt.Sprintf("%d (%d unshared)", r.SharedBytes, r.SharedBytesUnshared)
+	}
+	return fmt.Sprint(r.SharedBytes)
 }
 
 // dims prints launch dimensions, with their values when known.

@@ -138,8 +138,8 @@ func blur3x3() (*halide.Func, *halide.ImageParam) {
 // The kernel report of the blur: one kernel, its grid in terms of the
 // output's size (and its value in the last Realize), 8x8 threads, the
 // wrapper's 10x10 floats in shared memory (one copy for all the threads of
-// the block, across x and y) and one barrier between writing them and
-// reading them.
+// the block, across x and y, at byte 0 of the kernel's 400-byte shared
+// pool) and one barrier between writing them and reading them.
 func ExamplePipeline_Report() {
 	f, in := blur3x3()
 	p := halide.NewPipeline(f)
@@ -160,8 +160,8 @@ func ExamplePipeline_Report() {
 		fmt.Println(err)
 	}
 	// Output:
-	// kernel          grid                                                                                     block  memory  func                    type     elements  bytes  shared across  barriers
-	// kernel_blur_s0  (((blur.s0.x.max - blur.min.0) / 8) + 1)=3 x (((blur.s0.y.max - blur.min.1) / 8) + 1)=2  8 x 8  shared  in_repeat_edge_in_blur  float32  100       400    x,y            1
+	// kernel          grid                                                                                     block  memory  func                    type     elements  bytes  offset  shared across  barriers  shared total
+	// kernel_blur_s0  (((blur.s0.x.max - blur.min.0) / 8) + 1)=3 x (((blur.s0.y.max - blur.min.1) / 8) + 1)=2  8 x 8  shared  in_repeat_edge_in_blur  float32  100       400    0       x,y            1         400
 }
 
 // The lines of the lowered blur that show the kernel's memory and

@@ -32,6 +32,7 @@
 //	gpu_barriers           barriers between the block's threads where they share data
 //	gpu_thread_loops       thread loops to SPMD lets and guards, guards pushed off barriers
 //	gpu_kernels            extract kernels: grid, block, shared allocations at the top, arguments
+//	gpu_shared_reuse       one static shared pool per kernel; Funcs whose lifetimes do not overlap share bytes
 //
 // Names in the lowered statement follow Halide: the loop of stage s of Func
 // f over var x is f.s<s>.x, a split of it f.s0.x.xo / f.s0.x.xi, and the

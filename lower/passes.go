@@ -25,7 +25,8 @@ type Pass struct {
 //   - bounds_inference before allocation_bounds: realizations are sized from the regions.
 //   - allocation_bounds before storage_flattening: flattening needs each realization's box.
 //   - storage_flattening before unroll_loops: unrolling copies flat loads and stores.
-//   - simplify last: it cleans up after every other pass.
+//   - simplify after the loop passes; the GPU passes follow it.
+//   - gpu_shared_reuse after gpu_kernels: it lays out each extracted kernel's shared memory.
 var Passes = []Pass{
 	{"inline_functions", inlineFunctions},
 	{"validate_schedules", validateSchedules},
@@ -45,6 +46,7 @@ var Passes = []Pass{
 	{"gpu_barriers", gpuBarriers},
 	{"gpu_thread_loops", gpuThreadLoops},
 	{"gpu_kernels", gpuKernels},
+	{"gpu_shared_reuse", gpuSharedReuse},
 }
 
 // PassOrder lists the ordering constraints of the pass table: each pair
@@ -71,6 +73,8 @@ var PassOrder = [][3]string{
 	{"gpu_cooperative", "gpu_barriers", "barriers separate the shared productions from their consumers"},
 	{"gpu_barriers", "gpu_thread_loops", "barriers are placed while the thread loops are explicit"},
 	{"gpu_thread_loops", "gpu_kernels", "kernels are extracted in SPMD form with their block size known"},
+	{"gpu_kernels", "gpu_shared_reuse", "lifetimes are positions in the extracted kernel body, with its shared allocations hoisted and Kernel.Allocs filled"},
+	{"gpu_barriers", "gpu_shared_reuse", "two Funcs may share bytes only across a barrier"},
 }
 
 // Options control Lower.

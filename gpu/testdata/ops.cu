@@ -565,7 +565,10 @@ extern "C" __global__ void __launch_bounds__(64) ops(
     const int thread_id_x = threadIdx.x;
     const int block_id_x = blockIdx.x;
     // Shared memory: one copy per block.
-    __shared__ short stat[64];
+    // One pool of 128 bytes for the static arrays.
+    __shared__ __align__(16) unsigned char shared_pool[128];
+    // stat: 64 int16 at bytes [0, 128) of the pool
+    short *const stat = (short *)shared_pool;
     extern __shared__ __align__(16) unsigned char dynamic_shared[];
     // dyn_a: n + 1 elements
     double *dyn_a = (double *)dynamic_shared;

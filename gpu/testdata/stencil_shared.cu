@@ -48,7 +48,10 @@ extern "C" __global__ void __launch_bounds__(256) blur_s0_y_y_blur_s0_x_x(
     const int block_id_x = blockIdx.x;
     const int block_id_y = blockIdx.y;
     // Shared memory: one copy per block.
-    __shared__ float in_tile[324];
+    // One pool of 1296 bytes for the static arrays.
+    __shared__ __align__(16) unsigned char shared_pool[1296];
+    // in_tile: 324 float32 at bytes [0, 1296) of the pool
+    float *const in_tile = (float *)shared_pool;
     // 3x3 box blur, one 16x16 tile of blur per block
     const int blur_s0_x_base = block_id_x * 16 + blur_min_0;
     const int blur_s0_y_base = block_id_y * 16 + blur_min_1;

@@ -66,12 +66,8 @@ func TestSharedSizeBytes(t *testing.T) {
 			t.Fatal(c.Name, err)
 		}
 		for _, k := range l.Kernels() {
-			var inferred int64
-			for _, a := range k.Allocs {
-				if a.Memory == ir.GPUShared && !a.Dynamic {
-					inferred += a.Bytes()
-				}
-			}
+			// The static shared pool (gpu_shared_reuse), one __shared__ array.
+			inferred := k.SharedBytes
 			got, err := d.SharedSizeBytes(k)
 			if err != nil {
 				t.Fatal(c.Name, k.Name, err)

@@ -220,12 +220,8 @@ func TestAppsMainFastKernelsNVCC(t *testing.T) {
 		if !ok {
 			t.Fatalf("ptxas reported no function %s (got %v)", ci.Name, info)
 		}
-		var inferred int64
-		for _, a := range k.Allocs {
-			if a.Memory == ir.GPUShared && !a.Dynamic {
-				inferred += a.Bytes()
-			}
-		}
+		// The static shared pool (gpu_shared_reuse), one __shared__ array.
+		inferred := k.SharedBytes
 		if p.SharedBytes != inferred {
 			t.Errorf("%s: ptxas reports %d bytes of shared memory, the compiler inferred %d", ci.Name, p.SharedBytes, inferred)
 		}

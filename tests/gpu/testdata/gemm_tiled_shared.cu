@@ -51,8 +51,12 @@ extern "C" __global__ void __launch_bounds__(256) kernel_gemm_s0(
     const int block_id_x = blockIdx.x;
     const int block_id_y = blockIdx.y;
     // Shared memory: one copy per block.
-    __shared__ float A_in[512];
-    __shared__ float B_in[512];
+    // One pool of 4096 bytes for the static arrays.
+    __shared__ __align__(16) unsigned char shared_pool[4096];
+    // A_in: 512 float32 at bytes [0, 2048) of the pool
+    float *const A_in = (float *)shared_pool;
+    // B_in: 512 float32 at bytes [2048, 4096) of the pool
+    float *const B_in = (float *)(shared_pool + 2048);
     float prod[16];
     const int prod_s1_j_min = min(block_id_x * 64, 0) + thread_id_x * 4;
     const int prod_s1_i_min = min(block_id_y * 64, 0) + thread_id_y * 4;

@@ -50,7 +50,10 @@ extern "C" __global__ void __launch_bounds__(64) kernel_blur_s0(
     const int block_id_x = blockIdx.x;
     const int block_id_y = blockIdx.y;
     // Shared memory: one copy per block.
-    __shared__ float in_repeat_edge_in_blur[100];
+    // One pool of 400 bytes for the static arrays.
+    __shared__ __align__(16) unsigned char shared_pool[400];
+    // in_repeat_edge_in_blur: 100 float32 at bytes [0, 400) of the pool
+    float *const in_repeat_edge_in_blur = (float *)shared_pool;
     const int in_repeat_edge_in_blur_min_0 = min(block_id_x * 8 + blur_min_0, blur_s0_x_max - 7) - 1;
     const int in_repeat_edge_in_blur_min_1 = min(block_id_y * 8 + blur_min_1, blur_s0_y_max - 7) - 1;
     const int in_repeat_edge_in_blur_s0_x_min = min(block_id_x * 8 + blur_min_0, blur_s0_x_max - 7) - 1;

@@ -85,7 +85,10 @@ extern "C" __global__ void __launch_bounds__(1024) kernel_output_s1(
     const int block_id_x = blockIdx.x;
     const int block_id_y = blockIdx.y;
     // Shared memory: one copy per block.
-    __shared__ float GatherWeight[512];
+    // One pool of 2048 bytes for the static arrays.
+    __shared__ __align__(16) unsigned char shared_pool[2048];
+    // GatherWeight: 512 float32 at bytes [0, 2048) of the pool
+    float *const GatherWeight = (float *)shared_pool;
     const int Product_min_0 = block_id_x * 32 + output_min_0 + thread_id_x;
     const int Product_min_1 = block_id_y * 128 + thread_id_y * 4;
     float Product[4];

@@ -1,0 +1,225 @@
+package lower
+
+// gpu_shared_reuse: lay out each kernel's static shared memory as one pool
+// per block in which Funcs whose shared lifetimes do not overlap share
+// bytes. A chain f1 -> f2 -> f3 -> f4 produced one after the other at the
+// block level needs room for two neighbours at a time, not for all four.
+//
+// Lifetimes are positions on the kernel body's top-level spine (blocks,
+// lets, producer/consumer markers, allocations and barriers, outside any
+// loop or if), which every thread runs once per block in program order. A
+// loop or an if at the top level is one position: a Func accessed anywhere
+// inside it is live for all of it (so an iteration never sees another's
+// bytes), and a barrier inside it does not count (it may not run). The
+// lifetime of an allocation is the span from the first to the last
+// position that names it. Two allocations may share bytes when their spans
+// are disjoint and, if the block has more than one thread, a top-level
+// barrier lies strictly between the end of the earlier and the start of
+// the later: no thread can still be reading the first while another writes
+// the second. Allocations that are never accessed conflict with nothing.
+//
+// Packing (ir.PackShared): widest element type first, then largest; each at
+// the lowest offset aligned to its element size that overlaps no placed
+// allocation it conflicts with (first fit). The pool's base is 16-byte
+// aligned by the CUDA emitter. The offsets go on ir.KernelAlloc.Offset and
+// the pool's size on ir.Kernel.SharedBytes; the CUDA emitter, the emulator
+// and the report read them. Dynamic shared allocations (sizes known at
+// launch) are not pooled: they keep their own region after the pool.
+//
+// Before: gpu_kernels (shared allocations hoisted, Kernel.Allocs filled).
+// After: every kernel with static shared memory has a layout; each Launch
+// holds a new *ir.Kernel, and st.Kernels the same pointers.
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gohalide/gohalide/ir"
+)
+
+func gpuSharedReuse(st *State) error {
+	if len(st.Kernels) == 0 {
+		return nil
+	}
+	laid := make(map[*ir.Kernel]*ir.Kernel, len(st.Kernels))
+	for i, k := range st.Kernels {
+		nk := layoutShared(k)
+		laid[k] = nk
+		st.Kernels[i] = nk
+		if nk.SharedBytes > 0 {
+			st.logf(3, "  gpu_shared_reuse: %s\n", sharedLayoutText(nk))
+		}
+	}
+	var mut func(ir.Stmt) ir.Stmt
+	mut = func(x ir.Stmt) ir.Stmt {
+		if l, ok := x.(*ir.Launch); ok {
+			nk, ok := laid[l.Kernel]
+			if !ok {
+				panic(fmt.Sprintf("launch of kernel %s, which is not in State.Kernels", l.Kernel.Name))
+			}
+			return &ir.Launch{Kernel: nk}
+		}
+		return ir.MapStmt(x, mut, nil)
+	}
+	st.Stmt = mut(st.Stmt)
+	return nil
+}
+
+// layoutShared returns a copy of k with its static shared pool laid out.
+func layoutShared(k *ir.Kernel) *ir.Kernel {
+	nk := *k
+	nk.Allocs = append([]ir.KernelAlloc(nil), k.Allocs...)
+	var idx []int // indices in nk.Allocs of the static shared allocations
+	names := map[string]int{}
+	for i, a := range nk.Allocs {
+		if a.Memory == ir.GPUShared && !a.Dynamic {
+			if _, dup := names[a.Func]; dup {
+				panic(fmt.Sprintf("kernel %s has two shared allocations named %s", k.Name, a.Func))
+			}
+			names[a.Func] = len(idx)
+			idx = append(idx, i)
+		}
+	}
+	if len(idx) == 0 {
+		return &nk
+	}
+	spans, barriers := sharedLifetimes(k.Body, names)
+	threads := int64(1)
+	for _, d := range k.Block {
+		n, ok := ir.AsInt(d)
+		if !ok {
+			threads = 2 // unknown: as if several
+			break
+		}
+		threads *= n
+	}
+	// apart reports whether a's lifetime ends, and every thread is past a
+	// barrier, before b's begins.
+	apart := func(a, b lifetime) bool {
+		if a.last >= b.first {
+			return false
+		}
+		if threads <= 1 {
+			return true
+		}
+		for _, q := range barriers {
+			if a.last < q && q < b.first {
+				return true
+			}
+		}
+		return false
+	}
+	slots := make([]ir.SharedSlot, len(idx))
+	for j, i := range idx {
+		a := nk.Allocs[i]
+		slots[j] = ir.SharedSlot{Bytes: a.Bytes(), Align: int64(a.T.Bytes())}
+	}
+	offsets, total := ir.PackShared(slots, func(i, j int) bool {
+		a, b := spans[i], spans[j]
+		if !a.used || !b.used {
+			return false
+		}
+		return !apart(a, b) && !apart(b, a)
+	})
+	for j, i := range idx {
+		nk.Allocs[i].Offset = offsets[j]
+	}
+	nk.SharedBytes = total
+	return &nk
+}
+
+// lifetime is the span of top-level positions that name an allocation.
+type lifetime struct {
+	first, last int
+	used        bool
+}
+
+// sharedLifetimes returns the lifetime of each allocation of names (by its
+// index there) and the positions of the top-level barriers.
+func sharedLifetimes(body ir.Stmt, names map[string]int) ([]lifetime, []int) {
+	spans := make([]lifetime, len(names))
+	var barriers []int
+	pos := 0
+	touch := func(name string) {
+		i, ok := names[name]
+		if !ok {
+			return
+		}
+		if !spans[i].used {
+			spans[i] = lifetime{first: pos, last: pos, used: true}
+		}
+		spans[i].last = pos
+	}
+	exprs := func(e ir.Expr) bool {
+		switch e := e.(type) {
+		case *ir.Load:
+			touch(e.Buf)
+		case *ir.Var:
+			touch(e.Name)
+		case *ir.Call:
+			touch(e.Name)
+		}
+		return true
+	}
+	// item records everything s names at one position.
+	item := func(s ir.Stmt) {
+		ir.WalkStmt(s, func(x ir.Stmt) bool {
+			switch x := x.(type) {
+			case *ir.Store:
+				touch(x.Buf)
+			case *ir.Provide:
+				touch(x.Func)
+			case *ir.Realize:
+				touch(x.Func)
+			case *ir.Allocate:
+				touch(x.Name)
+			case *ir.ProducerConsumer:
+				touch(x.Func)
+			}
+			return true
+		}, exprs)
+		pos++
+	}
+	var spine func(s ir.Stmt)
+	spine = func(s ir.Stmt) {
+		switch s := s.(type) {
+		case nil:
+		case *ir.Block:
+			for _, x := range s.Stmts {
+				spine(x)
+			}
+		case *ir.LetStmt:
+			ir.WalkExpr(s.Value, exprs)
+			pos++
+			spine(s.Body)
+		case *ir.ProducerConsumer:
+			spine(s.Body)
+		case *ir.Allocate:
+			for _, e := range s.Extents {
+				ir.WalkExpr(e, exprs)
+			}
+			pos++
+			spine(s.Body)
+		case *ir.Barrier:
+			barriers = append(barriers, pos)
+			pos++
+		default:
+			item(s)
+		}
+	}
+	spine(body)
+	return spans, barriers
+}
+
+// sharedLayoutText describes a kernel's shared pool, for the debug log.
+func sharedLayoutText(k *ir.Kernel) string {
+	var parts []string
+	var sum int64
+	for _, a := range k.Allocs {
+		if a.Memory == ir.GPUShared && !a.Dynamic {
+			parts = append(parts, fmt.Sprintf("%s at %d (%d bytes)", a.Func, a.Offset, a.Bytes()))
+			sum += a.Bytes()
+		}
+	}
+	return fmt.Sprintf("%s: %d bytes of shared memory (%d without reuse): %s", k.Name, k.SharedBytes, sum, strings.Join(parts, ", "))
+}
