@@ -2,7 +2,9 @@
 # scripts/gpu-check.sh: run on the GPU machine (from the repository root,
 # with .gpu/ built by scripts/gpu.sh plus
 # `go build -tags cuda -o .gpu/schedfuzz ./tests/fuzz/cmd/schedfuzz`):
-#   1. the cuda-tagged tests (every app schedule on the GPU, shared sizes);
+#   1. the cuda-tagged tests (every app schedule on the GPU, shared sizes),
+#      and the ported Halide GPU tests and issue 9 tests on the GPU, plain
+#      and under compute-sanitizer memcheck, racecheck and synccheck;
 #   2. every fuzz regression replayed on the GPU, and under
 #      compute-sanitizer racecheck and synccheck;
 #   3. N random schedules of the differential fuzzer with GPU schedules on
@@ -18,6 +20,21 @@ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$log/dev
 
 ./.gpu/cuda.test -test.v > "$log/cuda-test.txt" 2>&1
 cuda_rc=$?
+
+# The ported Halide GPU tests and the issue 9 tests (sizes known at launch,
+# global scratch) on the GPU, then under each compute-sanitizer tool.
+# TestPortedGPUAssertionInKernel traps in a kernel on purpose, which leaves
+# the process's CUDA context unusable: it runs on its own, last.
+ported='TestPorted|TestIssue9'
+trap_test='TestPortedGPUAssertionInKernel'
+./.gpu/gpu.test -test.v -test.run "$ported" -test.skip "$trap_test" > "$log/gpu-test.txt" 2>&1
+gpu_rc=$?
+./.gpu/gpu.test -test.v -test.run "$trap_test" >> "$log/gpu-test.txt" 2>&1 || gpu_rc=$?
+ported_san=""
+for tool in memcheck racecheck synccheck; do
+  compute-sanitizer --tool $tool --error-exitcode 9 ./.gpu/gpu.test -test.run "$ported" -test.skip "$trap_test" > "$log/gpu-test-$tool.txt" 2>&1
+  ported_san="$ported_san $tool=$? ($(grep -c 'ERROR SUMMARY: 0 errors' "$log/gpu-test-$tool.txt") clean summaries, $(grep -E 'ERROR SUMMARY: [1-9]' "$log/gpu-test-$tool.txt" | head -1))"
+done
 
 replays=0; replay_bad=0; san_bad=0
 for f in tests/fuzz/testdata/regressions/*.go.txt; do
@@ -39,6 +56,7 @@ fuzz_rc=$?
 
 echo "== summary"
 echo "cuda.test rc=$cuda_rc ($(grep -c -- '--- PASS' "$log/cuda-test.txt") passed, $(grep -c -- '--- FAIL' "$log/cuda-test.txt") failed)"
+echo "gpu.test ($ported) rc=$gpu_rc ($(grep -c -- '--- PASS' "$log/gpu-test.txt") passed, $(grep -c -- '--- FAIL' "$log/gpu-test.txt") failed); sanitizers:$ported_san"
 echo "regressions replayed on the GPU: $replays, defects: $replay_bad; sanitizer failures: $san_bad"
 echo "fuzz on the GPU (rc=$fuzz_rc):"
 sed -n '/algorithm  target/,/total/p' "$log/fuzz.txt"

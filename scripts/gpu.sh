@@ -19,6 +19,9 @@ fi
 
 echo "== building with -tags cuda into $out/"
 go test -c -tags cuda -o "$out/cuda.test" ./tests/cuda/
+# The ported Halide GPU tests and the issue 9 tests, on the GPU.
+go test -c -tags cuda -o "$out/gpu.test" ./tests/gpu/
+go build -tags cuda -o "$out/schedfuzz" ./tests/fuzz/cmd/schedfuzz
 for app in apps/*/; do
   name=$(basename "$app")
   [ -f "$app/main.go" ] || continue

@@ -186,7 +186,7 @@ func TestIssue9LaunchTimeBlockSize(t *testing.T) {
 		}
 	}
 	in.Set(randomInput(rng, 2000, 2))
-	err := halide.NewPipeline(g).Realize(halide.NewBuffer[float32](2000, 2))
+	err := portedPipeline(g).Realize(halide.NewBuffer[float32](2000, 2))
 	var he *halide.Error
 	if !errors.As(err, &he) || he.Code != halide.ErrSchedule || he.Func != "g" || he.Directive != "gpu_threads" {
 		t.Fatalf("got %v, want a schedule error of g's gpu_threads", err)

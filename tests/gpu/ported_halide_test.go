@@ -23,7 +23,7 @@ import (
 
 // portedPipeline returns the pipeline of f, with the IR verifier on.
 func portedPipeline(f *halide.Func) *halide.Pipeline {
-	return halide.NewPipeline(f).WithOptions(halide.Options{Verify: true})
+	return halide.NewPipeline(f).WithOptions(halide.Options{Verify: true}).WithTarget(testTarget)
 }
 
 // portedRealize realizes f into out (on the emulator for GPU schedules).
