@@ -82,6 +82,32 @@ func gpuBlockSize(st *State) error {
 	return err
 }
 
+// threadDims gives each thread loop of s its thread dimension: the number
+// of thread loops nested inside it at most (the innermost loop of a nest
+// is x). A loop with more than 2 inside it has none (gpu_block_size
+// refuses it). It is the one rule; gpu_register_ownership reads it too.
+func threadDims(s ir.Stmt) map[string]int {
+	dims := map[string]int{}
+	var depth func(ir.Stmt) int
+	depth = func(s ir.Stmt) int {
+		d := 0
+		ir.WalkStmt(s, func(x ir.Stmt) bool {
+			if l, ok := x.(*ir.For); ok && l.Kind == ir.GPUThread {
+				n := depth(l.Body)
+				if n < 3 {
+					dims[l.Name] = n
+				}
+				d = max(d, n+1)
+				return false
+			}
+			return true
+		}, nil)
+		return d
+	}
+	depth(s)
+	return dims
+}
+
 // threadLoopDims assigns a thread dimension to every thread loop of a
 // kernel (the innermost loop of a nest of thread loops is x) and returns
 // the kernel's shape. The block size in each dimension is the largest
@@ -95,30 +121,16 @@ func threadLoopDims(kernel *ir.For) (kernelShape, error) {
 		shape.size[d] = ir.Int(1)
 	}
 	var err error
-	// depth returns how many nested thread loops s contains at most.
-	var depth func(s ir.Stmt) int
-	depth = func(s ir.Stmt) int {
-		d := 0
-		ir.WalkStmt(s, func(x ir.Stmt) bool {
-			if l, ok := x.(*ir.For); ok && l.Kind == ir.GPUThread {
-				if n := 1 + depth(l.Body); n > d {
-					d = n
-				}
-				return false
-			}
-			return true
-		}, nil)
-		return d
-	}
+	dims := threadDims(kernel)
 	sc := &walkScope{lets: letValues{}}
 	walkScoped(kernel, sc, func(x ir.Stmt) ir.Stmt {
 		l, ok := x.(*ir.For)
 		if !ok || l.Kind != ir.GPUThread || err != nil {
 			return x
 		}
-		d := depth(l.Body)
-		if d > 2 {
-			err = ir.Errorf(ir.ErrSchedule, loopFunc(l.Name), "gpu_threads", "the thread loop %s has %d thread loops nested inside it; a block has at most 3 dimensions", l.Name, d)
+		d, ok := dims[l.Name]
+		if !ok {
+			err = ir.Errorf(ir.ErrSchedule, loopFunc(l.Name), "gpu_threads", "the thread loop %s has more than 2 thread loops nested inside it; a block has at most 3 dimensions", l.Name)
 			return x
 		}
 		shape.dims[l.Name] = d

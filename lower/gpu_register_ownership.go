@@ -92,32 +92,6 @@ func gpuRegisterOwnership(st *State) error {
 	return nil
 }
 
-// threadDims gives each thread loop of s its thread dimension by the rule
-// gpu_block_size applies (threadLoopDims, which decides the block later):
-// the number of thread loops nested inside it, so the innermost loop of a
-// nest is x.
-func threadDims(s ir.Stmt) map[string]int {
-	dims := map[string]int{}
-	var depth func(ir.Stmt) int
-	depth = func(s ir.Stmt) int {
-		d := 0
-		ir.WalkStmt(s, func(x ir.Stmt) bool {
-			if l, ok := x.(*ir.For); ok && l.Kind == ir.GPUThread {
-				n := depth(l.Body)
-				if n < 3 { // validate_gpu refuses deeper nests
-					dims[l.Name] = n
-				}
-				d = max(d, n+1)
-				return false
-			}
-			return true
-		}, nil)
-		return d
-	}
-	depth(s)
-	return dims
-}
-
 func hasThreadLoopIn(loops []*ir.For) bool {
 	for _, l := range loops {
 		if l.Kind == ir.GPUThread {
