@@ -22,6 +22,13 @@ type KernelReport struct {
 	BlockValues []int64   `json:"block_values,omitempty"`
 	Shared      []Alloc   `json:"shared"`
 	Registers   []Alloc   `json:"registers"`
+	// Global lists the kernel's global scratch (store_in(Heap) inside the
+	// kernel): one copy per block or per thread (Alloc.PerBlock), allocated
+	// around each launch.
+	Global []Alloc `json:"global,omitempty"`
+	// SingleThread lists the stages of shared productions that run on the
+	// block's first thread only (nothing to deal out to the threads).
+	SingleThread []string `json:"single_thread,omitempty"`
 	// SharedBytes is the static shared memory of the kernel: the size of
 	// its pool, in which allocations whose lifetimes do not overlap share
 	// bytes (ir.Kernel.SharedBytes). SharedBytesUnshared is the sum of the
@@ -37,8 +44,13 @@ type Alloc struct {
 	Type     string `json:"type"`
 	Elements int64  `json:"elements"`
 	Bytes    int64  `json:"bytes"`
-	// Dynamic is the size expression of a dynamic shared allocation.
+	// Dynamic is the size expression (elements) of an allocation whose
+	// size is known only at launch; Elements and Bytes are then its value
+	// at the last launch (0 before one).
 	Dynamic string `json:"dynamic,omitempty"`
+	// PerBlock marks global scratch of one copy per block (else one per
+	// thread).
+	PerBlock bool `json:"per_block,omitempty"`
 	// SharedAcross lists the thread dimensions along which one copy serves
 	// all threads (shared allocations only).
 	SharedAcross []string `json:"shared_across,omitempty"`
@@ -47,28 +59,43 @@ type Alloc struct {
 	Offset *int64 `json:"offset,omitempty"`
 }
 
-// Report describes kernels. launches, if not nil, gives the grid and block
-// of each kernel's last launch, by kernel name.
-func Report(kernels []*ir.Kernel, launches map[string][2][3]int) []KernelReport {
+// Launch is what a report needs of a kernel's last launch: its grid and
+// block, and its scalar arguments (for sizes known only at launch).
+type Launch struct {
+	Grid, Block [3]int
+	Scalars     map[string]ir.Expr
+}
+
+// Report describes kernels. launches, if not nil, gives each kernel's last
+// launch, by kernel name.
+func Report(kernels []*ir.Kernel, launches map[string]Launch) []KernelReport {
 	out := make([]KernelReport, 0, len(kernels))
 	for _, k := range kernels {
-		r := KernelReport{Name: k.Name, Barriers: k.Barriers, Shared: []Alloc{}, Registers: []Alloc{}}
+		r := KernelReport{Name: k.Name, Barriers: k.Barriers, Shared: []Alloc{}, Registers: []Alloc{}, SingleThread: k.SingleThread}
 		for d := 0; d < 3; d++ {
 			r.Grid[d] = ir.ExprString(k.Grid[d])
 			r.Block[d] = ir.ExprString(k.Block[d])
 		}
-		if l, ok := launches[k.Name]; ok {
+		l, launched := launches[k.Name]
+		if launched {
 			for d := 0; d < 3; d++ {
-				r.GridValues = append(r.GridValues, int64(l[0][d]))
-				r.BlockValues = append(r.BlockValues, int64(l[1][d]))
+				r.GridValues = append(r.GridValues, int64(l.Grid[d]))
+				r.BlockValues = append(r.BlockValues, int64(l.Block[d]))
 			}
 		}
 		var statics []staticShared
 		var ids []int
 		for _, a := range k.Allocs {
-			ra := Alloc{Func: a.Func, Type: a.T.String(), Elements: a.Elems, Bytes: a.Bytes(), SharedAcross: a.SharedAcross}
+			ra := Alloc{Func: a.Func, Type: a.T.String(), Elements: a.Elems, Bytes: a.Bytes(), SharedAcross: a.SharedAcross, PerBlock: a.PerBlock}
 			if a.Dynamic {
 				ra.Dynamic = ir.ExprString(a.Size)
+				if n, ok := ir.AsInt(ir.Simplify(ir.Substitute(a.Size, l.Scalars))); ok && launched {
+					ra.Elements, ra.Bytes = n, n*int64(a.T.Bytes())
+				}
+			}
+			if a.Memory == ir.Heap {
+				r.Global = append(r.Global, ra)
+				continue
 			}
 			if a.Memory == ir.GPUShared {
 				if !a.Dynamic {
@@ -112,7 +139,12 @@ func WriteTable(w io.Writer, reports []KernelReport) error {
 			elems := fmt.Sprint(a.Elements)
 			bytes := fmt.Sprint(a.Bytes)
 			if a.Dynamic != "" {
-				elems, bytes = a.Dynamic, "dynamic"
+				// Known at launch: the expression, and its value at the
+				// last launch.
+				elems, bytes = a.Dynamic, "at launch"
+				if len(r.GridValues) == 3 {
+					elems, bytes = fmt.Sprintf("%s=%d", a.Dynamic, a.Elements), fmt.Sprint(a.Bytes)
+				}
 			}
 			off := ""
 			if a.Offset != nil {
@@ -127,8 +159,18 @@ func WriteTable(w io.Writer, reports []KernelReport) error {
 		for _, a := range r.Registers {
 			row("register", a)
 		}
+		for _, a := range r.Global {
+			if a.PerBlock {
+				row("global/block", a)
+			} else {
+				row("global/thread", a)
+			}
+		}
 		if rows == 0 {
 			fmt.Fprintf(tw, "%s\t%s\t%s\t-\t\t\t\t\t\t\t%d\t%s\n", r.Name, grid, block, r.Barriers, sharedTotal(r))
+		}
+		if len(r.SingleThread) > 0 {
+			fmt.Fprintf(tw, "\t\t\tone thread\t%s\t\t\t\t\t\t\t\n", strings.Join(r.SingleThread, ","))
 		}
 	}
 	return tw.Flush()

@@ -455,10 +455,7 @@ type compiled struct {
 	resident bool
 
 	mu       sync.Mutex
-	launches map[string][2][3]int // the last launch of each kernel
-	// hostValues are the scalar arguments of the last launch of each
-	// kernel whose sizes are known only at launch, to report the sizes.
-	hostValues map[string]map[string]ir.Expr
+	launches map[string]gpu.Launch // the last launch of each kernel
 }
 
 // Compile lowers the pipeline and prepares it to run (Realize does this on
@@ -492,7 +489,7 @@ func (l *Lowered) compile(t Target) (*compiled, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &compiled{l: l, launcher: lr, launches: map[string][2][3]int{}, hostValues: map[string]map[string]ir.Expr{}}
+	c := &compiled{l: l, launcher: lr, launches: map[string]gpu.Launch{}}
 	// Buffers the host code writes (Funcs computed on the host, between
 	// launches) change under the device's copy: each launch that takes one
 	// uploads it again.
@@ -507,10 +504,12 @@ func (l *Lowered) compile(t Target) (*compiled, error) {
 	prog, err := cpu.CompileWith(l.Stmt, cpu.Options{
 		Launch: func(_ any, k *ir.Kernel, grid, block [3]int, scalars, buffers map[string]any) error {
 			c.mu.Lock()
-			c.launches[k.Name] = [2][3]int{grid, block}
+			l := gpu.Launch{Grid: grid, Block: block}
 			if dynamicSizes(k) {
-				c.hostValues[k.Name] = scalarExprs(scalars)
+				// The report evaluates the sizes known only at launch.
+				l.Scalars = scalarExprs(scalars)
 			}
+			c.launches[k.Name] = l
 			c.mu.Unlock()
 			if isDevice {
 				for name, b := range buffers {
@@ -567,32 +566,7 @@ func (p *Pipeline) Report() ([]gpu.KernelReport, error) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	reps := gpu.Report(c.l.Kernels(), c.launches)
-	// A size known only at launch gets its value at the last launch
-	// (the expression stays in Dynamic).
-	for i, k := range c.l.Kernels() {
-		vals := c.hostValues[k.Name]
-		if vals == nil || i >= len(reps) {
-			continue
-		}
-		for _, a := range k.Allocs {
-			if !a.Dynamic {
-				continue
-			}
-			n, ok := ir.AsInt(ir.Simplify(ir.Substitute(a.Size, vals)))
-			if !ok {
-				continue
-			}
-			for _, list := range [][]gpu.Alloc{reps[i].Shared, reps[i].Registers} {
-				for j := range list {
-					if list[j].Func == a.Func && list[j].Dynamic != "" {
-						list[j].Elements, list[j].Bytes = n, n*int64(a.T.Bytes())
-					}
-				}
-			}
-		}
-	}
-	return reps, nil
+	return gpu.Report(c.l.Kernels(), c.launches), nil
 }
 
 // Realize computes the output into out, whose shape (dimensions, mins and

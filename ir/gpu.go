@@ -96,6 +96,9 @@ type Kernel struct {
 	// shared footprint over the blocks (an IntrinsicMaxOver). The launch
 	// statement binds them; they are listed here for reports.
 	HostLets []HostLet
+	// SingleThread lists the stages of shared productions that run on the
+	// block's first thread only (nothing to deal out: gpu_cooperative).
+	SingleThread []string
 	// Checks are the host's checks before each launch of rules whose
 	// values are known only then (AssertStmts with an Error): the block
 	// size, the shared memory limit.

@@ -31,6 +31,9 @@ type kernelShape struct {
 	// extents vary between blocks), computed before each launch.
 	size [3]ir.Expr
 	dims map[string]int
+	// single lists the stages of shared productions that run on the
+	// block's first thread only (nothing to deal out: gpu_cooperative).
+	single []string
 }
 
 // threads is the number of threads per block, or 0 when it is known only

@@ -48,8 +48,15 @@ func gpuCooperative(st *State) error {
 					return x
 				}
 				f := st.Funcs[pc.Func]
-				body := distributeStages(f, pc.Body, block, lv)
-				note := &ir.Comment{Text: fmt.Sprintf("%s: one copy per block, produced by the block's %s threads together", pc.Func, ir.ExprString(block.threadsExpr()))}
+				body, single := distributeStages(f, pc.Body, block, lv)
+				text := fmt.Sprintf("%s: one copy per block, produced by the block's %s threads together", pc.Func, ir.ExprString(block.threadsExpr()))
+				if len(single) > 0 {
+					text += fmt.Sprintf("; %s on the first thread only (nothing to deal out)", strings.Join(single, ", "))
+					shape := st.kernels[k.Name]
+					shape.single = append(shape.single, single...)
+					st.kernels[k.Name] = shape
+				}
+				note := &ir.Comment{Text: text}
 				return &ir.ProducerConsumer{Func: pc.Func, Producer: true, Body: ir.MakeBlock(note, body)}
 			}
 			return x
@@ -116,16 +123,23 @@ func hasThreadLoop(s ir.Stmt) bool {
 }
 
 // distributeStages distributes each stage of a production (the produce
-// body is one statement per stage, or a Block of them).
-func distributeStages(f *ir.Function, s ir.Stmt, block kernelShape, lv letValues) ir.Stmt {
+// body is one statement per stage, or a Block of them). It also returns
+// the stages that run on the block's first thread only.
+func distributeStages(f *ir.Function, s ir.Stmt, block kernelShape, lv letValues) (ir.Stmt, []string) {
+	stmts := []ir.Stmt{s}
 	if b, ok := s.(*ir.Block); ok {
-		out := make([]ir.Stmt, len(b.Stmts))
-		for i, x := range b.Stmts {
-			out[i] = distributeNest(f, x, block, lv)
-		}
-		return ir.MakeBlock(out...)
+		stmts = b.Stmts
 	}
-	return distributeNest(f, s, block, lv)
+	out := make([]ir.Stmt, len(stmts))
+	var single []string
+	for i, x := range stmts {
+		var one bool
+		out[i], one = distributeNest(f, x, block, lv)
+		if one {
+			single = append(single, stageOf(f, x))
+		}
+	}
+	return ir.MakeBlock(out...), single
 }
 
 // isPureLoop reports whether loop name belongs to f and iterates over (a
@@ -150,7 +164,7 @@ func isPureLoop(f *ir.Function, name string) bool {
 // distributeNest flattens the outer chain of pure-var loops of one stage
 // (lets between them are kept, in order) and deals the flat index out to
 // the threads.
-func distributeNest(f *ir.Function, s ir.Stmt, block kernelShape, lv letValues) ir.Stmt {
+func distributeNest(f *ir.Function, s ir.Stmt, block kernelShape, lv letValues) (ir.Stmt, bool) {
 	type link struct {
 		loop *ir.For
 		let  *ir.LetStmt
@@ -197,7 +211,7 @@ done:
 		// can keep the first thread out).
 		coop := stageOf(f, s) + ".__share"
 		return &ir.For{Name: coop, Min: ir.Int(0), Extent: ir.Int(1), Kind: ir.Serial,
-			Body: &ir.IfThenElse{Cond: &ir.Binary{Op: ir.EQ, A: block.linearThreadID(), B: ir.Int(0)}, Then: s}}
+			Body: &ir.IfThenElse{Cond: &ir.Binary{Op: ir.EQ, A: block.linearThreadID(), B: ir.Int(0)}, Then: s}}, true
 	}
 	wrapOuter := func(body ir.Stmt) ir.Stmt {
 		for i := len(outer) - 1; i >= 0; i-- {
@@ -271,7 +285,7 @@ done:
 	coop := prefix + ".__share"
 	return wrapOuter(&ir.For{Name: coop, Min: ir.Int(0), Extent: ir.Simplify(ir.DivE(ir.AddE(total, ir.SubE(nthreads, ir.Int(1))), nthreads)), Kind: ir.Serial,
 		Body: &ir.LetStmt{Name: idx, Value: ir.Simplify(ir.AddE(ir.MulE(v(coop), nthreads), block.linearThreadID())),
-			Body: &ir.IfThenElse{Cond: ir.LTE(v(idx), total), Then: body}}})
+			Body: &ir.IfThenElse{Cond: ir.LTE(v(idx), total), Then: body}}}), false
 }
 
 // stageOf returns the prefix "f.sK" of the stage whose loop nest s is: the

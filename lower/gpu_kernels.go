@@ -153,6 +153,7 @@ func extractKernel(st *State, outer *ir.For, count map[string]int) (*ir.Kernel, 
 	}
 	shape := st.kernels[outer.Name]
 	block := shape.block
+	kern.SingleThread = shape.single
 	for d := 0; d < 3; d++ {
 		kern.Block[d] = shape.size[d]
 	}

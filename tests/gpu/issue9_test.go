@@ -7,15 +7,16 @@ package gpu_test
 import (
 	"errors"
 	"math/rand"
+	"strings"
 	"testing"
 
 	"github.com/gohalide/gohalide/gpu"
 	"github.com/gohalide/gohalide/halide"
 )
 
-// sharedOf returns the shared allocation of Func name in the report: its
-// bytes (at the last launch, when the size is known only then) and its
-// size expression ("" when constant).
+// sharedOf returns the allocation of Func name in the report (shared,
+// register or global scratch): its bytes (at the last launch, when the
+// size is known only then) and its size expression ("" when constant).
 func sharedOf(t *testing.T, p *halide.Pipeline, name string) (int64, string) {
 	t.Helper()
 	reps, err := p.Report()
@@ -23,7 +24,7 @@ func sharedOf(t *testing.T, p *halide.Pipeline, name string) (int64, string) {
 		t.Fatal(err)
 	}
 	for _, r := range reps {
-		for _, a := range append(append([]gpu.Alloc{}, r.Shared...), r.Registers...) {
+		for _, a := range append(append(append([]gpu.Alloc{}, r.Shared...), r.Registers...), r.Global...) {
 			if a.Func == name {
 				return a.Bytes, a.Dynamic
 			}
@@ -259,6 +260,56 @@ func TestIssue9HeapPerBlock(t *testing.T) {
 		}, 1e-4)
 		if bytes, dyn := sharedOf(t, p, "f"); bytes != int64(4*(32+2*rv)) || dyn == "" {
 			t.Errorf("r = %d: f's scratch per block is %d bytes (%q), want %d", rv, bytes, dyn, 4*(32+2*rv))
+		}
+	}
+}
+
+// The report prints a size known only at launch with its expression and
+// its value at the last launch, and flags the stages that run on one
+// thread: here a scatter into a shared histogram, which has nothing to
+// deal out to the block's threads.
+func TestIssue9ReportLaunchValuesAndSingleThread(t *testing.T) {
+	x, bx, tx := halide.NewVar("x"), halide.NewVar("bx"), halide.NewVar("tx")
+	in := halide.NewImageParam("in", halide.Int32, 1)
+	r := halide.NewRDom("r", halide.Range(0, 64))
+	// A histogram of in(0..63) in shared memory per block: its scatter
+	// runs on the block's first thread.
+	hist := halide.NewFunc("hist")
+	hist.Define(x).Is(halide.E(int32(0)))
+	hist.Define(halide.Clamped(in.At(r.X()), 0, 15)).PlusEq(1)
+	// f(x*(63 - x)) under 16-wide blocks: sized on the host at launch.
+	f, g := halide.NewFunc("f"), halide.NewFunc("g")
+	f.Define(x).Is(in.At(x).Add(1))
+	g.Define(x).Is(f.At(x.Mul(halide.E(int32(63)).Sub(x))).Add(hist.At(x.Mod(16))))
+	g.GPUTile1D(x, bx, tx, 16)
+	f.ComputeAt(g, bx).StoreIn(halide.GPUShared)
+	hist.ComputeAt(g, bx).StoreIn(halide.GPUShared)
+	ib := halide.NewBuffer[int32](64*64 + 1)
+	rng := rand.New(rand.NewSource(8))
+	ib.Fill(func([]int) int32 { return int32(rng.Intn(20)) + 1 })
+	in.Set(ib)
+	out := halide.NewBuffer[int32](64)
+	p := portedRealize(t, g, out)
+	counts := make([]int32, 16)
+	for i := 0; i < 64; i++ {
+		counts[min(max(ib.Get(i), 0), 15)]++
+	}
+	portedCheck(t, "g", out, func(c []int) int32 { return ib.Get(c[0]*(63-c[0])) + 1 + counts[c[0]%16] })
+	reps, err := p.Report()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sb strings.Builder
+	if err := gpu.WriteTable(&sb, reps); err != nil {
+		t.Fatal(err)
+	}
+	if len(reps) != 1 || len(reps[0].SingleThread) != 1 || reps[0].SingleThread[0] != "hist.s1" {
+		t.Errorf("single-thread stages %v, want [hist.s1]", reps[0].SingleThread)
+	}
+	// Block 0 needs [0, 15*63]: 946 elements, 3,784 bytes.
+	for _, want := range []string{"=946", "3784", "one thread", "hist.s1"} {
+		if !strings.Contains(sb.String(), want) {
+			t.Errorf("the table lacks %q:\n%s", want, sb.String())
 		}
 	}
 }
