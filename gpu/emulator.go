@@ -246,6 +246,7 @@ type emuKernel struct {
 	hasBarrier bool
 	scalarArgs []ir.KernelArg
 	bufferArgs []ir.KernelArg
+	scratch    []ir.KernelArg // the buffer arguments that are global scratch
 }
 
 type emuSharedAlloc struct {
@@ -324,6 +325,14 @@ func emuCompileKernel(k *ir.Kernel) (*emuKernel, error) {
 			return nil, emuBadKernel(k, "shared allocation %s has the name of a buffer argument", a.Name)
 		}
 		ids[a.Name] = i
+	}
+	// Global scratch buffers are watched too, after the shared ones: each
+	// thread must stay in its copy.
+	for _, a := range kc.bufferArgs {
+		if a.Scratch != nil {
+			ids[a.Name] = len(st.allocs) + len(kc.scratch)
+			kc.scratch = append(kc.scratch, a)
+		}
 	}
 
 	// The sizes of the shared allocations, as one program over the scalar
@@ -418,7 +427,7 @@ func emuCompileKernel(k *ir.Kernel) (*emuKernel, error) {
 		}
 	}
 	for _, b := range prog.Buffers() {
-		if i, ok := ids[b.Name]; ok {
+		if i, ok := ids[b.Name]; ok && i < len(kc.shared) {
 			if b.T != kc.shared[i].t {
 				return nil, emuBadKernel(k, "shared allocation %s has type %v but is accessed as %v", b.Name, kc.shared[i].t, b.T)
 			}
@@ -506,16 +515,19 @@ type emuLaunch struct {
 	checkRace  bool
 	checkInit  bool
 
-	blockID   [3]int
-	blockNo   uint32         // serial number of the current block, from 1
-	epoch     uint32         // serial number of the current barrier interval, from 1
-	phase     int            // barriers the current block has passed
-	race      *EmulatorError // the first race found
-	uninit    *EmulatorError // the first uninitialized read found
-	reuse     *EmulatorError // the first read of bytes another allocation wrote
-	pool      *emuPool       // the static shared pool, when allocations share bytes
-	blocksRun int64
-	barriers  int64
+	blockID [3]int
+	blockNo uint32         // serial number of the current block, from 1
+	epoch   uint32         // serial number of the current barrier interval, from 1
+	phase   int            // barriers the current block has passed
+	race    *EmulatorError // the first race found
+	uninit  *EmulatorError // the first uninitialized read found
+	reuse   *EmulatorError // the first read of bytes another allocation wrote
+	// scratchElems is the size of one copy of each global scratch buffer
+	// (kc.scratch) at this launch.
+	scratchElems []int64
+	pool         *emuPool // the static shared pool, when allocations share bytes
+	blocksRun    int64
+	barriers     int64
 }
 
 type emuSharedBuf struct {
@@ -611,6 +623,19 @@ func (e *Emulator) newLaunch(kc *emuKernel, grid, block [3]int, scalars, buffers
 			return nil, bad("missing scalar argument %s (%v)", a.Name, a.T)
 		}
 		l.scalars[a.Name] = v
+	}
+	for _, a := range kc.scratch {
+		vals := map[string]ir.Expr{}
+		for name, v := range l.scalars {
+			if i, ok := emuInt(v); ok {
+				vals[name] = ir.Int(i)
+			}
+		}
+		n, ok := ir.AsInt(ir.Simplify(ir.Substitute(a.Scratch, vals)))
+		if !ok || n < 0 {
+			return nil, bad("the size of a copy of global scratch %s, %s, is not an integer of the scalar arguments", a.Name, ir.ExprString(a.Scratch))
+		}
+		l.scratchElems = append(l.scratchElems, n)
 	}
 	for _, a := range kc.bufferArgs {
 		v, ok := buffers[a.Name]
@@ -909,6 +934,9 @@ func (l *emuLaunch) threadError(t *emuThread, err error) error {
 func emuAccess(ctx any, id int, index int64, write, atomic bool) error {
 	t := ctx.(*emuThread)
 	l := t.l
+	if n := len(l.kc.shared); id >= n {
+		return l.scratchAccess(t, id-n, index, write)
+	}
 	sb := &l.shared[id]
 	if sb.pooled {
 		l.poolAccess(t, id, index, write, atomic)
@@ -926,6 +954,29 @@ func emuAccess(ctx any, id int, index int64, write, atomic bool) error {
 	}
 	l.raceCheck(t, c, sb, index, write, atomic, nil)
 	return nil
+}
+
+// scratchAccess checks that an access of global scratch stays in the
+// accessing thread's copy (or its block's).
+func (l *emuLaunch) scratchAccess(t *emuThread, i int, index int64, write bool) error {
+	a := l.kc.scratch[i]
+	n := l.scratchElems[i]
+	copyID := int64(l.blockID[0]) + int64(l.grid[0])*(int64(l.blockID[1])+int64(l.grid[1])*int64(l.blockID[2]))
+	what := "block"
+	if !a.ScratchPerBlock {
+		copyID = copyID*int64(len(l.threads)) + int64(t.n)
+		what = "thread"
+	}
+	lo := copyID * n
+	if index >= lo && index < lo+n {
+		return nil
+	}
+	op := "read"
+	if write {
+		op = "write"
+	}
+	return &EmulatorError{Kind: OutOfBounds, Kernel: l.kc.k.Name, Buffer: a.Name, Block: l.blockID, Thread: t.id, Index: index, Size: n,
+		Msg: l.prefix(t) + fmt.Sprintf("%s of global scratch %s[%d], outside the %s's copy [%d, %d)", op, a.Name, index, what, lo, lo+n)}
 }
 
 func (l *emuLaunch) uninitRead(t *emuThread, sb *emuSharedBuf, index int64) {
@@ -1138,4 +1189,25 @@ func emuMakeSlice(t ir.Type, n int) any {
 		return make([]float32, n)
 	}
 	return make([]float64, n)
+}
+
+// emuInt returns an integer scalar argument's value.
+func emuInt(v any) (int64, bool) {
+	switch v := v.(type) {
+	case int8:
+		return int64(v), true
+	case int16:
+		return int64(v), true
+	case int32:
+		return int64(v), true
+	case int64:
+		return v, true
+	case uint8:
+		return int64(v), true
+	case uint16:
+		return int64(v), true
+	case uint32:
+		return int64(v), true
+	}
+	return 0, false
 }

@@ -751,3 +751,30 @@ func TestChecksOff(t *testing.T) {
 		t.Errorf("out[0], out[63] = %v, %v; want NaN, 3", out[0], out[63])
 	}
 }
+
+// Global scratch (store_in(Heap) in a kernel): each thread owns a copy of
+// 4 elements. A thread that writes into its neighbour's copy is caught,
+// though the index is inside the buffer.
+func TestGlobalScratchCopies(t *testing.T) {
+	const blocks, threads, per = 3, 8, 4
+	g := gid(threads)
+	run := func(shift int64) error {
+		arg := buf("f", ir.Float32, true)
+		arg.Scratch = ir.Int(per)
+		k := &ir.Kernel{
+			Name: "scratch", Grid: dims(ir.Int(blocks), ir.Int(1), ir.Int(1)), Block: dims(ir.Int(threads), ir.Int(1), ir.Int(1)),
+			Args: []ir.KernelArg{arg},
+			Body: &ir.Store{Buf: "f", Index: ir.AddE(ir.MulE(g, ir.Int(per)), ir.Int(shift)), Value: &ir.FloatImm{T: ir.Float32, V: 1.5}},
+		}
+		var e gpu.Emulator
+		return e.Run(launchOf(k), nil, map[string]any{"f": make([]float32, blocks*threads*per)})
+	}
+	if err := run(per - 1); err != nil {
+		t.Fatalf("in its own copy: %v", err)
+	}
+	ee := asEmuError(t, run(per), gpu.OutOfBounds)
+	// Thread 0 of block 0 writes element 4, the first of thread 1's copy.
+	if ee.Buffer != "f" || ee.Index != per || ee.Size != per || ee.Thread != [3]int{0, 0, 0} || !strings.Contains(ee.Msg, "outside the thread's copy [0, 4)") {
+		t.Errorf("error %+v", ee)
+	}
+}

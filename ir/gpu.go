@@ -42,6 +42,13 @@ type KernelArg struct {
 	IsBuffer bool
 	// Written is true for buffers the kernel stores to.
 	Written bool
+	// Scratch, for a buffer of global scratch (store_in(Heap) inside the
+	// kernel), is the number of elements of one copy: copy c (the
+	// thread's index in the grid, or the block's when ScratchPerBlock) is
+	// elements [c*Scratch, (c+1)*Scratch). The emulator checks that each
+	// thread stays in its copy.
+	Scratch         Expr
+	ScratchPerBlock bool
 }
 
 // KernelAlloc describes one allocation of a kernel, for reports.

@@ -258,6 +258,13 @@ func extractKernel(st *State, outer *ir.For, count map[string]int) (*ir.Kernel, 
 		return true
 	}, nil)
 	kern.Args = kernelArgs(body)
+	for _, a := range scratch {
+		for i := range kern.Args {
+			if kern.Args[i].Name == a.Name {
+				kern.Args[i].Scratch, kern.Args[i].ScratchPerBlock = a.Extents[0], a.InGlobal
+			}
+		}
+	}
 	return kern, scratch, nil
 }
 
