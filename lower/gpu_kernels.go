@@ -193,8 +193,8 @@ func extractKernel(st *State, outer *ir.For, count map[string]int) (*ir.Kernel, 
 		body = &hoisted
 	}
 	kern.Body = body
-	// Allocations, for reports, and the shared memory limits.
-	var static int64
+	// Allocations, for reports and for the shared memory limits, which
+	// gpu_shared_reuse checks once the pool is laid out.
 	ir.WalkStmt(body, func(x ir.Stmt) bool {
 		a, ok := x.(*ir.Allocate)
 		if !ok {
@@ -222,9 +222,6 @@ func extractKernel(st *State, outer *ir.For, count map[string]int) (*ir.Kernel, 
 					ka.SharedAcross = append(ka.SharedAcross, "xyz"[d:d+1])
 				}
 			}
-			if !ka.Dynamic {
-				static += ka.Bytes()
-			}
 		}
 		kern.Allocs = append(kern.Allocs, ka)
 		return true
@@ -241,16 +238,6 @@ func extractKernel(st *State, outer *ir.For, count map[string]int) (*ir.Kernel, 
 		kern.Allocs = append(kern.Allocs, ka)
 	}
 	kern.Checks = append(kern.Checks, launchChecks(kern, loopFunc(outer.Name))...)
-	if static > maxStaticShared {
-		biggest := ir.KernelAlloc{}
-		for _, a := range kern.Allocs {
-			if a.Memory == ir.GPUShared && a.Bytes() > biggest.Bytes() {
-				biggest = a
-			}
-		}
-		return nil, nil, ir.Errorf(ir.ErrSchedule, biggest.Func, "store_in(GPUShared)", "kernel %s needs %d bytes of static shared memory (%s); the device allows %d", name, static, allocList(kern.Allocs), maxStaticShared).
-			WithLegal("smaller tiles, or fewer Funcs in shared memory")
-	}
 	ir.WalkStmt(body, func(x ir.Stmt) bool {
 		if _, ok := x.(*ir.Barrier); ok {
 			kern.Barriers++
@@ -379,9 +366,9 @@ func hostMaxima(kern *ir.Kernel, body ir.Stmt, shared []*ir.Allocate) ir.Stmt {
 }
 
 // launchChecks are the host's checks before a launch of the rules whose
-// values are known only then: at most 1024 threads per block, and the
-// kernel's shared memory within the device's limit (opt-in dynamic shared
-// memory included). Each failure is a typed error naming the Func.
+// values are known only then: at most 1024 threads per block (the shared
+// memory limit is gpu_shared_reuse's, once the pool is laid out). Each
+// failure is a typed error naming the Func.
 func launchChecks(kern *ir.Kernel, fn string) []ir.Stmt {
 	var checks []ir.Stmt
 	threads := ir.Expr(ir.Int(1))
@@ -394,31 +381,6 @@ func launchChecks(kern *ir.Kernel, fn string) []ir.Stmt {
 			Message: fmt.Sprintf("kernel %s has a block of %s x %s x %s threads, known at launch; CUDA allows at most 1024; the block has", kern.Name, ir.ExprString(kern.Block[0]), ir.ExprString(kern.Block[1]), ir.ExprString(kern.Block[2])),
 			Args:    []ir.Expr{threads},
 			Error:   &ir.Error{Code: ir.ErrSchedule, Func: fn, Directive: "gpu_threads", Legal: "smaller thread tiles, or Bound the Func so that the thread loops have constant extents"},
-		})
-	}
-	bytes := ir.Expr(ir.Int(0))
-	var dynamic []string
-	biggest := ""
-	for _, a := range kern.Allocs {
-		if a.Memory != ir.GPUShared {
-			continue
-		}
-		if a.Dynamic {
-			bytes = ir.Simplify(ir.AddE(bytes, ir.MulE(a.Size, ir.Int(int64(a.T.Bytes())))))
-			dynamic = append(dynamic, a.Func)
-			if biggest == "" {
-				biggest = a.Func
-			}
-		} else {
-			bytes = ir.Simplify(ir.AddE(bytes, ir.Int(a.Bytes())))
-		}
-	}
-	if len(dynamic) > 0 {
-		checks = append(checks, &ir.AssertStmt{
-			Cond:    ir.Simplify(ir.LTE(bytes, ir.Int(maxDynamicShared))),
-			Message: fmt.Sprintf("kernel %s needs %s bytes of shared memory (sizes known at launch: %s), over the device's limit of %d bytes per block; it needs", kern.Name, ir.ExprString(bytes), strings.Join(dynamic, ", "), maxDynamicShared),
-			Args:    []ir.Expr{bytes},
-			Error:   &ir.Error{Code: ir.ErrSchedule, Func: biggest, Directive: "store_in(GPUShared)", Legal: "smaller tiles, or fewer Funcs in shared memory"},
 		})
 	}
 	return checks

@@ -42,12 +42,21 @@ func gpuSharedReuse(st *State) error {
 		return nil
 	}
 	laid := make(map[*ir.Kernel]*ir.Kernel, len(st.Kernels))
+	limit := map[*ir.Kernel]ir.Stmt{}
 	for i, k := range st.Kernels {
 		nk := layoutShared(k)
 		laid[k] = nk
 		st.Kernels[i] = nk
 		if nk.SharedBytes > 0 {
 			st.logf(3, "  gpu_shared_reuse: %s\n", sharedLayoutText(nk))
+		}
+		check, err := sharedLimits(nk)
+		if err != nil {
+			return err
+		}
+		limit[nk] = check
+		if check != nil {
+			nk.Checks = append(append([]ir.Stmt(nil), nk.Checks...), check)
 		}
 	}
 	var mut func(ir.Stmt) ir.Stmt
@@ -57,12 +66,51 @@ func gpuSharedReuse(st *State) error {
 			if !ok {
 				panic(fmt.Sprintf("launch of kernel %s, which is not in State.Kernels", l.Kernel.Name))
 			}
-			return &ir.Launch{Kernel: nk}
+			return ir.MakeBlock(limit[nk], &ir.Launch{Kernel: nk})
 		}
 		return ir.MapStmt(x, mut, nil)
 	}
 	st.Stmt = mut(st.Stmt)
 	return nil
+}
+
+// sharedLimits checks a laid-out kernel's shared memory against the
+// device: its static pool against the 48 KB of static shared memory (a
+// schedule error here), and, when some sizes are known only at launch, the
+// pool plus the dynamic allocations against the opt-in limit (227 KB on
+// sm_90), which it returns as a host check to run before each launch.
+func sharedLimits(k *ir.Kernel) (ir.Stmt, error) {
+	biggest := ir.KernelAlloc{}
+	bytes := ir.Expr(ir.Int(k.SharedBytes))
+	var dynamic []string
+	dynFunc := ""
+	for _, a := range k.Allocs {
+		if a.Memory != ir.GPUShared {
+			continue
+		}
+		if a.Dynamic {
+			bytes = ir.Simplify(ir.AddE(bytes, ir.MulE(a.Size, ir.Int(int64(a.T.Bytes())))))
+			dynamic = append(dynamic, a.Func)
+			if dynFunc == "" {
+				dynFunc = a.Func
+			}
+		} else if a.Bytes() > biggest.Bytes() {
+			biggest = a
+		}
+	}
+	if k.SharedBytes > maxStaticShared {
+		return nil, ir.Errorf(ir.ErrSchedule, biggest.Func, "store_in(GPUShared)", "kernel %s needs %d bytes of static shared memory (%s); the device allows %d", k.Name, k.SharedBytes, allocList(k.Allocs), maxStaticShared).
+			WithLegal("smaller tiles, or fewer Funcs in shared memory")
+	}
+	if len(dynamic) == 0 {
+		return nil, nil
+	}
+	return &ir.AssertStmt{
+		Cond:    ir.Simplify(ir.LTE(bytes, ir.Int(maxDynamicShared))),
+		Message: fmt.Sprintf("kernel %s needs %s bytes of shared memory (sizes known at launch: %s), over the device's limit of %d bytes per block; it needs", k.Name, ir.ExprString(bytes), strings.Join(dynamic, ", "), maxDynamicShared),
+		Args:    []ir.Expr{bytes},
+		Error:   &ir.Error{Code: ir.ErrSchedule, Func: dynFunc, Directive: "store_in(GPUShared)", Legal: "smaller tiles, or fewer Funcs in shared memory"},
+	}, nil
 }
 
 // layoutShared returns a copy of k with its static shared pool laid out.

@@ -327,7 +327,8 @@ func (g *gen) memory(f *mfunc, isOutput bool) {
 		case r < 0.7:
 			// One copy per thread, each thread's own points.
 			m, set = halide.Register, true
-		case r < 0.75:
+		case r < 0.8:
+			// Global scratch, one copy per block.
 			m, set = halide.Heap, true
 		}
 	case f.ctx == ctxThread:
@@ -338,6 +339,9 @@ func (g *gen) memory(f *mfunc, isOutput bool) {
 			m, set = halide.GPUShared, true
 		case r < 0.7:
 			m, set = halide.Stack, true
+		case r < 0.78:
+			// Global scratch, one copy per thread.
+			m, set = halide.Heap, true
 		}
 	default:
 		switch {

@@ -6,6 +6,7 @@ package gpu_test
 
 import (
 	"errors"
+	"fmt"
 	"math/rand"
 	"strings"
 	"testing"
@@ -311,5 +312,48 @@ func TestIssue9ReportLaunchValuesAndSingleThread(t *testing.T) {
 		if !strings.Contains(sb.String(), want) {
 			t.Errorf("the table lacks %q:\n%s", want, sb.String())
 		}
+	}
+}
+
+// The static shared limit (48 KB) applies to the pool after reuse: a chain
+// f1..f4 of about 16 KB each, each read only by the next, needs 64 KB
+// unshared but two at a time in the pool, and runs.
+func TestIssue9ReuseFitsStaticLimit(t *testing.T) {
+	x, bx, xi, tx := halide.NewVar("x"), halide.NewVar("bx"), halide.NewVar("xi"), halide.NewVar("tx")
+	in := halide.NewImageParam("in", halide.Float32, 1)
+	var prev *halide.Func
+	fs := make([]*halide.Func, 4)
+	for i := range fs {
+		f := halide.NewFunc(fmt.Sprintf("f%d", i+1))
+		if prev == nil {
+			f.Define(x).Is(in.At(x).Add(in.At(x.Add(1))))
+		} else {
+			f.Define(x).Is(prev.At(x).Add(prev.At(x.Add(1))))
+		}
+		fs[i], prev = f, f
+	}
+	g := halide.NewFunc("g")
+	g.Define(x).Is(fs[3].At(x))
+	g.Split(x, bx, xi, 4096).Split(xi, xi, tx, 256).GPUBlocks(bx).GPUThreads(tx)
+	for _, f := range fs {
+		xo, xj := halide.NewVar("xo"), halide.NewVar("xj")
+		f.ComputeAt(g, bx).Split(x, xo, xj, 256).GPUThreads(xj).StoreIn(halide.GPUShared)
+	}
+	ib := randomInput(rand.New(rand.NewSource(9)), 8192+4)
+	in.Set(ib)
+	out := halide.NewBuffer[float32](8192)
+	p := portedRealize(t, g, out)
+	// g(x) = sum over k of C(4, k) in(x + k).
+	portedCheckFloat(t, "g", out, func(c []int) float64 {
+		x := c[0]
+		return float64(ib.Get(x)) + 4*float64(ib.Get(x+1)) + 6*float64(ib.Get(x+2)) + 4*float64(ib.Get(x+3)) + float64(ib.Get(x+4))
+	}, 1e-4)
+	reps, err := p.Report()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := reps[0]
+	if r.SharedBytes > 48<<10 || r.SharedBytesUnshared <= 48<<10 {
+		t.Errorf("pool %d bytes, unshared %d: want the pool within 48 KB and the sum over it", r.SharedBytes, r.SharedBytesUnshared)
 	}
 }
