@@ -33,6 +33,7 @@
 //	gpu_thread_loops       thread loops to SPMD lets and guards, guards pushed off barriers
 //	gpu_kernels            extract kernels: grid, block, shared allocations at the top, arguments
 //	gpu_shared_reuse       one static shared pool per kernel; Funcs whose lifetimes do not overlap share bytes
+//	gpu_partition          a steady state per kernel: tail guards true for every thread of a block dropped there
 //
 // Names in the lowered statement follow Halide: the loop of stage s of Func
 // f over var x is f.s<s>.x, a split of it f.s0.x.xo / f.s0.x.xi, and the

@@ -47,6 +47,7 @@ var Passes = []Pass{
 	{"gpu_thread_loops", gpuThreadLoops},
 	{"gpu_kernels", gpuKernels},
 	{"gpu_shared_reuse", gpuSharedReuse},
+	{"gpu_partition", gpuPartition},
 }
 
 // PassOrder lists the ordering constraints of the pass table: each pair
@@ -75,6 +76,7 @@ var PassOrder = [][3]string{
 	{"gpu_thread_loops", "gpu_kernels", "kernels are extracted in SPMD form with their block size known"},
 	{"gpu_kernels", "gpu_shared_reuse", "lifetimes are positions in the extracted kernel body, with its shared allocations hoisted and Kernel.Allocs filled"},
 	{"gpu_barriers", "gpu_shared_reuse", "two Funcs may share bytes only across a barrier"},
+	{"gpu_shared_reuse", "gpu_partition", "the pool's layout holds in both branches of a partitioned body (same order of statements); lifetimes are read on the unpartitioned body"},
 }
 
 // Options control Lower.

@@ -29,11 +29,12 @@ func TestPassOrder(t *testing.T) {
 			t.Errorf("%s must run before %s: %s", c[0], c[1], c[2])
 		}
 	}
-	// gpu_kernels simplifies each kernel body; gpu_shared_reuse, which only
-	// lays out the kernels' shared memory, follows it.
+	// gpu_kernels simplifies each kernel body; gpu_shared_reuse lays out
+	// the kernels' shared memory, and gpu_partition (which simplifies the
+	// bodies it partitions) comes last.
 	n := len(lower.Passes)
-	if a, b := lower.Passes[n-2].Name, lower.Passes[n-1].Name; a != "gpu_kernels" || b != "gpu_shared_reuse" {
-		t.Errorf("last passes are %s, %s; want gpu_kernels, gpu_shared_reuse", a, b)
+	if a, b, c := lower.Passes[n-3].Name, lower.Passes[n-2].Name, lower.Passes[n-1].Name; a != "gpu_kernels" || b != "gpu_shared_reuse" || c != "gpu_partition" {
+		t.Errorf("last passes are %s, %s, %s; want gpu_kernels, gpu_shared_reuse, gpu_partition", a, b, c)
 	}
 }
 

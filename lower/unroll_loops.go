@@ -6,7 +6,11 @@ package lower
 // tail of a GuardWithIf split, is unrolled to the bound and each copy is
 // guarded by i < extent), and
 // check that vectorized loops have constant extents (the CPU runs them as
-// loops; the GPU backends vectorize them).
+// loops; the GPU backends vectorize them). A serial loop that indexes a
+// register array with its variable (a tile's initialization, say) is
+// unrolled too, to its constant bound, so that every access of the array
+// gets a constant index and the array stays in registers (a run-time index
+// puts it in local memory).
 //
 // Before: storage_flattening. After: no Unrolled loop is left.
 
@@ -21,7 +25,7 @@ const maxUnroll = 1024
 func unrollLoops(st *State) error {
 	var err error
 	lv := letValues{}
-	s := walkWithLets(st.Stmt, lv, func(s ir.Stmt) ir.Stmt {
+	s := walkWithLets(registerLoops(st.Stmt), lv, func(s ir.Stmt) ir.Stmt {
 		l, ok := s.(*ir.For)
 		if err != nil || !ok || (l.Kind != ir.Unrolled && l.Kind != ir.Vectorized) {
 			return s
@@ -71,4 +75,93 @@ func unrollLoops(st *State) error {
 	}
 	st.Stmt = s
 	return nil
+}
+
+// maxRegisterUnroll bounds the iterations of a serial loop unrolled because
+// it indexes a register array.
+const maxRegisterUnroll = 64
+
+// registerLoops marks Unrolled each serial loop that indexes a register
+// array with its variable, has a constant upper bound of at most
+// maxRegisterUnroll iterations, and holds nothing the block's threads do
+// together (a shared production, thread loops, another kernel's loops), whose
+// copies could not be guarded per thread.
+func registerLoops(s ir.Stmt) ir.Stmt {
+	regs := map[string]bool{}
+	ir.WalkStmt(s, func(x ir.Stmt) bool {
+		if a, ok := x.(*ir.Allocate); ok && a.Memory == ir.Register {
+			regs[a.Name] = true
+		}
+		return true
+	}, nil)
+	if len(regs) == 0 {
+		return s
+	}
+	lv := letValues{}
+	return walkWithLets(s, lv, func(x ir.Stmt) ir.Stmt {
+		l, ok := x.(*ir.For)
+		if !ok || l.Kind != ir.Serial || !indexesRegister(l.Body, l.Name, regs) || hasCollective(l.Body) {
+			return x
+		}
+		if ub, ok := bounds.ConstantUpperBound(lv.resolve(l.Extent), nil); !ok || ub > maxRegisterUnroll {
+			return x
+		}
+		return &ir.For{Name: l.Name, Min: l.Min, Extent: l.Extent, Kind: ir.Unrolled, Body: l.Body}
+	})
+}
+
+// indexesRegister reports whether s loads or stores a register array
+// (regs) at an index that uses the variable v, directly or through a let
+// of s.
+func indexesRegister(s ir.Stmt, v string, regs map[string]bool) bool {
+	dep := map[string]bool{v: true}
+	uses := func(e ir.Expr) bool { return ir.UsesAny(e, func(n string) bool { return dep[n] }) }
+	found := false
+	ir.WalkStmt(s, func(x ir.Stmt) bool {
+		switch x := x.(type) {
+		case *ir.LetStmt:
+			if uses(x.Value) {
+				dep[x.Name] = true
+			}
+		case *ir.Store:
+			if regs[x.Buf] && uses(x.Index) {
+				found = true
+			}
+		}
+		return !found
+	}, func(e ir.Expr) bool {
+		ir.WalkExpr(e, func(y ir.Expr) bool {
+			if l, ok := y.(*ir.Load); ok && regs[l.Buf] && uses(l.Index) {
+				found = true
+			}
+			return !found
+		})
+		return false
+	})
+	return found
+}
+
+// hasCollective reports whether s holds something the threads of a block
+// do together or that makes a kernel: GPU loops, or the production of a
+// shared Func.
+func hasCollective(s ir.Stmt) bool {
+	shared := map[string]bool{}
+	found := false
+	ir.WalkStmt(s, func(x ir.Stmt) bool {
+		switch x := x.(type) {
+		case *ir.For:
+			if x.Kind == ir.GPUBlock || x.Kind == ir.GPUThread {
+				found = true
+			}
+		case *ir.Allocate:
+			if x.Memory == ir.GPUShared {
+				shared[x.Name] = true
+			}
+			found = found || x.Memory == ir.GPUShared
+		case *ir.ProducerConsumer:
+			found = found || shared[x.Func]
+		}
+		return !found
+	}, nil)
+	return found
 }

@@ -86,11 +86,9 @@ extern "C" __global__ void __launch_bounds__(256) kernel_gemm_s0(
         // A_in: one copy per block, produced by the block's 256 threads together
         for (int A_in_s0_share = 0; A_in_s0_share < 2; A_in_s0_share++) {
             const int A_in_s0_index = A_in_s0_share * 256 + thread_id_x + thread_id_y * 16;
-            if (A_in_s0_index < 512) {
-                const int A_in_s0_i = A_in_s0_i_min + gh_div_i32(A_in_s0_index, 8);
-                const int A_in_s0_k = A_in_s0_k_min + gh_mod_i32(A_in_s0_index, 8);
-                A_in[A_in_s0_k + A_in_s0_i * 8 - A_in_min_0 - A_in_min_1 * 8] = A[(A_in_s0_k - A_min_0) * A_stride_0 + (A_in_s0_i - A_min_1) * A_stride_1];
-            }
+            const int A_in_s0_i = A_in_s0_i_min + gh_div_i32(A_in_s0_index, 8);
+            const int A_in_s0_k = A_in_s0_k_min + gh_mod_i32(A_in_s0_index, 8);
+            A_in[A_in_s0_k + A_in_s0_i * 8 - A_in_min_0 - A_in_min_1 * 8] = A[(A_in_s0_k - A_min_0) * A_stride_0 + (A_in_s0_i - A_min_1) * A_stride_1];
         }
         // consume A_in
         const int B_in_min_0 = min(block_id_x * 64, 0);
@@ -101,11 +99,9 @@ extern "C" __global__ void __launch_bounds__(256) kernel_gemm_s0(
         // B_in: one copy per block, produced by the block's 256 threads together
         for (int B_in_s0_share = 0; B_in_s0_share < 2; B_in_s0_share++) {
             const int B_in_s0_index = B_in_s0_share * 256 + thread_id_x + thread_id_y * 16;
-            if (B_in_s0_index < 512) {
-                const int B_in_s0_k = B_in_s0_k_min + gh_div_i32(B_in_s0_index, 64);
-                const int B_in_s0_j = B_in_s0_j_min + gh_mod_i32(B_in_s0_index, 64);
-                B_in[B_in_s0_j + B_in_s0_k * 64 - B_in_min_0 - B_in_min_1 * 64] = B[(B_in_s0_j - B_min_0) * B_stride_0 + (B_in_s0_k - B_min_1) * B_stride_1];
-            }
+            const int B_in_s0_k = B_in_s0_k_min + gh_div_i32(B_in_s0_index, 64);
+            const int B_in_s0_j = B_in_s0_j_min + gh_mod_i32(B_in_s0_index, 64);
+            B_in[B_in_s0_j + B_in_s0_k * 64 - B_in_min_0 - B_in_min_1 * 64] = B[(B_in_s0_j - B_min_0) * B_stride_0 + (B_in_s0_k - B_min_1) * B_stride_1];
         }
         // B_in was just written by other threads of the block
         __syncthreads();

@@ -89,65 +89,186 @@ extern "C" __global__ void __launch_bounds__(1024) kernel_output_s1(
     __shared__ __align__(16) unsigned char shared_pool[2048];
     // GatherWeight: 512 float32 at bytes [0, 2048) of the pool
     float *const GatherWeight = (float *)shared_pool;
-    const int Product_min_0 = block_id_x * 32 + output_min_0 + thread_id_x;
-    const int Product_min_1 = block_id_y * 128 + thread_id_y * 4;
-    float Product[4];
-    const int Product_s1_m_min = block_id_x * 32 + output_min_0 + thread_id_x;
-    const int Product_s1_m_max = min(block_id_x * 32 + output_min_0 + thread_id_x, output_s1_m_max);
-    const int Product_s1_p_min = block_id_y * 128 + thread_id_y * 4;
-    const int Product_s1_p_max = min(block_id_y * 128 + thread_id_y * 4 + 3, maxPos - 1);
-    const int Product_s0_m_min = min(block_id_x * 32 + output_min_0 + thread_id_x, Product_s1_m_min);
-    const int Product_s0_m_max = max(min(block_id_x * 32 + output_min_0 + thread_id_x, output_s1_m_max), Product_s1_m_max);
-    const int Product_s0_p_min = min(block_id_y * 128 + thread_id_y * 4, Product_s1_p_min);
-    const int Product_s0_p_max = max(min(block_id_y * 128 + thread_id_y * 4 + 3, maxPos - 1), Product_s1_p_max);
-    // produce Product
-    const int Product_s0_p_extent = Product_s0_p_max - Product_s0_p_min + 1;
-    for (int Product_s0_p = Product_s0_p_min; Product_s0_p < Product_s0_p_min + Product_s0_p_extent; Product_s0_p++) {
-        const int Product_s0_m_extent = Product_s0_m_max - Product_s0_m_min + 1;
-        for (int Product_s0_m = Product_s0_m_min; Product_s0_m < Product_s0_m_min + Product_s0_m_extent; Product_s0_m++) {
-            Product[Product_s0_m + Product_s0_p - Product_min_0 - Product_min_1] = 0.0f;
-        }
-    }
-    for (int Product_s1_rc_x_c1 = 0; Product_s1_rc_x_c1 < 4; Product_s1_rc_x_c1++) {
-        const int GatherWeight_min_0 = Product_s1_rc_x_c1 * 16;
-        const int GatherWeight_min_1 = block_id_x * 32 + output_min_0;
-        const int GatherWeight_s0_c_min = Product_s1_rc_x_c1 * 16;
-        const int GatherWeight_s0_m_min = block_id_x * 32 + output_min_0;
-        const int GatherWeight_s0_m_max = min(block_id_x * 32 + output_min_0 + 31, output_s1_m_max);
-        // produce GatherWeight
-        // GatherWeight: one copy per block, produced by the block's 1024 threads together
-        const int GatherWeight_s0_index = thread_id_x + thread_id_y * 32;
-        if (GatherWeight_s0_index < 512) {
-            const int GatherWeight_s0_m = GatherWeight_s0_m_min + gh_div_i32(GatherWeight_s0_index, 16);
-            const int GatherWeight_s0_c = GatherWeight_s0_c_min + gh_mod_i32(GatherWeight_s0_index, 16);
-            if (GatherWeight_s0_m < GatherWeight_s0_m_max + 1) {
-                GatherWeight[GatherWeight_s0_c + GatherWeight_s0_m * 16 - GatherWeight_min_0 - GatherWeight_min_1 * 16] = weight[(GatherWeight_s0_c - weight_min_0) * weight_stride_0 + (GatherWeight_s0_m - weight_min_1) * weight_stride_1 + (output_s1_r_x - weight_min_2) * weight_stride_2];
-            }
-        }
-        // GatherWeight was just written by other threads of the block
-        __syncthreads();
-        // consume GatherWeight
-        const int Product_s1_m_extent = Product_s1_m_max - Product_s1_m_min + 1;
-        for (int Product_s1_m = Product_s1_m_min; Product_s1_m < Product_s1_m_min + Product_s1_m_extent; Product_s1_m++) {
-            const int Product_s1_p_extent = Product_s1_p_max - Product_s1_p_min + 1;
-            for (int Product_s1_p = Product_s1_p_min; Product_s1_p < Product_s1_p_min + Product_s1_p_extent; Product_s1_p++) {
-                for (int Product_s1_rc_x_c0 = 0; Product_s1_rc_x_c0 < 16; Product_s1_rc_x_c0++) {
-                    const int Product_s1_rc_x = Product_s1_rc_x_c1 * 16 + Product_s1_rc_x_c0;
-                    Product[Product_s1_m + Product_s1_p - Product_min_0 - Product_min_1] = Product[Product_s1_m + Product_s1_p - Product_min_0 - Product_min_1] + __fmul_rn(input[(Product_s1_rc_x - input_min_0) * input_stride_0 + (imap[(Product_s1_p - imap_min_0) * imap_stride_0 + (output_s1_r_x - imap_min_1) * imap_stride_1] - input_min_1) * input_stride_1], GatherWeight[Product_s1_rc_x + Product_s1_m * 16 - GatherWeight_min_0 - GatherWeight_min_1 * 16]);
+    if (block_id_x * 32 + output_min_0 < output_s1_m_max - 30 && block_id_y * 128 < maxPos - 127) {
+        float Product[4];
+        const int Product_s1_m_min = block_id_x * 32 + output_min_0 + thread_id_x;
+        const int Product_s1_p_min = block_id_y * 128 + thread_id_y * 4;
+        // produce Product
+        Product[0] = 0.0f;
+        Product[1] = 0.0f;
+        Product[2] = 0.0f;
+        Product[3] = 0.0f;
+        for (int Product_s1_rc_x_c1 = 0; Product_s1_rc_x_c1 < 4; Product_s1_rc_x_c1++) {
+            const int GatherWeight_min_0 = Product_s1_rc_x_c1 * 16;
+            const int GatherWeight_min_1 = block_id_x * 32 + output_min_0;
+            const int GatherWeight_s0_c_min = Product_s1_rc_x_c1 * 16;
+            const int GatherWeight_s0_m_min = block_id_x * 32 + output_min_0;
+            const int GatherWeight_s0_m_max = min(block_id_x * 32 + output_min_0 + 31, output_s1_m_max);
+            // produce GatherWeight
+            // GatherWeight: one copy per block, produced by the block's 1024 threads together
+            const int GatherWeight_s0_index = thread_id_x + thread_id_y * 32;
+            if (GatherWeight_s0_index < 512) {
+                const int GatherWeight_s0_m = GatherWeight_s0_m_min + gh_div_i32(GatherWeight_s0_index, 16);
+                const int GatherWeight_s0_c = GatherWeight_s0_c_min + gh_mod_i32(GatherWeight_s0_index, 16);
+                if (GatherWeight_s0_m < GatherWeight_s0_m_max + 1) {
+                    GatherWeight[GatherWeight_s0_c + GatherWeight_s0_m * 16 - GatherWeight_min_0 - GatherWeight_min_1 * 16] = weight[(GatherWeight_s0_c - weight_min_0) * weight_stride_0 + (GatherWeight_s0_m - weight_min_1) * weight_stride_1 + (output_s1_r_x - weight_min_2) * weight_stride_2];
                 }
             }
+            // GatherWeight was just written by other threads of the block
+            __syncthreads();
+            // consume GatherWeight
+            for (int Product_s1_rc_x_c0 = 0; Product_s1_rc_x_c0 < 16; Product_s1_rc_x_c0++) {
+                const int Product_s1_rc_x = Product_s1_rc_x_c1 * 16 + Product_s1_rc_x_c0;
+                Product[0] = Product[0] + __fmul_rn(input[(Product_s1_rc_x - input_min_0) * input_stride_0 + (imap[(Product_s1_p_min - imap_min_0) * imap_stride_0 + (output_s1_r_x - imap_min_1) * imap_stride_1] - input_min_1) * input_stride_1], GatherWeight[Product_s1_rc_x + Product_s1_m_min * 16 - GatherWeight_min_0 - GatherWeight_min_1 * 16]);
+            }
+            const int Product_s1_p = Product_s1_p_min + 1;
+            for (int Product_s1_rc_x_c0 = 0; Product_s1_rc_x_c0 < 16; Product_s1_rc_x_c0++) {
+                const int Product_s1_rc_x = Product_s1_rc_x_c1 * 16 + Product_s1_rc_x_c0;
+                Product[1] = Product[1] + __fmul_rn(input[(Product_s1_rc_x - input_min_0) * input_stride_0 + (imap[(Product_s1_p - imap_min_0) * imap_stride_0 + (output_s1_r_x - imap_min_1) * imap_stride_1] - input_min_1) * input_stride_1], GatherWeight[Product_s1_rc_x + Product_s1_m_min * 16 - GatherWeight_min_0 - GatherWeight_min_1 * 16]);
+            }
+            const int Product_s1_p_1 = Product_s1_p_min + 2;
+            for (int Product_s1_rc_x_c0 = 0; Product_s1_rc_x_c0 < 16; Product_s1_rc_x_c0++) {
+                const int Product_s1_rc_x = Product_s1_rc_x_c1 * 16 + Product_s1_rc_x_c0;
+                Product[2] = Product[2] + __fmul_rn(input[(Product_s1_rc_x - input_min_0) * input_stride_0 + (imap[(Product_s1_p_1 - imap_min_0) * imap_stride_0 + (output_s1_r_x - imap_min_1) * imap_stride_1] - input_min_1) * input_stride_1], GatherWeight[Product_s1_rc_x + Product_s1_m_min * 16 - GatherWeight_min_0 - GatherWeight_min_1 * 16]);
+            }
+            const int Product_s1_p_2 = Product_s1_p_min + 3;
+            for (int Product_s1_rc_x_c0 = 0; Product_s1_rc_x_c0 < 16; Product_s1_rc_x_c0++) {
+                const int Product_s1_rc_x = Product_s1_rc_x_c1 * 16 + Product_s1_rc_x_c0;
+                Product[3] = Product[3] + __fmul_rn(input[(Product_s1_rc_x - input_min_0) * input_stride_0 + (imap[(Product_s1_p_2 - imap_min_0) * imap_stride_0 + (output_s1_r_x - imap_min_1) * imap_stride_1] - input_min_1) * input_stride_1], GatherWeight[Product_s1_rc_x + Product_s1_m_min * 16 - GatherWeight_min_0 - GatherWeight_min_1 * 16]);
+            }
+            // the next iteration of rc$x.c1 overwrites GatherWeight, which other threads still read
+            __syncthreads();
         }
-        // the next iteration of rc$x.c1 overwrites GatherWeight, which other threads still read
-        __syncthreads();
-    }
-    // consume Product
-    for (int output_s1_r_y_p1_p0 = 0; output_s1_r_y_p1_p0 < 4; output_s1_r_y_p1_p0++) {
+        // consume Product
+        const int output_s1_m = block_id_x * 32 + output_min_0 + thread_id_x;
+        const int output_s1_r_y_p1 = thread_id_y * 4;
+        const int output_s1_r_y = block_id_y * 128 + output_s1_r_y_p1;
+        atomicAdd(&output[(output_s1_m - output_min_0) * output_stride_0 + (omap[(output_s1_r_y - omap_min_0) * omap_stride_0 + (output_s1_r_x - omap_min_1) * omap_stride_1] - output_min_1) * output_stride_1], Product[0]);
+        const int output_s1_m_1 = block_id_x * 32 + output_min_0 + thread_id_x;
+        const int output_s1_r_y_p1_1 = thread_id_y * 4 + 1;
+        const int output_s1_r_y_1 = block_id_y * 128 + output_s1_r_y_p1_1;
+        atomicAdd(&output[(output_s1_m_1 - output_min_0) * output_stride_0 + (omap[(output_s1_r_y_1 - omap_min_0) * omap_stride_0 + (output_s1_r_x - omap_min_1) * omap_stride_1] - output_min_1) * output_stride_1], Product[1]);
+        const int output_s1_m_2 = block_id_x * 32 + output_min_0 + thread_id_x;
+        const int output_s1_r_y_p1_2 = thread_id_y * 4 + 2;
+        const int output_s1_r_y_2 = block_id_y * 128 + output_s1_r_y_p1_2;
+        atomicAdd(&output[(output_s1_m_2 - output_min_0) * output_stride_0 + (omap[(output_s1_r_y_2 - omap_min_0) * omap_stride_0 + (output_s1_r_x - omap_min_1) * omap_stride_1] - output_min_1) * output_stride_1], Product[2]);
+        const int output_s1_m_3 = block_id_x * 32 + output_min_0 + thread_id_x;
+        const int output_s1_r_y_p1_3 = thread_id_y * 4 + 3;
+        const int output_s1_r_y_3 = block_id_y * 128 + output_s1_r_y_p1_3;
+        atomicAdd(&output[(output_s1_m_3 - output_min_0) * output_stride_0 + (omap[(output_s1_r_y_3 - omap_min_0) * omap_stride_0 + (output_s1_r_x - omap_min_1) * omap_stride_1] - output_min_1) * output_stride_1], Product[3]);
+    } else {
+        float Product[4];
+        const int Product_s1_m_min = block_id_x * 32 + output_min_0 + thread_id_x;
+        const int Product_s1_m_max = min(block_id_x * 32 + output_min_0 + thread_id_x, output_s1_m_max);
+        const int Product_s1_p_min = block_id_y * 128 + thread_id_y * 4;
+        const int Product_s1_p_max = min(block_id_y * 128 + thread_id_y * 4 + 3, maxPos - 1);
+        const int Product_s0_m_min = min(block_id_x * 32 + output_min_0 + thread_id_x, Product_s1_m_min);
+        const int Product_s0_m_max = max(min(block_id_x * 32 + output_min_0 + thread_id_x, output_s1_m_max), Product_s1_m_max);
+        const int Product_s0_p_min = min(block_id_y * 128 + thread_id_y * 4, Product_s1_p_min);
+        const int Product_s0_p_max = max(min(block_id_y * 128 + thread_id_y * 4 + 3, maxPos - 1), Product_s1_p_max);
+        // produce Product
+        if (Product_s0_p_min < Product_s0_p_max + 1) {
+            if (Product_s0_m_min < Product_s0_m_max + 1) {
+                Product[0] = 0.0f;
+            }
+        }
+        if (Product_s0_p_min < Product_s0_p_max) {
+            if (Product_s0_m_min < Product_s0_m_max + 1) {
+                Product[1] = 0.0f;
+            }
+        }
+        if (Product_s0_p_min < Product_s0_p_max - 1) {
+            if (Product_s0_m_min < Product_s0_m_max + 1) {
+                Product[2] = 0.0f;
+            }
+        }
+        if (Product_s0_p_min < Product_s0_p_max - 2) {
+            if (Product_s0_m_min < Product_s0_m_max + 1) {
+                Product[3] = 0.0f;
+            }
+        }
+        for (int Product_s1_rc_x_c1 = 0; Product_s1_rc_x_c1 < 4; Product_s1_rc_x_c1++) {
+            const int GatherWeight_min_0 = Product_s1_rc_x_c1 * 16;
+            const int GatherWeight_min_1 = block_id_x * 32 + output_min_0;
+            const int GatherWeight_s0_c_min = Product_s1_rc_x_c1 * 16;
+            const int GatherWeight_s0_m_min = block_id_x * 32 + output_min_0;
+            const int GatherWeight_s0_m_max = min(block_id_x * 32 + output_min_0 + 31, output_s1_m_max);
+            // produce GatherWeight
+            // GatherWeight: one copy per block, produced by the block's 1024 threads together
+            const int GatherWeight_s0_index = thread_id_x + thread_id_y * 32;
+            if (GatherWeight_s0_index < 512) {
+                const int GatherWeight_s0_m = GatherWeight_s0_m_min + gh_div_i32(GatherWeight_s0_index, 16);
+                const int GatherWeight_s0_c = GatherWeight_s0_c_min + gh_mod_i32(GatherWeight_s0_index, 16);
+                if (GatherWeight_s0_m < GatherWeight_s0_m_max + 1) {
+                    GatherWeight[GatherWeight_s0_c + GatherWeight_s0_m * 16 - GatherWeight_min_0 - GatherWeight_min_1 * 16] = weight[(GatherWeight_s0_c - weight_min_0) * weight_stride_0 + (GatherWeight_s0_m - weight_min_1) * weight_stride_1 + (output_s1_r_x - weight_min_2) * weight_stride_2];
+                }
+            }
+            // GatherWeight was just written by other threads of the block
+            __syncthreads();
+            // consume GatherWeight
+            if (Product_s1_m_min < Product_s1_m_max + 1) {
+                if (Product_s1_p_min < Product_s1_p_max + 1) {
+                    for (int Product_s1_rc_x_c0 = 0; Product_s1_rc_x_c0 < 16; Product_s1_rc_x_c0++) {
+                        const int Product_s1_rc_x = Product_s1_rc_x_c1 * 16 + Product_s1_rc_x_c0;
+                        Product[0] = Product[0] + __fmul_rn(input[(Product_s1_rc_x - input_min_0) * input_stride_0 + (imap[(Product_s1_p_min - imap_min_0) * imap_stride_0 + (output_s1_r_x - imap_min_1) * imap_stride_1] - input_min_1) * input_stride_1], GatherWeight[Product_s1_rc_x + Product_s1_m_min * 16 - GatherWeight_min_0 - GatherWeight_min_1 * 16]);
+                    }
+                }
+                const int Product_s1_p = Product_s1_p_min + 1;
+                if (Product_s1_p_min < Product_s1_p_max) {
+                    for (int Product_s1_rc_x_c0 = 0; Product_s1_rc_x_c0 < 16; Product_s1_rc_x_c0++) {
+                        const int Product_s1_rc_x = Product_s1_rc_x_c1 * 16 + Product_s1_rc_x_c0;
+                        Product[1] = Product[1] + __fmul_rn(input[(Product_s1_rc_x - input_min_0) * input_stride_0 + (imap[(Product_s1_p - imap_min_0) * imap_stride_0 + (output_s1_r_x - imap_min_1) * imap_stride_1] - input_min_1) * input_stride_1], GatherWeight[Product_s1_rc_x + Product_s1_m_min * 16 - GatherWeight_min_0 - GatherWeight_min_1 * 16]);
+                    }
+                }
+                const int Product_s1_p_1 = Product_s1_p_min + 2;
+                if (Product_s1_p_min < Product_s1_p_max - 1) {
+                    for (int Product_s1_rc_x_c0 = 0; Product_s1_rc_x_c0 < 16; Product_s1_rc_x_c0++) {
+                        const int Product_s1_rc_x = Product_s1_rc_x_c1 * 16 + Product_s1_rc_x_c0;
+                        Product[2] = Product[2] + __fmul_rn(input[(Product_s1_rc_x - input_min_0) * input_stride_0 + (imap[(Product_s1_p_1 - imap_min_0) * imap_stride_0 + (output_s1_r_x - imap_min_1) * imap_stride_1] - input_min_1) * input_stride_1], GatherWeight[Product_s1_rc_x + Product_s1_m_min * 16 - GatherWeight_min_0 - GatherWeight_min_1 * 16]);
+                    }
+                }
+                const int Product_s1_p_2 = Product_s1_p_min + 3;
+                if (Product_s1_p_min < Product_s1_p_max - 2) {
+                    for (int Product_s1_rc_x_c0 = 0; Product_s1_rc_x_c0 < 16; Product_s1_rc_x_c0++) {
+                        const int Product_s1_rc_x = Product_s1_rc_x_c1 * 16 + Product_s1_rc_x_c0;
+                        Product[3] = Product[3] + __fmul_rn(input[(Product_s1_rc_x - input_min_0) * input_stride_0 + (imap[(Product_s1_p_2 - imap_min_0) * imap_stride_0 + (output_s1_r_x - imap_min_1) * imap_stride_1] - input_min_1) * input_stride_1], GatherWeight[Product_s1_rc_x + Product_s1_m_min * 16 - GatherWeight_min_0 - GatherWeight_min_1 * 16]);
+                    }
+                }
+            }
+            // the next iteration of rc$x.c1 overwrites GatherWeight, which other threads still read
+            __syncthreads();
+        }
+        // consume Product
         const int output_s1_m = block_id_x * 32 + output_min_0 + thread_id_x;
         if (output_s1_m <= output_s1_m_max) {
-            const int output_s1_r_y_p1 = thread_id_y * 4 + output_s1_r_y_p1_p0;
+            const int output_s1_r_y_p1 = thread_id_y * 4;
             const int output_s1_r_y = block_id_y * 128 + output_s1_r_y_p1;
             if (output_s1_r_y <= maxPos - 1) {
-                atomicAdd(&output[(output_s1_m - output_min_0) * output_stride_0 + (omap[(output_s1_r_y - omap_min_0) * omap_stride_0 + (output_s1_r_x - omap_min_1) * omap_stride_1] - output_min_1) * output_stride_1], Product[output_s1_m + output_s1_r_y - Product_min_0 - Product_min_1]);
+                atomicAdd(&output[(output_s1_m - output_min_0) * output_stride_0 + (omap[(output_s1_r_y - omap_min_0) * omap_stride_0 + (output_s1_r_x - omap_min_1) * omap_stride_1] - output_min_1) * output_stride_1], Product[0]);
+            }
+        }
+        const int output_s1_m_1 = block_id_x * 32 + output_min_0 + thread_id_x;
+        if (output_s1_m_1 <= output_s1_m_max) {
+            const int output_s1_r_y_p1 = thread_id_y * 4 + 1;
+            const int output_s1_r_y = block_id_y * 128 + output_s1_r_y_p1;
+            if (output_s1_r_y <= maxPos - 1) {
+                atomicAdd(&output[(output_s1_m_1 - output_min_0) * output_stride_0 + (omap[(output_s1_r_y - omap_min_0) * omap_stride_0 + (output_s1_r_x - omap_min_1) * omap_stride_1] - output_min_1) * output_stride_1], Product[1]);
+            }
+        }
+        const int output_s1_m_2 = block_id_x * 32 + output_min_0 + thread_id_x;
+        if (output_s1_m_2 <= output_s1_m_max) {
+            const int output_s1_r_y_p1 = thread_id_y * 4 + 2;
+            const int output_s1_r_y = block_id_y * 128 + output_s1_r_y_p1;
+            if (output_s1_r_y <= maxPos - 1) {
+                atomicAdd(&output[(output_s1_m_2 - output_min_0) * output_stride_0 + (omap[(output_s1_r_y - omap_min_0) * omap_stride_0 + (output_s1_r_x - omap_min_1) * omap_stride_1] - output_min_1) * output_stride_1], Product[2]);
+            }
+        }
+        const int output_s1_m_3 = block_id_x * 32 + output_min_0 + thread_id_x;
+        if (output_s1_m_3 <= output_s1_m_max) {
+            const int output_s1_r_y_p1 = thread_id_y * 4 + 3;
+            const int output_s1_r_y = block_id_y * 128 + output_s1_r_y_p1;
+            if (output_s1_r_y <= maxPos - 1) {
+                atomicAdd(&output[(output_s1_m_3 - output_min_0) * output_stride_0 + (omap[(output_s1_r_y - omap_min_0) * omap_stride_0 + (output_s1_r_x - omap_min_1) * omap_stride_1] - output_min_1) * output_stride_1], Product[3]);
             }
         }
     }

@@ -1,0 +1,275 @@
+package lower
+
+// gpu_partition: give each kernel a steady state without its tail guards,
+// as Halide's PartitionLoops does for loops, here for the blocks of a
+// kernel. A guard marked likely (the tail of a GuardWithIf split, a copy of
+// an unrolled loop past a tail's end) is true for every thread of most
+// blocks: all but the last ones along a dimension. Over the block's threads
+// and the loops inside the kernel, the bounds package finds a condition on
+// the block indices and the kernel's arguments alone that implies the guard
+// (the lower end of the guard's interval). The body becomes
+//
+//	if (all those conditions) { body without those guards } else { body }
+//
+// at the top of the kernel, after its shared allocations. The condition is
+// the same for every thread of a block, so both branches keep the barriers
+// every thread must reach. A guard that holds for every thread of every
+// block (the m guards of a tile that divides its extent, given the thread
+// indices' ranges) is removed from both. A guard whose condition reads
+// memory is left alone.
+//
+// Before: gpu_shared_reuse (the layout holds in both branches: each runs the
+// body's statements in the same order). After: each kernel body is
+// partitioned where it has such guards; Kernel.Args are recomputed.
+
+import (
+	"github.com/gohalide/gohalide/bounds"
+	"github.com/gohalide/gohalide/ir"
+)
+
+func gpuPartition(st *State) error {
+	for _, k := range st.Kernels {
+		partitionKernel(k)
+	}
+	return nil
+}
+
+// partitionKernel rewrites k's body in place (k is shared by st.Kernels and
+// its Launch).
+func partitionKernel(k *ir.Kernel) {
+	// The thread indices range over the block.
+	threads := bounds.Scope{}
+	for d, b := range k.Block {
+		if n, ok := ir.AsInt(ir.Simplify(b)); ok && n >= 1 {
+			threads[ir.ThreadID[d]] = bounds.Interval{Min: ir.Int(0), Max: ir.Int(n - 1)}
+		}
+	}
+	// Below the hoisted shared allocations.
+	var allocs []*ir.Allocate
+	body := k.Body
+	for {
+		a, ok := body.(*ir.Allocate)
+		if !ok || a.Memory != ir.GPUShared {
+			break
+		}
+		allocs = append(allocs, a)
+		body = a.Body
+	}
+	var conds []ir.Expr
+	always := func(s ir.Stmt, partition bool) ir.Stmt {
+		sc := &walkScope{lets: letValues{}}
+		return walkScoped(s, sc, func(x ir.Stmt) ir.Stmt {
+			g, ok := x.(*ir.IfThenElse)
+			if !ok || g.Else != nil {
+				return x
+			}
+			likely, cond := unlikely(g.Cond)
+			c := sc.lets.resolve(cond)
+			if hasLoad(c) {
+				return x
+			}
+			scope := bounds.Scope{}
+			for n, iv := range threads {
+				scope[n] = iv
+			}
+			for _, l := range sc.loops {
+				mn := sc.lets.resolve(l.Min)
+				scope[l.Name] = bounds.Interval{Min: mn, Max: ir.Simplify(ir.SubE(ir.AddE(mn, sc.lets.resolve(l.Extent)), ir.Int(1)))}
+			}
+			lo := sufficient(ir.Simplify(c), scope)
+			if lo == nil {
+				return x
+			}
+			lo = ir.Simplify(lo)
+			if ir.IsConstValue(lo, 1) {
+				return g.Then // true for every thread of every block
+			}
+			if !partition || !likely || ir.IsConstValue(lo, 0) || hasLoad(lo) || threadOrLoopDependent(lo, sc.loops) {
+				return x
+			}
+			conds = append(conds, lo)
+			return g.Then
+		})
+	}
+	slow := always(body, false)
+	fast := always(body, true)
+	var uniform ir.Expr
+	for _, c := range strongest(conds) {
+		uniform = and(uniform, c)
+	}
+	if uniform != nil {
+		u := ir.Simplify(uniform)
+		switch {
+		case ir.IsConstValue(u, 1):
+			body = fast
+		case ir.IsConstValue(u, 0):
+			body = slow
+		default:
+			body = &ir.IfThenElse{Cond: u, Then: fast, Else: slow}
+		}
+	} else {
+		body = slow
+	}
+	for i := len(allocs) - 1; i >= 0; i-- {
+		a := *allocs[i]
+		a.Body = body
+		body = &a
+	}
+	k.Body = ir.SimplifyStmt(body)
+	if k.Body == nil {
+		k.Body = &ir.Block{}
+	}
+	k.Args = rebuildArgs(k)
+}
+
+// sufficient returns a condition, free of the variables of scope, that
+// implies the boolean c for every value of those variables in their
+// ranges, or nil. A comparison with a min or a max is split first (x <
+// min(a, b) is x < a && x < b), so that terms on both sides cancel before
+// the ranges are used: bx*64 + ty*4 < min(bx*64 + ty*4 + 4, n) needs
+// bx*64 + ty*4 < n, which holds for every ty in [0, 15] when bx*64 + 60 < n.
+func sufficient(c ir.Expr, scope bounds.Scope) ir.Expr {
+	b, ok := c.(*ir.Binary)
+	if !ok {
+		if ir.IsConstValue(c, 1) {
+			return c
+		}
+		return nil
+	}
+	both := func(op ir.BinOp, x, y ir.Expr) ir.Expr {
+		sx, sy := sufficient(x, scope), sufficient(y, scope)
+		switch {
+		case op == ir.And && sx != nil && sy != nil:
+			return ir.AndE(sx, sy)
+		case op == ir.Or && sx != nil && sy != nil:
+			return &ir.Binary{Op: ir.Or, A: sx, B: sy}
+		case op == ir.Or && sx != nil:
+			return sx
+		case op == ir.Or && sy != nil:
+			return sy
+		}
+		return nil
+	}
+	switch b.Op {
+	case ir.And, ir.Or:
+		return both(b.Op, b.A, b.B)
+	case ir.GT:
+		return sufficient(&ir.Binary{Op: ir.LT, A: b.B, B: b.A}, scope)
+	case ir.GE:
+		return sufficient(&ir.Binary{Op: ir.LE, A: b.B, B: b.A}, scope)
+	case ir.LT, ir.LE:
+	default:
+		return nil
+	}
+	if b.A.Type() != ir.Int32 {
+		return nil
+	}
+	op := b.Op
+	cmp := func(x, y ir.Expr) ir.Expr { return ir.Simplify(&ir.Binary{Op: op, A: x, B: y}) }
+	if m, ok := b.B.(*ir.Binary); ok && (m.Op == ir.Min || m.Op == ir.Max) {
+		join := ir.And // x < min(a, b): both
+		if m.Op == ir.Max {
+			join = ir.Or
+		}
+		return both(join, cmp(b.A, m.A), cmp(b.A, m.B))
+	}
+	if m, ok := b.A.(*ir.Binary); ok && (m.Op == ir.Min || m.Op == ir.Max) {
+		join := ir.And // max(a, b) < y: both
+		if m.Op == ir.Min {
+			join = ir.Or
+		}
+		return both(join, cmp(m.A, b.B), cmp(m.B, b.B))
+	}
+	// x < y is x - y <= -1; x <= y is x - y <= 0: bound the difference's
+	// largest value over the scope.
+	hi := bounds.Of(ir.Simplify(ir.SubE(b.A, b.B)), scope).Max
+	if hi == nil {
+		return nil
+	}
+	limit := int64(0)
+	if op == ir.LT {
+		limit = -1
+	}
+	return ir.Simplify(ir.LTE(hi, ir.Int(limit+1)))
+}
+
+// strongest drops the conditions another one implies: of a < b - 60 and
+// a < b - 63 it keeps the second (their differences a - b + k differ by a
+// constant), and repeated conditions once.
+func strongest(conds []ir.Expr) []ir.Expr {
+	diff := func(c ir.Expr) ir.Expr {
+		if b, ok := c.(*ir.Binary); ok && b.Op == ir.LT && b.A.Type() == ir.Int32 {
+			return ir.Simplify(ir.SubE(b.A, b.B))
+		}
+		return nil
+	}
+	var out []ir.Expr
+	drop := make([]bool, len(conds))
+	for j, cj := range conds {
+		dj := diff(cj)
+		for i, ci := range conds {
+			if i == j || drop[i] {
+				continue
+			}
+			if ir.Equal(ci, cj) && i < j {
+				drop[j] = true // a repeat
+				break
+			}
+			di := diff(ci)
+			if di == nil || dj == nil {
+				continue
+			}
+			// ci is di < 0, cj is dj < 0; ci implies cj when dj <= di.
+			if k, ok := ir.AsInt(ir.Simplify(ir.SubE(di, dj))); ok && (k > 0 || k == 0 && i < j) {
+				drop[j] = true
+				break
+			}
+		}
+		if !drop[j] {
+			out = append(out, cj)
+		}
+	}
+	return out
+}
+
+// unlikely strips the likely marker of a guard's condition.
+func unlikely(c ir.Expr) (bool, ir.Expr) {
+	if call, ok := c.(*ir.Call); ok && call.Kind == ir.CallIntrinsic && call.Name == ir.IntrinsicLikely && len(call.Args) == 1 {
+		return true, call.Args[0]
+	}
+	return false, c
+}
+
+// threadOrLoopDependent reports whether e uses a thread index or the
+// variable of a loop inside the kernel.
+func threadOrLoopDependent(e ir.Expr, loops []*ir.For) bool {
+	return ir.UsesAny(e, func(n string) bool {
+		for _, t := range ir.ThreadID {
+			if n == t {
+				return true
+			}
+		}
+		for _, l := range loops {
+			if n == l.Name {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+// rebuildArgs recomputes a kernel's arguments from its body, keeping the
+// facts recorded on the old ones (global scratch sizes).
+func rebuildArgs(k *ir.Kernel) []ir.KernelArg {
+	old := map[string]ir.KernelArg{}
+	for _, a := range k.Args {
+		old[a.Name] = a
+	}
+	args := kernelArgs(k.Body)
+	for i, a := range args {
+		if o, ok := old[a.Name]; ok && a.IsBuffer {
+			args[i].Scratch, args[i].ScratchPerBlock = o.Scratch, o.ScratchPerBlock
+		}
+	}
+	return args
+}
