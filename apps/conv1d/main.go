@@ -1,8 +1,8 @@
 // Command conv1d runs the full 1-D convolution (numpy.convolve: M+N-1
-// outputs) of the TVM tutorial "1D convolution GPU Optimization"
-// (/work/shared/seeds/000_7f15ed5e84286a0d.txt) under the tutorial's
-// schedules, naive and v1 to v5, at its size, M = 16384 and N = 32, and
-// under ours, fast, on a signal of 2^24 samples.
+// outputs) of the TVM tutorial "1D convolution GPU Optimization" (a blog
+// post of 2025-04-03) under the tutorial's schedules, naive and v1 to v5,
+// at its size, M = 16384 and N = 32, and under ours, fast, on a signal of
+// 2^24 samples.
 //
 // The tutorial's schedules:
 //
@@ -35,7 +35,11 @@
 // -target=cuda (built with -tags cuda) checks them on the GPU and times
 // them at the sizes above.
 //
-//	go run ./apps/conv1d [-target=emulator|cuda] [-schedule=NAME|all] [-bench=N] [-json] [-stmt] [-cuda]
+//	go run ./apps/conv1d                 # every schedule on the emulator
+//	go run -tags cuda ./apps/conv1d -target=cuda -bench=50
+//	go run ./apps/conv1d -h              # the flags, the same for every app
+//
+// The table's columns are explained below it (apps/internal/appkit).
 package main
 
 import (
@@ -45,9 +49,9 @@ import (
 	"github.com/gohalide/gohalide/apps/internal/appkit"
 )
 
-// The tutorial's times on a T4, in ms: the table of its section 2.3 (lines
-// 412-417 of the seed: naive 18.286, v1 0.107, v2 0.0251, v3 0.0158, v4
-// 0.0147, v5 0.0124), the same as the ones quoted in the text.
+// The tutorial's times on a T4, in ms: the table of its section 2.3
+// (naive 18.286, v1 0.107, v2 0.0251, v3 0.0158, v4 0.0147, v5 0.0124),
+// the same as the ones quoted in the text.
 var seedT4Ms = map[string]float64{"naive": 18.286, "v1": 0.107, "v2": 0.0251, "v3": 0.0158, "v4": 0.0147, "v5": 0.0124}
 
 // The tutorial's size, and the check size of its schedules on the emulator.
@@ -65,7 +69,7 @@ func seed(name string, apply func(*algo.Conv1D)) appkit.Schedule {
 			return v
 		}
 	}
-	return schedule(name, seedM, seedN, build(seedM, seedN), build(smallM, smallN))
+	return schedule(name, seedM, seedN, build(seedM, seedN), build(smallM, smallN), smallM, smallN)
 }
 
 // naive is the tutorial's naive baseline: its algorithm, scheduled as v1
@@ -79,7 +83,7 @@ func naive() appkit.Schedule {
 			return v
 		}
 	}
-	return schedule("naive", seedM, seedN, build(seedM, seedN), build(1000, smallN))
+	return schedule("naive", seedM, seedN, build(seedM, seedN), build(1000, smallN), 1000, smallN)
 }
 
 // fast is ours at M = 2^24, N = 32.
@@ -92,15 +96,16 @@ func fast() appkit.Schedule {
 			return v
 		}
 	}
-	return schedule("fast", m, n, build(m, n), build(smallM, smallN))
+	return schedule("fast", m, n, build(m, n), build(smallM, smallN), smallM, smallN)
 }
 
-func schedule(name string, m, n int, build, small func() algo.Algorithm) appkit.Schedule {
+func schedule(name string, m, n int, build, small func() algo.Algorithm, smallM, smallN int) appkit.Schedule {
 	return appkit.Schedule{
-		Name:  name,
-		Size:  fmt.Sprintf("M=%d N=%d", m, n),
-		Build: build,
-		Small: small,
+		Name:      name,
+		Size:      fmt.Sprintf("M=%d N=%d", m, n),
+		Build:     build,
+		Small:     small,
+		SmallSize: fmt.Sprintf("M=%d N=%d", smallM, smallN),
 		// a and b read once, the M+N-1 outputs written once.
 		Bytes: 4 * float64(m+n+m+n-1),
 		Flops: 2 * float64(m) * float64(n),

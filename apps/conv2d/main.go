@@ -1,5 +1,6 @@
 // Command conv2d runs the 2-D convolution of TVM's "how to optimize
-// convolution on GPU" tutorial (/work/shared/seeds/001_371d50ec106bee72.txt):
+// convolution on GPU" tutorial
+// (https://tvm.apache.org/docs/how_to/optimize_operators/opt_conv_cuda.html):
 // HWCN layout (the image innermost), batch 256, 256 input and 512 output
 // channels, 14 x 14 pixels, 3 x 3 kernel, padding 1, stride 1, under the
 // tutorial's schedule and under ours.
@@ -24,7 +25,11 @@
 // tutorial reports 54.1 ms for its schedule on a GPU it does not name
 // (TVM's documentation build), so no T4 time is given.
 //
-//	go run ./apps/conv2d [-target=emulator|cuda] [-schedule=tvm|ours|all] [-bench=N] [-json] [-stmt] [-cuda]
+//	go run ./apps/conv2d                 # every schedule on the emulator
+//	go run -tags cuda ./apps/conv2d -target=cuda -bench=50
+//	go run ./apps/conv2d -h              # the flags, the same for every app
+//
+// The table's columns are explained below it (apps/internal/appkit).
 package main
 
 import (
@@ -52,10 +57,11 @@ func schedule(name string, apply func(*algo.Conv2D)) appkit.Schedule {
 	}
 	out := size + 2*pad - kernel + 1
 	return appkit.Schedule{
-		Name:  name,
-		Size:  fmt.Sprintf("N=%d C=%d F=%d %dx%d K=%d pad=%d", batch, inC, outC, size, size, kernel, pad),
-		Build: build(batch, inC, outC, size),
-		Small: build(smallBatch, smallInC, smallOutC, smallSize),
+		Name:      name,
+		Size:      fmt.Sprintf("N=%d C=%d F=%d %dx%d K=%d pad=%d", batch, inC, outC, size, size, kernel, pad),
+		Build:     build(batch, inC, outC, size),
+		Small:     build(smallBatch, smallInC, smallOutC, smallSize),
+		SmallSize: fmt.Sprintf("N=%d C=%d F=%d %dx%d K=%d pad=%d", smallBatch, smallInC, smallOutC, smallSize, smallSize, kernel, pad),
 		// The input, the weights and the output, each once.
 		Bytes: 4 * float64(batch*inC*size*size+outC*inC*kernel*kernel+batch*outC*out*out),
 		Flops: 2 * float64(batch) * float64(outC) * float64(out*out) * float64(inC) * float64(kernel*kernel),

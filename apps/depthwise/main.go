@@ -1,7 +1,7 @@
 // Command depthwise runs the depthwise 2-D convolution of the TVM tutorial
-// "2D Depth Conv GPU Optimization" (/work/shared/seeds/003_529335a288cf076e.txt)
-// under the tutorial's schedules, naive and v1 to v4, at its size, and
-// under ours, fast, at two MobileNet-like sizes.
+// "2D Depth Conv GPU Optimization" (a blog post) under the tutorial's
+// schedules, naive and v1 to v4, at its size, and under ours, fast, at two
+// MobileNet-like sizes.
 //
 // Each image of a batch of B, C channels of H x W pixels (NCHW), is
 // convolved channel by channel with its own K x K kernel, "same" zero
@@ -29,7 +29,11 @@
 // and is checked against a plain-Go reference; -target=cuda (built with
 // -tags cuda) checks them on the GPU and times them at the sizes above.
 //
-//	go run ./apps/depthwise [-target=emulator|cuda] [-schedule=NAME|all] [-bench=N] [-json] [-stmt] [-cuda]
+//	go run ./apps/depthwise                 # every schedule on the emulator
+//	go run -tags cuda ./apps/depthwise -target=cuda -bench=50
+//	go run ./apps/depthwise -h              # the flags, the same for every app
+//
+// The table's columns are explained below it (apps/internal/appkit).
 package main
 
 import (
@@ -40,9 +44,8 @@ import (
 )
 
 // The tutorial's times on a T4, in ms: the table of its section 2.3
-// "Performance Results" (lines 237-241 of the seed: Naive 3.2904, v1
-// 0.7687, v2 0.0762, v3 0.0101, v4 0.0080), the same as the ones quoted
-// after each schedule's IR.
+// "Performance Results" (Naive 3.2904, v1 0.7687, v2 0.0762, v3 0.0101,
+// v4 0.0080), the same as the ones quoted after each schedule's IR.
 var seedT4Ms = map[string]float64{"naive": 3.2904, "v1": 0.7687, "v2": 0.0762, "v3": 0.0101, "v4": 0.0080}
 
 // seed is one of the tutorial's schedules at its size, (3, 4, 16, 32, 7):
@@ -76,12 +79,13 @@ func fast(b int) appkit.Schedule {
 		}
 	}
 	return appkit.Schedule{
-		Name:  "fast",
-		Size:  size(b, c, h, w, k),
-		Build: build(b, c, h, w, k),
-		Small: build(1, 4, 20, 24, k),
-		Bytes: bytes(b, c, h, w, k),
-		Flops: flops(b, c, h, w, k),
+		Name:      "fast",
+		Size:      size(b, c, h, w, k),
+		Build:     build(b, c, h, w, k),
+		Small:     build(1, 4, 20, 24, k),
+		SmallSize: size(1, 4, 20, 24, k),
+		Bytes:     bytes(b, c, h, w, k),
+		Flops:     flops(b, c, h, w, k),
 	}
 }
 

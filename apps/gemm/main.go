@@ -1,7 +1,7 @@
-// Command gemm runs the float32 matrix product C = A·B of the TVM GEMM
-// tutorial (/work/shared/seeds/002_2cb8ee3d55b0e05c.txt), M = 1024, K =
-// 2048, N = 512, all row-major, under the tutorial's schedules, naive and
-// v1 to v3, and under ours, tiled_shared.
+// Command gemm runs the float32 matrix product C = A·B of a TVM GEMM
+// tutorial (a blog post of 2025-04-06: "optimization techniques for GEMM in
+// GPU using TVM"), M = 1024, K = 2048, N = 512, all row-major, under the
+// tutorial's schedules, naive and v1 to v3, and under ours, tiled_shared.
 //
 // The tutorial's schedules:
 //
@@ -29,7 +29,11 @@
 // -target=cuda (built with -tags cuda) checks them on the GPU and times
 // them at the size above.
 //
-//	go run ./apps/gemm [-target=emulator|cuda] [-schedule=NAME|all] [-bench=N] [-json] [-stmt] [-cuda]
+//	go run ./apps/gemm                 # every schedule on the emulator
+//	go run -tags cuda ./apps/gemm -target=cuda -bench=50
+//	go run ./apps/gemm -h              # the flags, the same for every app
+//
+// The table's columns are explained below it (apps/internal/appkit).
 package main
 
 import (
@@ -39,9 +43,9 @@ import (
 	"github.com/gohalide/gohalide/apps/internal/appkit"
 )
 
-// The tutorial's times on a T4, in ms: the table of its section 2.3 (lines
-// 298-301 of the seed: Naive 84.52, v1 36.98, v2 35.50, v3 8.11), the same
-// as the ones quoted in the text.
+// The tutorial's times on a T4, in ms: the table of its section 2.3
+// ("Naive 84.52, v1 36.98, v2 35.50, v3 8.11"), the same as the ones
+// quoted in the text.
 var seedT4Ms = map[string]float64{"naive": 84.52, "v1": 36.98, "v2": 35.50, "v3": 8.11}
 
 // The tutorial's size, and the emulator's.
@@ -59,10 +63,11 @@ func schedule(name string, apply func(*algo.GEMM)) appkit.Schedule {
 		}
 	}
 	return appkit.Schedule{
-		Name:  name,
-		Size:  fmt.Sprintf("M=%d K=%d N=%d", m, k, n),
-		Build: build(m, k, n),
-		Small: build(smallM, smallK, smallN),
+		Name:      name,
+		Size:      fmt.Sprintf("M=%d K=%d N=%d", m, k, n),
+		Build:     build(m, k, n),
+		Small:     build(smallM, smallK, smallN),
+		SmallSize: fmt.Sprintf("M=%d K=%d N=%d", smallM, smallK, smallN),
 		// A, B read once and C written once.
 		Bytes: 4 * float64(m*k+k*n+m*n),
 		Flops: 2 * float64(m) * float64(n) * float64(k),

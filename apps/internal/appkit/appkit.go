@@ -1,20 +1,22 @@
-// Package appkit is what the bundled apps share: flags, running each
+// Package appkit is what the bundled apps share: one command line (the same
+// flags, help, error messages and exit codes for every app), running each
 // schedule on the chosen target, checking it against the plain-Go
-// reference, timing it on a GPU, and printing a table (or JSON).
+// reference, timing it on a GPU, progress lines on stderr, and printing a
+// table with a legend (or JSON, one schema for every app).
+//
+// An app is an App value and a main that calls Main:
+//
+//	var App = appkit.App{Name: "gemm", What: "...", Schedules: ...}
+//	func main() { appkit.Main(App) }
+//
+// Exit status: 0 when every check passed; 1 when a check failed or the
+// target cannot run here (-target=cuda in a build without -tags cuda, or
+// no GPU); 2 for a usage mistake (an unknown flag, -schedule or -target).
 package appkit
 
 import (
-	"encoding/json"
-	"flag"
-	"fmt"
-	"math/rand"
-	"os"
-	"strings"
-	"text/tabwriter"
-
 	"github.com/gohalide/gohalide/apps/algo"
 	"github.com/gohalide/gohalide/gpu"
-	"github.com/gohalide/gohalide/halide"
 )
 
 // H100 floors used for "fraction of the floor": the time the data movement
@@ -28,13 +30,21 @@ const (
 type Schedule struct {
 	// Name as the source names it ("naive", "v1", ...) or ours.
 	Name string
-	// Size says the problem size in words, e.g. "M=1024 K=2048 N=512".
-	Size string
+	// What says in a line what the schedule does (optional; printed above
+	// its kernels with -kernels, and in the JSON).
+	What string
+	// Size says the benchmark size in words, e.g. "M=1024 K=2048 N=512";
+	// SmallSize the size of Small (empty when Small is nil).
+	Size, SmallSize string
 	// Build makes the algorithm at the benchmark size and schedules it;
 	// Small the same schedule at a size the emulator runs quickly (the
 	// correctness check uses it on every target; it may be nil when the
 	// benchmark size is small enough).
 	Build, Small func() algo.Algorithm
+	// CPU, when not nil, makes a CPU version of the schedule at the small
+	// size (blocks as parallel loops, threads as serial loops), run by
+	// -target=cpu. An app with no CPU versions has no cpu target.
+	CPU func() algo.Algorithm
 	// Bytes and Flops are the minimal DRAM traffic and arithmetic of one
 	// run at the benchmark size (for GB/s, TFLOP/s and the floor).
 	Bytes, Flops float64
@@ -47,216 +57,45 @@ type Schedule struct {
 
 // App is a bundled app.
 type App struct {
+	// Name is the command's name; What says what it computes.
 	Name, What string
 	Schedules  []Schedule
+	// Kernels makes -kernels (each schedule's kernel table) the default.
+	Kernels bool
 }
 
-// Result is one schedule's row, also its JSON.
+// Result is one schedule's row, also its JSON: every app writes a list of
+// these with -json (bench/compare.py reads them).
 type Result struct {
-	App         string             `json:"app"`
-	Schedule    string             `json:"schedule"`
-	Size        string             `json:"size"`
-	Target      string             `json:"target"`
-	Kernels     []gpu.KernelReport `json:"kernels"`
-	Registers   map[string]int     `json:"registers,omitempty"`
-	Check       string             `json:"check"`
-	CheckSize   string             `json:"check_size"`
-	MaxRelError float64            `json:"max_rel_error"`
-	Timing      *gpu.Timing        `json:"timing,omitempty"`
-	GBps        float64            `json:"gbps,omitempty"`
-	TFlops      float64            `json:"tflops,omitempty"`
-	FloorFrac   float64            `json:"floor_fraction,omitempty"`
-	T4Ms        float64            `json:"t4_ms,omitempty"`
-}
-
-// Main runs an app from the command line.
-func Main(app App) {
-	target := flag.String("target", "emulator", "where kernels run: emulator or cuda (build with -tags cuda)")
-	only := flag.String("schedule", "all", "schedule to run (by name), or all")
-	asJSON := flag.Bool("json", false, "print JSON")
-	bench := flag.Int("bench", 50, "timed runs on -target=cuda (after a warm-up)")
-	stmt := flag.Bool("stmt", false, "print each schedule's lowered statement")
-	cuda := flag.Bool("cuda", false, "print each schedule's CUDA source")
-	flag.Parse()
-	t, err := halide.ParseTarget(*target)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(2)
-	}
-	var results []Result
-	failed := false
-	for _, s := range app.Schedules {
-		if *only != "all" && *only != s.Name {
-			continue
-		}
-		if t == halide.Emulator && s.BenchOnly {
-			continue
-		}
-		r := Run(app, s, t, *bench, *stmt, *cuda)
-		failed = failed || r.Check != "ok"
-		results = append(results, r)
-	}
-	if *asJSON {
-		enc := json.NewEncoder(os.Stdout)
-		enc.SetIndent("", "  ")
-		enc.Encode(results)
-	} else {
-		fmt.Printf("%s: %s (target %s)\n\n", app.Name, app.What, t)
-		WriteTable(os.Stdout, results)
-		fmt.Printf("\ncheck: |got - want| <= %g * max(1, |want|) against a float64 plain-Go reference, at the check size\n", algo.Tol)
-		if t == halide.CUDA {
-			fmt.Printf("time: median of %d runs after a warm-up, CUDA events, buffers on the device; floor = max(bytes / %.1f TB/s, flops / %.1f TFLOP/s) of an H100\n", *bench, PeakBytesPerSec/1e12, PeakFlops/1e12)
-		}
-	}
-	if failed {
-		os.Exit(1)
-	}
-}
-
-// Run runs one schedule: the check at the small size (the benchmark size if
-// there is no small one), then on CUDA the benchmark.
-func Run(app App, s Schedule, t halide.Target, bench int, stmt, cuda bool) Result {
-	r := Result{App: app.Name, Schedule: s.Name, Size: s.Size, Target: t.String(), T4Ms: s.T4Ms, Kernels: []gpu.KernelReport{}}
-	small := s.Small
-	if small == nil {
-		small = s.Build
-	}
-	a := small()
-	p := halide.NewPipeline(a.Out()).WithTarget(t)
-	if stmt || cuda {
-		if l, err := p.Lower(); err == nil {
-			if stmt {
-				fmt.Printf("%s %s, lowered statement:\n%s\n", app.Name, s.Name, l)
-			}
-			if cuda {
-				src, _ := l.CUDA()
-				fmt.Printf("%s %s, CUDA:\n%s\n", app.Name, s.Name, src)
-			}
-		}
-	}
-	r.CheckSize = "small"
-	if s.Small == nil {
-		r.CheckSize = s.Size
-	}
-	a.Inputs(rand.New(rand.NewSource(1)))
-	out, err := a.Run(p)
-	if err == nil {
-		r.MaxRelError, err = a.Check(out)
-	}
-	r.Check = "ok"
-	if err != nil {
-		r.Check = err.Error()
-		return r
-	}
-	if t != halide.CUDA {
-		if rep, err := p.Report(); err == nil {
-			r.Kernels = rep
-		}
-		r.Registers = ptxasRegisters(p)
-		return r
-	}
-	// The benchmark at the benchmark size.
-	b := s.Build()
-	bp := halide.NewPipeline(b.Out()).WithTarget(t)
-	b.Inputs(rand.New(rand.NewSource(2)))
-	bout := b.NewOutput()
-	tm, err := bp.Benchmark(bout, bench)
-	if err != nil {
-		r.Check = "benchmark: " + err.Error()
-		return r
-	}
-	r.Timing = &tm
-	if rep, err := bp.Report(); err == nil {
-		r.Kernels = rep
-	}
-	r.Registers = deviceRegisters(bp)
-	sec := tm.MedianMs / 1e3
-	if sec > 0 {
-		r.GBps = s.Bytes / sec / 1e9
-		r.TFlops = s.Flops / sec / 1e12
-		floor := max(s.Bytes/PeakBytesPerSec, s.Flops/PeakFlops)
-		r.FloorFrac = floor / sec
-	}
-	return r
-}
-
-// WriteTable prints results as a table.
-func WriteTable(w *os.File, rs []Result) {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	timed := false
-	for _, r := range rs {
-		timed = timed || r.Timing != nil
-	}
-	head := "schedule\tsize\tkernels\tshared bytes\tregisters\tbarriers\tcheck"
-	if timed {
-		head += "\tmedian us\tGB/s\tTFLOP/s\tof floor\tT4 (source) ms"
-	}
-	fmt.Fprintln(tw, head)
-	for _, r := range rs {
-		var shared int64
-		bars := 0
-		for _, k := range r.Kernels {
-			shared += k.SharedBytes
-			bars += k.Barriers
-		}
-		regs := "-"
-		if len(r.Registers) > 0 {
-			var parts []string
-			for _, k := range r.Kernels {
-				if n, ok := r.Registers[k.Name]; ok {
-					parts = append(parts, fmt.Sprint(n))
-				}
-			}
-			regs = strings.Join(parts, "/")
-		}
-		check := r.Check
-		if check == "ok" && r.CheckSize == "small" {
-			check = "ok (small size)"
-		}
-		row := fmt.Sprintf("%s\t%s\t%d\t%d\t%s\t%d\t%s", r.Schedule, r.Size, len(r.Kernels), shared, regs, bars, check)
-		if timed {
-			if r.Timing != nil {
-				t4 := "-"
-				if r.T4Ms > 0 {
-					t4 = fmt.Sprintf("%.3g", r.T4Ms)
-				}
-				row += fmt.Sprintf("\t%.1f\t%.0f\t%.2f\t%.0f%%\t%s", r.Timing.MedianMs*1e3, r.GBps, r.TFlops, 100*r.FloorFrac, t4)
-			} else {
-				row += "\t\t\t\t\t"
-			}
-		}
-		fmt.Fprintln(tw, row)
-	}
-	tw.Flush()
-}
-
-// ptxasRegisters returns the registers per thread of each kernel as ptxas
-// reports them, when nvcc is installed (nil otherwise).
-func ptxasRegisters(p *halide.Pipeline) map[string]int {
-	if _, ok := gpu.NVCCPath(); !ok {
-		return nil
-	}
-	l, err := p.Lower()
-	if err != nil || len(l.Kernels()) == 0 {
-		return nil
-	}
-	src, err := l.CUDA()
-	if err != nil {
-		return nil
-	}
-	info, err := gpu.CheckWithNVCC(src)
-	if err != nil {
-		return nil
-	}
-	out := map[string]int{}
-	for _, k := range l.Kernels() {
-		ci, err := gpu.CUDAInfo(k)
-		if err != nil {
-			continue
-		}
-		if pi, ok := info[ci.Name]; ok {
-			out[k.Name] = pi.Registers
-		}
-	}
-	return out
+	App      string `json:"app"`
+	Schedule string `json:"schedule"`
+	What     string `json:"what,omitempty"`
+	// Size is the benchmark size (Schedule.Size); CheckSize the size the
+	// check ran at (Schedule.SmallSize, or Size when there is no small one).
+	Size      string `json:"size"`
+	Target    string `json:"target"`
+	CheckSize string `json:"check_size"`
+	// Kernels is the report of the last run: the check's on the emulator
+	// and the CPU, the benchmark's on CUDA.
+	Kernels []gpu.KernelReport `json:"kernels"`
+	// Registers per thread of each kernel, by kernel name; RegistersFrom
+	// says who counted them ("ptxas" or "driver"); absent when not counted.
+	Registers     map[string]int `json:"registers,omitempty"`
+	RegistersFrom string         `json:"registers_from,omitempty"`
+	// Check is "ok" or what went wrong; MaxRelError is the largest
+	// |got - want| / max(1, |want|) of the check.
+	Check       string  `json:"check"`
+	MaxRelError float64 `json:"max_rel_error"`
+	// WallMs is the wall time of the check's Realize on this machine
+	// (compiling included): it compares schedules on the emulator; it is
+	// not a GPU time.
+	WallMs float64 `json:"wall_ms"`
+	// Timing is the benchmark on CUDA, at Size; GBps, TFlops and
+	// FloorFrac follow from it and Schedule.Bytes and Flops.
+	Timing    *gpu.Timing `json:"timing,omitempty"`
+	GBps      float64     `json:"gbps,omitempty"`
+	TFlops    float64     `json:"tflops,omitempty"`
+	FloorFrac float64     `json:"floor_fraction,omitempty"`
+	// T4Ms is the source's time on an NVIDIA T4 (Schedule.T4Ms).
+	T4Ms float64 `json:"t4_ms,omitempty"`
 }
