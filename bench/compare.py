@@ -7,15 +7,9 @@ Usage:
 PATH is a JSON file or a folder (every *.json in it). Each file is told
 apart by its content:
   - PyTorch: bench/torch_bench.py --json, a list of {workload, variant, ...};
-  - our apps (apps/internal/appkit: depthwise, conv1d, gemm, conv2d): a
-    list of Results {app, schedule, size, target, timing, gbps, tflops,
-    floor_fraction, check, ...};
-  - apps/tensorproduct: a list of {schedule, check, timing, ...} with no
-    app and no size; the app is the file's name (tensorproduct.json) and
-    the size comes from the flags it ran with, read from the file beside
-    it with the extension .flags (run.sh writes it: "-channels=64
-    -offsets=27 -pairs=33333 -points=100000"), or --tp-flags; without
-    either, the benchmark size is assumed and the notes say so.
+  - our apps (all five: tensorproduct, depthwise, conv1d, gemm, conv2d;
+    apps/internal/appkit's one schema): a list of Results {app, schedule,
+    size, target, timing, gbps, tflops, floor_fraction, check, ...}.
 
 How our results map to workloads (bench/workloads.py lists them):
   by app name, then by size: Result.size must name every param of the
@@ -46,23 +40,19 @@ Options:
   --markdown           print markdown (for docs/benchmarks.md) instead of text
   --markdown-out FILE  also write the markdown to FILE
   --all-schedules      also list every schedule of ours
-  --tp-flags=FLAGS     the tensor product's flags, if no .flags file
-                       (with "=": --tp-flags="-offsets=27 -pairs=33333")
 """
 
 import argparse
 import glob
 import json
 import os
-import re
 import sys
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import workloads  # noqa: E402
 
-# H100 peaks, as apps/internal/appkit (for the throughput column's choice
-# and the tensor product's floor).
+# H100 peaks, as apps/internal/appkit (for the throughput column's choice).
 PEAK_BYTES_PER_SEC = 3.0e12
 PEAK_FLOPS = 66.9e12
 
@@ -72,31 +62,6 @@ DASH = "-"
 # ---------------------------------------------------------------------------
 # Loading
 # ---------------------------------------------------------------------------
-
-def parse_tp_flags(text):
-    """"-channels=64 -offsets=27 ..." (or without the dashes) -> {"channels": 64, ...}."""
-    out = {}
-    for k, v in re.findall(r"(?:^|[\s-])(channels|offsets|pairs|points)[= ](\d+)", text):
-        out[k] = int(v)
-    return out
-
-
-def tp_metrics(flags, ms):
-    """GB/s, TFLOP/s and floor fraction of a tensor-product run, from its
-    sizes: flops 2*C*M*N*P; minimal bytes: input, weights, imap and omap
-    (int32), output, once each."""
-    f = dict(workloads.TP_DEFAULT_FLAGS)
-    f.update(flags)
-    C = M = f["channels"]
-    N, P, pts = f["offsets"], f["pairs"], f["points"]
-    flops = 2.0 * C * M * N * P
-    nbytes = 4.0 * (pts * C + C * M * N + 2 * N * P + pts * M)
-    sec = ms / 1e3
-    if sec <= 0:
-        return 0.0, 0.0, 0.0
-    floor = max(nbytes / PEAK_BYTES_PER_SEC, flops / PEAK_FLOPS)
-    return nbytes / sec / 1e9, flops / sec / 1e12, floor / sec
-
 
 class Data:
     def __init__(self):
@@ -122,11 +87,11 @@ def kind_of(doc):
     if "app" in first:
         return "appkit"
     if "schedule" in first:
-        return "tensorproduct"
+        return "old tensorproduct"
     return None
 
 
-def load_file(path, data, tp_flags_opt):
+def load_file(path, data):
     name = os.path.basename(path)
     try:
         with open(path) as f:
@@ -148,6 +113,10 @@ def load_file(path, data, tp_flags_opt):
         return
     if kind is None:
         data.notes.append("%s: not a result list, skipped" % name)
+        return
+    if kind == "old tensorproduct":
+        data.notes.append("%s: the tensor product's JSON from before apps/internal/appkit "
+                          "(no app, no size), skipped: run apps/tensorproduct again" % name)
         return
     if kind == "torch":
         for r in doc:
@@ -180,29 +149,10 @@ def load_file(path, data, tp_flags_opt):
             "tflops": r.get("tflops") or 0.0,
             "floor": r.get("floor_fraction") or 0.0,
         }
-        if kind == "appkit":
-            row["app"] = str(r.get("app", stem))
-            row["size"] = str(r.get("size", ""))
-            if r.get("target") not in (None, "cuda"):
-                row["ms"] = None
-        else:
-            row["app"] = stem
-            flags = None
-            side = os.path.splitext(path)[0] + ".flags"
-            if tp_flags_opt:
-                flags = parse_tp_flags(tp_flags_opt)
-            elif os.path.exists(side):
-                with open(side) as f:
-                    flags = parse_tp_flags(f.read())
-            if flags is None:
-                flags = dict(workloads.TP_FLAGS)
-                note = "%s: no %s.flags and no --tp-flags: assumed the benchmark size (%s)" % (
-                    name, stem, workloads.tp_size(flags))
-                if note not in data.notes:
-                    data.notes.append(note)
-            row["size"] = workloads.tp_size(flags)
-            if row["ms"]:
-                row["gbps"], row["tflops"], row["floor"] = tp_metrics(flags, row["ms"])
+        row["app"] = str(r.get("app", stem))
+        row["size"] = str(r.get("size", ""))
+        if r.get("target") not in (None, "cuda"):
+            row["ms"] = None
         if row["runs"]:
             data.runs.add(row["runs"])
         row["workload"] = workloads.find_workload(row["app"], row["size"])
@@ -219,7 +169,7 @@ def read_gpu_txt(folder, data):
     data.gpu = lines[0].strip() if lines else ""
 
 
-def load(paths, torch_path, tp_flags_opt):
+def load(paths, torch_path):
     data = Data()
     files = []
     for p in paths:
@@ -238,7 +188,7 @@ def load(paths, torch_path, tp_flags_opt):
         else:
             data.notes.append("%s: no such file (no PyTorch times)" % torch_path)
     for f in files:
-        load_file(f, data, tp_flags_opt)
+        load_file(f, data)
     return data
 
 
@@ -448,7 +398,6 @@ def parse_args(argv=None):
     p.add_argument("--markdown", action="store_true", help="print markdown instead of a text table")
     p.add_argument("--markdown-out", help="also write the markdown to this file")
     p.add_argument("--all-schedules", action="store_true", help="also list every schedule of ours")
-    p.add_argument("--tp-flags", help='the tensor product\'s flags, if there is no .flags file beside its JSON; give them with "=": --tp-flags="-channels=64 -offsets=27 -pairs=33333 -points=100000"')
     a = p.parse_args(argv)
     if not a.paths and not a.torch:
         p.error("give JSON files or folders")
@@ -457,7 +406,7 @@ def parse_args(argv=None):
 
 def main(argv=None):
     a = parse_args(argv)
-    data = load(a.paths, a.torch, a.tp_flags)
+    data = load(a.paths, a.torch)
     md = render_markdown(data, a.all_schedules)
     if a.markdown_out:
         with open(a.markdown_out, "w") as f:

@@ -9,12 +9,14 @@
 #
 # It sources .gpu/nvrtc-env.sh, prints the GPU's name, runs each app built
 # in .gpu/ (tensorproduct, depthwise, conv1d, gemm, conv2d; missing ones are
-# skipped) with -target=cuda -json -bench=$RUNS, then
-# bench/torch_bench.py --json, then bench/compare.py. Everything lands in
-# ${OUT:-bench-out}/: APP.json (stdout), APP.err (stderr), tensorproduct.flags
-# (its size flags), gpu.txt, torch.json, torch.err, table.txt and
-# benchmarks.md (the table in markdown, for docs/benchmarks.md). A failing
-# app does not stop the rest; the table is printed last.
+# skipped) with -target=cuda -json -bench=$RUNS (each app times its
+# schedules at its benchmark size: the tensor product at the size of Halide
+# issue #8427), then bench/torch_bench.py --json, then bench/compare.py.
+# Everything lands in ${OUT:-bench-out}/: APP.json (stdout), APP.err
+# (stderr: progress lines and errors), gpu.txt, torch.json, torch.err,
+# table.txt and benchmarks.md (the table in markdown, for
+# docs/benchmarks.md). A failing app does not stop the rest; the table is
+# printed last.
 #
 # Environment: OUT (output folder, default bench-out), RUNS (timed runs,
 # default 50), APP_TIMEOUT (seconds per app, default 300), PYTHON (default
@@ -27,9 +29,6 @@ RUNS=${RUNS:-50}
 APP_TIMEOUT=${APP_TIMEOUT:-300}
 PYTHON=${PYTHON:-python3}
 mkdir -p "$OUT"
-
-# The tensor product at the size of Halide issue #8427.
-TP_FLAGS=(-channels=64 -offsets=27 -pairs=33333 -points=100000)
 
 if [ -f .gpu/nvrtc-env.sh ]; then
   # shellcheck disable=SC1091
@@ -59,14 +58,11 @@ for app in tensorproduct depthwise conv1d gemm conv2d; do
   if [ ! -x "$bin" ]; then
     echo "== $app: $bin not built, skipped"
     summary+=("$app: skipped (not built)")
-    rm -f "$OUT/$app.json" "$OUT/$app.err" "$OUT/$app.flags"
+    rm -f "$OUT/$app.json" "$OUT/$app.err"
     continue
   fi
+  rm -f "$OUT/$app.flags" # written by run.sh before the apps shared one schema
   args=(-target=cuda -json -bench="$RUNS")
-  if [ "$app" = tensorproduct ]; then
-    args+=("${TP_FLAGS[@]}")
-    echo "${TP_FLAGS[*]}" >"$OUT/$app.flags"
-  fi
   echo "== $app ${args[*]}"
   start=$(date +%s)
   with_timeout "$bin" "${args[@]}" >"$OUT/$app.json" 2>"$OUT/$app.err"

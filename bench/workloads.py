@@ -14,13 +14,6 @@ import re
 # Our apps, in the order run.sh runs them.
 APPS = ["tensorproduct", "depthwise", "conv1d", "gemm", "conv2d"]
 
-# Tensor-product benchmark size (Halide issue #8427), as the flags of
-# apps/tensorproduct (run.sh passes them; compare.py reads them back).
-TP_FLAGS = {"channels": 64, "offsets": 27, "pairs": 33333, "points": 100000}
-# apps/tensorproduct's own defaults, for a flags file that omits one.
-TP_DEFAULT_FLAGS = {"channels": 64, "offsets": 2, "pairs": 300, "points": 200}
-
-
 def _target(kind, text, variants=None, value=None):
     """A target: kind is
     "ratio_ge": theirs_ms / ours_ms >= value, theirs the fastest of variants;
@@ -107,15 +100,6 @@ WORKLOADS = [
 ]
 
 BY_ID = {w["id"]: w for w in WORKLOADS}
-
-
-def tp_size(flags):
-    """The size string of a tensor-product run with these flags (a dict of
-    apps/tensorproduct's flag names; missing ones take the app's defaults)."""
-    f = dict(TP_DEFAULT_FLAGS)
-    f.update(flags)
-    return "C=%d M=%d N=%d P=%d points=%d" % (
-        f["channels"], f["channels"], f["offsets"], f["pairs"], f["points"])
 
 
 # ---------------------------------------------------------------------------
