@@ -1,0 +1,90 @@
+package halide_test
+
+import (
+	"fmt"
+
+	"github.com/gohalide/gohalide/halide"
+)
+
+func ExampleFunc_ComputeAtStage() {
+	x := halide.NewVar("x")
+	in := halide.NewImageParam("in", halide.Float32, 2)
+	r := halide.NewRDom("r", halide.Range(0, 4))
+	g := halide.NewFunc("g")
+	g.Define(x).Is(in.At(x, 0).Mul(2))
+	f := halide.NewFunc("f")
+	f.Define(x).Is(0.0)
+	f.Define(x).PlusEq(g.At(x).Mul(in.At(x, r)))
+	// g is read only by f's update: compute it inside the update's loop
+	// over x (stage 1), not inside the pure definition's (stage 0).
+	g.ComputeAtStage(f.Update(0), x)
+	s, err := halide.NewPipeline(f).LoopNest()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Print(s)
+	// Output:
+	// produce f:
+	//   for x:
+	//     f(...) = ...
+	//   for x:
+	//     produce g:
+	//       for x:
+	//         g(...) = ...
+	//     consume g:
+	//       for r$x in [0, 3]:
+	//         f(...) = ...
+}
+
+func ExampleFunc_StoreRoot() {
+	x, y := halide.NewVar("x"), halide.NewVar("y")
+	in := halide.NewImageParam("in", halide.Float32, 2)
+	g := halide.NewFunc("g")
+	g.Define(x, y).Is(in.At(x, y).Mul(2))
+	f := halide.NewFunc("f")
+	f.Define(x, y).Is(g.At(x, y).Add(g.At(x, y.Add(1))))
+	// Compute g inside f's loop over y (the two rows of g that row y of f
+	// reads), but allocate it once, outside all loops: "store g" encloses
+	// the whole of f.
+	g.ComputeAt(f, y).StoreRoot()
+	s, err := halide.NewPipeline(f).LoopNest()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Print(s)
+	// Output:
+	// store g:
+	//   produce f:
+	//     for y:
+	//       produce g:
+	//         for y:
+	//           for x:
+	//             g(...) = ...
+	//       consume g:
+	//         for x:
+	//           f(...) = ...
+}
+
+func ExampleStage_Serial() {
+	x, y := halide.NewVar("x"), halide.NewVar("y")
+	in := halide.NewImageParam("in", halide.Float32, 2)
+	f := halide.NewFunc("f")
+	f.Define(x, y).Is(in.At(x, y).Mul(3))
+	// A generic schedule made both loops parallel; Serial makes the inner
+	// one an ordinary loop again (the last directive for a loop wins).
+	f.Parallel(y).Parallel(x)
+	f.Stage(0).Serial(x)
+	s, err := halide.NewPipeline(f).LoopNest()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Print(s)
+	// Output:
+	// produce f:
+	//   parallel y:
+	//     for x:
+	//       f(...) = ...
+}
