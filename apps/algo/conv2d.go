@@ -7,8 +7,9 @@ import (
 )
 
 // Conv2D is the 2-D convolution of TVM's "how to optimize convolution on
-// GPU" tutorial: a batch of images with inC channels convolved with outC
-// filters of inC x K x K taps, stride 1, zero padding pad, in the seed's
+// GPU" tutorial (https://tvm.apache.org/docs/how_to/optimize_operators/opt_conv_cuda.html,
+// "the seed" below): a batch of images with inC channels convolved with
+// outC filters of inC x K x K taps, stride 1, zero padding pad, in its
 // HWCN layout (height outermost, batch innermost). Dimension 0 of a buffer
 // is the contiguous one, so HWCN is, innermost first, (n, c, x, y):
 //

@@ -2,10 +2,11 @@ package algo
 
 import "github.com/gohalide/gohalide/halide"
 
-// GPU schedules of Depthwise, Conv1D and GEMM, translated from the TVM
-// tutorials of the seed documents (depthwise: "2D Depth Conv GPU
-// Optimization", conv1d: "1D convolution GPU Optimization", GEMM: the GEMM
-// GPU optimization), plus a few of our own ("tiled_shared...").
+// GPU schedules of Depthwise, Conv1D and GEMM, translated from TVM
+// tutorials (blog posts; "the seed" in the comments below is the tutorial
+// a schedule comes from: depthwise: "2D Depth Conv GPU Optimization",
+// conv1d: "1D convolution GPU Optimization", GEMM: a GEMM GPU optimization
+// post of 2025-04-06), plus a few of our own ("tiled_shared...").
 //
 // The translation of TVM's directives:
 //

@@ -7,8 +7,8 @@ import (
 )
 
 // TensorProduct is the gather / tensor product / scatter pipeline of Halide
-// issue #8427 (a sparse convolution step), as reconstructed in section 1.2
-// of reference/halide-8427.md:
+// issue #8427 (a sparse convolution step), as reconstructed from the
+// issue's report:
 //
 //	GatherInput[c, p, n]  = input[c, unsafe_promise_clamped(imap[p, n], 0, input.dim(1).max())]
 //	GatherWeight[c, m, n] = weight[c, m, n]
