@@ -91,13 +91,13 @@ func writeLegend(w io.Writer, rs []Result, o options) {
 	line := func(col, text string) { writeWrapped(w, fmt.Sprintf("  %-15s ", col), text) }
 	line("schedule", "the schedule's name: the source's, or ours [schedule]")
 	line("size", "the problem size the schedule is built for, the one -target=cuda times [size]")
-	line("checked at", "the size the check ran at: smaller than size where the emulator would take too long, since it runs every GPU thread on the CPU [check_size]")
+	line("checked at", "the size the check ran at, on every target: smaller than size where the emulator (every GPU thread run on the CPU) or the plain-Go reference would take too long [check_size]")
 	line("kernels", "GPU kernels launched per run [kernels]")
 	line("shared bytes", "static shared memory per block, summed over the kernels [kernels[].shared_bytes]")
 	line("registers", registersLegend(rs, o)+" [registers, registers_from]")
 	line("barriers", "thread barriers (__syncthreads) in the kernels' code, summed [kernels[].barriers]")
 	line("check", fmt.Sprintf("ok: every output element within |got - want| <= %g * max(1, |want|) of a float64 plain-Go reference, at the check size; otherwise what went wrong [check, max_rel_error]", algo.Tol))
-	line("wall ms", "wall-clock time on this machine of compiling and running the check: compares schedules on the emulator, not a GPU time [wall_ms]")
+	line("wall ms", "wall-clock time of compiling and running the check (on the target, at the check size): compares schedules on the emulator; not a kernel time [wall_ms]")
 	if anyTimed(rs) {
 		line("median us", fmt.Sprintf("median of %d runs after a warm-up, each between CUDA events, buffers on the device, at size [timing]", o.bench))
 		line("GB/s", "minimal DRAM traffic of one run (every input read once, the output written once) / median time [gbps]")
