@@ -1,0 +1,160 @@
+"""Triton peers of our apps, beside PyTorch (bench/torch_bench.py).
+
+  tensorproduct  a fused gather-GEMM-scatter kernel: one program per block
+                 of BLOCK_P pairs of one kernel offset n gathers the pairs'
+                 input rows, multiplies them by weight[n] with tl.dot, and
+                 adds the rows into the output with atomics. FP32 with
+                 input_precision="ieee", and TF32 ("tf32").
+  gemm           an FP32 GEMM (input_precision="ieee"), blocked, with the
+                 grouped launch order of the Triton tutorial.
+
+Inputs are drawn as in torch_bench.py: uniform values in [-1, 1] and
+uniform random gather/scatter maps (the peers' distribution). Each variant
+is checked against a float64 reference before it is timed (relative error
+<= 1e-4 for FP32, 5e-2 for TF32); times are CUDA events around each call,
+median of --runs after --warmup calls.
+
+Usage: python3 bench/triton_bench.py [--runs 50] [--warmup 5] [--json]
+"""
+
+import argparse
+import json
+import sys
+
+import torch
+import triton
+import triton.language as tl
+
+from torch_bench import summarize, time_cuda, tp_inputs, uniform
+
+
+@triton.jit
+def _tp_kernel(inp, weight, imap, omap, out, P, C: tl.constexpr, M: tl.constexpr,
+               BLOCK_P: tl.constexpr, PRECISION: tl.constexpr):
+    pb = tl.program_id(0)
+    n = tl.program_id(1)
+    p = pb * BLOCK_P + tl.arange(0, BLOCK_P)
+    live = p < P
+    rows = tl.load(imap + n * P + p, mask=live, other=0)
+    c = tl.arange(0, C)
+    m = tl.arange(0, M)
+    a = tl.load(inp + rows[:, None] * C + c[None, :], mask=live[:, None], other=0.0)
+    w = tl.load(weight + n * C * M + c[:, None] * M + m[None, :])
+    acc = tl.dot(a, w, input_precision=PRECISION)
+    dst = tl.load(omap + n * P + p, mask=live, other=0)
+    tl.atomic_add(out + dst[:, None] * M + m[None, :], acc, mask=live[:, None])
+
+
+def tp_fused(inp, weight, imap, omap, out, precision, block_p=64):
+    N, C, M = weight.shape
+    P = imap.shape[1]
+    out.zero_()
+    grid = (triton.cdiv(P, block_p), N)
+    _tp_kernel[grid](inp, weight, imap, omap, out, P, C=C, M=M, BLOCK_P=block_p,
+                     PRECISION=precision, num_warps=4)
+    return out
+
+
+@triton.jit
+def _gemm_kernel(a, b, c, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr,
+                 GROUP: tl.constexpr):
+    pid = tl.program_id(0)
+    grid_m = tl.cdiv(M, BM)
+    grid_n = tl.cdiv(N, BN)
+    width = GROUP * grid_n
+    group = pid // width
+    first = group * GROUP
+    size = min(grid_m - first, GROUP)
+    pm = first + (pid % size)
+    pn = (pid % width) // size
+    rm = pm * BM + tl.arange(0, BM)
+    rn = pn * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k0 in range(0, K, BK):
+        x = tl.load(a + rm[:, None] * K + (k0 + rk)[None, :],
+                    mask=(rm[:, None] < M) & ((k0 + rk)[None, :] < K), other=0.0)
+        y = tl.load(b + (k0 + rk)[:, None] * N + rn[None, :],
+                    mask=((k0 + rk)[:, None] < K) & (rn[None, :] < N), other=0.0)
+        acc += tl.dot(x, y, input_precision="ieee")
+    tl.store(c + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+def gemm(A, B, C, bm=128, bn=128, bk=32):
+    M, K = A.shape
+    N = B.shape[1]
+    grid = (triton.cdiv(M, bm) * triton.cdiv(N, bn),)
+    _gemm_kernel[grid](A, B, C, M, N, K, BM=bm, BN=bn, BK=bk, GROUP=8, num_warps=8, num_stages=3)
+    return C
+
+
+def rel_err(got, want):
+    return ((got.double() - want).abs() / want.abs().clamp(min=1.0)).max().item()
+
+
+def run(args):
+    dev = "cuda"
+    torch.manual_seed(args.seed)
+    rows = []
+    # The tensor product at the size of Halide issue #8427.
+    C = M = 64
+    N, P, pts = 27, 33333, 100000
+    inp, weight, imap, omap = tp_inputs(torch, C, M, N, P, pts, pts, dev)
+    imap32, omap32 = imap.to(torch.int32).contiguous(), omap.to(torch.int32).contiguous()
+    want = torch.zeros((pts, M), dtype=torch.float64, device=dev)
+    want.index_add_(0, omap.flatten(), torch.bmm(inp.double()[imap], weight.double()).flatten(0, 1))
+    out = torch.zeros((pts, M), dtype=torch.float32, device=dev)
+    for name, prec, tol in [("triton_fused_fp32", "ieee", 1e-4), ("triton_fused_tf32", "tf32", 5e-2)]:
+        f = lambda prec=prec: tp_fused(inp, weight, imap32, omap32, out, prec)
+        f()
+        torch.cuda.synchronize()
+        err = rel_err(out, want)
+        if not err <= tol:
+            print("triton_bench: %s: relative error %g over %g" % (name, err, tol), file=sys.stderr)
+            return None
+        t = time_cuda(torch, f, args.runs, args.warmup)
+        rows.append({"workload": "tensorproduct C=M=64 N=27 P=33333 points=100000 uniform maps",
+                     "variant": name, "max_rel_err": err, **t})
+    # GEMM 1024x2048x512: C[M, N] = A[M, K] B[K, N], M=1024, N=2048, K=512.
+    Mg, Ng, Kg = 1024, 2048, 512
+    A = uniform(torch, (Mg, Kg), dev)
+    B = uniform(torch, (Kg, Ng), dev)
+    Cm = torch.empty((Mg, Ng), dtype=torch.float32, device=dev)
+    gemm(A, B, Cm)
+    torch.cuda.synchronize()
+    err = rel_err(Cm, A.double() @ B.double())
+    if not err <= 1e-4:
+        print("triton_bench: gemm: relative error %g" % err, file=sys.stderr)
+        return None
+    t = time_cuda(torch, lambda: gemm(A, B, Cm), args.runs, args.warmup)
+    rows.append({"workload": "gemm M=1024 N=2048 K=512", "variant": "triton_fp32", "max_rel_err": err, **t})
+    torch.backends.cuda.matmul.allow_tf32 = False
+    t = time_cuda(torch, lambda: torch.matmul(A, B, out=Cm), args.runs, args.warmup)
+    rows.append({"workload": "gemm M=1024 N=2048 K=512", "variant": "cublas_sgemm (torch.matmul, tf32 off)", "max_rel_err": rel_err(Cm, A.double() @ B.double()), **t})
+    return rows
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--runs", type=int, default=50)
+    ap.add_argument("--warmup", type=int, default=5)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+    rows = run(args)
+    if rows is None:
+        return 1
+    if args.json:
+        json.dump({"torch": torch.__version__, "triton": triton.__version__,
+                   "device": torch.cuda.get_device_name(), "rows": rows}, sys.stdout, indent=2)
+        print()
+    else:
+        print("torch %s, triton %s, %s" % (torch.__version__, triton.__version__, torch.cuda.get_device_name()))
+        for r in rows:
+            print("%-70s %-40s median %.3f ms (min %.3f, max %.3f, %d runs)" % (
+                r["workload"], r["variant"], r["median_ms"], r["min_ms"], r["max_ms"], r["runs"]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
