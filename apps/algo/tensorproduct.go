@@ -26,6 +26,20 @@ import (
 // values lie in [0, input.dim(0).max()], the channel dimension, although
 // they index dimension 1 (points). We promise dimension 1, which is what
 // the values really satisfy.
+// MapKind is a distribution of the tensor product's gather and scatter
+// maps.
+type MapKind int
+
+const (
+	// HotSpotMaps draws uniform maps except that every fifth pair
+	// scatters to output point 0 and every seventh to its neighbour's
+	// point: many atomic collisions, for correctness checks (the default).
+	HotSpotMaps MapKind = iota
+	// UniformMaps draws every map entry uniformly, as the PyTorch, Triton
+	// and Halide baselines do: the benchmark's distribution.
+	UniformMaps
+)
+
 type TensorProduct struct {
 	// Sizes. C and M (input and output channels; 64 in the real app) are
 	// baked into the algorithm through weight's SetBounds and rc's extent;
@@ -33,6 +47,8 @@ type TensorProduct struct {
 	// (input points) and OutPoints (output points, the value of outSize) are used
 	// only by Inputs and the output's shape.
 	C, M, N, P, InPoints, OutPoints int
+	// Maps is how Inputs draws the gather and scatter maps.
+	Maps MapKind
 
 	// Inputs of the pipeline.
 	MaxPos, OutSize *halide.Param[int32]
@@ -124,6 +140,7 @@ func (t *TensorProduct) Inputs(rng *rand.Rand) {
 			t.imapBuf.Set(int32(rng.Intn(t.InPoints)), p, n)
 			o := int32(rng.Intn(t.OutPoints))
 			switch {
+			case t.Maps == UniformMaps:
 			case p%5 == 1:
 				o = 0
 			case p%7 == 3:
