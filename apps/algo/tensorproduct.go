@@ -6,6 +6,20 @@ import (
 	"github.com/gohalide/gohalide/halide"
 )
 
+// MapKind is a distribution of the tensor product's gather and scatter
+// maps.
+type MapKind int
+
+const (
+	// HotSpotMaps draws uniform maps except that every fifth pair
+	// scatters to output point 0 and every seventh to its neighbour's
+	// point: many atomic collisions, for correctness checks (the default).
+	HotSpotMaps MapKind = iota
+	// UniformMaps draws every map entry uniformly, as the PyTorch, Triton
+	// and Halide baselines do: the benchmark's distribution.
+	UniformMaps
+)
+
 // TensorProduct is the gather / tensor product / scatter pipeline of Halide
 // issue #8427 (a sparse convolution step), as reconstructed from the
 // issue's report:
@@ -26,20 +40,6 @@ import (
 // values lie in [0, input.dim(0).max()], the channel dimension, although
 // they index dimension 1 (points). We promise dimension 1, which is what
 // the values really satisfy.
-// MapKind is a distribution of the tensor product's gather and scatter
-// maps.
-type MapKind int
-
-const (
-	// HotSpotMaps draws uniform maps except that every fifth pair
-	// scatters to output point 0 and every seventh to its neighbour's
-	// point: many atomic collisions, for correctness checks (the default).
-	HotSpotMaps MapKind = iota
-	// UniformMaps draws every map entry uniformly, as the PyTorch, Triton
-	// and Halide baselines do: the benchmark's distribution.
-	UniformMaps
-)
-
 type TensorProduct struct {
 	// Sizes. C and M (input and output channels; 64 in the real app) are
 	// baked into the algorithm through weight's SetBounds and rc's extent;
