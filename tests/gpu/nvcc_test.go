@@ -9,6 +9,7 @@ import (
 	"github.com/gohalide/gohalide/apps/algo"
 	"github.com/gohalide/gohalide/gpu"
 	"github.com/gohalide/gohalide/halide"
+	"github.com/gohalide/gohalide/ir"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -29,7 +30,9 @@ func pipelines() map[string]*halide.Func {
 
 // TestKernelsCompileWithNVCC compiles every kernel of every GPU pipeline of
 // the tests and apps with nvcc -arch=sm_90 and checks that the static
-// shared memory ptxas reports is the size the compiler inferred.
+// shared memory ptxas reports is the size the compiler inferred, and that
+// no kernel with a register array has a stack frame (the array would be in
+// local memory).
 func TestKernelsCompileWithNVCC(t *testing.T) {
 	if _, ok := gpu.NVCCPath(); !ok {
 		t.Skip("nvcc not found: install the CUDA 11.8 toolkit with scripts/install-cuda-toolkit.sh to run this check")
@@ -72,7 +75,15 @@ func TestKernelsCompileWithNVCC(t *testing.T) {
 				if p.SharedBytes != inferred {
 					t.Errorf("%s: ptxas reports %d bytes of shared memory, the compiler inferred %d", ci.Name, p.SharedBytes, inferred)
 				}
-				t.Logf("%s: %d registers, %d bytes shared (inferred %d)", ci.Name, p.Registers, p.SharedBytes, inferred)
+				// A register array must stay in registers: every access
+				// has a constant index, so ptxas needs no stack frame.
+				for _, a := range k.Allocs {
+					if a.Memory == ir.Register && p.StackFrame != 0 {
+						t.Errorf("%s: register array %s, but ptxas reports a %d-byte stack frame (%d bytes spilled)", ci.Name, a.Func, p.StackFrame, p.SpillStores)
+						break
+					}
+				}
+				t.Logf("%s: %d registers, %d bytes shared (inferred %d), %d bytes stack", ci.Name, p.Registers, p.SharedBytes, inferred, p.StackFrame)
 			}
 		})
 	}
