@@ -117,13 +117,17 @@ func checkShape(name string, shape []BufDim) *ir.Error {
 
 // Err returns why the buffer cannot be used (an *Error with code
 // ErrBufferShape: an extent, min or size outside the int32 limits of
+// NewBuffer; ErrNilObject for a nil or zero Buffer, one not made by
 // NewBuffer), or nil. Realize returns the same error.
 func (b *Buffer[T]) Err() error {
 	if b == nil {
-		return nil
+		return ir.Errorf(ir.ErrNilObject, "", "Buffer", "a nil *Buffer").WithLegal("a Buffer made by NewBuffer")
 	}
 	if err := checkShape(b.name, b.shape); err != nil {
 		return err
+	}
+	if b.data == nil {
+		return ir.Errorf(ir.ErrNilObject, "", "Buffer", "a zero Buffer (one not made by NewBuffer) has no data").WithLegal("a Buffer made by NewBuffer")
 	}
 	return nil
 }
@@ -131,12 +135,21 @@ func (b *Buffer[T]) Err() error {
 func (b *Buffer[T]) shapeErr() error { return b.Err() }
 
 // SetName names the buffer (as an input, the name appears in the lowered code).
-func (b *Buffer[T]) SetName(name string) *Buffer[T] { b.name = name; return b }
+// A nil Buffer stays nil.
+func (b *Buffer[T]) SetName(name string) *Buffer[T] {
+	if b != nil {
+		b.name = name
+	}
+	return b
+}
 
 // SetMin sets the coordinates of the first element of each dimension. A
 // min and min+extent must fit in int32; Err and Realize report one that
 // does not.
 func (b *Buffer[T]) SetMin(mins ...int) *Buffer[T] {
+	if b == nil {
+		return b
+	}
 	for i, m := range mins {
 		if i < len(b.shape) {
 			b.shape[i].Min = m
@@ -146,31 +159,57 @@ func (b *Buffer[T]) SetMin(mins ...int) *Buffer[T] {
 }
 
 // Name returns the buffer's name.
-func (b *Buffer[T]) Name() string { return b.name }
+func (b *Buffer[T]) Name() string {
+	if b == nil {
+		return ""
+	}
+	return b.name
+}
 
 // ElemType returns the element type.
 func (b *Buffer[T]) ElemType() Type { return typeOf[T]() }
 
 // Shape returns the dimensions.
-func (b *Buffer[T]) Shape() []BufDim { return append([]BufDim(nil), b.shape...) }
+func (b *Buffer[T]) Shape() []BufDim {
+	if b == nil {
+		return nil
+	}
+	return append([]BufDim(nil), b.shape...)
+}
 
 // Dims returns the number of dimensions.
-func (b *Buffer[T]) Dims() int { return len(b.shape) }
+func (b *Buffer[T]) Dims() int {
+	if b == nil {
+		return 0
+	}
+	return len(b.shape)
+}
 
-// Dim returns dimension i.
-func (b *Buffer[T]) Dim(i int) BufDim { return b.shape[i] }
+// Dim returns dimension i; a dimension the buffer does not have is the
+// zero BufDim.
+func (b *Buffer[T]) Dim(i int) BufDim {
+	if b == nil || i < 0 || i >= len(b.shape) {
+		return BufDim{}
+	}
+	return b.shape[i]
+}
 
 // Data returns the elements in storage order.
-func (b *Buffer[T]) Data() []T { return b.data }
+func (b *Buffer[T]) Data() []T {
+	if b == nil {
+		return nil
+	}
+	return b.data
+}
 
-func (b *Buffer[T]) rawData() any { return b.data }
+func (b *Buffer[T]) rawData() any { return b.Data() }
 
 func (b *Buffer[T]) valid() bool { return b != nil }
 
 // offset returns the storage index of coords, and false if coords are
 // outside the buffer (the arithmetic cannot overflow, whatever the mins).
 func (b *Buffer[T]) offset(coords []int) (int, bool) {
-	if len(coords) != len(b.shape) {
+	if b == nil || len(coords) != len(b.shape) {
 		return 0, false
 	}
 	off := 0
@@ -189,11 +228,12 @@ func (b *Buffer[T]) offset(coords []int) (int, bool) {
 }
 
 // Get returns the element at coords. It panics if coords are out of range,
-// like a slice index. A buffer without data (see Err) reads as zero.
+// like a slice index. A buffer without data (see Err; a nil or zero
+// Buffer too) reads as zero.
 func (b *Buffer[T]) Get(coords ...int) T {
 	off, ok := b.offset(coords)
 	if !ok {
-		if b.data == nil {
+		if b.Data() == nil {
 			var z T
 			return z
 		}
@@ -203,11 +243,11 @@ func (b *Buffer[T]) Get(coords ...int) T {
 }
 
 // Set stores v at coords. It panics if coords are out of range. On a
-// buffer without data (see Err) it does nothing.
+// buffer without data (see Err; a nil or zero Buffer too) it does nothing.
 func (b *Buffer[T]) Set(v T, coords ...int) {
 	off, ok := b.offset(coords)
 	if !ok {
-		if b.data == nil {
+		if b.Data() == nil {
 			return
 		}
 		panic(fmt.Sprintf("halide: Buffer %s: coordinates %v out of range %v", b.name, coords, b.shape))
@@ -216,9 +256,10 @@ func (b *Buffer[T]) Set(v T, coords ...int) {
 }
 
 // Fill sets every element to f(coords). On a buffer whose shape is outside
-// the limits of NewBuffer (see Err) it does nothing.
+// the limits of NewBuffer or without data (see Err), or with a nil f, it
+// does nothing.
 func (b *Buffer[T]) Fill(f func(coords []int) T) {
-	if b.data == nil || b.Err() != nil {
+	if f == nil || b.Err() != nil {
 		return
 	}
 	n := len(b.data)
@@ -244,8 +285,8 @@ func (b *Buffer[T]) Fill(f func(coords []int) T) {
 
 // At reads the buffer as a pipeline input.
 func (b *Buffer[T]) At(args ...any) Expr {
-	if b == nil {
-		return bad("read of a nil Buffer")
+	if b == nil || (b.data == nil && b.shape == nil) {
+		return Expr{err: b.Err()}
 	}
 	return imageCall(b.name, b.ElemType(), len(b.shape), b, args)
 }
@@ -260,6 +301,9 @@ type ImageParam struct {
 	dims     int
 	buf      BufferRef
 	bounds   []dimBounds
+	// gen is the input's generation: it changes with In and SetBounds,
+	// which change what a Pipeline compiles (see Func.gen).
+	gen uint64
 }
 
 type dimBounds struct{ min, extent Expr }
@@ -268,6 +312,9 @@ type dimBounds struct{ min, extent Expr }
 // dimensions.
 func NewImageParam(name string, t Type, dims int) *ImageParam {
 	p := &ImageParam{name: name, t: t, dims: dims}
+	if err := checkType(t, "", "NewImageParam"); err != nil {
+		p.err = err
+	}
 	if dims < 0 {
 		p.err = ir.Errorf(ir.ErrArgCount, "", "NewImageParam", "input %s has %d dimensions; the number must be at least 0", name, dims)
 		p.dims = 0
@@ -277,13 +324,43 @@ func NewImageParam(name string, t Type, dims int) *ImageParam {
 }
 
 // Name returns the input's name.
-func (p *ImageParam) Name() string { return p.name }
+func (p *ImageParam) Name() string {
+	if p == nil {
+		return ""
+	}
+	return p.name
+}
 
 // Type returns the element type.
-func (p *ImageParam) Type() Type { return p.t }
+func (p *ImageParam) Type() Type {
+	if p == nil {
+		return Type{}
+	}
+	return p.t
+}
 
 // Dims returns the number of dimensions.
-func (p *ImageParam) Dims() int { return p.dims }
+func (p *ImageParam) Dims() int {
+	if p == nil {
+		return 0
+	}
+	return p.dims
+}
+
+// Err returns the first error recorded on the input (by NewImageParam, In
+// or SetBounds; for a nil or zero ImageParam, an ErrNilObject error), or
+// nil. A pipeline that reads the input returns it.
+func (p *ImageParam) Err() error {
+	switch {
+	case p == nil:
+		return ir.Errorf(ir.ErrNilObject, "", "ImageParam", "a nil *ImageParam").WithLegal("an input made by NewImageParam")
+	case p.err != nil:
+		return p.err
+	case p.t == Type{}:
+		return ir.Errorf(ir.ErrNilObject, "", "ImageParam", "a zero ImageParam (one not made by NewImageParam)").WithLegal("an input made by NewImageParam")
+	}
+	return nil
+}
 
 // In returns a wrapper of the input used only by consumer: a Func equal to
 // the input that replaces it in consumer's definitions and can be scheduled
@@ -291,11 +368,21 @@ func (p *ImageParam) Dims() int { return p.dims }
 // shared memory). Calling In twice with the same consumer returns the same
 // wrapper.
 func (p *ImageParam) In(consumer *Func) *Func {
-	if consumer == nil || p == nil {
-		w := NewFunc("nil_in")
-		w.failf(ir.ErrUndefined, "in", "In needs an input and a consumer")
+	if err := p.Err(); err != nil {
+		w := NewFunc("")
+		w.fail(err)
 		return w
 	}
+	if consumer.nilErr("") != nil {
+		err := ir.Errorf(ir.ErrNilObject, "", "in", "the consumer of the wrapper of input %s is nil (or a zero Func)", p.name).
+			WithLegal("in.In(g) with g a Func made by NewFunc that reads the input")
+		p.err = err
+		p.gen = generations.Add(1)
+		w := NewFunc(p.name + "_in_nil")
+		w.fail(err)
+		return w
+	}
+	p.gen = generations.Add(1)
 	if w, ok := p.wrappers[consumer]; ok {
 		return w
 	}
@@ -312,16 +399,18 @@ func (p *ImageParam) In(consumer *Func) *Func {
 	return w
 }
 
-// Set supplies the buffer the next Realize reads.
-func (p *ImageParam) Set(b BufferRef) { p.buf = b }
+// Set supplies the buffer the next Realize reads. On a nil ImageParam it
+// does nothing (a pipeline cannot read a nil input).
+func (p *ImageParam) Set(b BufferRef) {
+	if p != nil {
+		p.buf = b
+	}
+}
 
 // At reads the input at the given coordinates.
 func (p *ImageParam) At(args ...any) Expr {
-	if p == nil {
-		return bad("read of a nil ImageParam")
-	}
-	if p.err != nil {
-		return Expr{err: p.err}
+	if err := p.Err(); err != nil {
+		return Expr{err: err}
 	}
 	return imageCall(p.name, p.t, p.dims, p, args)
 }
@@ -335,10 +424,10 @@ type Dimension struct {
 }
 
 // Dim returns dimension i of the input.
-func (p *ImageParam) Dim(i int) Dimension { return Dimension{owner: p, name: p.name, i: i, p: p} }
+func (p *ImageParam) Dim(i int) Dimension { return Dimension{owner: p, name: p.Name(), i: i, p: p} }
 
-// Dim returns dimension i of the buffer used as an input.
-func (b *Buffer[T]) DimExpr(i int) Dimension { return Dimension{owner: b, name: b.name, i: i} }
+// DimExpr returns dimension i of the buffer used as an input.
+func (b *Buffer[T]) DimExpr(i int) Dimension { return Dimension{owner: b, name: b.Name(), i: i} }
 
 func bufVar(owner any, name, field string, i int) Expr {
 	return Expr{node: &ir.Var{T: ir.Int32, Name: fmt.Sprintf("%s.%s.%d", name, field, i), Param: owner}}
@@ -354,9 +443,10 @@ func (d Dimension) field(f string) Expr {
 	dims := -1
 	switch o := d.owner.(type) {
 	case *ImageParam:
-		if o != nil {
-			dims = o.dims
+		if err := o.Err(); err != nil {
+			return Expr{err: err}
 		}
+		dims = o.dims
 	case BufferRef:
 		if o != nil && o.valid() {
 			dims = len(o.Shape())
@@ -380,6 +470,7 @@ func (d Dimension) SetBounds(min, extent any) Dimension {
 	if d.p == nil {
 		return d
 	}
+	d.p.gen = generations.Add(1)
 	if d.i < 0 || d.i >= len(d.p.bounds) {
 		if d.p.err == nil {
 			d.p.err = ir.Errorf(ir.ErrArgCount, "", "SetBounds", "%s has %d dimensions; there is no dimension %d", d.name, d.p.dims, d.i)
@@ -457,18 +548,34 @@ type Param[T Number] struct {
 // NewParam declares a scalar input called name.
 func NewParam[T Number](name string) *Param[T] { return &Param[T]{name: name} }
 
-// Set gives the parameter its value for the next Realize.
-func (p *Param[T]) Set(v T) { p.val, p.set = v, true }
+// Set gives the parameter its value for the next Realize. On a nil Param
+// it does nothing (a pipeline cannot read a nil Param).
+func (p *Param[T]) Set(v T) {
+	if p != nil {
+		p.val, p.set = v, true
+	}
+}
 
-// Get returns the parameter's value.
-func (p *Param[T]) Get() T { return p.val }
+// Get returns the parameter's value (zero for a nil Param).
+func (p *Param[T]) Get() T {
+	if p == nil {
+		var z T
+		return z
+	}
+	return p.val
+}
 
 // Name returns the parameter's name.
-func (p *Param[T]) Name() string { return p.name }
+func (p *Param[T]) Name() string {
+	if p == nil {
+		return ""
+	}
+	return p.name
+}
 
 func (p *Param[T]) toExpr() Expr {
 	if p == nil {
-		return bad("a nil Param is not an expression")
+		return Expr{err: ir.Errorf(ir.ErrNilObject, "", "Expr", "a nil *Param is not an expression").WithLegal("a Param made by NewParam")}
 	}
 	return Expr{node: &ir.Var{T: typeOf[T](), Name: p.name, Param: p}}
 }

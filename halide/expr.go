@@ -39,8 +39,14 @@ type Expr struct {
 // Node returns the IR of e (nil if e carries an error).
 func (e Expr) Node() ir.Expr { return e.node }
 
-// Err returns the error e carries, if any.
-func (e Expr) Err() error { return e.err }
+// Err returns the error e carries, if any (for the zero Expr, which is no
+// expression, an ErrType error).
+func (e Expr) Err() error {
+	if e.node == nil && e.err == nil {
+		return errEmptyExpr()
+	}
+	return e.err
+}
 
 // Type returns the type of e.
 func (e Expr) Type() Type {
@@ -51,8 +57,8 @@ func (e Expr) Type() Type {
 }
 
 func (e Expr) String() string {
-	if e.err != nil {
-		return "<error: " + e.err.Error() + ">"
+	if err := e.Err(); err != nil {
+		return "<error: " + err.Error() + ">"
 	}
 	return ir.ExprString(e.node)
 }
@@ -61,6 +67,10 @@ func (e Expr) toExpr() Expr { return e }
 
 // exprLike is implemented by everything usable as an Expr.
 type exprLike interface{ toExpr() Expr }
+
+func errEmptyExpr() error {
+	return ir.Errorf(ir.ErrType, "", "Expr", "an empty Expr (the zero value) is not an expression")
+}
 
 func bad(format string, args ...any) Expr {
 	return Expr{err: ir.Errorf(ir.ErrType, "", "Expr", format, args...)}
@@ -76,7 +86,7 @@ func E(v any) Expr {
 	case exprLike:
 		e := v.toExpr()
 		if e.node == nil && e.err == nil {
-			return bad("an empty Expr (the zero value) is not an expression")
+			return Expr{err: errEmptyExpr()}
 		}
 		return e
 	case int:
@@ -130,9 +140,23 @@ func constInt(t Type, v int64) Expr {
 	return Expr{node: &ir.IntImm{T: t, V: t.Wrap(v)}}
 }
 
+// checkType returns an ErrBadType error if t is not one of the scalar
+// types (a Type is a plain struct, so any Code and Bits can be written).
+func checkType(t Type, fn, directive string) error {
+	switch t {
+	case ir.Int8, ir.Int16, ir.Int32, ir.Int64, ir.UInt8, ir.UInt16, ir.UInt32, ir.UInt64, ir.Float32, ir.Float64, ir.Bool:
+		return nil
+	}
+	return ir.Errorf(ir.ErrBadType, fn, directive, "%s is not a scalar type", t).
+		WithLegal("Int8, Int16, Int32, Int64, UInt8, UInt16, UInt32, UInt64, Float32, Float64 or Bool")
+}
+
 // Lit returns the constant v of type t. For an integer type, v must be a
 // value of t: Lit does not wrap.
 func Lit(t Type, v float64) Expr {
+	if err := checkType(t, "", "Lit"); err != nil {
+		return Expr{err: err}
+	}
 	if t.IsIntOrUInt() {
 		// 2^63 and 2^64 are exact in float64; t.Max() of uint64 is not.
 		hi := math.Ldexp(1, int(t.Bits))
@@ -392,6 +416,9 @@ func Select(cond, t, f any) Expr {
 
 // Cast converts x to type t.
 func Cast(t Type, x any) Expr {
+	if err := checkType(t, "", "Cast"); err != nil {
+		return Expr{err: err}
+	}
 	e := E(x)
 	if e.err != nil {
 		return e
@@ -496,6 +523,9 @@ func UnsafePromiseClamped(x, lo, hi any) Expr {
 
 // Inf returns +infinity of the float type t.
 func Inf(t Type) Expr {
+	if err := checkType(t, "", "Inf"); err != nil {
+		return Expr{err: err}
+	}
 	if !t.IsFloat() {
 		return Expr{err: ir.Errorf(ir.ErrType, "", "Inf", "%s has no infinity", t).WithLegal("Float32 or Float64")}
 	}

@@ -18,6 +18,46 @@ type Func struct {
 	wrappers map[*Func]*Func
 	// wrapped is the Func this one wraps (set on wrappers).
 	wrapped *Func
+	// gen is the Func's generation: it changes with every definition and
+	// directive (on the Func or any of its stages), so that a Pipeline
+	// sees that a Func changed after it compiled (see Pipeline.stale).
+	gen uint64
+}
+
+// generations hands out Func (and ImageParam) generations.
+var generations atomic.Uint64
+
+// begin is the start of every method that defines or schedules f: it
+// returns the Func to work on and moves it to a new generation. A nil f
+// gives a new Func that carries an ErrNilObject error (so a pipeline
+// made of it says what went wrong); a zero Func (not made by NewFunc) gets
+// an empty function and records the same error, which Lower returns.
+func (f *Func) begin(directive string) *Func {
+	if f == nil {
+		g := NewFunc("")
+		g.fail(ir.Errorf(ir.ErrNilObject, "", directive, "%s of a nil *Func", directive).
+			WithLegal("a Func made by NewFunc"))
+		g.gen = generations.Add(1)
+		return g
+	}
+	if f.fn == nil {
+		f.fn = &ir.Function{}
+		f.fail(ir.Errorf(ir.ErrNilObject, "", directive, "%s of a zero Func (one not made by NewFunc)", directive).
+			WithLegal("a Func made by NewFunc"))
+	}
+	f.gen = generations.Add(1)
+	return f
+}
+
+// nilErr returns the ErrNilObject error of a nil or zero f, or nil.
+func (f *Func) nilErr(directive string) error {
+	switch {
+	case f == nil:
+		return ir.Errorf(ir.ErrNilObject, "", directive, "%s of a nil *Func", directive).WithLegal("a Func made by NewFunc")
+	case f.fn == nil:
+		return ir.Errorf(ir.ErrNilObject, "", directive, "%s of a zero Func (one not made by NewFunc)", directive).WithLegal("a Func made by NewFunc")
+	}
+	return nil
 }
 
 var anonCount atomic.Int64
@@ -34,20 +74,41 @@ func newAnonFunc(prefix string) *Func {
 	return f
 }
 
-// Name returns the Func's name.
-func (f *Func) Name() string { return f.fn.Name }
+// Name returns the Func's name ("" for a nil or zero Func).
+func (f *Func) Name() string {
+	if f.nilErr("") != nil {
+		return ""
+	}
+	return f.fn.Name
+}
 
 // Type returns the type of the Func's values (valid once defined).
-func (f *Func) Type() Type { return f.fn.T }
+func (f *Func) Type() Type {
+	if f.nilErr("") != nil {
+		return Type{}
+	}
+	return f.fn.T
+}
 
 // Dims returns the number of pure arguments (0 before the pure definition).
-func (f *Func) Dims() int { return len(f.fn.Args) }
+func (f *Func) Dims() int {
+	if f.nilErr("") != nil {
+		return 0
+	}
+	return len(f.fn.Args)
+}
 
 // Defined reports whether the Func has a pure definition.
-func (f *Func) Defined() bool { return f.fn.Pure != nil }
+func (f *Func) Defined() bool { return f.nilErr("") == nil && f.fn.Pure != nil }
 
-// Err returns the first error recorded by a definition or directive.
-func (f *Func) Err() error { return f.err }
+// Err returns the first error recorded by a definition or directive (for
+// a nil or zero Func, an ErrNilObject error).
+func (f *Func) Err() error {
+	if f == nil || (f.fn == nil && f.err == nil) {
+		return f.nilErr("Err")
+	}
+	return f.err
+}
 
 func (f *Func) fail(err error) {
 	if f.err == nil && err != nil {
@@ -61,8 +122,8 @@ func (f *Func) failf(code ir.ErrorCode, directive, format string, args ...any) {
 
 // At calls the Func at the given coordinates.
 func (f *Func) At(args ...any) Expr {
-	if f == nil {
-		return bad("call of a nil Func")
+	if err := f.nilErr("call"); err != nil {
+		return Expr{err: err}
 	}
 	if f.err != nil {
 		return Expr{err: f.err}
@@ -82,8 +143,8 @@ func (f *Func) At(args ...any) Expr {
 
 // toExpr lets a zero-dimensional Func be used as an Expr.
 func (f *Func) toExpr() Expr {
-	if f == nil {
-		return bad("a nil Func is not an expression")
+	if err := f.nilErr("Expr"); err != nil {
+		return Expr{err: err}
 	}
 	return f.At()
 }
@@ -100,19 +161,52 @@ type Definer struct {
 // updates, whose arguments may be any integer expressions (a scatter).
 func (f *Func) Define(args ...any) Definer { return Definer{f, args} }
 
-// Is defines f(args) = value.
+// Is defines f(args) = value. On a Func that has a pure definition it is
+// an update; one that would replace the pure definition (the pure Vars on
+// the left, no RDom, a value that does not read f) is an ErrRedefinition
+// error.
 func (d Definer) Is(value any) *Func {
-	f := d.f
-	if f.fn.Pure == nil {
-		f.definePure(d.args, E(value))
-	} else {
-		f.defineUpdate(d.args, E(value), nil)
+	f := d.f.begin("Define")
+	v := E(value)
+	switch {
+	case f.fn.Pure == nil:
+		f.definePure(d.args, v)
+	case v.err == nil && f.redefines(d.args, v):
+		f.fail(ir.Errorf(ir.ErrRedefinition, f.fn.Name, "Define", "%s already has a pure definition; a second one, %s(%s) = %s, would replace it", f.fn.Name, f.fn.Name, strings.Join(f.fn.Args, ", "), v).
+			WithLegal("one pure definition per Func; an update reads %s or reduces over an RDom (for example %s.Define(...).PlusEq(...)); or define a new Func", f.fn.Name, f.fn.Name))
+	default:
+		f.defineUpdate(d.args, v, nil)
 	}
 	return f
 }
 
+// redefines reports whether f(args) = value would be a second pure
+// definition: args are f's pure Vars in order and value reads neither f
+// nor an RDom.
+func (f *Func) redefines(args []any, value Expr) bool {
+	if len(args) != len(f.fn.Args) {
+		return false
+	}
+	for i, a := range args {
+		if v, ok := a.(Var); !ok || v.name != f.fn.Args[i] {
+			return false
+		}
+	}
+	pure := true
+	ir.WalkExpr(value.node, func(e ir.Expr) bool {
+		switch e := e.(type) {
+		case *ir.Var:
+			pure = pure && e.RDom == nil
+		case *ir.Call:
+			pure = pure && !(e.Kind == ir.CallFunc && (e.Ref == f || e.Name == f.fn.Name))
+		}
+		return pure
+	})
+	return pure
+}
+
 func (d Definer) reduce(op ir.BinOp, name string, value any) *Func {
-	f := d.f
+	f := d.f.begin(name)
 	if f.fn.Pure == nil {
 		f.failf(ir.ErrDefinition, name, "%s needs a pure definition of %s first", name, f.fn.Name)
 		return f

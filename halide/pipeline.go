@@ -25,20 +25,29 @@ type ErrorCode = ir.ErrorCode
 
 // The error codes (see ir.ErrorCode for each one's meaning).
 const (
-	ErrComputeAt        = ir.ErrComputeAt
-	ErrUnknownVar       = ir.ErrUnknownVar
-	ErrVarReused        = ir.ErrVarReused
-	ErrReorderDuplicate = ir.ErrReorderDuplicate
-	ErrDefinition       = ir.ErrDefinition
-	ErrType             = ir.ErrType
-	ErrArgCount         = ir.ErrArgCount
-	ErrUnbounded        = ir.ErrUnbounded
-	ErrBufferShape      = ir.ErrBufferShape
-	ErrUndefined        = ir.ErrUndefined
-	ErrSchedule         = ir.ErrSchedule
-	ErrDuplicateName    = ir.ErrDuplicateName
-	ErrRuntime          = ir.ErrRuntime
-	ErrInternal         = ir.ErrInternal
+	ErrComputeAt         = ir.ErrComputeAt
+	ErrUnknownVar        = ir.ErrUnknownVar
+	ErrVarReused         = ir.ErrVarReused
+	ErrReorderDuplicate  = ir.ErrReorderDuplicate
+	ErrDefinition        = ir.ErrDefinition
+	ErrType              = ir.ErrType
+	ErrArgCount          = ir.ErrArgCount
+	ErrUnbounded         = ir.ErrUnbounded
+	ErrBufferShape       = ir.ErrBufferShape
+	ErrUndefined         = ir.ErrUndefined
+	ErrSchedule          = ir.ErrSchedule
+	ErrDuplicateName     = ir.ErrDuplicateName
+	ErrRuntime           = ir.ErrRuntime
+	ErrOutOfBounds       = ir.ErrOutOfBounds
+	ErrSharedRace        = ir.ErrSharedRace
+	ErrDivergentBarrier  = ir.ErrDivergentBarrier
+	ErrUninitializedRead = ir.ErrUninitializedRead
+	ErrNilObject         = ir.ErrNilObject
+	ErrBadType           = ir.ErrBadType
+	ErrBadArgument       = ir.ErrBadArgument
+	ErrRedefinition      = ir.ErrRedefinition
+	ErrCycle             = ir.ErrCycle
+	ErrInternal          = ir.ErrInternal
 )
 
 // Options control lowering.
@@ -56,12 +65,17 @@ type Options struct {
 }
 
 // Pipeline is the output Func with everything it depends on, ready to
-// inspect, lower and realize. A Pipeline compiles once, at its first
-// Realize (or Compile); make a new Pipeline after changing a schedule.
+// inspect, lower and realize. A Pipeline compiles at its first Realize (or
+// Compile), and again when a definition or directive of one of its Funcs
+// (or an input's In or SetBounds) changed since: Realize always runs the
+// schedule that LoopNest and Lower show.
 type Pipeline struct {
 	out    *Func
 	opts   Options
 	target Target
+	// err is the error of a Pipeline method called on a nil *Pipeline,
+	// carried by the Pipeline it returned.
+	err error
 
 	mu       sync.Mutex
 	compiled *compiled
@@ -71,7 +85,48 @@ type Pipeline struct {
 func NewPipeline(out *Func) *Pipeline { return &Pipeline{out: out} }
 
 // WithOptions sets the lowering options and returns p.
-func (p *Pipeline) WithOptions(o Options) *Pipeline { p.opts = o; return p }
+func (p *Pipeline) WithOptions(o Options) *Pipeline {
+	if p == nil {
+		return nilPipeline("WithOptions")
+	}
+	p.opts = o
+	return p
+}
+
+// nilPipeline returns the Pipeline a method of a nil *Pipeline returns:
+// its methods return the error.
+func nilPipeline(directive string) *Pipeline {
+	return &Pipeline{err: errNilPipeline(directive)}
+}
+
+func errNilPipeline(directive string) error {
+	return ir.Errorf(ir.ErrNilObject, "", directive, "%s of a nil *Pipeline", directive).
+		WithLegal("a Pipeline made by NewPipeline")
+}
+
+// check returns the error that stops every method of p: a nil Pipeline, an
+// unknown pass in Options.StopAfter or an unknown Target.
+func (p *Pipeline) check(directive string) error {
+	if p == nil {
+		return errNilPipeline(directive)
+	}
+	if p.err != nil {
+		return p.err
+	}
+	if n := p.opts.StopAfter; n != "" {
+		known := false
+		names := make([]string, len(lower.Passes))
+		for i, pass := range lower.Passes {
+			names[i] = pass.Name
+			known = known || pass.Name == n
+		}
+		if !known {
+			return ir.Errorf(ir.ErrBadArgument, "", "Options.StopAfter", "there is no pass called %q", n).
+				WithLegal("one of %s", strings.Join(names, ", "))
+		}
+	}
+	return checkTarget(p.target)
+}
 
 // Lowered is a lowered pipeline.
 type Lowered struct {
@@ -81,10 +136,34 @@ type Lowered struct {
 	LoopNest string
 	res      *lower.Result
 	b        *built
+	// err is the error of WithStmt(nil) or of WithStmt on a nil Lowered,
+	// which Realize returns.
+	err error
 }
 
 // String returns the lowered statement as text.
-func (l *Lowered) String() string { return ir.StmtString(l.Stmt) }
+func (l *Lowered) String() string {
+	if l == nil || l.Stmt == nil {
+		return ""
+	}
+	return ir.StmtString(l.Stmt)
+}
+
+// check returns why l cannot run: nil, not made by Pipeline.Lower, or a
+// WithStmt(nil).
+func (l *Lowered) check(directive string) error {
+	switch {
+	case l == nil:
+		return ir.Errorf(ir.ErrNilObject, "", directive, "%s of a nil *Lowered", directive).WithLegal("a Lowered from Pipeline.Lower")
+	case l.err != nil:
+		return l.err
+	case l.res == nil || l.b == nil:
+		return ir.Errorf(ir.ErrNilObject, "", directive, "%s of a zero Lowered (one not made by Pipeline.Lower)", directive).WithLegal("a Lowered from Pipeline.Lower")
+	case l.Stmt == nil:
+		return ir.Errorf(ir.ErrNilObject, l.res.Output, directive, "the lowered statement is nil, so nothing would be computed").WithLegal("a statement from Lower, or one edited from it, in WithStmt")
+	}
+	return nil
+}
 
 // imageRef is an input: an *ImageParam or a *Buffer used directly.
 type imageRef struct {
@@ -99,6 +178,27 @@ type built struct {
 	lp     *lower.Pipeline
 	images []imageRef
 	params []paramValue
+	// funcs and inputs are the Funcs and ImageParams built, with their
+	// generations then (see stale).
+	funcs     []*Func
+	gens      []uint64
+	inputs    []*ImageParam
+	inputGens []uint64
+}
+
+// stale reports whether a Func or input of b changed since b was built.
+func (b *built) stale() bool {
+	for i, f := range b.funcs {
+		if f.gen != b.gens[i] {
+			return true
+		}
+	}
+	for i, p := range b.inputs {
+		if p.gen != b.inputGens[i] {
+			return true
+		}
+	}
+	return false
 }
 
 func recoverInternal(where string, err *error) {
@@ -177,6 +277,9 @@ func (p *Pipeline) build() (*built, error) {
 			switch r := ref.(type) {
 			case *ImageParam:
 				if byName[r.name] != r {
+					if err = r.Err(); err != nil {
+						return false
+					}
 					if err = claim(r.name, r, "an input"); err == nil {
 						images = append(images, imageRef{name: r.name, t: r.t, dims: r.dims, p: r})
 						for _, b := range r.bounds {
@@ -205,15 +308,21 @@ func (p *Pipeline) build() (*built, error) {
 		})
 		return err
 	}
+	var stack []*Func // the Funcs being visited, consumers first
 	var visit func(f *Func) error
 	visit = func(f *Func) error {
 		switch state[f] {
-		case 1, 2:
+		case 1:
+			return cycleError(stack, f)
+		case 2:
 			return nil
 		}
 		state[f] = 1
 		if f.err != nil {
 			return f.err
+		}
+		if err := f.nilErr("pipeline"); err != nil {
+			return err
 		}
 		if f.fn.Pure == nil {
 			return ir.Errorf(ir.ErrUndefined, f.fn.Name, "pipeline", "%s has no definition", f.fn.Name)
@@ -267,11 +376,13 @@ func (p *Pipeline) build() (*built, error) {
 				return err
 			}
 		}
+		stack = append(stack, f)
 		for _, g := range callees {
 			if err := visit(g); err != nil {
 				return err
 			}
 		}
+		stack = stack[:len(stack)-1]
 		state[f] = 2
 		fns[f] = &c
 		order = append(order, f)
@@ -362,7 +473,34 @@ func (p *Pipeline) build() (*built, error) {
 	for _, pv := range params {
 		lp.Params = append(lp.Params, lower.Param{Name: pv.Name(), T: pv.typ()})
 	}
-	return &built{lp: lp, images: images, params: params}, nil
+	b := &built{lp: lp, images: images, params: params}
+	for _, f := range order {
+		b.funcs = append(b.funcs, f)
+		b.gens = append(b.gens, f.gen)
+	}
+	for _, im := range images {
+		if im.p != nil {
+			b.inputs = append(b.inputs, im.p)
+			b.inputGens = append(b.inputGens, im.p.gen)
+		}
+	}
+	return b, nil
+}
+
+// cycleError is the error of Funcs that call each other: stack holds the
+// Funcs being visited, consumers first, and g (on it) is called again.
+func cycleError(stack []*Func, g *Func) error {
+	i := len(stack) - 1
+	for i > 0 && stack[i] != g {
+		i--
+	}
+	var names []string
+	for _, f := range stack[i:] {
+		names = append(names, f.fn.Name)
+	}
+	names = append(names, g.fn.Name)
+	return ir.Errorf(ir.ErrCycle, g.fn.Name, "pipeline", "the Funcs call each other in a cycle (%s), so none of them can be computed first", strings.Join(names, " calls ")).
+		WithLegal("Funcs that form a graph without cycles: a Func may read itself only in its own updates")
 }
 
 func dedupParams(ps []paramValue) []paramValue {
@@ -420,11 +558,17 @@ func renameFunction(fn *ir.Function, rename map[string]string) {
 
 // Lower runs the lowering passes and returns the lowered statement.
 func (p *Pipeline) Lower() (l *Lowered, err error) {
+	if err := p.check("Lower"); err != nil {
+		return nil, err
+	}
 	return p.lower(p.opts.StopAfter)
 }
 
 func (p *Pipeline) lower(stopAfter string) (l *Lowered, err error) {
 	defer recoverInternal("Lower", &err)
+	if err := p.check("Lower"); err != nil {
+		return nil, err
+	}
 	b, err := p.build()
 	if err != nil {
 		return nil, err
@@ -466,11 +610,15 @@ func (p *Pipeline) Compile() (err error) {
 }
 
 func (p *Pipeline) compile() (c *compiled, err error) {
+	if err := p.check("Compile"); err != nil {
+		return nil, err
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.compiled != nil {
+	if p.compiled != nil && !p.compiled.l.b.stale() {
 		return p.compiled, nil
 	}
+	p.compiled = nil
 	defer recoverInternal("Compile", &err)
 	l, err := p.lower("")
 	if err != nil {
@@ -531,17 +679,36 @@ func (l *Lowered) compile(t Target) (*compiled, error) {
 // WithStmt returns a copy of l whose statement is s: a lowered program
 // edited by hand (for experiments, or to check that the emulator catches a
 // planted bug). Run it with Realize.
+//
+// A nil s, or a nil l, gives a Lowered whose Realize returns an
+// ErrNilObject error.
 func (l *Lowered) WithStmt(s ir.Stmt) *Lowered {
+	if l == nil {
+		return &Lowered{err: l.check("WithStmt")}
+	}
 	c := *l
 	c.Stmt = s
+	if s == nil && c.err == nil {
+		fn := ""
+		if l.res != nil {
+			fn = l.res.Output
+		}
+		c.err = ir.Errorf(ir.ErrNilObject, fn, "WithStmt", "WithStmt(nil): the statement to run is nil, so Realize would compute nothing").
+			WithLegal("a statement from Lower (Lowered.Stmt), or one edited from it")
+	}
 	return &c
 }
 
 // Realize runs this lowered statement into out, with the inputs and Params
 // of the pipeline it came from. Its kernels run on the GPU emulator (this
 // is for inspecting and checking edited statements, not for speed).
+//
+// The output buffer after a failed Realize is as Pipeline.Realize says.
 func (l *Lowered) Realize(out BufferRef) (err error) {
 	defer recoverInternal("Realize", &err)
+	if err := l.check("Realize"); err != nil {
+		return err
+	}
 	c, err := l.compile(Emulator)
 	if err != nil {
 		return err
@@ -549,17 +716,32 @@ func (l *Lowered) Realize(out BufferRef) (err error) {
 	return c.run(out)
 }
 
-// Kernels returns the GPU kernels of the lowered pipeline.
-func (l *Lowered) Kernels() []*ir.Kernel { return l.res.Kernels }
+// Kernels returns the GPU kernels of the lowered pipeline (none for a nil
+// or zero Lowered).
+func (l *Lowered) Kernels() []*ir.Kernel {
+	if l == nil || l.res == nil {
+		return nil
+	}
+	return l.res.Kernels
+}
 
 // CUDA returns the CUDA C source of the pipeline's kernels: one
 // extern "C" __global__ function per kernel.
-func (l *Lowered) CUDA() (string, error) { return gpu.CUDASource(l.Kernels()...) }
+func (l *Lowered) CUDA() (src string, err error) {
+	defer recoverInternal("CUDA", &err)
+	if l == nil || l.res == nil {
+		return "", l.check("CUDA")
+	}
+	return gpu.CUDASource(l.Kernels()...)
+}
 
 // Report describes the pipeline's kernels: launch dimensions (with their
 // values in the last Realize, if any), shared and register allocations and
-// barriers. A pipeline without GPU schedules has no kernels.
-func (p *Pipeline) Report() ([]gpu.KernelReport, error) {
+// barriers. A pipeline without GPU schedules has no kernels. If a
+// schedule changed since the last Realize, Report compiles the new one
+// and its kernels have no launch values yet.
+func (p *Pipeline) Report() (r []gpu.KernelReport, err error) {
+	defer recoverInternal("Report", &err)
 	c, err := p.compile()
 	if err != nil {
 		return nil, err
@@ -571,7 +753,17 @@ func (p *Pipeline) Report() ([]gpu.KernelReport, error) {
 
 // Realize computes the output into out, whose shape (dimensions, mins and
 // extents) says which region to compute. Inputs and Params must have been
-// Set.
+// Set. If a Func changed since the last Realize, the pipeline compiles
+// again first.
+//
+// After a failed Realize, out holds what the run wrote before it stopped.
+// An error found before the run (a bad schedule, a buffer of the wrong
+// shape or type, a Param or input not Set) leaves out untouched. An error
+// during the run (an assertion, an access out of bounds, an emulator
+// finding) stops it where it happened: the elements computed before are
+// written and the others keep their old values, in no order a program
+// should depend on (kernels and parallel loops run in any order). Treat
+// the contents as undefined.
 func (p *Pipeline) Realize(out BufferRef) (err error) {
 	defer recoverInternal("Realize", &err)
 	c, err := p.compile()
@@ -604,17 +796,51 @@ func (c *compiled) run(out BufferRef) error {
 			// launch) reports its own typed error.
 			return ue
 		case errors.As(err, &ee):
-			return &ir.Error{Code: ir.ErrRuntime, Func: name, Directive: "Realize (GPU emulator)", Msg: ee.Error()}
+			return &ir.Error{Code: emulatorCode(ee), Func: name, Directive: "Realize (GPU emulator)", Msg: ee.Error(), Cause: err}
 		case errors.As(err, &ce):
-			return &ir.Error{Code: ir.ErrRuntime, Func: name, Directive: "Realize", Msg: ce.Error()}
+			return &ir.Error{Code: cpuCode(ce), Func: name, Directive: "Realize", Msg: ce.Error(), Cause: err}
 		}
-		return &ir.Error{Code: ir.ErrRuntime, Func: name, Directive: "Realize", Msg: err.Error()}
+		return &ir.Error{Code: ir.ErrRuntime, Func: name, Directive: "Realize", Msg: err.Error(), Cause: err}
 	}
 	return nil
 }
 
+// emulatorCode is the error code of an emulator finding: its own code for
+// a race, a divergent barrier, an uninitialized shared read or an access
+// out of bounds, ErrRuntime for the others.
+func emulatorCode(e *gpu.EmulatorError) ir.ErrorCode {
+	switch e.Kind {
+	case gpu.OutOfBounds:
+		return ir.ErrOutOfBounds
+	case gpu.SharedRace:
+		return ir.ErrSharedRace
+	case gpu.DivergentBarrier:
+		return ir.ErrDivergentBarrier
+	case gpu.UninitializedRead:
+		return ir.ErrUninitializedRead
+	}
+	var ce *cpu.Error
+	if errors.As(e.Err, &ce) {
+		return cpuCode(ce)
+	}
+	return ir.ErrRuntime
+}
+
+// cpuCode is the error code of a run-time error of the CPU executor.
+func cpuCode(e *cpu.Error) ir.ErrorCode {
+	if e.Kind == cpu.OutOfBounds {
+		return ir.ErrOutOfBounds
+	}
+	return ir.ErrRuntime
+}
+
 // Realize is NewPipeline(f).Realize(out).
-func (f *Func) Realize(out BufferRef) error { return NewPipeline(f).Realize(out) }
+func (f *Func) Realize(out BufferRef) error {
+	if err := f.nilErr("Realize"); err != nil && (f == nil || f.err == nil) {
+		return err
+	}
+	return NewPipeline(f).Realize(out)
+}
 
 func shapeVars(scalars map[string]any, name string, shape []BufDim) {
 	for d, s := range shape {
@@ -630,7 +856,7 @@ func (c *compiled) bind(out BufferRef) (map[string]any, map[string]any, error) {
 	res := c.l.res
 	name := res.Output
 	if out == nil || !out.valid() {
-		return nil, nil, ir.Errorf(ir.ErrBufferShape, name, "Realize", "the output buffer is nil")
+		return nil, nil, ir.Errorf(ir.ErrNilObject, name, "Realize", "the output buffer is nil").WithLegal("a Buffer made by NewBuffer")
 	}
 	if err := shapeError(name, "the output buffer", out); err != nil {
 		return nil, nil, err

@@ -16,6 +16,7 @@ type Stage struct {
 
 // Update returns the handle of update definition i.
 func (f *Func) Update(i int) *Stage {
+	f = f.begin("Update")
 	s := &Stage{f: f, idx: i + 1}
 	if i < 0 || i >= len(f.fn.Updates) {
 		f.failf(ir.ErrSchedule, "Update", "%s has %d update definitions; there is no update %d", f.fn.Name, len(f.fn.Updates), i)
@@ -24,7 +25,33 @@ func (f *Func) Update(i int) *Stage {
 	return s
 }
 
-func (f *Func) stage0() *Stage { return &Stage{f: f, idx: 0} }
+// stage0 returns the handle of f's pure definition (for a nil f, of a
+// new Func that carries the error; see begin).
+func (f *Func) stage0(directive string) *Stage {
+	return &Stage{f: f.begin(directive), idx: 0}
+}
+
+// Err returns the first error recorded on the stage's Func (for a nil or
+// zero Stage, which belongs to no Func, an ErrNilObject error).
+func (s *Stage) Err() error {
+	if s == nil || s.f == nil {
+		return ir.Errorf(ir.ErrNilObject, "", "Stage", "a nil or zero Stage belongs to no Func; directives on it are lost").
+			WithLegal("a Stage from Func.Update or Func.Stage")
+	}
+	return s.f.Err()
+}
+
+// begin is the start of every Stage directive: it reports whether the
+// stage belongs to a Func (a nil or zero Stage does not, and the
+// directive does nothing; Err says so) and moves the Func to a new
+// generation (see Func.begin).
+func (s *Stage) begin(directive string) bool {
+	if s == nil || s.f == nil {
+		return false
+	}
+	s.f.begin(directive)
+	return true
+}
 
 func (s *Stage) def(directive string) *ir.Definition {
 	f := s.f
@@ -109,6 +136,9 @@ func (s *Stage) vars(directive string, vs ...VarOrRVar) ([]string, bool) {
 // Split splits loop old into outer and inner loops, inner of extent factor.
 // tail optionally picks the tail strategy (default TailAuto).
 func (s *Stage) Split(old, outer, inner VarOrRVar, factor int, tail ...TailStrategy) *Stage {
+	if !s.begin("split") {
+		return s
+	}
 	if n, ok := s.vars("split", old, outer, inner); ok {
 		s.split("split", n[0], n[1], n[2], factor, tail)
 	}
@@ -143,6 +173,11 @@ func (s *Stage) split(directive, old, outer, inner string, factor int, tail []Ta
 	if len(tail) > 0 {
 		t = tail[0]
 	}
+	if t > ir.RoundUp {
+		s.f.fail(ir.Errorf(ir.ErrBadArgument, s.f.fn.Name, directive, "in %s, split of %s with TailStrategy(%d), which is not a tail strategy", s.name(), old, uint8(t)).
+			WithLegal("TailAuto, GuardWithIf, ShiftInwards or RoundUp"))
+		return "", "", false
+	}
 	dim := d.Schedule.Dims[i]
 	q := dim.Name
 	qo, qi := q+"."+outer, q+"."+inner
@@ -158,6 +193,9 @@ func (s *Stage) split(directive, old, outer, inner string, factor int, tail []Ta
 // fused.
 func (s *Stage) Fuse(inner, outer, fused VarOrRVar) *Stage {
 	const directive = "fuse"
+	if !s.begin(directive) {
+		return s
+	}
 	d := s.def(directive)
 	if d == nil || s.f.err != nil {
 		return s
@@ -200,6 +238,9 @@ func (s *Stage) Fuse(inner, outer, fused VarOrRVar) *Stage {
 // the same loops held before, and other loops stay where they are.
 func (s *Stage) Reorder(vars ...VarOrRVar) *Stage {
 	const directive = "reorder"
+	if !s.begin(directive) {
+		return s
+	}
 	d := s.def(directive)
 	if d == nil || s.f.err != nil {
 		return s
@@ -243,12 +284,18 @@ func sortInts(a []int) {
 // Tile splits x and y by xf and yf and orders the loops xi, yi, xo, yo
 // (innermost first).
 func (s *Stage) Tile(x, y, xo, yo, xi, yi VarOrRVar, xf, yf int, tail ...TailStrategy) *Stage {
+	if !s.begin("tile") {
+		return s
+	}
 	s.Split(x, xo, xi, xf, tail...)
 	s.Split(y, yo, yi, yf, tail...)
 	return s.Reorder(xi, yi, xo, yo)
 }
 
 func (s *Stage) setKind(directive string, v VarOrRVar, k ir.ForKind) *Stage {
+	if !s.begin(directive) {
+		return s
+	}
 	d := s.def(directive)
 	if d == nil || s.f.err != nil {
 		return s
@@ -265,6 +312,9 @@ func (s *Stage) setKind(directive string, v VarOrRVar, k ir.ForKind) *Stage {
 // splitAndMark splits v by factor (outer keeps v's name) and marks the inner
 // loop, or marks v itself when no factor is given.
 func (s *Stage) splitAndMark(directive, suffix string, v VarOrRVar, k ir.ForKind, factor []int) *Stage {
+	if !s.begin(directive) {
+		return s
+	}
 	if len(factor) == 0 {
 		return s.setKind(directive, v, k)
 	}
@@ -304,6 +354,9 @@ func (s *Stage) Serial(v VarOrRVar) *Stage { return s.setKind("serial", v, ir.Se
 // Atomic makes the stage's stores atomic, so that a scatter whose
 // iterations may collide can run in parallel.
 func (s *Stage) Atomic() *Stage {
+	if !s.begin("atomic") {
+		return s
+	}
 	if d := s.def("atomic"); d != nil {
 		d.Schedule.Atomic = true
 	}
@@ -314,36 +367,34 @@ func (s *Stage) Atomic() *Stage {
 
 // Split is Stage.Split on the pure definition.
 func (f *Func) Split(old, outer, inner VarOrRVar, factor int, tail ...TailStrategy) *Func {
-	f.stage0().Split(old, outer, inner, factor, tail...)
-	return f
+	return f.stage0("split").Split(old, outer, inner, factor, tail...).f
 }
 
 // Fuse is Stage.Fuse on the pure definition.
 func (f *Func) Fuse(inner, outer, fused VarOrRVar) *Func {
-	f.stage0().Fuse(inner, outer, fused)
-	return f
+	return f.stage0("fuse").Fuse(inner, outer, fused).f
 }
 
 // Reorder is Stage.Reorder on the pure definition.
-func (f *Func) Reorder(vars ...VarOrRVar) *Func { f.stage0().Reorder(vars...); return f }
+func (f *Func) Reorder(vars ...VarOrRVar) *Func { return f.stage0("reorder").Reorder(vars...).f }
 
 // Tile is Stage.Tile on the pure definition.
 func (f *Func) Tile(x, y, xo, yo, xi, yi VarOrRVar, xf, yf int, tail ...TailStrategy) *Func {
-	f.stage0().Tile(x, y, xo, yo, xi, yi, xf, yf, tail...)
-	return f
+	return f.stage0("tile").Tile(x, y, xo, yo, xi, yi, xf, yf, tail...).f
 }
 
 // Unroll is Stage.Unroll on the pure definition.
-func (f *Func) Unroll(v VarOrRVar, factor ...int) *Func { f.stage0().Unroll(v, factor...); return f }
+func (f *Func) Unroll(v VarOrRVar, factor ...int) *Func {
+	return f.stage0("unroll").Unroll(v, factor...).f
+}
 
 // Vectorize is Stage.Vectorize on the pure definition.
 func (f *Func) Vectorize(v VarOrRVar, factor ...int) *Func {
-	f.stage0().Vectorize(v, factor...)
-	return f
+	return f.stage0("vectorize").Vectorize(v, factor...).f
 }
 
 // Parallel is Stage.Parallel on the pure definition.
-func (f *Func) Parallel(v VarOrRVar) *Func { f.stage0().Parallel(v); return f }
+func (f *Func) Parallel(v VarOrRVar) *Func { return f.stage0("parallel").Parallel(v).f }
 
 // TailStrategy says what a split does when the extent is not a multiple of
 // the factor.
@@ -371,6 +422,7 @@ const (
 
 // ComputeRoot computes all of f that is needed before anything that uses it.
 func (f *Func) ComputeRoot() *Func {
+	f = f.begin("compute_root")
 	f.fn.Schedule.Compute = ir.LoopLevel{Kind: ir.LevelRoot}
 	f.fn.Schedule.ExplicitInline = false
 	return f
@@ -379,7 +431,8 @@ func (f *Func) ComputeRoot() *Func {
 // ComputeAt computes the part of f that one iteration of loop v of the last
 // stage of consumer needs, inside that loop.
 func (f *Func) ComputeAt(consumer *Func, v VarOrRVar) *Func {
-	if !f.levelArgs("compute_at", consumer == nil, v) {
+	f = f.begin("compute_at")
+	if !f.levelArgs("compute_at", consumer.nilErr("") != nil, v) {
 		return f
 	}
 	f.fn.Schedule.Compute = ir.LoopLevel{Kind: ir.LevelAt, Func: consumer.fn.Name, Stage: -1, Var: v.varName()}
@@ -389,7 +442,8 @@ func (f *Func) ComputeAt(consumer *Func, v VarOrRVar) *Func {
 
 // ComputeAtStage is ComputeAt for a loop of a given stage of the consumer.
 func (f *Func) ComputeAtStage(consumer *Stage, v VarOrRVar) *Func {
-	if !f.levelArgs("compute_at", consumer == nil || consumer.f == nil, v) {
+	f = f.begin("compute_at")
+	if !f.levelArgs("compute_at", consumer == nil || consumer.f.nilErr("") != nil, v) {
 		return f
 	}
 	f.fn.Schedule.Compute = ir.LoopLevel{Kind: ir.LevelAt, Func: consumer.f.fn.Name, Stage: consumer.idx, Var: v.varName()}
@@ -401,7 +455,7 @@ func (f *Func) ComputeAtStage(consumer *Stage, v VarOrRVar) *Func {
 func (f *Func) levelArgs(directive string, nilConsumer bool, v VarOrRVar) bool {
 	switch {
 	case nilConsumer:
-		f.failf(ir.ErrComputeAt, directive, "the consumer is nil")
+		f.failf(ir.ErrComputeAt, directive, "the consumer is nil (or a zero Func or Stage)")
 		return false
 	case v == nil || v.varName() == "":
 		f.failf(ir.ErrComputeAt, directive, "the loop var is nil or unnamed")
@@ -413,6 +467,7 @@ func (f *Func) levelArgs(directive string, nilConsumer bool, v VarOrRVar) bool {
 // ComputeInline substitutes f into its consumers (the default for Funcs
 // without updates).
 func (f *Func) ComputeInline() *Func {
+	f = f.begin("compute_inline")
 	f.fn.Schedule.Compute = ir.LoopLevel{Kind: ir.LevelInline}
 	f.fn.Schedule.ExplicitInline = true
 	return f
@@ -420,6 +475,7 @@ func (f *Func) ComputeInline() *Func {
 
 // StoreRoot allocates f's storage outside all loops.
 func (f *Func) StoreRoot() *Func {
+	f = f.begin("store_root")
 	f.fn.Schedule.Store = ir.LoopLevel{Kind: ir.LevelRoot}
 	return f
 }
@@ -427,7 +483,8 @@ func (f *Func) StoreRoot() *Func {
 // StoreAt allocates f's storage inside loop v of consumer (which must
 // enclose the compute level).
 func (f *Func) StoreAt(consumer *Func, v VarOrRVar) *Func {
-	if !f.levelArgs("store_at", consumer == nil, v) {
+	f = f.begin("store_at")
+	if !f.levelArgs("store_at", consumer.nilErr("") != nil, v) {
 		return f
 	}
 	f.fn.Schedule.Store = ir.LoopLevel{Kind: ir.LevelAt, Func: consumer.fn.Name, Stage: -1, Var: v.varName()}
@@ -436,12 +493,19 @@ func (f *Func) StoreAt(consumer *Func, v VarOrRVar) *Func {
 
 // StoreIn picks the memory f is stored in.
 func (f *Func) StoreIn(m MemoryType) *Func {
+	f = f.begin("store_in")
+	if m > ir.GPUShared {
+		f.fail(ir.Errorf(ir.ErrBadArgument, f.fn.Name, "store_in", "%s is not a memory type", m).
+			WithLegal("MemoryAuto, Heap, Stack, Register or GPUShared"))
+		return f
+	}
 	f.fn.Schedule.Memory = m
 	return f
 }
 
 // Bound fixes the region of f computed along pure var v to [min, min+extent).
 func (f *Func) Bound(v Var, min, extent any) *Func {
+	f = f.begin("bound")
 	mn, ext := E(min), E(extent)
 	for _, e := range []Expr{mn, ext} {
 		if e.err != nil {
@@ -463,8 +527,10 @@ func (f *Func) Bound(v Var, min, extent any) *Func {
 // shared memory). Calling In twice with the same consumer returns the same
 // wrapper.
 func (f *Func) In(consumer *Func) *Func {
-	if consumer == nil {
-		f.failf(ir.ErrUndefined, "in", "the consumer of the wrapper of %s is nil", f.fn.Name)
+	f = f.begin("in")
+	if consumer.nilErr("") != nil {
+		f.fail(ir.Errorf(ir.ErrNilObject, f.fn.Name, "in", "the consumer of the wrapper of %s is nil (or a zero Func)", f.fn.Name).
+			WithLegal("f.In(g) with g a Func made by NewFunc that reads f"))
 		w := NewFunc(f.fn.Name + "_in_nil")
 		w.fail(f.err)
 		return w
@@ -504,7 +570,7 @@ func (f *Func) In(consumer *Func) *Func {
 // update i-1 (so ComputeAtStage can name a loop of any stage).
 func (f *Func) Stage(i int) *Stage {
 	if i == 0 {
-		return f.stage0()
+		return f.stage0("Stage")
 	}
 	return f.Update(i - 1)
 }
@@ -522,6 +588,9 @@ func (s *Stage) GPUThreads(vars ...VarOrRVar) *Stage {
 }
 
 func (s *Stage) gpuLoops(directive string, k ir.ForKind, vars []VarOrRVar) *Stage {
+	if !s.begin(directive) {
+		return s
+	}
 	if len(vars) == 0 || len(vars) > 3 {
 		s.f.fail(ir.Errorf(ir.ErrSchedule, s.f.fn.Name, directive, "%s takes 1 to 3 loops, not %d", directive, len(vars)).
 			WithLegal("a GPU has 3 block and 3 thread dimensions; fuse loops first to use fewer"))
@@ -536,32 +605,40 @@ func (s *Stage) gpuLoops(directive string, k ir.ForKind, vars []VarOrRVar) *Stag
 // GPUTile splits x and y into tiles of xf × yf threads: bx, by become the
 // block indices and tx, ty the thread indices.
 func (s *Stage) GPUTile(x, y, bx, by, tx, ty VarOrRVar, xf, yf int, tail ...TailStrategy) *Stage {
+	if !s.begin("gpu_tile") {
+		return s
+	}
 	s.Tile(x, y, bx, by, tx, ty, xf, yf, tail...)
 	return s.GPUBlocks(bx, by).GPUThreads(tx, ty)
 }
 
 // GPUTile1D splits x into blocks bx of xf threads tx.
 func (s *Stage) GPUTile1D(x, bx, tx VarOrRVar, xf int, tail ...TailStrategy) *Stage {
+	if !s.begin("gpu_tile") {
+		return s
+	}
 	s.Split(x, bx, tx, xf, tail...)
 	return s.GPUBlocks(bx).GPUThreads(tx)
 }
 
 // GPUBlocks is Stage.GPUBlocks on the pure definition.
-func (f *Func) GPUBlocks(vars ...VarOrRVar) *Func { f.stage0().GPUBlocks(vars...); return f }
+func (f *Func) GPUBlocks(vars ...VarOrRVar) *Func {
+	return f.stage0("gpu_blocks").GPUBlocks(vars...).f
+}
 
 // GPUThreads is Stage.GPUThreads on the pure definition.
-func (f *Func) GPUThreads(vars ...VarOrRVar) *Func { f.stage0().GPUThreads(vars...); return f }
+func (f *Func) GPUThreads(vars ...VarOrRVar) *Func {
+	return f.stage0("gpu_threads").GPUThreads(vars...).f
+}
 
 // GPUTile is Stage.GPUTile on the pure definition.
 func (f *Func) GPUTile(x, y, bx, by, tx, ty VarOrRVar, xf, yf int, tail ...TailStrategy) *Func {
-	f.stage0().GPUTile(x, y, bx, by, tx, ty, xf, yf, tail...)
-	return f
+	return f.stage0("gpu_tile").GPUTile(x, y, bx, by, tx, ty, xf, yf, tail...).f
 }
 
 // GPUTile1D is Stage.GPUTile1D on the pure definition.
 func (f *Func) GPUTile1D(x, bx, tx VarOrRVar, xf int, tail ...TailStrategy) *Func {
-	f.stage0().GPUTile1D(x, bx, tx, xf, tail...)
-	return f
+	return f.stage0("gpu_tile").GPUTile1D(x, bx, tx, xf, tail...).f
 }
 
 // VThread makes loop v a virtual thread loop, like TVM's vthread: the loop
@@ -571,6 +648,9 @@ func (f *Func) GPUTile1D(x, bx, tx VarOrRVar, xf int, tail ...TailStrategy) *Fun
 // unrolls it, so each thread computes the points of every virtual thread,
 // interleaved. Its extent must be a constant.
 func (s *Stage) VThread(v VarOrRVar) *Stage {
+	if !s.begin("vthread") {
+		return s
+	}
 	d := s.def("vthread")
 	if d == nil || s.f.err != nil {
 		return s
@@ -590,7 +670,7 @@ func (s *Stage) VThread(v VarOrRVar) *Stage {
 }
 
 // VThread is Stage.VThread on the pure definition.
-func (f *Func) VThread(v VarOrRVar) *Func { f.stage0().VThread(v); return f }
+func (f *Func) VThread(v VarOrRVar) *Func { return f.stage0("vthread").VThread(v).f }
 
 // ReorderStorage sets the order of f's dimensions in memory, innermost
 // (stride 1) first; the vars must be all of f's pure vars. It changes only
@@ -598,6 +678,7 @@ func (f *Func) VThread(v VarOrRVar) *Func { f.stage0().VThread(v); return f }
 // read consecutive words of a shared tile), not what is computed.
 func (f *Func) ReorderStorage(vars ...Var) *Func {
 	const directive = "reorder_storage"
+	f = f.begin(directive)
 	if f.fn.Pure == nil {
 		f.failf(ir.ErrSchedule, directive, "%s is scheduled before it has a definition", f.fn.Name)
 		return f

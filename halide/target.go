@@ -1,6 +1,7 @@
 package halide
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/gohalide/gohalide/gpu"
@@ -23,10 +24,22 @@ const (
 )
 
 func (t Target) String() string {
-	if t == CUDA {
+	switch t {
+	case Emulator:
+		return "emulator"
+	case CUDA:
 		return "cuda"
 	}
-	return "emulator"
+	return fmt.Sprintf("Target(%d)", int(t))
+}
+
+// checkTarget returns an ErrBadArgument error for a Target that is not
+// one of the targets.
+func checkTarget(t Target) error {
+	if t == Emulator || t == CUDA {
+		return nil
+	}
+	return ir.Errorf(ir.ErrBadArgument, "", "target", "%s is not a target", t).WithLegal("Emulator or CUDA")
 }
 
 // ParseTarget returns the target called "emulator" or "cuda".
@@ -40,8 +53,12 @@ func ParseTarget(s string) (Target, error) {
 	return Emulator, ir.Errorf(ir.ErrSchedule, "", "target", "unknown target %q", s).WithLegal("emulator or cuda")
 }
 
-// WithTarget sets where Realize runs the kernels and returns p.
+// WithTarget sets where Realize runs the kernels and returns p. An unknown
+// Target is an ErrBadArgument error of the next Compile or Realize.
 func (p *Pipeline) WithTarget(t Target) *Pipeline {
+	if p == nil {
+		return nilPipeline("WithTarget")
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.target != t {
@@ -66,6 +83,9 @@ type device interface {
 }
 
 func newLauncher(t Target) (launcher, error) {
+	if err := checkTarget(t); err != nil {
+		return nil, err
+	}
 	if t == CUDA {
 		return cudaDevice()
 	}
@@ -76,9 +96,13 @@ func newLauncher(t Target) (launcher, error) {
 // on a GPU, uploading the inputs), then runs more times and returns the
 // median and spread. On the CUDA target the times are GPU times from CUDA
 // events with the buffers resident on the device; on the emulator they are
-// the wall clock of the CPU, which says nothing about GPU speed.
+// the wall clock of the CPU, which says nothing about GPU speed. runs must
+// be at least 1.
 func (p *Pipeline) Benchmark(out BufferRef, runs int) (t gpu.Timing, err error) {
 	defer recoverInternal("Benchmark", &err)
+	if runs < 1 {
+		return gpu.Timing{}, ir.Errorf(ir.ErrBadArgument, "", "Benchmark", "Benchmark with %d runs", runs).WithLegal("at least 1 run")
+	}
 	c, err := p.compile()
 	if err != nil {
 		return gpu.Timing{}, err

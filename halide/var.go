@@ -114,10 +114,19 @@ func NewRDom(name string, ranges ...RangeSpec) *RDom {
 	return r
 }
 
+// nilErr returns the ErrNilObject error of a nil or zero RDom, or nil.
+func (r *RDom) nilErr() error {
+	if r == nil || r.dom == nil {
+		return ir.Errorf(ir.ErrNilObject, "", "RDom", "a nil or zero RDom (one not made by NewRDom) has no dimensions").
+			WithLegal("an RDom made by NewRDom")
+	}
+	return nil
+}
+
 // Dim returns dimension i.
 func (r *RDom) Dim(i int) RVar {
-	if r == nil {
-		return RVar{Expr: bad("a nil RDom has no dimensions")}
+	if err := r.nilErr(); err != nil {
+		return RVar{Expr: Expr{err: err}}
 	}
 	if r.err != nil {
 		return RVar{Expr: Expr{err: r.err}}
@@ -135,12 +144,17 @@ func (r *RDom) Z() RVar { return r.Dim(2) }
 func (r *RDom) W() RVar { return r.Dim(3) }
 
 // Dims returns the number of dimensions.
-func (r *RDom) Dims() int { return len(r.vars) }
+func (r *RDom) Dims() int {
+	if r == nil {
+		return 0
+	}
+	return len(r.vars)
+}
 
 // toExpr lets a one-dimensional RDom be used as an Expr (its only RVar).
 func (r *RDom) toExpr() Expr {
-	if r == nil {
-		return bad("a nil RDom is not an expression")
+	if err := r.nilErr(); err != nil {
+		return Expr{err: err}
 	}
 	if r.err != nil {
 		return Expr{err: r.err}

@@ -41,8 +41,41 @@ const (
 	ErrSchedule ErrorCode = "schedule"
 	// ErrDuplicateName: two different Funcs or inputs share a name.
 	ErrDuplicateName ErrorCode = "duplicate_name"
-	// ErrRuntime: a run-time check failed (an assertion or an out-of-bounds access).
+	// ErrRuntime: a run-time check failed (an assertion: a tail, a buffer's
+	// bounds, a Bound's coverage, ...). The run-time codes below are
+	// kinds of it: errors.Is(err, ErrRuntime) holds for them too.
 	ErrRuntime ErrorCode = "runtime"
+	// ErrOutOfBounds: a load or store at run time fell outside its buffer
+	// (a broken UnsafePromiseClamped, a scatter out of range), on the CPU
+	// or in a kernel on the emulator.
+	ErrOutOfBounds ErrorCode = "out_of_bounds"
+	// ErrSharedRace: the emulator saw two threads of a block access one
+	// shared element between two barriers, at least one writing.
+	ErrSharedRace ErrorCode = "shared_race"
+	// ErrDivergentBarrier: the emulator saw some threads of a block wait at
+	// a barrier that others did not reach.
+	ErrDivergentBarrier ErrorCode = "divergent_barrier"
+	// ErrUninitializedRead: the emulator saw a thread read a shared element
+	// that no thread of its block had written.
+	ErrUninitializedRead ErrorCode = "uninitialized_read"
+	// ErrNilObject: a method was called on a nil or zero-value object (a
+	// Func, Stage, Pipeline, Lowered, Buffer, ImageParam, Param or RDom not
+	// made by its constructor), or given nil where it needs one.
+	ErrNilObject ErrorCode = "nil_object"
+	// ErrBadType: a Type that is not one of the scalar types (Int8 ...
+	// Float64, Bool) was given to Cast, Lit, NewImageParam, ...
+	ErrBadType ErrorCode = "bad_type"
+	// ErrBadArgument: an argument is outside its range: an unknown Target,
+	// TailStrategy or MemoryType value, a negative run count, an unknown
+	// pass name in Options.StopAfter.
+	ErrBadArgument ErrorCode = "bad_argument"
+	// ErrRedefinition: a Func that has a pure definition is given another
+	// one (Define with its pure Vars, no RDom and a value that does not
+	// read the Func), which would replace the first.
+	ErrRedefinition ErrorCode = "redefinition"
+	// ErrCycle: Funcs call each other in a cycle (f reads g and g reads f,
+	// through any definition), so neither can be computed first.
+	ErrCycle ErrorCode = "cycle"
 	// ErrInternal: a compiler invariant failed (a bug); the message names the pass.
 	ErrInternal ErrorCode = "internal"
 )
@@ -55,9 +88,43 @@ type Error struct {
 	Directive string // the directive or construct, e.g. "split", "compute_at", "Define"
 	Msg       string // what is wrong
 	Legal     string // what would be legal, if it can be said
+	// Cause is the error this one reports, if any (a *gpu.EmulatorError,
+	// a *cpu.Error, a context's error): errors.As and errors.Is reach it
+	// through Unwrap.
+	Cause error
+}
+
+// Error makes an ErrorCode an error value, so that errors.Is(err, code)
+// tells whether err is (or wraps) an *Error with that code.
+func (c ErrorCode) Error() string { return string(c) }
+
+// runtimeKinds are the codes that are kinds of ErrRuntime.
+var runtimeKinds = map[ErrorCode]bool{
+	ErrOutOfBounds: true, ErrSharedRace: true, ErrDivergentBarrier: true, ErrUninitializedRead: true,
+}
+
+// Is reports whether target is e's code, or ErrRuntime for a run-time
+// code (ErrOutOfBounds, ErrSharedRace, ...). errors.Is uses it.
+func (e *Error) Is(target error) bool {
+	c, ok := target.(ErrorCode)
+	if !ok || e == nil {
+		return false
+	}
+	return c == e.Code || (c == ErrRuntime && runtimeKinds[e.Code])
+}
+
+// Unwrap returns the Cause.
+func (e *Error) Unwrap() error {
+	if e == nil {
+		return nil
+	}
+	return e.Cause
 }
 
 func (e *Error) Error() string {
+	if e == nil {
+		return "<nil>"
+	}
 	var b strings.Builder
 	b.WriteString(string(e.Code))
 	if e.Func != "" {
@@ -83,6 +150,9 @@ func Errorf(code ErrorCode, fn, directive, format string, args ...any) *Error {
 
 // WithLegal sets what would be legal and returns e.
 func (e *Error) WithLegal(format string, args ...any) *Error {
+	if e == nil {
+		return nil
+	}
 	e.Legal = fmt.Sprintf(format, args...)
 	return e
 }

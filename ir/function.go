@@ -1,6 +1,9 @@
 package ir
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // This file holds the algorithm and schedule of a Func as lowering sees
 // them: plain data recorded by the user API (package halide) and consumed by
@@ -122,6 +125,9 @@ const (
 )
 
 func (t TailStrategy) String() string {
+	if t > RoundUp {
+		return fmt.Sprintf("TailStrategy(%d)", uint8(t))
+	}
 	return [...]string{"Auto", "GuardWithIf", "ShiftInwards", "RoundUp"}[t]
 }
 

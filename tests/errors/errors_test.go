@@ -1,6 +1,7 @@
 package errors_test
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/gohalide/gohalide/halide"
@@ -495,7 +496,8 @@ func TestErrType(t *testing.T) {
 			run: func() error {
 				f := halide.NewFunc("f")
 				f.Define(x).Is(halide.Cast(halide.Int32, in.At(x)))
-				f.Define(x).Is(in.At(x))
+				// The update reads f, so it is not a redefinition.
+				f.Define(x).Is(halide.Select(f.At(x).Gt(0), in.At(x), 0.0))
 				return lowerErr(f)
 			},
 			code: halide.ErrType, fn: "f", directive: "Define (update)",
@@ -1245,7 +1247,10 @@ func TestErrRuntimeBrokenPromise(t *testing.T) {
 	const sentinel = -1
 	out.Fill(func([]int) float32 { return sentinel })
 	err := safely(func() error { return halide.NewPipeline(f).Realize(out) })
-	check(t, err, halide.ErrRuntime, "f", "Realize", "in", "1000", "out of bounds")
+	check(t, err, halide.ErrOutOfBounds, "f", "Realize", "in", "1000", "out of bounds")
+	if !errors.Is(err, halide.ErrRuntime) {
+		t.Errorf("errors.Is(%v, ErrRuntime) is false; an access out of bounds is a run-time error", err)
+	}
 	for i := 0; i < n; i++ {
 		got := out.Get(i)
 		switch {
@@ -1272,7 +1277,7 @@ func TestErrRuntimeBrokenScatterPromise(t *testing.T) {
 	idx.Set(ix)
 	out := halide.NewBuffer[int32](n)
 	err := safely(func() error { return halide.NewPipeline(f).Realize(out) })
-	check(t, err, halide.ErrRuntime, "f", "Realize", "f", "out of bounds")
+	check(t, err, halide.ErrOutOfBounds, "f", "Realize", "f", "out of bounds")
 	want := []int32{0, 1, 0, 1, 0, 0} // 1 and 3 were counted before the bad store
 	for i, w := range want {
 		if got := out.Get(i); got != w {
