@@ -145,7 +145,13 @@ def make_variants(torch, F, w, dev):
         M, K, N = p["M"], p["K"], p["N"]
         A = uniform(torch, (M, K), dev)
         Bm = uniform(torch, (K, N), dev)
-        return {"matmul_fp32": lambda: torch.matmul(A, Bm)}
+        out = {"matmul_fp32": lambda: torch.matmul(A, Bm)}
+        tb = triton_peers()
+        if tb is not None:
+            Cm = torch.empty((M, N), dtype=torch.float32, device=dev)
+            out["triton_fp32"] = tb.checked(torch, "triton_fp32", lambda: tb.gemm(A, Bm, Cm),
+                                            A.double() @ Bm.double(), 1e-4)
+        return out
     if app == "conv2d":
         B, Ci, Co, H, W, K = p["B"], p["Cin"], p["Cout"], p["H"], p["W"], p["K"]
         x = uniform(torch, (B, Ci, H, W), dev)
@@ -159,14 +165,42 @@ def make_variants(torch, F, w, dev):
     if app == "tensorproduct":
         C, M, N, P, pts = p["C"], p["M"], p["N"], p["P"], p["points"]
         inp, weight, imap, omap = tp_inputs(torch, C, M, N, P, pts, pts, dev)
+        if p.get("hotspot"):
+            # The hot-spot maps of our app (algo.HotSpotMaps): every fifth
+            # pair scatters to point 0, every seventh (not fifth) to its
+            # neighbour's point.
+            pidx = torch.arange(P, device=dev)
+            omap[:, pidx % 5 == 1] = 0
+            seventh = (pidx % 7 == 3) & (pidx % 5 != 1) & (pidx > 0)
+            omap[:, seventh] = omap[:, (pidx - 1).clamp(min=0)][:, seventh]
         out = torch.zeros((pts, M), dtype=torch.float32, device=dev)
         g = inp[imap]  # pre-gathered, for bmm_only
-        return {
+        variants = {
             "gather_bmm_scatter": lambda: tp_bmm(torch, inp, weight, imap, omap, out),
             "gather_mm_scatter_loop": lambda: tp_loop(inp, weight, imap, omap, out),
             "bmm_only": lambda: torch.bmm(g, weight),
         }
+        tb = triton_peers()
+        if tb is not None and "triton_fused_fp32" in w["variants"]:
+            i32, o32 = imap.to(torch.int32).contiguous(), omap.to(torch.int32).contiguous()
+            want = torch.zeros((pts, M), dtype=torch.float64, device=dev)
+            want.index_add_(0, omap.flatten(), torch.bmm(inp.double()[imap], weight.double()).flatten(0, 1))
+            for name, prec, tol in [("triton_fused_fp32", "ieee", 1e-4), ("triton_fused_tf32", "tf32", 5e-2)]:
+                variants[name] = tb.checked(torch, name, lambda prec=prec: tb.tp_fused(inp, weight, i32, o32, out, prec),
+                                            want, tol, result=out)
+            del want
+        return variants
     raise ValueError("unknown app " + app)
+
+
+def triton_peers():
+    """bench/triton_bench.py, or None where Triton is not installed."""
+    try:
+        import triton_bench
+    except ImportError as e:
+        print("torch_bench: no Triton peers (%s)" % e, file=sys.stderr)
+        return None
+    return triton_bench
 
 
 def tp_inputs(torch, C, M, N, P, in_pts, out_pts, dev):

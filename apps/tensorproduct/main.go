@@ -35,20 +35,34 @@ import (
 )
 
 // size is one size of the tensor product: C = M channels, N offsets of P
-// pairs, points input and output points.
-type size struct{ channels, offsets, pairs, points int }
+// pairs, points input and output points, and the maps: uniform (the
+// peers' distribution) or hot spots (every fifth pair scatters to point 0:
+// atomic collisions).
+type size struct {
+	channels, offsets, pairs, points int
+	hotSpot                          bool
+}
 
 var (
-	// benchSize is the size of Halide issue #8427.
-	benchSize = size{64, 27, 33333, 100000}
-	// smallSize is the emulator's (and the check's on every target).
-	smallSize = size{64, 2, 300, 200}
+	// benchSize is the size of Halide issue #8427, with uniform maps as
+	// the PyTorch and Triton baselines draw them.
+	benchSize = size{64, 27, 33333, 100000, false}
+	// hotSpotSize is the same with the hot-spot maps: a second, labelled
+	// workload.
+	hotSpotSize = size{64, 27, 33333, 100000, true}
+	// smallSize is the emulator's (and the check's on every target), with
+	// the hot-spot maps: collisions are what the check must see.
+	smallSize = size{64, 2, 300, 200, true}
 )
 
-// String names the size as bench/workloads.py's tensorproduct workload
-// does ("C=64 M=64 N=27 P=33333 points=100000").
+// String names the size as bench/workloads.py's tensorproduct workloads
+// do ("C=64 M=64 N=27 P=33333 points=100000 hotspot=0").
 func (z size) String() string {
-	return fmt.Sprintf("C=%d M=%d N=%d P=%d points=%d", z.channels, z.channels, z.offsets, z.pairs, z.points)
+	hot := 0
+	if z.hotSpot {
+		hot = 1
+	}
+	return fmt.Sprintf("C=%d M=%d N=%d P=%d points=%d hotspot=%d", z.channels, z.channels, z.offsets, z.pairs, z.points, hot)
 }
 
 // bytes is the minimal DRAM traffic of one run: the input, the weights,
@@ -69,22 +83,26 @@ type tpSchedule func(*algo.TensorProduct, algo.TPFactors)
 func build(z size, apply tpSchedule) func() algo.Algorithm {
 	return func() algo.Algorithm {
 		t := algo.NewTensorProduct(z.channels, z.channels, z.offsets, z.pairs, z.points, z.points)
+		if !z.hotSpot {
+			t.Maps = algo.UniformMaps
+		}
 		apply(t, algo.IssueFactors)
 		return t
 	}
 }
 
-// schedule is one schedule: its GPU version, and its CPU version if any.
-func schedule(name, what string, gpu, cpu tpSchedule) appkit.Schedule {
+// schedule is one schedule at the benchmark size z: its GPU version, and
+// its CPU version if any.
+func schedule(name, what string, z size, gpu, cpu tpSchedule) appkit.Schedule {
 	s := appkit.Schedule{
 		Name:      name,
 		What:      what,
-		Size:      benchSize.String(),
+		Size:      z.String(),
 		SmallSize: smallSize.String(),
-		Build:     build(benchSize, gpu),
+		Build:     build(z, gpu),
 		Small:     build(smallSize, gpu),
-		Bytes:     benchSize.bytes(),
-		Flops:     benchSize.flops(),
+		Bytes:     z.bytes(),
+		Flops:     z.flops(),
 	}
 	if cpu != nil {
 		s.CPU = build(smallSize, cpu)
@@ -98,13 +116,15 @@ var App = appkit.App{
 	What:    "gather / per-offset tensor product / scatter of Halide issue #8427, float32",
 	Kernels: true,
 	Schedules: []appkit.Schedule{
-		schedule("A", "GatherWeight at Product's c1, inside the thread loops (Halide: 16384 floats)",
+		schedule("A", "GatherWeight at Product's c1, inside the thread loops (Halide: 16384 floats)", benchSize,
 			(*algo.TensorProduct).GPUScheduleA, (*algo.TensorProduct).ScheduleA),
-		schedule("B", "GatherWeight at the block loop m (Halide: 2048 floats)",
+		schedule("B", "GatherWeight at the block loop m (Halide: 2048 floats)", benchSize,
 			(*algo.TensorProduct).GPUScheduleB, (*algo.TensorProduct).ScheduleB),
-		schedule("C", "c1 between blocks and threads; GatherWeight at c1 with its own threads (Halide: 512 floats)",
+		schedule("C", "c1 between blocks and threads; GatherWeight at c1 with its own threads (Halide: 512 floats)", benchSize,
 			(*algo.TensorProduct).GPUScheduleC, (*algo.TensorProduct).ScheduleC),
-		schedule("best", "ours: one launch, 64 pairs x 64 channels per block, input rows and weights staged in shared, 4x4 register tiles",
+		schedule("best", "ours: one launch, 64 pairs x 64 channels per block, input rows and weights staged in shared, 4x4 register tiles", benchSize,
+			func(t *algo.TensorProduct, _ algo.TPFactors) { t.GPUScheduleBest() }, nil),
+		schedule("best_hotspot", "best on the hot-spot maps (every fifth pair scatters to output point 0): the atomics' collisions", hotSpotSize,
 			func(t *algo.TensorProduct, _ algo.TPFactors) { t.GPUScheduleBest() }, nil),
 	},
 }
