@@ -23,14 +23,20 @@ func TestAppTensorProduct(t *testing.T) {
 	if err := json.Unmarshal(stdout.Bytes(), &rs); err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]int64{"A": 512, "B": 2048, "C": 512, "best": 4096}
+	want := map[string]int64{"A": 512, "B": 2048, "C": 512, "best": 4096, "best_hotspot": 4096}
 	var names []string
 	for _, r := range rs {
 		names = append(names, r.Schedule)
 		if r.App != "tensorproduct" || r.Target != "emulator" || r.Check != "ok" {
 			t.Errorf("%s: app %q target %q check %q", r.Schedule, r.App, r.Target, r.Check)
 		}
-		if r.Size != "C=64 M=64 N=27 P=33333 points=100000" || r.CheckSize != "C=64 M=64 N=2 P=300 points=200" {
+		// Timed on uniform maps (best_hotspot on the hot-spot maps),
+		// checked on the hot-spot maps (collisions).
+		size := "C=64 M=64 N=27 P=33333 points=100000 hotspot=0"
+		if r.Schedule == "best_hotspot" {
+			size = "C=64 M=64 N=27 P=33333 points=100000 hotspot=1"
+		}
+		if r.Size != size || r.CheckSize != "C=64 M=64 N=2 P=300 points=200 hotspot=1" {
 			t.Errorf("%s: size %q, check size %q", r.Schedule, r.Size, r.CheckSize)
 		}
 		var got int64 = -1
@@ -45,7 +51,7 @@ func TestAppTensorProduct(t *testing.T) {
 			t.Errorf("%s: GatherWeight has %d shared floats, want %d", r.Schedule, got, want[r.Schedule])
 		}
 	}
-	if strings.Join(names, ",") != "A,B,C,best" {
+	if strings.Join(names, ",") != "A,B,C,best,best_hotspot" {
 		t.Errorf("schedules %v", names)
 	}
 }
