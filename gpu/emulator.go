@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"iter"
 	"math"
+	"reflect"
 	"strings"
 	"sync"
 
@@ -624,18 +625,18 @@ func (e *Emulator) newLaunch(kc *emuKernel, grid, block [3]int, scalars, buffers
 		}
 		l.scalars[a.Name] = v
 	}
+	// The size of a copy of each global scratch buffer: the host sized the
+	// buffer as the copies in the grid times it.
 	for _, a := range kc.scratch {
-		vals := map[string]ir.Expr{}
-		for name, v := range l.scalars {
-			if i, ok := emuInt(v); ok {
-				vals[name] = ir.Int(i)
-			}
+		copies := int64(grid[0]) * int64(grid[1]) * int64(grid[2])
+		if !a.ScratchPerBlock {
+			copies *= int64(block[0]) * int64(block[1]) * int64(block[2])
 		}
-		n, ok := ir.AsInt(ir.Simplify(ir.Substitute(a.Scratch, vals)))
-		if !ok || n < 0 {
-			return nil, bad("the size of a copy of global scratch %s, %s, is not an integer of the scalar arguments", a.Name, ir.ExprString(a.Scratch))
+		n := int64(reflect.ValueOf(buffers[a.Name]).Len())
+		if copies <= 0 || n%copies != 0 {
+			return nil, bad("global scratch %s has %d elements, not a multiple of its %d copies", a.Name, n, copies)
 		}
-		l.scratchElems = append(l.scratchElems, n)
+		l.scratchElems = append(l.scratchElems, n/copies)
 	}
 	for _, a := range kc.bufferArgs {
 		v, ok := buffers[a.Name]
@@ -1189,25 +1190,4 @@ func emuMakeSlice(t ir.Type, n int) any {
 		return make([]float32, n)
 	}
 	return make([]float64, n)
-}
-
-// emuInt returns an integer scalar argument's value.
-func emuInt(v any) (int64, bool) {
-	switch v := v.(type) {
-	case int8:
-		return int64(v), true
-	case int16:
-		return int64(v), true
-	case int32:
-		return int64(v), true
-	case int64:
-		return v, true
-	case uint8:
-		return int64(v), true
-	case uint16:
-		return int64(v), true
-	case uint32:
-		return int64(v), true
-	}
-	return 0, false
 }

@@ -244,14 +244,7 @@ func extractKernel(st *State, outer *ir.For, count map[string]int) (*ir.Kernel, 
 		}
 		return true
 	}, nil)
-	kern.Args = kernelArgs(body)
-	for _, a := range scratch {
-		for i := range kern.Args {
-			if kern.Args[i].Name == a.Name {
-				kern.Args[i].Scratch, kern.Args[i].ScratchPerBlock = a.Extents[0], a.InGlobal
-			}
-		}
-	}
+	kern.Args = scratchArgs(kernelArgs(withSizes(body, scratch)), scratch)
 	return kern, scratch, nil
 }
 
@@ -305,6 +298,31 @@ func globalScratch(kern *ir.Kernel, body ir.Stmt) (ir.Stmt, []*ir.Allocate) {
 	}
 	body = mut(body)
 	return body, scratch
+}
+
+// withSizes is body with the sizes of the kernel's global scratch
+// evaluated after it, so that the arguments found in it include the
+// variables of the sizes (which the launch needs to check the copies) even
+// where the body no longer uses them.
+func withSizes(body ir.Stmt, scratch []*ir.Allocate) ir.Stmt {
+	stmts := []ir.Stmt{body}
+	for _, a := range scratch {
+		stmts = append(stmts, &ir.Evaluate{X: a.Extents[0]})
+	}
+	return ir.MakeBlock(stmts...)
+}
+
+// scratchArgs records on the buffer arguments of global scratch the size
+// of one copy.
+func scratchArgs(args []ir.KernelArg, scratch []*ir.Allocate) []ir.KernelArg {
+	for _, a := range scratch {
+		for i := range args {
+			if args[i].Name == a.Name {
+				args[i].Scratch, args[i].ScratchPerBlock = a.Extents[0], a.InGlobal
+			}
+		}
+	}
+	return args
 }
 
 // rebaseBuffer adds base to every index of buf in s.

@@ -259,17 +259,13 @@ func threadOrLoopDependent(e ir.Expr, loops []*ir.For) bool {
 }
 
 // rebuildArgs recomputes a kernel's arguments from its body, keeping the
-// facts recorded on the old ones (global scratch sizes).
+// global scratch buffers and their sizes (gpu_kernels' withSizes).
 func rebuildArgs(k *ir.Kernel) []ir.KernelArg {
-	old := map[string]ir.KernelArg{}
+	var scratch []*ir.Allocate
 	for _, a := range k.Args {
-		old[a.Name] = a
-	}
-	args := kernelArgs(k.Body)
-	for i, a := range args {
-		if o, ok := old[a.Name]; ok && a.IsBuffer {
-			args[i].Scratch, args[i].ScratchPerBlock = o.Scratch, o.ScratchPerBlock
+		if a.Scratch != nil {
+			scratch = append(scratch, &ir.Allocate{Name: a.Name, T: a.T, Memory: ir.Heap, InGlobal: a.ScratchPerBlock, Extents: []ir.Expr{a.Scratch}})
 		}
 	}
-	return args
+	return scratchArgs(kernelArgs(withSizes(k.Body, scratch)), scratch)
 }
