@@ -28,6 +28,14 @@ func (p *progress) step(what string, f func()) {
 	}
 	start := time.Now()
 	announced, finished := false, false
+	if progressAfter <= 0 {
+		// Every step is announced, before it starts (no timer to race
+		// with a quick step).
+		fmt.Fprintf(p.w, "%s...\n", what)
+		f()
+		fmt.Fprintf(p.w, "%s: done in %.1f s\n", what, time.Since(start).Seconds())
+		return
+	}
 	t := time.AfterFunc(progressAfter, func() {
 		p.mu.Lock()
 		defer p.mu.Unlock()
