@@ -78,8 +78,13 @@ func unrollLoops(st *State) error {
 }
 
 // maxRegisterUnroll bounds the iterations of a serial loop unrolled because
-// it indexes a register array.
-const maxRegisterUnroll = 64
+// it indexes a register array, and maxRegisterCopies the copies of the
+// body that such unrolling may make together with the unrolled loops inside
+// it (a register tile is small; a larger nest stays a loop).
+const (
+	maxRegisterUnroll = 64
+	maxRegisterCopies = 256
+)
 
 // registerLoops marks Unrolled each serial loop that indexes a register
 // array with its variable, has a constant upper bound of at most
@@ -103,11 +108,31 @@ func registerLoops(s ir.Stmt) ir.Stmt {
 		if !ok || l.Kind != ir.Serial || !indexesRegister(l.Body, l.Name, regs) || hasCollective(l.Body) {
 			return x
 		}
-		if ub, ok := bounds.ConstantUpperBound(lv.resolve(l.Extent), nil); !ok || ub > maxRegisterUnroll {
+		ub, ok := bounds.ConstantUpperBound(lv.resolve(l.Extent), nil)
+		if !ok || ub > maxRegisterUnroll || ub*unrolledCopies(l.Body, lv) > maxRegisterCopies {
 			return x
 		}
 		return &ir.For{Name: l.Name, Min: l.Min, Extent: l.Extent, Kind: ir.Unrolled, Body: l.Body}
 	})
+}
+
+// unrolledCopies is the most copies of a statement of s that its unrolled
+// loops make (the product of their bounds along a nest).
+func unrolledCopies(s ir.Stmt, lv letValues) int64 {
+	most := int64(1)
+	ir.WalkStmt(s, func(x ir.Stmt) bool {
+		l, ok := x.(*ir.For)
+		if !ok || l.Kind != ir.Unrolled {
+			return true
+		}
+		n, ok := bounds.ConstantUpperBound(lv.resolve(l.Extent), nil)
+		if !ok || n < 1 {
+			n = 1
+		}
+		most = max(most, n*unrolledCopies(l.Body, lv))
+		return false
+	}, nil)
+	return most
 }
 
 // indexesRegister reports whether s loads or stores a register array
