@@ -6,7 +6,8 @@
                  adds the rows into the output with atomics. FP32 with
                  input_precision="ieee", and TF32 ("tf32").
   gemm           an FP32 GEMM (input_precision="ieee"), blocked, with the
-                 grouped launch order of the Triton tutorial.
+                 grouped launch order of the Triton tutorial, its tiles
+                 autotuned for the shape.
 
 Inputs are drawn as in torch_bench.py: uniform values in [-1, 1] and
 uniform random gather/scatter maps (the peers' distribution). Each variant
@@ -55,6 +56,17 @@ def tp_fused(inp, weight, imap, omap, out, precision, block_p=64):
     return out
 
 
+_GEMM_CONFIGS = [
+    triton.Config({"BM": bm, "BN": bn, "BK": bk, "GROUP": 8}, num_warps=w, num_stages=s)
+    for bm, bn, bk, w, s in [
+        (128, 256, 32, 8, 3), (256, 128, 32, 8, 3), (128, 128, 32, 4, 4), (128, 64, 32, 4, 4),
+        (64, 128, 32, 4, 4), (64, 64, 32, 4, 5), (128, 128, 64, 8, 3), (64, 256, 32, 4, 4),
+        (128, 32, 32, 4, 4), (64, 32, 32, 2, 5),
+    ]
+]
+
+
+@triton.autotune(configs=_GEMM_CONFIGS, key=["M", "N", "K"])
 @triton.jit
 def _gemm_kernel(a, b, c, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr,
                  GROUP: tl.constexpr):
@@ -80,11 +92,13 @@ def _gemm_kernel(a, b, c, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.co
     tl.store(c + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
 
 
-def gemm(A, B, C, bm=128, bn=128, bk=32):
+def gemm(A, B, C):
+    """C = A B in FP32, with the tile configuration Triton's autotuner picks
+    for the shape (the first call tunes)."""
     M, K = A.shape
     N = B.shape[1]
-    grid = (triton.cdiv(M, bm) * triton.cdiv(N, bn),)
-    _gemm_kernel[grid](A, B, C, M, N, K, BM=bm, BN=bn, BK=bk, GROUP=8, num_warps=8, num_stages=3)
+    grid = lambda meta: (triton.cdiv(M, meta["BM"]) * triton.cdiv(N, meta["BN"]),)
+    _gemm_kernel[grid](A, B, C, M, N, K)
     return C
 
 
