@@ -160,26 +160,17 @@ func extractKernel(st *State, outer *ir.For, count map[string]int) (*ir.Kernel, 
 	// Hoist the shared allocations to the top. An allocation met more
 	// than once (the copies an unrolled loop made of one realization, live
 	// one after the other) is hoisted once, with the largest size.
-	var shared []*ir.Allocate
-	index := map[string]int{}
+	hs := &hoisted{}
 	var mut func(ir.Stmt) ir.Stmt
 	mut = func(x ir.Stmt) ir.Stmt {
 		if a, ok := x.(*ir.Allocate); ok && a.Memory == ir.GPUShared && !a.InGlobal {
-			size := ir.Expr(ir.Int(1))
-			for _, e := range a.Extents {
-				size = ir.Simplify(ir.MulE(size, e))
-			}
-			if i, ok := index[a.Name]; ok {
-				shared[i].Extents[0] = ir.Simplify(ir.MaxE(shared[i].Extents[0], size))
-			} else {
-				index[a.Name] = len(shared)
-				shared = append(shared, &ir.Allocate{Name: a.Name, T: a.T, Memory: a.Memory, Extents: []ir.Expr{size}, PerThread: a.PerThread})
-			}
+			hs.add(a, a.Memory)
 			return mut(a.Body)
 		}
 		return ir.MapStmt(x, mut, nil)
 	}
 	body = mut(body)
+	shared := hs.list
 	body, scratch := globalScratch(kern, body)
 	body = hostMaxima(kern, body, append(shared, scratch...))
 	body = ir.SimplifyStmt(body)
@@ -201,10 +192,7 @@ func extractKernel(st *State, outer *ir.For, count map[string]int) (*ir.Kernel, 
 			return true
 		}
 		ka := ir.KernelAlloc{Func: a.Name, T: a.T, Memory: a.Memory}
-		size := ir.Expr(ir.Int(1))
-		for _, e := range a.Extents {
-			size = ir.Simplify(ir.MulE(size, e))
-		}
+		size := flatSize(a.Extents)
 		if n, ok := ir.AsInt(size); ok {
 			ka.Elems = n
 		} else {
@@ -257,8 +245,7 @@ func extractKernel(st *State, outer *ir.For, count map[string]int) (*ir.Kernel, 
 // Copies of one realization (an unrolled loop's) share the largest size.
 // The host allocations come back as Heap, with the size of one copy.
 func globalScratch(kern *ir.Kernel, body ir.Stmt) (ir.Stmt, []*ir.Allocate) {
-	var scratch []*ir.Allocate
-	index := map[string]int{}
+	hs := &hoisted{}
 	// The block's index in the grid, and the thread's, over the
 	// dimensions of more than one block or thread.
 	linear := func(ids [3]string, sizes [3]ir.Expr, e ir.Expr) ir.Expr {
@@ -278,16 +265,8 @@ func globalScratch(kern *ir.Kernel, body ir.Stmt) (ir.Stmt, []*ir.Allocate) {
 		if !ok || !(a.Memory == ir.Heap || a.InGlobal) {
 			return ir.MapStmt(x, mut, nil)
 		}
-		size := ir.Expr(ir.Int(1))
-		for _, e := range a.Extents {
-			size = ir.Simplify(ir.MulE(size, e))
-		}
-		if i, ok := index[a.Name]; ok {
-			scratch[i].Extents[0] = ir.Simplify(ir.MaxE(scratch[i].Extents[0], size))
-		} else {
-			index[a.Name] = len(scratch)
-			scratch = append(scratch, &ir.Allocate{Name: a.Name, T: a.T, Memory: ir.Heap, InGlobal: a.InGlobal, Extents: []ir.Expr{size}})
-		}
+		size := flatSize(a.Extents)
+		hs.add(a, ir.Heap)
 		base := a.Name + ".base"
 		inner := rebaseBuffer(mut(a.Body), a.Name, &ir.Var{T: ir.Int32, Name: base})
 		id := copyID
@@ -297,7 +276,38 @@ func globalScratch(kern *ir.Kernel, body ir.Stmt) (ir.Stmt, []*ir.Allocate) {
 		return &ir.LetStmt{Name: base, Value: ir.MulE(id, size), Body: inner}
 	}
 	body = mut(body)
-	return body, scratch
+	return body, hs.list
+}
+
+// hoisted collects the allocations of a kernel body moved out of it, one
+// per name: the copies an unrolled loop made of one realization are live
+// one after the other, so they share one, of the largest flat size.
+type hoisted struct {
+	list  []*ir.Allocate
+	index map[string]int
+}
+
+// add records a (flattened to one extent) in memory m.
+func (h *hoisted) add(a *ir.Allocate, m ir.MemoryType) {
+	size := flatSize(a.Extents)
+	if i, ok := h.index[a.Name]; ok {
+		h.list[i].Extents[0] = ir.Simplify(ir.MaxE(h.list[i].Extents[0], size))
+		return
+	}
+	if h.index == nil {
+		h.index = map[string]int{}
+	}
+	h.index[a.Name] = len(h.list)
+	h.list = append(h.list, &ir.Allocate{Name: a.Name, T: a.T, Memory: m, InGlobal: a.InGlobal, Extents: []ir.Expr{size}, PerThread: a.PerThread})
+}
+
+// flatSize is the number of elements of extents.
+func flatSize(extents []ir.Expr) ir.Expr {
+	size := ir.Expr(ir.Int(1))
+	for _, e := range extents {
+		size = ir.Simplify(ir.MulE(size, e))
+	}
+	return size
 }
 
 // withSizes is body with the sizes of the kernel's global scratch

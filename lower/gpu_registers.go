@@ -15,14 +15,20 @@ package lower
 
 import "github.com/gohalide/gohalide/ir"
 
-func gpuRegisters(st *State) error {
+// registerArrays returns the names of the register arrays allocated in s.
+func registerArrays(s ir.Stmt) map[string]bool {
 	regs := map[string]bool{}
-	ir.WalkStmt(st.Stmt, func(x ir.Stmt) bool {
+	ir.WalkStmt(s, func(x ir.Stmt) bool {
 		if a, ok := x.(*ir.Allocate); ok && a.Memory == ir.Register {
 			regs[a.Name] = true
 		}
 		return true
 	}, nil)
+	return regs
+}
+
+func gpuRegisters(st *State) error {
+	regs := registerArrays(st.Stmt)
 	if len(regs) == 0 {
 		return nil
 	}

@@ -92,13 +92,7 @@ const (
 // together (a shared production, thread loops, another kernel's loops), whose
 // copies could not be guarded per thread.
 func registerLoops(s ir.Stmt) ir.Stmt {
-	regs := map[string]bool{}
-	ir.WalkStmt(s, func(x ir.Stmt) bool {
-		if a, ok := x.(*ir.Allocate); ok && a.Memory == ir.Register {
-			regs[a.Name] = true
-		}
-		return true
-	}, nil)
+	regs := registerArrays(s)
 	if len(regs) == 0 {
 		return s
 	}
