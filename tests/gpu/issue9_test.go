@@ -6,7 +6,6 @@ package gpu_test
 
 import (
 	"errors"
-	"fmt"
 	"math/rand"
 	"strings"
 	"testing"
@@ -195,16 +194,37 @@ func TestIssue9LaunchTimeBlockSize(t *testing.T) {
 	}
 }
 
+// radiusBlur is g(x) = sum over |j| <= r of f(x + j), f(x) = 2 in(x), with
+// the radius r a Param: f's footprint per point is 2r + 1, known at
+// launch.
+func radiusBlur(x halide.Var) (f, g *halide.Func, in *halide.ImageParam, r *halide.Param[int32]) {
+	in = halide.NewImageParam("in", halide.Float32, 1)
+	r = halide.NewParam[int32]("r")
+	f, g = halide.NewFunc("f"), halide.NewFunc("g")
+	f.Define(x).Is(in.At(x).Mul(2))
+	k := halide.NewRDom("k", halide.Range(halide.E(int32(0)), r.Expr().Mul(2).Add(1)))
+	g.Define(x).Is(halide.Sum(f.At(x.Add(k.X()).Sub(r.Expr()))))
+	return f, g, in, r
+}
+
+// checkRadiusBlur compares out with radiusBlur's plain-Go reference
+// (tolerance 1e-4).
+func checkRadiusBlur(t *testing.T, out *halide.Buffer[float32], ib *halide.Buffer[float32], r int) {
+	t.Helper()
+	portedCheckFloat(t, "g", out, func(c []int) float64 {
+		var s float64
+		for j := -r; j <= r; j++ {
+			s += 2 * float64(ib.Get(c[0]+j))
+		}
+		return s
+	}, 1e-4)
+}
+
 // A blur of radius r (a Param) with f per thread in Heap: global scratch
 // of 2r+1 floats per thread, allocated around the launch.
 func TestIssue9HeapParamSize(t *testing.T) {
 	x, bx, tx := halide.NewVar("x"), halide.NewVar("bx"), halide.NewVar("tx")
-	in := halide.NewImageParam("in", halide.Float32, 1)
-	r := halide.NewParam[int32]("r")
-	f, g := halide.NewFunc("f"), halide.NewFunc("g")
-	f.Define(x).Is(in.At(x).Mul(2))
-	k := halide.NewRDom("k", halide.Range(halide.E(int32(0)), r.Expr().Mul(2).Add(1)))
-	g.Define(x).Is(halide.Sum(f.At(x.Add(k.X()).Sub(r.Expr()))))
+	f, g, in, r := radiusBlur(x)
 	g.GPUTile1D(x, bx, tx, 32)
 	f.ComputeAt(g, tx).StoreIn(halide.Heap)
 	ib := randomInput(rand.New(rand.NewSource(5)), 300).SetMin(-10)
@@ -216,13 +236,7 @@ func TestIssue9HeapParamSize(t *testing.T) {
 		if err := p.Realize(out); err != nil {
 			t.Fatal(err)
 		}
-		portedCheckFloat(t, "g", out, func(c []int) float64 {
-			var s float64
-			for j := -int(rv); j <= int(rv); j++ {
-				s += 2 * float64(ib.Get(c[0]+j))
-			}
-			return s
-		}, 1e-4)
+		checkRadiusBlur(t, out, ib, int(rv))
 		if bytes, dyn := sharedOf(t, p, "f"); bytes != int64(4*(2*rv+1)) || dyn == "" {
 			t.Errorf("r = %d: f's scratch per thread is %d bytes (%q), want %d", rv, bytes, dyn, 4*(2*rv+1))
 		}
@@ -234,12 +248,7 @@ func TestIssue9HeapParamSize(t *testing.T) {
 // block: 32 + 2r floats for a blur of radius r in 32-wide blocks.
 func TestIssue9HeapPerBlock(t *testing.T) {
 	x, bx, tx := halide.NewVar("x"), halide.NewVar("bx"), halide.NewVar("tx")
-	in := halide.NewImageParam("in", halide.Float32, 1)
-	r := halide.NewParam[int32]("r")
-	f, g := halide.NewFunc("f"), halide.NewFunc("g")
-	f.Define(x).Is(in.At(x).Mul(2))
-	k := halide.NewRDom("k", halide.Range(halide.E(int32(0)), r.Expr().Mul(2).Add(1)))
-	g.Define(x).Is(halide.Sum(f.At(x.Add(k.X()).Sub(r.Expr()))))
+	f, g, in, r := radiusBlur(x)
 	g.GPUTile1D(x, bx, tx, 32)
 	f.ComputeAt(g, bx).StoreIn(halide.Heap)
 	ib := randomInput(rand.New(rand.NewSource(6)), 300).SetMin(-10)
@@ -252,13 +261,7 @@ func TestIssue9HeapPerBlock(t *testing.T) {
 			l, _ := p.Lower()
 			t.Fatalf("%v\n%v", err, l)
 		}
-		portedCheckFloat(t, "g", out, func(c []int) float64 {
-			var s float64
-			for j := -int(rv); j <= int(rv); j++ {
-				s += 2 * float64(ib.Get(c[0]+j))
-			}
-			return s
-		}, 1e-4)
+		checkRadiusBlur(t, out, ib, int(rv))
 		if bytes, dyn := sharedOf(t, p, "f"); bytes != int64(4*(32+2*rv)) || dyn == "" {
 			t.Errorf("r = %d: f's scratch per block is %d bytes (%q), want %d", rv, bytes, dyn, 4*(32+2*rv))
 		}
@@ -320,20 +323,7 @@ func TestIssue9ReportLaunchValuesAndSingleThread(t *testing.T) {
 // unshared but two at a time in the pool, and runs.
 func TestIssue9ReuseFitsStaticLimit(t *testing.T) {
 	x, bx, xi, tx := halide.NewVar("x"), halide.NewVar("bx"), halide.NewVar("xi"), halide.NewVar("tx")
-	in := halide.NewImageParam("in", halide.Float32, 1)
-	var prev *halide.Func
-	fs := make([]*halide.Func, 4)
-	for i := range fs {
-		f := halide.NewFunc(fmt.Sprintf("f%d", i+1))
-		if prev == nil {
-			f.Define(x).Is(in.At(x).Add(in.At(x.Add(1))))
-		} else {
-			f.Define(x).Is(prev.At(x).Add(prev.At(x.Add(1))))
-		}
-		fs[i], prev = f, f
-	}
-	g := halide.NewFunc("g")
-	g.Define(x).Is(fs[3].At(x))
+	g, fs, in := chainAlgorithm(x)
 	g.Split(x, bx, xi, 4096).Split(xi, xi, tx, 256).GPUBlocks(bx).GPUThreads(tx)
 	for _, f := range fs {
 		xo, xj := halide.NewVar("xo"), halide.NewVar("xj")

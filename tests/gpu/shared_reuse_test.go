@@ -26,6 +26,18 @@ import (
 // f1 67; each is read only by the next, across a barrier.
 func reuseChain() (*halide.Func, *halide.ImageParam) {
 	x, bx, tx := halide.NewVar("x"), halide.NewVar("bx"), halide.NewVar("tx")
+	g, fs, in := chainAlgorithm(x)
+	g.GPUTile1D(x, bx, tx, 64)
+	for _, f := range fs {
+		xo, xi := halide.NewVar("xo"), halide.NewVar("xi")
+		f.ComputeAt(g, bx).Split(x, xo, xi, 64).GPUThreads(xi).StoreIn(halide.GPUShared)
+	}
+	return g, in
+}
+
+// chainAlgorithm defines the chain of reuseChain, unscheduled: g, f1..f4
+// and the input.
+func chainAlgorithm(x halide.Var) (*halide.Func, []*halide.Func, *halide.ImageParam) {
 	in := halide.NewImageParam("in", halide.Float32, 1)
 	var prev *halide.Func
 	fs := make([]*halide.Func, 4)
@@ -40,12 +52,7 @@ func reuseChain() (*halide.Func, *halide.ImageParam) {
 	}
 	g := halide.NewFunc("g")
 	g.Define(x).Is(fs[3].At(x))
-	g.GPUTile1D(x, bx, tx, 64)
-	for _, f := range fs {
-		xo, xi := halide.NewVar("xo"), halide.NewVar("xi")
-		f.ComputeAt(g, bx).Split(x, xo, xi, 64).GPUThreads(xi).StoreIn(halide.GPUShared)
-	}
-	return g, in
+	return g, fs, in
 }
 
 // reuseTypes is a chain of nine Funcs of nine types, f1 int8 ... f8 uint64,
