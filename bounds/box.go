@@ -95,6 +95,23 @@ func Touched(s ir.Stmt, scope Scope) map[string]Box {
 	return w.out
 }
 
+// RequiredOf is Required(s, scope)[name], worked out for name alone: the
+// parts of s that do not mention name are skipped (found with idx, which
+// may be nil, and which the queries on the statements of one pass share).
+func RequiredOf(s ir.Stmt, scope Scope, name string, idx *Index) Box {
+	w := boxWalker{reads: true, only: name, idx: idx, out: map[string]Box{}}
+	w.stmt(s, env{base: scope})
+	return w.out[name]
+}
+
+// TouchedOf is Touched(s, scope)[name], worked out for name alone (see
+// RequiredOf).
+func TouchedOf(s ir.Stmt, scope Scope, name string, idx *Index) Box {
+	w := boxWalker{reads: true, writes: true, only: name, idx: idx, out: map[string]Box{}}
+	w.stmt(s, env{base: scope})
+	return w.out[name]
+}
+
 // RequiredExpr is Required for an expression alone.
 func RequiredExpr(e ir.Expr, scope Scope) map[string]Box {
 	w := boxWalker{reads: true, out: map[string]Box{}}
@@ -104,8 +121,15 @@ func RequiredExpr(e ir.Expr, scope Scope) map[string]Box {
 
 type boxWalker struct {
 	reads, writes bool
-	out           map[string]Box
+	// only, when set, is the one Func or buffer whose box is wanted; idx
+	// (which may be nil) tells the statements that mention it.
+	only string
+	idx  *Index
+	out  map[string]Box
 }
+
+// wants reports whether the box of name is wanted.
+func (w *boxWalker) wants(name string) bool { return w.only == "" || name == w.only }
 
 func (w *boxWalker) add(name string, b Box) {
 	w.out[name] = unionBox(w.out[name], b)
@@ -136,18 +160,49 @@ func hasReads(e ir.Expr) bool {
 	return found
 }
 
+// hasReadsOf reports whether e calls the Func or image name or loads from
+// the buffer name.
+func hasReadsOf(e ir.Expr, name string) bool {
+	found := false
+	ir.WalkExpr(e, func(x ir.Expr) bool {
+		switch x := x.(type) {
+		case *ir.Load:
+			found = found || x.Buf == name
+		case *ir.Call:
+			found = found || (x.Kind != ir.CallIntrinsic && x.Name == name)
+		}
+		return !found
+	})
+	return found
+}
+
 func (w *boxWalker) expr(e ir.Expr, en env) {
-	if e == nil || !w.reads || !hasReads(e) {
+	if e == nil || !w.reads {
+		return
+	}
+	if w.only != "" {
+		if !hasReadsOf(e, w.only) {
+			return
+		}
+	} else if !hasReads(e) {
 		return
 	}
 	w.reqExpr(e, en)
+}
+
+// hasWanted reports whether e reads what w wants.
+func (w *boxWalker) hasWanted(e ir.Expr) bool {
+	if w.only != "" {
+		return hasReadsOf(e, w.only)
+	}
+	return hasReads(e)
 }
 
 // reqExpr records the reads in e, which is known to have some.
 func (w *boxWalker) reqExpr(e ir.Expr, en env) {
 	switch e := e.(type) {
 	case *ir.Call:
-		if e.Kind != ir.CallIntrinsic {
+		if e.Kind != ir.CallIntrinsic && w.wants(e.Name) {
 			w.add(e.Name, w.box(e.Args, en))
 		}
 		for _, a := range e.Args {
@@ -155,22 +210,24 @@ func (w *boxWalker) reqExpr(e ir.Expr, en env) {
 		}
 		return
 	case *ir.Load:
-		w.add(e.Buf, Box{en.of(ir.Simplify(e.Index))})
+		if w.wants(e.Buf) {
+			w.add(e.Buf, Box{en.of(ir.Simplify(e.Index))})
+		}
 		w.expr(e.Index, en)
 		return
 	case *ir.Let:
 		w.expr(e.Value, en)
-		if hasReads(e.Body) {
-			w.reqExpr(e.Body, en.with(e.Name, en.of(ir.Simplify(e.Value))))
+		if w.hasWanted(e.Body) {
+			w.reqExpr(e.Body, en.withLet(e.Name, e.Value))
 		}
 		return
 	case *ir.Select:
 		// The arms are evaluated only when the condition selects them.
 		w.expr(e.Cond, en)
-		if hasReads(e.True) {
+		if w.hasWanted(e.True) {
 			w.reqExpr(e.True, en.refine(e.Cond, true))
 		}
-		if hasReads(e.False) {
+		if w.hasWanted(e.False) {
 			w.reqExpr(e.False, en.refine(e.Cond, false))
 		}
 		return
@@ -182,22 +239,28 @@ func (w *boxWalker) reqExpr(e ir.Expr, en env) {
 }
 
 func (w *boxWalker) stmt(s ir.Stmt, en env) {
+	if w.idx != nil && w.only != "" && s != nil && !w.idx.Mentions(s, w.only) {
+		return
+	}
 	switch s := s.(type) {
 	case nil:
 	case *ir.LetStmt:
 		w.expr(s.Value, en)
-		w.stmt(s.Body, en.with(s.Name, en.of(ir.Simplify(s.Value))))
+		w.stmt(s.Body, en.withLet(s.Name, s.Value))
 	case *ir.For:
 		w.expr(s.Min, en)
 		w.expr(s.Extent, en)
-		last := ir.AddE(s.Min, ir.SubE(s.Extent, ir.IntConst(s.Extent.Type(), 1)))
-		iv := Interval{en.of(ir.Simplify(s.Min)).Min, en.of(ir.Simplify(last)).Max}
 		// Loops are done inside out: the body's boxes are found with the
 		// loop variable symbolic (so lets inside stay exact functions of it
 		// and correlated ends such as min(v*8, M) and min(v*8, M) + 7 keep
 		// their link), simplified, and only then ranged over the loop.
-		inner := boxWalker{reads: w.reads, writes: w.writes, out: map[string]Box{}}
+		inner := boxWalker{reads: w.reads, writes: w.writes, only: w.only, idx: w.idx, out: map[string]Box{}}
 		inner.stmt(s.Body, en.with(s.Name, Point(&ir.Var{T: s.Min.Type(), Name: s.Name})))
+		if len(inner.out) == 0 {
+			return
+		}
+		last := ir.AddE(s.Min, ir.SubE(s.Extent, ir.IntConst(s.Extent.Type(), 1)))
+		iv := Interval{en.of(ir.Simplify(s.Min)).Min, en.of(ir.Simplify(last)).Max}
 		outer := en.with(s.Name, iv)
 		for name, b := range inner.out {
 			nb := make(Box, len(b))
@@ -220,13 +283,13 @@ func (w *boxWalker) stmt(s ir.Stmt, en env) {
 			w.expr(a, en)
 		}
 		w.expr(s.Value, en)
-		if w.writes {
+		if w.writes && w.wants(s.Func) {
 			w.add(s.Func, w.box(s.Args, en))
 		}
 	case *ir.Store:
 		w.expr(s.Index, en)
 		w.expr(s.Value, en)
-		if w.writes {
+		if w.writes && w.wants(s.Buf) {
 			w.add(s.Buf, Box{en.of(ir.Simplify(s.Index))})
 		}
 	case *ir.Block:

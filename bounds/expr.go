@@ -6,11 +6,15 @@ import (
 	"github.com/gohalide/gohalide/ir"
 )
 
-// binding is one name pushed over a scope.
+// binding is one name pushed over a scope. A lazy binding (value set)
+// holds a let's value, whose interval in the env outer is worked out at the
+// first lookup: most lets around a read do not take part in its box.
 type binding struct {
-	name string
-	iv   Interval
-	next *binding
+	name  string
+	iv    Interval
+	next  *binding
+	value ir.Expr
+	outer env
 }
 
 // env is the scope the analysis works in: the caller's Scope, which is never
@@ -25,13 +29,24 @@ type env struct {
 }
 
 func (en env) with(name string, iv Interval) env {
-	en.top = &binding{name, iv, en.top}
+	en.top = &binding{name: name, iv: iv, next: en.top}
+	return en
+}
+
+// withLet is with(name, en.of(ir.Simplify(value))), worked out when name
+// is first looked up.
+func (en env) withLet(name string, value ir.Expr) env {
+	en.top = &binding{name: name, next: en.top, value: value, outer: en}
 	return en
 }
 
 func (en env) lookup(v *ir.Var) (Interval, bool) {
 	for b := en.top; b != nil; b = b.next {
 		if b.name == v.Name {
+			if b.value != nil {
+				b.iv = b.outer.of(ir.Simplify(b.value))
+				b.value, b.outer = nil, env{}
+			}
 			return b.iv, true
 		}
 	}

@@ -26,6 +26,7 @@ const maxStackBytes = 64 << 10
 func allocationBounds(st *State) error {
 	var err error
 	sc := &walkScope{lets: letValues{}}
+	idx := bounds.NewIndex() // which statements mention which Funcs
 	lv := sc.lets
 	s := walkScoped(st.Stmt, sc, func(x ir.Stmt) ir.Stmt {
 		r, ok := x.(*ir.Realize)
@@ -41,7 +42,7 @@ func allocationBounds(st *State) error {
 			}
 		}
 		mem := r.Memory // decided by gpu_memory
-		box := bounds.Touched(r.Body, nil)[r.Func]
+		box := bounds.TouchedOf(r.Body, nil, r.Func, idx)
 		// A Func.bound fixes the region (bounds_inference checks that it
 		// covers what is read), so it also fixes the allocation.
 		for _, b := range f.Schedule.Bounds {

@@ -25,23 +25,16 @@ import (
 )
 
 func boundsInference(st *State) error {
-	s := st.Stmt
 	perThread := map[string][]string{}
-	for i := len(st.Order) - 1; i >= 0; i-- {
-		f := st.Funcs[st.Order[i]]
-		if f.Name == st.P.Output {
-			continue
-		}
-		var err error
-		if s, err = defineRegions(st, s, f, perThread); err != nil {
-			return err
-		}
-		st.logf(3, "  bounds_inference: regions of %s defined\n", f.Name)
+	idx := bounds.NewIndex()
+	s, err := defineRegions(st, st.Stmt, idx, perThread)
+	if err != nil {
+		return err
 	}
 	s = recordPerThread(s, perThread)
 	out := st.Funcs[st.P.Output]
 	s = wrapLets(s, outputRegionLets(out))
-	checks, err := bufferChecks(st, s, out)
+	checks, err := bufferChecks(st, s, out, idx)
 	if err != nil {
 		return err
 	}
@@ -83,45 +76,86 @@ func outputRegionLets(out *ir.Function) []let {
 	return lets
 }
 
-// defineRegions finds the production of f and wraps it in its region lets.
-// For a shared f inside thread loops it records in perThread the thread
-// loops f's region at one thread depends on.
-func defineRegions(st *State, s ir.Stmt, f *ir.Function, perThread map[string][]string) (ir.Stmt, error) {
+// defineRegions wraps the production of every Func (but the output) in
+// its region lets, in one walk of s. At a production (the produce and
+// consume pair of f), the consume body goes first, so that the consumers
+// of f inside it have their lets when f's region is worked out from it;
+// then the produce body, inside f's new lets, where the Funcs computed at
+// f's loops are. For a shared f inside thread loops it records in
+// perThread the thread loops f's region at one thread depends on. idx
+// remembers which statements mention which Funcs, so each region is found
+// by walking only the parts of the consume body that read f.
+func defineRegions(st *State, s ir.Stmt, idx *bounds.Index, perThread map[string][]string) (ir.Stmt, error) {
 	var err error
-	found := false
+	done := map[string]bool{}
 	var path []ir.Stmt // the loops and lets enclosing the statement being visited
 	var mut func(ir.Stmt) ir.Stmt
+	// production defines the region of f, produced by p and consumed by c.
+	production := func(f *ir.Function, p, c *ir.ProducerConsumer) ir.Stmt {
+		done[f.Name] = true
+		cbody := mut(c.Body)
+		if err != nil {
+			return nil
+		}
+		if cbody != c.Body {
+			c = &ir.ProducerConsumer{Func: c.Func, Producer: false, Body: cbody}
+		}
+		lets, checks, e := regionLets(f, p.Body, c.Body, idx)
+		if e != nil {
+			err = e
+			return nil
+		}
+		if sharedStorage(f, path) {
+			if lets, perThread[f.Name], err = unionOverThreads(f, lets, path); err != nil {
+				return nil
+			}
+		}
+		n := len(path)
+		for _, l := range lets {
+			path = append(path, &ir.LetStmt{Name: l.name, Value: l.value})
+		}
+		pp := mut(p)
+		path = path[:n]
+		if err != nil {
+			return nil
+		}
+		st.logf(3, "  bounds_inference: regions of %s defined\n", f.Name)
+		return wrapLets(&ir.Block{Stmts: append(checks, pp, c)}, lets)
+	}
 	mut = func(x ir.Stmt) ir.Stmt {
-		if err != nil || found {
+		if err != nil {
 			return x
 		}
 		if blk, ok := x.(*ir.Block); ok {
-			for i := 0; i+1 < len(blk.Stmts); i++ {
-				p, ok1 := blk.Stmts[i].(*ir.ProducerConsumer)
-				c, ok2 := blk.Stmts[i+1].(*ir.ProducerConsumer)
-				if ok1 && ok2 && p.Func == f.Name && p.Producer && c.Func == f.Name && !c.Producer {
-					found = true
-					var lets []let
-					var checks []ir.Stmt
-					lets, checks, err = regionLets(f, p.Body, c.Body)
-					if err != nil {
-						return x
-					}
-					if sharedStorage(f, path) {
-						if lets, perThread[f.Name], err = unionOverThreads(f, lets, path); err != nil {
-							return x
+			var stmts []ir.Stmt
+			changed := false
+			for i := 0; i < len(blk.Stmts); i++ {
+				if i+1 < len(blk.Stmts) {
+					p, ok1 := blk.Stmts[i].(*ir.ProducerConsumer)
+					c, ok2 := blk.Stmts[i+1].(*ir.ProducerConsumer)
+					if ok1 && ok2 && p.Func == c.Func && p.Producer && !c.Producer && p.Func != st.P.Output && !done[p.Func] {
+						if f, ok := st.Funcs[p.Func]; ok {
+							stmts = append(stmts, production(f, p, c))
+							if err != nil {
+								return x
+							}
+							changed = true
+							i++
+							continue
 						}
 					}
-					pair := &ir.Block{Stmts: append(checks, p, c)}
-					stmts := append([]ir.Stmt{}, blk.Stmts[:i]...)
-					stmts = append(stmts, wrapLets(pair, lets))
-					stmts = append(stmts, blk.Stmts[i+2:]...)
-					if len(stmts) == 1 {
-						return stmts[0]
-					}
-					return &ir.Block{Stmts: stmts}
 				}
+				y := mut(blk.Stmts[i])
+				changed = changed || y != blk.Stmts[i]
+				stmts = append(stmts, y)
 			}
+			if !changed {
+				return x
+			}
+			if len(stmts) == 1 {
+				return stmts[0]
+			}
+			return &ir.Block{Stmts: stmts}
 		}
 		switch x.(type) {
 		case *ir.For, *ir.LetStmt, *ir.Realize:
@@ -134,8 +168,10 @@ func defineRegions(st *State, s ir.Stmt, f *ir.Function, perThread map[string][]
 	if err != nil {
 		return nil, err
 	}
-	if !found {
-		panic(fmt.Sprintf("bounds_inference: no production of %s", f.Name))
+	for _, name := range st.Order {
+		if name != st.P.Output && !done[name] {
+			panic(fmt.Sprintf("bounds_inference: no production of %s", name))
+		}
 	}
 	return s, nil
 }
@@ -226,10 +262,10 @@ func stageStmts(produce ir.Stmt, n int) []ir.Stmt {
 	return blk.Stmts
 }
 
-func regionLets(f *ir.Function, produce, consume ir.Stmt) ([]let, []ir.Stmt, error) {
+func regionLets(f *ir.Function, produce, consume ir.Stmt, idx *bounds.Index) ([]let, []ir.Stmt, error) {
 	stages := f.Stages()
 	stmts := stageStmts(produce, len(stages))
-	need := bounds.Required(consume, nil)[f.Name]
+	need := bounds.RequiredOf(consume, nil, f.Name, idx)
 	if need == nil {
 		// Nothing reads f (every use was simplified away): compute nothing.
 		need = make(bounds.Box, len(f.Args))
@@ -245,7 +281,7 @@ func regionLets(f *ir.Function, produce, consume ir.Stmt) ([]let, []ir.Stmt, err
 	box := need
 	for k := len(stages) - 1; k >= 0; k-- {
 		if k < len(stages)-1 {
-			if later := bounds.Required(stmts[k+1], nil)[f.Name]; later != nil {
+			if later := bounds.RequiredOf(stmts[k+1], nil, f.Name, idx); later != nil {
 				box = bounds.Union(box, later)
 			}
 		}
@@ -287,7 +323,7 @@ func regionLets(f *ir.Function, produce, consume ir.Stmt) ([]let, []ir.Stmt, err
 // output's extents suit its tail strategies, and the output and every input
 // are accessed only inside their buffers. s is the whole statement, whose
 // boxes are in terms of Params and buffer variables only.
-func bufferChecks(st *State, s ir.Stmt, out *ir.Function) ([]ir.Stmt, error) {
+func bufferChecks(st *State, s ir.Stmt, out *ir.Function, idx *bounds.Index) ([]ir.Stmt, error) {
 	var checks []ir.Stmt
 	for _, t := range st.tails {
 		d := argIndex(out, t.root)
@@ -321,11 +357,9 @@ func bufferChecks(st *State, s ir.Stmt, out *ir.Function) ([]ir.Stmt, error) {
 		box        bounds.Box
 	}
 	var bufs []buf
-	touched := bounds.Touched(s, nil)
-	bufs = append(bufs, buf{out.Name, "Output buffer", touched[out.Name]})
-	req := bounds.Required(s, nil)
+	bufs = append(bufs, buf{out.Name, "Output buffer", bounds.TouchedOf(s, nil, out.Name, idx)})
 	for _, in := range st.P.Inputs {
-		if b, ok := req[in.Name]; ok {
+		if b := bounds.RequiredOf(s, nil, in.Name, idx); b != nil {
 			bufs = append(bufs, buf{in.Name, "Input buffer", b})
 		}
 	}

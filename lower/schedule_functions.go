@@ -485,7 +485,6 @@ func wrapLoopBody(s ir.Stmt, name string, wrap func(ir.Stmt) ir.Stmt) ir.Stmt {
 // inject places the production of f in s at its compute level and its
 // storage at its store level.
 func inject(st *State, s ir.Stmt, f *ir.Function) (ir.Stmt, error) {
-	n := countCalls(s, f.Name)
 	sched := f.Schedule
 	site := ""
 	switch sched.Compute.Kind {
@@ -494,6 +493,10 @@ func inject(st *State, s ir.Stmt, f *ir.Function) (ir.Stmt, error) {
 		if err != nil {
 			return nil, err
 		}
+		// The uses of f are counted only here and below, not for
+		// compute_root: a walk of the whole statement per Func made long
+		// pipelines quadratic.
+		n := countCalls(s, f.Name)
 		l := findLoop(s, name)
 		if l == nil || countCalls(l.Body, f.Name) != n {
 			return nil, ir.Errorf(ir.ErrComputeAt, f.Name, "compute_at", "the loop %s does not contain every use of %s", name, f.Name).
@@ -501,7 +504,7 @@ func inject(st *State, s ir.Stmt, f *ir.Function) (ir.Stmt, error) {
 		}
 		site = name
 	case ir.LevelInline:
-		if n > 0 {
+		if n := countCalls(s, f.Name); n > 0 {
 			site = innermostSite(s, f.Name, n)
 		}
 	}
