@@ -18,6 +18,7 @@ type frame struct {
 	bufs   []any         // buffer slot -> []T
 	mus    []*sync.Mutex // buffer slot -> lock for atomic stores (nil if none)
 	ctx    any           // the value given to RunCtx, passed to the hooks
+	env    *Env          // the stop flag and the allocation limit (never nil)
 }
 
 // clone copies f for a goroutine of a parallel loop, clearing the buffer
@@ -29,6 +30,7 @@ func (f *frame) clone(local []int) *frame {
 		bufs:   padded(f.bufs),
 		mus:    padded(f.mus),
 		ctx:    f.ctx,
+		env:    f.env,
 	}
 	for _, s := range local {
 		g.bufs[s] = nil
@@ -366,12 +368,19 @@ func (c *compiler) loop(s *ir.For) stmtFn {
 	restore()
 	local := c.allocSlots[nAlloc:len(c.allocSlots):len(c.allocSlots)]
 	slot := b.slot
+	// Every iteration checks the Env's stop flag (a plain load on amd64
+	// and arm64, next to the body's indirect call), so that a canceled
+	// run stops within one iteration of its innermost loop.
 	if s.Kind != ir.Parallel {
 		return func(f *frame) {
 			m := mn(f)
 			end := m + ext(f)
 			ints := f.ints
+			stop := &f.env.stop
 			for i := m; i < end; i++ {
+				if stop.Load() {
+					f.stopped()
+				}
 				ints[slot] = i
 				body(f)
 			}
@@ -387,6 +396,9 @@ func (c *compiler) loop(s *ir.For) stmtFn {
 		if p <= 1 {
 			g := f.clone(local)
 			for i := m; i < m+e; i++ {
+				if g.env.stop.Load() {
+					g.stopped()
+				}
 				g.ints[slot] = i
 				body(g)
 			}
@@ -412,9 +424,13 @@ func (c *compiler) loop(s *ir.For) stmtFn {
 					}
 				}()
 				ints := g.ints
+				cancel := &g.env.stop
 				for i := lo; i < hi; i++ {
 					if stop.Load() {
 						return
+					}
+					if cancel.Load() {
+						g.stopped()
 					}
 					ints[slot] = i
 					body(g)
@@ -488,6 +504,9 @@ func (c *compiler) allocate(s *ir.Allocate) stmtFn {
 					Msg: fmt.Sprintf("allocation size of %s overflows", name)})
 			}
 			n *= x
+		}
+		if err := f.env.CheckAllocation(name, n*bytes); err != nil {
+			panic(err)
 		}
 		mk(f, slot, n, inLoop)
 		if poison {

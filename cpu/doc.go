@@ -41,6 +41,16 @@
 // A Program holds no per-run state and may be Run from several goroutines at
 // once.
 //
+// # Cancellation and limits
+//
+// RunEnv runs in an Env (RunContext makes one from a context): every loop
+// iteration checks the Env's stop flag, which a done context sets, and
+// the run ends with a Canceled error wrapping the context's error; every
+// Allocate checks its size in bytes against the Env's limit (by default a
+// quarter of the physical memory, DefaultMaxAllocationBytes) and fails
+// with an AllocationTooLarge error instead of exhausting memory. Run and
+// RunCtx use an Env that never stops, with the default limit.
+//
 // # Hooks for GPU targets
 //
 // CompileWith takes Options: a Launch hook, called at each ir.Launch of a

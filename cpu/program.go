@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"context"
 	"fmt"
 	"reflect"
 	"runtime"
@@ -40,6 +41,12 @@ const (
 	BadAllocation
 	// Internal: an unexpected failure inside the executor.
 	Internal
+	// Canceled: the run's context was done (see Env); Cause is the
+	// context's error.
+	Canceled
+	// AllocationTooLarge: an Allocate needs more bytes than the Env's
+	// limit (Size is the bytes it needs).
+	AllocationTooLarge
 )
 
 func (k ErrorKind) String() string {
@@ -56,6 +63,10 @@ func (k ErrorKind) String() string {
 		return "BadAllocation"
 	case Internal:
 		return "Internal"
+	case Canceled:
+		return "Canceled"
+	case AllocationTooLarge:
+		return "AllocationTooLarge"
 	}
 	return fmt.Sprintf("ErrorKind(%d)", k)
 }
@@ -63,7 +74,8 @@ func (k ErrorKind) String() string {
 // Error is a run-time error of a Program. Buffer names the buffer (or, for a
 // missing or mistyped scalar, the parameter) concerned; Index and Size are set
 // for OutOfBounds (the offending index and the buffer's length) and Size for
-// BadAllocation. Msg is the complete message, which Error returns.
+// BadAllocation and AllocationTooLarge (the bytes needed). Msg is the
+// complete message, which Error returns.
 type Error struct {
 	Kind   ErrorKind
 	Buffer string
@@ -73,16 +85,19 @@ type Error struct {
 	// User is, for a failed ir.AssertStmt that carries an ir.Error, that
 	// error with its message completed (see Unwrap).
 	User *ir.Error
+	// Cause is, for Canceled, the context's error.
+	Cause error
 }
 
 func (e *Error) Error() string { return e.Msg }
 
-// Unwrap returns the user's error of a failed assertion that carries one.
+// Unwrap returns the user's error of a failed assertion that carries one,
+// or the context's error of a canceled run.
 func (e *Error) Unwrap() error {
-	if e.User == nil {
-		return nil
+	if e.User != nil {
+		return e.User
 	}
-	return e.User
+	return e.Cause
 }
 
 func oobError(op, buf string, index int64, size int) *Error {
@@ -147,15 +162,40 @@ func (p *Program) Buffers() []BufferArg {
 // The error, if any, is an *Error, or the error a hook returned (see
 // Options), unchanged.
 func (p *Program) Run(scalars map[string]any, buffers map[string]any) error {
-	return p.RunCtx(nil, scalars, buffers)
+	return p.RunEnv(nil, nil, scalars, buffers)
+}
+
+// RunContext is Run stopping when ctx is done (with a Canceled error whose
+// Cause is ctx.Err()) and refusing allocations over maxBytes (0 means
+// DefaultMaxAllocationBytes, a negative value no limit): see Env.
+func (p *Program) RunContext(ctx context.Context, maxBytes int64, scalars, buffers map[string]any) error {
+	env, release := NewEnv(ctx, maxBytes)
+	defer release()
+	return p.RunEnv(env, nil, scalars, buffers)
 }
 
 // RunCtx is Run passing ctx to every hook call of this run (see Options): the
 // GPU emulator gives each thread its own context. RunCtx reads the two maps
 // only before it starts executing the statement, so the caller may change
 // them once the first hook has been called.
-func (p *Program) RunCtx(ctx any, scalars map[string]any, buffers map[string]any) (err error) {
+func (p *Program) RunCtx(ctx any, scalars map[string]any, buffers map[string]any) error {
+	return p.RunEnv(nil, ctx, scalars, buffers)
+}
+
+// RunEnv is RunCtx in the environment env (nil: never stopped, with the
+// default allocation limit), which the runs of one realization share:
+// when env is stopped the run ends at its next loop iteration with a
+// Canceled error, and an Allocate over env's limit fails with an
+// AllocationTooLarge error.
+func (p *Program) RunEnv(env *Env, ctx any, scalars map[string]any, buffers map[string]any) (err error) {
+	if env == nil {
+		env = background
+	}
+	if env.Stopped() {
+		return env.CanceledError()
+	}
 	f := &frame{
+		env:    env,
 		ints:   make([]int64, p.nInts),
 		floats: make([]float64, p.nFloats),
 		bufs:   make([]any, p.nBufs),

@@ -97,6 +97,12 @@ const (
 	// bytes (ir.KernelAlloc.Offset) wrote them since: their lifetimes
 	// overlap, so the layout's reuse is wrong.
 	SharedReuse
+	// Canceled: the run's cpu.Env was stopped (its context is done); Err
+	// is the *cpu.Error, which wraps the context's error.
+	Canceled
+	// AllocationTooLarge: an allocation of a thread or of the block's
+	// shared memory needs more bytes than the cpu.Env allows.
+	AllocationTooLarge
 )
 
 func (k ErrorKind) String() string {
@@ -119,6 +125,10 @@ func (k ErrorKind) String() string {
 		return "Internal"
 	case SharedReuse:
 		return "SharedReuse"
+	case Canceled:
+		return "Canceled"
+	case AllocationTooLarge:
+		return "AllocationTooLarge"
 	}
 	return fmt.Sprintf("ErrorKind(%d)", k)
 }
@@ -171,8 +181,9 @@ func (e *Emulator) Compile(host ir.Stmt) (*cpu.Program, error) {
 		return p, nil
 	}
 	p, err := cpu.CompileWith(host, cpu.Options{
-		Launch: func(_ any, k *ir.Kernel, grid, block [3]int, scalars, buffers map[string]any) error {
-			return e.Launch(k, grid, block, scalars, buffers)
+		Launch: func(ctx any, k *ir.Kernel, grid, block [3]int, scalars, buffers map[string]any) error {
+			env, _ := ctx.(*cpu.Env)
+			return e.LaunchEnv(env, k, grid, block, scalars, buffers)
 		},
 	})
 	if err != nil {
@@ -192,11 +203,20 @@ func (e *Emulator) Compile(host ir.Stmt) (*cpu.Program, error) {
 // a *cpu.Error for errors of the host code, an *EmulatorError for errors in
 // kernels, or the compile error.
 func (e *Emulator) Run(host ir.Stmt, scalars, buffers map[string]any) error {
+	return e.RunEnv(nil, host, scalars, buffers)
+}
+
+// RunEnv is Run in the environment env (see cpu.Env; nil: never stopped,
+// the default allocation limit), shared by the host code and every thread
+// of every kernel it launches: a stopped env ends the run at the next
+// block or loop iteration of a thread.
+func (e *Emulator) RunEnv(env *cpu.Env, host ir.Stmt, scalars, buffers map[string]any) error {
 	p, err := e.Compile(host)
 	if err != nil {
 		return err
 	}
-	return p.Run(scalars, buffers)
+	// The host's hook context is the Env: its launches pass it on.
+	return p.RunEnv(env, env, scalars, buffers)
 }
 
 // Launch runs kernel k over grid × block threads. scalars holds the values
@@ -205,7 +225,15 @@ func (e *Emulator) Run(host ir.Stmt, scalars, buffers map[string]any) error {
 // order (x fastest); the threads of a block run one at a time, in order of
 // their linear index (x fastest), each until it reaches a barrier or ends.
 // The error, if any, is an *EmulatorError.
-func (e *Emulator) Launch(k *ir.Kernel, grid, block [3]int, scalars, buffers map[string]any) (err error) {
+func (e *Emulator) Launch(k *ir.Kernel, grid, block [3]int, scalars, buffers map[string]any) error {
+	return e.LaunchEnv(nil, k, grid, block, scalars, buffers)
+}
+
+// LaunchEnv is Launch in the environment env (see RunEnv): the launch
+// stops between blocks, and the threads at their next loop iteration,
+// once env is stopped, with a Canceled error; allocations are checked
+// against env's limit.
+func (e *Emulator) LaunchEnv(env *cpu.Env, k *ir.Kernel, grid, block [3]int, scalars, buffers map[string]any) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			name := ""
@@ -223,7 +251,7 @@ func (e *Emulator) Launch(k *ir.Kernel, grid, block [3]int, scalars, buffers map
 	if err != nil {
 		return err
 	}
-	l, err := e.newLaunch(kc, grid, block, scalars, buffers)
+	l, err := e.newLaunch(env, kc, grid, block, scalars, buffers)
 	if err != nil {
 		return err
 	}
@@ -506,6 +534,7 @@ func (s *emuStripper) stmt(x ir.Stmt, lets []*ir.LetStmt) ir.Stmt {
 // emuLaunch is the state of one kernel launch.
 type emuLaunch struct {
 	e          *Emulator
+	env        *cpu.Env // nil: never stopped, the default limit
 	kc         *emuKernel
 	grid, dims [3]int
 	scalars    map[string]any // scalar args and the index variables
@@ -582,7 +611,7 @@ type emuThread struct {
 	yield func(*ir.Barrier) bool
 }
 
-func (e *Emulator) newLaunch(kc *emuKernel, grid, block [3]int, scalars, buffers map[string]any) (*emuLaunch, error) {
+func (e *Emulator) newLaunch(env *cpu.Env, kc *emuKernel, grid, block [3]int, scalars, buffers map[string]any) (*emuLaunch, error) {
 	k := kc.k
 	bad := func(format string, args ...any) error {
 		return &EmulatorError{Kind: BadLaunch, Kernel: k.Name,
@@ -614,7 +643,7 @@ func (e *Emulator) newLaunch(kc *emuKernel, grid, block [3]int, scalars, buffers
 	if nThreads > maxThreads {
 		return nil, bad("block %s has %d threads, more than the limit of %d", emuDim3(block), nThreads, maxThreads)
 	}
-	l := &emuLaunch{e: e, kc: kc, grid: grid, dims: block,
+	l := &emuLaunch{e: e, env: env, kc: kc, grid: grid, dims: block,
 		scalars:   make(map[string]any, len(kc.scalarArgs)+6),
 		buffers:   make(map[string]any, len(kc.bufferArgs)+len(kc.shared)),
 		checkRace: !e.NoRaceCheck, checkInit: !e.NoUninitCheck}
@@ -672,6 +701,10 @@ func (e *Emulator) newLaunch(kc *emuKernel, grid, block [3]int, scalars, buffers
 				total += bytes
 			}
 			parts = append(parts, fmt.Sprintf("%s %d", sa.name, bytes))
+			if ce := l.env.CheckAllocation(sa.name, bytes); ce != nil {
+				return nil, &EmulatorError{Kind: AllocationTooLarge, Kernel: k.Name, Buffer: sa.name, Shared: true, Size: bytes,
+					Msg: fmt.Sprintf("gpu emulator: kernel %s: shared %s", k.Name, ce.Msg), Err: ce}
+			}
 			sb := emuSharedBuf{name: sa.name, t: sa.t, data: emuMakeSlice(sa.t, int(n)), n: n}
 			l.shared = append(l.shared, sb)
 			l.buffers[sa.name] = sb.data
@@ -719,6 +752,11 @@ func (l *emuLaunch) run() error {
 	for bz := 0; bz < l.grid[2]; bz++ {
 		for by := 0; by < l.grid[1]; by++ {
 			for bx := 0; bx < l.grid[0]; bx++ {
+				if l.env.Stopped() {
+					ce := l.env.CanceledError()
+					return &EmulatorError{Kind: Canceled, Kernel: l.kc.k.Name, Block: [3]int{bx, by, bz},
+						Msg: fmt.Sprintf("gpu emulator: kernel %s: %s before block %s", l.kc.k.Name, ce.Msg, emuDim3([3]int{bx, by, bz})), Err: ce}
+				}
 				if err := l.runBlock([3]int{bx, by, bz}); err != nil {
 					return err
 				}
@@ -729,7 +767,7 @@ func (l *emuLaunch) run() error {
 }
 
 // setIndex sets the index variables of thread t in the scalars map. A thread
-// reads the map only when it starts (see cpu.Program.RunCtx), and threads
+// reads the map only when it starts (see cpu.Program.RunEnv), and threads
 // start one at a time.
 func (l *emuLaunch) setIndex(t *emuThread) {
 	for d := range 3 {
@@ -754,7 +792,7 @@ func (l *emuLaunch) runBlock(id [3]int) error {
 		// No barrier: each thread runs to its end in turn, on this goroutine.
 		for _, t := range l.threads {
 			l.setIndex(t)
-			if err := prog.RunCtx(t, l.scalars, l.buffers); err != nil {
+			if err := prog.RunEnv(l.env, t, l.scalars, l.buffers); err != nil {
 				if p := l.pending(); p != nil {
 					return p
 				}
@@ -834,7 +872,7 @@ func (t *emuThread) run(yield func(*ir.Barrier) bool) {
 	l := t.l
 	t.yield = yield
 	for {
-		t.err = l.kc.prog.RunCtx(t, l.scalars, l.buffers)
+		t.err = l.kc.prog.RunEnv(l.env, t, l.scalars, l.buffers)
 		if t.err == errEmuAbort || !yield(emuEnd) {
 			return
 		}
@@ -920,6 +958,10 @@ func (l *emuLaunch) threadError(t *emuThread, err error) error {
 			return e
 		case cpu.Internal:
 			e.Kind = Internal
+		case cpu.Canceled:
+			e.Kind = Canceled
+		case cpu.AllocationTooLarge:
+			e.Kind, e.Buffer, e.Size = AllocationTooLarge, ce.Buffer, ce.Size
 		}
 	}
 	e.Msg = l.prefix(t) + err.Error()

@@ -1,6 +1,7 @@
 package halide
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -25,29 +26,32 @@ type ErrorCode = ir.ErrorCode
 
 // The error codes (see ir.ErrorCode for each one's meaning).
 const (
-	ErrComputeAt         = ir.ErrComputeAt
-	ErrUnknownVar        = ir.ErrUnknownVar
-	ErrVarReused         = ir.ErrVarReused
-	ErrReorderDuplicate  = ir.ErrReorderDuplicate
-	ErrDefinition        = ir.ErrDefinition
-	ErrType              = ir.ErrType
-	ErrArgCount          = ir.ErrArgCount
-	ErrUnbounded         = ir.ErrUnbounded
-	ErrBufferShape       = ir.ErrBufferShape
-	ErrUndefined         = ir.ErrUndefined
-	ErrSchedule          = ir.ErrSchedule
-	ErrDuplicateName     = ir.ErrDuplicateName
-	ErrRuntime           = ir.ErrRuntime
-	ErrOutOfBounds       = ir.ErrOutOfBounds
-	ErrSharedRace        = ir.ErrSharedRace
-	ErrDivergentBarrier  = ir.ErrDivergentBarrier
-	ErrUninitializedRead = ir.ErrUninitializedRead
-	ErrNilObject         = ir.ErrNilObject
-	ErrBadType           = ir.ErrBadType
-	ErrBadArgument       = ir.ErrBadArgument
-	ErrRedefinition      = ir.ErrRedefinition
-	ErrCycle             = ir.ErrCycle
-	ErrInternal          = ir.ErrInternal
+	ErrComputeAt          = ir.ErrComputeAt
+	ErrUnknownVar         = ir.ErrUnknownVar
+	ErrVarReused          = ir.ErrVarReused
+	ErrReorderDuplicate   = ir.ErrReorderDuplicate
+	ErrDefinition         = ir.ErrDefinition
+	ErrType               = ir.ErrType
+	ErrArgCount           = ir.ErrArgCount
+	ErrUnbounded          = ir.ErrUnbounded
+	ErrBufferShape        = ir.ErrBufferShape
+	ErrUndefined          = ir.ErrUndefined
+	ErrSchedule           = ir.ErrSchedule
+	ErrDuplicateName      = ir.ErrDuplicateName
+	ErrRuntime            = ir.ErrRuntime
+	ErrOutOfBounds        = ir.ErrOutOfBounds
+	ErrSharedRace         = ir.ErrSharedRace
+	ErrDivergentBarrier   = ir.ErrDivergentBarrier
+	ErrUninitializedRead  = ir.ErrUninitializedRead
+	ErrNilObject          = ir.ErrNilObject
+	ErrBadType            = ir.ErrBadType
+	ErrBadArgument        = ir.ErrBadArgument
+	ErrRedefinition       = ir.ErrRedefinition
+	ErrCycle              = ir.ErrCycle
+	ErrCanceled           = ir.ErrCanceled
+	ErrAllocationTooLarge = ir.ErrAllocationTooLarge
+	ErrExprTooLarge       = ir.ErrExprTooLarge
+	ErrInternal           = ir.ErrInternal
 )
 
 // Options control lowering.
@@ -62,6 +66,13 @@ type Options struct {
 	// StopAfter stops lowering after the named pass (see lower.Passes), to
 	// inspect intermediate IR with Lower. Realize ignores it.
 	StopAfter string
+	// MaxAllocationBytes is the largest allocation a Realize may make for
+	// a Func, on the host, in the emulator (per block or per thread) and
+	// on the device: a larger one is an ErrAllocationTooLarge error naming
+	// the Func and the size, instead of exhausting memory. Zero means a
+	// quarter of the physical memory (cpu.DefaultMaxAllocationBytes); a
+	// negative value, no limit.
+	MaxAllocationBytes int64
 }
 
 // Pipeline is the output Func with everything it depends on, ready to
@@ -650,7 +661,7 @@ func (l *Lowered) compile(t Target) (*compiled, error) {
 	}, nil)
 	d, isDevice := lr.(device)
 	prog, err := cpu.CompileWith(l.Stmt, cpu.Options{
-		Launch: func(_ any, k *ir.Kernel, grid, block [3]int, scalars, buffers map[string]any) error {
+		Launch: func(ctx any, k *ir.Kernel, grid, block [3]int, scalars, buffers map[string]any) error {
 			c.mu.Lock()
 			l := gpu.Launch{Grid: grid, Block: block}
 			if dynamicSizes(k) {
@@ -666,7 +677,8 @@ func (l *Lowered) compile(t Target) (*compiled, error) {
 					}
 				}
 			}
-			return c.launcher.Launch(k, grid, block, scalars, buffers)
+			env, _ := ctx.(*cpu.Env)
+			return c.launcher.LaunchEnv(env, k, grid, block, scalars, buffers)
 		},
 	})
 	if err != nil {
@@ -764,16 +776,33 @@ func (p *Pipeline) Report() (r []gpu.KernelReport, err error) {
 // written and the others keep their old values, in no order a program
 // should depend on (kernels and parallel loops run in any order). Treat
 // the contents as undefined.
-func (p *Pipeline) Realize(out BufferRef) (err error) {
+func (p *Pipeline) Realize(out BufferRef) error {
+	return p.RealizeContext(context.Background(), out)
+}
+
+// RealizeContext is Realize stopping when ctx is done: the CPU code and
+// the emulator stop within a loop iteration or a block, and the error is
+// an ErrCanceled error that wraps ctx.Err() (errors.Is(err,
+// context.Canceled) or context.DeadlineExceeded holds). A kernel already
+// running on a GPU is not interrupted; the run stops before the next
+// launch. The output buffer is then partly written, as after any failed
+// Realize.
+func (p *Pipeline) RealizeContext(ctx context.Context, out BufferRef) (err error) {
 	defer recoverInternal("Realize", &err)
 	c, err := p.compile()
 	if err != nil {
 		return err
 	}
-	return c.run(out)
+	env, release := cpu.NewEnv(ctx, p.opts.MaxAllocationBytes)
+	defer release()
+	return c.runEnv(env, out)
 }
 
-func (c *compiled) run(out BufferRef) error {
+func (c *compiled) run(out BufferRef) error { return c.runEnv(nil, out) }
+
+// runEnv runs the pipeline into out in env (nil: not cancelable, the
+// default allocation limit).
+func (c *compiled) runEnv(env *cpu.Env, out BufferRef) error {
 	scalars, buffers, err := c.bind(out)
 	if err != nil {
 		return err
@@ -786,11 +815,19 @@ func (c *compiled) run(out BufferRef) error {
 			d.MarkHostDirty(b)
 		}
 	}
-	if err := c.prog.Run(scalars, buffers); err != nil {
+	// The host's hook context is env, which the launches pass on.
+	if err := c.prog.RunEnv(env, env, scalars, buffers); err != nil {
 		var ce *cpu.Error
 		var ee *gpu.EmulatorError
 		var ue *ir.Error
 		switch {
+		case env.Stopped():
+			return &ir.Error{Code: ir.ErrCanceled, Func: name, Directive: "Realize", Msg: fmt.Sprintf("stopped: %v", env.Err()), Cause: env.Err()}
+		case errors.As(err, &ce) && ce.Kind == cpu.AllocationTooLarge:
+			e := ir.Errorf(ir.ErrAllocationTooLarge, ce.Buffer, "Realize", "%s", ce.Msg).
+				WithLegal("at most Options.MaxAllocationBytes = %d bytes per allocation: raise the limit, or compute %s in smaller pieces (compute_at inside a tile loop)", env.MaxAllocationBytes(), ce.Buffer)
+			e.Cause = err
+			return e
 		case errors.As(err, &ue):
 			// A run-time check of a user's rule (a size known only at
 			// launch) reports its own typed error.

@@ -1,9 +1,11 @@
 package halide
 
 import (
+	"context"
 	"fmt"
 	"time"
 
+	"github.com/gohalide/gohalide/cpu"
 	"github.com/gohalide/gohalide/gpu"
 	"github.com/gohalide/gohalide/ir"
 )
@@ -68,9 +70,10 @@ func (p *Pipeline) WithTarget(t Target) *Pipeline {
 	return p
 }
 
-// launcher runs kernels: the emulator or a GPU.
+// launcher runs kernels: the emulator or a GPU. env (nil: the default) is
+// the realization's stop flag and allocation limit.
 type launcher interface {
-	Launch(k *ir.Kernel, grid, block [3]int, scalars, buffers map[string]any) error
+	LaunchEnv(env *cpu.Env, k *ir.Kernel, grid, block [3]int, scalars, buffers map[string]any) error
 }
 
 // device is a launcher with device-resident buffers (the CUDA target).
@@ -98,7 +101,13 @@ func newLauncher(t Target) (launcher, error) {
 // events with the buffers resident on the device; on the emulator they are
 // the wall clock of the CPU, which says nothing about GPU speed. runs must
 // be at least 1.
-func (p *Pipeline) Benchmark(out BufferRef, runs int) (t gpu.Timing, err error) {
+func (p *Pipeline) Benchmark(out BufferRef, runs int) (gpu.Timing, error) {
+	return p.BenchmarkContext(context.Background(), out, runs)
+}
+
+// BenchmarkContext is Benchmark stopping when ctx is done, with an
+// ErrCanceled error as RealizeContext.
+func (p *Pipeline) BenchmarkContext(ctx context.Context, out BufferRef, runs int) (t gpu.Timing, err error) {
 	defer recoverInternal("Benchmark", &err)
 	if runs < 1 {
 		return gpu.Timing{}, ir.Errorf(ir.ErrBadArgument, "", "Benchmark", "Benchmark with %d runs", runs).WithLegal("at least 1 run")
@@ -107,21 +116,23 @@ func (p *Pipeline) Benchmark(out BufferRef, runs int) (t gpu.Timing, err error) 
 	if err != nil {
 		return gpu.Timing{}, err
 	}
+	env, release := cpu.NewEnv(ctx, p.opts.MaxAllocationBytes)
+	defer release()
 	if d, ok := c.launcher.(device); ok {
-		if err := c.run(out); err != nil {
+		if err := c.runEnv(env, out); err != nil {
 			return gpu.Timing{}, err
 		}
 		c.resident = true
 		defer func() { c.resident = false }()
-		return d.Benchmark(runs, func() error { return c.run(out) })
+		return d.Benchmark(runs, func() error { return c.runEnv(env, out) })
 	}
-	if err := c.run(out); err != nil {
+	if err := c.runEnv(env, out); err != nil {
 		return gpu.Timing{}, err
 	}
 	ms := make([]float64, 0, runs)
 	for i := 0; i < runs; i++ {
 		start := time.Now()
-		if err := c.run(out); err != nil {
+		if err := c.runEnv(env, out); err != nil {
 			return gpu.Timing{}, err
 		}
 		ms = append(ms, float64(time.Since(start).Nanoseconds())/1e6)

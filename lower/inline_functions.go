@@ -1,7 +1,10 @@
 package lower
 
 // inline_functions: substitute every Func computed inline (the default for
-// a Func without updates) into the definitions of its consumers.
+// a Func without updates) into the definitions of its consumers. Each
+// inlined Func's value is expanded once and shared by its uses; an
+// expression larger than MaxInlinedSize nodes is an ErrExprTooLarge error
+// (a chain of Funcs each reading its producer twice doubles at each step).
 //
 // Before: State.P holds the pipeline as the user wrote it.
 // After: State.Funcs holds copies of the Functions that are realized, with
@@ -35,22 +38,26 @@ func inlineFunctions(st *State) error {
 		}
 		st.Funcs[name] = &c
 	}
-	// Substitute producers first, so a chain of inlined Funcs collapses.
+	// Expand the definitions of the realized Funcs. The value of each
+	// inlined Func is expanded once (its own calls to inlined Funcs
+	// substituted) and shared by its uses, so a chain of inlined Funcs
+	// collapses in time linear in its length, however large the trees
+	// become; their size is checked as they are built.
+	in := &inliner{st: st, output: p.Output, values: map[string]ir.Expr{}, state: map[string]int{}}
 	for _, name := range p.Order {
 		f := st.Funcs[name]
-		if !isInlined(f, p.Output) {
-			st.Order = append(st.Order, name)
+		if isInlined(f, p.Output) {
 			continue
 		}
-		for _, other := range st.Funcs {
-			if other == f {
-				continue
-			}
-			for _, d := range other.Stages() {
-				for i, a := range d.Args {
-					d.Args[i] = inlineCalls(a, f)
+		st.Order = append(st.Order, name)
+		for _, d := range f.Stages() {
+			for i, a := range d.Args {
+				if d.Args[i], in.err = in.expand(a, name); in.err != nil {
+					return in.err
 				}
-				d.Value = inlineCalls(d.Value, f)
+			}
+			if d.Value, in.err = in.expand(d.Value, name); in.err != nil {
+				return in.err
 			}
 		}
 	}
@@ -62,27 +69,100 @@ func inlineFunctions(st *State) error {
 	return nil
 }
 
+// MaxInlinedSize is the largest expression, in nodes, that inlining may
+// build (a subexpression used twice counts twice: the later passes and the
+// executors walk it as a tree). A chain of inlined Funcs each reading its
+// producer twice doubles at every step; 40 of them would make 2^40 nodes.
+const MaxInlinedSize = 1 << 20
+
+// inliner substitutes the inlined Funcs into their consumers.
+type inliner struct {
+	st     *State
+	output string
+	values map[string]ir.Expr // the expanded value of each inlined Func
+	state  map[string]int     // 1 while expanding, 2 done
+	err    error
+}
+
+// expand returns e with every call to an inlined Func replaced by the
+// Func's expanded value at the call's arguments; consumer is the Func e
+// belongs to (for errors).
+func (in *inliner) expand(e ir.Expr, consumer string) (ir.Expr, error) {
+	if e == nil {
+		return nil, nil
+	}
+	var mut func(ir.Expr) ir.Expr
+	mut = func(e ir.Expr) ir.Expr {
+		if in.err != nil {
+			return e
+		}
+		e = ir.MapExpr(e, mut)
+		c, ok := e.(*ir.Call)
+		if !ok || c.Kind != ir.CallFunc || in.err != nil {
+			return e
+		}
+		f, ok := in.st.Funcs[c.Name]
+		if !ok || !isInlined(f, in.output) {
+			return e
+		}
+		v := in.value(f)
+		if in.err != nil {
+			return e
+		}
+		m := make(map[string]ir.Expr, len(f.Args))
+		for i, a := range f.Args {
+			m[a] = c.Args[i]
+		}
+		out := ir.Substitute(v, m)
+		if n := exprSize(out, MaxInlinedSize); n > MaxInlinedSize {
+			in.err = tooLarge(f.Name, consumer)
+		}
+		return out
+	}
+	e = mut(e)
+	return e, in.err
+}
+
+// value returns the value of the inlined Func f with the inlined Funcs it
+// calls substituted.
+func (in *inliner) value(f *ir.Function) ir.Expr {
+	switch in.state[f.Name] {
+	case 1:
+		in.err = ir.Errorf(ir.ErrDefinition, f.Name, "compute_inline", "%s calls itself through inlined Funcs", f.Name)
+		return nil
+	case 2:
+		return in.values[f.Name]
+	}
+	in.state[f.Name] = 1
+	v, err := in.expand(f.Pure.Value, f.Name)
+	if err != nil {
+		return nil
+	}
+	in.state[f.Name] = 2
+	in.values[f.Name] = v
+	return v
+}
+
+func tooLarge(producer, consumer string) *ir.Error {
+	return ir.Errorf(ir.ErrExprTooLarge, producer, "compute_inline", "inlining %s into %s makes an expression of more than %d nodes (inlined Funcs that read their producers several times grow exponentially along a chain)", producer, consumer, MaxInlinedSize).
+		WithLegal("compute_root or compute_at %s (or another Func of the inlined chain), so that it is stored once instead of recomputed at every use", producer)
+}
+
+// exprSize returns the number of nodes of e as a tree, counting up to
+// limit+1 at most.
+func exprSize(e ir.Expr, limit int) int {
+	n := 0
+	ir.WalkExpr(e, func(ir.Expr) bool {
+		n++
+		return n <= limit
+	})
+	return n
+}
+
 func copyDef(d *ir.Definition) *ir.Definition {
 	c := *d
 	c.Args = append([]ir.Expr(nil), d.Args...)
 	c.Schedule.Dims = append([]ir.Dim(nil), d.Schedule.Dims...)
 	c.Schedule.Splits = append([]ir.Split(nil), d.Schedule.Splits...)
 	return &c
-}
-
-// inlineCalls replaces each call to f in e by f's value at the call's arguments.
-func inlineCalls(e ir.Expr, f *ir.Function) ir.Expr {
-	var mut func(ir.Expr) ir.Expr
-	mut = func(e ir.Expr) ir.Expr {
-		e = ir.MapExpr(e, mut)
-		if c, ok := e.(*ir.Call); ok && c.Kind == ir.CallFunc && c.Name == f.Name {
-			m := make(map[string]ir.Expr, len(f.Args))
-			for i, a := range f.Args {
-				m[a] = c.Args[i]
-			}
-			return ir.Substitute(f.Pure.Value, m)
-		}
-		return e
-	}
-	return mut(e)
 }

@@ -27,6 +27,7 @@ import (
 
 	"gorgonia.org/cu"
 
+	"github.com/gohalide/gohalide/cpu"
 	"github.com/gohalide/gohalide/gpu"
 	"github.com/gohalide/gohalide/gpu/nvrtc"
 	"github.com/gohalide/gohalide/ir"
@@ -286,8 +287,9 @@ func sliceBytes(v any) (unsafe.Pointer, int, int64, error) {
 }
 
 // buffer returns the device copy of a host buffer, allocating and
-// uploading it when needed.
-func (d *Device) buffer(v any) (*devBuf, error) {
+// uploading it when needed. A new device allocation is checked against
+// env's limit first (name is the buffer's, for the error).
+func (d *Device) buffer(env *cpu.Env, name string, v any) (*devBuf, error) {
 	p, n, bytes, err := sliceBytes(v)
 	if err != nil {
 		return nil, err
@@ -295,6 +297,9 @@ func (d *Device) buffer(v any) (*devBuf, error) {
 	key := bufKey{uintptr(p), n}
 	b, ok := d.bufs[key]
 	if !ok {
+		if ce := env.CheckAllocation(name, bytes); ce != nil {
+			return nil, fmt.Errorf("device %w", ce)
+		}
 		size := bytes
 		if size == 0 {
 			size = 1
@@ -352,15 +357,26 @@ func (d *Device) Free(buf any) error {
 // host. It satisfies the launch hook of cpu.Options. Errors name the
 // kernel.
 func (d *Device) Launch(k *ir.Kernel, grid, block [3]int, scalars, buffers map[string]any) error {
+	return d.LaunchEnv(nil, k, grid, block, scalars, buffers)
+}
+
+// LaunchEnv is Launch in the environment env (see cpu.Env; nil: the default
+// limit): a stopped env fails before the launch (a running kernel is not
+// interrupted), and each new device allocation is checked against env's
+// limit; the error wraps the *cpu.Error.
+func (d *Device) LaunchEnv(env *cpu.Env, k *ir.Kernel, grid, block [3]int, scalars, buffers map[string]any) error {
+	if env.Stopped() {
+		return fmt.Errorf("cuda: kernel %s: %w", k.Name, env.CanceledError())
+	}
 	return d.do(func() error {
-		if err := d.launch(k, grid, block, scalars, buffers); err != nil {
+		if err := d.launch(env, k, grid, block, scalars, buffers); err != nil {
 			return fmt.Errorf("cuda: kernel %s: %w", k.Name, err)
 		}
 		return nil
 	})
 }
 
-func (d *Device) launch(k *ir.Kernel, grid, block [3]int, scalars, buffers map[string]any) error {
+func (d *Device) launch(env *cpu.Env, k *ir.Kernel, grid, block [3]int, scalars, buffers map[string]any) error {
 	threads := block[0] * block[1] * block[2]
 	if threads <= 0 || threads > d.Info.MaxThreadsPerBlock {
 		return fmt.Errorf("block %v has %d threads; the device allows 1 to %d", block, threads, d.Info.MaxThreadsPerBlock)
@@ -401,7 +417,7 @@ func (d *Device) launch(k *ir.Kernel, grid, block [3]int, scalars, buffers map[s
 			if !ok {
 				return fmt.Errorf("missing buffer %s", a.Name)
 			}
-			b, err := d.buffer(v)
+			b, err := d.buffer(env, a.Name, v)
 			if err != nil {
 				return fmt.Errorf("buffer %s: %w", a.Name, err)
 			}
