@@ -101,7 +101,12 @@ func ConstantUpperBound(e ir.Expr, s Scope) (int64, bool) {
 	}
 	en := env{base: s, free: true}
 	se := ir.Simplify(e)
-	r := linearRange(nonNil(en.of(se).Max)).intersect(linearRange(se))
+	r := linearRange(nonNil(en.of(se).Max))
+	if se.Type() == ir.Int32 {
+		// The expression's own linear form, where an interval walk loses
+		// a correlation ((m + 1)/2 - m/2 is at most 1).
+		r = r.intersect(linearRange(se))
+	}
 	// A min/max next to terms that cancel one of its sides hides a
 	// correlation (min(A, M) - A <= 0): separated, it may bound lower.
 	if sep := ir.SeparateMinMax(se); sep != se {
@@ -125,10 +130,13 @@ func (r crange) intersect(o crange) crange {
 
 // linearRange is constRange, tightened by the simplifier's bounds of the
 // linear form where the ends are symbolic: those see terms that cancel
-// ((m + 1)/2 - m/2 is at most 1), which an interval walk does not.
+// ((m + 1)/2 - m/2 is at most 1), which an interval walk does not. Only
+// for int32 (indices and sizes): the simplifier's intervals saturate at the
+// int64 range, where -2^63 / 1 would be bounded by -2^63 + 1 (the bounds
+// soundness fuzzer, seed 11).
 func linearRange(e ir.Expr) crange {
 	r := constRange(e)
-	if r.isPoint() || !e.Type().IsInt() || e.Type().Bits < 32 {
+	if r.isPoint() || e.Type() != ir.Int32 {
 		return r
 	}
 	lo, hi, lok, hok := ir.ConstantBounds(e)
@@ -142,7 +150,10 @@ func ConstantLowerBound(e ir.Expr, s Scope) (int64, bool) {
 	}
 	en := env{base: s, free: true}
 	se := ir.Simplify(e)
-	r := linearRange(nonNil(en.of(se).Min)).intersect(linearRange(se))
+	r := linearRange(nonNil(en.of(se).Min))
+	if se.Type() == ir.Int32 {
+		r = r.intersect(linearRange(se))
+	}
 	if sep := ir.SeparateMinMax(se); sep != se {
 		if r2 := linearRange(nonNil(en.of(sep).Min)); r2.lok && (!r.lok || r2.lo > r.lo) {
 			r = r2
