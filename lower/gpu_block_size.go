@@ -87,17 +87,23 @@ func gpuBlockSize(st *State) error {
 
 // threadDims gives each thread loop of s its thread dimension: the number
 // of thread loops nested inside it at most (the innermost loop of a nest
-// is x). A loop with more than 2 inside it has none (gpu_block_size
-// refuses it). It is the one rule; gpu_register_ownership reads it too.
+// is x). The copies an unrolled loop made of one thread loop share its name
+// and its dimension: the largest over the copies (a copy whose tail
+// emptied it has lost its inner thread loops, not its place in the nest).
+// A loop with more than 2 inside it has none (gpu_block_size refuses it).
+// It is the one rule; gpu_register_ownership reads it too.
 func threadDims(s ir.Stmt) map[string]int {
 	dims := map[string]int{}
+	tooDeep := map[string]bool{}
 	var depth func(ir.Stmt) int
 	depth = func(s ir.Stmt) int {
 		d := 0
 		ir.WalkStmt(s, func(x ir.Stmt) bool {
 			if l, ok := x.(*ir.For); ok && l.Kind == ir.GPUThread {
 				n := depth(l.Body)
-				if n < 3 {
+				if n >= 3 {
+					tooDeep[l.Name] = true
+				} else if prev, ok := dims[l.Name]; !ok || n > prev {
 					dims[l.Name] = n
 				}
 				d = max(d, n+1)
@@ -108,6 +114,9 @@ func threadDims(s ir.Stmt) map[string]int {
 		return d
 	}
 	depth(s)
+	for name := range tooDeep {
+		delete(dims, name)
+	}
 	return dims
 }
 
