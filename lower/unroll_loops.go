@@ -88,9 +88,9 @@ const (
 
 // registerLoops marks Unrolled each serial loop that indexes a register
 // array with its variable, has a constant upper bound of at most
-// maxRegisterUnroll iterations, and holds nothing the block's threads do
+// maxRegisterUnroll iterations, holds nothing the block's threads do
 // together (a shared production, thread loops, another kernel's loops), whose
-// copies could not be guarded per thread.
+// copies could not be guarded per thread, and is small (smallBody).
 func registerLoops(s ir.Stmt) ir.Stmt {
 	regs := registerArrays(s)
 	if len(regs) == 0 {
@@ -99,7 +99,7 @@ func registerLoops(s ir.Stmt) ir.Stmt {
 	lv := letValues{}
 	return walkWithLets(s, lv, func(x ir.Stmt) ir.Stmt {
 		l, ok := x.(*ir.For)
-		if !ok || l.Kind != ir.Serial || !indexesRegister(l.Body, l.Name, regs) || hasCollective(l.Body) {
+		if !ok || l.Kind != ir.Serial || !indexesRegister(l.Body, l.Name, regs) || hasCollective(l.Body) || !smallBody(l.Body) {
 			return x
 		}
 		ub, ok := bounds.ConstantUpperBound(lv.resolve(l.Extent), nil)
@@ -158,6 +158,20 @@ func indexesRegister(s ir.Stmt, v string, regs map[string]bool) bool {
 		return false
 	})
 	return found
+}
+
+// smallBody reports whether s produces no other Func, so that its copies
+// stay a tile's initialization or update, not a copy of a whole
+// computation per register element.
+func smallBody(s ir.Stmt) bool {
+	small := true
+	ir.WalkStmt(s, func(x ir.Stmt) bool {
+		if _, ok := x.(*ir.ProducerConsumer); ok {
+			small = false
+		}
+		return small
+	}, nil)
+	return small
 }
 
 // hasCollective reports whether s holds something the threads of a block

@@ -424,7 +424,9 @@ func (d *Device) launch(env *cpu.Env, k *ir.Kernel, grid, block [3]int, scalars,
 			ptr := new(cu.DevicePtr)
 			*ptr = b.ptr
 			params = append(params, unsafe.Pointer(ptr))
-			if a.Written {
+			// Global scratch (store_in(Heap) inside the kernel) is freed
+			// on the host right after the launch: nothing to copy back.
+			if a.Written && a.Scratch == nil {
 				written = append(written, b)
 			}
 			continue
