@@ -220,51 +220,46 @@ func checkRadiusBlur(t *testing.T, out *halide.Buffer[float32], ib *halide.Buffe
 	}, 1e-4)
 }
 
-// A blur of radius r (a Param) with f per thread in Heap: global scratch
-// of 2r+1 floats per thread, allocated around the launch.
-func TestIssue9HeapParamSize(t *testing.T) {
-	x, bx, tx := halide.NewVar("x"), halide.NewVar("bx"), halide.NewVar("tx")
-	f, g, in, r := radiusBlur(x)
-	g.GPUTile1D(x, bx, tx, 32)
-	f.ComputeAt(g, tx).StoreIn(halide.Heap)
-	ib := randomInput(rand.New(rand.NewSource(5)), 300).SetMin(-10)
-	in.Set(ib)
-	p := portedPipeline(g)
-	for _, rv := range []int32{1, 4, 9} {
-		r.Set(rv)
-		out := halide.NewBuffer[float32](200)
-		if err := p.Realize(out); err != nil {
-			t.Fatal(err)
-		}
-		checkRadiusBlur(t, out, ib, int(rv))
-		if bytes, dyn := sharedOf(t, p, "f"); bytes != int64(4*(2*rv+1)) || dyn == "" {
-			t.Errorf("r = %d: f's scratch per thread is %d bytes (%q), want %d", rv, bytes, dyn, 4*(2*rv+1))
-		}
-	}
-}
-
-// f in Heap at g's block loop: one copy per block in global scratch, shared
-// by the block's threads (produced together, with a barrier), sized per
-// block: 32 + 2r floats for a blur of radius r in 32-wide blocks.
-func TestIssue9HeapPerBlock(t *testing.T) {
-	x, bx, tx := halide.NewVar("x"), halide.NewVar("bx"), halide.NewVar("tx")
-	f, g, in, r := radiusBlur(x)
-	g.GPUTile1D(x, bx, tx, 32)
-	f.ComputeAt(g, bx).StoreIn(halide.Heap)
-	ib := randomInput(rand.New(rand.NewSource(6)), 300).SetMin(-10)
-	in.Set(ib)
-	p := portedPipeline(g)
-	for _, rv := range []int32{2, 7} {
-		r.Set(rv)
-		out := halide.NewBuffer[float32](200)
-		if err := p.Realize(out); err != nil {
-			l, _ := p.Lower()
-			t.Fatalf("%v\n%v", err, l)
-		}
-		checkRadiusBlur(t, out, ib, int(rv))
-		if bytes, dyn := sharedOf(t, p, "f"); bytes != int64(4*(32+2*rv)) || dyn == "" {
-			t.Errorf("r = %d: f's scratch per block is %d bytes (%q), want %d", rv, bytes, dyn, 4*(32+2*rv))
-		}
+// f in Heap inside the kernel, for a blur of radius r (a Param): global
+// scratch allocated around the launch. At g's thread loop, one copy per
+// thread of 2r+1 floats; at g's block loop, one copy per block of 32+2r
+// floats, shared by the block's threads (produced together, with a
+// barrier).
+func TestIssue9HeapScratch(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		block bool // f at g's block loop (else at its thread loop)
+		radii []int32
+		elems func(r int32) int32
+	}{
+		{"per thread", false, []int32{1, 4, 9}, func(r int32) int32 { return 2*r + 1 }},
+		{"per block", true, []int32{2, 7}, func(r int32) int32 { return 32 + 2*r }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			x, bx, tx := halide.NewVar("x"), halide.NewVar("bx"), halide.NewVar("tx")
+			f, g, in, r := radiusBlur(x)
+			g.GPUTile1D(x, bx, tx, 32)
+			at := tx
+			if c.block {
+				at = bx
+			}
+			f.ComputeAt(g, at).StoreIn(halide.Heap)
+			ib := randomInput(rand.New(rand.NewSource(5)), 300).SetMin(-10)
+			in.Set(ib)
+			p := portedPipeline(g)
+			for _, rv := range c.radii {
+				r.Set(rv)
+				out := halide.NewBuffer[float32](200)
+				if err := p.Realize(out); err != nil {
+					l, _ := p.Lower()
+					t.Fatalf("%v\n%v", err, l)
+				}
+				checkRadiusBlur(t, out, ib, int(rv))
+				if bytes, dyn := sharedOf(t, p, "f"); bytes != int64(4*c.elems(rv)) || dyn == "" {
+					t.Errorf("r = %d: f's scratch copy is %d bytes (%q), want %d", rv, bytes, dyn, 4*c.elems(rv))
+				}
+			}
+		})
 	}
 }
 
