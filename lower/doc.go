@@ -34,6 +34,8 @@
 //	gpu_kernels            extract kernels: grid, block, shared allocations at the top, arguments
 //	gpu_shared_reuse       one static shared pool per kernel; Funcs whose lifetimes do not overlap share bytes
 //	gpu_partition          a steady state per kernel: tail guards true for every thread of a block dropped there
+//	common_loads           in kernels: unique binding names, duplicate lets merged, each value loaded once
+//	                       along a straight line until something may change it
 //
 // Names in the lowered statement follow Halide: the loop of stage s of Func
 // f over var x is f.s<s>.x, a split of it f.s0.x.xo / f.s0.x.xi, and the

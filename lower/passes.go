@@ -48,6 +48,7 @@ var Passes = []Pass{
 	{"gpu_kernels", gpuKernels},
 	{"gpu_shared_reuse", gpuSharedReuse},
 	{"gpu_partition", gpuPartition},
+	{"common_loads", commonLoads},
 }
 
 // PassOrder lists the ordering constraints of the pass table: each pair
@@ -77,6 +78,7 @@ var PassOrder = [][3]string{
 	{"gpu_kernels", "gpu_shared_reuse", "lifetimes are positions in the extracted kernel body, with its shared allocations hoisted and Kernel.Allocs filled"},
 	{"gpu_barriers", "gpu_shared_reuse", "two Funcs may share bytes only across a barrier"},
 	{"gpu_shared_reuse", "gpu_partition", "the pool's layout holds in both branches of a partitioned body (same order of statements); lifetimes are read on the unpartitioned body"},
+	{"gpu_partition", "common_loads", "each branch of a partitioned body is its own straight line; the steady state's loads are no longer under guards"},
 }
 
 // Options control Lower.

@@ -30,11 +30,16 @@ func TestPassOrder(t *testing.T) {
 		}
 	}
 	// gpu_kernels simplifies each kernel body; gpu_shared_reuse lays out
-	// the kernels' shared memory, and gpu_partition (which simplifies the
-	// bodies it partitions) comes last.
+	// the kernels' shared memory, gpu_partition (which simplifies the
+	// bodies it partitions) follows, and common_loads, which shares values
+	// along the final straight lines, comes last.
 	n := len(lower.Passes)
-	if a, b, c := lower.Passes[n-3].Name, lower.Passes[n-2].Name, lower.Passes[n-1].Name; a != "gpu_kernels" || b != "gpu_shared_reuse" || c != "gpu_partition" {
-		t.Errorf("last passes are %s, %s, %s; want gpu_kernels, gpu_shared_reuse, gpu_partition", a, b, c)
+	var last []string
+	for _, p := range lower.Passes[n-4:] {
+		last = append(last, p.Name)
+	}
+	if got, want := strings.Join(last, ", "), "gpu_kernels, gpu_shared_reuse, gpu_partition, common_loads"; got != want {
+		t.Errorf("last passes are %s; want %s", got, want)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gohalide/gohalide/apps/algo"
 	"github.com/gohalide/gohalide/halide"
+	"github.com/gohalide/gohalide/ir"
 )
 
 // The #8427 acceptance: GatherWeight's shared allocation under schedules A,
@@ -71,5 +72,81 @@ func TestTensorProductSchedules(t *testing.T) {
 			}
 			t.Logf("max relative error %.2g", rel)
 		})
+	}
+}
+
+// TestTensorProductBestSteadyState is issue 10's acceptance for the best
+// schedule's code: the partitioned kernel's steady state (the branch for
+// the blocks with 64 whole pairs) has no guard in its reduction loop, and
+// each reduction step loads each of the thread's 4 + 4 shared operands
+// once, in the lowered statement and in the emitted CUDA.
+func TestTensorProductBestSteadyState(t *testing.T) {
+	// P = 150 leaves a partial block of pairs, so the kernel has a tail.
+	tp := algo.NewTensorProduct(64, 64, 2, 150, 40, 30)
+	tp.GPUScheduleBest()
+	p := halide.NewPipeline(tp.Out()).WithOptions(halide.Options{Verify: true})
+	l, err := p.Lower()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var steady *ir.For
+	for _, k := range l.Kernels() {
+		ir.WalkStmt(k.Body, func(s ir.Stmt) bool {
+			if steady != nil {
+				return false
+			}
+			if g, ok := s.(*ir.IfThenElse); ok && g.Else != nil {
+				// The partition: the first reduction loop of its Then.
+				ir.WalkStmt(g.Then, func(s ir.Stmt) bool {
+					if f, ok := s.(*ir.For); ok && steady == nil && strings.Contains(f.Name, "rc") {
+						steady = f
+					}
+					return steady == nil
+				}, nil)
+				return false
+			}
+			return true
+		}, nil)
+	}
+	if steady == nil {
+		t.Fatalf("no partitioned kernel with a reduction loop:\n%s", l)
+	}
+	loads := map[string]int{}
+	guards := 0
+	ir.WalkStmt(steady.Body, func(s ir.Stmt) bool {
+		if _, ok := s.(*ir.IfThenElse); ok {
+			guards++
+		}
+		return true
+	}, func(e ir.Expr) bool {
+		if ld, ok := e.(*ir.Load); ok {
+			loads[ld.Buf]++
+		}
+		return true
+	})
+	if guards != 0 {
+		t.Errorf("%d guards in the steady state's reduction loop:\n%s", guards, ir.StmtString(steady))
+	}
+	if loads["GatherWeight"] != 4 || loads["GatherInput_in_Product"] != 4 {
+		t.Errorf("loads per reduction step: %v, want 4 of GatherWeight and 4 of GatherInput_in_Product:\n%s", loads, ir.StmtString(steady))
+	}
+	// The same in the CUDA: the loop's text reads each array 4 times.
+	src, err := l.CUDA()
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := strings.Index(src, "for (int Product_s1_rc_x = 0;")
+	if i < 0 {
+		t.Fatalf("no reduction loop in the CUDA:\n%s", src)
+	}
+	body := src[i:]
+	body = body[:strings.Index(body, "\n        }\n")]
+	for _, a := range []string{"GatherWeight[", "GatherInput_in_Product["} {
+		if n := strings.Count(body, a); n != 4 {
+			t.Errorf("%d reads of %s in the steady state's loop, want 4:\n%s", n, a, body)
+		}
+	}
+	if strings.Contains(body, "if (") {
+		t.Errorf("a guard in the steady state's loop:\n%s", body)
 	}
 }

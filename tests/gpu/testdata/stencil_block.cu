@@ -56,15 +56,13 @@ extern "C" __global__ void __launch_bounds__(64) kernel_blur_s0(
     float *const in_repeat_edge_in_blur = (float *)shared_pool;
     const int in_repeat_edge_in_blur_min_0 = min(block_id_x * 8 + blur_min_0, blur_s0_x_max - 7) - 1;
     const int in_repeat_edge_in_blur_min_1 = min(block_id_y * 8 + blur_min_1, blur_s0_y_max - 7) - 1;
-    const int in_repeat_edge_in_blur_s0_x_min = min(block_id_x * 8 + blur_min_0, blur_s0_x_max - 7) - 1;
-    const int in_repeat_edge_in_blur_s0_y_min = min(block_id_y * 8 + blur_min_1, blur_s0_y_max - 7) - 1;
     // produce in_repeat_edge_in_blur
     // in_repeat_edge_in_blur: one copy per block, produced by the block's 64 threads together
     for (int in_repeat_edge_in_blur_s0_share = 0; in_repeat_edge_in_blur_s0_share < 2; in_repeat_edge_in_blur_s0_share++) {
         const int in_repeat_edge_in_blur_s0_index = in_repeat_edge_in_blur_s0_share * 64 + thread_id_x + thread_id_y * 8;
         if (in_repeat_edge_in_blur_s0_index < 100) {
-            const int in_repeat_edge_in_blur_s0_y = in_repeat_edge_in_blur_s0_y_min + gh_div_i32(in_repeat_edge_in_blur_s0_index, 10);
-            const int in_repeat_edge_in_blur_s0_x = in_repeat_edge_in_blur_s0_x_min + gh_mod_i32(in_repeat_edge_in_blur_s0_index, 10);
+            const int in_repeat_edge_in_blur_s0_y = in_repeat_edge_in_blur_min_1 + gh_div_i32(in_repeat_edge_in_blur_s0_index, 10);
+            const int in_repeat_edge_in_blur_s0_x = in_repeat_edge_in_blur_min_0 + gh_mod_i32(in_repeat_edge_in_blur_s0_index, 10);
             in_repeat_edge_in_blur[in_repeat_edge_in_blur_s0_x + in_repeat_edge_in_blur_s0_y * 10 - in_repeat_edge_in_blur_min_0 - in_repeat_edge_in_blur_min_1 * 10] = in[(min(max(in_repeat_edge_in_blur_s0_x, in_min_0), in_min_0 + in_extent_0 - 1) - in_min_0) * in_stride_0 + (min(max(in_repeat_edge_in_blur_s0_y, in_min_1), in_min_1 + in_extent_1 - 1) - in_min_1) * in_stride_1];
         }
     }

@@ -101,15 +101,13 @@ extern "C" __global__ void __launch_bounds__(1024) kernel_output_s1(
         for (int Product_s1_rc_x_c1 = 0; Product_s1_rc_x_c1 < 4; Product_s1_rc_x_c1++) {
             const int GatherWeight_min_0 = Product_s1_rc_x_c1 * 16;
             const int GatherWeight_min_1 = block_id_x * 32 + output_min_0;
-            const int GatherWeight_s0_c_min = Product_s1_rc_x_c1 * 16;
-            const int GatherWeight_s0_m_min = block_id_x * 32 + output_min_0;
             const int GatherWeight_s0_m_max = min(block_id_x * 32 + output_min_0 + 31, output_s1_m_max);
             // produce GatherWeight
             // GatherWeight: one copy per block, produced by the block's 1024 threads together
             const int GatherWeight_s0_index = thread_id_x + thread_id_y * 32;
             if (GatherWeight_s0_index < 512) {
-                const int GatherWeight_s0_m = GatherWeight_s0_m_min + gh_div_i32(GatherWeight_s0_index, 16);
-                const int GatherWeight_s0_c = GatherWeight_s0_c_min + gh_mod_i32(GatherWeight_s0_index, 16);
+                const int GatherWeight_s0_m = GatherWeight_min_1 + gh_div_i32(GatherWeight_s0_index, 16);
+                const int GatherWeight_s0_c = GatherWeight_min_0 + gh_mod_i32(GatherWeight_s0_index, 16);
                 if (GatherWeight_s0_m < GatherWeight_s0_m_max + 1) {
                     GatherWeight[GatherWeight_s0_c + GatherWeight_s0_m * 16 - GatherWeight_min_0 - GatherWeight_min_1 * 16] = weight[(GatherWeight_s0_c - weight_min_0) * weight_stride_0 + (GatherWeight_s0_m - weight_min_1) * weight_stride_1 + (output_s1_r_x - weight_min_2) * weight_stride_2];
                 }
@@ -140,22 +138,22 @@ extern "C" __global__ void __launch_bounds__(1024) kernel_output_s1(
             __syncthreads();
         }
         // consume Product
-        const int output_s1_m = block_id_x * 32 + output_min_0 + thread_id_x;
         const int output_s1_r_y_p1 = thread_id_y * 4;
         const int output_s1_r_y = block_id_y * 128 + output_s1_r_y_p1;
-        atomicAdd(&output[(output_s1_m - output_min_0) * output_stride_0 + (omap[(output_s1_r_y - omap_min_0) * omap_stride_0 + (output_s1_r_x - omap_min_1) * omap_stride_1] - output_min_1) * output_stride_1], Product[0]);
-        const int output_s1_m_1 = block_id_x * 32 + output_min_0 + thread_id_x;
+        const int omap_value = omap[(output_s1_r_y - omap_min_0) * omap_stride_0 + (output_s1_r_x - omap_min_1) * omap_stride_1];
+        atomicAdd(&output[(Product_s1_m_min - output_min_0) * output_stride_0 + (omap_value - output_min_1) * output_stride_1], Product[0]);
         const int output_s1_r_y_p1_1 = thread_id_y * 4 + 1;
         const int output_s1_r_y_1 = block_id_y * 128 + output_s1_r_y_p1_1;
-        atomicAdd(&output[(output_s1_m_1 - output_min_0) * output_stride_0 + (omap[(output_s1_r_y_1 - omap_min_0) * omap_stride_0 + (output_s1_r_x - omap_min_1) * omap_stride_1] - output_min_1) * output_stride_1], Product[1]);
-        const int output_s1_m_2 = block_id_x * 32 + output_min_0 + thread_id_x;
+        const int omap_value_1 = omap[(output_s1_r_y_1 - omap_min_0) * omap_stride_0 + (output_s1_r_x - omap_min_1) * omap_stride_1];
+        atomicAdd(&output[(Product_s1_m_min - output_min_0) * output_stride_0 + (omap_value_1 - output_min_1) * output_stride_1], Product[1]);
         const int output_s1_r_y_p1_2 = thread_id_y * 4 + 2;
         const int output_s1_r_y_2 = block_id_y * 128 + output_s1_r_y_p1_2;
-        atomicAdd(&output[(output_s1_m_2 - output_min_0) * output_stride_0 + (omap[(output_s1_r_y_2 - omap_min_0) * omap_stride_0 + (output_s1_r_x - omap_min_1) * omap_stride_1] - output_min_1) * output_stride_1], Product[2]);
-        const int output_s1_m_3 = block_id_x * 32 + output_min_0 + thread_id_x;
+        const int omap_value_2 = omap[(output_s1_r_y_2 - omap_min_0) * omap_stride_0 + (output_s1_r_x - omap_min_1) * omap_stride_1];
+        atomicAdd(&output[(Product_s1_m_min - output_min_0) * output_stride_0 + (omap_value_2 - output_min_1) * output_stride_1], Product[2]);
         const int output_s1_r_y_p1_3 = thread_id_y * 4 + 3;
         const int output_s1_r_y_3 = block_id_y * 128 + output_s1_r_y_p1_3;
-        atomicAdd(&output[(output_s1_m_3 - output_min_0) * output_stride_0 + (omap[(output_s1_r_y_3 - omap_min_0) * omap_stride_0 + (output_s1_r_x - omap_min_1) * omap_stride_1] - output_min_1) * output_stride_1], Product[3]);
+        const int omap_value_3 = omap[(output_s1_r_y_3 - omap_min_0) * omap_stride_0 + (output_s1_r_x - omap_min_1) * omap_stride_1];
+        atomicAdd(&output[(Product_s1_m_min - output_min_0) * output_stride_0 + (omap_value_3 - output_min_1) * output_stride_1], Product[3]);
     } else {
         float Product[4];
         const int Product_s1_m_min = block_id_x * 32 + output_min_0 + thread_id_x;
@@ -190,15 +188,13 @@ extern "C" __global__ void __launch_bounds__(1024) kernel_output_s1(
         for (int Product_s1_rc_x_c1 = 0; Product_s1_rc_x_c1 < 4; Product_s1_rc_x_c1++) {
             const int GatherWeight_min_0 = Product_s1_rc_x_c1 * 16;
             const int GatherWeight_min_1 = block_id_x * 32 + output_min_0;
-            const int GatherWeight_s0_c_min = Product_s1_rc_x_c1 * 16;
-            const int GatherWeight_s0_m_min = block_id_x * 32 + output_min_0;
             const int GatherWeight_s0_m_max = min(block_id_x * 32 + output_min_0 + 31, output_s1_m_max);
             // produce GatherWeight
             // GatherWeight: one copy per block, produced by the block's 1024 threads together
             const int GatherWeight_s0_index = thread_id_x + thread_id_y * 32;
             if (GatherWeight_s0_index < 512) {
-                const int GatherWeight_s0_m = GatherWeight_s0_m_min + gh_div_i32(GatherWeight_s0_index, 16);
-                const int GatherWeight_s0_c = GatherWeight_s0_c_min + gh_mod_i32(GatherWeight_s0_index, 16);
+                const int GatherWeight_s0_m = GatherWeight_min_1 + gh_div_i32(GatherWeight_s0_index, 16);
+                const int GatherWeight_s0_c = GatherWeight_min_0 + gh_mod_i32(GatherWeight_s0_index, 16);
                 if (GatherWeight_s0_m < GatherWeight_s0_m_max + 1) {
                     GatherWeight[GatherWeight_s0_c + GatherWeight_s0_m * 16 - GatherWeight_min_0 - GatherWeight_min_1 * 16] = weight[(GatherWeight_s0_c - weight_min_0) * weight_stride_0 + (GatherWeight_s0_m - weight_min_1) * weight_stride_1 + (output_s1_r_x - weight_min_2) * weight_stride_2];
                 }
@@ -220,18 +216,18 @@ extern "C" __global__ void __launch_bounds__(1024) kernel_output_s1(
                         Product[1] = Product[1] + __fmul_rn(input[(Product_s1_rc_x - input_min_0) * input_stride_0 + (imap[(Product_s1_p - imap_min_0) * imap_stride_0 + (output_s1_r_x - imap_min_1) * imap_stride_1] - input_min_1) * input_stride_1], GatherWeight[Product_s1_rc_x + Product_s1_m_min * 16 - GatherWeight_min_0 - GatherWeight_min_1 * 16]);
                     }
                 }
-                const int Product_s1_p_1 = Product_s1_p_min + 2;
+                const int Product_s1_p_3 = Product_s1_p_min + 2;
                 if (Product_s1_p_min < Product_s1_p_max - 1) {
                     for (int Product_s1_rc_x_c0 = 0; Product_s1_rc_x_c0 < 16; Product_s1_rc_x_c0++) {
                         const int Product_s1_rc_x = Product_s1_rc_x_c1 * 16 + Product_s1_rc_x_c0;
-                        Product[2] = Product[2] + __fmul_rn(input[(Product_s1_rc_x - input_min_0) * input_stride_0 + (imap[(Product_s1_p_1 - imap_min_0) * imap_stride_0 + (output_s1_r_x - imap_min_1) * imap_stride_1] - input_min_1) * input_stride_1], GatherWeight[Product_s1_rc_x + Product_s1_m_min * 16 - GatherWeight_min_0 - GatherWeight_min_1 * 16]);
+                        Product[2] = Product[2] + __fmul_rn(input[(Product_s1_rc_x - input_min_0) * input_stride_0 + (imap[(Product_s1_p_3 - imap_min_0) * imap_stride_0 + (output_s1_r_x - imap_min_1) * imap_stride_1] - input_min_1) * input_stride_1], GatherWeight[Product_s1_rc_x + Product_s1_m_min * 16 - GatherWeight_min_0 - GatherWeight_min_1 * 16]);
                     }
                 }
-                const int Product_s1_p_2 = Product_s1_p_min + 3;
+                const int Product_s1_p_4 = Product_s1_p_min + 3;
                 if (Product_s1_p_min < Product_s1_p_max - 2) {
                     for (int Product_s1_rc_x_c0 = 0; Product_s1_rc_x_c0 < 16; Product_s1_rc_x_c0++) {
                         const int Product_s1_rc_x = Product_s1_rc_x_c1 * 16 + Product_s1_rc_x_c0;
-                        Product[3] = Product[3] + __fmul_rn(input[(Product_s1_rc_x - input_min_0) * input_stride_0 + (imap[(Product_s1_p_2 - imap_min_0) * imap_stride_0 + (output_s1_r_x - imap_min_1) * imap_stride_1] - input_min_1) * input_stride_1], GatherWeight[Product_s1_rc_x + Product_s1_m_min * 16 - GatherWeight_min_0 - GatherWeight_min_1 * 16]);
+                        Product[3] = Product[3] + __fmul_rn(input[(Product_s1_rc_x - input_min_0) * input_stride_0 + (imap[(Product_s1_p_4 - imap_min_0) * imap_stride_0 + (output_s1_r_x - imap_min_1) * imap_stride_1] - input_min_1) * input_stride_1], GatherWeight[Product_s1_rc_x + Product_s1_m_min * 16 - GatherWeight_min_0 - GatherWeight_min_1 * 16]);
                     }
                 }
             }
@@ -239,36 +235,36 @@ extern "C" __global__ void __launch_bounds__(1024) kernel_output_s1(
             __syncthreads();
         }
         // consume Product
-        const int output_s1_m = block_id_x * 32 + output_min_0 + thread_id_x;
-        if (output_s1_m <= output_s1_m_max) {
+        if (Product_s1_m_min <= output_s1_m_max) {
             const int output_s1_r_y_p1 = thread_id_y * 4;
             const int output_s1_r_y = block_id_y * 128 + output_s1_r_y_p1;
             if (output_s1_r_y <= maxPos - 1) {
-                atomicAdd(&output[(output_s1_m - output_min_0) * output_stride_0 + (omap[(output_s1_r_y - omap_min_0) * omap_stride_0 + (output_s1_r_x - omap_min_1) * omap_stride_1] - output_min_1) * output_stride_1], Product[0]);
+                const int omap_value_4 = omap[(output_s1_r_y - omap_min_0) * omap_stride_0 + (output_s1_r_x - omap_min_1) * omap_stride_1];
+                atomicAdd(&output[(Product_s1_m_min - output_min_0) * output_stride_0 + (omap_value_4 - output_min_1) * output_stride_1], Product[0]);
             }
         }
-        const int output_s1_m_1 = block_id_x * 32 + output_min_0 + thread_id_x;
-        if (output_s1_m_1 <= output_s1_m_max) {
+        if (Product_s1_m_min <= output_s1_m_max) {
             const int output_s1_r_y_p1 = thread_id_y * 4 + 1;
             const int output_s1_r_y = block_id_y * 128 + output_s1_r_y_p1;
             if (output_s1_r_y <= maxPos - 1) {
-                atomicAdd(&output[(output_s1_m_1 - output_min_0) * output_stride_0 + (omap[(output_s1_r_y - omap_min_0) * omap_stride_0 + (output_s1_r_x - omap_min_1) * omap_stride_1] - output_min_1) * output_stride_1], Product[1]);
+                const int omap_value_5 = omap[(output_s1_r_y - omap_min_0) * omap_stride_0 + (output_s1_r_x - omap_min_1) * omap_stride_1];
+                atomicAdd(&output[(Product_s1_m_min - output_min_0) * output_stride_0 + (omap_value_5 - output_min_1) * output_stride_1], Product[1]);
             }
         }
-        const int output_s1_m_2 = block_id_x * 32 + output_min_0 + thread_id_x;
-        if (output_s1_m_2 <= output_s1_m_max) {
+        if (Product_s1_m_min <= output_s1_m_max) {
             const int output_s1_r_y_p1 = thread_id_y * 4 + 2;
             const int output_s1_r_y = block_id_y * 128 + output_s1_r_y_p1;
             if (output_s1_r_y <= maxPos - 1) {
-                atomicAdd(&output[(output_s1_m_2 - output_min_0) * output_stride_0 + (omap[(output_s1_r_y - omap_min_0) * omap_stride_0 + (output_s1_r_x - omap_min_1) * omap_stride_1] - output_min_1) * output_stride_1], Product[2]);
+                const int omap_value_6 = omap[(output_s1_r_y - omap_min_0) * omap_stride_0 + (output_s1_r_x - omap_min_1) * omap_stride_1];
+                atomicAdd(&output[(Product_s1_m_min - output_min_0) * output_stride_0 + (omap_value_6 - output_min_1) * output_stride_1], Product[2]);
             }
         }
-        const int output_s1_m_3 = block_id_x * 32 + output_min_0 + thread_id_x;
-        if (output_s1_m_3 <= output_s1_m_max) {
+        if (Product_s1_m_min <= output_s1_m_max) {
             const int output_s1_r_y_p1 = thread_id_y * 4 + 3;
             const int output_s1_r_y = block_id_y * 128 + output_s1_r_y_p1;
             if (output_s1_r_y <= maxPos - 1) {
-                atomicAdd(&output[(output_s1_m_3 - output_min_0) * output_stride_0 + (omap[(output_s1_r_y - omap_min_0) * omap_stride_0 + (output_s1_r_x - omap_min_1) * omap_stride_1] - output_min_1) * output_stride_1], Product[3]);
+                const int omap_value_7 = omap[(output_s1_r_y - omap_min_0) * omap_stride_0 + (output_s1_r_x - omap_min_1) * omap_stride_1];
+                atomicAdd(&output[(Product_s1_m_min - output_min_0) * output_stride_0 + (omap_value_7 - output_min_1) * output_stride_1], Product[3]);
             }
         }
     }
