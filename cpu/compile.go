@@ -223,6 +223,8 @@ func (c *compiler) stmt(s ir.Stmt) stmtFn {
 		return c.assert(s)
 	case *ir.ProducerConsumer:
 		return c.stmt(s.Body)
+	case *ir.LoadVector:
+		return c.loadVector(s)
 	case *ir.For:
 		return c.loop(s)
 	case *ir.Block:

@@ -25,8 +25,42 @@ const (
 // Comment is a note carried to generated code (it does nothing).
 type Comment struct{ Text string }
 
-func (*Barrier) isStmt() {}
-func (*Comment) isStmt() {}
+// LoadVector marks the start of Body: Lanes nested lets that bind Lanes
+// consecutive elements of one buffer, let n0 = B[i], let n1 = B[i + 1],
+// ..., where lowering proved i a multiple of Lanes and B's first element
+// aligned to Lanes elements, so that a backend may load them as one vector
+// (CUDA: float2, float4, int4). The lets and everything in their scope are
+// Body; the mark changes nothing else (the CPU runs Body, checking that i
+// is a multiple of Lanes).
+type LoadVector struct {
+	Lanes int
+	Body  Stmt
+}
+
+// VectorLanes returns the loads of a LoadVector's lets, in lane order, and
+// the statement in their scope; ok is false when Body does not start with
+// Lanes lets of loads from one buffer.
+func (s *LoadVector) VectorLanes() (names []string, loads []*Load, rest Stmt, ok bool) {
+	rest = s.Body
+	for len(loads) < s.Lanes {
+		l, isLet := rest.(*LetStmt)
+		if !isLet {
+			return nil, nil, nil, false
+		}
+		ld, isLoad := l.Value.(*Load)
+		if !isLoad || len(loads) > 0 && (ld.Buf != loads[0].Buf || ld.T != loads[0].T) {
+			return nil, nil, nil, false
+		}
+		names = append(names, l.Name)
+		loads = append(loads, ld)
+		rest = l.Body
+	}
+	return names, loads, rest, s.Lanes > 0
+}
+
+func (*Barrier) isStmt()    {}
+func (*Comment) isStmt()    {}
+func (*LoadVector) isStmt() {}
 
 // ThreadID and BlockID name the index variables of a kernel body (int32).
 var (

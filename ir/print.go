@@ -234,6 +234,9 @@ func (p *printer) stmt(s Stmt) {
 		}
 	case *Comment:
 		p.line("// %s", s.Text)
+	case *LoadVector:
+		p.line("// the next %d lets load one aligned vector", s.Lanes)
+		p.stmt(s.Body)
 	case *Launch:
 		k := s.Kernel
 		p.line("launch %s<<<(%s), (%s)>>>(%s) {", k.Name, exprList(k.Grid[:]), exprList(k.Block[:]), kernelArgList(k.Args))
