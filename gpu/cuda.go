@@ -1148,6 +1148,8 @@ func (e *cudaKernelEmitter) stmt(s ir.Stmt) {
 		restore()
 	case *ir.Comment:
 		e.comment(s.Text)
+	case *ir.LoadVector:
+		e.loadVector(s)
 	case *ir.Barrier:
 		if s.Reason != "" {
 			e.comment(s.Reason)
@@ -1188,6 +1190,62 @@ func (e *cudaKernelEmitter) stmt(s ir.Stmt) {
 		e.fail("found a kernel launch inside a kernel")
 	default:
 		e.fail("cannot emit statement %T", s)
+	}
+}
+
+// cVectorType is the CUDA vector type of n lanes of t ("" when there is
+// none): float2, float4, int2, int4, uint2, uint4, double2.
+func cVectorType(t ir.Type, n int) string {
+	var base string
+	switch t {
+	case ir.Float32:
+		base = "float"
+	case ir.Int32:
+		base = "int"
+	case ir.UInt32:
+		base = "uint"
+	case ir.Float64:
+		base = "double"
+	default:
+		return ""
+	}
+	if n != 2 && (n != 4 || t.Bits != 32) {
+		return ""
+	}
+	return base + strconv.Itoa(n)
+}
+
+// loadVector emits the lets an ir.LoadVector marks as one vector load
+// (lowering proved the first index a multiple of the lane count and the
+// array aligned; the emulator checks the index), then their scope. Lets
+// that do not fit the mark are emitted one by one.
+func (e *cudaKernelEmitter) loadVector(s *ir.LoadVector) {
+	names, loads, rest, ok := s.VectorLanes()
+	vt := ""
+	if ok {
+		vt = cVectorType(loads[0].T, len(loads))
+		for i, l := range loads {
+			if d, isConst := ir.AsInt(ir.Simplify(ir.SubE(l.Index, loads[0].Index))); !isConst || d != int64(i) {
+				vt = ""
+			}
+		}
+	}
+	if vt == "" {
+		e.stmt(s.Body)
+		return
+	}
+	b := e.lookupBuf(loads[0].Buf, "load from")
+	v := e.declare(names[0] + ".vec")
+	e.line("const %s %s = *(const %s *)&%s[%s];", vt, v, vt, b.name, e.top(loads[0].Index))
+	var restores []func()
+	for i, n := range names {
+		c := e.declare(n)
+		e.line("const %s %s = %s.%c;", cType(loads[i].T), c, v, "xyzw"[i])
+		restores = append(restores, e.bindVar(n, c, loads[i].T))
+	}
+	e.stmt(rest)
+	for i := len(restores) - 1; i >= 0; i-- {
+		restores[i]()
 	}
 }
 

@@ -8,7 +8,7 @@ package lower
 // + 4 shared operands 4 times per reduction step, and repeats the let that
 // computes each row's index once per copy.
 //
-// It runs in three steps on each kernel body:
+// It runs in four steps on each kernel body:
 //
 //  1. Every variable bound in the body (a LetStmt or a loop) gets a name
 //     no binding in scope where it is bound has: unrolling copies a body,
@@ -38,6 +38,11 @@ package lower
 //     since its index may be valid only on that path, but it reads a
 //     let already bound. Innermost loads go first, so that a gather's
 //     index load is bound before the load that uses it is compared.
+//  4. Vectors (common_loads_vector.go): the lets of step 3 that load 2 or
+//     4 consecutive elements of a shared array from an index proved a
+//     multiple of 2 or 4, at an offset in the pool aligned as much, move
+//     together under an ir.LoadVector mark, which the CUDA backend emits
+//     as one float2 / float4 (int2, int4) load.
 //
 // The host statement is left alone: the CPU executor evaluates what it is
 // given, and host code is not on the hot path.
@@ -55,20 +60,22 @@ import (
 
 func commonLoads(st *State) error {
 	for _, k := range st.Kernels {
-		k.Body = commonLoadsKernel(k.Body)
+		k.Body = commonLoadsKernel(k.Body, vectorAlignments(k))
 	}
 	return nil
 }
 
-// commonLoadsKernel returns body with the three steps applied.
-func commonLoadsKernel(body ir.Stmt) ir.Stmt {
+// commonLoadsKernel returns body with the four steps applied. align gives
+// the alignment in bytes of the first element of each buffer that may be
+// loaded as vectors (step 4).
+func commonLoadsKernel(body ir.Stmt, align map[string]int64) ir.Stmt {
 	names := boundNames(body)
 	body = uniqueBindings(body, names)
 	body = widenLets(body)
 	body = dedupeLets(body)
 	// Merged lets make terms cancel: A_in[r + i*8 - r] is A_in[i*8].
 	body = simplifyExprs(body)
-	c := &loadSharing{names: names, shared: map[string]bool{}, written: map[string]bool{}}
+	c := &loadSharing{names: names, shared: map[string]bool{}, written: map[string]bool{}, align: align}
 	allocated := map[string]bool{}
 	ir.WalkStmt(body, func(s ir.Stmt) bool {
 		switch s := s.(type) {
@@ -88,7 +95,7 @@ func commonLoadsKernel(body ir.Stmt) ir.Stmt {
 	for b := range allocated {
 		delete(c.written, b)
 	}
-	return c.region(body)
+	return c.region(body, map[string]ir.Expr{})
 }
 
 // boundNames returns every name bound or used in s, for fresh names.
@@ -328,6 +335,7 @@ type loadSharing struct {
 	names   map[string]bool
 	shared  map[string]bool // GPUShared allocations: barriers publish others' writes
 	written map[string]bool // global buffers the kernel writes: never shared
+	align   map[string]int64 // step 4: buffers that may be loaded as vectors
 }
 
 // lineItem is one statement of a straight line. An opener (a let, an
@@ -384,6 +392,8 @@ func rebuild(items []lineItem) ir.Stmt {
 			acc = &a
 		case *ir.ProducerConsumer:
 			acc = &ir.ProducerConsumer{Func: x.Func, Producer: x.Producer, Body: body}
+		case *ir.LoadVector:
+			acc = &ir.LoadVector{Lanes: x.Lanes, Body: body}
 		}
 	}
 	if acc == nil {
@@ -399,13 +409,21 @@ func header(s ir.Stmt, f func(ir.Expr) ir.Expr) ir.Stmt {
 }
 
 // region shares the loads of the straight line s, after those of the
-// lines inside its statements.
-func (c *loadSharing) region(s ir.Stmt) ir.Stmt {
+// lines inside its statements. lets are the values of the lets in scope.
+func (c *loadSharing) region(s ir.Stmt, lets map[string]ir.Expr) ir.Stmt {
 	items := line(s, nil)
+	scope := make(map[string]ir.Expr, len(lets)+len(items))
+	for n, v := range lets {
+		scope[n] = v
+	}
 	for i, it := range items {
-		if !it.opener {
-			items[i].s = ir.MapStmt(it.s, c.region, nil)
+		if it.opener {
+			if l, ok := it.s.(*ir.LetStmt); ok {
+				scope[l.Name] = l.Value
+			}
+			continue
 		}
+		items[i].s = ir.MapStmt(it.s, func(b ir.Stmt) ir.Stmt { return c.region(b, scope) }, nil)
 	}
 	// Innermost loads first: each round binds the loads whose index
 	// loads nothing; a gather's outer load becomes innermost once its
@@ -417,6 +435,12 @@ func (c *loadSharing) region(s ir.Stmt) ir.Stmt {
 			break
 		}
 	}
+	for _, it := range items {
+		if l, ok := it.s.(*ir.LetStmt); ok && it.opener {
+			scope[l.Name] = l.Value
+		}
+	}
+	items = c.vectorize(items, scope)
 	return rebuild(items)
 }
 

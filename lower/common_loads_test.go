@@ -98,7 +98,7 @@ func TestCommonLoads(t *testing.T) {
 			map[string]int{"in": 2}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			got := commonLoadsKernel(c.body)
+			got := commonLoadsKernel(c.body, nil)
 			count := map[string]int{}
 			ir.WalkStmt(got, func(ir.Stmt) bool { return true }, func(e ir.Expr) bool {
 				if l, ok := e.(*ir.Load); ok {
@@ -147,4 +147,55 @@ func verifyNoShadowing(s ir.Stmt) error {
 		return &ir.Error{Code: ir.ErrInternal, Msg: "shadowed: " + strings.Join(bad, ", ")}
 	}
 	return nil
+}
+
+// TestCommonLoadsVectors checks step 4: lets that load consecutive
+// elements of an aligned shared array from an index proved a multiple of
+// the lane count become one ir.LoadVector.
+func TestCommonLoadsVectors(t *testing.T) {
+	tx := ir.NewVar(ir.ThreadID[0])
+	ld := func(i ir.Expr) ir.Expr { return &ir.Load{T: ir.Float32, Buf: "s", Index: i} }
+	// out[k] = s[base] + s[base+1] + ... + s[base+n-1] for k = 0, 1: each
+	// load twice, so step 3 makes each a let.
+	row := func(base ir.Expr, n int) ir.Stmt {
+		var stores []ir.Stmt
+		for k := range 2 {
+			v := ld(base)
+			for j := 1; j < n; j++ {
+				v = ir.AddE(v, ld(ir.AddE(base, ir.Int(int64(j)))))
+			}
+			stores = append(stores, &ir.Store{Buf: "out", Index: ir.Int(int64(k)), Value: v})
+		}
+		return &ir.Allocate{Name: "s", T: ir.Float32, Memory: ir.GPUShared, Extents: []ir.Expr{ir.Int(256)}, Body: ir.MakeBlock(stores...)}
+	}
+	for _, c := range []struct {
+		name  string
+		body  ir.Stmt
+		align int64
+		want  []int // lanes of each vector
+	}{
+		{"tx*4, 4 lanes", row(ir.MulE(tx, ir.Int(4)), 4), 16, []int{4}},
+		{"tx*4 + 1: not a multiple of 4", row(ir.AddE(ir.MulE(tx, ir.Int(4)), ir.Int(1)), 4), 16, []int{2}},
+		{"tx*2, 4 lanes: two float2", row(ir.MulE(tx, ir.Int(2)), 4), 16, []int{2, 2}},
+		{"tx: unknown", row(tx, 4), 16, nil},
+		{"array at an offset aligned to 8 bytes", row(ir.MulE(tx, ir.Int(4)), 4), 8, []int{2, 2}},
+		{"through a let", &ir.LetStmt{Name: "b", Value: ir.MulE(tx, ir.Int(8)), Body: row(ir.NewVar("b"), 4)}, 16, []int{4}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got := commonLoadsKernel(c.body, map[string]int64{"s": c.align})
+			var lanes []int
+			ir.WalkStmt(got, func(s ir.Stmt) bool {
+				if v, ok := s.(*ir.LoadVector); ok {
+					lanes = append(lanes, v.Lanes)
+					if _, _, _, ok := v.VectorLanes(); !ok {
+						t.Errorf("malformed vector load")
+					}
+				}
+				return true
+			}, nil)
+			if len(lanes) != len(c.want) || len(lanes) > 0 && lanes[0] != c.want[0] {
+				t.Errorf("vectors of %v lanes, want %v:\n%s", lanes, c.want, ir.StmtString(got))
+			}
+		})
+	}
 }

@@ -194,6 +194,17 @@ func (vr *verifier) stmt(s ir.Stmt) {
 		}
 	case *ir.ProducerConsumer:
 		vr.stmt(s.Body)
+	case *ir.LoadVector:
+		if _, loads, _, ok := s.VectorLanes(); !ok || s.Lanes != 2 && s.Lanes != 4 {
+			vr.fail("a vector load of %d lanes does not start with as many lets of loads from one buffer", s.Lanes)
+		} else {
+			for i, l := range loads {
+				if d, ok := ir.AsInt(ir.Simplify(ir.SubE(l.Index, loads[0].Index))); !ok || d != int64(i) {
+					vr.fail("lane %d of a vector load of %s reads index %s, not the first lane's plus %d", i, l.Buf, ir.ExprString(l.Index), i)
+				}
+			}
+		}
+		vr.stmt(s.Body)
 	case *ir.Block:
 		for _, x := range s.Stmts {
 			vr.stmt(x)
