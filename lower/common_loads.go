@@ -333,8 +333,8 @@ func simplifyExprs(s ir.Stmt) ir.Stmt {
 // loadSharing is step 3.
 type loadSharing struct {
 	names   map[string]bool
-	shared  map[string]bool // GPUShared allocations: barriers publish others' writes
-	written map[string]bool // global buffers the kernel writes: never shared
+	shared  map[string]bool  // GPUShared allocations: barriers publish others' writes
+	written map[string]bool  // global buffers the kernel writes: never shared
 	align   map[string]int64 // step 4: buffers that may be loaded as vectors
 }
 
