@@ -130,7 +130,8 @@ func (t *TensorProduct) GPUScheduleC(f TPFactors) {
 // GPUScheduleBest is our schedule for the benchmark size: one launch for
 // all kernel offsets (r.x is a block dimension too), blocks of 64 pairs x
 // all 64 output channels, 16 x 16 threads each accumulating a 4 x 4
-// register tile of Product over the 64 input channels, and both operands of
+// register tile of Product over the 64 input channels, 4 at a time (the
+// shared operands are then read as float4), and both operands of
 // the block staged in shared memory by the block's threads together: the
 // gathered input rows (GatherInput through a wrapper, 64 pairs x 64
 // channels) and the offset's weights (64 x 64). The scatter adds each
@@ -151,7 +152,14 @@ func (t *TensorProduct) GPUScheduleBest() {
 		GPUThreads(mt, pt).
 		Unroll(mv).Unroll(pv)
 	t.Product.ComputeAt(t.Output, mt)
-	t.Product.Update(0).Reorder(t.Mv, t.Pv, t.RC.X()).Unroll(t.Mv).Unroll(t.Pv)
+	// Four input channels per step, unrolled: each thread's 4 pairs x 4
+	// channels of the input rows and 4 channels x 4 m of the weights are
+	// then consecutive in shared memory, 8 float4 loads per step.
+	rco, rci := halide.NewRVar("rco"), halide.NewRVar("rci")
+	t.Product.Update(0).
+		Split(t.RC.X(), rco, rci, 4, halide.GuardWithIf).
+		Reorder(t.Mv, t.Pv, rci, rco).
+		Unroll(t.Mv).Unroll(t.Pv).Unroll(rci)
 	// The weights are stored, and loaded, with m innermost: the threads of
 	// a warp (consecutive mt) then read different banks, and the block's
 	// cooperative load writes consecutive words. The input rows keep c

@@ -78,8 +78,9 @@ func TestTensorProductSchedules(t *testing.T) {
 // TestTensorProductBestSteadyState is issue 10's acceptance for the best
 // schedule's code: the partitioned kernel's steady state (the branch for
 // the blocks with 64 whole pairs) has no guard in its reduction loop, and
-// each reduction step loads each of the thread's 4 + 4 shared operands
-// once, in the lowered statement and in the emitted CUDA.
+// each step of 4 input channels loads each of the thread's 16 + 16 shared
+// operands once, in the lowered statement and in the emitted CUDA, where
+// they are 4 + 4 float4 loads.
 func TestTensorProductBestSteadyState(t *testing.T) {
 	// P = 150 leaves a partial block of pairs, so the kernel has a tail.
 	tp := algo.NewTensorProduct(64, 64, 2, 150, 40, 30)
@@ -127,24 +128,23 @@ func TestTensorProductBestSteadyState(t *testing.T) {
 	if guards != 0 {
 		t.Errorf("%d guards in the steady state's reduction loop:\n%s", guards, ir.StmtString(steady))
 	}
-	if loads["GatherWeight"] != 4 || loads["GatherInput_in_Product"] != 4 {
-		t.Errorf("loads per reduction step: %v, want 4 of GatherWeight and 4 of GatherInput_in_Product:\n%s", loads, ir.StmtString(steady))
+	if loads["GatherWeight"] != 16 || loads["GatherInput_in_Product"] != 16 {
+		t.Errorf("loads per reduction step: %v, want 16 of GatherWeight and 16 of GatherInput_in_Product:\n%s", loads, ir.StmtString(steady))
 	}
-	// The same in the CUDA: the loop's text reads GatherWeight's 4 values
-	// of the step as one float4 (they are consecutive from an index that
-	// is a multiple of 4), and the input rows' 4 values one by one (64
-	// apart).
+	// The same in the CUDA: the loop's text reads the 16 values of each
+	// array as 4 float4 loads (consecutive from indices that are multiples
+	// of 4).
 	src, err := l.CUDA()
 	if err != nil {
 		t.Fatal(err)
 	}
-	i := strings.Index(src, "for (int Product_s1_rc_x = 0;")
+	i := strings.Index(src, "for (int Product_s1_rc_x_rco = 0;")
 	if i < 0 {
 		t.Fatalf("no reduction loop in the CUDA:\n%s", src)
 	}
 	body := src[i:]
 	body = body[:strings.Index(body, "\n        }\n")]
-	for a, n := range map[string]int{"GatherWeight[": 1, "(const float4 *)&GatherWeight[": 1, "GatherInput_in_Product[": 4} {
+	for a, n := range map[string]int{"GatherWeight[": 4, "(const float4 *)&GatherWeight[": 4, "GatherInput_in_Product[": 4, "(const float4 *)&GatherInput_in_Product[": 4} {
 		if got := strings.Count(body, a); got != n {
 			t.Errorf("%d reads %s in the steady state's loop, want %d:\n%s", got, a, n, body)
 		}
