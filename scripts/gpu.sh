@@ -18,14 +18,14 @@ if ! command -v nvcc >/dev/null 2>&1; then
 fi
 
 echo "== building with -tags cuda into $out/"
-go test -c -tags cuda -o "$out/cuda.test" ./tests/cuda/
+go test -c -tags cuda -ldflags="-s -w" -o "$out/cuda.test" ./tests/cuda/
 # The ported Halide GPU tests and the issue 9 tests, on the GPU.
-go test -c -tags cuda -o "$out/gpu.test" ./tests/gpu/
-go build -tags cuda -o "$out/schedfuzz" ./tests/fuzz/cmd/schedfuzz
+go test -c -tags cuda -ldflags="-s -w" -o "$out/gpu.test" ./tests/gpu/
+go build -tags cuda -ldflags="-s -w" -o "$out/schedfuzz" ./tests/fuzz/cmd/schedfuzz
 for app in apps/*/; do
   name=$(basename "$app")
   [ -f "$app/main.go" ] || continue
-  go build -tags cuda -o "$out/$name" "./$app"
+  go build -tags cuda -ldflags="-s -w" -o "$out/$name" "./$app"
 done
 
 echo "== staging NVRTC 11.8"
