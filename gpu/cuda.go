@@ -1249,38 +1249,6 @@ func (e *cudaKernelEmitter) loadVector(s *ir.LoadVector) {
 	}
 }
 
-// cudaUnrollNest is the most iterations, over a loop and the loops inside
-// it, of a serial loop nest the emitter asks nvcc to unroll.
-const cudaUnrollNest = 64
-
-// smallConstantNest reports whether the loop s and every loop inside it
-// have constant extents whose product is at most limit, with no barrier
-// inside (a barrier in an unrolled loop is fine for nvcc, but the loop is
-// then not short work).
-func smallConstantNest(s *ir.For, limit int64) bool {
-	n, ok := ir.AsInt(s.Extent)
-	if !ok || n < 1 || n > limit {
-		return false
-	}
-	inner := int64(1)
-	fits := true
-	ir.WalkStmt(s.Body, func(x ir.Stmt) bool {
-		switch x := x.(type) {
-		case *ir.Barrier:
-			fits = false
-		case *ir.For:
-			if !smallConstantNest(x, limit/n) {
-				fits = false
-			}
-			m, _ := ir.AsInt(x.Extent)
-			inner = max(inner, m)
-			return false
-		}
-		return fits
-	}, nil)
-	return fits && n*inner <= limit
-}
-
 // cIsAtom reports whether e prints as a name or a literal.
 func cIsAtom(e ir.Expr) bool {
 	switch e.(type) {
@@ -1324,13 +1292,8 @@ func (e *cudaKernelEmitter) loop(s *ir.For) {
 			cond = mn + " + " + x
 		}
 	}
-	switch {
-	case s.Kind == ir.Unrolled, s.Kind == ir.Vectorized:
-		e.line("#pragma unroll")
-	case smallConstantNest(s, cudaUnrollNest):
-		// A short serial loop nest (a stencil's taps) is unrolled by nvcc
-		// too, so that its loads are issued together instead of one per
-		// iteration, each waiting for the last.
+	switch s.Kind {
+	case ir.Unrolled, ir.Vectorized:
 		e.line("#pragma unroll")
 	}
 	c := e.fresh(s.Name)

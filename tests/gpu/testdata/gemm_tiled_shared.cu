@@ -82,7 +82,6 @@ extern "C" __global__ void __launch_bounds__(256) kernel_gemm_s0(
         const int A_in_min_1 = min(block_id_y * 64, 0);
         // produce A_in
         // A_in: one copy per block, produced by the block's 256 threads together
-        #pragma unroll
         for (int A_in_s0_share = 0; A_in_s0_share < 2; A_in_s0_share++) {
             const int A_in_s0_index = A_in_s0_share * 256 + thread_id_x + thread_id_y * 16;
             const int A_in_s0_i = A_in_min_1 + gh_div_i32(A_in_s0_index, 8);
@@ -93,7 +92,6 @@ extern "C" __global__ void __launch_bounds__(256) kernel_gemm_s0(
         const int B_in_min_0 = min(block_id_x * 64, 0);
         // produce B_in
         // B_in: one copy per block, produced by the block's 256 threads together
-        #pragma unroll
         for (int B_in_s0_share = 0; B_in_s0_share < 2; B_in_s0_share++) {
             const int B_in_s0_index = B_in_s0_share * 256 + thread_id_x + thread_id_y * 16;
             const int B_in_s0_k = A_in_min_0 + gh_div_i32(B_in_s0_index, 64);

@@ -58,7 +58,6 @@ extern "C" __global__ void __launch_bounds__(64) kernel_blur_s0(
     const int in_repeat_edge_in_blur_min_1 = min(block_id_y * 8 + blur_min_1, blur_s0_y_max - 7) - 1;
     // produce in_repeat_edge_in_blur
     // in_repeat_edge_in_blur: one copy per block, produced by the block's 64 threads together
-    #pragma unroll
     for (int in_repeat_edge_in_blur_s0_share = 0; in_repeat_edge_in_blur_s0_share < 2; in_repeat_edge_in_blur_s0_share++) {
         const int in_repeat_edge_in_blur_s0_index = in_repeat_edge_in_blur_s0_share * 64 + thread_id_x + thread_id_y * 8;
         if (in_repeat_edge_in_blur_s0_index < 100) {

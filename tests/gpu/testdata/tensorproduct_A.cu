@@ -115,25 +115,21 @@ extern "C" __global__ void __launch_bounds__(1024) kernel_output_s1(
             // GatherWeight was just written by other threads of the block
             __syncthreads();
             // consume GatherWeight
-            #pragma unroll
             for (int Product_s1_rc_x_c0 = 0; Product_s1_rc_x_c0 < 16; Product_s1_rc_x_c0++) {
                 const int Product_s1_rc_x = Product_s1_rc_x_c1 * 16 + Product_s1_rc_x_c0;
                 Product[0] = Product[0] + __fmul_rn(input[(Product_s1_rc_x - input_min_0) * input_stride_0 + (imap[(Product_s1_p_min - imap_min_0) * imap_stride_0 + (output_s1_r_x - imap_min_1) * imap_stride_1] - input_min_1) * input_stride_1], GatherWeight[Product_s1_rc_x + Product_s1_m_min * 16 - GatherWeight_min_0 - GatherWeight_min_1 * 16]);
             }
             const int Product_s1_p = Product_s1_p_min + 1;
-            #pragma unroll
             for (int Product_s1_rc_x_c0 = 0; Product_s1_rc_x_c0 < 16; Product_s1_rc_x_c0++) {
                 const int Product_s1_rc_x = Product_s1_rc_x_c1 * 16 + Product_s1_rc_x_c0;
                 Product[1] = Product[1] + __fmul_rn(input[(Product_s1_rc_x - input_min_0) * input_stride_0 + (imap[(Product_s1_p - imap_min_0) * imap_stride_0 + (output_s1_r_x - imap_min_1) * imap_stride_1] - input_min_1) * input_stride_1], GatherWeight[Product_s1_rc_x + Product_s1_m_min * 16 - GatherWeight_min_0 - GatherWeight_min_1 * 16]);
             }
             const int Product_s1_p_1 = Product_s1_p_min + 2;
-            #pragma unroll
             for (int Product_s1_rc_x_c0 = 0; Product_s1_rc_x_c0 < 16; Product_s1_rc_x_c0++) {
                 const int Product_s1_rc_x = Product_s1_rc_x_c1 * 16 + Product_s1_rc_x_c0;
                 Product[2] = Product[2] + __fmul_rn(input[(Product_s1_rc_x - input_min_0) * input_stride_0 + (imap[(Product_s1_p_1 - imap_min_0) * imap_stride_0 + (output_s1_r_x - imap_min_1) * imap_stride_1] - input_min_1) * input_stride_1], GatherWeight[Product_s1_rc_x + Product_s1_m_min * 16 - GatherWeight_min_0 - GatherWeight_min_1 * 16]);
             }
             const int Product_s1_p_2 = Product_s1_p_min + 3;
-            #pragma unroll
             for (int Product_s1_rc_x_c0 = 0; Product_s1_rc_x_c0 < 16; Product_s1_rc_x_c0++) {
                 const int Product_s1_rc_x = Product_s1_rc_x_c1 * 16 + Product_s1_rc_x_c0;
                 Product[3] = Product[3] + __fmul_rn(input[(Product_s1_rc_x - input_min_0) * input_stride_0 + (imap[(Product_s1_p_2 - imap_min_0) * imap_stride_0 + (output_s1_r_x - imap_min_1) * imap_stride_1] - input_min_1) * input_stride_1], GatherWeight[Product_s1_rc_x + Product_s1_m_min * 16 - GatherWeight_min_0 - GatherWeight_min_1 * 16]);
@@ -208,7 +204,6 @@ extern "C" __global__ void __launch_bounds__(1024) kernel_output_s1(
             // consume GatherWeight
             if (Product_s1_m_min < Product_s1_m_max + 1) {
                 if (Product_s1_p_min < Product_s1_p_max + 1) {
-                    #pragma unroll
                     for (int Product_s1_rc_x_c0 = 0; Product_s1_rc_x_c0 < 16; Product_s1_rc_x_c0++) {
                         const int Product_s1_rc_x = Product_s1_rc_x_c1 * 16 + Product_s1_rc_x_c0;
                         Product[0] = Product[0] + __fmul_rn(input[(Product_s1_rc_x - input_min_0) * input_stride_0 + (imap[(Product_s1_p_min - imap_min_0) * imap_stride_0 + (output_s1_r_x - imap_min_1) * imap_stride_1] - input_min_1) * input_stride_1], GatherWeight[Product_s1_rc_x + Product_s1_m_min * 16 - GatherWeight_min_0 - GatherWeight_min_1 * 16]);
@@ -216,7 +211,6 @@ extern "C" __global__ void __launch_bounds__(1024) kernel_output_s1(
                 }
                 const int Product_s1_p = Product_s1_p_min + 1;
                 if (Product_s1_p_min < Product_s1_p_max) {
-                    #pragma unroll
                     for (int Product_s1_rc_x_c0 = 0; Product_s1_rc_x_c0 < 16; Product_s1_rc_x_c0++) {
                         const int Product_s1_rc_x = Product_s1_rc_x_c1 * 16 + Product_s1_rc_x_c0;
                         Product[1] = Product[1] + __fmul_rn(input[(Product_s1_rc_x - input_min_0) * input_stride_0 + (imap[(Product_s1_p - imap_min_0) * imap_stride_0 + (output_s1_r_x - imap_min_1) * imap_stride_1] - input_min_1) * input_stride_1], GatherWeight[Product_s1_rc_x + Product_s1_m_min * 16 - GatherWeight_min_0 - GatherWeight_min_1 * 16]);
@@ -224,7 +218,6 @@ extern "C" __global__ void __launch_bounds__(1024) kernel_output_s1(
                 }
                 const int Product_s1_p_3 = Product_s1_p_min + 2;
                 if (Product_s1_p_min < Product_s1_p_max - 1) {
-                    #pragma unroll
                     for (int Product_s1_rc_x_c0 = 0; Product_s1_rc_x_c0 < 16; Product_s1_rc_x_c0++) {
                         const int Product_s1_rc_x = Product_s1_rc_x_c1 * 16 + Product_s1_rc_x_c0;
                         Product[2] = Product[2] + __fmul_rn(input[(Product_s1_rc_x - input_min_0) * input_stride_0 + (imap[(Product_s1_p_3 - imap_min_0) * imap_stride_0 + (output_s1_r_x - imap_min_1) * imap_stride_1] - input_min_1) * input_stride_1], GatherWeight[Product_s1_rc_x + Product_s1_m_min * 16 - GatherWeight_min_0 - GatherWeight_min_1 * 16]);
@@ -232,7 +225,6 @@ extern "C" __global__ void __launch_bounds__(1024) kernel_output_s1(
                 }
                 const int Product_s1_p_4 = Product_s1_p_min + 3;
                 if (Product_s1_p_min < Product_s1_p_max - 2) {
-                    #pragma unroll
                     for (int Product_s1_rc_x_c0 = 0; Product_s1_rc_x_c0 < 16; Product_s1_rc_x_c0++) {
                         const int Product_s1_rc_x = Product_s1_rc_x_c1 * 16 + Product_s1_rc_x_c0;
                         Product[3] = Product[3] + __fmul_rn(input[(Product_s1_rc_x - input_min_0) * input_stride_0 + (imap[(Product_s1_p_4 - imap_min_0) * imap_stride_0 + (output_s1_r_x - imap_min_1) * imap_stride_1] - input_min_1) * input_stride_1], GatherWeight[Product_s1_rc_x + Product_s1_m_min * 16 - GatherWeight_min_0 - GatherWeight_min_1 * 16]);
