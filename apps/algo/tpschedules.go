@@ -136,21 +136,27 @@ func (t *TensorProduct) GPUScheduleC(f TPFactors) {
 // gathered input rows (GatherInput through a wrapper, 64 pairs x 64
 // channels) and the offset's weights (64 x 64). The scatter adds each
 // thread's tile with atomics.
-func (t *TensorProduct) GPUScheduleBest() {
+func (t *TensorProduct) GPUScheduleBest() { t.GPUScheduleBestTile(64, 4) }
+
+// GPUScheduleBestTile is GPUScheduleBest with blocks of pairs pairs (a
+// multiple of 16) and a register tile of 4 m x pv pairs per thread
+// (pairs/pv = 16 rows of threads): larger blocks load each offset's
+// weights once for more pairs.
+func (t *TensorProduct) GPUScheduleBestTile(pairs, pv int) {
 	ry, rx := t.R.Y(), t.R.X()
-	pb, pt, pv := halide.NewRVar("pb"), halide.NewRVar("pt"), halide.NewRVar("pv")
+	pb, pt, pvr := halide.NewRVar("pb"), halide.NewRVar("pt"), halide.NewRVar("pv")
 	mt, mv := halide.NewVar("mt"), halide.NewVar("mv")
 	// The Bound is for speed, not needed for the block size: with the
 	// channel count a constant, the m tiles' guards are provably true.
 	t.Output.Bound(t.Mv, 0, t.M).GPUBlocks(t.Ov).GPUThreads(t.Mv)
 	t.Output.Update(0).Atomic().
-		Split(ry, pb, ry, 64, halide.GuardWithIf).
-		Split(ry, pt, pv, 4, halide.GuardWithIf).
+		Split(ry, pb, ry, pairs, halide.GuardWithIf).
+		Split(ry, pt, pvr, pv, halide.GuardWithIf).
 		Split(t.Mv, mt, mv, 4, halide.GuardWithIf).
-		Reorder(mv, pv, mt, pt, pb, rx).
+		Reorder(mv, pvr, mt, pt, pb, rx).
 		GPUBlocks(pb, rx).
 		GPUThreads(mt, pt).
-		Unroll(mv).Unroll(pv)
+		Unroll(mv).Unroll(pvr)
 	t.Product.ComputeAt(t.Output, mt)
 	// Four input channels per step, unrolled: each thread's 4 pairs x 4
 	// channels of the input rows and 4 channels x 4 m of the weights are

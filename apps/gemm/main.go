@@ -94,6 +94,12 @@ var App = appkit.App{
 		schedule("tiled_shared_32x32", func(g *algo.GEMM) {
 			g.GPUScheduleTiledShared(algo.GEMMTiling{BlockJ: 32, BlockI: 32, RegJ: 2, RegI: 4, KStep: 16})
 		}),
+		// 64 columns x 32 rows, 4x4 per thread (128 threads, 256 blocks):
+		// the fastest on the H100 once the shared operands are read as
+		// float4 (109.6 us against 115.7 for 32x32; docs/benchmarks.md).
+		schedule("tiled_shared_64x32", func(g *algo.GEMM) {
+			g.GPUScheduleTiledShared(algo.GEMMTiling{BlockJ: 64, BlockI: 32, RegJ: 4, RegI: 4, KStep: 16})
+		}),
 	},
 }
 

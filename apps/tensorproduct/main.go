@@ -124,6 +124,8 @@ var App = appkit.App{
 			(*algo.TensorProduct).GPUScheduleC, (*algo.TensorProduct).ScheduleC),
 		schedule("best", "ours: one launch, 64 pairs x 64 channels per block, input rows and weights staged in shared, 4x4 register tiles", benchSize,
 			func(t *algo.TensorProduct, _ algo.TPFactors) { t.GPUScheduleBest() }, nil),
+		schedule("best_p128", "best with 128 pairs per block and 4 m x 8 pairs per thread: each offset's weights loaded once per 128 pairs", benchSize,
+			func(t *algo.TensorProduct, _ algo.TPFactors) { t.GPUScheduleBestTile(128, 8) }, nil),
 		schedule("best_hotspot", "best on the hot-spot maps (every fifth pair scatters to output point 0): the atomics' collisions", hotSpotSize,
 			func(t *algo.TensorProduct, _ algo.TPFactors) { t.GPUScheduleBest() }, nil),
 	},

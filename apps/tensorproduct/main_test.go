@@ -23,7 +23,7 @@ func TestAppTensorProduct(t *testing.T) {
 	if err := json.Unmarshal(stdout.Bytes(), &rs); err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]int64{"A": 512, "B": 2048, "C": 512, "best": 4096, "best_hotspot": 4096}
+	want := map[string]int64{"A": 512, "B": 2048, "C": 512, "best": 4096, "best_p128": 4096, "best_hotspot": 4096}
 	var names []string
 	for _, r := range rs {
 		names = append(names, r.Schedule)
@@ -51,7 +51,7 @@ func TestAppTensorProduct(t *testing.T) {
 			t.Errorf("%s: GatherWeight has %d shared floats, want %d", r.Schedule, got, want[r.Schedule])
 		}
 	}
-	if strings.Join(names, ",") != "A,B,C,best,best_hotspot" {
+	if strings.Join(names, ",") != "A,B,C,best,best_p128,best_hotspot" {
 		t.Errorf("schedules %v", names)
 	}
 }

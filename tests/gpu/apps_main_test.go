@@ -57,6 +57,7 @@ var appsMainWant = map[string][]appsMainSchedule{
 		{"tiled_shared", "M=1024 K=2048 N=512", false},
 		{"tiled_shared_32x64", "M=1024 K=2048 N=512", false},
 		{"tiled_shared_32x32", "M=1024 K=2048 N=512", false},
+		{"tiled_shared_64x32", "M=1024 K=2048 N=512", false},
 	},
 }
 
