@@ -971,9 +971,9 @@ func divLinear(a Expr, c int64) Expr {
 		return q.expr()
 	}
 	r.c = FloorMod(l.c, c)
-	g := gcd(c, r.c)
+	g := GCD(c, r.c)
 	for _, tm := range r.terms {
-		g = gcd(g, tm.k)
+		g = GCD(g, tm.k)
 	}
 	if g > 1 {
 		for i := range r.terms {
@@ -1061,7 +1061,8 @@ func modLinear(a Expr, c int64) Expr {
 	return &Binary{Mod, num, IntConst(t, c)}
 }
 
-func gcd(a, b int64) int64 {
+// GCD is the greatest common divisor of |a| and |b| (GCD(0, b) = |b|).
+func GCD(a, b int64) int64 {
 	if a < 0 {
 		a = -a
 	}

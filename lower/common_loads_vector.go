@@ -262,9 +262,9 @@ func modRem(e ir.Expr, scope map[string]ir.Expr, depth int) (int64, int64) {
 		m2, r2 := modRem(x.B, scope, depth+1)
 		switch x.Op {
 		case ir.Add:
-			return norm(gcd64(m1, m2), r1+r2)
+			return norm(ir.GCD(m1, m2), r1+r2)
 		case ir.Sub:
-			return norm(gcd64(m1, m2), r1-r2)
+			return norm(ir.GCD(m1, m2), r1-r2)
 		case ir.Mul:
 			switch {
 			case m1 == 0:
@@ -272,27 +272,14 @@ func modRem(e ir.Expr, scope map[string]ir.Expr, depth int) (int64, int64) {
 			case m2 == 0:
 				return norm(m1*r2, r1*r2)
 			}
-			return norm(gcd64(m1*m2, gcd64(m1*r2, m2*r1)), r1*r2)
+			return norm(ir.GCD(m1*m2, ir.GCD(m1*r2, m2*r1)), r1*r2)
 		case ir.Min, ir.Max:
-			return norm(gcd64(gcd64(m1, m2), r1-r2), r1)
+			return norm(ir.GCD(ir.GCD(m1, m2), r1-r2), r1)
 		}
 	case *ir.Select:
 		m1, r1 := modRem(x.True, scope, depth+1)
 		m2, r2 := modRem(x.False, scope, depth+1)
-		return norm(gcd64(gcd64(m1, m2), r1-r2), r1)
+		return norm(ir.GCD(ir.GCD(m1, m2), r1-r2), r1)
 	}
 	return 1, 0
-}
-
-func gcd64(a, b int64) int64 {
-	if a < 0 {
-		a = -a
-	}
-	if b < 0 {
-		b = -b
-	}
-	for b != 0 {
-		a, b = b, a%b
-	}
-	return a
 }
