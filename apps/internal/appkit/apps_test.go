@@ -24,10 +24,10 @@ func TestAppsCommandLine(t *testing.T) {
 	}
 	bin := t.TempDir()
 	apps := map[string]struct{ schedules, targets string }{
-		"tensorproduct": {"A, B, C, best, best_hotspot", "emulator, cuda, cpu"},
+		"tensorproduct": {"A, B, C, best, best_p128, best_hotspot", "emulator, cuda, cpu"},
 		"depthwise":     {"naive, v1, v2, v3, v4, fast", "emulator, cuda"},
 		"conv1d":        {"naive, v1, v2, v3, v4, v5, fast", "emulator, cuda"},
-		"gemm":          {"naive, v1, v2, v3, tiled_shared, tiled_shared_32x64, tiled_shared_32x32", "emulator, cuda"},
+		"gemm":          {"naive, v1, v2, v3, tiled_shared, tiled_shared_32x64, tiled_shared_32x32, tiled_shared_64x32", "emulator, cuda"},
 		"conv2d":        {"tvm, ours", "emulator, cuda"},
 	}
 	args := []string{"build", "-o", bin + string(filepath.Separator)}
