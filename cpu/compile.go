@@ -19,6 +19,10 @@ type frame struct {
 	mus    []*sync.Mutex // buffer slot -> lock for atomic stores (nil if none)
 	ctx    any           // the value given to RunCtx, passed to the hooks
 	env    *Env          // the stop flag and the allocation limit (never nil)
+	// lanesF and lanesI are the lane buffers of batched loops (batch.go),
+	// allocated on first use; a goroutine's clone starts without them.
+	lanesF [][]float32
+	lanesI [][]int64
 }
 
 // clone copies f for a goroutine of a parallel loop, clearing the buffer
@@ -83,6 +87,7 @@ type compiler struct {
 	extBufs               map[string]*bufInfo
 	allocSlots            []int // buffer slots of Allocates, in order
 	loopDepth             int
+	nLanesF, nLanesI      int // lane buffers of batched loops (batch.go)
 	opts                  Options
 	atomicBuf             string // while compiling the Value of an atomic Store: its buffer
 }
@@ -367,9 +372,36 @@ func (c *compiler) loop(s *ir.For) stmtFn {
 	c.loopDepth++
 	body := c.stmt(s.Body)
 	c.loopDepth--
+	var batch batchFn
+	if s.Kind != ir.Parallel {
+		batch = c.batchLoop(s, b.slot)
+	}
 	restore()
 	local := c.allocSlots[nAlloc:len(c.allocSlots):len(c.allocSlots)]
 	slot := b.slot
+	if batch != nil {
+		// Batches of batchLanes iterations (batch.go); a batch that
+		// cannot run as one runs through the scalar body.
+		return func(f *frame) {
+			m := mn(f)
+			end := m + ext(f)
+			ints := f.ints
+			stop := &f.env.stop
+			for lo := m; lo < end; lo += batchLanes {
+				if stop.Load() {
+					f.stopped()
+				}
+				n := int(min(batchLanes, end-lo))
+				if batch(f, lo, n) {
+					continue
+				}
+				for i := lo; i < lo+int64(n); i++ {
+					ints[slot] = i
+					body(f)
+				}
+			}
+		}
+	}
 	// Every iteration checks the Env's stop flag (a plain load on amd64
 	// and arm64, next to the body's indirect call), so that a canceled
 	// run stops within one iteration of its innermost loop.

@@ -1,0 +1,777 @@
+package cpu
+
+// Batched innermost loops.
+//
+// Running a loop body through closures costs a few nanoseconds per IR node
+// per iteration: a GEMM's inner statement, c[idx] = c[idx] + A[idx'] *
+// B[idx''], is about 25 closure calls, 50 ns per multiply-add. An innermost
+// loop whose body is one store of float32 or int32 is instead compiled to
+// batches: each node of its value is evaluated for batchLanes iterations at
+// once by a tight Go loop over a slice (a load with an index that is affine
+// in the loop variable reads a strided or contiguous run; loop-invariant
+// subexpressions without loads are evaluated once per batch), and the
+// store writes the batch. The semantics are the closures': float32
+// operations rounded to float32 one by one, int32 wrapped, min and max as
+// math.Min and math.Max.
+//
+// A batch checks every index before it writes anything. When an index is
+// out of bounds, or the loop's shape is not what the batch assumed (a
+// store whose stride is 0 while the loop reads the stored buffer), the
+// batch runs through the scalar closures instead, which report the error
+// at the same iteration, with the same writes before it, as without
+// batches. The stop flag is checked once per batch.
+//
+// Not batched (the closures run as before): bodies other than one store,
+// other element types, selects, comparisons, divisions of integers, casts
+// other than int32 to float32, atomic stores, buffers the emulator
+// watches, and loops that read the buffer they store to at an index other
+// than the store's.
+
+import (
+	"math"
+
+	"github.com/gohalide/gohalide/ir"
+)
+
+// batchLanes is the number of iterations a batch evaluates at once.
+const batchLanes = 256
+
+// batching turns batched loops on; tests turn it off to compare.
+var batching = true
+
+// batchFn runs iterations [v0, v0+n) of a batched loop; false means the
+// batch wrote nothing and must run through the scalar body.
+type batchFn func(f *frame, v0 int64, n int) bool
+
+type (
+	lanesF func(f *frame, v0 int64, n int) ([]float32, bool)
+	lanesI func(f *frame, v0 int64, n int) ([]int64, bool)
+)
+
+// batcher compiles one loop's body to batches.
+type batcher struct {
+	c       *compiler
+	loopVar string
+	slot    int    // the loop variable's int slot
+	stored  string // the buffer the body stores to
+	index   string // the text of the store's index
+}
+
+// scratch returns lane buffer id of the frame (per goroutine: frames of a
+// parallel loop's goroutines have their own).
+func (f *frame) scratchF(id int) []float32 {
+	for len(f.lanesF) <= id {
+		f.lanesF = append(f.lanesF, nil)
+	}
+	if f.lanesF[id] == nil {
+		f.lanesF[id] = make([]float32, batchLanes)
+	}
+	return f.lanesF[id]
+}
+
+func (f *frame) scratchI(id int) []int64 {
+	for len(f.lanesI) <= id {
+		f.lanesI = append(f.lanesI, nil)
+	}
+	if f.lanesI[id] == nil {
+		f.lanesI[id] = make([]int64, batchLanes)
+	}
+	return f.lanesI[id]
+}
+
+// batchLoop returns the batched form of loop s, whose variable is bound to
+// slot, or nil when s does not fit (see the package comment above).
+func (c *compiler) batchLoop(s *ir.For, slot int) batchFn {
+	st, ok := s.Body.(*ir.Store)
+	if !batching || !ok || st.Atomic {
+		return nil
+	}
+	t := st.Value.Type()
+	if t != ir.Float32 && t != ir.Int32 {
+		return nil
+	}
+	bt := &batcher{c: c, loopVar: s.Name, slot: slot, stored: st.Buf, index: ir.ExprString(st.Index)}
+	if !bt.accessible(st.Buf) {
+		return nil
+	}
+	// The stored buffer may be read only where the same iteration
+	// stores, and then only if iterations store to distinct elements.
+	readsStored := false
+	clean := true
+	ir.WalkExpr(st.Value, func(e ir.Expr) bool {
+		if l, ok := e.(*ir.Load); ok && l.Buf == st.Buf {
+			readsStored = true
+			if ir.ExprString(l.Index) != bt.index {
+				clean = false
+			}
+		}
+		return clean
+	})
+	if !clean {
+		return nil
+	}
+	idxAffine := bt.affine(st.Index)
+	if readsStored && idxAffine == nil {
+		return nil
+	}
+	b := c.bufs[st.Buf]
+	if b == nil || b.t != t {
+		return nil
+	}
+	bufSlot := b.slot
+	var idx lanesI
+	if idxAffine == nil {
+		if idx = bt.ints(st.Index); idx == nil {
+			return nil
+		}
+	}
+	switch t {
+	case ir.Float32:
+		val := bt.floats(st.Value)
+		if val == nil {
+			return nil
+		}
+		return func(f *frame, v0 int64, n int) bool {
+			s, _ := f.bufs[bufSlot].([]float32)
+			if idxAffine != nil {
+				base, stride := idxAffine.at(f, v0)
+				if readsStored && stride == 0 || !inRange(base, stride, n, len(s)) {
+					return false
+				}
+				v, ok := val(f, v0, n)
+				if !ok {
+					return false
+				}
+				if stride == 1 {
+					copy(s[base:base+int64(n)], v[:n])
+					return true
+				}
+				for k := 0; k < n; k++ {
+					s[base+int64(k)*stride] = v[k]
+				}
+				return true
+			}
+			v, ok := val(f, v0, n)
+			if !ok {
+				return false
+			}
+			is, ok := idx(f, v0, n)
+			if !ok || !allInRange(is[:n], len(s)) {
+				return false
+			}
+			for k, i := range is[:n] {
+				s[i] = v[k]
+			}
+			return true
+		}
+	default:
+		val := bt.ints(st.Value)
+		if val == nil {
+			return nil
+		}
+		return func(f *frame, v0 int64, n int) bool {
+			s, _ := f.bufs[bufSlot].([]int32)
+			if idxAffine != nil {
+				base, stride := idxAffine.at(f, v0)
+				if readsStored && stride == 0 || !inRange(base, stride, n, len(s)) {
+					return false
+				}
+				v, ok := val(f, v0, n)
+				if !ok {
+					return false
+				}
+				for k := 0; k < n; k++ {
+					s[base+int64(k)*stride] = int32(v[k])
+				}
+				return true
+			}
+			v, ok := val(f, v0, n)
+			if !ok {
+				return false
+			}
+			is, ok := idx(f, v0, n)
+			if !ok || !allInRange(is[:n], len(s)) {
+				return false
+			}
+			for k, i := range is[:n] {
+				s[i] = int32(v[k])
+			}
+			return true
+		}
+	}
+}
+
+// inRange reports whether base + k*stride is in [0, size) for k in [0, n).
+func inRange(base, stride int64, n, size int) bool {
+	last := base + int64(n-1)*stride
+	return uint64(base) < uint64(size) && uint64(last) < uint64(size)
+}
+
+func allInRange(is []int64, size int) bool {
+	for _, i := range is {
+		if uint64(i) >= uint64(size) {
+			return false
+		}
+	}
+	return true
+}
+
+// accessible reports whether buf may be read or written by batches: known,
+// not watched by the emulator.
+func (bt *batcher) accessible(buf string) bool {
+	b := bt.c.bufs[buf]
+	return b != nil && b.typed && b.watch < 0 && !b.atomic
+}
+
+// affineIndex is an int32 index base + v*stride in the loop variable v,
+// with base (the index at the batch's first iteration) and stride computed
+// once per batch.
+type affineIndex struct {
+	slot   int
+	idx    intFn // the index, read with the loop variable set
+	stride intFn
+}
+
+// at returns the index at iteration v0 and the stride.
+func (a *affineIndex) at(f *frame, v0 int64) (int64, int64) {
+	f.ints[a.slot] = v0
+	return a.idx(f), a.stride(f)
+}
+
+// affine returns e as an affine index, or nil. e must be an int32
+// polynomial (+, -, *) of variables and constants in which the loop
+// variable is never multiplied by itself: its value, wrapped to 32 bits,
+// is then base + v*stride modulo 2^32.
+func (bt *batcher) affine(e ir.Expr) *affineIndex {
+	if e.Type() != ir.Int32 || !polynomial(e) {
+		return nil
+	}
+	stride := coefficient(e, bt.loopVar)
+	if stride == nil {
+		return nil
+	}
+	stride = ir.Simplify(stride)
+	return &affineIndex{slot: bt.slot, idx: bt.c.intExpr(e, "index").i, stride: bt.c.intExpr(stride, "stride").i}
+}
+
+// coefficient returns the coefficient of v in the polynomial e, an
+// expression free of v, or nil when e is not affine in v (v times v).
+// Distributing over + and - is exact modulo 2^32.
+func coefficient(e ir.Expr, v string) ir.Expr {
+	switch x := e.(type) {
+	case *ir.Var:
+		if x.Name == v {
+			return ir.Int(1)
+		}
+		return ir.Int(0)
+	case *ir.IntImm:
+		return ir.Int(0)
+	case *ir.Binary:
+		ua, ub := ir.Uses(x.A, v), ir.Uses(x.B, v)
+		if !ua && !ub {
+			return ir.Int(0)
+		}
+		switch x.Op {
+		case ir.Add, ir.Sub:
+			ca, cb := coefficient(x.A, v), coefficient(x.B, v)
+			if ca == nil || cb == nil {
+				return nil
+			}
+			return &ir.Binary{Op: x.Op, A: ca, B: cb}
+		case ir.Mul:
+			if ua && ub {
+				return nil
+			}
+			if ua {
+				ca := coefficient(x.A, v)
+				if ca == nil {
+					return nil
+				}
+				return ir.MulE(ca, x.B)
+			}
+			cb := coefficient(x.B, v)
+			if cb == nil {
+				return nil
+			}
+			return ir.MulE(x.A, cb)
+		}
+	}
+	return nil
+}
+
+func polynomial(e ir.Expr) bool {
+	ok := true
+	ir.WalkExpr(e, func(x ir.Expr) bool {
+		switch x := x.(type) {
+		case *ir.IntImm, *ir.Var:
+		case *ir.Binary:
+			if x.Op != ir.Add && x.Op != ir.Sub && x.Op != ir.Mul {
+				ok = false
+			}
+		default:
+			ok = false
+		}
+		return ok
+	})
+	return ok
+}
+
+// invariant reports whether e reads neither the loop variable nor memory:
+// it is evaluated once per batch.
+func (bt *batcher) invariant(e ir.Expr) bool {
+	return !ir.Uses(e, bt.loopVar) && !hasLoadExpr(e)
+}
+
+func hasLoadExpr(e ir.Expr) bool {
+	found := false
+	ir.WalkExpr(e, func(x ir.Expr) bool {
+		switch x.(type) {
+		case *ir.Load, *ir.Let:
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// newF and newI allocate a lane buffer id.
+func (bt *batcher) newF() int { bt.c.nLanesF++; return bt.c.nLanesF - 1 }
+func (bt *batcher) newI() int { bt.c.nLanesI++; return bt.c.nLanesI - 1 }
+
+// floats compiles a float32 expression to lanes, or returns nil.
+func (bt *batcher) floats(e ir.Expr) lanesF {
+	if e.Type() != ir.Float32 {
+		return nil
+	}
+	if bt.invariant(e) {
+		x := bt.c.expr(e).f
+		id := bt.newF()
+		return func(f *frame, v0 int64, n int) ([]float32, bool) {
+			out := f.scratchF(id)[:n]
+			k := float32(x(f))
+			for i := range out {
+				out[i] = k
+			}
+			return out, true
+		}
+	}
+	switch e := e.(type) {
+	case *ir.Load:
+		return bt.loadF(e)
+	case *ir.Cast:
+		if e.X.Type() != ir.Int32 {
+			return nil
+		}
+		x := bt.ints(e.X)
+		if x == nil {
+			return nil
+		}
+		id := bt.newF()
+		return func(f *frame, v0 int64, n int) ([]float32, bool) {
+			a, ok := x(f, v0, n)
+			if !ok {
+				return nil, false
+			}
+			out := f.scratchF(id)[:n]
+			for i := range out {
+				out[i] = float32(a[i])
+			}
+			return out, true
+		}
+	case *ir.Binary:
+		x, y := bt.floats(e.A), bt.floats(e.B)
+		if x == nil || y == nil {
+			return nil
+		}
+		op := floatLanesOp(e.Op)
+		if op == nil {
+			return nil
+		}
+		id := bt.newF()
+		return func(f *frame, v0 int64, n int) ([]float32, bool) {
+			a, ok := x(f, v0, n)
+			if !ok {
+				return nil, false
+			}
+			b, ok := y(f, v0, n)
+			if !ok {
+				return nil, false
+			}
+			out := f.scratchF(id)[:n]
+			op(out, a[:n], b[:n])
+			return out, true
+		}
+	}
+	return nil
+}
+
+// floatLanesOp returns out = a op b over lanes, rounded to float32 per
+// operation as the closures do.
+func floatLanesOp(op ir.BinOp) func(out, a, b []float32) {
+	switch op {
+	case ir.Add:
+		return func(out, a, b []float32) {
+			a, b = a[:len(out)], b[:len(out)]
+			for i := range out {
+				out[i] = a[i] + b[i]
+			}
+		}
+	case ir.Sub:
+		return func(out, a, b []float32) {
+			a, b = a[:len(out)], b[:len(out)]
+			for i := range out {
+				out[i] = a[i] - b[i]
+			}
+		}
+	case ir.Mul:
+		return func(out, a, b []float32) {
+			a, b = a[:len(out)], b[:len(out)]
+			for i := range out {
+				out[i] = a[i] * b[i]
+			}
+		}
+	case ir.Div:
+		return func(out, a, b []float32) {
+			a, b = a[:len(out)], b[:len(out)]
+			for i := range out {
+				out[i] = a[i] / b[i]
+			}
+		}
+	case ir.Min:
+		return func(out, a, b []float32) {
+			a, b = a[:len(out)], b[:len(out)]
+			for i := range out {
+				out[i] = float32(math.Min(float64(a[i]), float64(b[i])))
+			}
+		}
+	case ir.Max:
+		return func(out, a, b []float32) {
+			a, b = a[:len(out)], b[:len(out)]
+			for i := range out {
+				out[i] = float32(math.Max(float64(a[i]), float64(b[i])))
+			}
+		}
+	}
+	return nil
+}
+
+// ints compiles an int32 expression to lanes (int64 lanes holding int32
+// values), or returns nil.
+func (bt *batcher) ints(e ir.Expr) lanesI {
+	n := bt.intNode(e)
+	if n == nil {
+		return nil
+	}
+	return bt.materialize(n)
+}
+
+// intNode is an int32 expression over a batch, in one of three forms, so
+// that a chain like (clamp(x - 1, lo, hi) - m) * s + r costs one pass per
+// clamp and none for the rest:
+//   - uni: the same value in every lane (loop-invariant, evaluated once
+//     per batch);
+//   - aff: base + k*stride in lane k (an affine subexpression);
+//   - vec: lanes, then times mul plus add (nil: 1 and 0), wrapped to
+//     int32 when the lanes are materialized.
+type intNode struct {
+	uni      intFn
+	aff      *affineIndex
+	vec      lanesI
+	mul, add intFn
+}
+
+func (bt *batcher) intNode(e ir.Expr) *intNode {
+	if e.Type() != ir.Int32 {
+		return nil
+	}
+	if bt.invariant(e) {
+		return &intNode{uni: bt.c.expr(e).i}
+	}
+	if a := bt.affine(e); a != nil {
+		return &intNode{aff: a}
+	}
+	switch e := e.(type) {
+	case *ir.Load:
+		if l := bt.loadI(e); l != nil {
+			return &intNode{vec: l}
+		}
+	case *ir.Binary:
+		x, y := bt.intNode(e.A), bt.intNode(e.B)
+		if x == nil || y == nil {
+			return nil
+		}
+		return bt.intBinary(e.Op, x, y)
+	}
+	return nil
+}
+
+// intBinary combines two nodes, not both uniform (that is invariant).
+func (bt *batcher) intBinary(op ir.BinOp, x, y *intNode) *intNode {
+	if x.uni != nil && (op == ir.Add || op == ir.Mul || op == ir.Min || op == ir.Max) {
+		x, y = y, x // uniform second
+	}
+	if y.uni != nil && x.vec != nil && (op == ir.Add || op == ir.Sub || op == ir.Mul) {
+		// Fold into the lanes' transform: no pass.
+		k, mul, add := y.uni, x.mul, x.add
+		n := &intNode{vec: x.vec, mul: mul, add: add}
+		switch op {
+		case ir.Add:
+			n.add = func(f *frame) int64 { return orZero(add, f) + k(f) }
+		case ir.Sub:
+			n.add = func(f *frame) int64 { return orZero(add, f) - k(f) }
+		case ir.Mul:
+			n.mul = func(f *frame) int64 { return orOne(mul, f) * k(f) }
+			n.add = func(f *frame) int64 { return orZero(add, f) * k(f) }
+		}
+		return n
+	}
+	if x.uni != nil && y.vec != nil && op == ir.Sub {
+		// k - (v*m + a) = v*(-m) + (k - a).
+		k, mul, add := x.uni, y.mul, y.add
+		return &intNode{vec: y.vec,
+			mul: func(f *frame) int64 { return -orOne(mul, f) },
+			add: func(f *frame) int64 { return k(f) - orZero(add, f) }}
+	}
+	if y.uni != nil && (op == ir.Min || op == ir.Max) {
+		// One pass: the lanes (affine or transformed), clamped by k.
+		lanes, k, id := bt.materialize(x), y.uni, bt.newI()
+		isMin := op == ir.Min
+		return &intNode{vec: func(f *frame, v0 int64, n int) ([]int64, bool) {
+			a, ok := lanes(f, v0, n)
+			if !ok {
+				return nil, false
+			}
+			out := f.scratchI(id)[:n]
+			a = a[:len(out)]
+			c := k(f)
+			if isMin {
+				for i := range out {
+					out[i] = min(a[i], c)
+				}
+			} else {
+				for i := range out {
+					out[i] = max(a[i], c)
+				}
+			}
+			return out, true
+		}}
+	}
+	switch op {
+	case ir.Add, ir.Sub, ir.Mul, ir.Min, ir.Max:
+	default:
+		return nil
+	}
+	xa, ya, id := bt.materialize(x), bt.materialize(y), bt.newI()
+	return &intNode{vec: func(f *frame, v0 int64, n int) ([]int64, bool) {
+		a, ok := xa(f, v0, n)
+		if !ok {
+			return nil, false
+		}
+		b, ok := ya(f, v0, n)
+		if !ok {
+			return nil, false
+		}
+		out := f.scratchI(id)[:n]
+		intLanesOp(op, out, a[:n], b[:n])
+		return out, true
+	}}
+}
+
+func orZero(fn intFn, f *frame) int64 {
+	if fn == nil {
+		return 0
+	}
+	return fn(f)
+}
+
+func orOne(fn intFn, f *frame) int64 {
+	if fn == nil {
+		return 1
+	}
+	return fn(f)
+}
+
+// materialize returns n's lanes, wrapped to int32.
+func (bt *batcher) materialize(n *intNode) lanesI {
+	id := bt.newI()
+	switch {
+	case n.uni != nil:
+		uni := n.uni
+		return func(f *frame, v0 int64, cnt int) ([]int64, bool) {
+			out := f.scratchI(id)[:cnt]
+			k := uni(f)
+			for i := range out {
+				out[i] = k
+			}
+			return out, true
+		}
+	case n.aff != nil:
+		a := n.aff
+		return func(f *frame, v0 int64, cnt int) ([]int64, bool) {
+			base, stride := a.at(f, v0)
+			out := f.scratchI(id)[:cnt]
+			for k := range out {
+				out[k] = int64(int32(base + int64(k)*stride))
+			}
+			return out, true
+		}
+	case n.mul == nil && n.add == nil:
+		return n.vec
+	}
+	vec, mul, add := n.vec, n.mul, n.add
+	return func(f *frame, v0 int64, cnt int) ([]int64, bool) {
+		a, ok := vec(f, v0, cnt)
+		if !ok {
+			return nil, false
+		}
+		out := f.scratchI(id)[:cnt]
+		a = a[:len(out)]
+		m, c := orOne(mul, f), orZero(add, f)
+		for i := range out {
+			out[i] = int64(int32(a[i]*m + c))
+		}
+		return out, true
+	}
+}
+
+// intLanesOp is out = a op b over int32 lanes, wrapped.
+func intLanesOp(op ir.BinOp, out, a, b []int64) {
+	a, b = a[:len(out)], b[:len(out)]
+	switch op {
+	case ir.Add:
+		for i := range out {
+			out[i] = int64(int32(a[i] + b[i]))
+		}
+	case ir.Sub:
+		for i := range out {
+			out[i] = int64(int32(a[i] - b[i]))
+		}
+	case ir.Mul:
+		for i := range out {
+			out[i] = int64(int32(a[i] * b[i]))
+		}
+	case ir.Min:
+		for i := range out {
+			out[i] = min(a[i], b[i])
+		}
+	case ir.Max:
+		for i := range out {
+			out[i] = max(a[i], b[i])
+		}
+	}
+}
+
+// loadF compiles a load of a float32 buffer: a run of the buffer itself
+// for a contiguous affine index, a strided copy for another affine index,
+// a gather otherwise. false when an index is out of bounds.
+func (bt *batcher) loadF(e *ir.Load) lanesF {
+	if e.T != ir.Float32 || !bt.accessible(e.Buf) || bt.c.bufs[e.Buf].t != ir.Float32 {
+		return nil
+	}
+	slot := bt.c.bufs[e.Buf].slot
+	id := bt.newF()
+	if a := bt.affine(e.Index); a != nil {
+		return func(f *frame, v0 int64, n int) ([]float32, bool) {
+			s, _ := f.bufs[slot].([]float32)
+			base, stride := a.at(f, v0)
+			if !inRange(base, stride, n, len(s)) {
+				return nil, false
+			}
+			if stride == 1 {
+				return s[base : base+int64(n)], true
+			}
+			out := f.scratchF(id)[:n]
+			for k := range out {
+				out[k] = s[base+int64(k)*stride]
+			}
+			return out, true
+		}
+	}
+	node := bt.intNode(e.Index)
+	if node == nil {
+		return nil
+	}
+	if node.vec == nil || node.mul == nil && node.add == nil {
+		idx := bt.materialize(node)
+		return func(f *frame, v0 int64, n int) ([]float32, bool) {
+			is, ok := idx(f, v0, n)
+			if !ok {
+				return nil, false
+			}
+			s, _ := f.bufs[slot].([]float32)
+			if !allInRange(is[:n], len(s)) {
+				return nil, false
+			}
+			out := f.scratchF(id)[:n]
+			for k, i := range is[:n] {
+				out[k] = s[i]
+			}
+			return out, true
+		}
+	}
+	// The index's transform applied in the gather itself: a clamped
+	// column times a stride plus a row offset costs no extra pass.
+	vec, mul, add := node.vec, node.mul, node.add
+	return func(f *frame, v0 int64, n int) ([]float32, bool) {
+		lanes, ok := vec(f, v0, n)
+		if !ok {
+			return nil, false
+		}
+		s, _ := f.bufs[slot].([]float32)
+		m, c := orOne(mul, f), orZero(add, f)
+		out := f.scratchF(id)[:n]
+		lanes = lanes[:len(out)]
+		for k := range out {
+			i := int64(int32(lanes[k]*m + c))
+			if uint64(i) >= uint64(len(s)) {
+				return nil, false
+			}
+			out[k] = s[i]
+		}
+		return out, true
+	}
+}
+
+// loadI is loadF for int32 buffers.
+func (bt *batcher) loadI(e *ir.Load) lanesI {
+	if e.T != ir.Int32 || !bt.accessible(e.Buf) || bt.c.bufs[e.Buf].t != ir.Int32 {
+		return nil
+	}
+	slot := bt.c.bufs[e.Buf].slot
+	id := bt.newI()
+	var base func(f *frame, v0 int64, n int) ([]int64, bool)
+	if a := bt.affine(e.Index); a != nil {
+		base = func(f *frame, v0 int64, n int) ([]int64, bool) {
+			s, _ := f.bufs[slot].([]int32)
+			b, stride := a.at(f, v0)
+			if !inRange(b, stride, n, len(s)) {
+				return nil, false
+			}
+			out := f.scratchI(id)[:n]
+			for k := range out {
+				out[k] = int64(s[b+int64(k)*stride])
+			}
+			return out, true
+		}
+		return base
+	}
+	idx := bt.ints(e.Index)
+	if idx == nil {
+		return nil
+	}
+	return func(f *frame, v0 int64, n int) ([]int64, bool) {
+		is, ok := idx(f, v0, n)
+		if !ok {
+			return nil, false
+		}
+		s, _ := f.bufs[slot].([]int32)
+		if !allInRange(is[:n], len(s)) {
+			return nil, false
+		}
+		out := f.scratchI(id)[:n]
+		for k, i := range is[:n] {
+			out[k] = int64(s[i])
+		}
+		return out, true
+	}
+}
