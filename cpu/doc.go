@@ -24,6 +24,12 @@
 //
 // # Statements
 //
+// An innermost loop whose body is one float32 or int32 Store runs in
+// batches of 256 iterations, each node of the value evaluated over the
+// batch by a tight Go loop, with the semantics above (batch.go says which
+// loops and what happens when an index is out of bounds: the batch runs
+// through the closures, which report the error after the same writes).
+//
 // Serial, Unrolled and Vectorized loops run serially. Parallel loops split
 // their range into about runtime.GOMAXPROCS contiguous chunks, each run on its
 // own goroutine with its own copy of the frame. GPU loops are rejected at
