@@ -539,9 +539,10 @@ func (c *compiler) allocate(s *ir.Allocate) stmtFn {
 			}
 			n *= x
 		}
-		if err := f.env.CheckAllocation(name, n*bytes); err != nil {
+		if err := f.env.reserve(name, n*bytes); err != nil {
 			panic(err)
 		}
+		defer f.env.release(n * bytes)
 		mk(f, slot, n, inLoop)
 		if poison {
 			Poison(f.bufs[slot])

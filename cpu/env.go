@@ -23,6 +23,9 @@ type Env struct {
 	stop     atomic.Bool
 	ctx      context.Context
 	maxBytes int64 // <= 0: no limit
+	// live is the bytes of the Allocates whose bodies are running, in
+	// all the runs of the Env (not tracked for the shared background Env).
+	live atomic.Int64
 }
 
 // FallbackMaxAllocationBytes is the default allocation limit where the
@@ -131,6 +134,35 @@ func (e *Env) CheckAllocation(name string, bytes int64) *Error {
 	}
 	return &Error{Kind: AllocationTooLarge, Buffer: name, Size: bytes,
 		Msg: fmt.Sprintf("allocation of %s needs %d bytes (%s), more than the limit of %d bytes (%s)", name, bytes, byteSize(bytes), limit, byteSize(limit))}
+}
+
+// reserve counts an allocation of bytes bytes for buffer name as in use
+// until release, and returns an AllocationTooLarge error, counting
+// nothing, if it is over the limit alone or together with the
+// allocations in use.
+func (e *Env) reserve(name string, bytes int64) *Error {
+	if err := e.CheckAllocation(name, bytes); err != nil {
+		return err
+	}
+	limit := e.MaxAllocationBytes()
+	if e == nil || e == background || limit <= 0 {
+		return nil
+	}
+	if total := e.live.Add(bytes); total > limit {
+		e.live.Add(-bytes)
+		inUse := total - bytes
+		return &Error{Kind: AllocationTooLarge, Buffer: name, Size: bytes,
+			Msg: fmt.Sprintf("allocation of %s needs %d bytes (%s), and with the %d bytes (%s) of allocations still in use that is more than the limit of %d bytes (%s)",
+				name, bytes, byteSize(bytes), inUse, byteSize(inUse), limit, byteSize(limit))}
+	}
+	return nil
+}
+
+// release ends the reservation of bytes bytes.
+func (e *Env) release(bytes int64) {
+	if e != nil && e != background && e.MaxAllocationBytes() > 0 {
+		e.live.Add(-bytes)
+	}
 }
 
 // byteSize prints n bytes for people: "8.0 GiB".

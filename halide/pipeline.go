@@ -66,12 +66,14 @@ type Options struct {
 	// StopAfter stops lowering after the named pass (see lower.Passes), to
 	// inspect intermediate IR with Lower. Realize ignores it.
 	StopAfter string
-	// MaxAllocationBytes is the largest allocation a Realize may make for
-	// a Func, on the host, in the emulator (per block or per thread) and
-	// on the device: a larger one is an ErrAllocationTooLarge error naming
-	// the Func and the size, instead of exhausting memory. Zero means a
-	// quarter of the physical memory (cpu.DefaultMaxAllocationBytes); a
-	// negative value, no limit.
+	// MaxAllocationBytes is the most memory a Realize may allocate for
+	// its Funcs: on the host and in the emulator's threads it bounds the
+	// allocations in use at once (an allocation counts while the code in
+	// its scope runs); a shared allocation of the emulator and each
+	// device buffer are checked alone. Going over it is an
+	// ErrAllocationTooLarge error naming the Func and the size, instead of
+	// exhausting memory. Zero means a quarter of the physical memory
+	// (cpu.DefaultMaxAllocationBytes); a negative value, no limit.
 	MaxAllocationBytes int64
 }
 
@@ -825,7 +827,7 @@ func (c *compiled) runEnv(env *cpu.Env, out BufferRef) error {
 			return &ir.Error{Code: ir.ErrCanceled, Func: name, Directive: "Realize", Msg: fmt.Sprintf("stopped: %v", env.Err()), Cause: env.Err()}
 		case errors.As(err, &ce) && ce.Kind == cpu.AllocationTooLarge:
 			e := ir.Errorf(ir.ErrAllocationTooLarge, ce.Buffer, "Realize", "%s", ce.Msg).
-				WithLegal("at most Options.MaxAllocationBytes = %d bytes per allocation: raise the limit, or compute %s in smaller pieces (compute_at inside a tile loop)", env.MaxAllocationBytes(), ce.Buffer)
+				WithLegal("at most Options.MaxAllocationBytes = %d bytes in use at once: raise the limit, or compute %s in smaller pieces (compute_at inside a tile loop)", env.MaxAllocationBytes(), ce.Buffer)
 			e.Cause = err
 			return e
 		case errors.As(err, &ue):
