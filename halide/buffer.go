@@ -1,6 +1,7 @@
 package halide
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/bits"
@@ -30,6 +31,8 @@ type Buffer[T Number] struct {
 	name  string
 	data  []T
 	shape []BufDim
+	// access is the first out-of-range Get or Set (see Err).
+	access atomic.Pointer[ir.Error]
 }
 
 var bufferCount atomic.Int64
@@ -118,7 +121,9 @@ func checkShape(name string, shape []BufDim) *ir.Error {
 // Err returns why the buffer cannot be used (an *Error with code
 // ErrBufferShape: an extent, min or size outside the int32 limits of
 // NewBuffer; ErrNilObject for a nil or zero Buffer, one not made by
-// NewBuffer), or nil. Realize returns the same error.
+// NewBuffer; ErrOutOfBounds or ErrArgCount for the first Get or Set with
+// bad coordinates, which stays recorded), or nil. Realize returns the
+// same error.
 func (b *Buffer[T]) Err() error {
 	if b == nil {
 		return ir.Errorf(ir.ErrNilObject, "", "Buffer", "a nil *Buffer").WithLegal("a Buffer made by NewBuffer")
@@ -128,6 +133,9 @@ func (b *Buffer[T]) Err() error {
 	}
 	if b.data == nil {
 		return ir.Errorf(ir.ErrNilObject, "", "Buffer", "a zero Buffer (one not made by NewBuffer) has no data").WithLegal("a Buffer made by NewBuffer")
+	}
+	if e := b.access.Load(); e != nil {
+		return e
 	}
 	return nil
 }
@@ -227,32 +235,89 @@ func (b *Buffer[T]) offset(coords []int) (int, bool) {
 	return off, true
 }
 
-// Get returns the element at coords. It panics if coords are out of range,
-// like a slice index. A buffer without data (see Err; a nil or zero
-// Buffer too) reads as zero.
-func (b *Buffer[T]) Get(coords ...int) T {
-	off, ok := b.offset(coords)
-	if !ok {
-		if b.Data() == nil {
-			var z T
-			return z
-		}
-		panic(fmt.Sprintf("halide: Buffer %s: coordinates %v out of range %v", b.name, coords, b.shape))
+// Element returns the element at coords, or an error: ErrArgCount when the
+// number of coordinates is not the buffer's dimensions, ErrOutOfBounds
+// when a coordinate is outside [min, min+extent) of its dimension (the
+// error names the buffer, the coordinates and the ranges), and Err's
+// error for a buffer without data.
+func (b *Buffer[T]) Element(coords ...int) (T, error) {
+	var zero T
+	off, err := b.locate(coords, "Element")
+	if err != nil {
+		return zero, err
 	}
-	return b.data[off]
+	return b.data[off], nil
 }
 
-// Set stores v at coords. It panics if coords are out of range. On a
-// buffer without data (see Err; a nil or zero Buffer too) it does nothing.
-func (b *Buffer[T]) Set(v T, coords ...int) {
-	off, ok := b.offset(coords)
-	if !ok {
-		if b.Data() == nil {
-			return
-		}
-		panic(fmt.Sprintf("halide: Buffer %s: coordinates %v out of range %v", b.name, coords, b.shape))
+// SetElement stores v at coords, or returns the error Element would and
+// stores nothing.
+func (b *Buffer[T]) SetElement(v T, coords ...int) error {
+	off, err := b.locate(coords, "SetElement")
+	if err != nil {
+		return err
 	}
 	b.data[off] = v
+	return nil
+}
+
+// locate returns the storage index of coords, or the error of Element.
+func (b *Buffer[T]) locate(coords []int, directive string) (int, error) {
+	if b == nil || b.data == nil {
+		return 0, b.Err()
+	}
+	if off, ok := b.offset(coords); ok {
+		return off, nil
+	}
+	if len(coords) != len(b.shape) {
+		return 0, ir.Errorf(ir.ErrArgCount, "", directive, "buffer %s has %d dimensions; %d coordinates were given", b.name, len(b.shape), len(coords)).
+			WithLegal("%d coordinates", len(b.shape))
+	}
+	var ranges []string
+	for _, d := range b.shape {
+		ranges = append(ranges, fmt.Sprintf("[%d, %d)", d.Min, d.Min+d.Extent))
+	}
+	return 0, ir.Errorf(ir.ErrOutOfBounds, "", directive, "coordinates %v are outside buffer %s", coords, b.name).
+		WithLegal("coordinates in %s", strings.Join(ranges, " x "))
+}
+
+// Get returns the element at coords. It never panics: out-of-range
+// coordinates (or a wrong number of them) read as zero, and the first such
+// access is recorded: Err and the next Realize that uses the buffer
+// return its error. Element returns the error instead. A buffer without data
+// (see Err; a nil or zero Buffer too) reads as zero.
+func (b *Buffer[T]) Get(coords ...int) T {
+	if off, ok := b.offset(coords); ok {
+		return b.data[off]
+	}
+	var zero T
+	b.recordAccess(coords, "Get")
+	return zero
+}
+
+// Set stores v at coords. It never panics: out-of-range coordinates store
+// nothing, and the first such access is recorded as Get's are.
+// SetElement returns the error instead. On a buffer without data (see Err; a nil or
+// zero Buffer too) it does nothing.
+func (b *Buffer[T]) Set(v T, coords ...int) {
+	if off, ok := b.offset(coords); ok {
+		b.data[off] = v
+		return
+	}
+	b.recordAccess(coords, "Set")
+}
+
+// recordAccess keeps the error of the first out-of-range Get or Set of a
+// buffer with data.
+func (b *Buffer[T]) recordAccess(coords []int, directive string) {
+	if b == nil || b.data == nil {
+		return
+	}
+	if _, err := b.locate(coords, directive); err != nil {
+		var e *ir.Error
+		if errors.As(err, &e) {
+			b.access.CompareAndSwap(nil, e)
+		}
+	}
 }
 
 // Fill sets every element to f(coords). On a buffer whose shape is outside

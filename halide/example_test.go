@@ -588,3 +588,22 @@ func ExampleFunc_ReorderStorage() {
 	// allocate g[float32 * 8 * 4] in Stack
 	// g[((g.s0.x * 8) + g.s0.y)] = (in[(((g.s0.x - in.min.0) * in.stride.0) + ((g.s0.y - in.min.1) * in.stride.1))] * 2.0f)
 }
+
+// Element and SetElement are Get and Set with an error for coordinates
+// outside the buffer; Get and Set never panic: a bad access reads zero,
+// stores nothing, and stays recorded in Err.
+func ExampleBuffer_Element() {
+	b := halide.NewBuffer[float32](3, 2).SetName("img")
+	if err := b.SetElement(1.5, 2, 1); err != nil {
+		fmt.Println(err)
+	}
+	v, err := b.Element(2, 1)
+	fmt.Println(v, err)
+	_, err = b.Element(3, 1)
+	fmt.Println(err)
+	fmt.Println(b.Get(5, 5), b.Err() != nil)
+	// Output:
+	// 1.5 <nil>
+	// out_of_bounds: Element: coordinates [3 1] are outside buffer img (legal: coordinates in [0, 3) x [0, 2))
+	// 0 true
+}
