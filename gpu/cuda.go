@@ -1828,12 +1828,12 @@ func (e *cudaKernelEmitter) call(x *ir.Call) (string, int) {
 
 // PtxasInfo is what ptxas -v reports for one kernel.
 type PtxasInfo struct {
-	Registers   int
-	SharedBytes int64 // static shared memory ("bytes smem")
-	ConstBytes  int64 // "bytes cmem[0]": the kernel's parameters
-	StackFrame  int64
-	SpillStores int64
-	SpillLoads  int64
+	Registers   int   `json:"registers"`
+	SharedBytes int64 `json:"shared_bytes"` // static shared memory ("bytes smem")
+	ConstBytes  int64 `json:"const_bytes"`  // "bytes cmem[0]": the kernel's parameters
+	StackFrame  int64 `json:"stack_bytes"`
+	SpillStores int64 `json:"spill_store_bytes"`
+	SpillLoads  int64 `json:"spill_load_bytes"`
 }
 
 // NVCCPath returns the nvcc to use: the one on PATH, else the one of

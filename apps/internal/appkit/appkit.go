@@ -82,6 +82,11 @@ type Result struct {
 	// says who counted them ("ptxas" or "driver"); absent when not counted.
 	Registers     map[string]int `json:"registers,omitempty"`
 	RegistersFrom string         `json:"registers_from,omitempty"`
+	// Ptxas is what ptxas -v reports for each kernel, by kernel name
+	// (registers, stack frame, spill stores and loads, shared bytes), when
+	// nvcc ran it on this machine; absent when not measured (-no-ptxas,
+	// no nvcc, or -target=cuda, where the driver counts the registers).
+	Ptxas map[string]gpu.PtxasInfo `json:"ptxas,omitempty"`
 	// Check is "ok" or what went wrong; MaxRelError is the largest
 	// |got - want| / max(1, |want|) of the check.
 	Check       string  `json:"check"`

@@ -164,13 +164,13 @@ func TestAppCommandTable(t *testing.T) {
 	}
 	head := lines[2]
 	cols := regexpColumns.Split(strings.TrimSpace(head), -1)
-	wantCols := []string{"schedule", "size", "checked at", "kernels", "shared bytes", "registers", "barriers", "check", "wall ms"}
+	wantCols := []string{"schedule", "size", "checked at", "kernels", "shared bytes", "registers", "stack/spill B", "barriers", "check", "wall ms"}
 	if strings.Join(cols, "|") != strings.Join(wantCols, "|") {
 		t.Errorf("columns %q, want %q", cols, wantCols)
 	}
 	for _, row := range []string{
-		"v2  M=32 K=32 N=32  M=32 K=32 N=32  1 0 - 0 ok",
-		"v3  M=1024 K=1024 N=1024  M=32 K=32 N=32  1 1024 - 2 ok",
+		"v2  M=32 K=32 N=32  M=32 K=32 N=32  1 0 - - 0 ok",
+		"v3  M=1024 K=1024 N=1024  M=32 K=32 N=32  1 1024 - - 2 ok",
 	} {
 		if !strings.Contains(squeeze(stdout), squeeze(row)) {
 			t.Errorf("no row %q in\n%s", row, stdout)
@@ -198,7 +198,7 @@ func TestAppCommandTimedTable(t *testing.T) {
 	writeLegend(&sb, rs, options{target: "cuda", bench: 50})
 	out := sb.String()
 	for _, want := range []string{"median us", "GB/s", "TFLOP/s", "of floor", "T4 ms (source)",
-		squeeze("v2 M=32 M=32 1 0 40 0 ok 0 12.5 100 1.00 50% 1.5"),
+		squeeze("v2 M=32 M=32 1 0 40 - 0 ok 0 12.5 100 1.00 50% 1.5"),
 		"\n  median us", "\n  GB/s", "\n  TFLOP/s", "\n  of floor", "\n  T4 ms (source)", "median of 50 runs", "CUDA driver"} {
 		if !strings.Contains(squeeze(out), squeeze(want)) && !strings.Contains(out, want) {
 			t.Errorf("no %q in\n%s", want, out)
@@ -232,8 +232,10 @@ func TestAppCommandJSON(t *testing.T) {
 			t.Errorf("no %s in %v", k, r)
 		}
 	}
-	if _, ok := r["registers"]; ok {
-		t.Errorf("registers counted with -no-ptxas: %v", r["registers"])
+	for _, k := range []string{"registers", "ptxas"} {
+		if _, ok := r[k]; ok {
+			t.Errorf("%s counted with -no-ptxas: %v", k, r[k])
+		}
 	}
 }
 
@@ -292,7 +294,15 @@ func TestAppCommandPtxas(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(rs) != 1 || len(rs[0].Registers) != 1 || rs[0].RegistersFrom != "ptxas" {
-		t.Errorf("registers %v from %q, want one kernel's from ptxas", rs[0].Registers, rs[0].RegistersFrom)
+		t.Fatalf("registers %v from %q, want one kernel's from ptxas", rs[0].Registers, rs[0].RegistersFrom)
+	}
+	// The stack frame and spills too, for the same kernel, and the same
+	// register count.
+	for k, n := range rs[0].Registers {
+		pi, ok := rs[0].Ptxas[k]
+		if !ok || pi.Registers != n || pi.StackFrame != 0 || pi.SpillStores+pi.SpillLoads != 0 {
+			t.Errorf("ptxas info of %s: %+v (ok %v), want %d registers, no stack frame, no spills", k, pi, ok, n)
+		}
 	}
 	if !strings.Contains(stderr, "testapp: ptxas (registers per thread, 1 schedule)...") {
 		t.Errorf("ptxas not announced:\n%s", stderr)

@@ -8,9 +8,10 @@ import (
 	"github.com/gohalide/gohalide/halide"
 )
 
-// countRegisters fills the registers of each result from ptxas, run on the
-// pipeline that ran its check (nil: skipped), several nvcc at a time (each
-// takes about a second, most of it nvcc's start-up).
+// countRegisters fills the registers, stack frames and spills of each
+// result from ptxas, run on the pipeline that ran its check (nil:
+// skipped), several nvcc at a time (each takes about a second, most of it
+// nvcc's start-up).
 func countRegisters(rs []Result, ps []*halide.Pipeline) {
 	if _, ok := gpu.NVCCPath(); !ok {
 		return
@@ -26,17 +27,22 @@ func countRegisters(rs []Result, ps []*halide.Pipeline) {
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			if regs := ptxasRegisters(p); regs != nil {
-				rs[i].Registers, rs[i].RegistersFrom = regs, "ptxas"
+			if info := ptxasInfo(p); info != nil {
+				rs[i].Ptxas = info
+				rs[i].Registers, rs[i].RegistersFrom = map[string]int{}, "ptxas"
+				for k, pi := range info {
+					rs[i].Registers[k] = pi.Registers
+				}
 			}
 		}()
 	}
 	wg.Wait()
 }
 
-// ptxasRegisters returns the registers per thread of each kernel as ptxas
-// reports them, when nvcc is installed (nil otherwise). It runs nvcc once.
-func ptxasRegisters(p *halide.Pipeline) map[string]int {
+// ptxasInfo returns what ptxas reports for each kernel (registers, stack
+// frame, spills), by kernel name, when nvcc is installed (nil otherwise).
+// It runs nvcc once.
+func ptxasInfo(p *halide.Pipeline) map[string]gpu.PtxasInfo {
 	if _, ok := gpu.NVCCPath(); !ok {
 		return nil
 	}
@@ -52,14 +58,14 @@ func ptxasRegisters(p *halide.Pipeline) map[string]int {
 	if err != nil {
 		return nil
 	}
-	out := map[string]int{}
+	out := map[string]gpu.PtxasInfo{}
 	for _, k := range l.Kernels() {
 		ci, err := gpu.CUDAInfo(k)
 		if err != nil {
 			continue
 		}
 		if pi, ok := info[ci.Name]; ok {
-			out[k.Name] = pi.Registers
+			out[k.Name] = pi
 		}
 	}
 	return out

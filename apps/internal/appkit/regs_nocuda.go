@@ -17,5 +17,9 @@ func cudaReady() error { return errNoCUDA }
 // deviceRegisters needs the CUDA build; without it, ptxas's count is used
 // (not reached: Command stops at cudaReady).
 func deviceRegisters(p *halide.Pipeline) (map[string]int, string) {
-	return ptxasRegisters(p), "ptxas"
+	out := map[string]int{}
+	for k, pi := range ptxasInfo(p) {
+		out[k] = pi.Registers
+	}
+	return out, "ptxas"
 }

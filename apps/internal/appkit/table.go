@@ -15,7 +15,7 @@ import (
 func WriteTable(w io.Writer, rs []Result) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	timed := anyTimed(rs)
-	head := "schedule\tsize\tchecked at\tkernels\tshared bytes\tregisters\tbarriers\tcheck\twall ms"
+	head := "schedule\tsize\tchecked at\tkernels\tshared bytes\tregisters\tstack/spill B\tbarriers\tcheck\twall ms"
 	if timed {
 		head += "\tmedian us\tGB/s\tTFLOP/s\tof floor\tT4 ms (source)"
 	}
@@ -40,7 +40,20 @@ func WriteTable(w io.Writer, rs []Result) {
 			}
 			regs = strings.Join(parts, "/")
 		}
-		row := fmt.Sprintf("%s\t%s\t%s\t%d\t%d\t%s\t%d\t%s\t%.0f", r.Schedule, r.Size, r.CheckSize, len(r.Kernels), shared, regs, bars, r.Check, r.WallMs)
+		stack := "-"
+		if len(r.Ptxas) > 0 {
+			var parts []string
+			for _, k := range r.Kernels {
+				pi, ok := r.Ptxas[k.Name]
+				if !ok {
+					parts = append(parts, "?")
+					continue
+				}
+				parts = append(parts, fmt.Sprintf("%d/%d", pi.StackFrame, pi.SpillStores+pi.SpillLoads))
+			}
+			stack = strings.Join(parts, " ")
+		}
+		row := fmt.Sprintf("%s\t%s\t%s\t%d\t%d\t%s\t%s\t%d\t%s\t%.0f", r.Schedule, r.Size, r.CheckSize, len(r.Kernels), shared, regs, stack, bars, r.Check, r.WallMs)
 		if timed {
 			if r.Timing != nil {
 				t4 := "-"
@@ -95,6 +108,7 @@ func writeLegend(w io.Writer, rs []Result, o options) {
 	line("kernels", "GPU kernels launched per run [kernels]")
 	line("shared bytes", "static shared memory per block, summed over the kernels [kernels[].shared_bytes]")
 	line("registers", registersLegend(rs, o)+" [registers, registers_from]")
+	line("stack/spill B", "per kernel (spaces between kernels), ptxas's stack frame bytes / spill bytes (stores + loads); a register array that stays in registers and no spills give 0/0; - when ptxas did not run (no nvcc here, -no-ptxas, or -target=cuda) [ptxas]")
 	line("barriers", "thread barriers (__syncthreads) in the kernels' code, summed [kernels[].barriers]")
 	line("check", fmt.Sprintf("ok: every output element within |got - want| <= %g * max(1, |want|) of a float64 plain-Go reference, at the check size; otherwise what went wrong [check, max_rel_error]", algo.Tol))
 	line("wall ms", "wall-clock time of compiling and running the check (on the target, at the check size): compares schedules on the emulator; not a kernel time [wall_ms]")
