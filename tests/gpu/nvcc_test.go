@@ -31,8 +31,8 @@ func pipelines() map[string]*halide.Func {
 // TestKernelsCompileWithNVCC compiles every kernel of every GPU pipeline of
 // the tests and apps with nvcc -arch=sm_90 and checks that the static
 // shared memory ptxas reports is the size the compiler inferred, and that
-// no kernel with a register array has a stack frame (the array would be in
-// local memory).
+// no kernel has a stack frame or spills (a register array with a stack
+// frame is in local memory; issue 10: no app kernel with a stack frame).
 func TestKernelsCompileWithNVCC(t *testing.T) {
 	if _, ok := gpu.NVCCPath(); !ok {
 		t.Skip("nvcc not found: install the CUDA 11.8 toolkit with scripts/install-cuda-toolkit.sh to run this check")
@@ -76,12 +76,16 @@ func TestKernelsCompileWithNVCC(t *testing.T) {
 					t.Errorf("%s: ptxas reports %d bytes of shared memory, the compiler inferred %d", ci.Name, p.SharedBytes, inferred)
 				}
 				// A register array must stay in registers: every access
-				// has a constant index, so ptxas needs no stack frame.
+				// has a constant index, so ptxas needs no stack frame;
+				// and no kernel spills.
 				for _, a := range k.Allocs {
 					if a.Memory == ir.Register && p.StackFrame != 0 {
 						t.Errorf("%s: register array %s, but ptxas reports a %d-byte stack frame (%d bytes spilled)", ci.Name, a.Func, p.StackFrame, p.SpillStores)
 						break
 					}
+				}
+				if p.StackFrame != 0 || p.SpillStores+p.SpillLoads != 0 {
+					t.Errorf("%s: ptxas reports a %d-byte stack frame, %d bytes of spill stores and %d of spill loads", ci.Name, p.StackFrame, p.SpillStores, p.SpillLoads)
 				}
 				t.Logf("%s: %d registers, %d bytes shared (inferred %d), %d bytes stack", ci.Name, p.Registers, p.SharedBytes, inferred, p.StackFrame)
 			}
