@@ -33,8 +33,13 @@ import (
 	"github.com/gohalide/gohalide/ir"
 )
 
-// batchLanes is the number of iterations a batch evaluates at once.
-const batchLanes = 256
+// batchLanes is the number of iterations a batch evaluates at once, and
+// batchMin the fewest a loop must run for batches to pay (shorter loops,
+// such as an emulated thread's few iterations, run through the closures).
+const (
+	batchLanes = 256
+	batchMin   = 16
+)
 
 // batching turns batched loops on; tests turn it off to compare.
 var batching = true
@@ -57,26 +62,37 @@ type batcher struct {
 	index   string // the text of the store's index
 }
 
-// scratch returns lane buffer id of the frame (per goroutine: frames of a
-// parallel loop's goroutines have their own).
-func (f *frame) scratchF(id int) []float32 {
+// scratchF returns lane buffer id of the frame with room for n lanes
+// (per goroutine: frames of a parallel loop's goroutines, and of the
+// emulator's threads, have their own), allocated on first use at the size
+// the loop needs.
+func (f *frame) scratchF(id, n int) []float32 {
 	for len(f.lanesF) <= id {
 		f.lanesF = append(f.lanesF, nil)
 	}
-	if f.lanesF[id] == nil {
-		f.lanesF[id] = make([]float32, batchLanes)
+	if cap(f.lanesF[id]) < n {
+		f.lanesF[id] = make([]float32, lanesFor(n))
 	}
-	return f.lanesF[id]
+	return f.lanesF[id][:n]
 }
 
-func (f *frame) scratchI(id int) []int64 {
+func (f *frame) scratchI(id, n int) []int64 {
 	for len(f.lanesI) <= id {
 		f.lanesI = append(f.lanesI, nil)
 	}
-	if f.lanesI[id] == nil {
-		f.lanesI[id] = make([]int64, batchLanes)
+	if cap(f.lanesI[id]) < n {
+		f.lanesI[id] = make([]int64, lanesFor(n))
 	}
-	return f.lanesI[id]
+	return f.lanesI[id][:n]
+}
+
+// lanesFor rounds n up to a power of two, at most batchLanes.
+func lanesFor(n int) int {
+	c := 16
+	for c < n {
+		c *= 2
+	}
+	return min(c, batchLanes)
 }
 
 // batchLoop returns the batched form of loop s, whose variable is bound to
@@ -347,7 +363,7 @@ func (bt *batcher) floats(e ir.Expr) lanesF {
 		x := bt.c.expr(e).f
 		id := bt.newF()
 		return func(f *frame, v0 int64, n int) ([]float32, bool) {
-			out := f.scratchF(id)[:n]
+			out := f.scratchF(id, n)
 			k := float32(x(f))
 			for i := range out {
 				out[i] = k
@@ -372,7 +388,7 @@ func (bt *batcher) floats(e ir.Expr) lanesF {
 			if !ok {
 				return nil, false
 			}
-			out := f.scratchF(id)[:n]
+			out := f.scratchF(id, n)
 			for i := range out {
 				out[i] = float32(a[i])
 			}
@@ -397,7 +413,7 @@ func (bt *batcher) floats(e ir.Expr) lanesF {
 			if !ok {
 				return nil, false
 			}
-			out := f.scratchF(id)[:n]
+			out := f.scratchF(id, n)
 			op(out, a[:n], b[:n])
 			return out, true
 		}
@@ -541,7 +557,7 @@ func (bt *batcher) intBinary(op ir.BinOp, x, y *intNode) *intNode {
 			if !ok {
 				return nil, false
 			}
-			out := f.scratchI(id)[:n]
+			out := f.scratchI(id, n)
 			a = a[:len(out)]
 			c := k(f)
 			if isMin {
@@ -571,7 +587,7 @@ func (bt *batcher) intBinary(op ir.BinOp, x, y *intNode) *intNode {
 		if !ok {
 			return nil, false
 		}
-		out := f.scratchI(id)[:n]
+		out := f.scratchI(id, n)
 		intLanesOp(op, out, a[:n], b[:n])
 		return out, true
 	}}
@@ -598,7 +614,7 @@ func (bt *batcher) materialize(n *intNode) lanesI {
 	case n.uni != nil:
 		uni := n.uni
 		return func(f *frame, v0 int64, cnt int) ([]int64, bool) {
-			out := f.scratchI(id)[:cnt]
+			out := f.scratchI(id, cnt)
 			k := uni(f)
 			for i := range out {
 				out[i] = k
@@ -609,7 +625,7 @@ func (bt *batcher) materialize(n *intNode) lanesI {
 		a := n.aff
 		return func(f *frame, v0 int64, cnt int) ([]int64, bool) {
 			base, stride := a.at(f, v0)
-			out := f.scratchI(id)[:cnt]
+			out := f.scratchI(id, cnt)
 			for k := range out {
 				out[k] = int64(int32(base + int64(k)*stride))
 			}
@@ -624,7 +640,7 @@ func (bt *batcher) materialize(n *intNode) lanesI {
 		if !ok {
 			return nil, false
 		}
-		out := f.scratchI(id)[:cnt]
+		out := f.scratchI(id, cnt)
 		a = a[:len(out)]
 		m, c := orOne(mul, f), orZero(add, f)
 		for i := range out {
@@ -680,7 +696,7 @@ func (bt *batcher) loadF(e *ir.Load) lanesF {
 			if stride == 1 {
 				return s[base : base+int64(n)], true
 			}
-			out := f.scratchF(id)[:n]
+			out := f.scratchF(id, n)
 			for k := range out {
 				out[k] = s[base+int64(k)*stride]
 			}
@@ -702,7 +718,7 @@ func (bt *batcher) loadF(e *ir.Load) lanesF {
 			if !allInRange(is[:n], len(s)) {
 				return nil, false
 			}
-			out := f.scratchF(id)[:n]
+			out := f.scratchF(id, n)
 			for k, i := range is[:n] {
 				out[k] = s[i]
 			}
@@ -719,7 +735,7 @@ func (bt *batcher) loadF(e *ir.Load) lanesF {
 		}
 		s, _ := f.bufs[slot].([]float32)
 		m, c := orOne(mul, f), orZero(add, f)
-		out := f.scratchF(id)[:n]
+		out := f.scratchF(id, n)
 		lanes = lanes[:len(out)]
 		for k := range out {
 			i := int64(int32(lanes[k]*m + c))
@@ -747,7 +763,7 @@ func (bt *batcher) loadI(e *ir.Load) lanesI {
 			if !inRange(b, stride, n, len(s)) {
 				return nil, false
 			}
-			out := f.scratchI(id)[:n]
+			out := f.scratchI(id, n)
 			for k := range out {
 				out[k] = int64(s[b+int64(k)*stride])
 			}
@@ -768,7 +784,7 @@ func (bt *batcher) loadI(e *ir.Load) lanesI {
 		if !allInRange(is[:n], len(s)) {
 			return nil, false
 		}
-		out := f.scratchI(id)[:n]
+		out := f.scratchI(id, n)
 		for k, i := range is[:n] {
 			out[k] = int64(s[i])
 		}

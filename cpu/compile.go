@@ -387,6 +387,16 @@ func (c *compiler) loop(s *ir.For) stmtFn {
 			end := m + ext(f)
 			ints := f.ints
 			stop := &f.env.stop
+			if end-m < batchMin {
+				for i := m; i < end; i++ {
+					if stop.Load() {
+						f.stopped()
+					}
+					ints[slot] = i
+					body(f)
+				}
+				return
+			}
 			for lo := m; lo < end; lo += batchLanes {
 				if stop.Load() {
 					f.stopped()
