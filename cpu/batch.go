@@ -141,79 +141,53 @@ func (c *compiler) batchLoop(s *ir.For, slot int) batchFn {
 			return nil
 		}
 	}
-	switch t {
-	case ir.Float32:
+	if t == ir.Float32 {
 		val := bt.floats(st.Value)
 		if val == nil {
 			return nil
 		}
-		return func(f *frame, v0 int64, n int) bool {
-			s, _ := f.bufs[bufSlot].([]float32)
-			if idxAffine != nil {
-				base, stride := idxAffine.at(f, v0)
-				if readsStored && stride == 0 || !inRange(base, stride, n, len(s)) {
-					return false
-				}
-				v, ok := val(f, v0, n)
-				if !ok {
-					return false
-				}
-				if stride == 1 {
-					copy(s[base:base+int64(n)], v[:n])
-					return true
-				}
-				for k := 0; k < n; k++ {
-					s[base+int64(k)*stride] = v[k]
-				}
-				return true
+		return storeBatch[float32](bufSlot, idxAffine, idx, readsStored, val)
+	}
+	val := bt.ints(st.Value)
+	if val == nil {
+		return nil
+	}
+	return storeBatch[int32](bufSlot, idxAffine, idx, readsStored, val)
+}
+
+// storeBatch is the store of a batched loop into a []E from lanes of V:
+// at an affine index (a run or a stride) or at the lanes of idx, every
+// index checked before anything is written.
+func storeBatch[E float32 | int32, V float32 | int64](bufSlot int, aff *affineIndex, idx lanesI, readsStored bool,
+	val func(*frame, int64, int) ([]V, bool)) batchFn {
+	return func(f *frame, v0 int64, n int) bool {
+		s, _ := f.bufs[bufSlot].([]E)
+		if aff != nil {
+			base, stride := aff.at(f, v0)
+			if readsStored && stride == 0 || !inRange(base, stride, n, len(s)) {
+				return false
 			}
 			v, ok := val(f, v0, n)
 			if !ok {
 				return false
 			}
-			is, ok := idx(f, v0, n)
-			if !ok || !allInRange(is[:n], len(s)) {
-				return false
-			}
-			for k, i := range is[:n] {
-				s[i] = v[k]
+			for k := 0; k < n; k++ {
+				s[base+int64(k)*stride] = E(v[k])
 			}
 			return true
 		}
-	default:
-		val := bt.ints(st.Value)
-		if val == nil {
-			return nil
+		v, ok := val(f, v0, n)
+		if !ok {
+			return false
 		}
-		return func(f *frame, v0 int64, n int) bool {
-			s, _ := f.bufs[bufSlot].([]int32)
-			if idxAffine != nil {
-				base, stride := idxAffine.at(f, v0)
-				if readsStored && stride == 0 || !inRange(base, stride, n, len(s)) {
-					return false
-				}
-				v, ok := val(f, v0, n)
-				if !ok {
-					return false
-				}
-				for k := 0; k < n; k++ {
-					s[base+int64(k)*stride] = int32(v[k])
-				}
-				return true
-			}
-			v, ok := val(f, v0, n)
-			if !ok {
-				return false
-			}
-			is, ok := idx(f, v0, n)
-			if !ok || !allInRange(is[:n], len(s)) {
-				return false
-			}
-			for k, i := range is[:n] {
-				s[i] = int32(v[k])
-			}
-			return true
+		is, ok := idx(f, v0, n)
+		if !ok || !allInRange(is[:n], len(s)) {
+			return false
 		}
+		for k, i := range is[:n] {
+			s[i] = E(v[k])
+		}
+		return true
 	}
 }
 

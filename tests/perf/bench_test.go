@@ -70,17 +70,7 @@ func BenchmarkBlur2048(b *testing.B) {
 		b.Run("pipeline/"+name, func(b *testing.B) {
 			in := halide.NewImageParam("in", halide.Float32, 2)
 			in.Set(inBuf)
-			out := halide.NewBuffer[float32](w, h)
-			p := halide.NewPipeline(blur(in, parallel))
-			if err := p.Realize(out); err != nil { // compile outside the timing
-				b.Fatal(err)
-			}
-			b.ResetTimer()
-			for b.Loop() {
-				if err := p.Realize(out); err != nil {
-					b.Fatal(err)
-				}
-			}
+			benchRealize(b, halide.NewPipeline(blur(in, parallel)), halide.NewBuffer[float32](w, h))
 		})
 		b.Run("loop/"+name, func(b *testing.B) {
 			out := make([]float32, w*h)
@@ -111,17 +101,7 @@ func BenchmarkGEMM512(b *testing.B) {
 			bb := halide.NewImageParam("B", halide.Float32, 2)
 			a.Set(aBuf)
 			bb.Set(bBuf)
-			out := halide.NewBuffer[float32](n, n)
-			p := halide.NewPipeline(gemm(a, bb, n, parallel))
-			if err := p.Realize(out); err != nil {
-				b.Fatal(err)
-			}
-			b.ResetTimer()
-			for b.Loop() {
-				if err := p.Realize(out); err != nil {
-					b.Fatal(err)
-				}
-			}
+			benchRealize(b, halide.NewPipeline(gemm(a, bb, n, parallel)), halide.NewBuffer[float32](n, n))
 		})
 		b.Run("loop/"+name, func(b *testing.B) {
 			out := make([]float32, n*n)
@@ -133,5 +113,18 @@ func BenchmarkGEMM512(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// benchRealize times p.Realize(out), compiled once before the timing.
+func benchRealize(b *testing.B, p *halide.Pipeline, out *halide.Buffer[float32]) {
+	if err := p.Realize(out); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		if err := p.Realize(out); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

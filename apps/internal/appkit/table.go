@@ -27,32 +27,14 @@ func WriteTable(w io.Writer, rs []Result) {
 			shared += k.SharedBytes
 			bars += k.Barriers
 		}
-		regs := "-"
-		if len(r.Registers) > 0 {
-			var parts []string
-			for _, k := range r.Kernels {
-				n, ok := r.Registers[k.Name]
-				if !ok {
-					parts = append(parts, "?")
-					continue
-				}
-				parts = append(parts, fmt.Sprint(n))
-			}
-			regs = strings.Join(parts, "/")
-		}
-		stack := "-"
-		if len(r.Ptxas) > 0 {
-			var parts []string
-			for _, k := range r.Kernels {
-				pi, ok := r.Ptxas[k.Name]
-				if !ok {
-					parts = append(parts, "?")
-					continue
-				}
-				parts = append(parts, fmt.Sprintf("%d/%d", pi.StackFrame, pi.SpillStores+pi.SpillLoads))
-			}
-			stack = strings.Join(parts, " ")
-		}
+		regs := perKernel(r, len(r.Registers) > 0, "/", func(name string) (string, bool) {
+			n, ok := r.Registers[name]
+			return fmt.Sprint(n), ok
+		})
+		stack := perKernel(r, len(r.Ptxas) > 0, " ", func(name string) (string, bool) {
+			pi, ok := r.Ptxas[name]
+			return fmt.Sprintf("%d/%d", pi.StackFrame, pi.SpillStores+pi.SpillLoads), ok
+		})
 		row := fmt.Sprintf("%s\t%s\t%s\t%d\t%d\t%s\t%s\t%d\t%s\t%.0f", r.Schedule, r.Size, r.CheckSize, len(r.Kernels), shared, regs, stack, bars, r.Check, r.WallMs)
 		if timed {
 			if r.Timing != nil {
@@ -68,6 +50,23 @@ func WriteTable(w io.Writer, rs []Result) {
 		fmt.Fprintln(tw, row)
 	}
 	tw.Flush()
+}
+
+// perKernel joins cell(kernel) over r's kernels with sep ("?" for a
+// kernel without a value), or is "-" when measured is false.
+func perKernel(r Result, measured bool, sep string, cell func(name string) (string, bool)) string {
+	if !measured {
+		return "-"
+	}
+	var parts []string
+	for _, k := range r.Kernels {
+		v, ok := cell(k.Name)
+		if !ok {
+			v = "?"
+		}
+		parts = append(parts, v)
+	}
+	return strings.Join(parts, sep)
 }
 
 func anyTimed(rs []Result) bool {
