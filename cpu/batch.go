@@ -171,6 +171,18 @@ func storeBatch[E float32 | int32, V float32 | int64](bufSlot int, aff *affineIn
 			if !ok {
 				return false
 			}
+			if stride == 1 {
+				dst := s[base : base+int64(n)]
+				if same, ok := any(v[:n]).([]E); ok {
+					copy(dst, same) // float32 lanes into a float32 buffer
+					return true
+				}
+				v = v[:len(dst)]
+				for k := range dst {
+					dst[k] = E(v[k])
+				}
+				return true
+			}
 			for k := 0; k < n; k++ {
 				s[base+int64(k)*stride] = E(v[k])
 			}
@@ -330,24 +342,61 @@ func (bt *batcher) newI() int { bt.c.nLanesI++; return bt.c.nLanesI - 1 }
 
 // floats compiles a float32 expression to lanes, or returns nil.
 func (bt *batcher) floats(e ir.Expr) lanesF {
+	n := bt.floatNode(e)
+	if n == nil {
+		return nil
+	}
+	if n.vec != nil {
+		return n.vec
+	}
+	uni, id := n.uni, bt.newF()
+	return func(f *frame, v0 int64, cnt int) ([]float32, bool) {
+		k, ok := uni(f)
+		if !ok {
+			return nil, false
+		}
+		out := f.scratchF(id, cnt)
+		for i := range out {
+			out[i] = k
+		}
+		return out, true
+	}
+}
+
+// floatNode is a float32 expression over a batch: lanes, or one value for
+// every lane (uni: loop-invariant, evaluated once per batch; false when
+// it loads out of bounds).
+type floatNode struct {
+	vec lanesF
+	uni func(*frame) (float32, bool)
+}
+
+func (bt *batcher) floatNode(e ir.Expr) *floatNode {
 	if e.Type() != ir.Float32 {
 		return nil
 	}
 	if bt.invariant(e) {
 		x := bt.c.expr(e).f
-		id := bt.newF()
-		return func(f *frame, v0 int64, n int) ([]float32, bool) {
-			out := f.scratchF(id, n)
-			k := float32(x(f))
-			for i := range out {
-				out[i] = k
-			}
-			return out, true
-		}
+		return &floatNode{uni: func(f *frame) (float32, bool) { return float32(x(f)), true }}
 	}
 	switch e := e.(type) {
 	case *ir.Load:
-		return bt.loadF(e)
+		if !ir.Uses(e.Index, bt.loopVar) && !hasLoadExpr(e.Index) && bt.accessible(e.Buf) && bt.c.bufs[e.Buf].t == ir.Float32 {
+			// A load at an index the loop does not change (A[i, k] in
+			// a GEMM's j loop): once per batch.
+			idx, slot := bt.c.expr(e.Index).i, bt.c.bufs[e.Buf].slot
+			return &floatNode{uni: func(f *frame) (float32, bool) {
+				s, _ := f.bufs[slot].([]float32)
+				i := idx(f)
+				if uint64(i) >= uint64(len(s)) {
+					return 0, false
+				}
+				return s[i], true
+			}}
+		}
+		if l := bt.loadF(e); l != nil {
+			return &floatNode{vec: l}
+		}
 	case *ir.Cast:
 		if e.X.Type() != ir.Int32 {
 			return nil
@@ -357,7 +406,7 @@ func (bt *batcher) floats(e ir.Expr) lanesF {
 			return nil
 		}
 		id := bt.newF()
-		return func(f *frame, v0 int64, n int) ([]float32, bool) {
+		return &floatNode{vec: func(f *frame, v0 int64, n int) ([]float32, bool) {
 			a, ok := x(f, v0, n)
 			if !ok {
 				return nil, false
@@ -367,30 +416,124 @@ func (bt *batcher) floats(e ir.Expr) lanesF {
 				out[i] = float32(a[i])
 			}
 			return out, true
-		}
+		}}
 	case *ir.Binary:
-		x, y := bt.floats(e.A), bt.floats(e.B)
-		if x == nil || y == nil {
+		x, y := bt.floatNode(e.A), bt.floatNode(e.B)
+		if x == nil || y == nil || floatLanesOp(e.Op) == nil {
 			return nil
 		}
-		op := floatLanesOp(e.Op)
-		if op == nil {
-			return nil
+		return bt.floatBinary(e.Op, x, y)
+	}
+	return nil
+}
+
+// floatBinary combines two nodes, not both uniform (that is invariant,
+// or two invariant loads: then one value, computed per batch).
+func (bt *batcher) floatBinary(op ir.BinOp, x, y *floatNode) *floatNode {
+	scalar := floatScalarOp(op)
+	if x.uni != nil && y.uni != nil {
+		xu, yu := x.uni, y.uni
+		return &floatNode{uni: func(f *frame) (float32, bool) {
+			a, ok := xu(f)
+			if !ok {
+				return 0, false
+			}
+			b, ok := yu(f)
+			if !ok {
+				return 0, false
+			}
+			return scalar(a, b), true
+		}}
+	}
+	id := bt.newF()
+	if x.uni != nil || y.uni != nil {
+		vec, uni, swapped := x.vec, y.uni, false
+		if x.uni != nil {
+			vec, uni, swapped = y.vec, x.uni, true
 		}
-		id := bt.newF()
-		return func(f *frame, v0 int64, n int) ([]float32, bool) {
-			a, ok := x(f, v0, n)
+		return &floatNode{vec: func(f *frame, v0 int64, n int) ([]float32, bool) {
+			k, ok := uni(f)
 			if !ok {
 				return nil, false
 			}
-			b, ok := y(f, v0, n)
+			a, ok := vec(f, v0, n)
 			if !ok {
 				return nil, false
 			}
 			out := f.scratchF(id, n)
-			op(out, a[:n], b[:n])
+			floatLanesOpScalar(op, out, a, k, swapped)
 			return out, true
+		}}
+	}
+	lanes, xv, yv := floatLanesOp(op), x.vec, y.vec
+	return &floatNode{vec: func(f *frame, v0 int64, n int) ([]float32, bool) {
+		a, ok := xv(f, v0, n)
+		if !ok {
+			return nil, false
 		}
+		b, ok := yv(f, v0, n)
+		if !ok {
+			return nil, false
+		}
+		out := f.scratchF(id, n)
+		lanes(out, a[:n], b[:n])
+		return out, true
+	}}
+}
+
+// floatLanesOpScalar is out = a op k, or k op a when swapped, one loop
+// per operator.
+func floatLanesOpScalar(op ir.BinOp, out, a []float32, k float32, swapped bool) {
+	a = a[:len(out)]
+	switch {
+	case op == ir.Add:
+		for i := range out {
+			out[i] = a[i] + k
+		}
+	case op == ir.Mul:
+		for i := range out {
+			out[i] = a[i] * k
+		}
+	case op == ir.Sub && !swapped:
+		for i := range out {
+			out[i] = a[i] - k
+		}
+	case op == ir.Sub:
+		for i := range out {
+			out[i] = k - a[i]
+		}
+	case op == ir.Div && !swapped:
+		for i := range out {
+			out[i] = a[i] / k
+		}
+	case op == ir.Div:
+		for i := range out {
+			out[i] = k / a[i]
+		}
+	default: // Min, Max: symmetric
+		f := floatScalarOp(op)
+		for i := range out {
+			out[i] = f(a[i], k)
+		}
+	}
+}
+
+// floatScalarOp is a op b for one pair, rounded to float32 as the
+// closures do.
+func floatScalarOp(op ir.BinOp) func(a, b float32) float32 {
+	switch op {
+	case ir.Add:
+		return func(a, b float32) float32 { return a + b }
+	case ir.Sub:
+		return func(a, b float32) float32 { return a - b }
+	case ir.Mul:
+		return func(a, b float32) float32 { return a * b }
+	case ir.Div:
+		return func(a, b float32) float32 { return a / b }
+	case ir.Min:
+		return func(a, b float32) float32 { return float32(math.Min(float64(a), float64(b))) }
+	case ir.Max:
+		return func(a, b float32) float32 { return float32(math.Max(float64(a), float64(b))) }
 	}
 	return nil
 }
@@ -455,18 +598,22 @@ func (bt *batcher) ints(e ir.Expr) lanesI {
 	return bt.materialize(n)
 }
 
-// intNode is an int32 expression over a batch, in one of three forms, so
-// that a chain like (clamp(x - 1, lo, hi) - m) * s + r costs one pass per
-// clamp and none for the rest:
-//   - uni: the same value in every lane (loop-invariant, evaluated once
-//     per batch);
-//   - aff: base + k*stride in lane k (an affine subexpression);
-//   - vec: lanes, then times mul plus add (nil: 1 and 0), wrapped to
-//     int32 when the lanes are materialized.
+// intNode is an int32 expression over a batch: uni, the same value in
+// every lane (loop-invariant, evaluated once per batch), or a source of
+// lanes, then optionally clamped, then times mul plus add, all in the one
+// pass that materializes it:
+//
+//	lane k = int32(min(max(src(k), lo), hi) * mul + add)
+//
+// with src(k) = base + k*stride for an affine subexpression (aff) or the
+// lanes of vec, lo, hi, mul and add loop-invariant (nil: absent, 1, 0).
+// So (min(max(x - 1, lo), hi) - m) * s + r, the index of a load through a
+// repeated edge, costs one pass.
 type intNode struct {
 	uni      intFn
 	aff      *affineIndex
 	vec      lanesI
+	lo, hi   intFn
 	mul, add intFn
 }
 
@@ -500,51 +647,36 @@ func (bt *batcher) intBinary(op ir.BinOp, x, y *intNode) *intNode {
 	if x.uni != nil && (op == ir.Add || op == ir.Mul || op == ir.Min || op == ir.Max) {
 		x, y = y, x // uniform second
 	}
-	if y.uni != nil && x.vec != nil && (op == ir.Add || op == ir.Sub || op == ir.Mul) {
-		// Fold into the lanes' transform: no pass.
+	if y.uni != nil && x.uni == nil {
 		k, mul, add := y.uni, x.mul, x.add
-		n := &intNode{vec: x.vec, mul: mul, add: add}
-		switch op {
-		case ir.Add:
+		n := *x
+		transformed := x.mul != nil || x.add != nil
+		switch {
+		case op == ir.Add:
 			n.add = func(f *frame) int64 { return orZero(add, f) + k(f) }
-		case ir.Sub:
+			return &n
+		case op == ir.Sub:
 			n.add = func(f *frame) int64 { return orZero(add, f) - k(f) }
-		case ir.Mul:
+			return &n
+		case op == ir.Mul:
 			n.mul = func(f *frame) int64 { return orOne(mul, f) * k(f) }
 			n.add = func(f *frame) int64 { return orZero(add, f) * k(f) }
+			return &n
+		case op == ir.Max && !transformed && x.lo == nil && x.hi == nil:
+			n.lo = k
+			return &n
+		case op == ir.Min && !transformed && x.hi == nil:
+			n.hi = k
+			return &n
 		}
-		return n
 	}
-	if x.uni != nil && y.vec != nil && op == ir.Sub {
+	if x.uni != nil && y.uni == nil && op == ir.Sub {
 		// k - (v*m + a) = v*(-m) + (k - a).
 		k, mul, add := x.uni, y.mul, y.add
-		return &intNode{vec: y.vec,
-			mul: func(f *frame) int64 { return -orOne(mul, f) },
-			add: func(f *frame) int64 { return k(f) - orZero(add, f) }}
-	}
-	if y.uni != nil && (op == ir.Min || op == ir.Max) {
-		// One pass: the lanes (affine or transformed), clamped by k.
-		lanes, k, id := bt.materialize(x), y.uni, bt.newI()
-		isMin := op == ir.Min
-		return &intNode{vec: func(f *frame, v0 int64, n int) ([]int64, bool) {
-			a, ok := lanes(f, v0, n)
-			if !ok {
-				return nil, false
-			}
-			out := f.scratchI(id, n)
-			a = a[:len(out)]
-			c := k(f)
-			if isMin {
-				for i := range out {
-					out[i] = min(a[i], c)
-				}
-			} else {
-				for i := range out {
-					out[i] = max(a[i], c)
-				}
-			}
-			return out, true
-		}}
+		n := *y
+		n.mul = func(f *frame) int64 { return -orOne(mul, f) }
+		n.add = func(f *frame) int64 { return k(f) - orZero(add, f) }
+		return &n
 	}
 	switch op {
 	case ir.Add, ir.Sub, ir.Mul, ir.Min, ir.Max:
@@ -581,12 +713,10 @@ func orOne(fn intFn, f *frame) int64 {
 	return fn(f)
 }
 
-// materialize returns n's lanes, wrapped to int32.
+// materialize returns n's lanes, in one pass.
 func (bt *batcher) materialize(n *intNode) lanesI {
-	id := bt.newI()
-	switch {
-	case n.uni != nil:
-		uni := n.uni
+	if n.uni != nil {
+		uni, id := n.uni, bt.newI()
 		return func(f *frame, v0 int64, cnt int) ([]int64, bool) {
 			out := f.scratchI(id, cnt)
 			k := uni(f)
@@ -595,30 +725,36 @@ func (bt *batcher) materialize(n *intNode) lanesI {
 			}
 			return out, true
 		}
-	case n.aff != nil:
-		a := n.aff
-		return func(f *frame, v0 int64, cnt int) ([]int64, bool) {
-			base, stride := a.at(f, v0)
-			out := f.scratchI(id, cnt)
+	}
+	if n.aff == nil && n.lo == nil && n.hi == nil && n.mul == nil && n.add == nil {
+		return n.vec
+	}
+	aff, vec, lo, hi, mul, add, id := n.aff, n.vec, n.lo, n.hi, n.mul, n.add, bt.newI()
+	return func(f *frame, v0 int64, cnt int) ([]int64, bool) {
+		out := f.scratchI(id, cnt)
+		l, h := int64(math.MinInt64), int64(math.MaxInt64)
+		if lo != nil {
+			l = lo(f)
+		}
+		if hi != nil {
+			h = hi(f)
+		}
+		m, c := orOne(mul, f), orZero(add, f)
+		if aff != nil {
+			base, stride := aff.at(f, v0)
 			for k := range out {
-				out[k] = int64(int32(base + int64(k)*stride))
+				v := int64(int32(base + int64(k)*stride))
+				out[k] = int64(int32(min(max(v, l), h)*m + c))
 			}
 			return out, true
 		}
-	case n.mul == nil && n.add == nil:
-		return n.vec
-	}
-	vec, mul, add := n.vec, n.mul, n.add
-	return func(f *frame, v0 int64, cnt int) ([]int64, bool) {
-		a, ok := vec(f, v0, cnt)
+		src, ok := vec(f, v0, cnt)
 		if !ok {
 			return nil, false
 		}
-		out := f.scratchI(id, cnt)
-		a = a[:len(out)]
-		m, c := orOne(mul, f), orZero(add, f)
-		for i := range out {
-			out[i] = int64(int32(a[i]*m + c))
+		src = src[:len(out)]
+		for k := range out {
+			out[k] = int64(int32(min(max(src[k], l), h)*m + c))
 		}
 		return out, true
 	}
@@ -677,42 +813,19 @@ func (bt *batcher) loadF(e *ir.Load) lanesF {
 			return out, true
 		}
 	}
-	node := bt.intNode(e.Index)
-	if node == nil {
+	idx := bt.ints(e.Index)
+	if idx == nil {
 		return nil
 	}
-	if node.vec == nil || node.mul == nil && node.add == nil {
-		idx := bt.materialize(node)
-		return func(f *frame, v0 int64, n int) ([]float32, bool) {
-			is, ok := idx(f, v0, n)
-			if !ok {
-				return nil, false
-			}
-			s, _ := f.bufs[slot].([]float32)
-			if !allInRange(is[:n], len(s)) {
-				return nil, false
-			}
-			out := f.scratchF(id, n)
-			for k, i := range is[:n] {
-				out[k] = s[i]
-			}
-			return out, true
-		}
-	}
-	// The index's transform applied in the gather itself: a clamped
-	// column times a stride plus a row offset costs no extra pass.
-	vec, mul, add := node.vec, node.mul, node.add
 	return func(f *frame, v0 int64, n int) ([]float32, bool) {
-		lanes, ok := vec(f, v0, n)
+		is, ok := idx(f, v0, n)
 		if !ok {
 			return nil, false
 		}
 		s, _ := f.bufs[slot].([]float32)
-		m, c := orOne(mul, f), orZero(add, f)
 		out := f.scratchF(id, n)
-		lanes = lanes[:len(out)]
-		for k := range out {
-			i := int64(int32(lanes[k]*m + c))
+		is = is[:len(out)]
+		for k, i := range is {
 			if uint64(i) >= uint64(len(s)) {
 				return nil, false
 			}

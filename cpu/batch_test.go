@@ -54,6 +54,10 @@ func TestBatchedLoopsMatchScalar(t *testing.T) {
 		{"int32 wrap", store("outi", x, ir.MulE(ir.AddE(i32("ia", x), ir.Int(2147483000)), i32("ib", x)))},
 		{"int gather through an index buffer", store("outi", x, i32("ia", clamp(i32("ib", x))))},
 		{"int to float", store("outf", x, &ir.Cast{T: ir.Float32, X: ir.SubE(i32("ia", x), x)})},
+		{"clamped loaded index, scaled", store("outf", x, f32("a", ir.AddE(ir.MulE(clamp(i32("ib", x)), ir.Int(2)), ir.Int(3))))},
+		{"min before max", store("outf", x, f32("a", ir.MaxE(ir.MinE(ir.AddE(x, ir.Int(3)), hi), lo)))},
+		{"constant minus a clamp", store("outf", x, f32("b", ir.SubE(hi, clamp(ir.SubE(x, ir.Int(2))))))},
+		{"invariant load times lanes", store("outf", x, ir.SubE(ir.MulE(f32("b", n), f32("a", x)), f32("a", ir.Int(1))))},
 		{"out of bounds at the end", store("outf", ir.AddE(x, ir.Int(1)), f32("a", x))},
 		{"out of bounds load", store("outf", x, f32("a", ir.AddE(x, ir.Int(5))))},
 	}
