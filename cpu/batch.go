@@ -7,10 +7,14 @@ package cpu
 // B[idx''], is about 25 closure calls, 50 ns per multiply-add. An innermost
 // loop whose body is one store of float32 or int32 is instead compiled to
 // batches: each node of its value is evaluated for batchLanes iterations at
-// once by a tight Go loop over a slice (a load with an index that is affine
-// in the loop variable reads a strided or contiguous run; loop-invariant
-// subexpressions without loads are evaluated once per batch), and the
-// store writes the batch. The semantics are the closures': float32
+// once by a tight Go loop over a slice, and the store writes the batch:
+//   - a load with an index affine in the loop variable reads a run of the
+//     buffer (no copy) or a stride; a load at an index the loop does not
+//     change is read once per batch, as are loop-invariant subexpressions
+//     without loads, and an operation with such an operand is one loop;
+//   - any other index is made in one pass, its clamp (a repeated edge's
+//     min(max(x - 1, lo), hi)) and the stride and offset applied after it
+//     included, then gathered. The semantics are the closures': float32
 // operations rounded to float32 one by one, int32 wrapped, min and max as
 // math.Min and math.Max.
 //
