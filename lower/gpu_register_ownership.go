@@ -15,9 +15,13 @@ package lower
 //     that ranges over the stage's other loops within [lo, lo + w) with
 //     w <= c. Thread T then owns the points c*(m + T) + [lo, lo + w) and no
 //     other thread owns them. A dimension without a thread var is owned
-//     whole ([lo, lo + w)); a block dimension the stage's thread loops do
-//     not use belongs to its thread 0 (gpu_thread_loops runs such a stage
-//     there only).
+//     whole ([lo, lo + w)). A block dimension the stage's thread loops do
+//     not use: when the stage runs inside other thread loops, every
+//     thread along it runs the stage and keeps its own copy; when it runs
+//     outside every thread loop, only the block's thread 0 runs it
+//     (gpu_thread_loops guards block-level stores), so every access must
+//     provably run on thread 0 along that dimension (an access inside
+//     some thread loop but none in that dimension runs on all of them).
 //   - Every other access, at thread indices T (the consumers' reads, an
 //     update's stores and reads), must fall within T's points:
 //     0 <= a_d - c*(m + T) - lo <= w - 1, proven over the access's own
@@ -435,12 +439,17 @@ func (o *ownership) decompose(a *access) *owner {
 }
 
 // threadIndex returns the thread indices of an access in each block
-// dimension: t - m for its thread loop there, 0 where it has none (only
-// thread 0 along that dimension runs it).
+// dimension: t - m for its thread loop there; where it has none, the
+// thread index itself (any thread: gpu_thread_loops runs code inside some
+// thread loops on every thread of the others) or, for an access outside
+// every thread loop, 0 (block-level stores run on thread 0 only).
 func (o *ownership) threadIndex(a *access) [3]ir.Expr {
 	var T [3]ir.Expr
 	for d := range T {
 		T[d] = ir.Int(0)
+		if len(a.threads) > 0 {
+			T[d] = &ir.Var{T: ir.Int32, Name: ir.ThreadID[d]}
+		}
 	}
 	for _, t := range a.threads {
 		if d, ok := o.dims[t.Name]; ok {
@@ -467,10 +476,17 @@ func (o *ownership) check(a *access) ([]ir.Expr, error) {
 	}
 	T := o.threadIndex(a)
 	for d := range T {
-		if own.used[d] {
+		if own.used[d] || len(o.pure.threads) > 0 {
+			// A dimension the pure stage's thread loops do not use,
+			// while it runs inside others: every thread along d runs
+			// it (gpu_thread_loops guards only block-level statements)
+			// and keeps its own copy.
 			continue
 		}
-		// Thread 0 along d owns everything: the access must be there.
+		// The pure stage runs outside every thread loop, so only the
+		// block's thread 0 stores it: the access must run on thread 0
+		// along d (threadIndex: an access inside some thread loop but
+		// none in d runs on every thread along d).
 		if _, hi := rangeOver(T[d], a.threads); hi == nil || !ir.CanProve(ir.LEE(hi, ir.Int(0))) {
 			return nil, o.refuse(a, "")
 		}

@@ -55,6 +55,49 @@ func TestErrRegisterOwnership(t *testing.T) {
 			legal:    regLegal,
 		},
 		{
+			name: "stored by one thread, read inside a y thread loop by every x thread",
+			run: func() error {
+				// w has no thread loops (thread (0, 0) stores it); h is
+				// computed at g's y thread loop, outside its x thread
+				// loop, so every x thread runs h and reads w from its
+				// own registers (a fuzz case: NaN on thread x = 1).
+				in := halide.NewImageParam("in", halide.Float32, 2)
+				wt := halide.NewImageParam("wt", halide.Float32, 1)
+				w, h, g := halide.NewFunc("w"), halide.NewFunc("h"), halide.NewFunc("g")
+				w.Define(x).Is(wt.At(x))
+				h.Define(x, y).Is(in.At(x, y).Mul(w.At(0)))
+				g.Define(x, y).Is(h.At(x, y))
+				g.GPUTile(x, y, bx, by, tx, ty, 16, 1)
+				h.ComputeAt(g, ty)
+				w.ComputeAt(g, bx).StoreIn(halide.Register)
+				return lowerErr(g)
+			},
+			code: halide.ErrSchedule, fn: "w", directive: "store_in(Register)",
+			mentions: []string{"tx=thread_id_x", "no thread loops", "first thread"},
+			legal:    regLegal,
+		},
+		{
+			name: "stored per x thread, read inside a y thread loop by every x thread",
+			run: func() error {
+				// w's x thread loop gives thread tx point tx; h, computed
+				// at g's y thread loop (outside its x loop), reads w(0) on
+				// every x thread: only thread 0 holds it.
+				in := halide.NewImageParam("in", halide.Float32, 2)
+				wt := halide.NewImageParam("wt", halide.Float32, 1)
+				w, h, g := halide.NewFunc("w"), halide.NewFunc("h"), halide.NewFunc("g")
+				w.Define(x).Is(wt.At(x))
+				h.Define(x, y).Is(in.At(x, y).Mul(w.At(0)))
+				g.Define(x, y).Is(h.At(x, y))
+				g.GPUTile(x, y, bx, by, tx, ty, 16, 1)
+				h.ComputeAt(g, ty)
+				w.ComputeAt(g, bx).StoreIn(halide.Register).Bound(x, 0, 16).GPUThreads(x)
+				return lowerErr(g)
+			},
+			code: halide.ErrSchedule, fn: "w", directive: "store_in(Register)",
+			mentions: []string{"tx=thread_id_x"},
+			legal:    regLegal,
+		},
+		{
 			name: "stored by one warp, read by two",
 			run: func() error {
 				// f's thread loop covers 32 threads (a serial loop walks
