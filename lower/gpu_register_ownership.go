@@ -16,12 +16,13 @@ package lower
 //     w <= c. Thread T then owns the points c*(m + T) + [lo, lo + w) and no
 //     other thread owns them. A dimension without a thread var is owned
 //     whole ([lo, lo + w)). A block dimension the stage's thread loops do
-//     not use: when the stage runs inside other thread loops, every
-//     thread along it runs the stage and keeps its own copy; when it runs
-//     outside every thread loop, only the block's thread 0 runs it
-//     (gpu_thread_loops guards block-level stores), so every access must
-//     provably run on thread 0 along that dimension (an access inside
-//     some thread loop but none in that dimension runs on all of them).
+//     not use: when the thread loop nest around the stage (its outermost
+//     thread loop and all the thread loops inside it) uses it, every
+//     thread along it runs the stage and keeps its own copy; otherwise
+//     only the block's thread 0 along it runs the stage (gpu_thread_loops'
+//     idle guard, or a block-level store), and every access must provably
+//     run on thread 0 along it. An access runs on every thread along a
+//     dimension its nest uses but none of its own loops binds.
 //   - Every other access, at thread indices T (the consumers' reads, an
 //     update's stores and reads), must fall within T's points:
 //     0 <= a_d - c*(m + T) - lo <= w - 1, proven over the access's own
@@ -124,6 +125,12 @@ type access struct {
 	args    []ir.Expr // as written
 	res     []ir.Expr // with the lets substituted
 	threads []*ir.For // enclosing thread loops inside the realization, outermost first (Min, Extent resolved)
+	// nest marks the block dimensions the thread loop nest around the
+	// access uses (its outermost thread loop and every thread loop in it):
+	// along one the access has no loop in, every thread runs it; along
+	// one the nest does not use, only thread 0 does (gpu_thread_loops'
+	// idle guard).
+	nest [3]bool
 	others  []*ir.For // the other enclosing loops inside the realization, outermost first (resolved)
 	who     string    // the stage that makes the access, for messages
 }
@@ -173,6 +180,7 @@ func (o *ownership) run(body ir.Stmt) (ir.Stmt, error) {
 func (o *ownership) walk(body ir.Stmt, visit func(*access) ([]ir.Expr, error)) (ir.Stmt, error) {
 	var err error
 	var threads, others []*ir.For
+	var nest [3]bool // the dimensions of the thread loop nest around (see access)
 	// Inside the Func's production: the stage whose loops enclose the
 	// access (-1 outside them), and the last stage seen, for stages
 	// without loops.
@@ -188,7 +196,7 @@ func (o *ownership) walk(body ir.Stmt, visit func(*access) ([]ir.Expr, error)) (
 	name := o.f.Name
 	lv := o.lets
 	newAccess := func(write bool, args []ir.Expr, st int) *access {
-		a := &access{write: write, stage: st, args: args,
+		a := &access{write: write, stage: st, args: args, nest: nest,
 			threads: append([]*ir.For(nil), threads...), others: append([]*ir.For(nil), others...), who: who}
 		a.res = make([]ir.Expr, len(args))
 		for i, e := range args {
@@ -233,7 +241,11 @@ func (o *ownership) walk(body ir.Stmt, visit func(*access) ([]ir.Expr, error)) (
 			if k, ok := loopStage(name, x.Name); ok && inProduce {
 				cur, last = k, max(last, k)
 			}
+			savedNest := nest
 			if x.Kind == ir.GPUThread {
+				if len(threads) == 0 {
+					nest = o.nestDims(x)
+				}
 				threads = append(threads, l)
 				if !inProduce {
 					who = loopFunc(x.Name)
@@ -247,6 +259,7 @@ func (o *ownership) walk(body ir.Stmt, visit func(*access) ([]ir.Expr, error)) (
 			} else {
 				others = others[:len(others)-1]
 			}
+			nest = savedNest
 			who, cur = savedWho, savedCur
 			undo()
 			if mn == x.Min && ext == x.Extent && b == x.Body {
@@ -438,16 +451,31 @@ func (o *ownership) decompose(a *access) *owner {
 	return own
 }
 
+// nestDims returns the block dimensions the thread loop l and the thread
+// loops inside it use.
+func (o *ownership) nestDims(l *ir.For) [3]bool {
+	var used [3]bool
+	ir.WalkStmt(l, func(x ir.Stmt) bool {
+		if t, ok := x.(*ir.For); ok && t.Kind == ir.GPUThread {
+			if d, ok := o.dims[t.Name]; ok {
+				used[d] = true
+			}
+		}
+		return true
+	}, nil)
+	return used
+}
+
 // threadIndex returns the thread indices of an access in each block
 // dimension: t - m for its thread loop there; where it has none, the
-// thread index itself (any thread: gpu_thread_loops runs code inside some
-// thread loops on every thread of the others) or, for an access outside
-// every thread loop, 0 (block-level stores run on thread 0 only).
+// thread index itself when its nest uses the dimension (gpu_thread_loops
+// runs it on every thread along it), else 0 (only thread 0 runs it: the
+// idle guard of a nest, or a block-level store).
 func (o *ownership) threadIndex(a *access) [3]ir.Expr {
 	var T [3]ir.Expr
 	for d := range T {
 		T[d] = ir.Int(0)
-		if len(a.threads) > 0 {
+		if a.nest[d] {
 			T[d] = &ir.Var{T: ir.Int32, Name: ir.ThreadID[d]}
 		}
 	}
@@ -476,17 +504,16 @@ func (o *ownership) check(a *access) ([]ir.Expr, error) {
 	}
 	T := o.threadIndex(a)
 	for d := range T {
-		if own.used[d] || len(o.pure.threads) > 0 {
+		if own.used[d] || o.pure.nest[d] {
 			// A dimension the pure stage's thread loops do not use,
-			// while it runs inside others: every thread along d runs
-			// it (gpu_thread_loops guards only block-level statements)
-			// and keeps its own copy.
+			// while its nest does: every thread along d runs the
+			// stage and keeps its own copy.
 			continue
 		}
-		// The pure stage runs outside every thread loop, so only the
-		// block's thread 0 stores it: the access must run on thread 0
-		// along d (threadIndex: an access inside some thread loop but
-		// none in d runs on every thread along d).
+		// Only thread 0 along d runs the pure stage (outside every
+		// thread loop, or under its nest's idle guard): the access must
+		// run on thread 0 along d (threadIndex: an access whose nest
+		// uses d, without a loop in d, runs on every thread along it).
 		if _, hi := rangeOver(T[d], a.threads); hi == nil || !ir.CanProve(ir.LEE(hi, ir.Int(0))) {
 			return nil, o.refuse(a, "")
 		}

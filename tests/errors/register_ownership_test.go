@@ -98,6 +98,24 @@ func TestErrRegisterOwnership(t *testing.T) {
 			legal:    regLegal,
 		},
 		{
+			name: "stored on the first row of threads, read by every row",
+			run: func() error {
+				// f's thread loops use x only: gpu_thread_loops runs them
+				// on thread row y = 0 (its nest's idle guard); g reads f
+				// on every row (a fuzz case: NaN on row 1).
+				in := halide.NewImageParam("in", halide.Float32, 2)
+				f, g := halide.NewFunc("f"), halide.NewFunc("g")
+				f.Define(x).Is(in.At(x, 0).Mul(2))
+				g.Define(x, y).Is(f.At(x).Add(y))
+				g.GPUTile(x, y, bx, by, tx, ty, 8, 4)
+				f.ComputeAt(g, bx).StoreIn(halide.Register).GPUThreads(x)
+				return lowerErr(g)
+			},
+			code: halide.ErrSchedule, fn: "f", directive: "store_in(Register)",
+			mentions: []string{"ty=1) of g reads f(x)", "ty=0) of f produced"},
+			legal:    regLegal,
+		},
+		{
 			name: "stored by one warp, read by two",
 			run: func() error {
 				// f's thread loop covers 32 threads (a serial loop walks
