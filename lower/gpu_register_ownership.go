@@ -130,9 +130,9 @@ type access struct {
 	// along one the access has no loop in, every thread runs it; along
 	// one the nest does not use, only thread 0 does (gpu_thread_loops'
 	// idle guard).
-	nest [3]bool
-	others  []*ir.For // the other enclosing loops inside the realization, outermost first (resolved)
-	who     string    // the stage that makes the access, for messages
+	nest   [3]bool
+	others []*ir.For // the other enclosing loops inside the realization, outermost first (resolved)
+	who    string    // the stage that makes the access, for messages
 }
 
 // ownDim is how the pure stage maps dimension d of its points to threads.
