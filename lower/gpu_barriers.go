@@ -9,7 +9,10 @@ package lower
 // loops, where each thread works on its own data, only the shared Funcs
 // the block produces together. A serial loop whose body has barriers gets
 // one more at the end of its body when the next iteration would otherwise
-// overwrite what this one still reads. Nothing shared, no barrier.
+// overwrite what this one still reads. A barrier separates what comes
+// before it from what comes after only on the paths that run it: one in
+// a loop that may run no iteration, or in one branch of an if, separates
+// nothing for the statements around. Nothing shared, no barrier.
 //
 // Before: gpu_cooperative (thread loops still explicit). After: every
 // cross-thread hazard within a block is separated by an ir.Barrier.
@@ -223,6 +226,11 @@ func (b *barrierer) visit(s ir.Stmt, inThreads bool) (ir.Stmt, summary) {
 				body = ir.MakeBlock(body, b.barrier(bufs, fmt.Sprintf("the next iteration of %s overwrites %s, which other threads still read", trimLoop(x.Name), strings.Join(bufs, ", "))))
 				bs.exit = newAccessSet()
 			}
+			if !runsOnce(x) {
+				// The loop may run no iteration, and then no barrier:
+				// what came before may meet what comes after.
+				bs = unsynced(bs)
+			}
 		}
 		return &ir.For{Name: x.Name, Min: x.Min, Extent: x.Extent, Kind: x.Kind, Body: body}, bs
 	case *ir.LetStmt:
@@ -246,10 +254,29 @@ func (b *barrierer) visit(s ir.Stmt, inThreads bool) (ir.Stmt, summary) {
 		if x.Else != nil {
 			e, es = b.visit(x.Else, inThreads)
 		}
-		return &ir.IfThenElse{Cond: x.Cond, Then: t, Else: e}, summary{ts.entry.add(es.entry), ts.exit.add(es.exit), ts.barrier || es.barrier}
+		out := &ir.IfThenElse{Cond: x.Cond, Then: t, Else: e}
+		if ts.barrier && es.barrier {
+			return out, summary{ts.entry.add(es.entry), ts.exit.add(es.exit), true}
+		}
+		// A path without a barrier: what came before may meet what
+		// comes after (the other branch's barriers count for nothing).
+		return out, unsynced(summary{ts.entry.add(es.entry), ts.exit.add(es.exit), false})
 	}
 	a := b.tracked(s, inThreads)
 	return s, summary{a, a, false}
+}
+
+// runsOnce reports whether loop l provably runs at least one iteration.
+func runsOnce(l *ir.For) bool {
+	n, ok := ir.AsInt(ir.Simplify(l.Extent))
+	return ok && n >= 1 || ir.CanProve(ir.LEE(ir.Int(1), l.Extent))
+}
+
+// unsynced is s seen by a path that may skip its barriers: every access
+// both at the entry and at the exit, and no barrier.
+func unsynced(s summary) summary {
+	all := s.entry.add(s.exit)
+	return summary{all, all, false}
 }
 
 func describe(pending accessSet, bufs []string) string {
