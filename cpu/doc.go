@@ -8,6 +8,18 @@
 // buffer. Running the program calls the closures; the IR tree is never walked
 // per element.
 //
+// # What it is for
+//
+// The CPU executor is the reference the GPU emulator and the tests build
+// on, and the path for pipelines without GPU schedules; it aims to be
+// within a small factor of a plain Go loop, not to compete with a
+// compiler. tests/perf measures it beside hand-written loops: on a 2-core
+// AMD EPYC machine (2026-11-23, commit 01897d3) a 2048x2048 3x3 blur
+// took 3.3x the loop's time serial and 3.5x with Parallel rows against a
+// goroutine-parallel loop, and a 512x512x512 float32 GEMM 2.9x to 3.1x
+// serial and 2.9x in parallel; before batched loops (commit 79fd828) the
+// blur took 72x to 78x and the GEMM 151x to 155x, serial.
+//
 // # Semantics
 //
 // Integer values are carried as int64 and wrapped to their type after every
@@ -51,11 +63,17 @@
 //
 // RunEnv runs in an Env (RunContext makes one from a context): every loop
 // iteration checks the Env's stop flag, which a done context sets, and
-// the run ends with a Canceled error wrapping the context's error; every
-// Allocate checks its size in bytes against the Env's limit (by default a
-// quarter of the physical memory, DefaultMaxAllocationBytes) and fails
-// with an AllocationTooLarge error instead of exhausting memory. Run and
-// RunCtx use an Env that never stops, with the default limit.
+// the run ends with a Canceled error wrapping the context's error (a
+// batched loop checks it once per batch of 256 iterations). The Env's
+// limit (by default a quarter of the physical memory,
+// DefaultMaxAllocationBytes) bounds the bytes in use at once: every
+// Allocate adds its size to an atomic count of the Env's live bytes (all
+// runs, goroutines of parallel loops and emulated kernel threads sharing
+// the Env) until its body ends, and an Allocate that would take the count
+// over the limit fails with an AllocationTooLarge error naming the buffer
+// and its size, instead of exhausting memory. Run and RunCtx use an Env
+// that never stops and checks each allocation alone against the default
+// limit (it is shared by all such runs, so it keeps no count).
 //
 // # Hooks for GPU targets
 //
