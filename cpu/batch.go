@@ -821,7 +821,7 @@ func (bt *batcher) loadF(e *ir.Load) lanesF {
 	if idx == nil {
 		return nil
 	}
-	return func(f *frame, v0 int64, n int) ([]float32, bool) {
+	gather := func(f *frame, v0 int64, n int) ([]float32, bool) {
 		is, ok := idx(f, v0, n)
 		if !ok {
 			return nil, false
@@ -834,6 +834,88 @@ func (bt *batcher) loadF(e *ir.Load) lanesF {
 				return nil, false
 			}
 			out[k] = s[i]
+		}
+		return out, true
+	}
+	if nd := bt.intNode(e.Index); nd != nil && nd.aff != nil {
+		return clampedF(slot, id, nd, gather)
+	}
+	return gather
+}
+
+// clampedF is a float32 load at int32(min(max(v, lo), hi)*mul + add), v
+// affine in the loop variable (a repeated edge's index), without making
+// the index: the lanes where v < lo read one element, those where v > hi
+// another, and those between a run (no copy when it is all the batch and
+// contiguous) or a stride. A batch in which that is not exact (v
+// decreasing or wrapping, lo > hi, the run's index wrapping) is gathered.
+func clampedF(slot, id int, nd *intNode, gather lanesF) lanesF {
+	aff, lo, hi, mul, add := nd.aff, nd.lo, nd.hi, nd.mul, nd.add
+	return func(f *frame, v0 int64, n int) ([]float32, bool) {
+		base, stride := aff.at(f, v0)
+		last := base + int64(n-1)*stride
+		l, h := int64(math.MinInt32), int64(math.MaxInt32)
+		if lo != nil {
+			l = lo(f)
+		}
+		if hi != nil {
+			h = hi(f)
+		}
+		if stride <= 0 || last > math.MaxInt32 || l > h {
+			return gather(f, v0, n)
+		}
+		m, c := int64(int32(orOne(mul, f))), int64(int32(orZero(add, f)))
+		// Lanes [0, kLo) are below l, [kHi, n) above h (kLo <= kHi as
+		// l <= h), [kLo, kHi) between: v = base + k*stride exactly.
+		kLo, kHi := int64(0), int64(n)
+		if base < l {
+			kLo = min((l-base+stride-1)/stride, int64(n))
+		}
+		if h < base {
+			kHi = 0
+		} else if last > h {
+			kHi = min((h-base)/stride+1, int64(n))
+		}
+		s, _ := f.bufs[slot].([]float32)
+		size := uint64(len(s))
+		var i0, step int64
+		if kLo < kHi {
+			i0, step = (base+kLo*stride)*m+c, stride*m
+			i1 := i0 + (kHi-1-kLo)*step
+			if i0 != int64(int32(i0)) || i1 != int64(int32(i1)) || uint64(i0) >= size || uint64(i1) >= size {
+				return gather(f, v0, n)
+			}
+			if kLo == 0 && kHi == int64(n) && step == 1 {
+				return s[i0 : i0+int64(n)], true
+			}
+		}
+		out := f.scratchF(id, n)
+		if kLo > 0 {
+			i := int64(int32(l*m + c))
+			if uint64(i) >= size {
+				return nil, false
+			}
+			x := s[i]
+			for k := range out[:kLo] {
+				out[k] = x
+			}
+		}
+		if kHi < int64(n) {
+			i := int64(int32(h*m + c))
+			if uint64(i) >= size {
+				return nil, false
+			}
+			x := s[i]
+			for k := range out[kHi:] {
+				out[kHi+int64(k)] = x
+			}
+		}
+		if step == 1 {
+			copy(out[kLo:kHi], s[i0:])
+		} else {
+			for k := kLo; k < kHi; k++ {
+				out[k] = s[i0+(k-kLo)*step]
+			}
 		}
 		return out, true
 	}

@@ -31,7 +31,7 @@ func runBoth(t *testing.T, s ir.Stmt, scalars map[string]any, mk func() map[stri
 
 // TestBatchedLoopsMatchScalar compares batched innermost loops with the
 // scalar closures on random data: contiguous, strided and clamped
-// (gathered) loads, int32 wrapping, float min/max, casts, loops of 0 to
+// loads (gathered, or a run with its edges filled), int32 wrapping, float min/max, casts, loops of 0 to
 // 1000 iterations (batches of 256 and their tails), a read of the stored
 // buffer at the store's index, and out-of-bounds accesses (the same error
 // and the same writes before it).
@@ -58,6 +58,16 @@ func TestBatchedLoopsMatchScalar(t *testing.T) {
 		{"min before max", store("outf", x, f32("a", ir.MaxE(ir.MinE(ir.AddE(x, ir.Int(3)), hi), lo)))},
 		{"constant minus a clamp", store("outf", x, f32("b", ir.SubE(hi, clamp(ir.SubE(x, ir.Int(2))))))},
 		{"invariant load times lanes", store("outf", x, ir.SubE(ir.MulE(f32("b", n), f32("a", x)), f32("a", ir.Int(1))))},
+		{"clamped affine, strided and scaled", store("outf", x, f32("a", ir.AddE(ir.MulE(clamp(ir.SubE(ir.MulE(x, ir.Int(2)), ir.Int(3))), ir.Int(2)), ir.Int(1))))},
+		{"narrow clamp window", store("outf", x, ir.AddE(f32("a", ir.MinE(ir.MaxE(x, ir.Int(5)), ir.Int(20))), f32("b", ir.MaxE(ir.SubE(x, ir.Int(300)), ir.Int(1)))))},
+		{"decreasing clamped", store("outf", x, f32("a", clamp(ir.SubE(ir.Int(300), x))))},
+		{"clamp with lo above hi", store("outf", x, f32("a", ir.MinE(ir.MaxE(x, ir.Int(20)), ir.Int(5))))},
+		{"clamped out of bounds", store("outf", x, f32("a", ir.AddE(clamp(x), ir.Int(700))))},
+		{"clamped below zero", store("outf", x, f32("a", ir.SubE(clamp(ir.SubE(x, ir.Int(5))), ir.Int(3))))},
+		{"clamped past the end", store("outf", x, f32("a", ir.AddE(ir.MulE(clamp(ir.AddE(x, ir.Int(5))), ir.Int(4)), ir.Int(70))))},
+		{"clamped edge below zero", store("outf", x, f32("a", ir.SubE(clamp(ir.SubE(ir.MulE(x, ir.Int(2)), ir.Int(5))), ir.Int(1))))},
+		{"clamped edge past the end", store("outf", x, f32("a", ir.AddE(clamp(ir.MulE(x, ir.Int(2))), ir.AddE(ir.MulE(hi, ir.Int(3)), ir.Int(68)))))},
+		{"clamped index wrapping", store("outf", x, f32("a", ir.AddE(ir.MulE(clamp(x), ir.Int(1<<30)), ir.Int(5))))},
 		{"out of bounds at the end", store("outf", ir.AddE(x, ir.Int(1)), f32("a", x))},
 		{"out of bounds load", store("outf", x, f32("a", ir.AddE(x, ir.Int(5))))},
 	}
