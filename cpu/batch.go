@@ -12,6 +12,10 @@ package cpu
 //     buffer (no copy) or a stride; a load at an index the loop does not
 //     change is read once per batch, as are loop-invariant subexpressions
 //     without loads, and an operation with such an operand is one loop;
+//   - a load at a clamped affine index, min(max(v, lo), hi)*m + a with v
+//     affine (a repeated edge), reads a run or a stride for the lanes
+//     between lo and hi and one element for those beyond, without making
+//     the index (clampedF);
 //   - any other index is made in one pass, its clamp (a repeated edge's
 //     min(max(x - 1, lo), hi)) and the stride and offset applied after it
 //     included, then gathered. The semantics are the closures': float32

@@ -123,3 +123,40 @@ func TestAllocationLimitInKernel(t *testing.T) {
 	p = halide.NewPipeline(g).WithOptions(halide.Options{MaxAllocationBytes: 1000})
 	checkTooLarge(t, p.Realize(out), 1000)
 }
+
+// TestAllocationLimitIsTotal checks that the limit bounds the bytes in use
+// at once: e and f, both compute_root and both read by g, are live
+// together, 64 bytes each (4x4 float32). Under a limit of 100 each fits
+// alone but the second to be allocated is refused, with the bytes of the
+// first in the message; under 128 both fit.
+func TestAllocationLimitIsTotal(t *testing.T) {
+	x, y := halide.NewVar("x"), halide.NewVar("y")
+	e := halide.NewFunc("e")
+	e.Define(x, y).Is(halide.Cast(halide.Float32, x))
+	e.ComputeRoot()
+	f := halide.NewFunc("f")
+	f.Define(x, y).Is(halide.Cast(halide.Float32, y))
+	f.ComputeRoot()
+	g := halide.NewFunc("g")
+	g.Define(x, y).Is(e.At(x.Mul(3), y.Mul(3)).Add(f.At(x.Mul(3), y.Mul(3))))
+	out := halide.NewBuffer[float32](2, 2)
+	err := halide.NewPipeline(g).WithOptions(halide.Options{MaxAllocationBytes: 100}).Realize(out)
+	var he *halide.Error
+	if !errors.As(err, &he) || he.Code != halide.ErrAllocationTooLarge {
+		t.Fatalf("got %v, want an ErrAllocationTooLarge error", err)
+	}
+	if he.Func != "e" && he.Func != "f" {
+		t.Errorf("Func = %q, want e or f", he.Func)
+	}
+	for _, want := range []string{"allocation of " + he.Func, "64 bytes", "still in use", "100"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("message %q does not mention %q", err.Error(), want)
+		}
+	}
+	if err := halide.NewPipeline(g).WithOptions(halide.Options{MaxAllocationBytes: 128}).Realize(out); err != nil {
+		t.Fatal(err)
+	}
+	if got := out.Get(1, 1); got != 6 {
+		t.Errorf("g(1, 1) = %v, want 6", got)
+	}
+}
