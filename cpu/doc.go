@@ -13,12 +13,15 @@
 // The CPU executor is the reference the GPU emulator and the tests build
 // on, and the path for pipelines without GPU schedules; it aims to be
 // within a small factor of a plain Go loop, not to compete with a
-// compiler. tests/perf measures it beside hand-written loops: on a 2-core
-// AMD EPYC machine (2026-11-23, commit 01897d3) a 2048x2048 3x3 blur
-// took 3.3x the loop's time serial and 3.5x with Parallel rows against a
-// goroutine-parallel loop, and a 512x512x512 float32 GEMM 2.9x to 3.1x
-// serial and 2.9x in parallel; before batched loops (commit 79fd828) the
-// blur took 72x to 78x and the GEMM 151x to 155x, serial.
+// compiler. tests/perf measures it beside hand-written loops (go test
+// ./tests/perf -run XXX -bench . -benchtime 10x -count 4, a 2-core AMD
+// EPYC machine, 2026-11-23, commit 28251b9): a 2048x2048 3x3 blur takes
+// 22-24 ms serial against 25-26 ms for the loop (0.9x) and 12-16 ms with
+// Parallel rows against 16-23 ms for a goroutine-parallel loop; a
+// 512x512x512 float32 GEMM takes 117-133 ms serial against 78-86 ms
+// (1.5x to 1.7x; the loop took 41 ms in some runs, which is 3x) and 60-62
+// ms in parallel against 38-44 ms (1.6x). Before batched loops (commit
+// 79fd828) the blur took 72x to 78x the loop and the GEMM 151x to 155x.
 //
 // # Semantics
 //
