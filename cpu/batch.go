@@ -377,6 +377,13 @@ func (bt *batcher) floats(e ir.Expr) lanesF {
 type floatNode struct {
 	vec lanesF
 	uni func(*frame) (float32, bool)
+	// A product of lanes and a uniform value (vec is then that
+	// product, made in its own pass) also keeps its operands, so that an
+	// Add of it is one pass (fusedAdd): scaled * scale, or scale *
+	// scaled when scaleFirst.
+	scaled     lanesF
+	scale      func(*frame) (float32, bool)
+	scaleFirst bool
 }
 
 func (bt *batcher) floatNode(e ir.Expr) *floatNode {
@@ -454,12 +461,19 @@ func (bt *batcher) floatBinary(op ir.BinOp, x, y *floatNode) *floatNode {
 		}}
 	}
 	id := bt.newF()
+	if op == ir.Add && x.vec != nil && y.vec != nil && (x.scaled != nil || y.scaled != nil) {
+		return bt.fusedAdd(x, y)
+	}
 	if x.uni != nil || y.uni != nil {
 		vec, uni, swapped := x.vec, y.uni, false
 		if x.uni != nil {
 			vec, uni, swapped = y.vec, x.uni, true
 		}
-		return &floatNode{vec: func(f *frame, v0 int64, n int) ([]float32, bool) {
+		var scaled lanesF
+		if op == ir.Mul {
+			scaled = vec
+		}
+		return &floatNode{scaled: scaled, scale: uni, scaleFirst: swapped, vec: func(f *frame, v0 int64, n int) ([]float32, bool) {
 			k, ok := uni(f)
 			if !ok {
 				return nil, false
@@ -485,6 +499,55 @@ func (bt *batcher) floatBinary(op ir.BinOp, x, y *floatNode) *floatNode {
 		}
 		out := f.scratchF(id, n)
 		lanes(out, a[:n], b[:n])
+		return out, true
+	}}
+}
+
+// fusedAdd is x + y where one of them is lanes times a uniform value k
+// (a GEMM's c + a*b[j]): one pass, each product rounded to float32
+// before the sum (the explicit conversion forbids a fused multiply-add),
+// the operands in the IR's order, as the closures compute it.
+func (bt *batcher) fusedAdd(x, y *floatNode) *floatNode {
+	id := bt.newF()
+	prodFirst := y.scaled == nil // x is the product
+	other, p := x.vec, y
+	if prodFirst {
+		other, p = y.vec, x
+	}
+	scaled, scale, kFirst := p.scaled, p.scale, p.scaleFirst
+	return &floatNode{vec: func(f *frame, v0 int64, n int) ([]float32, bool) {
+		k, ok := scale(f)
+		if !ok {
+			return nil, false
+		}
+		b, ok := scaled(f, v0, n)
+		if !ok {
+			return nil, false
+		}
+		a, ok := other(f, v0, n)
+		if !ok {
+			return nil, false
+		}
+		out := f.scratchF(id, n)
+		a, b = a[:len(out)], b[:len(out)]
+		switch {
+		case !prodFirst && !kFirst:
+			for i := range out {
+				out[i] = a[i] + float32(b[i]*k)
+			}
+		case !prodFirst:
+			for i := range out {
+				out[i] = a[i] + float32(k*b[i])
+			}
+		case !kFirst:
+			for i := range out {
+				out[i] = float32(b[i]*k) + a[i]
+			}
+		default:
+			for i := range out {
+				out[i] = float32(k*b[i]) + a[i]
+			}
+		}
 		return out, true
 	}}
 }

@@ -68,6 +68,11 @@ func TestBatchedLoopsMatchScalar(t *testing.T) {
 		{"clamped edge below zero", store("outf", x, f32("a", ir.SubE(clamp(ir.SubE(ir.MulE(x, ir.Int(2)), ir.Int(5))), ir.Int(1))))},
 		{"clamped edge past the end", store("outf", x, f32("a", ir.AddE(clamp(ir.MulE(x, ir.Int(2))), ir.AddE(ir.MulE(hi, ir.Int(3)), ir.Int(68)))))},
 		{"clamped index wrapping", store("outf", x, f32("a", ir.AddE(ir.MulE(clamp(x), ir.Int(1<<30)), ir.Int(5))))},
+		{"product first in a sum", store("outf", x, ir.AddE(ir.MulE(f32("b", n), f32("a", x)), f32("outf", x)))},
+		{"sum of products", store("outf", x, ir.AddE(ir.MulE(f32("a", x), f32("b", n)), ir.MulE(ir.Const(ir.Float32, 3), f32("b", x))))},
+		{"product out of bounds in a sum", store("outf", x, ir.AddE(f32("a", x), ir.MulE(f32("b", ir.AddE(x, ir.Int(1100))), f32("b", n))))},
+		{"term out of bounds in a sum", store("outf", x, ir.AddE(f32("a", ir.AddE(x, ir.Int(1100))), ir.MulE(f32("b", x), f32("b", n))))},
+		{"scale out of bounds in a sum", store("outf", x, ir.AddE(f32("a", x), ir.MulE(f32("b", x), f32("b", ir.AddE(n, ir.Int(2000))))))},
 		{"out of bounds at the end", store("outf", ir.AddE(x, ir.Int(1)), f32("a", x))},
 		{"out of bounds load", store("outf", x, f32("a", ir.AddE(x, ir.Int(5))))},
 	}
