@@ -16,6 +16,8 @@ package cpu
 //     affine (a repeated edge), reads a run or a stride for the lanes
 //     between lo and hi and one element for those beyond, without making
 //     the index (clampedF);
+//   - a float32 sum of lanes and a product of lanes and a uniform value
+//     (a GEMM's c + a*b[j]) is one pass (fusedAdd);
 //   - any other index is made in one pass, its clamp (a repeated edge's
 //     min(max(x - 1, lo), hi)) and the stride and offset applied after it
 //     included, then gathered. The semantics are the closures': float32
