@@ -15,13 +15,14 @@
 // within a small factor of a plain Go loop, not to compete with a
 // compiler. tests/perf measures it beside hand-written loops (go test
 // ./tests/perf -run XXX -bench . -benchtime 10x -count 4, a 2-core AMD
-// EPYC machine, 2026-11-23, commit 28251b9): a 2048x2048 3x3 blur takes
-// 22-24 ms serial against 25-26 ms for the loop (0.9x) and 12-16 ms with
-// Parallel rows against 16-23 ms for a goroutine-parallel loop; a
-// 512x512x512 float32 GEMM takes 117-133 ms serial against 78-86 ms
-// (1.5x to 1.7x; the loop took 41 ms in some runs, which is 3x) and 60-62
-// ms in parallel against 38-44 ms (1.6x). Before batched loops (commit
-// 79fd828) the blur took 72x to 78x the loop and the GEMM 151x to 155x.
+// EPYC machine, 2026-11-23, commit c5ec257): a 2048x2048 3x3 blur takes
+// 22-29 ms serial against 27-28 ms for the loop (0.8x to 1.0x) and 11 ms
+// with Parallel rows against 13-14 ms for a goroutine-parallel loop
+// (0.8x); a 512x512x512 float32 GEMM takes 111-121 ms serial against
+// 78-84 ms (1.4x to 1.5x; the loop took 41 ms in some earlier runs, which
+// would be 3x) and 56-60 ms in parallel against 39-41 ms (1.4x to 1.5x).
+// Before batched loops (commit 79fd828) the blur took 72x to 78x the
+// loop and the GEMM 151x to 155x.
 //
 // # Semantics
 //
