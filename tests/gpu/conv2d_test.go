@@ -243,14 +243,20 @@ func TestConv2DKernelsCompileWithNVCC(t *testing.T) {
 				if p.SharedBytes != inferred {
 					t.Errorf("%s: ptxas reports %d bytes of shared memory, the compiler inferred %d", ci.Name, p.SharedBytes, inferred)
 				}
-				// The tvm schedule's 16 accumulators (64 bytes) are in
-				// registers: at most a few spilled registers may use the
-				// stack, not the whole array. (Ours has 64 accumulators,
-				// which ptxas keeps in a stack frame; not checked.)
-				if s.Name == "tvm" && p.StackFrame >= 64 {
-					t.Errorf("%s: %d bytes of stack frame: BL is not in registers", ci.Name, p.StackFrame)
+				// Issue 10: no app kernel has a stack frame or spills.
+				// Known exception, to fix: the tvm schedule's kernel has
+				// an 8-byte stack frame and spills 4 bytes (stores and
+				// loads) (ptxas -v, CUDA 11.8, sm_90, 72 registers); its 16
+				// accumulators (64 bytes) stay in registers. Until it is
+				// fixed it may have at most those.
+				limit, spill := int64(0), int64(0)
+				if s.Name == "tvm" {
+					limit, spill = 8, 4
 				}
-				t.Logf("%s: %d registers, %d bytes shared, %d bytes of stack frame", ci.Name, p.Registers, p.SharedBytes, p.StackFrame)
+				if p.StackFrame > limit || p.SpillStores > spill || p.SpillLoads > spill {
+					t.Errorf("%s: ptxas reports a %d-byte stack frame (allowed %d, spills %d), %d bytes of spill stores and %d of spill loads", ci.Name, p.StackFrame, limit, spill, p.SpillStores, p.SpillLoads)
+				}
+				t.Logf("%s: %d registers, %d bytes shared, %d bytes of stack frame, %d/%d bytes spill stores/loads", ci.Name, p.Registers, p.SharedBytes, p.StackFrame, p.SpillStores, p.SpillLoads)
 			}
 		})
 	}
