@@ -25,7 +25,7 @@ const maxStackBytes = 64 << 10
 
 func allocationBounds(st *State) error {
 	var err error
-	sc := &walkScope{lets: letValues{}}
+	sc := &walkScope{lets: letValues{}, kernelLets: letValues{}}
 	idx := bounds.NewIndex() // which statements mention which Funcs
 	lv := sc.lets
 	s := walkScoped(st.Stmt, sc, func(x ir.Stmt) ir.Stmt {
@@ -54,8 +54,12 @@ func allocationBounds(st *State) error {
 		}
 		if mem == ir.GPUShared && box != nil {
 			// One copy per block: the union of the region over the block's
-			// threads.
-			box = sharedUnion(box, threads, lv)
+			// threads. Only the kernel's own lets are seen through (they
+			// hide the thread loops), as bounds_inference does for the
+			// region lets: the bounds name out.s0.x.max where the loops
+			// and those lets do, not a second spelling of it that the
+			// CUDA compiler cannot match (TestSharedBoundsNameKernelLets).
+			box = sharedUnion(box, threads, sc.kernelLets)
 		}
 		ranges := make([]ir.Range, len(f.Args))
 		allConst := true

@@ -34,6 +34,12 @@ func (lv letValues) resolve(e ir.Expr) ir.Expr { return ir.Simplify(ir.Substitut
 type walkScope struct {
 	lets  letValues
 	loops []*ir.For
+	// kernelLets, when a pass sets it (to an empty map), holds the lets
+	// bound inside the innermost enclosing GPU block loop, in terms of the
+	// variables outside it: a value uniform over the launch keeps its name
+	// (f.s0.x.max, not f.min.0 + f.extent.0 - 1), so what a pass writes
+	// inside the kernel spells it as the loops there do.
+	kernelLets letValues
 }
 
 // walkWithLets maps s bottom-up with f, keeping lv up to date with the
@@ -50,7 +56,12 @@ func walkScoped(s ir.Stmt, sc *walkScope, f func(ir.Stmt) ir.Stmt) ir.Stmt {
 		switch x := s.(type) {
 		case *ir.LetStmt:
 			undo := sc.lets.bind(x.Name, x.Value)
+			undoKernel := func() {}
+			if sc.kernelLets != nil {
+				undoKernel = sc.kernelLets.bind(x.Name, x.Value)
+			}
 			body := mut(x.Body)
+			undoKernel()
 			undo()
 			if body != x.Body {
 				s = &ir.LetStmt{Name: x.Name, Value: x.Value, Body: body}
@@ -63,6 +74,14 @@ func walkScoped(s ir.Stmt, sc *walkScope, f func(ir.Stmt) ir.Stmt) ir.Stmt {
 				sc.loops = sc.loops[:len(sc.loops)-1]
 				undo()
 			}()
+			if kl := sc.kernelLets; kl != nil {
+				if x.Kind == ir.GPUBlock {
+					sc.kernelLets = letValues{}
+					defer func() { sc.kernelLets = kl }()
+				} else {
+					defer kl.bind(x.Name, nil)()
+				}
+			}
 		}
 		return f(ir.MapStmt(s, mut, nil))
 	}
