@@ -230,6 +230,8 @@ func (c *compiler) stmt(s ir.Stmt) stmtFn {
 		return c.stmt(s.Body)
 	case *ir.LoadVector:
 		return c.loadVector(s)
+	case *ir.StoreVector:
+		return c.storeVector(s)
 	case *ir.For:
 		return c.loop(s)
 	case *ir.Block:

@@ -29,3 +29,40 @@ func (c *compiler) loadVector(s *ir.LoadVector) stmtFn {
 		body(f)
 	}
 }
+
+// storeVector runs a StoreVector's stores, after checking the promise the
+// mark makes (see loadVector): the first lane's index is a multiple of the
+// lane count. The lanes' values are all evaluated before the first store,
+// as one vector store would.
+func (c *compiler) storeVector(s *ir.StoreVector) stmtFn {
+	stores, ok := s.VectorStores()
+	if !ok {
+		c.fail("a vector store of %d lanes is not as many stores to one buffer at consecutive indexes", s.Lanes)
+	}
+	idx := c.expr(stores[0].Index)
+	if idx.t.IsFloat() {
+		c.fail("vector store to %s has a float index", stores[0].Buf)
+	}
+	index, lanes, buf := idx.i, int64(s.Lanes), stores[0].Buf
+	// Each lane's value is bound to a let evaluated first, then the
+	// stores read the lets: one vector's worth of values, then the writes.
+	names := make([]string, len(stores))
+	plain := make([]ir.Stmt, len(stores))
+	for i, st := range stores {
+		// No name of the IR has a space: these cannot shadow one.
+		names[i] = fmt.Sprintf("vector lane %d of %s", i, buf)
+		plain[i] = &ir.Store{Buf: st.Buf, Index: st.Index, Value: &ir.Var{T: st.Value.Type(), Name: names[i]}}
+	}
+	var body ir.Stmt = &ir.Block{Stmts: plain}
+	for i := len(stores) - 1; i >= 0; i-- {
+		body = &ir.LetStmt{Name: names[i], Value: stores[i].Value, Body: body}
+	}
+	run := c.stmt(body)
+	return func(f *frame) {
+		if i := index(f); i%lanes != 0 {
+			panic(&Error{Kind: Internal, Buffer: buf, Index: i,
+				Msg: fmt.Sprintf("vector store of %d lanes to %s at index %d, not a multiple of %d", lanes, buf, i, lanes)})
+		}
+		run(f)
+	}
+}

@@ -1150,6 +1150,8 @@ func (e *cudaKernelEmitter) stmt(s ir.Stmt) {
 		e.comment(s.Text)
 	case *ir.LoadVector:
 		e.loadVector(s)
+	case *ir.StoreVector:
+		e.storeVector(s)
 	case *ir.Barrier:
 		if s.Reason != "" {
 			e.comment(s.Reason)
@@ -1209,10 +1211,35 @@ func cVectorType(t ir.Type, n int) string {
 	default:
 		return ""
 	}
-	if n != 2 && (n != 4 || t.Bits != 32) {
+	if !ir.VectorLanesOK(t, n) {
 		return ""
 	}
 	return base + strconv.Itoa(n)
+}
+
+// storeVector emits the stores an ir.StoreVector marks as one vector store
+// (lowering proved, or a branch around it tested, that the first index is
+// a multiple of the lane count): the lanes' values into one vector, then
+// one store. A mark whose stores do not fit is emitted store by store.
+func (e *cudaKernelEmitter) storeVector(s *ir.StoreVector) {
+	stores, ok := s.VectorStores()
+	if !ok {
+		e.stmt(s.Body)
+		return
+	}
+	vt := cVectorType(stores[0].Value.Type(), len(stores))
+	b := e.lookupBuf(stores[0].Buf, "store to")
+	if vt == "" || !b.written || b.t != stores[0].Value.Type() {
+		e.stmt(s.Body)
+		return
+	}
+	vals := make([]string, len(stores))
+	for i, st := range stores {
+		vals[i] = e.top(st.Value)
+	}
+	v := e.declare(stores[0].Buf + ".vec")
+	e.line("const %s %s = {%s};", vt, v, strings.Join(vals, ", "))
+	e.line("*(%s *)&%s[%s] = %s;", vt, b.name, e.top(stores[0].Index), v)
 }
 
 // loadVector emits the lets an ir.LoadVector marks as one vector load

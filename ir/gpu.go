@@ -58,9 +58,62 @@ func (s *LoadVector) VectorLanes() (names []string, loads []*Load, rest Stmt, ok
 	return names, loads, rest, s.Lanes > 0
 }
 
-func (*Barrier) isStmt()    {}
-func (*Comment) isStmt()    {}
-func (*LoadVector) isStmt() {}
+// StoreVector marks Body, a Block of Lanes stores to one buffer at
+// consecutive indexes, B[i] = v0; B[i + 1] = v1; ..., where i is a
+// multiple of Lanes and B's first element is aligned to Lanes elements
+// (lowering proved both, or an enclosing branch tests them), so that a
+// backend may store the lanes as one vector. The values are evaluated
+// before any lane is stored. The CPU runs the stores in order, checking
+// that i is a multiple of Lanes.
+type StoreVector struct {
+	Lanes int
+	Body  Stmt
+}
+
+// VectorStores returns the stores of a StoreVector in lane order; ok is
+// false when Body is not Lanes non-atomic stores to one buffer, of one
+// type, each at the previous index plus one.
+func (s *StoreVector) VectorStores() (stores []*Store, ok bool) {
+	b, isBlock := s.Body.(*Block)
+	if !isBlock || len(b.Stmts) != s.Lanes || s.Lanes < 2 {
+		return nil, false
+	}
+	for i, x := range b.Stmts {
+		st, isStore := x.(*Store)
+		if !isStore || st.Atomic {
+			return nil, false
+		}
+		if i > 0 {
+			first := stores[0]
+			if st.Buf != first.Buf || st.Value.Type() != first.Value.Type() {
+				return nil, false
+			}
+			if d, isConst := AsInt(Simplify(SubE(st.Index, first.Index))); !isConst || d != int64(i) {
+				return nil, false
+			}
+		}
+		stores = append(stores, st)
+	}
+	return stores, true
+}
+
+// VectorLanesOK reports whether n lanes of t make one vector that a GPU
+// loads or stores with one instruction: 2 or 4 lanes of a 32-bit int or
+// float, 2 of a float64 (16 bytes at most).
+func VectorLanesOK(t Type, n int) bool {
+	switch t {
+	case Float32, Int32, UInt32:
+		return n == 2 || n == 4
+	case Float64:
+		return n == 2
+	}
+	return false
+}
+
+func (*Barrier) isStmt()     {}
+func (*Comment) isStmt()     {}
+func (*LoadVector) isStmt()  {}
+func (*StoreVector) isStmt() {}
 
 // ThreadID and BlockID name the index variables of a kernel body (int32).
 var (

@@ -237,6 +237,9 @@ func (p *printer) stmt(s Stmt) {
 	case *LoadVector:
 		p.line("// the next %d lets load one aligned vector", s.Lanes)
 		p.stmt(s.Body)
+	case *StoreVector:
+		p.line("// the next %d stores store one aligned vector", s.Lanes)
+		p.stmt(s.Body)
 	case *Launch:
 		k := s.Kernel
 		p.line("launch %s<<<(%s), (%s)>>>(%s) {", k.Name, exprList(k.Grid[:]), exprList(k.Block[:]), kernelArgList(k.Args))

@@ -95,6 +95,10 @@ func MapStmt(s Stmt, fs func(Stmt) Stmt, fe func(Expr) Expr) Stmt {
 		if b := fs(s.Body); b != s.Body {
 			return &LoadVector{s.Lanes, b}
 		}
+	case *StoreVector:
+		if b := fs(s.Body); b != s.Body {
+			return &StoreVector{s.Lanes, b}
+		}
 	case *For:
 		mn, ext, b := fe(s.Min), fe(s.Extent), fs(s.Body)
 		if mn != s.Min || ext != s.Extent || b != s.Body {
@@ -216,6 +220,8 @@ func WalkStmt(s Stmt, fs func(Stmt) bool, fe func(Expr) bool) {
 	case *ProducerConsumer:
 		WalkStmt(s.Body, fs, fe)
 	case *LoadVector:
+		WalkStmt(s.Body, fs, fe)
+	case *StoreVector:
 		WalkStmt(s.Body, fs, fe)
 	case *For:
 		ex(s.Min)

@@ -178,7 +178,10 @@ func distributeNest(f *ir.Function, s ir.Stmt, block kernelShape, lv letValues) 
 		case *ir.For:
 			usesChain := ir.UsesAny(x.Min, func(n string) bool { return defined[n] }) ||
 				ir.UsesAny(x.Extent, func(n string) bool { return defined[n] })
-			if !isPureLoop(f, x.Name) || usesChain || x.Kind == ir.Parallel {
+			// A vectorized loop stays whole inside the body: each thread
+			// produces its lanes together, so that vector_access can
+			// load and store them as one vector.
+			if !isPureLoop(f, x.Name) || usesChain || x.Kind == ir.Parallel || x.Kind == ir.Vectorized {
 				goto done
 			}
 			chain = append(chain, link{loop: x})

@@ -49,6 +49,7 @@ var Passes = []Pass{
 	{"gpu_shared_reuse", gpuSharedReuse},
 	{"gpu_partition", gpuPartition},
 	{"common_loads", commonLoads},
+	{"vector_access", vectorAccess},
 }
 
 // PassOrder lists the ordering constraints of the pass table: each pair
@@ -79,6 +80,8 @@ var PassOrder = [][3]string{
 	{"gpu_barriers", "gpu_shared_reuse", "two Funcs may share bytes only across a barrier"},
 	{"gpu_shared_reuse", "gpu_partition", "the pool's layout holds in both branches of a partitioned body (same order of statements); lifetimes are read on the unpartitioned body"},
 	{"gpu_partition", "common_loads", "each branch of a partitioned body is its own straight line; the steady state's loads are no longer under guards"},
+	{"gpu_cooperative", "vector_access", "a shared production keeps its vectorized loop whole, one thread's lanes"},
+	{"common_loads", "vector_access", "its lets are final and it does not know vector marks other than its own"},
 }
 
 // Options control Lower.

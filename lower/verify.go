@@ -205,6 +205,11 @@ func (vr *verifier) stmt(s ir.Stmt) {
 			}
 		}
 		vr.stmt(s.Body)
+	case *ir.StoreVector:
+		if stores, ok := s.VectorStores(); !ok || !ir.VectorLanesOK(stores[0].Value.Type(), s.Lanes) {
+			vr.fail("a vector store of %d lanes is not as many stores of a vector type to one buffer at consecutive indexes", s.Lanes)
+		}
+		vr.stmt(s.Body)
 	case *ir.Block:
 		for _, x := range s.Stmts {
 			vr.stmt(x)
