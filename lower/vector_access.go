@@ -108,9 +108,10 @@ func (va *vectorAccesser) loop(l *ir.For, lv letValues) ir.Stmt {
 	lane := func(e ir.Expr, i int64) ir.Expr {
 		return ir.Simplify(ir.Substitute(e, map[string]ir.Expr{l.Name: ir.AddE(l.Min, ir.Int(i))}))
 	}
-	// The loads whose index reads no load, evaluated on every path (not
-	// in a select's arm: its index may be valid only there), one per
-	// distinct index, in the order they are first met.
+	// The loads evaluated on every path (not in a select's arm: its index
+	// may be valid only there), one per distinct index, in the order they
+	// are met. A gather's load, whose index reads another load, is one if
+	// the inner load is the same for every lane (affineCoef decides).
 	var loads []*vecAccess
 	byKey := map[string]*vecAccess{}
 	readsStored := false
@@ -120,14 +121,12 @@ func (va *vectorAccesser) loop(l *ir.For, lv letValues) ir.Stmt {
 		}
 		return !readsStored
 	})
-	innermostLoads(store.Value, true, nil, func(ld *ir.Load, unconditional bool) {
-		key := loadKey(ld)
-		if !unconditional || byKey[key] != nil {
-			return
+	unconditionalLoads(store.Value, nil, func(ld *ir.Load) {
+		if key := loadKey(ld); byKey[key] == nil {
+			a := &vecAccess{load: ld, buf: ld.Buf, t: ld.T}
+			byKey[key] = a
+			loads = append(loads, a)
 		}
-		a := &vecAccess{load: ld, buf: ld.Buf, t: ld.T}
-		byKey[key] = a
-		loads = append(loads, a)
 	})
 	if readsStored {
 		return l
@@ -342,6 +341,38 @@ func inlineLets(s ir.Stmt) (*ir.Store, bool) {
 		}
 		return nil, false
 	}
+}
+
+// unconditionalLoads calls f with each load of e that is evaluated
+// whenever e is, outer loads first, except those whose index uses a name
+// bound inside e (in bound).
+func unconditionalLoads(e ir.Expr, bound map[string]bool, f func(*ir.Load)) {
+	switch x := e.(type) {
+	case *ir.Load:
+		if !ir.UsesAny(x.Index, func(n string) bool { return bound[n] }) {
+			f(x)
+		}
+	case *ir.Select:
+		unconditionalLoads(x.Cond, bound, f)
+		return
+	case *ir.Binary:
+		if x.Op == ir.And || x.Op == ir.Or {
+			unconditionalLoads(x.A, bound, f)
+			return
+		}
+	case *ir.Let:
+		unconditionalLoads(x.Value, bound, f)
+		inner := map[string]bool{x.Name: true}
+		for n := range bound {
+			inner[n] = true
+		}
+		unconditionalLoads(x.Body, inner, f)
+		return
+	}
+	ir.MapExpr(e, func(y ir.Expr) ir.Expr {
+		unconditionalLoads(y, bound, f)
+		return y
+	})
 }
 
 // loadKey is the text of a load: two loads with the same key read the

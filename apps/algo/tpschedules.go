@@ -170,8 +170,15 @@ func (t *TensorProduct) GPUScheduleBestTile(pairs, pv int) {
 	// a warp (consecutive mt) then read different banks, and the block's
 	// cooperative load writes consecutive words. The input rows keep c
 	// innermost, so the gather from global memory stays coalesced.
-	t.GatherInput.In(t.Product).ComputeAt(t.Output, pb).StoreIn(halide.GPUShared)
+	//
+	// Each thread of the cooperative loads takes 4 consecutive elements
+	// (Vectorize): a row's 4 channels are one float4 from global memory
+	// and one into shared memory; 4 weights of consecutive m, strided in
+	// global memory, are 4 loads and one float4 store.
+	t.GatherInput.In(t.Product).ComputeAt(t.Output, pb).StoreIn(halide.GPUShared).
+		Vectorize(t.Cv, 4)
 	t.GatherWeight.ComputeAt(t.Output, pb).StoreIn(halide.GPUShared).
 		Reorder(t.Mv, t.Cv, t.Nv).
-		ReorderStorage(t.Mv, t.Cv, t.Nv)
+		ReorderStorage(t.Mv, t.Cv, t.Nv).
+		Vectorize(t.Mv, 4)
 }
