@@ -127,6 +127,12 @@ type GEMMTiling struct {
 	// KStep is the number of k values per step: the A tile of one step is
 	// BlockI x KStep and the B tile KStep x BlockJ.
 	KStep int
+	// Vec, if not 0, is the number of consecutive elements (2 or 4) each
+	// thread loads at a time when the block loads its A and B tiles
+	// (Vectorize): one float4 from global memory and one into shared
+	// memory where the rows are aligned. KStep and BlockJ must be
+	// multiples of it.
+	Vec int
 }
 
 // DefaultGEMMTiling is a 64x64 block tile, 4x4 per thread (16x16 = 256
@@ -188,6 +194,10 @@ func (g *GEMM) GPUScheduleTiledShared(t GEMMTiling) {
 		Unroll(ki)
 	g.AIn.ComputeAt(g.Prod, ko).StoreIn(halide.GPUShared)
 	g.BIn.ComputeAt(g.Prod, ko).StoreIn(halide.GPUShared)
+	if t.Vec > 0 {
+		g.AIn.Vectorize(g.Kv, t.Vec)
+		g.BIn.Vectorize(g.J, t.Vec)
+	}
 }
 
 // GPUScheduleTiledSharedAcc is GPUScheduleTiledShared with the step loop
