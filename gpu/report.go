@@ -11,7 +11,8 @@ import (
 )
 
 // KernelReport says what a kernel uses: its launch dimensions, every shared
-// and register allocation and its barriers.
+// and register allocation and its barriers, as lowering decided them, and,
+// on a GPU, what the compiled kernel uses (Compiled).
 type KernelReport struct {
 	Name string `json:"name"`
 	// Grid and Block are the launch dimensions as expressions; GridValues
@@ -36,6 +37,36 @@ type KernelReport struct {
 	SharedBytes         int64 `json:"shared_bytes"`
 	SharedBytesUnshared int64 `json:"shared_bytes_unshared"`
 	Barriers            int   `json:"barriers"`
+	// Compiled is what the kernel compiled for the GPU uses, as the CUDA
+	// driver reports it for the loaded module; nil on the emulator and
+	// the CPU (nothing is compiled to measure), and for a kernel not
+	// compiled yet (not launched since the pipeline last compiled).
+	Compiled *CompiledInfo `json:"compiled,omitempty"`
+}
+
+// CompiledInfo is what a compiled kernel uses, from cuFuncGetAttribute on
+// the function of the loaded module. Only a GPU measures it: ptxas decides
+// the registers and the stack frame, which the IR does not know.
+type CompiledInfo struct {
+	// Registers per thread (NUM_REGS).
+	Registers int `json:"registers"`
+	// LocalBytes is the local memory per thread (LOCAL_SIZE_BYTES): the
+	// stack frame, spills included. 0 when every register array stays in
+	// registers and nothing spills.
+	LocalBytes int64 `json:"local_bytes"`
+	// SharedBytes is the static shared memory per block
+	// (SHARED_SIZE_BYTES), dynamic shared memory not included; it should
+	// equal KernelReport.SharedBytes.
+	SharedBytes int64 `json:"shared_bytes"`
+	// MaxThreadsPerBlock is the largest block the compiled kernel can be
+	// launched with on this device (MAX_THREADS_PER_BLOCK): the block
+	// size, as the emitted kernel declares it in __launch_bounds__, or
+	// less if the kernel's registers did not leave room for that many.
+	MaxThreadsPerBlock int `json:"max_threads_per_block"`
+}
+
+func (c CompiledInfo) String() string {
+	return fmt.Sprintf("%d registers, %d B local, %d B shared, max %d threads", c.Registers, c.LocalBytes, c.SharedBytes, c.MaxThreadsPerBlock)
 }
 
 // Alloc is one allocation of a kernel.
@@ -124,18 +155,47 @@ func Report(kernels []*ir.Kernel, launches map[string]Launch) []KernelReport {
 	return out
 }
 
-// WriteTable prints reports as a table a person can read.
+// WriteTable prints reports as a table a person can read: one row per
+// allocation, then a row for the stages run by one thread. When some kernel
+// was measured on a GPU, a last column "compiled (GPU)" gives what each
+// compiled kernel uses (CompiledInfo) on its first row; tables of the
+// emulator, where nothing is measured, have no such column.
 func WriteTable(w io.Writer, reports []KernelReport) error {
+	measured := false
+	for _, r := range reports {
+		measured = measured || r.Compiled != nil
+	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "kernel\tgrid\tblock\tmemory\tfunc\ttype\telements\tbytes\toffset\tshared across\tbarriers\tshared total")
+	line := func(cells ...string) {
+		fmt.Fprintln(tw, strings.Join(cells, "\t"))
+	}
+	head := []string{"kernel", "grid", "block", "memory", "func", "type", "elements", "bytes", "offset", "shared across", "barriers", "shared total"}
+	if measured {
+		head = append(head, "compiled (GPU)")
+	}
+	line(head...)
 	for _, r := range reports {
 		grid, block := dims(r.Grid, r.GridValues), dims(r.Block, r.BlockValues)
+		compiled := "-" // not compiled (not launched)
+		if r.Compiled != nil {
+			compiled = r.Compiled.String()
+		}
 		rows := 0
-		row := func(mem string, a Alloc) {
-			name, g, b, bar, total := "", "", "", "", ""
+		// row prints one line of the kernel: the kernel's own cells
+		// (name, launch, barriers, shared total, compiled) on its first.
+		row := func(mem, fn, typ, elems, bytes, off, across string) {
+			name, g, b, bar, total, comp := "", "", "", "", "", ""
 			if rows == 0 {
-				name, g, b, bar, total = r.Name, grid, block, fmt.Sprint(r.Barriers), sharedTotal(r)
+				name, g, b, bar, total, comp = r.Name, grid, block, fmt.Sprint(r.Barriers), sharedTotal(r), compiled
 			}
+			cells := []string{name, g, b, mem, fn, typ, elems, bytes, off, across, bar, total}
+			if measured {
+				cells = append(cells, comp)
+			}
+			line(cells...)
+			rows++
+		}
+		alloc := func(mem string, a Alloc) {
 			elems := fmt.Sprint(a.Elements)
 			bytes := fmt.Sprint(a.Bytes)
 			if a.Dynamic != "" {
@@ -150,27 +210,26 @@ func WriteTable(w io.Writer, reports []KernelReport) error {
 			if a.Offset != nil {
 				off = fmt.Sprint(*a.Offset)
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", name, g, b, mem, a.Func, a.Type, elems, bytes, off, strings.Join(a.SharedAcross, ","), bar, total)
-			rows++
+			row(mem, a.Func, a.Type, elems, bytes, off, strings.Join(a.SharedAcross, ","))
 		}
 		for _, a := range r.Shared {
-			row("shared", a)
+			alloc("shared", a)
 		}
 		for _, a := range r.Registers {
-			row("register", a)
+			alloc("register", a)
 		}
 		for _, a := range r.Global {
 			if a.PerBlock {
-				row("global/block", a)
+				alloc("global/block", a)
 			} else {
-				row("global/thread", a)
+				alloc("global/thread", a)
 			}
 		}
 		if rows == 0 {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t-\t\t\t\t\t\t\t%d\t%s\n", r.Name, grid, block, r.Barriers, sharedTotal(r))
+			row("-", "", "", "", "", "", "")
 		}
 		if len(r.SingleThread) > 0 {
-			fmt.Fprintf(tw, "\t\t\tone thread\t%s\t\t\t\t\t\t\t\n", strings.Join(r.SingleThread, ","))
+			row("one thread", strings.Join(r.SingleThread, ","), "", "", "", "", "")
 		}
 	}
 	return tw.Flush()

@@ -754,15 +754,40 @@ func (l *Lowered) CUDA() (src string, err error) {
 // barriers. A pipeline without GPU schedules has no kernels. If a
 // schedule changed since the last Realize, Report compiles the new one
 // and its kernels have no launch values yet.
+//
+// On the CUDA target, each kernel launched since the pipeline compiled
+// also says what its compiled code uses (KernelReport.Compiled: registers,
+// local memory, static shared memory, as the driver reports them). On the
+// emulator Compiled is nil: it compiles no GPU code to measure.
 func (p *Pipeline) Report() (r []gpu.KernelReport, err error) {
 	defer recoverInternal("Report", &err)
 	c, err := p.compile()
 	if err != nil {
 		return nil, err
 	}
+	kernels := c.l.Kernels()
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	return gpu.Report(c.l.Kernels(), c.launches), nil
+	r = gpu.Report(kernels, c.launches)
+	launched := make([]bool, len(kernels))
+	for i, k := range kernels {
+		_, launched[i] = c.launches[k.Name]
+	}
+	c.mu.Unlock()
+	if m, ok := c.launcher.(measurer); ok {
+		for i, k := range kernels {
+			// A kernel not launched was not compiled for the device:
+			// the report does not compile it to measure it. One whose
+			// compilation failed (Realize said so) has nothing to
+			// measure either.
+			if !launched[i] {
+				continue
+			}
+			if info, err := m.Attributes(k); err == nil {
+				r[i].Compiled = &info
+			}
+		}
+	}
+	return r, nil
 }
 
 // Realize computes the output into out, whose shape (dimensions, mins and

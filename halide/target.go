@@ -85,6 +85,15 @@ type device interface {
 	Benchmark(runs int, f func() error) (gpu.Timing, error)
 }
 
+// measurer is a launcher that compiles kernels for a GPU and can say what
+// each compiled kernel uses, as the driver reports it (the CUDA device).
+// The emulator is not one: it compiles no GPU code to measure.
+type measurer interface {
+	launcher
+	// Attributes returns what the compiled kernel k uses.
+	Attributes(k *ir.Kernel) (gpu.CompiledInfo, error)
+}
+
 func newLauncher(t Target) (launcher, error) {
 	if err := checkTarget(t); err != nil {
 		return nil, err

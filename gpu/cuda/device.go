@@ -566,34 +566,30 @@ func evalInt(e ir.Expr, scalars map[string]any) (int64, error) {
 	return v, nil
 }
 
-// SharedSizeBytes returns the static shared memory of a kernel as the
-// driver reports it (cuFuncGetAttribute SHARED_SIZE_BYTES).
-func (d *Device) SharedSizeBytes(k *ir.Kernel) (int, error) {
-	var n int
+// Attributes returns what the compiled kernel k uses, as the driver
+// reports it for the function in its loaded module (cuFuncGetAttribute
+// NUM_REGS, LOCAL_SIZE_BYTES, SHARED_SIZE_BYTES, MAX_THREADS_PER_BLOCK).
+// It compiles k first if no launch did.
+func (d *Device) Attributes(k *ir.Kernel) (gpu.CompiledInfo, error) {
+	var info gpu.CompiledInfo
 	err := d.do(func() error {
 		c, err := d.compile(k)
 		if err != nil {
 			return err
 		}
-		n, err = c.fn.Attribute(cu.SharedSizeBytes)
-		return err
-	})
-	return n, err
-}
-
-// Registers returns the registers per thread of a kernel as the driver
-// reports them.
-func (d *Device) Registers(k *ir.Kernel) (int, error) {
-	var n int
-	err := d.do(func() error {
-		c, err := d.compile(k)
-		if err != nil {
-			return err
+		var v [4]int
+		for i, a := range []cu.FunctionAttribute{cu.NumRegs, cu.LocalSizeBytes, cu.SharedSizeBytes, cu.FnMaxThreadsPerBlock} {
+			if v[i], err = c.fn.Attribute(a); err != nil {
+				return err
+			}
 		}
-		n, err = c.fn.Attribute(cu.NumRegs)
-		return err
+		info = gpu.CompiledInfo{Registers: v[0], LocalBytes: int64(v[1]), SharedBytes: int64(v[2]), MaxThreadsPerBlock: v[3]}
+		return nil
 	})
-	return n, err
+	if err != nil {
+		return gpu.CompiledInfo{}, fmt.Errorf("cuda: kernel %s: attributes: %w", k.Name, err)
+	}
+	return info, nil
 }
 
 // Timing is the result of a benchmark: GPU times from CUDA events.

@@ -68,15 +68,14 @@ func TestSharedSizeBytes(t *testing.T) {
 		for _, k := range l.Kernels() {
 			// The static shared pool (gpu_shared_reuse), one __shared__ array.
 			inferred := k.SharedBytes
-			got, err := d.SharedSizeBytes(k)
+			got, err := d.Attributes(k)
 			if err != nil {
 				t.Fatal(c.Name, k.Name, err)
 			}
-			regs, _ := d.Registers(k)
-			if int64(got) != inferred {
-				t.Errorf("%s %s: the driver reports %d bytes of shared memory, the compiler inferred %d", c.Name, k.Name, got, inferred)
+			if got.SharedBytes != inferred {
+				t.Errorf("%s %s: the driver reports %d bytes of shared memory, the compiler inferred %d", c.Name, k.Name, got.SharedBytes, inferred)
 			}
-			t.Logf("%s %s: %d bytes shared (inferred %d), %d registers", c.Name, k.Name, got, inferred, regs)
+			t.Logf("%s %s: %s (inferred %d B shared)", c.Name, k.Name, got, inferred)
 		}
 	}
 }

@@ -80,12 +80,14 @@ type Result struct {
 	Kernels []gpu.KernelReport `json:"kernels"`
 	// Registers per thread of each kernel, by kernel name; RegistersFrom
 	// says who counted them ("ptxas" or "driver"); absent when not counted.
+	// The driver's are those of Kernels[].Compiled.
 	Registers     map[string]int `json:"registers,omitempty"`
 	RegistersFrom string         `json:"registers_from,omitempty"`
 	// Ptxas is what ptxas -v reports for each kernel, by kernel name
 	// (registers, stack frame, spill stores and loads, shared bytes), when
 	// nvcc ran it on this machine; absent when not measured (-no-ptxas,
-	// no nvcc, or -target=cuda, where the driver counts the registers).
+	// no nvcc, or -target=cuda, where the driver measures the compiled
+	// kernels: Kernels[].Compiled).
 	Ptxas map[string]gpu.PtxasInfo `json:"ptxas,omitempty"`
 	// Check is "ok" or what went wrong; MaxRelError is the largest
 	// |got - want| / max(1, |want|) of the check.

@@ -188,21 +188,33 @@ func TestAppCommandTable(t *testing.T) {
 }
 
 // The timed columns and their legend (a CUDA result, made by hand: the
-// table does not care where the timing came from).
+// table does not care where the timing came from), with the registers and
+// local memory the driver measured for the compiled kernels (the numbers
+// are made up: k2 has a 16-byte stack frame).
 func TestAppCommandTimedTable(t *testing.T) {
+	kernels := []gpu.KernelReport{
+		{Name: "k1", Compiled: &gpu.CompiledInfo{Registers: 40, SharedBytes: 0, MaxThreadsPerBlock: 1024}},
+		{Name: "k2", Compiled: &gpu.CompiledInfo{Registers: 64, LocalBytes: 16, MaxThreadsPerBlock: 1024}},
+	}
+	regs, from := compiledRegisters(kernels)
 	rs := []Result{{Schedule: "v2", Size: "M=32", CheckSize: "M=32", Check: "ok", T4Ms: 1.5,
-		Kernels: []gpu.KernelReport{{Name: "k"}}, Registers: map[string]int{"k": 40}, RegistersFrom: "driver",
+		Kernels: kernels, Registers: regs, RegistersFrom: from,
 		Timing: &gpu.Timing{MedianMs: 0.0125, Runs: 50, Clock: "cuda events"}, GBps: 100, TFlops: 1, FloorFrac: 0.5}}
 	var sb strings.Builder
 	WriteTable(&sb, rs)
 	writeLegend(&sb, rs, options{target: "cuda", bench: 50})
 	out := sb.String()
 	for _, want := range []string{"median us", "GB/s", "TFLOP/s", "of floor", "T4 ms (source)",
-		squeeze("v2 M=32 M=32 1 0 40 - 0 ok 0 12.5 100 1.00 50% 1.5"),
-		"\n  median us", "\n  GB/s", "\n  TFLOP/s", "\n  of floor", "\n  T4 ms (source)", "median of 50 runs", "CUDA driver"} {
+		squeeze("v2 M=32 M=32 2 0 40/64 0/- 16/- 0 ok 0 12.5 100 1.00 50% 1.5"),
+		"\n  median us", "\n  GB/s", "\n  TFLOP/s", "\n  of floor", "\n  T4 ms (source)", "median of 50 runs", "CUDA driver",
+		"local memory per thread the CUDA driver reports"} {
 		if !strings.Contains(squeeze(out), squeeze(want)) && !strings.Contains(out, want) {
 			t.Errorf("no %q in\n%s", want, out)
 		}
+	}
+	// Nothing measured (the emulator's reports): no driver registers.
+	if regs, from := compiledRegisters([]gpu.KernelReport{{Name: "k"}}); regs != nil || from != "" {
+		t.Errorf("compiledRegisters of an unmeasured kernel: %v from %q, want none", regs, from)
 	}
 }
 

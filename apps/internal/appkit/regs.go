@@ -11,7 +11,8 @@ import (
 // countRegisters fills the registers, stack frames and spills of each
 // result from ptxas, run on the pipeline that ran its check (nil:
 // skipped), several nvcc at a time (each takes about a second, most of it
-// nvcc's start-up).
+// nvcc's start-up). It is for the targets off the GPU; on the GPU the
+// driver measures the compiled kernels (compiledRegisters).
 func countRegisters(rs []Result, ps []*halide.Pipeline) {
 	if _, ok := gpu.NVCCPath(); !ok {
 		return
@@ -37,6 +38,26 @@ func countRegisters(rs []Result, ps []*halide.Pipeline) {
 		}()
 	}
 	wg.Wait()
+}
+
+// compiledRegisters returns the registers per thread of each kernel that
+// the report measured on the GPU (KernelReport.Compiled, from the driver),
+// by kernel name, and "driver"; nil and "" when none was measured.
+func compiledRegisters(ks []gpu.KernelReport) (map[string]int, string) {
+	var out map[string]int
+	for _, k := range ks {
+		if k.Compiled == nil {
+			continue
+		}
+		if out == nil {
+			out = map[string]int{}
+		}
+		out[k.Name] = k.Compiled.Registers
+	}
+	if out == nil {
+		return nil, ""
+	}
+	return out, "driver"
 }
 
 // ptxasInfo returns what ptxas reports for each kernel (registers, stack

@@ -83,7 +83,7 @@ func runSchedule(app App, s Schedule, o options, code io.Writer, prog *progress)
 	if rep, err := bp.Report(); err == nil {
 		r.Kernels = rep
 	}
-	r.Registers, r.RegistersFrom = deviceRegisters(bp)
+	r.Registers, r.RegistersFrom = compiledRegisters(r.Kernels)
 	if sec := tm.MedianMs / 1e3; sec > 0 {
 		r.GBps = s.Bytes / sec / 1e9
 		r.TFlops = s.Flops / sec / 1e12

@@ -27,14 +27,25 @@ func WriteTable(w io.Writer, rs []Result) {
 			shared += k.SharedBytes
 			bars += k.Barriers
 		}
-		regs := perKernel(r, len(r.Registers) > 0, "/", func(name string) (string, bool) {
-			n, ok := r.Registers[name]
+		regs := perKernel(r, len(r.Registers) > 0, "/", func(k gpu.KernelReport) (string, bool) {
+			n, ok := r.Registers[k.Name]
 			return fmt.Sprint(n), ok
 		})
-		stack := perKernel(r, len(r.Ptxas) > 0, " ", func(name string) (string, bool) {
-			pi, ok := r.Ptxas[name]
+		stack := perKernel(r, len(r.Ptxas) > 0, " ", func(k gpu.KernelReport) (string, bool) {
+			pi, ok := r.Ptxas[k.Name]
 			return fmt.Sprintf("%d/%d", pi.StackFrame, pi.SpillStores+pi.SpillLoads), ok
 		})
+		if len(r.Ptxas) == 0 && measuredOnGPU(r) {
+			// On the GPU: the driver's local memory per thread, the
+			// stack frame with the spills in it; it does not count
+			// the spills apart.
+			stack = perKernel(r, true, " ", func(k gpu.KernelReport) (string, bool) {
+				if k.Compiled == nil {
+					return "", false
+				}
+				return fmt.Sprintf("%d/-", k.Compiled.LocalBytes), true
+			})
+		}
 		row := fmt.Sprintf("%s\t%s\t%s\t%d\t%d\t%s\t%s\t%d\t%s\t%.0f", r.Schedule, r.Size, r.CheckSize, len(r.Kernels), shared, regs, stack, bars, r.Check, r.WallMs)
 		if timed {
 			if r.Timing != nil {
@@ -54,13 +65,13 @@ func WriteTable(w io.Writer, rs []Result) {
 
 // perKernel joins cell(kernel) over r's kernels with sep ("?" for a
 // kernel without a value), or is "-" when measured is false.
-func perKernel(r Result, measured bool, sep string, cell func(name string) (string, bool)) string {
+func perKernel(r Result, measured bool, sep string, cell func(k gpu.KernelReport) (string, bool)) string {
 	if !measured {
 		return "-"
 	}
 	var parts []string
 	for _, k := range r.Kernels {
-		v, ok := cell(k.Name)
+		v, ok := cell(k)
 		if !ok {
 			v = "?"
 		}
@@ -107,7 +118,11 @@ func writeLegend(w io.Writer, rs []Result, o options) {
 	line("kernels", "GPU kernels launched per run [kernels]")
 	line("shared bytes", "static shared memory per block, summed over the kernels [kernels[].shared_bytes]")
 	line("registers", registersLegend(rs, o)+" [registers, registers_from]")
-	line("stack/spill B", "per kernel (spaces between kernels), ptxas's stack frame bytes / spill bytes (stores + loads); a register array that stays in registers and no spills give 0/0; - when ptxas did not run (no nvcc here, -no-ptxas, or -target=cuda) [ptxas]")
+	if stackFromDriver(rs) {
+		line("stack/spill B", "per kernel (spaces between kernels), the local memory per thread the CUDA driver reports for the compiled kernel: its stack frame, spills included (the driver does not count them apart: -); a register array that stays in registers and no spills give 0/- [kernels[].compiled.local_bytes]")
+	} else {
+		line("stack/spill B", "per kernel (spaces between kernels), ptxas's stack frame bytes / spill bytes (stores + loads); a register array that stays in registers and no spills give 0/0; - when not measured (no nvcc here, -no-ptxas, or the check failed) [ptxas]")
+	}
 	line("barriers", "thread barriers (__syncthreads) in the kernels' code, summed [kernels[].barriers]")
 	line("check", fmt.Sprintf("ok: every output element within |got - want| <= %g * max(1, |want|) of a float64 plain-Go reference, at the check size; otherwise what went wrong [check, max_rel_error]", algo.Tol))
 	line("wall ms", "wall-clock time of compiling and running the check (on the target, at the check size): compares schedules on the emulator; not a kernel time [wall_ms]")
@@ -122,8 +137,33 @@ func writeLegend(w io.Writer, rs []Result, o options) {
 		writeWrapped(w, "", "kernel tables: grid and block as expressions (=value at the last run); one row per allocation: "+
 			"memory (shared, register, global scratch), the Func, element type, elements, bytes, offset in the shared pool, "+
 			"the thread dimensions that share a shared copy (shared across), the kernel's barriers and its shared pool "+
-			"(shared total) [kernels]")
+			"(shared total); on -target=cuda, what the compiled kernel uses as the CUDA driver reports it: registers "+
+			"per thread, local memory per thread (stack frame, spills included), static shared memory, the largest block "+
+			"it can launch (compiled (GPU)) [kernels]")
 	}
+}
+
+// measuredOnGPU says whether the driver measured some of r's compiled
+// kernels (-target=cuda): the stack/spill column then shows its local
+// memory, as ptxas did not run.
+func measuredOnGPU(r Result) bool {
+	for _, k := range r.Kernels {
+		if k.Compiled != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// stackFromDriver says whether some row's stack/spill column shows the
+// driver's local memory rather than ptxas's numbers.
+func stackFromDriver(rs []Result) bool {
+	for _, r := range rs {
+		if len(r.Ptxas) == 0 && measuredOnGPU(r) {
+			return true
+		}
+	}
+	return false
 }
 
 // legendWidth is the width legend lines are wrapped at.

@@ -2,24 +2,10 @@
 
 package appkit
 
-import (
-	"errors"
-
-	"github.com/gohalide/gohalide/halide"
-)
+import "errors"
 
 // errNoCUDA is the one error of -target=cuda in a build without -tags cuda.
 var errNoCUDA = errors.New("this program was built without CUDA support; build it with -tags cuda against a CUDA toolkit (go build -tags cuda ./apps/...; see docs/gpu.md), or use -target=emulator")
 
 // cudaReady reports that -target=cuda cannot run: no CUDA in this build.
 func cudaReady() error { return errNoCUDA }
-
-// deviceRegisters needs the CUDA build; without it, ptxas's count is used
-// (not reached: Command stops at cudaReady).
-func deviceRegisters(p *halide.Pipeline) (map[string]int, string) {
-	out := map[string]int{}
-	for k, pi := range ptxasInfo(p) {
-		out[k] = pi.Registers
-	}
-	return out, "ptxas"
-}
