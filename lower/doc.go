@@ -36,6 +36,8 @@
 //	gpu_partition          a steady state per kernel: tail guards true for every thread of a block dropped there
 //	common_loads           in kernels: unique binding names, duplicate lets merged, each value loaded once
 //	                       along a straight line until something may change it
+//	vector_access          in kernels: vectorized loops that store one value per lane become vector loads and
+//	                       stores, aligned by proof or by a run-time test with the loop as the fallback
 //
 // Names in the lowered statement follow Halide: the loop of stage s of Func
 // f over var x is f.s<s>.x, a split of it f.s0.x.xo / f.s0.x.xi, and the
