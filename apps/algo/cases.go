@@ -9,8 +9,8 @@ type GPUCase struct {
 }
 
 // GPUCases lists every GPU schedule of the package's algorithms: the
-// tensor product's A, B and C, and the GPU schedules of GEMM, Conv1D and
-// Depthwise.
+// tensor product's A, B and C, and the GPU schedules of GEMM (split-K
+// included), Conv1D and Depthwise.
 func GPUCases() []GPUCase {
 	var out []GPUCase
 	for _, s := range []struct {
@@ -30,6 +30,18 @@ func GPUCases() []GPUCase {
 		out = append(out, GPUCase{"gemm_" + s.Name, func() Algorithm {
 			g := NewGEMM(64, 64, 64)
 			s.Apply(g)
+			return g
+		}})
+	}
+	for _, s := range GEMMSplitKSchedules {
+		s := s
+		out = append(out, GPUCase{"gemm_" + s.Name, func() Algorithm {
+			g, err := s.New(64, 64, 64)
+			if err != nil {
+				// Every S of the list divides 64
+				// (TestGEMMSplitKSchedulesDivideK).
+				panic(err)
+			}
 			return g
 		}})
 	}

@@ -39,6 +39,21 @@ type GEMM struct {
 
 // NewGEMM builds the product of an M×K and a K×N matrix.
 func NewGEMM(M, N, K int) *GEMM {
+	g := newGEMMInputs(M, N, K)
+	j, i := g.J, g.I
+	g.R = halide.NewRDom("r", halide.Range(0, g.A.Dim(0).Extent()))
+	g.Prod = halide.NewFunc("prod")
+	g.Prod.Define(j, i).Is(float32(0))
+	g.Prod.Define(j, i).PlusEq(g.AIn.At(g.R, i).Mul(g.BIn.At(j, g.R)))
+	g.Output = halide.NewFunc("gemm")
+	g.Output.Define(j, i).Is(g.Prod.At(j, i))
+	return g
+}
+
+// newGEMMInputs is the part of a GEMM that other formulations of the same
+// product share (GEMMSplitK): the sizes, the inputs, the Vars and the
+// input wrappers AIn and BIn; R, Prod and Output are left nil.
+func newGEMMInputs(M, N, K int) *GEMM {
 	g := &GEMM{M: M, N: N, K: K}
 	g.A = halide.NewImageParam("A", halide.Float32, 2)
 	g.B = halide.NewImageParam("B", halide.Float32, 2)
@@ -54,12 +69,6 @@ func NewGEMM(M, N, K int) *GEMM {
 	g.AIn.Define(k, i).Is(g.A.At(k, i))
 	g.BIn = halide.NewFunc("B_in")
 	g.BIn.Define(j, k).Is(g.B.At(j, k))
-	g.R = halide.NewRDom("r", halide.Range(0, g.A.Dim(0).Extent()))
-	g.Prod = halide.NewFunc("prod")
-	g.Prod.Define(j, i).Is(float32(0))
-	g.Prod.Define(j, i).PlusEq(g.AIn.At(g.R, i).Mul(g.BIn.At(j, g.R)))
-	g.Output = halide.NewFunc("gemm")
-	g.Output.Define(j, i).Is(g.Prod.At(j, i))
 	return g
 }
 

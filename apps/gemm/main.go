@@ -24,6 +24,13 @@
 // compute-bound (2·M·N·K flops for 4·(MK+KN+MN) bytes), so the floor is
 // the FP32 peak without tensor cores.
 //
+// Ours too, splitk* (algo.GEMMSplitK under GPUScheduleSplitK, the list in
+// algo.GEMMSplitKSchedules): the same tiles, with the k loop cut into S
+// slices that run on different blocks (block z), each block adding its
+// tile of its slice's sums into C with atomic adds, after a kernel that
+// zeroes C. At this size the output alone has too few tiles to fill the
+// GPU for a 2048-long k loop each; the slices make S times the blocks.
+//
 // By default every schedule runs on the GPU emulator (every thread of every
 // block) at 64 x 64 x 64 and is checked against a plain-Go reference;
 // -target=cuda (built with -tags cuda) checks them on the GPU and times
@@ -55,13 +62,18 @@ const (
 )
 
 func schedule(name string, apply func(*algo.GEMM)) appkit.Schedule {
-	build := func(m, k, n int) func() algo.Algorithm {
+	return sized(name, func(m, k, n int) func() algo.Algorithm {
 		return func() algo.Algorithm {
 			g := algo.NewGEMM(m, n, k)
 			apply(g)
 			return g
 		}
-	}
+	})
+}
+
+// sized is the schedule whose build(m, k, n) makes the algorithm at the
+// tutorial's size and at the emulator's.
+func sized(name string, build func(m, k, n int) func() algo.Algorithm) appkit.Schedule {
 	return appkit.Schedule{
 		Name:      name,
 		Size:      fmt.Sprintf("M=%d K=%d N=%d", m, k, n),
@@ -79,7 +91,7 @@ func schedule(name string, apply func(*algo.GEMM)) appkit.Schedule {
 var App = appkit.App{
 	Name: "gemm",
 	What: "C[M][N] = A[M][K] · B[K][N], float32, row-major",
-	Schedules: []appkit.Schedule{
+	Schedules: append([]appkit.Schedule{
 		schedule("naive", (*algo.GEMM).GPUScheduleNaive),
 		schedule("v1", (*algo.GEMM).GPUScheduleV1),
 		schedule("v2", (*algo.GEMM).GPUScheduleV2),
@@ -100,7 +112,32 @@ var App = appkit.App{
 		schedule("tiled_shared_64x32", func(g *algo.GEMM) {
 			g.GPUScheduleTiledShared(algo.GEMMTiling{BlockJ: 64, BlockI: 32, RegJ: 4, RegI: 4, KStep: 16})
 		}),
-	},
+	}, splitKSchedules()...),
+}
+
+// splitKSchedules are the split-K schedules (algo.GEMMSplitKSchedules):
+// the k loop cut into S slices on different blocks, summed into C with
+// atomic adds after a kernel that zeroes C. A split factor that does not
+// divide both sizes' K is a mistake in the list, refused when the program
+// starts.
+func splitKSchedules() []appkit.Schedule {
+	var out []appkit.Schedule
+	for _, s := range algo.GEMMSplitKSchedules {
+		sc := sized(s.Name, func(m, k, n int) func() algo.Algorithm {
+			if _, err := algo.NewGEMMSplitK(m, n, k, s.S); err != nil {
+				panic(fmt.Sprintf("gemm: schedule %s: %v", s.Name, err))
+			}
+			return func() algo.Algorithm {
+				g, _ := s.New(m, n, k)
+				return g
+			}
+		})
+		t := s.Tiling
+		sc.What = fmt.Sprintf("split-K: %d slices of k on blocks, %dx%d tiles, %dx%d per thread, steps of %d, atomic adds into C",
+			s.S, t.BlockJ, t.BlockI, t.RegJ, t.RegI, t.KStep)
+		out = append(out, sc)
+	}
+	return out
 }
 
 func main() { appkit.Main(App) }
