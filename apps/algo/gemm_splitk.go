@@ -133,6 +133,10 @@ func (g *GEMMSplitK) GPUScheduleSplitK(t GEMMTiling) {
 		Unroll(ki)
 	g.AIn.ComputeAt(g.Partial, ko).StoreIn(halide.GPUShared)
 	g.BIn.ComputeAt(g.Partial, ko).StoreIn(halide.GPUShared)
+	if t.Vec > 0 {
+		g.AIn.Vectorize(g.Kv, t.Vec)
+		g.BIn.Vectorize(g.J, t.Vec)
+	}
 }
 
 // GEMMSplitKSchedule is a named split-K schedule: the algorithm's number
@@ -170,6 +174,9 @@ var GEMMSplitKSchedules = []GEMMSplitKSchedule{
 	// 64x64 tiles, 4x4 per thread (256 threads): 1024 blocks of a
 	// 256-long k loop.
 	{"splitk8_64x64", 8, GEMMTiling{BlockJ: 64, BlockI: 64, RegJ: 4, RegI: 4, KStep: 16}},
+	// The same, the tiles loaded as float4 (GEMMTiling.Vec).
+	{"splitk8_64x64_v4", 8, GEMMTiling{BlockJ: 64, BlockI: 64, RegJ: 4, RegI: 4, KStep: 16, Vec: 4}},
+	{"splitk4_64x32_v4", 4, GEMMTiling{BlockJ: 64, BlockI: 32, RegJ: 4, RegI: 4, KStep: 16, Vec: 4}},
 	// 128x64 tiles, 8x8 per thread (128 threads): twice the flops per
 	// shared load of 4x4, the blocks made up by the slices (64 tiles x 4).
 	{"splitk4_128x64", 4, GEMMTiling{BlockJ: 128, BlockI: 64, RegJ: 8, RegI: 8, KStep: 8}},

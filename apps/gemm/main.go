@@ -112,6 +112,12 @@ var App = appkit.App{
 		schedule("tiled_shared_64x32", func(g *algo.GEMM) {
 			g.GPUScheduleTiledShared(algo.GEMMTiling{BlockJ: 64, BlockI: 32, RegJ: 4, RegI: 4, KStep: 16})
 		}),
+		// The same, each thread loading 4 consecutive elements of the
+		// A and B tiles at a time: float4 from global memory and into
+		// shared memory (GEMMTiling.Vec, vector_access).
+		schedule("tiled_shared_64x32_v4", func(g *algo.GEMM) {
+			g.GPUScheduleTiledShared(algo.GEMMTiling{BlockJ: 64, BlockI: 32, RegJ: 4, RegI: 4, KStep: 16, Vec: 4})
+		}),
 	}, splitKSchedules()...),
 }
 
