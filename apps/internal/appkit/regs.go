@@ -71,7 +71,9 @@ func ptxasInfo(p *halide.Pipeline) map[string]gpu.PtxasInfo {
 	if err != nil || len(l.Kernels()) == 0 {
 		return nil
 	}
-	src, err := l.CUDA()
+	// The form the CUDA target compiles, with FMA contraction (ptxas
+	// allocates registers differently without it).
+	src, err := gpu.CUDASourceWith(gpu.CUDAOptions{Contract: true}, l.Kernels()...)
 	if err != nil {
 		return nil
 	}
