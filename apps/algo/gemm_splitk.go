@@ -131,12 +131,7 @@ func (g *GEMMSplitK) GPUScheduleSplitK(t GEMMTiling) {
 		Unroll(g.I).
 		Unroll(g.Sv).
 		Unroll(ki)
-	g.AIn.ComputeAt(g.Partial, ko).StoreIn(halide.GPUShared)
-	g.BIn.ComputeAt(g.Partial, ko).StoreIn(halide.GPUShared)
-	if t.Vec > 0 {
-		g.AIn.Vectorize(g.Kv, t.Vec)
-		g.BIn.Vectorize(g.J, t.Vec)
-	}
+	g.stageTiles(g.Partial, ko, t.Vec)
 }
 
 // GEMMSplitKSchedule is a named split-K schedule: the algorithm's number

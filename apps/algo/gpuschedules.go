@@ -192,11 +192,18 @@ func (g *GEMM) GPUScheduleTiledShared(t GEMMTiling) {
 		Unroll(g.J).
 		Unroll(g.I).
 		Unroll(ki)
-	g.AIn.ComputeAt(g.Prod, ko).StoreIn(halide.GPUShared)
-	g.BIn.ComputeAt(g.Prod, ko).StoreIn(halide.GPUShared)
-	if t.Vec > 0 {
-		g.AIn.Vectorize(g.Kv, t.Vec)
-		g.BIn.Vectorize(g.J, t.Vec)
+	g.stageTiles(g.Prod, ko, t.Vec)
+}
+
+// stageTiles computes the A and B tiles of one k step in shared memory at
+// loop ko of f (the block's threads load them together), vec elements per
+// thread at a time if vec is not 0 (GEMMTiling.Vec).
+func (g *GEMM) stageTiles(f *halide.Func, ko halide.VarOrRVar, vec int) {
+	g.AIn.ComputeAt(f, ko).StoreIn(halide.GPUShared)
+	g.BIn.ComputeAt(f, ko).StoreIn(halide.GPUShared)
+	if vec > 0 {
+		g.AIn.Vectorize(g.Kv, vec)
+		g.BIn.Vectorize(g.J, vec)
 	}
 }
 
