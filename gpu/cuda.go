@@ -40,6 +40,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -266,8 +267,10 @@ const (
 	cPrecCond    = 3
 	cPrecOr      = 4
 	cPrecAnd     = 5
+	cPrecBitAnd  = 8
 	cPrecEq      = 9
 	cPrecRel     = 10
+	cPrecShift   = 11
 	cPrecAdd     = 12
 	cPrecMul     = 13
 	cPrecUnary   = 15
@@ -1719,6 +1722,18 @@ func (e *cudaKernelEmitter) binary(x *ir.Binary) (string, int) {
 					sym = " % "
 				}
 				return e.operand(x.A, cPrecMul) + sym + e.operand(x.B, cPrecMul+1), cPrecMul
+			}
+			// By a power of two 2^n, the division rounding down is an
+			// arithmetic shift and the modulo in [0, 2^n) a mask, for
+			// either sign of a (two's complement): no helper, no
+			// branches, which keeps the index arithmetic of the
+			// cooperative loads cheap enough for nvcc to recompute
+			// rather than keep live (or spill).
+			if k, ok := ir.AsInt(x.B); ok && k > 0 && k&(k-1) == 0 && (t == ir.Int32 || t == ir.Int64) {
+				if op == ir.Div {
+					return e.operand(x.A, cPrecMul+1) + " >> " + strconv.Itoa(bits.TrailingZeros64(uint64(k))), cPrecShift
+				}
+				return e.operand(x.A, cPrecMul+1) + " & " + strconv.FormatInt(k-1, 10), cPrecBitAnd
 			}
 			ht := t
 			switch {

@@ -660,8 +660,8 @@ extern "C" __global__ void __launch_bounds__(64) ops(
         out_bool[179] = (bool)in_i32[i];
         out_i32[20] = -3;
         out_i32[21] = in_i32[i] - 7;
-        out_i32[22] = gh_div_i32(in_i32[i], 8);
-        out_i32[23] = gh_mod_i32(in_i32[i], 8);
+        out_i32[22] = in_i32[i] >> 3;
+        out_i32[23] = in_i32[i] & 7;
         out_i32[24] = (int)gh_abs_i64(in_i32[i]);
         out_i32[25] = min(max(in_i32[i], 1), 9);
         gh_atomic_mul_i32(&out_i32[26], in_i32[i + 1]);
@@ -690,8 +690,8 @@ extern "C" __global__ void __launch_bounds__(64) ops(
         out_bool[209] = (bool)in_i64[i];
         out_i64[20] = -3ll;
         out_i64[21] = in_i64[i] - 7ll;
-        out_i64[22] = gh_div_i64(in_i64[i], 8ll);
-        out_i64[23] = gh_mod_i64(in_i64[i], 8ll);
+        out_i64[22] = in_i64[i] >> 3;
+        out_i64[23] = in_i64[i] & 7;
         out_i64[24] = gh_abs_i64(in_i64[i]);
         out_i64[25] = min(max(in_i64[i], 1ll), 9ll);
         gh_atomic_mul_i64(&out_i64[26], in_i64[i + 1]);
@@ -946,7 +946,7 @@ extern "C" __global__ void __launch_bounds__(64) ops(
         __syncthreads();
         out_f64[54] = dyn_a[gh_mod_i32(thread_id_x + 1, n)];
         out_u8[54] = dyn_b[gh_mod_i32(thread_id_x + 1, n)];
-        out_i16[54] = stat[gh_mod_i32(thread_id_x + 1, 64)];
+        out_i16[54] = stat[(thread_id_x + 1) & 63];
         // assert: i < n
         if (!(i < n)) {
             __trap();

@@ -2,21 +2,6 @@
 // kernel per Func nest. It computes what gohalide's CPU executor computes;
 // compile it without --use_fast_math or -ftz=true to keep that so.
 
-// Division rounding toward negative infinity; x / 0 is 0 and MIN / -1 wraps to MIN.
-static __device__ __forceinline__ int gh_div_i32(int a, int b) {
-    if (b == 0) {
-        return 0;
-    }
-    if (b == -1) {
-        return (int)(0ull - (unsigned long long)a);
-    }
-    int q = a / b;
-    if (a % b != 0 && (a < 0) != (b < 0)) {
-        q -= 1;
-    }
-    return q;
-}
-
 // Go's math.Max: +Inf wins over NaN, NaN propagates, and -0 < +0.
 static __device__ __forceinline__ float gh_max_f32(float a, float b) {
     if (isinf(a) && a > 0.0f) {
@@ -63,7 +48,7 @@ extern "C" __global__ void __launch_bounds__(128) hist_s1_r_x(
     const int block_id_x = blockIdx.x;
     const int hist_s1_r_x = block_id_x * 128 + thread_id_x;
     if (hist_s1_r_x < input_extent_0) {
-        const int hist_s1_bin = gh_div_i32((int)input[hist_s1_r_x], 16);
+        const int hist_s1_bin = (int)input[hist_s1_r_x] >> 4;
         atomicAdd(&hist[hist_s1_bin], 1);
         atomicAdd(&hist_sum[hist_s1_bin], weights[hist_s1_r_x]);
         gh_atomic_max_f32(&hist_max[hist_s1_bin], weights[hist_s1_r_x]);

@@ -31,6 +31,9 @@ type appsMainResult struct {
 	Check    string            `json:"check"`
 	T4Ms     float64           `json:"t4_ms"`
 	Kernels  []json.RawMessage `json:"kernels"`
+	// Ptxas is what ptxas reports for each kernel, compiled as the CUDA
+	// target compiles it, at the benchmark size (absent without nvcc).
+	Ptxas map[string]gpu.PtxasInfo `json:"ptxas"`
 }
 
 // appsMainSchedule is one row an app must print: the source's T4 time where
@@ -120,6 +123,13 @@ func TestAppsMain(t *testing.T) {
 				}
 				if len(r.Kernels) == 0 {
 					t.Errorf("%s %s: no kernels in the report", app, r.Schedule)
+				}
+				// Issue 10: no app kernel has a stack frame or spills at
+				// the size it is timed at.
+				for k, p := range r.Ptxas {
+					if p.StackFrame != 0 || p.SpillStores+p.SpillLoads != 0 {
+						t.Errorf("%s %s (%s): kernel %s has a %d-byte stack frame, %d + %d bytes spilled (ptxas)", app, r.Schedule, r.Size, k, p.StackFrame, p.SpillStores, p.SpillLoads)
+					}
 				}
 				if w.t4 != (r.T4Ms > 0) {
 					t.Errorf("%s %s: T4 time %v ms, want one: %v", app, r.Schedule, r.T4Ms, w.t4)
@@ -212,7 +222,7 @@ func TestAppsMainFastKernelsNVCC(t *testing.T) {
 	if len(ks) != 2 {
 		t.Fatalf("%d kernels, want one per pipeline", len(ks))
 	}
-	src, err := gpu.CUDASource(ks...)
+	src, err := gpu.CUDASourceWith(gpu.CUDAOptions{Contract: true}, ks...)
 	if err != nil {
 		t.Fatal(err)
 	}

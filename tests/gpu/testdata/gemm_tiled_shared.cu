@@ -2,33 +2,6 @@
 // kernel per Func nest. It computes what gohalide's CPU executor computes;
 // compile it without --use_fast_math or -ftz=true to keep that so.
 
-// Division rounding toward negative infinity; x / 0 is 0 and MIN / -1 wraps to MIN.
-static __device__ __forceinline__ int gh_div_i32(int a, int b) {
-    if (b == 0) {
-        return 0;
-    }
-    if (b == -1) {
-        return (int)(0ull - (unsigned long long)a);
-    }
-    int q = a / b;
-    if (a % b != 0 && (a < 0) != (b < 0)) {
-        q -= 1;
-    }
-    return q;
-}
-
-// Modulo with the sign of the divisor (x % 8 is in [0, 8)); x % 0 is 0.
-static __device__ __forceinline__ int gh_mod_i32(int a, int b) {
-    if (b == 0 || b == -1) {
-        return 0;
-    }
-    int r = a % b;
-    if (r != 0 && (r < 0) != (b < 0)) {
-        r += b;
-    }
-    return r;
-}
-
 // Kernel kernel_gemm_s0: block 16 x 16 x 1 (256 threads), 4096 bytes of static shared memory.
 extern "C" __global__ void __launch_bounds__(256) kernel_gemm_s0(
     const float *__restrict__ A,
@@ -84,8 +57,8 @@ extern "C" __global__ void __launch_bounds__(256) kernel_gemm_s0(
         // A_in: one copy per block, produced by the block's 256 threads together
         for (int A_in_s0_share = 0; A_in_s0_share < 2; A_in_s0_share++) {
             const int A_in_s0_index = A_in_s0_share * 256 + thread_id_x + thread_id_y * 16;
-            const int A_in_s0_i = A_in_min_1 + gh_div_i32(A_in_s0_index, 8);
-            const int A_in_s0_k = A_in_min_0 + gh_mod_i32(A_in_s0_index, 8);
+            const int A_in_s0_i = A_in_min_1 + (A_in_s0_index >> 3);
+            const int A_in_s0_k = A_in_min_0 + (A_in_s0_index & 7);
             A_in[A_in_s0_k + A_in_s0_i * 8 - A_in_min_0 - A_in_min_1 * 8] = A[(A_in_s0_k - A_min_0) * A_stride_0 + (A_in_s0_i - A_min_1) * A_stride_1];
         }
         // consume A_in
@@ -94,8 +67,8 @@ extern "C" __global__ void __launch_bounds__(256) kernel_gemm_s0(
         // B_in: one copy per block, produced by the block's 256 threads together
         for (int B_in_s0_share = 0; B_in_s0_share < 2; B_in_s0_share++) {
             const int B_in_s0_index = B_in_s0_share * 256 + thread_id_x + thread_id_y * 16;
-            const int B_in_s0_k = A_in_min_0 + gh_div_i32(B_in_s0_index, 64);
-            const int B_in_s0_j = B_in_min_0 + gh_mod_i32(B_in_s0_index, 64);
+            const int B_in_s0_k = A_in_min_0 + (B_in_s0_index >> 6);
+            const int B_in_s0_j = B_in_min_0 + (B_in_s0_index & 63);
             B_in[B_in_s0_j + B_in_s0_k * 64 - B_in_min_0 - A_in_min_0 * 64] = B[(B_in_s0_j - B_min_0) * B_stride_0 + (B_in_s0_k - B_min_1) * B_stride_1];
         }
         // B_in was just written by other threads of the block

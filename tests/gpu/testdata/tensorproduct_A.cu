@@ -2,33 +2,6 @@
 // kernel per Func nest. It computes what gohalide's CPU executor computes;
 // compile it without --use_fast_math or -ftz=true to keep that so.
 
-// Division rounding toward negative infinity; x / 0 is 0 and MIN / -1 wraps to MIN.
-static __device__ __forceinline__ int gh_div_i32(int a, int b) {
-    if (b == 0) {
-        return 0;
-    }
-    if (b == -1) {
-        return (int)(0ull - (unsigned long long)a);
-    }
-    int q = a / b;
-    if (a % b != 0 && (a < 0) != (b < 0)) {
-        q -= 1;
-    }
-    return q;
-}
-
-// Modulo with the sign of the divisor (x % 8 is in [0, 8)); x % 0 is 0.
-static __device__ __forceinline__ int gh_mod_i32(int a, int b) {
-    if (b == 0 || b == -1) {
-        return 0;
-    }
-    int r = a % b;
-    if (r != 0 && (r < 0) != (b < 0)) {
-        r += b;
-    }
-    return r;
-}
-
 // Kernel kernel_output_s0: block (max((output.s0.m.max - output.min.0), 0) + 1) x 1 x 1.
 extern "C" __global__ void kernel_output_s0(
     float *__restrict__ output,
@@ -106,8 +79,8 @@ extern "C" __global__ void __launch_bounds__(1024) kernel_output_s1(
             // GatherWeight: one copy per block, produced by the block's 1024 threads together
             const int GatherWeight_s0_index = thread_id_x + thread_id_y * 32;
             if (GatherWeight_s0_index < 512) {
-                const int GatherWeight_s0_m = GatherWeight_min_1 + gh_div_i32(GatherWeight_s0_index, 16);
-                const int GatherWeight_s0_c = GatherWeight_min_0 + gh_mod_i32(GatherWeight_s0_index, 16);
+                const int GatherWeight_s0_m = GatherWeight_min_1 + (GatherWeight_s0_index >> 4);
+                const int GatherWeight_s0_c = GatherWeight_min_0 + (GatherWeight_s0_index & 15);
                 if (GatherWeight_s0_m < GatherWeight_s0_m_max + 1) {
                     GatherWeight[GatherWeight_s0_c + GatherWeight_s0_m * 16 - GatherWeight_min_0 - GatherWeight_min_1 * 16] = weight[(GatherWeight_s0_c - weight_min_0) * weight_stride_0 + (GatherWeight_s0_m - weight_min_1) * weight_stride_1 + (output_s1_r_x - weight_min_2) * weight_stride_2];
                 }
@@ -193,8 +166,8 @@ extern "C" __global__ void __launch_bounds__(1024) kernel_output_s1(
             // GatherWeight: one copy per block, produced by the block's 1024 threads together
             const int GatherWeight_s0_index = thread_id_x + thread_id_y * 32;
             if (GatherWeight_s0_index < 512) {
-                const int GatherWeight_s0_m = GatherWeight_min_1 + gh_div_i32(GatherWeight_s0_index, 16);
-                const int GatherWeight_s0_c = GatherWeight_min_0 + gh_mod_i32(GatherWeight_s0_index, 16);
+                const int GatherWeight_s0_m = GatherWeight_min_1 + (GatherWeight_s0_index >> 4);
+                const int GatherWeight_s0_c = GatherWeight_min_0 + (GatherWeight_s0_index & 15);
                 if (GatherWeight_s0_m < GatherWeight_s0_m_max + 1) {
                     GatherWeight[GatherWeight_s0_c + GatherWeight_s0_m * 16 - GatherWeight_min_0 - GatherWeight_min_1 * 16] = weight[(GatherWeight_s0_c - weight_min_0) * weight_stride_0 + (GatherWeight_s0_m - weight_min_1) * weight_stride_1 + (output_s1_r_x - weight_min_2) * weight_stride_2];
                 }
