@@ -112,6 +112,17 @@ var App = appkit.App{
 		schedule("tiled_shared_64x32", func(g *algo.GEMM) {
 			g.GPUScheduleTiledShared(algo.GEMMTiling{BlockJ: 64, BlockI: 32, RegJ: 4, RegI: 4, KStep: 16})
 		}),
+		// 64x64 tiles, 4x4 per thread (256 threads, 128 blocks), steps of
+		// 32 or 64 k values: fewer barriers per multiply-add. Steps of 64
+		// were the fastest GEMM of a sweep on the H100 (87.7 us against
+		// 91.9 for 32; docs/benchmarks.md); 128 needs 64 KB of static
+		// shared memory, over the 48 KB limit.
+		schedule("tiled_shared_64x64_k32", func(g *algo.GEMM) {
+			g.GPUScheduleTiledShared(algo.GEMMTiling{BlockJ: 64, BlockI: 64, RegJ: 4, RegI: 4, KStep: 32})
+		}),
+		schedule("tiled_shared_64x64_k64", func(g *algo.GEMM) {
+			g.GPUScheduleTiledShared(algo.GEMMTiling{BlockJ: 64, BlockI: 64, RegJ: 4, RegI: 4, KStep: 64})
+		}),
 		// The same, each thread loading 4 consecutive elements of the
 		// A and B tiles at a time: float4 from global memory and into
 		// shared memory (GEMMTiling.Vec, vector_access).

@@ -61,6 +61,8 @@ var appsMainWant = map[string][]appsMainSchedule{
 		{"tiled_shared_32x64", "M=1024 K=2048 N=512", false},
 		{"tiled_shared_32x32", "M=1024 K=2048 N=512", false},
 		{"tiled_shared_64x32", "M=1024 K=2048 N=512", false},
+		{"tiled_shared_64x64_k32", "M=1024 K=2048 N=512", false},
+		{"tiled_shared_64x64_k64", "M=1024 K=2048 N=512", false},
 		{"tiled_shared_64x32_v4", "M=1024 K=2048 N=512", false},
 		{"splitk2_64x32", "M=1024 K=2048 N=512", false},
 		{"splitk4_64x32", "M=1024 K=2048 N=512", false},
