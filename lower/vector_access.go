@@ -121,6 +121,9 @@ func (va *vectorAccesser) loop(l *ir.For, lv letValues) ir.Stmt {
 		}
 		return !readsStored
 	})
+	if readsStored {
+		return l
+	}
 	unconditionalLoads(store.Value, nil, func(ld *ir.Load) {
 		if key := loadKey(ld); byKey[key] == nil {
 			a := &vecAccess{load: ld, buf: ld.Buf, t: ld.T}
@@ -128,9 +131,6 @@ func (va *vectorAccesser) loop(l *ir.For, lv letValues) ir.Stmt {
 			loads = append(loads, a)
 		}
 	})
-	if readsStored {
-		return l
-	}
 	sa := &vecAccess{buf: store.Buf, t: store.Value.Type()}
 	all := append([]*vecAccess{sa}, loads...)
 	var tests []ir.Expr
