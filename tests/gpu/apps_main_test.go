@@ -224,31 +224,5 @@ func TestAppsMainFastKernelsNVCC(t *testing.T) {
 	if len(ks) != 2 {
 		t.Fatalf("%d kernels, want one per pipeline", len(ks))
 	}
-	src, err := gpu.CUDASourceWith(gpu.CUDAOptions{Contract: true}, ks...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	info, err := gpu.CheckWithNVCC(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, k := range ks {
-		ci, err := gpu.CUDAInfo(k)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p, ok := info[ci.Name]
-		if !ok {
-			t.Fatalf("ptxas reported no function %s (got %v)", ci.Name, info)
-		}
-		// The static shared pool (gpu_shared_reuse), one __shared__ array.
-		inferred := k.SharedBytes
-		if p.SharedBytes != inferred {
-			t.Errorf("%s: ptxas reports %d bytes of shared memory, the compiler inferred %d", ci.Name, p.SharedBytes, inferred)
-		}
-		if p.StackFrame != 0 || p.SpillStores != 0 {
-			t.Errorf("%s: %d bytes of stack frame, %d of spill stores: the register Funcs are not all in registers", ci.Name, p.StackFrame, p.SpillStores)
-		}
-		t.Logf("%s: %d threads, %d registers, %d bytes shared", ci.Name, ci.Threads, p.Registers, p.SharedBytes)
-	}
+	checkKernelsNVCC(t, ks)
 }

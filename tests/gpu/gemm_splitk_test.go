@@ -127,33 +127,9 @@ func TestAppsGEMMSplitKNVCC(t *testing.T) {
 				t.Fatal(err)
 			}
 			ks := l.Kernels()
-			src, err := gpu.CUDASource(ks...)
-			if err != nil {
-				t.Fatal(err)
-			}
+			src := checkKernelsNVCC(t, ks)
 			if n := strings.Count(src, "atomicAdd("); n == 0 {
 				t.Errorf("no atomicAdd in the CUDA source")
-			}
-			info, err := gpu.CheckWithNVCC(src)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, k := range ks {
-				ci, err := gpu.CUDAInfo(k)
-				if err != nil {
-					t.Fatal(err)
-				}
-				p, ok := info[ci.Name]
-				if !ok {
-					t.Fatalf("ptxas reported no function %s (got %v)", ci.Name, info)
-				}
-				if p.SharedBytes != k.SharedBytes {
-					t.Errorf("%s: ptxas reports %d bytes of shared memory, the compiler inferred %d", ci.Name, p.SharedBytes, k.SharedBytes)
-				}
-				if p.StackFrame != 0 || p.SpillStores+p.SpillLoads != 0 {
-					t.Errorf("%s: %d bytes of stack frame, %d+%d of spills: the partial sums are not all in registers", ci.Name, p.StackFrame, p.SpillStores, p.SpillLoads)
-				}
-				t.Logf("%s: %d threads, %d registers, %d bytes shared, %d bytes stack", ci.Name, ci.Threads, p.Registers, p.SharedBytes, p.StackFrame)
 			}
 		})
 	}
