@@ -141,34 +141,9 @@ func convert(from, to ir.Type, x val) val {
 	case to.IsBool():
 		return val{i: b2i(x.i != 0)}
 	case from.IsFloat():
-		return val{i: to.Wrap(floatToInt(x.f, to))}
+		return val{i: ir.FloatToInt(x.f, to)}
 	}
 	return val{i: to.Wrap(x.i)}
-}
-
-// floatToInt is cpu's: truncation toward zero, NaN gives 0, values outside
-// the int64 range (for uint64 the uint64 range) saturate.
-func floatToInt(v float64, t ir.Type) int64 {
-	switch {
-	case v != v:
-		return 0
-	case t.IsUInt() && t.Bits == 64:
-		if v <= -1<<63 {
-			return math.MinInt64
-		}
-		if v < 0 {
-			return int64(v)
-		}
-		if v >= 1<<64 {
-			return -1
-		}
-		return int64(uint64(v))
-	case v >= 1<<63:
-		return math.MaxInt64
-	case v <= -1<<63:
-		return math.MinInt64
-	}
-	return int64(v)
 }
 
 func roundF(t ir.Type, v float64) float64 {

@@ -1034,19 +1034,26 @@ func castIv(from, to ir.Type, a Interval) Interval {
 		// Conversions that keep every value (or round it monotonically).
 		return fill(to, Interval{castEnd(a.Min), castEnd(a.Max)})
 	}
-	// Narrowing integer casts and float to integer: the ends only when the
-	// values provably fit.
-	if a.Min != nil && a.Max != nil {
-		fits := false
-		if from.IsFloat() {
-			lo, lok := a.Min.(*ir.FloatImm)
-			hi, hok := a.Max.(*ir.FloatImm)
-			fits = lok && hok && lo.V > float64(to.Min())-1 && hi.V < float64(to.Max())+1
-		} else {
-			lo, hi := constRange(a.Min), constRange(a.Max)
-			fits = lo.lok && lo.lo >= to.Min() && hi.hok && hi.hi <= to.Max()
+	if from.IsFloat() {
+		// Float to integer saturates (ir.FloatToInt), so it is monotone:
+		// the casts of the ends bound it, and an infinite end is the
+		// type's limit. The ends stay symbolic (int32(max(0.0f, s)) for
+		// a product with a float Param), as in Halide. NaN is the
+		// caller's (of1).
+		r := typeRange(to)
+		if a.Min != nil {
+			r.Min = castEnd(a.Min)
 		}
-		if fits {
+		if a.Max != nil {
+			r.Max = castEnd(a.Max)
+		}
+		return r
+	}
+	// Narrowing integer casts wrap: the ends only when the values provably
+	// fit.
+	if a.Min != nil && a.Max != nil {
+		lo, hi := constRange(a.Min), constRange(a.Max)
+		if lo.lok && lo.lo >= to.Min() && hi.hok && hi.hi <= to.Max() {
 			return fill(to, Interval{castEnd(a.Min), castEnd(a.Max)})
 		}
 	}

@@ -536,8 +536,8 @@ func mkCast(t ir.Type, e ir.Expr) ir.Expr {
 			return ir.Const(t, c.V)
 		case t.IsBool():
 			return boolImm(c.V != 0)
-		case c.V >= -(1<<63) && c.V < 1<<63:
-			return &ir.IntImm{T: t, V: t.Wrap(int64(c.V))}
+		default:
+			return &ir.IntImm{T: t, V: ir.FloatToInt(c.V, t)}
 		}
 	}
 	return ir.Simplify(&ir.Cast{T: t, X: e})

@@ -32,8 +32,8 @@
 // and Mod are ir.FloorDiv and ir.FloorMod; division or modulo by zero yields
 // zero. Float32 values are carried as float64 rounded to float32 after every
 // operation; float Mod is a - b*floor(a/b) computed in float64 and then
-// rounded to the type. Casts from float to int truncate toward zero (NaN gives
-// 0, values outside the int64 range saturate) and then wrap. Comparisons yield
+// rounded to the type. Casts from float to int are ir.FloatToInt: truncate
+// toward zero, saturate at the ends of the type, NaN gives 0. Comparisons yield
 // bools; And, Or and Select evaluate lazily. The intrinsic round rounds half
 // to even; promise_clamped clamps; unsafe_promise_clamped and likely return
 // their first argument.

@@ -293,32 +293,6 @@ func loadFloat[T float32 | float64](name string, slot int, idx value) floatFn {
 	}
 }
 
-// floatToInt truncates v toward zero and converts it to an integer of type t
-// (NaN gives 0; values outside the int64 range, or for uint64 the uint64
-// range, saturate), before wrapping.
-func floatToInt(v float64, t ir.Type) int64 {
-	switch {
-	case v != v:
-		return 0
-	case t.IsUInt() && t.Bits == 64:
-		if v <= -1<<63 {
-			return math.MinInt64
-		}
-		if v < 0 {
-			return int64(v)
-		}
-		if v >= 1<<64 {
-			return -1
-		}
-		return int64(uint64(v))
-	case v >= 1<<63:
-		return math.MaxInt64
-	case v <= -1<<63:
-		return math.MinInt64
-	}
-	return int64(v)
-}
-
 // convert returns v converted to type t as a Cast does.
 func (c *compiler) convert(v value, t ir.Type) value {
 	if v.t == t {
@@ -345,7 +319,7 @@ func (c *compiler) convert(v value, t ir.Type) value {
 				return 0
 			})
 		} else {
-			r = intValue(t, func(f *frame) int64 { return t.Wrap(floatToInt(vf(f), t)) })
+			r = intValue(t, func(f *frame) int64 { return ir.FloatToInt(vf(f), t) })
 		}
 	case t.IsFloat():
 		vi := v.i

@@ -448,8 +448,19 @@ func refCast(from, to ir.Type, iv int64, fv float64) (int64, float64) {
 		case math.IsNaN(fv):
 			return 0, 0
 		}
+		// Truncate, then saturate at the ends of the type.
 		tr := new(big.Float).SetFloat64(math.Trunc(fv))
 		bi, _ := tr.Int(nil)
+		lo, hi := big.NewInt(to.Min()), big.NewInt(to.Max())
+		if to == ir.UInt64 {
+			hi = new(big.Int).SetUint64(math.MaxUint64)
+		}
+		if bi.Cmp(lo) < 0 {
+			bi = lo
+		}
+		if bi.Cmp(hi) > 0 {
+			bi = hi
+		}
 		return fromBig(to, bi), 0
 	}
 	x := toBig(from, iv)

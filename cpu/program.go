@@ -390,7 +390,7 @@ func convertScalar(t ir.Type, v any) (int64, float64, bool) {
 			}
 			return i, 0, true
 		}
-		i = floatToInt(fl, t)
+		i = ir.FloatToInt(fl, t)
 	}
 	return t.Wrap(i), 0, true
 }

@@ -554,34 +554,66 @@ func (m *cudaModule) helperSource(name string) (int, string) {
     return a < 0 ? (long long)(0ull - (unsigned long long)a) : a;
 }
 `, cudaHelperPrefix, name)
-	case "toi64", "tou64":
-		conv, uconv := "__float2ll_rz", "__float2ull_rz"
-		if t.Bits == 64 {
-			conv, uconv = "__double2ll_rz", "__double2ull_rz"
-		}
-		if parts[0] == "toi64" {
-			return 0, fmt.Sprintf(`// Float to int64 as the CPU executor converts: truncate toward zero, saturate
-// at the int64 range, NaN to 0 (%[4]s alone gives MIN for NaN).
-%[1]slong long %[2]s(%[3]s a) {
-    return isnan(a) ? 0 : %[4]s(a);
-}
-`, cudaHelperPrefix, name, c, conv)
-		}
-		return 0, fmt.Sprintf(`// Float to uint64 as the CPU executor converts: truncate toward zero, a
-// negative value as int64 (bit pattern), saturate at 2^64 - 1, NaN to 0.
-%[1]sunsigned long long %[2]s(%[3]s a) {
-    if (isnan(a)) {
-        return 0;
-    }
-    return a < 0 ? (unsigned long long)%[4]s(a) : %[5]s(a);
-}
-`, cudaHelperPrefix, name, c, conv, uconv)
+	case "toi8", "toi16", "toi32", "toi64", "tou8", "tou16", "tou32", "tou64":
+		return 0, cudaFloatToIntHelper(name, cudaHelperTypes[strings.TrimPrefix(parts[0], "to")], t)
 	case "cas":
 		return 1, cudaCASHelper(name, t)
 	case "atomic":
 		return 2, m.atomicHelper(name, parts[1], t)
 	}
 	panic(fmt.Sprintf("unknown helper %s", name))
+}
+
+// cudaFloatToIntHelper writes gh_to<to>_<from>: ir.FloatToInt's
+// conversion (truncate toward zero, saturate at the ends of to, NaN to 0),
+// spelled with comparisons so that it does not depend on what the hardware
+// conversion does with NaN and out-of-range values.
+func cudaFloatToIntHelper(name string, to, from ir.Type) string {
+	c, ct := cType(from), cType(to)
+	lo, hi := fmt.Sprint(to.Min()), fmt.Sprint(to.Max())
+	switch {
+	case to == ir.Int64:
+		lo, hi = "-9223372036854775807ll - 1", "9223372036854775807ll"
+	case to == ir.UInt64:
+		hi = "18446744073709551615ull"
+	case to.Bits == 32:
+		lo, hi = lo+"ll", hi+"ll"
+	}
+	// The ends as floats: 2^(bits-1) and 2^bits are exact; a value at or
+	// beyond them saturates. The lower end -2^(bits-1) is exact too.
+	top := fmt.Sprintf("%d.0", uint64(1)<<(to.Bits-1))
+	if to.IsUInt() {
+		top = fmt.Sprintf("%d.0", uint64(1)<<to.Bits)
+		if to.Bits == 64 {
+			top = "18446744073709551616.0"
+		}
+	}
+	bottom := "-" + fmt.Sprintf("%d.0", uint64(1)<<(to.Bits-1))
+	if to.IsUInt() {
+		bottom = "0.0"
+	}
+	if from.Bits == 32 {
+		top, bottom = top+"f", bottom+"f"
+	}
+	conv := "(long long)"
+	if to == ir.UInt64 {
+		conv = "(unsigned long long)"
+	}
+	return fmt.Sprintf(`// Float to %[4]s as every target converts: truncate toward zero, saturate
+// at the ends of the type, NaN to 0 (ir.FloatToInt).
+%[1]s%[2]s %[3]s(%[5]s a) {
+    if (isnan(a)) {
+        return 0;
+    }
+    if (a <= %[6]s) {
+        return (%[2]s)(%[8]s);
+    }
+    if (a >= %[7]s) {
+        return (%[2]s)(%[9]s);
+    }
+    return (%[2]s)%[10]s(a);
+}
+`, cudaHelperPrefix, ct, name, to, c, bottom, top, lo, hi, conv)
 }
 
 // cudaCASHelper writes gh_cas_T(T *p, T *expected, T desired): a
@@ -1627,16 +1659,7 @@ func (e *cudaKernelEmitter) cast(s string, p int, from, to ir.Type) (string, int
 	}
 	ct := cType(to)
 	if from.IsFloat() && to.IsIntOrUInt() {
-		conv := "__float2ll_rz"
-		if from.Bits == 64 {
-			conv = "__double2ll_rz"
-		}
-		if to.Bits == 64 {
-			return e.m.use("gh_to"+cTypeSuffix(to)+"_"+cTypeSuffix(from)) + "(" + s + ")", cPrecPostfix
-		}
-		// Narrower types wrap the int64 value. For NaN, __float2ll_rz gives
-		// MIN, whose low 32 bits are 0: the CPU's result.
-		return "(" + ct + ")" + conv + "(" + s + ")", cPrecUnary
+		return e.m.use("gh_to"+cTypeSuffix(to)+"_"+cTypeSuffix(from)) + "(" + s + ")", cPrecPostfix
 	}
 	return "(" + ct + ")" + cParen(s, p, cPrecUnary), cPrecUnary
 }

@@ -414,7 +414,11 @@ func Select(cond, t, f any) Expr {
 	return Expr{node: &ir.Select{Cond: c.node, True: an, False: bn}}
 }
 
-// Cast converts x to type t.
+// Cast converts x to type t. Integers wrap to a narrower integer type; a
+// float converts to an integer type by truncating toward zero and
+// saturating at the ends of the type (NaN gives 0), the same on every
+// target, so that the range of int32(clamp(v, 0, 1) * s) is [int32(min(0,
+// s)), int32(max(0, s))] whatever s is.
 func Cast(t Type, x any) Expr {
 	if err := checkType(t, "", "Cast"); err != nil {
 		return Expr{err: err}

@@ -48,8 +48,8 @@ import (
 // to their width, Div and Mod are FloorDiv and FloorMod (x/0 and x%0 are 0),
 // unsigned values divide and compare as unsigned, float32 results are
 // rounded after each operation, float Min and Max are math.Min and math.Max,
-// round is half to even. Casts from float to int fold only for values that
-// truncate into the int64 range.
+// round is half to even. Casts from float to int fold as FloatToInt
+// defines them (truncate, saturate, NaN to 0).
 //
 // SimplifyStmt simplifies the expressions of a statement and removes the
 // statements that do nothing; see its comment.
@@ -378,11 +378,7 @@ func mkCast(t Type, x Expr) Expr {
 		case t.IsBool():
 			return boolConst(c.V != 0)
 		}
-		tr := math.Trunc(c.V)
-		if math.IsNaN(tr) || tr < -(1<<63) || tr >= 1<<63 {
-			break // the result is not portable: leave it to run time
-		}
-		return IntConst(t, int64(tr))
+		return IntConst(t, FloatToInt(c.V, t))
 	case *Cast:
 		// Widening an integer and narrowing it back is the identity:
 		// int32(int64(x)) is x for an int32 x.
@@ -447,6 +443,16 @@ func mkArith(op BinOp, a, b Expr) Expr {
 			if IsConst(a) {
 				a, b = b, a // constant on the right
 			}
+		}
+	}
+	if t.IsFloat() && op == Mul {
+		// x * 1 is x for every float, NaN, infinities and -0 included
+		// (x * 0 is not: inf * 0 is NaN and -1 * 0 is -0).
+		if IsConstValue(a, 1) {
+			return b
+		}
+		if IsConstValue(b, 1) {
+			return a
 		}
 	}
 	return &Binary{op, a, b}

@@ -1,6 +1,9 @@
 package ir
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // TypeCode is the kind of scalar a Type describes.
 type TypeCode uint8
@@ -184,4 +187,39 @@ func (k ForKind) String() string {
 		return "gpu_thread"
 	}
 	return fmt.Sprintf("ForKind(%d)", k)
+}
+
+// FloatToInt is the conversion of a float value to the integer type t on
+// every target: truncate toward zero, NaN gives 0, and a value outside t's
+// range saturates to its nearest end. The result is t's value as an int64
+// (for uint64, its bit pattern). Saturation makes the conversion monotone,
+// so the bounds of a cast are the casts of the bounds (Halide assumes the
+// same by calling an overflowing conversion undefined).
+func FloatToInt(v float64, t Type) int64 {
+	switch {
+	case v != v:
+		return 0
+	case t.IsBool():
+		if v != 0 {
+			return 1
+		}
+		return 0
+	case t.IsUInt() && t.Bits == 64:
+		if v <= 0 {
+			return 0
+		}
+		if v >= 1<<64 {
+			return -1 // 2^64 - 1
+		}
+		return int64(uint64(v))
+	}
+	v = math.Trunc(v)
+	if lo := float64(t.Min()); v <= lo {
+		return t.Min()
+	}
+	// float64(t.Max()) rounds 2^63 - 1 up to 2^63.
+	if hi := float64(t.Max()); v >= hi {
+		return t.Max()
+	}
+	return int64(v)
 }

@@ -62,6 +62,9 @@ func allocationBounds(st *State) error {
 			box = sharedUnion(box, threads, sc.kernelLets)
 		}
 		ranges := make([]ir.Range, len(f.Args))
+		atLeast := make([]int64, len(f.Args))
+		mins, maxs := make([]ir.Expr, len(f.Args)), make([]ir.Expr, len(f.Args))
+		fixed := make([]int64, len(f.Args)) // the constant extents; -1 where symbolic
 		allConst := true
 		elems := int64(1)
 		for d := range f.Args {
@@ -76,6 +79,11 @@ func allocationBounds(st *State) error {
 				return x
 			}
 			mn := ir.Simplify(iv.Min)
+			// The extent's exact lower bound, before int32 arithmetic
+			// could wrap it (sizeTooLarge).
+			if n, ok := extentLowerBound(bounds.Interval{Min: lv.resolve(iv.Min), Max: lv.resolve(iv.Max)}); ok {
+				atLeast[d] = n
+			}
 			ext := ir.Simplify(ir.AddE(ir.SubE(iv.Max, iv.Min), ir.Int(1)))
 			if c, ok := bounds.ConstantUpperBound(lv.resolve(ext), nil); ok && c <= maxConstExtent {
 				if c < 0 {
@@ -88,7 +96,10 @@ func allocationBounds(st *State) error {
 					return x
 				}
 			}
+			mins[d], maxs[d] = iv.Min, iv.Max
+			fixed[d] = -1
 			if c, ok := ir.AsInt(ext); ok {
+				fixed[d] = max(c, 0)
 				elems *= max(c, 0)
 				ext = ir.Int(max(c, 0))
 			} else {
@@ -99,6 +110,9 @@ func allocationBounds(st *State) error {
 			}
 			ranges[d] = ir.Range{Min: mn, Extent: ext}
 		}
+		if err = sizeTooLarge(f, "allocation bounds", atLeast); err != nil {
+			return x
+		}
 		if mem == ir.Auto {
 			mem = ir.Heap
 			if allConst && elems*int64(f.T.Bytes()) <= maxStackBytes {
@@ -106,7 +120,15 @@ func allocationBounds(st *State) error {
 			}
 		}
 		st.logf(3, "  allocation_bounds: %s in %s, extents %s\n", r.Func, mem, rangeList(ranges))
-		return &ir.Realize{Func: r.Func, T: r.T, Memory: mem, Bounds: ranges, PerThread: r.PerThread, InGlobal: r.InGlobal, Body: r.Body}
+		realize := &ir.Realize{Func: r.Func, T: r.T, Memory: mem, Bounds: ranges, PerThread: r.PerThread, InGlobal: r.InGlobal, Body: r.Body}
+		if !inKernel {
+			// Sizes computed in a kernel are checked before its launch
+			// (gpu_kernels).
+			if check := sizeCheck(f.Name, "allocation bounds", mins, maxs, fixed); check != nil {
+				return ir.MakeBlock(check, realize)
+			}
+		}
+		return realize
 	})
 	if err != nil {
 		return err

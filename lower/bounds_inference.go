@@ -293,6 +293,8 @@ func regionLets(f *ir.Function, produce, consume ir.Stmt, idx *bounds.Index) ([]
 			} else if !iv.IsBounded() {
 				return nil, nil, ir.Errorf(ir.ErrUnbounded, f.Name, "bounds inference", "%s is accessed in an unbounded way in dimension %d (%s): the region needed is %s", f.Name, d, a, iv).
 					WithLegal("clamp the coordinate, use a boundary condition, or promise its range with Clamped / UnsafePromiseClamped")
+			} else if err := regionTooLarge(f, d, iv, consume); err != nil {
+				return nil, nil, err
 			}
 			lets = append(lets, let{p + a + ".min", iv.Min}, let{p + a + ".max", iv.Max})
 		}

@@ -225,6 +225,13 @@ func extractKernel(st *State, outer *ir.For, count map[string]int) (*ir.Kernel, 
 		}
 		kern.Allocs = append(kern.Allocs, ka)
 	}
+	for _, a := range kern.Allocs {
+		if a.Dynamic {
+			if c := noWrapCheck(a.Func, "store_in("+a.Memory.String()+")", a.Size, kern.HostLets); c != nil {
+				kern.Checks = append(kern.Checks, c)
+			}
+		}
+	}
 	kern.Checks = append(kern.Checks, launchChecks(kern, loopFunc(outer.Name))...)
 	ir.WalkStmt(body, func(x ir.Stmt) bool {
 		if _, ok := x.(*ir.Barrier); ok {

@@ -106,7 +106,9 @@ func sharedLimits(k *ir.Kernel) (ir.Stmt, error) {
 		return nil, nil
 	}
 	return &ir.AssertStmt{
-		Cond:    ir.Simplify(ir.LTE(bytes, ir.Int(maxDynamicShared))),
+		// In int64: the sizes are checked not to wrap (noWrapCheck), but
+		// their bytes could.
+		Cond:    ir.Simplify(ir.LTE(widen(bytes), ir.IntConst(ir.Int64, maxDynamicShared))),
 		Message: fmt.Sprintf("kernel %s needs %s bytes of shared memory (sizes known at launch: %s), over the device's limit of %d bytes per block; it needs", k.Name, ir.ExprString(bytes), strings.Join(dynamic, ", "), maxDynamicShared),
 		Args:    []ir.Expr{bytes},
 		Error:   &ir.Error{Code: ir.ErrSchedule, Func: dynFunc, Directive: "store_in(GPUShared)", Legal: "smaller tiles, or fewer Funcs in shared memory"},

@@ -36,6 +36,21 @@ static __device__ __forceinline__ float gh_min_f32(float a, float b) {
     return a < b ? a : b;
 }
 
+// Float to uint8 as every target converts: truncate toward zero, saturate
+// at the ends of the type, NaN to 0 (ir.FloatToInt).
+static __device__ __forceinline__ unsigned char gh_tou8_f32(float a) {
+    if (isnan(a)) {
+        return 0;
+    }
+    if (a <= 0.0f) {
+        return (unsigned char)(0);
+    }
+    if (a >= 256.0f) {
+        return (unsigned char)(255);
+    }
+    return (unsigned char)(long long)(a);
+}
+
 // Kernel brighten_s0_x: block 256 x 1 x 1 (256 threads).
 extern "C" __global__ void __launch_bounds__(256) brighten_s0_x(
     const float *__restrict__ input,
@@ -50,6 +65,6 @@ extern "C" __global__ void __launch_bounds__(256) brighten_s0_x(
     const int brighten_s0_x = block_id_x * 256 + thread_id_x + brighten_min_0;
     if (brighten_s0_x < brighten_min_0 + brighten_extent_0) {
         const float v = __fmul_rn(input[brighten_s0_x - input_min_0], gain) + bias;
-        brighten[brighten_s0_x - brighten_min_0] = (unsigned char)__float2ll_rz(rintf(__fmul_rn(gh_min_f32(gh_max_f32(v, 0.0f), 1.0f), 255.0f)));
+        brighten[brighten_s0_x - brighten_min_0] = gh_tou8_f32(rintf(__fmul_rn(gh_min_f32(gh_max_f32(v, 0.0f), 1.0f), 255.0f)));
     }
 }

@@ -165,34 +165,244 @@ static __device__ __forceinline__ unsigned long long gh_mod_u64(unsigned long lo
     return b == 0 ? 0 : a % b;
 }
 
-// Float to int64 as the CPU executor converts: truncate toward zero, saturate
-// at the int64 range, NaN to 0 (__float2ll_rz alone gives MIN for NaN).
+// Float to int16 as every target converts: truncate toward zero, saturate
+// at the ends of the type, NaN to 0 (ir.FloatToInt).
+static __device__ __forceinline__ short gh_toi16_f32(float a) {
+    if (isnan(a)) {
+        return 0;
+    }
+    if (a <= -32768.0f) {
+        return (short)(-32768);
+    }
+    if (a >= 32768.0f) {
+        return (short)(32767);
+    }
+    return (short)(long long)(a);
+}
+
+// Float to int16 as every target converts: truncate toward zero, saturate
+// at the ends of the type, NaN to 0 (ir.FloatToInt).
+static __device__ __forceinline__ short gh_toi16_f64(double a) {
+    if (isnan(a)) {
+        return 0;
+    }
+    if (a <= -32768.0) {
+        return (short)(-32768);
+    }
+    if (a >= 32768.0) {
+        return (short)(32767);
+    }
+    return (short)(long long)(a);
+}
+
+// Float to int32 as every target converts: truncate toward zero, saturate
+// at the ends of the type, NaN to 0 (ir.FloatToInt).
+static __device__ __forceinline__ int gh_toi32_f32(float a) {
+    if (isnan(a)) {
+        return 0;
+    }
+    if (a <= -2147483648.0f) {
+        return (int)(-2147483648ll);
+    }
+    if (a >= 2147483648.0f) {
+        return (int)(2147483647ll);
+    }
+    return (int)(long long)(a);
+}
+
+// Float to int32 as every target converts: truncate toward zero, saturate
+// at the ends of the type, NaN to 0 (ir.FloatToInt).
+static __device__ __forceinline__ int gh_toi32_f64(double a) {
+    if (isnan(a)) {
+        return 0;
+    }
+    if (a <= -2147483648.0) {
+        return (int)(-2147483648ll);
+    }
+    if (a >= 2147483648.0) {
+        return (int)(2147483647ll);
+    }
+    return (int)(long long)(a);
+}
+
+// Float to int64 as every target converts: truncate toward zero, saturate
+// at the ends of the type, NaN to 0 (ir.FloatToInt).
 static __device__ __forceinline__ long long gh_toi64_f32(float a) {
-    return isnan(a) ? 0 : __float2ll_rz(a);
+    if (isnan(a)) {
+        return 0;
+    }
+    if (a <= -9223372036854775808.0f) {
+        return (long long)(-9223372036854775807ll - 1);
+    }
+    if (a >= 9223372036854775808.0f) {
+        return (long long)(9223372036854775807ll);
+    }
+    return (long long)(long long)(a);
 }
 
-// Float to int64 as the CPU executor converts: truncate toward zero, saturate
-// at the int64 range, NaN to 0 (__double2ll_rz alone gives MIN for NaN).
+// Float to int64 as every target converts: truncate toward zero, saturate
+// at the ends of the type, NaN to 0 (ir.FloatToInt).
 static __device__ __forceinline__ long long gh_toi64_f64(double a) {
-    return isnan(a) ? 0 : __double2ll_rz(a);
+    if (isnan(a)) {
+        return 0;
+    }
+    if (a <= -9223372036854775808.0) {
+        return (long long)(-9223372036854775807ll - 1);
+    }
+    if (a >= 9223372036854775808.0) {
+        return (long long)(9223372036854775807ll);
+    }
+    return (long long)(long long)(a);
 }
 
-// Float to uint64 as the CPU executor converts: truncate toward zero, a
-// negative value as int64 (bit pattern), saturate at 2^64 - 1, NaN to 0.
+// Float to int8 as every target converts: truncate toward zero, saturate
+// at the ends of the type, NaN to 0 (ir.FloatToInt).
+static __device__ __forceinline__ signed char gh_toi8_f32(float a) {
+    if (isnan(a)) {
+        return 0;
+    }
+    if (a <= -128.0f) {
+        return (signed char)(-128);
+    }
+    if (a >= 128.0f) {
+        return (signed char)(127);
+    }
+    return (signed char)(long long)(a);
+}
+
+// Float to int8 as every target converts: truncate toward zero, saturate
+// at the ends of the type, NaN to 0 (ir.FloatToInt).
+static __device__ __forceinline__ signed char gh_toi8_f64(double a) {
+    if (isnan(a)) {
+        return 0;
+    }
+    if (a <= -128.0) {
+        return (signed char)(-128);
+    }
+    if (a >= 128.0) {
+        return (signed char)(127);
+    }
+    return (signed char)(long long)(a);
+}
+
+// Float to uint16 as every target converts: truncate toward zero, saturate
+// at the ends of the type, NaN to 0 (ir.FloatToInt).
+static __device__ __forceinline__ unsigned short gh_tou16_f32(float a) {
+    if (isnan(a)) {
+        return 0;
+    }
+    if (a <= 0.0f) {
+        return (unsigned short)(0);
+    }
+    if (a >= 65536.0f) {
+        return (unsigned short)(65535);
+    }
+    return (unsigned short)(long long)(a);
+}
+
+// Float to uint16 as every target converts: truncate toward zero, saturate
+// at the ends of the type, NaN to 0 (ir.FloatToInt).
+static __device__ __forceinline__ unsigned short gh_tou16_f64(double a) {
+    if (isnan(a)) {
+        return 0;
+    }
+    if (a <= 0.0) {
+        return (unsigned short)(0);
+    }
+    if (a >= 65536.0) {
+        return (unsigned short)(65535);
+    }
+    return (unsigned short)(long long)(a);
+}
+
+// Float to uint32 as every target converts: truncate toward zero, saturate
+// at the ends of the type, NaN to 0 (ir.FloatToInt).
+static __device__ __forceinline__ unsigned int gh_tou32_f32(float a) {
+    if (isnan(a)) {
+        return 0;
+    }
+    if (a <= 0.0f) {
+        return (unsigned int)(0ll);
+    }
+    if (a >= 4294967296.0f) {
+        return (unsigned int)(4294967295ll);
+    }
+    return (unsigned int)(long long)(a);
+}
+
+// Float to uint32 as every target converts: truncate toward zero, saturate
+// at the ends of the type, NaN to 0 (ir.FloatToInt).
+static __device__ __forceinline__ unsigned int gh_tou32_f64(double a) {
+    if (isnan(a)) {
+        return 0;
+    }
+    if (a <= 0.0) {
+        return (unsigned int)(0ll);
+    }
+    if (a >= 4294967296.0) {
+        return (unsigned int)(4294967295ll);
+    }
+    return (unsigned int)(long long)(a);
+}
+
+// Float to uint64 as every target converts: truncate toward zero, saturate
+// at the ends of the type, NaN to 0 (ir.FloatToInt).
 static __device__ __forceinline__ unsigned long long gh_tou64_f32(float a) {
     if (isnan(a)) {
         return 0;
     }
-    return a < 0 ? (unsigned long long)__float2ll_rz(a) : __float2ull_rz(a);
+    if (a <= 0.0f) {
+        return (unsigned long long)(0);
+    }
+    if (a >= 18446744073709551616.0f) {
+        return (unsigned long long)(18446744073709551615ull);
+    }
+    return (unsigned long long)(unsigned long long)(a);
 }
 
-// Float to uint64 as the CPU executor converts: truncate toward zero, a
-// negative value as int64 (bit pattern), saturate at 2^64 - 1, NaN to 0.
+// Float to uint64 as every target converts: truncate toward zero, saturate
+// at the ends of the type, NaN to 0 (ir.FloatToInt).
 static __device__ __forceinline__ unsigned long long gh_tou64_f64(double a) {
     if (isnan(a)) {
         return 0;
     }
-    return a < 0 ? (unsigned long long)__double2ll_rz(a) : __double2ull_rz(a);
+    if (a <= 0.0) {
+        return (unsigned long long)(0);
+    }
+    if (a >= 18446744073709551616.0) {
+        return (unsigned long long)(18446744073709551615ull);
+    }
+    return (unsigned long long)(unsigned long long)(a);
+}
+
+// Float to uint8 as every target converts: truncate toward zero, saturate
+// at the ends of the type, NaN to 0 (ir.FloatToInt).
+static __device__ __forceinline__ unsigned char gh_tou8_f32(float a) {
+    if (isnan(a)) {
+        return 0;
+    }
+    if (a <= 0.0f) {
+        return (unsigned char)(0);
+    }
+    if (a >= 256.0f) {
+        return (unsigned char)(255);
+    }
+    return (unsigned char)(long long)(a);
+}
+
+// Float to uint8 as every target converts: truncate toward zero, saturate
+// at the ends of the type, NaN to 0 (ir.FloatToInt).
+static __device__ __forceinline__ unsigned char gh_tou8_f64(double a) {
+    if (isnan(a)) {
+        return 0;
+    }
+    if (a <= 0.0) {
+        return (unsigned char)(0);
+    }
+    if (a >= 256.0) {
+        return (unsigned char)(255);
+    }
+    return (unsigned char)(long long)(a);
 }
 
 // Compare-and-swap on the bits of *p: if *p is *expected, store desired and
@@ -827,13 +1037,13 @@ extern "C" __global__ void __launch_bounds__(64) ops(
         out_f32[6] = gh_max_f32(in_f32[i], in_f32[i + 1]);
         out_bool[247] = in_f32[i] < in_f32[i + 1];
         out_bool[248] = in_f32[i] == in_f32[i + 1];
-        out_i8[349] = (signed char)__float2ll_rz(in_f32[i]);
-        out_i16[350] = (short)__float2ll_rz(in_f32[i]);
-        out_i32[351] = (int)__float2ll_rz(in_f32[i]);
+        out_i8[349] = gh_toi8_f32(in_f32[i]);
+        out_i16[350] = gh_toi16_f32(in_f32[i]);
+        out_i32[351] = gh_toi32_f32(in_f32[i]);
         out_i64[352] = gh_toi64_f32(in_f32[i]);
-        out_u8[353] = (unsigned char)__float2ll_rz(in_f32[i]);
-        out_u16[354] = (unsigned short)__float2ll_rz(in_f32[i]);
-        out_u32[355] = (unsigned int)__float2ll_rz(in_f32[i]);
+        out_u8[353] = gh_tou8_f32(in_f32[i]);
+        out_u16[354] = gh_tou16_f32(in_f32[i]);
+        out_u32[355] = gh_tou32_f32(in_f32[i]);
         out_u64[356] = gh_tou64_f32(in_f32[i]);
         out_f32[357] = in_f32[i];
         out_f64[358] = (double)in_f32[i];
@@ -857,13 +1067,13 @@ extern "C" __global__ void __launch_bounds__(64) ops(
         out_f64[6] = gh_max_f64(in_f64[i], in_f64[i + 1]);
         out_bool[277] = in_f64[i] < in_f64[i + 1];
         out_bool[278] = in_f64[i] == in_f64[i + 1];
-        out_i8[379] = (signed char)__double2ll_rz(in_f64[i]);
-        out_i16[380] = (short)__double2ll_rz(in_f64[i]);
-        out_i32[381] = (int)__double2ll_rz(in_f64[i]);
+        out_i8[379] = gh_toi8_f64(in_f64[i]);
+        out_i16[380] = gh_toi16_f64(in_f64[i]);
+        out_i32[381] = gh_toi32_f64(in_f64[i]);
         out_i64[382] = gh_toi64_f64(in_f64[i]);
-        out_u8[383] = (unsigned char)__double2ll_rz(in_f64[i]);
-        out_u16[384] = (unsigned short)__double2ll_rz(in_f64[i]);
-        out_u32[385] = (unsigned int)__double2ll_rz(in_f64[i]);
+        out_u8[383] = gh_tou8_f64(in_f64[i]);
+        out_u16[384] = gh_tou16_f64(in_f64[i]);
+        out_u32[385] = gh_tou32_f64(in_f64[i]);
         out_u64[386] = gh_tou64_f64(in_f64[i]);
         out_f32[387] = (float)in_f64[i];
         out_f64[388] = in_f64[i];
@@ -895,22 +1105,22 @@ extern "C" __global__ void __launch_bounds__(64) ops(
         out_bool[414] = in_bool[i];
         out_f32[40] = sqrtf(in_f32[i]);
         out_f64[40] = sqrt(in_f64[i]);
-        out_i32[40] = (int)__double2ll_rz(sqrt((double)in_i32[i]));
+        out_i32[40] = gh_toi32_f64(sqrt((double)in_i32[i]));
         out_f32[41] = (float)exp((double)in_f32[i]);
         out_f64[41] = exp(in_f64[i]);
-        out_i32[41] = (int)__double2ll_rz(exp((double)in_i32[i]));
+        out_i32[41] = gh_toi32_f64(exp((double)in_i32[i]));
         out_f32[42] = (float)log((double)in_f32[i]);
         out_f64[42] = log(in_f64[i]);
-        out_i32[42] = (int)__double2ll_rz(log((double)in_i32[i]));
+        out_i32[42] = gh_toi32_f64(log((double)in_i32[i]));
         out_f32[43] = floorf(in_f32[i]);
         out_f64[43] = floor(in_f64[i]);
-        out_i32[43] = (int)__double2ll_rz(floor((double)in_i32[i]));
+        out_i32[43] = gh_toi32_f64(floor((double)in_i32[i]));
         out_f32[44] = ceilf(in_f32[i]);
         out_f64[44] = ceil(in_f64[i]);
-        out_i32[44] = (int)__double2ll_rz(ceil((double)in_i32[i]));
+        out_i32[44] = gh_toi32_f64(ceil((double)in_i32[i]));
         out_f32[45] = rintf(in_f32[i]);
         out_f64[45] = rint(in_f64[i]);
-        out_i32[45] = (int)__double2ll_rz(rint((double)in_i32[i]));
+        out_i32[45] = gh_toi32_f64(rint((double)in_i32[i]));
         out_f32[50] = (float)pow((double)in_f32[i], (double)2.5f);
         out_f64[50] = pow(in_f64[i], -0.5);
         out_f32[51] = __int_as_float(0x7f800000);

@@ -11,15 +11,16 @@ import (
 )
 
 // bigIntermediate returns a pipeline whose compute_root intermediate f
-// would take 8 GiB: the 2x2 output reads f at (x*65535, y*32767), so f's
-// region is 65536 x 32768 float32 values, 2^33 bytes.
-func bigIntermediate(gpu bool) *halide.Pipeline {
+// would take 4 GiB: the 2x2 output reads f at (x*65535, y*ystep) with ystep
+// 16383, so f's region is 65536 x 16384 float32 values, 2^32 bytes (with
+// ystep 32767, 2^31 values: more than int32 indices reach).
+func bigIntermediate(gpu bool, ystep int) *halide.Pipeline {
 	x, y := halide.NewVar("x"), halide.NewVar("y")
 	f := halide.NewFunc("f")
 	f.Define(x, y).Is(halide.Cast(halide.Float32, x.Add(y)))
 	f.ComputeRoot()
 	g := halide.NewFunc("g")
-	g.Define(x, y).Is(f.At(x.Mul(65535), y.Mul(32767)))
+	g.Define(x, y).Is(f.At(x.Mul(65535), y.Mul(ystep)))
 	if gpu {
 		bx, by, tx, ty := halide.NewVar("bx"), halide.NewVar("by"), halide.NewVar("tx"), halide.NewVar("ty")
 		f.GPUTile(x, y, bx, by, tx, ty, 16, 16)
@@ -28,7 +29,7 @@ func bigIntermediate(gpu bool) *halide.Pipeline {
 	return halide.NewPipeline(g)
 }
 
-const eightGiB = 8 << 30
+const fourGiB = 4 << 30
 
 func TestAllocationLimit(t *testing.T) {
 	for _, gpu := range []bool{false, true} {
@@ -38,15 +39,21 @@ func TestAllocationLimit(t *testing.T) {
 		}
 		t.Run(name+"/small-limit", func(t *testing.T) {
 			const limit = 1 << 30
-			p := bigIntermediate(gpu).WithOptions(halide.Options{MaxAllocationBytes: limit})
+			p := bigIntermediate(gpu, 16383).WithOptions(halide.Options{MaxAllocationBytes: limit})
 			checkTooLarge(t, p.Realize(halide.NewBuffer[float32](2, 2)), limit)
 		})
 		t.Run(name+"/default-limit", func(t *testing.T) {
 			limit := cpu.DefaultMaxAllocationBytes()
-			if limit >= eightGiB {
-				t.Skipf("the default limit here, a quarter of the memory, is %d bytes: an 8 GiB allocation is allowed", limit)
+			if limit >= fourGiB {
+				t.Skipf("the default limit here, a quarter of the memory, is %d bytes: a 4 GiB allocation is allowed", limit)
 			}
-			checkTooLarge(t, bigIntermediate(gpu).Realize(halide.NewBuffer[float32](2, 2)), limit)
+			checkTooLarge(t, bigIntermediate(gpu, 16383).Realize(halide.NewBuffer[float32](2, 2)), limit)
+		})
+		t.Run(name+"/int32-elements", func(t *testing.T) {
+			// 2^31 elements: refused before any allocation whatever the
+			// limit, by the check that indices reach every element.
+			err := bigIntermediate(gpu, 32767).WithOptions(halide.Options{MaxAllocationBytes: 1 << 40}).Realize(halide.NewBuffer[float32](2, 2))
+			checkTooLarge(t, err, 2147483648)
 		})
 	}
 	t.Run("under-the-limit", func(t *testing.T) {
