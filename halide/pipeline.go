@@ -571,13 +571,20 @@ func renameFunction(fn *ir.Function, rename map[string]string) {
 
 // Lower runs the lowering passes and returns the lowered statement.
 func (p *Pipeline) Lower() (l *Lowered, err error) {
+	return p.LowerContext(context.Background())
+}
+
+// LowerContext is Lower stopping when ctx is done: the passes that can
+// take long check ctx as they go and return an ErrCanceled error, and
+// leave nothing running.
+func (p *Pipeline) LowerContext(ctx context.Context) (l *Lowered, err error) {
 	if err := p.check("Lower"); err != nil {
 		return nil, err
 	}
-	return p.lower(p.opts.StopAfter)
+	return p.lower(ctx, p.opts.StopAfter)
 }
 
-func (p *Pipeline) lower(stopAfter string) (l *Lowered, err error) {
+func (p *Pipeline) lower(ctx context.Context, stopAfter string) (l *Lowered, err error) {
 	defer recoverInternal("Lower", &err)
 	if err := p.check("Lower"); err != nil {
 		return nil, err
@@ -586,7 +593,7 @@ func (p *Pipeline) lower(stopAfter string) (l *Lowered, err error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := lower.Lower(b.lp, lower.Options{Debug: p.opts.Debug, Log: p.opts.Log, Verify: p.opts.Verify, StopAfter: stopAfter})
+	res, err := lower.Lower(b.lp, lower.Options{Context: ctx, Debug: p.opts.Debug, Log: p.opts.Log, Verify: p.opts.Verify, StopAfter: stopAfter})
 	if err != nil {
 		return nil, err
 	}
@@ -618,11 +625,16 @@ type compiled struct {
 // Compile lowers the pipeline and prepares it to run (Realize does this on
 // first use).
 func (p *Pipeline) Compile() (err error) {
-	_, err = p.compile()
+	return p.CompileContext(context.Background())
+}
+
+// CompileContext is Compile stopping when ctx is done (see LowerContext).
+func (p *Pipeline) CompileContext(ctx context.Context) (err error) {
+	_, err = p.compile(ctx)
 	return err
 }
 
-func (p *Pipeline) compile() (c *compiled, err error) {
+func (p *Pipeline) compile(ctx context.Context) (c *compiled, err error) {
 	if err := p.check("Compile"); err != nil {
 		return nil, err
 	}
@@ -633,7 +645,7 @@ func (p *Pipeline) compile() (c *compiled, err error) {
 	}
 	p.compiled = nil
 	defer recoverInternal("Compile", &err)
-	l, err := p.lower("")
+	l, err := p.lower(ctx, "")
 	if err != nil {
 		return nil, err
 	}
@@ -761,7 +773,7 @@ func (l *Lowered) CUDA() (src string, err error) {
 // emulator Compiled is nil: it compiles no GPU code to measure.
 func (p *Pipeline) Report() (r []gpu.KernelReport, err error) {
 	defer recoverInternal("Report", &err)
-	c, err := p.compile()
+	c, err := p.compile(context.Background())
 	if err != nil {
 		return nil, err
 	}
@@ -816,7 +828,7 @@ func (p *Pipeline) Realize(out BufferRef) error {
 // Realize.
 func (p *Pipeline) RealizeContext(ctx context.Context, out BufferRef) (err error) {
 	defer recoverInternal("Realize", &err)
-	c, err := p.compile()
+	c, err := p.compile(ctx)
 	if err != nil {
 		return err
 	}

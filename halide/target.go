@@ -121,7 +121,7 @@ func (p *Pipeline) BenchmarkContext(ctx context.Context, out BufferRef, runs int
 	if runs < 1 {
 		return gpu.Timing{}, ir.Errorf(ir.ErrBadArgument, "", "Benchmark", "Benchmark with %d runs", runs).WithLegal("at least 1 run")
 	}
-	c, err := p.compile()
+	c, err := p.compile(ctx)
 	if err != nil {
 		return gpu.Timing{}, err
 	}

@@ -76,13 +76,14 @@ const (
 	// ErrCycle: Funcs call each other in a cycle (f reads g and g reads f,
 	// through any definition), so neither can be computed first.
 	ErrCycle ErrorCode = "cycle"
-	// ErrCanceled: Realize or Benchmark was stopped by its context (a
+	// ErrCanceled: Lower, Compile, Realize or Benchmark was stopped by its context (a
 	// cancellation or a deadline); errors.Is(err, context.Canceled) or
 	// context.DeadlineExceeded holds through Cause.
 	ErrCanceled ErrorCode = "canceled"
 	// ErrAllocationTooLarge: an allocation (of a Func's buffer on the host,
 	// in the emulator or on the device) would need more bytes than
-	// Options.MaxAllocationBytes allows.
+	// Options.MaxAllocationBytes allows, or more elements than int32
+	// indices reach (2^31 - 1).
 	ErrAllocationTooLarge ErrorCode = "allocation_too_large"
 	// ErrExprTooLarge: inlining made an expression larger than the limit
 	// (a chain of inlined Funcs each reading its producer several times

@@ -33,6 +33,7 @@ func allocationBounds(st *State) error {
 		if !ok || err != nil {
 			return x
 		}
+		st.checkStop()
 		f := st.Funcs[r.Func]
 		inner, inKernel := kernelLoops(sc.loops)
 		var threads []*ir.For

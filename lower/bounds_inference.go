@@ -92,6 +92,7 @@ func defineRegions(st *State, s ir.Stmt, idx *bounds.Index, perThread map[string
 	var mut func(ir.Stmt) ir.Stmt
 	// production defines the region of f, produced by p and consumed by c.
 	production := func(f *ir.Function, p, c *ir.ProducerConsumer) ir.Stmt {
+		st.checkStop()
 		done[f.Name] = true
 		cbody := mut(c.Body)
 		if err != nil {

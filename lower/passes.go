@@ -1,6 +1,7 @@
 package lower
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -86,6 +87,9 @@ var PassOrder = [][3]string{
 
 // Options control Lower.
 type Options struct {
+	// Context, if set, stops lowering when it is done: Lower returns an
+	// ErrCanceled error (see State.Stopped).
+	Context context.Context
 	// Debug is the logging level: 0 none, 1 pass names and times, 2 also
 	// the statement after each pass, 3 also sub-steps. When zero, the
 	// environment variable GOHALIDE_DEBUG is read.
@@ -123,6 +127,22 @@ type State struct {
 	kernels map[string]kernelShape
 	debug   int
 	log     io.Writer
+	ctx     context.Context
+}
+
+// stopped is the panic value with which a pass deep in its work gives up
+// when the context is done; Lower turns it into an ErrCanceled error.
+type stopped struct{ err error }
+
+// checkStop gives up the lowering (see stopped) when its context is done.
+// Passes call it once per unit of work that can take long (a Func, a
+// production, an allocation, a kernel).
+func (s *State) checkStop() {
+	if s.ctx != nil {
+		if err := s.ctx.Err(); err != nil {
+			panic(stopped{err})
+		}
+	}
 }
 
 func (s *State) logf(level int, format string, args ...any) {
@@ -149,7 +169,7 @@ type Result struct {
 // values; a failed compiler invariant is recovered into an ErrInternal
 // error naming the pass.
 func Lower(p *Pipeline, opts Options) (res *Result, err error) {
-	st := &State{P: p, debug: opts.Debug, log: opts.Log}
+	st := &State{P: p, debug: opts.Debug, log: opts.Log, ctx: opts.Context}
 	if st.debug == 0 {
 		st.debug, _ = strconv.Atoi(os.Getenv("GOHALIDE_DEBUG"))
 	}
@@ -160,6 +180,10 @@ func Lower(p *Pipeline, opts Options) (res *Result, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			res = nil
+			if s, ok := r.(stopped); ok {
+				err = &ir.Error{Code: ir.ErrCanceled, Func: p.Output, Directive: "Lower", Msg: fmt.Sprintf("stopped in pass %s: %v", current, s.err), Cause: s.err}
+				return
+			}
 			err = &ir.Error{Code: ir.ErrInternal, Directive: current,
 				Msg: fmt.Sprintf("compiler bug in pass %s: %v\n%s", current, r, debug.Stack())}
 		}
@@ -170,6 +194,7 @@ func Lower(p *Pipeline, opts Options) (res *Result, err error) {
 	}
 	for _, pass := range Passes {
 		current = pass.Name
+		st.checkStop()
 		before := st.Stmt
 		start := time.Now()
 		if err := pass.Run(st); err != nil {

@@ -131,3 +131,29 @@ func TestRealizeContextBackground(t *testing.T) {
 		}
 	}
 }
+
+// TestLowerCancel checks that lowering stops with its context: Lower,
+// Compile and Realize (which lowers on first use) given a context that is
+// done return ErrCanceled and lower nothing.
+func TestLowerCancel(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, c := range []struct {
+		name string
+		run  func(p *halide.Pipeline, out *halide.Buffer[int32]) error
+	}{
+		{"LowerContext", func(p *halide.Pipeline, _ *halide.Buffer[int32]) error { _, err := p.LowerContext(ctx); return err }},
+		{"CompileContext", func(p *halide.Pipeline, _ *halide.Buffer[int32]) error { return p.CompileContext(ctx) }},
+		{"RealizeContext", func(p *halide.Pipeline, out *halide.Buffer[int32]) error { return p.RealizeContext(ctx, out) }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p, out := cpuLoop()
+			checkCanceled(t, c.run(p, out), context.Canceled, 0)
+			// The pipeline is not left half compiled: with a live
+			// context it lowers and runs.
+			if _, err := p.LowerContext(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
