@@ -10,13 +10,16 @@ package lower
 //   - rvarIndependent: the iterations of one RVar write disjoint points and
 //     read no point another iteration writes (every dimension of an
 //     update's RVar loops is judged by it: parallel, GPU, vectorized, order);
-//   - reassociable: the update is f(args) = f(args) op e with op
-//     associative and commutative and e not reading f (or writes a value
-//     that no RVar changes), so its iterations may run in any order.
+//   - anyOrder: the update is f(args) = f(args) op e with op associative
+//     and commutative and e not reading f (or writes a value that no RVar
+//     changes), or it is Atomic() and reads f only at the point it writes
+//     (our Atomic() is Halide's atomic(true): the user asserts that the
+//     updates of one point commute; the atomic store keeps each whole), so
+//     its iterations may run in any order.
 //
 // checkRVarOrder applies the order rule to the final loop nest of a stage
-// (validate_schedules calls it; the parallel check there calls
-// rvarIndependent and reassociable too).
+// (validate_schedules calls it; checkRVarLoops there calls
+// loopIndependent and anyOrder too).
 
 import (
 	"strings"
@@ -176,67 +179,89 @@ func loopIndependent(f string, d *ir.Definition, dim string) bool {
 // op (+, *, min, max, &&, ||) and an e that does not read f, or it reads
 // neither f nor any RVar (every iteration stores the same value at a
 // point). Integer + and * wrap, which keeps them associative; float + and
-// * round differently in another order, so they count only with atomic
-// set (the caller's Atomic(), which accepts that as Halide's does).
-func reassociable(f *ir.Function, d *ir.Definition, atomic bool) bool {
+// * round differently in another order, which Halide accepts too (its
+// reorder and rfactor treat them as associative).
+func reassociable(f *ir.Function, d *ir.Definition) bool {
 	if d.RDom == nil {
 		return false
 	}
-	readsF, readsR := false, false
-	rv := map[string]bool{}
-	for _, v := range d.RDom.Vars {
-		rv[v.Name] = true
-	}
-	reads := func(e ir.Expr) {
-		ir.WalkExpr(e, func(x ir.Expr) bool {
-			switch x := x.(type) {
-			case *ir.Call:
-				readsF = readsF || (x.Kind == ir.CallFunc && x.Name == f.Name)
-			case *ir.Var:
-				readsR = readsR || rv[x.Name]
-			}
-			return true
-		})
-	}
-	b, ok := d.Value.(*ir.Binary)
-	if !ok {
-		reads(d.Value)
-		return !readsF && !readsR
-	}
-	switch b.Op {
-	case ir.Min, ir.Max, ir.And, ir.Or:
-	case ir.Add, ir.Mul:
-		if f.T.IsFloat() && !atomic {
-			return false
-		}
-	default:
-		reads(d.Value)
-		return !readsF && !readsR
-	}
-	self := func(e ir.Expr) bool {
-		c, ok := e.(*ir.Call)
-		if !ok || c.Kind != ir.CallFunc || c.Name != f.Name || len(c.Args) != len(d.Args) {
-			return false
-		}
-		for i := range c.Args {
-			if !ir.Equal(c.Args[i], d.Args[i]) {
-				return false
+	if b, ok := d.Value.(*ir.Binary); ok {
+		switch b.Op {
+		case ir.Add, ir.Mul, ir.Min, ir.Max, ir.And, ir.Or:
+			if isSelf(f, d, b.A) && !readsFunc(b.B, f.Name) || isSelf(f, d, b.B) && !readsFunc(b.A, f.Name) {
+				return true
 			}
 		}
-		return true
 	}
-	var e ir.Expr
-	switch {
-	case self(b.A):
-		e = b.B
-	case self(b.B):
-		e = b.A
-	default:
-		reads(d.Value)
-		return !readsF && !readsR
+	if readsFunc(d.Value, f.Name) {
+		return false
 	}
-	reads(e)
-	return !readsF
+	for _, rv := range d.RDom.Vars {
+		if usesVar(d.Value, rv.Name) {
+			return false
+		}
+	}
+	return true
+}
+
+// readsOnlyOwnPoint reports whether the value of update d reads f only at
+// the point it writes (f(args) with the left-hand side's args), so that
+// an atomic store makes each iteration's read-modify-write of that point
+// whole. Atomic() asks for that and asserts that the updates of one point
+// commute (as Halide's atomic(true) does, which skips its associativity
+// proof; min(f(args) + 1, 100) is such an update).
+func readsOnlyOwnPoint(f *ir.Function, d *ir.Definition) bool {
+	ok := true
+	ir.WalkExpr(d.Value, func(e ir.Expr) bool {
+		if c, isCall := e.(*ir.Call); isCall && c.Kind == ir.CallFunc && c.Name == f.Name {
+			ok = ok && isSelf(f, d, c)
+			return false
+		}
+		return ok
+	})
+	return ok
+}
+
+// isSelf reports whether e is f at the point update d writes.
+func isSelf(f *ir.Function, d *ir.Definition, e ir.Expr) bool {
+	c, ok := e.(*ir.Call)
+	if !ok || c.Kind != ir.CallFunc || c.Name != f.Name || len(c.Args) != len(d.Args) {
+		return false
+	}
+	for i := range c.Args {
+		if !ir.Equal(c.Args[i], d.Args[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func readsFunc(e ir.Expr, f string) bool {
+	found := false
+	ir.WalkExpr(e, func(x ir.Expr) bool {
+		if c, ok := x.(*ir.Call); ok && c.Kind == ir.CallFunc && c.Name == f {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+func usesVar(e ir.Expr, v string) bool {
+	found := false
+	ir.WalkExpr(e, func(x ir.Expr) bool {
+		if x, ok := x.(*ir.Var); ok && x.Name == v {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// anyOrder reports whether the iterations of update d of f may run in any
+// order: it is reassociable, or Atomic() and reading f only at its own point.
+func anyOrder(f *ir.Function, d *ir.Definition) bool {
+	return reassociable(f, d) || d.Schedule.Atomic && readsOnlyOwnPoint(f, d)
 }
 
 // checkRVarOrder refuses a schedule of update si of f whose final loop
@@ -285,7 +310,7 @@ func checkRVarOrder(f *ir.Function, si int, d *ir.Definition) error {
 				if e.old == "" && (indep[e.inner] || indep[e.outer]) || e.old != "" && allIndep(t.rvars(e.old)) {
 					continue
 				}
-				if reassociable(f, d, d.Schedule.Atomic) {
+				if anyOrder(f, d) {
 					return nil
 				}
 				return rvarOrderError(f, si, d, t, loopOf[a], loopOf[b], e)
@@ -311,9 +336,9 @@ func rvarOrderError(f *ir.Function, si int, d *ir.Definition, t *rvarLoops, out,
 	if out == in {
 		loops = "the fused loop " + out + " runs " + e.inner + " outside " + e.outer
 	}
-	alt := "an update f(args) = f(args) op e with op +, *, min or max may reorder its RVars (float + and * with Atomic())"
+	alt := "an update f(args) = f(args) op e (op +, *, min or max, e not reading f) may reorder its RVars, and so may an Atomic() one that reads f only at the point it writes"
 	if d.Schedule.Atomic {
-		alt = "Atomic() does not make it legal: the update is not f(args) = f(args) op e with an associative op"
+		alt = "Atomic() does not make it legal, since the update reads points of " + f.Name + " other than the one it writes"
 	}
 	return ir.Errorf(ir.ErrSchedule, f.Name, "reorder", "in update %d of %s, %s, so the schedule reorders %s: the algorithm runs %s%s, and the update's iterations may read points that others write, so another order may change its meaning",
 		si-1, f.Name, loops, what, rule, why).

@@ -4,7 +4,7 @@ package lower
 // judge: compute and store levels name a realized Func and one of its loops,
 // Func.bound names a pure var, tail strategies suit their stage, a
 // parallel, GPU or vectorized loop over an RVar runs independent iterations
-// (or atomic ones of an associative update), and the loops of an update's
+// (or atomic ones reading only their own point), and the loops of an update's
 // RVars keep the algorithm's order (rvar_order.go).
 //
 // Before: inline_functions has run. After: every LevelAt names an existing
@@ -110,7 +110,8 @@ func validateSchedules(st *State) error {
 
 // checkRVarLoops refuses a parallel, GPU or vectorized loop over an RVar
 // of update si of f whose iterations are not independent, unless the stage
-// is Atomic() and its update associative (Halide's set_dim_type rule):
+// is Atomic() and reads f only at the point it writes (Halide's
+// set_dim_type rule, with our Atomic() as its atomic(true)):
 // iterations that run at once could write the same point or read a point
 // another one writes.
 func checkRVarLoops(f *ir.Function, si int, d *ir.Definition) error {
@@ -119,16 +120,16 @@ func checkRVarLoops(f *ir.Function, si int, d *ir.Definition) error {
 		if !ok || !dim.IsRVar || loopIndependent(f.Name, d, dim.Name) {
 			continue
 		}
-		if d.Schedule.Atomic && reassociable(f, d, true) {
+		if d.Schedule.Atomic && readsOnlyOwnPoint(f, d) {
 			continue
 		}
 		if dim.Kind == ir.Vectorized {
 			return ir.Errorf(ir.ErrSchedule, f.Name, directive, "vectorizing the RVar loop %s of stage %d of %s may change the meaning of the update: its lanes load before any of them stores, so an iteration would not see the points the earlier ones write", dim.Name, si, f.Name).
-				WithLegal("vectorize a pure var, or unroll %s (which keeps its order); Atomic() if the update is f(args) = f(args) op e with an associative op", dim.Name)
+				WithLegal("vectorize a pure var, or unroll %s (which keeps its order); Atomic() if the update reads %s only at the point it writes", dim.Name, f.Name)
 		}
 		if d.Schedule.Atomic {
-			return ir.Errorf(ir.ErrSchedule, f.Name, directive, "marking the RVar loop %s of stage %d of %s %s may change the meaning of the update even with Atomic(): atomic stores keep a point's updates whole, but the update is not f(args) = f(args) op e with an associative op (+, *, min, max) and an e that does not read %s, so its iterations depend on each other's order", dim.Name, si, f.Name, dim.Kind, f.Name).
-				WithLegal("run a pure var in parallel, or write the update as f(args) = f(args) op e")
+			return ir.Errorf(ir.ErrSchedule, f.Name, directive, "marking the RVar loop %s of stage %d of %s %s may change the meaning of the update even with Atomic(): atomic stores keep each read-modify-write of one point whole, but the update reads points of %s other than the one it writes, which other iterations may be writing", dim.Name, si, f.Name, dim.Kind, f.Name).
+				WithLegal("run a pure var in parallel, or keep the RVar loops serial")
 		}
 		return ir.Errorf(ir.ErrSchedule, f.Name, directive, "marking the RVar loop %s of stage %d of %s %s may introduce a race condition: iterations may write the same point", dim.Name, si, f.Name, dim.Kind).
 			WithLegal("call Atomic() on the stage to make its stores atomic, or run a pure var in parallel")
