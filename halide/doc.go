@@ -29,7 +29,7 @@
 // A schedule may not change the order in which an update visits its RDom
 // (first dimension innermost) where that could change its result: Lower
 // refuses a reorder, tile or fuse that swaps two RVars, or the pieces of a
-// split one, and a Parallel, GPU or vectorized RVar loop, unless the moved
+// split one, and a Parallel or GPU RVar loop, unless the moved
 // iterations write their own points or the update is f(args) = f(args) op
 // e with an associative op (see docs/design.md, validate_schedules).
 //

@@ -3,13 +3,13 @@ package lower
 // rvar_order: which schedules of an update keep its meaning. The algorithm
 // runs an update's RDom with its first dimension innermost; a schedule may
 // change that order (reorder, tile, split pieces swapped, fuse, GPU loops)
-// or run iterations at once (parallel, vectorized, GPU loops) only where the
+// or run iterations at once (parallel and GPU loops) only where the
 // compiler proves that the iterations it moves are independent, as Halide
 // does (Stage::reorder, Stage::set_dim_type):
 //
 //   - rvarIndependent: the iterations of one RVar write disjoint points and
 //     read no point another iteration writes (every dimension of an
-//     update's RVar loops is judged by it: parallel, GPU, vectorized, order);
+//     update's RVar loops is judged by it: parallel, GPU, order);
 //   - anyOrder: the update is f(args) = f(args) op e with op associative
 //     and commutative and e not reading f (or writes a value that no RVar
 //     changes), or it is Atomic() and reads f only at the point it writes

@@ -3,7 +3,7 @@ package lower
 // validate_schedules: check the directives that need the whole pipeline to
 // judge: compute and store levels name a realized Func and one of its loops,
 // Func.bound names a pure var, tail strategies suit their stage, a
-// parallel, GPU or vectorized loop over an RVar runs independent iterations
+// parallel or GPU loop over an RVar runs independent iterations
 // (or atomic ones reading only their own point), and the loops of an update's
 // RVars keep the algorithm's order (rvar_order.go).
 //
@@ -108,7 +108,7 @@ func validateSchedules(st *State) error {
 	return nil
 }
 
-// checkRVarLoops refuses a parallel, GPU or vectorized loop over an RVar
+// checkRVarLoops refuses a parallel or GPU loop over an RVar
 // of update si of f whose iterations are not independent, unless the stage
 // is Atomic() and reads f only at the point it writes (Halide's
 // set_dim_type rule, with our Atomic() as its atomic(true)):
@@ -116,16 +116,16 @@ func validateSchedules(st *State) error {
 // another one writes.
 func checkRVarLoops(f *ir.Function, si int, d *ir.Definition) error {
 	for _, dim := range d.Schedule.Dims {
-		directive, ok := map[ir.ForKind]string{ir.Parallel: "parallel", ir.GPUBlock: "gpu_blocks", ir.GPUThread: "gpu_threads", ir.Vectorized: "vectorize"}[dim.Kind]
+		// A vectorized loop is not among them, unlike in Halide: its
+		// lanes run in order (the CPU runs it as a loop, and vector_access
+		// keeps a kernel's loop that reads the buffer it stores to a loop),
+		// so it keeps the order as Unroll does.
+		directive, ok := map[ir.ForKind]string{ir.Parallel: "parallel", ir.GPUBlock: "gpu_blocks", ir.GPUThread: "gpu_threads"}[dim.Kind]
 		if !ok || !dim.IsRVar || loopIndependent(f.Name, d, dim.Name) {
 			continue
 		}
 		if d.Schedule.Atomic && readsOnlyOwnPoint(f, d) {
 			continue
-		}
-		if dim.Kind == ir.Vectorized {
-			return ir.Errorf(ir.ErrSchedule, f.Name, directive, "vectorizing the RVar loop %s of stage %d of %s may change the meaning of the update: its lanes load before any of them stores, so an iteration would not see the points the earlier ones write", dim.Name, si, f.Name).
-				WithLegal("vectorize a pure var, or unroll %s (which keeps its order); Atomic() if the update reads %s only at the point it writes", dim.Name, f.Name)
 		}
 		if d.Schedule.Atomic {
 			return ir.Errorf(ir.ErrSchedule, f.Name, directive, "marking the RVar loop %s of stage %d of %s %s may change the meaning of the update even with Atomic(): atomic stores keep each read-modify-write of one point whole, but the update reads points of %s other than the one it writes, which other iterations may be writing", dim.Name, si, f.Name, dim.Kind, f.Name).
