@@ -26,6 +26,12 @@
 // ComputeInline say where a Func is computed, StoreAt and StoreIn where it
 // is stored, Bound fixes its region, In makes a wrapper a consumer sees
 // instead, and Atomic makes a colliding scatter safe to run in parallel.
+// A schedule may not change the order in which an update visits its RDom
+// (first dimension innermost) where that could change its result: Lower
+// refuses a reorder, tile or fuse that swaps two RVars, or the pieces of a
+// split one, and a Parallel or GPU RVar loop, unless the moved
+// iterations write their own points or the update is f(args) = f(args) op
+// e with an associative op (see docs/design.md, validate_schedules).
 //
 // Directives never fail on the spot: the first error is recorded and
 // returned, as a *halide.Error with a code, the Func, the directive and what

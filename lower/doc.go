@@ -16,7 +16,8 @@
 // The passes, in order:
 //
 //	inline_functions       substitute Funcs computed inline into their consumers
-//	validate_schedules     check directives that need the whole pipeline
+//	validate_schedules     check directives that need the whole pipeline; an update's RVar loops keep
+//	                       the algorithm's order unless the moved iterations are independent (rvar_order.go)
 //	schedule_functions     build the loop nest: splits, fuses, reorders, tails, compute/store levels
 //	validate_gpu           check the GPU loop structure (block and thread loops)
 //	bounds_inference       define the region each stage computes (f.s0.x.min/max) and check input and output bounds;

@@ -2,8 +2,10 @@ package lower
 
 // validate_schedules: check the directives that need the whole pipeline to
 // judge: compute and store levels name a realized Func and one of its loops,
-// Func.bound names a pure var, tail strategies suit their stage, and a
-// parallel loop over an RVar is atomic.
+// Func.bound names a pure var, tail strategies suit their stage, a
+// parallel or GPU loop over an RVar runs independent iterations
+// (or atomic ones reading only their own point), and the loops of an update's
+// RVars keep the algorithm's order (rvar_order.go).
 //
 // Before: inline_functions has run. After: every LevelAt names an existing
 // loop (schedule_functions still checks that the loop encloses every use).
@@ -95,90 +97,44 @@ func validateSchedules(st *State) error {
 						WithLegal("GuardWithIf")
 				}
 			}
-			for _, dim := range d.Schedule.Dims {
-				if (dim.Kind == ir.Parallel || dim.Kind == ir.GPUBlock || dim.Kind == ir.GPUThread) && dim.IsRVar && !d.Schedule.Atomic && !rvarLoopWritesOwnPoints(name, d, dim.Name) {
-					directive := map[ir.ForKind]string{ir.Parallel: "parallel", ir.GPUBlock: "gpu_blocks", ir.GPUThread: "gpu_threads"}[dim.Kind]
-					return ir.Errorf(ir.ErrSchedule, name, directive, "marking the RVar loop %s of stage %d of %s %s may introduce a race condition: iterations may write the same point", dim.Name, si, name, dim.Kind).
-						WithLegal("call Atomic() on the stage to make its stores atomic, or run a pure var in parallel")
-				}
+			if err := checkRVarLoops(f, si, d); err != nil {
+				return err
+			}
+			if err := checkRVarOrder(f, si, d); err != nil {
+				return err
 			}
 		}
 	}
 	return nil
 }
 
-// rvarLoopWritesOwnPoints reports whether the iterations of the loop dim
-// of update d of f write disjoint points and read no point another iteration
-// writes, so that they may run in parallel without atomics (Halide proves
-// the same): the loop derives (by splits) from one RVar r alone, r is a
-// bare argument of the left-hand side in some position i, and every use
-// of the Func on the right-hand side has r in position i too (the
-// iteration's own points) or a constant outside r's range there.
-func rvarLoopWritesOwnPoints(f string, d *ir.Definition, dim string) bool {
-	roots := map[string]map[string]bool{}
-	root := func(n string) map[string]bool {
-		if r, ok := roots[n]; ok {
-			return r
+// checkRVarLoops refuses a parallel or GPU loop over an RVar
+// of update si of f whose iterations are not independent, unless the stage
+// is Atomic() and reads f only at the point it writes (Halide's
+// set_dim_type rule, with our Atomic() as its atomic(true)):
+// iterations that run at once could write the same point or read a point
+// another one writes.
+func checkRVarLoops(f *ir.Function, si int, d *ir.Definition) error {
+	for _, dim := range d.Schedule.Dims {
+		// A vectorized loop is not among them, unlike in Halide: its
+		// lanes run in order (the CPU runs it as a loop, and vector_access
+		// keeps a kernel's loop that reads the buffer it stores to a loop),
+		// so it keeps the order as Unroll does.
+		directive, ok := map[ir.ForKind]string{ir.Parallel: "parallel", ir.GPUBlock: "gpu_blocks", ir.GPUThread: "gpu_threads"}[dim.Kind]
+		if !ok || !dim.IsRVar || loopIndependent(f.Name, d, dim.Name) {
+			continue
 		}
-		return map[string]bool{n: true}
+		if d.Schedule.Atomic && readsOnlyOwnPoint(f, d) {
+			continue
+		}
+		if d.Schedule.Atomic {
+			return ir.Errorf(ir.ErrSchedule, f.Name, directive, "marking the RVar loop %s of stage %d of %s %s may change the meaning of the update even with Atomic(): atomic stores keep each read-modify-write of one point whole, but the update reads points of %s other than the one it writes, which other iterations may be writing", dim.Name, si, f.Name, dim.Kind, f.Name).
+				WithLegal("run a pure var in parallel, or keep the RVar loops serial")
+		}
+		return ir.Errorf(ir.ErrSchedule, f.Name, directive, "marking the RVar loop %s of stage %d of %s %s may introduce a race condition: iterations may write the same point", dim.Name, si, f.Name, dim.Kind).
+			WithLegal("call Atomic() on the stage to make its stores atomic, or run a pure var in parallel")
 	}
-	for _, sp := range d.Schedule.Splits {
-		switch sp.Kind {
-		case ir.SplitVar:
-			roots[sp.Outer], roots[sp.Inner] = root(sp.Old), root(sp.Old)
-		case ir.FuseVars:
-			u := map[string]bool{}
-			for n := range root(sp.Inner) {
-				u[n] = true
-			}
-			for n := range root(sp.Outer) {
-				u[n] = true
-			}
-			roots[sp.Old] = u
-		}
-	}
-	r := root(dim)
-	if len(r) != 1 || d.RDom == nil {
-		return false
-	}
-	var rv *ir.RVar
-	for i := range d.RDom.Vars {
-		if r[d.RDom.Vars[i].Name] {
-			rv = &d.RDom.Vars[i]
-		}
-	}
-	if rv == nil {
-		return false
-	}
-	pos := -1
-	for i, a := range d.Args {
-		if v, ok := a.(*ir.Var); ok && v.Name == rv.Name {
-			pos = i
-		}
-	}
-	if pos < 0 {
-		return false
-	}
-	last := ir.Simplify(ir.SubE(ir.AddE(rv.Min, rv.Extent), ir.Int(1)))
-	own := true
-	ir.WalkExpr(d.Value, func(e ir.Expr) bool {
-		c, ok := e.(*ir.Call)
-		if !ok || c.Kind != ir.CallFunc || !own {
-			return own
-		}
-		if len(c.Args) != len(d.Args) || c.Name != f {
-			return true
-		}
-		a := c.Args[pos]
-		if v, ok := a.(*ir.Var); ok && v.Name == rv.Name {
-			return true
-		}
-		if !ir.IsConst(a) || !(ir.CanProve(ir.LTE(a, rv.Min)) || ir.CanProve(ir.LTE(last, a))) {
-			own = false
-		}
-		return own
-	})
-	return own
+	return nil
 }
 
 // isRVarName reports whether the stage's var q (qualified) derives from an RVar.

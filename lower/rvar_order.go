@@ -1,0 +1,346 @@
+package lower
+
+// rvar_order: which schedules of an update keep its meaning. The algorithm
+// runs an update's RDom with its first dimension innermost; a schedule may
+// change that order (reorder, tile, split pieces swapped, fuse, GPU loops)
+// or run iterations at once (parallel and GPU loops) only where the
+// compiler proves that the iterations it moves are independent, as Halide
+// does (Stage::reorder, Stage::set_dim_type):
+//
+//   - rvarIndependent: the iterations of one RVar write disjoint points and
+//     read no point another iteration writes (every dimension of an
+//     update's RVar loops is judged by it: parallel, GPU, order);
+//   - anyOrder: the update is f(args) = f(args) op e with op associative
+//     and commutative and e not reading f (or writes a value that no RVar
+//     changes), or it is Atomic() and reads f only at the point it writes
+//     (our Atomic() is Halide's atomic(true): the user asserts that the
+//     updates of one point commute; the atomic store keeps each whole), so
+//     its iterations may run in any order.
+//
+// checkRVarOrder applies the order rule to the final loop nest of a stage
+// (validate_schedules calls it; checkRVarLoops there calls
+// loopIndependent and anyOrder too).
+
+import (
+	"strings"
+
+	"github.com/gohalide/gohalide/ir"
+)
+
+// rvarLoops records how the loops of a stage derive from its RDom's RVars
+// through splits and fuses.
+type rvarLoops struct {
+	d *ir.Definition
+	// segs maps a loop to the loops it iterates, outermost first: itself,
+	// or for a fused loop those of its outer then its inner loop.
+	segs map[string][]string
+	// from maps a loop to itself and every loop it was split or fused
+	// from (a piece of a split fused loop derives from all the fused ones).
+	from map[string]map[string]bool
+	// edges are the nestings the algorithm's order fixes: each RVar outside
+	// the RDom's earlier ones, and each split's outer piece outside its
+	// inner piece.
+	edges []orderEdge
+}
+
+// orderEdge says loop outer runs outside loop inner in the algorithm.
+type orderEdge struct {
+	outer, inner string
+	// old is the loop a split made the two from ("" for two RVars).
+	old string
+}
+
+func newRVarLoops(d *ir.Definition) *rvarLoops {
+	t := &rvarLoops{d: d, segs: map[string][]string{}, from: map[string]map[string]bool{}}
+	if d.RDom != nil {
+		vs := d.RDom.Vars
+		for i := range vs {
+			for j := i + 1; j < len(vs); j++ {
+				t.edges = append(t.edges, orderEdge{outer: vs[j].Name, inner: vs[i].Name})
+			}
+		}
+	}
+	for _, sp := range d.Schedule.Splits {
+		switch sp.Kind {
+		case ir.SplitVar:
+			anc := map[string]bool{}
+			for _, s := range t.segsOf(sp.Old) {
+				for n := range t.fromOf(s) {
+					anc[n] = true
+				}
+			}
+			for _, n := range []string{sp.Outer, sp.Inner} {
+				a := map[string]bool{n: true}
+				for m := range anc {
+					a[m] = true
+				}
+				t.from[n] = a
+				t.segs[n] = []string{n}
+			}
+			t.edges = append(t.edges, orderEdge{outer: sp.Outer, inner: sp.Inner, old: sp.Old})
+		case ir.FuseVars:
+			t.segs[sp.Old] = append(append([]string{}, t.segsOf(sp.Outer)...), t.segsOf(sp.Inner)...)
+		}
+	}
+	return t
+}
+
+func (t *rvarLoops) segsOf(n string) []string {
+	if s, ok := t.segs[n]; ok {
+		return s
+	}
+	return []string{n}
+}
+
+func (t *rvarLoops) fromOf(n string) map[string]bool {
+	if a, ok := t.from[n]; ok {
+		return a
+	}
+	return map[string]bool{n: true}
+}
+
+// rvars returns the RVars loop n derives from.
+func (t *rvarLoops) rvars(n string) []string {
+	var out []string
+	if t.d.RDom == nil {
+		return nil
+	}
+	for _, rv := range t.d.RDom.Vars {
+		for _, s := range t.segsOf(n) {
+			if t.fromOf(s)[rv.Name] {
+				out = append(out, rv.Name)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// rvarIndependent reports whether the iterations of the RVar rv of update
+// d of f write disjoint points and read no point another iteration writes,
+// so that they may run in any order or at once (Halide proves the same):
+// rv is a bare argument of the left-hand side in some position i, and
+// every use of f on the right-hand side has rv in position i too (the
+// iteration's own points) or a constant outside rv's range there.
+func rvarIndependent(f string, d *ir.Definition, rvName string) bool {
+	if d.RDom == nil {
+		return false
+	}
+	var rv *ir.RVar
+	for i := range d.RDom.Vars {
+		if d.RDom.Vars[i].Name == rvName {
+			rv = &d.RDom.Vars[i]
+		}
+	}
+	if rv == nil {
+		return false
+	}
+	pos := -1
+	for i, a := range d.Args {
+		if v, ok := a.(*ir.Var); ok && v.Name == rv.Name {
+			pos = i
+		}
+	}
+	if pos < 0 {
+		return false
+	}
+	last := ir.Simplify(ir.SubE(ir.AddE(rv.Min, rv.Extent), ir.Int(1)))
+	own := true
+	ir.WalkExpr(d.Value, func(e ir.Expr) bool {
+		c, ok := e.(*ir.Call)
+		if !ok || c.Kind != ir.CallFunc || !own {
+			return own
+		}
+		if len(c.Args) != len(d.Args) || c.Name != f {
+			return true
+		}
+		a := c.Args[pos]
+		if v, ok := a.(*ir.Var); ok && v.Name == rv.Name {
+			return true
+		}
+		if !ir.IsConst(a) || !(ir.CanProve(ir.LTE(a, rv.Min)) || ir.CanProve(ir.LTE(last, a))) {
+			own = false
+		}
+		return own
+	})
+	return own
+}
+
+// loopIndependent reports whether the iterations of loop dim of update d
+// of f are independent: the loop derives (by splits) from one RVar alone
+// and that RVar's iterations are independent.
+func loopIndependent(f string, d *ir.Definition, dim string) bool {
+	rs := newRVarLoops(d).rvars(dim)
+	return len(rs) == 1 && rvarIndependent(f, d, rs[0])
+}
+
+// reassociable reports whether the iterations of update d of f may run in
+// any order: its value is f(args) op e for an associative and commutative
+// op (+, *, min, max, &&, ||) and an e that does not read f, or it reads
+// neither f nor any RVar (every iteration stores the same value at a
+// point). Integer + and * wrap, which keeps them associative; float + and
+// * round differently in another order, which Halide accepts too (its
+// reorder and rfactor treat them as associative).
+func reassociable(f *ir.Function, d *ir.Definition) bool {
+	if d.RDom == nil {
+		return false
+	}
+	if b, ok := d.Value.(*ir.Binary); ok {
+		switch b.Op {
+		case ir.Add, ir.Mul, ir.Min, ir.Max, ir.And, ir.Or:
+			if isSelf(f, d, b.A) && !readsFunc(b.B, f.Name) || isSelf(f, d, b.B) && !readsFunc(b.A, f.Name) {
+				return true
+			}
+		}
+	}
+	if readsFunc(d.Value, f.Name) {
+		return false
+	}
+	for _, rv := range d.RDom.Vars {
+		if usesVar(d.Value, rv.Name) {
+			return false
+		}
+	}
+	return true
+}
+
+// readsOnlyOwnPoint reports whether the value of update d reads f only at
+// the point it writes (f(args) with the left-hand side's args), so that
+// an atomic store makes each iteration's read-modify-write of that point
+// whole. Atomic() asks for that and asserts that the updates of one point
+// commute (as Halide's atomic(true) does, which skips its associativity
+// proof; min(f(args) + 1, 100) is such an update).
+func readsOnlyOwnPoint(f *ir.Function, d *ir.Definition) bool {
+	ok := true
+	ir.WalkExpr(d.Value, func(e ir.Expr) bool {
+		if c, isCall := e.(*ir.Call); isCall && c.Kind == ir.CallFunc && c.Name == f.Name {
+			ok = ok && isSelf(f, d, c)
+			return false
+		}
+		return ok
+	})
+	return ok
+}
+
+// isSelf reports whether e is f at the point update d writes.
+func isSelf(f *ir.Function, d *ir.Definition, e ir.Expr) bool {
+	c, ok := e.(*ir.Call)
+	if !ok || c.Kind != ir.CallFunc || c.Name != f.Name || len(c.Args) != len(d.Args) {
+		return false
+	}
+	for i := range c.Args {
+		if !ir.Equal(c.Args[i], d.Args[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func readsFunc(e ir.Expr, f string) bool {
+	found := false
+	ir.WalkExpr(e, func(x ir.Expr) bool {
+		if c, ok := x.(*ir.Call); ok && c.Kind == ir.CallFunc && c.Name == f {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+func usesVar(e ir.Expr, v string) bool {
+	found := false
+	ir.WalkExpr(e, func(x ir.Expr) bool {
+		if x, ok := x.(*ir.Var); ok && x.Name == v {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// anyOrder reports whether the iterations of update d of f may run in any
+// order: it is reassociable, or Atomic() and reading f only at its own point.
+func anyOrder(f *ir.Function, d *ir.Definition) bool {
+	return reassociable(f, d) || d.Schedule.Atomic && readsOnlyOwnPoint(f, d)
+}
+
+// checkRVarOrder refuses a schedule of update si of f whose final loop
+// nest (innermost first in Dims, virtual threads placed as
+// schedule_functions places them) runs two loops in another nesting order
+// than the algorithm's: two loops from different RVars, or the two pieces
+// of one split, unless the iterations it moves are independent.
+func checkRVarOrder(f *ir.Function, si int, d *ir.Definition) error {
+	if d.RDom == nil || si == 0 {
+		return nil
+	}
+	t := newRVarLoops(d)
+	// The nest's RVar segments, outermost first, and the loop each lies in.
+	var nest, loopOf []string
+	dims := placeVThreads(d.Schedule.Dims)
+	for i := len(dims) - 1; i >= 0; i-- {
+		if !dims[i].IsRVar {
+			continue
+		}
+		for _, s := range t.segsOf(dims[i].Name) {
+			nest = append(nest, s)
+			loopOf = append(loopOf, dims[i].Name)
+		}
+	}
+	indep := map[string]bool{}
+	for _, rv := range d.RDom.Vars {
+		indep[rv.Name] = rvarIndependent(f.Name, d, rv.Name)
+	}
+	allIndep := func(rs []string) bool {
+		for _, r := range rs {
+			if !indep[r] {
+				return false
+			}
+		}
+		return true
+	}
+	for a := range nest {
+		fa := t.fromOf(nest[a])
+		for b := a + 1; b < len(nest); b++ {
+			fb := t.fromOf(nest[b])
+			for _, e := range t.edges {
+				if !(fa[e.inner] && !fa[e.outer] && fb[e.outer] && !fb[e.inner]) {
+					continue
+				}
+				// Loop a (outside) comes from e.inner and loop b from e.outer.
+				if e.old == "" && (indep[e.inner] || indep[e.outer]) || e.old != "" && allIndep(t.rvars(e.old)) {
+					continue
+				}
+				if anyOrder(f, d) {
+					return nil
+				}
+				return rvarOrderError(f, si, d, t, loopOf[a], loopOf[b], e)
+			}
+		}
+	}
+	return nil
+}
+
+func rvarOrderError(f *ir.Function, si int, d *ir.Definition, t *rvarLoops, out, in string, e orderEdge) *ir.Error {
+	what := "the RVars " + e.inner + " and " + e.outer
+	rule := e.inner + " inside " + e.outer
+	why := " (an RDom's first dimension is innermost)"
+	if e.old != "" {
+		what = "the pieces " + e.outer + " and " + e.inner + " of " + strings.Join(t.rvars(e.old), " and ")
+		if len(t.segsOf(e.old)) > 1 {
+			what = "the pieces " + e.outer + " and " + e.inner + " of the fused loop " + e.old
+		}
+		rule = "the outer piece " + e.outer + " outside the inner piece " + e.inner
+		why = ""
+	}
+	loops := "the loop " + out + " is outside the loop " + in
+	if out == in {
+		loops = "the fused loop " + out + " runs " + e.inner + " outside " + e.outer
+	}
+	alt := "an update f(args) = f(args) op e (op +, *, min or max, e not reading f) may reorder its RVars, and so may an Atomic() one that reads f only at the point it writes"
+	if d.Schedule.Atomic {
+		alt = "Atomic() does not make it legal, since the update reads points of " + f.Name + " other than the one it writes"
+	}
+	return ir.Errorf(ir.ErrSchedule, f.Name, "reorder", "in update %d of %s, %s, so the schedule reorders %s: the algorithm runs %s%s, and the update's iterations may read points that others write, so another order may change its meaning",
+		si-1, f.Name, loops, what, rule, why).
+		WithLegal("keep %s (pure vars may move freely); %s; rfactor once the language has it", rule, alt)
+}
