@@ -132,6 +132,8 @@ func binRange(op ir.BinOp, a, b crange) crange {
 		}
 		return crange{}
 	case ir.Div:
+		// Euclidean (ir.EuclidDiv): floor division for a positive
+		// divisor; for a negative one a / b == -(a / -b).
 		if b.isPoint() {
 			c := b.lo
 			switch {
@@ -140,36 +142,23 @@ func binRange(op ir.BinOp, a, b crange) crange {
 			case c == -1:
 				return crange{satSub(0, a.hi), satSub(0, a.lo), a.hok, a.lok}
 			case c > 0:
-				return crange{ir.FloorDiv(a.lo, c), ir.FloorDiv(a.hi, c), a.lok, a.hok}
-			default:
-				return crange{ir.FloorDiv(a.hi, c), ir.FloorDiv(a.lo, c), a.hok, a.lok}
+				return crange{ir.EuclidDiv(a.lo, c), ir.EuclidDiv(a.hi, c), a.lok, a.hok}
+			default: // non-increasing in a
+				return crange{ir.EuclidDiv(a.hi, c), ir.EuclidDiv(a.lo, c), a.hok, a.lok}
 			}
 		}
 		if b.lok && b.lo > 0 {
-			var r crange
-			if a.lok {
-				r.lok = true
-				switch {
-				case a.lo < 0:
-					r.lo = ir.FloorDiv(a.lo, b.lo)
-				case b.hok:
-					r.lo = ir.FloorDiv(a.lo, b.hi)
-				default:
-					r.lo = 0
-				}
+			return divPosRange(a, b)
+		}
+		if b.hok && b.hi < 0 && b.hi > math.MinInt64 {
+			// -b is exact: b = MIN (2^63 does not fit) counts as
+			// unbounded.
+			nb := crange{lo: -b.hi, lok: true}
+			if b.lok && b.lo > math.MinInt64 {
+				nb.hi, nb.hok = -b.lo, true
 			}
-			if a.hok {
-				r.hok = true
-				switch {
-				case a.hi >= 0:
-					r.hi = ir.FloorDiv(a.hi, b.lo)
-				case b.hok:
-					r.hi = ir.FloorDiv(a.hi, b.hi)
-				default:
-					r.hi = -1
-				}
-			}
-			return r
+			r := divPosRange(a, nb)
+			return crange{satSub(0, r.hi), satSub(0, r.lo), r.hok, r.lok}
 		}
 		if a.lok && a.hok {
 			// |a / b| <= |a| for any b (and a / 0 is 0).
@@ -178,10 +167,12 @@ func binRange(op ir.BinOp, a, b crange) crange {
 		}
 		return crange{}
 	case ir.Mod:
+		// Euclidean (ir.EuclidMod): in [0, |b|) whatever the signs, at
+		// most a for a >= 0, and 0 for b == 0.
 		if b.isPoint() {
 			c := b.lo
 			switch {
-			case c == 0 || c == -1:
+			case c == 0 || c == -1 || c == 1:
 				return cpoint(0)
 			case c > 0:
 				if a.lok && a.hok && a.lo >= 0 && a.hi < c {
@@ -189,23 +180,22 @@ func binRange(op ir.BinOp, a, b crange) crange {
 				}
 				return crange{0, c - 1, true, true}
 			default:
-				return crange{c + 1, 0, true, true}
+				m := -(c + 1) // |c| - 1, also for c = MIN
+				if a.lok && a.hok && a.lo >= 0 && a.hi <= m {
+					return a
+				}
+				return crange{0, m, true, true}
 			}
 		}
-		if b.lok && b.lo > 0 {
-			r := crange{lo: 0, lok: true, hi: satSub(b.hi, 1), hok: b.hok}
-			if a.lok && a.lo >= 0 && a.hok && (!r.hok || a.hi < r.hi) {
-				r.hi, r.hok = a.hi, true
-			}
-			return r
-		}
-		if b.hok && b.hi < 0 {
-			return crange{satAdd(b.lo, 1), 0, b.lok, true}
-		}
+		r := crange{lo: 0, lok: true}
 		if b.lok && b.hok {
-			return crange{min(satAdd(b.lo, 1), 0), max(satSub(b.hi, 1), 0), true, true}
+			// |b| - 1 over b's range, and 0 when b may be 0.
+			r.hi, r.hok = max(satSub(b.hi, 1), -(min(b.lo, 0)+1), 0), true
 		}
-		return crange{}
+		if a.lok && a.lo >= 0 && a.hok && (!r.hok || a.hi < r.hi) {
+			r.hi, r.hok = a.hi, true
+		}
+		return r
 	case ir.Min:
 		r := crange{lo: min(a.lo, b.lo), lok: a.lok && b.lok}
 		switch {
@@ -295,6 +285,36 @@ func fitRange(t ir.Type, r crange) crange {
 	}
 	if t.IsUInt() && (!r.lok || r.lo < 0) {
 		r.lo, r.lok = 0, true
+	}
+	return r
+}
+
+// divPosRange is the range of a / b for a divisor range b whose lower end is
+// positive, where Euclidean division rounds down: non-decreasing in a, and
+// for fixed a monotone in b (toward 0 or -1 as b grows).
+func divPosRange(a, b crange) crange {
+	var r crange
+	if a.lok {
+		r.lok = true
+		switch {
+		case a.lo < 0:
+			r.lo = ir.EuclidDiv(a.lo, b.lo)
+		case b.hok:
+			r.lo = ir.EuclidDiv(a.lo, b.hi)
+		default:
+			r.lo = 0
+		}
+	}
+	if a.hok {
+		r.hok = true
+		switch {
+		case a.hi >= 0:
+			r.hi = ir.EuclidDiv(a.hi, b.lo)
+		case b.hok:
+			r.hi = ir.EuclidDiv(a.hi, b.hi)
+		default:
+			r.hi = -1
+		}
 	}
 	return r
 }

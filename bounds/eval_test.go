@@ -161,7 +161,8 @@ var signedOverflows int
 
 // intOp is an integer operation as the executor (package cpu) does it:
 // results wrap to the type; unsigned values divide, compare and min/max as
-// unsigned; Div and Mod are floor division and modulo, x/0 and x%0 are 0.
+// unsigned; Div and Mod are Euclidean (ir.EuclidDiv, ir.EuclidMod), x/0 and
+// x%0 are 0.
 func intOp(t ir.Type, op ir.BinOp, a, b int64) val {
 	w := t.Wrap
 	if t.IsInt() && t.Bits >= 32 {
@@ -207,12 +208,12 @@ func intOp(t ir.Type, op ir.BinOp, a, b int64) val {
 		if b == -1 {
 			return val{i: w(-a)}
 		}
-		return val{i: w(ir.FloorDiv(a, b))}
+		return val{i: w(ir.EuclidDiv(a, b))}
 	case ir.Mod:
 		if b == -1 {
 			return val{i: 0}
 		}
-		return val{i: ir.FloorMod(a, b)}
+		return val{i: ir.EuclidMod(a, b)}
 	case ir.Min:
 		return val{i: min(a, b)}
 	case ir.Max:
@@ -246,7 +247,7 @@ func signedOverflow(t ir.Type, op ir.BinOp, a, b int64) bool {
 		case ir.Mul:
 			r = a * b
 		case ir.Div:
-			r = ir.FloorDiv(a, b)
+			r = ir.EuclidDiv(a, b)
 		default:
 			return false
 		}

@@ -767,12 +767,14 @@ func divIv(t ir.Type, a, b Interval) Interval {
 		return Interval{zeroOf(t), a.Max}
 	case positive(b.Min):
 		return capIv(divPos(t, a, b))
-	case negative(b.Max) && ivRange(t, b).lok && ivRange(t, b).lo > t.Min() && negExact(t, a):
-		// a / b == (-a) / (-b) with floor division (-t.Min() would
-		// not fit).
-		return capIv(divPos(t, negIv(t, a), negIv(t, b)))
-	case a.IsBounded():
-		// |a / b| <= |a| for every b, and a / 0 is 0.
+	case negative(b.Max) && ivRange(t, b).lok && ivRange(t, b).lo > t.Min():
+		// Euclidean division by a negative b is a / b == -(a / -b)
+		// (-t.Min() would not fit). The quotient is negated, not a:
+		// mayWrap has checked that the result fits.
+		return capIv(negIv(t, divPos(t, a, negIv(t, b))))
+	case a.IsBounded() && negExact(t, a):
+		// |a / b| <= |a| for every b, and a / 0 is 0 (-a must not
+		// wrap).
 		return Interval{minLo(a.Min, mkBin(ir.Sub, zeroOf(t), a.Max)), maxHi(a.Max, mkBin(ir.Sub, zeroOf(t), a.Min))}
 	}
 	return Interval{}
@@ -838,53 +840,56 @@ func divPos(t ir.Type, a, b Interval) Interval {
 	return r
 }
 
+// modIv is the interval of a % b for integers: Euclidean (ir.EuclidMod), so
+// in [0, |b|) whatever the signs, at most a for a >= 0, and 0 for b == 0.
 func modIv(t ir.Type, a, b Interval) Interval {
 	if t.IsFloat() {
 		return Interval{}
 	}
+	zero, one := zeroOf(t), oneOf(t)
+	// a % b <= a for a >= 0 (unsigned values are).
+	upToA := func(hi ir.Expr) Interval {
+		if nonneg(a.Min) || t.IsUInt() {
+			hi = minHi(hi, a.Max)
+		}
+		return Interval{zero, hi}
+	}
 	if isPt(b) {
 		if c, ok := b.Min.(*ir.IntImm); ok && !(t.IsUInt() && t.Bits == 64 && c.V < 0) {
-			switch {
-			case c.V == 0:
+			if c.V == 0 {
 				return Point(c) // x % 0 is 0
-			case c.V > 0:
-				cm1 := ir.IntConst(t, c.V-1)
-				if nonneg(a.Min) {
-					if r := constRange(nonNil(a.Max)); r.hok && r.hi < c.V {
-						return a
-					}
-					// 0 <= a % c <= a for a >= 0.
-					return Interval{zeroOf(t), minHi(a.Max, cm1)}
-				}
-				return Interval{zeroOf(t), cm1}
 			}
-			return Interval{ir.IntConst(t, c.V+1), zeroOf(t)}
+			m := c.V - 1
+			if c.V < 0 {
+				m = -(c.V + 1) // |c| - 1, also for c = MIN
+			}
+			if nonneg(a.Min) {
+				if r := constRange(nonNil(a.Max)); r.hok && r.hi <= m {
+					return a
+				}
+			}
+			return upToA(ir.IntConst(t, m))
 		}
 	}
-	one := oneOf(t)
 	if t.IsUInt() {
-		// a % b is at most a, and below b unless b is 0 (then it is 0,
-		// and b - 1 wraps to the type's maximum).
+		// Below b unless b is 0 (then it is 0, and b - 1 wraps to the
+		// type's maximum).
 		if b.Max == nil {
-			return Interval{zeroOf(t), a.Max}
+			return upToA(nil)
 		}
-		return Interval{zeroOf(t), minHi(a.Max, ptBin(ir.Sub, b.Max, one))}
+		return upToA(ptBin(ir.Sub, b.Max, one))
 	}
 	switch {
 	case positive(b.Min):
-		hi := binNil(ir.Sub, b.Max, one)
-		if nonneg(a.Min) {
-			hi = minHi(hi, a.Max)
-		}
-		return Interval{zeroOf(t), hi}
+		return upToA(binNil(ir.Sub, b.Max, one))
 	case negative(b.Max):
-		return Interval{binNil(ir.Add, b.Min, one), zeroOf(t)}
+		// |b| - 1 is -1 - b, largest at b's min.
+		return upToA(binNil(ir.Sub, ir.IntConst(t, -1), b.Min))
 	case b.IsBounded():
-		// The result has the sign of b and is smaller in magnitude; b == 0
-		// gives 0.
-		return Interval{minLo(mkBin(ir.Add, b.Min, one), zeroOf(t)), maxHi(mkBin(ir.Sub, b.Max, one), zeroOf(t))}
+		// b == 0 gives 0.
+		return upToA(maxHi(maxHi(mkBin(ir.Sub, b.Max, one), mkBin(ir.Sub, ir.IntConst(t, -1), b.Min)), zero))
 	}
-	return Interval{}
+	return upToA(nil)
 }
 
 func (en env) sel(e *ir.Select) Interval {

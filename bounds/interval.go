@@ -437,12 +437,12 @@ func foldInt(op ir.BinOp, x, y *ir.IntImm, wrap bool) ir.Expr {
 			}
 			return mk(math.MaxInt64)
 		}
-		return mk(ir.FloorDiv(a, b))
+		return mk(ir.EuclidDiv(a, b))
 	case ir.Mod:
 		if b == -1 {
 			return mk(0)
 		}
-		return mk(ir.FloorMod(a, b))
+		return mk(ir.EuclidMod(a, b))
 	case ir.Min:
 		return mk(min(a, b))
 	case ir.Max:

@@ -237,6 +237,33 @@ func (g *fuzzGen) interval(t ir.Type) Interval {
 	return iv
 }
 
+// divisor is the right operand of a signed Div or Mod: more often than
+// g.expr would, a negative constant (Euclidean division rounds up for it),
+// an expression made negative, or one whose sign is unknown.
+func (g *fuzzGen) divisor(t ir.Type, depth int) ir.Expr {
+	switch g.r.Intn(6) {
+	case 0:
+		return &ir.IntImm{T: t, V: -1 - int64(g.r.Intn(9))}
+	case 1:
+		return &ir.IntImm{T: t, V: min(-1, -abs64(g.intConst(t)))}
+	case 2:
+		// A negative interval: -1 - |e| (min(e, -1 - e) is <= -1).
+		e := g.expr(t, depth)
+		return &ir.Binary{Op: ir.Min, A: e, B: &ir.Binary{Op: ir.Sub, A: &ir.IntImm{T: t, V: -1}, B: e}}
+	case 3:
+		// Sign unknown: a variable straddling zero or not.
+		return g.variable(t)
+	}
+	return g.expr(t, depth)
+}
+
+func abs64(v int64) int64 {
+	if v < 0 {
+		return -v // MIN stays MIN, which is negative
+	}
+	return v
+}
+
 func (g *fuzzGen) otherType() ir.Type { return fuzzTypes[g.r.Intn(len(fuzzTypes))] }
 
 func (g *fuzzGen) expr(t ir.Type, depth int) ir.Expr {
@@ -270,6 +297,9 @@ func (g *fuzzGen) expr(t ir.Type, depth int) ir.Expr {
 	switch g.r.Intn(17) {
 	case 0, 1, 2, 3, 4, 5, 6:
 		op := [...]ir.BinOp{ir.Add, ir.Sub, ir.Mul, ir.Div, ir.Mod, ir.Min, ir.Max}[g.r.Intn(7)]
+		if (op == ir.Div || op == ir.Mod) && t.IsInt() {
+			return &ir.Binary{Op: op, A: g.expr(t, d), B: g.divisor(t, d)}
+		}
 		return &ir.Binary{Op: op, A: g.expr(t, d), B: g.expr(t, d)}
 	case 16:
 		// A correlated sum, min(a, b) - a + c (or max, or +a): the

@@ -127,7 +127,7 @@ func TestParallelAtomicScatter(t *testing.T) {
 	}
 	want := make([]int64, B)
 	for _, v := range in {
-		want[ir.FloorMod(int64(v), B)] += int64(v)
+		want[ir.EuclidMod(int64(v), B)] += int64(v)
 	}
 	for rep := 0; rep < 3; rep++ {
 		hist := make([]int64, B)

@@ -29,14 +29,15 @@
 // Integer values are carried as int64 and wrapped to their type after every
 // operation (ir.Type.Wrap); uint64 values are carried by bit pattern and are
 // divided, compared and min/maxed as unsigned. Bools are 0 or 1. Integer Div
-// and Mod are ir.FloorDiv and ir.FloorMod; division or modulo by zero yields
-// zero. Float32 values are carried as float64 rounded to float32 after every
-// operation; float Mod is a - b*floor(a/b) computed in float64 and then
-// rounded to the type. Casts from float to int are ir.FloatToInt: truncate
-// toward zero, saturate at the ends of the type, NaN gives 0. Comparisons yield
-// bools; And, Or and Select evaluate lazily. The intrinsic round rounds half
-// to even; promise_clamped clamps; unsafe_promise_clamped and likely return
-// their first argument.
+// and Mod are ir.EuclidDiv and ir.EuclidMod, Halide's Euclidean division (the
+// remainder is never negative: 7 / -2 is -3, 7 % -3 is 1, MIN / -1 wraps to
+// MIN); division or modulo by zero yields zero. Float32 values are carried as
+// float64 rounded to float32 after every operation; float Mod is
+// a - b*floor(a/b) computed in float64 and then rounded to the type. Casts
+// from float to int are ir.FloatToInt: truncate toward zero, saturate at the
+// ends of the type, NaN gives 0. Comparisons yield bools; And, Or and Select
+// evaluate lazily. The intrinsic round rounds half to even; promise_clamped
+// clamps; unsafe_promise_clamped and likely return their first argument.
 //
 // # Statements
 //

@@ -106,28 +106,6 @@ func logical(op ir.BinOp, a, b intFn) intFn {
 	}
 }
 
-func floorDivT[T integer](x, y T) T {
-	if y == 0 {
-		return 0
-	}
-	q := x / y
-	if x%y != 0 && (x < 0) != (y < 0) {
-		q--
-	}
-	return q
-}
-
-func floorModT[T integer](x, y T) T {
-	if y == 0 {
-		return 0
-	}
-	m := x % y
-	if m != 0 && (m < 0) != (y < 0) {
-		m += y
-	}
-	return m
-}
-
 // swapped returns the comparison equivalent to op with its operands swapped.
 func swapped(op ir.BinOp) ir.BinOp {
 	switch op {
@@ -194,9 +172,9 @@ func intBinary[T integer](op ir.BinOp, a, b value) intFn {
 	case ir.Mul:
 		return func(f *frame) int64 { return int64(T(x(f)) * T(y(f))) }
 	case ir.Div:
-		return func(f *frame) int64 { return int64(floorDivT(T(x(f)), T(y(f)))) }
+		return func(f *frame) int64 { return int64(ir.EuclidDiv(T(x(f)), T(y(f)))) }
 	case ir.Mod:
-		return func(f *frame) int64 { return int64(floorModT(T(x(f)), T(y(f)))) }
+		return func(f *frame) int64 { return int64(ir.EuclidMod(T(x(f)), T(y(f)))) }
 	case ir.Min:
 		return func(f *frame) int64 { return int64(min(T(x(f)), T(y(f)))) }
 	case ir.Max:
@@ -238,6 +216,9 @@ func intFnConst[T integer](op ir.BinOp, x intFn, k T) intFn {
 	case ir.Mul:
 		return func(f *frame) int64 { return int64(T(x(f)) * k) }
 	case ir.Div:
+		// For a positive divisor Euclidean division (ir.EuclidDiv) rounds
+		// down: the common case, without the helper's branches. Other
+		// divisors go through ir.EuclidDiv below.
 		if k > 0 {
 			return func(f *frame) int64 {
 				v := T(x(f))

@@ -64,13 +64,13 @@ func refInt(t ir.Type, op ir.BinOp, av, bv int64) int64 {
 		if b.Sign() == 0 {
 			return 0
 		}
-		// Floor division from the exact rational quotient.
-		q := new(big.Rat).SetFrac(a, b)
-		fq := new(big.Int).Div(q.Num(), q.Denom()) // Euclidean with positive denominator = floor
+		// Halide's division is Euclidean (the remainder is in
+		// [0, |b|)), which is what big.Int's DivMod computes.
+		q, m := new(big.Int).DivMod(a, b, new(big.Int))
 		if op == ir.Div {
-			return fromBig(t, fq)
+			return fromBig(t, q)
 		}
-		return fromBig(t, new(big.Int).Sub(a, new(big.Int).Mul(b, fq)))
+		return fromBig(t, m)
 	case ir.Min:
 		if cmp <= 0 {
 			return av

@@ -8,9 +8,11 @@ package gpu
 // The generated code computes exactly what the CPU executor (package cpu)
 // computes, operation by operation:
 //
-//   - Integer Div and Mod round toward negative infinity, x/0 and x%0 are 0,
-//     and MIN/-1 wraps: small helper functions (gh_div_i32, ...) in the
-//     preamble, which nvcc inlines and specializes for constant divisors.
+//   - Integer Div and Mod are Euclidean, as in Halide (ir.EuclidDiv: the
+//     remainder is never negative, 7 / -2 is -3, 7 % -3 is 1), x/0 and x%0
+//     are 0, and MIN/-1 wraps: small helper functions (gh_div_i32, ...) in
+//     the preamble, which nvcc inlines and specializes for constant
+//     divisors; by a positive power of two, a shift and a mask.
 //   - 8- and 16-bit results are cast back to their type after every
 //     operation (C promotes them to int), so they wrap as the CPU does;
 //     uint32 and uint64 arithmetic is unsigned.
@@ -470,7 +472,9 @@ func (m *cudaModule) helperSource(name string) (int, string) {
 	switch parts[0] {
 	case "div":
 		if t.IsInt() {
-			return 0, fmt.Sprintf(`// Division rounding toward negative infinity; x / 0 is 0 and MIN / -1 wraps to MIN.
+			return 0, fmt.Sprintf(`// Euclidean division, as in Halide: the remainder a - q*b is in [0, |b|), so
+// the quotient rounds down for b > 0 and up for b < 0 (7 / -2 is -3);
+// x / 0 is 0 and MIN / -1 wraps to MIN.
 %[1]s%[2]s %[3]s(%[2]s a, %[2]s b) {
     if (b == 0) {
         return 0;
@@ -479,8 +483,8 @@ func (m *cudaModule) helperSource(name string) (int, string) {
         return (%[2]s)(0ull - (unsigned long long)a);
     }
     %[2]s q = a / b;
-    if (a %% b != 0 && (a < 0) != (b < 0)) {
-        q -= 1;
+    if (a %% b < 0) {
+        q += b > 0 ? -1 : 1;
     }
     return q;
 }
@@ -494,14 +498,15 @@ func (m *cudaModule) helperSource(name string) (int, string) {
 	case "mod":
 		switch {
 		case t.IsInt():
-			return 0, fmt.Sprintf(`// Modulo with the sign of the divisor (x %% 8 is in [0, 8)); x %% 0 is 0.
+			return 0, fmt.Sprintf(`// Euclidean modulo, as in Halide: in [0, |b|) for either sign of b
+// (7 %% -3 is 1, -7 %% 2 is 1); x %% 0 is 0.
 %[1]s%[2]s %[3]s(%[2]s a, %[2]s b) {
     if (b == 0 || b == -1) {
         return 0;
     }
     %[2]s r = a %% b;
-    if (r != 0 && (r < 0) != (b < 0)) {
-        r += b;
+    if (r < 0) {
+        r = b > 0 ? r + b : r - b;
     }
     return r;
 }
@@ -1746,10 +1751,11 @@ func (e *cudaKernelEmitter) binary(x *ir.Binary) (string, int) {
 				}
 				return e.operand(x.A, cPrecMul) + sym + e.operand(x.B, cPrecMul+1), cPrecMul
 			}
-			// By a power of two 2^n, the division rounding down is an
-			// arithmetic shift and the modulo in [0, 2^n) a mask, for
-			// either sign of a (two's complement): no helper, no
-			// branches, which keeps the index arithmetic of the
+			// By a positive power of two 2^n, Euclidean division rounds
+			// down: an arithmetic shift, and the modulo in [0, 2^n) a
+			// mask, for either sign of a (two's complement). Not for
+			// a negative divisor (the quotient rounds up). No helper,
+			// no branches, which keeps the index arithmetic of the
 			// cooperative loads cheap enough for nvcc to recompute
 			// rather than keep live (or spill).
 			if k, ok := ir.AsInt(x.B); ok && k > 0 && k&(k-1) == 0 && (t == ir.Int32 || t == ir.Int64) {

@@ -89,11 +89,28 @@ func halves(lo, hi int, f32 bool) func(*rand.Rand) float64 {
 	}
 }
 
-// floorDiv and floorMod are integer division rounding toward negative
-// infinity and its remainder, which has the sign of the divisor (Div's and
-// Mod's documented semantics).
-func floorDiv(a, b float64) float64 { return math.Floor(a / b) }
-func floorMod(a, b float64) float64 { return a - b*math.Floor(a/b) }
+// euclidDiv and euclidMod are integer Div and Mod as documented (Halide's
+// Euclidean division): the remainder is in [0, |b|), so the quotient rounds
+// down for a positive divisor and up for a negative one; x/0 and x%0 are 0.
+func euclidDiv(a, b float64) float64 {
+	switch {
+	case b == 0:
+		return 0
+	case b < 0:
+		return -math.Floor(a / -b)
+	}
+	return math.Floor(a / b)
+}
+
+func euclidMod(a, b float64) float64 {
+	if b == 0 {
+		return 0
+	}
+	return a - b*euclidDiv(a, b)
+}
+
+// floatMod is float Mod: a - b*floor(a/b), with the sign of the divisor.
+func floatMod(a, b float64) float64 { return a - b*math.Floor(a/b) }
 
 // b2f is a bool as 1 or 0 (comparisons and logic are cast to UInt8 to be
 // stored).
@@ -123,9 +140,9 @@ func mathCases() []mathCase {
 			func(a, b float64) float64 { return a * b }, 0},
 		{"Div", f32, any32, func(a, b halide.Expr) halide.Expr { return a.Div(b) }, f32,
 			func(a, b float64) float64 { return a / b }, tolF32},
-		{"Div", i32, anyInt, func(a, b halide.Expr) halide.Expr { return a.Div(b) }, i32, floorDiv, 0},
-		{"Mod", i32, anyInt, func(a, b halide.Expr) halide.Expr { return a.Mod(b) }, i32, floorMod, 0},
-		{"Mod", f64, any64, func(a, b halide.Expr) halide.Expr { return a.Mod(b) }, f64, floorMod, 1e-13},
+		{"Div", i32, anyInt, func(a, b halide.Expr) halide.Expr { return a.Div(b) }, i32, euclidDiv, 0},
+		{"Mod", i32, anyInt, func(a, b halide.Expr) halide.Expr { return a.Mod(b) }, i32, euclidMod, 0},
+		{"Mod", f64, any64, func(a, b halide.Expr) halide.Expr { return a.Mod(b) }, f64, floatMod, 1e-13},
 		{"Neg", f32, any32, func(a, _ halide.Expr) halide.Expr { return a.Neg() }, f32,
 			func(a, _ float64) float64 { return -a }, 0},
 		{"Neg", i16, ints(-1000, 1000), func(a, _ halide.Expr) halide.Expr { return a.Neg() }, i16,

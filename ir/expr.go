@@ -42,9 +42,10 @@ type Cast struct {
 // BinOp is the operator of a Binary node.
 type BinOp uint8
 
-// The binary operators. Div on integers rounds toward negative infinity and
-// Mod takes the sign of the divisor (so x % 8 is in [0, 8)), as in Halide.
-// Integer division or modulo by zero yields zero.
+// The binary operators. Div and Mod on integers are Euclidean, as in Halide:
+// the remainder is never negative (x % 8 is in [0, 8), 7 % -3 is 1, -7 / 2
+// is -4, 7 / -2 is -3), and division or modulo by zero yields zero; see
+// EuclidDiv. On floats Div is IEEE division and Mod is a - b*floor(a/b).
 const (
 	Add BinOp = iota
 	Sub
@@ -268,27 +269,47 @@ func IsConstValue(e Expr, v int64) bool {
 	return false
 }
 
-// FloorDiv is integer division rounding toward negative infinity; x/0 is 0.
-func FloorDiv(a, b int64) int64 {
+// Integer is the set of integer types EuclidDiv and EuclidMod work in.
+type Integer interface {
+	~int8 | ~int16 | ~int32 | ~int64 | ~uint8 | ~uint16 | ~uint32 | ~uint64
+}
+
+// EuclidDiv is integer division as Halide defines it (its div_imp), the one
+// definition that constant folding, bounds, the CPU executor, the GPU
+// emulator and the CUDA helpers follow. For b != 0 the quotient q and the
+// remainder r = a - q*b satisfy 0 <= r < |b| (Euclidean division): it rounds
+// down for a positive divisor and up for a negative one (-7/2 is -4, 7/-2 is
+// -3, -7/-2 is 4). a/0 is 0. The most negative value divided by -1 wraps to
+// itself, and unsigned types divide as unsigned.
+func EuclidDiv[T Integer](a, b T) T {
 	if b == 0 {
 		return 0
 	}
-	q := a / b
-	if (a%b != 0) && ((a < 0) != (b < 0)) {
-		q--
+	q, r := a/b, a%b // Go truncates; MIN/-1 is MIN with r = 0
+	if r < 0 {       // never for unsigned T
+		if b > 0 {
+			q--
+		} else {
+			q++
+		}
 	}
 	return q
 }
 
-// FloorMod is the modulo matching FloorDiv: a - b*FloorDiv(a, b); x%0 is 0.
-// For a positive b it lies in [0, b).
-func FloorMod(a, b int64) int64 {
+// EuclidMod is the remainder matching EuclidDiv, a - b*EuclidDiv(a, b): for
+// b != 0 it lies in [0, |b|) whatever the signs (-7 % 2 is 1, 7 % -3 is 1,
+// -7 % -2 is 1); a%0 is 0.
+func EuclidMod[T Integer](a, b T) T {
 	if b == 0 {
 		return 0
 	}
-	m := a % b
-	if m != 0 && ((m < 0) != (b < 0)) {
-		m += b
+	r := a % b
+	if r < 0 {
+		if b > 0 {
+			r += b
+		} else {
+			r -= b // |b| - |r|, in (0, |b|): no overflow, even for b = MIN
+		}
 	}
-	return m
+	return r
 }

@@ -45,7 +45,7 @@ import (
 // x + 0 unsafe.
 //
 // Constant folding follows the executor (package cpu) exactly: integers wrap
-// to their width, Div and Mod are FloorDiv and FloorMod (x/0 and x%0 are 0),
+// to their width, Div and Mod are EuclidDiv and EuclidMod (x/0 and x%0 are 0),
 // unsigned values divide and compare as unsigned, float32 results are
 // rounded after each operation, float Min and Max are math.Min and math.Max,
 // round is half to even. Casts from float to int fold as FloatToInt
@@ -270,7 +270,7 @@ func foldInt(op BinOp, t Type, a, b int64) (Expr, bool) {
 		case t.IsUInt():
 			r = int64(uint64(a) / uint64(b))
 		default:
-			r = FloorDiv(a, b)
+			r = EuclidDiv(a, b)
 		}
 	case Mod:
 		switch {
@@ -279,7 +279,7 @@ func foldInt(op BinOp, t Type, a, b int64) (Expr, bool) {
 		case t.IsUInt():
 			r = int64(uint64(a) % uint64(b))
 		default:
-			r = FloorMod(a, b)
+			r = EuclidMod(a, b)
 		}
 	case Min:
 		r = a
@@ -943,12 +943,22 @@ func mkDiv(a, b Expr) Expr {
 			return a
 		case c > 0 && algebraic(t):
 			return divLinear(a, c)
+		case c < -1 && algebraic(t):
+			// Euclidean division by a negative constant rounds up, so
+			// the rewrites of divLinear do not hold; a numerator known
+			// to lie within one multiple of c still divides to a
+			// constant (the quotient is monotone).
+			if bd := boundsOf(a, boundsDepth); bd.hasLo && bd.hasHi && EuclidDiv(bd.lo, c) == EuclidDiv(bd.hi, c) {
+				return IntConst(t, EuclidDiv(bd.lo, c))
+			}
 		}
 	}
 	return &Binary{Div, a, b}
 }
 
-// divLinear simplifies a/c for c > 0 (floor division). The numerator's form
+// divLinear simplifies a/c for c > 0, where Euclidean division is floor
+// division (a negative divisor rounds up instead, and none of these rules
+// apply to it; mkDiv leaves it alone). The numerator's form
 // is split into c*Q + R, where Q holds the terms whose coefficients c
 // divides, and the constant is split so that R's constant is in [0, c):
 // floor((c*Q + R)/c) = Q + floor(R/c). A common factor g of R and c is
@@ -972,11 +982,11 @@ func divLinear(a Expr, c int64) Expr {
 			r.addAtom(tm.x, tm.k)
 		}
 	}
-	q.c = FloorDiv(l.c, c)
+	q.c = EuclidDiv(l.c, c)
 	if len(r.terms) == 0 {
 		return q.expr()
 	}
-	r.c = FloorMod(l.c, c)
+	r.c = EuclidMod(l.c, c)
 	g := GCD(c, r.c)
 	for _, tm := range r.terms {
 		g = GCD(g, tm.k)
@@ -996,12 +1006,12 @@ func divLinear(a Expr, c int64) Expr {
 func divAtom(num Expr, c int64) Expr {
 	t := num.Type()
 	if v, ok := constInt(num); ok {
-		return IntConst(t, FloorDiv(v, c))
+		return IntConst(t, EuclidDiv(v, c))
 	}
 	// A numerator known to lie within one multiple of c divides to a
 	// constant: (x % 8)/8 is 0.
-	if bd := boundsOf(num, boundsDepth); bd.hasLo && bd.hasHi && FloorDiv(bd.lo, c) == FloorDiv(bd.hi, c) {
-		return IntConst(t, FloorDiv(bd.lo, c))
+	if bd := boundsOf(num, boundsDepth); bd.hasLo && bd.hasHi && EuclidDiv(bd.lo, c) == EuclidDiv(bd.hi, c) {
+		return IntConst(t, EuclidDiv(bd.lo, c))
 	}
 	// (x/c1)/c2 is x/(c1*c2) for positive divisors.
 	if d, ok := num.(*Binary); ok && d.Op == Div {
@@ -1014,7 +1024,7 @@ func divAtom(num Expr, c int64) Expr {
 	return &Binary{Div, num, IntConst(t, c)}
 }
 
-// mkMod takes the floor modulo of simplified operands.
+// mkMod takes the Euclidean modulo of simplified operands.
 func mkMod(a, b Expr) Expr {
 	if r, ok := foldBinary(Mod, a, b); ok {
 		return r
@@ -1051,7 +1061,7 @@ func modLinear(a Expr, c int64) Expr {
 		}
 		r.addAtom(tm.x, k)
 	}
-	r.c = FloorMod(l.c, c)
+	r.c = EuclidMod(l.c, c)
 	if len(r.terms) == 0 {
 		return IntConst(t, r.c)
 	}
@@ -1682,7 +1692,7 @@ func (l *linear) bounds(depth int) interval {
 		k := rest.terms[i].k
 		rest.terms[i].k, rest.terms[j].k = 0, 0
 		rest.compact()
-		pair := interval{FloorDiv(d, c), -FloorDiv(-d, c), true, true}.scale(k)
+		pair := interval{EuclidDiv(d, c), -EuclidDiv(-d, c), true, true}.scale(k)
 		r := rest.bounds(depth - 1).add(pair)
 		rest.release()
 		return r.intersect(l.sumBounds(depth))
@@ -1845,12 +1855,23 @@ func boundsOf(e Expr, depth int) interval {
 		case Div:
 			if c, ok := constInt(e.B); ok && c > 0 {
 				a := boundsOf(e.A, depth-1)
-				a.lo, a.hi = FloorDiv(a.lo, c), FloorDiv(a.hi, c)
+				a.lo, a.hi = EuclidDiv(a.lo, c), EuclidDiv(a.hi, c)
 				return a
+			}
+			if c, ok := constInt(e.B); ok && c < -1 {
+				// Non-increasing in the numerator (-1 is left out:
+				// MIN / -1 wraps).
+				a := boundsOf(e.A, depth-1)
+				return interval{EuclidDiv(a.hi, c), EuclidDiv(a.lo, c), a.hasHi, a.hasLo}
 			}
 		case Mod:
 			if c, ok := constInt(e.B); ok && c > 0 {
 				return interval{0, c - 1, true, true}
+			}
+			if c, ok := constInt(e.B); ok && c < 0 {
+				// Euclidean: in [0, |c|) for either sign (-(c+1) is
+				// |c| - 1 without overflow).
+				return interval{0, -(c + 1), true, true}
 			}
 		case Min, Max:
 			return minMaxInterval(e.Op, boundsOf(e.A, depth-1), boundsOf(e.B, depth-1))

@@ -77,9 +77,13 @@ func TestSimplifyLinear(t *testing.T) {
 
 func TestSimplifyDiv(t *testing.T) {
 	runSimpCases(t, []simpCase{
-		{"floor div", div(ci(-7), ci(2)), "-4"},
-		{"floor div neg divisor", div(ci(7), ci(-2)), "-4"},
-		{"floor div both neg", div(ci(-7), ci(-2)), "3"},
+		{"euclid div", div(ci(-7), ci(2)), "-4"},
+		{"euclid div neg divisor", div(ci(7), ci(-2)), "-3"},
+		{"euclid div both neg", div(ci(-7), ci(-2)), "4"},
+		{"euclid div exact neg divisor", div(ci(-8), ci(-2)), "4"},
+		{"negative divisor kept", div(sx, ci(-2)), "(x / -2)"},
+		{"negative divisor of a multiple kept", div(mul(sx, ci(4)), ci(-2)), "((x * 4) / -2)"},
+		{"bounded by a negative divisor", div(mod(sx, ci(8)), ci(-8)), "0"},
 		{"div by zero", div(ci(5), ci(0)), "0"},
 		{"x/0", div(sx, ci(0)), "0"},
 		{"x/1", div(sx, ci(1)), "x"},
@@ -99,9 +103,12 @@ func TestSimplifyDiv(t *testing.T) {
 
 func TestSimplifyMod(t *testing.T) {
 	runSimpCases(t, []simpCase{
-		{"floor mod", mod(ci(-7), ci(2)), "1"},
-		{"floor mod neg divisor", mod(ci(7), ci(-2)), "-1"},
-		{"floor mod both neg", mod(ci(-7), ci(-2)), "-1"},
+		{"euclid mod", mod(ci(-7), ci(2)), "1"},
+		{"euclid mod neg divisor", mod(ci(7), ci(-3)), "1"},
+		{"euclid mod both neg", mod(ci(-7), ci(-2)), "1"},
+		{"negative divisor kept", mod(sx, ci(-8)), "(x % -8)"},
+		{"mod by a negative divisor is non-negative", cmp(GE, mod(sx, ci(-8)), ci(0)), "true"},
+		{"mod by a negative divisor is below |c|", cmp(LT, mod(sx, ci(-8)), ci(8)), "true"},
 		{"mod by zero", mod(ci(5), ci(0)), "0"},
 		{"x%0", mod(sx, ci(0)), "0"},
 		{"x%1", mod(sx, ci(1)), "0"},
@@ -466,9 +473,9 @@ func (ev *evaluator) eval(e Expr, env map[string]int64) int64 {
 			case t.IsUInt():
 				r = int64(uint64(a) % uint64(b))
 			case e.Op == Div:
-				r = FloorDiv(a, b)
+				r = EuclidDiv(a, b)
 			default:
-				r = FloorMod(a, b)
+				r = EuclidMod(a, b)
 			}
 		case Min:
 			r = b
@@ -578,9 +585,15 @@ func (g *exprGen) intExpr(depth int, scope []string) Expr {
 	}
 }
 
+// divisor draws a divisor of every sign: an expression whose sign is
+// unknown, a negative constant (Euclidean division rounds up for it), or a
+// small constant in [-2, 8].
 func (g *exprGen) divisor(depth int, scope []string) Expr {
-	if g.r.IntN(4) == 0 {
+	switch g.r.IntN(8) {
+	case 0, 1:
 		return g.intExpr(depth, scope)
+	case 2:
+		return IntConst(g.t, -1-g.r.Int64N(9))
 	}
 	return IntConst(g.t, g.r.Int64N(11)-2)
 }

@@ -7,7 +7,9 @@ static __device__ __forceinline__ long long gh_abs_i64(long long a) {
     return a < 0 ? (long long)(0ull - (unsigned long long)a) : a;
 }
 
-// Division rounding toward negative infinity; x / 0 is 0 and MIN / -1 wraps to MIN.
+// Euclidean division, as in Halide: the remainder a - q*b is in [0, |b|), so
+// the quotient rounds down for b > 0 and up for b < 0 (7 / -2 is -3);
+// x / 0 is 0 and MIN / -1 wraps to MIN.
 static __device__ __forceinline__ int gh_div_i32(int a, int b) {
     if (b == 0) {
         return 0;
@@ -16,13 +18,15 @@ static __device__ __forceinline__ int gh_div_i32(int a, int b) {
         return (int)(0ull - (unsigned long long)a);
     }
     int q = a / b;
-    if (a % b != 0 && (a < 0) != (b < 0)) {
-        q -= 1;
+    if (a % b < 0) {
+        q += b > 0 ? -1 : 1;
     }
     return q;
 }
 
-// Division rounding toward negative infinity; x / 0 is 0 and MIN / -1 wraps to MIN.
+// Euclidean division, as in Halide: the remainder a - q*b is in [0, |b|), so
+// the quotient rounds down for b > 0 and up for b < 0 (7 / -2 is -3);
+// x / 0 is 0 and MIN / -1 wraps to MIN.
 static __device__ __forceinline__ long long gh_div_i64(long long a, long long b) {
     if (b == 0) {
         return 0;
@@ -31,8 +35,8 @@ static __device__ __forceinline__ long long gh_div_i64(long long a, long long b)
         return (long long)(0ull - (unsigned long long)a);
     }
     long long q = a / b;
-    if (a % b != 0 && (a < 0) != (b < 0)) {
-        q -= 1;
+    if (a % b < 0) {
+        q += b > 0 ? -1 : 1;
     }
     return q;
 }
@@ -131,26 +135,28 @@ static __device__ __forceinline__ double gh_mod_f64(double a, double b) {
     return (double)__dsub_rn(p, __dmul_rn(q, floor(p / q)));
 }
 
-// Modulo with the sign of the divisor (x % 8 is in [0, 8)); x % 0 is 0.
+// Euclidean modulo, as in Halide: in [0, |b|) for either sign of b
+// (7 % -3 is 1, -7 % 2 is 1); x % 0 is 0.
 static __device__ __forceinline__ int gh_mod_i32(int a, int b) {
     if (b == 0 || b == -1) {
         return 0;
     }
     int r = a % b;
-    if (r != 0 && (r < 0) != (b < 0)) {
-        r += b;
+    if (r < 0) {
+        r = b > 0 ? r + b : r - b;
     }
     return r;
 }
 
-// Modulo with the sign of the divisor (x % 8 is in [0, 8)); x % 0 is 0.
+// Euclidean modulo, as in Halide: in [0, |b|) for either sign of b
+// (7 % -3 is 1, -7 % 2 is 1); x % 0 is 0.
 static __device__ __forceinline__ long long gh_mod_i64(long long a, long long b) {
     if (b == 0 || b == -1) {
         return 0;
     }
     long long r = a % b;
-    if (r != 0 && (r < 0) != (b < 0)) {
-        r += b;
+    if (r < 0) {
+        r = b > 0 ? r + b : r - b;
     }
     return r;
 }

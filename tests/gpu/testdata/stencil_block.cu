@@ -2,7 +2,9 @@
 // kernel per Func nest. It computes what gohalide's CPU executor computes;
 // compile it without --use_fast_math or -ftz=true to keep that so.
 
-// Division rounding toward negative infinity; x / 0 is 0 and MIN / -1 wraps to MIN.
+// Euclidean division, as in Halide: the remainder a - q*b is in [0, |b|), so
+// the quotient rounds down for b > 0 and up for b < 0 (7 / -2 is -3);
+// x / 0 is 0 and MIN / -1 wraps to MIN.
 static __device__ __forceinline__ int gh_div_i32(int a, int b) {
     if (b == 0) {
         return 0;
@@ -11,20 +13,21 @@ static __device__ __forceinline__ int gh_div_i32(int a, int b) {
         return (int)(0ull - (unsigned long long)a);
     }
     int q = a / b;
-    if (a % b != 0 && (a < 0) != (b < 0)) {
-        q -= 1;
+    if (a % b < 0) {
+        q += b > 0 ? -1 : 1;
     }
     return q;
 }
 
-// Modulo with the sign of the divisor (x % 8 is in [0, 8)); x % 0 is 0.
+// Euclidean modulo, as in Halide: in [0, |b|) for either sign of b
+// (7 % -3 is 1, -7 % 2 is 1); x % 0 is 0.
 static __device__ __forceinline__ int gh_mod_i32(int a, int b) {
     if (b == 0 || b == -1) {
         return 0;
     }
     int r = a % b;
-    if (r != 0 && (r < 0) != (b < 0)) {
-        r += b;
+    if (r < 0) {
+        r = b > 0 ? r + b : r - b;
     }
     return r;
 }
