@@ -163,7 +163,7 @@ func binRange(op ir.BinOp, a, b crange) crange {
 		if a.lok && a.hok {
 			// |a / b| <= |a| for any b (and a / 0 is 0).
 			m := max(satSub(0, a.lo), a.hi, 0)
-			return crange{-m, m, true, true}
+			return crange{min(-m, a.lo), m, true, true} // a.lo: MIN / 1
 		}
 		return crange{}
 	case ir.Mod:
