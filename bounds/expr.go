@@ -800,10 +800,11 @@ func negExact(t ir.Type, a Interval) bool {
 	return true
 }
 
-// divPos is floor division by an interval b whose min is positive. For fixed
-// b the quotient is non-decreasing in a, and for fixed a monotone in b, so
-// the extremes are at the corners; b's max may be infinite, where the
-// quotient tends to 0 (a >= 0) or -1 (a < 0).
+// divPos is division by an interval b whose min is positive, where
+// Euclidean division rounds down (ir.EuclidDiv). For fixed b the quotient
+// is non-decreasing in a, and for fixed a monotone in b, so the extremes
+// are at the corners; b's max may be infinite, where the quotient tends to
+// 0 (a >= 0) or -1 (a < 0).
 func divPos(t ir.Type, a, b Interval) Interval {
 	var r Interval
 	div := func(x, y ir.Expr) ir.Expr { return binNil(ir.Div, x, y) }

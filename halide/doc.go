@@ -14,10 +14,12 @@
 // Expressions are built with methods (Add, Sub, Mul, Div, Mod, Lt, ...)
 // and functions (Min, Max, Clamp, Select, Cast, Sqrt, ...); wherever an
 // Expr is expected, a Var, RVar, Param, Go integer (int32) or Go float
-// (float32) is accepted. Integer division and modulo round toward negative
-// infinity, as in Halide. Inputs are ImageParams (or Buffers used directly)
-// and scalar Params; ConstantExterior and RepeatEdge give them boundary
-// conditions; Clamped and UnsafePromiseClamped bound data-dependent indices.
+// (float32) is accepted. Integer division and modulo are Euclidean, as in
+// Halide: the remainder is never negative (-7 / 2 is -4, 7 / -2 is -3,
+// 7 % -3 is 1), x / 0 and x % 0 are 0 (see ir.EuclidDiv). Inputs are
+// ImageParams (or Buffers used directly) and scalar Params;
+// ConstantExterior and RepeatEdge give them boundary conditions; Clamped
+// and UnsafePromiseClamped bound data-dependent indices.
 //
 // A schedule says how to compute the algorithm and never changes its
 // result: Split (with a TailStrategy), Fuse, Reorder, Tile, Unroll,

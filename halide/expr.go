@@ -337,10 +337,14 @@ func (e Expr) Sub(y any) Expr { return binary(ir.Sub, e, y) }
 // Mul returns e * y.
 func (e Expr) Mul(y any) Expr { return binary(ir.Mul, e, y) }
 
-// Div returns e / y; integer division rounds toward negative infinity.
+// Div returns e / y. Integer division is Euclidean, as in Halide: it rounds
+// down for a positive divisor and up for a negative one, so that the
+// remainder is never negative (-7 / 2 is -4, 7 / -2 is -3); x / 0 is 0.
 func (e Expr) Div(y any) Expr { return binary(ir.Div, e, y) }
 
-// Mod returns e % y; for integers the result has the sign of y.
+// Mod returns e % y. For integers it is Euclidean, as in Halide: in
+// [0, |y|) whatever the signs (-7 % 2 is 1, 7 % -3 is 1); x % 0 is 0. For
+// floats it is e - y*floor(e/y).
 func (e Expr) Mod(y any) Expr { return binary(ir.Mod, e, y) }
 
 // Neg returns -e.
