@@ -887,8 +887,10 @@ func modIv(t ir.Type, a, b Interval) Interval {
 		// |b| - 1 is -1 - b, largest at b's min.
 		return upToA(binNil(ir.Sub, ir.IntConst(t, -1), b.Min))
 	case b.IsBounded():
-		// b == 0 gives 0.
-		return upToA(maxHi(maxHi(mkBin(ir.Sub, b.Max, one), mkBin(ir.Sub, ir.IntConst(t, -1), b.Min)), zero))
+		// |b| - 1 at either end, or 0 (b == 0 gives 0). Not also
+		// capped by a: the ends grow fast (fused loops divide by
+		// extents whose sign is unknown here).
+		return Interval{zero, maxHi(maxHi(mkBin(ir.Sub, b.Max, one), mkBin(ir.Sub, ir.IntConst(t, -1), b.Min)), zero)}
 	}
 	return upToA(nil)
 }
