@@ -88,7 +88,7 @@ var PassOrder = [][3]string{
 // Options control Lower.
 type Options struct {
 	// Context, if set, stops lowering when it is done: Lower returns an
-	// ErrCanceled error (see State.Stopped).
+	// ErrCanceled error (see State.checkStop).
 	Context context.Context
 	// Debug is the logging level: 0 none, 1 pass names and times, 2 also
 	// the statement after each pass, 3 also sub-steps. When zero, the

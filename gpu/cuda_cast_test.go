@@ -1,0 +1,131 @@
+package gpu
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/gohalide/gohalide/ir"
+)
+
+// TestCUDAFloatToIntHelpersOnHost compiles the float-to-integer helpers of
+// the CUDA preamble (gh_toi32_f32, gh_tou64_f64, ...) as plain C with the
+// host's C compiler, under the undefined-behaviour sanitizer where it has
+// one (an out-of-range conversion in C is undefined: the helpers must never
+// make one), and compares them with ir.FloatToInt, the conversion every
+// target shares, on edge and random values. Skipped without cc.
+func TestCUDAFloatToIntHelpersOnHost(t *testing.T) {
+	cc, err := exec.LookPath("cc")
+	if err != nil {
+		t.Skip("no C compiler")
+	}
+	tos := []ir.Type{ir.Int8, ir.Int16, ir.Int32, ir.Int64, ir.UInt8, ir.UInt16, ir.UInt32, ir.UInt64}
+	froms := []ir.Type{ir.Float32, ir.Float64}
+	m := &cudaModule{helpers: map[string]cudaHelper{}}
+	var src strings.Builder
+	src.WriteString("#include <stdio.h>\n#include <math.h>\n")
+	var calls strings.Builder
+	for _, from := range froms {
+		for _, to := range tos {
+			name := "gh_to" + cTypeSuffix(to) + "_" + cTypeSuffix(from)
+			_, h := m.helperSource(name)
+			src.WriteString(strings.ReplaceAll(h, cudaHelperPrefix, "static "))
+			arg := "v"
+			if from == ir.Float32 {
+				arg = "(float)v"
+			}
+			if to.IsUInt() {
+				fmt.Fprintf(&calls, "        printf(\" %%llu\", (unsigned long long)%s(%s));\n", name, arg)
+			} else {
+				fmt.Fprintf(&calls, "        printf(\" %%lld\", (long long)%s(%s));\n", name, arg)
+			}
+		}
+	}
+	// main reads one double per line (as its bits, so that NaN and -0
+	// survive) and prints the conversions of it, float32 first.
+	fmt.Fprintf(&src, `
+int main(void) {
+    unsigned long long bits;
+    while (scanf("%%llx", &bits) == 1) {
+        double v;
+        memcpy(&v, &bits, sizeof v);
+%s        printf("\n");
+    }
+    return 0;
+}
+`, calls.String())
+	text := strings.Replace(src.String(), "#include <math.h>\n", "#include <math.h>\n#include <string.h>\n", 1)
+	dir := t.TempDir()
+	cfile, bin := filepath.Join(dir, "cast.c"), filepath.Join(dir, "cast")
+	if err := os.WriteFile(cfile, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	build := func(flags ...string) error {
+		out, err := exec.Command(cc, append(append([]string{"-O2", "-o", bin}, flags...), cfile, "-lm")...).CombinedOutput()
+		if err != nil {
+			return fmt.Errorf("%v: %s", err, out)
+		}
+		return nil
+	}
+	if err := build("-fsanitize=undefined", "-fsanitize=float-cast-overflow", "-fno-sanitize-recover=all"); err != nil {
+		t.Logf("no sanitizer (%v): compiling without it", err)
+		if err := build(); err != nil {
+			t.Fatalf("%v\n%s", err, text)
+		}
+	}
+	vals := []float64{math.NaN(), math.Inf(1), math.Inf(-1), 0, math.Copysign(0, -1), 0.5, -0.5, 0.999, -0.999, 1.5, -1.5,
+		127, 127.9, 128, -128, -128.9, -129, 255.5, 256, 32767.5, 32768, -32768.9, -32769, 65535.9, 65536,
+		2147483647, 2147483648, -2147483648, -2147483649, 4294967295, 4294967296,
+		9.2e18, 9.3e18, -9.3e18, 1.8e19, 1.9e19, 1e30, -1e30, 3e9, -3e9}
+	rng := rand.New(rand.NewPCG(5, 7))
+	for range 2000 {
+		vals = append(vals, math.Ldexp(rng.Float64()*2-1, rng.IntN(70)))
+	}
+	var in bytes.Buffer
+	for _, v := range vals {
+		fmt.Fprintf(&in, "%x\n", math.Float64bits(v))
+	}
+	cmd := exec.Command(bin)
+	cmd.Stdin = &in
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(lines) != len(vals) {
+		t.Fatalf("%d lines for %d values: %s", len(lines), len(vals), out)
+	}
+	bad := 0
+	for i, v := range vals {
+		got := strings.Fields(lines[i])
+		k := 0
+		for _, from := range froms {
+			x := v
+			if from == ir.Float32 {
+				x = float64(float32(v))
+			}
+			for _, to := range tos {
+				want := ir.FloatToInt(x, to)
+				var g int64
+				if to.IsUInt() {
+					u, _ := strconv.ParseUint(got[k], 10, 64)
+					g = int64(u)
+				} else {
+					g, _ = strconv.ParseInt(got[k], 10, 64)
+				}
+				if g != want && bad < 10 {
+					bad++
+					t.Errorf("%v(%s(%v)) = %d on the host, FloatToInt gives %d", to, from, x, g, want)
+				}
+				k++
+			}
+		}
+	}
+}
