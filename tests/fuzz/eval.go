@@ -74,6 +74,9 @@ type Evaluator struct {
 	Inputs map[string]*InputData
 	// Floor selects floor division and modulo instead of Euclidean.
 	Floor bool
+	// BoundViolation, after Realize, says which Func the output needs
+	// outside its Bound, if one does: the library may refuse the run.
+	BoundViolation string
 	// Limit bounds the number of expression nodes evaluated (0: 5e6).
 	Limit int
 
@@ -128,11 +131,12 @@ func (ev *Evaluator) Realize(mins, exts []int) (out []float64, err error) {
 		}
 		out = append(out, ev.value(out0, len(out0.f.Updates), p))
 	})
-	// A Func needed outside its Bound must be refused.
+	// A Func needed outside its Bound may be refused (or not, when the
+	// schedule inlines it: Bound then has nothing to bound).
 	for _, b := range ev.P.Bounds {
 		fs := ev.funcs[b.Func]
-		if fs != nil && fs.seen && (fs.lo[b.Dim] < b.Min || fs.hi[b.Dim] > b.Min+b.Ext-1) {
-			ev.fail("oob", "%s is needed over [%d, %d] in dimension %d, outside its Bound [%d, %d]",
+		if fs != nil && fs.seen && (fs.lo[b.Dim] < b.Min || fs.hi[b.Dim] > b.Min+b.Ext-1) && ev.BoundViolation == "" {
+			ev.BoundViolation = fmt.Sprintf("%s is needed over [%d, %d] in dimension %d, outside its Bound [%d, %d]",
 				b.Func, fs.lo[b.Dim], fs.hi[b.Dim], b.Dim, b.Min, b.Min+b.Ext-1)
 		}
 	}
