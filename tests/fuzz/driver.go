@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -44,6 +45,9 @@ type Driver struct {
 	// Progress, if set, receives a line every ProgressEvery cases.
 	Progress      io.Writer
 	ProgressEvery int
+	// Make, if set, draws case i (MakeProgCase for random programs);
+	// otherwise cases are MakeCase over Algos.
+	Make func(seed int64, i int) Case
 
 	mu sync.Mutex
 	// Reasons counts the rejections at Lower by error key.
@@ -55,7 +59,20 @@ type Driver struct {
 	Failures map[Class][]int
 	slowest  time.Duration
 	done     int
+	// SlowLower are the cases with the slowest Lower, slowest first.
+	SlowLower []Slow
 }
+
+// Slow is a case and the time its Lower took.
+type Slow struct {
+	Index int
+	Lower time.Duration
+	Class Class
+	Funcs int // the program's Funcs (0 for fixed algorithms)
+}
+
+// keepSlow is how many slow Lowers the Driver keeps.
+const keepSlow = 10
 
 // Run runs cases [from, from+n).
 func (d *Driver) Run(from, n int) {
@@ -97,7 +114,12 @@ func (d *Driver) Run(from, n int) {
 }
 
 func (d *Driver) one(i int) {
-	c := MakeCase(d.Seed, i, d.Algos)
+	var c Case
+	if d.Make != nil {
+		c = d.Make(d.Seed, i)
+	} else {
+		c = MakeCase(d.Seed, i, d.Algos)
+	}
 	r := Run(c, d.Opt)
 	key := c.Algo + "/" + c.Target()
 	d.mu.Lock()
@@ -108,8 +130,26 @@ func (d *Driver) one(i int) {
 	if d.Grep != "" && strings.Contains(r.Msg, d.Grep) && len(d.Grepped) < 10 {
 		d.Grepped = append(d.Grepped, i)
 	}
-	if r.Class == RejectLower || r.Class == RejectSize {
+	switch {
+	case d.Make == nil && (r.Class == RejectLower || r.Class == RejectSize):
 		d.Reasons[c.Target()+" "+r.Code+" "+msgKey(r.Msg)]++
+	case d.Make != nil && !r.Class.IsWrong() && r.Class != OK && r.Class != Panic:
+		d.Reasons[r.Class.String()+" | "+c.Target()+" | "+r.Code+" | "+normalize(r.Msg)]++
+	}
+	lower := r.Lower
+	if r.Class == Timeout {
+		lower = r.Elapsed
+	}
+	if n := len(d.SlowLower); n < keepSlow || lower > d.SlowLower[n-1].Lower {
+		s := Slow{Index: i, Lower: lower, Class: r.Class}
+		if c.Prog != nil {
+			s.Funcs = len(c.Prog.Funcs)
+		}
+		d.SlowLower = append(d.SlowLower, s)
+		sort.Slice(d.SlowLower, func(a, b int) bool { return d.SlowLower[a].Lower > d.SlowLower[b].Lower })
+		if len(d.SlowLower) > keepSlow {
+			d.SlowLower = d.SlowLower[:keepSlow]
+		}
 	}
 	if r.Elapsed > d.slowest {
 		d.slowest = r.Elapsed
@@ -123,7 +163,7 @@ func (d *Driver) one(i int) {
 		d.Failures[r.Class] = append(d.Failures[r.Class], i)
 		pk := r.Class.String() + "/" + key + "/" + r.Code + "/" + msgKey(r.Msg)
 		limit := d.MinimizePerKey
-		if r.Class == Wrong {
+		if r.Class.IsWrong() {
 			limit *= 5
 		}
 		if d.perKey[pk] < limit {
@@ -150,6 +190,9 @@ func (d *Driver) one(i int) {
 		d.findings[sig] = f
 		if d.OutDir != "" {
 			name := fmt.Sprintf("%s-%s-%s-%d.go.txt", mr.Class, c.Algo, c.Target(), i)
+			if c.Prog != nil {
+				name = fmt.Sprintf("%s-%s-%d.go", mr.Class, c.Target(), i)
+			}
 			path := filepath.Join(d.OutDir, name)
 			if err := os.WriteFile(path, []byte(text), 0o644); err == nil {
 				f.File = path
@@ -193,6 +236,7 @@ func (d *Driver) Total() Counts {
 }
 
 // WriteTable prints one row per algorithm and target and a total row.
+// A program run (Make set) has the program classes' columns too.
 func (d *Driver) WriteTable(w io.Writer) {
 	d.mu.Lock()
 	keys := make([]string, 0, len(d.counts))
@@ -200,8 +244,26 @@ func (d *Driver) WriteTable(w io.Writer) {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
+	type col struct {
+		name string
+		cl   Class
+	}
+	cols := []col{{"rejected at Lower", RejectLower}, {"rejected for size", RejectSize}, {"rejected at Realize", RejectRealize},
+		{"wrong", Wrong}, {"panics", Panic}, {"internal", Internal}, {"timeouts", Timeout}, {"ok", OK}}
+	first := "algorithm"
+	if d.Make != nil {
+		first = "programs"
+		cols = []col{{"invalid", Invalid}, {"refused (expected)", RejectExpected}, {"refused at Lower", RejectLower},
+			{"refused for size", RejectSize}, {"refused at Realize", RejectRealize},
+			{"wrong", Wrong}, {"wrong (neg. divisor)", WrongDiv}, {"wrong (RVar order)", WrongRVar},
+			{"panics", Panic}, {"internal", Internal}, {"timeouts", Timeout}, {"ok", OK}}
+	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "algorithm\ttarget\ttried\trejected at Lower\trejected for size\trejected at Realize\twrong\tpanics\tinternal\ttimeouts\tok\tran\t")
+	fmt.Fprintf(tw, "%s\ttarget\ttried\t", first)
+	for _, c := range cols {
+		fmt.Fprintf(tw, "%s\t", c.name)
+	}
+	fmt.Fprintln(tw, "ran\t")
 	var tot Counts
 	row := func(name, target string, c Counts) {
 		n := 0
@@ -210,10 +272,13 @@ func (d *Driver) WriteTable(w io.Writer) {
 		}
 		ran := 0.0
 		if n > 0 {
-			ran = 100 * float64(n-c[RejectLower]-c[RejectSize]) / float64(n)
+			ran = 100 * float64(n-c[RejectLower]-c[RejectSize]-c[Invalid]-c[RejectExpected]) / float64(n)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%.0f%%\t\n", name, target, n,
-			c[RejectLower], c[RejectSize], c[RejectRealize], c[Wrong], c[Panic], c[Internal], c[Timeout], c[OK], ran)
+		fmt.Fprintf(tw, "%s\t%s\t%d\t", name, target, n)
+		for _, col := range cols {
+			fmt.Fprintf(tw, "%d\t", c[col.cl])
+		}
+		fmt.Fprintf(tw, "%.0f%%\t\n", ran)
 	}
 	for _, k := range keys {
 		c := *d.counts[k]
@@ -227,3 +292,21 @@ func (d *Driver) WriteTable(w io.Writer) {
 	row("total", "", tot)
 	tw.Flush()
 }
+
+// normalize is an error message's first line with numbers and names of
+// the program's own objects replaced, so that one refusal at different
+// sizes and in different programs gives one key.
+func normalize(msg string) string {
+	line, _, _ := strings.Cut(msg, "\n")
+	line = progNames.ReplaceAllString(line, "$1")
+	line = digits.ReplaceAllString(line, "#")
+	if len(line) > 180 {
+		line = line[:180]
+	}
+	return line
+}
+
+// progNames matches the names the program generator gives (f0, b1, in0,
+// r2$x, pi, pf), the fresh loop names of the schedule generator, and the
+// pipeline's names of wrappers and anonymous Funcs, keeping the kind.
+var progNames = regexp.MustCompile(`\b(f|b|in|r|sum|maximum|minimum|in_repeat_edge|in_constant_exterior)[0-9]+(\$[xyzw])?\b`)

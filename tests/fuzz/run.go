@@ -31,15 +31,38 @@ const (
 	Panic         // a panic escaped the library
 	Internal      // ErrInternal, or an error that is not a *halide.Error
 	Timeout       // the schedule ran past the per-schedule limit
+	// The classes of random programs (Case.Prog).
+	//
+	// Invalid: the reference rejects the program (an int32 overflow,
+	// too much work); the library is not run.
+	Invalid
+	// RejectExpected: the reference reads an input outside its buffer
+	// (or a Func outside its Bound) and the library refuses the program
+	// with a typed error, at Lower or at Realize, as it must.
+	RejectExpected
+	// WrongDiv: a wrong result that the reference reproduces when integer
+	// division and modulo round down instead of being Euclidean: the
+	// cause is a negative divisor (floor semantics in the library).
+	WrongDiv
+	// WrongRVar: a wrong result that goes away when the directives that
+	// change the order of an update's RVar loops (reorder, tile,
+	// vectorize, GPU loops and fuse on RVars) are dropped.
+	WrongRVar
 	numClasses
 )
 
-var classNames = [...]string{"ok", "rejected_lower", "rejected_size", "rejected_realize", "wrong", "panic", "internal", "timeout"}
+var classNames = [...]string{"ok", "rejected_lower", "rejected_size", "rejected_realize", "wrong", "panic", "internal", "timeout",
+	"invalid_program", "refused_as_expected", "wrong_negative_divisor", "wrong_rvar_order"}
 
 func (c Class) String() string { return classNames[c] }
 
 // IsDefect says whether the class is a library defect worth a repro.
-func (c Class) IsDefect() bool { return c != OK && c != RejectLower && c != RejectSize }
+func (c Class) IsDefect() bool {
+	return c != OK && c != RejectLower && c != RejectSize && c != Invalid && c != RejectExpected
+}
+
+// IsWrong says whether the class is a wrong result (of any cause).
+func (c Class) IsWrong() bool { return c == Wrong || c == WrongDiv || c == WrongRVar }
 
 // Case is one schedule of one algorithm at one size.
 type Case struct {
@@ -51,6 +74,18 @@ type Case struct {
 	// RunSeed and Index say where the case came from (-seed, schedule #).
 	RunSeed int64 `json:"run_seed"`
 	Index   int   `json:"index"`
+	// Prog is the random program of a program case (Algo is then
+	// "prog" and Sizes are the output's extents).
+	Prog *Prog `json:"program,omitempty"`
+}
+
+// algo returns the case's algorithm: its program's, or the fixed one
+// called Algo.
+func (c Case) algo() *Algo {
+	if c.Prog != nil {
+		return c.Prog.Algo()
+	}
+	return AlgoByName(c.Algo)
 }
 
 // Target is "gpu" (kernels on the emulator) or "cpu".
@@ -71,6 +106,8 @@ type Result struct {
 	// Applied are the directives of the schedule that were applied.
 	Applied Schedule
 	Elapsed time.Duration
+	// Lower is the time Lower (Compile) took.
+	Lower time.Duration
 }
 
 // MakeCase draws case i of the run with seed: the algorithm, the target
@@ -121,6 +158,9 @@ func runCase(c Case, opt Options) (res Result) {
 			res = Result{Class: Panic, Msg: fmt.Sprintf("panic: %v\n%s", r, debug.Stack()), Applied: res.Applied}
 		}
 	}()
+	if c.Prog != nil {
+		return runProg(c, opt)
+	}
 	a := AlgoByName(c.Algo)
 	if a == nil {
 		return Result{Class: Internal, Code: "fuzzer", Msg: "unknown algorithm " + c.Algo}
@@ -131,8 +171,13 @@ func runCase(c Case, opt Options) (res Result) {
 	if c.GPU {
 		p.WithTarget(opt.Target)
 	}
-	if err := p.Compile(); err != nil {
-		return classify(err, RejectLower, res.Applied)
+	t0 := time.Now()
+	err := p.Compile()
+	res.Lower = time.Since(t0)
+	if err != nil {
+		r := classify(err, RejectLower, res.Applied)
+		r.Lower = res.Lower
+		return r
 	}
 	mismatch, err := inst.Run(p, c.Seed)
 	if err != nil {
@@ -256,7 +301,7 @@ func sameFailure(r, r2 Result) bool {
 		return false
 	}
 	switch r.Class {
-	case RejectRealize, Internal, RejectLower:
+	case RejectRealize, Internal, RejectLower, RejectExpected:
 		return r.Code == r2.Code && msgKey(r.Msg) == msgKey(r2.Msg)
 	case Panic:
 		return msgKey(r.Msg) == msgKey(r2.Msg)
@@ -280,6 +325,9 @@ func Minimize(c Case, r Result, opt Options, budget int) (Case, Result) {
 		return r2, sameFailure(r, r2)
 	}
 	c.Sched = r.Applied
+	if c.Prog != nil {
+		return minimizeProg(c, r, try)
+	}
 	for pass := 0; pass < 3; pass++ {
 		changed := false
 		for i := len(c.Sched) - 1; i >= 0; i-- {
@@ -335,7 +383,7 @@ func Signature(c Case, r Result) string {
 	}
 	sort.Strings(ops)
 	key := r.Class.String()
-	if r.Class != Wrong {
+	if !r.Class.IsWrong() {
 		key += " " + r.Code + " " + msgKey(r.Msg)
 	}
 	return key + " | " + c.Target() + " | " + strings.Join(ops, " ")
@@ -345,6 +393,9 @@ func Signature(c Case, r Result) string {
 // sizes, seed and outcome, Go code for the algorithm and the schedule, and
 // the case as JSON for -replay.
 func Repro(c Case, r Result, original int) string {
+	if c.Prog != nil {
+		return progRepro(c, r, original)
+	}
 	a := AlgoByName(c.Algo)
 	var b strings.Builder
 	fmt.Fprintf(&b, "// schedfuzz reproduction: %s on the %s\n", r.Class, map[bool]string{true: "GPU emulator", false: "CPU"}[c.GPU])

@@ -1,0 +1,468 @@
+package fuzz
+
+import (
+	"fmt"
+	"math"
+)
+
+// The reference of random programs: an evaluator written for the fuzzer
+// that reads a Prog directly and shares no code with bounds inference or
+// lowering. It follows Halide's semantics: a Func is defined on the whole
+// infinite domain; its value at a point is the pure definition, then each
+// update in order, each update iterating its RDom with the first
+// dimension innermost, independently for each point of the pure vars the
+// update keeps bare. It is lazy and memoized: stage k of f at p is
+// computed from stage k-1 of f at the points the update does not write.
+//
+// Values are float64 holding an int32 (checked: a program whose value
+// leaves int32 is invalid, not a test of wrapping) or a float32 (every
+// float operation is rounded to float32, which is exact for +, -, * and /
+// of float32 operands). Integer division and modulo are Euclidean, as in
+// Halide (the remainder is never negative; x/0 and x%0 are 0); Floor
+// makes them round down instead, to tell the wrong results a floor-
+// division library gives for negative divisors from other bugs.
+
+// RefError is why the reference has no value for a program.
+type RefError struct {
+	// Kind is "oob" (an input read outside its buffer with no boundary
+	// condition, or a Func needed outside its Bound: the library must
+	// refuse), "overflow" or "too_large" (the program is invalid).
+	Kind string
+	Msg  string
+}
+
+func (e *RefError) Error() string { return e.Kind + ": " + e.Msg }
+
+// InputData is an input's buffer: mins, extents and values (dimension 0
+// fastest).
+type InputData struct {
+	Mins, Exts []int
+	Vals       []float64
+}
+
+func (d *InputData) index(c []int) (int, bool) {
+	i, stride := 0, 1
+	for k := range d.Mins {
+		o := c[k] - d.Mins[k]
+		if o < 0 || o >= d.Exts[k] {
+			return 0, false
+		}
+		i += o * stride
+		stride *= d.Exts[k]
+	}
+	return i, true
+}
+
+type pt [3]int
+
+type sliceKey struct {
+	stage int
+	p     pt
+}
+
+type funcState struct {
+	f      *PFunc
+	vals   []map[pt]float64 // by stage
+	slices map[sliceKey]map[pt]float64
+	lo, hi pt // the box of points evaluated (final stage)
+	seen   bool
+}
+
+// Evaluator evaluates a Prog on given inputs.
+type Evaluator struct {
+	P      *Prog
+	Inputs map[string]*InputData
+	// Floor selects floor division and modulo instead of Euclidean.
+	Floor bool
+	// BoundViolation, after Realize, says which Func the output needs
+	// outside its Bound, if one does: the library may refuse the run.
+	BoundViolation string
+	// Limit bounds the number of expression nodes evaluated (0: 5e6).
+	Limit int
+
+	funcs            map[string]*funcState
+	steps            int
+	outMins, outExts []int
+}
+
+// env binds the pure vars (valid up to n) and RVars of an evaluation.
+type env struct {
+	p     pt
+	n     int
+	bare  []bool // in an update: the pure vars it may use
+	rvars map[string]int
+	self  *funcState
+	cur   func(q pt) float64 // self reads inside an update
+}
+
+func (ev *Evaluator) fail(kind, format string, args ...any) {
+	panic(&RefError{Kind: kind, Msg: fmt.Sprintf(format, args...)})
+}
+
+// Realize evaluates the output over [mins, mins+exts) and returns its
+// values (dimension 0 fastest), or a *RefError.
+func (ev *Evaluator) Realize(mins, exts []int) (out []float64, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			re, ok := r.(*RefError)
+			if !ok {
+				panic(r)
+			}
+			out, err = nil, re
+		}
+	}()
+	if ev.Limit == 0 {
+		ev.Limit = 5_000_000
+	}
+	ev.funcs = map[string]*funcState{}
+	ev.outMins, ev.outExts = mins, exts
+	for _, f := range ev.P.Funcs {
+		fs := &funcState{f: f, slices: map[sliceKey]map[pt]float64{}}
+		for s := 0; s <= len(f.Updates); s++ {
+			fs.vals = append(fs.vals, map[pt]float64{})
+		}
+		ev.funcs[f.Name] = fs
+	}
+	out0 := ev.funcs[ev.P.Funcs[0].Name]
+	forEach(exts, func(c []int) {
+		var p pt
+		for i := range c {
+			p[i] = c[i] + mins[i]
+		}
+		out = append(out, ev.value(out0, len(out0.f.Updates), p))
+	})
+	// A Func needed outside its Bound may be refused (or not, when the
+	// schedule inlines it: Bound then has nothing to bound).
+	for _, b := range ev.P.Bounds {
+		fs := ev.funcs[b.Func]
+		if fs != nil && fs.seen && (fs.lo[b.Dim] < b.Min || fs.hi[b.Dim] > b.Min+b.Ext-1) && ev.BoundViolation == "" {
+			ev.BoundViolation = fmt.Sprintf("%s is needed over [%d, %d] in dimension %d, outside its Bound [%d, %d]",
+				b.Func, fs.lo[b.Dim], fs.hi[b.Dim], b.Dim, b.Min, b.Min+b.Ext-1)
+		}
+	}
+	return out, nil
+}
+
+// value is stage k of f at p.
+func (ev *Evaluator) value(fs *funcState, k int, p pt) float64 {
+	if k == len(fs.f.Updates) {
+		ev.touch(fs, p)
+	}
+	if v, ok := fs.vals[k][p]; ok {
+		return v
+	}
+	var v float64
+	f := fs.f
+	switch {
+	case f.BC != "":
+		v = ev.boundary(f, p)
+	case k == 0:
+		v = ev.eval(f.Pure, &env{p: p, n: f.Dims})
+	default:
+		v = ev.update(fs, k, p)
+	}
+	fs.vals[k][p] = v
+	return v
+}
+
+func (ev *Evaluator) touch(fs *funcState, p pt) {
+	if !fs.seen {
+		fs.lo, fs.hi, fs.seen = p, p, true
+		return
+	}
+	for i := range p {
+		fs.lo[i] = min(fs.lo[i], p[i])
+		fs.hi[i] = max(fs.hi[i], p[i])
+	}
+}
+
+func (ev *Evaluator) boundary(f *PFunc, p pt) float64 {
+	in := ev.Inputs[f.Src]
+	c := make([]int, len(in.Mins))
+	inside := true
+	for i := range c {
+		c[i] = min(max(p[i], in.Mins[i]), in.Mins[i]+in.Exts[i]-1)
+		if c[i] != p[i] {
+			inside = false
+		}
+	}
+	if f.BC == "const" && !inside {
+		return f.Exterior
+	}
+	if in.Exts[0] <= 0 {
+		ev.fail("oob", "boundary condition %s of the empty input %s", f.Name, f.Src)
+	}
+	return ev.readInput(f.Src, c)
+}
+
+func (ev *Evaluator) readInput(name string, c []int) float64 {
+	in := ev.Inputs[name]
+	i, ok := in.index(c)
+	if !ok {
+		ev.fail("oob", "input %s is read at %v, outside its buffer (mins %v, extents %v)", name, c, in.Mins, in.Exts)
+	}
+	return in.Vals[i]
+}
+
+// update computes stage k of f at p: the slice of p (the points that share
+// p's values of the pure vars the update keeps bare), once.
+func (ev *Evaluator) update(fs *funcState, k int, p pt) float64 {
+	u := fs.f.Updates[k-1]
+	key := sliceKey{stage: k}
+	var bare [3]bool
+	for i, a := range u.Args {
+		if pureArg(a, i) {
+			bare[i] = true
+			key.p[i] = p[i]
+		}
+	}
+	written, ok := fs.slices[key]
+	if !ok {
+		written = map[pt]float64{}
+		fs.slices[key] = written
+		cur := func(q pt) float64 {
+			if v, ok := written[q]; ok {
+				return v
+			}
+			return ev.value(fs, k-1, q)
+		}
+		e := &env{p: key.p, n: fs.f.Dims, bare: bare[:], rvars: map[string]int{}, self: fs, cur: cur}
+		step := func() {
+			var q pt
+			for i, a := range u.Args {
+				q[i] = int(ev.eval(a, e))
+			}
+			rhs := ev.eval(u.Value, e)
+			old := cur(q)
+			var v float64
+			switch u.Op {
+			case "+=":
+				v = ev.arith(fs.f.Float, old+rhs)
+			case "max=":
+				v = math.Max(old, rhs)
+			case "min=":
+				v = math.Min(old, rhs)
+			default:
+				v = rhs
+			}
+			written[q] = v
+			if fs == ev.funcs[ev.P.Funcs[0].Name] {
+				ev.checkOutputWrite(q)
+			}
+		}
+		if u.RDom < 0 {
+			step()
+		} else {
+			ev.iterate(ev.P.RDoms[u.RDom], e.rvars, step)
+		}
+	}
+	if v, ok := written[p]; ok {
+		return v
+	}
+	return ev.value(fs, k-1, p)
+}
+
+// checkOutputWrite refuses an update of the output that writes outside
+// the output's region: the library must refuse it (Halide's output
+// buffer bounds check).
+func (ev *Evaluator) checkOutputWrite(q pt) {
+	for i := range ev.outMins {
+		if q[i] < ev.outMins[i] || q[i] >= ev.outMins[i]+ev.outExts[i] {
+			ev.fail("oob", "an update of the output %s writes %v, outside the output's region (mins %v, extents %v)",
+				ev.P.Funcs[0].Name, q[:len(ev.outMins)], ev.outMins, ev.outExts)
+		}
+	}
+}
+
+// iterate runs body for every point of r, its first dimension innermost,
+// with the RVars bound in rv.
+func (ev *Evaluator) iterate(r *PRDom, rv map[string]int, body func()) {
+	exts := append([]int(nil), r.Exts...)
+	forEach(exts, func(c []int) {
+		for d := range c {
+			rv[rvarName(r, d)] = r.Mins[d] + c[d]
+		}
+		body()
+	})
+	for d := range r.Mins {
+		delete(rv, rvarName(r, d))
+	}
+}
+
+// arith rounds a float result to float32 or checks an int result.
+func (ev *Evaluator) arith(float bool, v float64) float64 {
+	if float {
+		return float64(float32(v))
+	}
+	if v < math.MinInt32 || v > math.MaxInt32 {
+		ev.fail("overflow", "an int32 value %g overflows", v)
+	}
+	return v
+}
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// Div and Mod of the reference.
+func (ev *Evaluator) div(a, b float64) float64 {
+	x, y := int64(a), int64(b)
+	if y == 0 {
+		return 0
+	}
+	q := x / y
+	if ev.Floor {
+		if x%y != 0 && (x < 0) != (y < 0) {
+			q--
+		}
+		return float64(q)
+	}
+	if x%y < 0 {
+		if y > 0 {
+			q--
+		} else {
+			q++
+		}
+	}
+	return float64(q)
+}
+
+func (ev *Evaluator) mod(a, b float64) float64 {
+	x, y := int64(a), int64(b)
+	if y == 0 {
+		return 0
+	}
+	return float64(x - int64(ev.div(a, b))*y)
+}
+
+// eval evaluates e. Both arms of a select and every argument are
+// evaluated, so that the reference reads (and refuses) every point the
+// expression may read, as bounds inference does.
+func (ev *Evaluator) eval(e *PExpr, en *env) float64 {
+	ev.steps++
+	if ev.steps > ev.Limit {
+		ev.fail("too_large", "more than %d expression nodes evaluated", ev.Limit)
+	}
+	a := func(i int) float64 { return ev.eval(e.A[i], en) }
+	switch e.Op {
+	case "c":
+		return e.V
+	case "v":
+		for i, n := range varNames {
+			if n == e.N {
+				if i >= en.n || (en.bare != nil && !en.bare[i]) {
+					break
+				}
+				return float64(en.p[i])
+			}
+		}
+		ev.fail("invalid", "var %s unbound", e.N)
+	case "r":
+		v, ok := en.rvars[e.N]
+		if !ok {
+			ev.fail("invalid", "RVar %s unbound", e.N)
+		}
+		return float64(v)
+	case "p":
+		for _, pa := range ev.P.Params {
+			if pa.Name == e.N {
+				return pa.Value
+			}
+		}
+		ev.fail("invalid", "no param %s", e.N)
+	case "call":
+		var q pt
+		for i := range e.A {
+			q[i] = int(a(i))
+		}
+		if en.self != nil && e.N == en.self.f.Name {
+			return en.cur(q)
+		}
+		fs := ev.funcs[e.N]
+		return ev.value(fs, len(fs.f.Updates), q)
+	case "in":
+		c := make([]int, len(e.A))
+		for i := range c {
+			c[i] = int(a(i))
+		}
+		return ev.readInput(e.N, c)
+	case "+":
+		return ev.arith(e.F, a(0)+a(1))
+	case "-":
+		return ev.arith(e.F, a(0)-a(1))
+	case "*":
+		return ev.arith(e.F, a(0)*a(1))
+	case "/":
+		x, y := a(0), a(1)
+		if e.F {
+			if y == 0 {
+				ev.fail("invalid", "float division by zero")
+			}
+			return ev.arith(true, x/y)
+		}
+		return ev.arith(false, ev.div(x, y))
+	case "%":
+		x, y := a(0), a(1)
+		return ev.arith(false, ev.mod(x, y))
+	case "min":
+		return math.Min(a(0), a(1))
+	case "max":
+		return math.Max(a(0), a(1))
+	case "clamp":
+		x, lo, hi := a(0), a(1), a(2)
+		return math.Min(math.Max(x, lo), hi)
+	case "sel":
+		c, t, f := a(0), a(1), a(2)
+		if c != 0 {
+			return t
+		}
+		return f
+	case "<":
+		return b2f(a(0) < a(1))
+	case "==":
+		return b2f(a(0) == a(1))
+	case "cast":
+		x := a(0)
+		if e.F {
+			return float64(float32(x))
+		}
+		t := math.Trunc(x)
+		if t < math.MinInt32 || t > math.MaxInt32 {
+			ev.fail("overflow", "int32(%g) overflows", x)
+		}
+		return t
+	case "sum", "maximum", "minimum":
+		r := ev.P.RDoms[e.R]
+		sub := &env{p: en.p, n: en.n, bare: en.bare, rvars: map[string]int{}}
+		var acc float64
+		switch {
+		case e.Op == "sum":
+			acc = 0
+		case e.Op == "maximum" && e.F:
+			acc = math.Inf(-1)
+		case e.Op == "maximum":
+			acc = math.MinInt32
+		case e.F:
+			acc = math.Inf(1)
+		default:
+			acc = math.MaxInt32
+		}
+		ev.iterate(r, sub.rvars, func() {
+			v := ev.eval(e.A[0], sub)
+			switch e.Op {
+			case "sum":
+				acc = ev.arith(e.F, acc+v)
+			case "maximum":
+				acc = math.Max(acc, v)
+			default:
+				acc = math.Min(acc, v)
+			}
+		})
+		return acc
+	}
+	ev.fail("invalid", "unknown expression %q", e.Op)
+	return 0
+}

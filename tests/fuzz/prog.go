@@ -1,0 +1,375 @@
+package fuzz
+
+import (
+	"fmt"
+	"strings"
+)
+
+// A Prog is a random program: a pipeline of Funcs over inputs and
+// Params, described as data so that it can be built with the halide API
+// (Build), printed as Go (GoSource), evaluated by the fuzzer's own
+// reference (eval.go), shrunk by the minimizer and saved as JSON in a
+// Case. Prog.Algo turns it into an *Algo, so that the schedule generator,
+// the Driver and the minimizer work on random programs as they do on the
+// fixed algorithms.
+type Prog struct {
+	// Funcs, the output first; a Func calls only Funcs after it (the
+	// boundary conditions come last).
+	Funcs  []*PFunc  `json:"funcs"`
+	Inputs []*PInput `json:"inputs,omitempty"`
+	Params []*PParam `json:"params,omitempty"`
+	// RDoms are the reduction domains; each update or inline reduction
+	// has its own.
+	RDoms []*PRDom `json:"rdoms,omitempty"`
+	// Bounds are Func.Bound calls.
+	Bounds []PBound `json:"bounds,omitempty"`
+	// OutMin is the output's min in each dimension; the extents are the
+	// Case's Sizes (so that the minimizer shrinks them).
+	OutMin []int `json:"out_min"`
+}
+
+// PFunc is a Func of a program: a pure definition and updates over the
+// pure vars x, y, z (the first Dims), or a boundary condition of an input.
+type PFunc struct {
+	Name  string `json:"name"`
+	Float bool   `json:"float,omitempty"`
+	Dims  int    `json:"dims"`
+	// BC is "repeat" (RepeatEdge) or "const" (ConstantExterior with
+	// Exterior) of input Src; Pure and Updates are then empty.
+	BC       string     `json:"bc,omitempty"`
+	Src      string     `json:"src,omitempty"`
+	Exterior float64    `json:"exterior,omitempty"`
+	Pure     *PExpr     `json:"pure,omitempty"`
+	Updates  []*PUpdate `json:"updates,omitempty"`
+}
+
+// PUpdate is an update definition: Args(...) Op Value, reducing over RDom
+// (an index into Prog.RDoms, -1 for none).
+type PUpdate struct {
+	RDom  int      `json:"rdom"`
+	Args  []*PExpr `json:"args"`
+	Op    string   `json:"op"` // "=", "+=", "max=", "min="
+	Value *PExpr   `json:"value"`
+}
+
+// PInput is an ImageParam and the shape of the buffer the run binds to it.
+type PInput struct {
+	Name  string `json:"name"`
+	Float bool   `json:"float,omitempty"`
+	Mins  []int  `json:"mins"`
+	Exts  []int  `json:"exts"`
+}
+
+// PParam is a scalar Param and its value.
+type PParam struct {
+	Name  string  `json:"name"`
+	Float bool    `json:"float,omitempty"`
+	Value float64 `json:"value"`
+}
+
+// PRDom is an RDom: one Range per dimension.
+type PRDom struct {
+	Name string `json:"name"`
+	Mins []int  `json:"mins"`
+	Exts []int  `json:"exts"`
+}
+
+// PBound is f.Bound(var Dim, Min, Ext).
+type PBound struct {
+	Func string `json:"func"`
+	Dim  int    `json:"dim"`
+	Min  int    `json:"min"`
+	Ext  int    `json:"ext"`
+}
+
+// PExpr is an expression of a program. Op is one of:
+//
+//	"c" constant V; "v" pure var N (x, y, z); "r" RVar N (r0$x);
+//	"p" Param N; "call" Func N at A; "in" input N at A;
+//	"+", "-", "*", "/", "%", "min", "max" (2 args); "clamp" (3);
+//	"sel" (cond, a, b); "<", "==" (2 args, bool); "cast" (to F);
+//	"sum", "maximum", "minimum" of A[0] over RDom R.
+type PExpr struct {
+	Op string   `json:"op"`
+	F  bool     `json:"f,omitempty"` // the value is float32 (else int32, or bool for "<" and "==")
+	V  float64  `json:"v,omitempty"`
+	N  string   `json:"n,omitempty"`
+	R  int      `json:"r,omitempty"`
+	A  []*PExpr `json:"a,omitempty"`
+}
+
+var varNames = []string{"x", "y", "z"}
+
+var rvarSuffix = []string{"x", "y", "z", "w"}
+
+// rvarName is the name of dimension d of RDom r: "r0$x".
+func rvarName(r *PRDom, d int) string { return r.Name + "$" + rvarSuffix[d] }
+
+// Func returns the Func called name, or nil.
+func (p *Prog) Func(name string) *PFunc {
+	for _, f := range p.Funcs {
+		if f.Name == name {
+			return f
+		}
+	}
+	return nil
+}
+
+// Input returns the input called name, or nil.
+func (p *Prog) Input(name string) *PInput {
+	for _, in := range p.Inputs {
+		if in.Name == name {
+			return in
+		}
+	}
+	return nil
+}
+
+// walk calls fn for e and every subexpression, parents first; fn returns
+// false to skip the children.
+func (e *PExpr) walk(fn func(*PExpr) bool) {
+	if e == nil || !fn(e) {
+		return
+	}
+	for _, a := range e.A {
+		a.walk(fn)
+	}
+}
+
+// exprs calls fn for every top-level expression of stage s of f (the
+// value and the update's arguments).
+func (f *PFunc) stageExprs(s int) []*PExpr {
+	if s == 0 {
+		if f.Pure == nil {
+			return nil
+		}
+		return []*PExpr{f.Pure}
+	}
+	u := f.Updates[s-1]
+	return append(append([]*PExpr(nil), u.Args...), u.Value)
+}
+
+// calls says whether the expressions call Func or input name.
+func calls(es []*PExpr, name string) bool { return callsIn(es, name, true) }
+
+// callsDirect says whether the expressions call Func or input name
+// outside inline reductions (whose anonymous Func is the caller there).
+func callsDirect(es []*PExpr, name string) bool { return callsIn(es, name, false) }
+
+func callsIn(es []*PExpr, name string, reductions bool) bool {
+	found := false
+	for _, e := range es {
+		e.walk(func(x *PExpr) bool {
+			if (x.Op == "call" || x.Op == "in") && x.N == name {
+				found = true
+			}
+			if !reductions && (x.Op == "sum" || x.Op == "maximum" || x.Op == "minimum") {
+				return false
+			}
+			return !found
+		})
+	}
+	return found
+}
+
+// pureArg says whether update argument i is the bare pure var of
+// dimension i.
+func pureArg(a *PExpr, i int) bool { return a.Op == "v" && a.N == varNames[i] }
+
+func hasOp(e *PExpr, ops ...string) bool {
+	found := false
+	e.walk(func(x *PExpr) bool {
+		for _, o := range ops {
+			if x.Op == o {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// Algo returns the program as an *Algo for the schedule generator, the
+// Driver and the minimizer. Its Build ignores the sizes (the output's
+// extents are the Case's Sizes, used by the run).
+func (p *Prog) Algo() *Algo {
+	a := &Algo{Name: "prog", Known: map[string]string{"x": "x", "y": "y", "z": "z"}}
+	for i := range p.OutMin {
+		a.SizeNames = append(a.SizeNames, "out"+varNames[i])
+	}
+	for _, r := range p.RDoms {
+		for d := range r.Mins {
+			a.Known[rvarName(r, d)] = fmt.Sprintf("%s.%s()", r.Name, strings.ToUpper(rvarSuffix[d]))
+		}
+	}
+	for _, f := range p.Funcs {
+		fs := FuncSpec{Name: f.Name}
+		fs.Stages = append(fs.Stages, StageSpec{Dims: pureDims(f.Dims)})
+		for _, u := range f.Updates {
+			var st StageSpec
+			if u.RDom >= 0 {
+				r := p.RDoms[u.RDom]
+				for d := range r.Mins {
+					st.Dims = append(st.Dims, DimSpec{Name: rvarName(r, d), RVar: true})
+				}
+			}
+			for i, arg := range u.Args {
+				if pureArg(arg, i) {
+					st.Dims = append(st.Dims, DimSpec{Name: varNames[i]})
+				} else if hasOp(arg, "call", "in") {
+					st.Scatter = true
+				}
+			}
+			fs.Stages = append(fs.Stages, st)
+		}
+		for _, g := range p.Funcs {
+			var cs []int
+			for s := 0; s <= len(g.Updates); s++ {
+				if g != f && g.BC == "" && callsDirect(g.stageExprs(s), f.Name) {
+					fs.Consumers = append(fs.Consumers, StageRef{g.Name, s})
+					cs = append(cs, s)
+				}
+			}
+			if cs != nil {
+				a.Wraps = append(a.Wraps, WrapSpec{Src: f.Name, Consumer: g.Name, Dims: varNames[:f.Dims], ConsumerStages: cs})
+			}
+		}
+		a.Funcs = append(a.Funcs, fs)
+	}
+	for _, in := range p.Inputs {
+		for _, g := range p.Funcs {
+			var cs []int
+			for s := 0; s <= len(g.Updates); s++ {
+				if g.BC == "" && callsDirect(g.stageExprs(s), in.Name) {
+					cs = append(cs, s)
+				}
+			}
+			if cs != nil {
+				a.Wraps = append(a.Wraps, WrapSpec{Src: in.Name, Consumer: g.Name, Dims: varNames[:len(in.Mins)], ConsumerStages: cs})
+			}
+		}
+	}
+	a.Build = func([]int) *Instance { return p.build() }
+	a.Source = func(sizes []int) string { return p.algoSource(sizes) }
+	return a
+}
+
+func pureDims(n int) []DimSpec {
+	out := make([]DimSpec, n)
+	for i := range out {
+		out[i] = DimSpec{Name: varNames[i]}
+	}
+	return out
+}
+
+// clone returns a deep copy of p (through JSON-free recursion).
+func (p *Prog) clone() *Prog {
+	q := &Prog{OutMin: append([]int(nil), p.OutMin...), Bounds: append([]PBound(nil), p.Bounds...)}
+	for _, f := range p.Funcs {
+		g := *f
+		g.Pure = f.Pure.clone()
+		g.Updates = nil
+		for _, u := range f.Updates {
+			v := *u
+			v.Args = nil
+			for _, a := range u.Args {
+				v.Args = append(v.Args, a.clone())
+			}
+			v.Value = u.Value.clone()
+			g.Updates = append(g.Updates, &v)
+		}
+		q.Funcs = append(q.Funcs, &g)
+	}
+	for _, in := range p.Inputs {
+		c := *in
+		c.Mins, c.Exts = append([]int(nil), in.Mins...), append([]int(nil), in.Exts...)
+		q.Inputs = append(q.Inputs, &c)
+	}
+	for _, pa := range p.Params {
+		c := *pa
+		q.Params = append(q.Params, &c)
+	}
+	for _, r := range p.RDoms {
+		c := *r
+		c.Mins, c.Exts = append([]int(nil), r.Mins...), append([]int(nil), r.Exts...)
+		q.RDoms = append(q.RDoms, &c)
+	}
+	return q
+}
+
+func (e *PExpr) clone() *PExpr {
+	if e == nil {
+		return nil
+	}
+	c := *e
+	c.A = nil
+	for _, a := range e.A {
+		c.A = append(c.A, a.clone())
+	}
+	return &c
+}
+
+// typeErr returns the first node of p whose type does not follow the
+// rules of its operation (the generator's invariant), or "".
+func (p *Prog) typeErr() string {
+	var bad string
+	isBool := func(e *PExpr) bool { return e.Op == "<" || e.Op == "==" }
+	var check func(e *PExpr)
+	check = func(e *PExpr) {
+		if bad != "" {
+			return
+		}
+		same := func(as ...*PExpr) {
+			for _, a := range as {
+				if a.F != e.F || isBool(a) {
+					bad = fmt.Sprintf("%s (f=%v) has an operand %s (f=%v)", e.Op, e.F, a.Op, a.F)
+				}
+			}
+		}
+		switch e.Op {
+		case "+", "-", "*", "/", "%", "min", "max", "clamp", "sum", "maximum", "minimum":
+			same(e.A...)
+		case "sel":
+			same(e.A[1:]...)
+		case "<", "==":
+			same(e.A...)
+		case "call", "in":
+			for _, a := range e.A {
+				if a.F || isBool(a) {
+					bad = fmt.Sprintf("%s %s has a non-int argument %s", e.Op, e.N, a.Op)
+				}
+			}
+			if f := p.Func(e.N); f != nil && f.Float != e.F {
+				bad = "call of " + e.N + " with the wrong type"
+			}
+			if in := p.Input(e.N); in != nil && in.Float != e.F {
+				bad = "read of " + e.N + " with the wrong type"
+			}
+		case "v", "r":
+			if e.F {
+				bad = "a float var"
+			}
+		}
+		for _, a := range e.A {
+			check(a)
+		}
+	}
+	for _, f := range p.Funcs {
+		for s := 0; s <= len(f.Updates); s++ {
+			for i, e := range f.stageExprs(s) {
+				check(e)
+				value := s == 0 || i == len(f.stageExprs(s))-1
+				if value && (e.F != f.Float || isBool(e)) && bad == "" {
+					bad = fmt.Sprintf("stage %d of %s has a value of the wrong type", s, f.Name)
+				}
+				if !value && (e.F || isBool(e)) && bad == "" {
+					bad = fmt.Sprintf("stage %d of %s has a non-int argument", s, f.Name)
+				}
+			}
+		}
+		if bad != "" {
+			return f.Name + ": " + bad
+		}
+	}
+	return ""
+}

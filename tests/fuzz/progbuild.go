@@ -1,0 +1,290 @@
+package fuzz
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gohalide/gohalide/halide"
+)
+
+// builder makes the halide objects of a Prog; goExpr prints the same
+// calls as Go, for the reproductions.
+type builder struct {
+	p      *Prog
+	vars   []halide.Var
+	funcs  map[string]*halide.Func
+	images map[string]*halide.ImageParam
+	ints   map[string]*halide.Param[int32]
+	floats map[string]*halide.Param[float32]
+	rvars  map[string]halide.RVar
+}
+
+func (p *Prog) build() *Instance {
+	b := &builder{p: p, funcs: map[string]*halide.Func{}, images: map[string]*halide.ImageParam{},
+		ints: map[string]*halide.Param[int32]{}, floats: map[string]*halide.Param[float32]{}, rvars: map[string]halide.RVar{}}
+	inst := &Instance{Funcs: b.funcs, Images: b.images, Vars: map[string]halide.VarOrRVar{}}
+	for _, n := range varNames {
+		v := halide.NewVar(n)
+		b.vars = append(b.vars, v)
+		inst.Vars[n] = v
+	}
+	for _, in := range p.Inputs {
+		t := halide.Int32
+		if in.Float {
+			t = halide.Float32
+		}
+		b.images[in.Name] = halide.NewImageParam(in.Name, t, len(in.Mins))
+	}
+	for _, pa := range p.Params {
+		if pa.Float {
+			b.floats[pa.Name] = halide.NewParam[float32](pa.Name)
+			b.floats[pa.Name].Set(float32(pa.Value))
+		} else {
+			b.ints[pa.Name] = halide.NewParam[int32](pa.Name)
+			b.ints[pa.Name].Set(int32(pa.Value))
+		}
+	}
+	for _, r := range p.RDoms {
+		var rs []halide.RangeSpec
+		for d := range r.Mins {
+			rs = append(rs, halide.Range(r.Mins[d], r.Exts[d]))
+		}
+		rd := halide.NewRDom(r.Name, rs...)
+		for d := range r.Mins {
+			b.rvars[rvarName(r, d)] = rd.Dim(d)
+			inst.Vars[rvarName(r, d)] = rd.Dim(d)
+		}
+	}
+	for _, f := range p.Funcs {
+		switch f.BC {
+		case "repeat":
+			b.funcs[f.Name] = halide.RepeatEdge(b.images[f.Src])
+		case "const":
+			b.funcs[f.Name] = halide.ConstantExterior(b.images[f.Src], b.constant(f.Float, f.Exterior))
+		default:
+			b.funcs[f.Name] = halide.NewFunc(f.Name)
+		}
+	}
+	// Producers first, so that a call sees its callee's dimensions.
+	for i := len(p.Funcs) - 1; i >= 0; i-- {
+		f := p.Funcs[i]
+		if f.BC != "" {
+			continue
+		}
+		hf := b.funcs[f.Name]
+		args := make([]any, f.Dims)
+		for d := range args {
+			args[d] = b.vars[d]
+		}
+		hf.Define(args...).Is(b.expr(f.Pure))
+		for _, u := range f.Updates {
+			largs := make([]any, len(u.Args))
+			for d, a := range u.Args {
+				// A pure argument is passed as the Var: the library
+				// does not take a Var's Expr (x.Expr) for the Var.
+				if pureArg(a, d) {
+					largs[d] = b.vars[d]
+				} else {
+					largs[d] = b.expr(a)
+				}
+			}
+			def, v := hf.Define(largs...), b.expr(u.Value)
+			switch u.Op {
+			case "+=":
+				def.PlusEq(v)
+			case "max=":
+				def.MaxEq(v)
+			case "min=":
+				def.MinEq(v)
+			default:
+				def.Is(v)
+			}
+		}
+	}
+	for _, bd := range p.Bounds {
+		b.funcs[bd.Func].Bound(b.vars[bd.Dim], bd.Min, bd.Ext)
+	}
+	inst.Out = b.funcs[p.Funcs[0].Name]
+	return inst
+}
+
+func (b *builder) constant(float bool, v float64) halide.Expr {
+	if float {
+		return halide.E(float32(v))
+	}
+	return halide.E(int32(v))
+}
+
+func (b *builder) expr(e *PExpr) halide.Expr {
+	args := func() []any {
+		out := make([]any, len(e.A))
+		for i, a := range e.A {
+			out[i] = b.expr(a)
+		}
+		return out
+	}
+	x := func(i int) halide.Expr { return b.expr(e.A[i]) }
+	switch e.Op {
+	case "c":
+		return b.constant(e.F, e.V)
+	case "v":
+		for i, n := range varNames {
+			if n == e.N {
+				return b.vars[i].Expr
+			}
+		}
+	case "r":
+		return b.rvars[e.N].Expr
+	case "p":
+		if e.F {
+			return b.floats[e.N].Expr()
+		}
+		return b.ints[e.N].Expr()
+	case "call":
+		return b.funcs[e.N].At(args()...)
+	case "in":
+		return b.images[e.N].At(args()...)
+	case "+":
+		return x(0).Add(x(1))
+	case "-":
+		return x(0).Sub(x(1))
+	case "*":
+		return x(0).Mul(x(1))
+	case "/":
+		return x(0).Div(x(1))
+	case "%":
+		return x(0).Mod(x(1))
+	case "min":
+		return halide.Min(x(0), x(1))
+	case "max":
+		return halide.Max(x(0), x(1))
+	case "clamp":
+		return halide.Clamp(x(0), x(1), x(2))
+	case "sel":
+		return halide.Select(x(0), x(1), x(2))
+	case "<":
+		return x(0).Lt(x(1))
+	case "==":
+		return x(0).Eq(x(1))
+	case "cast":
+		if e.F {
+			return halide.Cast(halide.Float32, x(0))
+		}
+		return halide.Cast(halide.Int32, x(0))
+	case "sum":
+		return halide.Sum(x(0))
+	case "maximum":
+		return halide.Maximum(x(0))
+	case "minimum":
+		return halide.Minimum(x(0))
+	}
+	panic(fmt.Sprintf("fuzz: unknown program expression %q", e.Op))
+}
+
+// goConst prints a constant as a typed halide.E call.
+func goConst(float bool, v float64) string {
+	if float {
+		return fmt.Sprintf("halide.E(float32(%g))", v)
+	}
+	return fmt.Sprintf("halide.E(int32(%d))", int64(v))
+}
+
+// goExpr prints e as the Go the builder runs.
+func (p *Prog) goExpr(e *PExpr) string {
+	g := func(i int) string { return p.goExpr(e.A[i]) }
+	all := func() string {
+		var s []string
+		for i := range e.A {
+			s = append(s, g(i))
+		}
+		return strings.Join(s, ", ")
+	}
+	method := map[string]string{"+": "Add", "-": "Sub", "*": "Mul", "/": "Div", "%": "Mod", "<": "Lt", "==": "Eq"}
+	switch e.Op {
+	case "c":
+		return goConst(e.F, e.V)
+	case "v":
+		return e.N
+	case "r":
+		name, suf, _ := strings.Cut(e.N, "$")
+		return fmt.Sprintf("%s.%s()", name, strings.ToUpper(suf))
+	case "p":
+		return e.N + ".Expr()"
+	case "call", "in":
+		return fmt.Sprintf("%s.At(%s)", e.N, all())
+	case "min", "max", "clamp", "sum", "maximum", "minimum":
+		return fmt.Sprintf("halide.%s%s(%s)", strings.ToUpper(e.Op[:1]), e.Op[1:], all())
+	case "sel":
+		return fmt.Sprintf("halide.Select(%s)", all())
+	case "cast":
+		if e.F {
+			return fmt.Sprintf("halide.Cast(halide.Float32, %s)", g(0))
+		}
+		return fmt.Sprintf("halide.Cast(halide.Int32, %s)", g(0))
+	}
+	if m, ok := method[e.Op]; ok {
+		return fmt.Sprintf("%s.%s(%s)", g(0), m, g(1))
+	}
+	return fmt.Sprintf("/* unknown %q */", e.Op)
+}
+
+// algoSource prints the Go that builds the program (the declarations and
+// definitions; the inputs' data and the run are printed by progMain).
+func (p *Prog) algoSource(sizes []int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "x, y, z := halide.NewVar(\"x\"), halide.NewVar(\"y\"), halide.NewVar(\"z\")\n_, _, _ = x, y, z\n")
+	for _, in := range p.Inputs {
+		t := "Int32"
+		if in.Float {
+			t = "Float32"
+		}
+		fmt.Fprintf(&b, "%s := halide.NewImageParam(%q, halide.%s, %d) // bound to a buffer with mins %v and extents %v\n", in.Name, in.Name, t, len(in.Mins), in.Mins, in.Exts)
+	}
+	for _, pa := range p.Params {
+		if pa.Float {
+			fmt.Fprintf(&b, "%s := halide.NewParam[float32](%q)\n%s.Set(%g)\n", pa.Name, pa.Name, pa.Name, pa.Value)
+		} else {
+			fmt.Fprintf(&b, "%s := halide.NewParam[int32](%q)\n%s.Set(%d)\n", pa.Name, pa.Name, pa.Name, int64(pa.Value))
+		}
+	}
+	for _, r := range p.RDoms {
+		var rs []string
+		for d := range r.Mins {
+			rs = append(rs, fmt.Sprintf("halide.Range(%d, %d)", r.Mins[d], r.Exts[d]))
+		}
+		fmt.Fprintf(&b, "%s := halide.NewRDom(%q, %s)\n", r.Name, r.Name, strings.Join(rs, ", "))
+	}
+	for _, f := range p.Funcs {
+		switch f.BC {
+		case "repeat":
+			fmt.Fprintf(&b, "%s := halide.RepeatEdge(%s)\n", f.Name, f.Src)
+		case "const":
+			fmt.Fprintf(&b, "%s := halide.ConstantExterior(%s, %s)\n", f.Name, f.Src, goConst(f.Float, f.Exterior))
+		default:
+			fmt.Fprintf(&b, "%s := halide.NewFunc(%q)\n", f.Name, f.Name)
+		}
+	}
+	for i := len(p.Funcs) - 1; i >= 0; i-- {
+		f := p.Funcs[i]
+		if f.BC != "" {
+			continue
+		}
+		fmt.Fprintf(&b, "%s.Define(%s).Is(%s)\n", f.Name, strings.Join(varNames[:f.Dims], ", "), p.goExpr(f.Pure))
+		for _, u := range f.Updates {
+			var as []string
+			for _, a := range u.Args {
+				as = append(as, p.goExpr(a))
+			}
+			m := map[string]string{"+=": "PlusEq", "max=": "MaxEq", "min=": "MinEq"}[u.Op]
+			if m == "" {
+				m = "Is"
+			}
+			fmt.Fprintf(&b, "%s.Define(%s).%s(%s)\n", f.Name, strings.Join(as, ", "), m, p.goExpr(u.Value))
+		}
+	}
+	for _, bd := range p.Bounds {
+		fmt.Fprintf(&b, "%s.Bound(%s, %d, %d)\n", bd.Func, varNames[bd.Dim], bd.Min, bd.Ext)
+	}
+	fmt.Fprintf(&b, "// output: %s realized over mins %v, extents %v\n", p.Funcs[0].Name, p.OutMin, sizes)
+	return b.String()
+}

@@ -1,0 +1,535 @@
+package fuzz
+
+import (
+	"fmt"
+	"math/rand"
+)
+
+// GenProg draws a random program and the output's extents: 1-6 Funcs in
+// 1-3 dimensions, int32 and float32 (floats are multiples of 1/4, so
+// results compare exactly), inputs read raw, at clamped indices or
+// through a boundary condition, scalar Params, stencils, several
+// consumers of one producer, select/min/max/clamp, casts, division and
+// modulo by constants and expressions of either sign, updates (pure,
+// over 1-D and 2-D RDoms, histograms, scans, loop-carried self reads,
+// constant left-hand sides), inline reductions and Bound.
+func GenProg(rng *rand.Rand) (*Prog, []int) {
+	g := &pgen{rng: rng, p: &Prog{}, raw: map[string]bool{}}
+	return g.prog()
+}
+
+type pgen struct {
+	rng *rand.Rand
+	p   *Prog
+	// raw are the inputs that may be read at unclamped indices.
+	raw map[string]bool
+	// nest counts the data-dependent indices being drawn: one inside
+	// another is not drawn.
+	nest int
+}
+
+func (g *pgen) p_(x float64) bool { return g.rng.Float64() < x }
+
+func (g *pgen) intn(lo, hi int) int { return lo + g.rng.Intn(hi-lo+1) }
+
+func (g *pgen) pick(a []int) int { return a[g.rng.Intn(len(a))] }
+
+// ectx is what an expression may use.
+type ectx struct {
+	vars    []int    // the pure vars available (indices into varNames)
+	rvars   []string // the RVars available
+	callees []*PFunc
+	inputs  []*PInput
+	// self and selfArgs allow self reads in an update: selfArgs are the
+	// arguments at which the update's value may read its own Func.
+	self     *PFunc
+	selfArgs [][]*PExpr
+	reduce   bool // inline reductions allowed
+}
+
+func (g *pgen) prog() (*Prog, []int) {
+	p := g.p
+	od := []int{1, 2, 2, 3}[g.rng.Intn(4)]
+	sizes := make([]int, od)
+	for i := range sizes {
+		if i < 2 {
+			sizes[i] = g.pick([]int{1, 2, 3, 5, 7, 9, 11, 13})
+		} else {
+			sizes[i] = g.intn(1, 3)
+		}
+		p.OutMin = append(p.OutMin, 0)
+		if g.p_(0.4) {
+			p.OutMin[i] = g.intn(-4, 4)
+		}
+	}
+	if g.p_(0.02) {
+		sizes[g.rng.Intn(od)] = 0
+	}
+	// Inputs: the buffer covers the output's region with a margin, most
+	// of the time.
+	for k := 0; k < g.intn(1, 2); k++ {
+		in := &PInput{Name: fmt.Sprintf("in%d", k), Float: g.p_(0.4)}
+		nd := od
+		if g.p_(0.3) {
+			nd = g.intn(1, 3)
+		}
+		for i := 0; i < nd; i++ {
+			m, e := 0, 3
+			if i < od {
+				mg := g.pick([]int{0, 2, 3, 3, 4, 6})
+				m, e = p.OutMin[i]-mg, max(sizes[i], 1)+2*mg
+			}
+			if g.p_(0.2) {
+				m += g.intn(-2, 2)
+			}
+			in.Mins, in.Exts = append(in.Mins, m), append(in.Exts, e)
+		}
+		p.Inputs = append(p.Inputs, in)
+		g.raw[in.Name] = g.p_(0.25)
+	}
+	p.Params = []*PParam{
+		{Name: "pi", Value: float64(g.intn(-3, 6))},
+		{Name: "pf", Float: true, Value: []float64{0.5, 1.5, 2, 3, 4, 8, -2}[g.rng.Intn(7)]},
+	}
+	var bcs []*PFunc
+	for k, in := range p.Inputs {
+		if g.p_(0.7) {
+			bc := &PFunc{Name: fmt.Sprintf("b%d", k), Float: in.Float, Dims: len(in.Mins), Src: in.Name, BC: "repeat"}
+			if g.p_(0.5) {
+				bc.BC, bc.Exterior = "const", float64(g.intn(-3, 3))
+			}
+			bcs = append(bcs, bc)
+		}
+	}
+	n := g.intn(1, 6)
+	fs := make([]*PFunc, n)
+	for i := range fs {
+		fs[i] = &PFunc{Name: fmt.Sprintf("f%d", i), Float: g.p_(0.4), Dims: od}
+		if i > 0 && g.p_(0.3) {
+			fs[i].Dims = g.intn(1, 3)
+		}
+	}
+	p.Funcs = append(fs, bcs...)
+	for i := n - 1; i >= 0; i-- {
+		f := fs[i]
+		c := &ectx{callees: append(append([]*PFunc(nil), fs[i+1:]...), bcs...), inputs: p.Inputs, reduce: true}
+		for d := 0; d < f.Dims; d++ {
+			c.vars = append(c.vars, d)
+		}
+		f.Pure = g.expr(f.Float, 3, c)
+		if i+1 < n && !calls([]*PExpr{f.Pure}, fs[i+1].Name) {
+			f.Pure = g.combine(f.Float, f.Pure, cast(f.Float, g.call(fs[i+1], c, 1)))
+		}
+		pu := 0.3
+		if i == 0 {
+			pu = 0.5
+		}
+		if g.p_(pu) {
+			for k := 0; k < []int{1, 1, 1, 2, 2, 3}[g.rng.Intn(6)]; k++ {
+				g.update(f, c)
+			}
+		}
+	}
+	if g.p_(0.1) && n > 1 {
+		f := fs[g.intn(1, n-1)]
+		d := g.rng.Intn(min(f.Dims, od))
+		mg := g.intn(2, 8)
+		p.Bounds = append(p.Bounds, PBound{Func: f.Name, Dim: d, Min: p.OutMin[d] - mg, Ext: max(sizes[d], 1) + 2*mg})
+	}
+	p.prune()
+	return p, sizes
+}
+
+// combine joins two expressions of type float with + or max.
+func (g *pgen) combine(float bool, a, b *PExpr) *PExpr {
+	op := "+"
+	if g.p_(0.3) {
+		op = []string{"max", "min", "-"}[g.rng.Intn(3)]
+	}
+	return &PExpr{Op: op, F: float, A: []*PExpr{a, b}}
+}
+
+func (g *pgen) iconst(lo, hi int) *PExpr { return &PExpr{Op: "c", V: float64(g.intn(lo, hi))} }
+
+func (g *pgen) fconst() *PExpr { return &PExpr{Op: "c", F: true, V: float64(g.intn(-8, 8)) / 4} }
+
+// cast converts e to float (or int) if it is not already.
+func cast(float bool, e *PExpr) *PExpr {
+	if e.F == float && e.Op != "<" && e.Op != "==" {
+		return e
+	}
+	return &PExpr{Op: "cast", F: float, A: []*PExpr{e}}
+}
+
+// expr draws an expression of type float (else int32).
+func (g *pgen) expr(float bool, depth int, c *ectx) *PExpr {
+	if depth <= 0 || g.p_(0.25) {
+		return g.leaf(float, c)
+	}
+	e := func() *PExpr { return g.expr(float, depth-1, c) }
+	r := g.rng.Float64()
+	switch {
+	case r < 0.22:
+		return &PExpr{Op: []string{"+", "-"}[g.rng.Intn(2)], F: float, A: []*PExpr{e(), e()}}
+	case r < 0.32:
+		var k *PExpr
+		if float {
+			k = &PExpr{Op: "c", F: true, V: []float64{0.5, 2, -1, 0.25, 3}[g.rng.Intn(5)]}
+		} else {
+			k = g.iconst(-3, 3)
+		}
+		if g.p_(0.2) {
+			k = g.leaf(float, c)
+		}
+		return &PExpr{Op: "*", F: float, A: []*PExpr{e(), k}}
+	case r < 0.45 && !float:
+		// Division and modulo, by a constant of either sign (0 too) or by
+		// an expression.
+		var d *PExpr
+		if g.p_(0.7) {
+			d = &PExpr{Op: "c", V: float64(g.pick([]int{2, 3, 4, 5, -2, -3, -1, 0, 7}))}
+		} else {
+			d = g.expr(false, 1, c)
+		}
+		return &PExpr{Op: []string{"/", "%"}[g.rng.Intn(2)], A: []*PExpr{e(), d}}
+	case r < 0.45:
+		return &PExpr{Op: "/", F: true, A: []*PExpr{e(), {Op: "c", F: true, V: []float64{2, 4, 0.5, -2}[g.rng.Intn(4)]}}}
+	case r < 0.57:
+		return &PExpr{Op: []string{"min", "max"}[g.rng.Intn(2)], F: float, A: []*PExpr{e(), e()}}
+	case r < 0.64:
+		lo := g.intn(-4, 2)
+		if float {
+			return &PExpr{Op: "clamp", F: true, A: []*PExpr{e(), {Op: "c", F: true, V: float64(lo) / 2}, {Op: "c", F: true, V: float64(lo+g.intn(1, 6)) / 2}}}
+		}
+		return &PExpr{Op: "clamp", A: []*PExpr{e(), {Op: "c", V: float64(lo)}, {Op: "c", V: float64(lo + g.intn(0, 8))}}}
+	case r < 0.76:
+		cf := g.p_(0.3)
+		cond := &PExpr{Op: []string{"<", "=="}[g.rng.Intn(2)], F: cf, A: []*PExpr{g.expr(cf, 1, c), g.expr(cf, 1, c)}}
+		return &PExpr{Op: "sel", F: float, A: []*PExpr{cond, e(), e()}}
+	case r < 0.86:
+		return cast(float, g.expr(!float, depth-1, c))
+	case r < 0.93 && c.reduce:
+		return g.inlineReduction(float, c)
+	}
+	return g.leaf(float, c)
+}
+
+// leaf draws a constant, a var, a Param or a read.
+func (g *pgen) leaf(float bool, c *ectx) *PExpr {
+	r := g.rng.Float64()
+	switch {
+	case r < 0.15:
+		if float {
+			return g.fconst()
+		}
+		return g.iconst(-4, 4)
+	case r < 0.3 && (len(c.vars) > 0 || len(c.rvars) > 0):
+		return cast(float, g.index(c))
+	case r < 0.36:
+		if float {
+			return &PExpr{Op: "p", F: true, N: "pf"}
+		}
+		return &PExpr{Op: "p", N: "pi"}
+	case r < 0.45 && c.self != nil && len(c.selfArgs) > 0:
+		args := c.selfArgs[g.rng.Intn(len(c.selfArgs))]
+		return cast(float, &PExpr{Op: "call", F: c.self.Float, N: c.self.Name, A: cloneAll(args)})
+	}
+	// A read of a Func or an input.
+	var typed []*PFunc
+	for _, f := range c.callees {
+		if f.Float == float || g.p_(0.3) {
+			typed = append(typed, f)
+		}
+	}
+	if len(typed) > 0 && (len(c.inputs) == 0 || g.p_(0.7)) {
+		return cast(float, g.call(typed[g.rng.Intn(len(typed))], c, 1))
+	}
+	if len(c.inputs) > 0 {
+		return cast(float, g.readInput(c.inputs[g.rng.Intn(len(c.inputs))], c))
+	}
+	if float {
+		return g.fconst()
+	}
+	return g.iconst(-4, 4)
+}
+
+func cloneAll(es []*PExpr) []*PExpr {
+	out := make([]*PExpr, len(es))
+	for i, e := range es {
+		out[i] = e.clone()
+	}
+	return out
+}
+
+// index draws a plain index: a var or an RVar.
+func (g *pgen) index(c *ectx) *PExpr {
+	if len(c.rvars) > 0 && (len(c.vars) == 0 || g.p_(0.5)) {
+		return &PExpr{Op: "r", N: c.rvars[g.rng.Intn(len(c.rvars))]}
+	}
+	return &PExpr{Op: "v", N: varNames[c.vars[g.rng.Intn(len(c.vars))]]}
+}
+
+// arg draws argument d of a call: usually the var of the same dimension
+// with a small offset (a stencil), sometimes an RVar, a division or
+// multiple of it, or a data-dependent index (clamped, or not).
+func (g *pgen) arg(d int, c *ectx, depth int) *PExpr {
+	var base *PExpr
+	switch {
+	case len(c.rvars) > 0 && g.p_(0.35):
+		base = &PExpr{Op: "r", N: c.rvars[g.rng.Intn(len(c.rvars))]}
+	case containsInt(c.vars, d) && g.p_(0.85):
+		base = &PExpr{Op: "v", N: varNames[d]}
+	case len(c.vars) > 0:
+		base = &PExpr{Op: "v", N: varNames[c.vars[g.rng.Intn(len(c.vars))]]}
+	default:
+		base = g.iconst(-1, 2)
+	}
+	r := g.rng.Float64()
+	switch {
+	case r < 0.5:
+		if g.p_(0.3) {
+			return base
+		}
+		return &PExpr{Op: "+", A: []*PExpr{base, g.iconst(-2, 2)}}
+	case r < 0.6:
+		return &PExpr{Op: "/", A: []*PExpr{base, {Op: "c", V: float64(g.pick([]int{2, 3, -2}))}}}
+	case r < 0.65:
+		return &PExpr{Op: "*", A: []*PExpr{base, {Op: "c", V: 2}}}
+	case r < 0.87 && depth > 0 && g.nest == 0:
+		g.nest++
+		defer func() { g.nest-- }()
+		switch {
+		case r < 0.8:
+			// A data-dependent index, clamped.
+			lo := g.intn(-3, 2)
+			return &PExpr{Op: "clamp", A: []*PExpr{g.expr(false, 1, c.noReduce()), {Op: "c", V: float64(lo)}, {Op: "c", V: float64(lo + g.intn(0, 9))}}}
+		case r < 0.85:
+			// int32(clamp(float, 0, 1) * pf): bounds symbolic in pf.
+			fe := &PExpr{Op: "clamp", F: true, A: []*PExpr{g.expr(true, 1, c.noReduce()), {Op: "c", F: true}, {Op: "c", F: true, V: 1}}}
+			return &PExpr{Op: "cast", A: []*PExpr{{Op: "*", F: true, A: []*PExpr{fe, {Op: "p", F: true, N: "pf"}}}}}
+		}
+		// Unclamped data: refused as unbounded, unless the schedule
+		// inlines the read away.
+		return g.expr(false, 1, c.noReduce())
+	}
+	return base
+}
+
+func (c *ectx) noReduce() *ectx {
+	d := *c
+	d.reduce = false
+	d.self = nil
+	return &d
+}
+
+func containsInt(a []int, v int) bool {
+	for _, x := range a {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+// call draws a call of f.
+func (g *pgen) call(f *PFunc, c *ectx, depth int) *PExpr {
+	e := &PExpr{Op: "call", F: f.Float, N: f.Name}
+	for d := 0; d < f.Dims; d++ {
+		e.A = append(e.A, g.arg(d, c, depth))
+	}
+	return e
+}
+
+// readInput draws a read of input in: half the time at indices clamped
+// to its buffer, otherwise raw (the reference refuses a read outside).
+func (g *pgen) readInput(in *PInput, c *ectx) *PExpr {
+	e := &PExpr{Op: "in", F: in.Float, N: in.Name}
+	clamped := !g.raw[in.Name] || g.p_(0.6)
+	for d := range in.Mins {
+		a := g.arg(d, c, 1)
+		if clamped {
+			a = &PExpr{Op: "clamp", A: []*PExpr{a, {Op: "c", V: float64(in.Mins[d])}, {Op: "c", V: float64(in.Mins[d] + in.Exts[d] - 1)}}}
+		}
+		e.A = append(e.A, a)
+	}
+	return e
+}
+
+func (g *pgen) newRDom(dims int) (int, []string) {
+	r := &PRDom{Name: fmt.Sprintf("r%d", len(g.p.RDoms))}
+	var names []string
+	for d := 0; d < dims; d++ {
+		r.Mins = append(r.Mins, g.intn(-3, 3))
+		r.Exts = append(r.Exts, g.intn(1, 5))
+		names = append(names, rvarName(r, d))
+	}
+	g.p.RDoms = append(g.p.RDoms, r)
+	return len(g.p.RDoms) - 1, names
+}
+
+// inlineReduction draws Sum, Maximum or Minimum of an expression over a
+// new RDom.
+func (g *pgen) inlineReduction(float bool, c *ectx) *PExpr {
+	ri, names := g.newRDom(g.intn(1, 2))
+	sub := *c
+	sub.rvars, sub.reduce, sub.self = names, false, nil
+	body := g.expr(float, 2, &sub)
+	if !usesRVar(body, names) {
+		body = &PExpr{Op: "+", F: float, A: []*PExpr{body, cast(float, &PExpr{Op: "r", N: names[0]})}}
+	}
+	return &PExpr{Op: []string{"sum", "sum", "maximum", "minimum"}[g.rng.Intn(4)], F: float, R: ri, A: []*PExpr{body}}
+}
+
+func usesRVar(e *PExpr, names []string) bool {
+	found := false
+	e.walk(func(x *PExpr) bool {
+		if x.Op == "r" {
+			for _, n := range names {
+				if x.N == n {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// update draws an update of f.
+func (g *pgen) update(f *PFunc, base *ectx) {
+	u := &PUpdate{RDom: -1, Op: "="}
+	c := *base
+	c.reduce, c.vars, c.rvars = g.p_(0.3), nil, nil
+	bare := make([]bool, f.Dims)
+	for d := range bare {
+		bare[d] = true
+	}
+	kind := []string{"pure", "reduce", "reduce", "hist", "scan", "carried", "const"}[g.rng.Intn(7)]
+	if f == g.p.Funcs[0] && g.p_(0.85) {
+		// The output's updates may not write outside the output's
+		// region (the library refuses that, as Halide does): keep its
+		// pure vars bare most of the time.
+		kind = []string{"pure", "reduce"}[g.rng.Intn(2)]
+	}
+	var names []string
+	switch kind {
+	case "reduce":
+		u.RDom, names = g.newRDom(g.intn(1, 2))
+	case "hist", "carried":
+		u.RDom, names = g.newRDom(2)
+	case "scan":
+		u.RDom, names = g.newRDom(1)
+	case "const":
+	}
+	if kind != "pure" && kind != "reduce" {
+		bare[0] = false
+		for d := 1; d < f.Dims; d++ {
+			if g.p_(0.15) {
+				bare[d] = false
+			}
+		}
+	}
+	for d := range bare {
+		if bare[d] {
+			c.vars = append(c.vars, d)
+		}
+	}
+	c.rvars = names
+	// The left-hand side.
+	for d := 0; d < f.Dims; d++ {
+		switch {
+		case bare[d]:
+			u.Args = append(u.Args, &PExpr{Op: "v", N: varNames[d]})
+		case d == 0 && kind == "hist":
+			lo := g.intn(-3, 1)
+			u.Args = append(u.Args, &PExpr{Op: "clamp", A: []*PExpr{g.expr(false, 1, c.noReduce()), {Op: "c", V: float64(lo)}, {Op: "c", V: float64(lo + g.intn(2, 9))}}})
+		case d == 0 && (kind == "scan" || kind == "carried"):
+			u.Args = append(u.Args, &PExpr{Op: "r", N: names[0]})
+		case len(names) > 1 && g.p_(0.5):
+			u.Args = append(u.Args, &PExpr{Op: "r", N: names[1]})
+		default:
+			u.Args = append(u.Args, g.iconst(-2, 2))
+		}
+	}
+	// Self reads at the left-hand side and, for scans and loop-carried
+	// updates, next to it.
+	c.self = f
+	c.selfArgs = [][]*PExpr{u.Args}
+	at := func(off int) []*PExpr {
+		a := cloneAll(u.Args)
+		a[0] = &PExpr{Op: "+", A: []*PExpr{a[0], {Op: "c", V: float64(off)}}}
+		return a
+	}
+	self := func(args []*PExpr) *PExpr { return &PExpr{Op: "call", F: f.Float, N: f.Name, A: args} }
+	switch kind {
+	case "hist":
+		u.Op = "+="
+		u.Value = cast(f.Float, g.pickOne(g.iconst(1, 1), g.expr(f.Float, 1, c.noReduce())))
+	case "scan":
+		c.selfArgs = append(c.selfArgs, at(-1))
+		u.Value = g.combine(f.Float, self(at(-1)), g.expr(f.Float, 2, &c))
+	case "carried":
+		c.selfArgs = append(c.selfArgs, at(1))
+		u.Value = &PExpr{Op: "+", F: f.Float, A: []*PExpr{self(cloneAll(u.Args)), self(at(1))}}
+		if g.p_(0.5) {
+			u.Value = g.combine(f.Float, u.Value, g.expr(f.Float, 1, c.noReduce()))
+		}
+	default:
+		u.Op = []string{"=", "+=", "+=", "max=", "min="}[g.rng.Intn(5)]
+		u.Value = g.expr(f.Float, 2, &c)
+		if u.Op == "=" && g.p_(0.6) {
+			u.Value = g.combine(f.Float, self(cloneAll(u.Args)), u.Value)
+		}
+	}
+	if u.RDom >= 0 && !usesRVar(&PExpr{A: append(append([]*PExpr(nil), u.Args...), u.Value)}, names) {
+		u.Value = &PExpr{Op: "+", F: f.Float, A: []*PExpr{u.Value, cast(f.Float, &PExpr{Op: "r", N: names[0]})}}
+	}
+	f.Updates = append(f.Updates, u)
+}
+
+func (g *pgen) pickOne(es ...*PExpr) *PExpr { return es[g.rng.Intn(len(es))] }
+
+// prune drops the Funcs, inputs and RDoms the output does not use,
+// renumbering nothing (names stay).
+func (p *Prog) prune() {
+	used := map[string]bool{p.Funcs[0].Name: true}
+	for _, f := range p.Funcs { // consumers come first
+		if !used[f.Name] {
+			continue
+		}
+		if f.BC != "" {
+			used[f.Src] = true
+		}
+		for s := 0; s <= len(f.Updates); s++ {
+			for _, e := range f.stageExprs(s) {
+				e.walk(func(x *PExpr) bool {
+					if x.Op == "call" || x.Op == "in" {
+						used[x.N] = true
+					}
+					return true
+				})
+			}
+		}
+	}
+	var fs []*PFunc
+	for _, f := range p.Funcs {
+		if used[f.Name] {
+			fs = append(fs, f)
+		}
+	}
+	p.Funcs = fs
+	var ins []*PInput
+	for _, in := range p.Inputs {
+		if used[in.Name] {
+			ins = append(ins, in)
+		}
+	}
+	p.Inputs = ins
+	var bs []PBound
+	for _, b := range p.Bounds {
+		if used[b.Func] {
+			bs = append(bs, b)
+		}
+	}
+	p.Bounds = bs
+}

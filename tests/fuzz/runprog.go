@@ -1,0 +1,564 @@
+package fuzz
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand"
+	"strings"
+	"time"
+
+	"github.com/gohalide/gohalide/halide"
+)
+
+// GPUShare is the share of program cases with a GPU schedule.
+const GPUShare = 0.4
+
+// MakeProgCase draws program case i of the run with seed: a random
+// program, the output's extents, an input seed, the target and a random
+// schedule from the schedule generator. It depends only on (seed, i).
+func MakeProgCase(seed int64, i int) Case {
+	rng := rand.New(rand.NewSource(seed*1_000_003 + int64(i)))
+	p, sizes := GenProg(rng)
+	gpu := rng.Float64() < GPUShare
+	inSeed := rng.Int63()
+	a := p.Algo()
+	sched := rootShared(Generate(a, gpu, rng), a, rng)
+	return Case{Algo: "prog", GPU: gpu, Sizes: sizes, Seed: inSeed, Sched: sched, RunSeed: seed, Index: i, Prog: p}
+}
+
+// rootShared computes most Funcs called by several Funcs at root: the
+// schedule generator puts a Func inside the loops of one consumer, which
+// the library refuses (rightly) when the Func has others; random programs
+// share producers far more often than the fixed algorithms.
+func rootShared(s Schedule, a *Algo, rng *rand.Rand) Schedule {
+	shared := map[string]bool{}
+	for _, f := range a.Funcs {
+		cons := map[string]bool{}
+		for _, c := range f.Consumers {
+			cons[c.Func] = true
+		}
+		shared[f.Name] = len(cons) > 1 && rng.Float64() < 0.7
+	}
+	var out Schedule
+	for _, d := range s {
+		if shared[d.Func] {
+			switch d.Op {
+			case OpComputeAt:
+				d = Directive{Op: OpComputeRoot, Func: d.Func, Tail: NoTail}
+			case OpStoreAt:
+				continue
+			}
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// progInputs draws the inputs' data from seed: ints in [-3, 9], floats
+// multiples of 1/4 in [-2, 2].
+func progInputs(p *Prog, seed int64) map[string]*InputData {
+	rng := rand.New(rand.NewSource(seed))
+	out := map[string]*InputData{}
+	for _, in := range p.Inputs {
+		d := &InputData{Mins: in.Mins, Exts: in.Exts}
+		n := 1
+		for _, e := range in.Exts {
+			n *= max(e, 0)
+		}
+		for k := 0; k < n; k++ {
+			if in.Float {
+				d.Vals = append(d.Vals, float64(rng.Intn(17)-8)/4)
+			} else {
+				d.Vals = append(d.Vals, float64(rng.Intn(13)-3))
+			}
+		}
+		out[in.Name] = d
+	}
+	return out
+}
+
+func fillBuffer[T int32 | float32](b *halide.Buffer[T], d *InputData) {
+	b.Fill(func(c []int) T {
+		i, _ := d.index(c)
+		return T(d.Vals[i])
+	})
+}
+
+func readBuffer[T int32 | float32](b *halide.Buffer[T], mins, exts []int) []float64 {
+	var out []float64
+	forEach(exts, func(c []int) {
+		a := make([]int, len(c))
+		for i := range c {
+			a[i] = c[i] + mins[i]
+		}
+		out = append(out, float64(b.Get(a...)))
+	})
+	return out
+}
+
+// compareVals compares the output with the reference: ints exactly,
+// floats within Tolerance relative (the programs' floats are exact, so
+// any difference is a real one).
+func compareVals(got, want []float64, exts, mins []int) string {
+	bad, first := 0, ""
+	k := 0
+	forEach(exts, func(c []int) {
+		g, w := got[k], want[k]
+		k++
+		if g == w || (math.IsNaN(g) && math.IsNaN(w)) || math.Abs(g-w) <= Tolerance*math.Max(1, math.Abs(w)) {
+			return
+		}
+		if bad == 0 {
+			a := make([]int, len(c))
+			for i := range c {
+				a[i] = c[i] + mins[i]
+			}
+			first = fmt.Sprintf("out%v = %g, want %g", a, g, w)
+		}
+		bad++
+	})
+	if bad == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d of %d points wrong; first: %s", bad, size(exts), first)
+}
+
+// runProg runs a program case: the reference first (an invalid program
+// stops there), then Lower and Realize, and for a wrong result the checks
+// of its cause (causes: negative divisors, RVar order).
+func runProg(c Case, opt Options) Result {
+	return runProgCauses(c, opt, true)
+}
+
+func runProgCauses(c Case, opt Options, causes bool) (res Result) {
+	p := c.Prog
+	data := progInputs(p, c.Seed)
+	ev := &Evaluator{P: p, Inputs: data}
+	want, rerr := ev.Realize(p.OutMin, c.Sizes)
+	var re *RefError
+	if rerr != nil {
+		errors.As(rerr, &re)
+		if re.Kind != "oob" {
+			return Result{Class: Invalid, Code: re.Kind, Msg: re.Msg, Applied: c.Sched}
+		}
+	}
+	inst := p.build()
+	res.Applied = inst.Apply(c.Sched)
+	pl := halide.NewPipeline(inst.Out).WithOptions(halide.Options{Verify: opt.Verify})
+	if c.GPU {
+		pl.WithTarget(opt.Target)
+	}
+	t0 := time.Now()
+	err := pl.Compile()
+	res.Lower = time.Since(t0)
+	if err != nil {
+		r := classify(err, RejectLower, res.Applied)
+		r.Lower = res.Lower
+		if (re != nil || ev.BoundViolation != "") && r.Class == RejectLower {
+			r.Class = RejectExpected
+		}
+		return r
+	}
+	for _, in := range p.Inputs {
+		if in.Float {
+			b := halide.NewBuffer[float32](in.Exts...).SetMin(in.Mins...)
+			fillBuffer(b, data[in.Name])
+			inst.Images[in.Name].Set(b)
+		} else {
+			b := halide.NewBuffer[int32](in.Exts...).SetMin(in.Mins...)
+			fillBuffer(b, data[in.Name])
+			inst.Images[in.Name].Set(b)
+		}
+	}
+	var got func() []float64
+	var out halide.BufferRef
+	if p.Funcs[0].Float {
+		b := halide.NewBuffer[float32](c.Sizes...).SetMin(p.OutMin...)
+		out, got = b, func() []float64 { return readBuffer(b, p.OutMin, c.Sizes) }
+	} else {
+		b := halide.NewBuffer[int32](c.Sizes...).SetMin(p.OutMin...)
+		out, got = b, func() []float64 { return readBuffer(b, p.OutMin, c.Sizes) }
+	}
+	if err := pl.Realize(out); err != nil {
+		r := classify(err, RejectRealize, res.Applied)
+		r.Lower = res.Lower
+		switch {
+		case (re != nil || ev.BoundViolation != "") && (r.Class == RejectRealize || r.Class == RejectSize):
+			r.Class = RejectExpected
+		case r.Class == RejectRealize && outputOOB.MatchString(r.Msg) && shiftsOutput(res.Applied, p.Funcs[0].Name):
+			r.Class = RejectSize
+		case r.Class == RejectRealize && overComputes(r.Msg, res.Applied):
+			r.Class = RejectSize
+		}
+		return r
+	}
+	res.Class = OK
+	if re != nil {
+		res.Class, res.Msg = Wrong, fmt.Sprintf("the reference refuses the program (%s) but Realize ran without an error", re.Msg)
+		return res
+	}
+	vals := got()
+	mismatch := compareVals(vals, want, c.Sizes, p.OutMin)
+	if mismatch == "" {
+		return res
+	}
+	res.Class, res.Msg = Wrong, mismatch
+	if !causes {
+		return res
+	}
+	fl := &Evaluator{P: p, Inputs: data, Floor: true}
+	if w2, err := fl.Realize(p.OutMin, c.Sizes); err == nil && compareVals(vals, w2, c.Sizes, p.OutMin) == "" {
+		res.Class = WrongDiv
+		res.Msg += " (the reference with floor division and modulo agrees: a negative divisor)"
+		return res
+	}
+	if s := withoutRVarOrder(res.Applied); len(s) < len(res.Applied) {
+		c2 := c
+		c2.Sched = s
+		if r2 := runProgCauses(c2, opt, false); r2.Class == OK {
+			res.Class = WrongRVar
+			res.Msg += " (right without the directives that reorder RVar loops)"
+		}
+	}
+	return res
+}
+
+// withoutRVarOrder drops the directives that may change the order of an
+// update's RVar loops: Reorder, Tile, GPUTile, Fuse and Vectorize naming a
+// loop made from an RVar, and the directives naming the loops they make.
+func withoutRVarOrder(s Schedule) Schedule {
+	rv := map[string]bool{}
+	isR := func(n string) bool { return rv[n] || strings.Contains(n, "$") }
+	gone := map[string]bool{}
+	var out Schedule
+	for _, d := range s {
+		anyR, anyGone := false, false
+		for _, n := range d.Vars {
+			anyR = anyR || isR(n)
+			anyGone = anyGone || gone[n]
+		}
+		// The loops the directive makes from RVar loops.
+		made := func(from int, to ...int) {
+			if from < len(d.Vars) && isR(d.Vars[from]) {
+				for _, t := range to {
+					if t < len(d.Vars) {
+						rv[d.Vars[t]] = true
+					}
+				}
+			}
+		}
+		switch d.Op {
+		case OpSplit, OpGPUTile1D:
+			made(0, 1, 2)
+		case OpTile, OpGPUTile:
+			made(0, 2, 4)
+			made(1, 3, 5)
+		case OpFuse:
+			made(0, 2)
+			made(1, 2)
+		case OpUnroll, OpVectorize:
+			if len(d.Ints) > 0 && len(d.Vars) > 0 && isR(d.Vars[0]) {
+				rv[d.Vars[0]+map[Op]string{OpUnroll: "_u", OpVectorize: "_v"}[d.Op]] = true
+			}
+		}
+		drop := anyGone
+		switch d.Op {
+		case OpReorder, OpTile, OpGPUTile, OpFuse, OpVectorize:
+			drop = drop || anyR
+		}
+		if drop {
+			for _, n := range d.Vars {
+				if d.Op != OpReorder {
+					gone[n] = true
+				}
+			}
+			continue
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// minimizeProg shrinks a failing program case: directives deleted, updates
+// and Funcs dropped (a dropped Func's calls become a constant), Bounds
+// dropped, expressions replaced by a child, RDoms and the output shrunk,
+// while the failure stays the same.
+func minimizeProg(c Case, r Result, try func(Case) (Result, bool)) (Case, Result) {
+	accept := func(c2 Case) bool {
+		r2, ok := try(c2)
+		if ok {
+			c, r = c2, r2
+			c.Sched = r2.Applied
+		}
+		return ok
+	}
+	with := func(mut func(p *Prog) bool) bool {
+		c2 := c
+		c2.Prog = c.Prog.clone()
+		if !mut(c2.Prog) {
+			return false
+		}
+		c2.Prog.prune()
+		return accept(c2)
+	}
+	for pass := 0; pass < 3; pass++ {
+		changed := false
+		for i := len(c.Sched) - 1; i >= 0; i-- {
+			c2 := c
+			c2.Sched = c.Sched.Without(i)
+			if accept(c2) {
+				changed = true
+				i = min(i, len(c.Sched))
+			}
+		}
+		// Updates, last first.
+		for fi := 0; fi < len(c.Prog.Funcs); fi++ {
+			f := c.Prog.Funcs[fi]
+			for k := len(f.Updates) - 1; k >= 0; k-- {
+				name := f.Name
+				c2 := c
+				c2.Prog = c.Prog.clone()
+				g := c2.Prog.Func(name)
+				if g == nil || k >= len(g.Updates) {
+					continue
+				}
+				g.Updates = append(g.Updates[:k], g.Updates[k+1:]...)
+				c2.Sched = dropStage(c.Sched, name, k+1)
+				if accept(c2) {
+					changed = true
+				}
+			}
+		}
+		// Funcs.
+		for fi := len(c.Prog.Funcs) - 1; fi >= 1; fi-- {
+			if fi >= len(c.Prog.Funcs) {
+				continue
+			}
+			name := c.Prog.Funcs[fi].Name
+			if with(func(p *Prog) bool { return p.replaceCalls(name) }) {
+				changed = true
+			}
+		}
+		for bi := len(c.Prog.Bounds) - 1; bi >= 0; bi-- {
+			if bi < len(c.Prog.Bounds) && with(func(p *Prog) bool {
+				p.Bounds = append(p.Bounds[:bi], p.Bounds[bi+1:]...)
+				return true
+			}) {
+				changed = true
+			}
+		}
+		// Expressions: a node replaced by one of its children of the same
+		// type.
+		for k := 0; k < c.Prog.nodes(); k++ {
+			for child := 0; child < 3; child++ {
+				if with(func(p *Prog) bool { return p.hoist(k, child) }) {
+					changed = true
+					break
+				}
+			}
+		}
+		for ri := range c.Prog.RDoms {
+			for d := range c.Prog.RDoms[ri].Exts {
+				if c.Prog.RDoms[ri].Exts[d] > 1 && with(func(p *Prog) bool { p.RDoms[ri].Exts[d] = 1; return true }) {
+					changed = true
+				}
+			}
+		}
+		for si := range c.Sizes {
+			for _, v := range smallSizes {
+				if v >= c.Sizes[si] {
+					break
+				}
+				c2 := c
+				c2.Sizes = append([]int(nil), c.Sizes...)
+				c2.Sizes[si] = v
+				if accept(c2) {
+					changed = true
+					break
+				}
+			}
+		}
+		if !changed {
+			break
+		}
+	}
+	return c, r
+}
+
+// dropStage removes the directives of stage s of f (update s-1 dropped)
+// and renumbers the later stages.
+func dropStage(sched Schedule, f string, s int) Schedule {
+	var out Schedule
+	for _, d := range sched {
+		switch d.Op {
+		case OpComputeAt, OpStoreAt:
+			if d.Consumer == f && d.ConsumerStage >= 0 {
+				if d.ConsumerStage == s {
+					continue
+				}
+				if d.ConsumerStage > s {
+					d.ConsumerStage--
+				}
+			}
+		case OpComputeRoot, OpComputeInline, OpStoreRoot, OpStoreIn, OpIn:
+		default:
+			if d.Func == f {
+				if d.Stage == s {
+					continue
+				}
+				if d.Stage > s {
+					d.Stage--
+				}
+			}
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// replaceCalls replaces every call of Func name by the constant 1.
+func (p *Prog) replaceCalls(name string) bool {
+	found := false
+	for _, f := range p.Funcs {
+		for s := 0; s <= len(f.Updates); s++ {
+			for _, e := range f.stageExprs(s) {
+				e.walk(func(x *PExpr) bool {
+					if x.Op == "call" && x.N == name {
+						*x = PExpr{Op: "c", F: x.F, V: 1}
+						found = true
+						return false
+					}
+					return true
+				})
+			}
+		}
+	}
+	return found
+}
+
+// allExprs lists the program's top-level expressions.
+func (p *Prog) allExprs() []*PExpr {
+	var out []*PExpr
+	for _, f := range p.Funcs {
+		for s := 0; s <= len(f.Updates); s++ {
+			out = append(out, f.stageExprs(s)...)
+		}
+	}
+	return out
+}
+
+// nodes counts the expression nodes of p.
+func (p *Prog) nodes() int {
+	n := 0
+	for _, e := range p.allExprs() {
+		e.walk(func(*PExpr) bool { n++; return true })
+	}
+	return n
+}
+
+// hoist replaces node k (in walk order) by its child, if that child has
+// the same type; it says whether it did.
+func (p *Prog) hoist(k, child int) bool {
+	n, ok := 0, false
+	for _, e := range p.allExprs() {
+		e.walk(func(x *PExpr) bool {
+			if n > k {
+				return false
+			}
+			n++
+			if n-1 < k {
+				return true
+			}
+			if child < len(x.A) && x.Op != "<" && x.Op != "==" && x.Op != "cast" && !(x.Op == "sel" && child == 0) {
+				if a := x.A[child]; a.F == x.F && a.Op != "<" && a.Op != "==" {
+					*x = *a
+					ok = true
+				}
+			}
+			return false
+		})
+	}
+	return ok
+}
+
+// progRepro prints a reproduction of a program case: a standalone Go
+// program (package main) that builds the program, binds the inputs'
+// data, applies the schedule, realizes the output and compares it with
+// the reference's values, followed by the case as JSON for -replay.
+func progRepro(c Case, r Result, original int) string {
+	p := c.Prog
+	var b strings.Builder
+	fmt.Fprintf(&b, "// progfuzz reproduction: %s on the %s\n", r.Class, map[bool]string{true: "GPU emulator", false: "CPU"}[c.GPU])
+	fmt.Fprintf(&b, "// found as program %d of -seed %d (%d directives before minimizing); input seed %d\n", c.Index, c.RunSeed, original, c.Seed)
+	fmt.Fprintf(&b, "// replay: go run ./tests/fuzz/cmd/progfuzz -replay <this file>\n")
+	if r.Code != "" {
+		fmt.Fprintf(&b, "// error code: %s\n", r.Code)
+	}
+	b.WriteString("//\n// result:\n")
+	msg := r.Msg
+	if len(msg) > 3000 {
+		msg = msg[:3000] + "..."
+	}
+	for _, l := range strings.Split(msg, "\n") {
+		b.WriteString("//   " + l + "\n")
+	}
+	b.WriteString("\npackage main\n\nimport (\n\t\"fmt\"\n\n\t\"github.com/gohalide/gohalide/halide\"\n)\n\nfunc main() {\n")
+	var body strings.Builder
+	body.WriteString("v := halide.NewVar // loops made by the schedule\n_ = v\n")
+	body.WriteString(p.algoSource(c.Sizes))
+	data := progInputs(p, c.Seed)
+	for _, in := range p.Inputs {
+		t := goType(in.Float)
+		fmt.Fprintf(&body, "%sData := []%s{%s} // dimension 0 fastest\n", in.Name, t, joinVals(data[in.Name].Vals))
+		fmt.Fprintf(&body, "%sBuf := halide.NewBuffer[%s](%s).SetMin(%s)\n", in.Name, t, joinInts(in.Exts), joinInts(in.Mins))
+		fmt.Fprintf(&body, "copy(%sBuf.Data(), %sData)\n%s.Set(%sBuf)\n", in.Name, in.Name, in.Name, in.Name)
+	}
+	body.WriteString("\n// schedule:\n")
+	body.WriteString(c.Sched.GoSource(p.Algo().Known))
+	t := goType(p.Funcs[0].Float)
+	fmt.Fprintf(&body, "\nout := halide.NewBuffer[%s](%s).SetMin(%s)\n", t, joinInts(c.Sizes), joinInts(p.OutMin))
+	fmt.Fprintf(&body, "pl := halide.NewPipeline(%s)\n", p.Funcs[0].Name)
+	if c.GPU {
+		body.WriteString("pl.WithTarget(halide.Emulator) // GPU schedule: kernels on the emulator\n")
+	}
+	body.WriteString("if err := pl.Realize(out); err != nil {\n\tfmt.Println(\"Realize:\", err)\n\treturn\n}\n")
+	ev := &Evaluator{P: p, Inputs: data}
+	if want, err := ev.Realize(p.OutMin, c.Sizes); err == nil {
+		fmt.Fprintf(&body, "want := []%s{%s} // the reference (Halide's semantics), dimension 0 fastest\n", t, joinVals(want))
+		body.WriteString("bad := 0\nfor i, w := range want {\n\tif g := out.Data()[i]; g != w {\n\t\tif bad < 5 {\n\t\t\tfmt.Printf(\"element %d: got %v, want %v\\n\", i, g, w)\n\t\t}\n\t\tbad++\n\t}\n}\nfmt.Printf(\"%d of %d elements wrong\\n\", bad, len(want))\n")
+	} else {
+		fmt.Fprintf(&body, "// the reference refuses this program: %s\nfmt.Println(\"Realize ran; the reference refuses the program\")\n", err)
+	}
+	for _, l := range strings.Split(strings.TrimRight(body.String(), "\n"), "\n") {
+		b.WriteString("\t" + l + "\n")
+	}
+	b.WriteString("}\n")
+	js, _ := json.Marshal(c)
+	fmt.Fprintf(&b, "\n// case: %s\n", js)
+	return b.String()
+}
+
+func goType(float bool) string {
+	if float {
+		return "float32"
+	}
+	return "int32"
+}
+
+func joinInts(a []int) string {
+	s := make([]string, len(a))
+	for i, v := range a {
+		s[i] = fmt.Sprint(v)
+	}
+	return strings.Join(s, ", ")
+}
+
+func joinVals(a []float64) string {
+	s := make([]string, len(a))
+	for i, v := range a {
+		s[i] = fmt.Sprint(v)
+	}
+	return strings.Join(s, ", ")
+}
