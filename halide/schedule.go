@@ -710,3 +710,43 @@ func (f *Func) ReorderStorage(vars ...Var) *Func {
 	f.fn.Schedule.StorageOrder = order
 	return f
 }
+
+// FoldStorage folds f's storage in dimension v to extent slices: the
+// allocation holds extent values along v, the coordinate y at y mod
+// extent, as Halide's fold_storage. It is legal when f is produced and
+// read inside one serial loop whose iterations touch at most extent
+// values of f along v and move forward (a sliding window, or a window
+// recomputed at each iteration); Lower refuses a fold that could
+// overwrite a value before its last read, naming the smallest safe
+// extent. Without it, Lower folds such storage to the next power of two
+// of the window on its own.
+func (f *Func) FoldStorage(v Var, extent int) *Func {
+	const directive = "fold_storage"
+	f = f.begin(directive)
+	if f.fn.Pure == nil {
+		f.failf(ir.ErrSchedule, directive, "%s is scheduled before it has a definition", f.fn.Name)
+		return f
+	}
+	found := false
+	for _, a := range f.fn.Args {
+		found = found || a == v.name
+	}
+	if !found {
+		f.fail(ir.Errorf(ir.ErrUnknownVar, f.fn.Name, directive, "%s has no pure var %s", f.fn.Name, v.name).
+			WithLegal("one of %s", strings.Join(f.fn.Args, ", ")))
+		return f
+	}
+	if extent < 1 {
+		f.fail(ir.Errorf(ir.ErrBadArgument, f.fn.Name, directive, "fold_storage of %s in %s by %d", f.fn.Name, v.name, extent).
+			WithLegal("an extent of at least 1"))
+		return f
+	}
+	for i, d := range f.fn.Schedule.Folds {
+		if d.Var == v.name {
+			f.fn.Schedule.Folds[i].Extent = int64(extent)
+			return f
+		}
+	}
+	f.fn.Schedule.Folds = append(f.fn.Schedule.Folds, ir.FoldDirective{Var: v.name, Extent: int64(extent)})
+	return f
+}

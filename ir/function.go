@@ -99,6 +99,16 @@ type FuncSchedule struct {
 	StorageOrder []string
 	// ExplicitInline records that the user asked for compute_inline.
 	ExplicitInline bool
+	// Folds are the fold_storage directives: storage of the dimension Var
+	// holds Extent slices, reused modulo Extent (lower/storage_folding.go).
+	Folds []FoldDirective
+}
+
+// FoldDirective asks that the storage of a Func in dimension Var be folded
+// to Extent slices.
+type FoldDirective struct {
+	Var    string
+	Extent int64
 }
 
 // TailStrategy says how a split handles an extent that is not a multiple of

@@ -209,6 +209,11 @@ func (p *printer) stmt(s Stmt) {
 		for i, r := range s.Bounds {
 			parts[i] = fmt.Sprintf("[%s, %s]", ExprString(r.Min), ExprString(r.Extent))
 		}
+		for i, f := range s.Folds {
+			if f > 0 && i < len(parts) {
+				parts[i] += fmt.Sprintf(" folded by %d", f)
+			}
+		}
 		p.line("realize %s(%s) in %s {", s.Func, strings.Join(parts, ", "), s.Memory)
 		p.block(s.Body)
 		p.line("}")

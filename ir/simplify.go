@@ -1163,7 +1163,24 @@ func mkMinMax(op BinOp, a, b Expr) Expr {
 			return b
 		}
 	}
+	// min(select(c, x, y), z) is min(x, z) = min(y, z) when those are the
+	// same (a sliding window's first iteration and the others reaching
+	// back to the same row: min(select(c, v - 1, v + 1), v - 1) is v - 1).
+	for _, p := range [2][2]Expr{{a, b}, {b, a}} {
+		if sel, ok := p[0].(*Select); ok && !isSelect(sel.True) && !isSelect(sel.False) {
+			if !isSelect(p[1]) { // one level: the rule costs two calls, never 2^depth
+				if x := mkMinMax(op, sel.True, p[1]); sameExpr(x, mkMinMax(op, sel.False, p[1])) {
+					return x
+				}
+			}
+		}
+	}
 	return &Binary{op, a, b}
+}
+
+func isSelect(e Expr) bool {
+	_, ok := e.(*Select)
+	return ok
 }
 
 // splitConst splits x + c (or x - c) with a nonzero constant c from the

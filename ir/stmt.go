@@ -82,7 +82,12 @@ type Realize struct {
 	// kernel): shared by the block's threads like shared memory, placed
 	// by gpu_kernels in a global scratch buffer, a slice per block.
 	InGlobal bool
-	Body     Stmt
+	// Folds, when set, has one entry per dimension: 0 for a dimension
+	// stored whole, else the number of slices its storage holds, the
+	// coordinate x at x mod Folds[d] (storage_folding decides it; the
+	// Bounds of a folded dimension are [0, Folds[d])).
+	Folds []int64
+	Body  Stmt
 }
 
 // Allocate gives a flat buffer of Extents elements (their product) to Body.

@@ -150,13 +150,17 @@ func MapStmt(s Stmt, fs func(Stmt) Stmt, fe func(Expr) Expr) Stmt {
 		}
 		b := fs(s.Body)
 		if changed || b != s.Body {
-			return &Realize{Func: s.Func, T: s.T, Memory: s.Memory, Bounds: bounds, PerThread: s.PerThread, InGlobal: s.InGlobal, Body: b}
+			c := *s // a copy keeps every field
+			c.Bounds, c.Body = bounds, b
+			return &c
 		}
 	case *Allocate:
 		ext, ch := mapExprs(s.Extents, fe)
 		b := fs(s.Body)
 		if ch || b != s.Body {
-			return &Allocate{Name: s.Name, T: s.T, Memory: s.Memory, Extents: ext, PerThread: s.PerThread, InGlobal: s.InGlobal, Body: b}
+			c := *s
+			c.Extents, c.Body = ext, b
+			return &c
 		}
 	case *Store:
 		i, v := fe(s.Index), fe(s.Value)

@@ -9,7 +9,8 @@ package lower
 // output use their buffer's min and stride variables.
 //
 // Before: allocation_bounds. After: no Realize, Provide, or Func or image
-// Call is left.
+// Call is left. A dimension that storage_folding folded is indexed by the
+// coordinate modulo its fold (Euclidean: never negative).
 
 import (
 	"github.com/gohalide/gohalide/ir"
@@ -17,12 +18,19 @@ import (
 
 type layout struct {
 	mins, strides []ir.Expr
+	// folds are the Realize's Folds (nil: none): a folded dimension is
+	// indexed by the coordinate modulo its fold.
+	folds []int64
 }
 
 func (l layout) index(args []ir.Expr) ir.Expr {
 	var idx ir.Expr
 	for d, a := range args {
-		term := ir.MulE(ir.SubE(a, l.mins[d]), l.strides[d])
+		off := ir.SubE(a, l.mins[d])
+		if d < len(l.folds) && l.folds[d] > 0 {
+			off = ir.ModE(a, ir.Int(l.folds[d]))
+		}
+		term := ir.MulE(off, l.strides[d])
 		if idx == nil {
 			idx = term
 		} else {
@@ -82,10 +90,13 @@ func storageFlattening(st *State) error {
 		switch s := s.(type) {
 		case *ir.Realize:
 			var lets []let
-			l := layout{mins: make([]ir.Expr, len(s.Bounds)), strides: make([]ir.Expr, len(s.Bounds))}
+			l := layout{mins: make([]ir.Expr, len(s.Bounds)), strides: make([]ir.Expr, len(s.Bounds)), folds: s.Folds}
 			stride := ir.Expr(ir.Int(1))
 			extents := make([]ir.Expr, len(s.Bounds))
 			for d, r := range s.Bounds {
+				if d < len(s.Folds) && s.Folds[d] > 0 {
+					continue // indexed modulo the fold
+				}
 				mn := BufferVar(s.Func, "min", d)
 				lets = append(lets, let{mn, r.Min})
 				l.mins[d] = v(mn)

@@ -22,14 +22,8 @@ const (
 // so that CI stays green while the bug is open;
 // TestProgKnownFailuresStillFail says when one is fixed.
 //
-//   - wrong_negative_divisor: the library's integer division and modulo
-//     round down; Halide's are Euclidean (issue 17).
-//   - rejected_realize / wrong from a float cast index: the bounds of
-//     int32(float) are unbounded and the region's extent wraps in int32
-//     (issue 17), so an allocation is empty, negative or too small.
-var knownProgFailures = map[int]Class{
-	39: WrongDiv, 67: WrongDiv, 172: WrongDiv, 204: WrongDiv, 241: WrongDiv,
-}
+// None is open.
+var knownProgFailures = map[int]Class{}
 
 // TestProgQuick runs the seeded quick run of random programs: it fails on
 // any wrong result, panic, internal error or timeout not in

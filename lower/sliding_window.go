@@ -1,0 +1,236 @@
+package lower
+
+// sliding_window: a Func stored outside the loop it is computed in
+// computes, at each iteration of that loop after the first, only the part
+// of its region that earlier iterations did not. With
+// StoreRoot().ComputeAt(g, y) on a 3-row stencil, f's region at row y is
+// [y - 1, y + 1]; the first iteration computes all three rows and every
+// later one the row y + 1 alone, since rows y - 1 and y are still in f's
+// storage from the two before (Halide's SlidingWindow).
+//
+// A Func f slides along the loop v that its production is directly in (no
+// loop or if between v's body and the production) when:
+//   - f is stored outside v (its Realize encloses v), and the loops from
+//     the Realize down to v run their iterations in order, on one thread:
+//     serial or unrolled, no parallel, vector or GPU loop (so inside a
+//     GPU kernel only a loop a thread runs slides, with f in the thread's
+//     own memory, never in shared memory or registers);
+//   - f has no update definitions (an update is not idempotent and may
+//     scatter) and is not the output;
+//   - exactly one dimension of f's region depends on v, and both its ends
+//     grow with v (a constant lower bound of end(v + 1) - end(v) is at
+//     least 0), and successive regions overlap (else there is nothing to
+//     reuse).
+//
+// The region's min at iteration v becomes
+//
+//	select(v <= v.min, min(v), max(min(v), max(v - 1) + 1))
+//
+// Every point the consumers read at v was computed at the first iteration
+// k <= v whose max reaches it, because mins and maxes only grow; the
+// values are still in f's storage because it is outside v (storage
+// folding, which may reuse it, keeps the window whole). Only the region
+// let changes: the production's loops, allocation_bounds and the report
+// read it.
+//
+// Before: bounds_inference (the region lets exist). After: the region
+// lets of a sliding Func's production start at the new min.
+
+import (
+	"github.com/gohalide/gohalide/bounds"
+	"github.com/gohalide/gohalide/ir"
+)
+
+func slidingWindow(st *State) error {
+	sw := &slider{st: st, lv: letValues{}, realized: map[string]int{}, replace: map[string]ir.Expr{}}
+	st.Stmt = sw.mut(st.Stmt)
+	return nil
+}
+
+type slider struct {
+	st *State
+	lv letValues
+	// loops are the enclosing loops, outermost first.
+	loops []*ir.For
+	// realized maps each Func whose Realize encloses the statement being
+	// visited, and that may slide, to len(loops) at its Realize.
+	realized map[string]int
+	// direct is true while no loop or if lies between the innermost loop's
+	// body and the statement being visited.
+	direct bool
+	// replace holds the new value of a region let further down the chain
+	// being visited.
+	replace map[string]ir.Expr
+}
+
+func (sw *slider) mut(s ir.Stmt) ir.Stmt {
+	switch x := s.(type) {
+	case *ir.Realize:
+		if sw.maySlide(x) {
+			sw.realized[x.Func] = len(sw.loops)
+			defer delete(sw.realized, x.Func)
+		}
+	case *ir.For:
+		sw.loops = append(sw.loops, x)
+		undo := sw.lv.bind(x.Name, nil)
+		saved := sw.direct
+		sw.direct = true
+		body := sw.mut(x.Body)
+		sw.direct = saved
+		undo()
+		sw.loops = sw.loops[:len(sw.loops)-1]
+		if body == x.Body {
+			return x
+		}
+		c := *x
+		c.Body = body
+		return &c
+	case *ir.IfThenElse:
+		saved := sw.direct
+		sw.direct = false
+		defer func() { sw.direct = saved }()
+	case *ir.LetStmt:
+		value := x.Value
+		if nv, ok := sw.replace[x.Name]; ok {
+			value = nv
+			delete(sw.replace, x.Name)
+		} else if fn, ok := firstRegionLet(x.Name, sw.realized, sw.st.Funcs); ok && sw.direct {
+			if name, nv, ok := sw.slide(fn, x); ok {
+				sw.replace[name] = nv
+				if name == x.Name {
+					value = nv
+					delete(sw.replace, name)
+				}
+			}
+		}
+		undo := sw.lv.bind(x.Name, value)
+		body := sw.mut(x.Body)
+		undo()
+		if body == x.Body && value == x.Value {
+			return x
+		}
+		return &ir.LetStmt{Name: x.Name, Value: value, Body: body}
+	}
+	return ir.MapStmt(s, sw.mut, nil)
+}
+
+// maySlide says whether the Func realized by r could slide at all.
+func (sw *slider) maySlide(r *ir.Realize) bool {
+	f, ok := sw.st.Funcs[r.Func]
+	if !ok || len(f.Updates) > 0 || f.Name == sw.st.P.Output {
+		return false
+	}
+	return r.Memory != ir.GPUShared && r.Memory != ir.Register && !r.InGlobal
+}
+
+// firstRegionLet says whether name is the first of the region lets of a
+// Func in realized (f.s0.<first arg>.min), and returns the Func.
+func firstRegionLet(name string, realized map[string]int, funcs map[string]*ir.Function) (string, bool) {
+	for fn := range realized {
+		if name == stagePrefix(fn, 0)+funcs[fn].Args[0]+".min" {
+			return fn, true
+		}
+	}
+	return "", false
+}
+
+// slide decides whether fn, whose region lets start with l, slides along
+// the innermost loop, and returns the region let to change (the min of the
+// dimension that moves) and its new value.
+func (sw *slider) slide(fn string, l *ir.LetStmt) (string, ir.Expr, bool) {
+	depth := sw.realized[fn]
+	if depth >= len(sw.loops) {
+		return "", nil, false // computed at the Realize's own level
+	}
+	for _, lp := range sw.loops[depth:] {
+		if lp.Kind != ir.Serial && lp.Kind != ir.Unrolled {
+			return "", nil, false
+		}
+	}
+	loop := sw.loops[len(sw.loops)-1]
+	f := sw.st.Funcs[fn]
+	// The region's lets are a chain, f.s0.<a>.min and .max for each arg a
+	// in order; each is resolved in the lets before it.
+	ends := regionChain(l, fn, sw.lv)
+	dim := ""
+	for _, a := range f.Args {
+		p := stagePrefix(fn, 0) + a + "."
+		mn, mx := ends[p+"min"], ends[p+"max"]
+		if mn == nil || mx == nil {
+			return "", nil, false // not the chain bounds_inference makes
+		}
+		if ir.Uses(mn, loop.Name) || ir.Uses(mx, loop.Name) {
+			if dim != "" {
+				return "", nil, false // two dimensions move
+			}
+			dim = p
+		}
+	}
+	if dim == "" {
+		return "", nil, false
+	}
+	minV, maxV := ends[dim+"min"], ends[dim+"max"]
+	v := &ir.Var{T: ir.Int32, Name: loop.Name}
+	next := map[string]ir.Expr{loop.Name: ir.AddE(v, ir.Int(1))}
+	prev := map[string]ir.Expr{loop.Name: ir.SubE(v, ir.Int(1))}
+	grows := func(e ir.Expr) bool {
+		c, ok := bounds.ConstantLowerBound(ir.Simplify(ir.SubE(ir.Substitute(e, next), e)), nil)
+		return ok && c >= 0
+	}
+	if !grows(minV) || !grows(maxV) {
+		return "", nil, false
+	}
+	prevMaxPlusOne := ir.Simplify(ir.AddE(ir.Substitute(maxV, prev), ir.Int(1)))
+	if ir.CanProve(ir.LEE(prevMaxPlusOne, minV)) {
+		return "", nil, false // no overlap: nothing is reused
+	}
+	name := dim + "min"
+	old := l.Value
+	if name != l.Name {
+		old = regionLetValue(l, name)
+	}
+	sw.st.logf(3, "  sliding_window: %s slides along %s in %s\n", fn, loop.Name, name)
+	later := ir.MaxE(old, prevMaxPlusOne)
+	return name, &ir.Select{Cond: ir.LEE(v, loop.Min), True: old, False: likely(later)}, true
+}
+
+func likely(e ir.Expr) ir.Expr {
+	return &ir.Call{T: e.Type(), Kind: ir.CallIntrinsic, Name: ir.IntrinsicLikely, Args: []ir.Expr{e}}
+}
+
+// regionLetValue is the value of the let name in the chain from l.
+func regionLetValue(l *ir.LetStmt, name string) ir.Expr {
+	for s := ir.Stmt(l); ; {
+		ls, ok := s.(*ir.LetStmt)
+		if !ok {
+			return nil
+		}
+		if ls.Name == name {
+			return ls.Value
+		}
+		s = ls.Body
+	}
+}
+
+// regionChain returns the values of the region lets of fn's stage 0 in
+// the chain of lets that starts at l, each resolved in lv and the lets
+// before it (in terms of the loop variables and what lies outside).
+func regionChain(l *ir.LetStmt, fn string, lv letValues) map[string]ir.Expr {
+	out := map[string]ir.Expr{}
+	p := stagePrefix(fn, 0)
+	var undo []func()
+	defer func() {
+		for i := len(undo) - 1; i >= 0; i-- {
+			undo[i]()
+		}
+	}()
+	for s := ir.Stmt(l); ; {
+		ls, ok := s.(*ir.LetStmt)
+		if !ok || len(ls.Name) <= len(p) || ls.Name[:len(p)] != p {
+			return out
+		}
+		out[ls.Name] = lv.resolve(ls.Value)
+		undo = append(undo, lv.bind(ls.Name, ls.Value))
+		s = ls.Body
+	}
+}

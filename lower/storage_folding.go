@@ -1,0 +1,297 @@
+package lower
+
+// storage_folding: a Func whose values are produced and read inside one
+// serial loop, a window of them at each iteration, is stored as that
+// window: the storage of the dimension the window moves along holds a
+// fixed number of slices, the coordinate y at y mod the fold (Halide's
+// StorageFolding). With StoreRoot().ComputeAt(g, y) on a 3-row stencil
+// (sliding or not), f's allocation is 4 rows of the image's width instead
+// of the whole image.
+//
+// f's storage in dimension d folds along the loop v, the innermost loop
+// that holds every access of f in its Realize, when:
+//   - v and every loop between the Realize and v run their iterations in
+//     order on one thread (serial or unrolled), and f's memory is the
+//     host's or a thread's own (not GPU shared memory, registers or a
+//     block's global copy);
+//   - the box of f that one iteration of v reads and writes in d (its
+//     window) has both ends growing with v and at most a constant number
+//     of values, c.
+//
+// Then no value is overwritten before its last read: a value written at
+// iteration w and read at v >= w, and any other value written between,
+// both lie in the window of one iteration (the windows' ends only grow),
+// so their coordinates differ by less than c and cannot be equal modulo a
+// fold of at least c. The fold is c rounded up to a power of two (the
+// modulo is then a mask), or the extent FoldStorage gave, which must be at
+// least c. Folding is skipped where the allocation is no larger than the
+// fold.
+//
+// Before: allocation_bounds (Realizes have their box). After: a folded
+// Realize has Folds set and the bounds [0, fold) in the folded dimension;
+// storage_flattening indexes it modulo the fold.
+
+import (
+	"fmt"
+
+	"github.com/gohalide/gohalide/bounds"
+	"github.com/gohalide/gohalide/ir"
+)
+
+func storageFolding(st *State) error {
+	fd := &folder{st: st, idx: bounds.NewIndex()}
+	s := walkWithLets(st.Stmt, letValues{}, func(s ir.Stmt) ir.Stmt {
+		r, ok := s.(*ir.Realize)
+		if !ok || fd.err != nil {
+			return s
+		}
+		st.checkStop()
+		return fd.fold(r)
+	})
+	if fd.err != nil {
+		return fd.err
+	}
+	st.Stmt = s
+	return nil
+}
+
+type folder struct {
+	st  *State
+	idx *bounds.Index
+	err error
+}
+
+// fold returns r with its storage folded where it may be (see the top of
+// the file), or an error for an explicit FoldStorage that is not safe.
+func (fd *folder) fold(r *ir.Realize) ir.Stmt {
+	f, ok := fd.st.Funcs[r.Func]
+	if !ok {
+		return r
+	}
+	explicit := map[int]int64{}
+	for _, fdir := range f.Schedule.Folds {
+		explicit[argIndex(f, fdir.Var)] = fdir.Extent
+	}
+	refuse := func(d int, format string, args ...any) ir.Stmt {
+		fd.st.logf(3, "  storage_folding: %s not folded: %s\n", f.Name, fmt.Sprintf(format, args...))
+		if ext, ok := explicit[d]; ok && fd.err == nil {
+			fd.err = ir.Errorf(ir.ErrSchedule, f.Name, "fold_storage", "folding the storage of %s in %s by %d is not safe: %s", f.Name, f.Args[d], ext, fmt.Sprintf(format, args...)).
+				WithLegal("compute and store %s so that one serial loop holds every access of it and moves forward along %s (StoreAt outside the loop, ComputeAt in it), or drop the fold", f.Name, f.Args[d])
+		}
+		return r
+	}
+	anyDim := -1
+	for d := range explicit {
+		anyDim = d
+	}
+	if r.Memory == ir.GPUShared || r.Memory == ir.Register || r.InGlobal {
+		return refuse(anyDim, "%s is stored in %s, which is not folded", f.Name, r.Memory)
+	}
+	loop, ok := innermostLoopOf(r.Body, r.Func)
+	if !ok {
+		return refuse(anyDim, "no loop inside its storage holds every access of it")
+	}
+	for _, l := range loopsDownTo(r.Body, loop) {
+		if l.Kind != ir.Serial && l.Kind != ir.Unrolled {
+			return refuse(anyDim, "the loop %s between its storage and its window is %s, so its iterations do not run in order", l.Name, l.Kind)
+		}
+	}
+	// The window of one iteration of loop, in terms of its variable and
+	// what lies outside the Realize (the lets between are resolved).
+	lv := letsDownTo(r.Body, loop)
+	box := bounds.TouchedOf(loop.Body, nil, r.Func, fd.idx)
+	v := &ir.Var{T: ir.Int32, Name: loop.Name}
+	next := map[string]ir.Expr{loop.Name: ir.AddE(v, ir.Int(1))}
+	grows := func(e ir.Expr) bool {
+		c, ok := bounds.ConstantLowerBound(ir.Simplify(ir.SubE(ir.Substitute(e, next), e)), nil)
+		return ok && c >= 0
+	}
+	folds := make([]int64, len(r.Bounds))
+	folded := false
+	for d := range r.Bounds {
+		ext, isExplicit := explicit[d]
+		if box == nil || d >= len(box) || !box[d].IsBounded() {
+			if isExplicit {
+				return refuse(d, "its window along %s is not bounded", loop.Name)
+			}
+			continue
+		}
+		lo, hi := lv.resolve(box[d].Min), lv.resolve(box[d].Max)
+		if !ir.Uses(lo, loop.Name) && !ir.Uses(hi, loop.Name) && !isExplicit {
+			fd.st.logf(3, "  storage_folding: %s not folded in %s: its window [%s, %s] does not move along %s\n", f.Name, f.Args[d], ir.ExprString(lo), ir.ExprString(hi), loop.Name)
+			continue // the window does not move: nothing to gain
+		}
+		if !grows(lo) || !grows(hi) {
+			return refuse(d, "its window along %s, [%s, %s], does not move forward", loop.Name, ir.ExprString(lo), ir.ExprString(hi))
+		}
+		c, ok := bounds.ConstantUpperBound(ir.Simplify(ir.AddE(ir.SubE(hi, lo), ir.Int(1))), nil)
+		if !ok || c > maxConstExtent {
+			return refuse(d, "its window along %s, [%s, %s], has no constant size", loop.Name, ir.ExprString(lo), ir.ExprString(hi))
+		}
+		c = max(c, 1)
+		if isExplicit {
+			if ext < c {
+				fd.err = ir.Errorf(ir.ErrSchedule, f.Name, "fold_storage", "folding the storage of %s in %s by %d is not safe: one iteration of %s reads and writes %d values of it along %s", f.Name, f.Args[d], ext, loop.Name, c, f.Args[d]).
+					WithLegal("fold by at least %d", c)
+				return r
+			}
+		} else {
+			ext = nextPow2(c)
+			if alloc, ok := ir.AsInt(r.Bounds[d].Extent); ok && alloc <= ext {
+				continue // no smaller than it is
+			}
+		}
+		folds[d] = ext
+		folded = true
+		fd.st.logf(3, "  storage_folding: %s folded by %d in %s along %s\n", f.Name, ext, f.Args[d], loop.Name)
+	}
+	if !folded {
+		return r
+	}
+	c := *r
+	c.Folds = folds
+	c.Bounds = append([]ir.Range(nil), r.Bounds...)
+	for d, n := range folds {
+		if n > 0 {
+			c.Bounds[d] = ir.Range{Min: ir.Int(0), Extent: ir.Int(n)}
+		}
+	}
+	return &c
+}
+
+func nextPow2(c int64) int64 {
+	p := int64(1)
+	for p < c {
+		p <<= 1
+	}
+	return p
+}
+
+// innermostLoopOf returns the innermost loop of s that holds every access
+// (read or write) of f in s.
+func innermostLoopOf(s ir.Stmt, f string) (*ir.For, bool) {
+	var best *ir.For
+	for {
+		var next ir.Stmt
+		n := 0
+		for _, c := range children(s) {
+			if mentions(c, f) {
+				next = c
+				n++
+			}
+		}
+		if n != 1 || stmtMentionsOwn(s, f) {
+			return best, best != nil
+		}
+		if l, ok := next.(*ir.For); ok {
+			if exprCalls(l.Min, f) || exprCalls(l.Extent, f) {
+				return best, best != nil
+			}
+			best = l
+		}
+		s = next
+	}
+}
+
+// children returns the statements directly inside s.
+func children(s ir.Stmt) []ir.Stmt {
+	var out []ir.Stmt
+	ir.MapStmt(s, func(c ir.Stmt) ir.Stmt { out = append(out, c); return c }, nil)
+	return out
+}
+
+// stmtMentionsOwn says whether s's own expressions (not those of the
+// statements inside it) access f.
+func stmtMentionsOwn(s ir.Stmt, f string) bool {
+	own := false
+	ir.MapStmt(s, func(c ir.Stmt) ir.Stmt { return c }, func(e ir.Expr) ir.Expr {
+		own = own || exprCalls(e, f)
+		return e
+	})
+	if p, ok := s.(*ir.Provide); ok && p.Func == f {
+		own = true
+	}
+	return own
+}
+
+// mentions says whether s reads or writes f.
+func mentions(s ir.Stmt, f string) bool {
+	found := false
+	ir.WalkStmt(s, func(x ir.Stmt) bool {
+		if p, ok := x.(*ir.Provide); ok && p.Func == f {
+			found = true
+		}
+		return !found
+	}, func(e ir.Expr) bool {
+		if c, ok := e.(*ir.Call); ok && c.Kind == ir.CallFunc && c.Name == f {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+func exprCalls(e ir.Expr, f string) bool {
+	found := false
+	ir.WalkExpr(e, func(x ir.Expr) bool {
+		if c, ok := x.(*ir.Call); ok && c.Kind == ir.CallFunc && c.Name == f {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// loopsDownTo returns the loops of s that enclose target, target included.
+func loopsDownTo(s ir.Stmt, target *ir.For) []*ir.For {
+	var path []*ir.For
+	var walk func(ir.Stmt) bool
+	walk = func(x ir.Stmt) bool {
+		if x == ir.Stmt(target) {
+			path = append(path, target)
+			return true
+		}
+		l, isLoop := x.(*ir.For)
+		if isLoop {
+			path = append(path, l)
+		}
+		for _, c := range children(x) {
+			if walk(c) {
+				return true
+			}
+		}
+		if isLoop {
+			path = path[:len(path)-1]
+		}
+		return false
+	}
+	walk(s)
+	return path
+}
+
+// letsDownTo returns the values of the lets of s that enclose target.
+func letsDownTo(s ir.Stmt, target *ir.For) letValues {
+	lv := letValues{}
+	var walk func(ir.Stmt) bool
+	walk = func(x ir.Stmt) bool {
+		if x == ir.Stmt(target) {
+			return true
+		}
+		if l, ok := x.(*ir.LetStmt); ok {
+			undo := lv.bind(l.Name, l.Value)
+			if walk(l.Body) {
+				return true
+			}
+			undo()
+			return false
+		}
+		for _, c := range children(x) {
+			if walk(c) {
+				return true
+			}
+		}
+		return false
+	}
+	walk(s)
+	return lv
+}
