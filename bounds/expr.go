@@ -1049,10 +1049,16 @@ func castIv(from, to ir.Type, a Interval) Interval {
 		// a product with a float Param), as in Halide. NaN is the
 		// caller's (of1).
 		r := typeRange(to)
-		if a.Min != nil {
+		// A constant end that saturates is the type's limit, which is
+		// infinite for int32 and int64 (see typeRange).
+		inRange := func(x ir.Expr) bool {
+			c, ok := x.(*ir.FloatImm)
+			return !ok || (c.V > float64(to.Min())-1 && c.V < float64(to.Max())+1)
+		}
+		if a.Min != nil && inRange(a.Min) {
 			r.Min = castEnd(a.Min)
 		}
-		if a.Max != nil {
+		if a.Max != nil && inRange(a.Max) {
 			r.Max = castEnd(a.Max)
 		}
 		return r

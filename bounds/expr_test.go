@@ -124,7 +124,9 @@ func TestOf(t *testing.T) {
 		{"cast int16 overflows", cast(ir.Int16, ir.MulE(x, c(10000))), ivT(ir.Int16, -32768, 32767)},
 		{"cast to float", cast(ir.Float32, x), Interval{f32(0), f32(10)}},
 		{"cast float to int", cast(ir.Int32, f), iv(1, 7)},
-		{"cast unbounded float", cast(ir.Int32, g), iv(-1<<31, 1<<31-1)},
+		// The cast saturates, but int32's limits are infinite ends (an
+		// end 2^31 - 1 + x would wrap where it is evaluated).
+		{"cast unbounded float", cast(ir.Int32, g), Interval{}},
 		{"cast to bool", cast(ir.Bool, ir.AddE(x, c(1))), Point(ir.True)},
 		{"uint8 arithmetic", ir.AddE(ir.DivE(p, ir.IntConst(ir.UInt8, 2)), ir.IntConst(ir.UInt8, 10)), ivT(ir.UInt8, 110, 135)},
 		{"uint8 overflow", ir.AddE(p, p), u8max},

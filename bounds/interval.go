@@ -543,12 +543,19 @@ func mkCast(t ir.Type, e ir.Expr) ir.Expr {
 	return ir.Simplify(&ir.Cast{T: t, X: e})
 }
 
-// typeRange is the interval of all values of t: constants for integer types
-// of up to 32 bits and bool, [0, +inf] for uint64, everything otherwise.
+// typeRange is the interval of all values of t: constants for bool, the
+// integer types of up to 16 bits and uint32, [0, +inf] for uint64,
+// everything otherwise. For int32 and int64, whose symbolic arithmetic the
+// analysis assumes does not overflow, the limits are infinite ends, not
+// constants: an end such as 2147483647 + x would wrap where it is
+// evaluated, while an infinite one stays infinite through the arithmetic
+// and is bounded only by a clamp.
 func typeRange(t ir.Type) Interval {
 	switch {
 	case t.IsBool():
 		return Interval{ir.False, ir.True}
+	case t.IsInt() && t.Bits >= 32:
+		return Interval{}
 	case t.IsIntOrUInt() && t.Bits <= 32:
 		return Interval{&ir.IntImm{T: t, V: t.Min()}, &ir.IntImm{T: t, V: t.Max()}}
 	case t.IsUInt():

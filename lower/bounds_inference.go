@@ -292,8 +292,11 @@ func regionLets(f *ir.Function, produce, consume ir.Stmt, idx *bounds.Index) ([]
 			if b, ok := fixed[a]; ok {
 				iv = bounds.Interval{Min: b.Min, Max: ir.Simplify(ir.SubE(ir.AddE(b.Min, b.Extent), ir.Int(1)))}
 			} else if !iv.IsBounded() {
-				return nil, nil, ir.Errorf(ir.ErrUnbounded, f.Name, "bounds inference", "%s is accessed in an unbounded way in dimension %d (%s): the region needed is %s", f.Name, d, a, iv).
-					WithLegal("clamp the coordinate, use a boundary condition, or promise its range with Clamped / UnsafePromiseClamped")
+				msg := fmt.Sprintf("%s is accessed in an unbounded way in dimension %d (%s): the region needed is %s", f.Name, d, a, iv)
+				if culprits := wideIndices(consume, f.Name, d); len(culprits) > 0 {
+					msg += "; the index " + strings.Join(culprits, " and the index ") + " is unbounded"
+				}
+				return nil, nil, ir.Errorf(ir.ErrUnbounded, f.Name, "bounds inference", "%s", msg).WithLegal("%s", clampLegal)
 			} else if err := regionTooLarge(f, d, iv, consume); err != nil {
 				return nil, nil, err
 			}

@@ -51,13 +51,15 @@ func regionTooLarge(f *ir.Function, d int, iv bounds.Interval, consumer ir.Stmt)
 	if culprits := wideIndices(consumer, f.Name, d); len(culprits) > 0 {
 		msg += "; the index " + strings.Join(culprits, " and the index ") + " spans it"
 	}
-	return ir.Errorf(ir.ErrUnbounded, f.Name, "bounds inference", "%s", msg).
-		WithLegal("clamp the index (clamp(e, lo, hi) or a boundary condition), promise its range with Clamped / UnsafePromiseClamped, or Bound the Func")
+	return ir.Errorf(ir.ErrUnbounded, f.Name, "bounds inference", "%s", msg).WithLegal("%s", clampLegal)
 }
 
+// clampLegal is what makes an index bounded.
+const clampLegal = "clamp the index (clamp(e, lo, hi) or a boundary condition), promise its range with Clamped / UnsafePromiseClamped, or Bound the Func"
+
 // wideIndices returns (up to two) index expressions of dimension d of the
-// calls to f in s whose own range, whatever the loops around them, spans
-// more than maxElems points.
+// calls to f in s whose own range, whatever the loops around them, is
+// unbounded or spans more than maxElems points.
 func wideIndices(s ir.Stmt, f string, d int) []string {
 	var out []string
 	seen := map[string]bool{}
@@ -66,7 +68,8 @@ func wideIndices(s ir.Stmt, f string, d int) []string {
 		if !ok || c.Name != f || d >= len(c.Args) || len(out) == 2 {
 			return len(out) < 2
 		}
-		if n, ok := extentLowerBound(bounds.Of(c.Args[d], nil)); ok && n > maxElems {
+		iv := bounds.Of(c.Args[d], nil)
+		if n, ok := extentLowerBound(iv); !iv.IsBounded() || ok && n > maxElems {
 			if s := ir.ExprString(c.Args[d]); !seen[s] {
 				seen[s] = true
 				out = append(out, s)
