@@ -256,7 +256,7 @@ func (d *Driver) WriteTable(w io.Writer) {
 		cols = []col{{"invalid", Invalid}, {"refused (expected)", RejectExpected}, {"refused at Lower", RejectLower},
 			{"refused for size", RejectSize}, {"refused at Realize", RejectRealize},
 			{"wrong", Wrong}, {"wrong (neg. divisor)", WrongDiv}, {"wrong (RVar order)", WrongRVar},
-			{"panics", Panic}, {"internal", Internal}, {"timeouts", Timeout}, {"ok", OK}}
+			{"panics", Panic}, {"internal", Internal}, {"timeouts", Timeout}, {"slow runs", SlowRun}, {"ok", OK}}
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "%s\ttarget\ttried\t", first)

@@ -48,17 +48,22 @@ const (
 	// change the order of an update's RVar loops (reorder, tile,
 	// vectorize, GPU loops and fuse on RVars) are dropped.
 	WrongRVar
+	// SlowRun: Realize ran past its deadline (most of the case's time
+	// limit) and stopped with ErrCanceled: the schedule recomputes so much
+	// that the interpreter cannot finish in time. Not a defect, but counted
+	// (a Lower past its deadline is a Timeout: lowering must be fast).
+	SlowRun
 	numClasses
 )
 
 var classNames = [...]string{"ok", "rejected_lower", "rejected_size", "rejected_realize", "wrong", "panic", "internal", "timeout",
-	"invalid_program", "refused_as_expected", "wrong_negative_divisor", "wrong_rvar_order"}
+	"invalid_program", "refused_as_expected", "wrong_negative_divisor", "wrong_rvar_order", "slow_run"}
 
 func (c Class) String() string { return classNames[c] }
 
 // IsDefect says whether the class is a library defect worth a repro.
 func (c Class) IsDefect() bool {
-	return c != OK && c != RejectLower && c != RejectSize && c != Invalid && c != RejectExpected
+	return c != OK && c != RejectLower && c != RejectSize && c != Invalid && c != RejectExpected && c != SlowRun
 }
 
 // IsWrong says whether the class is a wrong result (of any cause).

@@ -1,6 +1,7 @@
 package fuzz
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -125,6 +126,12 @@ func compareVals(got, want []float64, exts, mins []int) string {
 	return fmt.Sprintf("%d of %d points wrong; first: %s", bad, size(exts), first)
 }
 
+// isCanceled says whether err is the ErrCanceled of a context deadline.
+func isCanceled(err error) bool {
+	var he *halide.Error
+	return errors.As(err, &he) && he.Code == halide.ErrCanceled
+}
+
 // runProg runs a program case: the reference first (an invalid program
 // stops there), then Lower and Realize, and for a wrong result the checks
 // of its cause (causes: negative divisors, RVar order).
@@ -150,9 +157,20 @@ func runProgCauses(c Case, opt Options, causes bool) (res Result) {
 	if c.GPU {
 		pl.WithTarget(opt.Target)
 	}
+	// Lower and Realize stop at a deadline before Run's limit, so that a
+	// slow case ends (nothing is left running) and says where it was.
+	to := opt.Timeout
+	if to == 0 {
+		to = 20 * time.Second
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), to*8/10)
+	defer cancel()
 	t0 := time.Now()
-	err := pl.Compile()
+	err := pl.CompileContext(ctx)
 	res.Lower = time.Since(t0)
+	if isCanceled(err) {
+		return Result{Class: Timeout, Code: "lower", Msg: fmt.Sprintf("Lower ran past %v: %v", to*8/10, err), Applied: res.Applied, Lower: res.Lower}
+	}
 	if err != nil {
 		r := classify(err, RejectLower, res.Applied)
 		r.Lower = res.Lower
@@ -181,7 +199,10 @@ func runProgCauses(c Case, opt Options, causes bool) (res Result) {
 		b := halide.NewBuffer[int32](c.Sizes...).SetMin(p.OutMin...)
 		out, got = b, func() []float64 { return readBuffer(b, p.OutMin, c.Sizes) }
 	}
-	if err := pl.Realize(out); err != nil {
+	if err := pl.RealizeContext(ctx, out); err != nil {
+		if isCanceled(err) {
+			return Result{Class: SlowRun, Code: "realize", Msg: fmt.Sprintf("Realize ran past %v (lowered in %v)", to*8/10, res.Lower), Applied: res.Applied, Lower: res.Lower}
+		}
 		r := classify(err, RejectRealize, res.Applied)
 		r.Lower = res.Lower
 		switch {
