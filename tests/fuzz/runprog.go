@@ -210,7 +210,9 @@ func runProgCauses(c Case, opt Options, causes bool) (res Result) {
 			r.Class = RejectExpected
 		case r.Class == RejectRealize && outputOOB.MatchString(r.Msg) && shiftsOutput(res.Applied, p.Funcs[0].Name):
 			r.Class = RejectSize
-		case r.Class == RejectRealize && overComputes(r.Msg, res.Applied):
+		case r.Class == RejectRealize && overComputesBy(r.Msg, res.Applied, false):
+			r.Class = RejectSize
+		case r.Class == RejectRealize && boundTooSmall.MatchString(r.Msg):
 			r.Class = RejectSize
 		}
 		return r
