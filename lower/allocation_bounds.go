@@ -62,6 +62,11 @@ func allocationBounds(st *State) error {
 			// CUDA compiler cannot match (TestSharedBoundsNameKernelLets).
 			box = sharedUnion(box, threads, sc.kernelLets)
 		}
+		for d := range box {
+			if err = regionTooComplex(f, "allocation bounds", d, box[d]); err != nil {
+				return x
+			}
+		}
 		ranges := make([]ir.Range, len(f.Args))
 		atLeast := make([]int64, len(f.Args))
 		mins, maxs := make([]ir.Expr, len(f.Args)), make([]ir.Expr, len(f.Args))

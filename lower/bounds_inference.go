@@ -299,6 +299,8 @@ func regionLets(f *ir.Function, produce, consume ir.Stmt, idx *bounds.Index) ([]
 				return nil, nil, ir.Errorf(ir.ErrUnbounded, f.Name, "bounds inference", "%s", msg).WithLegal("%s", clampLegal)
 			} else if err := regionTooLarge(f, d, iv, consume); err != nil {
 				return nil, nil, err
+			} else if err := regionTooComplex(f, "bounds inference", d, iv); err != nil {
+				return nil, nil, err
 			}
 			lets = append(lets, let{p + a + ".min", iv.Min}, let{p + a + ".max", iv.Max})
 		}

@@ -207,3 +207,27 @@ func extentList(es []int64) string {
 	}
 	return strings.Join(parts, " x ")
 }
+
+// MaxRegionSize is the largest expression, in nodes, that an end of a
+// Func's region or allocation may be. A region is the union of the boxes
+// of every read of the Func, and a Func read at many data-dependent places
+// (an inlined producer that reads it a hundred times) can make an end of
+// thousands of nodes, which every later pass then simplifies again: past
+// the limit, Lower stops with ErrExprTooLarge instead of taking seconds.
+const MaxRegionSize = 1000
+
+// regionTooComplex returns the ErrExprTooLarge error of an end of f's
+// region (or allocation, for directive "allocation bounds") in dimension d
+// larger than MaxRegionSize nodes; nil otherwise.
+func regionTooComplex(f *ir.Function, directive string, d int, iv bounds.Interval) error {
+	for _, e := range []ir.Expr{iv.Min, iv.Max} {
+		if e == nil {
+			continue
+		}
+		if n := exprSize(e, MaxRegionSize); n > MaxRegionSize {
+			return ir.Errorf(ir.ErrExprTooLarge, f.Name, directive, "the region of %s in dimension %d (%s) is an expression of more than %d nodes: %s is read at too many different places for one region to describe them", f.Name, d, f.Args[d], MaxRegionSize, f.Name).
+				WithLegal("compute %s at the root or at an outer loop, compute the Funcs that read it at root instead of inline, or Bound it", f.Name)
+		}
+	}
+	return nil
+}

@@ -73,3 +73,35 @@ func TestWideIndex(t *testing.T) {
 		},
 	})
 }
+
+// TestRegionTooComplex checks a Func read at so many different places
+// that its region is an expression of thousands of nodes: Lower stops
+// with ErrExprTooLarge naming it, quickly, instead of simplifying the
+// region again in every later pass (seconds, in random programs).
+func TestRegionTooComplex(t *testing.T) {
+	runCases(t, []errCase{{
+		name: "300 reads",
+		run: func() error {
+			x := halide.NewVar("x")
+			in := halide.NewImageParam("in", halide.Int32, 1)
+			f := halide.NewFunc("f")
+			f.Define(x).Is(x)
+			f.ComputeRoot()
+			sum := halide.E(int32(0))
+			for i := 1; i <= 300; i++ {
+				// x*i plus a clamped data-dependent offset: no two ends
+				// differ by a constant, so the union keeps them all.
+				sum = sum.Add(f.At(x.Mul(i).Add(halide.Clamp(in.At(halide.Clamp(x, 0, 9)), 0, i))))
+			}
+			g := halide.NewFunc("g")
+			g.Define(x).Is(sum)
+			_, err := halide.NewPipeline(g).Lower()
+			return err
+		},
+		code:      halide.ErrExprTooLarge,
+		fn:        "f",
+		directive: "bounds inference",
+		mentions:  []string{"region of f in dimension 0 (x)", "more than 1000 nodes", "read at too many different places"},
+		legal:     []string{"compute f at the root or at an outer loop", "Bound it"},
+	}})
+}
