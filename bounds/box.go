@@ -112,6 +112,14 @@ func TouchedOf(s ir.Stmt, scope Scope, name string, idx *Index) Box {
 	return w.out[name]
 }
 
+// ProvidedOf is Provided(s, scope)[name], worked out for name alone (see
+// RequiredOf).
+func ProvidedOf(s ir.Stmt, scope Scope, name string, idx *Index) Box {
+	w := boxWalker{writes: true, only: name, idx: idx, out: map[string]Box{}}
+	w.stmt(s, env{base: scope})
+	return w.out[name]
+}
+
 // RequiredExpr is Required for an expression alone.
 func RequiredExpr(e ir.Expr, scope Scope) map[string]Box {
 	w := boxWalker{reads: true, out: map[string]Box{}}

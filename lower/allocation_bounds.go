@@ -45,13 +45,26 @@ func allocationBounds(st *State) error {
 		mem := r.Memory // decided by gpu_memory
 		box := bounds.TouchedOf(r.Body, nil, r.Func, idx)
 		// A Func.bound fixes the region (bounds_inference checks that it
-		// covers what is read), so it also fixes the allocation.
+		// covers what is read), so it also fixes the allocation, widened
+		// to what the production writes where that is bounded: a
+		// ShiftInwards split whose extent is smaller than its factor
+		// computes points before the region's min (as in Halide), and they
+		// need storage. (An unbounded write, a scatter the bound promises
+		// to keep inside, leaves the bound.)
+		var written bounds.Box
+		if len(f.Schedule.Bounds) > 0 {
+			written = bounds.ProvidedOf(r.Body, nil, r.Func, idx)
+		}
 		for _, b := range f.Schedule.Bounds {
 			if box == nil {
 				box = make(bounds.Box, len(f.Args))
 			}
 			d := argIndex(f, b.Var)
-			box[d] = bounds.Interval{Min: b.Min, Max: ir.Simplify(ir.SubE(ir.AddE(b.Min, b.Extent), ir.Int(1)))}
+			fixed := bounds.Interval{Min: b.Min, Max: ir.Simplify(ir.SubE(ir.AddE(b.Min, b.Extent), ir.Int(1)))}
+			if d < len(written) && written[d].IsBounded() {
+				fixed = bounds.Union(fixed, written[d])
+			}
+			box[d] = fixed
 		}
 		if mem == ir.GPUShared && box != nil {
 			// One copy per block: the union of the region over the block's

@@ -79,6 +79,11 @@ type Evaluator struct {
 	BoundViolation string
 	// Limit bounds the number of expression nodes evaluated (0: 5e6).
 	Limit int
+	// SoftViolation, after Realize, says where the arm of a select that is
+	// not taken reads outside an input or overflows: the library may
+	// refuse the run (its bounds of the arm), or run it.
+	SoftViolation string
+	spec          int
 
 	funcs            map[string]*funcState
 	steps            int
@@ -96,7 +101,34 @@ type env struct {
 }
 
 func (ev *Evaluator) fail(kind, format string, args ...any) {
-	panic(&RefError{Kind: kind, Msg: fmt.Sprintf(format, args...)})
+	err := &RefError{Kind: kind, Msg: fmt.Sprintf(format, args...)}
+	if ev.spec > 0 && (kind == "oob" || kind == "overflow") {
+		panic(specAbort{err})
+	}
+	panic(err)
+}
+
+// specAbort ends the evaluation of a select's arm that is not taken.
+type specAbort struct{ err *RefError }
+
+// speculate runs f, the evaluation of a select's arm that is not taken: a
+// read outside an input or an overflow there ends it and is recorded in
+// SoftViolation.
+func (ev *Evaluator) speculate(f func()) {
+	ev.spec++
+	defer func() {
+		ev.spec--
+		if r := recover(); r != nil {
+			sa, ok := r.(specAbort)
+			if !ok {
+				panic(r)
+			}
+			if ev.SoftViolation == "" {
+				ev.SoftViolation = sa.err.Msg + " (in the arm of a select not taken)"
+			}
+		}
+	}()
+	f()
 }
 
 // Realize evaluates the output over [mins, mins+exts) and returns its
@@ -220,6 +252,14 @@ func (ev *Evaluator) update(fs *funcState, k int, p pt) float64 {
 	if !ok {
 		written = map[pt]float64{}
 		fs.slices[key] = written
+		// A slice left unfinished (the evaluation of a select's arm not
+		// taken ended in it) is not kept.
+		done := false
+		defer func() {
+			if !done {
+				delete(fs.slices, key)
+			}
+		}()
 		cur := func(q pt) float64 {
 			if v, ok := written[q]; ok {
 				return v
@@ -255,6 +295,7 @@ func (ev *Evaluator) update(fs *funcState, k int, p pt) float64 {
 		} else {
 			ev.iterate(ev.P.RDoms[u.RDom], e.rvars, step)
 		}
+		done = true
 	}
 	if v, ok := written[p]; ok {
 		return v
@@ -339,8 +380,8 @@ func (ev *Evaluator) mod(a, b float64) float64 {
 }
 
 // eval evaluates e. Both arms of a select and every argument are
-// evaluated, so that the reference reads (and refuses) every point the
-// expression may read, as bounds inference does.
+// evaluated, so that the reference reads every point the expression may
+// read, as bounds inference does (see "sel" for the arm not taken).
 func (ev *Evaluator) eval(e *PExpr, en *env) float64 {
 	ev.steps++
 	if ev.steps > ev.Limit {
@@ -415,11 +456,20 @@ func (ev *Evaluator) eval(e *PExpr, en *env) float64 {
 		x, lo, hi := a(0), a(1), a(2)
 		return math.Min(math.Max(x, lo), hi)
 	case "sel":
-		c, t, f := a(0), a(1), a(2)
-		if c != 0 {
-			return t
+		// The arm not taken is evaluated too, so that the reference reads
+		// every point the expression may read, as bounds inference does;
+		// but a read outside an input there (or an overflow) is only a
+		// reason the library may refuse the program, not an error: the
+		// library evaluates the arm that is taken, and its bounds may
+		// see that the other is never taken here (SoftViolation).
+		c := a(0)
+		taken, other := 1, 2
+		if c == 0 {
+			taken, other = 2, 1
 		}
-		return f
+		v := a(taken)
+		ev.speculate(func() { a(other) })
+		return v
 	case "<":
 		return b2f(a(0) < a(1))
 	case "==":

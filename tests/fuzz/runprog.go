@@ -174,7 +174,7 @@ func runProgCauses(c Case, opt Options, causes bool) (res Result) {
 	if err != nil {
 		r := classify(err, RejectLower, res.Applied)
 		r.Lower = res.Lower
-		if (re != nil || ev.BoundViolation != "") && r.Class == RejectLower {
+		if (re != nil || ev.BoundViolation != "" || ev.SoftViolation != "") && r.Class == RejectLower {
 			r.Class = RejectExpected
 		}
 		return r
@@ -206,7 +206,7 @@ func runProgCauses(c Case, opt Options, causes bool) (res Result) {
 		r := classify(err, RejectRealize, res.Applied)
 		r.Lower = res.Lower
 		switch {
-		case (re != nil || ev.BoundViolation != "") && (r.Class == RejectRealize || r.Class == RejectSize):
+		case (re != nil || ev.BoundViolation != "" || ev.SoftViolation != "") && (r.Class == RejectRealize || r.Class == RejectSize):
 			r.Class = RejectExpected
 		case r.Class == RejectRealize && outputOOB.MatchString(r.Msg) && shiftsOutput(res.Applied, p.Funcs[0].Name):
 			r.Class = RejectSize
