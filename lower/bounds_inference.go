@@ -371,22 +371,6 @@ func bufferChecks(st *State, s ir.Stmt, out *ir.Function, idx *bounds.Index) ([]
 			bufs = append(bufs, buf{in.Name, "Input buffer", b})
 		}
 	}
-	// An empty output (an extent of 0) is computed by loops of no
-	// iterations when every stage of the output loops over all its pure
-	// vars; the box of what a fused loop touches does not see that (its
-	// x = f % extent is a point even for extent 0), so with a Fuse the
-	// output's check holds when the output is empty.
-	var outputEmpty ir.Expr
-	if fuses(out) && everyStageLoopsOverPureVars(out) {
-		for d := range out.Args {
-			e := ir.LEE(v(BufferVar(out.Name, "extent", d)), ir.Int(0))
-			if outputEmpty == nil {
-				outputEmpty = e
-			} else {
-				outputEmpty = &ir.Binary{Op: ir.Or, A: outputEmpty, B: e}
-			}
-		}
-	}
 	for _, b := range bufs {
 		for d, iv := range b.box {
 			if !iv.IsBounded() {
@@ -396,9 +380,6 @@ func bufferChecks(st *State, s ir.Stmt, out *ir.Function, idx *bounds.Index) ([]
 			mn := v(BufferVar(b.name, "min", d))
 			max := ir.SubE(ir.AddE(mn, v(BufferVar(b.name, "extent", d))), ir.Int(1))
 			cond := ir.AndE(ir.LEE(mn, iv.Min), ir.LEE(iv.Max, max))
-			if b.name == out.Name && outputEmpty != nil {
-				cond = &ir.Binary{Op: ir.Or, A: outputEmpty, B: cond}
-			}
 			checks = append(checks, &ir.AssertStmt{
 				Cond:    cond,
 				Message: fmt.Sprintf("%s %s is accessed outside its bounds in dimension %d: accessed [min, max], buffer [min, max] =", b.what, b.name, d),
@@ -407,32 +388,6 @@ func bufferChecks(st *State, s ir.Stmt, out *ir.Function, idx *bounds.Index) ([]
 		}
 	}
 	return checks, nil
-}
-
-// fuses says whether a stage of f fuses two of its loops.
-func fuses(f *ir.Function) bool {
-	for _, d := range f.Stages() {
-		for _, sp := range d.Schedule.Splits {
-			if sp.Kind == ir.FuseVars {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// everyStageLoopsOverPureVars says whether each update of f has every
-// pure var of f, bare, in its place on the left-hand side (so that its
-// loops include one over each pure var, as the pure definition's do).
-func everyStageLoopsOverPureVars(f *ir.Function) bool {
-	for _, u := range f.Updates {
-		for i, a := range f.Args {
-			if v, ok := u.Args[i].(*ir.Var); !ok || v.Name != a {
-				return false
-			}
-		}
-	}
-	return true
 }
 
 // readerOf returns the first Func (in realization order) whose definitions

@@ -278,10 +278,20 @@ func buildStage(st *State, f *ir.Function, si int, shared bool) (ir.Stmt, error)
 			// extent. Interval arithmetic cannot see that through a division
 			// by a symbolic extent, so the value carries it as a promise
 			// (which costs nothing at run time).
+			// So does the inner var, fused % inner extent + min: its range
+			// is the inner loop's exactly, which the bounds of a modulo by
+			// a symbolic extent (added to a min it is not correlated with)
+			// would not show.
 			outerMax := ir.Simplify(ir.SubE(ir.AddE(out.min, out.extent), ir.Int(1)))
 			outerVal := &ir.Call{T: ir.Int32, Kind: ir.CallIntrinsic, Name: ir.IntrinsicUnsafePromiseClamped,
 				Args: []ir.Expr{ir.AddE(ir.DivE(fused, in.extent), out.min), out.min, outerMax}}
-			body = &ir.LetStmt{Name: prefix + sp.Inner, Value: ir.AddE(ir.ModE(fused, in.extent), in.min),
+			innerMax := ir.Simplify(ir.SubE(ir.AddE(in.min, in.extent), ir.Int(1)))
+			innerVal := ir.Expr(ir.AddE(ir.ModE(fused, in.extent), in.min))
+			if _, constant := ir.AsInt(in.extent); !constant {
+				innerVal = &ir.Call{T: ir.Int32, Kind: ir.CallIntrinsic, Name: ir.IntrinsicUnsafePromiseClamped,
+					Args: []ir.Expr{innerVal, in.min, innerMax}}
+			}
+			body = &ir.LetStmt{Name: prefix + sp.Inner, Value: innerVal,
 				Body: &ir.LetStmt{Name: prefix + sp.Outer, Value: outerVal, Body: body}}
 			if below, above, _ := leavesRange(sp.Old, splits[i+1:], plans[i+1:], true); below || above {
 				// A later split runs the fused var past its extent (a
