@@ -276,7 +276,7 @@ func overComputesBy(msg string, s Schedule, padded bool) bool {
 		switch d.Op {
 		case OpSplit, OpTile, OpGPUTile, OpGPUTile1D, OpUnroll, OpVectorize:
 			for _, f := range d.Ints {
-				prod *= f
+				prod = min(prod*f, 1<<30) // many splits: no overflow
 			}
 			if d.Tail != int(halide.GuardWithIf) && len(d.Ints) > 0 {
 				shifts = true
