@@ -382,6 +382,9 @@ func (c *compiler) call(e *ir.Call) value {
 	default:
 		c.fail("unsupported call kind %d of %s", e.Kind, e.Name)
 	}
+	if fn, _, ok := ir.IsTraceStore(e); ok {
+		return c.traceStore(fn, e)
+	}
 	nargs := map[string]int{
 		ir.IntrinsicAbs: 1, ir.IntrinsicSqrt: 1, ir.IntrinsicExp: 1, ir.IntrinsicLog: 1,
 		ir.IntrinsicPow: 2, ir.IntrinsicFloor: 1, ir.IntrinsicCeil: 1, ir.IntrinsicRound: 1,
@@ -488,5 +491,31 @@ func (c *compiler) maxOver(e *ir.Call) value {
 			}
 		}
 		return best
+	})
+}
+
+// traceStore compiles an ir.TraceStore: a call of Options.Trace with the
+// value and coordinates (nothing without the hook); its value is 0.
+func (c *compiler) traceStore(fn string, e *ir.Call) value {
+	hook := c.opts.Trace
+	if hook == nil {
+		return intValue(e.T, func(*frame) int64 { return 0 })
+	}
+	v := c.expr(e.Args[0])
+	coords := make([]func(*frame) int64, len(e.Args)-1)
+	for i, a := range e.Args[1:] {
+		coords[i] = c.intExpr(a, "coordinate of a traced store").i
+	}
+	toFloat := func(f *frame) float64 { return float64(v.i(f)) }
+	if v.t.IsFloat() {
+		toFloat = v.f
+	}
+	return intValue(e.T, func(f *frame) int64 {
+		at := make([]int64, len(coords))
+		for i, cf := range coords {
+			at[i] = cf(f)
+		}
+		hook(fn, at, toFloat(f))
+		return 0
 	})
 }

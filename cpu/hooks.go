@@ -41,6 +41,11 @@ type Options struct {
 	// the read-modify-write). A Store's Value is evaluated, and its Loads
 	// reported, before the Store is.
 	Access func(ctx any, id int, index int64, write, atomic bool) error
+	// Trace, if set, is called at every ir.TraceStore (a store to a Func
+	// that traces its stores) with the Func, the coordinates and the value
+	// stored (as a float64). Calls from a Parallel loop or from the
+	// threads of a kernel may be concurrent.
+	Trace func(fn string, coords []int64, value float64)
 	// Poison makes each Allocate fill its buffer with Poison's value
 	// instead of zeros, as on a GPU, where memory is not cleared, so that
 	// reads before writes show in the results.

@@ -1216,6 +1216,10 @@ func (e *cudaKernelEmitter) stmt(s ir.Stmt) {
 		if s.X == nil || ir.IsConst(s.X) {
 			return
 		}
+		if fn, _, ok := ir.IsTraceStore(s.X); ok {
+			e.comment("a store to " + fn + " is traced on the CPU and the emulator only")
+			return
+		}
 		x, p := e.expr(s.X)
 		e.line("(void)%s;", cParen(x, p, cPrecUnary))
 	case *ir.AssertStmt:

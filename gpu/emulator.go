@@ -36,6 +36,9 @@ type Emulator struct {
 	// Shared memory is still filled with a emuPoison value (NaN for floats,
 	// bytes 0xA5 for integers, true for bools) at the start of each block.
 	NoUninitCheck bool
+	// Trace, if set, receives the stores to Funcs that trace them
+	// (cpu.Options.Trace), from the kernels' threads (concurrently).
+	Trace func(fn string, coords []int64, value float64)
 	// Device limits; zero means the Default... constants above.
 	MaxThreadsPerBlock int
 	MaxStaticShared    int64
@@ -294,7 +297,7 @@ func (e *Emulator) kernel(k *ir.Kernel) (*emuKernel, error) {
 	if ok {
 		return kc, nil
 	}
-	kc, err := emuCompileKernel(k)
+	kc, err := emuCompileKernel(k, e.Trace)
 	if err != nil {
 		return nil, err
 	}
@@ -324,7 +327,7 @@ func emuIsIndexVar(name string) bool {
 	return false
 }
 
-func emuCompileKernel(k *ir.Kernel) (*emuKernel, error) {
+func emuCompileKernel(k *ir.Kernel, trace func(fn string, coords []int64, value float64)) (*emuKernel, error) {
 	kc := &emuKernel{k: k}
 	args := map[string]ir.KernelArg{}
 	for _, a := range k.Args {
@@ -436,6 +439,7 @@ func emuCompileKernel(k *ir.Kernel) (*emuKernel, error) {
 		},
 		Access: emuAccess,
 		Poison: true,
+		Trace:  trace,
 	})
 	if err != nil {
 		return nil, emuBadKernel(k, "%v", err)

@@ -75,6 +75,35 @@ type Options struct {
 	// exhausting memory. Zero means a quarter of the physical memory
 	// (cpu.DefaultMaxAllocationBytes); a negative value, no limit.
 	MaxAllocationBytes int64
+	// Trace, if set, receives every store to a Func that traces its
+	// stores (Func.TraceStores), on the host and in the emulator's kernel
+	// threads, as Halide's trace_stores does; calls may be concurrent (a
+	// Parallel loop, the threads of a kernel). The CUDA target does not
+	// report them.
+	Trace func(TraceEvent)
+}
+
+// TraceEvent is one store to a Func that traces its stores: the Func,
+// the coordinates and the value stored (converted to float64).
+type TraceEvent struct {
+	Func   string
+	Coords []int
+	Value  float64
+}
+
+// traceHook adapts Options.Trace to the executors' hook (nil without one).
+func (o Options) traceHook() func(fn string, coords []int64, value float64) {
+	if o.Trace == nil {
+		return nil
+	}
+	user := o.Trace
+	return func(fn string, coords []int64, value float64) {
+		c := make([]int, len(coords))
+		for i, v := range coords {
+			c[i] = int(v)
+		}
+		user(TraceEvent{Func: fn, Coords: c, Value: value})
+	}
 }
 
 // Pipeline is the output Func with everything it depends on, ready to
@@ -649,7 +678,7 @@ func (p *Pipeline) compile(ctx context.Context) (c *compiled, err error) {
 	if err != nil {
 		return nil, err
 	}
-	if p.compiled, err = l.compile(p.target); err != nil {
+	if p.compiled, err = l.compile(p.target, p.opts); err != nil {
 		return nil, err
 	}
 	return p.compiled, nil
@@ -657,8 +686,8 @@ func (p *Pipeline) compile(ctx context.Context) (c *compiled, err error) {
 
 // compile prepares a lowered statement to run: the host code on the CPU,
 // kernels on the target.
-func (l *Lowered) compile(t Target) (*compiled, error) {
-	lr, err := newLauncher(t)
+func (l *Lowered) compile(t Target, opts Options) (*compiled, error) {
+	lr, err := newLauncher(t, opts.traceHook())
 	if err != nil {
 		return nil, err
 	}
@@ -675,6 +704,7 @@ func (l *Lowered) compile(t Target) (*compiled, error) {
 	}, nil)
 	d, isDevice := lr.(device)
 	prog, err := cpu.CompileWith(l.Stmt, cpu.Options{
+		Trace: opts.traceHook(),
 		Launch: func(ctx any, k *ir.Kernel, grid, block [3]int, scalars, buffers map[string]any) error {
 			c.mu.Lock()
 			l := gpu.Launch{Grid: grid, Block: block}
@@ -735,7 +765,7 @@ func (l *Lowered) Realize(out BufferRef) (err error) {
 	if err := l.check("Realize"); err != nil {
 		return err
 	}
-	c, err := l.compile(Emulator)
+	c, err := l.compile(Emulator, Options{})
 	if err != nil {
 		return err
 	}

@@ -750,3 +750,13 @@ func (f *Func) FoldStorage(v Var, extent int) *Func {
 	f.fn.Schedule.Folds = append(f.fn.Schedule.Folds, ir.FoldDirective{Var: v.name, Extent: int64(extent)})
 	return f
 }
+
+// TraceStores makes every store to f call Options.Trace with f's name, the
+// coordinates and the value (as Halide's trace_stores), on the CPU and the
+// emulator: a schedule's recomputation shows as repeated coordinates, and
+// a sliding window as each point stored once.
+func (f *Func) TraceStores() *Func {
+	f = f.begin("trace_stores")
+	f.fn.Schedule.TraceStores = true
+	return f
+}

@@ -1,5 +1,7 @@
 package ir
 
+import "strings"
+
 // Expr is a scalar expression. Nodes are immutable plain structs; build them
 // with the constructors below, which check operand types where it is cheap.
 type Expr interface {
@@ -130,6 +132,27 @@ const (
 // [min, min + extent).
 func MaxOver(v *Var, min, extent, e Expr) Expr {
 	return &Call{T: e.Type(), Kind: CallIntrinsic, Name: IntrinsicMaxOver, Args: []Expr{v, min, extent, e}}
+}
+
+// TraceStore builds the intrinsic call that reports a store of value to
+// Func f at coords to the trace hook (Func.TraceStores): an Evaluate of it
+// follows each Store to f. It has an effect, so it is never simplified
+// away; its value is 0. The Func's name is part of the intrinsic's name
+// (IntrinsicTraceStore + f), so that no pass takes it for a read of f.
+func TraceStore(f string, value Expr, coords []Expr) *Call {
+	return &Call{T: Int32, Kind: CallIntrinsic, Name: IntrinsicTraceStore + f, Args: append([]Expr{value}, coords...)}
+}
+
+// IntrinsicTraceStore is the prefix of the name of a TraceStore call.
+const IntrinsicTraceStore = "trace_store:"
+
+// IsTraceStore reports whether e is a TraceStore call, and of which Func.
+func IsTraceStore(e Expr) (f string, c *Call, ok bool) {
+	c, ok = e.(*Call)
+	if !ok || c.Kind != CallIntrinsic || !strings.HasPrefix(c.Name, IntrinsicTraceStore) || len(c.Args) == 0 {
+		return "", nil, false
+	}
+	return strings.TrimPrefix(c.Name, IntrinsicTraceStore), c, true
 }
 
 // IsMaxOver reports whether e is an IntrinsicMaxOver call (well formed).

@@ -99,6 +99,8 @@ type FuncSchedule struct {
 	StorageOrder []string
 	// ExplicitInline records that the user asked for compute_inline.
 	ExplicitInline bool
+	// TraceStores reports every store to the Func to the trace hook.
+	TraceStores bool
 	// Folds are the fold_storage directives: storage of the dimension Var
 	// holds Extent slices, reused modulo Extent (lower/storage_folding.go).
 	Folds []FoldDirective

@@ -2057,7 +2057,9 @@ func (c *stmtSimp) stmt(s Stmt) Stmt {
 		for i, r := range s.Bounds {
 			bounds[i] = Range{c.expr(r.Min), c.expr(r.Extent)}
 		}
-		return &Realize{Func: s.Func, T: s.T, Memory: s.Memory, Bounds: bounds, PerThread: s.PerThread, InGlobal: s.InGlobal, Body: nonNil(c.stmt(s.Body))}
+		r := *s // a copy keeps every field
+		r.Bounds, r.Body = bounds, nonNil(c.stmt(s.Body))
+		return &r
 	case *Allocate:
 		ext, _ := mapExprs(s.Extents, c.expr)
 		return &Allocate{Name: s.Name, T: s.T, Memory: s.Memory, Extents: ext, PerThread: s.PerThread, InGlobal: s.InGlobal, Body: nonNil(c.stmt(s.Body))}

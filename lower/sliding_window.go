@@ -26,6 +26,8 @@ package lower
 //
 //	select(v <= v.min, min(v), max(min(v), max(v - 1) + 1))
 //
+// (carrying its range [min(v), max(v) + 1] as a promise)
+//
 // Every point the consumers read at v was computed at the first iteration
 // k <= v whose max reaches it, because mins and maxes only grow; the
 // values are still in f's storage because it is outside v (storage
@@ -144,6 +146,7 @@ func (sw *slider) slide(fn string, l *ir.LetStmt) (string, ir.Expr, bool) {
 	}
 	for _, lp := range sw.loops[depth:] {
 		if lp.Kind != ir.Serial && lp.Kind != ir.Unrolled {
+			sw.st.logf(3, "  sliding_window: %s does not slide: the loop %s is %s\n", fn, lp.Name, lp.Kind)
 			return "", nil, false
 		}
 	}
@@ -161,7 +164,8 @@ func (sw *slider) slide(fn string, l *ir.LetStmt) (string, ir.Expr, bool) {
 		}
 		if ir.Uses(mn, loop.Name) || ir.Uses(mx, loop.Name) {
 			if dim != "" {
-				return "", nil, false // two dimensions move
+				sw.st.logf(3, "  sliding_window: %s does not slide along %s: two dimensions move\n", fn, loop.Name)
+				return "", nil, false
 			}
 			dim = p
 		}
@@ -173,11 +177,9 @@ func (sw *slider) slide(fn string, l *ir.LetStmt) (string, ir.Expr, bool) {
 	v := &ir.Var{T: ir.Int32, Name: loop.Name}
 	next := map[string]ir.Expr{loop.Name: ir.AddE(v, ir.Int(1))}
 	prev := map[string]ir.Expr{loop.Name: ir.SubE(v, ir.Int(1))}
-	grows := func(e ir.Expr) bool {
-		c, ok := bounds.ConstantLowerBound(ir.Simplify(ir.SubE(ir.Substitute(e, next), e)), nil)
-		return ok && c >= 0
-	}
+	grows := func(e ir.Expr) bool { return growsWith(e, loop.Name, next) }
 	if !grows(minV) || !grows(maxV) {
+		sw.st.logf(3, "  sliding_window: %s does not slide along %s: its region [%s, %s] does not move forward\n", fn, loop.Name, ir.ExprString(minV), ir.ExprString(maxV))
 		return "", nil, false
 	}
 	prevMaxPlusOne := ir.Simplify(ir.AddE(ir.Substitute(maxV, prev), ir.Int(1)))
@@ -190,8 +192,14 @@ func (sw *slider) slide(fn string, l *ir.LetStmt) (string, ir.Expr, bool) {
 		old = regionLetValue(l, name)
 	}
 	sw.st.logf(3, "  sliding_window: %s slides along %s in %s\n", fn, loop.Name, name)
-	later := ir.MaxE(old, prevMaxPlusOne)
-	return name, &ir.Select{Cond: ir.LEE(v, loop.Min), True: old, False: likely(later)}, true
+	// The new min lies in [min(v), max(v) + 1], which it carries as a
+	// promise (free at run time): the bounds of the region at one
+	// iteration stay [min(v), max(v)], which storage_folding compares
+	// across iterations, and not a select it cannot.
+	sel := &ir.Select{Cond: ir.LEE(v, loop.Min), True: old, False: likely(ir.MaxE(old, prevMaxPlusOne))}
+	hiPlusOne := ir.Simplify(ir.AddE(regionLetValue(l, dim+"max"), ir.Int(1)))
+	return name, &ir.Call{T: ir.Int32, Kind: ir.CallIntrinsic, Name: ir.IntrinsicUnsafePromiseClamped,
+		Args: []ir.Expr{sel, old, hiPlusOne}}, true
 }
 
 func likely(e ir.Expr) ir.Expr {
@@ -233,4 +241,15 @@ func regionChain(l *ir.LetStmt, fn string, lv letValues) map[string]ir.Expr {
 		undo = append(undo, lv.bind(ls.Name, ls.Value))
 		s = ls.Body
 	}
+}
+
+// growsWith says whether e never decreases as the loop variable v grows:
+// by its structure (bounds.IsMonotonic), or because the difference of one
+// iteration, e[v := v + 1] - e (next), is provably at least 0.
+func growsWith(e ir.Expr, v string, next map[string]ir.Expr) bool {
+	if m := bounds.IsMonotonic(e, v); m == bounds.Increasing || m == bounds.Constant {
+		return true
+	}
+	c, ok := bounds.ConstantLowerBound(ir.Simplify(ir.SubE(ir.Substitute(e, next), e)), nil)
+	return ok && c >= 0
 }

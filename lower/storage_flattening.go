@@ -9,7 +9,8 @@ package lower
 // output use their buffer's min and stride variables.
 //
 // Before: allocation_bounds. After: no Realize, Provide, or Func or image
-// Call is left. A dimension that storage_folding folded is indexed by the
+// Call is left. A store to a Func that traces its stores is followed by an
+// ir.TraceStore of the value and coordinates. A dimension that storage_folding folded is indexed by the
 // coordinate modulo its fold (Euclidean: never negative).
 
 import (
@@ -133,7 +134,13 @@ func storageFlattening(st *State) error {
 			for i, a := range s.Args {
 				args[i] = fe(a)
 			}
-			return &ir.Store{Buf: s.Func, Index: l.index(args), Value: fe(s.Value), Atomic: s.Atomic}
+			store := &ir.Store{Buf: s.Func, Index: l.index(args), Value: fe(s.Value), Atomic: s.Atomic}
+			if f, ok := st.Funcs[s.Func]; ok && f.Schedule.TraceStores {
+				// The trace reads back what was stored.
+				stored := &ir.Load{T: f.T, Buf: s.Func, Index: store.Index}
+				return ir.MakeBlock(store, &ir.Evaluate{X: ir.TraceStore(s.Func, stored, args)})
+			}
+			return store
 		}
 		return ir.MapStmt(s, fs, fe)
 	}

@@ -99,13 +99,10 @@ func (fd *folder) fold(r *ir.Realize) ir.Stmt {
 	// The window of one iteration of loop, in terms of its variable and
 	// what lies outside the Realize (the lets between are resolved).
 	lv := letsDownTo(r.Body, loop)
-	box := bounds.TouchedOf(loop.Body, nil, r.Func, fd.idx)
+	box := bounds.TouchedOf(unslid(loop.Body), nil, r.Func, nil)
 	v := &ir.Var{T: ir.Int32, Name: loop.Name}
 	next := map[string]ir.Expr{loop.Name: ir.AddE(v, ir.Int(1))}
-	grows := func(e ir.Expr) bool {
-		c, ok := bounds.ConstantLowerBound(ir.Simplify(ir.SubE(ir.Substitute(e, next), e)), nil)
-		return ok && c >= 0
-	}
+	grows := func(e ir.Expr) bool { return growsWith(e, loop.Name, next) }
 	folds := make([]int64, len(r.Bounds))
 	folded := false
 	for d := range r.Bounds {
@@ -159,6 +156,25 @@ func (fd *folder) fold(r *ir.Realize) ir.Stmt {
 	return &c
 }
 
+// unslid returns s with the region lets that sliding_window rewrote back
+// at the region's own min (the promise's lower end): the same accesses of
+// each Func at one iteration, and more writes, which is what a window that
+// holds every access needs, with ends that compare across iterations.
+func unslid(s ir.Stmt) ir.Stmt {
+	var mut func(ir.Stmt) ir.Stmt
+	mut = func(s ir.Stmt) ir.Stmt {
+		if l, ok := s.(*ir.LetStmt); ok {
+			if c, ok := l.Value.(*ir.Call); ok && c.Name == ir.IntrinsicUnsafePromiseClamped && len(c.Args) == 3 {
+				if _, slid := c.Args[0].(*ir.Select); slid {
+					return &ir.LetStmt{Name: l.Name, Value: c.Args[1], Body: mut(l.Body)}
+				}
+			}
+		}
+		return ir.MapStmt(s, mut, nil)
+	}
+	return mut(s)
+}
+
 func nextPow2(c int64) int64 {
 	p := int64(1)
 	for p < c {
@@ -171,6 +187,9 @@ func nextPow2(c int64) int64 {
 // (read or write) of f in s.
 func innermostLoopOf(s ir.Stmt, f string) (*ir.For, bool) {
 	var best *ir.For
+	if l, ok := s.(*ir.For); ok && !exprCalls(l.Min, f) && !exprCalls(l.Extent, f) {
+		best = l
+	}
 	for {
 		var next ir.Stmt
 		n := 0

@@ -71,6 +71,7 @@ var receivers = map[string][]receiver{
 		{"&Lowered{}", func() any { return &halide.Lowered{} }, true},
 	},
 	"Options": {{"Options{}", func() any { return halide.Options{} }, false}},
+	"TraceEvent": {{"TraceEvent{}", func() any { return halide.TraceEvent{} }, false}},
 	"Buffer": {
 		{"(*Buffer[float32])(nil)", func() any { return (*halide.Buffer[float32])(nil) }, true},
 		{"&Buffer[float32]{}", func() any { return &halide.Buffer[float32]{} }, true},
