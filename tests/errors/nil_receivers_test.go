@@ -70,7 +70,7 @@ var receivers = map[string][]receiver{
 		{"(*Lowered)(nil)", func() any { return (*halide.Lowered)(nil) }, true},
 		{"&Lowered{}", func() any { return &halide.Lowered{} }, true},
 	},
-	"Options": {{"Options{}", func() any { return halide.Options{} }, false}},
+	"Options":    {{"Options{}", func() any { return halide.Options{} }, false}},
 	"TraceEvent": {{"TraceEvent{}", func() any { return halide.TraceEvent{} }, false}},
 	"Buffer": {
 		{"(*Buffer[float32])(nil)", func() any { return (*halide.Buffer[float32])(nil) }, true},
