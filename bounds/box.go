@@ -140,7 +140,40 @@ type boxWalker struct {
 func (w *boxWalker) wants(name string) bool { return w.only == "" || name == w.only }
 
 func (w *boxWalker) add(name string, b Box) {
-	w.out[name] = unionBox(w.out[name], b)
+	u := unionBox(w.out[name], b)
+	for d, iv := range u {
+		for _, e := range []ir.Expr{iv.Min, iv.Max} {
+			if e != nil && !ir.IsConst(e) && exceeds(e, MaxEndSize) {
+				panic(TooComplex{Name: name, Dim: d})
+			}
+		}
+	}
+	w.out[name] = u
+}
+
+// MaxEndSize is the most nodes an end of a box may have. A Func or buffer
+// read at hundreds of different places makes the union of their boxes an
+// end with hundreds of terms, and every further union and every pass
+// after it simplifies the whole end again (quadratic, and seconds or
+// minutes in random programs); past this size a walk stops with a
+// TooComplex panic, which lowering reports as ErrExprTooLarge.
+const MaxEndSize = 1000
+
+// TooComplex is the panic value of a box walk in which an end of the box
+// of Name, in dimension Dim, grew past MaxEndSize nodes.
+type TooComplex struct {
+	Name string
+	Dim  int
+}
+
+// exceeds reports whether e has more than n nodes, visiting at most n + 1.
+func exceeds(e ir.Expr, n int) bool {
+	count := 0
+	ir.WalkExpr(e, func(ir.Expr) bool {
+		count++
+		return count <= n
+	})
+	return count > n
 }
 
 func (w *boxWalker) box(args []ir.Expr, en env) Box {
@@ -247,6 +280,9 @@ func (w *boxWalker) reqExpr(e ir.Expr, en env) {
 }
 
 func (w *boxWalker) stmt(s ir.Stmt, en env) {
+	if w.idx != nil && w.idx.Check != nil {
+		w.idx.Check()
+	}
 	if w.idx != nil && w.only != "" && s != nil && !w.idx.Mentions(s, w.only) {
 		return
 	}

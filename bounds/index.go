@@ -11,6 +11,10 @@ import "github.com/gohalide/gohalide/ir"
 type Index struct {
 	ids  map[string]int
 	memo map[ir.Stmt][]uint64
+	// Check, if set, is called at every statement a walk with this Index
+	// visits; it may panic to abandon the walk (lowering does, when its
+	// context is done).
+	Check func()
 }
 
 // NewIndex returns an empty Index.

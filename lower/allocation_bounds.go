@@ -27,6 +27,7 @@ func allocationBounds(st *State) error {
 	var err error
 	sc := &walkScope{lets: letValues{}, kernelLets: letValues{}}
 	idx := bounds.NewIndex() // which statements mention which Funcs
+	idx.Check = st.checkStop
 	lv := sc.lets
 	s := walkScoped(st.Stmt, sc, func(x ir.Stmt) ir.Stmt {
 		r, ok := x.(*ir.Realize)

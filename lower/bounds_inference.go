@@ -27,6 +27,7 @@ import (
 func boundsInference(st *State) error {
 	perThread := map[string][]string{}
 	idx := bounds.NewIndex()
+	idx.Check = st.checkStop
 	s, err := defineRegions(st, st.Stmt, idx, perThread)
 	if err != nil {
 		return err

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/gohalide/gohalide/bounds"
 	"github.com/gohalide/gohalide/ir"
 )
 
@@ -190,6 +191,11 @@ func Lower(p *Pipeline, opts Options) (res *Result, err error) {
 			res = nil
 			if s, ok := r.(stopped); ok {
 				err = &ir.Error{Code: ir.ErrCanceled, Func: p.Output, Directive: "Lower", Msg: fmt.Sprintf("stopped in pass %s: %v", current, s.err), Cause: s.err}
+				return
+			}
+			if tc, ok := r.(bounds.TooComplex); ok {
+				err = ir.Errorf(ir.ErrExprTooLarge, tc.Name, current, "the region of %s in dimension %d grew past %d nodes: %s is read at too many different places for one region to describe them", tc.Name, tc.Dim, bounds.MaxEndSize, tc.Name).
+					WithLegal("compute the Funcs that read %s at the root or at outer loops instead of inline (each then reads it at fewer places), unroll less, or, for a Func, compute it at an outer loop or Bound it", tc.Name)
 				return
 			}
 			err = &ir.Error{Code: ir.ErrInternal, Directive: current,
