@@ -428,7 +428,7 @@ func emuCompileKernel(k *ir.Kernel) (*emuKernel, error) {
 	if st.err != nil {
 		return nil, st.err
 	}
-	prog, err := cpu.CompileWith(body, cpu.Options{
+	opts := cpu.Options{
 		Barrier: emuBarrier,
 		Watch: func(buf string) (int, bool) {
 			id, ok := ids[buf]
@@ -436,7 +436,8 @@ func emuCompileKernel(k *ir.Kernel) (*emuKernel, error) {
 		},
 		Access: emuAccess,
 		Poison: true,
-	})
+	}
+	prog, err := cpu.CompileWith(body, opts)
 	if err != nil {
 		return nil, emuBadKernel(k, "%v", err)
 	}
@@ -473,6 +474,15 @@ func emuCompileKernel(k *ir.Kernel) (*emuKernel, error) {
 	for _, name := range prog.Written() {
 		if a, ok := args[name]; ok && !a.Written {
 			return nil, emuBadKernel(k, "the body stores to buffer %s, whose argument is not marked Written", name)
+		}
+	}
+	// The body is checked as lowering made it (above); the threads run it
+	// with its common subexpressions bound to lets (emucse.go), which
+	// computes the same values with the same accesses in the same order.
+	if cse := emuCSE(body); cse != body {
+		if prog, err = cpu.CompileWith(cse, opts); err != nil {
+			return nil, &EmulatorError{Kind: Internal, Kernel: k.Name,
+				Msg: fmt.Sprintf("gpu emulator: kernel %s: internal error: the body with its common subexpressions bound does not compile: %v", k.Name, err)}
 		}
 	}
 	kc.prog = prog
