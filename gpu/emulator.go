@@ -570,7 +570,7 @@ type emuLaunch struct {
 	// their own).
 	runner    *emuRunner
 	blocksRun int64
-	barriers     int64
+	barriers  int64
 }
 
 type emuSharedBuf struct {
