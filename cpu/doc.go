@@ -88,7 +88,9 @@
 // ir.Barrier; and Watch / Access, which report every access of selected
 // buffers. RunCtx passes a context value (the GPU emulator's per-thread
 // state) to the hooks. The GPU emulator (package gpu) compiles each kernel
-// body once with these hooks and runs it per thread; buffers that are not
+// body once with these hooks and runs it per thread through a Runner,
+// which binds the arguments once and sets only the index variables
+// between runs; buffers that are not
 // watched are compiled exactly as without hooks. A hook's error stops the
 // run and is returned unchanged. Options.Poison fills allocations with a
 // poison value (see Poison) instead of zeros.

@@ -188,11 +188,28 @@ func (p *Program) RunCtx(ctx any, scalars map[string]any, buffers map[string]any
 // Canceled error, and an Allocate over env's limit fails with an
 // AllocationTooLarge error.
 func (p *Program) RunEnv(env *Env, ctx any, scalars map[string]any, buffers map[string]any) (err error) {
+	f, err := p.bind(env, ctx, scalars, buffers, nil)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = panicError(r)
+		}
+	}()
+	p.root(f)
+	return nil
+}
+
+// bind makes the frame of a run: the scalars and buffers checked and put
+// in their slots. The parameters named in vary are left at zero (a Runner
+// sets them before each run).
+func (p *Program) bind(env *Env, ctx any, scalars, buffers map[string]any, vary []string) (*frame, error) {
 	if env == nil {
 		env = background
 	}
 	if env.Stopped() {
-		return env.CanceledError()
+		return nil, env.CanceledError()
 	}
 	f := &frame{
 		env:    env,
@@ -202,14 +219,20 @@ func (p *Program) RunEnv(env *Env, ctx any, scalars map[string]any, buffers map[
 		mus:    make([]*sync.Mutex, p.nBufs),
 		ctx:    ctx,
 	}
+params:
 	for _, ps := range p.params {
+		for _, name := range vary {
+			if ps.Name == name {
+				continue params
+			}
+		}
 		v, ok := scalars[ps.Name]
 		if !ok {
-			return &Error{Kind: MissingArg, Buffer: ps.Name, Msg: fmt.Sprintf("missing scalar argument %s (%v)", ps.Name, ps.T)}
+			return nil, &Error{Kind: MissingArg, Buffer: ps.Name, Msg: fmt.Sprintf("missing scalar argument %s (%v)", ps.Name, ps.T)}
 		}
 		i, fl, ok := convertScalar(ps.T, v)
 		if !ok {
-			return &Error{Kind: TypeMismatch, Buffer: ps.Name, Msg: fmt.Sprintf("scalar argument %s: cannot use %T as %v", ps.Name, v, ps.T)}
+			return nil, &Error{Kind: TypeMismatch, Buffer: ps.Name, Msg: fmt.Sprintf("scalar argument %s: cannot use %T as %v", ps.Name, v, ps.T)}
 		}
 		if ps.T.IsFloat() {
 			f.floats[ps.slot] = fl
@@ -220,23 +243,85 @@ func (p *Program) RunEnv(env *Env, ctx any, scalars map[string]any, buffers map[
 	for _, bs := range p.buffers {
 		v, ok := buffers[bs.Name]
 		if !ok {
-			return &Error{Kind: MissingArg, Buffer: bs.Name, Msg: fmt.Sprintf("missing buffer argument %s ([]%v)", bs.Name, goElemName(bs.T))}
+			return nil, &Error{Kind: MissingArg, Buffer: bs.Name, Msg: fmt.Sprintf("missing buffer argument %s ([]%v)", bs.Name, goElemName(bs.T))}
 		}
 		s, ok := bs.check(v)
 		if !ok {
-			return &Error{Kind: TypeMismatch, Buffer: bs.Name, Msg: fmt.Sprintf("buffer argument %s: got %T, want []%s", bs.Name, v, goElemName(bs.T))}
+			return nil, &Error{Kind: TypeMismatch, Buffer: bs.Name, Msg: fmt.Sprintf("buffer argument %s: got %T, want []%s", bs.Name, v, goElemName(bs.T))}
 		}
 		f.bufs[bs.slot] = s
 		if bs.atomic {
 			f.mus[bs.slot] = new(sync.Mutex)
 		}
 	}
+	return f, nil
+}
+
+// A Runner runs a Program again and again with the same arguments,
+// changing only some integer parameters (and the hook context) between
+// runs: the GPU emulator runs a kernel body once per thread this way. The
+// arguments are checked and bound once and the frame is reused, so a run
+// costs only the statement itself. Each run has exactly the semantics of
+// RunEnv with the same arguments. A Runner is not safe for concurrent
+// use; after a run that failed, make a new one.
+type Runner struct {
+	p *Program
+	f *frame
+}
+
+// NewRunner checks and binds the arguments of the runs of p, as RunEnv
+// does, except the integer parameters named in vary, which each run takes
+// from SetInt (zero until set).
+func (p *Program) NewRunner(env *Env, ctx any, scalars, buffers map[string]any, vary ...string) (*Runner, error) {
+	for _, name := range vary {
+		for _, ps := range p.params {
+			if ps.Name == name && ps.T.IsFloat() {
+				return nil, &Error{Kind: TypeMismatch, Buffer: name, Msg: fmt.Sprintf("parameter %s varies between runs but has type %v, not an integer type", name, ps.T)}
+			}
+		}
+	}
+	f, err := p.bind(env, ctx, scalars, buffers, vary)
+	if err != nil {
+		return nil, err
+	}
+	return &Runner{p: p, f: f}, nil
+}
+
+// Slot returns the handle of integer parameter name for SetInt, or -1 when
+// the program has no integer parameter of that name (SetInt(-1, v) does
+// nothing).
+func (r *Runner) Slot(name string) int {
+	for _, ps := range r.p.params {
+		if ps.Name == name && !ps.T.IsFloat() {
+			return ps.slot
+		}
+	}
+	return -1
+}
+
+// SetInt sets the integer parameter of handle slot (from Slot) for the
+// next runs. v must be a value of the parameter's type (RunEnv would wrap
+// it; SetInt does not).
+func (r *Runner) SetInt(slot int, v int64) {
+	if slot >= 0 {
+		r.f.ints[slot] = v
+	}
+}
+
+// SetContext sets the value passed to the hooks in the next runs.
+func (r *Runner) SetContext(ctx any) { r.f.ctx = ctx }
+
+// Run runs the program once; its error is as RunEnv's.
+func (r *Runner) Run() (err error) {
+	if r.f.env.Stopped() {
+		return r.f.env.CanceledError()
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			err = panicError(r)
 		}
 	}()
-	p.root(f)
+	r.p.root(r.f)
 	return nil
 }
 

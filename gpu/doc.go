@@ -22,7 +22,12 @@
 // Emulator.Run compiles the host statement with cpu.CompileWith, whose
 // Launch hook calls Emulator.Launch. A kernel is compiled once (cached per
 // *ir.Kernel) by the cpu closure compiler, so its expressions have exactly
-// the cpu package's semantics: the shared allocations are taken out of the
+// the cpu package's semantics. The body is checked as lowering made it,
+// then compiled again with the pure subexpressions that a Store repeats
+// bound to lets (emucse.go: no load moves, so the accesses, their checks
+// and their order are the same), and each launch binds its arguments once
+// in a cpu.Runner (one per thread in kernels with barriers) that the
+// threads run with their own index variables. The rest of the contract: the shared allocations are taken out of the
 // body and given to every thread of a block as the same external buffers, of
 // exactly the allocated size, filled with a poison value (cpu.Poison: NaN,
 // bytes 0xA5) when the block starts. Per-thread allocations are poisoned
@@ -41,7 +46,10 @@
 // in kernels with barriers each thread is a coroutine (iter.Pull), kept for
 // all the blocks of a launch, that yields at each barrier. Runs are
 // deterministic, and a 16-block × 1024-thread kernel with 4 barriers takes
-// about 30 ms.
+// about 30 ms. The 20-kernel pyramid of tests/gpu (BenchmarkPyramid: about 5.6
+// million threads of a [1 3 3 1] pyramid over a 64x64 image) takes about
+// 1.6 s on a 2-core machine, 5 s before the Runner and the common
+// subexpressions; the CPU path computes it in 0.1 s (batched loops).
 //
 // # Checks
 //

@@ -431,7 +431,7 @@ func emuCompileKernel(k *ir.Kernel, trace func(fn string, coords []int64, value 
 	if st.err != nil {
 		return nil, st.err
 	}
-	prog, err := cpu.CompileWith(body, cpu.Options{
+	opts := cpu.Options{
 		Barrier: emuBarrier,
 		Watch: func(buf string) (int, bool) {
 			id, ok := ids[buf]
@@ -440,7 +440,8 @@ func emuCompileKernel(k *ir.Kernel, trace func(fn string, coords []int64, value 
 		Access: emuAccess,
 		Poison: true,
 		Trace:  trace,
-	})
+	}
+	prog, err := cpu.CompileWith(body, opts)
 	if err != nil {
 		return nil, emuBadKernel(k, "%v", err)
 	}
@@ -477,6 +478,15 @@ func emuCompileKernel(k *ir.Kernel, trace func(fn string, coords []int64, value 
 	for _, name := range prog.Written() {
 		if a, ok := args[name]; ok && !a.Written {
 			return nil, emuBadKernel(k, "the body stores to buffer %s, whose argument is not marked Written", name)
+		}
+	}
+	// The body is checked as lowering made it (above); the threads run it
+	// with its common subexpressions bound to lets (emucse.go), which
+	// computes the same values with the same accesses in the same order.
+	if cse := emuCSE(body); cse != body {
+		if prog, err = cpu.CompileWith(cse, opts); err != nil {
+			return nil, &EmulatorError{Kind: Internal, Kernel: k.Name,
+				Msg: fmt.Sprintf("gpu emulator: kernel %s: internal error: the body with its common subexpressions bound does not compile: %v", k.Name, err)}
 		}
 	}
 	kc.prog = prog
@@ -541,11 +551,10 @@ type emuLaunch struct {
 	env        *cpu.Env // nil: never stopped, the default limit
 	kc         *emuKernel
 	grid, dims [3]int
-	scalars    map[string]any // scalar args and the index variables
+	scalars    map[string]any // scalar args
 	buffers    map[string]any // buffer args and the shared buffers
 	shared     []emuSharedBuf
 	threads    []*emuThread
-	boxed      []any // int32(i) for each thread index i
 	checkRace  bool
 	checkInit  bool
 
@@ -560,8 +569,12 @@ type emuLaunch struct {
 	// (kc.scratch) at this launch.
 	scratchElems []int64
 	pool         *emuPool // the static shared pool, when allocations share bytes
-	blocksRun    int64
-	barriers     int64
+	// runner runs the body for every thread of a kernel without barriers
+	// (made at the first thread; the threads of a kernel with barriers have
+	// their own).
+	runner    *emuRunner
+	blocksRun int64
+	barriers  int64
 }
 
 type emuSharedBuf struct {
@@ -613,6 +626,19 @@ type emuThread struct {
 	next  func() (*ir.Barrier, bool)
 	stop  func()
 	yield func(*ir.Barrier) bool
+	// runner runs the body for this thread in a kernel with barriers.
+	runner *emuRunner
+}
+
+// emuIndexVars are the index variables, which change from thread to
+// thread: ThreadID x, y, z then BlockID x, y, z.
+var emuIndexVars = []string{ir.ThreadID[0], ir.ThreadID[1], ir.ThreadID[2], ir.BlockID[0], ir.BlockID[1], ir.BlockID[2]}
+
+// emuRunner is a cpu.Runner of a kernel's body with the handles of its
+// index variables.
+type emuRunner struct {
+	r     *cpu.Runner
+	slots [6]int // of emuIndexVars
 }
 
 func (e *Emulator) newLaunch(env *cpu.Env, kc *emuKernel, grid, block [3]int, scalars, buffers map[string]any) (*emuLaunch, error) {
@@ -738,10 +764,6 @@ func (e *Emulator) newLaunch(env *cpu.Env, kc *emuKernel, grid, block [3]int, sc
 			return nil, bad("shared memory of %d bytes (%s) is over the limit of %d bytes", total, strings.Join(parts, ", "), maxShared)
 		}
 	}
-	l.boxed = make([]any, max(block[0], block[1], block[2]))
-	for i := range l.boxed {
-		l.boxed[i] = int32(i)
-	}
 	l.threads = make([]*emuThread, nThreads)
 	for i := range l.threads {
 		t := &emuThread{l: l, n: int32(i)}
@@ -770,20 +792,30 @@ func (l *emuLaunch) run() error {
 	return nil
 }
 
-// setIndex sets the index variables of thread t in the scalars map. A thread
-// reads the map only when it starts (see cpu.Program.RunEnv), and threads
-// start one at a time.
-func (l *emuLaunch) setIndex(t *emuThread) {
+// newRunner binds the arguments of the launch for runs of the body with
+// hook context ctx.
+func (l *emuLaunch) newRunner(ctx any) (*emuRunner, error) {
+	r, err := l.kc.prog.NewRunner(l.env, ctx, l.scalars, l.buffers, emuIndexVars...)
+	if err != nil {
+		return nil, err
+	}
+	er := &emuRunner{r: r}
+	for i, name := range emuIndexVars {
+		er.slots[i] = r.Slot(name)
+	}
+	return er, nil
+}
+
+// setIndex sets the index variables of thread t of the current block.
+func (er *emuRunner) setIndex(t *emuThread, block [3]int) {
 	for d := range 3 {
-		l.scalars[ir.ThreadID[d]] = l.boxed[t.id[d]]
+		er.r.SetInt(er.slots[d], int64(t.id[d]))
+		er.r.SetInt(er.slots[3+d], int64(block[d]))
 	}
 }
 
 func (l *emuLaunch) runBlock(id [3]int) error {
 	l.blockID = id
-	for d := range 3 {
-		l.scalars[ir.BlockID[d]] = int32(id[d])
-	}
 	l.blockNo++
 	l.epoch++
 	l.blocksRun++
@@ -791,12 +823,20 @@ func (l *emuLaunch) runBlock(id [3]int) error {
 	for i := range l.shared {
 		cpu.Poison(l.shared[i].data)
 	}
-	prog := l.kc.prog
 	if !l.kc.hasBarrier {
-		// No barrier: each thread runs to its end in turn, on this goroutine.
+		// No barrier: each thread runs to its end in turn, on this
+		// goroutine, with one runner for all.
 		for _, t := range l.threads {
-			l.setIndex(t)
-			if err := prog.RunEnv(l.env, t, l.scalars, l.buffers); err != nil {
+			if l.runner == nil {
+				r, err := l.newRunner(t)
+				if err != nil {
+					return l.threadError(t, err)
+				}
+				l.runner = r
+			}
+			l.runner.r.SetContext(t)
+			l.runner.setIndex(t, id)
+			if err := l.runner.r.Run(); err != nil {
 				if p := l.pending(); p != nil {
 					return p
 				}
@@ -813,7 +853,6 @@ func (l *emuLaunch) runBlock(id [3]int) error {
 	for {
 		for _, t := range l.threads {
 			if l.phase == 0 {
-				l.setIndex(t)
 				if t.next == nil {
 					t.next, t.stop = iter.Pull(t.run)
 				}
@@ -876,7 +915,13 @@ func (t *emuThread) run(yield func(*ir.Barrier) bool) {
 	l := t.l
 	t.yield = yield
 	for {
-		t.err = l.kc.prog.RunEnv(l.env, t, l.scalars, l.buffers)
+		if t.runner == nil {
+			t.runner, t.err = l.newRunner(t)
+		}
+		if t.runner != nil {
+			t.runner.setIndex(t, l.blockID)
+			t.err = t.runner.r.Run()
+		}
 		if t.err == errEmuAbort || !yield(emuEnd) {
 			return
 		}
