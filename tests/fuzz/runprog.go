@@ -188,6 +188,9 @@ func runProgCauses(c Case, opt Options, causes bool) (res Result) {
 		}
 		return r
 	}
+	if opt.Windows {
+		res.Slid, res.Folded = windows(inst.Out)
+	}
 	for _, in := range p.Inputs {
 		if in.Float {
 			b := halide.NewBuffer[float32](in.Exts...).SetMin(in.Mins...)
@@ -210,10 +213,10 @@ func runProgCauses(c Case, opt Options, causes bool) (res Result) {
 	}
 	if err := pl.RealizeContext(ctx, out); err != nil {
 		if isCanceled(err) {
-			return Result{Class: SlowRun, Code: "realize", Msg: fmt.Sprintf("Realize ran past %v (lowered in %v)", to*8/10, res.Lower), Applied: res.Applied, Lower: res.Lower}
+			return Result{Class: SlowRun, Code: "realize", Msg: fmt.Sprintf("Realize ran past %v (lowered in %v)", to*8/10, res.Lower), Applied: res.Applied, Lower: res.Lower, Slid: res.Slid, Folded: res.Folded}
 		}
 		r := classify(err, RejectRealize, res.Applied)
-		r.Lower = res.Lower
+		r.Lower, r.Slid, r.Folded = res.Lower, res.Slid, res.Folded
 		switch {
 		case (re != nil || ev.BoundViolation != "" || ev.SoftViolation != "") && (r.Class == RejectRealize || r.Class == RejectSize):
 			r.Class = RejectExpected
@@ -439,7 +442,7 @@ func dropStage(sched Schedule, f string, s int) Schedule {
 					d.ConsumerStage--
 				}
 			}
-		case OpComputeRoot, OpComputeInline, OpStoreRoot, OpStoreIn, OpIn:
+		case OpComputeRoot, OpComputeInline, OpStoreRoot, OpStoreIn, OpFoldStorage, OpIn:
 		default:
 			if d.Func == f {
 				if d.Stage == s {
