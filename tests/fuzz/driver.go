@@ -51,11 +51,11 @@ type Driver struct {
 
 	mu sync.Mutex
 	// Reasons counts the rejections at Lower by error key.
-	Reasons  map[string]int
-	counts   map[string]*Counts // by algo + "/" + target
+	Reasons map[string]int
+	counts  map[string]*Counts // by algo + "/" + target
 	// windows counts, by algo + "/" + target, the cases that slid and
 	// that folded (with Opt.Windows).
-	windows map[string]*[2]int
+	windows  map[string]*[2]int
 	findings map[string]*Finding
 	perKey   map[string]int
 	// Failures are the indices of defect cases, by class.
