@@ -81,6 +81,9 @@ type Algo struct {
 	// Known maps loop names and Func handles to Go expressions in it.
 	Source func(sizes []int) string
 	Known  map[string]string
+	// PWindow is the share of compute_at draws that are sliding windows
+	// (0: the generator's default).
+	PWindow float64
 }
 
 // Func returns the spec of Func name.

@@ -270,7 +270,11 @@ func (g *gen) computeLevel(f *mfunc) {
 		g.emit(Directive{Op: OpComputeRoot, Func: f.name})
 		return
 	}
-	if ref.Stage == len(cf.stages)-1 && g.p(0.3) && g.window(f, cf, st) {
+	pw := 0.3
+	if g.a.PWindow > 0 {
+		pw = g.a.PWindow
+	}
+	if ref.Stage == len(cf.stages)-1 && g.p(pw) && g.window(f, cf, st) {
 		return
 	}
 	li := g.rng.Intn(len(st.dims))
@@ -349,6 +353,21 @@ func (g *gen) window(f, cf *mfunc, st *mstage) bool {
 			}
 		}
 	}
+	// Most stencils of the algorithms and of random chains move along y:
+	// prefer compute loops split from y.
+	alongY := func(ps []pair) []pair {
+		var out []pair
+		for _, p := range ps {
+			if st.dims[p.i].root == "y" {
+				out = append(out, p)
+			}
+		}
+		if len(out) == 0 || g.p(0.3) {
+			return ps
+		}
+		return out
+	}
+	good, thread = alongY(good), alongY(thread)
 	var pr pair
 	switch {
 	case len(bad) > 0 && g.p(0.1):
