@@ -771,6 +771,7 @@ depthwise.Define(x, y, c, b).Is(conv.At(x, y, c, b))
 func stencilAlgo() *Algo {
 	return &Algo{
 		Name:      "stencil",
+		PWindow:   0.6,
 		SizeNames: []string{"W", "H"},
 		Sizes:     func(rng *rand.Rand) []int { return []int{prime(rng, 5, 23), prime(rng, 5, 37)} },
 		Funcs: []FuncSpec{

@@ -693,7 +693,7 @@ func (g *gen) kernel(f *mfunc, si int, st *mstage) {
 			st.dims[st.index(extra)].kind = kBlock
 		}
 	}
-	if g.p(0.3) {
+	if g.p(0.45) {
 		g.walkInThreads(f, si, st)
 	}
 }
