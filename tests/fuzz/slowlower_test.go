@@ -42,7 +42,7 @@ func TestSlowLowers(t *testing.T) {
 			}
 			inst := c.Prog.build()
 			inst.Apply(c.Sched)
-			pl := halide.NewPipeline(inst.Out).WithOptions(halide.Options{Verify: true})
+			pl := halide.NewPipeline(inst.Out)
 			if c.GPU {
 				pl.WithTarget(halide.Emulator)
 			}
