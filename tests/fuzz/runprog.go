@@ -224,6 +224,13 @@ func runProgCauses(c Case, opt Options, causes bool) (res Result) {
 			r.Class = RejectSize
 		case r.Class == RejectRealize && overComputesBy(r.Msg, res.Applied, false):
 			r.Class = RejectSize
+		case r.Class == RejectRealize && outputOOB.MatchString(r.Msg) && scattersOutput(p):
+			// An update of the output at a data-dependent point
+			// writes, for bounds inference, anywhere in the range of
+			// its index (a clamp's whole range), which Realize checks
+			// against the output buffer, as Halide does; the reference
+			// writes only the points the data gives.
+			r.Class = RejectSize
 		case r.Class == RejectRealize && boundTooSmall.MatchString(r.Msg):
 			r.Class = RejectSize
 		case r.Class == RejectRealize && inputOOB.MatchString(r.Msg) && emptyOutput(c.Sizes):
@@ -263,6 +270,19 @@ func runProgCauses(c Case, opt Options, causes bool) (res Result) {
 		}
 	}
 	return res
+}
+
+// scattersOutput says whether an update of the output has a left-hand
+// side other than its pure vars (a constant, an RVar or data).
+func scattersOutput(p *Prog) bool {
+	for _, u := range p.Funcs[0].Updates {
+		for i, a := range u.Args {
+			if !pureArg(a, i) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // withoutRVarOrder drops the directives that may change the order of an
