@@ -1,18 +1,22 @@
 #!/usr/bin/env bash
-# scripts/gpu-check.sh: run on the GPU machine (from the repository root,
-# with .gpu/ built by scripts/gpu.sh plus
-# `go build -tags cuda -o .gpu/schedfuzz ./tests/fuzz/cmd/schedfuzz`):
+# scripts/gpu-check.sh [N] [P]: run on the GPU machine (from the
+# repository root, with .gpu/ built by scripts/gpu.sh, which builds the
+# test binaries and both fuzzers, .gpu/schedfuzz and .gpu/progfuzz, with
+# -tags cuda):
 #   1. the cuda-tagged tests (every app schedule on the GPU, shared sizes),
 #      and the ported Halide GPU tests and issue 9 tests on the GPU, plain
 #      and under compute-sanitizer memcheck, racecheck and synccheck;
 #   2. every fuzz regression replayed on the GPU, and under
 #      compute-sanitizer racecheck and synccheck;
 #   3. N random schedules of the differential fuzzer with GPU schedules on
-#      the GPU (CPU schedules on the CPU), compared with plain-Go references.
+#      the GPU (CPU schedules on the CPU), compared with plain-Go references;
+#   4. P random programs of the program fuzzer (its GPU share, about 40%,
+#      on the GPU, the rest on the CPU), compared with its own evaluator.
 # Logs go to ${OUT:-/tmp}/gpu-check; the last lines are a summary.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 n=${1:-1500}
+pn=${2:-1500}
 log=${OUT:-/tmp}/gpu-check
 mkdir -p "$log"
 source .gpu/nvrtc-env.sh
@@ -54,6 +58,9 @@ done
 timeout 420 ./.gpu/schedfuzz -target cuda -n "$n" -seed "${SEED:-77}" -j 1 -progress 0 -out "$log/repros" > "$log/fuzz.txt" 2>&1
 fuzz_rc=$?
 
+timeout 420 ./.gpu/progfuzz -target cuda -n "$pn" -seed "${PSEED:-77}" -j 1 -progress 0 -out "$log/prog-repros" > "$log/progfuzz.txt" 2>&1
+progfuzz_rc=$?
+
 echo "== summary"
 echo "cuda.test rc=$cuda_rc ($(grep -c -- '--- PASS' "$log/cuda-test.txt") passed, $(grep -c -- '--- FAIL' "$log/cuda-test.txt") failed)"
 echo "gpu.test ($ported) rc=$gpu_rc ($(grep -c -- '--- PASS' "$log/gpu-test.txt") passed, $(grep -c -- '--- FAIL' "$log/gpu-test.txt") failed); sanitizers:$ported_san"
@@ -61,3 +68,6 @@ echo "regressions replayed on the GPU: $replays, defects: $replay_bad; sanitizer
 echo "fuzz on the GPU (rc=$fuzz_rc):"
 sed -n '/algorithm  target/,/total/p' "$log/fuzz.txt"
 grep -A40 '^findings' "$log/fuzz.txt" | head -40
+echo "program fuzz on the GPU (rc=$progfuzz_rc):"
+sed -n '/programs  target/,/total/p' "$log/progfuzz.txt"
+grep -A40 '^findings' "$log/progfuzz.txt" | head -40

@@ -2,7 +2,8 @@
 # scripts/gpu.sh: build everything that runs on a real GPU, into .gpu/ (git
 # ignores it), on this machine (no GPU needed here):
 #   - installs the CUDA 11.8 toolkit if nvcc is missing (scripts/install-cuda-toolkit.sh);
-#   - builds the cuda-tagged test binaries and the apps with -tags cuda;
+#   - builds the cuda-tagged test binaries, the apps and both fuzzers
+#     (schedfuzz, progfuzz; scripts/gpu-check.sh runs them) with -tags cuda;
 #   - stages NVRTC 11.8 next to them (.gpu/nvrtc-env.sh), because the GPU
 #     machine may only have a newer NVRTC;
 #   - prints the command to run on the GPU machine.
@@ -22,6 +23,7 @@ go test -c -tags cuda -ldflags="-s -w" -o "$out/cuda.test" ./tests/cuda/
 # The ported Halide GPU tests and the issue 9 tests, on the GPU.
 go test -c -tags cuda -ldflags="-s -w" -o "$out/gpu.test" ./tests/gpu/
 go build -tags cuda -ldflags="-s -w" -o "$out/schedfuzz" ./tests/fuzz/cmd/schedfuzz
+go build -tags cuda -ldflags="-s -w" -o "$out/progfuzz" ./tests/fuzz/cmd/progfuzz
 for app in apps/*/; do
   name=$(basename "$app")
   [ -f "$app/main.go" ] || continue

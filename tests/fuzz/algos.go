@@ -81,6 +81,9 @@ type Algo struct {
 	// Known maps loop names and Func handles to Go expressions in it.
 	Source func(sizes []int) string
 	Known  map[string]string
+	// PWindow is the share of compute_at draws that are sliding windows
+	// (0: the generator's default).
+	PWindow float64
 }
 
 // Func returns the spec of Func name.
@@ -228,7 +231,7 @@ func containsDollar(s string) bool {
 }
 
 // Algos are the algorithms of the fuzzer.
-var Algos = []*Algo{blurAlgo(), gemmAlgo(), conv1dAlgo(), histAlgo(), tensorProductAlgo(), depthwiseAlgo()}
+var Algos = []*Algo{blurAlgo(), gemmAlgo(), conv1dAlgo(), histAlgo(), tensorProductAlgo(), depthwiseAlgo(), stencilAlgo()}
 
 // AlgoByName returns the algorithm called name, or nil.
 func AlgoByName(name string) *Algo {
@@ -757,6 +760,82 @@ depthwise := halide.NewFunc("depthwise")
 depthwise.Define(x, y, c, b).Is(conv.At(x, y, c, b))
 // output: depthwise realized over [W, H, C, B]
 `, sz[0], sz[1], sz[2], sz[3], sz[4])
+		},
+	}
+}
+
+// stencil: a chain of three 3-row stencils over a RepeatEdge boundary,
+// each reading its producer at y - 1, y and y + 1 (int32, exact): the
+// chain sliding-window and storage-folding schedules are made for (Funcs
+// the generator inlines shorten it to two or one).
+func stencilAlgo() *Algo {
+	return &Algo{
+		Name:      "stencil",
+		PWindow:   0.6,
+		SizeNames: []string{"W", "H"},
+		Sizes:     func(rng *rand.Rand) []int { return []int{prime(rng, 5, 23), prime(rng, 5, 37)} },
+		Funcs: []FuncSpec{
+			{Name: "s3", Stages: []StageSpec{{Dims: d("x", "y")}}},
+			{Name: "s2", Stages: []StageSpec{{Dims: d("x", "y")}}, Consumers: []StageRef{{"s3", 0}}},
+			{Name: "s1", Stages: []StageSpec{{Dims: d("x", "y")}}, Consumers: []StageRef{{"s2", 0}}},
+			{Name: "padded", Stages: []StageSpec{{Dims: d("x", "y")}}, Consumers: []StageRef{{"s1", 0}}},
+		},
+		Wraps: []WrapSpec{
+			{Src: "padded", Consumer: "s1", Dims: []string{"x", "y"}, ConsumerStages: []int{0}},
+			{Src: "s1", Consumer: "s2", Dims: []string{"x", "y"}, ConsumerStages: []int{0}},
+			{Src: "s2", Consumer: "s3", Dims: []string{"x", "y"}, ConsumerStages: []int{0}},
+		},
+		Known: map[string]string{},
+		Build: func(sz []int) *Instance {
+			W, H := sz[0], sz[1]
+			x, y := halide.NewVar("x"), halide.NewVar("y")
+			in := halide.NewImageParam("in", halide.Int32, 2)
+			padded := halide.RepeatEdge(in)
+			s1 := halide.NewFunc("s1")
+			s1.Define(x, y).Is(padded.At(x, y.Sub(1)).Add(padded.At(x, y).Mul(2)).Add(padded.At(x.Add(1), y.Add(1))))
+			s2 := halide.NewFunc("s2")
+			s2.Define(x, y).Is(s1.At(x, y.Sub(1)).Sub(s1.At(x, y.Add(1))).Add(s1.At(x.Sub(1), y)))
+			s3 := halide.NewFunc("s3")
+			s3.Define(x, y).Is(halide.Max(s2.At(x, y.Sub(1)), s2.At(x, y)).Add(s2.At(x, y.Add(1))))
+			inst := &Instance{
+				Funcs:  map[string]*halide.Func{"s3": s3, "s2": s2, "s1": s1, "padded": padded},
+				Images: map[string]*halide.ImageParam{"in": in},
+				Vars:   map[string]halide.VarOrRVar{"x": x, "y": y},
+				Out:    s3,
+			}
+			inst.Run = func(p *halide.Pipeline, seed int64) (string, error) {
+				rng := rand.New(rand.NewSource(seed))
+				ib := halide.NewBuffer[int32](W, H)
+				fillInt(rng, ib)
+				in.Set(ib)
+				out := halide.NewBuffer[int32](W, H)
+				if err := p.Realize(out); err != nil {
+					return "", err
+				}
+				cl := func(v, n int) int { return min(max(v, 0), n-1) }
+				pd := func(x, y int) int64 { return int64(ib.Get(cl(x, W), cl(y, H))) }
+				f1 := func(x, y int) int64 { return pd(x, y-1) + 2*pd(x, y) + pd(x+1, y+1) }
+				f2 := func(x, y int) int64 { return f1(x, y-1) - f1(x, y+1) + f1(x-1, y) }
+				return compareInt(out, func(c []int) int64 {
+					x, y := c[0], c[1]
+					return max(f2(x, y-1), f2(x, y)) + f2(x, y+1)
+				}, []int{W, H}), nil
+			}
+			return inst
+		},
+		Source: func(sz []int) string {
+			return fmt.Sprintf(`// stencil, W = %d, H = %d (int32)
+x, y := halide.NewVar("x"), halide.NewVar("y")
+in := halide.NewImageParam("in", halide.Int32, 2) // [W, H], values in ±[1, 9]
+padded := halide.RepeatEdge(in)
+s1 := halide.NewFunc("s1")
+s1.Define(x, y).Is(padded.At(x, y.Sub(1)).Add(padded.At(x, y).Mul(2)).Add(padded.At(x.Add(1), y.Add(1))))
+s2 := halide.NewFunc("s2")
+s2.Define(x, y).Is(s1.At(x, y.Sub(1)).Sub(s1.At(x, y.Add(1))).Add(s1.At(x.Sub(1), y)))
+s3 := halide.NewFunc("s3")
+s3.Define(x, y).Is(halide.Max(s2.At(x, y.Sub(1)), s2.At(x, y)).Add(s2.At(x, y.Add(1))))
+// output: s3 realized over [W, H]
+`, sz[0], sz[1])
 		},
 	}
 }

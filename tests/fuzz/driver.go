@@ -51,8 +51,11 @@ type Driver struct {
 
 	mu sync.Mutex
 	// Reasons counts the rejections at Lower by error key.
-	Reasons  map[string]int
-	counts   map[string]*Counts // by algo + "/" + target
+	Reasons map[string]int
+	counts  map[string]*Counts // by algo + "/" + target
+	// windows counts, by algo + "/" + target, the cases that slid and
+	// that folded (with Opt.Windows).
+	windows  map[string]*[2]int
 	findings map[string]*Finding
 	perKey   map[string]int
 	// Failures are the indices of defect cases, by class.
@@ -78,6 +81,7 @@ const keepSlow = 10
 func (d *Driver) Run(from, n int) {
 	if d.counts == nil {
 		d.counts = map[string]*Counts{}
+		d.windows = map[string]*[2]int{}
 		d.findings = map[string]*Finding{}
 		d.perKey = map[string]int{}
 		d.Failures = map[Class][]int{}
@@ -127,6 +131,15 @@ func (d *Driver) one(i int) {
 		d.counts[key] = &Counts{}
 	}
 	d.counts[key][r.Class]++
+	if d.windows[key] == nil {
+		d.windows[key] = &[2]int{}
+	}
+	if r.Slid {
+		d.windows[key][0]++
+	}
+	if r.Folded {
+		d.windows[key][1]++
+	}
 	if d.Grep != "" && strings.Contains(r.Msg, d.Grep) && len(d.Grepped) < 10 {
 		d.Grepped = append(d.Grepped, i)
 	}
@@ -263,9 +276,14 @@ func (d *Driver) WriteTable(w io.Writer) {
 	for _, c := range cols {
 		fmt.Fprintf(tw, "%s\t", c.name)
 	}
-	fmt.Fprintln(tw, "ran\t")
+	fmt.Fprint(tw, "ran\t")
+	if d.Opt.Windows {
+		fmt.Fprint(tw, "slid\tfolded\t")
+	}
+	fmt.Fprintln(tw)
 	var tot Counts
-	row := func(name, target string, c Counts) {
+	var totW [2]int
+	row := func(name, target string, c Counts, w [2]int) {
 		n := 0
 		for _, v := range c {
 			n += v
@@ -278,18 +296,28 @@ func (d *Driver) WriteTable(w io.Writer) {
 		for _, col := range cols {
 			fmt.Fprintf(tw, "%d\t", c[col.cl])
 		}
-		fmt.Fprintf(tw, "%.0f%%\t\n", ran)
+		fmt.Fprintf(tw, "%.0f%%\t", ran)
+		if d.Opt.Windows {
+			fmt.Fprintf(tw, "%d\t%d\t", w[0], w[1])
+		}
+		fmt.Fprintln(tw)
 	}
 	for _, k := range keys {
 		c := *d.counts[k]
 		for i := range c {
 			tot[i] += c[i]
 		}
+		var w [2]int
+		if d.windows[k] != nil {
+			w = *d.windows[k]
+		}
+		totW[0] += w[0]
+		totW[1] += w[1]
 		a, t, _ := strings.Cut(k, "/")
-		row(a, t, c)
+		row(a, t, c, w)
 	}
 	d.mu.Unlock()
-	row("total", "", tot)
+	row("total", "", tot, totW)
 	tw.Flush()
 }
 

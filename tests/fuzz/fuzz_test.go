@@ -141,13 +141,18 @@ func TestCoverage(t *testing.T) {
 				if d.ConsumerStage > 0 {
 					seen["compute_at an update stage"]++
 				}
+			case OpStoreAt:
+				if d.Vars[0] != computeLoop(c.Sched, d.Func) {
+					seen["store_at outside compute_at"]++
+				}
 			}
 		}
 	}
 	want := []string{string(OpSplit), string(OpFuse), string(OpReorder), string(OpTile), string(OpUnroll),
 		string(OpVectorize), string(OpParallel), string(OpGPUBlocks), string(OpGPUThreads), string(OpGPUTile),
 		string(OpGPUTile1D), string(OpAtomic), string(OpComputeRoot), string(OpComputeInline), string(OpComputeAt),
-		string(OpStoreRoot), string(OpStoreAt), string(OpStoreIn), string(OpIn),
+		string(OpStoreRoot), string(OpStoreAt), string(OpStoreIn), string(OpIn), string(OpFoldStorage),
+		"store_at outside compute_at",
 		"tail halide.TailAuto", "tail halide.GuardWithIf", "tail halide.ShiftInwards", "tail halide.RoundUp",
 		"mem halide.Stack", "mem halide.Heap", "mem halide.Register", "mem halide.GPUShared",
 		"compute_at an update stage"}
@@ -160,4 +165,14 @@ func TestCoverage(t *testing.T) {
 		}
 	}
 	t.Logf("%v", seen)
+}
+
+// computeLoop is the loop of f's compute_at in s ("" if none).
+func computeLoop(s Schedule, f string) string {
+	for _, d := range s {
+		if d.Op == OpComputeAt && d.Func == f {
+			return d.Vars[0]
+		}
+	}
+	return ""
 }

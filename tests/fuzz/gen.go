@@ -34,6 +34,9 @@ type mdim struct {
 	rvar bool
 	kind kind
 	ext  int // constant extent, 0 if unknown
+	// root is the algorithm's var the loop was split from ("" for a
+	// fused loop).
+	root string
 }
 
 type mstage struct {
@@ -60,6 +63,9 @@ type mfunc struct {
 	inline    bool
 	ctx       ctx // where the Func is computed
 	scheduled bool
+	// window is set when f is stored outside the loop it is computed in
+	// (a sliding-window draw).
+	window bool
 }
 
 type gen struct {
@@ -81,7 +87,7 @@ func Generate(a *Algo, gpu bool, rng *rand.Rand) Schedule {
 		for si, ss := range fs.Stages {
 			st := &mstage{scatter: ss.Scatter, pure: si == 0}
 			for _, dd := range ss.Dims {
-				st.dims = append(st.dims, mdim{name: dd.Name, rvar: dd.RVar})
+				st.dims = append(st.dims, mdim{name: dd.Name, rvar: dd.RVar, root: dd.Name})
 			}
 			mf.stages = append(mf.stages, st)
 		}
@@ -108,7 +114,7 @@ func Generate(a *Algo, gpu bool, rng *rand.Rand) Schedule {
 		mf := &mfunc{name: name}
 		st := &mstage{pure: true}
 		for _, n := range w.Dims {
-			st.dims = append(st.dims, mdim{name: n})
+			st.dims = append(st.dims, mdim{name: n, root: n})
 		}
 		mf.stages = []*mstage{st}
 		for _, cs := range w.ConsumerStages {
@@ -264,6 +270,13 @@ func (g *gen) computeLevel(f *mfunc) {
 		g.emit(Directive{Op: OpComputeRoot, Func: f.name})
 		return
 	}
+	pw := 0.3
+	if g.a.PWindow > 0 {
+		pw = g.a.PWindow
+	}
+	if ref.Stage == len(cf.stages)-1 && g.p(pw) && g.window(f, cf, st) {
+		return
+	}
 	li := g.rng.Intn(len(st.dims))
 	if g.gpu {
 		// Prefer the innermost block loop and the thread loops of the
@@ -297,6 +310,125 @@ func (g *gen) computeLevel(f *mfunc) {
 	} else if g.p(0.04) {
 		g.emit(Directive{Op: OpStoreRoot, Func: f.name})
 	}
+	if g.p(0.03) {
+		g.fold(f, "")
+	}
+}
+
+// ordered says whether a loop of kind k runs its iterations in order on
+// one thread (a sliding window may move along it).
+func ordered(k kind) bool { return k == kSerial || k == kUnroll }
+
+// window draws a sliding-window schedule of f in the last stage st of its
+// consumer cf: ComputeAt a serial (or unrolled) loop and StoreAt a loop
+// strictly outside it, or StoreRoot, so that f's storage outlives the
+// loop it is computed in and only the new part of its region is computed
+// at each iteration. On the GPU the store level is most often the thread
+// loop just outside a serial loop that a thread runs (see kernel). A
+// share puts a parallel, vector or GPU loop between the two levels (no
+// slide may happen across it), and some draws ask for a fold of f's
+// storage, of a safe or an unsafe extent (Lower must refuse the unsafe
+// ones). It says whether it drew anything.
+func (g *gen) window(f, cf *mfunc, st *mstage) bool {
+	// A pair: compute at dims[i], store at dims[j] (j == len(dims): root).
+	type pair struct{ i, j int }
+	var good, thread, bad []pair
+	for i, di := range st.dims {
+		if !ordered(di.kind) {
+			continue
+		}
+		inOrder := true
+		for j := i + 1; j <= len(st.dims); j++ {
+			// Loops i..j-1 lie between the store level and the body of
+			// the compute loop.
+			inOrder = inOrder && ordered(st.dims[j-1].kind)
+			pr := pair{i, j}
+			switch {
+			case !inOrder:
+				bad = append(bad, pr)
+			case j < len(st.dims) && st.dims[j].kind == kThread:
+				thread = append(thread, pr)
+			default:
+				good = append(good, pr)
+			}
+		}
+	}
+	// Most stencils of the algorithms and of random chains move along y:
+	// prefer compute loops split from y.
+	alongY := func(ps []pair) []pair {
+		var out []pair
+		for _, p := range ps {
+			if st.dims[p.i].root == "y" {
+				out = append(out, p)
+			}
+		}
+		if len(out) == 0 || g.p(0.3) {
+			return ps
+		}
+		return out
+	}
+	good, thread = alongY(good), alongY(thread)
+	var pr pair
+	switch {
+	case len(bad) > 0 && g.p(0.1):
+		pr = bad[g.rng.Intn(len(bad))]
+	case g.gpu && len(thread) > 0 && g.p(0.8):
+		pr = thread[g.rng.Intn(len(thread))]
+	case len(good) > 0:
+		pr = good[g.rng.Intn(len(good))]
+	case len(thread) > 0:
+		pr = thread[g.rng.Intn(len(thread))]
+	default:
+		return false
+	}
+	root := pr.j == len(st.dims)
+	if root && (g.gpu && loopCtx(cf, st, pr.i) != ctxHost || cf.ctx != ctxHost) && g.p(0.9) {
+		// Root storage of a Func computed inside a kernel, or inside a
+		// consumer that is itself computed in a loop: mostly store at
+		// the outermost loop of the stage instead.
+		if pr.j-1 <= pr.i {
+			return false
+		}
+		pr.j--
+		root = false
+	}
+	ci := st.dims[pr.i]
+	g.emit(Directive{Op: OpComputeAt, Func: f.name, Consumer: cf.name, ConsumerStage: -1, Vars: []string{ci.name}})
+	if root {
+		g.emit(Directive{Op: OpStoreRoot, Func: f.name})
+	} else {
+		g.emit(Directive{Op: OpStoreAt, Func: f.name, Consumer: cf.name, ConsumerStage: -1, Vars: []string{st.dims[pr.j].name}})
+	}
+	f.ctx = loopCtx(cf, st, pr.i)
+	f.window = true
+	if g.p(0.4) {
+		g.fold(f, ci.root)
+	}
+	return true
+}
+
+// fold draws FoldStorage of f: usually in the dimension of the loop the
+// window moves along (along, the algorithm's var of the compute loop),
+// by an extent that is safe for a 3-point stencil (4, 8, 16) or not (1,
+// 2, 3 and 5 may be too small or, for a window that jumps, not safe).
+func (g *gen) fold(f *mfunc, along string) {
+	var vars []string
+	for _, dd := range f.stages[0].dims {
+		if !dd.rvar && dd.root != "" {
+			vars = append(vars, dd.root)
+		}
+	}
+	if len(vars) == 0 {
+		return
+	}
+	v := vars[g.rng.Intn(len(vars))]
+	for _, n := range vars {
+		if n == along && g.p(0.85) {
+			v = n
+		}
+	}
+	ext := []int{1, 2, 3, 4, 4, 5, 8, 8, 16}[g.rng.Intn(9)]
+	g.emit(Directive{Op: OpFoldStorage, Func: f.name, Vars: []string{v}, Ints: []int{ext}})
 }
 
 func (g *gen) memory(f *mfunc, isOutput bool) {
@@ -330,6 +462,18 @@ func (g *gen) memory(f *mfunc, isOutput bool) {
 		case r < 0.8:
 			// Global scratch, one copy per block.
 			m, set = halide.Heap, true
+		}
+	case f.ctx == ctxThread && f.window:
+		// A window slides only in a thread's own memory.
+		switch {
+		case r < 0.3:
+			m, set = halide.Stack, true
+		case r < 0.5:
+			m, set = halide.Heap, true
+		case r < 0.6:
+			m, set = halide.Register, true
+		case r < 0.65:
+			m, set = halide.GPUShared, true
 		}
 	case f.ctx == ctxThread:
 		switch {
@@ -415,7 +559,7 @@ func (g *gen) split(f *mfunc, si int, st *mstage, i, factor, tail int) (string, 
 func (g *gen) applySplit(st *mstage, i int, o, in string, factor int) {
 	dd := st.dims[i]
 	dims := append([]mdim{}, st.dims[:i]...)
-	dims = append(dims, mdim{name: in, rvar: dd.rvar, ext: factor}, mdim{name: o, rvar: dd.rvar, kind: dd.kind})
+	dims = append(dims, mdim{name: in, rvar: dd.rvar, ext: factor, root: dd.root}, mdim{name: o, rvar: dd.rvar, kind: dd.kind, root: dd.root})
 	st.dims = append(dims, st.dims[i+1:]...)
 }
 
@@ -549,6 +693,34 @@ func (g *gen) kernel(f *mfunc, si int, st *mstage) {
 			st.dims[st.index(extra)].kind = kBlock
 		}
 	}
+	if g.p(0.45) {
+		g.walkInThreads(f, si, st)
+	}
+}
+
+// walkInThreads moves the serial pure loop just outside a stage's GPU
+// loops inside its thread loops: each thread walks it (a column per
+// thread), and a producer computed in that loop and stored at the thread
+// loop slides along it, in the thread's own memory.
+func (g *gen) walkInThreads(f *mfunc, si int, st *mstage) {
+	gpuLoop := func(i int) bool { return st.dims[i].kind == kThread || st.dims[i].kind == kBlock }
+	lo := 0
+	for lo < len(st.dims) && !gpuLoop(lo) {
+		lo++
+	}
+	hi := lo
+	for hi+1 < len(st.dims) && gpuLoop(hi+1) {
+		hi++
+	}
+	if hi+1 >= len(st.dims) || st.dims[hi+1].kind != kSerial || st.dims[hi+1].rvar {
+		return
+	}
+	names := []string{st.dims[hi+1].name}
+	for k := lo; k <= hi; k++ {
+		names = append(names, st.dims[k].name)
+	}
+	g.emit(Directive{Op: OpReorder, Func: f.name, Stage: si, Vars: names})
+	st.reorder(names)
 }
 
 // threads gives a stage computed at block level thread loops: a pure loop

@@ -26,6 +26,9 @@ type Prog struct {
 	// OutMin is the output's min in each dimension; the extents are the
 	// Case's Sizes (so that the minimizer shrinks them).
 	OutMin []int `json:"out_min"`
+	// Chain marks a stencil chain (GenProg's deep programs): the schedule
+	// generator draws more sliding windows for it.
+	Chain bool `json:"chain,omitempty"`
 }
 
 // PFunc is a Func of a program: a pure definition and updates over the
@@ -194,6 +197,9 @@ func hasOp(e *PExpr, ops ...string) bool {
 // extents are the Case's Sizes, used by the run).
 func (p *Prog) Algo() *Algo {
 	a := &Algo{Name: "prog", Known: map[string]string{"x": "x", "y": "y", "z": "z"}}
+	if p.Chain {
+		a.PWindow = 0.6
+	}
 	for i := range p.OutMin {
 		a.SizeNames = append(a.SizeNames, "out"+varNames[i])
 	}
@@ -264,7 +270,7 @@ func pureDims(n int) []DimSpec {
 
 // clone returns a deep copy of p (through JSON-free recursion).
 func (p *Prog) clone() *Prog {
-	q := &Prog{OutMin: append([]int(nil), p.OutMin...), Bounds: append([]PBound(nil), p.Bounds...)}
+	q := &Prog{OutMin: append([]int(nil), p.OutMin...), Bounds: append([]PBound(nil), p.Bounds...), Chain: p.Chain}
 	for _, f := range p.Funcs {
 		g := *f
 		g.Pure = f.Pure.clone()

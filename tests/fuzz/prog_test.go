@@ -119,6 +119,10 @@ func TestProgCoverage(t *testing.T) {
 		if len(p.Bounds) > 0 {
 			seen["bound"]++
 		}
+		if p.Chain {
+			seen[fmt.Sprintf("stencil chain of %d", len(p.Funcs))]++
+			seen["stencil chain"]++
+		}
 		for _, f := range p.Funcs {
 			if f.BC != "" {
 				seen["bc "+f.BC]++
@@ -173,7 +177,7 @@ func TestProgCoverage(t *testing.T) {
 		seen["target "+c.Target()]++
 	}
 	want := []string{"1 funcs", "2 funcs", "3 funcs", "4 funcs", "5 funcs", "6 funcs", "1-D output", "2-D output", "3-D output",
-		"nonzero output min", "extent 1", "nonzero input min", "bound", "bc repeat", "bc const", "float func", "int func",
+		"nonzero output min", "extent 1", "stencil chain", "nonzero input min", "bound", "bc repeat", "bc const", "float func", "int func",
 		"several updates", "1-D rdom update", "2-D rdom update", "update +=", "update max=", "update min=",
 		"histogram", "scan", "loop-carried", "negative divisor", "divisor expression", "int32(clamp(f, 0, 1) * pf)",
 		"op sel", "op min", "op max", "op clamp", "op cast", "op %", "op /", "op sum", "op maximum", "op minimum", "op p",

@@ -6,13 +6,15 @@ import (
 )
 
 // GenProg draws a random program and the output's extents: 1-6 Funcs in
-// 1-3 dimensions, int32 and float32 (floats are multiples of 1/4, so
-// results compare exactly), inputs read raw, at clamped indices or
-// through a boundary condition, scalar Params, stencils, several
-// consumers of one producer, select/min/max/clamp, casts, division and
-// modulo by constants and expressions of either sign, updates (pure,
-// over 1-D and 2-D RDoms, histograms, scans, loop-carried self reads,
-// constant left-hand sides), inline reductions and Bound.
+// 1-3 dimensions (now and then a stencil chain of 2-6 Funcs, each reading
+// the next at y - 1, y and y + 1, some the one after too), int32 and
+// float32 (floats are multiples of 1/4, so results compare exactly),
+// inputs read raw, at clamped indices or through a boundary condition,
+// scalar Params, stencils, several consumers of one producer,
+// select/min/max/clamp, casts, division and modulo by constants and
+// expressions of either sign, updates (pure, over 1-D and 2-D RDoms,
+// histograms, scans, loop-carried self reads, constant left-hand sides),
+// inline reductions and Bound.
 func GenProg(rng *rand.Rand) (*Prog, []int) {
 	g := &pgen{rng: rng, p: &Prog{}, raw: map[string]bool{}}
 	return g.prog()
@@ -102,10 +104,18 @@ func (g *pgen) prog() (*Prog, []int) {
 		}
 	}
 	n := g.intn(1, 6)
+	// Now and then a deep stencil chain: 2-6 Funcs, each reading the
+	// next at rows y - 1, y, y + 1 (what sliding windows and storage
+	// folding are for), some also the one after (several consumers).
+	chain := g.p_(0.15)
+	p.Chain = chain
+	if chain {
+		n = g.pick([]int{2, 3, 4, 4, 5, 5, 6, 6})
+	}
 	fs := make([]*PFunc, n)
 	for i := range fs {
 		fs[i] = &PFunc{Name: fmt.Sprintf("f%d", i), Float: g.p_(0.4), Dims: od}
-		if i > 0 && g.p_(0.3) {
+		if i > 0 && !chain && g.p_(0.3) {
 			fs[i].Dims = g.intn(1, 3)
 		}
 	}
@@ -116,13 +126,23 @@ func (g *pgen) prog() (*Prog, []int) {
 		for d := 0; d < f.Dims; d++ {
 			c.vars = append(c.vars, d)
 		}
-		f.Pure = g.expr(f.Float, 3, c)
+		switch {
+		case chain && i+1 < n:
+			f.Pure = g.stencil(f, fs[i+1:], c)
+		case chain:
+			f.Pure = g.expr(f.Float, 2, c)
+		default:
+			f.Pure = g.expr(f.Float, 3, c)
+		}
 		if i+1 < n && !calls([]*PExpr{f.Pure}, fs[i+1].Name) {
 			f.Pure = g.combine(f.Float, f.Pure, cast(f.Float, g.call(fs[i+1], c, 1)))
 		}
 		pu := 0.3
 		if i == 0 {
 			pu = 0.5
+		}
+		if chain {
+			pu = 0.08
 		}
 		if g.p_(pu) {
 			for k := 0; k < []int{1, 1, 1, 2, 2, 3}[g.rng.Intn(6)]; k++ {
@@ -138,6 +158,49 @@ func (g *pgen) prog() (*Prog, []int) {
 	}
 	p.prune()
 	return p, sizes
+}
+
+// stencil draws the pure value of f in a stencil chain: two or three
+// reads of next[0] at rows y - 1, y and y + 1 (the last dimension of a 1-D
+// or 2-D Func, y of a 3-D one), now and then one column off, sometimes a
+// read of next[1] too and a random term.
+func (g *pgen) stencil(f *PFunc, next []*PFunc, c *ectx) *PExpr {
+	sd := min(f.Dims-1, 1)
+	at := func(callee *PFunc, off int) *PExpr {
+		e := &PExpr{Op: "call", F: callee.Float, N: callee.Name}
+		for d := 0; d < callee.Dims; d++ {
+			a := &PExpr{Op: "v", N: varNames[d]}
+			k := 0
+			switch {
+			case d == sd:
+				k = off
+			case g.p_(0.15):
+				k = g.intn(-1, 1)
+			}
+			if k != 0 {
+				a = &PExpr{Op: "+", A: []*PExpr{a, {Op: "c", V: float64(k)}}}
+			}
+			e.A = append(e.A, a)
+		}
+		return cast(f.Float, e)
+	}
+	offs := g.rng.Perm(3)[:g.intn(2, 3)]
+	var e *PExpr
+	for _, o := range offs {
+		t := at(next[0], o-1)
+		if e == nil {
+			e = t
+		} else {
+			e = g.combine(f.Float, e, t)
+		}
+	}
+	if len(next) > 1 && g.p_(0.3) {
+		e = g.combine(f.Float, e, at(next[1], g.intn(-1, 1)))
+	}
+	if g.p_(0.25) {
+		e = g.combine(f.Float, e, g.expr(f.Float, 1, c))
+	}
+	return e
 }
 
 // combine joins two expressions of type float with + or max.

@@ -113,6 +113,9 @@ type Result struct {
 	Elapsed time.Duration
 	// Lower is the time Lower (Compile) took.
 	Lower time.Duration
+	// Slid and Folded say that a Func's region slid along a loop and
+	// that a Func's storage was folded (with Options.Windows).
+	Slid, Folded bool
 }
 
 // MakeCase draws case i of the run with seed: the algorithm, the target
@@ -136,7 +139,28 @@ type Options struct {
 	// Target runs the GPU schedules' kernels on the emulator (default) or,
 	// in a build with -tags cuda, on the GPU.
 	Target halide.Target
+	// Windows lowers every case that compiled a second time, up to
+	// storage_folding, to tell whether a Func slid or folded
+	// (Result.Slid, Result.Folded; the tables count them).
+	Windows bool
 }
+
+// windows lowers the pipeline of out up to storage_folding and says
+// whether a Func's region slides (sliding_window's select on the first
+// iteration of a loop) and whether a Func's storage is folded.
+func windows(out *halide.Func) (slid, folded bool) {
+	l, err := halide.NewPipeline(out).WithOptions(halide.Options{StopAfter: "storage_folding"}).Lower()
+	if err != nil {
+		return false, false
+	}
+	s := l.String()
+	return slideLet.MatchString(s), strings.Contains(s, " folded by ")
+}
+
+// slideLet matches the region let sliding_window writes: the min of a
+// sliding Func's region at an iteration after the first starts past what
+// the iteration before computed.
+var slideLet = regexp.MustCompile(`let \S+\.min = select\(\(\S+ <= \S+\), .*likely\(max\(`)
 
 // Run runs c. A run past opt.Timeout is abandoned (its goroutine keeps
 // running) and reported as Timeout.
@@ -184,9 +208,13 @@ func runCase(c Case, opt Options) (res Result) {
 		r.Lower = res.Lower
 		return r
 	}
+	if opt.Windows {
+		res.Slid, res.Folded = windows(inst.Out)
+	}
 	mismatch, err := inst.Run(p, c.Seed)
 	if err != nil {
 		r := classify(err, RejectRealize, res.Applied)
+		r.Slid, r.Folded = res.Slid, res.Folded
 		if r.Class == RejectRealize && outputOOB.MatchString(r.Msg) && shiftsOutput(res.Applied, a.Funcs[0].Name) {
 			r.Class = RejectSize
 		}
@@ -196,9 +224,9 @@ func runCase(c Case, opt Options) (res Result) {
 		return r
 	}
 	if mismatch != "" {
-		return Result{Class: Wrong, Msg: mismatch, Applied: res.Applied}
+		return Result{Class: Wrong, Msg: mismatch, Applied: res.Applied, Slid: res.Slid, Folded: res.Folded}
 	}
-	return Result{Class: OK, Applied: res.Applied}
+	return Result{Class: OK, Applied: res.Applied, Slid: res.Slid, Folded: res.Folded}
 }
 
 func classify(err error, as Class, applied Schedule) Result {

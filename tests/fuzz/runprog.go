@@ -188,6 +188,9 @@ func runProgCauses(c Case, opt Options, causes bool) (res Result) {
 		}
 		return r
 	}
+	if opt.Windows {
+		res.Slid, res.Folded = windows(inst.Out)
+	}
 	for _, in := range p.Inputs {
 		if in.Float {
 			b := halide.NewBuffer[float32](in.Exts...).SetMin(in.Mins...)
@@ -210,16 +213,23 @@ func runProgCauses(c Case, opt Options, causes bool) (res Result) {
 	}
 	if err := pl.RealizeContext(ctx, out); err != nil {
 		if isCanceled(err) {
-			return Result{Class: SlowRun, Code: "realize", Msg: fmt.Sprintf("Realize ran past %v (lowered in %v)", to*8/10, res.Lower), Applied: res.Applied, Lower: res.Lower}
+			return Result{Class: SlowRun, Code: "realize", Msg: fmt.Sprintf("Realize ran past %v (lowered in %v)", to*8/10, res.Lower), Applied: res.Applied, Lower: res.Lower, Slid: res.Slid, Folded: res.Folded}
 		}
 		r := classify(err, RejectRealize, res.Applied)
-		r.Lower = res.Lower
+		r.Lower, r.Slid, r.Folded = res.Lower, res.Slid, res.Folded
 		switch {
 		case (re != nil || ev.BoundViolation != "" || ev.SoftViolation != "") && (r.Class == RejectRealize || r.Class == RejectSize):
 			r.Class = RejectExpected
 		case r.Class == RejectRealize && outputOOB.MatchString(r.Msg) && shiftsOutput(res.Applied, p.Funcs[0].Name):
 			r.Class = RejectSize
 		case r.Class == RejectRealize && overComputesBy(r.Msg, res.Applied, false):
+			r.Class = RejectSize
+		case r.Class == RejectRealize && outputOOB.MatchString(r.Msg) && scattersOutput(p):
+			// An update of the output at a data-dependent point
+			// writes, for bounds inference, anywhere in the range of
+			// its index (a clamp's whole range), which Realize checks
+			// against the output buffer, as Halide does; the reference
+			// writes only the points the data gives.
 			r.Class = RejectSize
 		case r.Class == RejectRealize && boundTooSmall.MatchString(r.Msg):
 			r.Class = RejectSize
@@ -260,6 +270,19 @@ func runProgCauses(c Case, opt Options, causes bool) (res Result) {
 		}
 	}
 	return res
+}
+
+// scattersOutput says whether an update of the output has a left-hand
+// side other than its pure vars (a constant, an RVar or data).
+func scattersOutput(p *Prog) bool {
+	for _, u := range p.Funcs[0].Updates {
+		for i, a := range u.Args {
+			if !pureArg(a, i) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // withoutRVarOrder drops the directives that may change the order of an
@@ -439,7 +462,7 @@ func dropStage(sched Schedule, f string, s int) Schedule {
 					d.ConsumerStage--
 				}
 			}
-		case OpComputeRoot, OpComputeInline, OpStoreRoot, OpStoreIn, OpIn:
+		case OpComputeRoot, OpComputeInline, OpStoreRoot, OpStoreIn, OpFoldStorage, OpIn:
 		default:
 			if d.Func == f {
 				if d.Stage == s {

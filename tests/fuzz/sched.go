@@ -31,6 +31,7 @@ const (
 	OpStoreRoot     Op = "store_root"
 	OpStoreAt       Op = "store_at"
 	OpStoreIn       Op = "store_in"
+	OpFoldStorage   Op = "fold_storage"
 	OpIn            Op = "in"
 )
 
@@ -51,7 +52,7 @@ type Directive struct {
 	Stage int `json:"stage,omitempty"`
 	// Vars are the loop names the directive takes, in API order.
 	Vars []string `json:"vars,omitempty"`
-	// Ints are the factors, in API order.
+	// Ints are the factors, in API order (for fold_storage, the extent).
 	Ints []int `json:"ints,omitempty"`
 	// Tail is the tail strategy of a split-like directive, or NoTail.
 	Tail int `json:"tail"`
@@ -183,6 +184,8 @@ func (d Directive) GoString(known map[string]string) string {
 		return fmt.Sprintf("%s.StoreAt(%s)", fn, level())
 	case OpStoreIn:
 		return fmt.Sprintf("%s.StoreIn(%s)", fn, memName(d.Mem))
+	case OpFoldStorage:
+		return fmt.Sprintf("%s.FoldStorage(%s, %d)", fn, vs[0], d.Ints[0])
 	case OpIn:
 		return fmt.Sprintf("%s := %s.In(%s)", d.Wrapper, fn, cons)
 	}
@@ -316,6 +319,14 @@ func (in *Instance) apply(d Directive) bool {
 		f.StoreAt(cons, vs[0])
 	case OpStoreIn:
 		f.StoreIn(halide.MemoryType(d.Mem))
+	case OpFoldStorage:
+		// FoldStorage takes a pure Var (a loop name of the schedule
+		// names a Var as well: Lower refuses one f has not).
+		v, ok := vs[0].(halide.Var)
+		if !ok {
+			v = halide.NewVar(d.Vars[0])
+		}
+		f.FoldStorage(v, d.Ints[0])
 	default:
 		return false
 	}

@@ -39,6 +39,7 @@ func main() {
 	show := flag.Int("show", -1, "print program i of -seed as a reproduction, run it, and exit")
 	grep := flag.String("grep", "", "print the indices of programs whose outcome message contains this")
 	reasons := flag.Int("reasons", 30, "print the most frequent refusals (this many)")
+	wins := flag.Bool("windows", false, "lower each case that compiles a second time, up to storage_folding, and count the cases where a Func slid or folded (columns slid, folded)")
 	progress := flag.Int("progress", 500, "print progress every this many programs (0: never)")
 	flag.Parse()
 	target, err := halide.ParseTarget(*targetName)
@@ -46,7 +47,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
 	}
-	opt := fuzz.Options{Verify: *verify, Timeout: *timeout, Target: target}
+	opt := fuzz.Options{Verify: *verify, Timeout: *timeout, Target: target, Windows: *wins}
 
 	if *replay != "" {
 		text, err := os.ReadFile(*replay)

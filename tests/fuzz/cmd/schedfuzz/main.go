@@ -27,7 +27,7 @@ func main() {
 	seed := flag.Int64("seed", 1, "seed of the run (schedule i depends only on seed and i)")
 	out := flag.String("out", "", "directory for the minimized reproductions (none if empty)")
 	j := flag.Int("j", 1, "parallel workers")
-	algos := flag.String("algos", "", "comma-separated algorithms (default all: blur,gemm,conv1d,hist,tensorproduct,depthwise)")
+	algos := flag.String("algos", "", "comma-separated algorithms (default all: blur,gemm,conv1d,hist,tensorproduct,depthwise,stencil)")
 	verify := flag.Bool("verify", true, "run the IR verifier after every lowering pass")
 	targetName := flag.String("target", "emulator", "where GPU schedules run: emulator, or cuda (a build with -tags cuda, on a GPU)")
 	timeout := flag.Duration("timeout", 20*time.Second, "limit per schedule")
@@ -37,6 +37,7 @@ func main() {
 	show := flag.Int("show", -1, "print the case of schedule i of -seed as a reproduction, run it, and exit")
 	grep := flag.String("grep", "", "print the indices of schedules whose outcome message contains this")
 	reasons := flag.Int("reasons", 0, "print the most frequent rejection reasons (this many)")
+	wins := flag.Bool("windows", false, "lower each case that compiles a second time, up to storage_folding, and count the cases where a Func slid or folded (columns slid, folded)")
 	progress := flag.Int("progress", 1000, "print progress every this many schedules (0: never)")
 	flag.Parse()
 	target, err := halide.ParseTarget(*targetName)
@@ -44,7 +45,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
 	}
-	opt := fuzz.Options{Verify: *verify, Timeout: *timeout, Target: target}
+	opt := fuzz.Options{Verify: *verify, Timeout: *timeout, Target: target, Windows: *wins}
 
 	if *replay != "" {
 		text, err := os.ReadFile(*replay)
