@@ -140,6 +140,9 @@ type boxWalker struct {
 func (w *boxWalker) wants(name string) bool { return w.only == "" || name == w.only }
 
 func (w *boxWalker) add(name string, b Box) {
+	if w.idx != nil && w.idx.Check != nil {
+		w.idx.Check()
+	}
 	u := unionBox(w.out[name], b)
 	for d, iv := range u {
 		for _, e := range []ir.Expr{iv.Min, iv.Max} {
@@ -157,7 +160,7 @@ func (w *boxWalker) add(name string, b Box) {
 // after it simplifies the whole end again (quadratic, and seconds or
 // minutes in random programs); past this size a walk stops with a
 // TooComplex panic, which lowering reports as ErrExprTooLarge.
-const MaxEndSize = 1000
+const MaxEndSize = 20000
 
 // TooComplex is the panic value of a box walk in which an end of the box
 // of Name, in dimension Dim, grew past MaxEndSize nodes.

@@ -2,6 +2,7 @@ package halide_test
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/gohalide/gohalide/halide"
 )
@@ -87,4 +88,54 @@ func ExampleStage_Serial() {
 	//   parallel y:
 	//     for x:
 	//       f(...) = ...
+}
+
+func ExampleFunc_FoldStorage() {
+	x, y := halide.NewVar("x"), halide.NewVar("y")
+	in := halide.NewImageParam("in", halide.Float32, 2)
+	g := halide.NewFunc("g")
+	g.Define(x, y).Is(in.At(x, y).Mul(2))
+	f := halide.NewFunc("f")
+	f.Define(x, y).Is(g.At(x, y.Sub(1)).Add(g.At(x, y)).Add(g.At(x, y.Add(1))))
+	// g is stored for the whole of f and computed row by row: it slides
+	// (each row of f computes one new row of g), and its storage holds
+	// the 3 rows one row of f reads, folded to 3 slots instead of the 4 a
+	// power of two would take.
+	g.StoreRoot().ComputeAt(f, y).FoldStorage(y, 3)
+	l, err := halide.NewPipeline(f).Lower()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, line := range strings.Split(l.String(), "\n") {
+		line = strings.TrimSpace(line)
+		if strings.HasPrefix(line, "allocate g") || strings.HasPrefix(line, "let g.s0.y.min") {
+			fmt.Println(line)
+		}
+	}
+	// Output:
+	// allocate g[float32 * (max((f.s0.x.max - f.min.0), -1) + 1) * 3] in Heap
+	// let g.s0.y.min = unsafe_promise_clamped(select((f.s0.y <= f.min.1), (f.s0.y - 1), likely((f.s0.y + 1))), (f.s0.y - 1), (f.s0.y + 2))
+}
+
+func ExampleFunc_TraceStores() {
+	x := halide.NewVar("x")
+	g := halide.NewFunc("g")
+	g.Define(x).Is(x.Mul(x))
+	f := halide.NewFunc("f")
+	f.Define(x).Is(g.At(x).Add(g.At(x.Add(1))))
+	g.ComputeAt(f, x).TraceStores()
+	// g is computed at each x of f: the trace shows each point of g
+	// stored twice, once for each x that reads it.
+	p := halide.NewPipeline(f).WithOptions(halide.Options{Trace: func(ev halide.TraceEvent) {
+		fmt.Println(ev.Func, ev.Coords, ev.Value)
+	}})
+	if err := p.Realize(halide.NewBuffer[int32](2)); err != nil {
+		fmt.Println(err)
+	}
+	// Output:
+	// g [0] 0
+	// g [1] 1
+	// g [1] 1
+	// g [2] 4
 }
