@@ -83,8 +83,6 @@ func allocationBounds(st *State) error {
 		}
 		ranges := make([]ir.Range, len(f.Args))
 		atLeast := make([]int64, len(f.Args))
-		mins, maxs := make([]ir.Expr, len(f.Args)), make([]ir.Expr, len(f.Args))
-		fixed := make([]int64, len(f.Args)) // the constant extents; -1 where symbolic
 		allConst := true
 		elems := int64(1)
 		for d := range f.Args {
@@ -116,10 +114,7 @@ func allocationBounds(st *State) error {
 					return x
 				}
 			}
-			mins[d], maxs[d] = iv.Min, iv.Max
-			fixed[d] = -1
 			if c, ok := ir.AsInt(ext); ok {
-				fixed[d] = max(c, 0)
 				elems *= max(c, 0)
 				ext = ir.Int(max(c, 0))
 			} else {
@@ -140,15 +135,7 @@ func allocationBounds(st *State) error {
 			}
 		}
 		st.logf(3, "  allocation_bounds: %s in %s, extents %s\n", r.Func, mem, rangeList(ranges))
-		realize := &ir.Realize{Func: r.Func, T: r.T, Memory: mem, Bounds: ranges, PerThread: r.PerThread, InGlobal: r.InGlobal, Body: r.Body}
-		if !inKernel {
-			// Sizes computed in a kernel are checked before its launch
-			// (gpu_kernels).
-			if check := sizeCheck(f.Name, "allocation bounds", mins, maxs, fixed); check != nil {
-				return ir.MakeBlock(check, realize)
-			}
-		}
-		return realize
+		return &ir.Realize{Func: r.Func, T: r.T, Memory: mem, Bounds: ranges, PerThread: r.PerThread, InGlobal: r.InGlobal, Body: r.Body}
 	})
 	if err != nil {
 		return err

@@ -108,20 +108,19 @@ func widen(e ir.Expr) ir.Expr {
 	return &ir.Cast{T: ir.Int64, X: e}
 }
 
-// sizeCheck returns the run-time check, before an allocation of f over
-// the box [mins, maxs], that its element count, computed in int64 from
-// the box's ends, fits in int32, so that the int32 extents the allocation
-// and its loops compute did not wrap. Dimensions whose extent is a
-// constant (fixed[d] >= 0: allocation_bounds proved the bound) count with
-// that constant; nil when all are (sizeTooLarge checks those at Lower).
-func sizeCheck(f, directive string, mins, maxs []ir.Expr, fixed []int64) *ir.AssertStmt {
+// sizeCheck returns the run-time check, before the host allocation of f
+// with the given int32 extents, that its element count fits in int32:
+// each extent is recomputed in int64 (widen), so that one whose int32
+// computation wrapped shows as too large; nil when every extent is a
+// constant (sizeTooLarge checks those at Lower).
+func sizeCheck(f, directive string, extents []ir.Expr) *ir.AssertStmt {
 	var exts []ir.Expr
 	constant := int64(1)
-	for d := range mins {
-		if fixed[d] < 0 {
-			exts = append(exts, ir.AddE(ir.SubE(&ir.Cast{T: ir.Int64, X: maxs[d]}, &ir.Cast{T: ir.Int64, X: mins[d]}), ir.IntConst(ir.Int64, 1)))
+	for _, e := range extents {
+		if c, ok := ir.AsInt(e); ok {
+			constant *= max(c, 0)
 		} else {
-			constant *= fixed[d]
+			exts = append(exts, widen(e))
 		}
 	}
 	if len(exts) == 0 || constant == 0 {

@@ -9,7 +9,9 @@ package lower
 // output use their buffer's min and stride variables.
 //
 // Before: allocation_bounds. After: no Realize, Provide, or Func or image
-// Call is left. A store to a Func that traces its stores is followed by an
+// Call is left. A host allocation whose size is not a constant is
+// preceded by the run-time check that it fits int32 indices (sizeCheck).
+// A store to a Func that traces its stores is followed by an
 // ir.TraceStore of the value and coordinates. A dimension that storage_folding folded is indexed by the
 // coordinate modulo its fold (Euclidean: never negative).
 
@@ -86,9 +88,15 @@ func storageFlattening(st *State) error {
 		}
 		return e
 	}
+	gpuDepth := 0 // the GPU loops around the statement being visited
 	var fs func(ir.Stmt) ir.Stmt
 	fs = func(s ir.Stmt) ir.Stmt {
 		switch s := s.(type) {
+		case *ir.For:
+			if s.Kind == ir.GPUBlock || s.Kind == ir.GPUThread {
+				gpuDepth++
+				defer func() { gpuDepth-- }()
+			}
 		case *ir.Realize:
 			var lets []let
 			l := layout{mins: make([]ir.Expr, len(s.Bounds)), strides: make([]ir.Expr, len(s.Bounds)), folds: s.Folds}
@@ -124,7 +132,15 @@ func storageFlattening(st *State) error {
 			} else {
 				delete(layouts, s.Func)
 			}
-			return wrapLets(&ir.Allocate{Name: s.Func, T: s.T, Memory: s.Memory, Extents: extents, PerThread: s.PerThread, InGlobal: s.InGlobal, Body: body}, lets)
+			alloc := wrapLets(&ir.Allocate{Name: s.Func, T: s.T, Memory: s.Memory, Extents: extents, PerThread: s.PerThread, InGlobal: s.InGlobal, Body: body}, lets)
+			if gpuDepth == 0 {
+				// Sizes computed in a kernel are checked before its
+				// launch (gpu_kernels).
+				if check := sizeCheck(s.Func, "allocation bounds", extents); check != nil {
+					return ir.MakeBlock(check, alloc)
+				}
+			}
+			return alloc
 		case *ir.Provide:
 			l, ok := layouts[s.Func]
 			if !ok {
