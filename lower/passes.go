@@ -137,6 +137,8 @@ type State struct {
 	debug   int
 	log     io.Writer
 	ctx     context.Context
+	// slid are the Funcs sliding_window made slide.
+	slid map[string]bool
 }
 
 // stopped is the panic value with which a pass deep in its work gives up

@@ -192,6 +192,10 @@ func (sw *slider) slide(fn string, l *ir.LetStmt) (string, ir.Expr, bool) {
 		old = regionLetValue(l, name)
 	}
 	sw.st.logf(3, "  sliding_window: %s slides along %s in %s\n", fn, loop.Name, name)
+	if sw.st.slid == nil {
+		sw.st.slid = map[string]bool{}
+	}
+	sw.st.slid[fn] = true
 	// The new min lies in [min(v), max(v) + 1], which it carries as a
 	// promise (free at run time): the bounds of the region at one
 	// iteration stay [min(v), max(v)], which storage_folding compares

@@ -18,6 +18,13 @@ package lower
 //     window) has both ends growing with v and at most a constant number
 //     of values, c.
 //
+// A sliding Func's window is worked out on its region before sliding
+// (unslid), which covers what one iteration reads and writes, except the
+// rows a RoundUp split of its production writes past the window: a
+// sliding Func with one is not folded. (A ShiftInwards split writes rows
+// below the window, in increasing order and ending at its last row, so
+// the last rows written, which the slots keep, are the window's.)
+//
 // Then no value is overwritten before its last read: a value written at
 // iteration w and read at v >= w, and any other value written between,
 // both lie in the window of one iteration (the windows' ends only grow),
@@ -86,6 +93,13 @@ func (fd *folder) fold(r *ir.Realize) ir.Stmt {
 	}
 	if r.Memory == ir.GPUShared || r.Memory == ir.Register || r.InGlobal {
 		return refuse(anyDim, "%s is stored in %s, which is not folded", f.Name, r.Memory)
+	}
+	if fd.st.slid[f.Name] && roundsUp(f) {
+		// A sliding Func computes only its new rows, and a RoundUp split
+		// of them writes rows past the window, into the slots of rows it
+		// still needs (the window below is the region before sliding,
+		// which does not see that).
+		return refuse(anyDim, "it slides and a RoundUp split computes it past its window, over rows it still reads")
 	}
 	loop, ok := innermostLoopOf(r.Body, r.Func)
 	if !ok {
@@ -173,6 +187,16 @@ func unslid(s ir.Stmt) ir.Stmt {
 		return ir.MapStmt(s, mut, nil)
 	}
 	return mut(s)
+}
+
+// roundsUp says whether a split of f's pure definition has a RoundUp tail.
+func roundsUp(f *ir.Function) bool {
+	for _, sp := range f.Pure.Schedule.Splits {
+		if sp.Kind == ir.SplitVar && sp.Tail == ir.RoundUp {
+			return true
+		}
+	}
+	return false
 }
 
 func nextPow2(c int64) int64 {
