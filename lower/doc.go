@@ -24,8 +24,13 @@
 //	                       a shared Func computed inside thread loops gets the union over the block's threads
 //	gpu_register_ownership prove that each thread reads back only its own points of a Func stored in registers
 //	                       at the block level; index the array per thread (local coordinates)
+//	sliding_window         a Func stored outside the serial loop it is computed in computes only the part of
+//	                       its region earlier iterations did not (the region's min moves up)
 //	allocation_bounds      size each realization from the region its body touches; pick memory inside kernels
-//	storage_flattening     multi-dimensional Funcs and buffers to flat allocations, loads and stores
+//	storage_folding        fold the storage of a Func whose window moves along one serial loop to the window
+//	                       (a power of two, or FoldStorage's extent); refuse an unsafe FoldStorage
+//	storage_flattening     multi-dimensional Funcs and buffers to flat allocations, loads and stores; the
+//	                       run-time size check of host allocations known only at run time
 //	unroll_loops           replicate unrolled loops; check vectorized loops have constant extents
 //	simplify               simplify the whole statement
 //	gpu_registers          constant indices for register arrays (so they stay in registers)
