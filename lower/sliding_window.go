@@ -44,7 +44,7 @@ import (
 )
 
 func slidingWindow(st *State) error {
-	sw := &slider{st: st, lv: letValues{}, realized: map[string]int{}, replace: map[string]ir.Expr{}}
+	sw := &slider{st: st, lv: newRootLetValues(), realized: map[string]int{}, replace: map[string]ir.Expr{}}
 	st.Stmt = sw.mut(st.Stmt)
 	return nil
 }
