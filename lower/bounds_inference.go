@@ -5,12 +5,16 @@ package lower
 // box its consumers read there (bounds.Required over the consume body, with
 // the loops inside ranging and everything outside symbolic); each earlier
 // stage also covers what the later stages of f read of f. The regions
-// become lets f.s<k>.<x>.min / .max around the production, consumers first,
-// so a producer's lets can use its consumers' ones. Func.bound fixes a
-// region (with a check that it covers the need). The output's regions are
-// its buffer's. Then run-time checks are added at the top: the output's
-// extents suit its tail strategies, and every input and the output are
-// accessed only inside their buffers.
+// become lets f.s<k>.<x>.min / .max at the top of the loop level of the
+// production (the body of the innermost loop around it, or the root; at
+// the production itself inside a GPU kernel), consumers first, so a
+// producer's lets use its consumers' ones by name, as in Halide: the
+// lowering of a deep pipeline stays linear in its depth. Func.bound fixes
+// a region (with a check that it covers the need). The output's regions
+// are its buffer's. Then run-time checks are added at the top (after the
+// root's region lets where they name them): the output's extents suit its
+// tail strategies, and every input and the output are accessed only inside
+// their buffers.
 //
 // Before: schedule_functions. After: every variable of the statement is
 // defined by a loop or a let, or is a Param or buffer variable.
