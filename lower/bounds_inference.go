@@ -451,7 +451,7 @@ func bufferChecks(st *State, s ir.Stmt, out *ir.Function, idx *bounds.Index) ([]
 	var bufs []buf
 	bufs = append(bufs, buf{out.Name, "Output buffer", bounds.TouchedOf(s, nil, out.Name, idx)})
 	for _, in := range st.P.Inputs {
-		if b := bounds.RequiredOf(s, nil, in.Name, idx); b != nil {
+		for _, b := range inputBoxes(s, in.Name, out.Name, idx) {
 			bufs = append(bufs, buf{in.Name, "Input buffer", b})
 		}
 	}
@@ -472,6 +472,67 @@ func bufferChecks(st *State, s ir.Stmt, out *ir.Function, idx *bounds.Index) ([]
 		}
 	}
 	return checks, nil
+}
+
+// inputBoxes returns the box of the input in read in s: one box, or,
+// where that box's ends grow too large (bounds.TooComplex: reads at many
+// places, in terms of the region variables of many Funcs, do not fold
+// into one end), one box per production at the root of s (the loops and
+// the Funcs computed inside it ranged over), each checked on its own. It
+// panics with the TooComplex when s has reads of in outside the
+// productions at its root (under other lets than the output's region
+// lets), or a production's box is too large itself.
+func inputBoxes(s ir.Stmt, in, out string, idx *bounds.Index) (boxes []bounds.Box) {
+	tc, ok := func() (tc any, ok bool) {
+		defer func() {
+			if r := recover(); r != nil {
+				if _, is := r.(bounds.TooComplex); !is {
+					panic(r)
+				}
+				tc = r
+			}
+		}()
+		if b := bounds.RequiredOf(s, nil, in, idx); b != nil {
+			boxes = append(boxes, b)
+		}
+		return nil, true
+	}()
+	if ok {
+		return boxes
+	}
+	var productions []ir.Stmt
+	var walk func(ir.Stmt)
+	walk = func(x ir.Stmt) {
+		switch x := x.(type) {
+		case *ir.Block:
+			for _, c := range x.Stmts {
+				walk(c)
+			}
+		case *ir.Realize:
+			walk(x.Body)
+		case *ir.LetStmt:
+			if !strings.HasPrefix(x.Name, out+".s") {
+				panic(tc)
+			}
+			walk(x.Body)
+		case *ir.AssertStmt:
+		case *ir.ProducerConsumer:
+			if x.Producer {
+				productions = append(productions, x)
+			} else {
+				walk(x.Body)
+			}
+		default:
+			panic(tc)
+		}
+	}
+	walk(s)
+	for _, p := range productions {
+		if b := bounds.RequiredOf(p, nil, in, idx); b != nil {
+			boxes = append(boxes, b)
+		}
+	}
+	return boxes
 }
 
 // readerOf returns the first Func (in realization order) whose definitions
