@@ -44,7 +44,7 @@ import (
 )
 
 func slidingWindow(st *State) error {
-	sw := &slider{st: st, lv: newRootLetValues(), realized: map[string]int{}, replace: map[string]ir.Expr{}, unslid: map[string]ir.Expr{}}
+	sw := &slider{st: st, lv: newRootLetValues(), realized: map[string]int{}, replace: map[string]ir.Expr{}, unslid: map[string]ir.Expr{}, regionLets: regionLetNames(st)}
 	st.Stmt = sw.mut(st.Stmt)
 	return nil
 }
@@ -63,14 +63,17 @@ type slider struct {
 	// replace holds the new value of a region let further down the chain
 	// being visited.
 	replace map[string]ir.Expr
-	// unslid holds the values before sliding of the region lets in scope
-	// that slid. A producer's region is in terms of its consumers' region
+	// unslid holds the values before sliding of the region lets of the
+	// current loop level that slid. A producer's region is in terms of its consumers' region
 	// variables (bounds_inference); where a consumer slid, the producer's
 	// region is seen through its unslid one, the whole window, so that
 	// the producer slides along the same loop as it did when the regions
 	// were substituted copies, instead of computing what the consumer's
 	// new part alone reads, afresh at every iteration.
 	unslid map[string]ir.Expr
+	// regionLets are the names of the region lets (regionLetNames): only
+	// they see through unslid values, never a let of a production's loops.
+	regionLets map[string]bool
 }
 
 // see returns e with the unslid values substituted.
@@ -91,10 +94,13 @@ func (sw *slider) mut(s ir.Stmt) ir.Stmt {
 	case *ir.For:
 		sw.loops = append(sw.loops, x)
 		undo := sw.lv.bind(x.Name, nil)
-		saved := sw.direct
+		saved, unslid := sw.direct, sw.unslid
 		sw.direct = true
+		// Inside the loop, a let that names a slid one names where the
+		// loops of its production are (a Func computed inside them).
+		sw.unslid = map[string]ir.Expr{}
 		body := sw.mut(x.Body)
-		sw.direct = saved
+		sw.direct, sw.unslid = saved, unslid
 		undo()
 		sw.loops = sw.loops[:len(sw.loops)-1]
 		if body == x.Body {
@@ -108,7 +114,10 @@ func (sw *slider) mut(s ir.Stmt) ir.Stmt {
 		sw.direct = false
 		defer func() { sw.direct = saved }()
 	case *ir.LetStmt:
-		value := sw.see(x.Value)
+		value := x.Value
+		if sw.regionLets[x.Name] {
+			value = sw.see(value)
+		}
 		unslid := value
 		if nv, ok := sw.replace[x.Name]; ok {
 			value = nv
