@@ -518,10 +518,10 @@ func ExamplePipeline_Lower() {
 	// produce f {
 	//   for (f.s0.y, f.min.1, ((f.s0.y.max - f.min.1) + 1)) {
 	//     for (f.s0.x.xo, 0, (((f.s0.x.max - f.min.0) / 4) + 1)) {
-	//       let g.min.0 = min(((f.s0.x.xo * 4) + f.min.0), (f.s0.x.max - 3))
-	//       allocate g[float32 * 5 * 1] in Stack
 	//       let g.s0.x.min = min(((f.s0.x.xo * 4) + f.min.0), (f.s0.x.max - 3))
 	//       let g.s0.x.max = (min(((f.s0.x.xo * 4) + f.min.0), (f.s0.x.max - 3)) + 4)
+	//       let g.min.0 = min(((f.s0.x.xo * 4) + f.min.0), (f.s0.x.max - 3))
+	//       allocate g[float32 * 5 * 1] in Stack
 	//       produce g {
 	//         for (g.s0.x, g.s0.x.min, ((g.s0.x.max - g.s0.x.min) + 1)) {
 	//           g[(g.s0.x - g.min.0)] = (in[(((g.s0.x - in.min.0) * in.stride.0) + ((f.s0.y - in.min.1) * in.stride.1))] * 2.0f)

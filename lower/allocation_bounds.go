@@ -25,7 +25,7 @@ const maxStackBytes = 64 << 10
 
 func allocationBounds(st *State) error {
 	var err error
-	sc := &walkScope{lets: letValues{}, kernelLets: letValues{}}
+	sc := &walkScope{lets: newRootLetValues(), kernelLets: newLetValues(), levelLets: newRootLetValues(), levelFilter: regionLetNames(st)}
 	idx := bounds.NewIndex() // which statements mention which Funcs
 	idx.Check = st.checkStop
 	lv := sc.lets
@@ -91,6 +91,14 @@ func allocationBounds(st *State) error {
 				continue
 			}
 			iv := box[d]
+			if !inKernel && iv.IsBounded() {
+				// Outside kernels the box sees through the region lets
+				// of its loop level (those of f and of the Funcs computed
+				// after it there) where they are small (letValues), as
+				// it does inside a kernel, where they stay at their
+				// productions inside the Realize.
+				iv = bounds.Interval{Min: sc.levelLets.resolve(iv.Min), Max: sc.levelLets.resolve(iv.Max)}
+			}
 			if !iv.IsBounded() {
 				err = ir.Errorf(ir.ErrUnbounded, f.Name, "allocation bounds", "%s is written or read in an unbounded way in dimension %d (%s): %s", f.Name, d, f.Args[d], iv).
 					WithLegal("clamp scatter coordinates or promise their range with Clamped / UnsafePromiseClamped")
@@ -142,6 +150,24 @@ func allocationBounds(st *State) error {
 	}
 	st.Stmt = s
 	return nil
+}
+
+// regionLetNames returns the names of the region lets of every Func but
+// the output (bounds_inference).
+func regionLetNames(st *State) map[string]bool {
+	names := map[string]bool{}
+	for _, f := range st.Funcs {
+		if f.Name == st.P.Output {
+			continue
+		}
+		for k := range f.Stages() {
+			for _, a := range f.Args {
+				p := stagePrefix(f.Name, k) + a
+				names[p+".min"], names[p+".max"] = true, true
+			}
+		}
+	}
+	return names
 }
 
 func rangeList(rs []ir.Range) string {

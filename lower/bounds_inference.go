@@ -5,12 +5,16 @@ package lower
 // box its consumers read there (bounds.Required over the consume body, with
 // the loops inside ranging and everything outside symbolic); each earlier
 // stage also covers what the later stages of f read of f. The regions
-// become lets f.s<k>.<x>.min / .max around the production, consumers first,
-// so a producer's lets can use its consumers' ones. Func.bound fixes a
-// region (with a check that it covers the need). The output's regions are
-// its buffer's. Then run-time checks are added at the top: the output's
-// extents suit its tail strategies, and every input and the output are
-// accessed only inside their buffers.
+// become lets f.s<k>.<x>.min / .max at the top of the loop level of the
+// production (the body of the innermost loop around it, or the root; at
+// the production itself inside a GPU kernel), consumers first, so a
+// producer's lets use its consumers' ones by name, as in Halide: the
+// lowering of a deep pipeline stays linear in its depth. Func.bound fixes
+// a region (with a check that it covers the need). The output's regions
+// are its buffer's. Then run-time checks are added at the top (after the
+// root's region lets where they name them): the output's extents suit its
+// tail strategies, and every input and the output are accessed only inside
+// their buffers.
 //
 // Before: schedule_functions. After: every variable of the statement is
 // defined by a loop or a let, or is a Param or buffer variable.
@@ -28,20 +32,58 @@ func boundsInference(st *State) error {
 	perThread := map[string][]string{}
 	idx := bounds.NewIndex()
 	idx.Check = st.checkStop
-	s, err := defineRegions(st, st.Stmt, idx, perThread)
+	s, lets, err := defineRegions(st, st.Stmt, idx, perThread)
 	if err != nil {
 		return err
 	}
 	s = recordPerThread(s, perThread)
+	// The region lets of the Funcs computed at the root go first. The
+	// buffer checks are worked out in terms of their names (the output's
+	// region lets, which are its buffer's, seen through); a check that
+	// uses none goes before everything, the others after those lets.
 	out := st.Funcs[st.P.Output]
-	s = wrapLets(s, outputRegionLets(out))
-	checks, err := bufferChecks(st, s, out, idx)
+	outLets := outputRegionLets(out)
+	checks, err := bufferChecks(st, wrapLets(s, outLets), out, idx)
 	if err != nil {
 		return err
 	}
-	st.Stmt = ir.MakeBlock(append(checks, s)...)
+	// Where the lets are small, the checks see through them.
+	lv := newRootLetValues()
+	for _, l := range append(append([]let{}, outLets...), lets...) {
+		lv.bind(l.name, l.value)
+	}
+	var first, after []ir.Stmt
+	for _, c := range checks {
+		c = ir.MapStmt(c, func(s ir.Stmt) ir.Stmt { return s }, lv.resolve)
+		if stmtUsesAny(c, lets) {
+			after = append(after, c)
+		} else {
+			first = append(first, c)
+		}
+	}
+	s = wrapLets(wrapLets(ir.MakeBlock(append(after, s)...), lets), outLets)
+	st.Stmt = ir.MakeBlock(append(first, s)...)
 	st.boundsDone = true
 	return nil
+}
+
+// stmtUsesAny says whether s uses one of the lets' names.
+func stmtUsesAny(s ir.Stmt, lets []let) bool {
+	if len(lets) == 0 {
+		return false
+	}
+	names := make(map[string]bool, len(lets))
+	for _, l := range lets {
+		names[l.name] = true
+	}
+	used := false
+	ir.WalkStmt(s, func(ir.Stmt) bool { return !used }, func(e ir.Expr) bool {
+		if x, ok := e.(*ir.Var); ok && names[x.Name] {
+			used = true
+		}
+		return !used
+	})
+	return used
 }
 
 type let struct {
@@ -86,10 +128,22 @@ func outputRegionLets(out *ir.Function) []let {
 // perThread the thread loops f's region at one thread depends on. idx
 // remembers which statements mention which Funcs, so each region is found
 // by walking only the parts of the consume body that read f.
-func defineRegions(st *State, s ir.Stmt, idx *bounds.Index, perThread map[string][]string) (ir.Stmt, error) {
+//
+// As in Halide, the regions of one loop level are defined together at
+// its top (the body of the loop, or the root, whose lets defineRegions
+// returns), consumers first: a producer's region is worked out in terms
+// of its consumers' region variables, which are defined above it, not
+// their values substituted in, so the region of the first Func of a deep
+// pipeline is a few nodes, not a copy of every region after it. A loop
+// level ends at a loop, an if or a let other than a region let. Inside a
+// GPU kernel the lets stay at their productions: the union of a shared
+// region over the block's threads (unionOverThreads) sees through the lets
+// on its path only.
+func defineRegions(st *State, s ir.Stmt, idx *bounds.Index, perThread map[string][]string) (ir.Stmt, []let, error) {
 	var err error
 	done := map[string]bool{}
 	var path []ir.Stmt // the loops and lets enclosing the statement being visited
+	var level []let    // the region lets of the current loop level, outermost first
 	var mut func(ir.Stmt) ir.Stmt
 	// production defines the region of f, produced by p and consumed by c.
 	production := func(f *ir.Function, p, c *ir.ProducerConsumer) ir.Stmt {
@@ -112,6 +166,10 @@ func defineRegions(st *State, s ir.Stmt, idx *bounds.Index, perThread map[string
 				return nil
 			}
 		}
+		hoist := !inKernel(path)
+		if hoist {
+			level = append(level, lets...)
+		}
 		n := len(path)
 		for _, l := range lets {
 			path = append(path, &ir.LetStmt{Name: l.name, Value: l.value})
@@ -122,7 +180,11 @@ func defineRegions(st *State, s ir.Stmt, idx *bounds.Index, perThread map[string
 			return nil
 		}
 		st.logf(3, "  bounds_inference: regions of %s defined\n", f.Name)
-		return wrapLets(&ir.Block{Stmts: append(checks, pp, c)}, lets)
+		body := &ir.Block{Stmts: append(checks, pp, c)}
+		if hoist {
+			return body
+		}
+		return wrapLets(body, lets)
 	}
 	mut = func(x ir.Stmt) ir.Stmt {
 		if err != nil {
@@ -164,18 +226,39 @@ func defineRegions(st *State, s ir.Stmt, idx *bounds.Index, perThread map[string
 			path = append(path, x)
 			defer func() { path = path[:len(path)-1] }()
 		}
-		return ir.MapStmt(x, mut, nil)
+		switch x.(type) {
+		case *ir.Realize, *ir.ProducerConsumer:
+			return ir.MapStmt(x, mut, nil)
+		}
+		// A new loop level for each statement inside x.
+		return ir.MapStmt(x, func(c ir.Stmt) ir.Stmt {
+			saved := level
+			level = nil
+			c = wrapLets(mut(c), level)
+			level = saved
+			return c
+		}, nil)
 	}
 	s = mut(s)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	for _, name := range st.Order {
 		if name != st.P.Output && !done[name] {
 			panic(fmt.Sprintf("bounds_inference: no production of %s", name))
 		}
 	}
-	return s, nil
+	return s, level, nil
+}
+
+// inKernel says whether path is inside a GPU block loop.
+func inKernel(path []ir.Stmt) bool {
+	for _, x := range path {
+		if l, ok := x.(*ir.For); ok && l.Kind == ir.GPUBlock {
+			return true
+		}
+	}
+	return false
 }
 
 // sharedStorage reports whether f, produced at the end of path, is stored
@@ -209,7 +292,7 @@ func unionOverThreads(f *ir.Function, lets []let, path []ir.Stmt) ([]let, []stri
 	if start < 0 {
 		return lets, nil, nil
 	}
-	lv := letValues{}
+	lv := newLetValues()
 	scope := bounds.Scope{}
 	threads := false
 	for _, x := range path[start:] {
@@ -368,7 +451,7 @@ func bufferChecks(st *State, s ir.Stmt, out *ir.Function, idx *bounds.Index) ([]
 	var bufs []buf
 	bufs = append(bufs, buf{out.Name, "Output buffer", bounds.TouchedOf(s, nil, out.Name, idx)})
 	for _, in := range st.P.Inputs {
-		if b := bounds.RequiredOf(s, nil, in.Name, idx); b != nil {
+		for _, b := range inputBoxes(s, in.Name, out.Name, idx) {
 			bufs = append(bufs, buf{in.Name, "Input buffer", b})
 		}
 	}
@@ -389,6 +472,67 @@ func bufferChecks(st *State, s ir.Stmt, out *ir.Function, idx *bounds.Index) ([]
 		}
 	}
 	return checks, nil
+}
+
+// inputBoxes returns the box of the input in read in s: one box, or,
+// where that box's ends grow too large (bounds.TooComplex: reads at many
+// places, in terms of the region variables of many Funcs, do not fold
+// into one end), one box per production at the root of s (the loops and
+// the Funcs computed inside it ranged over), each checked on its own. It
+// panics with the TooComplex when s has reads of in outside the
+// productions at its root (under other lets than the output's region
+// lets), or a production's box is too large itself.
+func inputBoxes(s ir.Stmt, in, out string, idx *bounds.Index) (boxes []bounds.Box) {
+	tc, ok := func() (tc any, ok bool) {
+		defer func() {
+			if r := recover(); r != nil {
+				if _, is := r.(bounds.TooComplex); !is {
+					panic(r)
+				}
+				tc = r
+			}
+		}()
+		if b := bounds.RequiredOf(s, nil, in, idx); b != nil {
+			boxes = append(boxes, b)
+		}
+		return nil, true
+	}()
+	if ok {
+		return boxes
+	}
+	var productions []ir.Stmt
+	var walk func(ir.Stmt)
+	walk = func(x ir.Stmt) {
+		switch x := x.(type) {
+		case *ir.Block:
+			for _, c := range x.Stmts {
+				walk(c)
+			}
+		case *ir.Realize:
+			walk(x.Body)
+		case *ir.LetStmt:
+			if !strings.HasPrefix(x.Name, out+".s") {
+				panic(tc)
+			}
+			walk(x.Body)
+		case *ir.AssertStmt:
+		case *ir.ProducerConsumer:
+			if x.Producer {
+				productions = append(productions, x)
+			} else {
+				walk(x.Body)
+			}
+		default:
+			panic(tc)
+		}
+	}
+	walk(s)
+	for _, p := range productions {
+		if b := bounds.RequiredOf(p, nil, in, idx); b != nil {
+			boxes = append(boxes, b)
+		}
+	}
+	return boxes
 }
 
 // readerOf returns the first Func (in realization order) whose definitions

@@ -20,7 +20,8 @@
 //	                       the algorithm's order unless the moved iterations are independent (rvar_order.go)
 //	schedule_functions     build the loop nest: splits, fuses, reorders, tails, compute/store levels
 //	validate_gpu           check the GPU loop structure (block and thread loops)
-//	bounds_inference       define the region each stage computes (f.s0.x.min/max) and check input and output bounds;
+//	bounds_inference       define the region each stage computes (f.s0.x.min/max, at the top of its loop level,
+//	                       in terms of its consumers' regions) and check input and output bounds;
 //	                       a shared Func computed inside thread loops gets the union over the block's threads
 //	gpu_register_ownership prove that each thread reads back only its own points of a Func stored in registers
 //	                       at the block level; index the array per thread (local coordinates)

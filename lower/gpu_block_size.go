@@ -134,7 +134,7 @@ func threadLoopDims(kernel *ir.For) (kernelShape, error) {
 	}
 	var err error
 	dims := threadDims(kernel)
-	sc := &walkScope{lets: letValues{}}
+	sc := &walkScope{lets: newLetValues()}
 	walkScoped(kernel, sc, func(x ir.Stmt) ir.Stmt {
 		l, ok := x.(*ir.For)
 		if !ok || l.Kind != ir.GPUThread || err != nil {

@@ -33,7 +33,7 @@ func gpuCooperative(st *State) error {
 			}
 			return true
 		}, nil)
-		lv := letValues{}
+		lv := newLetValues()
 		return walkWithLets(k, lv, func(x ir.Stmt) ir.Stmt {
 			pc, ok := x.(*ir.ProducerConsumer)
 			if ok && pc.Producer && shared[pc.Func] && !hasThreadLoop(pc.Body) {

@@ -57,7 +57,7 @@ func partitionKernel(k *ir.Kernel) {
 	}
 	var conds []ir.Expr
 	always := func(s ir.Stmt, partition bool) ir.Stmt {
-		sc := &walkScope{lets: letValues{}}
+		sc := &walkScope{lets: newLetValues()}
 		return walkScoped(s, sc, func(x ir.Stmt) ir.Stmt {
 			g, ok := x.(*ir.IfThenElse)
 			if !ok || g.Else != nil {

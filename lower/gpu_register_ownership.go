@@ -52,7 +52,7 @@ import (
 func gpuRegisterOwnership(st *State) error {
 	var err error
 	dimsOf := map[string]map[string]int{} // thread dims by kernel
-	sc := &walkScope{lets: letValues{}}
+	sc := &walkScope{lets: newRootLetValues()}
 	s := walkScoped(st.Stmt, sc, func(x ir.Stmt) ir.Stmt {
 		r, ok := x.(*ir.Realize)
 		if !ok || err != nil || r.Memory != ir.Register {

@@ -6,40 +6,110 @@ import "github.com/gohalide/gohalide/ir"
 // enclosing let in terms of the variables outside them all, so a pass can
 // see through region variables: (f.s0.x.max - f.s0.x.min) + 1 becomes
 // a constant once the lets are substituted.
-type letValues map[string]ir.Expr
+//
+// In a walk from the top of the statement (newRootLetValues), where
+// every enclosing loop is bound as one, a let whose value does not depend
+// on an enclosing loop and resolves to more than maxResolvedSize nodes
+// keeps its name instead (it is opaque):
+// the region lets of a deep pipeline are a chain, each Func's in terms of
+// its consumers', and substituting every chain into every expression a
+// pass looks at would make lowering quadratic or worse in the depth (the
+// ends of a pyramid level refer to the next level's min and max, so the
+// substituted copies double at each level). An opaque let is the same at
+// every iteration of every loop in scope, so seeing it as a symbol is
+// sound for the questions passes ask (does this depend on loop v, bound it
+// over the loops); they only lose cancellations between such lets.
+type letValues struct {
+	vals map[string]ir.Expr
+	// loopDep holds, for each let and loop in scope, whether its value
+	// depends on an enclosing loop's variable.
+	loopDep map[string]bool
+	// opaque says whether big loop-independent lets keep their names.
+	opaque bool
+}
+
+// maxResolvedSize is the most nodes a loop-independent let's resolved
+// (and simplified) value may have before it stays opaque.
+const maxResolvedSize = 64
+
+// newLetValues returns an empty letValues that substitutes every let.
+func newLetValues() letValues {
+	return letValues{vals: map[string]ir.Expr{}, loopDep: map[string]bool{}}
+}
+
+// newRootLetValues returns an empty letValues for a walk from the top of
+// the whole statement, in which big loop-independent lets stay opaque.
+// (A walk that starts inside a loop does not know that loop's variable,
+// so it cannot tell which lets depend on it.)
+func newRootLetValues() letValues {
+	lv := newLetValues()
+	lv.opaque = true
+	return lv
+}
 
 // bind records a let (or, with a nil value, a loop variable that hides a
 // let of the same name) and returns the function that undoes it.
 func (lv letValues) bind(name string, value ir.Expr) (undo func()) {
-	saved, had := lv[name]
+	saved, had := lv.vals[name]
+	savedDep, hadDep := lv.loopDep[name]
 	if value == nil {
-		delete(lv, name)
+		delete(lv.vals, name)
+		lv.loopDep[name] = true
 	} else {
-		lv[name] = ir.Substitute(value, lv)
+		dep := false
+		ir.WalkExpr(value, func(e ir.Expr) bool {
+			if x, ok := e.(*ir.Var); ok && lv.loopDep[x.Name] {
+				dep = true
+			}
+			return !dep
+		})
+		r := ir.Substitute(value, lv.vals)
+		if lv.opaque && !dep && exprSize(r, maxResolvedSize) > maxResolvedSize {
+			r = ir.Simplify(r)
+			if exprSize(r, maxResolvedSize) > maxResolvedSize {
+				r = nil
+			}
+		}
+		if r == nil {
+			delete(lv.vals, name)
+		} else {
+			lv.vals[name] = r
+		}
+		lv.loopDep[name] = dep
 	}
 	return func() {
 		if had {
-			lv[name] = saved
+			lv.vals[name] = saved
 		} else {
-			delete(lv, name)
+			delete(lv.vals, name)
+		}
+		if hadDep {
+			lv.loopDep[name] = savedDep
+		} else {
+			delete(lv.loopDep, name)
 		}
 	}
 }
 
 // resolve returns e with the recorded lets substituted, simplified.
-func (lv letValues) resolve(e ir.Expr) ir.Expr { return ir.Simplify(ir.Substitute(e, lv)) }
+func (lv letValues) resolve(e ir.Expr) ir.Expr { return ir.Simplify(ir.Substitute(e, lv.vals)) }
 
 // walkScope is what walkScoped keeps up to date: the values of the
 // enclosing lets and the enclosing loops, outermost first.
 type walkScope struct {
 	lets  letValues
 	loops []*ir.For
-	// kernelLets, when a pass sets it (to an empty map), holds the lets
+	// kernelLets, when a pass sets it (newLetValues), holds the lets
 	// bound inside the innermost enclosing GPU block loop, in terms of the
 	// variables outside it: a value uniform over the launch keeps its name
 	// (f.s0.x.max, not f.min.0 + f.extent.0 - 1), so what a pass writes
 	// inside the kernel spells it as the loops there do.
 	kernelLets letValues
+	// levelLets, when a pass sets levelFilter, holds the lets named in
+	// levelFilter bound since the innermost enclosing loop (or the top):
+	// the region lets bounds_inference puts at the top of a loop level.
+	levelLets   letValues
+	levelFilter map[string]bool
 }
 
 // walkWithLets maps s bottom-up with f, keeping lv up to date with the
@@ -56,11 +126,15 @@ func walkScoped(s ir.Stmt, sc *walkScope, f func(ir.Stmt) ir.Stmt) ir.Stmt {
 		switch x := s.(type) {
 		case *ir.LetStmt:
 			undo := sc.lets.bind(x.Name, x.Value)
-			undoKernel := func() {}
-			if sc.kernelLets != nil {
+			undoKernel, undoLevel := func() {}, func() {}
+			if sc.kernelLets.vals != nil {
 				undoKernel = sc.kernelLets.bind(x.Name, x.Value)
 			}
+			if sc.levelFilter[x.Name] {
+				undoLevel = sc.levelLets.bind(x.Name, x.Value)
+			}
 			body := mut(x.Body)
+			undoLevel()
 			undoKernel()
 			undo()
 			if body != x.Body {
@@ -74,9 +148,16 @@ func walkScoped(s ir.Stmt, sc *walkScope, f func(ir.Stmt) ir.Stmt) ir.Stmt {
 				sc.loops = sc.loops[:len(sc.loops)-1]
 				undo()
 			}()
-			if kl := sc.kernelLets; kl != nil {
+			if ll := sc.levelLets; sc.levelFilter != nil {
+				sc.levelLets = newRootLetValues()
+				for _, l := range sc.loops {
+					sc.levelLets.loopDep[l.Name] = true
+				}
+				defer func() { sc.levelLets = ll }()
+			}
+			if kl := sc.kernelLets; kl.vals != nil {
 				if x.Kind == ir.GPUBlock {
-					sc.kernelLets = letValues{}
+					sc.kernelLets = newLetValues()
 					defer func() { sc.kernelLets = kl }()
 				} else {
 					defer kl.bind(x.Name, nil)()

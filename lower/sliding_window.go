@@ -44,7 +44,7 @@ import (
 )
 
 func slidingWindow(st *State) error {
-	sw := &slider{st: st, lv: letValues{}, realized: map[string]int{}, replace: map[string]ir.Expr{}}
+	sw := &slider{st: st, lv: newRootLetValues(), realized: map[string]int{}, replace: map[string]ir.Expr{}, unslid: map[string]ir.Expr{}, regionLets: regionLetNames(st)}
 	st.Stmt = sw.mut(st.Stmt)
 	return nil
 }
@@ -63,6 +63,25 @@ type slider struct {
 	// replace holds the new value of a region let further down the chain
 	// being visited.
 	replace map[string]ir.Expr
+	// unslid holds the values before sliding of the region lets of the
+	// current loop level that slid. A producer's region is in terms of its consumers' region
+	// variables (bounds_inference); where a consumer slid, the producer's
+	// region is seen through its unslid one, the whole window, so that
+	// the producer slides along the same loop as it did when the regions
+	// were substituted copies, instead of computing what the consumer's
+	// new part alone reads, afresh at every iteration.
+	unslid map[string]ir.Expr
+	// regionLets are the names of the region lets (regionLetNames): only
+	// they see through unslid values, never a let of a production's loops.
+	regionLets map[string]bool
+}
+
+// see returns e with the unslid values substituted.
+func (sw *slider) see(e ir.Expr) ir.Expr {
+	if len(sw.unslid) == 0 {
+		return e
+	}
+	return ir.Substitute(e, sw.unslid)
 }
 
 func (sw *slider) mut(s ir.Stmt) ir.Stmt {
@@ -75,10 +94,13 @@ func (sw *slider) mut(s ir.Stmt) ir.Stmt {
 	case *ir.For:
 		sw.loops = append(sw.loops, x)
 		undo := sw.lv.bind(x.Name, nil)
-		saved := sw.direct
+		saved, unslid := sw.direct, sw.unslid
 		sw.direct = true
+		// Inside the loop, a let that names a slid one names where the
+		// loops of its production are (a Func computed inside them).
+		sw.unslid = map[string]ir.Expr{}
 		body := sw.mut(x.Body)
-		sw.direct = saved
+		sw.direct, sw.unslid = saved, unslid
 		undo()
 		sw.loops = sw.loops[:len(sw.loops)-1]
 		if body == x.Body {
@@ -93,6 +115,10 @@ func (sw *slider) mut(s ir.Stmt) ir.Stmt {
 		defer func() { sw.direct = saved }()
 	case *ir.LetStmt:
 		value := x.Value
+		if sw.regionLets[x.Name] {
+			value = sw.see(value)
+		}
+		unslid := value
 		if nv, ok := sw.replace[x.Name]; ok {
 			value = nv
 			delete(sw.replace, x.Name)
@@ -104,6 +130,10 @@ func (sw *slider) mut(s ir.Stmt) ir.Stmt {
 					delete(sw.replace, name)
 				}
 			}
+		}
+		if value != unslid {
+			sw.unslid[x.Name] = unslid
+			defer delete(sw.unslid, x.Name)
 		}
 		undo := sw.lv.bind(x.Name, value)
 		body := sw.mut(x.Body)
@@ -154,7 +184,7 @@ func (sw *slider) slide(fn string, l *ir.LetStmt) (string, ir.Expr, bool) {
 	f := sw.st.Funcs[fn]
 	// The region's lets are a chain, f.s0.<a>.min and .max for each arg a
 	// in order; each is resolved in the lets before it.
-	ends := regionChain(l, fn, sw.lv)
+	ends := regionChain(l, fn, sw.lv, sw.see)
 	dim := ""
 	for _, a := range f.Args {
 		p := stagePrefix(fn, 0) + a + "."
@@ -187,10 +217,7 @@ func (sw *slider) slide(fn string, l *ir.LetStmt) (string, ir.Expr, bool) {
 		return "", nil, false // no overlap: nothing is reused
 	}
 	name := dim + "min"
-	old := l.Value
-	if name != l.Name {
-		old = regionLetValue(l, name)
-	}
+	old := regionLetValue(l, name, sw.see)
 	sw.st.logf(3, "  sliding_window: %s slides along %s in %s\n", fn, loop.Name, name)
 	if sw.st.slid == nil {
 		sw.st.slid = map[string]bool{}
@@ -201,7 +228,7 @@ func (sw *slider) slide(fn string, l *ir.LetStmt) (string, ir.Expr, bool) {
 	// iteration stay [min(v), max(v)], which storage_folding compares
 	// across iterations, and not a select it cannot.
 	sel := &ir.Select{Cond: ir.LEE(v, loop.Min), True: old, False: likely(ir.MaxE(old, prevMaxPlusOne))}
-	hiPlusOne := ir.Simplify(ir.AddE(regionLetValue(l, dim+"max"), ir.Int(1)))
+	hiPlusOne := ir.Simplify(ir.AddE(regionLetValue(l, dim+"max", sw.see), ir.Int(1)))
 	return name, &ir.Call{T: ir.Int32, Kind: ir.CallIntrinsic, Name: ir.IntrinsicUnsafePromiseClamped,
 		Args: []ir.Expr{sel, old, hiPlusOne}}, true
 }
@@ -210,15 +237,16 @@ func likely(e ir.Expr) ir.Expr {
 	return &ir.Call{T: e.Type(), Kind: ir.CallIntrinsic, Name: ir.IntrinsicLikely, Args: []ir.Expr{e}}
 }
 
-// regionLetValue is the value of the let name in the chain from l.
-func regionLetValue(l *ir.LetStmt, name string) ir.Expr {
+// regionLetValue is the value of the let name in the chain from l, seen
+// through see.
+func regionLetValue(l *ir.LetStmt, name string, see func(ir.Expr) ir.Expr) ir.Expr {
 	for s := ir.Stmt(l); ; {
 		ls, ok := s.(*ir.LetStmt)
 		if !ok {
 			return nil
 		}
 		if ls.Name == name {
-			return ls.Value
+			return see(ls.Value)
 		}
 		s = ls.Body
 	}
@@ -226,8 +254,9 @@ func regionLetValue(l *ir.LetStmt, name string) ir.Expr {
 
 // regionChain returns the values of the region lets of fn's stage 0 in
 // the chain of lets that starts at l, each resolved in lv and the lets
-// before it (in terms of the loop variables and what lies outside).
-func regionChain(l *ir.LetStmt, fn string, lv letValues) map[string]ir.Expr {
+// before it (in terms of the loop variables and what lies outside), each
+// seen through see.
+func regionChain(l *ir.LetStmt, fn string, lv letValues, see func(ir.Expr) ir.Expr) map[string]ir.Expr {
 	out := map[string]ir.Expr{}
 	p := stagePrefix(fn, 0)
 	var undo []func()
@@ -241,8 +270,9 @@ func regionChain(l *ir.LetStmt, fn string, lv letValues) map[string]ir.Expr {
 		if !ok || len(ls.Name) <= len(p) || ls.Name[:len(p)] != p {
 			return out
 		}
-		out[ls.Name] = lv.resolve(ls.Value)
-		undo = append(undo, lv.bind(ls.Name, ls.Value))
+		value := see(ls.Value)
+		out[ls.Name] = lv.resolve(value)
+		undo = append(undo, lv.bind(ls.Name, value))
 		s = ls.Body
 	}
 }

@@ -47,7 +47,7 @@ import (
 
 func storageFolding(st *State) error {
 	fd := &folder{st: st, idx: bounds.NewIndex()}
-	s := walkWithLets(st.Stmt, letValues{}, func(s ir.Stmt) ir.Stmt {
+	s := walkWithLets(st.Stmt, newRootLetValues(), func(s ir.Stmt) ir.Stmt {
 		r, ok := s.(*ir.Realize)
 		if !ok || fd.err != nil {
 			return s
@@ -314,7 +314,7 @@ func loopsDownTo(s ir.Stmt, target *ir.For) []*ir.For {
 
 // letsDownTo returns the values of the lets of s that enclose target.
 func letsDownTo(s ir.Stmt, target *ir.For) letValues {
-	lv := letValues{}
+	lv := newLetValues()
 	var walk func(ir.Stmt) bool
 	walk = func(x ir.Stmt) bool {
 		if x == ir.Stmt(target) {

@@ -24,7 +24,7 @@ const maxUnroll = 1024
 
 func unrollLoops(st *State) error {
 	var err error
-	lv := letValues{}
+	lv := newRootLetValues()
 	s := walkWithLets(registerLoops(st.Stmt), lv, func(s ir.Stmt) ir.Stmt {
 		l, ok := s.(*ir.For)
 		if err != nil || !ok || (l.Kind != ir.Unrolled && l.Kind != ir.Vectorized) {
@@ -96,7 +96,7 @@ func registerLoops(s ir.Stmt) ir.Stmt {
 	if len(regs) == 0 {
 		return s
 	}
-	lv := letValues{}
+	lv := newLetValues()
 	return walkWithLets(s, lv, func(x ir.Stmt) ir.Stmt {
 		l, ok := x.(*ir.For)
 		if !ok || l.Kind != ir.Serial || !indexesRegister(l.Body, l.Name, regs) || hasCollective(l.Body) || !smallBody(l.Body) {

@@ -55,7 +55,7 @@ func vectorAccess(st *State) error {
 				va.global[a.Name] = true
 			}
 		}
-		lv := letValues{}
+		lv := newLetValues()
 		k.Body = walkWithLets(k.Body, lv, func(s ir.Stmt) ir.Stmt {
 			if l, ok := s.(*ir.For); ok && l.Kind == ir.Vectorized {
 				return va.loop(l, lv)
@@ -281,7 +281,7 @@ func (va *vectorAccesser) vectorTests(a *vecAccess, n int64, lv letValues) (test
 		}
 		tests = append(tests, &ir.Binary{Op: ir.EQ, A: d, B: ir.Int(1)})
 	}
-	if m, r := modRem(a.lanes[0], lv, 0); !multipleOf(m, r, group) {
+	if m, r := modRem(a.lanes[0], lv.vals, 0); !multipleOf(m, r, group) {
 		tests = append(tests, &ir.Binary{Op: ir.EQ, A: ir.ModE(a.lanes[0], ir.Int(group)), B: ir.Int(0)})
 	}
 	a.group = int(group)
