@@ -160,7 +160,7 @@ func (w *boxWalker) add(name string, b Box) {
 // after it simplifies the whole end again (quadratic, and seconds or
 // minutes in random programs); past this size a walk stops with a
 // TooComplex panic, which lowering reports as ErrExprTooLarge.
-const MaxEndSize = 20000
+const MaxEndSize = 2000
 
 // TooComplex is the panic value of a box walk in which an end of the box
 // of Name, in dimension Dim, grew past MaxEndSize nodes.

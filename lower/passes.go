@@ -7,6 +7,7 @@ import (
 	"os"
 	"runtime/debug"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gohalide/gohalide/bounds"
@@ -196,7 +197,7 @@ func Lower(p *Pipeline, opts Options) (res *Result, err error) {
 				return
 			}
 			if tc, ok := r.(bounds.TooComplex); ok {
-				err = ir.Errorf(ir.ErrExprTooLarge, tc.Name, current, "the region of %s in dimension %d grew past %d nodes: %s is read at too many different places for one region to describe them", tc.Name, tc.Dim, bounds.MaxEndSize, tc.Name).
+				err = ir.Errorf(ir.ErrExprTooLarge, tc.Name, strings.ReplaceAll(current, "_", " "), "the region of %s in dimension %d grew past %d nodes: %s is read at too many different places for one region to describe them", tc.Name, tc.Dim, bounds.MaxEndSize, tc.Name).
 					WithLegal("compute the Funcs that read %s at the root or at outer loops instead of inline (each then reads it at fewer places), unroll less, or, for a Func, compute it at an outer loop or Bound it", tc.Name)
 				return
 			}

@@ -213,7 +213,7 @@ func extentList(es []int64) string {
 // (an inlined producer that reads it a hundred times) can make an end of
 // thousands of nodes, which every later pass then simplifies again: past
 // the limit, Lower stops with ErrExprTooLarge instead of taking seconds.
-const MaxRegionSize = 20000
+const MaxRegionSize = 2000
 
 // regionTooComplex returns the ErrExprTooLarge error of an end of f's
 // region (or allocation, for directive "allocation bounds") in dimension d
