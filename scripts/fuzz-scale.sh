@@ -19,7 +19,7 @@ kind=$1 seed=$2 from=$3 chunk=$4 budget=$5
 bin=.gpu/${kind}fuzz
 out=${OUT:-/tmp}
 log=$out/fuzz-$kind-$seed.log
-j=$(nproc)
+j=${J:-$(nproc)}
 start=$(date +%s)
 i=$from
 summary=""

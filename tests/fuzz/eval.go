@@ -79,6 +79,9 @@ type Evaluator struct {
 	BoundViolation string
 	// Limit bounds the number of expression nodes evaluated (0: 5e6).
 	Limit int
+	// Lenient makes a read outside an input give 0 instead of failing
+	// (to tell a dead read from a live one).
+	Lenient bool
 	// SoftViolation, after Realize, says where the arm of a select that is
 	// not taken reads outside an input or overflows: the library may
 	// refuse the run (its bounds of the arm), or run it.
@@ -230,6 +233,9 @@ func (ev *Evaluator) boundary(f *PFunc, p pt) float64 {
 func (ev *Evaluator) readInput(name string, c []int) float64 {
 	in := ev.Inputs[name]
 	i, ok := in.index(c)
+	if !ok && ev.Lenient {
+		return 0
+	}
 	if !ok {
 		ev.fail("oob", "input %s is read at %v, outside its buffer (mins %v, extents %v)", name, c, in.Mins, in.Exts)
 	}
