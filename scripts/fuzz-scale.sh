@@ -17,6 +17,8 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 kind=$1 seed=$2 from=$3 chunk=$4 budget=$5
 bin=.gpu/${kind}fuzz
+# A -tags cuda build needs NVRTC's library even on the emulator.
+[ -f .gpu/nvrtc-env.sh ] && source .gpu/nvrtc-env.sh
 out=${OUT:-/tmp}
 log=$out/fuzz-$kind-$seed.log
 j=${J:-$(nproc)}
@@ -26,7 +28,11 @@ summary=""
 while [ $(( $(date +%s) - start )) -lt "$budget" ]; do
   echo "== $kind seed $seed cases [$i, $((i + chunk)))" >> "$log"
   "$bin" -n "$chunk" -from "$i" -seed "$seed" -j "$j" -progress 0 -out "$out/repros-$kind" >> "$log" 2>&1
+  rc=$?
   total=$(grep -E '^ +total' "$log" | tail -1)
+  if [ -z "$total" ]; then
+    echo "== $kind: chunk at $i printed no table (rc $rc):"; tail -5 "$log"; break
+  fi
   summary="$summary
 [$i, $((i + chunk))) $total"
   i=$((i + chunk))
