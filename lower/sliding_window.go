@@ -182,6 +182,16 @@ func (sw *slider) slide(fn string, l *ir.LetStmt) (string, ir.Expr, bool) {
 	}
 	loop := sw.loops[len(sw.loops)-1]
 	f := sw.st.Funcs[fn]
+	if productionHoldsShared(l, fn) {
+		// A Func in GPU shared memory computed inside f's production is
+		// produced by the block's threads together, sized and dealt out
+		// from f's region at one thread; sliding changes that region
+		// between iterations, which the cooperative production does not
+		// follow (the emulator caught reads of shared values no thread
+		// wrote). Such an f does not slide.
+		sw.st.logf(3, "  sliding_window: %s does not slide: a Func in shared memory is computed inside it\n", fn)
+		return "", nil, false
+	}
 	// The region's lets are a chain, f.s0.<a>.min and .max for each arg a
 	// in order; each is resolved in the lets before it.
 	ends := regionChain(l, fn, sw.lv, sw.see)
@@ -231,6 +241,36 @@ func (sw *slider) slide(fn string, l *ir.LetStmt) (string, ir.Expr, bool) {
 	hiPlusOne := ir.Simplify(ir.AddE(regionLetValue(l, dim+"max", sw.see), ir.Int(1)))
 	return name, &ir.Call{T: ir.Int32, Kind: ir.CallIntrinsic, Name: ir.IntrinsicUnsafePromiseClamped,
 		Args: []ir.Expr{sel, old, hiPlusOne}}, true
+}
+
+// productionHoldsShared says whether the production of fn inside s holds the
+// realization of a Func shared by a GPU block (GPUShared, or a block's
+// copy in global memory).
+func productionHoldsShared(s ir.Stmt, fn string) bool {
+	found, inProduce := false, false
+	var walk func(ir.Stmt)
+	walk = func(x ir.Stmt) {
+		if found || x == nil {
+			return
+		}
+		switch x := x.(type) {
+		case *ir.ProducerConsumer:
+			if x.Func == fn && x.Producer {
+				inProduce = true
+				walk(x.Body)
+				inProduce = false
+				return
+			}
+		case *ir.Realize:
+			if inProduce && (x.Memory == ir.GPUShared || x.InGlobal) {
+				found = true
+				return
+			}
+		}
+		ir.MapStmt(x, func(c ir.Stmt) ir.Stmt { walk(c); return c }, nil)
+	}
+	walk(s)
+	return found
 }
 
 func likely(e ir.Expr) ir.Expr {

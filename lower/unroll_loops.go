@@ -52,6 +52,9 @@ func unrollLoops(st *State) error {
 		if l.Kind == ir.Vectorized {
 			return s
 		}
+		if n < 0 {
+			n = 0 // a loop of no iterations (an empty region) unrolls to nothing
+		}
 		if n > maxUnroll {
 			err = ir.Errorf(ir.ErrSchedule, loopFunc(l.Name), directive, "cannot unroll loop %s: %d iterations is more than %d", l.Name, n, maxUnroll)
 			return s
