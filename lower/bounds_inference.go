@@ -389,15 +389,17 @@ func regionLets(f *ir.Function, produce, consume ir.Stmt, idx *bounds.Index) ([]
 			lets = append(lets, let{p + a + ".min", iv.Min}, let{p + a + ".max", iv.Max})
 		}
 	}
-	// A fixed bound must cover what the consumers read; the check goes just
-	// before the production, where the consumers' symbols are defined.
+	// A fixed bound must cover what the consumers read and what f's own
+	// later stages read of it (box: an update reading f(r.x + 1) past
+	// the bound read outside the allocation); the check goes just before
+	// the production, where the consumers' symbols are defined.
 	var checks []ir.Stmt
 	for d, a := range f.Args {
 		b, ok := fixed[a]
 		if !ok {
 			continue
 		}
-		iv := need[d]
+		iv := box[d]
 		if !iv.IsBounded() {
 			return nil, nil, ir.Errorf(ir.ErrUnbounded, f.Name, "bound", "%s is accessed in an unbounded way in dimension %d (%s), so its bound cannot be checked", f.Name, d, a)
 		}
