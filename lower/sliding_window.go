@@ -9,7 +9,9 @@ package lower
 // storage from the two before (Halide's SlidingWindow).
 //
 // A Func f slides along the loop v that its production is directly in (no
-// loop or if between v's body and the production) when:
+// loop or if between v's body and the production) when (besides what the
+// comments in slide say: no RoundUp split, no cooperative production of a
+// shared Func around it or inside it):
 //   - f is stored outside v (its Realize encloses v), and the loops from
 //     the Realize down to v run their iterations in order, on one thread:
 //     serial or unrolled, no parallel, vector or GPU loop (so inside a
@@ -63,6 +65,11 @@ type slider struct {
 	// replace holds the new value of a region let further down the chain
 	// being visited.
 	replace map[string]ir.Expr
+	// shared are the Funcs realized in GPU shared memory (or a block's
+	// global copy) around the statement; coop counts the productions of
+	// such Funcs around it.
+	shared map[string]bool
+	coop   int
 	// unslid holds the values before sliding of the region lets of the
 	// current loop level that slid. A producer's region is in terms of its consumers' region
 	// variables (bounds_inference); where a consumer slid, the producer's
@@ -90,6 +97,22 @@ func (sw *slider) mut(s ir.Stmt) ir.Stmt {
 		if sw.maySlide(x) {
 			sw.realized[x.Func] = len(sw.loops)
 			defer delete(sw.realized, x.Func)
+		}
+		if x.Memory == ir.GPUShared || x.InGlobal {
+			if sw.shared == nil {
+				sw.shared = map[string]bool{}
+			}
+			sw.shared[x.Func] = true
+			defer delete(sw.shared, x.Func)
+		}
+	case *ir.ProducerConsumer:
+		if x.Producer && sw.shared[x.Func] {
+			// The block's threads produce a shared Func together, its
+			// points dealt out among them (gpu_cooperative): the loops
+			// inside do not run their iterations in order on one thread,
+			// so nothing inside slides.
+			sw.coop++
+			defer func() { sw.coop-- }()
 		}
 	case *ir.For:
 		sw.loops = append(sw.loops, x)
@@ -173,6 +196,18 @@ func (sw *slider) slide(fn string, l *ir.LetStmt) (string, ir.Expr, bool) {
 	depth := sw.realized[fn]
 	if depth >= len(sw.loops) {
 		return "", nil, false // computed at the Realize's own level
+	}
+	if roundsUp(sw.st.Funcs[fn]) {
+		// A RoundUp split computes past the region, by an amount that
+		// depends on where the region starts: after sliding, past what
+		// the producers of fn provide for it (the emulator caught reads
+		// of a shared producer's unwritten points).
+		sw.st.logf(3, "  sliding_window: %s does not slide: a RoundUp split computes it past its region\n", fn)
+		return "", nil, false
+	}
+	if sw.coop > 0 {
+		sw.st.logf(3, "  sliding_window: %s does not slide: it is computed inside the cooperative production of a shared Func\n", fn)
+		return "", nil, false
 	}
 	for _, lp := range sw.loops[depth:] {
 		if lp.Kind != ir.Serial && lp.Kind != ir.Unrolled {
