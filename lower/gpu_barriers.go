@@ -3,8 +3,10 @@ package lower
 // gpu_barriers: put barriers where the threads of a block share data. In
 // each sequence of statements of a kernel, a barrier goes before the first
 // statement that reads a buffer other threads may have written since the
-// last barrier (read after write), or writes one other threads may still be
-// reading (write after read). At the block level (outside thread loops)
+// last barrier (read after write), writes one other threads may still be
+// reading (write after read), or, in the production of a Func with
+// updates, writes in a later stage what an earlier stage's threads wrote
+// (write after write: the update must land last). At the block level (outside thread loops)
 // that covers every shared buffer and every global buffer; inside thread
 // loops, where each thread works on its own data, only the shared Funcs
 // the block produces together. A serial loop whose body has barriers gets
@@ -29,7 +31,10 @@ func gpuBarriers(st *State) error {
 		if st.kernels[k.Name].threads() == 1 {
 			return k, nil // one thread per block shares with no one
 		}
-		b := &barrierer{shared: map[string]bool{}, local: map[string]bool{}, together: map[string]bool{}}
+		b := &barrierer{shared: map[string]bool{}, local: map[string]bool{}, together: map[string]bool{}, stages: map[string]int{}}
+		for name, f := range st.Funcs {
+			b.stages[name] = len(f.Stages())
+		}
 		ir.WalkStmt(k, func(x ir.Stmt) bool {
 			switch x := x.(type) {
 			case *ir.Allocate:
@@ -88,6 +93,10 @@ func hasShareLoop(s ir.Stmt, f string) bool {
 }
 
 type barrierer struct {
+	// stagesOf is the Func whose production's body is visited next (its
+	// statements are the Func's stages); "" elsewhere.
+	stagesOf string
+	stages   map[string]int  // the number of stages of each Func
 	shared   map[string]bool // the kernel's GPUShared allocations
 	local    map[string]bool // the kernel's per-thread allocations
 	together map[string]bool // Funcs produced by gpu_cooperative's shared-out loops
@@ -183,8 +192,16 @@ func (b *barrierer) visit(s ir.Stmt, inThreads bool) (ir.Stmt, summary) {
 		var out []ir.Stmt
 		pending, entry := newAccessSet(), newAccessSet()
 		synced := false
+		// The statements of a production's body are its stages; a later
+		// stage writing points an earlier one wrote is a new production
+		// of them, whose threads may differ (write after write).
+		stages := b.stagesOf
+		b.stagesOf = ""
 		for _, c := range x.Stmts {
 			c, cs := b.visit(c, inThreads)
+			if stages != "" && cs.entry.writes[stages] {
+				cs.entry.produced[stages] = true
+			}
 			if bufs := hazards(pending, cs.entry); len(bufs) > 0 {
 				out = append(out, b.barrier(bufs, describe(pending, bufs)))
 				pending, synced = newAccessSet(), true
@@ -242,7 +259,11 @@ func (b *barrierer) visit(s ir.Stmt, inThreads bool) (ir.Stmt, summary) {
 		a.Body = body
 		return &a, bs
 	case *ir.ProducerConsumer:
+		if x.Producer && b.stages[x.Func] > 1 {
+			b.stagesOf = x.Func
+		}
 		body, bs := b.visit(x.Body, inThreads)
+		b.stagesOf = ""
 		if x.Producer && bs.entry.writes[x.Func] {
 			bs.entry.produced[x.Func] = true
 		}
