@@ -37,6 +37,10 @@ type rvarLoops struct {
 	// from maps a loop to itself and every loop it was split or fused
 	// from (a piece of a split fused loop derives from all the fused ones).
 	from map[string]map[string]bool
+	// fused are the loops fuses made, whether or not later splits replaced
+	// them: a fused loop runs its outer loops' iterations outside its inner
+	// ones', an order the pieces of a split of it keep.
+	fused []string
 	// edges are the nestings the algorithm's order fixes: each RVar outside
 	// the RDom's earlier ones, and each split's outer piece outside its
 	// inner piece.
@@ -80,6 +84,7 @@ func newRVarLoops(d *ir.Definition) *rvarLoops {
 			t.edges = append(t.edges, orderEdge{outer: sp.Outer, inner: sp.Inner, old: sp.Old})
 		case ir.FuseVars:
 			t.segs[sp.Old] = append(append([]string{}, t.segsOf(sp.Outer)...), t.segsOf(sp.Inner)...)
+			t.fused = append(t.fused, sp.Old)
 		}
 	}
 	return t
@@ -298,23 +303,44 @@ func checkRVarOrder(f *ir.Function, si int, d *ir.Definition) error {
 		}
 		return true
 	}
-	for a := range nest {
-		fa := t.fromOf(nest[a])
-		for b := a + 1; b < len(nest); b++ {
-			fb := t.fromOf(nest[b])
-			for _, e := range t.edges {
-				if !(fa[e.inner] && !fa[e.outer] && fb[e.outer] && !fb[e.inner]) {
-					continue
+	// check finds a pair of segments, nest[a] outside nest[b], in the
+	// wrong order.
+	check := func(nest, loopOf []string) error {
+		for a := range nest {
+			fa := t.fromOf(nest[a])
+			for b := a + 1; b < len(nest); b++ {
+				fb := t.fromOf(nest[b])
+				for _, e := range t.edges {
+					if !(fa[e.inner] && !fa[e.outer] && fb[e.outer] && !fb[e.inner]) {
+						continue
+					}
+					// Loop a (outside) comes from e.inner and loop b from
+					// e.outer.
+					if e.old == "" && (indep[e.inner] || indep[e.outer]) || e.old != "" && allIndep(t.rvars(e.old)) {
+						continue
+					}
+					if anyOrder(f, d) {
+						return nil
+					}
+					return rvarOrderError(f, si, d, t, loopOf[a], loopOf[b], e)
 				}
-				// Loop a (outside) comes from e.inner and loop b from e.outer.
-				if e.old == "" && (indep[e.inner] || indep[e.outer]) || e.old != "" && allIndep(t.rvars(e.old)) {
-					continue
-				}
-				if anyOrder(f, d) {
-					return nil
-				}
-				return rvarOrderError(f, si, d, t, loopOf[a], loopOf[b], e)
 			}
+		}
+		return nil
+	}
+	if err := check(nest, loopOf); err != nil {
+		return err
+	}
+	// A fused loop split again leaves pieces that each come from all its
+	// segments; the order of the segments is the fused loop's own.
+	for _, fl := range t.fused {
+		segs := t.segsOf(fl)
+		same := make([]string, len(segs))
+		for i := range same {
+			same[i] = fl
+		}
+		if err := check(segs, same); err != nil {
+			return err
 		}
 	}
 	return nil
