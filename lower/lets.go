@@ -28,6 +28,20 @@ type letValues struct {
 	opaque bool
 }
 
+// inKernelKey marks, in loopDep, a walk inside a GPU kernel: there no let
+// stays opaque, since a kernel's sizes are hoisted to its top (its shared
+// allocations) or to the host (sizes known at launch), outside the lets of
+// its blocks.
+const inKernelKey = "\x00in a kernel"
+
+// enterKernel marks the walk as inside a GPU kernel until the returned
+// function is called.
+func (lv letValues) enterKernel() (leave func()) {
+	was := lv.loopDep[inKernelKey]
+	lv.loopDep[inKernelKey] = true
+	return func() { lv.loopDep[inKernelKey] = was }
+}
+
 // maxResolvedSize is the most nodes a loop-independent let's resolved
 // (and simplified) value may have before it stays opaque.
 const maxResolvedSize = 64
@@ -64,7 +78,7 @@ func (lv letValues) bind(name string, value ir.Expr) (undo func()) {
 			return !dep
 		})
 		r := ir.Substitute(value, lv.vals)
-		if lv.opaque && !dep && exprSize(r, maxResolvedSize) > maxResolvedSize {
+		if lv.opaque && !dep && !lv.loopDep[inKernelKey] && exprSize(r, maxResolvedSize) > maxResolvedSize {
 			r = ir.Simplify(r)
 			if exprSize(r, maxResolvedSize) > maxResolvedSize {
 				r = nil
@@ -143,6 +157,9 @@ func walkScoped(s ir.Stmt, sc *walkScope, f func(ir.Stmt) ir.Stmt) ir.Stmt {
 			return f(s)
 		case *ir.For:
 			undo := sc.lets.bind(x.Name, nil)
+			if x.Kind == ir.GPUBlock {
+				defer sc.lets.enterKernel()()
+			}
 			sc.loops = append(sc.loops, x)
 			defer func() {
 				sc.loops = sc.loops[:len(sc.loops)-1]
