@@ -69,9 +69,21 @@ func gpuCooperative(st *State) error {
 		return coopErr
 	}
 	// The invariant is checked on every lowering, not only under Verify:
-	// breaking it is a wrong answer, so it must be an internal error.
+	// breaking it would be a wrong answer. The schedules that break it
+	// compute a shared Func inside the thread loops where its region (or
+	// a value it stores) depends on the thread through something the
+	// schedule put there, per-thread data such as a Func in registers or a
+	// fused loop of one thread's points (random programs found these); no
+	// cooperative production can fill one copy for all the threads, so
+	// the schedule is refused, naming the Func and what it depends on.
 	if err := verifyCooperative(s); err != nil {
-		return &ir.Error{Code: ir.ErrInternal, Directive: "gpu_cooperative", Msg: "compiler bug in pass gpu_cooperative: " + err.Error()}
+		ce, ok := err.(*coopError)
+		if !ok {
+			return &ir.Error{Code: ir.ErrInternal, Directive: "gpu_cooperative", Msg: "compiler bug in pass gpu_cooperative: " + err.Error()}
+		}
+		f := ce.store.Buf
+		return ir.Errorf(ir.ErrSchedule, f, "store_in(GPUShared)", "%s is stored in GPU shared memory and produced by the block's threads together, but what it stores depends on the thread through %s (%s), so the threads would fill the block's one copy each with its own region", f, ce.through, ce.Error()).
+			WithLegal("compute %s at the block level (outside the thread loops), compute what it reads per thread outside it, or store %s per thread (Register or Heap)", f, f)
 	}
 	st.Stmt = s
 	return nil

@@ -14,7 +14,19 @@ import (
 	"github.com/gohalide/gohalide/ir"
 )
 
-// verifyCooperative checks the invariant on s.
+// coopError is a store of a cooperative production that depends on the
+// thread other than through the share index.
+type coopError struct {
+	share   string
+	store   *ir.Store
+	through string
+}
+
+func (e *coopError) Error() string {
+	return fmt.Sprintf("the cooperative production %s stores %s[%s] = %s, which depends on the thread through %s: each thread would fill the block's one copy with its own region", e.share, e.store.Buf, ir.ExprString(e.store.Index), ir.ExprString(e.store.Value), e.through)
+}
+
+// verifyCooperative checks the invariant on s (a *coopError if broken).
 func verifyCooperative(s ir.Stmt) error {
 	dep := map[string]bool{}
 	for _, n := range ir.ThreadID {
@@ -66,8 +78,12 @@ func verifyCooperative(s ir.Stmt) error {
 			return
 		case *ir.Store:
 			if share != "" {
-				if n := uses(x.Index, allowed) + uses(x.Value, allowed); n != "" {
-					err = fmt.Errorf("the cooperative production %s stores %s[%s] = %s, which depends on the thread through %s: each thread would fill the block's one copy with its own region", share, x.Buf, ir.ExprString(x.Index), ir.ExprString(x.Value), n)
+				n := uses(x.Index, allowed)
+				if n == "" {
+					n = uses(x.Value, allowed)
+				}
+				if n != "" {
+					err = &coopError{share: share, store: x, through: n}
 				}
 			}
 			return
