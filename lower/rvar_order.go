@@ -202,7 +202,7 @@ func reassociable(f *ir.Function, d *ir.Definition) bool {
 		return false
 	}
 	for _, rv := range d.RDom.Vars {
-		if usesVar(d.Value, rv.Name) {
+		if ir.Uses(d.Value, rv.Name) {
 			return false
 		}
 	}
@@ -245,17 +245,6 @@ func readsFunc(e ir.Expr, f string) bool {
 	found := false
 	ir.WalkExpr(e, func(x ir.Expr) bool {
 		if c, ok := x.(*ir.Call); ok && c.Kind == ir.CallFunc && c.Name == f {
-			found = true
-		}
-		return !found
-	})
-	return found
-}
-
-func usesVar(e ir.Expr, v string) bool {
-	found := false
-	ir.WalkExpr(e, func(x ir.Expr) bool {
-		if x, ok := x.(*ir.Var); ok && x.Name == v {
 			found = true
 		}
 		return !found

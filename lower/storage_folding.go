@@ -211,7 +211,7 @@ func nextPow2(c int64) int64 {
 // (read or write) of f in s.
 func innermostLoopOf(s ir.Stmt, f string) (*ir.For, bool) {
 	var best *ir.For
-	if l, ok := s.(*ir.For); ok && !exprCalls(l.Min, f) && !exprCalls(l.Extent, f) {
+	if l, ok := s.(*ir.For); ok && !readsFunc(l.Min, f) && !readsFunc(l.Extent, f) {
 		best = l
 	}
 	for {
@@ -227,7 +227,7 @@ func innermostLoopOf(s ir.Stmt, f string) (*ir.For, bool) {
 			return best, best != nil
 		}
 		if l, ok := next.(*ir.For); ok {
-			if exprCalls(l.Min, f) || exprCalls(l.Extent, f) {
+			if readsFunc(l.Min, f) || readsFunc(l.Extent, f) {
 				return best, best != nil
 			}
 			best = l
@@ -248,7 +248,7 @@ func children(s ir.Stmt) []ir.Stmt {
 func stmtMentionsOwn(s ir.Stmt, f string) bool {
 	own := false
 	ir.MapStmt(s, func(c ir.Stmt) ir.Stmt { return c }, func(e ir.Expr) ir.Expr {
-		own = own || exprCalls(e, f)
+		own = own || readsFunc(e, f)
 		return e
 	})
 	if p, ok := s.(*ir.Provide); ok && p.Func == f {
@@ -267,17 +267,6 @@ func mentions(s ir.Stmt, f string) bool {
 		return !found
 	}, func(e ir.Expr) bool {
 		if c, ok := e.(*ir.Call); ok && c.Kind == ir.CallFunc && c.Name == f {
-			found = true
-		}
-		return !found
-	})
-	return found
-}
-
-func exprCalls(e ir.Expr, f string) bool {
-	found := false
-	ir.WalkExpr(e, func(x ir.Expr) bool {
-		if c, ok := x.(*ir.Call); ok && c.Kind == ir.CallFunc && c.Name == f {
 			found = true
 		}
 		return !found
