@@ -5,9 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -22,10 +20,6 @@ import (
 // make one), and compares them with ir.FloatToInt, the conversion every
 // target shares, on edge and random values. Skipped without cc.
 func TestCUDAFloatToIntHelpersOnHost(t *testing.T) {
-	cc, err := exec.LookPath("cc")
-	if err != nil {
-		t.Skip("no C compiler")
-	}
 	tos := []ir.Type{ir.Int8, ir.Int16, ir.Int32, ir.Int64, ir.UInt8, ir.UInt16, ir.UInt32, ir.UInt64}
 	froms := []ir.Type{ir.Float32, ir.Float64}
 	m := &cudaModule{helpers: map[string]cudaHelper{}}
@@ -62,24 +56,7 @@ int main(void) {
 }
 `, calls.String())
 	text := strings.Replace(src.String(), "#include <math.h>\n", "#include <math.h>\n#include <string.h>\n", 1)
-	dir := t.TempDir()
-	cfile, bin := filepath.Join(dir, "cast.c"), filepath.Join(dir, "cast")
-	if err := os.WriteFile(cfile, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	build := func(flags ...string) error {
-		out, err := exec.Command(cc, append(append([]string{"-O2", "-o", bin}, flags...), cfile, "-lm")...).CombinedOutput()
-		if err != nil {
-			return fmt.Errorf("%v: %s", err, out)
-		}
-		return nil
-	}
-	if err := build("-fsanitize=undefined", "-fsanitize=float-cast-overflow", "-fno-sanitize-recover=all"); err != nil {
-		t.Logf("no sanitizer (%v): compiling without it", err)
-		if err := build(); err != nil {
-			t.Fatalf("%v\n%s", err, text)
-		}
-	}
+	bin := buildHostC(t, "cast", text, "-fsanitize=float-cast-overflow")
 	vals := []float64{math.NaN(), math.Inf(1), math.Inf(-1), 0, math.Copysign(0, -1), 0.5, -0.5, 0.999, -0.999, 1.5, -1.5,
 		127, 127.9, 128, -128, -128.9, -129, 255.5, 256, 32767.5, 32768, -32768.9, -32769, 65535.9, 65536,
 		2147483647, 2147483648, -2147483648, -2147483649, 4294967295, 4294967296,

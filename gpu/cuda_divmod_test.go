@@ -5,9 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -22,10 +20,6 @@ import (
 // operands: the helpers' C semantics (truncating / and %, int and long long
 // of 32 and 64 bits, as in CUDA) are the host's. Skipped without cc.
 func TestCUDADivModHelpersOnHost(t *testing.T) {
-	cc, err := exec.LookPath("cc")
-	if err != nil {
-		t.Skip("no C compiler")
-	}
 	suffixes := []string{"i32", "i64", "u32", "u64"}
 	m := &cudaModule{helpers: map[string]cudaHelper{}}
 	var src strings.Builder
@@ -56,24 +50,7 @@ int main(void) {
     return 0;
 }
 `)
-	dir := t.TempDir()
-	cfile, bin := filepath.Join(dir, "divmod.c"), filepath.Join(dir, "divmod")
-	if err := os.WriteFile(cfile, []byte(src.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	build := func(flags ...string) error {
-		out, err := exec.Command(cc, append(append([]string{"-O2", "-o", bin}, flags...), cfile)...).CombinedOutput()
-		if err != nil {
-			return fmt.Errorf("%v: %s", err, out)
-		}
-		return nil
-	}
-	if err := build("-fsanitize=undefined", "-fno-sanitize-recover=all"); err != nil {
-		t.Logf("no sanitizer (%v): compiling without it", err)
-		if err := build(); err != nil {
-			t.Fatalf("%v\n%s", err, src.String())
-		}
-	}
+	bin := buildHostC(t, "divmod", src.String())
 
 	rng := rand.New(rand.NewPCG(3, 17))
 	edges := []int64{math.MinInt64, math.MinInt64 + 1, math.MinInt32, math.MinInt32 + 1, -9, -8, -7, -3, -2, -1, 0, 1, 2, 3, 7, 8, math.MaxInt32, math.MaxInt64}

@@ -1,0 +1,42 @@
+package gpu
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+// buildHostC compiles the C program src with the host's C compiler, under
+// the undefined-behaviour sanitizer with the given extra checks where the
+// compiler has it (plainly otherwise), and returns the binary's path. The
+// tests that check the CUDA preamble's helpers as host C share it; they
+// skip without a C compiler.
+func buildHostC(t *testing.T, name, src string, sanitize ...string) string {
+	t.Helper()
+	cc, err := exec.LookPath("cc")
+	if err != nil {
+		t.Skip("no C compiler")
+	}
+	dir := t.TempDir()
+	cfile, bin := filepath.Join(dir, name+".c"), filepath.Join(dir, name)
+	if err := os.WriteFile(cfile, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	build := func(flags ...string) error {
+		out, err := exec.Command(cc, append(append(append([]string{"-O2", "-o", bin}, flags...), cfile), "-lm")...).CombinedOutput()
+		if err != nil {
+			return fmt.Errorf("%v: %s", err, out)
+		}
+		return nil
+	}
+	ubsan := append([]string{"-fsanitize=undefined", "-fno-sanitize-recover=all"}, sanitize...)
+	if err := build(ubsan...); err != nil {
+		t.Logf("no sanitizer (%v): compiling without it", err)
+		if err := build(); err != nil {
+			t.Fatalf("%v\n%s", err, src)
+		}
+	}
+	return bin
+}
