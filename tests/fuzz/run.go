@@ -457,17 +457,7 @@ func Repro(c Case, r Result, original int) string {
 	}
 	fmt.Fprintf(&b, "\n// input seed: %d (found as schedule %d of -seed %d; %d directives before minimizing)\n", c.Seed, c.Index, c.RunSeed, original)
 	fmt.Fprintf(&b, "// replay: go run ./tests/fuzz/cmd/schedfuzz -replay <this file>\n")
-	if r.Code != "" {
-		fmt.Fprintf(&b, "// error code: %s\n", r.Code)
-	}
-	b.WriteString("//\n// result:\n")
-	msg := r.Msg
-	if len(msg) > 3000 {
-		msg = msg[:3000] + "..."
-	}
-	for _, l := range strings.Split(msg, "\n") {
-		b.WriteString("//   " + l + "\n")
-	}
+	writeResult(&b, r)
 	b.WriteString("\nv := halide.NewVar // loops made by the schedule\n\n")
 	b.WriteString(a.Source(c.Sizes))
 	b.WriteString("\n// schedule:\n")
@@ -487,4 +477,20 @@ func ParseRepro(text string) (Case, error) {
 		}
 	}
 	return Case{}, errors.New("no \"// case: \" line")
+}
+
+// writeResult writes a reproduction's comment lines for its outcome: the
+// error code, if any, and the message (cut at 3000 bytes).
+func writeResult(b *strings.Builder, r Result) {
+	if r.Code != "" {
+		fmt.Fprintf(b, "// error code: %s\n", r.Code)
+	}
+	b.WriteString("//\n// result:\n")
+	msg := r.Msg
+	if len(msg) > 3000 {
+		msg = msg[:3000] + "..."
+	}
+	for _, l := range strings.Split(msg, "\n") {
+		b.WriteString("//   " + l + "\n")
+	}
 }

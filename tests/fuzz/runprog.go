@@ -572,17 +572,7 @@ func progRepro(c Case, r Result, original int) string {
 	fmt.Fprintf(&b, "// progfuzz reproduction: %s on the %s\n", r.Class, map[bool]string{true: "GPU emulator", false: "CPU"}[c.GPU])
 	fmt.Fprintf(&b, "// found as program %d of -seed %d (%d directives before minimizing); input seed %d\n", c.Index, c.RunSeed, original, c.Seed)
 	fmt.Fprintf(&b, "// replay: go run ./tests/fuzz/cmd/progfuzz -replay <this file>\n")
-	if r.Code != "" {
-		fmt.Fprintf(&b, "// error code: %s\n", r.Code)
-	}
-	b.WriteString("//\n// result:\n")
-	msg := r.Msg
-	if len(msg) > 3000 {
-		msg = msg[:3000] + "..."
-	}
-	for _, l := range strings.Split(msg, "\n") {
-		b.WriteString("//   " + l + "\n")
-	}
+	writeResult(&b, r)
 	b.WriteString("\npackage main\n\nimport (\n\t\"fmt\"\n\n\t\"github.com/gohalide/gohalide/halide\"\n)\n\nfunc main() {\n")
 	var body strings.Builder
 	body.WriteString("v := halide.NewVar // loops made by the schedule\n_ = v\n")
