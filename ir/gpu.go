@@ -138,64 +138,99 @@ type KernelArg struct {
 	ScratchPerBlock bool
 }
 
-// KernelAlloc describes one allocation of a kernel, for reports.
+// KernelAlloc is one allocation of a kernel: its part of the kernel
+// record. gpu_kernels creates it; gpu_shared_reuse sets the offsets. The
+// emulator, the CUDA emitter and the report read it and recompute none of
+// it.
 type KernelAlloc struct {
-	Func   string
-	T      Type
-	Memory MemoryType
+	Func   string     // gpu_kernels
+	T      Type       // gpu_kernels
+	Memory MemoryType // gpu_memory decides it; gpu_kernels copies it here
 	// Elems is the number of elements (per block for GPUShared, per
 	// thread for Register); Dynamic is set when it is only known at launch,
-	// in which case Elems is the expression (over kernel arguments).
+	// in which case Size is the expression (over kernel arguments). Set by
+	// gpu_kernels.
 	Elems   int64
 	Dynamic bool
 	Size    Expr
 	// SharedAcross lists the thread dimensions ("x", "y", "z") along which
-	// the allocation is one copy shared by the block's threads.
+	// the allocation is one copy shared by the block's threads, and
+	// PerThread those along which each thread has its own part (the
+	// dimensions of the thread loops its region depends on, which
+	// allocation_bounds recorded on the Allocate). Set by gpu_kernels, from
+	// Kernel.ThreadDims; only for GPUShared.
 	SharedAcross []string
+	PerThread    []string
 	// PerBlock marks a Heap allocation (global scratch) of one copy per
 	// block, shared by its threads; other Heap allocations of a kernel
-	// are one copy per thread.
+	// are one copy per thread. Set by gpu_kernels.
 	PerBlock bool
 	// Offset is the byte offset of a static GPUShared allocation in the
 	// kernel's static shared pool (Kernel.SharedBytes), set by
 	// gpu_shared_reuse: allocations whose lifetimes do not overlap may have
 	// overlapping bytes. It is a multiple of the element size.
 	Offset int64
+	// DynOffset is the byte offset of a dynamic GPUShared allocation in
+	// the kernel's dynamic shared region (Kernel.DynamicSharedBytes bytes,
+	// after the static pool), over the kernel's scalar arguments; nil for
+	// every other allocation. Set by gpu_shared_reuse.
+	DynOffset Expr
 }
 
 // Bytes is the allocation's size in bytes (0 when dynamic).
 func (a KernelAlloc) Bytes() int64 { return a.Elems * int64(a.T.Bytes()) }
 
-// Kernel is one GPU kernel.
+// Kernel is the one record of a GPU kernel's facts. A pass that decides a
+// fact sets it in a new Kernel (a copy); no pass edits a Kernel in place,
+// so a *Kernel in a Launch is a value, and one pointer means one kernel.
+// Each field says which pass sets it. The emulator, the CUDA emitter and
+// the report read it; Verify checks that a body and its record agree.
 type Kernel struct {
-	Name string
+	Name string // gpu_kernels
 	// Grid and Block are the launch dimensions: Grid in terms of the host's
-	// variables, Block constants.
+	// variables (gpu_kernels), Block the size in each dimension: a
+	// constant, or an expression of the host's values where a thread
+	// loop's extent is known only at launch (gpu_block_size decides it;
+	// gpu_kernels replaces the max_over the blocks in it by a host let).
 	Grid, Block [3]Expr
-	Args        []KernelArg
+	// ThreadDims is the thread dimension (0 = x, 1 = y, 2 = z) of each
+	// thread loop of the kernel, by loop name (gpu_block_size).
+	ThreadDims map[string]int
+	// Args are the buffers and scalars the body uses from the host
+	// (gpu_kernels; WithBody recomputes them).
+	Args []KernelArg
 	// Body is run by every thread. Its GPUShared allocations come first,
-	// one copy per block; other allocations are per thread.
-	Body     Stmt
-	Allocs   []KernelAlloc
+	// one copy per block; other allocations are per thread. gpu_kernels
+	// sets it; gpu_partition, common_loads and vector_access replace it
+	// (WithBody).
+	Body Stmt
+	// Allocs are the kernel's allocations, in body order (gpu_kernels;
+	// gpu_shared_reuse sets their offsets).
+	Allocs []KernelAlloc
+	// Barriers is the number of barriers in the body gpu_kernels extracted
+	// (gpu_kernels), what one block reaches.
 	Barriers int
 	// SharedBytes is the size of the static shared pool that holds the
 	// static GPUShared allocations at their Offsets (gpu_shared_reuse);
-	// zero when the kernel has none or no layout was recorded (a kernel
-	// built by hand), in which case each gets its own bytes, laid out by
-	// PackShared with every pair overlapping.
-	// Dynamic shared allocations come after it, in their own region.
+	// zero when the kernel has none.
 	SharedBytes int64
+	// DynamicSharedBytes is the size in bytes of the dynamic shared region
+	// (the GPUShared allocations whose sizes are known only at launch, at
+	// their DynOffsets), over the kernel's scalar arguments; nil when the
+	// kernel has none (gpu_shared_reuse). The region comes after the
+	// static pool; the kernel needs SharedBytes + DynamicSharedBytes.
+	DynamicSharedBytes Expr
 	// HostLets are the values the host computes before each launch and
 	// passes as arguments: sizes known only at launch, such as the largest
 	// shared footprint over the blocks (an IntrinsicMaxOver). The launch
-	// statement binds them; they are listed here for reports.
+	// statement binds them; they are listed here for reports (gpu_kernels).
 	HostLets []HostLet
 	// SingleThread lists the stages of shared productions that run on the
 	// block's first thread only (nothing to deal out: gpu_cooperative).
 	SingleThread []string
 	// Checks are the host's checks before each launch of rules whose
 	// values are known only then (AssertStmts with an Error): the block
-	// size, the shared memory limit.
+	// size (gpu_kernels), the shared memory limit (gpu_shared_reuse).
 	Checks []Stmt
 }
 

@@ -59,10 +59,9 @@ import (
 )
 
 func commonLoads(st *State) error {
-	for _, k := range st.Kernels {
-		k.Body = commonLoadsKernel(k.Body, vectorAlignments(k))
-	}
-	return nil
+	return mapKernels(st, func(k *ir.Kernel) (*ir.Kernel, ir.Stmt, error) {
+		return k.WithBody(commonLoadsKernel(k.Body, vectorAlignments(k))), nil, nil
+	})
 }
 
 // commonLoadsKernel returns body with the four steps applied. align gives

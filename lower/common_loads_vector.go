@@ -25,7 +25,7 @@ import (
 )
 
 // vectorAlignments returns the byte alignment of the first element of each
-// static shared array of k in its pool (16, the pool's alignment, at most).
+// static shared array of k in its pool (ir.SharedPoolAlign at most).
 func vectorAlignments(k *ir.Kernel) map[string]int64 {
 	if k.SharedBytes == 0 {
 		return nil // no layout recorded
@@ -35,7 +35,7 @@ func vectorAlignments(k *ir.Kernel) map[string]int64 {
 		if a.Memory != ir.GPUShared || a.Dynamic || a.PerBlock {
 			continue
 		}
-		al := int64(16)
+		al := int64(ir.SharedPoolAlign)
 		for al > 1 && a.Offset%al != 0 {
 			al /= 2
 		}

@@ -28,7 +28,7 @@ import (
 
 func gpuBarriers(st *State) error {
 	s, err := forEachKernel(st.Stmt, func(k *ir.For) (ir.Stmt, error) {
-		if st.kernels[k.Name].threads() == 1 {
+		if st.kernels[k.Name].Threads() == 1 {
 			return k, nil // one thread per block shares with no one
 		}
 		b := &barrierer{shared: map[string]bool{}, local: map[string]bool{}, together: map[string]bool{}, stages: map[string]int{}}

@@ -9,8 +9,10 @@ package lower
 // gpu_thread_loops, gpu_kernels) read the result; none works it out again.
 //
 // Before: unroll_loops and simplify (thread loops have their final
-// extents). After: st.kernels has the shape of every kernel, by the name
-// of its outermost block loop.
+// extents). After: st.kernels has the record of every kernel (an
+// *ir.Kernel with Block and ThreadDims set, the facts this pass decides),
+// by the name of its outermost block loop; gpu_cooperative and gpu_kernels
+// copy it with the facts they add.
 
 import (
 	"sort"
@@ -20,47 +22,10 @@ import (
 	"github.com/gohalide/gohalide/ir"
 )
 
-// kernelShape is the block of one kernel: its size, and the thread
-// dimension of each of its thread loops.
-type kernelShape struct {
-	// block is the size in each dimension where it is a constant, and 0
-	// where it is known only at launch (size has it then).
-	block [3]int64
-	// size is the size in each dimension: a constant, or an expression
-	// of the host's values (a max_over the blocks where the thread
-	// extents vary between blocks), computed before each launch.
-	size [3]ir.Expr
-	dims map[string]int
-	// single lists the stages of shared productions that run on the
-	// block's first thread only (nothing to deal out: gpu_cooperative).
-	single []string
-}
-
-// threads is the number of threads per block, or 0 when it is known only
-// at launch.
-func (k kernelShape) threads() int64 { return k.block[0] * k.block[1] * k.block[2] }
-
-// threadsExpr is the number of threads per block.
-func (k kernelShape) threadsExpr() ir.Expr {
-	return ir.Simplify(ir.MulE(ir.MulE(k.size[0], k.size[1]), k.size[2]))
-}
-
-// linearThreadID is the index of the thread within its block.
-func (k kernelShape) linearThreadID() ir.Expr {
-	e := ir.Expr(v(ir.ThreadID[0]))
-	if k.block[1] != 1 {
-		e = ir.AddE(e, ir.MulE(v(ir.ThreadID[1]), k.size[0]))
-	}
-	if k.block[2] != 1 {
-		e = ir.AddE(e, ir.MulE(v(ir.ThreadID[2]), ir.MulE(k.size[0], k.size[1])))
-	}
-	return ir.Simplify(e)
-}
-
 func gpuBlockSize(st *State) error {
-	st.kernels = map[string]kernelShape{}
+	st.kernels = map[string]*ir.Kernel{}
 	_, err := forEachKernel(st.Stmt, func(k *ir.For) (ir.Stmt, error) {
-		shape, err := threadLoopDims(k)
+		kern, err := threadLoopDims(k, st.limits)
 		if err != nil {
 			return nil, err
 		}
@@ -68,18 +33,14 @@ func gpuBlockSize(st *State) error {
 		// name (and their thread loops'); a copy whose tail emptied it
 		// has fewer loops. They get one block: the largest.
 		if prev, ok := st.kernels[k.Name]; ok {
-			for d := range shape.size {
-				shape.size[d] = ir.Simplify(ir.MaxE(shape.size[d], prev.size[d]))
-				shape.block[d] = 0
-				if c, ok := ir.AsInt(shape.size[d]); ok {
-					shape.block[d] = c
-				}
+			for d := range kern.Block {
+				kern.Block[d] = ir.Simplify(ir.MaxE(kern.Block[d], prev.Block[d]))
 			}
-			for n, d := range prev.dims {
-				shape.dims[n] = d
+			for n, d := range prev.ThreadDims {
+				kern.ThreadDims[n] = d
 			}
 		}
-		st.kernels[k.Name] = shape
+		st.kernels[k.Name] = kern
 		return k, nil
 	})
 	return err
@@ -127,10 +88,10 @@ func threadDims(s ir.Stmt) map[string]int {
 // one can be proved, else a size the host computes before the launch
 // (blockMax). Over 1024 threads is an error here when the size is a
 // constant, and at launch otherwise (gpu_kernels' checks).
-func threadLoopDims(kernel *ir.For) (kernelShape, error) {
-	shape := kernelShape{dims: map[string]int{}, block: [3]int64{1, 1, 1}}
-	for d := range shape.size {
-		shape.size[d] = ir.Int(1)
+func threadLoopDims(kernel *ir.For, limits ir.DeviceLimits) (*ir.Kernel, error) {
+	kern := &ir.Kernel{ThreadDims: map[string]int{}}
+	for d := range kern.Block {
+		kern.Block[d] = ir.Int(1)
 	}
 	var err error
 	dims := threadDims(kernel)
@@ -145,7 +106,7 @@ func threadLoopDims(kernel *ir.For) (kernelShape, error) {
 			err = ir.Errorf(ir.ErrSchedule, loopFunc(l.Name), "gpu_threads", "the thread loop %s has more than 2 thread loops nested inside it; a block has at most 3 dimensions", l.Name)
 			return x
 		}
-		shape.dims[l.Name] = d
+		kern.ThreadDims[l.Name] = d
 		var ext ir.Expr
 		if c, ok := bounds.ConstantUpperBound(sc.lets.resolve(l.Extent), nil); ok {
 			ext = ir.Int(c)
@@ -154,26 +115,21 @@ func threadLoopDims(kernel *ir.For) (kernelShape, error) {
 				WithLegal("split the loop by a constant factor and make the inner loop the thread loop, or Bound the Func along it")
 			return x
 		}
-		shape.size[d] = ir.Simplify(ir.MaxE(shape.size[d], ext))
+		kern.Block[d] = ir.Simplify(ir.MaxE(kern.Block[d], ext))
 		return x
 	})
 	if err != nil {
-		return shape, err
+		return kern, err
 	}
-	for d := range shape.size {
-		shape.block[d] = 0
-		if c, ok := ir.AsInt(shape.size[d]); ok {
-			shape.block[d] = c
-		}
-	}
-	if n := shape.threads(); n > 1024 {
+	if n := kern.Threads(); n > limits.MaxThreadsPerBlock {
 		var loops []string
-		for name := range shape.dims {
+		for name := range kern.ThreadDims {
 			loops = append(loops, name)
 		}
 		sort.Strings(loops)
-		return shape, ir.Errorf(ir.ErrSchedule, loopFunc(kernel.Name), "gpu_threads", "the kernel of block loop %s has %d x %d x %d = %d threads per block (thread loops %s); CUDA allows at most 1024", kernel.Name, shape.block[0], shape.block[1], shape.block[2], n, strings.Join(loops, ", ")).
+		b := kern.BlockSize()
+		return kern, ir.Errorf(ir.ErrSchedule, loopFunc(kernel.Name), "gpu_threads", "the kernel of block loop %s has %d x %d x %d = %d threads per block (thread loops %s); CUDA allows at most %d", kernel.Name, b[0], b[1], b[2], n, strings.Join(loops, ", "), limits.MaxThreadsPerBlock).
 			WithLegal("smaller thread tiles: split the thread loops by smaller factors")
 	}
-	return shape, nil
+	return kern, nil
 }

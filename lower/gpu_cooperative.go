@@ -49,12 +49,12 @@ func gpuCooperative(st *State) error {
 				}
 				f := st.Funcs[pc.Func]
 				body, single := distributeStages(f, pc.Body, block, lv)
-				text := fmt.Sprintf("%s: one copy per block, produced by the block's %s threads together", pc.Func, ir.ExprString(block.threadsExpr()))
+				text := fmt.Sprintf("%s: one copy per block, produced by the block's %s threads together", pc.Func, ir.ExprString(block.ThreadsExpr()))
 				if len(single) > 0 {
 					text += fmt.Sprintf("; %s on the first thread only (nothing to deal out)", strings.Join(single, ", "))
-					shape := st.kernels[k.Name]
-					shape.single = append(shape.single, single...)
-					st.kernels[k.Name] = shape
+					rec := *st.kernels[k.Name]
+					rec.SingleThread = append(append([]string(nil), rec.SingleThread...), single...)
+					st.kernels[k.Name] = &rec
 				}
 				note := &ir.Comment{Text: text}
 				return &ir.ProducerConsumer{Func: pc.Func, Producer: true, Body: ir.MakeBlock(note, body)}
@@ -137,7 +137,7 @@ func hasThreadLoop(s ir.Stmt) bool {
 // distributeStages distributes each stage of a production (the produce
 // body is one statement per stage, or a Block of them). It also returns
 // the stages that run on the block's first thread only.
-func distributeStages(f *ir.Function, s ir.Stmt, block kernelShape, lv letValues) (ir.Stmt, []string) {
+func distributeStages(f *ir.Function, s ir.Stmt, block *ir.Kernel, lv letValues) (ir.Stmt, []string) {
 	stmts := []ir.Stmt{s}
 	if b, ok := s.(*ir.Block); ok {
 		stmts = b.Stmts
@@ -176,7 +176,7 @@ func isPureLoop(f *ir.Function, name string) bool {
 // distributeNest flattens the outer chain of pure-var loops of one stage
 // (lets between them are kept, in order) and deals the flat index out to
 // the threads.
-func distributeNest(f *ir.Function, s ir.Stmt, block kernelShape, lv letValues) (ir.Stmt, bool) {
+func distributeNest(f *ir.Function, s ir.Stmt, block *ir.Kernel, lv letValues) (ir.Stmt, bool) {
 	type link struct {
 		loop *ir.For
 		let  *ir.LetStmt
@@ -226,7 +226,7 @@ done:
 		// can keep the first thread out).
 		coop := stageOf(f, s) + ".__share"
 		return &ir.For{Name: coop, Min: ir.Int(0), Extent: ir.Int(1), Kind: ir.Serial,
-			Body: &ir.IfThenElse{Cond: &ir.Binary{Op: ir.EQ, A: block.linearThreadID(), B: ir.Int(0)}, Then: s}}, true
+			Body: &ir.IfThenElse{Cond: &ir.Binary{Op: ir.EQ, A: block.LinearThreadID(), B: ir.Int(0)}, Then: s}}, true
 	}
 	wrapOuter := func(body ir.Stmt) ir.Stmt {
 		for i := len(outer) - 1; i >= 0; i-- {
@@ -244,7 +244,7 @@ done:
 	// while having a constant bound (the region's width at a tail): the
 	// flat index then uses the bound, so dividing it out is by constants,
 	// and a guard skips the points past each loop's real end.
-	nthreads := block.threadsExpr()
+	nthreads := block.ThreadsExpr()
 	var guard ir.Expr
 	exts := make([]ir.Expr, len(loops))
 	for i, l := range loops {
@@ -299,7 +299,7 @@ done:
 	}
 	coop := prefix + ".__share"
 	return wrapOuter(&ir.For{Name: coop, Min: ir.Int(0), Extent: ir.Simplify(ir.DivE(ir.AddE(total, ir.SubE(nthreads, ir.Int(1))), nthreads)), Kind: ir.Serial,
-		Body: &ir.LetStmt{Name: idx, Value: ir.Simplify(ir.AddE(ir.MulE(v(coop), nthreads), block.linearThreadID())),
+		Body: &ir.LetStmt{Name: idx, Value: ir.Simplify(ir.AddE(ir.MulE(v(coop), nthreads), block.LinearThreadID())),
 			Body: &ir.IfThenElse{Cond: ir.LTE(v(idx), total), Then: body}}}), false
 }
 

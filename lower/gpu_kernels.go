@@ -5,8 +5,8 @@ package lower
 // is x); their body, with `let v = min + block_id_d` for each block loop,
 // becomes the kernel body. GPUShared allocations move to the top of the body
 // (one copy per block, a single flat extent); their sizes are checked
-// against the device limits (48 KB of static shared memory; 227 KB
-// dynamic on sm_90). Heap allocations (one copy per thread) and GPUShared
+// against the device limits (Options.Limits: on sm_90 48 KB of static
+// shared memory, 227 KB with dynamic) by gpu_shared_reuse. Heap allocations (one copy per thread) and GPUShared
 // ones InGlobal (one copy per block) become global scratch allocated on
 // the host around the launch, a slice per copy. Sizes known only at launch
 // (ir.IntrinsicMaxOver from blockMax) become host lets before the launch
@@ -22,16 +22,9 @@ package lower
 import (
 	"fmt"
 	"math"
-	"sort"
 	"strings"
 
 	"github.com/gohalide/gohalide/ir"
-)
-
-// Device limits (sm_90).
-const (
-	maxStaticShared  = 48 << 10
-	maxDynamicShared = 227 << 10
 )
 
 func gpuKernels(st *State) error {
@@ -120,7 +113,10 @@ func extractKernel(st *State, outer *ir.For, count map[string]int) (*ir.Kernel, 
 		l = inner
 	}
 	body := blocks[len(blocks)-1].Body
-	kern := &ir.Kernel{}
+	// A copy of the record gpu_block_size made (and gpu_cooperative
+	// added to), with the facts decided here.
+	rec := st.kernels[outer.Name]
+	kern := &ir.Kernel{Block: rec.Block, ThreadDims: rec.ThreadDims, SingleThread: rec.SingleThread}
 	// Stage name: "f.s1" of the outermost block loop.
 	stage := outer.Name
 	if i := strings.Index(stage, ".s"); i >= 0 {
@@ -151,12 +147,7 @@ func extractKernel(st *State, outer *ir.For, count map[string]int) (*ir.Kernel, 
 		l := blocks[i]
 		body = &ir.LetStmt{Name: l.Name, Value: ir.Simplify(ir.AddE(l.Min, v(ir.BlockID[d]))), Body: body}
 	}
-	shape := st.kernels[outer.Name]
-	block := shape.block
-	kern.SingleThread = shape.single
-	for d := 0; d < 3; d++ {
-		kern.Block[d] = shape.size[d]
-	}
+	block := rec.BlockSize()
 	// Hoist the shared allocations to the top. An allocation met more
 	// than once (the copies an unrolled loop made of one realization, live
 	// one after the other) is hoisted once, with the largest size.
@@ -203,11 +194,13 @@ func extractKernel(st *State, outer *ir.For, count map[string]int) (*ir.Kernel, 
 			// does not depend on (allocation_bounds recorded which).
 			split := [3]bool{}
 			for _, l := range a.PerThread {
-				split[st.kernels[outer.Name].dims[l]] = true
+				split[kern.ThreadDims[l]] = true
 			}
 			for d := 0; d < 3; d++ {
 				if block[d] != 1 && !split[d] {
 					ka.SharedAcross = append(ka.SharedAcross, "xyz"[d:d+1])
+				} else if block[d] != 1 {
+					ka.PerThread = append(ka.PerThread, "xyz"[d:d+1])
 				}
 			}
 		}
@@ -232,14 +225,18 @@ func extractKernel(st *State, outer *ir.For, count map[string]int) (*ir.Kernel, 
 			}
 		}
 	}
-	kern.Checks = append(kern.Checks, launchChecks(kern, loopFunc(outer.Name))...)
+	kern.Checks = append(kern.Checks, launchChecks(kern, loopFunc(outer.Name), st.limits)...)
 	ir.WalkStmt(body, func(x ir.Stmt) bool {
 		if _, ok := x.(*ir.Barrier); ok {
 			kern.Barriers++
 		}
 		return true
 	}, nil)
-	kern.Args = scratchArgs(kernelArgs(withSizes(body, scratch)), scratch)
+	var scratchArgs []ir.KernelArg
+	for _, a := range scratch {
+		scratchArgs = append(scratchArgs, ir.KernelArg{Name: a.Name, T: a.T, IsBuffer: true, Scratch: a.Extents[0], ScratchPerBlock: a.InGlobal})
+	}
+	kern.Args = ir.KernelArgs(body, scratchArgs)
 	return kern, scratch, nil
 }
 
@@ -317,31 +314,6 @@ func flatSize(extents []ir.Expr) ir.Expr {
 	return size
 }
 
-// withSizes is body with the sizes of the kernel's global scratch
-// evaluated after it, so that the arguments found in it include the
-// variables of the sizes (which the launch needs to check the copies) even
-// where the body no longer uses them.
-func withSizes(body ir.Stmt, scratch []*ir.Allocate) ir.Stmt {
-	stmts := []ir.Stmt{body}
-	for _, a := range scratch {
-		stmts = append(stmts, &ir.Evaluate{X: a.Extents[0]})
-	}
-	return ir.MakeBlock(stmts...)
-}
-
-// scratchArgs records on the buffer arguments of global scratch the size
-// of one copy.
-func scratchArgs(args []ir.KernelArg, scratch []*ir.Allocate) []ir.KernelArg {
-	for _, a := range scratch {
-		for i := range args {
-			if args[i].Name == a.Name {
-				args[i].Scratch, args[i].ScratchPerBlock = a.Extents[0], a.InGlobal
-			}
-		}
-	}
-	return args
-}
-
 // rebaseBuffer adds base to every index of buf in s.
 func rebaseBuffer(s ir.Stmt, buf string, base ir.Expr) ir.Stmt {
 	var fe func(ir.Expr) ir.Expr
@@ -404,7 +376,7 @@ func hostMaxima(kern *ir.Kernel, body ir.Stmt, shared []*ir.Allocate) ir.Stmt {
 // values are known only then: at most 1024 threads per block (the shared
 // memory limit is gpu_shared_reuse's, once the pool is laid out). Each
 // failure is a typed error naming the Func.
-func launchChecks(kern *ir.Kernel, fn string) []ir.Stmt {
+func launchChecks(kern *ir.Kernel, fn string, limits ir.DeviceLimits) []ir.Stmt {
 	var checks []ir.Stmt
 	threads := ir.Expr(ir.Int(1))
 	for _, b := range kern.Block {
@@ -412,8 +384,8 @@ func launchChecks(kern *ir.Kernel, fn string) []ir.Stmt {
 	}
 	if _, ok := ir.AsInt(threads); !ok {
 		checks = append(checks, &ir.AssertStmt{
-			Cond:    ir.Simplify(ir.LTE(threads, ir.Int(1024))),
-			Message: fmt.Sprintf("kernel %s has a block of %s x %s x %s threads, known at launch; CUDA allows at most 1024; the block has", kern.Name, ir.ExprString(kern.Block[0]), ir.ExprString(kern.Block[1]), ir.ExprString(kern.Block[2])),
+			Cond:    ir.Simplify(ir.LTE(threads, ir.Int(limits.MaxThreadsPerBlock))),
+			Message: fmt.Sprintf("kernel %s has a block of %s x %s x %s threads, known at launch; CUDA allows at most %d; the block has", kern.Name, ir.ExprString(kern.Block[0]), ir.ExprString(kern.Block[1]), ir.ExprString(kern.Block[2]), limits.MaxThreadsPerBlock),
 			Args:    []ir.Expr{threads},
 			Error:   &ir.Error{Code: ir.ErrSchedule, Func: fn, Directive: "gpu_threads", Legal: "smaller thread tiles, or Bound the Func so that the thread loops have constant extents"},
 		})
@@ -431,103 +403,3 @@ func allocList(as []ir.KernelAlloc) string {
 	return strings.Join(parts, ", ")
 }
 
-// kernelArgs returns the free variables and the buffers of a kernel body,
-// sorted by name (buffers first).
-func kernelArgs(body ir.Stmt) []ir.KernelArg {
-	defined := map[string]int{}
-	for _, n := range ir.ThreadID {
-		defined[n]++
-	}
-	for _, n := range ir.BlockID {
-		defined[n]++
-	}
-	scalars := map[string]ir.Type{}
-	bufs := map[string]*ir.KernelArg{}
-	allocated := map[string]int{}
-	var expr func(e ir.Expr)
-	expr = func(e ir.Expr) {
-		ir.WalkExpr(e, func(x ir.Expr) bool {
-			switch x := x.(type) {
-			case *ir.Var:
-				if defined[x.Name] == 0 {
-					scalars[x.Name] = x.T
-				}
-			case *ir.Load:
-				if allocated[x.Buf] == 0 && bufs[x.Buf] == nil {
-					bufs[x.Buf] = &ir.KernelArg{Name: x.Buf, T: x.T, IsBuffer: true}
-				}
-			case *ir.Let:
-				expr(x.Value)
-				defined[x.Name]++
-				expr(x.Body)
-				defined[x.Name]--
-				return false
-			}
-			return true
-		})
-	}
-	var stmt func(s ir.Stmt)
-	stmt = func(s ir.Stmt) {
-		switch x := s.(type) {
-		case nil:
-		case *ir.LetStmt:
-			expr(x.Value)
-			defined[x.Name]++
-			stmt(x.Body)
-			defined[x.Name]--
-		case *ir.For:
-			expr(x.Min)
-			expr(x.Extent)
-			defined[x.Name]++
-			stmt(x.Body)
-			defined[x.Name]--
-		case *ir.Allocate:
-			for _, e := range x.Extents {
-				expr(e)
-			}
-			allocated[x.Name]++
-			stmt(x.Body)
-			allocated[x.Name]--
-		case *ir.Store:
-			expr(x.Index)
-			expr(x.Value)
-			if allocated[x.Buf] == 0 {
-				if bufs[x.Buf] == nil {
-					bufs[x.Buf] = &ir.KernelArg{Name: x.Buf, T: x.Value.Type(), IsBuffer: true}
-				}
-				bufs[x.Buf].Written = true
-			}
-		default:
-			ir.WalkStmt(s, func(y ir.Stmt) bool {
-				if y == s {
-					return true
-				}
-				stmt(y)
-				return false
-			}, func(e ir.Expr) bool { expr(e); return false })
-		}
-	}
-	stmt(body)
-	var out []ir.KernelArg
-	for _, n := range sortedNames(bufs) {
-		out = append(out, *bufs[n])
-	}
-	names := make([]string, 0, len(scalars))
-	for n := range scalars {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		out = append(out, ir.KernelArg{Name: n, T: scalars[n]})
-	}
-	return out
-}
-
-func sortedNames(m map[string]*ir.KernelArg) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}

@@ -20,7 +20,9 @@ package lower
 //
 // Before: gpu_shared_reuse (the layout holds in both branches: each runs the
 // body's statements in the same order). After: each kernel body is
-// partitioned where it has such guards; Kernel.Args are recomputed.
+// partitioned where it has such guards: a new kernel (ir.Kernel.WithBody,
+// which recomputes the arguments); a kernel without such guards is left
+// as it was (the same *ir.Kernel).
 
 import (
 	"github.com/gohalide/gohalide/bounds"
@@ -28,15 +30,14 @@ import (
 )
 
 func gpuPartition(st *State) error {
-	for _, k := range st.Kernels {
-		partitionKernel(k)
-	}
-	return nil
+	return mapKernels(st, func(k *ir.Kernel) (*ir.Kernel, ir.Stmt, error) {
+		return partitionKernel(k), nil, nil
+	})
 }
 
-// partitionKernel rewrites k's body in place (k is shared by st.Kernels and
-// its Launch).
-func partitionKernel(k *ir.Kernel) {
+// partitionKernel returns k with its body partitioned, or k itself when it
+// has no guard to drop.
+func partitionKernel(k *ir.Kernel) *ir.Kernel {
 	// The thread indices range over the block.
 	threads := bounds.Scope{}
 	for d, b := range k.Block {
@@ -93,6 +94,9 @@ func partitionKernel(k *ir.Kernel) {
 	}
 	slow := always(body, false)
 	fast := always(body, true)
+	if slow == body && len(conds) == 0 {
+		return k
+	}
 	var uniform ir.Expr
 	for _, c := range strongest(conds) {
 		uniform = and(uniform, c)
@@ -115,11 +119,11 @@ func partitionKernel(k *ir.Kernel) {
 		a.Body = body
 		body = &a
 	}
-	k.Body = ir.SimplifyStmt(body)
-	if k.Body == nil {
-		k.Body = &ir.Block{}
+	body = ir.SimplifyStmt(body)
+	if body == nil {
+		body = &ir.Block{}
 	}
-	k.Args = rebuildArgs(k)
+	return k.WithBody(body)
 }
 
 // sufficient returns a condition, free of the variables of scope, that
@@ -256,16 +260,4 @@ func threadOrLoopDependent(e ir.Expr, loops []*ir.For) bool {
 		}
 		return false
 	})
-}
-
-// rebuildArgs recomputes a kernel's arguments from its body, keeping the
-// global scratch buffers and their sizes (gpu_kernels' withSizes).
-func rebuildArgs(k *ir.Kernel) []ir.KernelArg {
-	var scratch []*ir.Allocate
-	for _, a := range k.Args {
-		if a.Scratch != nil {
-			scratch = append(scratch, &ir.Allocate{Name: a.Name, T: a.T, Memory: ir.Heap, InGlobal: a.ScratchPerBlock, Extents: []ir.Expr{a.Scratch}})
-		}
-	}
-	return scratchArgs(kernelArgs(withSizes(k.Body, scratch)), scratch)
 }

@@ -20,115 +20,125 @@ package lower
 //
 // Packing (ir.PackShared): widest element type first, then largest; each at
 // the lowest offset aligned to its element size that overlaps no placed
-// allocation it conflicts with (first fit). The pool's base is 16-byte
-// aligned by the CUDA emitter. The offsets go on ir.KernelAlloc.Offset and
-// the pool's size on ir.Kernel.SharedBytes; the CUDA emitter, the emulator
-// and the report read them. Dynamic shared allocations (sizes known at
+// allocation it conflicts with (first fit). The pool's base is aligned to
+// ir.SharedPoolAlign bytes, which the CUDA emitter declares. The offsets go
+// on ir.KernelAlloc.Offset and the pool's size on ir.Kernel.SharedBytes;
+// the CUDA emitter, the emulator and the report read them. Dynamic shared
+// allocations (sizes known at
 // launch) are not pooled: they keep their own region after the pool.
 //
+// The dynamic shared allocations get their offsets in the dynamic region
+// (ir.KernelAlloc.DynOffset) and its size (ir.Kernel.DynamicSharedBytes).
+// The limits (Options.Limits) apply here: the static pool to the static
+// limit, a schedule error; the pool plus the dynamic region to the opt-in
+// limit, a host check before each launch.
+//
 // Before: gpu_kernels (shared allocations hoisted, Kernel.Allocs filled).
-// After: every kernel with static shared memory has a layout; each Launch
-// holds a new *ir.Kernel, and st.Kernels the same pointers.
+// After: every kernel with shared memory has a layout, in a new
+// *ir.Kernel in its Launch and in st.Kernels; a kernel without any is
+// left as it was.
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/gohalide/gohalide/ir"
 )
 
 func gpuSharedReuse(st *State) error {
-	if len(st.Kernels) == 0 {
-		return nil
-	}
-	laid := make(map[*ir.Kernel]*ir.Kernel, len(st.Kernels))
-	limit := map[*ir.Kernel]ir.Stmt{}
-	for i, k := range st.Kernels {
+	return mapKernels(st, func(k *ir.Kernel) (*ir.Kernel, ir.Stmt, error) {
 		nk := layoutShared(k)
-		laid[k] = nk
-		st.Kernels[i] = nk
 		if nk.SharedBytes > 0 {
 			st.logf(3, "  gpu_shared_reuse: %s\n", sharedLayoutText(nk))
 		}
-		check, err := sharedLimits(nk)
+		check, err := sharedLimits(nk, st.limits)
 		if err != nil {
-			return err
+			return nil, nil, err
 		}
-		limit[nk] = check
 		if check != nil {
+			if nk == k {
+				c := *k
+				nk = &c
+			}
 			nk.Checks = append(append([]ir.Stmt(nil), nk.Checks...), check)
 		}
-	}
-	var mut func(ir.Stmt) ir.Stmt
-	mut = func(x ir.Stmt) ir.Stmt {
-		if l, ok := x.(*ir.Launch); ok {
-			nk, ok := laid[l.Kernel]
-			if !ok {
-				panic(fmt.Sprintf("launch of kernel %s, which is not in State.Kernels", l.Kernel.Name))
-			}
-			return ir.MakeBlock(limit[nk], &ir.Launch{Kernel: nk})
-		}
-		return ir.MapStmt(x, mut, nil)
-	}
-	st.Stmt = mut(st.Stmt)
-	return nil
+		return nk, check, nil
+	})
 }
 
 // sharedLimits checks a laid-out kernel's shared memory against the
-// device: its static pool against the 48 KB of static shared memory (a
+// device: its static pool against the limit of static shared memory (a
 // schedule error here), and, when some sizes are known only at launch, the
-// pool plus the dynamic allocations against the opt-in limit (227 KB on
-// sm_90), which it returns as a host check to run before each launch.
-func sharedLimits(k *ir.Kernel) (ir.Stmt, error) {
+// pool plus the dynamic region against the opt-in limit, which it returns
+// as a host check to run before each launch.
+func sharedLimits(k *ir.Kernel, limits ir.DeviceLimits) (ir.Stmt, error) {
 	biggest := ir.KernelAlloc{}
-	bytes := ir.Expr(ir.Int(k.SharedBytes))
 	var dynamic []string
-	dynFunc := ""
 	for _, a := range k.Allocs {
 		if a.Memory != ir.GPUShared {
 			continue
 		}
 		if a.Dynamic {
-			bytes = ir.Simplify(ir.AddE(bytes, ir.MulE(a.Size, ir.Int(int64(a.T.Bytes())))))
 			dynamic = append(dynamic, a.Func)
-			if dynFunc == "" {
-				dynFunc = a.Func
-			}
 		} else if a.Bytes() > biggest.Bytes() {
 			biggest = a
 		}
 	}
-	if k.SharedBytes > maxStaticShared {
-		return nil, ir.Errorf(ir.ErrSchedule, biggest.Func, "store_in(GPUShared)", "kernel %s needs %d bytes of static shared memory (%s); the device allows %d", k.Name, k.SharedBytes, allocList(k.Allocs), maxStaticShared).
+	if k.SharedBytes > limits.MaxStaticShared {
+		return nil, ir.Errorf(ir.ErrSchedule, biggest.Func, "store_in(GPUShared)", "kernel %s needs %d bytes of static shared memory (%s); the device allows %d", k.Name, k.SharedBytes, allocList(k.Allocs), limits.MaxStaticShared).
 			WithLegal("smaller tiles, or fewer Funcs in shared memory")
 	}
 	if len(dynamic) == 0 {
 		return nil, nil
 	}
+	bytes := ir.Simplify(ir.AddE(ir.Int(k.SharedBytes), k.DynamicSharedBytes))
 	return &ir.AssertStmt{
 		// In int64: the sizes are checked not to wrap (noWrapCheck), but
 		// their bytes could.
-		Cond:    ir.Simplify(ir.LTE(widen(bytes), ir.IntConst(ir.Int64, maxDynamicShared))),
-		Message: fmt.Sprintf("kernel %s needs %s bytes of shared memory (sizes known at launch: %s), over the device's limit of %d bytes per block; it needs", k.Name, ir.ExprString(bytes), strings.Join(dynamic, ", "), maxDynamicShared),
+		Cond:    ir.Simplify(ir.LTE(widen(bytes), ir.IntConst(ir.Int64, limits.MaxShared))),
+		Message: fmt.Sprintf("kernel %s needs %s bytes of shared memory (sizes known at launch: %s), over the device's limit of %d bytes per block; it needs", k.Name, ir.ExprString(bytes), strings.Join(dynamic, ", "), limits.MaxShared),
 		Args:    []ir.Expr{bytes},
-		Error:   &ir.Error{Code: ir.ErrSchedule, Func: dynFunc, Directive: "store_in(GPUShared)", Legal: "smaller tiles, or fewer Funcs in shared memory"},
+		Error:   &ir.Error{Code: ir.ErrSchedule, Func: dynamic[0], Directive: "store_in(GPUShared)", Legal: "smaller tiles, or fewer Funcs in shared memory"},
 	}, nil
 }
 
-// layoutShared returns a copy of k with its static shared pool laid out.
+// layoutShared returns a copy of k with its shared memory laid out: the
+// static pool, and the dynamic region (after it), in which the dynamic
+// allocations go by decreasing element size (then in body order), so that
+// with power-of-two sizes no padding comes between them and their offsets
+// are plain sums. A kernel with no shared allocation is returned as it was.
 func layoutShared(k *ir.Kernel) *ir.Kernel {
+	var idx, dyn []int // indices in k.Allocs of the static and the dynamic shared allocations
+	names := map[string]int{}
+	for i, a := range k.Allocs {
+		if a.Memory != ir.GPUShared {
+			continue
+		}
+		if a.Dynamic {
+			dyn = append(dyn, i)
+			continue
+		}
+		if _, dup := names[a.Func]; dup {
+			panic(fmt.Sprintf("kernel %s has two shared allocations named %s", k.Name, a.Func))
+		}
+		names[a.Func] = len(idx)
+		idx = append(idx, i)
+	}
+	if len(idx) == 0 && len(dyn) == 0 {
+		return k
+	}
 	nk := *k
 	nk.Allocs = append([]ir.KernelAlloc(nil), k.Allocs...)
-	var idx []int // indices in nk.Allocs of the static shared allocations
-	names := map[string]int{}
-	for i, a := range nk.Allocs {
-		if a.Memory == ir.GPUShared && !a.Dynamic {
-			if _, dup := names[a.Func]; dup {
-				panic(fmt.Sprintf("kernel %s has two shared allocations named %s", k.Name, a.Func))
-			}
-			names[a.Func] = len(idx)
-			idx = append(idx, i)
+	if len(dyn) > 0 {
+		sort.SliceStable(dyn, func(i, j int) bool { return nk.Allocs[dyn[i]].T.Bytes() > nk.Allocs[dyn[j]].T.Bytes() })
+		off := ir.Expr(ir.Int(0))
+		for _, i := range dyn {
+			a := &nk.Allocs[i]
+			a.DynOffset = off
+			off = ir.Simplify(ir.AddE(off, ir.MulE(a.Size, ir.Int(int64(a.T.Bytes())))))
 		}
+		nk.DynamicSharedBytes = off
 	}
 	if len(idx) == 0 {
 		return &nk

@@ -24,7 +24,7 @@ import (
 
 func gpuThreadLoops(st *State) error {
 	s, err := forEachKernel(st.Stmt, func(k *ir.For) (ir.Stmt, error) {
-		dims, block := st.kernels[k.Name].dims, st.kernels[k.Name].block
+		dims, block := st.kernels[k.Name].ThreadDims, st.kernels[k.Name].BlockSize()
 		c := &spmd{dims: dims, block: block, dependent: map[string]bool{}}
 		for _, n := range ir.ThreadID {
 			c.dependent[n] = true

@@ -31,6 +31,53 @@ func forEachKernel(s ir.Stmt, f func(*ir.For) (ir.Stmt, error)) (ir.Stmt, error)
 	return out, err
 }
 
+// mapKernels replaces each kernel k of st by f(k), in st.Kernels and in
+// the Launches of st.Stmt, and puts the statement f returns with it (nil:
+// none) before each launch of the new kernel. A kernel f returns as it was
+// (the same pointer, with no statement) leaves its launches, and a
+// statement none of whose kernels changed stays the same node: a pass that
+// changes nothing leaves st as it was ("unchanged" in the debug log).
+func mapKernels(st *State, f func(*ir.Kernel) (*ir.Kernel, ir.Stmt, error)) error {
+	type change struct {
+		k   *ir.Kernel
+		pre ir.Stmt
+	}
+	changed := map[*ir.Kernel]change{}
+	var kernels []*ir.Kernel
+	for i, k := range st.Kernels {
+		st.checkStop()
+		nk, pre, err := f(k)
+		if err != nil {
+			return err
+		}
+		if nk == k && pre == nil {
+			continue
+		}
+		if kernels == nil {
+			kernels = append([]*ir.Kernel(nil), st.Kernels...)
+		}
+		kernels[i] = nk
+		changed[k] = change{nk, pre}
+	}
+	if len(changed) == 0 {
+		return nil
+	}
+	st.Kernels = kernels
+	var mut func(ir.Stmt) ir.Stmt
+	mut = func(x ir.Stmt) ir.Stmt {
+		if l, ok := x.(*ir.Launch); ok {
+			c, ok := changed[l.Kernel]
+			if !ok {
+				return x
+			}
+			return ir.MakeBlock(c.pre, &ir.Launch{Kernel: c.k})
+		}
+		return ir.MapStmt(x, mut, nil)
+	}
+	st.Stmt = mut(st.Stmt)
+	return nil
+}
+
 // and returns a && b, where a nil a is true.
 func and(a, b ir.Expr) ir.Expr {
 	if a == nil {

@@ -111,6 +111,9 @@ type Options struct {
 	// StopAfter, if set, stops lowering after the pass of that name (for
 	// inspecting intermediate IR).
 	StopAfter string
+	// Limits are the limits of the device GPU kernels are lowered for
+	// (zero: ir.SM90).
+	Limits ir.DeviceLimits
 }
 
 // State is what the passes share.
@@ -132,10 +135,13 @@ type State struct {
 	tails []tailCheck
 	// promised are the input bounds users promised, by buffer variable.
 	promised map[string]ir.Expr
-	// kernels is the block of each kernel, by its outermost block loop
-	// (gpu_block_size).
-	kernels map[string]kernelShape
-	debug   int
+	// kernels is the record of each kernel before gpu_kernels extracts
+	// it, by its outermost block loop: its block (gpu_block_size) and its
+	// single-thread stages (gpu_cooperative).
+	kernels map[string]*ir.Kernel
+	// limits are the device's (Options.Limits).
+	limits ir.DeviceLimits
+	debug  int
 	log     io.Writer
 	ctx     context.Context
 	// slid are the Funcs sliding_window made slide.
@@ -181,7 +187,7 @@ type Result struct {
 // values; a failed compiler invariant is recovered into an ErrInternal
 // error naming the pass.
 func Lower(p *Pipeline, opts Options) (res *Result, err error) {
-	st := &State{P: p, debug: opts.Debug, log: opts.Log, ctx: opts.Context}
+	st := &State{P: p, debug: opts.Debug, log: opts.Log, ctx: opts.Context, limits: opts.Limits.OrDefault()}
 	if st.debug == 0 {
 		st.debug, _ = strconv.Atoi(os.Getenv("GOHALIDE_DEBUG"))
 	}

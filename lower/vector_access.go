@@ -48,7 +48,7 @@ import (
 )
 
 func vectorAccess(st *State) error {
-	for _, k := range st.Kernels {
+	return mapKernels(st, func(k *ir.Kernel) (*ir.Kernel, ir.Stmt, error) {
 		va := &vectorAccesser{align: vectorAlignments(k), global: map[string]bool{}, names: boundNames(k.Body)}
 		for _, a := range k.Args {
 			if a.IsBuffer {
@@ -56,14 +56,13 @@ func vectorAccess(st *State) error {
 			}
 		}
 		lv := newLetValues()
-		k.Body = walkWithLets(k.Body, lv, func(s ir.Stmt) ir.Stmt {
+		return k.WithBody(walkWithLets(k.Body, lv, func(s ir.Stmt) ir.Stmt {
 			if l, ok := s.(*ir.For); ok && l.Kind == ir.Vectorized {
 				return va.loop(l, lv)
 			}
 			return s
-		})
-	}
-	return nil
+		})), nil, nil
+	})
 }
 
 // vectorAccesser knows which buffers of a kernel may be vector accessed.
