@@ -148,6 +148,25 @@ type State struct {
 	slid map[string]bool
 }
 
+// afterPass, when set (by a test), is called after each pass with
+// whether Lower found it unchanged.
+var afterPass func(pass string, st *State, unchanged bool)
+
+// sameKernels reports whether a and b hold the same kernels (pointers:
+// kernels are values, never edited in place, so one pointer is one
+// kernel's facts).
+func sameKernels(a, b []*ir.Kernel) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
 // stopped is the panic value with which a pass deep in its work gives up
 // when the context is done; Lower turns it into an ErrCanceled error.
 type stopped struct{ err error }
@@ -218,14 +237,18 @@ func Lower(p *Pipeline, opts Options) (res *Result, err error) {
 	for _, pass := range Passes {
 		current = pass.Name
 		st.checkStop()
-		before := st.Stmt
+		before, beforeKernels := st.Stmt, st.Kernels
 		start := time.Now()
 		if err := pass.Run(st); err != nil {
 			return nil, err
 		}
 		st.logf(1, "lower: %s (%v)\n", pass.Name, time.Since(start))
+		unchanged := before != nil && before == st.Stmt && sameKernels(beforeKernels, st.Kernels)
+		if afterPass != nil {
+			afterPass(pass.Name, st, unchanged)
+		}
 		if st.debug >= 2 {
-			if before != nil && before == st.Stmt {
+			if unchanged {
 				st.logf(2, "unchanged\n")
 			} else if st.Stmt != nil {
 				st.logf(2, "%s\n", ir.StmtString(st.Stmt))
