@@ -223,3 +223,97 @@ func (k *Kernel) LinearThreadID() Expr {
 	}
 	return Simplify(e)
 }
+
+// AllocOf is the record of allocation a: its element count is the
+// product of its extents, a constant where that is one, else the
+// expression (Dynamic: known only at launch). gpu_kernels records every
+// allocation of a kernel with it.
+func AllocOf(a *Allocate) KernelAlloc {
+	ka := KernelAlloc{Func: a.Name, T: a.T, Memory: a.Memory}
+	size := Expr(Int(1))
+	for _, e := range a.Extents {
+		size = Simplify(MulE(size, e))
+	}
+	if n, ok := AsInt(size); ok {
+		ka.Elems = n
+	} else {
+		ka.Dynamic, ka.Size = true, size
+	}
+	return ka
+}
+
+// LayoutDynamic places the dynamic GPUShared allocations of allocs in the
+// dynamic shared region, setting their DynOffset, and returns the region's
+// size in bytes (nil when there are none). They go by decreasing element
+// size, then in order, so that with power-of-two element sizes no padding
+// comes between them and their offsets are plain sums.
+func LayoutDynamic(allocs []KernelAlloc) Expr {
+	var dyn []int
+	for i, a := range allocs {
+		if a.Memory == GPUShared && a.Dynamic {
+			dyn = append(dyn, i)
+		}
+	}
+	if len(dyn) == 0 {
+		return nil
+	}
+	sort.SliceStable(dyn, func(i, j int) bool { return allocs[dyn[i]].T.Bytes() > allocs[dyn[j]].T.Bytes() })
+	off := Expr(Int(0))
+	for _, i := range dyn {
+		a := &allocs[i]
+		a.DynOffset = off
+		off = Simplify(AddE(off, MulE(a.Size, Int(int64(a.T.Bytes())))))
+	}
+	return off
+}
+
+// Recorded returns k when its record lists its allocations (every kernel
+// lowering makes) or its body has none. A kernel built by hand (in tests)
+// with allocations and no record gets a copy whose record is derived from
+// its body, by the rules lowering uses: element counts (AllocOf, the lets
+// in scope substituted into shared sizes), the static pool without reuse
+// (PackShared, every pair overlapping) and the dynamic region
+// (LayoutDynamic).
+func (k *Kernel) Recorded() *Kernel {
+	if len(k.Allocs) > 0 || k.Body == nil {
+		return k
+	}
+	v := &kernelVerifier{k: k, args: map[string]KernelArg{}}
+	for _, a := range k.Args {
+		v.args[a.Name] = a
+	}
+	shared, _ := v.sharedAllocs()
+	var allocs []KernelAlloc
+	isShared := map[*Allocate]bool{}
+	for _, s := range shared {
+		isShared[s.a] = true
+		ka := AllocOf(&Allocate{Name: s.a.Name, T: s.a.T, Memory: s.a.Memory, Extents: []Expr{s.size}})
+		allocs = append(allocs, ka)
+	}
+	WalkStmt(k.Body, func(x Stmt) bool {
+		if a, ok := x.(*Allocate); ok && !isShared[a] && a.Memory != GPUShared {
+			allocs = append(allocs, AllocOf(a))
+		}
+		return true
+	}, nil)
+	if len(allocs) == 0 {
+		return k
+	}
+	nk := *k
+	nk.Allocs = allocs
+	var slots []SharedSlot
+	var idx []int
+	for i, a := range allocs {
+		if a.Memory == GPUShared && !a.Dynamic {
+			slots = append(slots, SharedSlot{Bytes: a.Bytes(), Align: int64(a.T.Bytes())})
+			idx = append(idx, i)
+		}
+	}
+	offsets, total := PackShared(slots, nil)
+	for j, i := range idx {
+		nk.Allocs[i].Offset = offsets[j]
+	}
+	nk.SharedBytes = total
+	nk.DynamicSharedBytes = LayoutDynamic(nk.Allocs)
+	return &nk
+}

@@ -182,13 +182,7 @@ func extractKernel(st *State, outer *ir.For, count map[string]int) (*ir.Kernel, 
 		if !ok {
 			return true
 		}
-		ka := ir.KernelAlloc{Func: a.Name, T: a.T, Memory: a.Memory}
-		size := flatSize(a.Extents)
-		if n, ok := ir.AsInt(size); ok {
-			ka.Elems = n
-		} else {
-			ka.Dynamic, ka.Size = true, size
-		}
+		ka := ir.AllocOf(a)
 		if a.Memory == ir.GPUShared {
 			// Shared along every dimension of the block its region
 			// does not depend on (allocation_bounds recorded which).

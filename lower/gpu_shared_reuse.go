@@ -40,13 +40,13 @@ package lower
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/gohalide/gohalide/ir"
 )
 
 func gpuSharedReuse(st *State) error {
+	st.sharedLaidOut = true
 	return mapKernels(st, func(k *ir.Kernel) (*ir.Kernel, ir.Stmt, error) {
 		nk := layoutShared(k)
 		if nk.SharedBytes > 0 {
@@ -104,10 +104,8 @@ func sharedLimits(k *ir.Kernel, limits ir.DeviceLimits) (ir.Stmt, error) {
 }
 
 // layoutShared returns a copy of k with its shared memory laid out: the
-// static pool, and the dynamic region (after it), in which the dynamic
-// allocations go by decreasing element size (then in body order), so that
-// with power-of-two sizes no padding comes between them and their offsets
-// are plain sums. A kernel with no shared allocation is returned as it was.
+// static pool, and the dynamic region (ir.LayoutDynamic). A kernel with no
+// shared allocation is returned as it was.
 func layoutShared(k *ir.Kernel) *ir.Kernel {
 	var idx, dyn []int // indices in k.Allocs of the static and the dynamic shared allocations
 	names := map[string]int{}
@@ -130,16 +128,7 @@ func layoutShared(k *ir.Kernel) *ir.Kernel {
 	}
 	nk := *k
 	nk.Allocs = append([]ir.KernelAlloc(nil), k.Allocs...)
-	if len(dyn) > 0 {
-		sort.SliceStable(dyn, func(i, j int) bool { return nk.Allocs[dyn[i]].T.Bytes() > nk.Allocs[dyn[j]].T.Bytes() })
-		off := ir.Expr(ir.Int(0))
-		for _, i := range dyn {
-			a := &nk.Allocs[i]
-			a.DynOffset = off
-			off = ir.Simplify(ir.AddE(off, ir.MulE(a.Size, ir.Int(int64(a.T.Bytes())))))
-		}
-		nk.DynamicSharedBytes = off
-	}
+	nk.DynamicSharedBytes = ir.LayoutDynamic(nk.Allocs)
 	if len(idx) == 0 {
 		return &nk
 	}

@@ -130,7 +130,7 @@ type State struct {
 	// Kernels are the kernels gpu_kernels extracted, in order.
 	Kernels []*ir.Kernel
 	// Stage tracks what has been done, for the verifier.
-	boundsDone, flattened bool
+	boundsDone, flattened, sharedLaidOut bool
 
 	tails []tailCheck
 	// promised are the input bounds users promised, by buffer variable.

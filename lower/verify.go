@@ -243,6 +243,12 @@ func (vr *verifier) stmt(s ir.Stmt) {
 		if inner.err != nil {
 			vr.fail("in kernel %s: %v", k.Name, inner.err)
 		}
+		// The kernel contract, once its shared memory is laid out.
+		if vr.st.sharedLaidOut {
+			if err := k.Verify(); err != nil {
+				vr.fail("kernel %s: %v", k.Name, err)
+			}
+		}
 	default:
 		vr.fail("unknown statement %T", s)
 	}
