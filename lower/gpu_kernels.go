@@ -396,4 +396,3 @@ func allocList(as []ir.KernelAlloc) string {
 	}
 	return strings.Join(parts, ", ")
 }
-

@@ -142,8 +142,8 @@ type State struct {
 	// limits are the device's (Options.Limits).
 	limits ir.DeviceLimits
 	debug  int
-	log     io.Writer
-	ctx     context.Context
+	log    io.Writer
+	ctx    context.Context
 	// slid are the Funcs sliding_window made slide.
 	slid map[string]bool
 }
