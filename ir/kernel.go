@@ -22,6 +22,8 @@ type DeviceLimits struct {
 	MaxThreadsPerBlock int64
 	// MaxBlockDim is the most threads of a block in each dimension.
 	MaxBlockDim [3]int64
+	// MaxGridDim is the most blocks of a grid in each dimension.
+	MaxGridDim [3]int64
 	// MaxStaticShared is the most bytes of static shared memory per block.
 	MaxStaticShared int64
 	// MaxShared is the most bytes of shared memory per block, static and
@@ -33,6 +35,7 @@ type DeviceLimits struct {
 var SM90 = DeviceLimits{
 	MaxThreadsPerBlock: 1024,
 	MaxBlockDim:        [3]int64{1024, 1024, 64},
+	MaxGridDim:         [3]int64{1<<31 - 1, 65535, 65535},
 	MaxStaticShared:    48 << 10,
 	MaxShared:          227 << 10,
 }
