@@ -238,11 +238,15 @@ func (b *barrierer) visit(s ir.Stmt, inThreads bool) (ir.Stmt, summary) {
 			return loop, summary{a, a, bs.barrier}
 		}
 		body, bs := b.visit(x.Body, inThreads)
+		// The next iteration meets what this one did after its last
+		// barrier, or all of it when the body has none (say a shared Func
+		// produced again at each iteration, whose consumer reads nothing
+		// of it: two productions of one copy, by different threads).
+		if bufs := hazards(bs.exit, bs.entry); len(bufs) > 0 {
+			body = ir.MakeBlock(body, b.barrier(bufs, loopCarried(x, bs.exit, bufs)))
+			bs = summary{bs.entry, newAccessSet(), true}
+		}
 		if bs.barrier {
-			if bufs := hazards(bs.exit, bs.entry); len(bufs) > 0 {
-				body = ir.MakeBlock(body, b.barrier(bufs, fmt.Sprintf("the next iteration of %s overwrites %s, which other threads still read", trimLoop(x.Name), strings.Join(bufs, ", "))))
-				bs.exit = newAccessSet()
-			}
 			if !runsOnce(x) {
 				// The loop may run no iteration, and then no barrier:
 				// what came before may meet what comes after.
@@ -285,6 +289,27 @@ func (b *barrierer) visit(s ir.Stmt, inThreads bool) (ir.Stmt, summary) {
 	}
 	a := b.tracked(s, inThreads)
 	return s, summary{a, a, false}
+}
+
+// loopCarried explains a barrier at the end of loop l's body: the next
+// iteration's accesses of bufs meet this one's (exit).
+func loopCarried(l *ir.For, exit accessSet, bufs []string) string {
+	var read, written []string
+	for _, buf := range bufs {
+		if exit.reads[buf] {
+			read = append(read, buf)
+		} else {
+			written = append(written, buf)
+		}
+	}
+	loop := trimLoop(l.Name)
+	switch {
+	case len(written) == 0:
+		return fmt.Sprintf("the next iteration of %s overwrites %s, which other threads still read", loop, strings.Join(read, ", "))
+	case len(read) == 0:
+		return fmt.Sprintf("the next iteration of %s touches %s, which other threads just wrote", loop, strings.Join(written, ", "))
+	}
+	return fmt.Sprintf("the next iteration of %s touches %s, which other threads just wrote, and overwrites %s, which they still read", loop, strings.Join(written, ", "), strings.Join(read, ", "))
 }
 
 // runsOnce reports whether loop l provably runs at least one iteration.

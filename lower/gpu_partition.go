@@ -57,6 +57,13 @@ func partitionKernel(k *ir.Kernel) *ir.Kernel {
 		body = a.Body
 	}
 	var conds []ir.Expr
+	// Each guard is decided once (both walks below meet the same guards),
+	// and the proofs of one kernel share a budget: a kernel of thousands
+	// of unrolled guards over long expressions stops looking for fast
+	// paths rather than lowering for seconds (the guards stay, which is
+	// always correct).
+	decided := map[ir.Expr]ir.Expr{}
+	budget := &proofBudget{left: maxPartitionProofs}
 	always := func(s ir.Stmt, partition bool) ir.Stmt {
 		sc := &walkScope{lets: newLetValues()}
 		return walkScoped(s, sc, func(x ir.Stmt) ir.Stmt {
@@ -69,19 +76,24 @@ func partitionKernel(k *ir.Kernel) *ir.Kernel {
 			if hasLoad(c) {
 				return x
 			}
-			scope := bounds.Scope{}
-			for n, iv := range threads {
-				scope[n] = iv
+			lo, seen := decided[g.Cond]
+			if !seen {
+				scope := bounds.Scope{}
+				for n, iv := range threads {
+					scope[n] = iv
+				}
+				for _, l := range sc.loops {
+					mn := sc.lets.resolve(l.Min)
+					scope[l.Name] = bounds.Interval{Min: mn, Max: ir.Simplify(ir.SubE(ir.AddE(mn, sc.lets.resolve(l.Extent)), ir.Int(1)))}
+				}
+				if lo = sufficient(ir.Simplify(c), scope, budget); lo != nil {
+					lo = ir.Simplify(lo)
+				}
+				decided[g.Cond] = lo
 			}
-			for _, l := range sc.loops {
-				mn := sc.lets.resolve(l.Min)
-				scope[l.Name] = bounds.Interval{Min: mn, Max: ir.Simplify(ir.SubE(ir.AddE(mn, sc.lets.resolve(l.Extent)), ir.Int(1)))}
-			}
-			lo := sufficient(ir.Simplify(c), scope)
 			if lo == nil {
 				return x
 			}
-			lo = ir.Simplify(lo)
 			if ir.IsConstValue(lo, 1) {
 				return g.Then // true for every thread of every block
 			}
@@ -132,7 +144,7 @@ func partitionKernel(k *ir.Kernel) *ir.Kernel {
 // min(a, b) is x < a && x < b), so that terms on both sides cancel before
 // the ranges are used: bx*64 + ty*4 < min(bx*64 + ty*4 + 4, n) needs
 // bx*64 + ty*4 < n, which holds for every ty in [0, 15] when bx*64 + 60 < n.
-func sufficient(c ir.Expr, scope bounds.Scope) ir.Expr {
+func sufficient(c ir.Expr, scope bounds.Scope, budget *proofBudget) ir.Expr {
 	b, ok := c.(*ir.Binary)
 	if !ok {
 		if ir.IsConstValue(c, 1) {
@@ -141,7 +153,7 @@ func sufficient(c ir.Expr, scope bounds.Scope) ir.Expr {
 		return nil
 	}
 	both := func(op ir.BinOp, x, y ir.Expr) ir.Expr {
-		sx, sy := sufficient(x, scope), sufficient(y, scope)
+		sx, sy := sufficient(x, scope, budget), sufficient(y, scope, budget)
 		switch {
 		case op == ir.And && sx != nil && sy != nil:
 			return ir.AndE(sx, sy)
@@ -158,9 +170,9 @@ func sufficient(c ir.Expr, scope bounds.Scope) ir.Expr {
 	case ir.And, ir.Or:
 		return both(b.Op, b.A, b.B)
 	case ir.GT:
-		return sufficient(&ir.Binary{Op: ir.LT, A: b.B, B: b.A}, scope)
+		return sufficient(&ir.Binary{Op: ir.LT, A: b.B, B: b.A}, scope, budget)
 	case ir.GE:
-		return sufficient(&ir.Binary{Op: ir.LE, A: b.B, B: b.A}, scope)
+		return sufficient(&ir.Binary{Op: ir.LE, A: b.B, B: b.A}, scope, budget)
 	case ir.LT, ir.LE:
 	default:
 		return nil
@@ -186,7 +198,11 @@ func sufficient(c ir.Expr, scope bounds.Scope) ir.Expr {
 	}
 	// x < y is x - y <= -1; x <= y is x - y <= 0: bound the difference's
 	// largest value over the scope.
-	hi := bounds.Of(ir.Simplify(ir.SubE(b.A, b.B)), scope).Max
+	diff := ir.Simplify(ir.SubE(b.A, b.B))
+	if !budget.spend(exprSize(diff, budget.left)) {
+		return nil
+	}
+	hi := bounds.Of(diff, scope).Max
 	if hi == nil {
 		return nil
 	}
@@ -195,6 +211,25 @@ func sufficient(c ir.Expr, scope bounds.Scope) ir.Expr {
 		limit = -1
 	}
 	return ir.Simplify(ir.LTE(hi, ir.Int(limit+1)))
+}
+
+// maxPartitionProofs bounds the work of gpu_partition's proofs in one
+// kernel, in expression nodes bounded over the threads' ranges. The app
+// kernels spend up to about 7,000 (gemm with split K); a random program
+// with hundreds of unrolled guards over long expressions spent millions
+// (seconds of Lower) before the budget.
+const maxPartitionProofs = 100000
+
+// proofBudget counts down the comparisons a kernel may still bound.
+type proofBudget struct{ left int }
+
+func (b *proofBudget) spend(nodes int) bool {
+	if nodes > b.left {
+		b.left = 0
+		return false
+	}
+	b.left -= nodes
+	return true
 }
 
 // strongest drops the conditions another one implies: of a < b - 60 and
