@@ -228,10 +228,22 @@ type Kernel struct {
 	// SingleThread lists the stages of shared productions that run on the
 	// block's first thread only (nothing to deal out: gpu_cooperative).
 	SingleThread []string
+	// Shares are the kernel's cooperative productions, by the name of
+	// their share loop: the serial loop in which the block's threads deal
+	// out the points of a shared Func's stage (gpu_cooperative). Passes
+	// read a loop's role here, never from its name.
+	Shares map[string]ShareLoop
 	// Checks are the host's checks before each launch of rules whose
 	// values are known only then (AssertStmts with an Error): the block
 	// size (gpu_kernels), the shared memory limit (gpu_shared_reuse).
 	Checks []Stmt
+}
+
+// ShareLoop is a cooperative production: the Func whose stage the loop
+// deals out, and the let that binds each thread's flat index in it (""
+// for a stage with nothing to deal out, run by the block's first thread).
+type ShareLoop struct {
+	Func, Index string
 }
 
 // HostLet is a value computed on the host before a launch.

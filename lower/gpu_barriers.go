@@ -31,7 +31,7 @@ func gpuBarriers(st *State) error {
 		if st.kernels[k.Name].Threads() == 1 {
 			return k, nil // one thread per block shares with no one
 		}
-		b := &barrierer{shared: map[string]bool{}, local: map[string]bool{}, together: map[string]bool{}, stages: map[string]int{}}
+		b := &barrierer{shared: map[string]bool{}, local: map[string]bool{}, together: map[string]bool{}, stages: map[string]int{}, shares: st.kernels[k.Name].Shares}
 		for name, f := range st.Funcs {
 			b.stages[name] = len(f.Stages())
 		}
@@ -46,7 +46,7 @@ func gpuBarriers(st *State) error {
 			case *ir.ProducerConsumer:
 				// A production gpu_cooperative dealt out to the threads: even
 				// inside thread loops, other threads write it.
-				if x.Producer && hasShareLoop(x.Body, x.Func) {
+				if x.Producer && b.hasShareLoop(x.Body, x.Func) {
 					b.together[x.Func] = true
 				}
 			}
@@ -81,10 +81,10 @@ func replaceInnermostBlockBody(k *ir.For, body ir.Stmt) ir.Stmt {
 
 // hasShareLoop reports whether s has a loop of f's that gpu_cooperative
 // dealt out to the threads.
-func hasShareLoop(s ir.Stmt, f string) bool {
+func (b *barrierer) hasShareLoop(s ir.Stmt, f string) bool {
 	found := false
 	ir.WalkStmt(s, func(x ir.Stmt) bool {
-		if l, ok := x.(*ir.For); ok && isShareLoop(l.Name) && loopFunc(l.Name) == f {
+		if l, ok := x.(*ir.For); ok && b.shares.is(l.Name) && b.shares[l.Name].Func == f {
 			found = true
 		}
 		return !found
@@ -100,6 +100,7 @@ type barrierer struct {
 	shared   map[string]bool // the kernel's GPUShared allocations
 	local    map[string]bool // the kernel's per-thread allocations
 	together map[string]bool // Funcs produced by gpu_cooperative's shared-out loops
+	shares   shareLoops      // the kernel's cooperative productions (gpu_cooperative)
 }
 
 // accessSet is the buffers read and written by some statements, and those
@@ -218,7 +219,7 @@ func (b *barrierer) visit(s ir.Stmt, inThreads bool) (ir.Stmt, summary) {
 		}
 		return ir.MakeBlock(out...), summary{entry, pending, synced}
 	case *ir.For:
-		if isShareLoop(x.Name) {
+		if b.shares.is(x.Name) {
 			// A cooperative production: each thread computes its own
 			// points, so nothing inside needs a barrier (and one there
 			// would diverge); seen from outside, the loop touches what

@@ -25,6 +25,7 @@ func gpuCooperative(st *State) error {
 	var coopErr error
 	s, err := forEachKernel(st.Stmt, func(k *ir.For) (ir.Stmt, error) {
 		block := st.kernels[k.Name]
+		shares := shareLoops{}
 		shared, registers := map[string]bool{}, map[string]bool{}
 		ir.WalkStmt(k, func(x ir.Stmt) bool {
 			if a, ok := x.(*ir.Allocate); ok {
@@ -34,7 +35,7 @@ func gpuCooperative(st *State) error {
 			return true
 		}, nil)
 		lv := newLetValues()
-		return walkWithLets(k, lv, func(x ir.Stmt) ir.Stmt {
+		out := walkWithLets(k, lv, func(x ir.Stmt) ir.Stmt {
 			pc, ok := x.(*ir.ProducerConsumer)
 			if ok && pc.Producer && shared[pc.Func] && !hasThreadLoop(pc.Body) {
 				if inner := nestedShared(pc.Body); inner != "" && coopErr == nil {
@@ -48,7 +49,7 @@ func gpuCooperative(st *State) error {
 					return x
 				}
 				f := st.Funcs[pc.Func]
-				body, single := distributeStages(f, pc.Body, block, lv)
+				body, single := distributeStages(f, pc.Body, block, lv, shares)
 				text := fmt.Sprintf("%s: one copy per block, produced by the block's %s threads together", pc.Func, ir.ExprString(block.ThreadsExpr()))
 				if len(single) > 0 {
 					text += fmt.Sprintf("; %s on the first thread only (nothing to deal out)", strings.Join(single, ", "))
@@ -60,7 +61,21 @@ func gpuCooperative(st *State) error {
 				return &ir.ProducerConsumer{Func: pc.Func, Producer: true, Body: ir.MakeBlock(note, body)}
 			}
 			return x
-		}), nil
+		})
+		if len(shares) > 0 {
+			// The record, with the share loops (the copies an unrolled
+			// host loop made of one kernel add to one record).
+			rec := *st.kernels[k.Name]
+			rec.Shares = map[string]ir.ShareLoop{}
+			for n, l := range st.kernels[k.Name].Shares {
+				rec.Shares[n] = l
+			}
+			for n, l := range shares {
+				rec.Shares[n] = l
+			}
+			st.kernels[k.Name] = &rec
+		}
+		return out, nil
 	})
 	if err != nil {
 		return err
@@ -76,7 +91,7 @@ func gpuCooperative(st *State) error {
 	// fused loop of one thread's points (random programs found these); no
 	// cooperative production can fill one copy for all the threads, so
 	// the schedule is refused, naming the Func and what it depends on.
-	if err := verifyCooperative(s); err != nil {
+	if err := verifyCooperative(s, st.shareLoops()); err != nil {
 		ce, ok := err.(*coopError)
 		if !ok {
 			return &ir.Error{Code: ir.ErrInternal, Directive: "gpu_cooperative", Msg: "compiler bug in pass gpu_cooperative: " + err.Error()}
@@ -137,7 +152,7 @@ func hasThreadLoop(s ir.Stmt) bool {
 // distributeStages distributes each stage of a production (the produce
 // body is one statement per stage, or a Block of them). It also returns
 // the stages that run on the block's first thread only.
-func distributeStages(f *ir.Function, s ir.Stmt, block *ir.Kernel, lv letValues) (ir.Stmt, []string) {
+func distributeStages(f *ir.Function, s ir.Stmt, block *ir.Kernel, lv letValues, shares shareLoops) (ir.Stmt, []string) {
 	stmts := []ir.Stmt{s}
 	if b, ok := s.(*ir.Block); ok {
 		stmts = b.Stmts
@@ -146,7 +161,7 @@ func distributeStages(f *ir.Function, s ir.Stmt, block *ir.Kernel, lv letValues)
 	var single []string
 	for i, x := range stmts {
 		var one bool
-		out[i], one = distributeNest(f, x, block, lv)
+		out[i], one = distributeNest(f, x, block, lv, shares)
 		if one {
 			single = append(single, stageOf(f, x))
 		}
@@ -176,7 +191,7 @@ func isPureLoop(f *ir.Function, name string) bool {
 // distributeNest flattens the outer chain of pure-var loops of one stage
 // (lets between them are kept, in order) and deals the flat index out to
 // the threads.
-func distributeNest(f *ir.Function, s ir.Stmt, block *ir.Kernel, lv letValues) (ir.Stmt, bool) {
+func distributeNest(f *ir.Function, s ir.Stmt, block *ir.Kernel, lv letValues, shares shareLoops) (ir.Stmt, bool) {
 	type link struct {
 		loop *ir.For
 		let  *ir.LetStmt
@@ -225,6 +240,7 @@ done:
 		// reaches it as a one-round share loop (so no consumer's guard
 		// can keep the first thread out).
 		coop := stageOf(f, s) + ".__share"
+		shares[coop] = ir.ShareLoop{Func: f.Name}
 		return &ir.For{Name: coop, Min: ir.Int(0), Extent: ir.Int(1), Kind: ir.Serial,
 			Body: &ir.IfThenElse{Cond: &ir.Binary{Op: ir.EQ, A: block.LinearThreadID(), B: ir.Int(0)}, Then: s}}, true
 	}
@@ -298,6 +314,7 @@ done:
 		li--
 	}
 	coop := prefix + ".__share"
+	shares[coop] = ir.ShareLoop{Func: f.Name, Index: idx}
 	return wrapOuter(&ir.For{Name: coop, Min: ir.Int(0), Extent: ir.Simplify(ir.DivE(ir.AddE(total, ir.SubE(nthreads, ir.Int(1))), nthreads)), Kind: ir.Serial,
 		Body: &ir.LetStmt{Name: idx, Value: ir.Simplify(ir.AddE(ir.MulE(v(coop), nthreads), block.LinearThreadID())),
 			Body: &ir.IfThenElse{Cond: ir.LTE(v(idx), total), Then: body}}}), false

@@ -17,7 +17,6 @@ package lower
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/gohalide/gohalide/ir"
 )
@@ -25,7 +24,7 @@ import (
 func gpuThreadLoops(st *State) error {
 	s, err := forEachKernel(st.Stmt, func(k *ir.For) (ir.Stmt, error) {
 		dims, block := st.kernels[k.Name].ThreadDims, st.kernels[k.Name].BlockSize()
-		c := &spmd{dims: dims, block: block, dependent: map[string]bool{}}
+		c := &spmd{dims: dims, block: block, dependent: map[string]bool{}, shares: st.kernels[k.Name].Shares}
 		for _, n := range ir.ThreadID {
 			c.dependent[n] = true
 		}
@@ -50,6 +49,7 @@ type spmd struct {
 	dims      map[string]int
 	block     [3]int64
 	dependent map[string]bool // variables whose value depends on the thread
+	shares    shareLoops      // the kernel's cooperative productions (gpu_cooperative)
 	err       error
 }
 
@@ -85,7 +85,7 @@ func (c *spmd) convert(s ir.Stmt, inThreads bool) ir.Stmt {
 			c.err = ir.Errorf(ir.ErrSchedule, shared, "compute_at", "%s is stored in GPU shared memory and produced inside the serial loop %s, whose bounds depend on the thread (%s, %s): the block's threads share its production and must meet at its barriers, so every thread must run the same iterations", shared, x.Name, ir.ExprString(x.Min), ir.ExprString(x.Extent)).
 				WithLegal("compute %s at a loop outside %s (for example at the block level, outside the thread loops), or store it in registers", shared, x.Name)
 		}
-		if x.Kind == ir.Serial && isShareLoop(x.Name) {
+		if x.Kind == ir.Serial && c.shares.is(x.Name) {
 			// A production dealt out to the threads (gpu_cooperative).
 			inThreads = true
 		}
@@ -145,15 +145,13 @@ func sharedProducedIn(s ir.Stmt) string {
 	return name
 }
 
-func isShareLoop(name string) bool { return strings.HasSuffix(name, ".__share") }
-
 // pushGuards rewrites every thread-dependent if that contains a barrier or
 // a cooperative production (collective) so that those run on every
 // thread: the guard wraps the work between them instead.
 func (c *spmd) pushGuards(s ir.Stmt) ir.Stmt {
 	switch x := s.(type) {
 	case *ir.IfThenElse:
-		if collective(x) && c.threadDependent(x.Cond) {
+		if c.collective(x) && c.threadDependent(x.Cond) {
 			then := c.guard(x.Cond, x.Then)
 			if x.Else == nil {
 				return then
@@ -171,7 +169,7 @@ func (c *spmd) guard(cond ir.Expr, s ir.Stmt) ir.Stmt {
 	if s == nil {
 		return nil
 	}
-	if !collective(s) {
+	if !c.collective(s) {
 		return &ir.IfThenElse{Cond: cond, Then: s}
 	}
 	switch x := s.(type) {
@@ -187,7 +185,7 @@ func (c *spmd) guard(cond ir.Expr, s ir.Stmt) ir.Stmt {
 			}
 		}
 		for _, y := range x.Stmts {
-			if collective(y) {
+			if c.collective(y) {
 				flush()
 				out = append(out, c.guard(cond, y))
 			} else {
@@ -204,7 +202,7 @@ func (c *spmd) guard(cond ir.Expr, s ir.Stmt) ir.Stmt {
 		}
 		return &ir.LetStmt{Name: x.Name, Value: value, Body: c.guard(cond, x.Body)}
 	case *ir.For:
-		if isShareLoop(x.Name) {
+		if c.shares.is(x.Name) {
 			// A cooperative production: every thread takes its share,
 			// whatever guard the consumer's thread is under.
 			return x
@@ -241,14 +239,14 @@ func (c *spmd) guard(cond ir.Expr, s ir.Stmt) ir.Stmt {
 
 // collective reports whether every thread of the block must run s: it
 // contains a barrier or a cooperative production (gpu_cooperative).
-func collective(s ir.Stmt) bool {
+func (c *spmd) collective(s ir.Stmt) bool {
 	found := false
 	ir.WalkStmt(s, func(x ir.Stmt) bool {
 		switch x := x.(type) {
 		case *ir.Barrier:
 			found = true
 		case *ir.For:
-			found = found || isShareLoop(x.Name)
+			found = found || c.shares.is(x.Name)
 		}
 		return !found
 	}, nil)

@@ -78,6 +78,44 @@ func mapKernels(st *State, f func(*ir.Kernel) (*ir.Kernel, ir.Stmt, error)) erro
 	return nil
 }
 
+// shareLoops are the cooperative productions of kernels (ir.Kernel.Shares,
+// recorded by gpu_cooperative), by share loop name.
+type shareLoops map[string]ir.ShareLoop
+
+// is reports whether the loop named name is a share loop.
+func (s shareLoops) is(name string) bool {
+	_, ok := s[name]
+	return ok
+}
+
+// isIndex reports whether name is the let of a share loop's flat index.
+func (s shareLoops) isIndex(name string) bool {
+	for _, l := range s {
+		if l.Index == name {
+			return true
+		}
+	}
+	return false
+}
+
+// shareLoops returns the share loops of every kernel, recorded by
+// gpu_cooperative: those of the records before extraction
+// (st.kernels) and of the extracted kernels.
+func (st *State) shareLoops() shareLoops {
+	out := shareLoops{}
+	for _, k := range st.kernels {
+		for n, l := range k.Shares {
+			out[n] = l
+		}
+	}
+	for _, k := range st.Kernels {
+		for n, l := range k.Shares {
+			out[n] = l
+		}
+	}
+	return out
+}
+
 // and returns a && b, where a nil a is true.
 func and(a, b ir.Expr) ir.Expr {
 	if a == nil {

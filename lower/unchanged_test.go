@@ -27,6 +27,12 @@ func kernelText(k *ir.Kernel) string {
 		loops = append(loops, fmt.Sprintf("%s:%d", l, d))
 	}
 	sort.Strings(loops)
+	var shares []string
+	for l, s := range k.Shares {
+		shares = append(shares, fmt.Sprintf("%s:%s/%s", l, s.Func, s.Index))
+	}
+	sort.Strings(shares)
+	fmt.Fprintf(&b, "shares %v\n", shares)
 	fmt.Fprintf(&b, "thread dims %v single %v barriers %d shared %d dynamic %s\n", loops, k.SingleThread, k.Barriers, k.SharedBytes, ex(k.DynamicSharedBytes))
 	for _, a := range k.Args {
 		fmt.Fprintf(&b, "arg %s %v buffer=%v written=%v scratch=%s/%v\n", a.Name, a.T, a.IsBuffer, a.Written, ex(a.Scratch), a.ScratchPerBlock)

@@ -37,7 +37,7 @@ func Verify(st *State) error {
 	if vr.err != nil {
 		return vr.err
 	}
-	return verifyCooperative(st.Stmt)
+	return verifyCooperative(st.Stmt, st.shareLoops())
 }
 
 type verifier struct {

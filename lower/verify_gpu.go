@@ -9,7 +9,6 @@ package lower
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/gohalide/gohalide/ir"
 )
@@ -26,8 +25,9 @@ func (e *coopError) Error() string {
 	return fmt.Sprintf("the cooperative production %s stores %s[%s] = %s, which depends on the thread through %s: each thread would fill the block's one copy with its own region", e.share, e.store.Buf, ir.ExprString(e.store.Index), ir.ExprString(e.store.Value), e.through)
 }
 
-// verifyCooperative checks the invariant on s (a *coopError if broken).
-func verifyCooperative(s ir.Stmt) error {
+// verifyCooperative checks the invariant on s (a *coopError if broken),
+// whose cooperative productions are shares.
+func verifyCooperative(s ir.Stmt, shares shareLoops) error {
 	dep := map[string]bool{}
 	for _, n := range ir.ThreadID {
 		dep[n] = true
@@ -53,7 +53,7 @@ func verifyCooperative(s ir.Stmt) error {
 			if x.Kind == ir.GPUThread {
 				dep[x.Name] = true
 			}
-			if isShareLoop(x.Name) && share == "" {
+			if shares.is(x.Name) && share == "" {
 				// Inside: the share index and what is computed from it.
 				walk(x.Body, x.Name, map[string]bool{x.Name: true})
 				return
@@ -65,7 +65,7 @@ func verifyCooperative(s ir.Stmt) error {
 			return
 		case *ir.LetStmt:
 			if share != "" {
-				if uses(x.Value, allowed) == "" || strings.HasSuffix(x.Name, ".__index") {
+				if uses(x.Value, allowed) == "" || shares.isIndex(x.Name) {
 					allowed[x.Name] = true
 				}
 				if ir.UsesAny(x.Value, func(n string) bool { return dep[n] }) {

@@ -19,10 +19,11 @@ func TestVerifyCooperativeCatchesThreadDependentStore(t *testing.T) {
 					Body: &ir.LetStmt{Name: "BIn.s0.k", Value: ir.AddE(v("base"), v("BIn.s0.__index")),
 						Body: &ir.Store{Buf: "BIn", Index: index, Value: ir.Int(1)}}}}}
 	}
-	if err := verifyCooperative(store(v("BIn.s0.k"))); err != nil {
+	shares := shareLoops{share: {Func: "BIn", Index: "BIn.s0.__index"}}
+	if err := verifyCooperative(store(v("BIn.s0.k")), shares); err != nil {
 		t.Errorf("a store from the share index: %v", err)
 	}
-	err := verifyCooperative(store(ir.AddE(v("BIn.s0.k"), v("prod.s1.j.min"))))
+	err := verifyCooperative(store(ir.AddE(v("BIn.s0.k"), v("prod.s1.j.min"))), shares)
 	if err == nil || !strings.Contains(err.Error(), "prod.s1.j.min") {
 		t.Errorf("a store that depends on the thread through prod.s1.j.min: got %v", err)
 	}
