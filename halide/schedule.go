@@ -491,6 +491,29 @@ func (f *Func) StoreAt(consumer *Func, v VarOrRVar) *Func {
 	return f
 }
 
+// HoistStorage allocates f's storage at the top of loop v of consumer
+// while f keeps its store level (Halide's hoist_storage): each
+// realization is still indexed from its own region, but the buffer is
+// allocated once there, sized by the largest region any realization
+// inside needs. v must enclose f's store level, f must be computed at a
+// loop (compute_at), and the loops between must be serial.
+func (f *Func) HoistStorage(consumer *Func, v VarOrRVar) *Func {
+	f = f.begin("hoist_storage")
+	if !f.levelArgs("hoist_storage", consumer.nilErr("") != nil, v) {
+		return f
+	}
+	f.fn.Schedule.Hoist = ir.LoopLevel{Kind: ir.LevelAt, Func: consumer.fn.Name, Stage: -1, Var: v.varName()}
+	return f
+}
+
+// HoistStorageRoot allocates f's storage once, outside all loops, while f
+// keeps its store level (Halide's hoist_storage_root); see HoistStorage.
+func (f *Func) HoistStorageRoot() *Func {
+	f = f.begin("hoist_storage_root")
+	f.fn.Schedule.Hoist = ir.LoopLevel{Kind: ir.LevelRoot}
+	return f
+}
+
 // StoreIn picks the memory f is stored in.
 func (f *Func) StoreIn(m MemoryType) *Func {
 	f = f.begin("store_in")

@@ -91,7 +91,11 @@ type FuncSchedule struct {
 	Compute LoopLevel
 	// Store is where the storage is allocated; LevelInline (the zero value)
 	// means "at the compute level".
-	Store  LoopLevel
+	Store LoopLevel
+	// Hoist is where the storage is allocated when it is hoisted out of
+	// the store level (hoist_storage, lower/hoist_storage.go); LevelInline
+	// (the zero value) means "not hoisted".
+	Hoist  LoopLevel
 	Memory MemoryType
 	Bounds []BoundDirective
 	// StorageOrder lists the pure vars in the order of their storage

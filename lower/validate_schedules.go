@@ -11,6 +11,8 @@ package lower
 // loop (schedule_functions still checks that the loop encloses every use).
 
 import (
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/gohalide/gohalide/ir"
@@ -51,6 +53,13 @@ func levelLoop(st *State, f *ir.Function, l ir.LoopLevel, directive string) (str
 }
 
 func validateSchedules(st *State) error {
+	// A Func inline_functions substituted away has no storage to hoist.
+	for _, name := range slices.Sorted(maps.Keys(st.P.Funcs)) {
+		if h := st.P.Funcs[name].Schedule.Hoist; h.Kind != ir.LevelInline && st.Funcs[name] == nil {
+			return ir.Errorf(ir.ErrComputeAt, name, "hoist_storage", "%s is scheduled hoist_storage but is computed inline, so it has no storage to hoist", name).
+				WithLegal("compute_at %s at a loop inside the hoist level as well", name)
+		}
+	}
 	for _, name := range st.Order {
 		f := st.Funcs[name]
 		s := f.Schedule
@@ -62,6 +71,24 @@ func validateSchedules(st *State) error {
 		if s.Store.Kind == ir.LevelAt {
 			if _, err := levelLoop(st, f, s.Store, "store_at"); err != nil {
 				return err
+			}
+		}
+		if s.Hoist.Kind != ir.LevelInline {
+			directive := "hoist_storage"
+			if s.Hoist.Kind == ir.LevelRoot {
+				directive = "hoist_storage_root"
+			}
+			switch {
+			case s.Compute.Kind == ir.LevelInline:
+				return ir.Errorf(ir.ErrComputeAt, name, directive, "%s is scheduled %s but is computed inline, so it has no storage to hoist", name, directive).
+					WithLegal("compute_at %s at a loop inside the hoist level as well", name)
+			case s.Compute.Kind == ir.LevelRoot && s.Hoist.Kind != ir.LevelRoot:
+				return ir.Errorf(ir.ErrComputeAt, name, directive, "%s is computed at the root, outside every loop, so its storage cannot be hoisted to a loop", name).
+					WithLegal("hoist_storage_root, or compute_at %s inside the hoist level", name)
+			case s.Hoist.Kind == ir.LevelAt:
+				if _, err := levelLoop(st, f, s.Hoist, directive); err != nil {
+					return err
+				}
 			}
 		}
 		if s.Store.Kind != ir.LevelInline && s.Compute.Kind == ir.LevelRoot && s.Store.Kind != ir.LevelRoot {

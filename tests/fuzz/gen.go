@@ -313,6 +313,9 @@ func (g *gen) computeLevel(f *mfunc) {
 	if g.p(0.03) {
 		g.fold(f, "")
 	}
+	if cs == -1 && g.p(0.06) {
+		g.hoist(f, cf, st, li)
+	}
 }
 
 // ordered says whether a loop of kind k runs its iterations in order on
@@ -404,7 +407,23 @@ func (g *gen) window(f, cf *mfunc, st *mstage) bool {
 	if g.p(0.4) {
 		g.fold(f, ci.root)
 	}
+	if g.p(0.15) {
+		g.hoist(f, cf, st, pr.i)
+	}
 	return true
+}
+
+// hoist draws HoistStorage of f, computed at loop li of consumer cf's last
+// stage: a loop of that stage at or outside li (which may lie inside
+// the store level: Lower refuses it), or the root. Loops crossed that are
+// parallel or GPU loops are refused too.
+func (g *gen) hoist(f *mfunc, cf *mfunc, st *mstage, li int) {
+	k := li + g.rng.Intn(len(st.dims)-li+1)
+	if k == len(st.dims) {
+		g.emit(Directive{Op: OpHoistRoot, Func: f.name})
+		return
+	}
+	g.emit(Directive{Op: OpHoistStorage, Func: f.name, Consumer: cf.name, ConsumerStage: -1, Vars: []string{st.dims[k].name}})
 }
 
 // fold draws FoldStorage of f: usually in the dimension of the loop the

@@ -48,7 +48,7 @@ func rootShared(s Schedule, a *Algo, rng *rand.Rand) Schedule {
 			switch d.Op {
 			case OpComputeAt:
 				d = Directive{Op: OpComputeRoot, Func: d.Func, Tail: NoTail}
-			case OpStoreAt:
+			case OpStoreAt, OpHoistStorage:
 				continue
 			}
 		}
@@ -472,7 +472,7 @@ func dropStage(sched Schedule, f string, s int) Schedule {
 	var out Schedule
 	for _, d := range sched {
 		switch d.Op {
-		case OpComputeAt, OpStoreAt:
+		case OpComputeAt, OpStoreAt, OpHoistStorage:
 			if d.Consumer == f && d.ConsumerStage >= 0 {
 				if d.ConsumerStage == s {
 					continue
@@ -481,7 +481,7 @@ func dropStage(sched Schedule, f string, s int) Schedule {
 					d.ConsumerStage--
 				}
 			}
-		case OpComputeRoot, OpComputeInline, OpStoreRoot, OpStoreIn, OpFoldStorage, OpIn:
+		case OpComputeRoot, OpComputeInline, OpStoreRoot, OpStoreIn, OpFoldStorage, OpHoistRoot, OpIn:
 		default:
 			if d.Func == f {
 				if d.Stage == s {

@@ -32,6 +32,8 @@ const (
 	OpStoreAt       Op = "store_at"
 	OpStoreIn       Op = "store_in"
 	OpFoldStorage   Op = "fold_storage"
+	OpHoistStorage  Op = "hoist_storage"
+	OpHoistRoot     Op = "hoist_storage_root"
 	OpIn            Op = "in"
 )
 
@@ -186,6 +188,10 @@ func (d Directive) GoString(known map[string]string) string {
 		return fmt.Sprintf("%s.StoreIn(%s)", fn, memName(d.Mem))
 	case OpFoldStorage:
 		return fmt.Sprintf("%s.FoldStorage(%s, %d)", fn, vs[0], d.Ints[0])
+	case OpHoistStorage:
+		return fmt.Sprintf("%s.HoistStorage(%s)", fn, level())
+	case OpHoistRoot:
+		return fmt.Sprintf("%s.HoistStorageRoot()", fn)
 	case OpIn:
 		return fmt.Sprintf("%s := %s.In(%s)", d.Wrapper, fn, cons)
 	}
@@ -264,7 +270,7 @@ func (in *Instance) apply(d Directive) bool {
 		return false
 	}
 	var cons *halide.Func
-	if d.Op == OpComputeAt || d.Op == OpStoreAt {
+	if d.Op == OpComputeAt || d.Op == OpStoreAt || d.Op == OpHoistStorage {
 		if cons, ok = in.Funcs[d.Consumer]; !ok {
 			return false
 		}
@@ -317,6 +323,10 @@ func (in *Instance) apply(d Directive) bool {
 		f.StoreRoot()
 	case OpStoreAt:
 		f.StoreAt(cons, vs[0])
+	case OpHoistStorage:
+		f.HoistStorage(cons, vs[0])
+	case OpHoistRoot:
+		f.HoistStorageRoot()
 	case OpStoreIn:
 		f.StoreIn(halide.MemoryType(d.Mem))
 	case OpFoldStorage:

@@ -1,0 +1,217 @@
+package lower
+
+// hoist_storage: move the allocation of a Func scheduled HoistStorage out
+// to the hoist level, as Halide's hoist_storage. The Func keeps its
+// store level: its min and stride lets stay where storage_flattening put
+// them, so each realization is indexed from its own region as before, but
+// the buffer is allocated once, at the top of the hoist loop's body (or
+// outside every loop for HoistStorageRoot), sized by the largest extents
+// any realization inside needs. A realization whose size changes from
+// iteration to iteration (a window clamped at the image's edge, say) so
+// gets one allocation of a size known where it is hoisted.
+//
+//	for (g.s0.y, ...) {                      allocate f[float32 * (max extent)]
+//	  for (g.s0.x.xo, ...) {                 for (g.s0.y, ...) {
+//	    let f.min.0 = ...              =>      for (g.s0.x.xo, ...) {
+//	    allocate f[float32 * e(xo)]              let f.min.0 = ...
+//	    ...                                      ...
+//
+// The loops it moves the allocation across must be serial (or unrolled):
+// out of a parallel, vectorized or GPU loop, iterations that run at once
+// would share one buffer (or, out of a thread loop, the block's threads
+// would share what each thread owned). Each extent is bounded over the
+// loops crossed, with the lets between resolved; an extent with no bound
+// there is a typed error naming the Func, the level and what it depends
+// on.
+//
+// Before: storage_flattening (flat allocations, lets for min and stride).
+// After: the allocation of each hoisted Func sits at its hoist level.
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/gohalide/gohalide/bounds"
+	"github.com/gohalide/gohalide/ir"
+)
+
+func hoistStorage(st *State) error {
+	for _, name := range st.Order {
+		f := st.Funcs[name]
+		level := f.Schedule.Hoist
+		if level.Kind == ir.LevelInline {
+			continue
+		}
+		site := ""
+		if level.Kind == ir.LevelAt {
+			var err error
+			if site, err = levelLoop(st, f, level, "hoist_storage"); err != nil {
+				return err
+			}
+		}
+		s, err := hoistOne(st.Stmt, f, site)
+		if err != nil {
+			return err
+		}
+		st.Stmt = s
+	}
+	return nil
+}
+
+// hoistOne moves f's allocation to the top of loop site's body (site ""
+// is the whole statement).
+func hoistOne(s ir.Stmt, f *ir.Function, site string) (ir.Stmt, error) {
+	if site == "" {
+		return hoistInto(s, f, "the root", false)
+	}
+	outer := loopPath(s, site)
+	if outer == nil {
+		return nil, ir.Errorf(ir.ErrComputeAt, f.Name, "hoist_storage", "the loop %s is not in the pipeline's loop nest", site)
+	}
+	var err error
+	out := wrapLoopBody(s, site, func(body ir.Stmt) ir.Stmt {
+		b, e := hoistInto(body, f, "loop "+shortLoop(site), insideGPU(outer))
+		if e != nil {
+			err = e
+			return body
+		}
+		return b
+	})
+	return out, err
+}
+
+// crossed is what lies between the hoist level and the allocation.
+type crossed struct {
+	loops []*ir.For
+	lets  map[string]ir.Expr
+}
+
+// hoistInto returns body with f's allocation moved to its top, sized for
+// every realization inside.
+// inKernel says the hoist level is inside a GPU kernel.
+func hoistInto(body ir.Stmt, f *ir.Function, where string, inKernel bool) (ir.Stmt, error) {
+	var found *ir.Allocate
+	var path crossed
+	count := 0
+	var walk func(s ir.Stmt, c crossed)
+	walk = func(s ir.Stmt, c crossed) {
+		switch x := s.(type) {
+		case *ir.Allocate:
+			if x.Name == f.Name {
+				count++
+				if found == nil {
+					found, path = x, c
+				}
+				return
+			}
+			walk(x.Body, c)
+		case *ir.For:
+			walk(x.Body, crossed{append(c.loops[:len(c.loops):len(c.loops)], x), c.lets})
+		case *ir.LetStmt:
+			lets := make(map[string]ir.Expr, len(c.lets)+1)
+			for k, v := range c.lets {
+				lets[k] = v
+			}
+			lets[x.Name] = ir.Substitute(x.Value, c.lets)
+			walk(x.Body, crossed{c.loops, lets})
+		case *ir.Block:
+			for _, y := range x.Stmts {
+				walk(y, c)
+			}
+		case *ir.IfThenElse:
+			walk(x.Then, c)
+			if x.Else != nil {
+				walk(x.Else, c)
+			}
+		case *ir.ProducerConsumer:
+			walk(x.Body, c)
+		}
+	}
+	walk(body, crossed{lets: map[string]ir.Expr{}})
+	legal := "hoist_storage at the store level of " + f.Name + " or a serial loop outside it (hoist_storage_root: outside every loop)"
+	if found == nil {
+		return nil, ir.Errorf(ir.ErrSchedule, f.Name, "hoist_storage", "%s is stored outside %s, so its storage cannot be hoisted to it (the hoist level must enclose the store level)", f.Name, where).
+			WithLegal("%s", legal)
+	}
+	if count > 1 {
+		return nil, ir.Errorf(ir.ErrSchedule, f.Name, "hoist_storage", "%s is allocated %d times inside %s, so no single allocation can be hoisted there", f.Name, count, where).
+			WithLegal("%s", legal)
+	}
+	inner := map[string]bool{}
+	scope := bounds.Scope{}
+	for _, l := range path.loops {
+		if l.Kind != ir.Serial && l.Kind != ir.Unrolled {
+			return nil, ir.Errorf(ir.ErrSchedule, f.Name, "hoist_storage", "hoisting the storage of %s to %s moves it out of the %s loop %s, whose iterations run at the same time and would share one buffer", f.Name, where, l.Kind, shortLoop(l.Name)).
+				WithLegal("hoist_storage at %s or a loop inside it", shortLoop(l.Name))
+		}
+		inner[l.Name] = true
+		mn := ir.Substitute(l.Min, path.lets)
+		scope[l.Name] = bounds.Interval{Min: mn, Max: ir.Simplify(ir.SubE(ir.AddE(mn, ir.Substitute(l.Extent, path.lets)), ir.Int(1)))}
+	}
+	for name := range path.lets {
+		inner[name] = true
+	}
+	extents := make([]ir.Expr, len(found.Extents))
+	for d, e := range found.Extents {
+		hi := bounds.Of(ir.Simplify(ir.Substitute(e, path.lets)), scope).Max
+		if hi != nil {
+			hi = ir.Simplify(hi)
+		}
+		if hi == nil || ir.UsesAny(hi, func(n string) bool { return inner[n] }) {
+			return nil, ir.Errorf(ir.ErrSchedule, f.Name, "hoist_storage", "the size of %s in storage dimension %d (%s) has no bound at %s: it depends on %s, defined inside", f.Name, d, ir.ExprString(e), where, strings.Join(usedOf(e, inner, path.lets), ", ")).
+				WithLegal("%s, where the size is bounded (or Bound the dimensions of %s)", legal, f.Name)
+		}
+		extents[d] = ir.Simplify(ir.MaxE(hi, ir.Int(0)))
+	}
+	// Remove the inner allocation (its body stays) and allocate at the top.
+	var strip func(ir.Stmt) ir.Stmt
+	strip = func(s ir.Stmt) ir.Stmt {
+		if a, ok := s.(*ir.Allocate); ok && a == found {
+			return a.Body
+		}
+		return ir.MapStmt(s, strip, nil)
+	}
+	a := *found
+	a.Extents = extents
+	a.Body = strip(body)
+	if check := sizeCheck(f.Name, "hoist_storage", extents); check != nil && !inKernel && !insideGPU(path.loops) {
+		return ir.MakeBlock(check, &a), nil
+	}
+	return &a, nil
+}
+
+// insideGPU reports whether any of loops is a GPU loop (an allocation
+// there is inside a kernel, whose sizes gpu_kernels checks before the
+// launch).
+func insideGPU(loops []*ir.For) bool {
+	for _, l := range loops {
+		if l.Kind == ir.GPUBlock || l.Kind == ir.GPUThread {
+			return true
+		}
+	}
+	return false
+}
+
+// usedOf names the variables defined inside the hoist level that e uses,
+// directly or through the lets.
+func usedOf(e ir.Expr, inner map[string]bool, lets map[string]ir.Expr) []string {
+	seen := map[string]bool{}
+	ir.UsesAny(ir.Substitute(e, lets), func(n string) bool {
+		if inner[n] {
+			seen[n] = true
+		}
+		return false
+	})
+	ir.UsesAny(e, func(n string) bool {
+		if inner[n] {
+			seen[n] = true
+		}
+		return false
+	})
+	out := make([]string, 0, len(seen))
+	for n := range seen {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
