@@ -7,20 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"iter"
-	"math"
 	"reflect"
 	"strings"
 	"sync"
 
 	"github.com/gohalide/gohalide/cpu"
 	"github.com/gohalide/gohalide/ir"
-)
-
-// Device limits the emulator checks by default (those of an H100, sm_90).
-const (
-	DefaultMaxThreadsPerBlock = 1024
-	DefaultMaxStaticShared    = 48 << 10  // bytes of static shared memory per block
-	DefaultMaxShared          = 227 << 10 // bytes of shared memory per block, dynamic included
 )
 
 // Emulator runs lowered programs whose kernels execute on the CPU with GPU
@@ -39,10 +31,9 @@ type Emulator struct {
 	// Trace, if set, receives the stores to Funcs that trace them
 	// (cpu.Options.Trace), from the kernels' threads (concurrently).
 	Trace func(fn string, coords []int64, value float64)
-	// Device limits; zero means the Default... constants above.
-	MaxThreadsPerBlock int
-	MaxStaticShared    int64
-	MaxShared          int64
+	// Limits are the device's limits the launches are checked against
+	// (zero: ir.SM90), the ones lowering used.
+	Limits ir.DeviceLimits
 
 	mu      sync.Mutex
 	kernels map[*ir.Kernel]*emuKernel
@@ -270,10 +261,10 @@ func (e *Emulator) LaunchEnv(env *cpu.Env, k *ir.Kernel, grid, block [3]int, sca
 
 // emuKernel is a compiled kernel.
 type emuKernel struct {
-	k          *ir.Kernel
+	k          *ir.Kernel   // its record (ir.Kernel.Recorded)
 	prog       *cpu.Program // the body without its shared allocations
 	shared     []emuSharedAlloc
-	sizes      *cpu.Program // stores the shared extents into emuSizeBuf
+	sizes      *cpu.Program // stores the dynamic sizes into emuSizeBuf
 	nSizes     int
 	hasBarrier bool
 	scalarArgs []ir.KernelArg
@@ -282,10 +273,11 @@ type emuKernel struct {
 }
 
 type emuSharedAlloc struct {
-	name    string
-	t       ir.Type
-	extents []int // positions of its extents in the sizes buffer
-	static  bool  // the size is a constant (static shared memory)
+	name   string
+	t      ir.Type
+	rec    ir.KernelAlloc // its record: elements (or size) and offset
+	static bool           // the size is a constant (static shared memory)
+	size   int            // position of a dynamic size in the sizes buffer
 }
 
 const emuSizeBuf = "gpu.emulator.shared_sizes"
@@ -328,16 +320,14 @@ func emuIsIndexVar(name string) bool {
 }
 
 func emuCompileKernel(k *ir.Kernel, trace func(fn string, coords []int64, value float64)) (*emuKernel, error) {
+	// The contract (ir.Kernel.Verify), then the record's facts: the
+	// emulator recomputes none of them.
+	if err := k.Verify(); err != nil {
+		return nil, emuBadKernel(k, "%v", err)
+	}
+	k = k.Recorded()
 	kc := &emuKernel{k: k}
-	args := map[string]ir.KernelArg{}
 	for _, a := range k.Args {
-		if _, dup := args[a.Name]; dup {
-			return nil, emuBadKernel(k, "argument %s is listed twice", a.Name)
-		}
-		if emuIsIndexVar(a.Name) {
-			return nil, emuBadKernel(k, "argument %s has the name of a thread or block index", a.Name)
-		}
-		args[a.Name] = a
 		if a.IsBuffer {
 			kc.bufferArgs = append(kc.bufferArgs, a)
 		} else {
@@ -347,15 +337,12 @@ func emuCompileKernel(k *ir.Kernel, trace func(fn string, coords []int64, value 
 
 	// Strip the shared allocations.
 	st := &emuStripper{k: k, names: map[string]bool{}}
-	body := st.stmt(k.Body, nil)
+	body := st.stmt(k.Body)
 	if st.err != nil {
 		return nil, st.err
 	}
 	ids := map[string]int{}
 	for i, a := range st.allocs {
-		if arg, ok := args[a.Name]; ok && arg.IsBuffer {
-			return nil, emuBadKernel(k, "shared allocation %s has the name of a buffer argument", a.Name)
-		}
 		ids[a.Name] = i
 	}
 	// Global scratch buffers are watched too, after the shared ones: each
@@ -367,50 +354,33 @@ func emuCompileKernel(k *ir.Kernel, trace func(fn string, coords []int64, value 
 		}
 	}
 
-	// The sizes of the shared allocations, as one program over the scalar
-	// arguments.
+	// The shared allocations as recorded, and the dynamic sizes (over the
+	// scalar arguments) as one program.
 	var sizeStmts []ir.Stmt
-	for i, a := range st.allocs {
+	dynamic := func(e ir.Expr) int {
+		sizeStmts = append(sizeStmts, &ir.Store{Buf: emuSizeBuf, Index: ir.Int(int64(kc.nSizes)), Value: &ir.Cast{T: ir.Int64, X: e}})
+		kc.nSizes++
+		return kc.nSizes - 1
+	}
+	for _, a := range st.allocs {
 		sa := emuSharedAlloc{name: a.Name, t: a.T}
-		var stores []ir.Stmt
-		for _, x := range a.Extents {
-			if x == nil {
-				return nil, emuBadKernel(k, "shared allocation %s has a nil extent", a.Name)
-			}
-			sa.extents = append(sa.extents, kc.nSizes)
-			stores = append(stores, &ir.Store{Buf: emuSizeBuf, Index: ir.Int(int64(kc.nSizes)),
-				Value: &ir.Cast{T: ir.Int64, X: x}})
-			kc.nSizes++
-		}
-		s := ir.MakeBlock(stores...)
-		lets := st.lets[i]
-		for j := len(lets) - 1; j >= 0; j-- {
-			if ir.StmtUses(s, lets[j].Name) {
-				s = &ir.LetStmt{Name: lets[j].Name, Value: lets[j].Value, Body: s}
+		for _, r := range k.Allocs {
+			if r.Func == a.Name && r.Memory == ir.GPUShared && !r.PerBlock {
+				sa.rec = r
+				break
 			}
 		}
-		// Static shared memory has a size without free variables.
-		if p, err := cpu.Compile(s); err == nil && len(p.Params()) == 0 {
-			sa.static = true
+		sa.static = !sa.rec.Dynamic
+		if !sa.static {
+			sa.size = dynamic(sa.rec.Size)
 		}
-		sizeStmts = append(sizeStmts, s)
 		kc.shared = append(kc.shared, sa)
 	}
 	if kc.nSizes > 0 {
+		dynamic(k.DynamicSharedBytes)
 		p, err := cpu.Compile(ir.MakeBlock(sizeStmts...))
 		if err != nil {
 			return nil, emuBadKernel(k, "sizes of the shared allocations: %v", err)
-		}
-		for _, prm := range p.Params() {
-			a, ok := args[prm.Name]
-			if !ok || a.IsBuffer {
-				return nil, emuBadKernel(k, "the size of a shared allocation depends on %s, which is not a scalar argument of the kernel (shared sizes are one per launch)", prm.Name)
-			}
-		}
-		for _, b := range p.Buffers() {
-			if b.Name != emuSizeBuf {
-				return nil, emuBadKernel(k, "the size of a shared allocation loads from buffer %s", b.Name)
-			}
 		}
 		kc.sizes = p
 	}
@@ -420,17 +390,8 @@ func emuCompileKernel(k *ir.Kernel, trace func(fn string, coords []int64, value 
 		if _, ok := s.(*ir.Barrier); ok {
 			kc.hasBarrier = true
 		}
-		if f, ok := s.(*ir.For); ok && (f.Kind == ir.Parallel || f.Kind == ir.GPUBlock || f.Kind == ir.GPUThread) {
-			st.fail("loop %s of kind %v inside the kernel body", f.Name, f.Kind)
-		}
-		if _, ok := s.(*ir.Launch); ok {
-			st.fail("a launch inside the kernel body")
-		}
 		return true
 	}, nil)
-	if st.err != nil {
-		return nil, st.err
-	}
 	opts := cpu.Options{
 		Barrier: emuBarrier,
 		Watch: func(buf string) (int, bool) {
@@ -445,41 +406,6 @@ func emuCompileKernel(k *ir.Kernel, trace func(fn string, coords []int64, value 
 	if err != nil {
 		return nil, emuBadKernel(k, "%v", err)
 	}
-	for _, prm := range prog.Params() {
-		if emuIsIndexVar(prm.Name) {
-			if prm.T != ir.Int32 {
-				return nil, emuBadKernel(k, "index variable %s is used as %v, want int32", prm.Name, prm.T)
-			}
-			continue
-		}
-		a, ok := args[prm.Name]
-		switch {
-		case !ok || a.IsBuffer:
-			return nil, emuBadKernel(k, "the body uses variable %s, which is not a scalar argument of the kernel", prm.Name)
-		case a.T != prm.T:
-			return nil, emuBadKernel(k, "the body uses %s as %v, but its argument has type %v", prm.Name, prm.T, a.T)
-		}
-	}
-	for _, b := range prog.Buffers() {
-		if i, ok := ids[b.Name]; ok && i < len(kc.shared) {
-			if b.T != kc.shared[i].t {
-				return nil, emuBadKernel(k, "shared allocation %s has type %v but is accessed as %v", b.Name, kc.shared[i].t, b.T)
-			}
-			continue
-		}
-		a, ok := args[b.Name]
-		switch {
-		case !ok || !a.IsBuffer:
-			return nil, emuBadKernel(k, "the body accesses buffer %s, which is not a buffer argument of the kernel", b.Name)
-		case a.T != b.T:
-			return nil, emuBadKernel(k, "the body accesses buffer %s as %v, but its argument has type %v", b.Name, b.T, a.T)
-		}
-	}
-	for _, name := range prog.Written() {
-		if a, ok := args[name]; ok && !a.Written {
-			return nil, emuBadKernel(k, "the body stores to buffer %s, whose argument is not marked Written", name)
-		}
-	}
 	// The body is checked as lowering made it (above); the threads run it
 	// with its common subexpressions bound to lets (emucse.go), which
 	// computes the same values with the same accesses in the same order.
@@ -493,12 +419,11 @@ func emuCompileKernel(k *ir.Kernel, trace func(fn string, coords []int64, value 
 	return kc, nil
 }
 
-// emuStripper takes the GPUShared allocations out of a kernel body, with the
-// lets in scope at each (for their sizes).
+// emuStripper takes the GPUShared allocations out of a kernel body: the
+// allocations in body order (ir.Kernel.Verify checked where they are).
 type emuStripper struct {
 	k      *ir.Kernel
 	allocs []*ir.Allocate
-	lets   [][]*ir.LetStmt
 	names  map[string]bool
 	err    error
 }
@@ -509,7 +434,7 @@ func (s *emuStripper) fail(format string, args ...any) {
 	}
 }
 
-func (s *emuStripper) stmt(x ir.Stmt, lets []*ir.LetStmt) ir.Stmt {
+func (s *emuStripper) stmt(x ir.Stmt) ir.Stmt {
 	switch x := x.(type) {
 	case *ir.Allocate:
 		if x.Memory == ir.GPUShared {
@@ -518,21 +443,19 @@ func (s *emuStripper) stmt(x ir.Stmt, lets []*ir.LetStmt) ir.Stmt {
 			}
 			s.names[x.Name] = true
 			s.allocs = append(s.allocs, x)
-			s.lets = append(s.lets, lets)
-			return s.stmt(x.Body, lets)
+			return s.stmt(x.Body)
 		}
 		a := *x
-		a.Body = s.stmt(x.Body, lets)
+		a.Body = s.stmt(x.Body)
 		return &a
 	case *ir.LetStmt:
-		inner := append(lets[:len(lets):len(lets)], x)
-		return &ir.LetStmt{Name: x.Name, Value: x.Value, Body: s.stmt(x.Body, inner)}
+		return &ir.LetStmt{Name: x.Name, Value: x.Value, Body: s.stmt(x.Body)}
 	case *ir.ProducerConsumer:
-		return &ir.ProducerConsumer{Func: x.Func, Producer: x.Producer, Body: s.stmt(x.Body, lets)}
+		return &ir.ProducerConsumer{Func: x.Func, Producer: x.Producer, Body: s.stmt(x.Body)}
 	case *ir.Block:
 		out := make([]ir.Stmt, len(x.Stmts))
 		for i, y := range x.Stmts {
-			out[i] = s.stmt(y, lets)
+			out[i] = s.stmt(y)
 		}
 		return &ir.Block{Stmts: out}
 	}
@@ -647,26 +570,16 @@ func (e *Emulator) newLaunch(env *cpu.Env, kc *emuKernel, grid, block [3]int, sc
 		return &EmulatorError{Kind: BadLaunch, Kernel: k.Name,
 			Msg: fmt.Sprintf("gpu emulator: kernel %s: ", k.Name) + fmt.Sprintf(format, args...)}
 	}
-	maxThreads := e.MaxThreadsPerBlock
-	if maxThreads <= 0 {
-		maxThreads = DefaultMaxThreadsPerBlock
-	}
-	maxStatic, maxShared := e.MaxStaticShared, e.MaxShared
-	if maxStatic <= 0 {
-		maxStatic = DefaultMaxStaticShared
-	}
-	if maxShared <= 0 {
-		maxShared = DefaultMaxShared
-	}
-	gridMax := [3]int{math.MaxInt32, 65535, 65535}
-	blockMax := [3]int{1024, 1024, 64}
+	limits := e.Limits.OrDefault()
+	maxThreads := int(limits.MaxThreadsPerBlock)
+	maxStatic, maxShared := limits.MaxStaticShared, limits.MaxShared
 	nThreads := 1
 	for d := range 3 {
-		if grid[d] < 1 || grid[d] > gridMax[d] {
-			return nil, bad("grid %s: dimension %d must be in [1, %d]", emuDim3(grid), d, gridMax[d])
+		if grid[d] < 1 || int64(grid[d]) > limits.MaxGridDim[d] {
+			return nil, bad("grid %s: dimension %d must be in [1, %d]", emuDim3(grid), d, limits.MaxGridDim[d])
 		}
-		if block[d] < 1 || block[d] > blockMax[d] {
-			return nil, bad("block %s: dimension %d must be in [1, %d]", emuDim3(block), d, blockMax[d])
+		if block[d] < 1 || int64(block[d]) > limits.MaxBlockDim[d] {
+			return nil, bad("block %s: dimension %d must be in [1, %d]", emuDim3(block), d, limits.MaxBlockDim[d])
 		}
 		nThreads *= block[d]
 	}
@@ -704,32 +617,31 @@ func (e *Emulator) newLaunch(env *cpu.Env, kc *emuKernel, grid, block [3]int, sc
 		}
 		l.buffers[a.Name] = v
 	}
-	// Shared memory.
-	if kc.sizes != nil {
+	// Shared memory, as the record gives it: element counts (dynamic ones
+	// evaluated for this launch), the static pool's offsets and size, the
+	// dynamic region's size.
+	if len(kc.shared) > 0 {
 		sizes := make([]int64, kc.nSizes)
-		if err := kc.sizes.Run(l.scalars, map[string]any{emuSizeBuf: sizes}); err != nil {
-			return nil, bad("sizes of the shared allocations: %v", err)
+		if kc.sizes != nil {
+			if err := kc.sizes.Run(l.scalars, map[string]any{emuSizeBuf: sizes}); err != nil {
+				return nil, bad("sizes of the shared allocations: %v", err)
+			}
 		}
-		var static, total int64
 		var parts []string
-		var statics []staticShared
+		var offsets []int64
 		var staticIDs []int
 		for id, sa := range kc.shared {
-			n := int64(1)
-			for _, i := range sa.extents {
-				x := sizes[i]
-				if x < 0 || (x != 0 && n > maxShared/x) {
-					return nil, bad("shared allocation %s has size %d × ... elements (negative or over the limit of %d bytes)", sa.name, x, maxShared)
+			n := sa.rec.Elems
+			if !sa.static {
+				n = sizes[sa.size]
+				if n < 0 || n > maxShared {
+					return nil, bad("shared allocation %s has size %d elements (negative or over the limit of %d bytes)", sa.name, n, maxShared)
 				}
-				n *= x
+			} else {
+				offsets = append(offsets, sa.rec.Offset)
+				staticIDs = append(staticIDs, id)
 			}
 			bytes := n * int64(sa.t.Bytes())
-			if sa.static {
-				statics = append(statics, staticShared{name: sa.name, t: sa.t, elems: n})
-				staticIDs = append(staticIDs, id)
-			} else {
-				total += bytes
-			}
 			parts = append(parts, fmt.Sprintf("%s %d", sa.name, bytes))
 			if ce := l.env.CheckAllocation(sa.name, bytes); ce != nil {
 				return nil, &EmulatorError{Kind: AllocationTooLarge, Kernel: k.Name, Buffer: sa.name, Shared: true, Size: bytes,
@@ -739,15 +651,12 @@ func (e *Emulator) newLaunch(env *cpu.Env, kc *emuKernel, grid, block [3]int, sc
 			l.shared = append(l.shared, sb)
 			l.buffers[sa.name] = sb.data
 		}
-		// The static pool, as lowering laid it out.
-		offsets, pool, err := sharedLayout(k, statics)
-		if err != nil {
-			return nil, emuBadKernel(k, "%v", err)
+		static, total := k.SharedBytes, k.SharedBytes
+		if kc.sizes != nil {
+			total += sizes[kc.nSizes-1] // the dynamic region
 		}
-		static = pool
-		total += pool
 		if static <= maxShared {
-			l.pool = emuNewPool(l.shared, staticIDs, offsets, pool)
+			l.pool = emuNewPool(l.shared, staticIDs, offsets, static)
 		}
 		for i := range l.shared {
 			sb := &l.shared[i]

@@ -528,7 +528,9 @@ func TestBadLaunches(t *testing.T) {
 		})
 	}
 	// 60000 floats fit when the limit is raised.
-	e := gpu.Emulator{MaxShared: 1 << 20}
+	lim := ir.SM90
+	lim.MaxShared = 1 << 20
+	e := gpu.Emulator{Limits: lim}
 	if err := e.Launch(dyn, [3]int{1, 1, 1}, [3]int{4, 1, 1}, map[string]any{"n": 60000}, nil); err != nil {
 		t.Error(err)
 	}

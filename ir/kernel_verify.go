@@ -14,7 +14,9 @@ import "fmt"
 //     kernel's scalar arguments only;
 //   - every variable the body reads from outside is a scalar argument of
 //     its type, every buffer it accesses a buffer argument of its type
-//     (marked Written where it stores), and the indices are int32;
+//     (marked Written where it stores), a shared allocation is accessed as
+//     its type, and the indices are int32;
+//   - the body has no launch and no parallel, block or thread loop;
 //   - the record (Allocs) holds each shared allocation of the body, of its
 //     type, with its element count (or, when known only at launch, its
 //     size) and its place: a static one at an offset aligned to its element
@@ -61,7 +63,7 @@ func (v *kernelVerifier) run() error {
 	if err != nil {
 		return err
 	}
-	if err := v.uses(); err != nil {
+	if err := v.uses(shared); err != nil {
 		return err
 	}
 	return v.record(shared)
@@ -157,15 +159,43 @@ func (v *kernelVerifier) sharedAllocs() ([]topShared, error) {
 
 // uses checks what the body reads and writes from outside against the
 // arguments.
-func (v *kernelVerifier) uses() error {
+func (v *kernelVerifier) uses(shared []topShared) error {
 	var err error
-	indexTypes := func(e Expr) bool {
-		if x, ok := e.(*Var); ok && isIndexVar(x.Name) && x.T != Int32 && err == nil {
-			err = v.fail("index variable %s is used as %v, want int32", x.Name, x.T)
+	sharedT := map[string]Type{}
+	for _, s := range shared {
+		sharedT[s.a.Name] = s.a.T
+	}
+	access := func(buf string, t Type) {
+		if st, ok := sharedT[buf]; ok && st != t && err == nil {
+			err = v.fail("shared allocation %s has type %v but is accessed as %v", buf, st, t)
+		}
+	}
+	exprs := func(e Expr) bool {
+		switch x := e.(type) {
+		case *Var:
+			if isIndexVar(x.Name) && x.T != Int32 && err == nil {
+				err = v.fail("index variable %s is used as %v, want int32", x.Name, x.T)
+			}
+		case *Load:
+			access(x.Buf, x.T)
 		}
 		return err == nil
 	}
-	WalkStmt(v.k.Body, func(Stmt) bool { return err == nil }, indexTypes)
+	WalkStmt(v.k.Body, func(s Stmt) bool {
+		switch x := s.(type) {
+		case *For:
+			if (x.Kind == Parallel || x.Kind == GPUBlock || x.Kind == GPUThread) && err == nil {
+				err = v.fail("loop %s of kind %v inside the kernel body", x.Name, x.Kind)
+			}
+		case *Launch:
+			if err == nil {
+				err = v.fail("a launch inside the kernel body")
+			}
+		case *Store:
+			access(x.Buf, x.Value.Type())
+		}
+		return err == nil
+	}, exprs)
 	if err != nil {
 		return err
 	}
