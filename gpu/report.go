@@ -102,6 +102,7 @@ type Launch struct {
 func Report(kernels []*ir.Kernel, launches map[string]Launch) []KernelReport {
 	out := make([]KernelReport, 0, len(kernels))
 	for _, k := range kernels {
+		k = k.Recorded()
 		r := KernelReport{Name: k.Name, Barriers: k.Barriers, Shared: []Alloc{}, Registers: []Alloc{}, SingleThread: k.SingleThread}
 		for d := 0; d < 3; d++ {
 			r.Grid[d] = ir.ExprString(k.Grid[d])
@@ -114,8 +115,6 @@ func Report(kernels []*ir.Kernel, launches map[string]Launch) []KernelReport {
 				r.BlockValues = append(r.BlockValues, int64(l.Block[d]))
 			}
 		}
-		var statics []staticShared
-		var ids []int
 		for _, a := range k.Allocs {
 			ra := Alloc{Func: a.Func, Type: a.T.String(), Elements: a.Elems, Bytes: a.Bytes(), SharedAcross: a.SharedAcross, PerBlock: a.PerBlock}
 			if a.Dynamic {
@@ -130,8 +129,8 @@ func Report(kernels []*ir.Kernel, launches map[string]Launch) []KernelReport {
 			}
 			if a.Memory == ir.GPUShared {
 				if !a.Dynamic {
-					statics = append(statics, staticShared{name: a.Func, t: a.T, elems: a.Elems})
-					ids = append(ids, len(r.Shared))
+					off := a.Offset
+					ra.Offset = &off
 					r.SharedBytesUnshared += ra.Bytes
 				}
 				r.Shared = append(r.Shared, ra)
@@ -139,17 +138,8 @@ func Report(kernels []*ir.Kernel, launches map[string]Launch) []KernelReport {
 				r.Registers = append(r.Registers, ra)
 			}
 		}
-		// The pool as lowering laid it out (or, for a kernel without a
-		// layout, one array after another).
-		if offsets, total, err := sharedLayout(k, statics); err == nil {
-			for i, j := range ids {
-				off := offsets[i]
-				r.Shared[j].Offset = &off
-			}
-			r.SharedBytes = total
-		} else {
-			r.SharedBytes = r.SharedBytesUnshared
-		}
+		// The pool as lowering laid it out.
+		r.SharedBytes = k.SharedBytes
 		out = append(out, r)
 	}
 	return out
