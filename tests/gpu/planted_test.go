@@ -36,14 +36,33 @@ func TestPlantedBugsAreCaught(t *testing.T) {
 				return x
 			})
 		}, []string{"race", "GatherWeight"}},
+		// The size is one fact of the kernel record: a wrong compiler
+		// gets it wrong in the record, and the allocation follows.
 		{"shrink the shared allocation", func(s ir.Stmt) ir.Stmt {
+			return editRecords(editKernels(s, func(x ir.Stmt) ir.Stmt {
+				if a, ok := x.(*ir.Allocate); ok && a.Name == "GatherWeight" {
+					return &ir.Allocate{Name: a.Name, T: a.T, Memory: a.Memory, Extents: []ir.Expr{ir.Int(256)}, Body: a.Body}
+				}
+				return x
+			}), func(k *ir.Kernel) {
+				k.Allocs = append([]ir.KernelAlloc(nil), k.Allocs...)
+				for i := range k.Allocs {
+					if k.Allocs[i].Func == "GatherWeight" {
+						k.Allocs[i].Elems = 256
+					}
+				}
+			})
+		}, []string{"GatherWeight", "out of bounds"}},
+		// A body that disagrees with its record breaks the kernel
+		// contract (ir.Kernel.Verify).
+		{"shrink the allocation but not the record", func(s ir.Stmt) ir.Stmt {
 			return editKernels(s, func(x ir.Stmt) ir.Stmt {
 				if a, ok := x.(*ir.Allocate); ok && a.Name == "GatherWeight" {
 					return &ir.Allocate{Name: a.Name, T: a.T, Memory: a.Memory, Extents: []ir.Expr{ir.Int(256)}, Body: a.Body}
 				}
 				return x
 			})
-		}, []string{"GatherWeight", "out of bounds"}},
+		}, []string{"GatherWeight", "256 elements in the body but 512 in Kernel.Allocs", "kernel_output_s1"}},
 		{"put a barrier under a thread guard", func(s ir.Stmt) ir.Stmt {
 			return editKernels(s, func(x ir.Stmt) ir.Stmt {
 				if b, ok := x.(*ir.Barrier); ok && strings.Contains(b.Reason, "just written") {
@@ -88,6 +107,20 @@ func editKernels(s ir.Stmt, f func(ir.Stmt) ir.Stmt) ir.Stmt {
 		if l, ok := x.(*ir.Launch); ok {
 			k := *l.Kernel
 			k.Body = editStmt(k.Body, f)
+			return &ir.Launch{Kernel: &k}
+		}
+		return ir.MapStmt(x, mut, nil)
+	}
+	return mut(s)
+}
+
+// editRecords applies f to a copy of every kernel's record.
+func editRecords(s ir.Stmt, f func(*ir.Kernel)) ir.Stmt {
+	var mut func(ir.Stmt) ir.Stmt
+	mut = func(x ir.Stmt) ir.Stmt {
+		if l, ok := x.(*ir.Launch); ok {
+			k := *l.Kernel
+			f(&k)
 			return &ir.Launch{Kernel: &k}
 		}
 		return ir.MapStmt(x, mut, nil)
