@@ -81,6 +81,10 @@ type Options struct {
 	// Parallel loop, the threads of a kernel). The CUDA target does not
 	// report them.
 	Trace func(TraceEvent)
+	// Limits are the GPU's limits (threads per block, shared memory): the
+	// ones lowering checks schedules against and the emulator checks
+	// launches against. Zero means an sm_90 device (ir.SM90).
+	Limits ir.DeviceLimits
 }
 
 // TraceEvent is one store to a Func that traces its stores: the Func,
@@ -622,7 +626,7 @@ func (p *Pipeline) lower(ctx context.Context, stopAfter string) (l *Lowered, err
 	if err != nil {
 		return nil, err
 	}
-	res, err := lower.Lower(b.lp, lower.Options{Context: ctx, Debug: p.opts.Debug, Log: p.opts.Log, Verify: p.opts.Verify, StopAfter: stopAfter})
+	res, err := lower.Lower(b.lp, lower.Options{Context: ctx, Debug: p.opts.Debug, Log: p.opts.Log, Verify: p.opts.Verify, StopAfter: stopAfter, Limits: p.opts.Limits})
 	if err != nil {
 		return nil, err
 	}
@@ -687,7 +691,7 @@ func (p *Pipeline) compile(ctx context.Context) (c *compiled, err error) {
 // compile prepares a lowered statement to run: the host code on the CPU,
 // kernels on the target.
 func (l *Lowered) compile(t Target, opts Options) (*compiled, error) {
-	lr, err := newLauncher(t, opts.traceHook())
+	lr, err := newLauncher(t, opts.traceHook(), opts.Limits)
 	if err != nil {
 		return nil, err
 	}

@@ -94,14 +94,14 @@ type measurer interface {
 	Attributes(k *ir.Kernel) (gpu.CompiledInfo, error)
 }
 
-func newLauncher(t Target, trace func(fn string, coords []int64, value float64)) (launcher, error) {
+func newLauncher(t Target, trace func(fn string, coords []int64, value float64), limits ir.DeviceLimits) (launcher, error) {
 	if err := checkTarget(t); err != nil {
 		return nil, err
 	}
 	if t == CUDA {
 		return cudaDevice()
 	}
-	return &gpu.Emulator{Trace: trace}, nil
+	return &gpu.Emulator{Trace: trace, Limits: limits}, nil
 }
 
 // Benchmark realizes the pipeline into out once to warm up (compiling and,
