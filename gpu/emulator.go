@@ -336,11 +336,8 @@ func emuCompileKernel(k *ir.Kernel, trace func(fn string, coords []int64, value 
 	}
 
 	// Strip the shared allocations.
-	st := &emuStripper{k: k, names: map[string]bool{}}
+	st := &emuStripper{}
 	body := st.stmt(k.Body)
-	if st.err != nil {
-		return nil, st.err
-	}
 	ids := map[string]int{}
 	for i, a := range st.allocs {
 		ids[a.Name] = i
@@ -422,26 +419,13 @@ func emuCompileKernel(k *ir.Kernel, trace func(fn string, coords []int64, value 
 // emuStripper takes the GPUShared allocations out of a kernel body: the
 // allocations in body order (ir.Kernel.Verify checked where they are).
 type emuStripper struct {
-	k      *ir.Kernel
 	allocs []*ir.Allocate
-	names  map[string]bool
-	err    error
-}
-
-func (s *emuStripper) fail(format string, args ...any) {
-	if s.err == nil {
-		s.err = emuBadKernel(s.k, format, args...)
-	}
 }
 
 func (s *emuStripper) stmt(x ir.Stmt) ir.Stmt {
 	switch x := x.(type) {
 	case *ir.Allocate:
 		if x.Memory == ir.GPUShared {
-			if s.names[x.Name] {
-				s.fail("two shared allocations are named %s", x.Name)
-			}
-			s.names[x.Name] = true
 			s.allocs = append(s.allocs, x)
 			return s.stmt(x.Body)
 		}
@@ -459,13 +443,7 @@ func (s *emuStripper) stmt(x ir.Stmt) ir.Stmt {
 		}
 		return &ir.Block{Stmts: out}
 	}
-	ir.WalkStmt(x, func(y ir.Stmt) bool {
-		if a, ok := y.(*ir.Allocate); ok && a.Memory == ir.GPUShared {
-			s.fail("shared allocation %s is inside a loop or an if (GPUShared allocations come first in a kernel body)", a.Name)
-		}
-		return true
-	}, nil)
-	return x
+	return x // no shared allocation below (ir.Kernel.Verify)
 }
 
 // emuLaunch is the state of one kernel launch.

@@ -475,7 +475,7 @@ func TestBadKernels(t *testing.T) {
 			"its argument has type int64"},
 		{"shared under loop", &ir.Kernel{Args: []ir.KernelArg{buf("out", ir.Float32, true)},
 			Body: &ir.For{Name: "i", Min: ir.Int(0), Extent: ir.Int(2), Body: shared("s", ir.Float32, ir.Int(4), st("s", ir.Int(0), f32(0)))}},
-			"inside a loop"},
+			"inside loop i"},
 		{"thread-dependent shared size", &ir.Kernel{Args: []ir.KernelArg{buf("out", ir.Float32, true)},
 			Body: shared("s", ir.Float32, ir.AddE(tid(0), ir.Int(1)), st("s", ir.Int(0), f32(0)))},
 			"depends on thread_id_x"},

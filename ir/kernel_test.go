@@ -120,7 +120,7 @@ func TestKernelVerify(t *testing.T) {
 		{"no dynamic offset", func(k *Kernel) { k.Allocs[1].DynOffset = nil }, "no offset in the kernel's dynamic"},
 		{"under a loop", func(k *Kernel) {
 			k.Body = &For{Name: "i", Min: Int(0), Extent: Int(2), Body: k.Body}
-		}, "inside a loop"},
+		}, "inside loop i"},
 		{"thread-dependent size", func(k *Kernel) {
 			a := *k.Body.(*Allocate)
 			a.Extents = []Expr{kvar(ThreadID[0])}

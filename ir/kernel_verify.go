@@ -145,9 +145,13 @@ func (v *kernelVerifier) sharedAllocs() ([]topShared, error) {
 				top(y, lets)
 			}
 		default:
+			where := "an if"
+			if l, ok := s.(*For); ok {
+				where = "loop " + l.Name
+			}
 			WalkStmt(s, func(y Stmt) bool {
 				if a, ok := y.(*Allocate); ok && a.Memory == GPUShared && err == nil {
-					err = v.fail("shared allocation %s is inside a loop or an if (GPUShared allocations come first in a kernel body)", a.Name)
+					err = v.fail("shared allocation %s is inside %s (GPUShared allocations come first in a kernel body, never inside a loop or an if)", a.Name, where)
 				}
 				return err == nil
 			}, nil)
