@@ -4,17 +4,24 @@ package lower
 // block loops directly inside it become the grid (the innermost block loop
 // is x); their body, with `let v = min + block_id_d` for each block loop,
 // becomes the kernel body. GPUShared allocations move to the top of the body
-// (one copy per block, a single flat extent); their sizes are checked
-// against the device limits (Options.Limits: on sm_90 48 KB of static
-// shared memory, 227 KB with dynamic) by gpu_shared_reuse. Heap allocations (one copy per thread) and GPUShared
-// ones InGlobal (one copy per block) become global scratch allocated on
-// the host around the launch, a slice per copy. Sizes known only at launch
-// (ir.IntrinsicMaxOver from blockMax) become host lets before the launch
-// (Kernel.HostLets), and the rules they decide (block size, shared memory
-// limit, scratch indexable by int32) are checked there (Kernel.Checks),
-// each failure a typed error. The kernel's arguments are the variables
-// and buffers the body uses from the host. The loop nest is replaced by a
-// Launch.
+// (one copy per block, a single flat extent); gpu_shared_reuse checks
+// their sizes against the device limits (Options.Limits: on sm_90 48 KB of
+// static shared memory, 227 KB with dynamic). Heap allocations (one copy
+// per thread) and GPUShared ones InGlobal (one copy per block) become
+// global scratch allocated on the host around the launch, a slice per
+// copy. Sizes known only at launch (ir.IntrinsicMaxOver from blockMax)
+// become host lets before the launch (Kernel.HostLets), and the rules they
+// decide (block size, shared memory limit, scratch indexable by int32) are
+// checked there (Kernel.Checks), each failure a typed error. The kernel's
+// arguments are the variables and buffers the body uses from the host
+// (ir.KernelArgs). The loop nest is replaced by a Launch.
+//
+// The kernel is a copy of the record gpu_block_size made (block, thread
+// dimensions) and gpu_cooperative added to (single-thread stages, share
+// loops), with the facts decided here: name, grid, body, arguments,
+// allocations (ir.AllocOf: element counts; the shared-across and
+// per-thread dimensions through the record's ThreadDims), barriers, host
+// lets and checks.
 //
 // Before: gpu_thread_loops. After: the host statement has no GPU loops;
 // each Launch's kernel body is simplified.
