@@ -721,141 +721,40 @@ var cudaOpWord = map[ir.BinOp]string{
 // ---------------------------------------------------------------------------
 // Shared memory layout.
 
-type cudaSharedAlloc struct {
-	CUDASharedArray
-	extents []ir.Expr
-}
-
 func cudaInfo(k *ir.Kernel) (CUDAKernelInfo, error) {
-	info := CUDAKernelInfo{Name: cIdent(k.Name), Threads: 1}
+	// The contract (ir.Kernel.Verify), then the record's facts: the
+	// emitter recomputes none of them.
+	if err := k.Verify(); err != nil {
+		panic(cudaError{cudaErr(k.Name, "%v", err)})
+	}
+	k = k.Recorded()
+	info := CUDAKernelInfo{Name: cIdent(k.Name), Threads: k.Threads()}
 	if k.Block == [3]ir.Expr{} {
 		info.Threads = 0
 	}
-	for _, d := range k.Block {
-		if d == nil || info.Threads == 0 {
+	var static, dynamic []CUDASharedArray
+	for _, a := range k.Allocs {
+		if a.Memory != ir.GPUShared || a.PerBlock {
 			continue
 		}
-		n, ok := ir.AsInt(ir.Simplify(d))
-		if !ok {
-			info.Threads = 0
-			break
-		}
-		info.Threads *= n
-	}
-	var static, dynamic []cudaSharedAlloc
-	var walk func(s ir.Stmt, lets map[string]ir.Expr, under string)
-	walk = func(s ir.Stmt, lets map[string]ir.Expr, under string) {
-		switch s := s.(type) {
-		case nil:
-		case *ir.Block:
-			for _, x := range s.Stmts {
-				walk(x, lets, under)
-			}
-		case *ir.LetStmt:
-			inner := make(map[string]ir.Expr, len(lets)+1)
-			for n, v := range lets {
-				inner[n] = v
-			}
-			inner[s.Name] = ir.Substitute(s.Value, lets)
-			walk(s.Body, inner, under)
-		case *ir.ProducerConsumer:
-			walk(s.Body, lets, under)
-		case *ir.For:
-			walk(s.Body, lets, "loop "+s.Name)
-		case *ir.IfThenElse:
-			walk(s.Then, lets, "an if")
-			walk(s.Else, lets, "an if")
-		case *ir.Allocate:
-			if s.Memory == ir.GPUShared {
-				if under != "" {
-					panic(cudaError{cudaErr(k.Name, "GPUShared allocation %s is inside %s; shared allocations must come first in the kernel body", s.Name, under)})
-				}
-				a := cudaSharedAlloc{CUDASharedArray: CUDASharedArray{Name: s.Name, T: s.T, Elems: 1}}
-				var size ir.Expr
-				for _, x := range s.Extents {
-					x = ir.Simplify(ir.Substitute(x, lets))
-					a.extents = append(a.extents, x)
-					if x.Type() != ir.Int32 {
-						x = &ir.Cast{T: ir.Int32, X: x}
-					}
-					if size == nil {
-						size = x
-					} else {
-						size = ir.MulE(size, x)
-					}
-				}
-				if size == nil {
-					size = ir.Int(1)
-				}
-				size = ir.Simplify(size)
-				if n, ok := ir.AsInt(size); ok {
-					a.Elems = n
-					static = append(static, a)
-				} else {
-					bad := ""
-					ir.WalkExpr(size, func(e ir.Expr) bool {
-						if v, ok := e.(*ir.Var); ok && bad == "" && !cudaIsScalarArg(k, v.Name) {
-							bad = v.Name
-						}
-						return bad == ""
-					})
-					if bad != "" {
-						panic(cudaError{cudaErr(k.Name, "the size of GPUShared allocation %s depends on %s, which is not a scalar argument of the kernel", s.Name, bad)})
-					}
-					a.Elems, a.Dynamic, a.Size = 0, true, size
-					dynamic = append(dynamic, a)
-				}
-			}
-			walk(s.Body, lets, under)
+		if a.Dynamic {
+			dynamic = append(dynamic, CUDASharedArray{Name: a.Func, T: a.T, Dynamic: true, Size: a.Size, Offset: a.DynOffset})
+		} else {
+			static = append(static, CUDASharedArray{Name: a.Func, T: a.T, Elems: a.Elems, Offset: ir.Int(a.Offset)})
 		}
 	}
-	walk(k.Body, nil, "")
-	// Dynamic arrays by decreasing element size: no padding between them
-	// (sizes are powers of two), so their offsets are plain sums.
-	bySize := func(l []cudaSharedAlloc) {
-		sort.SliceStable(l, func(i, j int) bool { return l[i].T.Bytes() > l[j].T.Bytes() })
-	}
-	bySize(dynamic)
-	// The static pool, as lowering laid it out.
-	statics := make([]staticShared, len(static))
-	for i, a := range static {
-		statics[i] = staticShared{name: a.Name, t: a.T, elems: a.Elems}
-	}
-	offsets, total, err := sharedLayout(k, statics)
-	if err != nil {
-		panic(cudaError{cudaErr(k.Name, "%v", err)})
-	}
-	for i := range static {
-		static[i].Offset = ir.Int(offsets[i])
-	}
+	// In memory order: the static arrays by offset in the pool, the
+	// dynamic ones in the order ir.LayoutDynamic placed them.
 	sort.SliceStable(static, func(i, j int) bool {
 		oi, _ := ir.AsInt(static[i].Offset)
 		oj, _ := ir.AsInt(static[j].Offset)
 		return oi < oj
 	})
-	info.StaticSharedBytes = total
-	for _, a := range static {
-		info.Shared = append(info.Shared, a.CUDASharedArray)
-	}
-	var off ir.Expr = ir.Int(0)
-	for _, a := range dynamic {
-		a.Offset = off
-		off = ir.Simplify(ir.AddE(off, ir.MulE(a.Size, ir.Int(int64(a.T.Bytes())))))
-		info.Shared = append(info.Shared, a.CUDASharedArray)
-	}
-	if len(dynamic) > 0 {
-		info.DynamicSharedBytes = off
-	}
+	sort.SliceStable(dynamic, func(i, j int) bool { return dynamic[i].T.Bytes() > dynamic[j].T.Bytes() })
+	info.Shared = append(static, dynamic...)
+	info.StaticSharedBytes = k.SharedBytes
+	info.DynamicSharedBytes = k.DynamicSharedBytes
 	return info, nil
-}
-
-func cudaIsScalarArg(k *ir.Kernel, name string) bool {
-	for _, a := range k.Args {
-		if !a.IsBuffer && a.Name == name {
-			return true
-		}
-	}
-	return false
 }
 
 // ---------------------------------------------------------------------------
@@ -1109,7 +1008,7 @@ func (e *cudaKernelEmitter) sharedDecls(info CUDAKernelInfo) {
 			} else {
 				e.line("// One pool of %d bytes for the static arrays.", info.StaticSharedBytes)
 			}
-			e.line("__shared__ __align__(16) unsigned char %s[%d];", pool, info.StaticSharedBytes)
+			e.line("__shared__ __align__(%d) unsigned char %s[%d];", ir.SharedPoolAlign, pool, info.StaticSharedBytes)
 		}
 		c := e.declare(a.Name)
 		e.bindBuf(a.Name, cBuf{c, a.T, true})
@@ -1132,7 +1031,7 @@ func (e *cudaKernelEmitter) sharedDecls(info CUDAKernelInfo) {
 			// A reserved name: no IR name maps to it.
 			dyn = "dynamic_shared"
 			e.scopes[0][dyn] = true
-			e.line("extern __shared__ __align__(16) unsigned char %s[];", dyn)
+			e.line("extern __shared__ __align__(%d) unsigned char %s[];", ir.SharedPoolAlign, dyn)
 		}
 		size, _ := e.expr(a.Size)
 		e.line("// %s: %s elements", c, size)
