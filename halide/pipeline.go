@@ -591,7 +591,7 @@ func renameFunction(fn *ir.Function, rename map[string]string) {
 		}
 		d.Value = mut(d.Value)
 	}
-	for _, l := range []*ir.LoopLevel{&fn.Schedule.Compute, &fn.Schedule.Store} {
+	for _, l := range []*ir.LoopLevel{&fn.Schedule.Compute, &fn.Schedule.Store, &fn.Schedule.Hoist} {
 		if n, ok := rename[l.Func]; ok {
 			l.Func = n
 		}
