@@ -5,8 +5,8 @@ import (
 	"os"
 	"strings"
 
-	"github.com/gohalide/gohalide/gpu"
 	"github.com/gohalide/gohalide/halide"
+	"github.com/gohalide/gohalide/report"
 )
 
 // The GPU examples print the loop nest a GPU directive makes (block and
@@ -156,7 +156,7 @@ func ExamplePipeline_Report() {
 		fmt.Println(err)
 		return
 	}
-	if err := gpu.WriteTable(os.Stdout, r); err != nil {
+	if err := report.WriteTable(os.Stdout, r); err != nil {
 		fmt.Println(err)
 	}
 	// Output:

@@ -3,23 +3,24 @@ package halide
 import (
 	"testing"
 
-	"github.com/gohalide/gohalide/gpu"
+	"github.com/gohalide/gohalide/emulator"
 	"github.com/gohalide/gohalide/ir"
+	"github.com/gohalide/gohalide/report"
 )
 
 // fakeGPU runs kernels on the emulator but measures them as a GPU would:
 // a stand-in for the CUDA device, so that Report's filling of Compiled can
 // be checked on a machine without a GPU.
 type fakeGPU struct {
-	gpu.Emulator
+	emulator.Emulator
 	measured []string
 }
 
-func (f *fakeGPU) Attributes(k *ir.Kernel) (gpu.CompiledInfo, error) {
+func (f *fakeGPU) Attributes(k *ir.Kernel) (report.CompiledInfo, error) {
 	f.measured = append(f.measured, k.Name)
 	// Made-up numbers; the shared bytes are the kernel's, as a driver
 	// reports them.
-	return gpu.CompiledInfo{Registers: 32, SharedBytes: k.SharedBytes, MaxThreadsPerBlock: 1024}, nil
+	return report.CompiledInfo{Registers: 32, SharedBytes: k.SharedBytes, MaxThreadsPerBlock: 1024}, nil
 }
 
 // TestReportCompiled: on a launcher that measures compiled kernels,

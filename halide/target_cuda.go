@@ -2,11 +2,11 @@
 
 package halide
 
-import "github.com/gohalide/gohalide/gpu/cuda"
+import "github.com/gohalide/gohalide/cudart"
 
 // cudaDevice returns GPU 0 (built with -tags cuda).
 func cudaDevice() (launcher, error) {
-	d, err := cuda.Default()
+	d, err := cudart.Default()
 	if err != nil {
 		return nil, err
 	}

@@ -4,8 +4,9 @@ import (
 	"runtime"
 	"sync"
 
-	"github.com/gohalide/gohalide/gpu"
+	"github.com/gohalide/gohalide/cfamily"
 	"github.com/gohalide/gohalide/halide"
+	"github.com/gohalide/gohalide/report"
 )
 
 // countRegisters fills the registers, stack frames and spills of each
@@ -14,7 +15,7 @@ import (
 // nvcc's start-up). It is for the targets off the GPU; on the GPU the
 // driver measures the compiled kernels (compiledRegisters).
 func countRegisters(rs []Result, ps []*halide.Pipeline) {
-	if _, ok := gpu.NVCCPath(); !ok {
+	if _, ok := cfamily.NVCCPath(); !ok {
 		return
 	}
 	var wg sync.WaitGroup
@@ -43,7 +44,7 @@ func countRegisters(rs []Result, ps []*halide.Pipeline) {
 // compiledRegisters returns the registers per thread of each kernel that
 // the report measured on the GPU (KernelReport.Compiled, from the driver),
 // by kernel name, and "driver"; nil and "" when none was measured.
-func compiledRegisters(ks []gpu.KernelReport) (map[string]int, string) {
+func compiledRegisters(ks []report.KernelReport) (map[string]int, string) {
 	var out map[string]int
 	for _, k := range ks {
 		if k.Compiled == nil {
@@ -63,8 +64,8 @@ func compiledRegisters(ks []gpu.KernelReport) (map[string]int, string) {
 // ptxasInfo returns what ptxas reports for each kernel (registers, stack
 // frame, spills), by kernel name, when nvcc is installed (nil otherwise).
 // It runs nvcc once.
-func ptxasInfo(p *halide.Pipeline) map[string]gpu.PtxasInfo {
-	if _, ok := gpu.NVCCPath(); !ok {
+func ptxasInfo(p *halide.Pipeline) map[string]cfamily.PtxasInfo {
+	if _, ok := cfamily.NVCCPath(); !ok {
 		return nil
 	}
 	l, err := p.Lower()
@@ -73,17 +74,17 @@ func ptxasInfo(p *halide.Pipeline) map[string]gpu.PtxasInfo {
 	}
 	// The form the CUDA target compiles, with FMA contraction (ptxas
 	// allocates registers differently without it).
-	src, err := gpu.CUDASourceWith(gpu.CUDAOptions{Contract: true}, l.Kernels()...)
+	src, err := cfamily.CUDASourceWith(cfamily.CUDAOptions{Contract: true}, l.Kernels()...)
 	if err != nil {
 		return nil
 	}
-	info, err := gpu.CheckWithNVCC(src)
+	info, err := cfamily.CheckWithNVCC(src)
 	if err != nil {
 		return nil
 	}
-	out := map[string]gpu.PtxasInfo{}
+	out := map[string]cfamily.PtxasInfo{}
 	for _, k := range l.Kernels() {
-		ci, err := gpu.CUDAInfo(k)
+		ci, err := cfamily.CUDAInfo(k)
 		if err != nil {
 			continue
 		}

@@ -1,4 +1,4 @@
-package gpu
+package cfamily
 
 // CUDA C emission. CUDASource turns the kernels that GPU lowering extracts
 // (ir.Kernel: a body every thread runs, thread and block indices as the
@@ -817,11 +817,11 @@ func cudaInfo(k *ir.Kernel) (CUDAKernelInfo, error) {
 	}
 	bySize(dynamic)
 	// The static pool, as lowering laid it out.
-	statics := make([]staticShared, len(static))
+	statics := make([]ir.StaticShared, len(static))
 	for i, a := range static {
-		statics[i] = staticShared{name: a.Name, t: a.T, elems: a.Elems}
+		statics[i] = ir.StaticShared{Name: a.Name, T: a.T, Elems: a.Elems}
 	}
-	offsets, total, err := sharedLayout(k, statics)
+	offsets, total, err := ir.SharedLayout(k, statics)
 	if err != nil {
 		panic(cudaError{cudaErr(k.Name, "%v", err)})
 	}

@@ -1,4 +1,4 @@
-package gpu
+package emulator
 
 // The GPU emulator: runs host statements that launch kernels on the CPU,
 // with GPU semantics and checks. See doc.go for the model.
@@ -712,7 +712,7 @@ func (e *Emulator) newLaunch(env *cpu.Env, kc *emuKernel, grid, block [3]int, sc
 		}
 		var static, total int64
 		var parts []string
-		var statics []staticShared
+		var statics []ir.StaticShared
 		var staticIDs []int
 		for id, sa := range kc.shared {
 			n := int64(1)
@@ -725,7 +725,7 @@ func (e *Emulator) newLaunch(env *cpu.Env, kc *emuKernel, grid, block [3]int, sc
 			}
 			bytes := n * int64(sa.t.Bytes())
 			if sa.static {
-				statics = append(statics, staticShared{name: sa.name, t: sa.t, elems: n})
+				statics = append(statics, ir.StaticShared{Name: sa.name, T: sa.t, Elems: n})
 				staticIDs = append(staticIDs, id)
 			} else {
 				total += bytes
@@ -740,7 +740,7 @@ func (e *Emulator) newLaunch(env *cpu.Env, kc *emuKernel, grid, block [3]int, sc
 			l.buffers[sa.name] = sb.data
 		}
 		// The static pool, as lowering laid it out.
-		offsets, pool, err := sharedLayout(k, statics)
+		offsets, pool, err := ir.SharedLayout(k, statics)
 		if err != nil {
 			return nil, emuBadKernel(k, "%v", err)
 		}

@@ -81,4 +81,4 @@
 // that another thread writes later in the same interval is a race, not an
 // uninitialized read. Any other error in a thread stops its block and the
 // launch at once; the coroutines of the block end before Launch returns.
-package gpu
+package emulator

@@ -15,7 +15,7 @@
 // gorgonia.org/cu initializes the driver in its package init and exits the
 // process when there is none, so only files built with the tag `cuda`
 // import it; without the tag the project builds and runs on the emulator.
-package cuda
+package cudart
 
 import (
 	"crypto/sha256"
@@ -27,10 +27,11 @@ import (
 
 	"gorgonia.org/cu"
 
+	"github.com/gohalide/gohalide/cfamily"
 	"github.com/gohalide/gohalide/cpu"
-	"github.com/gohalide/gohalide/gpu"
-	"github.com/gohalide/gohalide/gpu/nvrtc"
+	"github.com/gohalide/gohalide/cudart/nvrtc"
 	"github.com/gohalide/gohalide/ir"
+	"github.com/gohalide/gohalide/report"
 )
 
 // Info describes a device.
@@ -77,7 +78,7 @@ type Device struct {
 type compiled struct {
 	fn   cu.Function
 	name string
-	info gpu.CUDAKernelInfo
+	info cfamily.CUDAKernelInfo
 	mod  *module
 }
 
@@ -213,11 +214,11 @@ func (d *Device) compile(k *ir.Kernel) (*compiled, error) {
 	if c, ok := d.kernels[k]; ok {
 		return c, nil
 	}
-	src, err := gpu.CUDASourceWith(gpu.CUDAOptions{Contract: true}, k)
+	src, err := cfamily.CUDASourceWith(cfamily.CUDAOptions{Contract: true}, k)
 	if err != nil {
 		return nil, err
 	}
-	info, err := gpu.CUDAInfo(k)
+	info, err := cfamily.CUDAInfo(k)
 	if err != nil {
 		return nil, err
 	}
@@ -570,8 +571,8 @@ func evalInt(e ir.Expr, scalars map[string]any) (int64, error) {
 // reports it for the function in its loaded module (cuFuncGetAttribute
 // NUM_REGS, LOCAL_SIZE_BYTES, SHARED_SIZE_BYTES, MAX_THREADS_PER_BLOCK).
 // It compiles k first if no launch did.
-func (d *Device) Attributes(k *ir.Kernel) (gpu.CompiledInfo, error) {
-	var info gpu.CompiledInfo
+func (d *Device) Attributes(k *ir.Kernel) (report.CompiledInfo, error) {
+	var info report.CompiledInfo
 	err := d.do(func() error {
 		c, err := d.compile(k)
 		if err != nil {
@@ -583,11 +584,11 @@ func (d *Device) Attributes(k *ir.Kernel) (gpu.CompiledInfo, error) {
 				return err
 			}
 		}
-		info = gpu.CompiledInfo{Registers: v[0], LocalBytes: int64(v[1]), SharedBytes: int64(v[2]), MaxThreadsPerBlock: v[3]}
+		info = report.CompiledInfo{Registers: v[0], LocalBytes: int64(v[1]), SharedBytes: int64(v[2]), MaxThreadsPerBlock: v[3]}
 		return nil
 	})
 	if err != nil {
-		return gpu.CompiledInfo{}, fmt.Errorf("cuda: kernel %s: attributes: %w", k.Name, err)
+		return report.CompiledInfo{}, fmt.Errorf("cuda: kernel %s: attributes: %w", k.Name, err)
 	}
 	return info, nil
 }
@@ -604,9 +605,9 @@ type Timing struct {
 // sum of the times of its kernel launches, each measured with a pair of
 // CUDA events recorded around it (so the host code between launches does
 // not count). The buffers are copied back after the last run.
-func (d *Device) Benchmark(runs int, f func() error) (gpu.Timing, error) {
+func (d *Device) Benchmark(runs int, f func() error) (report.Timing, error) {
 	if err := f(); err != nil {
-		return gpu.Timing{}, err
+		return report.Timing{}, err
 	}
 	d.setCopyBack(false)
 	defer d.setCopyBack(true)
@@ -614,7 +615,7 @@ func (d *Device) Benchmark(runs int, f func() error) (gpu.Timing, error) {
 	for i := 0; i < runs; i++ {
 		d.do(func() error { d.events = d.events[:0]; return nil })
 		if err := f(); err != nil {
-			return gpu.Timing{}, err
+			return report.Timing{}, err
 		}
 		var ms float64
 		err := d.do(func() error {
@@ -638,15 +639,15 @@ func (d *Device) Benchmark(runs int, f func() error) (gpu.Timing, error) {
 			return nil
 		})
 		if err != nil {
-			return gpu.Timing{}, fmt.Errorf("cuda: timing: %w", err)
+			return report.Timing{}, fmt.Errorf("cuda: timing: %w", err)
 		}
 		times = append(times, ms)
 	}
 	d.setCopyBack(true)
 	if err := d.syncAll(); err != nil {
-		return gpu.Timing{}, err
+		return report.Timing{}, err
 	}
-	return gpu.NewTiming("cuda events around each launch", times), nil
+	return report.NewTiming("cuda events around each launch", times), nil
 }
 
 func (d *Device) setCopyBack(on bool) {
