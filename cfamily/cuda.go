@@ -141,6 +141,18 @@ func CUDASource(kernels ...*ir.Kernel) (string, error) {
 	return CUDASourceWith(CUDAOptions{}, kernels...)
 }
 
+// CUDATarget is the options the CUDA target compiles with: float multiplies
+// and adds may contract into FMAs, as CUDA code usually does.
+var CUDATarget = CUDAOptions{Contract: true}
+
+// CUDATargetSource returns the translation unit the CUDA target compiles
+// for kernels (CUDASourceWith with CUDATarget): Lowered.CUDA prints it and
+// the runtime hands the same text to NVRTC, so the source a person reads is
+// the source that runs.
+func CUDATargetSource(kernels ...*ir.Kernel) (string, error) {
+	return CUDASourceWith(CUDATarget, kernels...)
+}
+
 // CUDASourceWith is CUDASource with options.
 func CUDASourceWith(opts CUDAOptions, kernels ...*ir.Kernel) (src string, err error) {
 	defer recoverCUDA(&err, "")

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/gohalide/gohalide/halide"
-	"github.com/gohalide/gohalide/report"
 )
 
 // The GPU examples print the loop nest a GPU directive makes (block and
@@ -156,7 +155,7 @@ func ExamplePipeline_Report() {
 		fmt.Println(err)
 		return
 	}
-	if err := report.WriteTable(os.Stdout, r); err != nil {
+	if err := halide.WriteTable(os.Stdout, r); err != nil {
 		fmt.Println(err)
 	}
 	// Output:

@@ -704,7 +704,18 @@ func (l *Lowered) compile(t Target, opts Options) (*compiled, error) {
 		}
 		return true
 	}, nil)
-	d, isDevice := lr.(device)
+	d, isDevice := lr.(CUDADevice)
+	if ks := l.Kernels(); isDevice && len(ks) > 0 {
+		// The device compiles the text Lowered.CUDA prints, not a
+		// version of its own.
+		src, err := cudaSource(ks)
+		if err != nil {
+			return nil, err
+		}
+		if err := d.Load(src, ks); err != nil {
+			return nil, err
+		}
+	}
 	prog, err := cpu.CompileWith(l.Stmt, cpu.Options{
 		Trace: opts.traceHook(),
 		Launch: func(ctx any, k *ir.Kernel, grid, block [3]int, scalars, buffers map[string]any) error {
@@ -783,14 +794,24 @@ func (l *Lowered) Kernels() []*ir.Kernel {
 	return l.res.Kernels
 }
 
-// CUDA returns the CUDA C source of the pipeline's kernels: one
-// extern "C" __global__ function per kernel.
+// CUDA returns the CUDA C source of the pipeline's kernels, one
+// extern "C" __global__ function per kernel: exactly the text the CUDA
+// target compiles (cfamily.CUDATargetSource). Float multiplies and adds in
+// it may contract into FMAs, so the GPU's results can differ from the
+// emulator's in the last bits; cfamily.CUDASource gives the form that
+// rounds every operation as the CPU does.
 func (l *Lowered) CUDA() (src string, err error) {
 	defer recoverInternal("CUDA", &err)
 	if l == nil || l.res == nil {
 		return "", l.check("CUDA")
 	}
-	return cfamily.CUDASource(l.Kernels()...)
+	return cudaSource(l.Kernels())
+}
+
+// cudaSource is the one place the CUDA target's source is made: both
+// Lowered.CUDA and the device's Load take it from here.
+func cudaSource(kernels []*ir.Kernel) (string, error) {
+	return cfamily.CUDATargetSource(kernels...)
 }
 
 // Report describes the pipeline's kernels: launch dimensions (with their
@@ -817,7 +838,7 @@ func (p *Pipeline) Report() (r []report.KernelReport, err error) {
 		_, launched[i] = c.launches[k.Name]
 	}
 	c.mu.Unlock()
-	if m, ok := c.launcher.(measurer); ok {
+	if m, ok := c.launcher.(CUDADevice); ok {
 		for i, k := range kernels {
 			// A kernel not launched was not compiled for the device:
 			// the report does not compile it to measure it. One whose
@@ -879,7 +900,7 @@ func (c *compiled) runEnv(env *cpu.Env, out BufferRef) error {
 		return err
 	}
 	name := c.l.res.Output
-	if d, ok := c.launcher.(device); ok && !c.resident {
+	if d, ok := c.launcher.(CUDADevice); ok && !c.resident {
 		// The host may have changed any buffer since the last run: the
 		// device uploads each again before a kernel reads it.
 		for _, b := range buffers {
