@@ -67,7 +67,7 @@ func TestKernelsCompileWithNVCC(t *testing.T) {
 // the source.
 func checkKernelsNVCC(t *testing.T, ks []*ir.Kernel) string {
 	t.Helper()
-	src, err := cfamily.CUDASourceWith(cfamily.CUDAOptions{Contract: true}, ks...)
+	src, err := cfamily.CUDATargetSource(ks...)
 	if err != nil {
 		t.Fatal(err)
 	}
