@@ -1,5 +1,8 @@
 package cfamily
 
+// The C of every dialect: type names, integer and float literals, operator
+// precedences, and identifiers made from IR names.
+
 import (
 	"fmt"
 	"math"
@@ -8,9 +11,6 @@ import (
 
 	"github.com/gohalide/gohalide/ir"
 )
-
-// ---------------------------------------------------------------------------
-// Types, literals, identifiers.
 
 // cType is the C spelling of t. Standard C types only: NVRTC has no
 // <stdint.h>.
@@ -39,7 +39,7 @@ func cType(t ir.Type) string {
 	case ir.Float64:
 		return "double"
 	}
-	panic(cudaError{cudaErr("", "type %v has no CUDA equivalent", t)})
+	panic(emitError{emitErr("", "type %v has no C equivalent", t)})
 }
 
 // cTypeSuffix names t in helper names (gh_div_i32).
@@ -113,15 +113,17 @@ func cLit(s string) (string, int) {
 	return s, cPrecPostfix
 }
 
-func cFloatLiteral(t ir.Type, v float64) (string, int) {
+// cFloatLiteral spells the float constant v of type t; d spells NaN and the
+// infinities through their bits.
+func cFloatLiteral(d Dialect, t ir.Type, v float64) (string, int) {
 	if t.Bits == 32 {
 		switch {
 		case math.IsNaN(v):
-			return "__int_as_float(0x7fc00000)", cPrecPostfix
+			return d.FloatBits(t, 0x7fc00000), cPrecPostfix
 		case math.IsInf(v, 1):
-			return "__int_as_float(0x7f800000)", cPrecPostfix
+			return d.FloatBits(t, 0x7f800000), cPrecPostfix
 		case math.IsInf(v, -1):
-			return "__int_as_float(0xff800000)", cPrecPostfix
+			return d.FloatBits(t, 0xff800000), cPrecPostfix
 		}
 		s := strconv.FormatFloat(float64(float32(v)), 'g', -1, 32)
 		if !strings.ContainsAny(s, ".eE") {
@@ -131,11 +133,11 @@ func cFloatLiteral(t ir.Type, v float64) (string, int) {
 	}
 	switch {
 	case math.IsNaN(v):
-		return "__longlong_as_double(0x7ff8000000000000ll)", cPrecPostfix
+		return d.FloatBits(t, 0x7ff8000000000000), cPrecPostfix
 	case math.IsInf(v, 1):
-		return "__longlong_as_double(0x7ff0000000000000ll)", cPrecPostfix
+		return d.FloatBits(t, 0x7ff0000000000000), cPrecPostfix
 	case math.IsInf(v, -1):
-		return "__longlong_as_double(0xfff0000000000000ull)", cPrecPostfix
+		return d.FloatBits(t, 0xfff0000000000000), cPrecPostfix
 	}
 	s := strconv.FormatFloat(v, 'g', -1, 64)
 	if !strings.ContainsAny(s, ".eE") {
@@ -144,8 +146,9 @@ func cFloatLiteral(t ir.Type, v float64) (string, int) {
 	return cLit(s)
 }
 
-// cReserved are names a generated identifier must not take: C++ keywords,
-// CUDA built-in variables, and the functions the generated code calls.
+// cReserved are names a generated identifier must not take in any dialect:
+// C++ keywords and the C library functions the generated code calls. A
+// dialect adds its own (Dialect.Reserved).
 var cReserved = func() map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields(`
@@ -159,19 +162,17 @@ var cReserved = func() map[string]bool {
 		static_assert static_cast struct switch template this thread_local throw
 		true try typedef typeid typename union unsigned using virtual void volatile
 		wchar_t while xor xor_eq main NULL EOF assert errno
-		threadIdx blockIdx blockDim gridDim warpSize
 		min max abs llabs fabs fabsf sqrt sqrtf exp expf log logf pow powf floor
-		floorf ceil ceilf rint rintf round roundf isnan isinf signbit printf
-		atomicAdd atomicSub atomicMin atomicMax atomicCAS atomicExch
-		dynamic_shared`) {
+		floorf ceil ceilf rint rintf round roundf isnan isinf signbit printf`) {
 		m[w] = true
 	}
 	return m
 }()
 
-// cIdent turns an IR name into a C identifier: runs of characters that may
-// not appear in one become a single '_'.
-func cIdent(name string) string {
+// cIdent turns an IR name into a C identifier of dialect d: runs of
+// characters that may not appear in one become a single '_', and a name
+// that C, the generated code or d reserves gets a '_' appended.
+func cIdent(d Dialect, name string) string {
 	var b strings.Builder
 	under := false
 	for _, r := range name {
@@ -195,7 +196,7 @@ func cIdent(name string) string {
 	case s[0] >= '0' && s[0] <= '9' || strings.HasPrefix(s, "gh_"):
 		s = "v_" + s
 	}
-	if cReserved[s] {
+	if cReserved[s] || d.Reserved(s) {
 		s += "_"
 	}
 	return s

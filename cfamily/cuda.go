@@ -41,6 +41,7 @@ package cfamily
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/gohalide/gohalide/ir"
@@ -147,20 +148,20 @@ func CUDATargetSource(kernels ...*ir.Kernel) (string, error) {
 
 // CUDASourceWith is CUDASource with options.
 func CUDASourceWith(opts CUDAOptions, kernels ...*ir.Kernel) (src string, err error) {
-	defer recoverCUDA(&err, "")
-	m := &cudaModule{opts: opts, helpers: map[string]cudaHelper{}}
+	defer recoverEmit(&err, "")
+	m := &module{d: CUDA, contract: opts.Contract, helpers: map[string]helper{}}
 	var bodies []string
 	names := map[string]bool{}
 	for _, k := range kernels {
 		if k == nil {
-			return "", cudaErr("", "nil kernel")
+			return "", emitErr("", "nil kernel")
 		}
 		text, name, err := m.kernel(k)
 		if err != nil {
 			return "", err
 		}
 		if names[name] {
-			return "", cudaErr(k.Name, "two kernels are named %s", name)
+			return "", emitErr(k.Name, "two kernels are named %s", name)
 		}
 		names[name] = true
 		bodies = append(bodies, text)
@@ -182,9 +183,9 @@ func CUDASourceWith(opts CUDAOptions, kernels ...*ir.Kernel) (src string, err er
 
 // CUDAInfo returns the shared-memory layout that CUDASource gives k.
 func CUDAInfo(k *ir.Kernel) (info CUDAKernelInfo, err error) {
-	defer recoverCUDA(&err, cudaKernelName(k))
+	defer recoverEmit(&err, cudaKernelName(k))
 	if k == nil {
-		return info, cudaErr("", "nil kernel")
+		return info, emitErr("", "nil kernel")
 	}
 	return cudaInfo(k)
 }
@@ -196,10 +197,10 @@ func cudaKernelName(k *ir.Kernel) string {
 	return k.Name
 }
 
-// cudaError carries an emission error through panics inside the emitter.
-type cudaError struct{ err *ir.Error }
+// emitError carries an emission error through panics inside the emitter.
+type emitError struct{ err *ir.Error }
 
-func cudaErr(kernel, format string, args ...any) *ir.Error {
+func emitErr(kernel, format string, args ...any) *ir.Error {
 	msg := fmt.Sprintf(format, args...)
 	if kernel != "" {
 		msg = "kernel " + kernel + ": " + msg
@@ -207,20 +208,20 @@ func cudaErr(kernel, format string, args ...any) *ir.Error {
 	return &ir.Error{Code: ir.ErrInternal, Directive: "CUDA emission", Msg: msg}
 }
 
-func recoverCUDA(err *error, kernel string) {
+func recoverEmit(err *error, kernel string) {
 	r := recover()
 	if r == nil {
 		return
 	}
-	if ce, ok := r.(cudaError); ok {
+	if ce, ok := r.(emitError); ok {
 		*err = ce.err
 		return
 	}
-	*err = cudaErr(kernel, "internal error: %v", r)
+	*err = emitErr(kernel, "internal error: %v", r)
 }
 
 // ---------------------------------------------------------------------------
-// Shared memory layout.
+// Shared memory: where the kernel's GPUShared arrays go.
 
 type cudaSharedAlloc struct {
 	CUDASharedArray
@@ -228,7 +229,7 @@ type cudaSharedAlloc struct {
 }
 
 func cudaInfo(k *ir.Kernel) (CUDAKernelInfo, error) {
-	info := CUDAKernelInfo{Name: cIdent(k.Name), Threads: 1}
+	info := CUDAKernelInfo{Name: cIdent(CUDA, k.Name), Threads: 1}
 	if k.Block == [3]ir.Expr{} {
 		info.Threads = 0
 	}
@@ -269,7 +270,7 @@ func cudaInfo(k *ir.Kernel) (CUDAKernelInfo, error) {
 		case *ir.Allocate:
 			if s.Memory == ir.GPUShared {
 				if under != "" {
-					panic(cudaError{cudaErr(k.Name, "GPUShared allocation %s is inside %s; shared allocations must come first in the kernel body", s.Name, under)})
+					panic(emitError{emitErr(k.Name, "GPUShared allocation %s is inside %s; shared allocations must come first in the kernel body", s.Name, under)})
 				}
 				a := cudaSharedAlloc{CUDASharedArray: CUDASharedArray{Name: s.Name, T: s.T, Elems: 1}}
 				var size ir.Expr
@@ -301,7 +302,7 @@ func cudaInfo(k *ir.Kernel) (CUDAKernelInfo, error) {
 						return bad == ""
 					})
 					if bad != "" {
-						panic(cudaError{cudaErr(k.Name, "the size of GPUShared allocation %s depends on %s, which is not a scalar argument of the kernel", s.Name, bad)})
+						panic(emitError{emitErr(k.Name, "the size of GPUShared allocation %s depends on %s, which is not a scalar argument of the kernel", s.Name, bad)})
 					}
 					a.Elems, a.Dynamic, a.Size = 0, true, size
 					dynamic = append(dynamic, a)
@@ -324,7 +325,7 @@ func cudaInfo(k *ir.Kernel) (CUDAKernelInfo, error) {
 	}
 	offsets, total, err := ir.SharedLayout(k, statics)
 	if err != nil {
-		panic(cudaError{cudaErr(k.Name, "%v", err)})
+		panic(emitError{emitErr(k.Name, "%v", err)})
 	}
 	for i := range static {
 		static[i].Offset = ir.Int(offsets[i])
@@ -360,13 +361,13 @@ func cudaIsScalarArg(k *ir.Kernel, name string) bool {
 }
 
 // kernel emits one kernel and returns its text and C name.
-func (m *cudaModule) kernel(k *ir.Kernel) (text, name string, err error) {
-	defer recoverCUDA(&err, k.Name)
+func (m *module) kernel(k *ir.Kernel) (text, name string, err error) {
+	defer recoverEmit(&err, k.Name)
 	info, err := cudaInfo(k)
 	if err != nil {
 		return "", "", err
 	}
-	e := newCUDAKernelEmitter(m, k.Name)
+	e := newPrinter(m, k.Name)
 	name = info.Name
 
 	// Arguments.
@@ -483,7 +484,7 @@ func cudaBlockText(block [3]ir.Expr) string {
 
 // sharedDecls declares the kernel's GPUShared allocations at the top of
 // its body, in the order of info.Shared.
-func (e *cudaKernelEmitter) sharedDecls(info CUDAKernelInfo) {
+func (e *printer) sharedDecls(info CUDAKernelInfo) {
 	if len(info.Shared) == 0 {
 		return
 	}
@@ -552,4 +553,184 @@ func cudaSharesBytes(shared []CUDASharedArray) bool {
 		end = max(end, off+bytes)
 	}
 	return false
+}
+
+// ---------------------------------------------------------------------------
+// The CUDA dialect.
+
+// CUDA is the CUDA C++ dialect: what NVRTC and nvcc compile.
+var CUDA Dialect = cudaDialect{}
+
+type cudaDialect struct{}
+
+func (cudaDialect) Name() string { return "CUDA" }
+
+func (cudaDialect) HelperPrefix() string { return "static __device__ __forceinline__ " }
+
+// cudaReserved are CUDA's built-in variables and the atomics the generated
+// code calls, and the name of the dynamic shared memory array.
+var cudaReserved = map[string]bool{
+	"threadIdx": true, "blockIdx": true, "blockDim": true, "gridDim": true, "warpSize": true,
+	"atomicAdd": true, "atomicSub": true, "atomicMin": true, "atomicMax": true, "atomicCAS": true, "atomicExch": true,
+	"dynamic_shared": true,
+}
+
+func (cudaDialect) Reserved(name string) bool { return cudaReserved[name] }
+
+// FloatBits reinterprets an integer constant: __int_as_float for float32,
+// __longlong_as_double for float64 (an unsigned literal when the sign bit
+// is set).
+func (cudaDialect) FloatBits(t ir.Type, bits uint64) string {
+	if t.Bits == 32 {
+		if bits == 0 {
+			return "__int_as_float(0)"
+		}
+		return fmt.Sprintf("__int_as_float(0x%08x)", uint32(bits))
+	}
+	switch {
+	case bits == 0:
+		return "__longlong_as_double(0ll)"
+	case bits>>63 != 0:
+		return fmt.Sprintf("__longlong_as_double(0x%016xull)", bits)
+	}
+	return fmt.Sprintf("__longlong_as_double(0x%016xll)", bits)
+}
+
+// RoundedOp: __fmul_rn, __dmul_rn and __dsub_rn, which nvcc never
+// contracts into an FMA.
+func (cudaDialect) RoundedOp(op ir.BinOp, t ir.Type) string {
+	switch {
+	case op == ir.Mul && t == ir.Float32:
+		return "__fmul_rn"
+	case op == ir.Mul && t == ir.Float64:
+		return "__dmul_rn"
+	case op == ir.Sub && t == ir.Float64:
+		return "__dsub_rn"
+	}
+	return ""
+}
+
+func (cudaDialect) Barrier() string { return "__syncthreads();" }
+
+func (cudaDialect) Trap() string { return "__trap();" }
+
+func (cudaDialect) Unroll() string { return "#pragma unroll" }
+
+// VectorType is the CUDA vector type of n lanes of t ("" when there is
+// none): float2, float4, int2, int4, uint2, uint4, double2.
+func (cudaDialect) VectorType(t ir.Type, n int) string {
+	var base string
+	switch t {
+	case ir.Float32:
+		base = "float"
+	case ir.Int32:
+		base = "int"
+	case ir.UInt32:
+		base = "uint"
+	case ir.Float64:
+		base = "double"
+	default:
+		return ""
+	}
+	if !ir.VectorLanesOK(t, n) {
+		return ""
+	}
+	return base + strconv.Itoa(n)
+}
+
+// LetExpr is an immediately invoked C++ lambda that captures by reference.
+func (cudaDialect) LetExpr(ct string, stmts []string, result string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "[&]() -> %s { ", ct)
+	for _, st := range stmts {
+		b.WriteString(st + " ")
+	}
+	fmt.Fprintf(&b, "return %s; }()", result)
+	return b.String()
+}
+
+// Atomic uses CUDA's atomicAdd, atomicSub, atomicMin and atomicMax where
+// they exist for t (an int64 add through the unsigned 64-bit one, which
+// wraps the same; a float subtraction as the addition of the negation,
+// exact in IEEE arithmetic).
+func (cudaDialect) Atomic(op ir.BinOp, t ir.Type, ptr, x string, xPrec int) (string, bool) {
+	native := func(fn string) (string, bool) { return fmt.Sprintf("%s(%s, %s);", fn, ptr, x), true }
+	switch {
+	case op == ir.Add && (t == ir.Int32 || t == ir.UInt32 || t == ir.UInt64 || t.IsFloat()):
+		return native("atomicAdd")
+	case op == ir.Add && t == ir.Int64:
+		return fmt.Sprintf("atomicAdd((unsigned long long *)%s, (unsigned long long)%s);", ptr, cParen(x, xPrec, cPrecUnary)), true
+	case op == ir.Sub && (t == ir.Int32 || t == ir.UInt32):
+		return native("atomicSub")
+	case op == ir.Sub && t.IsFloat():
+		return fmt.Sprintf("atomicAdd(%s, -%s);", ptr, cParen(x, xPrec, cPrecUnary)), true
+	case op == ir.Min && (t == ir.Int32 || t == ir.UInt32 || t == ir.Int64 || t == ir.UInt64):
+		return native("atomicMin")
+	case op == ir.Max && (t == ir.Int32 || t == ir.UInt32 || t == ir.Int64 || t == ir.UInt64):
+		return native("atomicMax")
+	}
+	return "", false
+}
+
+// CASHelper writes gh_cas_T(T *p, T *expected, T desired): a
+// compare-and-swap on the bits of *p (atomicCAS), which stores desired and
+// returns true when *p holds *expected, and otherwise loads *p into
+// *expected and returns false.
+func (d cudaDialect) CASHelper(name string, t ir.Type) string {
+	c := cType(t)
+	head := fmt.Sprintf(`// Compare-and-swap on the bits of *p: if *p is *expected, store desired and
+// return true; otherwise load *p into *expected and return false.
+%sbool %s(%s *p, %s *expected, %s desired) {
+`, d.HelperPrefix(), name, c, c, c)
+	var body string
+	switch {
+	case t == ir.Int32 || t == ir.UInt32 || t == ir.UInt64:
+		body = fmt.Sprintf(`    const %[1]s seen = atomicCAS(p, *expected, desired);
+    const bool ok = seen == *expected;
+    *expected = seen;
+    return ok;
+`, c)
+	case t == ir.Int64:
+		body = `    const unsigned long long want = (unsigned long long)*expected;
+    const unsigned long long seen = atomicCAS((unsigned long long *)p, want, (unsigned long long)desired);
+    *expected = (long long)seen;
+    return seen == want;
+`
+	case t == ir.Float32:
+		body = `    const int want = __float_as_int(*expected);
+    const int seen = atomicCAS((int *)p, want, __float_as_int(desired));
+    *expected = __int_as_float(seen);
+    return seen == want;
+`
+	case t == ir.Float64:
+		body = `    const unsigned long long want = (unsigned long long)__double_as_longlong(*expected);
+    const unsigned long long seen = atomicCAS((unsigned long long *)p, want, (unsigned long long)__double_as_longlong(desired));
+    *expected = __longlong_as_double((long long)seen);
+    return seen == want;
+`
+	default:
+		// 8 and 16 bits: through the aligned 32-bit word that holds *p.
+		bits := "unsigned char"
+		mask := "0xffu"
+		if t.Bits == 16 {
+			bits, mask = "unsigned short", "0xffffu"
+		}
+		body = fmt.Sprintf(`    unsigned int *word = (unsigned int *)((unsigned long long)p & ~3ull);
+    const unsigned int shift = ((unsigned int)(unsigned long long)p & 3u) * 8u;
+    const unsigned int mask = %[2]s << shift;
+    const unsigned int want = (unsigned int)(%[3]s)*expected << shift;
+    const unsigned int put = (unsigned int)(%[3]s)desired << shift;
+    unsigned int old = *word;
+    while ((old & mask) == want) {
+        const unsigned int seen = atomicCAS(word, old, (old & ~mask) | put);
+        if (seen == old) {
+            return true;
+        }
+        old = seen;
+    }
+    *expected = (%[1]s)((old & mask) >> shift);
+    return false;
+`, c, mask, bits)
+	}
+	return head + body + "}\n"
 }

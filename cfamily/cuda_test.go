@@ -421,7 +421,7 @@ func TestCUDAIdentifiers(t *testing.T) {
 		"threadIdx":        "threadIdx_",
 		"":                 "v",
 	} {
-		if got := cIdent(in); got != want {
+		if got := cIdent(CUDA, in); got != want {
 			t.Errorf("cIdent(%q) = %q, want %q", in, got, want)
 		}
 	}
@@ -672,7 +672,7 @@ func cuSemanticsLaunch(t *testing.T) *cuHarnessLaunch {
 			if cuTY.IsBool() && op != ir.Min && op != ir.Max {
 				continue
 			}
-			addCase(sfx+" "+cudaOpWord[op], cuTY, ir.Bin(op, a, b), false)
+			addCase(sfx+" "+opWord[op], cuTY, ir.Bin(op, a, b), false)
 		}
 		for _, op := range []ir.BinOp{ir.EQ, ir.NE, ir.LT, ir.LE, ir.GT, ir.GE} {
 			addCase(sfx+" "+op.String(), ir.Bool, ir.Bin(op, a, b), false)
@@ -737,7 +737,7 @@ func cuSemanticsLaunch(t *testing.T) *cuHarnessLaunch {
 		for k, op := range ops {
 			cell := ir.Int(int64(k))
 			stmts = append(stmts, cuAtomic(name, cell, ir.Bin(op, cuLoad(cuTY, name, cell), a)))
-			l.cases = append(l.cases, cuHarnessCase{name: "atomic " + sfx + " " + cudaOpWord[op], buf: name, start: k, count: 1})
+			l.cases = append(l.cases, cuHarnessCase{name: "atomic " + sfx + " " + opWord[op], buf: name, start: k, count: 1})
 		}
 		// An inline compare-and-swap loop: keep the largest non-NaN value.
 		cell := ir.Int(int64(len(ops)))
@@ -995,7 +995,7 @@ static void compare(const char *name, int kind, int size, const unsigned char *g
 			}
 			hb := l.bufs[a.Name]
 			init := cuBytes(t, hb.init)
-			arr := fmt.Sprintf("l%d_%s_init", li, cIdent(a.Name))
+			arr := fmt.Sprintf("l%d_%s_init", li, cIdent(CUDA, a.Name))
 			cuArray(&data, arr, init)
 			fmt.Fprintf(&m, "        void *d%d; CHECK(cudaMalloc(&d%d, %d));\n", ai, ai, max(len(init), 1))
 			fmt.Fprintf(&m, "        CHECK(cudaMemcpy(d%d, %s, %d, cudaMemcpyHostToDevice));\n", ai, arr, len(init))
@@ -1011,7 +1011,7 @@ static void compare(const char *name, int kind, int size, const unsigned char *g
 			hb := l.bufs[a.Name]
 			if hb.want != nil {
 				want := cuBytes(t, hb.want)
-				arr := fmt.Sprintf("l%d_%s_want", li, cIdent(a.Name))
+				arr := fmt.Sprintf("l%d_%s_want", li, cIdent(CUDA, a.Name))
 				cuArray(&data, arr, want)
 				fmt.Fprintf(&m, "        static unsigned char h%d[%d];\n", ai, max(len(want), 1))
 				fmt.Fprintf(&m, "        CHECK(cudaMemcpy(h%d, d%d, %d, cudaMemcpyDeviceToHost));\n", ai, ai, len(want))

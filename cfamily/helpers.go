@@ -1,5 +1,11 @@
 package cfamily
 
+// The helper functions a translation unit defines before its kernels: Go's
+// (and Halide's) semantics for division, modulo, float min and max, abs and
+// float-to-int conversion, and atomic updates by compare-and-swap. Each is
+// written once, the first time the code calls it, with the dialect's
+// qualifiers (Dialect.HelperPrefix).
+
 import (
 	"fmt"
 	"sort"
@@ -8,20 +14,22 @@ import (
 	"github.com/gohalide/gohalide/ir"
 )
 
-// ---------------------------------------------------------------------------
-// The module: helpers shared by the kernels.
-
-type cudaHelper struct {
+type helper struct {
 	rank int // helpers of lower rank come first (dependencies)
 	src  string
 }
 
-type cudaModule struct {
-	opts    CUDAOptions
-	helpers map[string]cudaHelper
+// module is one translation unit being printed: its dialect and the
+// helper functions its kernels use.
+type module struct {
+	d Dialect
+	// contract lets float multiplies and adds contract into FMAs (a * b
+	// rather than the dialect's rounded multiply).
+	contract bool
+	helpers  map[string]helper
 }
 
-func (m *cudaModule) preamble() string {
+func (m *module) preamble() string {
 	names := make([]string, 0, len(m.helpers))
 	for n := range m.helpers {
 		names = append(names, n)
@@ -43,29 +51,27 @@ func (m *cudaModule) preamble() string {
 	return b.String()
 }
 
-const cudaHelperPrefix = "static __device__ __forceinline__ "
-
 // use records that the code calls helper name, generating it (and what it
 // calls) the first time.
-func (m *cudaModule) use(name string) string {
+func (m *module) use(name string) string {
 	if _, ok := m.helpers[name]; ok {
 		return name
 	}
 	rank, src := m.helperSource(name)
-	m.helpers[name] = cudaHelper{rank, src}
+	m.helpers[name] = helper{rank, src}
 	return name
 }
 
-// cudaHelperTypes maps helper suffixes back to types.
-var cudaHelperTypes = map[string]ir.Type{
+// helperTypes maps helper suffixes back to types.
+var helperTypes = map[string]ir.Type{
 	"i8": ir.Int8, "i16": ir.Int16, "i32": ir.Int32, "i64": ir.Int64,
 	"u8": ir.UInt8, "u16": ir.UInt16, "u32": ir.UInt32, "u64": ir.UInt64,
 	"f32": ir.Float32, "f64": ir.Float64, "bool": ir.Bool,
 }
 
-func (m *cudaModule) helperSource(name string) (int, string) {
+func (m *module) helperSource(name string) (int, string) {
 	parts := strings.Split(strings.TrimPrefix(name, "gh_"), "_")
-	t, ok := cudaHelperTypes[parts[len(parts)-1]]
+	t, ok := helperTypes[parts[len(parts)-1]]
 	if !ok {
 		panic(fmt.Sprintf("unknown helper %s", name))
 	}
@@ -89,13 +95,13 @@ func (m *cudaModule) helperSource(name string) (int, string) {
     }
     return q;
 }
-`, cudaHelperPrefix, c, name)
+`, m.d.HelperPrefix(), c, name)
 		}
 		return 0, fmt.Sprintf(`// Unsigned division; x / 0 is 0.
 %[1]s%[2]s %[3]s(%[2]s a, %[2]s b) {
     return b == 0 ? 0 : a / b;
 }
-`, cudaHelperPrefix, c, name)
+`, m.d.HelperPrefix(), c, name)
 	case "mod":
 		switch {
 		case t.IsInt():
@@ -111,9 +117,9 @@ func (m *cudaModule) helperSource(name string) (int, string) {
     }
     return r;
 }
-`, cudaHelperPrefix, c, name)
+`, m.d.HelperPrefix(), c, name)
 		case t.IsFloat():
-			mul, sub := "__dmul_rn", "__dsub_rn"
+			mul, sub := m.d.RoundedOp(ir.Mul, ir.Float64), m.d.RoundedOp(ir.Sub, ir.Float64)
 			return 0, fmt.Sprintf(`// Float modulo a - b * floor(a / b), computed in double and rounded once at
 // the end, as the CPU executor computes it.
 %[1]s%[2]s %[3]s(%[2]s a, %[2]s b) {
@@ -121,13 +127,13 @@ func (m *cudaModule) helperSource(name string) (int, string) {
     const double q = b;
     return (%[2]s)%[5]s(p, %[4]s(q, floor(p / q)));
 }
-`, cudaHelperPrefix, c, name, mul, sub)
+`, m.d.HelperPrefix(), c, name, mul, sub)
 		}
 		return 0, fmt.Sprintf(`// Unsigned modulo; x %% 0 is 0.
 %[1]s%[2]s %[3]s(%[2]s a, %[2]s b) {
     return b == 0 ? 0 : a %% b;
 }
-`, cudaHelperPrefix, c, name)
+`, m.d.HelperPrefix(), c, name)
 	case "min", "max":
 		lt, inf, word, pick := "<", "-Inf", "Min", "signbit(a) ? a : b"
 		if parts[0] == "max" {
@@ -153,28 +159,28 @@ func (m *cudaModule) helperSource(name string) (int, string) {
     }
     return a %[6]s b ? a : b;
 }
-`, cudaHelperPrefix, c, name, word, inf, lt, zero, pick)
+`, m.d.HelperPrefix(), c, name, word, inf, lt, zero, pick)
 	case "abs":
 		return 0, fmt.Sprintf(`// |a| in int64; abs(MIN) wraps to MIN.
 %[1]slong long %[2]s(long long a) {
     return a < 0 ? (long long)(0ull - (unsigned long long)a) : a;
 }
-`, cudaHelperPrefix, name)
+`, m.d.HelperPrefix(), name)
 	case "toi8", "toi16", "toi32", "toi64", "tou8", "tou16", "tou32", "tou64":
-		return 0, cudaFloatToIntHelper(name, cudaHelperTypes[strings.TrimPrefix(parts[0], "to")], t)
+		return 0, m.floatToIntHelper(name, helperTypes[strings.TrimPrefix(parts[0], "to")], t)
 	case "cas":
-		return 1, cudaCASHelper(name, t)
+		return 1, m.d.CASHelper(name, t)
 	case "atomic":
 		return 2, m.atomicHelper(name, parts[1], t)
 	}
 	panic(fmt.Sprintf("unknown helper %s", name))
 }
 
-// cudaFloatToIntHelper writes gh_to<to>_<from>: ir.FloatToInt's
+// floatToIntHelper writes gh_to<to>_<from>: ir.FloatToInt's
 // conversion (truncate toward zero, saturate at the ends of to, NaN to 0),
 // spelled with comparisons so that it does not depend on what the hardware
 // conversion does with NaN and out-of-range values.
-func cudaFloatToIntHelper(name string, to, from ir.Type) string {
+func (m *module) floatToIntHelper(name string, to, from ir.Type) string {
 	c, ct := cType(from), cType(to)
 	lo, hi := fmt.Sprint(to.Min()), fmt.Sprint(to.Max())
 	switch {
@@ -219,85 +225,22 @@ func cudaFloatToIntHelper(name string, to, from ir.Type) string {
     }
     return (%[2]s)%[10]s(a);
 }
-`, cudaHelperPrefix, ct, name, to, c, bottom, top, lo, hi, conv)
-}
-
-// cudaCASHelper writes gh_cas_T(T *p, T *expected, T desired): a
-// compare-and-swap on the bits of *p, which stores desired and returns
-// true when *p holds *expected, and otherwise loads *p into *expected and
-// returns false.
-func cudaCASHelper(name string, t ir.Type) string {
-	c := cType(t)
-	head := fmt.Sprintf(`// Compare-and-swap on the bits of *p: if *p is *expected, store desired and
-// return true; otherwise load *p into *expected and return false.
-%sbool %s(%s *p, %s *expected, %s desired) {
-`, cudaHelperPrefix, name, c, c, c)
-	var body string
-	switch {
-	case t == ir.Int32 || t == ir.UInt32 || t == ir.UInt64:
-		body = fmt.Sprintf(`    const %[1]s seen = atomicCAS(p, *expected, desired);
-    const bool ok = seen == *expected;
-    *expected = seen;
-    return ok;
-`, c)
-	case t == ir.Int64:
-		body = `    const unsigned long long want = (unsigned long long)*expected;
-    const unsigned long long seen = atomicCAS((unsigned long long *)p, want, (unsigned long long)desired);
-    *expected = (long long)seen;
-    return seen == want;
-`
-	case t == ir.Float32:
-		body = `    const int want = __float_as_int(*expected);
-    const int seen = atomicCAS((int *)p, want, __float_as_int(desired));
-    *expected = __int_as_float(seen);
-    return seen == want;
-`
-	case t == ir.Float64:
-		body = `    const unsigned long long want = (unsigned long long)__double_as_longlong(*expected);
-    const unsigned long long seen = atomicCAS((unsigned long long *)p, want, (unsigned long long)__double_as_longlong(desired));
-    *expected = __longlong_as_double((long long)seen);
-    return seen == want;
-`
-	default:
-		// 8 and 16 bits: through the aligned 32-bit word that holds *p.
-		bits := "unsigned char"
-		mask := "0xffu"
-		if t.Bits == 16 {
-			bits, mask = "unsigned short", "0xffffu"
-		}
-		body = fmt.Sprintf(`    unsigned int *word = (unsigned int *)((unsigned long long)p & ~3ull);
-    const unsigned int shift = ((unsigned int)(unsigned long long)p & 3u) * 8u;
-    const unsigned int mask = %[2]s << shift;
-    const unsigned int want = (unsigned int)(%[3]s)*expected << shift;
-    const unsigned int put = (unsigned int)(%[3]s)desired << shift;
-    unsigned int old = *word;
-    while ((old & mask) == want) {
-        const unsigned int seen = atomicCAS(word, old, (old & ~mask) | put);
-        if (seen == old) {
-            return true;
-        }
-        old = seen;
-    }
-    *expected = (%[1]s)((old & mask) >> shift);
-    return false;
-`, c, mask, bits)
-	}
-	return head + body + "}\n"
+`, m.d.HelperPrefix(), ct, name, to, c, bottom, top, lo, hi, conv)
 }
 
 // atomicHelper writes gh_atomic_OP_T(T *p, T x), which replaces *p by
 // *p OP x atomically with a compare-and-swap loop.
-func (m *cudaModule) atomicHelper(name, opName string, t ir.Type) string {
+func (m *module) atomicHelper(name, opName string, t ir.Type) string {
 	var op ir.BinOp = 255
 	for o := ir.Add; o <= ir.Or; o++ {
-		if cudaOpWord[o] == opName {
+		if opWord[o] == opName {
 			op = o
 		}
 	}
 	if op == 255 {
 		panic(fmt.Sprintf("unknown atomic helper %s", name))
 	}
-	e := newCUDAKernelEmitter(m, "")
+	e := newPrinter(m, "")
 	e.vars["old"] = []cVar{{"old", t}}
 	e.vars["x"] = []cVar{{"x", t}}
 	val, _ := e.expr(&ir.Binary{Op: op, A: &ir.Var{T: t, Name: "old"}, B: &ir.Var{T: t, Name: "x"}})
@@ -311,10 +254,10 @@ func (m *cudaModule) atomicHelper(name, opName string, t ir.Type) string {
         // another thread changed *p first: old is its value, try again
     }
 }
-`, cudaHelperPrefix, name, c, cas, what, val)
+`, m.d.HelperPrefix(), name, c, cas, what, val)
 }
 
-var cudaOpWord = map[ir.BinOp]string{
+var opWord = map[ir.BinOp]string{
 	ir.Add: "add", ir.Sub: "sub", ir.Mul: "mul", ir.Div: "div", ir.Mod: "mod",
 	ir.Min: "min", ir.Max: "max", ir.And: "and", ir.Or: "or",
 }

@@ -1,5 +1,8 @@
 package cfamily
 
+// Checking CUDA C with nvcc (no GPU needed): compile errors and warnings,
+// and what ptxas reports for each kernel.
+
 import (
 	"errors"
 	"fmt"
@@ -10,9 +13,6 @@ import (
 	"strconv"
 	"strings"
 )
-
-// ---------------------------------------------------------------------------
-// Checking with nvcc.
 
 // PtxasInfo is what ptxas -v reports for one kernel.
 type PtxasInfo struct {

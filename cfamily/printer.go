@@ -1,5 +1,10 @@
 package cfamily
 
+// The printer: one kernel body's statements and expressions as C-family
+// code, shared by the dialects. It keeps the C scopes (every IR name gets a
+// readable identifier no visible declaration has), hoists lets into const
+// locals, and asks the dialect for what differs (Dialect).
+
 import (
 	"fmt"
 	"math"
@@ -9,9 +14,6 @@ import (
 
 	"github.com/gohalide/gohalide/ir"
 )
-
-// ---------------------------------------------------------------------------
-// The kernel emitter.
 
 type cVar struct {
 	name string
@@ -29,8 +31,8 @@ type cLine struct {
 	text   string
 }
 
-type cudaKernelEmitter struct {
-	m      *cudaModule
+type printer struct {
+	m      *module
 	kernel string
 	lines  []cLine
 	indent int
@@ -46,8 +48,8 @@ type cudaKernelEmitter struct {
 	tmp  int
 }
 
-func newCUDAKernelEmitter(m *cudaModule, kernel string) *cudaKernelEmitter {
-	return &cudaKernelEmitter{
+func newPrinter(m *module, kernel string) *printer {
+	return &printer{
 		m: m, kernel: kernel,
 		scopes: []map[string]bool{{}},
 		vars:   map[string][]cVar{},
@@ -55,21 +57,21 @@ func newCUDAKernelEmitter(m *cudaModule, kernel string) *cudaKernelEmitter {
 	}
 }
 
-func (e *cudaKernelEmitter) fail(format string, args ...any) {
-	panic(cudaError{cudaErr(e.kernel, format, args...)})
+func (e *printer) fail(format string, args ...any) {
+	panic(emitError{emitErr(e.kernel, format, args...)})
 }
 
-func (e *cudaKernelEmitter) line(format string, args ...any) {
+func (e *printer) line(format string, args ...any) {
 	e.lines = append(e.lines, cLine{e.indent, fmt.Sprintf(format, args...)})
 }
 
-func (e *cudaKernelEmitter) comment(text string) {
+func (e *printer) comment(text string) {
 	for _, l := range strings.Split(text, "\n") {
 		e.line("// %s", strings.TrimRight(l, " \t"))
 	}
 }
 
-func (e *cudaKernelEmitter) visible(name string) bool {
+func (e *printer) visible(name string) bool {
 	for _, s := range e.scopes {
 		if s[name] {
 			return true
@@ -79,8 +81,8 @@ func (e *cudaKernelEmitter) visible(name string) bool {
 }
 
 // fresh picks a C identifier for IR name that no visible declaration has.
-func (e *cudaKernelEmitter) fresh(name string) string {
-	base := cIdent(name)
+func (e *printer) fresh(name string) string {
+	base := cIdent(e.m.d, name)
 	c := base
 	for i := 1; e.visible(c); i++ {
 		c = fmt.Sprintf("%s_%d", base, i)
@@ -90,31 +92,31 @@ func (e *cudaKernelEmitter) fresh(name string) string {
 
 // declare picks the C identifier for a new binding of IR name in the
 // current C block.
-func (e *cudaKernelEmitter) declare(name string) string {
+func (e *printer) declare(name string) string {
 	c := e.fresh(name)
 	e.scopes[len(e.scopes)-1][c] = true
 	return c
 }
 
-func (e *cudaKernelEmitter) push() { e.scopes = append(e.scopes, map[string]bool{}); e.indent++ }
-func (e *cudaKernelEmitter) pop()  { e.scopes = e.scopes[:len(e.scopes)-1]; e.indent-- }
-func (e *cudaKernelEmitter) open(format string, args ...any) {
+func (e *printer) push() { e.scopes = append(e.scopes, map[string]bool{}); e.indent++ }
+func (e *printer) pop()  { e.scopes = e.scopes[:len(e.scopes)-1]; e.indent-- }
+func (e *printer) open(format string, args ...any) {
 	e.line(format, args...)
 	e.push()
 }
-func (e *cudaKernelEmitter) close() { e.pop(); e.line("}") }
+func (e *printer) close() { e.pop(); e.line("}") }
 
-func (e *cudaKernelEmitter) bindVar(irName, cName string, t ir.Type) func() {
+func (e *printer) bindVar(irName, cName string, t ir.Type) func() {
 	e.vars[irName] = append(e.vars[irName], cVar{cName, t})
 	return func() { e.vars[irName] = e.vars[irName][:len(e.vars[irName])-1] }
 }
 
-func (e *cudaKernelEmitter) bindBuf(irName string, b cBuf) func() {
+func (e *printer) bindBuf(irName string, b cBuf) func() {
 	e.bufs[irName] = append(e.bufs[irName], b)
 	return func() { e.bufs[irName] = e.bufs[irName][:len(e.bufs[irName])-1] }
 }
 
-func (e *cudaKernelEmitter) lookupBuf(name, what string) cBuf {
+func (e *printer) lookupBuf(name, what string) cBuf {
 	l := e.bufs[name]
 	if len(l) == 0 {
 		e.fail("%s buffer %s, which is neither an argument nor an allocation of the kernel", what, name)
@@ -125,7 +127,7 @@ func (e *cudaKernelEmitter) lookupBuf(name, what string) cBuf {
 // ---------------------------------------------------------------------------
 // Statements.
 
-func (e *cudaKernelEmitter) stmt(s ir.Stmt) {
+func (e *printer) stmt(s ir.Stmt) {
 	switch s := s.(type) {
 	case nil:
 	case *ir.Block:
@@ -153,7 +155,11 @@ func (e *cudaKernelEmitter) stmt(s ir.Stmt) {
 		if s.Reason != "" {
 			e.comment(s.Reason)
 		}
-		e.line("__syncthreads();")
+		bar := e.m.d.Barrier()
+		if bar == "" {
+			e.fail("a barrier (%s) in %s code, which has none", s.Reason, e.m.d.Name())
+		}
+		e.line("%s", bar)
 	case *ir.ProducerConsumer:
 		if s.Producer {
 			e.line("// produce %s", s.Func)
@@ -183,7 +189,7 @@ func (e *cudaKernelEmitter) stmt(s ir.Stmt) {
 		c, p := e.expr(s.Cond)
 		e.comment("assert: " + s.Message)
 		e.open("if (!%s) {", cParen(c, p, cPrecUnary))
-		e.line("__trap();")
+		e.line("%s", e.m.d.Trap())
 		e.close()
 	case *ir.Provide:
 		e.fail("statement is not lowered: found Provide to %s", s.Func)
@@ -196,39 +202,17 @@ func (e *cudaKernelEmitter) stmt(s ir.Stmt) {
 	}
 }
 
-// cVectorType is the CUDA vector type of n lanes of t ("" when there is
-// none): float2, float4, int2, int4, uint2, uint4, double2.
-func cVectorType(t ir.Type, n int) string {
-	var base string
-	switch t {
-	case ir.Float32:
-		base = "float"
-	case ir.Int32:
-		base = "int"
-	case ir.UInt32:
-		base = "uint"
-	case ir.Float64:
-		base = "double"
-	default:
-		return ""
-	}
-	if !ir.VectorLanesOK(t, n) {
-		return ""
-	}
-	return base + strconv.Itoa(n)
-}
-
 // storeVector emits the stores an ir.StoreVector marks as one vector store
 // (lowering proved, or a branch around it tested, that the first index is
 // a multiple of the lane count): the lanes' values into one vector, then
 // one store. A mark whose stores do not fit is emitted store by store.
-func (e *cudaKernelEmitter) storeVector(s *ir.StoreVector) {
+func (e *printer) storeVector(s *ir.StoreVector) {
 	stores, ok := s.VectorStores()
 	if !ok {
 		e.stmt(s.Body)
 		return
 	}
-	vt := cVectorType(stores[0].Value.Type(), len(stores))
+	vt := e.m.d.VectorType(stores[0].Value.Type(), len(stores))
 	b := e.lookupBuf(stores[0].Buf, "store to")
 	if vt == "" || !b.written || b.t != stores[0].Value.Type() {
 		e.stmt(s.Body)
@@ -247,11 +231,11 @@ func (e *cudaKernelEmitter) storeVector(s *ir.StoreVector) {
 // (lowering proved the first index a multiple of the lane count and the
 // array aligned; the emulator checks the index), then their scope. Lets
 // that do not fit the mark are emitted one by one.
-func (e *cudaKernelEmitter) loadVector(s *ir.LoadVector) {
+func (e *printer) loadVector(s *ir.LoadVector) {
 	names, loads, rest, ok := s.VectorLanes()
 	vt := ""
 	if ok {
-		vt = cVectorType(loads[0].T, len(loads))
+		vt = e.m.d.VectorType(loads[0].T, len(loads))
 		for i, l := range loads {
 			if d, isConst := ir.AsInt(ir.Simplify(ir.SubE(l.Index, loads[0].Index))); !isConst || d != int64(i) {
 				vt = ""
@@ -286,7 +270,7 @@ func cIsAtom(e ir.Expr) bool {
 	return false
 }
 
-func (e *cudaKernelEmitter) loop(s *ir.For) {
+func (e *printer) loop(s *ir.For) {
 	switch s.Kind {
 	case ir.GPUBlock, ir.GPUThread:
 		e.fail("loop %s has kind %v: GPU loops are the kernel's launch dimensions and cannot appear in its body", s.Name, s.Kind)
@@ -322,7 +306,9 @@ func (e *cudaKernelEmitter) loop(s *ir.For) {
 	}
 	switch s.Kind {
 	case ir.Unrolled, ir.Vectorized:
-		e.line("#pragma unroll")
+		if u := e.m.d.Unroll(); u != "" {
+			e.line("%s", u)
+		}
 	}
 	c := e.fresh(s.Name)
 	e.open("for (int %s = %s; %s < %s; %s++) {", c, mn, c, cond, c)
@@ -333,7 +319,7 @@ func (e *cudaKernelEmitter) loop(s *ir.For) {
 	e.close()
 }
 
-func (e *cudaKernelEmitter) ifThenElse(s *ir.IfThenElse) {
+func (e *printer) ifThenElse(s *ir.IfThenElse) {
 	c := e.top(s.Cond)
 	e.open("if (%s) {", c)
 	e.stmt(s.Then)
@@ -368,7 +354,7 @@ func cHasLet(x ir.Expr) bool {
 	return found
 }
 
-func (e *cudaKernelEmitter) allocate(s *ir.Allocate) {
+func (e *printer) allocate(s *ir.Allocate) {
 	if s.Memory == ir.GPUShared {
 		// Declared at the top of the body by sharedDecls.
 		e.stmt(s.Body)
@@ -392,7 +378,7 @@ func (e *cudaKernelEmitter) allocate(s *ir.Allocate) {
 	restore()
 }
 
-func (e *cudaKernelEmitter) store(s *ir.Store) {
+func (e *printer) store(s *ir.Store) {
 	if s.Index == nil || s.Value == nil {
 		e.fail("store to %s has a nil index or value", s.Buf)
 	}
@@ -429,7 +415,7 @@ func atomicUsesSelf(x ir.Expr, buf string, index ir.Expr) bool {
 	return found
 }
 
-func cudaCommutative(op ir.BinOp) bool {
+func commutative(op ir.BinOp) bool {
 	switch op {
 	case ir.Add, ir.Mul, ir.Min, ir.Max, ir.And, ir.Or:
 		return true
@@ -441,41 +427,24 @@ func cudaCommutative(op ir.BinOp) bool {
 // atomic where one computes the value, a helper with a compare-and-swap
 // loop for other operators, and an inline compare-and-swap loop for any
 // other expression of the old value.
-func (e *cudaKernelEmitter) atomicStore(s *ir.Store, b cBuf) {
+func (e *printer) atomicStore(s *ir.Store, b cBuf) {
 	t := b.t
-	if bin, ok := s.Value.(*ir.Binary); ok && cudaOpWord[bin.Op] != "" {
+	if bin, ok := s.Value.(*ir.Binary); ok && opWord[bin.Op] != "" {
 		var x ir.Expr
 		switch {
 		case atomicSelf(bin.A, s.Buf, s.Index) && !atomicUsesSelf(bin.B, s.Buf, s.Index):
 			x = bin.B
-		case cudaCommutative(bin.Op) && atomicSelf(bin.B, s.Buf, s.Index) && !atomicUsesSelf(bin.A, s.Buf, s.Index):
+		case commutative(bin.Op) && atomicSelf(bin.B, s.Buf, s.Index) && !atomicUsesSelf(bin.A, s.Buf, s.Index):
 			x = bin.A
 		}
 		if x != nil {
 			idx := e.top(s.Index)
 			xs, xp := e.expr(x)
 			ptr := fmt.Sprintf("&%s[%s]", b.name, idx)
-			native := func(fn string) {
-				e.line("%s(%s, %s);", fn, ptr, xs)
-			}
-			switch {
-			case bin.Op == ir.Add && (t == ir.Int32 || t == ir.UInt32 || t == ir.UInt64 || t.IsFloat()):
-				native("atomicAdd")
-			case bin.Op == ir.Add && t == ir.Int64:
-				e.line("atomicAdd((unsigned long long *)%s, (unsigned long long)%s);", ptr, cParen(xs, xp, cPrecUnary))
-			case bin.Op == ir.Sub && (t == ir.Int32 || t == ir.UInt32):
-				native("atomicSub")
-			case bin.Op == ir.Sub && t.IsFloat():
-				// a - x is a + (-x) exactly in IEEE arithmetic.
-				e.line("atomicAdd(%s, -%s);", ptr, cParen(xs, xp, cPrecUnary))
-			case (bin.Op == ir.Min || bin.Op == ir.Max) && (t == ir.Int32 || t == ir.UInt32 || t == ir.Int64 || t == ir.UInt64):
-				if bin.Op == ir.Min {
-					native("atomicMin")
-				} else {
-					native("atomicMax")
-				}
-			default:
-				native(e.m.use(fmt.Sprintf("gh_atomic_%s_%s", cudaOpWord[bin.Op], cTypeSuffix(t))))
+			if line, ok := e.m.d.Atomic(bin.Op, t, ptr, xs, xp); ok {
+				e.line("%s", line)
+			} else {
+				e.line("%s(%s, %s);", e.m.use(fmt.Sprintf("gh_atomic_%s_%s", opWord[bin.Op], cTypeSuffix(t))), ptr, xs)
 			}
 			return
 		}
@@ -515,25 +484,25 @@ func (e *cudaKernelEmitter) atomicStore(s *ir.Store, b cBuf) {
 
 // top emits x where any expression may stand (an initializer, an index, a
 // condition).
-func (e *cudaKernelEmitter) top(x ir.Expr) string {
+func (e *printer) top(x ir.Expr) string {
 	s, _ := e.expr(x)
 	return s
 }
 
 // operand emits x as an operand needing precedence at least need.
-func (e *cudaKernelEmitter) operand(x ir.Expr, need int) string {
+func (e *printer) operand(x ir.Expr, need int) string {
 	s, p := e.expr(x)
 	return cParen(s, p, need)
 }
 
 // conditional emits x as C evaluates only sometimes.
-func (e *cudaKernelEmitter) conditional(x ir.Expr, need int) string {
+func (e *printer) conditional(x ir.Expr, need int) string {
 	e.cond++
 	defer func() { e.cond-- }()
 	return e.operand(x, need)
 }
 
-func (e *cudaKernelEmitter) expr(x ir.Expr) (string, int) {
+func (e *printer) expr(x ir.Expr) (string, int) {
 	switch x := x.(type) {
 	case nil:
 		e.fail("nil expression")
@@ -546,7 +515,7 @@ func (e *cudaKernelEmitter) expr(x ir.Expr) (string, int) {
 		if !x.T.IsFloat() {
 			e.fail("float constant %v has type %v", x.V, x.T)
 		}
-		return cFloatLiteral(x.T, x.V)
+		return cFloatLiteral(e.m.d, x.T, x.V)
 	case *ir.Var:
 		l := e.vars[x.Name]
 		if len(l) == 0 {
@@ -600,7 +569,7 @@ func (e *cudaKernelEmitter) expr(x ir.Expr) (string, int) {
 
 // letLambda emits a Let that C must evaluate conditionally as an
 // immediately invoked lambda, whose statements are the hoisted lets.
-func (e *cudaKernelEmitter) letLambda(x *ir.Let) string {
+func (e *printer) letLambda(x *ir.Let) string {
 	saved, savedCond, savedIndent := e.lines, e.cond, e.indent
 	e.lines, e.cond = nil, 0
 	e.push()
@@ -608,18 +577,16 @@ func (e *cudaKernelEmitter) letLambda(x *ir.Let) string {
 	inner := e.lines
 	e.pop()
 	e.lines, e.cond, e.indent = saved, savedCond, savedIndent
-	var b strings.Builder
-	fmt.Fprintf(&b, "[&]() -> %s { ", cType(x.Type()))
-	for _, l := range inner {
-		b.WriteString(l.text + " ")
+	stmts := make([]string, len(inner))
+	for i, l := range inner {
+		stmts[i] = l.text
 	}
-	fmt.Fprintf(&b, "return %s; }()", body)
-	return b.String()
+	return e.m.d.LetExpr(cType(x.Type()), stmts, body)
 }
 
 // cast converts the C expression s (precedence p) of type from to type to,
 // with the CPU executor's rules.
-func (e *cudaKernelEmitter) cast(s string, p int, from, to ir.Type) (string, int) {
+func (e *printer) cast(s string, p int, from, to ir.Type) (string, int) {
 	if from == to {
 		return s, p
 	}
@@ -630,7 +597,7 @@ func (e *cudaKernelEmitter) cast(s string, p int, from, to ir.Type) (string, int
 	return "(" + ct + ")" + cParen(s, p, cPrecUnary), cPrecUnary
 }
 
-func (e *cudaKernelEmitter) binary(x *ir.Binary) (string, int) {
+func (e *printer) binary(x *ir.Binary) (string, int) {
 	t := x.A.Type()
 	if x.B.Type() != t {
 		e.fail("operands of %v have types %v and %v: %s", x.Op, t, x.B.Type(), ir.ExprString(x))
@@ -661,23 +628,20 @@ func (e *cudaKernelEmitter) binary(x *ir.Binary) (string, int) {
 		case ir.Add, ir.Sub:
 			return e.additive(x, t)
 		case ir.Mul:
-			if e.m.opts.Contract {
+			fn := e.m.d.RoundedOp(ir.Mul, t)
+			if e.m.contract || fn == "" {
 				return e.operand(x.A, cPrecMul) + " * " + e.operand(x.B, cPrecMul+1), cPrecMul
-			}
-			fn := "__fmul_rn"
-			if t.Bits == 64 {
-				fn = "__dmul_rn"
 			}
 			return fn + "(" + e.top(x.A) + ", " + e.top(x.B) + ")", cPrecPostfix
 		case ir.Div:
 			b := e.operand(x.B, cPrecMul+1)
 			if k, ok := x.B.(*ir.FloatImm); ok && k.V == 0 {
 				// The same zero, which the compiler does not warn about.
-				b = cZeroBits(k)
+				b = cZeroBits(e.m.d, k)
 			}
 			return e.operand(x.A, cPrecMul) + " / " + b, cPrecMul
 		case ir.Mod, ir.Min, ir.Max:
-			return e.m.use("gh_"+cudaOpWord[op]+"_"+sfx) + "(" + e.top(x.A) + ", " + e.top(x.B) + ")", cPrecPostfix
+			return e.m.use("gh_"+opWord[op]+"_"+sfx) + "(" + e.top(x.A) + ", " + e.top(x.B) + ")", cPrecPostfix
 		}
 	default: // integers and bools
 		ct := cType(t)
@@ -734,13 +698,13 @@ func (e *cudaKernelEmitter) binary(x *ir.Binary) (string, int) {
 			case cNarrow(t):
 				ht = ir.UInt32
 			}
-			call := e.m.use("gh_"+cudaOpWord[op]+"_"+cTypeSuffix(ht)) + "(" + e.top(x.A) + ", " + e.top(x.B) + ")"
+			call := e.m.use("gh_"+opWord[op]+"_"+cTypeSuffix(ht)) + "(" + e.top(x.A) + ", " + e.top(x.B) + ")"
 			if ht != t {
 				return "(" + ct + ")" + call, cPrecUnary
 			}
 			return call, cPrecPostfix
 		case ir.Min, ir.Max:
-			return cudaOpWord[op] + "(" + e.top(x.A) + ", " + e.top(x.B) + ")", cPrecPostfix
+			return opWord[op] + "(" + e.top(x.A) + ", " + e.top(x.B) + ")", cPrecPostfix
 		}
 	}
 	e.fail("cannot emit operator %v on %v", op, t)
@@ -750,7 +714,7 @@ func (e *cudaKernelEmitter) binary(x *ir.Binary) (string, int) {
 // additive emits Add and Sub of signed integers and floats, writing
 // a + -k as a - k (the same value in these types; narrow types are cast
 // back by the caller).
-func (e *cudaKernelEmitter) additive(x *ir.Binary, t ir.Type) (string, int) {
+func (e *printer) additive(x *ir.Binary, t ir.Type) (string, int) {
 	op := x.Op
 	b := x.B
 	switch k := b.(type) {
@@ -769,20 +733,14 @@ func (e *cudaKernelEmitter) additive(x *ir.Binary, t ir.Type) (string, int) {
 }
 
 // cZeroBits spells a float zero through its bits.
-func cZeroBits(k *ir.FloatImm) string {
-	neg := math.Signbit(k.V)
-	switch {
-	case k.T.Bits == 32 && neg:
-		return "__int_as_float(0x80000000)"
-	case k.T.Bits == 32:
-		return "__int_as_float(0)"
-	case neg:
-		return "__longlong_as_double(0x8000000000000000ull)"
+func cZeroBits(d Dialect, k *ir.FloatImm) string {
+	if k.T.Bits == 32 {
+		return d.FloatBits(k.T, uint64(math.Float32bits(float32(k.V))))
 	}
-	return "__longlong_as_double(0ll)"
+	return d.FloatBits(k.T, math.Float64bits(k.V))
 }
 
-func (e *cudaKernelEmitter) call(x *ir.Call) (string, int) {
+func (e *printer) call(x *ir.Call) (string, int) {
 	switch x.Kind {
 	case ir.CallFunc:
 		e.fail("expression is not lowered: found call to Func %s", x.Name)
