@@ -8,7 +8,7 @@ import (
 )
 
 // Options are the hooks of CompileWith, through which a GPU target (the
-// emulator in package gpu) runs host statements that launch kernels and
+// emulator in package emulator) runs host statements that launch kernels and
 // kernel bodies with barriers and checked memory accesses. Every hook
 // receives the ctx given to Program.RunCtx (nil for Run). A hook's non-nil
 // error stops the run, and RunCtx returns it unchanged. Hooks called from
