@@ -68,3 +68,16 @@ func TestCUDAWithoutRuntime(t *testing.T) {
 		t.Fatalf("Realize on CUDA with no runtime: %v, want an ErrSchedule error naming cudart", err)
 	}
 }
+
+// TestCheckWithNVCCErrors: CheckWithNVCC's errors are typed, and without
+// nvcc errors.Is finds ErrNoNVCC.
+func TestCheckWithNVCCErrors(t *testing.T) {
+	_, err := CheckWithNVCC("this is not CUDA")
+	var he *ir.Error
+	if !errors.As(err, &he) || he.Code != ir.ErrRuntime {
+		t.Fatalf("CheckWithNVCC of a bad source: %v, want an ErrRuntime error", err)
+	}
+	if _, ok := NVCCPath(); !ok && !errors.Is(err, ErrNoNVCC) {
+		t.Errorf("without nvcc: %v, want it to wrap ErrNoNVCC", err)
+	}
+}
