@@ -713,7 +713,7 @@ func (l *Lowered) compile(t Target, opts Options) (*compiled, error) {
 			return nil, err
 		}
 		if err := d.Load(src, ks); err != nil {
-			return nil, err
+			return nil, deviceError("Compile (CUDA)", err)
 		}
 	}
 	prog, err := cpu.CompileWith(l.Stmt, cpu.Options{

@@ -18,11 +18,13 @@ type fakeGPU struct {
 	// loaded is the source of each Load, in order: what a real device
 	// hands to NVRTC.
 	loaded []string
+	// loadErr is what Load returns (as NVRTC's errors come back).
+	loadErr error
 }
 
 func (f *fakeGPU) Load(src string, kernels []*ir.Kernel) error {
 	f.loaded = append(f.loaded, src)
-	return nil
+	return f.loadErr
 }
 
 func (f *fakeGPU) MarkHostDirty(buf any) {}

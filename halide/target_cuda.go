@@ -1,6 +1,7 @@
 package halide
 
 import (
+	"errors"
 	"sync"
 
 	"github.com/gohalide/gohalide/cpu"
@@ -60,10 +61,21 @@ func cudaDevice() (launcher, error) {
 	}
 	d, err := open()
 	if err != nil {
-		return nil, err
+		return nil, deviceError("target cuda", err)
 	}
 	if d == nil {
 		return nil, ir.Errorf(ir.ErrInternal, "", "target cuda", "the registered CUDA runtime returned no device and no error")
 	}
 	return d, nil
+}
+
+// deviceError makes an error of the CUDA runtime (no device, an NVRTC
+// compile error, ...) an ErrRuntime *Error that wraps it; a typed error
+// stays as it is.
+func deviceError(directive string, err error) error {
+	var he *ir.Error
+	if errors.As(err, &he) {
+		return err
+	}
+	return &ir.Error{Code: ir.ErrRuntime, Directive: directive, Msg: err.Error(), Cause: err}
 }

@@ -81,3 +81,16 @@ func TestCheckWithNVCCErrors(t *testing.T) {
 		t.Errorf("without nvcc: %v, want it to wrap ErrNoNVCC", err)
 	}
 }
+
+// TestCUDALoadError: a device's compile error (NVRTC's, say) comes back
+// from Realize as a typed ErrRuntime error that wraps it.
+func TestCUDALoadError(t *testing.T) {
+	nvrtcErr := errors.New("nvrtc: error: identifier undefined")
+	withFakeGPU(t, &fakeGPU{loadErr: nvrtcErr})
+	p, out := mulAddPipeline()
+	err := p.WithTarget(CUDA).Realize(out)
+	var he *ir.Error
+	if !errors.As(err, &he) || he.Code != ir.ErrRuntime || !errors.Is(err, nvrtcErr) {
+		t.Fatalf("Realize with a failing Load: %v, want an ErrRuntime error wrapping the device's", err)
+	}
+}
