@@ -57,7 +57,8 @@ func layerOf(rel string) int {
 }
 
 // TestImportDirection checks every package of the module (its non-test
-// files), with and without the tag cuda.
+// files), with and without the tag cuda; the apps and the tutorial's
+// programs import only halide (and cudart, apps/...) of the module.
 func TestImportDirection(t *testing.T) {
 	root, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
@@ -111,6 +112,9 @@ func TestImportDirection(t *testing.T) {
 				if l := layerOf(dep); l < 0 || l >= me {
 					t.Errorf("%s (layer %d: %s) imports %s (layer %d), which is not below it (tags %v)", rel, me, layers[me].why, dep, l, tags)
 				}
+				if userFacing(rel) && !userImportable(dep) {
+					t.Errorf("%s imports %s: apps and tutorial programs use halide only (it re-exports the report, timing and NVCC types), and cudart for the GPU", rel, dep)
+				}
 			}
 		}
 	}
@@ -142,4 +146,16 @@ func TestLayerOf(t *testing.T) {
 			t.Errorf("layerOf(%q) = %d, want %d", c.rel, got, c.want)
 		}
 	}
+}
+
+// userFacing reports whether a package is written as a user would write
+// one: the apps and the tutorial's programs.
+func userFacing(rel string) bool {
+	return strings.HasPrefix(rel, "apps/") || strings.HasPrefix(rel, "docs/")
+}
+
+// userImportable reports whether a user's program may import the package:
+// halide, the CUDA runtime, and the apps' own packages.
+func userImportable(dep string) bool {
+	return dep == "halide" || dep == "cudart" || strings.HasPrefix(dep, "apps/")
 }
