@@ -1,4 +1,4 @@
-package gpu
+package report
 
 import (
 	"encoding/json"
@@ -114,7 +114,7 @@ func Report(kernels []*ir.Kernel, launches map[string]Launch) []KernelReport {
 				r.BlockValues = append(r.BlockValues, int64(l.Block[d]))
 			}
 		}
-		var statics []staticShared
+		var statics []ir.StaticShared
 		var ids []int
 		for _, a := range k.Allocs {
 			ra := Alloc{Func: a.Func, Type: a.T.String(), Elements: a.Elems, Bytes: a.Bytes(), SharedAcross: a.SharedAcross, PerBlock: a.PerBlock}
@@ -130,7 +130,7 @@ func Report(kernels []*ir.Kernel, launches map[string]Launch) []KernelReport {
 			}
 			if a.Memory == ir.GPUShared {
 				if !a.Dynamic {
-					statics = append(statics, staticShared{name: a.Func, t: a.T, elems: a.Elems})
+					statics = append(statics, ir.StaticShared{Name: a.Func, T: a.T, Elems: a.Elems})
 					ids = append(ids, len(r.Shared))
 					r.SharedBytesUnshared += ra.Bytes
 				}
@@ -141,7 +141,7 @@ func Report(kernels []*ir.Kernel, launches map[string]Launch) []KernelReport {
 		}
 		// The pool as lowering laid it out (or, for a kernel without a
 		// layout, one array after another).
-		if offsets, total, err := sharedLayout(k, statics); err == nil {
+		if offsets, total, err := ir.SharedLayout(k, statics); err == nil {
 			for i, j := range ids {
 				off := offsets[i]
 				r.Shared[j].Offset = &off

@@ -1,4 +1,4 @@
-package gpu
+package emulator
 
 // The GPU emulator: runs host statements that launch kernels on the CPU,
 // with GPU semantics and checks. See doc.go for the model.
@@ -166,10 +166,20 @@ type EmulatorError struct {
 	Err error
 }
 
-func (e *EmulatorError) Error() string { return e.Msg }
+func (e *EmulatorError) Error() string {
+	if e == nil {
+		return "<nil>"
+	}
+	return e.Msg
+}
 
 // Unwrap returns the underlying error.
-func (e *EmulatorError) Unwrap() error { return e.Err }
+func (e *EmulatorError) Unwrap() error {
+	if e == nil {
+		return nil
+	}
+	return e.Err
+}
 
 func emuDim3(d [3]int) string { return fmt.Sprintf("(%d,%d,%d)", d[0], d[1], d[2]) }
 
@@ -712,7 +722,7 @@ func (e *Emulator) newLaunch(env *cpu.Env, kc *emuKernel, grid, block [3]int, sc
 		}
 		var static, total int64
 		var parts []string
-		var statics []staticShared
+		var statics []ir.StaticShared
 		var staticIDs []int
 		for id, sa := range kc.shared {
 			n := int64(1)
@@ -725,7 +735,7 @@ func (e *Emulator) newLaunch(env *cpu.Env, kc *emuKernel, grid, block [3]int, sc
 			}
 			bytes := n * int64(sa.t.Bytes())
 			if sa.static {
-				statics = append(statics, staticShared{name: sa.name, t: sa.t, elems: n})
+				statics = append(statics, ir.StaticShared{Name: sa.name, T: sa.t, Elems: n})
 				staticIDs = append(staticIDs, id)
 			} else {
 				total += bytes
@@ -740,7 +750,7 @@ func (e *Emulator) newLaunch(env *cpu.Env, kc *emuKernel, grid, block [3]int, sc
 			l.buffers[sa.name] = sb.data
 		}
 		// The static pool, as lowering laid it out.
-		offsets, pool, err := sharedLayout(k, statics)
+		offsets, pool, err := ir.SharedLayout(k, statics)
 		if err != nil {
 			return nil, emuBadKernel(k, "%v", err)
 		}
