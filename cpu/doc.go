@@ -87,7 +87,7 @@
 // arguments; a Barrier hook, called when a kernel thread reaches an
 // ir.Barrier; and Watch / Access, which report every access of selected
 // buffers. RunCtx passes a context value (the GPU emulator's per-thread
-// state) to the hooks. The GPU emulator (package gpu) compiles each kernel
+// state) to the hooks. The GPU emulator (package emulator) compiles each kernel
 // body once with these hooks and runs it per thread through a Runner,
 // which binds the arguments once and sets only the index variables
 // between runs; buffers that are not

@@ -8,7 +8,7 @@ import (
 )
 
 // Options are the hooks of CompileWith, through which a GPU target (the
-// emulator in package gpu) runs host statements that launch kernels and
+// emulator in package emulator) runs host statements that launch kernels and
 // kernel bodies with barriers and checked memory accesses. Every hook
 // receives the ctx given to Program.RunCtx (nil for Run). A hook's non-nil
 // error stops the run, and RunCtx returns it unchanged. Hooks called from
@@ -120,7 +120,7 @@ func (c *compiler) watched(b *bufInfo, idx value, write, atomic bool) value {
 
 func (c *compiler) barrier(s *ir.Barrier) stmtFn {
 	if c.opts.Barrier == nil {
-		c.fail("gpu_thread_barrier (%s) outside a kernel: barriers need a GPU target (the emulator, gpu.Emulator)", barrierName(s))
+		c.fail("gpu_thread_barrier (%s) outside a kernel: barriers need a GPU target (the emulator, emulator.Emulator)", barrierName(s))
 	}
 	hook := c.opts.Barrier
 	return func(f *frame) {
@@ -143,7 +143,7 @@ func (c *compiler) launch(s *ir.Launch) stmtFn {
 		c.fail("launch of a nil kernel")
 	}
 	if c.opts.Launch == nil {
-		c.fail("kernel %s is launched here: kernels need a GPU target (the GPU emulator, gpu.Emulator, or CUDA); cpu.Compile runs CPU code only", k.Name)
+		c.fail("kernel %s is launched here: kernels need a GPU target (the GPU emulator, emulator.Emulator, or CUDA); cpu.Compile runs CPU code only", k.Name)
 	}
 	var dims [6]intFn
 	for d := range 3 {

@@ -40,4 +40,17 @@
 // would be legal, by the Pipeline methods. A Pipeline shows what a schedule
 // does before running it (LoopNest, Lower) and runs it (Realize) on the CPU.
 // No mistake a user can make panics the library.
+//
+// GPU kernels run on a Target: the GPU emulator (the default, on the CPU,
+// with race, barrier and bounds checks) or CUDA. Lowered.CUDA prints the
+// CUDA C source the CUDA target compiles, Pipeline.Report describes each
+// kernel (KernelReport; WriteTable and WriteJSON print them) and
+// Pipeline.Benchmark times runs (Timing). The CUDA target's runtime is a
+// separate package that registers itself (RegisterCUDA): build with
+// -tags cuda and import it,
+//
+//	import _ "github.com/gohalide/gohalide/cudart"
+//
+// so that a program that does not use the GPU does not depend on the CUDA
+// driver's Go bindings.
 package halide

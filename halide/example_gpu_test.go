@@ -5,7 +5,6 @@ import (
 	"os"
 	"strings"
 
-	"github.com/gohalide/gohalide/gpu"
 	"github.com/gohalide/gohalide/halide"
 )
 
@@ -156,7 +155,7 @@ func ExamplePipeline_Report() {
 		fmt.Println(err)
 		return
 	}
-	if err := gpu.WriteTable(os.Stdout, r); err != nil {
+	if err := halide.WriteTable(os.Stdout, r); err != nil {
 		fmt.Println(err)
 	}
 	// Output:

@@ -118,6 +118,40 @@ func ExampleFunc_FoldStorage() {
 	// let g.s0.y.min = unsafe_promise_clamped(select((f.s0.y <= f.min.1), (f.s0.y - 1), likely((f.s0.y + 1))), (f.s0.y - 1), (f.s0.y + 2))
 }
 
+func ExampleFunc_HoistStorage() {
+	x, y := halide.NewVar("x"), halide.NewVar("y")
+	xo, xi := halide.NewVar("xo"), halide.NewVar("xi")
+	in := halide.NewImageParam("in", halide.Float32, 2)
+	g := halide.NewFunc("g")
+	g.Define(x, y).Is(in.At(x, y).Mul(2))
+	f := halide.NewFunc("f")
+	f.Define(x, y).Is(g.At(x.Sub(1), y).Add(g.At(x.Add(1), y)))
+	f.Split(x, xo, xi, 8)
+	// g is computed (and stored) per strip of 8 columns of f, but
+	// allocated once per row: the allocation moves out of the strip loop,
+	// sized for the largest strip (10 columns), while each strip is still
+	// indexed from its own first column.
+	g.ComputeAt(f, xo).HoistStorage(f, y)
+	l, err := halide.NewPipeline(f).Lower()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, line := range strings.Split(l.String(), "\n") {
+		line = strings.TrimSpace(line)
+		if strings.HasPrefix(line, "allocate g") || strings.HasPrefix(line, "for (") || strings.HasPrefix(line, "let g.min.0") {
+			fmt.Println(line)
+		}
+	}
+	// Output:
+	// for (f.s0.y, f.min.1, ((f.s0.y.max - f.min.1) + 1)) {
+	// allocate g[float32 * 10 * 1] in Stack
+	// for (f.s0.x.xo, 0, (((f.s0.x.max - f.min.0) / 8) + 1)) {
+	// let g.min.0 = (min(((f.s0.x.xo * 8) + f.min.0), (f.s0.x.max - 7)) - 1)
+	// for (g.s0.x, g.s0.x.min, ((g.s0.x.max - g.s0.x.min) + 1)) {
+	// for (f.s0.x.xi, 0, 8) {
+}
+
 func ExampleFunc_TraceStores() {
 	x := halide.NewVar("x")
 	g := halide.NewFunc("g")

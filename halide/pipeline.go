@@ -11,10 +11,12 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/gohalide/gohalide/cfamily"
 	"github.com/gohalide/gohalide/cpu"
-	"github.com/gohalide/gohalide/gpu"
+	"github.com/gohalide/gohalide/emulator"
 	"github.com/gohalide/gohalide/ir"
 	"github.com/gohalide/gohalide/lower"
+	"github.com/gohalide/gohalide/report"
 )
 
 // Error is the error type of everything a user can cause; see the ErrorCode
@@ -595,7 +597,7 @@ func renameFunction(fn *ir.Function, rename map[string]string) {
 		}
 		d.Value = mut(d.Value)
 	}
-	for _, l := range []*ir.LoopLevel{&fn.Schedule.Compute, &fn.Schedule.Store} {
+	for _, l := range []*ir.LoopLevel{&fn.Schedule.Compute, &fn.Schedule.Store, &fn.Schedule.Hoist} {
 		if n, ok := rename[l.Func]; ok {
 			l.Func = n
 		}
@@ -652,7 +654,7 @@ type compiled struct {
 	resident bool
 
 	mu       sync.Mutex
-	launches map[string]gpu.Launch // the last launch of each kernel
+	launches map[string]report.Launch // the last launch of each kernel
 }
 
 // Compile lowers the pipeline and prepares it to run (Realize does this on
@@ -695,7 +697,7 @@ func (l *Lowered) compile(t Target, opts Options) (*compiled, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &compiled{l: l, launcher: lr, launches: map[string]gpu.Launch{}}
+	c := &compiled{l: l, launcher: lr, launches: map[string]report.Launch{}}
 	// Buffers the host code writes (Funcs computed on the host, between
 	// launches) change under the device's copy: each launch that takes one
 	// uploads it again.
@@ -706,12 +708,23 @@ func (l *Lowered) compile(t Target, opts Options) (*compiled, error) {
 		}
 		return true
 	}, nil)
-	d, isDevice := lr.(device)
+	d, isDevice := lr.(CUDADevice)
+	if ks := l.Kernels(); isDevice && len(ks) > 0 {
+		// The device compiles the text Lowered.CUDA prints, not a
+		// version of its own.
+		src, err := cudaSource(ks)
+		if err != nil {
+			return nil, err
+		}
+		if err := d.Load(src, ks); err != nil {
+			return nil, deviceError("Compile (CUDA)", err)
+		}
+	}
 	prog, err := cpu.CompileWith(l.Stmt, cpu.Options{
 		Trace: opts.traceHook(),
 		Launch: func(ctx any, k *ir.Kernel, grid, block [3]int, scalars, buffers map[string]any) error {
 			c.mu.Lock()
-			l := gpu.Launch{Grid: grid, Block: block}
+			l := report.Launch{Grid: grid, Block: block}
 			if dynamicSizes(k) {
 				// The report evaluates the sizes known only at launch.
 				l.Scalars = scalarExprs(scalars)
@@ -785,14 +798,24 @@ func (l *Lowered) Kernels() []*ir.Kernel {
 	return l.res.Kernels
 }
 
-// CUDA returns the CUDA C source of the pipeline's kernels: one
-// extern "C" __global__ function per kernel.
+// CUDA returns the CUDA C source of the pipeline's kernels, one
+// extern "C" __global__ function per kernel: exactly the text the CUDA
+// target compiles (cfamily.CUDATargetSource). Float multiplies and adds in
+// it may contract into FMAs, so the GPU's results can differ from the
+// emulator's in the last bits; cfamily.CUDASource gives the form that
+// rounds every operation as the CPU does.
 func (l *Lowered) CUDA() (src string, err error) {
 	defer recoverInternal("CUDA", &err)
 	if l == nil || l.res == nil {
 		return "", l.check("CUDA")
 	}
-	return gpu.CUDASource(l.Kernels()...)
+	return cudaSource(l.Kernels())
+}
+
+// cudaSource is the one place the CUDA target's source is made: both
+// Lowered.CUDA and the device's Load take it from here.
+func cudaSource(kernels []*ir.Kernel) (string, error) {
+	return cfamily.CUDATargetSource(kernels...)
 }
 
 // Report describes the pipeline's kernels: launch dimensions (with their
@@ -805,7 +828,7 @@ func (l *Lowered) CUDA() (src string, err error) {
 // also says what its compiled code uses (KernelReport.Compiled: registers,
 // local memory, static shared memory, as the driver reports them). On the
 // emulator Compiled is nil: it compiles no GPU code to measure.
-func (p *Pipeline) Report() (r []gpu.KernelReport, err error) {
+func (p *Pipeline) Report() (r []report.KernelReport, err error) {
 	defer recoverInternal("Report", &err)
 	c, err := p.compile(context.Background())
 	if err != nil {
@@ -813,13 +836,13 @@ func (p *Pipeline) Report() (r []gpu.KernelReport, err error) {
 	}
 	kernels := c.l.Kernels()
 	c.mu.Lock()
-	r = gpu.Report(kernels, c.launches)
+	r = report.Report(kernels, c.launches)
 	launched := make([]bool, len(kernels))
 	for i, k := range kernels {
 		_, launched[i] = c.launches[k.Name]
 	}
 	c.mu.Unlock()
-	if m, ok := c.launcher.(measurer); ok {
+	if m, ok := c.launcher.(CUDADevice); ok {
 		for i, k := range kernels {
 			// A kernel not launched was not compiled for the device:
 			// the report does not compile it to measure it. One whose
@@ -881,7 +904,7 @@ func (c *compiled) runEnv(env *cpu.Env, out BufferRef) error {
 		return err
 	}
 	name := c.l.res.Output
-	if d, ok := c.launcher.(device); ok && !c.resident {
+	if d, ok := c.launcher.(CUDADevice); ok && !c.resident {
 		// The host may have changed any buffer since the last run: the
 		// device uploads each again before a kernel reads it.
 		for _, b := range buffers {
@@ -891,7 +914,7 @@ func (c *compiled) runEnv(env *cpu.Env, out BufferRef) error {
 	// The host's hook context is env, which the launches pass on.
 	if err := c.prog.RunEnv(env, env, scalars, buffers); err != nil {
 		var ce *cpu.Error
-		var ee *gpu.EmulatorError
+		var ee *emulator.EmulatorError
 		var ue *ir.Error
 		switch {
 		case env.Stopped():
@@ -918,15 +941,15 @@ func (c *compiled) runEnv(env *cpu.Env, out BufferRef) error {
 // emulatorCode is the error code of an emulator finding: its own code for
 // a race, a divergent barrier, an uninitialized shared read or an access
 // out of bounds, ErrRuntime for the others.
-func emulatorCode(e *gpu.EmulatorError) ir.ErrorCode {
+func emulatorCode(e *emulator.EmulatorError) ir.ErrorCode {
 	switch e.Kind {
-	case gpu.OutOfBounds:
+	case emulator.OutOfBounds:
 		return ir.ErrOutOfBounds
-	case gpu.SharedRace:
+	case emulator.SharedRace:
 		return ir.ErrSharedRace
-	case gpu.DivergentBarrier:
+	case emulator.DivergentBarrier:
 		return ir.ErrDivergentBarrier
-	case gpu.UninitializedRead:
+	case emulator.UninitializedRead:
 		return ir.ErrUninitializedRead
 	}
 	var ce *cpu.Error

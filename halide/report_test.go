@@ -3,23 +3,53 @@ package halide
 import (
 	"testing"
 
-	"github.com/gohalide/gohalide/gpu"
+	"github.com/gohalide/gohalide/emulator"
 	"github.com/gohalide/gohalide/ir"
+	"github.com/gohalide/gohalide/report"
 )
 
 // fakeGPU runs kernels on the emulator but measures them as a GPU would:
-// a stand-in for the CUDA device, so that Report's filling of Compiled can
-// be checked on a machine without a GPU.
+// a stand-in for the CUDA device (a CUDADevice), so that Report's filling
+// of Compiled and the source the target compiles can be checked on a
+// machine without a GPU.
 type fakeGPU struct {
-	gpu.Emulator
+	emulator.Emulator
 	measured []string
+	// loaded is the source of each Load, in order: what a real device
+	// hands to NVRTC.
+	loaded []string
+	// loadErr is what Load returns (as NVRTC's errors come back).
+	loadErr error
 }
 
-func (f *fakeGPU) Attributes(k *ir.Kernel) (gpu.CompiledInfo, error) {
+func (f *fakeGPU) Load(src string, kernels []*ir.Kernel) error {
+	f.loaded = append(f.loaded, src)
+	return f.loadErr
+}
+
+func (f *fakeGPU) MarkHostDirty(buf any) {}
+
+func (f *fakeGPU) Benchmark(runs int, fn func() error) (Timing, error) {
+	for i := 0; i <= runs; i++ {
+		if err := fn(); err != nil {
+			return Timing{}, err
+		}
+	}
+	return report.NewTiming("fake", make([]float64, runs)), nil
+}
+
+func (f *fakeGPU) Attributes(k *ir.Kernel) (CompiledInfo, error) {
 	f.measured = append(f.measured, k.Name)
 	// Made-up numbers; the shared bytes are the kernel's, as a driver
 	// reports them.
-	return gpu.CompiledInfo{Registers: 32, SharedBytes: k.SharedBytes, MaxThreadsPerBlock: 1024}, nil
+	return CompiledInfo{Registers: 32, SharedBytes: k.SharedBytes, MaxThreadsPerBlock: 1024}, nil
+}
+
+// withFakeGPU registers fake as the CUDA runtime for the rest of the test.
+func withFakeGPU(t *testing.T, fake *fakeGPU) {
+	t.Helper()
+	RegisterCUDA(func() (CUDADevice, error) { return fake, nil })
+	t.Cleanup(func() { RegisterCUDA(nil) })
 }
 
 // TestReportCompiled: on a launcher that measures compiled kernels,
@@ -57,12 +87,12 @@ func TestReportCompiled(t *testing.T) {
 
 	// A measuring launcher: nothing before a launch (nothing compiled),
 	// every launched kernel after one.
-	p = NewPipeline(f)
+	fake := &fakeGPU{}
+	withFakeGPU(t, fake)
+	p = NewPipeline(f).WithTarget(CUDA)
 	if err := p.Compile(); err != nil {
 		t.Fatal(err)
 	}
-	fake := &fakeGPU{}
-	p.compiled.launcher = fake
 	if reps, err = p.Report(); err != nil {
 		t.Fatal(err)
 	}

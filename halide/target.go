@@ -6,8 +6,9 @@ import (
 	"time"
 
 	"github.com/gohalide/gohalide/cpu"
-	"github.com/gohalide/gohalide/gpu"
+	"github.com/gohalide/gohalide/emulator"
 	"github.com/gohalide/gohalide/ir"
+	"github.com/gohalide/gohalide/report"
 )
 
 // Target says where Realize runs a pipeline's GPU kernels. The host part
@@ -76,24 +77,6 @@ type launcher interface {
 	LaunchEnv(env *cpu.Env, k *ir.Kernel, grid, block [3]int, scalars, buffers map[string]any) error
 }
 
-// device is a launcher with device-resident buffers (the CUDA target).
-type device interface {
-	launcher
-	// MarkHostDirty says a host buffer changed since it was uploaded.
-	MarkHostDirty(buf any)
-	// Benchmark times runs of f with CUDA events (see gpu/cuda).
-	Benchmark(runs int, f func() error) (gpu.Timing, error)
-}
-
-// measurer is a launcher that compiles kernels for a GPU and can say what
-// each compiled kernel uses, as the driver reports it (the CUDA device).
-// The emulator is not one: it compiles no GPU code to measure.
-type measurer interface {
-	launcher
-	// Attributes returns what the compiled kernel k uses.
-	Attributes(k *ir.Kernel) (gpu.CompiledInfo, error)
-}
-
 func newLauncher(t Target, trace func(fn string, coords []int64, value float64), limits ir.DeviceLimits) (launcher, error) {
 	if err := checkTarget(t); err != nil {
 		return nil, err
@@ -101,7 +84,7 @@ func newLauncher(t Target, trace func(fn string, coords []int64, value float64),
 	if t == CUDA {
 		return cudaDevice()
 	}
-	return &gpu.Emulator{Trace: trace, Limits: limits}, nil
+	return &emulator.Emulator{Trace: trace, Limits: limits}, nil
 }
 
 // Benchmark realizes the pipeline into out once to warm up (compiling and,
@@ -110,41 +93,41 @@ func newLauncher(t Target, trace func(fn string, coords []int64, value float64),
 // events with the buffers resident on the device; on the emulator they are
 // the wall clock of the CPU, which says nothing about GPU speed. runs must
 // be at least 1.
-func (p *Pipeline) Benchmark(out BufferRef, runs int) (gpu.Timing, error) {
+func (p *Pipeline) Benchmark(out BufferRef, runs int) (Timing, error) {
 	return p.BenchmarkContext(context.Background(), out, runs)
 }
 
 // BenchmarkContext is Benchmark stopping when ctx is done, with an
 // ErrCanceled error as RealizeContext.
-func (p *Pipeline) BenchmarkContext(ctx context.Context, out BufferRef, runs int) (t gpu.Timing, err error) {
+func (p *Pipeline) BenchmarkContext(ctx context.Context, out BufferRef, runs int) (t Timing, err error) {
 	defer recoverInternal("Benchmark", &err)
 	if runs < 1 {
-		return gpu.Timing{}, ir.Errorf(ir.ErrBadArgument, "", "Benchmark", "Benchmark with %d runs", runs).WithLegal("at least 1 run")
+		return Timing{}, ir.Errorf(ir.ErrBadArgument, "", "Benchmark", "Benchmark with %d runs", runs).WithLegal("at least 1 run")
 	}
 	c, err := p.compile(ctx)
 	if err != nil {
-		return gpu.Timing{}, err
+		return Timing{}, err
 	}
 	env, release := cpu.NewEnv(ctx, p.opts.MaxAllocationBytes)
 	defer release()
-	if d, ok := c.launcher.(device); ok {
+	if d, ok := c.launcher.(CUDADevice); ok {
 		if err := c.runEnv(env, out); err != nil {
-			return gpu.Timing{}, err
+			return Timing{}, err
 		}
 		c.resident = true
 		defer func() { c.resident = false }()
 		return d.Benchmark(runs, func() error { return c.runEnv(env, out) })
 	}
 	if err := c.runEnv(env, out); err != nil {
-		return gpu.Timing{}, err
+		return Timing{}, err
 	}
 	ms := make([]float64, 0, runs)
 	for i := 0; i < runs; i++ {
 		start := time.Now()
 		if err := c.runEnv(env, out); err != nil {
-			return gpu.Timing{}, err
+			return Timing{}, err
 		}
 		ms = append(ms, float64(time.Since(start).Nanoseconds())/1e6)
 	}
-	return gpu.NewTiming("emulator wall clock", ms), nil
+	return report.NewTiming("emulator wall clock", ms), nil
 }

@@ -101,7 +101,7 @@ type Error struct {
 	Directive string // the directive or construct, e.g. "split", "compute_at", "Define"
 	Msg       string // what is wrong
 	Legal     string // what would be legal, if it can be said
-	// Cause is the error this one reports, if any (a *gpu.EmulatorError,
+	// Cause is the error this one reports, if any (a *emulator.EmulatorError,
 	// a *cpu.Error, a context's error): errors.As and errors.Is reach it
 	// through Unwrap.
 	Cause error

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs Debian's CUDA 11.8 toolkit (nvcc, ptxas, NVRTC, cuda.h, libcuda
 # stubs; the package pulls a host compiler nvcc supports) on a Debian machine
-# without a GPU, so that the gpu package's nvcc checks compile every emitted
+# without a GPU, so that the cfamily package's nvcc checks compile every emitted
 # kernel for sm_90 and read ptxas's resource counts, and so that the
 # cuda-tagged code builds.
 #

@@ -13,14 +13,14 @@ import (
 	"testing"
 
 	"github.com/gohalide/gohalide/apps/algo"
-	"github.com/gohalide/gohalide/gpu/cuda"
+	"github.com/gohalide/gohalide/cudart"
 	"github.com/gohalide/gohalide/halide"
 	"github.com/gohalide/gohalide/ir"
 )
 
-func device(t *testing.T) *cuda.Device {
+func device(t *testing.T) *cudart.Device {
 	t.Helper()
-	d, err := cuda.Default()
+	d, err := cudart.Default()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,14 +5,14 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/gohalide/gohalide/gpu"
+	"github.com/gohalide/gohalide/emulator"
 	"github.com/gohalide/gohalide/halide"
 	"github.com/gohalide/gohalide/ir"
 )
 
 // Issue 11: user mistakes that were panics, internal errors or silently
 // accepted each have a code of their own; the emulator's findings keep
-// their kind (errors.As reaches the *gpu.EmulatorError, errors.Is the
+// their kind (errors.As reaches the *emulator.EmulatorError, errors.Is the
 // code); a Pipeline recompiles when a Func changed since it compiled.
 
 // definedBlur is newBlur with its input set to a 9 x 2 buffer.
@@ -309,7 +309,7 @@ func TestEmulatorFindings(t *testing.T) {
 		name  string
 		plant func(k *ir.Kernel)
 		code  halide.ErrorCode
-		kind  gpu.ErrorKind
+		kind  emulator.ErrorKind
 	}{
 		{"barriers removed: a shared race", func(k *ir.Kernel) {
 			mapKernel(k, func(s ir.Stmt) ir.Stmt {
@@ -318,7 +318,7 @@ func TestEmulatorFindings(t *testing.T) {
 				}
 				return nil
 			})
-		}, halide.ErrSharedRace, gpu.SharedRace},
+		}, halide.ErrSharedRace, emulator.SharedRace},
 		{"a barrier only some threads reach", func(k *ir.Kernel) {
 			done := false
 			mapKernel(k, func(s ir.Stmt) ir.Stmt {
@@ -329,7 +329,7 @@ func TestEmulatorFindings(t *testing.T) {
 				}
 				return nil
 			})
-		}, halide.ErrDivergentBarrier, gpu.DivergentBarrier},
+		}, halide.ErrDivergentBarrier, emulator.DivergentBarrier},
 		{"the shared tile never written", func(k *ir.Kernel) {
 			name := shared(k)
 			mapKernel(k, func(s ir.Stmt) ir.Stmt {
@@ -338,7 +338,7 @@ func TestEmulatorFindings(t *testing.T) {
 				}
 				return nil
 			})
-		}, halide.ErrUninitializedRead, gpu.UninitializedRead},
+		}, halide.ErrUninitializedRead, emulator.UninitializedRead},
 		{"a shared store out of bounds", func(k *ir.Kernel) {
 			name := shared(k)
 			mapKernel(k, func(s ir.Stmt) ir.Stmt {
@@ -347,7 +347,7 @@ func TestEmulatorFindings(t *testing.T) {
 				}
 				return nil
 			})
-		}, halide.ErrOutOfBounds, gpu.OutOfBounds},
+		}, halide.ErrOutOfBounds, emulator.OutOfBounds},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -363,9 +363,9 @@ func TestEmulatorFindings(t *testing.T) {
 			if !errors.Is(err, halide.ErrRuntime) {
 				t.Errorf("errors.Is(err, ErrRuntime) is false: %v", firstLine(err.Error()))
 			}
-			var ee *gpu.EmulatorError
+			var ee *emulator.EmulatorError
 			if !errors.As(err, &ee) {
-				t.Fatalf("errors.As does not reach a *gpu.EmulatorError: %v", firstLine(err.Error()))
+				t.Fatalf("errors.As does not reach a *emulator.EmulatorError: %v", firstLine(err.Error()))
 			}
 			if ee.Kind != c.kind {
 				t.Errorf("kind %v, want %v", ee.Kind, c.kind)
@@ -388,7 +388,7 @@ func TestEmulatorFindings(t *testing.T) {
 		ix.Set(1000, 5)
 		idx.Set(ix)
 		err := safely(func() error { return f.Realize(halide.NewBuffer[float32](16)) })
-		var ee *gpu.EmulatorError
+		var ee *emulator.EmulatorError
 		if !errors.Is(err, halide.ErrOutOfBounds) || !errors.As(err, &ee) {
 			t.Fatalf("want ErrOutOfBounds from the emulator, got %v", err)
 		}

@@ -70,8 +70,17 @@ var receivers = map[string][]receiver{
 		{"(*Lowered)(nil)", func() any { return (*halide.Lowered)(nil) }, true},
 		{"&Lowered{}", func() any { return &halide.Lowered{} }, true},
 	},
-	"Options":    {{"Options{}", func() any { return halide.Options{} }, false}},
-	"TraceEvent": {{"TraceEvent{}", func() any { return halide.TraceEvent{} }, false}},
+	"Options": {{"Options{}", func() any { return halide.Options{} }, false}},
+	// The report, timing and CUDA-check types (aliases of package report's,
+	// cfamily's and emulator's) and the CUDA device interface.
+	"KernelReport":  {{"KernelReport{}", func() any { return halide.KernelReport{} }, false}},
+	"AllocReport":   {{"AllocReport{}", func() any { return halide.AllocReport{} }, false}},
+	"CompiledInfo":  {{"CompiledInfo{}", func() any { return halide.CompiledInfo{} }, false}},
+	"Timing":        {{"Timing{}", func() any { return halide.Timing{} }, false}},
+	"PtxasInfo":     {{"PtxasInfo{}", func() any { return halide.PtxasInfo{} }, false}},
+	"EmulatorError": {{"(*EmulatorError)(nil)", func() any { return (*halide.EmulatorError)(nil) }, false}, {"&EmulatorError{}", func() any { return &halide.EmulatorError{} }, false}},
+	"CUDADevice":    {},
+	"TraceEvent":    {{"TraceEvent{}", func() any { return halide.TraceEvent{} }, false}},
 	"Buffer": {
 		{"(*Buffer[float32])(nil)", func() any { return (*halide.Buffer[float32])(nil) }, true},
 		{"&Buffer[float32]{}", func() any { return &halide.Buffer[float32]{} }, true},
@@ -117,6 +126,11 @@ var receivers = map[string][]receiver{
 // arguments; bad marks the calls whose result must report an error.
 var functions = map[string]func() (result any, bad bool){
 	"Abs":                  func() (any, bool) { return halide.Abs(nil), true },
+	"CheckWithNVCC":        func() (any, bool) { _, err := halide.CheckWithNVCC("not C"); return err, true },
+	"NVCCPath":             func() (any, bool) { p, _ := halide.NVCCPath(); return p, false },
+	"RegisterCUDA":         func() (any, bool) { halide.RegisterCUDA(nil); return nil, false },
+	"WriteJSON":            func() (any, bool) { return halide.WriteJSON(nil, nil), true },
+	"WriteTable":           func() (any, bool) { return halide.WriteTable(nil, []halide.KernelReport{{}}), true },
 	"Cast":                 func() (any, bool) { return halide.Cast(halide.Type{Code: 7, Bits: 3}, x), true },
 	"Ceil":                 func() (any, bool) { return halide.Ceil(halide.Expr{}), true },
 	"Clamp":                func() (any, bool) { return halide.Clamp(nil, nil, nil), true },

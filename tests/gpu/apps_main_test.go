@@ -11,9 +11,10 @@ import (
 	"testing"
 
 	"github.com/gohalide/gohalide/apps/algo"
-	"github.com/gohalide/gohalide/gpu"
+	"github.com/gohalide/gohalide/cfamily"
 	"github.com/gohalide/gohalide/halide"
 	"github.com/gohalide/gohalide/ir"
+	"github.com/gohalide/gohalide/report"
 )
 
 // The apps apps/depthwise, apps/conv1d and apps/gemm: each is built and run
@@ -33,7 +34,7 @@ type appsMainResult struct {
 	Kernels  []json.RawMessage `json:"kernels"`
 	// Ptxas is what ptxas reports for each kernel, compiled as the CUDA
 	// target compiles it, at the benchmark size (absent without nvcc).
-	Ptxas map[string]gpu.PtxasInfo `json:"ptxas"`
+	Ptxas map[string]cfamily.PtxasInfo `json:"ptxas"`
 }
 
 // appsMainSchedule is one row an app must print: the source's T4 time where
@@ -161,7 +162,7 @@ func appsMainCheckFast(t *testing.T, a algo.Algorithm, barriers int) {
 	}
 	if len(reps) != 1 || reps[0].Barriers != barriers {
 		var sb strings.Builder
-		gpu.WriteTable(&sb, reps)
+		report.WriteTable(&sb, reps)
 		t.Errorf("want one kernel with %d barriers:\n%s", barriers, sb.String())
 	}
 }
@@ -205,7 +206,7 @@ func TestAppsMainFastSchedules(t *testing.T) {
 // inferred, and keep their accumulators in registers (no stack frame).
 func TestAppsMainFastKernelsNVCC(t *testing.T) {
 	t.Parallel()
-	if _, ok := gpu.NVCCPath(); !ok {
+	if _, ok := cfamily.NVCCPath(); !ok {
 		t.Skip("nvcc not found: install the CUDA 11.8 toolkit with scripts/install-cuda-toolkit.sh to run this check")
 	}
 	dw := algo.NewDepthwiseStaged(64, 32, 112, 112, 3)

@@ -8,9 +8,9 @@ import (
 	"time"
 
 	"github.com/gohalide/gohalide/apps/algo"
-	"github.com/gohalide/gohalide/gpu"
 	"github.com/gohalide/gohalide/halide"
 	"github.com/gohalide/gohalide/ir"
+	"github.com/gohalide/gohalide/report"
 )
 
 // The GPU schedules of apps/algo/gpuschedules.go (depthwise, conv1d and
@@ -23,7 +23,7 @@ import (
 // realizeApp lowers (with the IR verifier), realizes a (already scheduled)
 // on the emulator, checks the output against the reference, logs the report
 // table and returns the report and the lowered pipeline.
-func realizeApp(t *testing.T, a algo.Algorithm) ([]gpu.KernelReport, *halide.Lowered) {
+func realizeApp(t *testing.T, a algo.Algorithm) ([]report.KernelReport, *halide.Lowered) {
 	t.Helper()
 	p := halide.NewPipeline(a.Out()).WithOptions(halide.Options{Verify: true})
 	l, err := p.Lower()
@@ -46,7 +46,7 @@ func realizeApp(t *testing.T, a algo.Algorithm) ([]gpu.KernelReport, *halide.Low
 		t.Fatalf("Report: %v", err)
 	}
 	var sb strings.Builder
-	if err := gpu.WriteTable(&sb, reps); err != nil {
+	if err := report.WriteTable(&sb, reps); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("realized on the emulator in %v, max relative error %.2g\n%s", elapsed.Round(time.Millisecond/10), rel, sb.String())
@@ -72,7 +72,7 @@ type alloc struct {
 
 func (a alloc) String() string { return fmt.Sprintf("%s[%d]", a.fn, a.elems) }
 
-func allocsOf(as []gpu.Alloc) []alloc {
+func allocsOf(as []report.Alloc) []alloc {
 	out := make([]alloc, len(as))
 	for i, a := range as {
 		out[i] = alloc{a.Func, a.Elements}
@@ -94,7 +94,7 @@ func sameAllocs(got, want []alloc) bool {
 
 // checkKernel compares one kernel's report with w; float32 allocations
 // only, so bytes = 4 * elements.
-func checkKernel(t *testing.T, r gpu.KernelReport, w want) {
+func checkKernel(t *testing.T, r report.KernelReport, w want) {
 	t.Helper()
 	if w.block != nil && fmt.Sprint(r.BlockValues) != fmt.Sprint(w.block) {
 		t.Errorf("%s: block %v, want %v", r.Name, r.BlockValues, w.block)

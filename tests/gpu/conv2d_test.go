@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/gohalide/gohalide/apps/algo"
-	"github.com/gohalide/gohalide/gpu"
+	"github.com/gohalide/gohalide/cfamily"
 	"github.com/gohalide/gohalide/halide"
 )
 
@@ -208,7 +208,7 @@ func TestConv2DOursSchedule(t *testing.T) {
 // nvcc).
 func TestConv2DKernelsCompileWithNVCC(t *testing.T) {
 	t.Parallel()
-	if _, ok := gpu.NVCCPath(); !ok {
+	if _, ok := cfamily.NVCCPath(); !ok {
 		t.Skip("nvcc not found")
 	}
 	if testing.Short() {

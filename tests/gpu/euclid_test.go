@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gohalide/gohalide/gpu"
+	"github.com/gohalide/gohalide/cfamily"
 	"github.com/gohalide/gohalide/halide"
 )
 
@@ -130,7 +130,7 @@ func euclidPipeline(c euclidCase, onGPU bool) *halide.Pipeline {
 }
 
 func TestEuclidDivModPipelines(t *testing.T) {
-	_, haveNVCC := gpu.NVCCPath()
+	_, haveNVCC := cfamily.NVCCPath()
 	for _, c := range euclidCases {
 		for _, onGPU := range []bool{false, true} {
 			where := "cpu"

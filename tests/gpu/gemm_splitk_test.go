@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/gohalide/gohalide/apps/algo"
-	"github.com/gohalide/gohalide/gpu"
+	"github.com/gohalide/gohalide/cfamily"
 	"github.com/gohalide/gohalide/halide"
 	"github.com/gohalide/gohalide/ir"
 )
@@ -109,7 +109,7 @@ func checkSplitKAtomics(t *testing.T, k *ir.Kernel, out string, perThread int) {
 // compiler inferred, and keep each thread's partial sums in registers:
 // no stack frame, no spills.
 func TestAppsGEMMSplitKNVCC(t *testing.T) {
-	if _, ok := gpu.NVCCPath(); !ok {
+	if _, ok := cfamily.NVCCPath(); !ok {
 		t.Skip("nvcc not found: install the CUDA 11.8 toolkit with scripts/install-cuda-toolkit.sh to run this check")
 	}
 	if testing.Short() {

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gohalide/gohalide/gpu"
 	"github.com/gohalide/gohalide/halide"
+	"github.com/gohalide/gohalide/report"
 )
 
 // sharedOf returns the allocation of Func name in the report (shared,
@@ -24,7 +24,7 @@ func sharedOf(t *testing.T, p *halide.Pipeline, name string) (int64, string) {
 		t.Fatal(err)
 	}
 	for _, r := range reps {
-		for _, a := range append(append(append([]gpu.Alloc{}, r.Shared...), r.Registers...), r.Global...) {
+		for _, a := range append(append(append([]report.Alloc{}, r.Shared...), r.Registers...), r.Global...) {
 			if a.Func == name {
 				return a.Bytes, a.Dynamic
 			}
@@ -299,7 +299,7 @@ func TestIssue9ReportLaunchValuesAndSingleThread(t *testing.T) {
 		t.Fatal(err)
 	}
 	var sb strings.Builder
-	if err := gpu.WriteTable(&sb, reps); err != nil {
+	if err := report.WriteTable(&sb, reps); err != nil {
 		t.Fatal(err)
 	}
 	if len(reps) != 1 || len(reps[0].SingleThread) != 1 || reps[0].SingleThread[0] != "hist.s1" {

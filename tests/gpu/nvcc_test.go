@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/gohalide/gohalide/apps/algo"
-	"github.com/gohalide/gohalide/gpu"
+	"github.com/gohalide/gohalide/cfamily"
 	"github.com/gohalide/gohalide/halide"
 	"github.com/gohalide/gohalide/ir"
 	"github.com/google/go-cmp/cmp"
@@ -34,7 +34,7 @@ func pipelines() map[string]*halide.Func {
 // no kernel has a stack frame or spills (a register array with a stack
 // frame is in local memory; issue 10: no app kernel with a stack frame).
 func TestKernelsCompileWithNVCC(t *testing.T) {
-	if _, ok := gpu.NVCCPath(); !ok {
+	if _, ok := cfamily.NVCCPath(); !ok {
 		t.Skip("nvcc not found: install the CUDA 11.8 toolkit with scripts/install-cuda-toolkit.sh to run this check")
 	}
 	for name, f := range pipelines() {
@@ -49,7 +49,7 @@ func TestKernelsCompileWithNVCC(t *testing.T) {
 			}
 			src := checkKernelsNVCC(t, ks)
 			if dir := os.Getenv("GOHALIDE_CUDA_SOURCES"); dir != "" {
-				// CI compiles these again with NVRTC (gpu/nvrtc).
+				// CI compiles these again with NVRTC (cudart/nvrtc).
 				if err := os.WriteFile(filepath.Join(dir, name+".cu"), []byte(src), 0o644); err != nil {
 					t.Fatal(err)
 				}
@@ -67,16 +67,16 @@ func TestKernelsCompileWithNVCC(t *testing.T) {
 // the source.
 func checkKernelsNVCC(t *testing.T, ks []*ir.Kernel) string {
 	t.Helper()
-	src, err := gpu.CUDASourceWith(gpu.CUDAOptions{Contract: true}, ks...)
+	src, err := cfamily.CUDATargetSource(ks...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	info, err := gpu.CheckWithNVCC(src)
+	info, err := cfamily.CheckWithNVCC(src)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, src)
 	}
 	for _, k := range ks {
-		ci, err := gpu.CUDAInfo(k)
+		ci, err := cfamily.CUDAInfo(k)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -105,7 +105,7 @@ func TestGoldenCUDA(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			src, err := gpu.CUDASource(l.Kernels()...)
+			src, err := cfamily.CUDASource(l.Kernels()...)
 			if err != nil {
 				t.Fatal(err)
 			}

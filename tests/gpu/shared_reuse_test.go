@@ -14,9 +14,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gohalide/gohalide/gpu"
+	"github.com/gohalide/gohalide/cfamily"
+	"github.com/gohalide/gohalide/emulator"
 	"github.com/gohalide/gohalide/halide"
 	"github.com/gohalide/gohalide/ir"
+	"github.com/gohalide/gohalide/report"
 )
 
 // reuseChain is g(x) = f4(x) with f1(x) = in(x) + in(x+1) and f_i(x) =
@@ -259,7 +261,7 @@ func TestSharedReusePlanted(t *testing.T) {
 		}
 	}
 	err = l.Realize(halide.NewBuffer[float32](128))
-	var ee *gpu.EmulatorError
+	var ee *emulator.EmulatorError
 	if err == nil {
 		t.Fatal("a wrong reuse ran without an error")
 	}
@@ -267,7 +269,7 @@ func TestSharedReusePlanted(t *testing.T) {
 	if !strings.Contains(msg, "f1") || !strings.Contains(msg, "f2") {
 		t.Errorf("the error does not name f1 and f2: %v", err)
 	}
-	if errors.As(err, &ee) && ee.Kind != gpu.SharedReuse && ee.Kind != gpu.SharedRace {
+	if errors.As(err, &ee) && ee.Kind != emulator.SharedReuse && ee.Kind != emulator.SharedRace {
 		t.Errorf("error kind %v, want SharedReuse or SharedRace: %v", ee.Kind, err)
 	}
 	if !strings.Contains(msg, "shared memory reuse") && !strings.Contains(msg, "shared memory race") {
@@ -279,7 +281,7 @@ func TestSharedReusePlanted(t *testing.T) {
 // TestSharedReuseNVCC compiles the chain and the nine types with nvcc and
 // checks that ptxas's shared memory is the pool.
 func TestSharedReuseNVCC(t *testing.T) {
-	if _, ok := gpu.NVCCPath(); !ok {
+	if _, ok := cfamily.NVCCPath(); !ok {
 		t.Skip("nvcc not found: install the CUDA 11.8 toolkit with scripts/install-cuda-toolkit.sh to run this check")
 	}
 	for name, build := range map[string]func() (*halide.Func, *halide.ImageParam){"chain": reuseChain, "types": reuseTypes} {
@@ -290,15 +292,15 @@ func TestSharedReuseNVCC(t *testing.T) {
 				t.Fatal(err)
 			}
 			k := l.Kernels()[0]
-			src, err := gpu.CUDASource(k)
+			src, err := cfamily.CUDASource(k)
 			if err != nil {
 				t.Fatal(err)
 			}
-			info, err := gpu.CheckWithNVCC(src)
+			info, err := cfamily.CheckWithNVCC(src)
 			if err != nil {
 				t.Fatalf("%v\n%s", err, src)
 			}
-			ci, err := gpu.CUDAInfo(k)
+			ci, err := cfamily.CUDAInfo(k)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -319,7 +321,7 @@ func Example_sharedReuseReport() {
 		return
 	}
 	var b strings.Builder
-	if err := gpu.WriteTable(&b, gpu.Report(l.Kernels(), nil)); err != nil {
+	if err := report.WriteTable(&b, report.Report(l.Kernels(), nil)); err != nil {
 		fmt.Println(err)
 	}
 	for _, line := range strings.Split(strings.TrimSpace(b.String()), "\n") {

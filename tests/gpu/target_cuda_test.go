@@ -2,7 +2,11 @@
 
 package gpu_test
 
-import "github.com/gohalide/gohalide/halide"
+import (
+	// The CUDA target's runtime: registers GPU 0 with halide.
+	_ "github.com/gohalide/gohalide/cudart"
+	"github.com/gohalide/gohalide/halide"
+)
 
 // testTarget: with -tags cuda, the ported Halide tests and the issue 9
 // tests run on the GPU (scripts/gpu-check.sh runs them, also under

@@ -16,7 +16,7 @@ package appkit
 
 import (
 	"github.com/gohalide/gohalide/apps/algo"
-	"github.com/gohalide/gohalide/gpu"
+	"github.com/gohalide/gohalide/halide"
 )
 
 // H100 floors used for "fraction of the floor": the time the data movement
@@ -77,7 +77,7 @@ type Result struct {
 	CheckSize string `json:"check_size"`
 	// Kernels is the report of the last run: the check's on the emulator
 	// and the CPU, the benchmark's on CUDA.
-	Kernels []gpu.KernelReport `json:"kernels"`
+	Kernels []halide.KernelReport `json:"kernels"`
 	// Registers per thread of each kernel, by kernel name; RegistersFrom
 	// says who counted them ("ptxas" or "driver"); absent when not counted.
 	// The driver's are those of Kernels[].Compiled.
@@ -88,7 +88,7 @@ type Result struct {
 	// nvcc ran it on this machine; absent when not measured (-no-ptxas,
 	// no nvcc, or -target=cuda, where the driver measures the compiled
 	// kernels: Kernels[].Compiled).
-	Ptxas map[string]gpu.PtxasInfo `json:"ptxas,omitempty"`
+	Ptxas map[string]halide.PtxasInfo `json:"ptxas,omitempty"`
 	// Check is "ok" or what went wrong; MaxRelError is the largest
 	// |got - want| / max(1, |want|) of the check.
 	Check       string  `json:"check"`
@@ -99,10 +99,10 @@ type Result struct {
 	WallMs float64 `json:"wall_ms"`
 	// Timing is the benchmark on CUDA, at Size; GBps, TFlops and
 	// FloorFrac follow from it and Schedule.Bytes and Flops.
-	Timing    *gpu.Timing `json:"timing,omitempty"`
-	GBps      float64     `json:"gbps,omitempty"`
-	TFlops    float64     `json:"tflops,omitempty"`
-	FloorFrac float64     `json:"floor_fraction,omitempty"`
+	Timing    *halide.Timing `json:"timing,omitempty"`
+	GBps      float64        `json:"gbps,omitempty"`
+	TFlops    float64        `json:"tflops,omitempty"`
+	FloorFrac float64        `json:"floor_fraction,omitempty"`
 	// T4Ms is the source's time on an NVIDIA T4 (Schedule.T4Ms).
 	T4Ms float64 `json:"t4_ms,omitempty"`
 }

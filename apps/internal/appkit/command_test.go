@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/gohalide/gohalide/apps/algo"
-	"github.com/gohalide/gohalide/gpu"
 	"github.com/gohalide/gohalide/halide"
 )
 
@@ -192,14 +191,14 @@ func TestAppCommandTable(t *testing.T) {
 // local memory the driver measured for the compiled kernels (the numbers
 // are made up: k2 has a 16-byte stack frame).
 func TestAppCommandTimedTable(t *testing.T) {
-	kernels := []gpu.KernelReport{
-		{Name: "k1", Compiled: &gpu.CompiledInfo{Registers: 40, SharedBytes: 0, MaxThreadsPerBlock: 1024}},
-		{Name: "k2", Compiled: &gpu.CompiledInfo{Registers: 64, LocalBytes: 16, MaxThreadsPerBlock: 1024}},
+	kernels := []halide.KernelReport{
+		{Name: "k1", Compiled: &halide.CompiledInfo{Registers: 40, SharedBytes: 0, MaxThreadsPerBlock: 1024}},
+		{Name: "k2", Compiled: &halide.CompiledInfo{Registers: 64, LocalBytes: 16, MaxThreadsPerBlock: 1024}},
 	}
 	regs, from := compiledRegisters(kernels)
 	rs := []Result{{Schedule: "v2", Size: "M=32", CheckSize: "M=32", Check: "ok", T4Ms: 1.5,
 		Kernels: kernels, Registers: regs, RegistersFrom: from,
-		Timing: &gpu.Timing{MedianMs: 0.0125, Runs: 50, Clock: "cuda events"}, GBps: 100, TFlops: 1, FloorFrac: 0.5}}
+		Timing: &halide.Timing{MedianMs: 0.0125, Runs: 50, Clock: "cuda events"}, GBps: 100, TFlops: 1, FloorFrac: 0.5}}
 	var sb strings.Builder
 	WriteTable(&sb, rs)
 	writeLegend(&sb, rs, options{target: "cuda", bench: 50})
@@ -213,7 +212,7 @@ func TestAppCommandTimedTable(t *testing.T) {
 		}
 	}
 	// Nothing measured (the emulator's reports): no driver registers.
-	if regs, from := compiledRegisters([]gpu.KernelReport{{Name: "k"}}); regs != nil || from != "" {
+	if regs, from := compiledRegisters([]halide.KernelReport{{Name: "k"}}); regs != nil || from != "" {
 		t.Errorf("compiledRegisters of an unmeasured kernel: %v from %q, want none", regs, from)
 	}
 }
@@ -292,7 +291,7 @@ func TestAppCommandProgress(t *testing.T) {
 // Without -no-ptxas the registers come from ptxas (when nvcc is here),
 // announced as a step.
 func TestAppCommandPtxas(t *testing.T) {
-	if _, ok := gpu.NVCCPath(); !ok {
+	if _, ok := halide.NVCCPath(); !ok {
 		t.Skip("nvcc not found: scripts/install-cuda-toolkit.sh installs it")
 	}
 	defer func(d time.Duration) { progressAfter = d }(progressAfter)

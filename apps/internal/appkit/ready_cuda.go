@@ -2,10 +2,11 @@
 
 package appkit
 
-import "github.com/gohalide/gohalide/gpu/cuda"
+import "github.com/gohalide/gohalide/cudart"
 
 // cudaReady reports whether -target=cuda can run: a GPU and its driver.
+// Importing cudart also registers GPU 0 as halide's CUDA device.
 func cudaReady() error {
-	_, err := cuda.Default()
+	_, err := cudart.Default()
 	return err
 }

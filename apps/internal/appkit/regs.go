@@ -4,7 +4,6 @@ import (
 	"runtime"
 	"sync"
 
-	"github.com/gohalide/gohalide/gpu"
 	"github.com/gohalide/gohalide/halide"
 )
 
@@ -14,7 +13,7 @@ import (
 // nvcc's start-up). It is for the targets off the GPU; on the GPU the
 // driver measures the compiled kernels (compiledRegisters).
 func countRegisters(rs []Result, ps []*halide.Pipeline) {
-	if _, ok := gpu.NVCCPath(); !ok {
+	if _, ok := halide.NVCCPath(); !ok {
 		return
 	}
 	var wg sync.WaitGroup
@@ -43,7 +42,7 @@ func countRegisters(rs []Result, ps []*halide.Pipeline) {
 // compiledRegisters returns the registers per thread of each kernel that
 // the report measured on the GPU (KernelReport.Compiled, from the driver),
 // by kernel name, and "driver"; nil and "" when none was measured.
-func compiledRegisters(ks []gpu.KernelReport) (map[string]int, string) {
+func compiledRegisters(ks []halide.KernelReport) (map[string]int, string) {
 	var out map[string]int
 	for _, k := range ks {
 		if k.Compiled == nil {
@@ -62,34 +61,19 @@ func compiledRegisters(ks []gpu.KernelReport) (map[string]int, string) {
 
 // ptxasInfo returns what ptxas reports for each kernel (registers, stack
 // frame, spills), by kernel name, when nvcc is installed (nil otherwise).
-// It runs nvcc once.
-func ptxasInfo(p *halide.Pipeline) map[string]gpu.PtxasInfo {
-	if _, ok := gpu.NVCCPath(); !ok {
+// It runs nvcc once, on the source the CUDA target compiles (with FMA
+// contraction: ptxas allocates registers differently without it).
+func ptxasInfo(p *halide.Pipeline) map[string]halide.PtxasInfo {
+	if _, ok := halide.NVCCPath(); !ok {
 		return nil
 	}
 	l, err := p.Lower()
 	if err != nil || len(l.Kernels()) == 0 {
 		return nil
 	}
-	// The form the CUDA target compiles, with FMA contraction (ptxas
-	// allocates registers differently without it).
-	src, err := gpu.CUDASourceWith(gpu.CUDAOptions{Contract: true}, l.Kernels()...)
+	info, err := l.CheckWithNVCC()
 	if err != nil {
 		return nil
 	}
-	info, err := gpu.CheckWithNVCC(src)
-	if err != nil {
-		return nil
-	}
-	out := map[string]gpu.PtxasInfo{}
-	for _, k := range l.Kernels() {
-		ci, err := gpu.CUDAInfo(k)
-		if err != nil {
-			continue
-		}
-		if pi, ok := info[ci.Name]; ok {
-			out[k.Name] = pi
-		}
-	}
-	return out
+	return info
 }

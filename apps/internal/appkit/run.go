@@ -6,7 +6,6 @@ import (
 	"math/rand"
 	"time"
 
-	"github.com/gohalide/gohalide/gpu"
 	"github.com/gohalide/gohalide/halide"
 )
 
@@ -21,7 +20,7 @@ func runSchedule(app App, s Schedule, o options, code io.Writer, prog *progress)
 	if dup := len(app.Schedules) - len(scheduleNames(app)); dup > 0 {
 		label += " (" + s.Size + ")"
 	}
-	r := Result{App: app.Name, Schedule: s.Name, What: s.What, Size: s.Size, Target: o.target, T4Ms: s.T4Ms, Kernels: []gpu.KernelReport{}}
+	r := Result{App: app.Name, Schedule: s.Name, What: s.What, Size: s.Size, Target: o.target, T4Ms: s.T4Ms, Kernels: []halide.KernelReport{}}
 	t := halide.Emulator
 	if o.target == "cuda" {
 		t = halide.CUDA
@@ -73,7 +72,7 @@ func runSchedule(app App, s Schedule, o options, code io.Writer, prog *progress)
 	}
 	b.Inputs(rand.New(rand.NewSource(o.seed + 1)))
 	bout := b.NewOutput()
-	var tm gpu.Timing
+	var tm halide.Timing
 	prog.step(fmt.Sprintf("%s: %d timed runs at %s", label, o.bench, s.Size), func() { tm, err = bp.Benchmark(bout, o.bench) })
 	if err != nil {
 		r.Check = "benchmark: " + err.Error()

@@ -2,12 +2,12 @@ package appkit
 
 import (
 	"fmt"
+	"github.com/gohalide/gohalide/halide"
 	"io"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/gohalide/gohalide/apps/algo"
-	"github.com/gohalide/gohalide/gpu"
 )
 
 // WriteTable prints results as a table, one row per schedule; the timing
@@ -27,11 +27,11 @@ func WriteTable(w io.Writer, rs []Result) {
 			shared += k.SharedBytes
 			bars += k.Barriers
 		}
-		regs := perKernel(r, len(r.Registers) > 0, "/", func(k gpu.KernelReport) (string, bool) {
+		regs := perKernel(r, len(r.Registers) > 0, "/", func(k halide.KernelReport) (string, bool) {
 			n, ok := r.Registers[k.Name]
 			return fmt.Sprint(n), ok
 		})
-		stack := perKernel(r, len(r.Ptxas) > 0, " ", func(k gpu.KernelReport) (string, bool) {
+		stack := perKernel(r, len(r.Ptxas) > 0, " ", func(k halide.KernelReport) (string, bool) {
 			pi, ok := r.Ptxas[k.Name]
 			return fmt.Sprintf("%d/%d", pi.StackFrame, pi.SpillStores+pi.SpillLoads), ok
 		})
@@ -39,7 +39,7 @@ func WriteTable(w io.Writer, rs []Result) {
 			// On the GPU: the driver's local memory per thread, the
 			// stack frame with the spills in it; it does not count
 			// the spills apart.
-			stack = perKernel(r, true, " ", func(k gpu.KernelReport) (string, bool) {
+			stack = perKernel(r, true, " ", func(k halide.KernelReport) (string, bool) {
 				if k.Compiled == nil {
 					return "", false
 				}
@@ -65,7 +65,7 @@ func WriteTable(w io.Writer, rs []Result) {
 
 // perKernel joins cell(kernel) over r's kernels with sep ("?" for a
 // kernel without a value), or is "-" when measured is false.
-func perKernel(r Result, measured bool, sep string, cell func(k gpu.KernelReport) (string, bool)) string {
+func perKernel(r Result, measured bool, sep string, cell func(k halide.KernelReport) (string, bool)) string {
 	if !measured {
 		return "-"
 	}
@@ -90,7 +90,7 @@ func anyTimed(rs []Result) bool {
 }
 
 // writeKernels prints each schedule's kernels (-kernels): what the schedule
-// does, and the kernel report of gpu.WriteTable.
+// does, and the kernel report of halide.WriteTable.
 func writeKernels(w io.Writer, rs []Result) {
 	for _, r := range rs {
 		fmt.Fprintf(w, "\nschedule %s", r.Schedule)
@@ -101,7 +101,7 @@ func writeKernels(w io.Writer, rs []Result) {
 		if len(r.Kernels) == 0 {
 			fmt.Fprintln(w, "no kernels (runs on the host)")
 		} else {
-			gpu.WriteTable(w, r.Kernels)
+			halide.WriteTable(w, r.Kernels)
 		}
 		fmt.Fprintf(w, "check: %s (max relative error %.2g at %s)\n", r.Check, r.MaxRelError, r.CheckSize)
 	}
@@ -204,7 +204,7 @@ func registersLegend(rs []Result, o options) string {
 	case o.noPtxas && o.target != "cuda":
 		return "registers per thread of each kernel: not counted (-no-ptxas)"
 	}
-	if _, ok := gpu.NVCCPath(); !ok && o.target != "cuda" {
+	if _, ok := halide.NVCCPath(); !ok && o.target != "cuda" {
 		return "registers per thread of each kernel: not counted, nvcc not found (scripts/install-cuda-toolkit.sh installs it)"
 	}
 	return "registers per thread of each kernel: not counted (no kernels, or the check failed)"

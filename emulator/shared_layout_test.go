@@ -1,10 +1,11 @@
-package gpu_test
+package emulator_test
 
 import (
 	"strings"
 	"testing"
 
-	"github.com/gohalide/gohalide/gpu"
+	"github.com/gohalide/gohalide/cfamily"
+	"github.com/gohalide/gohalide/emulator"
 	"github.com/gohalide/gohalide/ir"
 )
 
@@ -28,7 +29,7 @@ func aliasKernel(body ...ir.Stmt) *ir.Kernel {
 
 func runAlias(k *ir.Kernel) ([]float32, error) {
 	out := make([]float32, 8)
-	var e gpu.Emulator
+	var e emulator.Emulator
 	err := e.Run(launchOf(k), nil, map[string]any{"out": out})
 	return out, err
 }
@@ -68,7 +69,7 @@ func TestSharedReusePlantedOverlap(t *testing.T) {
 		st("out", tid(0), ir.AddE(aOf(tid(0)), ld(ir.Float32, "b", tid(0)))),
 	)
 	_, err := runAlias(k)
-	ee := asEmuError(t, err, gpu.SharedReuse)
+	ee := asEmuError(t, err, emulator.SharedReuse)
 	if ee.Buffer != "a" || ee.Other != "b" || ee.Index != 0 {
 		t.Errorf("error on %s[%d] by %s, want a[0] by b: %v", ee.Buffer, ee.Index, ee.Other, err)
 	}
@@ -76,9 +77,9 @@ func TestSharedReusePlantedOverlap(t *testing.T) {
 		t.Errorf("message %q", ee.Msg)
 	}
 	// Without the two checks, the reuse check still runs.
-	e := gpu.Emulator{NoRaceCheck: true, NoUninitCheck: true}
+	e := emulator.Emulator{NoRaceCheck: true, NoUninitCheck: true}
 	err = e.Run(launchOf(k), nil, map[string]any{"out": make([]float32, 8)})
-	asEmuError(t, err, gpu.SharedReuse)
+	asEmuError(t, err, emulator.SharedReuse)
 }
 
 // The race check treats aliased bytes as one memory: thread 1 writes b[1]
@@ -91,7 +92,7 @@ func TestSharedReuseAliasedRace(t *testing.T) {
 		st("b", tid(0), f32(2)),
 	)
 	_, err := runAlias(k)
-	ee := asEmuError(t, err, gpu.SharedRace)
+	ee := asEmuError(t, err, emulator.SharedRace)
 	if ee.Buffer != "b" || ee.Index != 1 || !strings.Contains(ee.Msg, "shared with a") {
 		t.Errorf("race %v, want on b[1], shared with a", err)
 	}
@@ -109,8 +110,8 @@ func TestSharedLayoutBad(t *testing.T) {
 			k := aliasKernel(st("a", tid(0), ir.Int(1)), st("b", tid(0), f32(1)))
 			edit(k)
 			_, err := runAlias(k)
-			asEmuError(t, err, gpu.BadKernel)
-			if _, err := gpu.CUDASource(k); err == nil {
+			asEmuError(t, err, emulator.BadKernel)
+			if _, err := cfamily.CUDASource(k); err == nil {
 				t.Error("CUDASource accepted the layout")
 			}
 		})

@@ -1,4 +1,4 @@
-package gpu
+package cfamily
 
 import (
 	"fmt"
@@ -40,3 +40,12 @@ func buildHostC(t *testing.T, name, src string, sanitize ...string) string {
 	}
 	return bin
 }
+
+// hostHelpers is the CUDA dialect with helpers that plain C compiles: the
+// Dialect seam in use. The float-to-int, division and modulo helpers call
+// nothing of CUDA's, so the host's C compiler checks exactly the code the
+// GPU runs, under its sanitizer.
+type hostHelpers struct{ cudaDialect }
+
+func (hostHelpers) Name() string         { return "host C (test)" }
+func (hostHelpers) HelperPrefix() string { return "static " }

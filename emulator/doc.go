@@ -1,6 +1,8 @@
-// Package gpu is where kernels run: the GPU emulator (the default target,
-// on the CPU, in emulator.go) and, in other files, the per-kernel reports
-// and the CUDA code generator and runtime.
+// Package emulator runs GPU kernels on the CPU with GPU semantics and
+// checks (races, barriers, bounds, uninitialized shared reads): the
+// default target of package halide and the correctness oracle of the
+// tests. The kernel reports are package report, the CUDA code generator
+// package cfamily and the CUDA runtime package cudart.
 //
 // # The kernel contract
 //
@@ -81,4 +83,4 @@
 // that another thread writes later in the same interval is a race, not an
 // uninitialized read. Any other error in a thread stops its block and the
 // launch at once; the coroutines of the block end before Launch returns.
-package gpu
+package emulator

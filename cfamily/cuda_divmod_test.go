@@ -1,4 +1,4 @@
-package gpu
+package cfamily
 
 import (
 	"bytes"
@@ -21,13 +21,13 @@ import (
 // of 32 and 64 bits, as in CUDA) are the host's. Skipped without cc.
 func TestCUDADivModHelpersOnHost(t *testing.T) {
 	suffixes := []string{"i32", "i64", "u32", "u64"}
-	m := &cudaModule{helpers: map[string]cudaHelper{}}
+	m := &module{d: hostHelpers{}, helpers: map[string]helper{}}
 	var src strings.Builder
 	src.WriteString("#include <stdio.h>\n#include <stdlib.h>\n")
 	for _, sfx := range suffixes {
 		for _, op := range []string{"div", "mod"} {
 			_, h := m.helperSource("gh_" + op + "_" + sfx)
-			src.WriteString(strings.ReplaceAll(h, cudaHelperPrefix, "static "))
+			src.WriteString(h)
 		}
 	}
 	// main reads "type a b" lines and prints "q r".

@@ -1,29 +1,29 @@
-package gpu_test
+package report_test
 
 import (
 	"encoding/json"
 	"strings"
 	"testing"
 
-	"github.com/gohalide/gohalide/gpu"
+	"github.com/gohalide/gohalide/report"
 )
 
 // compiledReports are two kernel reports made by hand: one measured on a
 // GPU (Compiled set) and one from the emulator (nothing measured). The
 // numbers are made up, in the range an H100 reports for a tiled GEMM.
-func compiledReports() []gpu.KernelReport {
+func compiledReports() []report.KernelReport {
 	off := int64(0)
-	return []gpu.KernelReport{
+	return []report.KernelReport{
 		{
 			Name: "kernel_gemm_s0", Grid: [3]string{"8", "8", "1"}, Block: [3]string{"16", "16", "1"},
-			Shared:      []gpu.Alloc{{Func: "a_tile", Type: "float32", Elements: 8192, Bytes: 32768, Offset: &off, SharedAcross: []string{"x", "y"}}},
-			Registers:   []gpu.Alloc{{Func: "acc", Type: "float32", Elements: 16, Bytes: 64}},
+			Shared:      []report.Alloc{{Func: "a_tile", Type: "float32", Elements: 8192, Bytes: 32768, Offset: &off, SharedAcross: []string{"x", "y"}}},
+			Registers:   []report.Alloc{{Func: "acc", Type: "float32", Elements: 16, Bytes: 64}},
 			SharedBytes: 32768, SharedBytesUnshared: 32768, Barriers: 2,
-			Compiled: &gpu.CompiledInfo{Registers: 48, LocalBytes: 0, SharedBytes: 32768, MaxThreadsPerBlock: 1024},
+			Compiled: &report.CompiledInfo{Registers: 48, LocalBytes: 0, SharedBytes: 32768, MaxThreadsPerBlock: 1024},
 		},
 		{
 			Name: "kernel_out_s0", Grid: [3]string{"4", "1", "1"}, Block: [3]string{"32", "1", "1"},
-			Shared: []gpu.Alloc{}, Registers: []gpu.Alloc{},
+			Shared: []report.Alloc{}, Registers: []report.Alloc{},
 		},
 	}
 }
@@ -33,7 +33,7 @@ func compiledReports() []gpu.KernelReport {
 // emulator's reports) the table has no such column.
 func TestWriteTableCompiled(t *testing.T) {
 	var sb strings.Builder
-	if err := gpu.WriteTable(&sb, compiledReports()); err != nil {
+	if err := report.WriteTable(&sb, compiledReports()); err != nil {
 		t.Fatal(err)
 	}
 	var lines []string
@@ -52,7 +52,7 @@ func TestWriteTableCompiled(t *testing.T) {
 	sb.Reset()
 	emulated := compiledReports()
 	emulated[0].Compiled = nil
-	if err := gpu.WriteTable(&sb, emulated); err != nil {
+	if err := report.WriteTable(&sb, emulated); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(sb.String(), "compiled") {
@@ -64,7 +64,7 @@ func TestWriteTableCompiled(t *testing.T) {
 // the key out for a kernel nothing measured.
 func TestWriteJSONCompiled(t *testing.T) {
 	var sb strings.Builder
-	if err := gpu.WriteJSON(&sb, compiledReports()); err != nil {
+	if err := report.WriteJSON(&sb, compiledReports()); err != nil {
 		t.Fatal(err)
 	}
 	var got []map[string]json.RawMessage
@@ -91,7 +91,7 @@ func TestWriteJSONCompiled(t *testing.T) {
 		t.Errorf("kernel 1 was not measured but its JSON has compiled:\n%s", sb.String())
 	}
 	// A round trip keeps the values.
-	var back []gpu.KernelReport
+	var back []report.KernelReport
 	if err := json.Unmarshal([]byte(sb.String()), &back); err != nil {
 		t.Fatal(err)
 	}

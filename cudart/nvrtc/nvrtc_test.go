@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gohalide/gohalide/gpu/nvrtc"
+	"github.com/gohalide/gohalide/cudart/nvrtc"
 )
 
 func TestCompile(t *testing.T) {

@@ -1,4 +1,4 @@
-package gpu
+package report
 
 import (
 	"encoding/json"

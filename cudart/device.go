@@ -1,21 +1,6 @@
 //go:build cuda
 
-// Package cuda runs the kernels the compiler emits on an NVIDIA GPU, through
-// the CUDA driver API (gorgonia.org/cu) and NVRTC.
-//
-// A Device owns one CUDA context, bound to one OS thread: every driver call
-// runs on a goroutine locked to that thread. Kernels are compiled from
-// their CUDA C with NVRTC for the device's architecture and cached by the
-// hash of their source, so a pipeline compiles once per process. Buffers
-// stay on the device between launches and realizations: a host buffer is
-// uploaded the first time a kernel uses it and again only after
-// MarkHostDirty; buffers a kernel writes are copied back after the launch
-// unless copies are switched off for timing (Benchmark).
-//
-// gorgonia.org/cu initializes the driver in its package init and exits the
-// process when there is none, so only files built with the tag `cuda`
-// import it; without the tag the project builds and runs on the emulator.
-package cuda
+package cudart
 
 import (
 	"crypto/sha256"
@@ -27,10 +12,11 @@ import (
 
 	"gorgonia.org/cu"
 
+	"github.com/gohalide/gohalide/cfamily"
 	"github.com/gohalide/gohalide/cpu"
-	"github.com/gohalide/gohalide/gpu"
-	"github.com/gohalide/gohalide/gpu/nvrtc"
+	"github.com/gohalide/gohalide/cudart/nvrtc"
 	"github.com/gohalide/gohalide/ir"
+	"github.com/gohalide/gohalide/report"
 )
 
 // Info describes a device.
@@ -77,7 +63,7 @@ type Device struct {
 type compiled struct {
 	fn   cu.Function
 	name string
-	info gpu.CUDAKernelInfo
+	info cfamily.CUDAKernelInfo
 	mod  *module
 }
 
@@ -205,35 +191,71 @@ func (d *Device) Close() error {
 	return err
 }
 
-// compile returns a kernel ready to launch: its CUDA C is compiled with
-// NVRTC once per source (cached by hash) and looked up once per kernel.
+// Load compiles src, the CUDA C of kernels as cfamily.CUDATargetSource
+// gives it (what halide's Lowered.CUDA prints), into one module with NVRTC
+// (once per source: cached by hash) and binds each kernel to its function
+// there, so that launching one compiles nothing. halide's CUDA target
+// calls it when a pipeline compiles.
+func (d *Device) Load(src string, kernels []*ir.Kernel) error {
+	return d.do(func() error {
+		m, err := d.module(src, "pipeline.cu")
+		if err != nil {
+			return fmt.Errorf("cuda: %w", err)
+		}
+		for _, k := range kernels {
+			if _, err := d.bind(k, m); err != nil {
+				return fmt.Errorf("cuda: kernel %s: %w", k.Name, err)
+			}
+		}
+		return nil
+	})
+}
+
+// compile returns a kernel ready to launch: one that Load bound, or else
+// its own CUDA C (cfamily.CUDATargetSource of k alone) compiled with NVRTC
+// once per source (cached by hash) and looked up once per kernel.
 // The CUDA target lets nvcc fuse multiplies and adds (FMA), as CUDA code
 // usually does; results then differ from the CPU's in the last bits.
 func (d *Device) compile(k *ir.Kernel) (*compiled, error) {
 	if c, ok := d.kernels[k]; ok {
 		return c, nil
 	}
-	src, err := gpu.CUDASourceWith(gpu.CUDAOptions{Contract: true}, k)
+	src, err := cfamily.CUDATargetSource(k)
 	if err != nil {
 		return nil, err
 	}
-	info, err := gpu.CUDAInfo(k)
+	m, err := d.module(src, k.Name+".cu")
 	if err != nil {
 		return nil, err
 	}
+	return d.bind(k, m)
+}
+
+// module returns the module compiled from src (named name in NVRTC's
+// messages) for the device's architecture, compiling it on first use.
+func (d *Device) module(src, name string) (*module, error) {
 	h := sha256.Sum256([]byte(d.Info.Arch() + "\x00" + src))
-	m, ok := d.modules[h]
-	if !ok {
-		ptx, err := nvrtc.Compile(src, k.Name+".cu", d.Info.Arch())
-		if err != nil {
-			return nil, err
-		}
-		mod, err := cu.LoadData(ptx)
-		if err != nil {
-			return nil, fmt.Errorf("loading the module: %w", err)
-		}
-		m = &module{mod: mod, funcs: map[string]cu.Function{}, dynOptin: map[string]int{}}
-		d.modules[h] = m
+	if m, ok := d.modules[h]; ok {
+		return m, nil
+	}
+	ptx, err := nvrtc.Compile(src, name, d.Info.Arch())
+	if err != nil {
+		return nil, err
+	}
+	mod, err := cu.LoadData(ptx)
+	if err != nil {
+		return nil, fmt.Errorf("loading the module: %w", err)
+	}
+	m := &module{mod: mod, funcs: map[string]cu.Function{}, dynOptin: map[string]int{}}
+	d.modules[h] = m
+	return m, nil
+}
+
+// bind looks k's function up in m and records it as k's compiled code.
+func (d *Device) bind(k *ir.Kernel, m *module) (*compiled, error) {
+	info, err := cfamily.CUDAInfo(k)
+	if err != nil {
+		return nil, err
 	}
 	fn, err := m.function(info.Name)
 	if err != nil {
@@ -570,8 +592,8 @@ func evalInt(e ir.Expr, scalars map[string]any) (int64, error) {
 // reports it for the function in its loaded module (cuFuncGetAttribute
 // NUM_REGS, LOCAL_SIZE_BYTES, SHARED_SIZE_BYTES, MAX_THREADS_PER_BLOCK).
 // It compiles k first if no launch did.
-func (d *Device) Attributes(k *ir.Kernel) (gpu.CompiledInfo, error) {
-	var info gpu.CompiledInfo
+func (d *Device) Attributes(k *ir.Kernel) (report.CompiledInfo, error) {
+	var info report.CompiledInfo
 	err := d.do(func() error {
 		c, err := d.compile(k)
 		if err != nil {
@@ -583,19 +605,13 @@ func (d *Device) Attributes(k *ir.Kernel) (gpu.CompiledInfo, error) {
 				return err
 			}
 		}
-		info = gpu.CompiledInfo{Registers: v[0], LocalBytes: int64(v[1]), SharedBytes: int64(v[2]), MaxThreadsPerBlock: v[3]}
+		info = report.CompiledInfo{Registers: v[0], LocalBytes: int64(v[1]), SharedBytes: int64(v[2]), MaxThreadsPerBlock: v[3]}
 		return nil
 	})
 	if err != nil {
-		return gpu.CompiledInfo{}, fmt.Errorf("cuda: kernel %s: attributes: %w", k.Name, err)
+		return report.CompiledInfo{}, fmt.Errorf("cuda: kernel %s: attributes: %w", k.Name, err)
 	}
 	return info, nil
-}
-
-// Timing is the result of a benchmark: GPU times from CUDA events.
-type Timing struct {
-	Runs                   int
-	MedianMs, MinMs, MaxMs float64
 }
 
 // Benchmark runs f once to warm up (compiling and uploading), then runs
@@ -604,9 +620,9 @@ type Timing struct {
 // sum of the times of its kernel launches, each measured with a pair of
 // CUDA events recorded around it (so the host code between launches does
 // not count). The buffers are copied back after the last run.
-func (d *Device) Benchmark(runs int, f func() error) (gpu.Timing, error) {
+func (d *Device) Benchmark(runs int, f func() error) (report.Timing, error) {
 	if err := f(); err != nil {
-		return gpu.Timing{}, err
+		return report.Timing{}, err
 	}
 	d.setCopyBack(false)
 	defer d.setCopyBack(true)
@@ -614,7 +630,7 @@ func (d *Device) Benchmark(runs int, f func() error) (gpu.Timing, error) {
 	for i := 0; i < runs; i++ {
 		d.do(func() error { d.events = d.events[:0]; return nil })
 		if err := f(); err != nil {
-			return gpu.Timing{}, err
+			return report.Timing{}, err
 		}
 		var ms float64
 		err := d.do(func() error {
@@ -638,15 +654,15 @@ func (d *Device) Benchmark(runs int, f func() error) (gpu.Timing, error) {
 			return nil
 		})
 		if err != nil {
-			return gpu.Timing{}, fmt.Errorf("cuda: timing: %w", err)
+			return report.Timing{}, fmt.Errorf("cuda: timing: %w", err)
 		}
 		times = append(times, ms)
 	}
 	d.setCopyBack(true)
 	if err := d.syncAll(); err != nil {
-		return gpu.Timing{}, err
+		return report.Timing{}, err
 	}
-	return gpu.NewTiming("cuda events around each launch", times), nil
+	return report.NewTiming("cuda events around each launch", times), nil
 }
 
 func (d *Device) setCopyBack(on bool) {

@@ -1,6 +1,6 @@
 //go:build cuda
 
-package cuda
+package cudart
 
 // #cgo LDFLAGS: -lcuda
 // #include <cuda.h>

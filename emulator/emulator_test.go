@@ -1,4 +1,4 @@
-package gpu_test
+package emulator_test
 
 import (
 	"errors"
@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/gohalide/gohalide/cpu"
-	"github.com/gohalide/gohalide/gpu"
+	"github.com/gohalide/gohalide/emulator"
 	"github.com/gohalide/gohalide/ir"
 )
 
@@ -45,14 +45,14 @@ func gid(n int64) ir.Expr { return ir.AddE(ir.MulE(bid(0), ir.Int(n)), tid(0)) }
 
 func launchOf(k *ir.Kernel) ir.Stmt { return &ir.Launch{Kernel: k} }
 
-func asEmuError(t *testing.T, err error, kind gpu.ErrorKind) *gpu.EmulatorError {
+func asEmuError(t *testing.T, err error, kind emulator.ErrorKind) *emulator.EmulatorError {
 	t.Helper()
 	if err == nil {
 		t.Fatalf("no error, want %v", kind)
 	}
-	var ee *gpu.EmulatorError
+	var ee *emulator.EmulatorError
 	if !errors.As(err, &ee) {
-		t.Fatalf("error %T %q is not an *gpu.EmulatorError", err, err)
+		t.Fatalf("error %T %q is not an *emulator.EmulatorError", err, err)
 	}
 	if ee.Kind != kind {
 		t.Fatalf("error kind %v, want %v: %v", ee.Kind, kind, err)
@@ -94,7 +94,7 @@ func TestSimpleKernel(t *testing.T) {
 	for i := range in {
 		in[i] = float32(i)*0.5 - 3
 	}
-	var e gpu.Emulator
+	var e emulator.Emulator
 	if err := e.Run(launchOf(k), map[string]any{"n": n}, map[string]any{"in": in, "out": out}); err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +103,7 @@ func TestSimpleKernel(t *testing.T) {
 			t.Fatalf("out[%d] = %v, want %v", i, out[i], in[i]*2)
 		}
 	}
-	if s := e.Stats(); s != (gpu.Stats{Launches: 1, Blocks: 8, Threads: 256}) {
+	if s := e.Stats(); s != (emulator.Stats{Launches: 1, Blocks: 8, Threads: 256}) {
 		t.Errorf("Stats() = %+v", s)
 	}
 }
@@ -126,7 +126,7 @@ func TestThreadIndexing(t *testing.T) {
 		Body: atomicAdd(ir.Int32, "out", idx, ir.AddE(code, ir.Int(1))),
 	}
 	out := make([]int32, 6*24)
-	var e gpu.Emulator
+	var e emulator.Emulator
 	if err := e.Run(launchOf(k), nil, map[string]any{"out": out}); err != nil {
 		t.Fatal(err)
 	}
@@ -189,7 +189,7 @@ func runStencil(t *testing.T, c stencilCase) ([]float32, []float32, error) {
 	for i := range in {
 		in[i] = float32(i%17) - 4.5
 	}
-	var e gpu.Emulator
+	var e emulator.Emulator
 	err := e.Run(launchOf(stencilKernel(c)), map[string]any{"blocks": blocks}, map[string]any{"in": in, "out": out})
 	return in, out, err
 }
@@ -212,7 +212,7 @@ func TestSharedStencil(t *testing.T) {
 func TestStencilMissingBarrier(t *testing.T) {
 	defer checkNoLeak(t)()
 	_, _, err := runStencil(t, stencilCase{tile: 64, noBarrier: true})
-	ee := asEmuError(t, err, gpu.SharedRace)
+	ee := asEmuError(t, err, emulator.SharedRace)
 	// Thread 0 reads tile[1] for out[0] before thread 1 stores it.
 	if ee.Kernel != "stencil" || ee.Buffer != "tile" || !ee.Shared || ee.Index != 1 ||
 		ee.Thread != [3]int{1, 0, 0} || ee.OtherThread != [3]int{0, 0, 0} || ee.Block != [3]int{} {
@@ -229,7 +229,7 @@ func TestStencilMissingBarrier(t *testing.T) {
 func TestStencilSharedTooSmall(t *testing.T) {
 	defer checkNoLeak(t)()
 	_, _, err := runStencil(t, stencilCase{tile: 48})
-	ee := asEmuError(t, err, gpu.OutOfBounds)
+	ee := asEmuError(t, err, emulator.OutOfBounds)
 	// Thread 16 stores tile[16 + 32].
 	if ee.Buffer != "tile" || !ee.Shared || ee.Index != 48 || ee.Size != 48 || ee.Thread != [3]int{16, 0, 0} {
 		t.Errorf("error %+v", ee)
@@ -247,7 +247,7 @@ func TestStencilSharedTooSmall(t *testing.T) {
 func TestStencilDivergentBarrier(t *testing.T) {
 	defer checkNoLeak(t)()
 	_, _, err := runStencil(t, stencilCase{tile: 64, guardBarrier: true})
-	ee := asEmuError(t, err, gpu.DivergentBarrier)
+	ee := asEmuError(t, err, emulator.DivergentBarrier)
 	if ee.Barrier != "tile loaded" || ee.Thread != [3]int{16, 0, 0} || ee.OtherThread != [3]int{0, 0, 0} {
 		t.Errorf("error %+v", ee)
 	}
@@ -263,8 +263,8 @@ func TestDivergentBarrierNodes(t *testing.T) {
 		Name: "twobarriers", Grid: dims(ir.Int(2), ir.Int(1), ir.Int(1)), Block: dims(ir.Int(8), ir.Int(1), ir.Int(1)),
 		Body: &ir.IfThenElse{Cond: ir.LTE(tid(0), ir.Int(4)), Then: barrier("left"), Else: barrier("right")},
 	}
-	var e gpu.Emulator
-	ee := asEmuError(t, e.Run(launchOf(k), nil, nil), gpu.DivergentBarrier)
+	var e emulator.Emulator
+	ee := asEmuError(t, e.Run(launchOf(k), nil, nil), emulator.DivergentBarrier)
 	if ee.Barrier != "left" || ee.Thread != [3]int{4, 0, 0} || !strings.Contains(ee.Msg, `another barrier "right"`) {
 		t.Errorf("error %+v", ee)
 	}
@@ -294,10 +294,10 @@ func sumKernel(atomic bool) *ir.Kernel {
 
 func TestSharedWriteRace(t *testing.T) {
 	defer checkNoLeak(t)()
-	var e gpu.Emulator
+	var e emulator.Emulator
 	out := make([]int32, 3)
 	err := e.Run(launchOf(sumKernel(false)), nil, map[string]any{"out": out})
-	ee := asEmuError(t, err, gpu.SharedRace)
+	ee := asEmuError(t, err, emulator.SharedRace)
 	// Thread 0 reads and writes acc[0], then thread 1 reads it.
 	if ee.Buffer != "acc" || ee.Index != 0 || ee.Thread != [3]int{1, 0, 0} || ee.OtherThread != [3]int{0, 0, 0} {
 		t.Errorf("error %+v", ee)
@@ -307,7 +307,7 @@ func TestSharedWriteRace(t *testing.T) {
 
 func TestSharedAtomicSum(t *testing.T) {
 	defer checkNoLeak(t)()
-	var e gpu.Emulator
+	var e emulator.Emulator
 	out := make([]int32, 3)
 	if err := e.Run(launchOf(sumKernel(true)), nil, map[string]any{"out": out}); err != nil {
 		t.Fatal(err)
@@ -339,7 +339,7 @@ func TestGlobalAtomics(t *testing.T) {
 		want[i*7%bins] += in[i]
 	}
 	hist := make([]int32, bins)
-	var e gpu.Emulator
+	var e emulator.Emulator
 	if err := e.Run(launchOf(k), nil, map[string]any{"in": in, "hist": hist}); err != nil {
 		t.Fatal(err)
 	}
@@ -389,7 +389,7 @@ func TestHostLoopAndDynamicShared(t *testing.T) {
 		for i := range data {
 			data[i] = float32(i)
 		}
-		var e gpu.Emulator
+		var e emulator.Emulator
 		err := e.Run(host, map[string]any{"n": n, "iters": iters, "per": p}, map[string]any{"data": data, "out": out})
 		if err != nil {
 			t.Fatal(err)
@@ -408,10 +408,10 @@ func TestHostLoopAndDynamicShared(t *testing.T) {
 	// The dynamic size is exactly s: one element less is out of bounds.
 	small := *rev
 	small.Body = shared("tile", ir.Float32, ir.SubE(s, ir.Int(1)), rev.Body.(*ir.Allocate).Body)
-	var e gpu.Emulator
+	var e emulator.Emulator
 	err := e.Launch(&small, [3]int{1, 1, 1}, [3]int{threads, 1, 1}, map[string]any{"s": int32(64), "per": int32(2)},
 		map[string]any{"data": make([]float32, 64), "out": make([]float32, 64)})
-	ee := asEmuError(t, err, gpu.OutOfBounds)
+	ee := asEmuError(t, err, emulator.OutOfBounds)
 	if ee.Buffer != "tile" || ee.Size != 63 || ee.Index != 63 || ee.Thread != [3]int{31, 0, 0} {
 		t.Errorf("error %+v", ee)
 	}
@@ -429,14 +429,14 @@ func TestUninitializedSharedRead(t *testing.T) {
 			st("out", gid(32), ld(ir.Float32, "tile", tid(0)))),
 	}
 	out := make([]float32, 64)
-	var e gpu.Emulator
-	ee := asEmuError(t, e.Run(launchOf(k), nil, map[string]any{"out": out}), gpu.UninitializedRead)
+	var e emulator.Emulator
+	ee := asEmuError(t, e.Run(launchOf(k), nil, map[string]any{"out": out}), emulator.UninitializedRead)
 	if ee.Buffer != "tile" || ee.Index != 31 || ee.Thread != [3]int{31, 0, 0} || ee.Block != [3]int{} {
 		t.Errorf("error %+v", ee)
 	}
 	t.Log(ee)
 	// Without the check, the poison shows in the result.
-	e2 := gpu.Emulator{NoUninitCheck: true}
+	e2 := emulator.Emulator{NoUninitCheck: true}
 	if err := e2.Run(launchOf(k), nil, map[string]any{"out": out}); err != nil {
 		t.Fatal(err)
 	}
@@ -483,10 +483,10 @@ func TestBadKernels(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			c.k.Name = "bad"
-			var e gpu.Emulator
+			var e emulator.Emulator
 			err := e.Launch(c.k, [3]int{1, 1, 1}, [3]int{4, 1, 1}, map[string]any{"m": int32(1)},
 				map[string]any{"out": make([]float32, 4)})
-			ee := asEmuError(t, err, gpu.BadKernel)
+			ee := asEmuError(t, err, emulator.BadKernel)
 			if !strings.Contains(ee.Msg, c.want) || !strings.Contains(ee.Msg, "kernel bad") {
 				t.Errorf("message %q does not say %q", ee.Msg, c.want)
 			}
@@ -519,9 +519,9 @@ func TestBadLaunches(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			var e gpu.Emulator
+			var e emulator.Emulator
 			err := e.Launch(c.k, c.grid, c.block, c.scalars, map[string]any{"out": make([]float32, 4)})
-			ee := asEmuError(t, err, gpu.BadLaunch)
+			ee := asEmuError(t, err, emulator.BadLaunch)
 			if !strings.Contains(ee.Msg, c.want) {
 				t.Errorf("message %q does not say %q", ee.Msg, c.want)
 			}
@@ -530,7 +530,7 @@ func TestBadLaunches(t *testing.T) {
 	// 60000 floats fit when the limit is raised.
 	lim := ir.SM90
 	lim.MaxShared = 1 << 20
-	e := gpu.Emulator{Limits: lim}
+	e := emulator.Emulator{Limits: lim}
 	if err := e.Launch(dyn, [3]int{1, 1, 1}, [3]int{4, 1, 1}, map[string]any{"n": 60000}, nil); err != nil {
 		t.Error(err)
 	}
@@ -550,9 +550,9 @@ func TestErrorStopsLaunch(t *testing.T) {
 			barrier("three")),
 	}
 	out := make([]int32, 4*256)
-	var e gpu.Emulator
+	var e emulator.Emulator
 	host := &ir.For{Name: "rep", Min: ir.Int(0), Extent: ir.Int(3), Body: launchOf(k)}
-	ee := asEmuError(t, e.Run(host, nil, map[string]any{"out": out}), gpu.OutOfBounds)
+	ee := asEmuError(t, e.Run(host, nil, map[string]any{"out": out}), emulator.OutOfBounds)
 	if ee.Block != [3]int{2, 0, 0} || ee.Thread != [3]int{100, 0, 0} || ee.Buffer != "out" || ee.Shared {
 		t.Errorf("error %+v", ee)
 	}
@@ -607,7 +607,7 @@ func TestBarrierKernel16x1024(t *testing.T) {
 	for i := range in {
 		in[i] = float32(i%1000) * 0.25
 	}
-	var e gpu.Emulator
+	var e emulator.Emulator
 	start := time.Now()
 	if err := e.Run(launchOf(benchKernel()), nil, map[string]any{"in": in, "out": out}); err != nil {
 		t.Fatal(err)
@@ -630,8 +630,8 @@ func BenchmarkBarrierKernel16x1024(b *testing.B) {
 	bufs := map[string]any{"in": in, "out": out}
 	for _, c := range []struct {
 		name string
-		e    *gpu.Emulator
-	}{{"checked", &gpu.Emulator{}}, {"unchecked", &gpu.Emulator{NoRaceCheck: true, NoUninitCheck: true}}} {
+		e    *emulator.Emulator
+	}{{"checked", &emulator.Emulator{}}, {"unchecked", &emulator.Emulator{NoRaceCheck: true, NoUninitCheck: true}}} {
 		b.Run(c.name, func(b *testing.B) {
 			for b.Loop() {
 				if err := c.e.Launch(k, [3]int{16, 1, 1}, [3]int{1024, 1, 1}, nil, bufs); err != nil {
@@ -651,7 +651,7 @@ func BenchmarkSimpleKernel16x1024(b *testing.B) {
 	}
 	in, out := make([]float32, 16*1024), make([]float32, 16*1024)
 	bufs := map[string]any{"in": in, "out": out}
-	var e gpu.Emulator
+	var e emulator.Emulator
 	for b.Loop() {
 		if err := e.Launch(k, [3]int{16, 1, 1}, [3]int{1024, 1, 1}, nil, bufs); err != nil {
 			b.Fatal(err)
@@ -698,7 +698,7 @@ func TestBarrierInLoop(t *testing.T) {
 		in[i] = float32(i % 9)
 		sum += in[i]
 	}
-	var e gpu.Emulator
+	var e emulator.Emulator
 	if err := e.Run(launchOf(tileLoopKernel(false, false)), nil, map[string]any{"in": in, "out": out}); err != nil {
 		t.Fatal(err)
 	}
@@ -712,7 +712,7 @@ func TestBarrierInLoop(t *testing.T) {
 	}
 	// Without the second barrier, the next tile overwrites the one that
 	// other threads still read.
-	ee := asEmuError(t, e.Run(launchOf(tileLoopKernel(true, false)), nil, map[string]any{"in": in, "out": out}), gpu.SharedRace)
+	ee := asEmuError(t, e.Run(launchOf(tileLoopKernel(true, false)), nil, map[string]any{"in": in, "out": out}), emulator.SharedRace)
 	if ee.Buffer != "tile" || ee.Index != 0 || ee.Thread != [3]int{1, 0, 0} || ee.OtherThread != [3]int{0, 0, 0} {
 		t.Errorf("error %+v", ee)
 	}
@@ -731,7 +731,7 @@ func TestBarrierInLoop(t *testing.T) {
 func TestChecksOff(t *testing.T) {
 	defer checkNoLeak(t)()
 	k := stencilKernel(stencilCase{tile: 64, noBarrier: true})
-	run := func(e *gpu.Emulator) ([]float32, error) {
+	run := func(e *emulator.Emulator) ([]float32, error) {
 		in, out := make([]float32, 64), make([]float32, 64)
 		for i := range in {
 			in[i] = 1
@@ -739,12 +739,12 @@ func TestChecksOff(t *testing.T) {
 		err := e.Run(launchOf(k), map[string]any{"blocks": 1}, map[string]any{"in": in, "out": out})
 		return out, err
 	}
-	if _, err := run(&gpu.Emulator{NoRaceCheck: true}); err == nil {
+	if _, err := run(&emulator.Emulator{NoRaceCheck: true}); err == nil {
 		t.Error("no error without the race check")
 	} else {
-		asEmuError(t, err, gpu.UninitializedRead)
+		asEmuError(t, err, emulator.UninitializedRead)
 	}
-	out, err := run(&gpu.Emulator{NoRaceCheck: true, NoUninitCheck: true})
+	out, err := run(&emulator.Emulator{NoRaceCheck: true, NoUninitCheck: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -768,13 +768,13 @@ func TestGlobalScratchCopies(t *testing.T) {
 			Args: []ir.KernelArg{arg},
 			Body: &ir.Store{Buf: "f", Index: ir.AddE(ir.MulE(g, ir.Int(per)), ir.Int(shift)), Value: &ir.FloatImm{T: ir.Float32, V: 1.5}},
 		}
-		var e gpu.Emulator
+		var e emulator.Emulator
 		return e.Run(launchOf(k), nil, map[string]any{"f": make([]float32, blocks*threads*per)})
 	}
 	if err := run(per - 1); err != nil {
 		t.Fatalf("in its own copy: %v", err)
 	}
-	ee := asEmuError(t, run(per), gpu.OutOfBounds)
+	ee := asEmuError(t, run(per), emulator.OutOfBounds)
 	// Thread 0 of block 0 writes element 4, the first of thread 1's copy.
 	if ee.Buffer != "f" || ee.Index != per || ee.Size != per || ee.Thread != [3]int{0, 0, 0} || !strings.Contains(ee.Msg, "outside the thread's copy [0, 4)") {
 		t.Errorf("error %+v", ee)

@@ -1,4 +1,4 @@
-package gpu
+package emulator
 
 // The GPU emulator: runs host statements that launch kernels on the CPU,
 // with GPU semantics and checks. See doc.go for the model.
@@ -157,10 +157,20 @@ type EmulatorError struct {
 	Err error
 }
 
-func (e *EmulatorError) Error() string { return e.Msg }
+func (e *EmulatorError) Error() string {
+	if e == nil {
+		return "<nil>"
+	}
+	return e.Msg
+}
 
 // Unwrap returns the underlying error.
-func (e *EmulatorError) Unwrap() error { return e.Err }
+func (e *EmulatorError) Unwrap() error {
+	if e == nil {
+		return nil
+	}
+	return e.Err
+}
 
 func emuDim3(d [3]int) string { return fmt.Sprintf("(%d,%d,%d)", d[0], d[1], d[2]) }
 

@@ -1,4 +1,4 @@
-package gpu
+package cfamily
 
 import (
 	"bytes"
@@ -22,7 +22,7 @@ import (
 func TestCUDAFloatToIntHelpersOnHost(t *testing.T) {
 	tos := []ir.Type{ir.Int8, ir.Int16, ir.Int32, ir.Int64, ir.UInt8, ir.UInt16, ir.UInt32, ir.UInt64}
 	froms := []ir.Type{ir.Float32, ir.Float64}
-	m := &cudaModule{helpers: map[string]cudaHelper{}}
+	m := &module{d: hostHelpers{}, helpers: map[string]helper{}}
 	var src strings.Builder
 	src.WriteString("#include <stdio.h>\n#include <math.h>\n")
 	var calls strings.Builder
@@ -30,7 +30,7 @@ func TestCUDAFloatToIntHelpersOnHost(t *testing.T) {
 		for _, to := range tos {
 			name := "gh_to" + cTypeSuffix(to) + "_" + cTypeSuffix(from)
 			_, h := m.helperSource(name)
-			src.WriteString(strings.ReplaceAll(h, cudaHelperPrefix, "static "))
+			src.WriteString(h)
 			arg := "v"
 			if from == ir.Float32 {
 				arg = "(float)v"

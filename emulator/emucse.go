@@ -1,4 +1,4 @@
-package gpu
+package emulator
 
 // Common subexpressions of a kernel body, for the emulator.
 //

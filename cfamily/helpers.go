@@ -1,0 +1,263 @@
+package cfamily
+
+// The helper functions a translation unit defines before its kernels: Go's
+// (and Halide's) semantics for division, modulo, float min and max, abs and
+// float-to-int conversion, and atomic updates by compare-and-swap. Each is
+// written once, the first time the code calls it, with the dialect's
+// qualifiers (Dialect.HelperPrefix).
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/gohalide/gohalide/ir"
+)
+
+type helper struct {
+	rank int // helpers of lower rank come first (dependencies)
+	src  string
+}
+
+// module is one translation unit being printed: its dialect and the
+// helper functions its kernels use.
+type module struct {
+	d Dialect
+	// contract lets float multiplies and adds contract into FMAs (a * b
+	// rather than the dialect's rounded multiply).
+	contract bool
+	helpers  map[string]helper
+}
+
+func (m *module) preamble() string {
+	names := make([]string, 0, len(m.helpers))
+	for n := range m.helpers {
+		names = append(names, n)
+	}
+	sort.Slice(names, func(i, j int) bool {
+		a, b := m.helpers[names[i]], m.helpers[names[j]]
+		if a.rank != b.rank {
+			return a.rank < b.rank
+		}
+		return names[i] < names[j]
+	})
+	var b strings.Builder
+	for i, n := range names {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString(m.helpers[n].src)
+	}
+	return b.String()
+}
+
+// use records that the code calls helper name, generating it (and what it
+// calls) the first time.
+func (m *module) use(name string) string {
+	if _, ok := m.helpers[name]; ok {
+		return name
+	}
+	rank, src := m.helperSource(name)
+	m.helpers[name] = helper{rank, src}
+	return name
+}
+
+// helperTypes maps helper suffixes back to types.
+var helperTypes = map[string]ir.Type{
+	"i8": ir.Int8, "i16": ir.Int16, "i32": ir.Int32, "i64": ir.Int64,
+	"u8": ir.UInt8, "u16": ir.UInt16, "u32": ir.UInt32, "u64": ir.UInt64,
+	"f32": ir.Float32, "f64": ir.Float64, "bool": ir.Bool,
+}
+
+func (m *module) helperSource(name string) (int, string) {
+	parts := strings.Split(strings.TrimPrefix(name, "gh_"), "_")
+	t, ok := helperTypes[parts[len(parts)-1]]
+	if !ok {
+		panic(fmt.Sprintf("unknown helper %s", name))
+	}
+	c := cType(t)
+	switch parts[0] {
+	case "div":
+		if t.IsInt() {
+			return 0, fmt.Sprintf(`// Euclidean division, as in Halide: the remainder a - q*b is in [0, |b|), so
+// the quotient rounds down for b > 0 and up for b < 0 (7 / -2 is -3);
+// x / 0 is 0 and MIN / -1 wraps to MIN.
+%[1]s%[2]s %[3]s(%[2]s a, %[2]s b) {
+    if (b == 0) {
+        return 0;
+    }
+    if (b == -1) {
+        return (%[2]s)(0ull - (unsigned long long)a);
+    }
+    %[2]s q = a / b;
+    if (a %% b < 0) {
+        q += b > 0 ? -1 : 1;
+    }
+    return q;
+}
+`, m.d.HelperPrefix(), c, name)
+		}
+		return 0, fmt.Sprintf(`// Unsigned division; x / 0 is 0.
+%[1]s%[2]s %[3]s(%[2]s a, %[2]s b) {
+    return b == 0 ? 0 : a / b;
+}
+`, m.d.HelperPrefix(), c, name)
+	case "mod":
+		switch {
+		case t.IsInt():
+			return 0, fmt.Sprintf(`// Euclidean modulo, as in Halide: in [0, |b|) for either sign of b
+// (7 %% -3 is 1, -7 %% 2 is 1); x %% 0 is 0.
+%[1]s%[2]s %[3]s(%[2]s a, %[2]s b) {
+    if (b == 0 || b == -1) {
+        return 0;
+    }
+    %[2]s r = a %% b;
+    if (r < 0) {
+        r = b > 0 ? r + b : r - b;
+    }
+    return r;
+}
+`, m.d.HelperPrefix(), c, name)
+		case t.IsFloat():
+			mul, sub := m.d.RoundedOp(ir.Mul, ir.Float64), m.d.RoundedOp(ir.Sub, ir.Float64)
+			return 0, fmt.Sprintf(`// Float modulo a - b * floor(a / b), computed in double and rounded once at
+// the end, as the CPU executor computes it.
+%[1]s%[2]s %[3]s(%[2]s a, %[2]s b) {
+    const double p = a;
+    const double q = b;
+    return (%[2]s)%[5]s(p, %[4]s(q, floor(p / q)));
+}
+`, m.d.HelperPrefix(), c, name, mul, sub)
+		}
+		return 0, fmt.Sprintf(`// Unsigned modulo; x %% 0 is 0.
+%[1]s%[2]s %[3]s(%[2]s a, %[2]s b) {
+    return b == 0 ? 0 : a %% b;
+}
+`, m.d.HelperPrefix(), c, name)
+	case "min", "max":
+		lt, inf, word, pick := "<", "-Inf", "Min", "signbit(a) ? a : b"
+		if parts[0] == "max" {
+			lt, inf, word, pick = ">", "+Inf", "Max", "signbit(a) ? b : a"
+		}
+		zero := "0.0"
+		if t.Bits == 32 {
+			zero = "0.0f"
+		}
+		return 0, fmt.Sprintf(`// Go's math.%[4]s: %[5]s wins over NaN, NaN propagates, and -0 < +0.
+%[1]s%[2]s %[3]s(%[2]s a, %[2]s b) {
+    if (isinf(a) && a %[6]s %[7]s) {
+        return a;
+    }
+    if (isinf(b) && b %[6]s %[7]s) {
+        return b;
+    }
+    if (isnan(a) || isnan(b)) {
+        return a + b;
+    }
+    if (a == b) {
+        return %[8]s;
+    }
+    return a %[6]s b ? a : b;
+}
+`, m.d.HelperPrefix(), c, name, word, inf, lt, zero, pick)
+	case "abs":
+		return 0, fmt.Sprintf(`// |a| in int64; abs(MIN) wraps to MIN.
+%[1]slong long %[2]s(long long a) {
+    return a < 0 ? (long long)(0ull - (unsigned long long)a) : a;
+}
+`, m.d.HelperPrefix(), name)
+	case "toi8", "toi16", "toi32", "toi64", "tou8", "tou16", "tou32", "tou64":
+		return 0, m.floatToIntHelper(name, helperTypes[strings.TrimPrefix(parts[0], "to")], t)
+	case "cas":
+		return 1, m.d.CASHelper(name, t)
+	case "atomic":
+		return 2, m.atomicHelper(name, parts[1], t)
+	}
+	panic(fmt.Sprintf("unknown helper %s", name))
+}
+
+// floatToIntHelper writes gh_to<to>_<from>: ir.FloatToInt's
+// conversion (truncate toward zero, saturate at the ends of to, NaN to 0),
+// spelled with comparisons so that it does not depend on what the hardware
+// conversion does with NaN and out-of-range values.
+func (m *module) floatToIntHelper(name string, to, from ir.Type) string {
+	c, ct := cType(from), cType(to)
+	lo, hi := fmt.Sprint(to.Min()), fmt.Sprint(to.Max())
+	switch {
+	case to == ir.Int64:
+		lo, hi = "-9223372036854775807ll - 1", "9223372036854775807ll"
+	case to == ir.UInt64:
+		hi = "18446744073709551615ull"
+	case to.Bits == 32:
+		lo, hi = lo+"ll", hi+"ll"
+	}
+	// The ends as floats: 2^(bits-1) and 2^bits are exact; a value at or
+	// beyond them saturates. The lower end -2^(bits-1) is exact too.
+	top := fmt.Sprintf("%d.0", uint64(1)<<(to.Bits-1))
+	if to.IsUInt() {
+		top = fmt.Sprintf("%d.0", uint64(1)<<to.Bits)
+		if to.Bits == 64 {
+			top = "18446744073709551616.0"
+		}
+	}
+	bottom := "-" + fmt.Sprintf("%d.0", uint64(1)<<(to.Bits-1))
+	if to.IsUInt() {
+		bottom = "0.0"
+	}
+	if from.Bits == 32 {
+		top, bottom = top+"f", bottom+"f"
+	}
+	conv := "(long long)"
+	if to == ir.UInt64 {
+		conv = "(unsigned long long)"
+	}
+	return fmt.Sprintf(`// Float to %[4]s as every target converts: truncate toward zero, saturate
+// at the ends of the type, NaN to 0 (ir.FloatToInt).
+%[1]s%[2]s %[3]s(%[5]s a) {
+    if (isnan(a)) {
+        return 0;
+    }
+    if (a <= %[6]s) {
+        return (%[2]s)(%[8]s);
+    }
+    if (a >= %[7]s) {
+        return (%[2]s)(%[9]s);
+    }
+    return (%[2]s)%[10]s(a);
+}
+`, m.d.HelperPrefix(), ct, name, to, c, bottom, top, lo, hi, conv)
+}
+
+// atomicHelper writes gh_atomic_OP_T(T *p, T x), which replaces *p by
+// *p OP x atomically with a compare-and-swap loop.
+func (m *module) atomicHelper(name, opName string, t ir.Type) string {
+	var op ir.BinOp = 255
+	for o := ir.Add; o <= ir.Or; o++ {
+		if opWord[o] == opName {
+			op = o
+		}
+	}
+	if op == 255 {
+		panic(fmt.Sprintf("unknown atomic helper %s", name))
+	}
+	e := newPrinter(m, "")
+	e.vars["old"] = []cVar{{"old", t}}
+	e.vars["x"] = []cVar{{"x", t}}
+	val, _ := e.expr(&ir.Binary{Op: op, A: &ir.Var{T: t, Name: "old"}, B: &ir.Var{T: t, Name: "x"}})
+	c := cType(t)
+	cas := m.use("gh_cas_" + cTypeSuffix(t))
+	what := ir.ExprString(&ir.Binary{Op: op, A: &ir.Var{T: t, Name: "*p"}, B: &ir.Var{T: t, Name: "x"}})
+	return fmt.Sprintf(`// *p = %[5]s, atomically.
+%[1]svoid %[2]s(%[3]s *p, %[3]s x) {
+    %[3]s old = *p;
+    while (!%[4]s(p, &old, %[6]s)) {
+        // another thread changed *p first: old is its value, try again
+    }
+}
+`, m.d.HelperPrefix(), name, c, cas, what, val)
+}
+
+var opWord = map[ir.BinOp]string{
+	ir.Add: "add", ir.Sub: "sub", ir.Mul: "mul", ir.Div: "div", ir.Mod: "mod",
+	ir.Min: "min", ir.Max: "max", ir.And: "and", ir.Or: "or",
+}

@@ -1,0 +1,814 @@
+package cfamily
+
+// The printer: one kernel body's statements and expressions as C-family
+// code, shared by the dialects. It keeps the C scopes (every IR name gets a
+// readable identifier no visible declaration has), hoists lets into const
+// locals, and asks the dialect for what differs (Dialect).
+
+import (
+	"fmt"
+	"math"
+	"math/bits"
+	"strconv"
+	"strings"
+
+	"github.com/gohalide/gohalide/ir"
+)
+
+type cVar struct {
+	name string
+	t    ir.Type
+}
+
+type cBuf struct {
+	name    string
+	t       ir.Type
+	written bool // stores are allowed
+}
+
+type cLine struct {
+	indent int
+	text   string
+}
+
+type printer struct {
+	m      *module
+	kernel string
+	lines  []cLine
+	indent int
+	// scopes holds the C names declared in each open C block.
+	scopes []map[string]bool
+	// vars and bufs map IR names to their C bindings (innermost last).
+	vars map[string][]cVar
+	bufs map[string][]cBuf
+	// cond > 0 while emitting an expression that C evaluates only
+	// conditionally (a Select arm, the right operand of && or ||): a Let
+	// there becomes a lambda instead of a hoisted local.
+	cond int
+	tmp  int
+}
+
+func newPrinter(m *module, kernel string) *printer {
+	return &printer{
+		m: m, kernel: kernel,
+		scopes: []map[string]bool{{}},
+		vars:   map[string][]cVar{},
+		bufs:   map[string][]cBuf{},
+	}
+}
+
+func (e *printer) fail(format string, args ...any) {
+	panic(emitError{emitErr(e.kernel, format, args...)})
+}
+
+func (e *printer) line(format string, args ...any) {
+	e.lines = append(e.lines, cLine{e.indent, fmt.Sprintf(format, args...)})
+}
+
+func (e *printer) comment(text string) {
+	for _, l := range strings.Split(text, "\n") {
+		e.line("// %s", strings.TrimRight(l, " \t"))
+	}
+}
+
+func (e *printer) visible(name string) bool {
+	for _, s := range e.scopes {
+		if s[name] {
+			return true
+		}
+	}
+	return false
+}
+
+// fresh picks a C identifier for IR name that no visible declaration has.
+func (e *printer) fresh(name string) string {
+	base := cIdent(e.m.d, name)
+	c := base
+	for i := 1; e.visible(c); i++ {
+		c = fmt.Sprintf("%s_%d", base, i)
+	}
+	return c
+}
+
+// declare picks the C identifier for a new binding of IR name in the
+// current C block.
+func (e *printer) declare(name string) string {
+	c := e.fresh(name)
+	e.scopes[len(e.scopes)-1][c] = true
+	return c
+}
+
+func (e *printer) push() { e.scopes = append(e.scopes, map[string]bool{}); e.indent++ }
+func (e *printer) pop()  { e.scopes = e.scopes[:len(e.scopes)-1]; e.indent-- }
+func (e *printer) open(format string, args ...any) {
+	e.line(format, args...)
+	e.push()
+}
+func (e *printer) close() { e.pop(); e.line("}") }
+
+func (e *printer) bindVar(irName, cName string, t ir.Type) func() {
+	e.vars[irName] = append(e.vars[irName], cVar{cName, t})
+	return func() { e.vars[irName] = e.vars[irName][:len(e.vars[irName])-1] }
+}
+
+func (e *printer) bindBuf(irName string, b cBuf) func() {
+	e.bufs[irName] = append(e.bufs[irName], b)
+	return func() { e.bufs[irName] = e.bufs[irName][:len(e.bufs[irName])-1] }
+}
+
+func (e *printer) lookupBuf(name, what string) cBuf {
+	l := e.bufs[name]
+	if len(l) == 0 {
+		e.fail("%s buffer %s, which is neither an argument nor an allocation of the kernel", what, name)
+	}
+	return l[len(l)-1]
+}
+
+// ---------------------------------------------------------------------------
+// Statements.
+
+func (e *printer) stmt(s ir.Stmt) {
+	switch s := s.(type) {
+	case nil:
+	case *ir.Block:
+		for _, x := range s.Stmts {
+			e.stmt(x)
+		}
+	case *ir.LetStmt:
+		if !ir.StmtUses(s.Body, s.Name) {
+			e.stmt(s.Body)
+			return
+		}
+		v := e.top(s.Value)
+		c := e.declare(s.Name)
+		e.line("const %s %s = %s;", cType(s.Value.Type()), c, v)
+		restore := e.bindVar(s.Name, c, s.Value.Type())
+		e.stmt(s.Body)
+		restore()
+	case *ir.Comment:
+		e.comment(s.Text)
+	case *ir.LoadVector:
+		e.loadVector(s)
+	case *ir.StoreVector:
+		e.storeVector(s)
+	case *ir.Barrier:
+		if s.Reason != "" {
+			e.comment(s.Reason)
+		}
+		bar := e.m.d.Barrier()
+		if bar == "" {
+			e.fail("a barrier (%s) in %s code, which has none", s.Reason, e.m.d.Name())
+		}
+		e.line("%s", bar)
+	case *ir.ProducerConsumer:
+		if s.Producer {
+			e.line("// produce %s", s.Func)
+		} else {
+			e.line("// consume %s", s.Func)
+		}
+		e.stmt(s.Body)
+	case *ir.For:
+		e.loop(s)
+	case *ir.IfThenElse:
+		e.ifThenElse(s)
+	case *ir.Allocate:
+		e.allocate(s)
+	case *ir.Store:
+		e.store(s)
+	case *ir.Evaluate:
+		if s.X == nil || ir.IsConst(s.X) {
+			return
+		}
+		if fn, _, ok := ir.IsTraceStore(s.X); ok {
+			e.comment("a store to " + fn + " is traced on the CPU and the emulator only")
+			return
+		}
+		x, p := e.expr(s.X)
+		e.line("(void)%s;", cParen(x, p, cPrecUnary))
+	case *ir.AssertStmt:
+		c, p := e.expr(s.Cond)
+		e.comment("assert: " + s.Message)
+		e.open("if (!%s) {", cParen(c, p, cPrecUnary))
+		e.line("%s", e.m.d.Trap())
+		e.close()
+	case *ir.Provide:
+		e.fail("statement is not lowered: found Provide to %s", s.Func)
+	case *ir.Realize:
+		e.fail("statement is not lowered: found Realize of %s", s.Func)
+	case *ir.Launch:
+		e.fail("found a kernel launch inside a kernel")
+	default:
+		e.fail("cannot emit statement %T", s)
+	}
+}
+
+// storeVector emits the stores an ir.StoreVector marks as one vector store
+// (lowering proved, or a branch around it tested, that the first index is
+// a multiple of the lane count): the lanes' values into one vector, then
+// one store. A mark whose stores do not fit is emitted store by store.
+func (e *printer) storeVector(s *ir.StoreVector) {
+	stores, ok := s.VectorStores()
+	if !ok {
+		e.stmt(s.Body)
+		return
+	}
+	vt := e.m.d.VectorType(stores[0].Value.Type(), len(stores))
+	b := e.lookupBuf(stores[0].Buf, "store to")
+	if vt == "" || !b.written || b.t != stores[0].Value.Type() {
+		e.stmt(s.Body)
+		return
+	}
+	vals := make([]string, len(stores))
+	for i, st := range stores {
+		vals[i] = e.top(st.Value)
+	}
+	v := e.declare(stores[0].Buf + ".vec")
+	e.line("const %s %s = {%s};", vt, v, strings.Join(vals, ", "))
+	e.line("*(%s *)&%s[%s] = %s;", vt, b.name, e.top(stores[0].Index), v)
+}
+
+// loadVector emits the lets an ir.LoadVector marks as one vector load
+// (lowering proved the first index a multiple of the lane count and the
+// array aligned; the emulator checks the index), then their scope. Lets
+// that do not fit the mark are emitted one by one.
+func (e *printer) loadVector(s *ir.LoadVector) {
+	names, loads, rest, ok := s.VectorLanes()
+	vt := ""
+	if ok {
+		vt = e.m.d.VectorType(loads[0].T, len(loads))
+		for i, l := range loads {
+			if d, isConst := ir.AsInt(ir.Simplify(ir.SubE(l.Index, loads[0].Index))); !isConst || d != int64(i) {
+				vt = ""
+			}
+		}
+	}
+	if vt == "" {
+		e.stmt(s.Body)
+		return
+	}
+	b := e.lookupBuf(loads[0].Buf, "load from")
+	v := e.declare(names[0] + ".vec")
+	e.line("const %s %s = *(const %s *)&%s[%s];", vt, v, vt, b.name, e.top(loads[0].Index))
+	var restores []func()
+	for i, n := range names {
+		c := e.declare(n)
+		e.line("const %s %s = %s.%c;", cType(loads[i].T), c, v, "xyzw"[i])
+		restores = append(restores, e.bindVar(n, c, loads[i].T))
+	}
+	e.stmt(rest)
+	for i := len(restores) - 1; i >= 0; i-- {
+		restores[i]()
+	}
+}
+
+// cIsAtom reports whether e prints as a name or a literal.
+func cIsAtom(e ir.Expr) bool {
+	switch e.(type) {
+	case *ir.IntImm, *ir.Var:
+		return true
+	}
+	return false
+}
+
+func (e *printer) loop(s *ir.For) {
+	switch s.Kind {
+	case ir.GPUBlock, ir.GPUThread:
+		e.fail("loop %s has kind %v: GPU loops are the kernel's launch dimensions and cannot appear in its body", s.Name, s.Kind)
+	}
+	if s.Min.Type() != ir.Int32 || s.Extent.Type() != ir.Int32 {
+		e.fail("loop %s has bounds of types %v and %v, want int32", s.Name, s.Min.Type(), s.Extent.Type())
+	}
+	var mn, cond string
+	lo, loConst := ir.AsInt(s.Min)
+	ext, extConst := ir.AsInt(s.Extent)
+	switch {
+	case loConst && extConst:
+		mn = strconv.FormatInt(lo, 10)
+		cond = strconv.FormatInt(lo+ext, 10)
+	default:
+		mn = e.top(s.Min)
+		if !cIsAtom(s.Min) {
+			c := e.declare(s.Name + ".min")
+			e.line("const int %s = %s;", c, mn)
+			mn = c
+		}
+		x := e.top(s.Extent)
+		if !cIsAtom(s.Extent) {
+			c := e.declare(s.Name + ".extent")
+			e.line("const int %s = %s;", c, x)
+			x = c
+		}
+		if loConst && lo == 0 {
+			cond = x
+		} else {
+			cond = mn + " + " + x
+		}
+	}
+	switch s.Kind {
+	case ir.Unrolled, ir.Vectorized:
+		if u := e.m.d.Unroll(); u != "" {
+			e.line("%s", u)
+		}
+	}
+	c := e.fresh(s.Name)
+	e.open("for (int %s = %s; %s < %s; %s++) {", c, mn, c, cond, c)
+	e.scopes[len(e.scopes)-1][c] = true
+	restore := e.bindVar(s.Name, c, ir.Int32)
+	e.stmt(s.Body)
+	restore()
+	e.close()
+}
+
+func (e *printer) ifThenElse(s *ir.IfThenElse) {
+	c := e.top(s.Cond)
+	e.open("if (%s) {", c)
+	e.stmt(s.Then)
+	for s.Else != nil {
+		el, ok := s.Else.(*ir.IfThenElse)
+		if ok && !cHasLet(el.Cond) {
+			c := e.top(el.Cond)
+			e.pop()
+			e.line("} else if (%s) {", c)
+			e.push()
+			e.stmt(el.Then)
+			s = el
+			continue
+		}
+		e.pop()
+		e.line("} else {")
+		e.push()
+		e.stmt(s.Else)
+		break
+	}
+	e.close()
+}
+
+func cHasLet(x ir.Expr) bool {
+	found := false
+	ir.WalkExpr(x, func(x ir.Expr) bool {
+		if _, ok := x.(*ir.Let); ok {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+func (e *printer) allocate(s *ir.Allocate) {
+	if s.Memory == ir.GPUShared {
+		// Declared at the top of the body by sharedDecls.
+		e.stmt(s.Body)
+		return
+	}
+	n := int64(1)
+	for _, x := range s.Extents {
+		v, ok := ir.AsInt(ir.Simplify(x))
+		if !ok {
+			e.fail("allocation %s in %v memory has the non-constant extent %s; per-thread allocations need constant sizes", s.Name, s.Memory, ir.ExprString(x))
+		}
+		n *= v
+	}
+	if n <= 0 {
+		e.fail("allocation %s has %d elements", s.Name, n)
+	}
+	c := e.declare(s.Name)
+	e.line("%s %s[%d];", cType(s.T), c, n)
+	restore := e.bindBuf(s.Name, cBuf{c, s.T, true})
+	e.stmt(s.Body)
+	restore()
+}
+
+func (e *printer) store(s *ir.Store) {
+	if s.Index == nil || s.Value == nil {
+		e.fail("store to %s has a nil index or value", s.Buf)
+	}
+	b := e.lookupBuf(s.Buf, "store to")
+	if !b.written {
+		e.fail("store to read-only buffer %s", s.Buf)
+	}
+	if s.Value.Type() != b.t {
+		e.fail("store of a %v value to buffer %s of %v", s.Value.Type(), s.Buf, b.t)
+	}
+	if s.Atomic && atomicUsesSelf(s.Value, s.Buf, s.Index) {
+		e.atomicStore(s, b)
+		return
+	}
+	idx := e.top(s.Index)
+	v := e.top(s.Value)
+	e.line("%s[%s] = %s;", b.name, idx, v)
+}
+
+// atomicSelf reports whether x is a load of element index of buf.
+func atomicSelf(x ir.Expr, buf string, index ir.Expr) bool {
+	l, ok := x.(*ir.Load)
+	return ok && l.Buf == buf && ir.Equal(l.Index, index)
+}
+
+func atomicUsesSelf(x ir.Expr, buf string, index ir.Expr) bool {
+	found := false
+	ir.WalkExpr(x, func(x ir.Expr) bool {
+		if atomicSelf(x, buf, index) {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+func commutative(op ir.BinOp) bool {
+	switch op {
+	case ir.Add, ir.Mul, ir.Min, ir.Max, ir.And, ir.Or:
+		return true
+	}
+	return false
+}
+
+// atomicStore emits an atomic read-modify-write of buf[index]: a CUDA
+// atomic where one computes the value, a helper with a compare-and-swap
+// loop for other operators, and an inline compare-and-swap loop for any
+// other expression of the old value.
+func (e *printer) atomicStore(s *ir.Store, b cBuf) {
+	t := b.t
+	if bin, ok := s.Value.(*ir.Binary); ok && opWord[bin.Op] != "" {
+		var x ir.Expr
+		switch {
+		case atomicSelf(bin.A, s.Buf, s.Index) && !atomicUsesSelf(bin.B, s.Buf, s.Index):
+			x = bin.B
+		case commutative(bin.Op) && atomicSelf(bin.B, s.Buf, s.Index) && !atomicUsesSelf(bin.A, s.Buf, s.Index):
+			x = bin.A
+		}
+		if x != nil {
+			idx := e.top(s.Index)
+			xs, xp := e.expr(x)
+			ptr := fmt.Sprintf("&%s[%s]", b.name, idx)
+			if line, ok := e.m.d.Atomic(bin.Op, t, ptr, xs, xp); ok {
+				e.line("%s", line)
+			} else {
+				e.line("%s(%s, %s);", e.m.use(fmt.Sprintf("gh_atomic_%s_%s", opWord[bin.Op], cTypeSuffix(t))), ptr, xs)
+			}
+			return
+		}
+	}
+	// Any other function of the old value: an inline compare-and-swap loop.
+	idx := e.top(s.Index)
+	ct := cType(t)
+	e.comment(fmt.Sprintf("atomic update of %s[%s]", b.name, idx))
+	e.open("{")
+	ptr := e.declare(s.Buf + ".ptr")
+	old := e.declare(s.Buf + ".old")
+	nw := e.declare(s.Buf + ".new")
+	e.line("%s *%s = &%s[%s];", ct, ptr, b.name, idx)
+	e.line("%s %s = *%s;", ct, old, ptr)
+	e.line("%s %s;", ct, nw)
+	e.open("do {")
+	e.tmp++
+	oldName := fmt.Sprintf("#old%d", e.tmp)
+	restore := e.bindVar(oldName, old, t)
+	var repl func(ir.Expr) ir.Expr
+	repl = func(x ir.Expr) ir.Expr {
+		if atomicSelf(x, s.Buf, s.Index) {
+			return &ir.Var{T: t, Name: oldName}
+		}
+		return ir.MapExpr(x, repl)
+	}
+	v := e.top(repl(s.Value))
+	restore()
+	e.line("%s = %s;", nw, v)
+	e.pop()
+	e.line("} while (!%s(%s, &%s, %s));", e.m.use("gh_cas_"+cTypeSuffix(t)), ptr, old, nw)
+	e.close()
+}
+
+// ---------------------------------------------------------------------------
+// Expressions.
+
+// top emits x where any expression may stand (an initializer, an index, a
+// condition).
+func (e *printer) top(x ir.Expr) string {
+	s, _ := e.expr(x)
+	return s
+}
+
+// operand emits x as an operand needing precedence at least need.
+func (e *printer) operand(x ir.Expr, need int) string {
+	s, p := e.expr(x)
+	return cParen(s, p, need)
+}
+
+// conditional emits x as C evaluates only sometimes.
+func (e *printer) conditional(x ir.Expr, need int) string {
+	e.cond++
+	defer func() { e.cond-- }()
+	return e.operand(x, need)
+}
+
+func (e *printer) expr(x ir.Expr) (string, int) {
+	switch x := x.(type) {
+	case nil:
+		e.fail("nil expression")
+	case *ir.IntImm:
+		if x.T.IsFloat() {
+			e.fail("integer constant %d has type %v", x.V, x.T)
+		}
+		return cIntLiteral(x.T, x.V)
+	case *ir.FloatImm:
+		if !x.T.IsFloat() {
+			e.fail("float constant %v has type %v", x.V, x.T)
+		}
+		return cFloatLiteral(e.m.d, x.T, x.V)
+	case *ir.Var:
+		l := e.vars[x.Name]
+		if len(l) == 0 {
+			e.fail("variable %s is not bound: it is not an argument, a loop variable, a let or a thread or block index", x.Name)
+		}
+		b := l[len(l)-1]
+		if b.t != x.T {
+			return e.cast(b.name, cPrecPostfix, b.t, x.T)
+		}
+		return b.name, cPrecPostfix
+	case *ir.Cast:
+		s, p := e.expr(x.X)
+		return e.cast(s, p, x.X.Type(), x.T)
+	case *ir.Binary:
+		return e.binary(x)
+	case *ir.Not:
+		return "!" + e.operand(x.X, cPrecUnary), cPrecUnary
+	case *ir.Select:
+		if x.True.Type() != x.False.Type() {
+			e.fail("select arms have types %v and %v", x.True.Type(), x.False.Type())
+		}
+		c := e.operand(x.Cond, cPrecCond+1)
+		a := e.conditional(x.True, cPrecCond+1)
+		b := e.conditional(x.False, cPrecCond)
+		return c + " ? " + a + " : " + b, cPrecCond
+	case *ir.Call:
+		return e.call(x)
+	case *ir.Load:
+		b := e.lookupBuf(x.Buf, "load of")
+		if b.t != x.T {
+			e.fail("load of %v from buffer %s of %v", x.T, x.Buf, b.t)
+		}
+		return b.name + "[" + e.top(x.Index) + "]", cPrecPostfix
+	case *ir.Let:
+		if e.cond > 0 {
+			return e.letLambda(x), cPrecPostfix
+		}
+		if !ir.Uses(x.Body, x.Name) {
+			return e.expr(x.Body)
+		}
+		v := e.top(x.Value)
+		c := e.declare(x.Name)
+		e.line("const %s %s = %s;", cType(x.Value.Type()), c, v)
+		restore := e.bindVar(x.Name, c, x.Value.Type())
+		defer restore()
+		return e.expr(x.Body)
+	}
+	e.fail("cannot emit expression %T", x)
+	return "", 0
+}
+
+// letLambda emits a Let that C must evaluate conditionally as an
+// immediately invoked lambda, whose statements are the hoisted lets.
+func (e *printer) letLambda(x *ir.Let) string {
+	saved, savedCond, savedIndent := e.lines, e.cond, e.indent
+	e.lines, e.cond = nil, 0
+	e.push()
+	body := e.top(x)
+	inner := e.lines
+	e.pop()
+	e.lines, e.cond, e.indent = saved, savedCond, savedIndent
+	stmts := make([]string, len(inner))
+	for i, l := range inner {
+		stmts[i] = l.text
+	}
+	return e.m.d.LetExpr(cType(x.Type()), stmts, body)
+}
+
+// cast converts the C expression s (precedence p) of type from to type to,
+// with the CPU executor's rules.
+func (e *printer) cast(s string, p int, from, to ir.Type) (string, int) {
+	if from == to {
+		return s, p
+	}
+	ct := cType(to)
+	if from.IsFloat() && to.IsIntOrUInt() {
+		return e.m.use("gh_to"+cTypeSuffix(to)+"_"+cTypeSuffix(from)) + "(" + s + ")", cPrecPostfix
+	}
+	return "(" + ct + ")" + cParen(s, p, cPrecUnary), cPrecUnary
+}
+
+func (e *printer) binary(x *ir.Binary) (string, int) {
+	t := x.A.Type()
+	if x.B.Type() != t {
+		e.fail("operands of %v have types %v and %v: %s", x.Op, t, x.B.Type(), ir.ExprString(x))
+	}
+	op := x.Op
+	switch {
+	case op == ir.And || op == ir.Or:
+		if t.IsFloat() {
+			e.fail("operands of %v have type %v", op, t)
+		}
+		prec, sym := cPrecAnd, " && "
+		if op == ir.Or {
+			prec, sym = cPrecOr, " || "
+		}
+		// && inside || gets parentheses, for the reader.
+		a := e.operand(x.A, cPrecAnd+1)
+		b := e.conditional(x.B, cPrecAnd+1)
+		return a + sym + b, prec
+	case op.IsComparison():
+		prec := cPrecRel
+		if op == ir.EQ || op == ir.NE {
+			prec = cPrecEq
+		}
+		return e.operand(x.A, prec+1) + " " + op.String() + " " + e.operand(x.B, prec+1), prec
+	case t.IsFloat():
+		sfx := cTypeSuffix(t)
+		switch op {
+		case ir.Add, ir.Sub:
+			return e.additive(x, t)
+		case ir.Mul:
+			fn := e.m.d.RoundedOp(ir.Mul, t)
+			if e.m.contract || fn == "" {
+				return e.operand(x.A, cPrecMul) + " * " + e.operand(x.B, cPrecMul+1), cPrecMul
+			}
+			return fn + "(" + e.top(x.A) + ", " + e.top(x.B) + ")", cPrecPostfix
+		case ir.Div:
+			b := e.operand(x.B, cPrecMul+1)
+			if k, ok := x.B.(*ir.FloatImm); ok && k.V == 0 {
+				// The same zero, which the compiler does not warn about.
+				b = cZeroBits(e.m.d, k)
+			}
+			return e.operand(x.A, cPrecMul) + " / " + b, cPrecMul
+		case ir.Mod, ir.Min, ir.Max:
+			return e.m.use("gh_"+opWord[op]+"_"+sfx) + "(" + e.top(x.A) + ", " + e.top(x.B) + ")", cPrecPostfix
+		}
+	default: // integers and bools
+		ct := cType(t)
+		switch op {
+		case ir.Add, ir.Sub, ir.Mul:
+			if !cNarrow(t) {
+				if op == ir.Mul {
+					return e.operand(x.A, cPrecMul) + " * " + e.operand(x.B, cPrecMul+1), cPrecMul
+				}
+				return e.additive(x, t)
+			}
+			// C computes in int: cast back to wrap as the CPU does.
+			var a string
+			switch op {
+			case ir.Add, ir.Sub:
+				s, _ := e.additive(x, t)
+				return "(" + ct + ")(" + s + ")", cPrecUnary
+			case ir.Mul:
+				if t == ir.UInt16 {
+					// 65535 * 65535 overflows int: multiply unsigned.
+					a = "(unsigned int)" + e.operand(x.A, cPrecUnary)
+				} else {
+					a = e.operand(x.A, cPrecMul)
+				}
+			}
+			return "(" + ct + ")(" + a + " * " + e.operand(x.B, cPrecMul+1) + ")", cPrecUnary
+		case ir.Div, ir.Mod:
+			if k, ok := ir.AsInt(x.B); ok && k != 0 && t.IsUInt() {
+				sym := " / "
+				if op == ir.Mod {
+					sym = " % "
+				}
+				return e.operand(x.A, cPrecMul) + sym + e.operand(x.B, cPrecMul+1), cPrecMul
+			}
+			// By a positive power of two 2^n, Euclidean division rounds
+			// down: an arithmetic shift, and the modulo in [0, 2^n) a
+			// mask, for either sign of a (two's complement). Not for
+			// a negative divisor (the quotient rounds up). No helper,
+			// no branches, which keeps the index arithmetic of the
+			// cooperative loads cheap enough for nvcc to recompute
+			// rather than keep live (or spill).
+			if k, ok := ir.AsInt(x.B); ok && k > 0 && k&(k-1) == 0 && (t == ir.Int32 || t == ir.Int64) {
+				if op == ir.Div {
+					return e.operand(x.A, cPrecMul+1) + " >> " + strconv.Itoa(bits.TrailingZeros64(uint64(k))), cPrecShift
+				}
+				return e.operand(x.A, cPrecMul+1) + " & " + strconv.FormatInt(k-1, 10), cPrecBitAnd
+			}
+			ht := t
+			switch {
+			case t.IsBool():
+				ht = ir.UInt32
+			case cNarrow(t) && t.IsInt():
+				ht = ir.Int32
+			case cNarrow(t):
+				ht = ir.UInt32
+			}
+			call := e.m.use("gh_"+opWord[op]+"_"+cTypeSuffix(ht)) + "(" + e.top(x.A) + ", " + e.top(x.B) + ")"
+			if ht != t {
+				return "(" + ct + ")" + call, cPrecUnary
+			}
+			return call, cPrecPostfix
+		case ir.Min, ir.Max:
+			return opWord[op] + "(" + e.top(x.A) + ", " + e.top(x.B) + ")", cPrecPostfix
+		}
+	}
+	e.fail("cannot emit operator %v on %v", op, t)
+	return "", 0
+}
+
+// additive emits Add and Sub of signed integers and floats, writing
+// a + -k as a - k (the same value in these types; narrow types are cast
+// back by the caller).
+func (e *printer) additive(x *ir.Binary, t ir.Type) (string, int) {
+	op := x.Op
+	b := x.B
+	switch k := b.(type) {
+	case *ir.IntImm:
+		if t.IsInt() && k.V < 0 && k.V != t.Min() {
+			b = &ir.IntImm{T: k.T, V: -k.V}
+			op = ir.Add + ir.Sub - op
+		}
+	case *ir.FloatImm:
+		if k.V < 0 || k.V == 0 && math.Signbit(k.V) {
+			b = &ir.FloatImm{T: k.T, V: -k.V}
+			op = ir.Add + ir.Sub - op
+		}
+	}
+	return e.operand(x.A, cPrecAdd) + " " + op.String() + " " + e.operand(b, cPrecAdd+1), cPrecAdd
+}
+
+// cZeroBits spells a float zero through its bits.
+func cZeroBits(d Dialect, k *ir.FloatImm) string {
+	if k.T.Bits == 32 {
+		return d.FloatBits(k.T, uint64(math.Float32bits(float32(k.V))))
+	}
+	return d.FloatBits(k.T, math.Float64bits(k.V))
+}
+
+func (e *printer) call(x *ir.Call) (string, int) {
+	switch x.Kind {
+	case ir.CallFunc:
+		e.fail("expression is not lowered: found call to Func %s", x.Name)
+	case ir.CallImage:
+		e.fail("expression is not lowered: found call to image %s", x.Name)
+	case ir.CallIntrinsic:
+	default:
+		e.fail("unknown call kind %d of %s", x.Kind, x.Name)
+	}
+	nargs := map[string]int{
+		ir.IntrinsicAbs: 1, ir.IntrinsicSqrt: 1, ir.IntrinsicExp: 1, ir.IntrinsicLog: 1,
+		ir.IntrinsicPow: 2, ir.IntrinsicFloor: 1, ir.IntrinsicCeil: 1, ir.IntrinsicRound: 1,
+		ir.IntrinsicPromiseClamped: 3, ir.IntrinsicUnsafePromiseClamped: 3, ir.IntrinsicLikely: 1,
+	}
+	n, ok := nargs[x.Name]
+	if !ok {
+		e.fail("unknown intrinsic %s", x.Name)
+	}
+	if len(x.Args) != n {
+		e.fail("intrinsic %s takes %d arguments, got %d", x.Name, n, len(x.Args))
+	}
+	a0 := x.Args[0]
+	switch x.Name {
+	case ir.IntrinsicLikely, ir.IntrinsicUnsafePromiseClamped:
+		s, p := e.expr(a0)
+		return e.cast(s, p, a0.Type(), x.T)
+	case ir.IntrinsicPromiseClamped:
+		s, p := e.expr(ir.MinE(ir.MaxE(a0, x.Args[1]), x.Args[2]))
+		return e.cast(s, p, a0.Type(), x.T)
+	case ir.IntrinsicAbs:
+		at := a0.Type()
+		switch {
+		case at.IsFloat():
+			fn := "fabsf"
+			if at.Bits == 64 {
+				fn = "fabs"
+			}
+			return e.cast(fn+"("+e.top(a0)+")", cPrecPostfix, at, x.T)
+		case at.IsInt():
+			return e.cast(e.m.use("gh_abs_i64")+"("+e.top(a0)+")", cPrecPostfix, ir.Int64, x.T)
+		}
+		s, p := e.expr(a0)
+		return e.cast(s, p, at, x.T)
+	}
+	// Float math. The CPU computes in float64 and rounds to the type; for a
+	// float32 sqrt, floor, ceil and round the float functions give the same
+	// result.
+	same := true
+	for _, a := range x.Args {
+		same = same && a.Type() == x.T
+	}
+	if same && x.T == ir.Float32 {
+		fn := map[string]string{ir.IntrinsicSqrt: "sqrtf", ir.IntrinsicFloor: "floorf", ir.IntrinsicCeil: "ceilf", ir.IntrinsicRound: "rintf"}[x.Name]
+		if fn != "" {
+			return fn + "(" + e.top(a0) + ")", cPrecPostfix
+		}
+	}
+	fn := map[string]string{
+		ir.IntrinsicSqrt: "sqrt", ir.IntrinsicExp: "exp", ir.IntrinsicLog: "log", ir.IntrinsicPow: "pow",
+		ir.IntrinsicFloor: "floor", ir.IntrinsicCeil: "ceil", ir.IntrinsicRound: "rint",
+	}[x.Name]
+	args := make([]string, len(x.Args))
+	for i, a := range x.Args {
+		s, p := e.expr(a)
+		if a.Type() != ir.Float64 {
+			s, _ = e.cast(s, p, a.Type(), ir.Float64)
+		}
+		args[i] = s
+	}
+	return e.cast(fn+"("+strings.Join(args, ", ")+")", cPrecPostfix, ir.Float64, x.T)
+}
