@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -171,6 +173,28 @@ func sameKernels(a, b []*ir.Kernel) bool {
 	return true
 }
 
+// recordsText prints the kernel records before extraction (st.kernels,
+// what gpu_block_size and gpu_cooperative decide) for the debug log.
+func recordsText(records map[string]*ir.Kernel) string {
+	var b strings.Builder
+	for _, name := range slices.Sorted(maps.Keys(records)) {
+		k := records[name]
+		var loops []string
+		for _, l := range slices.Sorted(maps.Keys(k.ThreadDims)) {
+			loops = append(loops, fmt.Sprintf("%s:%s", l, "xyz"[k.ThreadDims[l]:k.ThreadDims[l]+1]))
+		}
+		fmt.Fprintf(&b, "kernel record %s: block (%s, %s, %s), thread loops %s", name, ir.ExprString(k.Block[0]), ir.ExprString(k.Block[1]), ir.ExprString(k.Block[2]), strings.Join(loops, " "))
+		if len(k.SingleThread) > 0 {
+			fmt.Fprintf(&b, ", single-thread stages %s", strings.Join(k.SingleThread, " "))
+		}
+		if len(k.Shares) > 0 {
+			fmt.Fprintf(&b, ", share loops %s", strings.Join(slices.Sorted(maps.Keys(k.Shares)), " "))
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
 // stopped is the panic value with which a pass deep in its work gives up
 // when the context is done; Lower turns it into an ErrCanceled error.
 type stopped struct{ err error }
@@ -241,13 +265,14 @@ func Lower(p *Pipeline, opts Options) (res *Result, err error) {
 	for _, pass := range Passes {
 		current = pass.Name
 		st.checkStop()
-		before, beforeKernels := st.Stmt, st.Kernels
+		before, beforeKernels, beforeRecords := st.Stmt, st.Kernels, maps.Clone(st.kernels)
 		start := time.Now()
 		if err := pass.Run(st); err != nil {
 			return nil, err
 		}
 		st.logf(1, "lower: %s (%v)\n", pass.Name, time.Since(start))
-		unchanged := before != nil && before == st.Stmt && sameKernels(beforeKernels, st.Kernels)
+		sameRecords := maps.Equal(beforeRecords, st.kernels)
+		unchanged := before != nil && before == st.Stmt && sameKernels(beforeKernels, st.Kernels) && sameRecords
 		if afterPass != nil {
 			afterPass(pass.Name, st, unchanged)
 		}
@@ -256,6 +281,9 @@ func Lower(p *Pipeline, opts Options) (res *Result, err error) {
 				st.logf(2, "unchanged\n")
 			} else if st.Stmt != nil {
 				st.logf(2, "%s\n", ir.StmtString(st.Stmt))
+				if !sameRecords {
+					st.logf(2, "%s", recordsText(st.kernels))
+				}
 			}
 		}
 		if opts.Verify && st.Stmt != nil {
