@@ -44,12 +44,12 @@ func (s *Stage) Err() error {
 // begin is the start of every Stage directive: it reports whether the
 // stage belongs to a Func (a nil or zero Stage does not, and the
 // directive does nothing; Err says so) and moves the Func to a new
-// generation (see Func.begin).
-func (s *Stage) begin(directive string) bool {
+// generation (see Func.begin), recording a bad name among vs.
+func (s *Stage) begin(directive string, vs ...VarOrRVar) bool {
 	if s == nil || s.f == nil {
 		return false
 	}
-	s.f.begin(directive)
+	s.f.begin(directive, vs...)
 	return true
 }
 
@@ -136,7 +136,7 @@ func (s *Stage) vars(directive string, vs ...VarOrRVar) ([]string, bool) {
 // Split splits loop old into outer and inner loops, inner of extent factor.
 // tail optionally picks the tail strategy (default TailAuto).
 func (s *Stage) Split(old, outer, inner VarOrRVar, factor int, tail ...TailStrategy) *Stage {
-	if !s.begin("split") {
+	if !s.begin("split", old, outer, inner) {
 		return s
 	}
 	if n, ok := s.vars("split", old, outer, inner); ok {
@@ -193,7 +193,7 @@ func (s *Stage) split(directive, old, outer, inner string, factor int, tail []Ta
 // fused.
 func (s *Stage) Fuse(inner, outer, fused VarOrRVar) *Stage {
 	const directive = "fuse"
-	if !s.begin(directive) {
+	if !s.begin(directive, inner, outer, fused) {
 		return s
 	}
 	d := s.def(directive)
@@ -238,7 +238,7 @@ func (s *Stage) Fuse(inner, outer, fused VarOrRVar) *Stage {
 // the same loops held before, and other loops stay where they are.
 func (s *Stage) Reorder(vars ...VarOrRVar) *Stage {
 	const directive = "reorder"
-	if !s.begin(directive) {
+	if !s.begin(directive, vars...) {
 		return s
 	}
 	d := s.def(directive)
@@ -284,7 +284,7 @@ func sortInts(a []int) {
 // Tile splits x and y by xf and yf and orders the loops xi, yi, xo, yo
 // (innermost first).
 func (s *Stage) Tile(x, y, xo, yo, xi, yi VarOrRVar, xf, yf int, tail ...TailStrategy) *Stage {
-	if !s.begin("tile") {
+	if !s.begin("tile", x, y, xo, yo, xi, yi) {
 		return s
 	}
 	s.Split(x, xo, xi, xf, tail...)
@@ -293,7 +293,7 @@ func (s *Stage) Tile(x, y, xo, yo, xi, yi VarOrRVar, xf, yf int, tail ...TailStr
 }
 
 func (s *Stage) setKind(directive string, v VarOrRVar, k ir.ForKind) *Stage {
-	if !s.begin(directive) {
+	if !s.begin(directive, v) {
 		return s
 	}
 	d := s.def(directive)
@@ -312,7 +312,7 @@ func (s *Stage) setKind(directive string, v VarOrRVar, k ir.ForKind) *Stage {
 // splitAndMark splits v by factor (outer keeps v's name) and marks the inner
 // loop, or marks v itself when no factor is given.
 func (s *Stage) splitAndMark(directive, suffix string, v VarOrRVar, k ir.ForKind, factor []int) *Stage {
-	if !s.begin(directive) {
+	if !s.begin(directive, v) {
 		return s
 	}
 	if len(factor) == 0 {
@@ -431,7 +431,7 @@ func (f *Func) ComputeRoot() *Func {
 // ComputeAt computes the part of f that one iteration of loop v of the last
 // stage of consumer needs, inside that loop.
 func (f *Func) ComputeAt(consumer *Func, v VarOrRVar) *Func {
-	f = f.begin("compute_at")
+	f = f.begin("compute_at", v)
 	if !f.levelArgs("compute_at", consumer.nilErr("") != nil, v) {
 		return f
 	}
@@ -442,7 +442,7 @@ func (f *Func) ComputeAt(consumer *Func, v VarOrRVar) *Func {
 
 // ComputeAtStage is ComputeAt for a loop of a given stage of the consumer.
 func (f *Func) ComputeAtStage(consumer *Stage, v VarOrRVar) *Func {
-	f = f.begin("compute_at")
+	f = f.begin("compute_at", v)
 	if !f.levelArgs("compute_at", consumer == nil || consumer.f.nilErr("") != nil, v) {
 		return f
 	}
@@ -483,7 +483,7 @@ func (f *Func) StoreRoot() *Func {
 // StoreAt allocates f's storage inside loop v of consumer (which must
 // enclose the compute level).
 func (f *Func) StoreAt(consumer *Func, v VarOrRVar) *Func {
-	f = f.begin("store_at")
+	f = f.begin("store_at", v)
 	if !f.levelArgs("store_at", consumer.nilErr("") != nil, v) {
 		return f
 	}
@@ -505,7 +505,7 @@ func (f *Func) StoreIn(m MemoryType) *Func {
 
 // Bound fixes the region of f computed along pure var v to [min, min+extent).
 func (f *Func) Bound(v Var, min, extent any) *Func {
-	f = f.begin("bound")
+	f = f.begin("bound", v)
 	mn, ext := E(min), E(extent)
 	for _, e := range []Expr{mn, ext} {
 		if e.err != nil {
@@ -531,19 +531,19 @@ func (f *Func) In(consumer *Func) *Func {
 	if consumer.nilErr("") != nil {
 		f.fail(ir.Errorf(ir.ErrNilObject, f.fn.Name, "in", "the consumer of the wrapper of %s is nil (or a zero Func)", f.fn.Name).
 			WithLegal("f.In(g) with g a Func made by NewFunc that reads f"))
-		w := NewFunc(f.fn.Name + "_in_nil")
+		w := newFunc(f.fn.Name + "_in_nil")
 		w.fail(f.err)
 		return w
 	}
 	if f.err != nil {
-		w := NewFunc(f.fn.Name + "_in_" + consumer.fn.Name)
+		w := newFunc(f.fn.Name + "_in_" + consumer.fn.Name)
 		w.fail(f.err)
 		return w
 	}
 	if w, ok := f.wrappers[consumer]; ok {
 		return w
 	}
-	w := NewFunc(f.fn.Name + "_in_" + consumer.fn.Name)
+	w := newFunc(f.fn.Name + "_in_" + consumer.fn.Name)
 	if f.fn.Anonymous {
 		// The pipeline names anonymous Funcs by the text before their "$".
 		base := f.fn.Name[:strings.LastIndex(f.fn.Name, "$")]
@@ -556,7 +556,7 @@ func (f *Func) In(consumer *Func) *Func {
 	}
 	args := make([]any, len(f.fn.Args))
 	for i, a := range f.fn.Args {
-		args[i] = NewVar(a)
+		args[i] = newVar(a)
 	}
 	w.Define(args...).Is(f.At(args...))
 	if f.wrappers == nil {
@@ -588,7 +588,7 @@ func (s *Stage) GPUThreads(vars ...VarOrRVar) *Stage {
 }
 
 func (s *Stage) gpuLoops(directive string, k ir.ForKind, vars []VarOrRVar) *Stage {
-	if !s.begin(directive) {
+	if !s.begin(directive, vars...) {
 		return s
 	}
 	if len(vars) == 0 || len(vars) > 3 {
@@ -605,7 +605,7 @@ func (s *Stage) gpuLoops(directive string, k ir.ForKind, vars []VarOrRVar) *Stag
 // GPUTile splits x and y into tiles of xf × yf threads: bx, by become the
 // block indices and tx, ty the thread indices.
 func (s *Stage) GPUTile(x, y, bx, by, tx, ty VarOrRVar, xf, yf int, tail ...TailStrategy) *Stage {
-	if !s.begin("gpu_tile") {
+	if !s.begin("gpu_tile", x, y, bx, by, tx, ty) {
 		return s
 	}
 	s.Tile(x, y, bx, by, tx, ty, xf, yf, tail...)
@@ -614,7 +614,7 @@ func (s *Stage) GPUTile(x, y, bx, by, tx, ty VarOrRVar, xf, yf int, tail ...Tail
 
 // GPUTile1D splits x into blocks bx of xf threads tx.
 func (s *Stage) GPUTile1D(x, bx, tx VarOrRVar, xf int, tail ...TailStrategy) *Stage {
-	if !s.begin("gpu_tile") {
+	if !s.begin("gpu_tile", x, bx, tx) {
 		return s
 	}
 	s.Split(x, bx, tx, xf, tail...)
@@ -648,7 +648,7 @@ func (f *Func) GPUTile1D(x, bx, tx VarOrRVar, xf int, tail ...TailStrategy) *Fun
 // unrolls it, so each thread computes the points of every virtual thread,
 // interleaved. Its extent must be a constant.
 func (s *Stage) VThread(v VarOrRVar) *Stage {
-	if !s.begin("vthread") {
+	if !s.begin("vthread", v) {
 		return s
 	}
 	d := s.def("vthread")
@@ -678,7 +678,11 @@ func (f *Func) VThread(v VarOrRVar) *Func { return f.stage0("vthread").VThread(v
 // read consecutive words of a shared tile), not what is computed.
 func (f *Func) ReorderStorage(vars ...Var) *Func {
 	const directive = "reorder_storage"
-	f = f.begin(directive)
+	vs := make([]VarOrRVar, len(vars))
+	for i, v := range vars {
+		vs[i] = v
+	}
+	f = f.begin(directive, vs...)
 	if f.fn.Pure == nil {
 		f.failf(ir.ErrSchedule, directive, "%s is scheduled before it has a definition", f.fn.Name)
 		return f
@@ -722,7 +726,7 @@ func (f *Func) ReorderStorage(vars ...Var) *Func {
 // of the window on its own.
 func (f *Func) FoldStorage(v Var, extent int) *Func {
 	const directive = "fold_storage"
-	f = f.begin(directive)
+	f = f.begin(directive, v)
 	if f.fn.Pure == nil {
 		f.failf(ir.ErrSchedule, directive, "%s is scheduled before it has a definition", f.fn.Name)
 		return f
