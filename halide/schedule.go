@@ -1,6 +1,7 @@
 package halide
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -304,9 +305,50 @@ func (s *Stage) setKind(directive string, v VarOrRVar, k ir.ForKind) *Stage {
 		return s
 	}
 	if i, ok := s.findDim(d, directive, v.varName()); ok {
+		if err := s.onGPULoop(d, i, directive, k); err != nil {
+			s.f.fail(err)
+			return s
+		}
 		d.Schedule.Dims[i].Kind = k
 	}
 	return s
+}
+
+// onGPULoop returns the ErrSchedule error of parallel or vectorize (k,
+// with factor if one was given) on loop i of d when it is a GPU block or
+// thread loop, or nil. Marking the loop would replace its GPU kind: a
+// parallel loop cannot run inside a kernel, and vectorizing would take
+// the loop's threads (or blocks) away, or with a factor split them,
+// leaving a smaller block or grid without a word.
+func (s *Stage) onGPULoop(d *ir.Definition, i int, directive string, k ir.ForKind, factor ...int) error {
+	dim := d.Schedule.Dims[i]
+	if (k != ir.Parallel && k != ir.Vectorized) || (dim.Kind != ir.GPUBlock && dim.Kind != ir.GPUThread) {
+		return nil
+	}
+	what, unit := "thread", "block"
+	if dim.Kind == ir.GPUBlock {
+		what, unit = "block", "grid"
+	}
+	loops := dimNames(d)
+	short := dim.Name[strings.LastIndex(dim.Name, ".")+1:]
+	fail := func(why, legal string) error {
+		return ir.Errorf(ir.ErrSchedule, s.f.fn.Name, directive, "in %s, %s names %s, a GPU %s loop: %s", s.name(), directive, dim.Name, what, why).
+			WithLegal("%s; the stage's loops, outermost first: %s", legal, loops)
+	}
+	switch {
+	case k == ir.Parallel:
+		return fail("its iterations already run in parallel on the GPU, and a parallel loop cannot run inside a kernel",
+			"drop parallel (it is for CPU loops, outside kernels)")
+	case dim.Kind == ir.GPUBlock:
+		return fail("it would stop being a block loop, and the kernel would lose that grid dimension",
+			"vectorize a loop inside the thread loops")
+	case len(factor) > 0:
+		return fail(fmt.Sprintf("with the factor %d it would split the thread loop, and the %s would be %d times smaller along it without saying so", factor[0], unit, factor[0]),
+			fmt.Sprintf("say the smaller block: %s.Split(%s, %s, %sv, %d).Vectorize(%sv) (each thread computes %d points); or vectorize a loop of a Func computed inside the thread loops", s.f.fn.Name, short, short, short, factor[0], short, factor[0]))
+	default:
+		return fail("it would stop being a thread loop, and the block would lose that dimension's threads",
+			fmt.Sprintf("split the thread loop and vectorize the inner one, %s.Split(%s, %s, %sv, 4).Vectorize(%sv) (each thread computes 4 points; the block is 4 times smaller along it); or vectorize a loop of a Func computed inside the thread loops", s.f.fn.Name, short, short, short, short))
+	}
 }
 
 // splitAndMark splits v by factor (outer keeps v's name) and marks the inner
@@ -320,6 +362,14 @@ func (s *Stage) splitAndMark(directive, suffix string, v VarOrRVar, k ir.ForKind
 	}
 	if _, ok := s.vars(directive, v); !ok {
 		return s
+	}
+	if d := s.def(directive); d != nil && s.f.err == nil {
+		if i, ok := s.findDim(d, directive, v.varName()); ok {
+			if err := s.onGPULoop(d, i, directive, k, factor[0]); err != nil {
+				s.f.fail(err)
+				return s
+			}
+		}
 	}
 	_, qi, ok := s.split(directive, v.varName(), v.varName(), v.varName()+suffix, factor[0], nil)
 	if ok {
