@@ -318,16 +318,21 @@ func (s *Stage) setKind(directive string, v VarOrRVar, k ir.ForKind) *Stage {
 // with factor if one was given) on loop i of d when it is a GPU block or
 // thread loop, or nil. Marking the loop would replace its GPU kind: a
 // parallel loop cannot run inside a kernel, and vectorizing would take
-// the loop's threads (or blocks) away, or with a factor split them,
-// leaving a smaller block or grid without a word.
+// the loop's threads (or blocks) away, leaving a smaller block or grid
+// without a word. Vectorize with a factor on a thread loop is legal, as
+// in Halide (gpu_tile(...).vectorize(xi, 4)): it splits the thread loop,
+// which stays the thread loop, and each thread computes a vector.
 func (s *Stage) onGPULoop(d *ir.Definition, i int, directive string, k ir.ForKind, factor ...int) error {
 	dim := d.Schedule.Dims[i]
 	if (k != ir.Parallel && k != ir.Vectorized) || (dim.Kind != ir.GPUBlock && dim.Kind != ir.GPUThread) {
 		return nil
 	}
-	what, unit := "thread", "block"
+	if k == ir.Vectorized && dim.Kind == ir.GPUThread && len(factor) > 0 {
+		return nil
+	}
+	what := "thread"
 	if dim.Kind == ir.GPUBlock {
-		what, unit = "block", "grid"
+		what = "block"
 	}
 	loops := dimNames(d)
 	short := dim.Name[strings.LastIndex(dim.Name, ".")+1:]
@@ -340,14 +345,11 @@ func (s *Stage) onGPULoop(d *ir.Definition, i int, directive string, k ir.ForKin
 		return fail("its iterations already run in parallel on the GPU, and a parallel loop cannot run inside a kernel",
 			"drop parallel (it is for CPU loops, outside kernels)")
 	case dim.Kind == ir.GPUBlock:
-		return fail("it would stop being a block loop, and the kernel would lose that grid dimension",
-			"vectorize a loop inside the thread loops")
-	case len(factor) > 0:
-		return fail(fmt.Sprintf("with the factor %d it would split the thread loop, and the %s would be %d times smaller along it without saying so", factor[0], unit, factor[0]),
-			fmt.Sprintf("say the smaller block: %s.Split(%s, %s, %sv, %d).Vectorize(%sv) (each thread computes %d points); or vectorize a loop of a Func computed inside the thread loops", s.f.fn.Name, short, short, short, factor[0], short, factor[0]))
+		return fail("it would stop being a block loop (or, with a factor, put a vector loop between the block and thread loops), and the kernel would lose that grid dimension",
+			"vectorize a thread loop with a factor, or a loop inside the thread loops")
 	default:
 		return fail("it would stop being a thread loop, and the block would lose that dimension's threads",
-			fmt.Sprintf("split the thread loop and vectorize the inner one, %s.Split(%s, %s, %sv, 4).Vectorize(%sv) (each thread computes 4 points; the block is 4 times smaller along it); or vectorize a loop of a Func computed inside the thread loops", s.f.fn.Name, short, short, short, short))
+			fmt.Sprintf("give a factor, %s.Vectorize(%s, 4): the thread loop is split, stays the thread loop, and each thread computes 4 points (the block is 4 times smaller along it, as in Halide); or vectorize a loop of a Func computed inside the thread loops", s.f.fn.Name, short))
 	}
 }
 

@@ -41,21 +41,21 @@ func TestParallelOrVectorizeOnGPULoop(t *testing.T) {
 			run:  func() error { return lowerErr(tiled().Vectorize(tx)) },
 			code: halide.ErrSchedule, fn: "f", directive: "vectorize",
 			mentions: []string{"vectorize names x.tx, a GPU thread loop", "the block would lose that dimension's threads"},
-			legal:    []string{"f.Split(tx, tx, txv, 4).Vectorize(txv)", loops},
-		},
-		{
-			name: "vectorize a thread loop by a factor",
-			run:  func() error { return lowerErr(tiled().Vectorize(ty, 4)) },
-			code: halide.ErrSchedule, fn: "f", directive: "vectorize",
-			mentions: []string{"vectorize names y.ty, a GPU thread loop", "with the factor 4", "4 times smaller"},
-			legal:    []string{"f.Split(ty, ty, tyv, 4).Vectorize(tyv)", loops},
+			legal:    []string{"f.Vectorize(tx, 4)", loops},
 		},
 		{
 			name: "vectorize a block loop",
 			run:  func() error { return lowerErr(tiled().Vectorize(bx)) },
 			code: halide.ErrSchedule, fn: "f", directive: "vectorize",
 			mentions: []string{"vectorize names x.bx, a GPU block loop", "lose that grid dimension"},
-			legal:    []string{"vectorize a loop inside the thread loops", loops},
+			legal:    []string{"vectorize a thread loop with a factor", loops},
+		},
+		{
+			name: "vectorize a block loop by a factor",
+			run:  func() error { return lowerErr(tiled().Vectorize(by, 2)) },
+			code: halide.ErrSchedule, fn: "f", directive: "vectorize",
+			mentions: []string{"vectorize names y.by, a GPU block loop"},
+			legal:    []string{"vectorize a thread loop with a factor", loops},
 		},
 		{
 			// Not the GPU loop itself but a loop split off inside it: the
@@ -73,19 +73,28 @@ func TestParallelOrVectorizeOnGPULoop(t *testing.T) {
 }
 
 // TestVectorizeInsideThreadLoopStillWorks is the legal form the errors
-// above point to: split the thread loop and vectorize the inner loop.
+// above point to: Vectorize with a factor on a thread loop (Halide's
+// gpu_tile(...).vectorize(xi, 4); tests/gpu/ported_halide_test.go has
+// Halide's own test of it), and the same split written out.
 func TestVectorizeInsideThreadLoopStillWorks(t *testing.T) {
-	bx, by, tx, ty, tv := halide.NewVar("bx"), halide.NewVar("by"), halide.NewVar("tx"), halide.NewVar("ty"), halide.NewVar("tv")
-	f := halide.NewFunc("f")
-	f.Define(x, y).Is(x.Add(y.Mul(100)))
-	f.GPUTile(x, y, bx, by, tx, ty, 8, 8).Split(tx, tx, tv, 4).Vectorize(tv)
-	out := halide.NewBuffer[int32](32, 16)
-	if err := halide.NewPipeline(f).Realize(out); err != nil {
-		t.Fatal(err)
-	}
-	// f(31, 15) = 31 + 15*100.
-	if got := out.Get(31, 15); got != 1531 {
-		t.Errorf("f(31, 15) = %d, want 1531", got)
+	for _, explicit := range []bool{false, true} {
+		bx, by, tx, ty, tv := halide.NewVar("bx"), halide.NewVar("by"), halide.NewVar("tx"), halide.NewVar("ty"), halide.NewVar("tv")
+		f := halide.NewFunc("f")
+		f.Define(x, y).Is(x.Add(y.Mul(100)))
+		f.GPUTile(x, y, bx, by, tx, ty, 8, 8)
+		if explicit {
+			f.Split(tx, tx, tv, 4).Vectorize(tv)
+		} else {
+			f.Vectorize(tx, 4)
+		}
+		out := halide.NewBuffer[int32](32, 16)
+		if err := halide.NewPipeline(f).Realize(out); err != nil {
+			t.Fatalf("explicit split %v: %v", explicit, err)
+		}
+		// f(31, 15) = 31 + 15*100.
+		if got := out.Get(31, 15); got != 1531 {
+			t.Errorf("explicit split %v: f(31, 15) = %d, want 1531", explicit, got)
+		}
 	}
 }
 
@@ -97,7 +106,7 @@ func TestVectorizeThreadLoopMessage(t *testing.T) {
 	f.Define(x, y).Is(x.Add(y))
 	f.GPUTile(x, y, bx, by, tx, ty, 8, 8).Vectorize(tx)
 	const want = "schedule: Func f: vectorize: in f, vectorize names x.tx, a GPU thread loop: it would stop being a thread loop, and the block would lose that dimension's threads" +
-		" (legal: split the thread loop and vectorize the inner one, f.Split(tx, tx, txv, 4).Vectorize(txv) (each thread computes 4 points; the block is 4 times smaller along it);" +
+		" (legal: give a factor, f.Vectorize(tx, 4): the thread loop is split, stays the thread loop, and each thread computes 4 points (the block is 4 times smaller along it, as in Halide);" +
 		" or vectorize a loop of a Func computed inside the thread loops; the stage's loops, outermost first: y.by, x.bx, y.ty, x.tx)"
 	if err := lowerErr(f); err == nil || err.Error() != want {
 		t.Errorf("Lower error:\n got %v\nwant %s", err, want)
