@@ -45,6 +45,8 @@ func (f *Func) begin(directive string, vs ...VarOrRVar) *Func {
 	return f
 }
 
+// beginFunc is begin without vs: the nil and zero cases and the new
+// generation.
 func (f *Func) beginFunc(directive string) *Func {
 	if f == nil {
 		g := newFunc("")
