@@ -338,12 +338,18 @@ func (c *compiler) assert(s *ir.AssertStmt) stmtFn {
 			return
 		}
 		text := msg
-		for _, a := range args {
-			text += " " + a.format(f)
+		vals := make([]any, len(args))
+		for i, a := range args {
+			vals[i] = a.format(f)
+			text += " " + vals[i].(string)
 		}
 		if s.Error != nil {
 			user := *s.Error
-			user.Msg = text
+			if user.Msg != "" {
+				user.Msg = fmt.Sprintf(user.Msg, vals...)
+			} else {
+				user.Msg = text
+			}
 			panic(&Error{Kind: AssertFailed, Msg: user.Error(), User: &user})
 		}
 		panic(&Error{Kind: AssertFailed, Msg: "assertion failed: " + text})

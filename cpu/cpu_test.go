@@ -336,6 +336,17 @@ func TestErrors(t *testing.T) {
 			t.Errorf("message %q, want %q", err.Error(), want)
 		}
 	})
+	t.Run("assert with a typed error", func(t *testing.T) {
+		// Error.Msg, when set, is a format for the values of Args; the
+		// user's error comes back through Unwrap.
+		p := mustCompile(t, &ir.AssertStmt{Cond: ir.LEE(n, ir.Int(10)), Message: "n is too large:", Args: []ir.Expr{n, ir.Int(10)},
+			Error: &ir.Error{Code: ir.ErrOutOfBounds, Func: "f", Msg: "n is %s, past %s"}})
+		err := p.Run(map[string]any{"n": 30}, nil)
+		var ue *ir.Error
+		if !errors.As(err, &ue) || ue.Code != ir.ErrOutOfBounds || ue.Msg != "n is 30, past 10" {
+			t.Fatalf("err = %v, want an out_of_bounds error with the message \"n is 30, past 10\"", err)
+		}
+	})
 	t.Run("missing and mistyped", func(t *testing.T) {
 		p := mustCompile(t, loop("i", ir.Int(0), n, store("out", i, ir.Const(ir.Float32, 1))))
 		var e *Error

@@ -380,6 +380,9 @@ func NewImageParam(name string, t Type, dims int) *ImageParam {
 	if err := checkType(t, "", "NewImageParam"); err != nil {
 		p.err = err
 	}
+	if err := checkName("ImageParam", "NewImageParam", name); err != nil && p.err == nil {
+		p.err = err
+	}
 	if dims < 0 {
 		p.err = ir.Errorf(ir.ErrArgCount, "", "NewImageParam", "input %s has %d dimensions; the number must be at least 0", name, dims)
 		p.dims = 0
@@ -434,7 +437,7 @@ func (p *ImageParam) Err() error {
 // wrapper.
 func (p *ImageParam) In(consumer *Func) *Func {
 	if err := p.Err(); err != nil {
-		w := NewFunc("")
+		w := newFunc("")
 		w.fail(err)
 		return w
 	}
@@ -443,7 +446,7 @@ func (p *ImageParam) In(consumer *Func) *Func {
 			WithLegal("in.In(g) with g a Func made by NewFunc that reads the input")
 		p.err = err
 		p.gen = generations.Add(1)
-		w := NewFunc(p.name + "_in_nil")
+		w := newFunc(p.name + "_in_nil")
 		w.fail(err)
 		return w
 	}
@@ -451,10 +454,10 @@ func (p *ImageParam) In(consumer *Func) *Func {
 	if w, ok := p.wrappers[consumer]; ok {
 		return w
 	}
-	w := NewFunc(p.name + "_in_" + consumer.fn.Name)
+	w := newFunc(p.name + "_in_" + consumer.fn.Name)
 	args := make([]any, p.dims)
 	for i := range args {
-		args[i] = NewVar([]string{"x", "y", "z", "w"}[i%4] + strings.Repeat("_", i/4))
+		args[i] = newVar([]string{"x", "y", "z", "w"}[i%4] + strings.Repeat("_", i/4))
 	}
 	w.Define(args...).Is(p.At(args...))
 	if p.wrappers == nil {
@@ -608,10 +611,15 @@ type Param[T Number] struct {
 	name string
 	val  T
 	set  bool
+	err  error // a bad name (see checkName): every expression of p carries it
 }
 
-// NewParam declares a scalar input called name.
-func NewParam[T Number](name string) *Param[T] { return &Param[T]{name: name} }
+// NewParam declares a scalar input called name (not empty, without '.'
+// or '$'; a bad name is an ErrBadName error that every expression using
+// the Param carries).
+func NewParam[T Number](name string) *Param[T] {
+	return &Param[T]{name: name, err: checkName("Param", "NewParam", name)}
+}
 
 // Set gives the parameter its value for the next Realize. On a nil Param
 // it does nothing (a pipeline cannot read a nil Param).
@@ -641,6 +649,9 @@ func (p *Param[T]) Name() string {
 func (p *Param[T]) toExpr() Expr {
 	if p == nil {
 		return Expr{err: ir.Errorf(ir.ErrNilObject, "", "Expr", "a nil *Param is not an expression").WithLegal("a Param made by NewParam")}
+	}
+	if p.err != nil {
+		return Expr{err: p.err}
 	}
 	return Expr{node: &ir.Var{T: typeOf[T](), Name: p.name, Param: p}}
 }

@@ -35,6 +35,11 @@
 // iterations write their own points or the update is f(args) = f(args) op
 // e with an associative op (see docs/design.md, validate_schedules).
 //
+// Names given to NewFunc, NewVar, NewRVar, NewRDom, NewParam and
+// NewImageParam must be non-empty and free of '.' and '$', which the
+// compiler uses in the names it makes (blur.s0.x, r$x); a bad name is an
+// ErrBadName error.
+//
 // Directives never fail on the spot: the first error is recorded and
 // returned, as a *halide.Error with a code, the Func, the directive and what
 // would be legal, by the Pipeline methods. A Pipeline shows what a schedule

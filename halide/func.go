@@ -32,9 +32,24 @@ var generations atomic.Uint64
 // gives a new Func that carries an ErrNilObject error (so a pipeline
 // made of it says what went wrong); a zero Func (not made by NewFunc) gets
 // an empty function and records the same error, which Lower returns.
-func (f *Func) begin(directive string) *Func {
+// The first Var of vs made with a bad name records its ErrBadName error
+// on the Func, with the directive.
+func (f *Func) begin(directive string, vs ...VarOrRVar) *Func {
+	f = f.beginFunc(directive)
+	for _, v := range vs {
+		if n, ok := v.(interface{ nameErr() error }); ok && n.nameErr() != nil {
+			f.fail(withFunc(n.nameErr(), f.fn.Name, directive))
+			break
+		}
+	}
+	return f
+}
+
+// beginFunc is begin without vs: the nil and zero cases and the new
+// generation.
+func (f *Func) beginFunc(directive string) *Func {
 	if f == nil {
-		g := NewFunc("")
+		g := newFunc("")
 		g.fail(ir.Errorf(ir.ErrNilObject, "", directive, "%s of a nil *Func", directive).
 			WithLegal("a Func made by NewFunc"))
 		g.gen = generations.Add(1)
@@ -63,13 +78,52 @@ func (f *Func) nilErr(directive string) error {
 var anonCount atomic.Int64
 
 // NewFunc returns an undefined Func called name. Names must be unique within
-// a pipeline.
+// a pipeline, not empty, and free of '.' and '$' (see checkName); a bad
+// name is an ErrBadName error that the pipeline returns.
 func NewFunc(name string) *Func {
+	f := newFunc(name)
+	if err := checkName("Func", "NewFunc", name); err != nil {
+		f.fail(withFunc(err, name, "NewFunc"))
+	}
+	return f
+}
+
+// newFunc is NewFunc without the check of the name, for the Funcs the
+// library names itself (wrappers, anonymous reductions).
+func newFunc(name string) *Func {
 	return &Func{fn: &ir.Function{Name: name}}
 }
 
+// checkName returns the ErrBadName error of a name a user gives a Func,
+// Var, RVar, RDom, Param or ImageParam (kind), made by constructor, or
+// nil. The compiler joins names with '.' (blur.s0.x is the loop x of
+// stage 0 of blur) and names RVars and anonymous Funcs with '$' (r$x,
+// sum$1): a user's name with either could collide with one of its own
+// (NewFunc("blur.s0") and the stage s0 of blur).
+func checkName(kind, constructor, name string) error {
+	var why string
+	switch i := strings.IndexAny(name, ".$"); {
+	case name == "":
+		why = "is empty"
+	case i >= 0:
+		why = fmt.Sprintf("contains %q", name[i])
+	default:
+		return nil
+	}
+	return ir.Errorf(ir.ErrBadName, "", constructor, "the name %q of %s %s", name, kind, why).
+		WithLegal("a non-empty name without '.' or '$' (the compiler uses them in the names it makes: blur.s0.x, r$x, sum$1), for example %q", suggestName(name))
+}
+
+// suggestName replaces the characters checkName refuses by '_'.
+func suggestName(name string) string {
+	if name == "" {
+		return "f"
+	}
+	return strings.NewReplacer(".", "_", "$", "_").Replace(name)
+}
+
 func newAnonFunc(prefix string) *Func {
-	f := NewFunc(fmt.Sprintf("%s$%d", prefix, anonCount.Add(1)))
+	f := newFunc(fmt.Sprintf("%s$%d", prefix, anonCount.Add(1)))
 	f.fn.Anonymous = true
 	return f
 }
@@ -244,6 +298,10 @@ func (f *Func) definePure(args []any, value Expr) {
 			} else {
 				f.failf(ir.ErrDefinition, "Define", "argument %d of the pure definition is %T; a pure definition takes only distinct Vars (use an update for other left-hand sides)", i, a)
 			}
+			return
+		}
+		if v.err != nil {
+			f.fail(withFunc(v.err, name, "Define"))
 			return
 		}
 		if seen[v.name] {

@@ -48,6 +48,7 @@ const (
 	ErrNilObject          = ir.ErrNilObject
 	ErrBadType            = ir.ErrBadType
 	ErrBadArgument        = ir.ErrBadArgument
+	ErrBadName            = ir.ErrBadName
 	ErrRedefinition       = ir.ErrRedefinition
 	ErrCycle              = ir.ErrCycle
 	ErrCanceled           = ir.ErrCanceled

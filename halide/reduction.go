@@ -63,7 +63,7 @@ func inlineReduction(name string, op ir.BinOp, v any) Expr {
 				hasRVar = true
 			case v.Param == nil && !seen[v.Name]:
 				seen[v.Name] = true
-				free = append(free, NewVar(v.Name))
+				free = append(free, newVar(v.Name))
 			}
 		}
 		return true

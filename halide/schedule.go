@@ -1,6 +1,7 @@
 package halide
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -44,12 +45,12 @@ func (s *Stage) Err() error {
 // begin is the start of every Stage directive: it reports whether the
 // stage belongs to a Func (a nil or zero Stage does not, and the
 // directive does nothing; Err says so) and moves the Func to a new
-// generation (see Func.begin).
-func (s *Stage) begin(directive string) bool {
+// generation (see Func.begin), recording a bad name among vs.
+func (s *Stage) begin(directive string, vs ...VarOrRVar) bool {
 	if s == nil || s.f == nil {
 		return false
 	}
-	s.f.begin(directive)
+	s.f.begin(directive, vs...)
 	return true
 }
 
@@ -136,7 +137,7 @@ func (s *Stage) vars(directive string, vs ...VarOrRVar) ([]string, bool) {
 // Split splits loop old into outer and inner loops, inner of extent factor.
 // tail optionally picks the tail strategy (default TailAuto).
 func (s *Stage) Split(old, outer, inner VarOrRVar, factor int, tail ...TailStrategy) *Stage {
-	if !s.begin("split") {
+	if !s.begin("split", old, outer, inner) {
 		return s
 	}
 	if n, ok := s.vars("split", old, outer, inner); ok {
@@ -193,7 +194,7 @@ func (s *Stage) split(directive, old, outer, inner string, factor int, tail []Ta
 // fused.
 func (s *Stage) Fuse(inner, outer, fused VarOrRVar) *Stage {
 	const directive = "fuse"
-	if !s.begin(directive) {
+	if !s.begin(directive, inner, outer, fused) {
 		return s
 	}
 	d := s.def(directive)
@@ -238,7 +239,7 @@ func (s *Stage) Fuse(inner, outer, fused VarOrRVar) *Stage {
 // the same loops held before, and other loops stay where they are.
 func (s *Stage) Reorder(vars ...VarOrRVar) *Stage {
 	const directive = "reorder"
-	if !s.begin(directive) {
+	if !s.begin(directive, vars...) {
 		return s
 	}
 	d := s.def(directive)
@@ -284,7 +285,7 @@ func sortInts(a []int) {
 // Tile splits x and y by xf and yf and orders the loops xi, yi, xo, yo
 // (innermost first).
 func (s *Stage) Tile(x, y, xo, yo, xi, yi VarOrRVar, xf, yf int, tail ...TailStrategy) *Stage {
-	if !s.begin("tile") {
+	if !s.begin("tile", x, y, xo, yo, xi, yi) {
 		return s
 	}
 	s.Split(x, xo, xi, xf, tail...)
@@ -293,7 +294,7 @@ func (s *Stage) Tile(x, y, xo, yo, xi, yi VarOrRVar, xf, yf int, tail ...TailStr
 }
 
 func (s *Stage) setKind(directive string, v VarOrRVar, k ir.ForKind) *Stage {
-	if !s.begin(directive) {
+	if !s.begin(directive, v) {
 		return s
 	}
 	d := s.def(directive)
@@ -304,15 +305,58 @@ func (s *Stage) setKind(directive string, v VarOrRVar, k ir.ForKind) *Stage {
 		return s
 	}
 	if i, ok := s.findDim(d, directive, v.varName()); ok {
+		if err := s.onGPULoop(d, i, directive, k); err != nil {
+			s.f.fail(err)
+			return s
+		}
 		d.Schedule.Dims[i].Kind = k
 	}
 	return s
 }
 
+// onGPULoop returns the ErrSchedule error of parallel or vectorize (k,
+// with factor if one was given) on loop i of d when it is a GPU block or
+// thread loop, or nil. Marking the loop would replace its GPU kind: a
+// parallel loop cannot run inside a kernel, and vectorizing would take
+// the loop's threads (or blocks) away, leaving a smaller block or grid
+// without a word. Vectorize with a factor on a thread loop is legal, as
+// in Halide (gpu_tile(...).vectorize(xi, 4)): it splits the thread loop,
+// which stays the thread loop, and each thread computes a vector.
+func (s *Stage) onGPULoop(d *ir.Definition, i int, directive string, k ir.ForKind, factor ...int) error {
+	dim := d.Schedule.Dims[i]
+	if (k != ir.Parallel && k != ir.Vectorized) || (dim.Kind != ir.GPUBlock && dim.Kind != ir.GPUThread) {
+		return nil
+	}
+	if k == ir.Vectorized && dim.Kind == ir.GPUThread && len(factor) > 0 {
+		return nil
+	}
+	what := "thread"
+	if dim.Kind == ir.GPUBlock {
+		what = "block"
+	}
+	loops := dimNames(d)
+	short := dim.Name[strings.LastIndex(dim.Name, ".")+1:]
+	fail := func(why, legal string) error {
+		return ir.Errorf(ir.ErrSchedule, s.f.fn.Name, directive, "in %s, %s names %s, a GPU %s loop: %s", s.name(), directive, dim.Name, what, why).
+			WithLegal("%s; the stage's loops, outermost first: %s", legal, loops)
+	}
+	switch {
+	case k == ir.Parallel:
+		return fail("its iterations already run in parallel on the GPU, and a parallel loop cannot run inside a kernel",
+			"drop parallel (it is for CPU loops, outside kernels)")
+	case dim.Kind == ir.GPUBlock:
+		return fail("it would stop being a block loop (or, with a factor, put a vector loop between the block and thread loops), and the kernel would lose that grid dimension",
+			"vectorize a thread loop with a factor, or a loop inside the thread loops")
+	default:
+		return fail("it would stop being a thread loop, and the block would lose that dimension's threads",
+			fmt.Sprintf("give a factor, %s.Vectorize(%s, 4): the thread loop is split, stays the thread loop, and each thread computes 4 points (the block is 4 times smaller along it, as in Halide); or vectorize a loop of a Func computed inside the thread loops", s.f.fn.Name, short))
+	}
+}
+
 // splitAndMark splits v by factor (outer keeps v's name) and marks the inner
 // loop, or marks v itself when no factor is given.
 func (s *Stage) splitAndMark(directive, suffix string, v VarOrRVar, k ir.ForKind, factor []int) *Stage {
-	if !s.begin(directive) {
+	if !s.begin(directive, v) {
 		return s
 	}
 	if len(factor) == 0 {
@@ -320,6 +364,14 @@ func (s *Stage) splitAndMark(directive, suffix string, v VarOrRVar, k ir.ForKind
 	}
 	if _, ok := s.vars(directive, v); !ok {
 		return s
+	}
+	if d := s.def(directive); d != nil && s.f.err == nil {
+		if i, ok := s.findDim(d, directive, v.varName()); ok {
+			if err := s.onGPULoop(d, i, directive, k, factor[0]); err != nil {
+				s.f.fail(err)
+				return s
+			}
+		}
 	}
 	_, qi, ok := s.split(directive, v.varName(), v.varName(), v.varName()+suffix, factor[0], nil)
 	if ok {
@@ -431,7 +483,7 @@ func (f *Func) ComputeRoot() *Func {
 // ComputeAt computes the part of f that one iteration of loop v of the last
 // stage of consumer needs, inside that loop.
 func (f *Func) ComputeAt(consumer *Func, v VarOrRVar) *Func {
-	f = f.begin("compute_at")
+	f = f.begin("compute_at", v)
 	if !f.levelArgs("compute_at", consumer.nilErr("") != nil, v) {
 		return f
 	}
@@ -442,7 +494,7 @@ func (f *Func) ComputeAt(consumer *Func, v VarOrRVar) *Func {
 
 // ComputeAtStage is ComputeAt for a loop of a given stage of the consumer.
 func (f *Func) ComputeAtStage(consumer *Stage, v VarOrRVar) *Func {
-	f = f.begin("compute_at")
+	f = f.begin("compute_at", v)
 	if !f.levelArgs("compute_at", consumer == nil || consumer.f.nilErr("") != nil, v) {
 		return f
 	}
@@ -483,7 +535,7 @@ func (f *Func) StoreRoot() *Func {
 // StoreAt allocates f's storage inside loop v of consumer (which must
 // enclose the compute level).
 func (f *Func) StoreAt(consumer *Func, v VarOrRVar) *Func {
-	f = f.begin("store_at")
+	f = f.begin("store_at", v)
 	if !f.levelArgs("store_at", consumer.nilErr("") != nil, v) {
 		return f
 	}
@@ -528,7 +580,7 @@ func (f *Func) StoreIn(m MemoryType) *Func {
 
 // Bound fixes the region of f computed along pure var v to [min, min+extent).
 func (f *Func) Bound(v Var, min, extent any) *Func {
-	f = f.begin("bound")
+	f = f.begin("bound", v)
 	mn, ext := E(min), E(extent)
 	for _, e := range []Expr{mn, ext} {
 		if e.err != nil {
@@ -554,19 +606,19 @@ func (f *Func) In(consumer *Func) *Func {
 	if consumer.nilErr("") != nil {
 		f.fail(ir.Errorf(ir.ErrNilObject, f.fn.Name, "in", "the consumer of the wrapper of %s is nil (or a zero Func)", f.fn.Name).
 			WithLegal("f.In(g) with g a Func made by NewFunc that reads f"))
-		w := NewFunc(f.fn.Name + "_in_nil")
+		w := newFunc(f.fn.Name + "_in_nil")
 		w.fail(f.err)
 		return w
 	}
 	if f.err != nil {
-		w := NewFunc(f.fn.Name + "_in_" + consumer.fn.Name)
+		w := newFunc(f.fn.Name + "_in_" + consumer.fn.Name)
 		w.fail(f.err)
 		return w
 	}
 	if w, ok := f.wrappers[consumer]; ok {
 		return w
 	}
-	w := NewFunc(f.fn.Name + "_in_" + consumer.fn.Name)
+	w := newFunc(f.fn.Name + "_in_" + consumer.fn.Name)
 	if f.fn.Anonymous {
 		// The pipeline names anonymous Funcs by the text before their "$".
 		base := f.fn.Name[:strings.LastIndex(f.fn.Name, "$")]
@@ -579,7 +631,7 @@ func (f *Func) In(consumer *Func) *Func {
 	}
 	args := make([]any, len(f.fn.Args))
 	for i, a := range f.fn.Args {
-		args[i] = NewVar(a)
+		args[i] = newVar(a)
 	}
 	w.Define(args...).Is(f.At(args...))
 	if f.wrappers == nil {
@@ -611,7 +663,7 @@ func (s *Stage) GPUThreads(vars ...VarOrRVar) *Stage {
 }
 
 func (s *Stage) gpuLoops(directive string, k ir.ForKind, vars []VarOrRVar) *Stage {
-	if !s.begin(directive) {
+	if !s.begin(directive, vars...) {
 		return s
 	}
 	if len(vars) == 0 || len(vars) > 3 {
@@ -628,7 +680,7 @@ func (s *Stage) gpuLoops(directive string, k ir.ForKind, vars []VarOrRVar) *Stag
 // GPUTile splits x and y into tiles of xf × yf threads: bx, by become the
 // block indices and tx, ty the thread indices.
 func (s *Stage) GPUTile(x, y, bx, by, tx, ty VarOrRVar, xf, yf int, tail ...TailStrategy) *Stage {
-	if !s.begin("gpu_tile") {
+	if !s.begin("gpu_tile", x, y, bx, by, tx, ty) {
 		return s
 	}
 	s.Tile(x, y, bx, by, tx, ty, xf, yf, tail...)
@@ -637,7 +689,7 @@ func (s *Stage) GPUTile(x, y, bx, by, tx, ty VarOrRVar, xf, yf int, tail ...Tail
 
 // GPUTile1D splits x into blocks bx of xf threads tx.
 func (s *Stage) GPUTile1D(x, bx, tx VarOrRVar, xf int, tail ...TailStrategy) *Stage {
-	if !s.begin("gpu_tile") {
+	if !s.begin("gpu_tile", x, bx, tx) {
 		return s
 	}
 	s.Split(x, bx, tx, xf, tail...)
@@ -671,7 +723,7 @@ func (f *Func) GPUTile1D(x, bx, tx VarOrRVar, xf int, tail ...TailStrategy) *Fun
 // unrolls it, so each thread computes the points of every virtual thread,
 // interleaved. Its extent must be a constant.
 func (s *Stage) VThread(v VarOrRVar) *Stage {
-	if !s.begin("vthread") {
+	if !s.begin("vthread", v) {
 		return s
 	}
 	d := s.def("vthread")
@@ -701,7 +753,11 @@ func (f *Func) VThread(v VarOrRVar) *Func { return f.stage0("vthread").VThread(v
 // read consecutive words of a shared tile), not what is computed.
 func (f *Func) ReorderStorage(vars ...Var) *Func {
 	const directive = "reorder_storage"
-	f = f.begin(directive)
+	vs := make([]VarOrRVar, len(vars))
+	for i, v := range vars {
+		vs[i] = v
+	}
+	f = f.begin(directive, vs...)
 	if f.fn.Pure == nil {
 		f.failf(ir.ErrSchedule, directive, "%s is scheduled before it has a definition", f.fn.Name)
 		return f
@@ -745,7 +801,7 @@ func (f *Func) ReorderStorage(vars ...Var) *Func {
 // of the window on its own.
 func (f *Func) FoldStorage(v Var, extent int) *Func {
 	const directive = "fold_storage"
-	f = f.begin(directive)
+	f = f.begin(directive, v)
 	if f.fn.Pure == nil {
 		f.failf(ir.ErrSchedule, directive, "%s is scheduled before it has a definition", f.fn.Name)
 		return f

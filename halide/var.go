@@ -20,10 +20,22 @@ type Var struct {
 	name string
 }
 
-// NewVar returns the variable called name.
+// NewVar returns the variable called name (not empty, without '.' or '$';
+// a bad name is an ErrBadName error that the Funcs using the Var record).
 func NewVar(name string) Var {
+	v := newVar(name)
+	v.err = checkName("Var", "NewVar", name)
+	return v
+}
+
+// newVar is NewVar without the check of the name, for the Vars the
+// library makes from names it has (a Func's arguments).
+func newVar(name string) Var {
 	return Var{Expr: Expr{node: &ir.Var{T: ir.Int32, Name: name}}, name: name}
 }
+
+// nameErr returns the ErrBadName error of a Var made with a bad name.
+func (v Var) nameErr() error { return v.err }
 
 // Name returns the variable's name.
 func (v Var) Name() string    { return v.name }
@@ -45,8 +57,11 @@ func (v RVar) isRVar() bool    { return true }
 // NewRVar returns a reduction variable name with no domain of its own. Use it
 // to name the outer and inner loops when splitting an RVar.
 func NewRVar(name string) RVar {
-	return RVar{Expr: Expr{node: &ir.Var{T: ir.Int32, Name: name}}, name: name}
+	return RVar{Expr: Expr{node: &ir.Var{T: ir.Int32, Name: name}, err: checkName("RVar", "NewRVar", name)}, name: name}
 }
+
+// nameErr returns the ErrBadName error of an RVar made with a bad name.
+func (v RVar) nameErr() error { return v.err }
 
 // RangeSpec is one dimension of an RDom: a min and an extent.
 type RangeSpec struct{ Min, Extent any }
@@ -69,7 +84,9 @@ var rdomSuffixes = []string{"x", "y", "z", "w"}
 // be expressions over Params and input extents.
 func NewRDom(name string, ranges ...RangeSpec) *RDom {
 	r := &RDom{name: name, dom: &ir.ReductionDomain{Name: name}}
-	if len(ranges) == 0 {
+	if err := checkName("RDom", "NewRDom", name); err != nil {
+		r.err = err
+	} else if len(ranges) == 0 {
 		r.err = ir.Errorf(ir.ErrDefinition, "", "RDom", "RDom %s has no dimensions", name)
 	}
 	for i, rg := range ranges {
@@ -176,3 +193,12 @@ func (r *RDom) varName() string {
 }
 
 func (r *RDom) isRVar() bool { return true }
+
+// nameErr returns the error of an RDom made with a bad name (or recorded
+// by NewRDom for another reason).
+func (r *RDom) nameErr() error {
+	if r == nil {
+		return nil
+	}
+	return r.err
+}

@@ -65,6 +65,10 @@ const (
 	// ErrBadType: a Type that is not one of the scalar types (Int8 ...
 	// Float64, Bool) was given to Cast, Lit, NewImageParam, ...
 	ErrBadType ErrorCode = "bad_type"
+	// ErrBadName: a Func, Var, RVar, RDom, Param or ImageParam was given
+	// an empty name or one containing '.' or '$', which the compiler uses
+	// to build names of its own (blur.s0.x, r$x, sum$1).
+	ErrBadName ErrorCode = "bad_name"
 	// ErrBadArgument: an argument is outside its range: an unknown Target,
 	// TailStrategy or MemoryType value, a negative run count, an unknown
 	// pass name in Options.StopAfter.

@@ -16,10 +16,11 @@ type AssertStmt struct {
 	Cond    Expr
 	Message string
 	Args    []Expr
-	// Error, when set, is the error the failure reports (its Msg is
-	// completed with Message and the values of Args): a check made at
+	// Error, when set, is the error the failure reports: a check made at
 	// run time of a rule that could not be checked at Lower, such as a
-	// shared memory size known only at launch.
+	// shared memory size known only at launch. Its Msg is Message and the
+	// values of Args, or, where Error.Msg is set, Error.Msg as a format
+	// whose %s verbs take the values of Args in order.
 	Error *Error
 }
 

@@ -470,10 +470,33 @@ func bufferChecks(st *State, s ir.Stmt, out *ir.Function, idx *bounds.Index) ([]
 				Cond:    cond,
 				Message: fmt.Sprintf("%s %s is accessed outside its bounds in dimension %d: accessed [min, max], buffer [min, max] =", b.what, b.name, d),
 				Args:    []ir.Expr{iv.Min, iv.Max, mn, max},
+				Error:   inputOutOfBounds(st, b.what, b.name, d),
 			})
 		}
 	}
 	return checks, nil
+}
+
+// inputOutOfBounds is the typed error of a failed check that input name
+// (what is "Input buffer") covers what the pipeline reads in dimension d:
+// an ErrOutOfBounds naming the Func that reads it, the input, the
+// dimension, both ranges (the check's Args: needed min and max, buffer
+// min and max) and what would do. Other buffers' checks keep the plain
+// assertion (nil).
+func inputOutOfBounds(st *State, what, name string, d int) *ir.Error {
+	if what != "Input buffer" {
+		return nil
+	}
+	fn := readerOf(st, name)
+	reader := "Func " + fn
+	if fn == "" {
+		reader = "the pipeline"
+	}
+	esc := strings.NewReplacer("%", "%%")
+	return &ir.Error{Code: ir.ErrOutOfBounds, Func: fn, Directive: "Realize",
+		Msg: esc.Replace(fmt.Sprintf("%s reads input %s over ", reader, name)) + "[%s, %s]" +
+			esc.Replace(fmt.Sprintf(" in dimension %d, but the buffer covers ", d)) + "[%s, %s]",
+		Legal: fmt.Sprintf("pass an input that covers what the pipeline reads in every dimension, or read %s through a boundary condition (halide.RepeatEdge(%s), halide.ConstantExterior(%s, v), ...), which is defined everywhere; a split with a ShiftInwards or RoundUp tail can read past what the output needs, GuardWithIf does not", name, name, name)}
 }
 
 // inputBoxes returns the box of the input in read in s: one box, or,

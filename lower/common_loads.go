@@ -104,7 +104,7 @@ func commonLoadsKernel(body ir.Stmt, align map[string]int64) ir.Stmt {
 }
 
 // boundNames returns every name bound or used in s, for fresh names.
-func boundNames(s ir.Stmt) map[string]bool {
+func boundNames(s ir.Stmt) *nameSet {
 	names := map[string]bool{}
 	ir.WalkStmt(s, func(x ir.Stmt) bool {
 		switch x := x.(type) {
@@ -125,17 +125,31 @@ func boundNames(s ir.Stmt) map[string]bool {
 		}
 		return true
 	})
-	return names
+	return &nameSet{used: names, next: map[string]int{}}
 }
 
-// freshName returns base, or base with a numeric suffix, not in names,
-// and adds it.
-func freshName(base string, names map[string]bool) string {
+// nameSet is the names in use, for fresh ones: next holds, per base, the
+// suffix to try first (a kernel of thousands of unrolled copies of one let
+// asks for thousands of names of one base; probing from 1 each time made
+// that quadratic).
+type nameSet struct {
+	used map[string]bool
+	next map[string]int
+}
+
+// fresh returns base, or base with a numeric suffix, not in use, and
+// marks it used.
+func (ns *nameSet) fresh(base string) string {
 	n := base
-	for i := 1; names[n]; i++ {
+	i := ns.next[base]
+	if i == 0 {
+		i = 1
+	}
+	for ; ns.used[n]; i++ {
 		n = base + "." + strconv.Itoa(i)
 	}
-	names[n] = true
+	ns.next[base] = i
+	ns.used[n] = true
 	return n
 }
 
@@ -144,7 +158,7 @@ func freshName(base string, names map[string]bool) string {
 // let of the same straight line, over which widenLets will extend it.
 // Bindings in different loop bodies or branches keep their names. names
 // holds every name of s and receives the new ones.
-func uniqueBindings(s ir.Stmt, names map[string]bool) ir.Stmt {
+func uniqueBindings(s ir.Stmt, names *nameSet) ir.Stmt {
 	// A name used free in s (a kernel argument) counts as bound.
 	seen := &scopeSet{m: freeNames(s)}
 	var walk func(s ir.Stmt, ren map[string]ir.Expr) ir.Stmt
@@ -153,7 +167,7 @@ func uniqueBindings(s ir.Stmt, names map[string]bool) ir.Stmt {
 			seen.add(name)
 			return name, ren
 		}
-		n := freshName(name, names)
+		n := names.fresh(name)
 		seen.add(n)
 		inner := copyRen(ren)
 		inner[name] = &ir.Var{T: t, Name: n}
@@ -337,7 +351,7 @@ func simplifyExprs(s ir.Stmt) ir.Stmt {
 
 // loadSharing is step 3.
 type loadSharing struct {
-	names   map[string]bool
+	names   *nameSet
 	shared  map[string]bool  // GPUShared allocations: barriers publish others' writes
 	written map[string]bool  // global buffers the kernel writes: never shared
 	align   map[string]int64 // step 4: buffers that may be loaded as vectors
@@ -531,7 +545,7 @@ func (c *loadSharing) shareInnermost(items []lineItem) ([]lineItem, bool) {
 				binds = append(binds, binding{key, l.Name, from + 1, to})
 				continue
 			}
-			name := freshName(li.load.Buf+".value", c.names)
+			name := c.names.fresh(li.load.Buf + ".value")
 			before[from] = append(before[from], &ir.LetStmt{Name: name, Value: li.load})
 			binds = append(binds, binding{key, name, from, to})
 		}

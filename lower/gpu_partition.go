@@ -72,12 +72,13 @@ func partitionKernel(k *ir.Kernel) *ir.Kernel {
 				return x
 			}
 			likely, cond := unlikely(g.Cond)
-			c := sc.lets.resolve(cond)
-			if hasLoad(c) {
-				return x
-			}
 			lo, seen := decided[g.Cond]
 			if !seen {
+				c := sc.lets.resolve(cond)
+				if hasLoad(c) {
+					decided[g.Cond] = nil
+					return x
+				}
 				scope := bounds.Scope{}
 				for n, iv := range threads {
 					scope[n] = iv
@@ -181,7 +182,13 @@ func sufficient(c ir.Expr, scope bounds.Scope, budget *proofBudget) ir.Expr {
 		return nil
 	}
 	op := b.Op
-	cmp := func(x, y ir.Expr) ir.Expr { return ir.Simplify(&ir.Binary{Op: op, A: x, B: y}) }
+	cmp := func(x, y ir.Expr) ir.Expr {
+		c := &ir.Binary{Op: op, A: x, B: y}
+		if !budget.spend(exprSize(c, budget.left)) {
+			return ir.Int(0) // not proven: no sufficient condition below
+		}
+		return ir.Simplify(c)
+	}
 	if m, ok := b.B.(*ir.Binary); ok && (m.Op == ir.Min || m.Op == ir.Max) {
 		join := ir.And // x < min(a, b): both
 		if m.Op == ir.Max {
@@ -215,7 +222,7 @@ func sufficient(c ir.Expr, scope bounds.Scope, budget *proofBudget) ir.Expr {
 
 // maxPartitionProofs bounds the work of gpu_partition's proofs in one
 // kernel, in expression nodes bounded over the threads' ranges. The app
-// kernels spend up to about 7,000 (gemm with split K); a random program
+// kernels spend up to about 25,000 (gemm with split K); a random program
 // with hundreds of unrolled guards over long expressions spent millions
 // (seconds of Lower) before the budget.
 const maxPartitionProofs = 100000

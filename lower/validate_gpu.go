@@ -5,8 +5,8 @@ package lower
 // three of each. Across the nest, every thread loop has an enclosing block
 // loop, a Func with its own block loops is not computed inside another
 // kernel, a Func with its own thread loops is not computed inside another
-// Func's thread loops, and no nest has more than three block or thread
-// loops.
+// Func's thread loops, no nest has more than three block or thread
+// loops, and no parallel loop is inside a kernel.
 //
 // Before: schedule_functions. After: the loop nest is a valid GPU nest.
 
@@ -123,6 +123,15 @@ func checkGPULoop(l *ir.For, ctx *gpuCtx) error {
 		blocks, threads, between = ctx.blocks, ctx.threads, ctx.between
 	}
 	switch l.Kind {
+	case ir.Parallel:
+		if len(blocks) > 0 {
+			where := "block loop " + blocks[len(blocks)-1].Name
+			if len(threads) > 0 {
+				where = "thread loop " + threads[len(threads)-1].Name
+			}
+			return ir.Errorf(ir.ErrSchedule, fn, "parallel", "the loop %s is parallel, inside the %s of a kernel; a parallel loop cannot run inside a kernel", l.Name, where).
+				WithLegal("drop parallel on %s (it is for CPU loops, outside kernels), or make it a GPU thread loop", l.Name)
+		}
 	case ir.GPUThread:
 		if len(blocks) == 0 {
 			return ir.Errorf(ir.ErrSchedule, fn, "gpu_threads", "the thread loop %s has no enclosing block loop", l.Name).

@@ -69,7 +69,7 @@ func vectorAccess(st *State) error {
 type vectorAccesser struct {
 	align  map[string]int64 // static shared arrays: alignment in bytes of the first element
 	global map[string]bool  // the kernel's global buffers
-	names  map[string]bool  // every name of the kernel, for fresh ones
+	names  *nameSet         // every name of the kernel, for fresh ones
 }
 
 // alignment returns the alignment in bytes of buf's first element (0 when
@@ -153,7 +153,7 @@ func (va *vectorAccesser) loop(l *ir.For, lv letValues) ir.Stmt {
 		if a.load != nil {
 			a.vectors = make([]string, n)
 			for i := range a.vectors {
-				a.vectors[i] = freshName(fmt.Sprintf("%s.lane%d", a.buf, i), va.names)
+				a.vectors[i] = va.names.fresh(fmt.Sprintf("%s.lane%d", a.buf, i))
 			}
 		}
 		for _, x := range t {

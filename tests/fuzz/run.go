@@ -273,8 +273,8 @@ func shiftsOutput(s Schedule, out string) bool {
 }
 
 // inputOOB matches Realize's check that an input covers what the
-// pipeline reads.
-var inputOOB = regexp.MustCompile(`Input buffer \S+ is accessed outside its bounds in dimension [0-9]+: accessed \[min, max\], buffer \[min, max\] = (-?[0-9]+) (-?[0-9]+) (-?[0-9]+) (-?[0-9]+)`)
+// pipeline reads (an ErrOutOfBounds): the range read, then the buffer's.
+var inputOOB = regexp.MustCompile(`reads input \S+ over \[(-?[0-9]+), (-?[0-9]+)\] in dimension [0-9]+, but the buffer covers \[(-?[0-9]+), (-?[0-9]+)\]`)
 
 // overComputes says whether an input read beyond its buffer is explained
 // by over-computation the schedule asks for: splits with RoundUp or
