@@ -1,0 +1,237 @@
+package ir
+
+// Statements: SimplifyStmt.
+
+// SimplifyStmt simplifies every expression in s and removes statements that
+// do nothing: loops with no iterations, ifs on constants, asserts that hold,
+// lets of constants and Vars (substituted), lets that are not used. Loops of
+// one iteration (not GPU loops) become lets. It returns nil when nothing is
+// left. ProducerConsumer, Realize and Allocate nodes are kept, with an empty
+// Block for a body that vanished.
+func SimplifyStmt(s Stmt) Stmt {
+	c := &stmtSimp{sub: map[string]Expr{}, binders: map[string]int{}, scope: map[string]int{}}
+	countBinders(s, c.binders)
+	return c.stmt(s)
+}
+
+// stmtSimp simplifies a statement. The lets of constants and Vars it
+// substitutes are not substituted into their whole body before the body
+// is simplified (which made a chain of n nested lets take n walks of the
+// statement): they are pending in sub, and applied to each expression as
+// it is simplified. binders counts the binders (For, LetStmt, Let) of each
+// name in the whole statement and scope the enclosing ones, so that most
+// substitutions are known safe without walking the body (see safe).
+type stmtSimp struct {
+	sub     map[string]Expr
+	binders map[string]int
+	scope   map[string]int
+}
+
+// countBinders adds the binders of each name in s to n.
+func countBinders(s Stmt, n map[string]int) {
+	WalkStmt(s, func(x Stmt) bool {
+		switch x := x.(type) {
+		case *For:
+			n[x.Name]++
+		case *LetStmt:
+			n[x.Name]++
+		}
+		return true
+	}, func(e Expr) bool {
+		if l, ok := e.(*Let); ok {
+			n[l.Name]++
+		}
+		return true
+	})
+}
+
+// expr simplifies e with the pending substitutions applied.
+func (c *stmtSimp) expr(e Expr) Expr {
+	if e == nil {
+		return nil
+	}
+	return simp(Substitute(e, c.sub))
+}
+
+// bind runs f with name bound by a binder of the statement: a pending
+// substitution of an outer name is shadowed.
+func (c *stmtSimp) bind(name string, f func()) {
+	old, had := c.sub[name]
+	delete(c.sub, name)
+	c.scope[name]++
+	f()
+	c.scope[name]--
+	delete(c.sub, name)
+	if had {
+		c.sub[name] = old
+	}
+}
+
+func (c *stmtSimp) stmt(s Stmt) Stmt {
+	switch s := s.(type) {
+	case nil:
+		return nil
+	case *LetStmt:
+		return c.letStmt(s.Name, c.expr(s.Value), s.Body)
+	case *AssertStmt:
+		cond := c.expr(s.Cond)
+		if isTrue(cond) {
+			return nil
+		}
+		args, _ := mapExprs(s.Args, c.expr)
+		return &AssertStmt{cond, s.Message, args, s.Error}
+	case *ProducerConsumer:
+		return &ProducerConsumer{s.Func, s.Producer, nonNil(c.stmt(s.Body))}
+	case *For:
+		return c.loop(s)
+	case *Block:
+		out := make([]Stmt, 0, len(s.Stmts))
+		for _, x := range s.Stmts {
+			out = append(out, c.stmt(x))
+		}
+		return MakeBlock(out...)
+	case *IfThenElse:
+		cond := c.expr(s.Cond)
+		if v, ok := cond.(*IntImm); ok {
+			if v.V != 0 {
+				return c.stmt(s.Then)
+			}
+			return c.stmt(s.Else)
+		}
+		then, els := c.stmt(s.Then), c.stmt(s.Else)
+		switch {
+		case then == nil && els == nil:
+			return nil
+		case then == nil:
+			return &IfThenElse{mkNot(cond), els, nil}
+		}
+		return &IfThenElse{cond, then, els}
+	case *Evaluate:
+		x := c.expr(s.X)
+		if IsConst(x) {
+			return nil
+		}
+		return &Evaluate{x}
+	case *Realize:
+		bounds := make([]Range, len(s.Bounds))
+		for i, r := range s.Bounds {
+			bounds[i] = Range{c.expr(r.Min), c.expr(r.Extent)}
+		}
+		r := *s // a copy keeps every field
+		r.Bounds, r.Body = bounds, nonNil(c.stmt(s.Body))
+		return &r
+	case *Allocate:
+		ext, _ := mapExprs(s.Extents, c.expr)
+		return &Allocate{Name: s.Name, T: s.T, Memory: s.Memory, Extents: ext, PerThread: s.PerThread, InGlobal: s.InGlobal, Body: nonNil(c.stmt(s.Body))}
+	}
+	// Provide and Store: only expressions to simplify.
+	return MapStmt(s, c.stmt, c.expr)
+}
+
+// nonNil turns a vanished body into an empty Block.
+func nonNil(s Stmt) Stmt {
+	if s == nil {
+		return &Block{}
+	}
+	return s
+}
+
+// loop removes loops with no iterations and turns loops with one
+// (serial, parallel, vectorized, unrolled) into a let of the loop variable.
+func (c *stmtSimp) loop(s *For) Stmt {
+	mn, ext := c.expr(s.Min), c.expr(s.Extent)
+	if k, ok := constInt(ext); ok {
+		if k <= 0 {
+			return nil
+		}
+		if k == 1 && s.Kind != GPUBlock && s.Kind != GPUThread {
+			return c.letStmt(s.Name, mn, s.Body)
+		}
+	}
+	var body Stmt
+	c.bind(s.Name, func() { body = c.stmt(s.Body) })
+	if body == nil {
+		return nil
+	}
+	return &For{s.Name, mn, ext, s.Kind, body}
+}
+
+// safe reports whether substituting v (a constant or Var) for name in
+// body is safe, as !stmtBinds(body, name, v), without walking body where
+// the binder counts suffice: no other binder of name anywhere (so no For
+// rebinds it), and v a constant, a Var bound nowhere, or a Var whose one
+// binder encloses this let.
+func (c *stmtSimp) safe(name string, v Expr, body Stmt) bool {
+	if c.binders[name] <= 1 {
+		vr, ok := v.(*Var)
+		if !ok {
+			return true
+		}
+		if n := c.binders[vr.Name]; n == 0 || (n == 1 && c.scope[vr.Name] > 0) {
+			return true
+		}
+	}
+	return !stmtBinds(body, name, v)
+}
+
+// letStmt builds "let name = v (simplified) in body (not simplified)": a
+// constant or Var value is substituted, an unused binding dropped.
+func (c *stmtSimp) letStmt(name string, v Expr, body Stmt) Stmt {
+	if vr, ok := v.(*Var); ok && vr.Name == name {
+		return c.stmt(body) // let x = x binds nothing new
+	}
+	if substitutable(v) && c.safe(name, v, body) {
+		var out Stmt
+		c.bind(name, func() {
+			c.sub[name] = v
+			out = c.stmt(body)
+		})
+		return out
+	}
+	var b Stmt
+	c.bind(name, func() { b = c.stmt(body) })
+	if b == nil {
+		return nil
+	}
+	if !StmtUses(b, name) {
+		return b
+	}
+	// As in simpLet: the binder that blocked substitution may be gone. b is
+	// simplified, with every pending substitution applied.
+	if substitutable(v) && !stmtBinds(b, name, v) {
+		pending := c.sub
+		c.sub = map[string]Expr{}
+		out := c.stmt(SubstituteStmt(b, map[string]Expr{name: v}))
+		c.sub = pending
+		return out
+	}
+	return &LetStmt{name, v, b}
+}
+
+// stmtBinds reports whether substituting v for name in s could go wrong:
+// a For loop in s rebinds name around a use of it (SubstituteStmt stops at
+// a LetStmt of the same name, not at a For), or v is a Var that a binder
+// inside s (For, LetStmt or Let) would capture around a use of name.
+func stmtBinds(s Stmt, name string, v Expr) bool {
+	vr, _ := v.(*Var)
+	captured := func(binder string) bool { return vr != nil && binder == vr.Name }
+	found := false
+	WalkStmt(s, func(x Stmt) bool {
+		if found {
+			return false
+		}
+		switch x := x.(type) {
+		case *For:
+			found = (x.Name == name || captured(x.Name)) && StmtUses(x.Body, name)
+		case *LetStmt:
+			found = captured(x.Name) && StmtUses(x.Body, name)
+		}
+		return !found
+	}, func(x Expr) bool {
+		if vr != nil && !found {
+			found = captures(x, name, vr)
+		}
+		return false // captures walked x already
+	})
+	return found
+}
