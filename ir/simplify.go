@@ -50,6 +50,16 @@ import "math"
 //
 // SimplifyStmt simplifies the expressions of a statement and removes the
 // statements that do nothing; see its comment.
+//
+// Both return the node they were given when it comes out the same (see
+// same), as every mutator does: simplifying what is already simple
+// allocates nothing and shares every subtree.
+//
+// The rules live in one file per kind of node: simplify_fold.go (constant
+// folding, casts, arithmetic), simplify_linear.go (the linear form),
+// simplify_divmod.go, simplify_minmax.go, simplify_cmp.go (comparisons and
+// logic), simplify_call.go (lets and calls), simplify_bounds.go (the
+// constant bounds the rules consult) and simplify_stmt.go (statements).
 
 // Simplify returns an expression equal in value to e, in a simpler form.
 func Simplify(e Expr) Expr { return simp(e) }
@@ -111,8 +121,74 @@ func sameFloatBits(a, b Expr) bool {
 // algebraic reports whether t gets the full algebraic simplification.
 func algebraic(t Type) bool { return t.Code == IntCode && t.Bits >= 32 }
 
-// simp simplifies e and its children.
+// simp simplifies e and its children. It returns e itself when the result
+// is the same expression (see same), so that simplifying what is already
+// simple shares every node and the caller can tell nothing changed.
 func simp(e Expr) Expr {
+	r := simpNode(e)
+	if r != e && same(e, r) {
+		return e
+	}
+	return r
+}
+
+// same reports whether b is a rebuilt a: the same kind of node with the
+// same fields, and children that are the same pointers or equal constants.
+// Children are simplified before their parent and kept when unchanged, so
+// comparing them by pointer suffices, except for the sums the linear form
+// rebuilds at once (see sameChild). Vars, and Calls but for their
+// arguments, are compared by pointer: simp returns them as they are.
+func same(a, b Expr) bool {
+	switch a := a.(type) {
+	case *IntImm:
+		b, ok := b.(*IntImm)
+		return ok && *a == *b
+	case *FloatImm:
+		b, ok := b.(*FloatImm)
+		return ok && a.T == b.T && math.Float64bits(a.V) == math.Float64bits(b.V)
+	case *Cast:
+		b, ok := b.(*Cast)
+		return ok && a.T == b.T && sameChild(a.X, b.X)
+	case *Binary:
+		b, ok := b.(*Binary)
+		return ok && a.Op == b.Op && sameChild(a.A, b.A) && sameChild(a.B, b.B)
+	case *Not:
+		b, ok := b.(*Not)
+		return ok && sameChild(a.X, b.X)
+	case *Select:
+		b, ok := b.(*Select)
+		return ok && sameChild(a.Cond, b.Cond) && sameChild(a.True, b.True) && sameChild(a.False, b.False)
+	case *Load:
+		b, ok := b.(*Load)
+		return ok && a.T == b.T && a.Buf == b.Buf && sameChild(a.Index, b.Index)
+	case *Let:
+		b, ok := b.(*Let)
+		return ok && a.Name == b.Name && sameChild(a.Value, b.Value) && sameChild(a.Body, b.Body)
+	}
+	return false
+}
+
+// sameChild compares children for same: by pointer, constants by value,
+// and the Add, Sub and Mul nodes of an algebraic sum, which the linear form
+// builds anew from its (kept) atoms, node by node.
+func sameChild(a, b Expr) bool {
+	if a == b {
+		return true
+	}
+	switch x := a.(type) {
+	case *IntImm, *FloatImm:
+		return same(a, b)
+	case *Binary:
+		if (x.Op == Add || x.Op == Sub || x.Op == Mul) && algebraic(x.Type()) {
+			return same(a, b)
+		}
+	}
+	return false
+}
+
+// simpNode simplifies e and its children, possibly into a new node equal
+// to e.
+func simpNode(e Expr) Expr {
 	switch e := e.(type) {
 	case *Cast:
 		return mkCast(e.T, simp(e.X))

@@ -67,27 +67,38 @@ func (c *stmtSimp) bind(name string, f func()) {
 	}
 }
 
+// stmt simplifies s. Like simp, it returns s itself when nothing changed.
 func (c *stmtSimp) stmt(s Stmt) Stmt {
 	switch s := s.(type) {
 	case nil:
 		return nil
 	case *LetStmt:
-		return c.letStmt(s.Name, c.expr(s.Value), s.Body)
+		return c.letStmt(s, s.Name, c.expr(s.Value), s.Body)
 	case *AssertStmt:
 		cond := c.expr(s.Cond)
 		if isTrue(cond) {
 			return nil
 		}
-		args, _ := mapExprs(s.Args, c.expr)
-		return &AssertStmt{cond, s.Message, args, s.Error}
+		args, changed := mapExprs(s.Args, c.expr)
+		if cond == s.Cond && !changed {
+			return s
+		}
+		a := *s
+		a.Cond, a.Args = cond, args
+		return &a
 	case *ProducerConsumer:
-		return &ProducerConsumer{s.Func, s.Producer, nonNil(c.stmt(s.Body))}
+		if b := c.body(s.Body); b != s.Body {
+			p := *s
+			p.Body = b
+			return &p
+		}
+		return s
 	case *For:
 		return c.loop(s)
 	case *Block:
-		out := make([]Stmt, 0, len(s.Stmts))
-		for _, x := range s.Stmts {
-			out = append(out, c.stmt(x))
+		out, changed := mapStmts(s.Stmts, c.stmt)
+		if !changed && isFlat(s) {
+			return s
 		}
 		return MakeBlock(out...)
 	case *IfThenElse:
@@ -104,6 +115,8 @@ func (c *stmtSimp) stmt(s Stmt) Stmt {
 			return nil
 		case then == nil:
 			return &IfThenElse{mkNot(cond), els, nil}
+		case cond == s.Cond && then == s.Then && els == s.Else:
+			return s
 		}
 		return &IfThenElse{cond, then, els}
 	case *Evaluate:
@@ -111,29 +124,56 @@ func (c *stmtSimp) stmt(s Stmt) Stmt {
 		if IsConst(x) {
 			return nil
 		}
+		if x == s.X {
+			return s
+		}
 		return &Evaluate{x}
 	case *Realize:
-		bounds := make([]Range, len(s.Bounds))
-		for i, r := range s.Bounds {
-			bounds[i] = Range{c.expr(r.Min), c.expr(r.Extent)}
+		bounds, changed := mapRanges(s.Bounds, c.expr)
+		if b := c.body(s.Body); changed || b != s.Body {
+			r := *s
+			r.Bounds, r.Body = bounds, b
+			return &r
 		}
-		r := *s // a copy keeps every field
-		r.Bounds, r.Body = bounds, nonNil(c.stmt(s.Body))
-		return &r
+		return s
 	case *Allocate:
-		ext, _ := mapExprs(s.Extents, c.expr)
-		return &Allocate{Name: s.Name, T: s.T, Memory: s.Memory, Extents: ext, PerThread: s.PerThread, InGlobal: s.InGlobal, Body: nonNil(c.stmt(s.Body))}
+		ext, changed := mapExprs(s.Extents, c.expr)
+		if b := c.body(s.Body); changed || b != s.Body {
+			a := *s
+			a.Extents, a.Body = ext, b
+			return &a
+		}
+		return s
 	}
 	// Provide and Store: only expressions to simplify.
 	return MapStmt(s, c.stmt, c.expr)
 }
 
-// nonNil turns a vanished body into an empty Block.
-func nonNil(s Stmt) Stmt {
-	if s == nil {
-		return &Block{}
+// isFlat reports whether MakeBlock would return b as it is: two
+// statements or more, none nil or a Block.
+func isFlat(b *Block) bool {
+	if len(b.Stmts) < 2 {
+		return false
 	}
-	return s
+	for _, x := range b.Stmts {
+		if _, nested := x.(*Block); nested || x == nil {
+			return false
+		}
+	}
+	return true
+}
+
+// body simplifies the body of a node that stays when its body vanishes
+// (ProducerConsumer, Realize, Allocate): an empty Block stands for it.
+func (c *stmtSimp) body(s Stmt) Stmt {
+	b := c.stmt(s)
+	if b != nil {
+		return b
+	}
+	if e, ok := s.(*Block); ok && len(e.Stmts) == 0 {
+		return s
+	}
+	return &Block{}
 }
 
 // loop removes loops with no iterations and turns loops with one
@@ -145,7 +185,7 @@ func (c *stmtSimp) loop(s *For) Stmt {
 			return nil
 		}
 		if k == 1 && s.Kind != GPUBlock && s.Kind != GPUThread {
-			return c.letStmt(s.Name, mn, s.Body)
+			return c.letStmt(nil, s.Name, mn, s.Body)
 		}
 	}
 	var body Stmt
@@ -153,7 +193,12 @@ func (c *stmtSimp) loop(s *For) Stmt {
 	if body == nil {
 		return nil
 	}
-	return &For{s.Name, mn, ext, s.Kind, body}
+	if mn == s.Min && ext == s.Extent && body == s.Body {
+		return s
+	}
+	f := *s
+	f.Min, f.Extent, f.Body = mn, ext, body
+	return &f
 }
 
 // safe reports whether substituting v (a constant or Var) for name in
@@ -175,8 +220,10 @@ func (c *stmtSimp) safe(name string, v Expr, body Stmt) bool {
 }
 
 // letStmt builds "let name = v (simplified) in body (not simplified)": a
-// constant or Var value is substituted, an unused binding dropped.
-func (c *stmtSimp) letStmt(name string, v Expr, body Stmt) Stmt {
+// constant or Var value is substituted, an unused binding dropped. old,
+// when not nil, is the LetStmt being simplified, returned when nothing
+// changed.
+func (c *stmtSimp) letStmt(old *LetStmt, name string, v Expr, body Stmt) Stmt {
 	if vr, ok := v.(*Var); ok && vr.Name == name {
 		return c.stmt(body) // let x = x binds nothing new
 	}
@@ -204,6 +251,9 @@ func (c *stmtSimp) letStmt(name string, v Expr, body Stmt) Stmt {
 		out := c.stmt(SubstituteStmt(b, map[string]Expr{name: v}))
 		c.sub = pending
 		return out
+	}
+	if old != nil && v == old.Value && b == old.Body {
+		return old
 	}
 	return &LetStmt{name, v, b}
 }

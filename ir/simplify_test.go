@@ -643,6 +643,10 @@ func checkEquivalentDepth(t *testing.T, g *exprGen, n int, varRange int64, depth
 		if ExprString(s2) != ExprString(s) {
 			t.Fatalf("not idempotent: %s\n -> %s\n -> %s", ExprString(e), ExprString(s), ExprString(s2))
 		}
+		// s2 is s, so Simplify returns s itself.
+		if s2 != s {
+			t.Fatalf("simplifying the simplified %s built a new node", ExprString(s))
+		}
 		for j := 0; j < 6; j++ {
 			env := map[string]int64{
 				"x": g.r.Int64N(2*varRange+1) - varRange,
@@ -816,6 +820,11 @@ func TestSimplifyStmtRandom(t *testing.T) {
 	for i := 0; i < 3000; i++ {
 		s := g.stmt(4, nil)
 		simplified := SimplifyStmt(s)
+		// Simplifying it again changes nothing, so it returns the
+		// same statement.
+		if again := SimplifyStmt(simplified); again != simplified && StmtString(again) == StmtString(simplified) {
+			t.Fatalf("simplifying the simplified statement built a new one:\n%s", StmtString(simplified))
+		}
 		for j := 0; j < 3; j++ {
 			env := map[string]int64{"x": g.r.Int64N(41) - 20, "y": g.r.Int64N(41) - 20}
 			want := &stmtEval{ev: evaluator{strict: true}}

@@ -47,20 +47,31 @@ func MapExpr(e Expr, f func(Expr) Expr) Expr {
 	return e
 }
 
-func mapExprs(es []Expr, f func(Expr) Expr) ([]Expr, bool) {
-	var out []Expr
-	for i, x := range es {
+func mapExprs(es []Expr, f func(Expr) Expr) ([]Expr, bool) { return mapSlice(es, f) }
+
+func mapStmts(ss []Stmt, f func(Stmt) Stmt) ([]Stmt, bool) { return mapSlice(ss, f) }
+
+// mapRanges applies f to the min and the extent of each range.
+func mapRanges(rs []Range, f func(Expr) Expr) ([]Range, bool) {
+	return mapSlice(rs, func(r Range) Range { return Range{f(r.Min), f(r.Extent)} })
+}
+
+// mapSlice returns xs with each element replaced by f(element), and
+// whether any changed; xs itself (not a copy) when none did.
+func mapSlice[T comparable](xs []T, f func(T) T) ([]T, bool) {
+	var out []T
+	for i, x := range xs {
 		y := f(x)
 		if y != x && out == nil {
-			out = make([]Expr, len(es))
-			copy(out, es[:i])
+			out = make([]T, len(xs))
+			copy(out, xs[:i])
 		}
 		if out != nil {
 			out[i] = y
 		}
 	}
 	if out == nil {
-		return es, false
+		return xs, false
 	}
 	return out, true
 }
@@ -105,18 +116,7 @@ func MapStmt(s Stmt, fs func(Stmt) Stmt, fe func(Expr) Expr) Stmt {
 			return &For{s.Name, mn, ext, s.Kind, b}
 		}
 	case *Block:
-		var out []Stmt
-		for i, x := range s.Stmts {
-			y := fs(x)
-			if y != x && out == nil {
-				out = make([]Stmt, len(s.Stmts))
-				copy(out, s.Stmts[:i])
-			}
-			if out != nil {
-				out[i] = y
-			}
-		}
-		if out != nil {
+		if out, changed := mapStmts(s.Stmts, fs); changed {
 			if b := MakeBlock(out...); b != nil {
 				return b
 			}
@@ -142,14 +142,8 @@ func MapStmt(s Stmt, fs func(Stmt) Stmt, fe func(Expr) Expr) Stmt {
 			return &Provide{s.Func, v, args, s.Atomic}
 		}
 	case *Realize:
-		changed := false
-		bounds := make([]Range, len(s.Bounds))
-		for i, r := range s.Bounds {
-			bounds[i] = Range{fe(r.Min), fe(r.Extent)}
-			changed = changed || bounds[i].Min != r.Min || bounds[i].Extent != r.Extent
-		}
-		b := fs(s.Body)
-		if changed || b != s.Body {
+		bounds, changed := mapRanges(s.Bounds, fe)
+		if b := fs(s.Body); changed || b != s.Body {
 			c := *s // a copy keeps every field
 			c.Bounds, c.Body = bounds, b
 			return &c
