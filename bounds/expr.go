@@ -997,7 +997,9 @@ func mkCall(e *ir.Call, args ...ir.Expr) ir.Expr {
 			}
 		}
 	}
-	return ir.Simplify(&ir.Call{T: e.T, Kind: e.Kind, Name: e.Name, Args: args})
+	c := *e
+	c.Args = args
+	return ir.Simplify(&c)
 }
 
 func absIv(e *ir.Call, a Interval) Interval {

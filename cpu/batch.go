@@ -289,7 +289,9 @@ func coefficient(e ir.Expr, v string) ir.Expr {
 			if ca == nil || cb == nil {
 				return nil
 			}
-			return &ir.Binary{Op: x.Op, A: ca, B: cb}
+			c := *x
+			c.A, c.B = ca, cb
+			return &c
 		case ir.Mul:
 			if ua && ub {
 				return nil

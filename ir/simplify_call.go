@@ -49,7 +49,9 @@ func simpLet(e *Let) Expr {
 	if vr, ok := v.(*Var); ok && !captures(b, e.Name, vr) {
 		return simp(Substitute(b, map[string]Expr{e.Name: v}))
 	}
-	return &Let{e.Name, v, b}
+	c := *e
+	c.Value, c.Body = v, b
+	return &c
 }
 
 // simpCall simplifies the arguments of a call and folds intrinsics on

@@ -14,34 +14,41 @@ func MapExpr(e Expr, f func(Expr) Expr) Expr {
 		return e
 	case *Cast:
 		if x := f(e.X); x != e.X {
-			return &Cast{e.T, x}
+			c := *e
+			c.X = x
+			return &c
 		}
 	case *Binary:
-		a, b := f(e.A), f(e.B)
-		if a != e.A || b != e.B {
-			return &Binary{e.Op, a, b}
+		if a, b := f(e.A), f(e.B); a != e.A || b != e.B {
+			c := *e
+			c.A, c.B = a, b
+			return &c
 		}
 	case *Not:
 		if x := f(e.X); x != e.X {
 			return &Not{x}
 		}
 	case *Select:
-		c, t, fl := f(e.Cond), f(e.True), f(e.False)
-		if c != e.Cond || t != e.True || fl != e.False {
+		if c, t, fl := f(e.Cond), f(e.True), f(e.False); c != e.Cond || t != e.True || fl != e.False {
 			return &Select{c, t, fl}
 		}
 	case *Call:
 		if args, changed := mapExprs(e.Args, f); changed {
-			return &Call{T: e.T, Kind: e.Kind, Name: e.Name, Args: args, Ref: e.Ref}
+			c := *e
+			c.Args = args
+			return &c
 		}
 	case *Load:
 		if i := f(e.Index); i != e.Index {
-			return &Load{e.T, e.Buf, i}
+			c := *e
+			c.Index = i
+			return &c
 		}
 	case *Let:
-		v, b := f(e.Value), f(e.Body)
-		if v != e.Value || b != e.Body {
-			return &Let{e.Name, v, b}
+		if v, b := f(e.Value), f(e.Body); v != e.Value || b != e.Body {
+			c := *e
+			c.Value, c.Body = v, b
+			return &c
 		}
 	}
 	return e
@@ -88,32 +95,41 @@ func MapStmt(s Stmt, fs func(Stmt) Stmt, fe func(Expr) Expr) Stmt {
 	}
 	switch s := s.(type) {
 	case *LetStmt:
-		v, b := fe(s.Value), fs(s.Body)
-		if v != s.Value || b != s.Body {
-			return &LetStmt{s.Name, v, b}
+		if v, b := fe(s.Value), fs(s.Body); v != s.Value || b != s.Body {
+			c := *s
+			c.Value, c.Body = v, b
+			return &c
 		}
 	case *AssertStmt:
-		c := fe(s.Cond)
-		args, ch := mapExprs(s.Args, fe)
-		if c != s.Cond || ch {
-			return &AssertStmt{c, s.Message, args, s.Error}
+		cond := fe(s.Cond)
+		if args, changed := mapExprs(s.Args, fe); cond != s.Cond || changed {
+			c := *s
+			c.Cond, c.Args = cond, args
+			return &c
 		}
 	case *ProducerConsumer:
 		if b := fs(s.Body); b != s.Body {
-			return &ProducerConsumer{s.Func, s.Producer, b}
+			c := *s
+			c.Body = b
+			return &c
 		}
 	case *LoadVector:
 		if b := fs(s.Body); b != s.Body {
-			return &LoadVector{s.Lanes, b}
+			c := *s
+			c.Body = b
+			return &c
 		}
 	case *StoreVector:
 		if b := fs(s.Body); b != s.Body {
-			return &StoreVector{s.Lanes, b}
+			c := *s
+			c.Body = b
+			return &c
 		}
 	case *For:
-		mn, ext, b := fe(s.Min), fe(s.Extent), fs(s.Body)
-		if mn != s.Min || ext != s.Extent || b != s.Body {
-			return &For{s.Name, mn, ext, s.Kind, b}
+		if mn, ext, b := fe(s.Min), fe(s.Extent), fs(s.Body); mn != s.Min || ext != s.Extent || b != s.Body {
+			c := *s
+			c.Min, c.Extent, c.Body = mn, ext, b
+			return &c
 		}
 	case *Block:
 		if out, changed := mapStmts(s.Stmts, fs); changed {
@@ -137,29 +153,30 @@ func MapStmt(s Stmt, fs func(Stmt) Stmt, fe func(Expr) Expr) Stmt {
 		}
 	case *Provide:
 		v := fe(s.Value)
-		args, ch := mapExprs(s.Args, fe)
-		if v != s.Value || ch {
-			return &Provide{s.Func, v, args, s.Atomic}
+		if args, changed := mapExprs(s.Args, fe); v != s.Value || changed {
+			c := *s
+			c.Value, c.Args = v, args
+			return &c
 		}
 	case *Realize:
 		bounds, changed := mapRanges(s.Bounds, fe)
 		if b := fs(s.Body); changed || b != s.Body {
-			c := *s // a copy keeps every field
+			c := *s
 			c.Bounds, c.Body = bounds, b
 			return &c
 		}
 	case *Allocate:
-		ext, ch := mapExprs(s.Extents, fe)
-		b := fs(s.Body)
-		if ch || b != s.Body {
+		ext, changed := mapExprs(s.Extents, fe)
+		if b := fs(s.Body); changed || b != s.Body {
 			c := *s
 			c.Extents, c.Body = ext, b
 			return &c
 		}
 	case *Store:
-		i, v := fe(s.Index), fe(s.Value)
-		if i != s.Index || v != s.Value {
-			return &Store{s.Buf, i, v, s.Atomic}
+		if i, v := fe(s.Index), fe(s.Value); i != s.Index || v != s.Value {
+			c := *s
+			c.Index, c.Value = i, v
+			return &c
 		}
 	}
 	return s
@@ -272,24 +289,14 @@ func Substitute(e Expr, m map[string]Expr) Expr {
 			}
 			return e
 		case *Let:
-			v := sub(e.Value)
 			if _, shadow := m[e.Name]; shadow {
-				inner := make(map[string]Expr, len(m))
-				for k, x := range m {
-					inner[k] = x
+				if v, b := sub(e.Value), Substitute(e.Body, without(m, e.Name)); v != e.Value || b != e.Body {
+					c := *e
+					c.Value, c.Body = v, b
+					return &c
 				}
-				delete(inner, e.Name)
-				b := Substitute(e.Body, inner)
-				if v == e.Value && b == e.Body {
-					return e
-				}
-				return &Let{e.Name, v, b}
-			}
-			b := sub(e.Body)
-			if v == e.Value && b == e.Body {
 				return e
 			}
-			return &Let{e.Name, v, b}
 		}
 		return MapExpr(e, sub)
 	}
@@ -306,22 +313,28 @@ func SubstituteStmt(s Stmt, m map[string]Expr) Stmt {
 	fs = func(s Stmt) Stmt {
 		if l, ok := s.(*LetStmt); ok {
 			if _, shadow := m[l.Name]; shadow {
-				inner := make(map[string]Expr, len(m))
-				for k, x := range m {
-					inner[k] = x
+				if v, b := fe(l.Value), SubstituteStmt(l.Body, without(m, l.Name)); v != l.Value || b != l.Body {
+					c := *l
+					c.Value, c.Body = v, b
+					return &c
 				}
-				delete(inner, l.Name)
-				v := fe(l.Value)
-				b := SubstituteStmt(l.Body, inner)
-				if v == l.Value && b == l.Body {
-					return l
-				}
-				return &LetStmt{l.Name, v, b}
+				return l
 			}
 		}
 		return MapStmt(s, fs, fe)
 	}
 	return fs(s)
+}
+
+// without returns a copy of m without name.
+func without(m map[string]Expr, name string) map[string]Expr {
+	inner := make(map[string]Expr, len(m))
+	for k, x := range m {
+		if k != name {
+			inner[k] = x
+		}
+	}
+	return inner
 }
 
 // Uses reports whether e refers to a variable named name.

@@ -143,7 +143,9 @@ func allocationBounds(st *State) error {
 			}
 		}
 		st.logf(3, "  allocation_bounds: %s in %s, extents %s\n", r.Func, mem, rangeList(ranges))
-		return &ir.Realize{Func: r.Func, T: r.T, Memory: mem, Bounds: ranges, PerThread: r.PerThread, InGlobal: r.InGlobal, Body: r.Body}
+		c := *r
+		c.Memory, c.Bounds = mem, ranges
+		return &c
 	})
 	if err != nil {
 		return err

@@ -154,7 +154,9 @@ func defineRegions(st *State, s ir.Stmt, idx *bounds.Index, perThread map[string
 			return nil
 		}
 		if cbody != c.Body {
-			c = &ir.ProducerConsumer{Func: c.Func, Producer: false, Body: cbody}
+			cc := *c
+			cc.Body = cbody
+			c = &cc
 		}
 		lets, checks, e := regionLets(f, p.Body, c.Body, idx)
 		if e != nil {

@@ -109,7 +109,9 @@ func registerLoops(s ir.Stmt) ir.Stmt {
 		if !ok || ub > maxRegisterUnroll || ub*unrolledCopies(l.Body, lv) > maxRegisterCopies {
 			return x
 		}
-		return &ir.For{Name: l.Name, Min: l.Min, Extent: l.Extent, Kind: ir.Unrolled, Body: l.Body}
+		c := *l
+		c.Kind = ir.Unrolled
+		return &c
 	})
 }
 
