@@ -74,49 +74,7 @@ func CanProve(e Expr) bool {
 // either may stand for the other. It is Equal, except that float constants
 // must match bit for bit: Equal treats 0.0 and -0.0 alike, but min(0.0, -0.0)
 // or select(c, x + 0.0, x + -0.0) must not pick one for the other.
-func sameExpr(a, b Expr) bool { return Equal(a, b) && sameFloatBits(a, b) }
-
-// sameFloatBits compares the float constants of two Equal expressions bit
-// for bit.
-func sameFloatBits(a, b Expr) bool {
-	if a == b {
-		return true
-	}
-	switch a := a.(type) {
-	case *FloatImm:
-		b, ok := b.(*FloatImm)
-		return ok && math.Float64bits(a.V) == math.Float64bits(b.V)
-	case *Cast:
-		b, ok := b.(*Cast)
-		return ok && sameFloatBits(a.X, b.X)
-	case *Binary:
-		b, ok := b.(*Binary)
-		return ok && sameFloatBits(a.A, b.A) && sameFloatBits(a.B, b.B)
-	case *Not:
-		b, ok := b.(*Not)
-		return ok && sameFloatBits(a.X, b.X)
-	case *Select:
-		b, ok := b.(*Select)
-		return ok && sameFloatBits(a.Cond, b.Cond) && sameFloatBits(a.True, b.True) && sameFloatBits(a.False, b.False)
-	case *Call:
-		b, ok := b.(*Call)
-		if !ok || len(a.Args) != len(b.Args) {
-			return false
-		}
-		for i := range a.Args {
-			if !sameFloatBits(a.Args[i], b.Args[i]) {
-				return false
-			}
-		}
-	case *Load:
-		b, ok := b.(*Load)
-		return ok && sameFloatBits(a.Index, b.Index)
-	case *Let:
-		b, ok := b.(*Let)
-		return ok && sameFloatBits(a.Value, b.Value) && sameFloatBits(a.Body, b.Body)
-	}
-	return true
-}
+func sameExpr(a, b Expr) bool { return equal(a, b, true) }
 
 // algebraic reports whether t gets the full algebraic simplification.
 func algebraic(t Type) bool { return t.Code == IntCode && t.Bits >= 32 }

@@ -1,10 +1,13 @@
 package ir
 
+import "math"
+
 // Traversal is built on two helpers, as in the Go compiler: MapExpr and
 // MapStmt rebuild a node from its children (returning the same node when no
-// child changed), and the Walk functions visit nodes in pre-order. Passes
-// write a type switch for the nodes they care about and call these for the
-// rest.
+// child changed), and VisitExpr and VisitStmt call a function on each child.
+// Neither recurses: a pass writes a type switch for the nodes it cares about
+// and calls one of them for the rest, recursing through its own function.
+// WalkExpr and WalkStmt visit a whole tree in pre-order.
 
 // MapExpr returns e with each child expression replaced by f(child). When f
 // returns every child unchanged, MapExpr returns e itself.
@@ -182,74 +185,76 @@ func MapStmt(s Stmt, fs func(Stmt) Stmt, fe func(Expr) Expr) Stmt {
 	return s
 }
 
-// WalkExpr calls f on e and, when f returns true, on its children, in
-// pre-order.
-func WalkExpr(e Expr, f func(Expr) bool) {
-	if e == nil || !f(e) {
-		return
-	}
+// VisitExpr calls f on each child of e, in order (not recursively): the
+// visiting counterpart of MapExpr, for walkers that handle some nodes
+// themselves and leave the others to it.
+func VisitExpr(e Expr, f func(Expr)) {
 	switch e := e.(type) {
 	case *Cast:
-		WalkExpr(e.X, f)
+		f(e.X)
 	case *Binary:
-		WalkExpr(e.A, f)
-		WalkExpr(e.B, f)
+		f(e.A)
+		f(e.B)
 	case *Not:
-		WalkExpr(e.X, f)
+		f(e.X)
 	case *Select:
-		WalkExpr(e.Cond, f)
-		WalkExpr(e.True, f)
-		WalkExpr(e.False, f)
+		f(e.Cond)
+		f(e.True)
+		f(e.False)
 	case *Call:
 		for _, a := range e.Args {
-			WalkExpr(a, f)
+			f(a)
 		}
 	case *Load:
-		WalkExpr(e.Index, f)
+		f(e.Index)
 	case *Let:
-		WalkExpr(e.Value, f)
-		WalkExpr(e.Body, f)
+		f(e.Value)
+		f(e.Body)
 	}
 }
 
-// WalkStmt calls fs on s and, when it returns true, walks its children:
-// statements with fs, expressions with WalkExpr(·, fe). fe may be nil.
-func WalkStmt(s Stmt, fs func(Stmt) bool, fe func(Expr) bool) {
-	if s == nil || !fs(s) {
-		return
+// VisitStmt calls fs on each child statement of s and fe on each of its
+// expressions, in the order they run (not recursively): the visiting
+// counterpart of MapStmt. Either function may be nil; a nil child (an
+// IfThenElse without Else) is skipped.
+func VisitStmt(s Stmt, fs func(Stmt), fe func(Expr)) {
+	st := func(x Stmt) {
+		if fs != nil && x != nil {
+			fs(x)
+		}
 	}
-	ex := func(e Expr) {
+	ex := func(x Expr) {
 		if fe != nil {
-			WalkExpr(e, fe)
+			fe(x)
 		}
 	}
 	switch s := s.(type) {
 	case *LetStmt:
 		ex(s.Value)
-		WalkStmt(s.Body, fs, fe)
+		st(s.Body)
 	case *AssertStmt:
 		ex(s.Cond)
 		for _, a := range s.Args {
 			ex(a)
 		}
 	case *ProducerConsumer:
-		WalkStmt(s.Body, fs, fe)
+		st(s.Body)
 	case *LoadVector:
-		WalkStmt(s.Body, fs, fe)
+		st(s.Body)
 	case *StoreVector:
-		WalkStmt(s.Body, fs, fe)
+		st(s.Body)
 	case *For:
 		ex(s.Min)
 		ex(s.Extent)
-		WalkStmt(s.Body, fs, fe)
+		st(s.Body)
 	case *Block:
 		for _, x := range s.Stmts {
-			WalkStmt(x, fs, fe)
+			st(x)
 		}
 	case *IfThenElse:
 		ex(s.Cond)
-		WalkStmt(s.Then, fs, fe)
-		WalkStmt(s.Else, fs, fe)
+		st(s.Then)
+		st(s.Else)
 	case *Evaluate:
 		ex(s.X)
 	case *Provide:
@@ -262,16 +267,38 @@ func WalkStmt(s Stmt, fs func(Stmt) bool, fe func(Expr) bool) {
 			ex(r.Min)
 			ex(r.Extent)
 		}
-		WalkStmt(s.Body, fs, fe)
+		st(s.Body)
 	case *Allocate:
 		for _, x := range s.Extents {
 			ex(x)
 		}
-		WalkStmt(s.Body, fs, fe)
+		st(s.Body)
 	case *Store:
 		ex(s.Index)
 		ex(s.Value)
 	}
+}
+
+// WalkExpr calls f on e and, when f returns true, on its children, in
+// pre-order.
+func WalkExpr(e Expr, f func(Expr) bool) {
+	if e == nil || !f(e) {
+		return
+	}
+	VisitExpr(e, func(c Expr) { WalkExpr(c, f) })
+}
+
+// WalkStmt calls fs on s and, when it returns true, walks its children:
+// statements with fs, expressions with WalkExpr(·, fe). fe may be nil.
+func WalkStmt(s Stmt, fs func(Stmt) bool, fe func(Expr) bool) {
+	if s == nil || !fs(s) {
+		return
+	}
+	var ex func(Expr)
+	if fe != nil {
+		ex = func(e Expr) { WalkExpr(e, fe) }
+	}
+	VisitStmt(s, func(c Stmt) { WalkStmt(c, fs, fe) }, ex)
 }
 
 // Substitute replaces free variables named in m by their expressions. Let
@@ -374,7 +401,11 @@ func StmtUses(s Stmt, name string) bool {
 }
 
 // Equal reports whether two expressions are structurally identical.
-func Equal(a, b Expr) bool {
+func Equal(a, b Expr) bool { return equal(a, b, false) }
+
+// equal is Equal; with bits set, float constants must also match bit for
+// bit (0.0 and -0.0 differ).
+func equal(a, b Expr, bits bool) bool {
 	if a == b {
 		return true
 	}
@@ -387,39 +418,39 @@ func Equal(a, b Expr) bool {
 		return ok && a.T == b.T && a.V == b.V
 	case *FloatImm:
 		b, ok := b.(*FloatImm)
-		return ok && a.T == b.T && a.V == b.V
+		return ok && a.T == b.T && a.V == b.V && (!bits || math.Float64bits(a.V) == math.Float64bits(b.V))
 	case *Var:
 		b, ok := b.(*Var)
 		return ok && a.T == b.T && a.Name == b.Name
 	case *Cast:
 		b, ok := b.(*Cast)
-		return ok && a.T == b.T && Equal(a.X, b.X)
+		return ok && a.T == b.T && equal(a.X, b.X, bits)
 	case *Binary:
 		b, ok := b.(*Binary)
-		return ok && a.Op == b.Op && Equal(a.A, b.A) && Equal(a.B, b.B)
+		return ok && a.Op == b.Op && equal(a.A, b.A, bits) && equal(a.B, b.B, bits)
 	case *Not:
 		b, ok := b.(*Not)
-		return ok && Equal(a.X, b.X)
+		return ok && equal(a.X, b.X, bits)
 	case *Select:
 		b, ok := b.(*Select)
-		return ok && Equal(a.Cond, b.Cond) && Equal(a.True, b.True) && Equal(a.False, b.False)
+		return ok && equal(a.Cond, b.Cond, bits) && equal(a.True, b.True, bits) && equal(a.False, b.False, bits)
 	case *Call:
 		b, ok := b.(*Call)
 		if !ok || a.T != b.T || a.Kind != b.Kind || a.Name != b.Name || len(a.Args) != len(b.Args) {
 			return false
 		}
 		for i := range a.Args {
-			if !Equal(a.Args[i], b.Args[i]) {
+			if !equal(a.Args[i], b.Args[i], bits) {
 				return false
 			}
 		}
 		return true
 	case *Load:
 		b, ok := b.(*Load)
-		return ok && a.T == b.T && a.Buf == b.Buf && Equal(a.Index, b.Index)
+		return ok && a.T == b.T && a.Buf == b.Buf && equal(a.Index, b.Index, bits)
 	case *Let:
 		b, ok := b.(*Let)
-		return ok && a.Name == b.Name && Equal(a.Value, b.Value) && Equal(a.Body, b.Body)
+		return ok && a.Name == b.Name && equal(a.Value, b.Value, bits) && equal(a.Body, b.Body, bits)
 	}
 	return false
 }

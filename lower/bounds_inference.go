@@ -505,32 +505,23 @@ func inputBoxes(s ir.Stmt, in, out string, idx *bounds.Index) (boxes []bounds.Bo
 		return boxes
 	}
 	var productions []ir.Stmt
-	var walk func(ir.Stmt)
-	walk = func(x ir.Stmt) {
+	ir.WalkStmt(s, func(x ir.Stmt) bool {
 		switch x := x.(type) {
-		case *ir.Block:
-			for _, c := range x.Stmts {
-				walk(c)
-			}
-		case *ir.Realize:
-			walk(x.Body)
+		case *ir.Block, *ir.Realize, *ir.AssertStmt:
 		case *ir.LetStmt:
 			if !strings.HasPrefix(x.Name, out+".s") {
 				panic(tc)
 			}
-			walk(x.Body)
-		case *ir.AssertStmt:
 		case *ir.ProducerConsumer:
 			if x.Producer {
 				productions = append(productions, x)
-			} else {
-				walk(x.Body)
+				return false
 			}
 		default:
 			panic(tc)
 		}
-	}
-	walk(s)
+		return true
+	}, nil)
 	for _, p := range productions {
 		if b := bounds.RequiredOf(p, nil, in, idx); b != nil {
 			boxes = append(boxes, b)
