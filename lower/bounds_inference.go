@@ -16,8 +16,10 @@ package lower
 // tail strategies, and every input and the output are accessed only inside
 // their buffers.
 //
-// Before: schedule_functions. After: every variable of the statement is
-// defined by a loop or a let, or is a Param or buffer variable.
+// Before: schedule_functions; gpu_memory and gpu_uniform_loops (a shared
+// Func's region is the union over the block's threads at one uniform
+// iteration). After: every variable of the statement is defined by a loop
+// or a let, or is a Param or buffer variable.
 
 import (
 	"fmt"
