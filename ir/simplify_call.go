@@ -49,9 +49,7 @@ func simpLet(e *Let) Expr {
 	if vr, ok := v.(*Var); ok && !captures(b, e.Name, vr) {
 		return simp(Substitute(b, map[string]Expr{e.Name: v}))
 	}
-	c := *e
-	c.Value, c.Body = v, b
-	return &c
+	return edit(e, true, func(c *Let) { c.Value, c.Body = v, b })
 }
 
 // simpCall simplifies the arguments of a call and folds intrinsics on
@@ -63,12 +61,7 @@ func simpCall(e *Call) Expr {
 			return r
 		}
 	}
-	if !changed {
-		return e
-	}
-	c := *e
-	c.Args = args
-	return &c
+	return edit(e, changed, func(c *Call) { c.Args = args })
 }
 
 // foldIntrinsic evaluates an intrinsic on constant arguments, or returns nil.

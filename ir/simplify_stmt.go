@@ -80,19 +80,7 @@ func (c *stmtSimp) stmt(s Stmt) Stmt {
 			return nil
 		}
 		args, changed := mapExprs(s.Args, c.expr)
-		if cond == s.Cond && !changed {
-			return s
-		}
-		a := *s
-		a.Cond, a.Args = cond, args
-		return &a
-	case *ProducerConsumer:
-		if b := c.body(s.Body); b != s.Body {
-			p := *s
-			p.Body = b
-			return &p
-		}
-		return s
+		return edit(s, cond != s.Cond || changed, func(a *AssertStmt) { a.Cond, a.Args = cond, args })
 	case *For:
 		return c.loop(s)
 	case *Block:
@@ -124,26 +112,10 @@ func (c *stmtSimp) stmt(s Stmt) Stmt {
 		if IsConst(x) {
 			return nil
 		}
-		if x == s.X {
-			return s
-		}
-		return &Evaluate{x}
-	case *Realize:
-		bounds, changed := mapRanges(s.Bounds, c.expr)
-		if b := c.body(s.Body); changed || b != s.Body {
-			r := *s
-			r.Bounds, r.Body = bounds, b
-			return &r
-		}
-		return s
-	case *Allocate:
-		ext, changed := mapExprs(s.Extents, c.expr)
-		if b := c.body(s.Body); changed || b != s.Body {
-			a := *s
-			a.Extents, a.Body = ext, b
-			return &a
-		}
-		return s
+		return edit(s, x != s.X, func(e *Evaluate) { e.X = x })
+	case *ProducerConsumer, *Realize, *Allocate:
+		// Kept when their body vanishes (see body).
+		return MapStmt(s, c.body, c.expr)
 	}
 	// Provide and Store: only expressions to simplify.
 	return MapStmt(s, c.stmt, c.expr)
@@ -193,12 +165,7 @@ func (c *stmtSimp) loop(s *For) Stmt {
 	if body == nil {
 		return nil
 	}
-	if mn == s.Min && ext == s.Extent && body == s.Body {
-		return s
-	}
-	f := *s
-	f.Min, f.Extent, f.Body = mn, ext, body
-	return &f
+	return edit(s, mn != s.Min || ext != s.Extent || body != s.Body, func(f *For) { f.Min, f.Extent, f.Body = mn, ext, body })
 }
 
 // safe reports whether substituting v (a constant or Var) for name in

@@ -13,48 +13,42 @@ import "math"
 // returns every child unchanged, MapExpr returns e itself.
 func MapExpr(e Expr, f func(Expr) Expr) Expr {
 	switch e := e.(type) {
-	case *IntImm, *FloatImm, *Var:
-		return e
 	case *Cast:
-		if x := f(e.X); x != e.X {
-			c := *e
-			c.X = x
-			return &c
-		}
+		x := f(e.X)
+		return edit(e, x != e.X, func(c *Cast) { c.X = x })
 	case *Binary:
-		if a, b := f(e.A), f(e.B); a != e.A || b != e.B {
-			c := *e
-			c.A, c.B = a, b
-			return &c
-		}
+		a, b := f(e.A), f(e.B)
+		return edit(e, a != e.A || b != e.B, func(c *Binary) { c.A, c.B = a, b })
 	case *Not:
-		if x := f(e.X); x != e.X {
-			return &Not{x}
-		}
+		x := f(e.X)
+		return edit(e, x != e.X, func(c *Not) { c.X = x })
 	case *Select:
-		if c, t, fl := f(e.Cond), f(e.True), f(e.False); c != e.Cond || t != e.True || fl != e.False {
-			return &Select{c, t, fl}
-		}
+		cond, t, fl := f(e.Cond), f(e.True), f(e.False)
+		return edit(e, cond != e.Cond || t != e.True || fl != e.False, func(c *Select) { c.Cond, c.True, c.False = cond, t, fl })
 	case *Call:
-		if args, changed := mapExprs(e.Args, f); changed {
-			c := *e
-			c.Args = args
-			return &c
-		}
+		args, changed := mapExprs(e.Args, f)
+		return edit(e, changed, func(c *Call) { c.Args = args })
 	case *Load:
-		if i := f(e.Index); i != e.Index {
-			c := *e
-			c.Index = i
-			return &c
-		}
+		i := f(e.Index)
+		return edit(e, i != e.Index, func(c *Load) { c.Index = i })
 	case *Let:
-		if v, b := f(e.Value), f(e.Body); v != e.Value || b != e.Body {
-			c := *e
-			c.Value, c.Body = v, b
-			return &c
-		}
+		v, b := f(e.Value), f(e.Body)
+		return edit(e, v != e.Value || b != e.Body, func(c *Let) { c.Value, c.Body = v, b })
 	}
+	// nil, constants and Vars.
 	return e
+}
+
+// edit returns n itself when nothing changed, else a copy of *n that set
+// changes. Mutators copy nodes by value, so the fields they do not set
+// survive them.
+func edit[N any](n *N, changed bool, set func(*N)) *N {
+	if !changed {
+		return n
+	}
+	c := *n
+	set(&c)
+	return &c
 }
 
 func mapExprs(es []Expr, f func(Expr) Expr) ([]Expr, bool) { return mapSlice(es, f) }
@@ -98,42 +92,24 @@ func MapStmt(s Stmt, fs func(Stmt) Stmt, fe func(Expr) Expr) Stmt {
 	}
 	switch s := s.(type) {
 	case *LetStmt:
-		if v, b := fe(s.Value), fs(s.Body); v != s.Value || b != s.Body {
-			c := *s
-			c.Value, c.Body = v, b
-			return &c
-		}
+		v, b := fe(s.Value), fs(s.Body)
+		return edit(s, v != s.Value || b != s.Body, func(c *LetStmt) { c.Value, c.Body = v, b })
 	case *AssertStmt:
 		cond := fe(s.Cond)
-		if args, changed := mapExprs(s.Args, fe); cond != s.Cond || changed {
-			c := *s
-			c.Cond, c.Args = cond, args
-			return &c
-		}
+		args, changed := mapExprs(s.Args, fe)
+		return edit(s, cond != s.Cond || changed, func(c *AssertStmt) { c.Cond, c.Args = cond, args })
 	case *ProducerConsumer:
-		if b := fs(s.Body); b != s.Body {
-			c := *s
-			c.Body = b
-			return &c
-		}
+		b := fs(s.Body)
+		return edit(s, b != s.Body, func(c *ProducerConsumer) { c.Body = b })
 	case *LoadVector:
-		if b := fs(s.Body); b != s.Body {
-			c := *s
-			c.Body = b
-			return &c
-		}
+		b := fs(s.Body)
+		return edit(s, b != s.Body, func(c *LoadVector) { c.Body = b })
 	case *StoreVector:
-		if b := fs(s.Body); b != s.Body {
-			c := *s
-			c.Body = b
-			return &c
-		}
+		b := fs(s.Body)
+		return edit(s, b != s.Body, func(c *StoreVector) { c.Body = b })
 	case *For:
-		if mn, ext, b := fe(s.Min), fe(s.Extent), fs(s.Body); mn != s.Min || ext != s.Extent || b != s.Body {
-			c := *s
-			c.Min, c.Extent, c.Body = mn, ext, b
-			return &c
-		}
+		mn, ext, b := fe(s.Min), fe(s.Extent), fs(s.Body)
+		return edit(s, mn != s.Min || ext != s.Extent || b != s.Body, func(c *For) { c.Min, c.Extent, c.Body = mn, ext, b })
 	case *Block:
 		if out, changed := mapStmts(s.Stmts, fs); changed {
 			if b := MakeBlock(out...); b != nil {
@@ -142,45 +118,30 @@ func MapStmt(s Stmt, fs func(Stmt) Stmt, fe func(Expr) Expr) Stmt {
 			return &Block{}
 		}
 	case *IfThenElse:
-		c, t := fe(s.Cond), fs(s.Then)
+		cond, t := fe(s.Cond), fs(s.Then)
 		var el Stmt
 		if s.Else != nil {
 			el = fs(s.Else)
 		}
-		if c != s.Cond || t != s.Then || el != s.Else {
-			return &IfThenElse{c, t, el}
-		}
+		return edit(s, cond != s.Cond || t != s.Then || el != s.Else, func(c *IfThenElse) { c.Cond, c.Then, c.Else = cond, t, el })
 	case *Evaluate:
-		if x := fe(s.X); x != s.X {
-			return &Evaluate{x}
-		}
+		x := fe(s.X)
+		return edit(s, x != s.X, func(c *Evaluate) { c.X = x })
 	case *Provide:
 		v := fe(s.Value)
-		if args, changed := mapExprs(s.Args, fe); v != s.Value || changed {
-			c := *s
-			c.Value, c.Args = v, args
-			return &c
-		}
+		args, changed := mapExprs(s.Args, fe)
+		return edit(s, v != s.Value || changed, func(c *Provide) { c.Value, c.Args = v, args })
 	case *Realize:
 		bounds, changed := mapRanges(s.Bounds, fe)
-		if b := fs(s.Body); changed || b != s.Body {
-			c := *s
-			c.Bounds, c.Body = bounds, b
-			return &c
-		}
+		b := fs(s.Body)
+		return edit(s, changed || b != s.Body, func(c *Realize) { c.Bounds, c.Body = bounds, b })
 	case *Allocate:
 		ext, changed := mapExprs(s.Extents, fe)
-		if b := fs(s.Body); changed || b != s.Body {
-			c := *s
-			c.Extents, c.Body = ext, b
-			return &c
-		}
+		b := fs(s.Body)
+		return edit(s, changed || b != s.Body, func(c *Allocate) { c.Extents, c.Body = ext, b })
 	case *Store:
-		if i, v := fe(s.Index), fe(s.Value); i != s.Index || v != s.Value {
-			c := *s
-			c.Index, c.Value = i, v
-			return &c
-		}
+		i, v := fe(s.Index), fe(s.Value)
+		return edit(s, i != s.Index || v != s.Value, func(c *Store) { c.Index, c.Value = i, v })
 	}
 	return s
 }
@@ -317,12 +278,8 @@ func Substitute(e Expr, m map[string]Expr) Expr {
 			return e
 		case *Let:
 			if _, shadow := m[e.Name]; shadow {
-				if v, b := sub(e.Value), Substitute(e.Body, without(m, e.Name)); v != e.Value || b != e.Body {
-					c := *e
-					c.Value, c.Body = v, b
-					return &c
-				}
-				return e
+				v, b := sub(e.Value), Substitute(e.Body, without(m, e.Name))
+				return edit(e, v != e.Value || b != e.Body, func(c *Let) { c.Value, c.Body = v, b })
 			}
 		}
 		return MapExpr(e, sub)
@@ -340,12 +297,8 @@ func SubstituteStmt(s Stmt, m map[string]Expr) Stmt {
 	fs = func(s Stmt) Stmt {
 		if l, ok := s.(*LetStmt); ok {
 			if _, shadow := m[l.Name]; shadow {
-				if v, b := fe(l.Value), SubstituteStmt(l.Body, without(m, l.Name)); v != l.Value || b != l.Body {
-					c := *l
-					c.Value, c.Body = v, b
-					return &c
-				}
-				return l
+				v, b := fe(l.Value), SubstituteStmt(l.Body, without(m, l.Name))
+				return edit(l, v != l.Value || b != l.Body, func(c *LetStmt) { c.Value, c.Body = v, b })
 			}
 		}
 		return MapStmt(s, fs, fe)
