@@ -112,42 +112,15 @@ func (l *linear) addAtom(x Expr, k int64) {
 
 // addSimp adds k*e for a simplified e: its own linear structure is taken
 // apart, nothing is re-simplified.
-func (l *linear) addSimp(e Expr, k int64) {
-	if k == 0 {
-		return
-	}
-	switch e := e.(type) {
-	case *IntImm:
-		l.addConst(l.mul(k, e.V))
-		return
-	case *Binary:
-		switch e.Op {
-		case Add:
-			l.addSimp(e.A, k)
-			l.addSimp(e.B, k)
-			return
-		case Sub:
-			l.addSimp(e.A, k)
-			l.addSimp(e.B, l.mul(k, -1))
-			return
-		case Mul:
-			if c, ok := constInt(e.B); ok {
-				l.addSimp(e.A, l.mul(k, c))
-				return
-			}
-			if c, ok := constInt(e.A); ok {
-				l.addSimp(e.B, l.mul(k, c))
-				return
-			}
-		}
-	}
-	l.addAtom(e, k)
-}
+func (l *linear) addSimp(e Expr, k int64) { l.add(e, k, false) }
 
 // addRaw adds k*e for an unsimplified e: the Add/Sub/Mul-by-constant spine
 // is walked directly, and each atom is simplified once (and then taken apart
 // with addSimp, as simplifying an atom can produce a linear expression).
-func (l *linear) addRaw(e Expr, k int64) {
+func (l *linear) addRaw(e Expr, k int64) { l.add(e, k, true) }
+
+// add is addRaw when raw is set, else addSimp.
+func (l *linear) add(e Expr, k int64, raw bool) {
 	if k == 0 {
 		return // 0*e: e is pure, nothing to keep
 	}
@@ -158,27 +131,33 @@ func (l *linear) addRaw(e Expr, k int64) {
 	case *Binary:
 		switch e.Op {
 		case Add:
-			l.addRaw(e.A, k)
-			l.addRaw(e.B, k)
+			l.add(e.A, k, raw)
+			l.add(e.B, k, raw)
 			return
 		case Sub:
-			l.addRaw(e.A, k)
-			l.addRaw(e.B, l.mul(k, -1))
+			l.add(e.A, k, raw)
+			l.add(e.B, l.mul(k, -1), raw)
 			return
 		case Mul:
 			if c, ok := constInt(e.B); ok {
-				l.addRaw(e.A, l.mul(k, c))
+				l.add(e.A, l.mul(k, c), raw)
 				return
 			}
 			if c, ok := constInt(e.A); ok {
-				l.addRaw(e.B, l.mul(k, c))
+				l.add(e.B, l.mul(k, c), raw)
 				return
 			}
-			l.addSimpMul(simp(e.A), simp(e.B), k)
-			return
+			if raw {
+				l.addSimpMul(simp(e.A), simp(e.B), k)
+				return
+			}
 		}
 	}
-	l.addSimp(simp(e), k)
+	if raw {
+		l.addSimp(simp(e), k)
+		return
+	}
+	l.addAtom(e, k)
 }
 
 // addSimpMul adds k*a*b for simplified a and b. A product of two
