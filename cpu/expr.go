@@ -210,8 +210,7 @@ func (c *compiler) load(e *ir.Load) value {
 	b := c.buffer(e.Buf, e.T, "load of")
 	idx := c.watched(b, c.intExpr(e.Index, "index into "+e.Buf), false, c.atomicBuf == e.Buf)
 	name, slot := e.Buf, b.slot
-	switch e.T {
-	case ir.Bool:
+	if e.T == ir.Bool {
 		idxf := idx.i
 		return intValue(e.T, func(f *frame) int64 {
 			i := idxf(f)
@@ -224,72 +223,42 @@ func (c *compiler) load(e *ir.Load) value {
 			}
 			return 0
 		})
-	case ir.Int8:
-		return intValue(e.T, loadInt[int8](name, slot, idx))
-	case ir.Int16:
-		return intValue(e.T, loadInt[int16](name, slot, idx))
-	case ir.Int32:
-		return intValue(e.T, loadInt[int32](name, slot, idx))
-	case ir.Int64:
-		return intValue(e.T, loadInt[int64](name, slot, idx))
-	case ir.UInt8:
-		return intValue(e.T, loadInt[uint8](name, slot, idx))
-	case ir.UInt16:
-		return intValue(e.T, loadInt[uint16](name, slot, idx))
-	case ir.UInt32:
-		return intValue(e.T, loadInt[uint32](name, slot, idx))
-	case ir.UInt64:
-		return intValue(e.T, loadInt[uint64](name, slot, idx))
-	case ir.Float32:
-		return floatValue(e.T, loadFloat[float32](name, slot, idx))
-	default:
-		return floatValue(e.T, loadFloat[float64](name, slot, idx))
 	}
+	ops := elements[e.T]
+	if ops.loadInt != nil {
+		return intValue(e.T, ops.loadInt(name, slot, idx))
+	}
+	return floatValue(e.T, ops.loadFloat(name, slot, idx))
 }
 
-func loadInt[T integer](name string, slot int, idx value) intFn {
+// element is the set of Go types buffer elements are stored in.
+type element interface {
+	integer | float32 | float64
+}
+
+// loadElem returns a function that reads the element at idx of the buffer in
+// slot (a []T), carried as an R: int64 for the integer types, float64 for
+// the floats.
+func loadElem[T element, R int64 | float64](name string, slot int, idx value) func(*frame) R {
 	if idx.slot >= 0 {
 		is := idx.slot
-		return func(f *frame) int64 {
+		return func(f *frame) R {
 			i := f.ints[is]
 			s, _ := f.bufs[slot].([]T)
 			if uint64(i) >= uint64(len(s)) {
 				panic(oobError("load of", name, i, len(s)))
 			}
-			return int64(s[i])
+			return R(s[i])
 		}
 	}
 	idxf := idx.i
-	return func(f *frame) int64 {
+	return func(f *frame) R {
 		i := idxf(f)
 		s, _ := f.bufs[slot].([]T)
 		if uint64(i) >= uint64(len(s)) {
 			panic(oobError("load of", name, i, len(s)))
 		}
-		return int64(s[i])
-	}
-}
-
-func loadFloat[T float32 | float64](name string, slot int, idx value) floatFn {
-	if idx.slot >= 0 {
-		is := idx.slot
-		return func(f *frame) float64 {
-			i := f.ints[is]
-			s, _ := f.bufs[slot].([]T)
-			if uint64(i) >= uint64(len(s)) {
-				panic(oobError("load of", name, i, len(s)))
-			}
-			return float64(s[i])
-		}
-	}
-	idxf := idx.i
-	return func(f *frame) float64 {
-		i := idxf(f)
-		s, _ := f.bufs[slot].([]T)
-		if uint64(i) >= uint64(len(s)) {
-			panic(oobError("load of", name, i, len(s)))
-		}
-		return float64(s[i])
+		return R(s[i])
 	}
 }
 
