@@ -58,24 +58,12 @@ func (c *compiler) binary(e *ir.Binary) value {
 			if !e.Op.IsComparison() && e.Op != ir.Min && e.Op != ir.Max {
 				fn = wrapFn(ir.Bool, fn)
 			}
-		case ir.Int8:
-			fn = intBinary[int8](e.Op, a, b)
-		case ir.Int16:
-			fn = intBinary[int16](e.Op, a, b)
-		case ir.Int32:
-			fn = intBinary[int32](e.Op, a, b)
-		case ir.Int64:
-			fn = intBinary[int64](e.Op, a, b)
-		case ir.UInt8:
-			fn = intBinary[uint8](e.Op, a, b)
-		case ir.UInt16:
-			fn = intBinary[uint16](e.Op, a, b)
-		case ir.UInt32:
-			fn = intBinary[uint32](e.Op, a, b)
-		case ir.UInt64:
-			fn = intBinary[uint64](e.Op, a, b)
 		default:
-			c.fail("operands of %v have unsupported type %v", e.Op, t)
+			if bin := elements[t].binary; bin != nil {
+				fn = bin(e.Op, a, b)
+			} else {
+				c.fail("operands of %v have unsupported type %v", e.Op, t)
+			}
 		}
 		rt := t
 		if e.Op.IsComparison() {

@@ -367,19 +367,26 @@ type elementOps struct {
 	loadFloat  func(name string, slot int, idx value) func(*frame) float64
 	storeInt   func(name string, slot int, idx value, val func(*frame) int64) stmtFn
 	storeFloat func(name string, slot int, idx value, val func(*frame) float64) stmtFn
+	// binary is the integer operation in the Go type (integer types only).
+	binary func(op ir.BinOp, a, b value) intFn
+	// scalar converts a carried value to the Go type.
+	scalar func(int64, float64) any
 }
 
 func intOps[T integer]() elementOps {
-	return elementOps{check: checkSlice[T], alloc: allocSlice[T], loadInt: loadElem[T, int64], storeInt: storeElem[T, int64]}
+	return elementOps{check: checkSlice[T], alloc: allocSlice[T], loadInt: loadElem[T, int64], storeInt: storeElem[T, int64],
+		binary: intBinary[T], scalar: func(i int64, _ float64) any { return T(i) }}
 }
 
 func floatOps[T float32 | float64]() elementOps {
-	return elementOps{check: checkSlice[T], alloc: allocSlice[T], loadFloat: loadElem[T, float64], storeFloat: storeElem[T, float64]}
+	return elementOps{check: checkSlice[T], alloc: allocSlice[T], loadFloat: loadElem[T, float64], storeFloat: storeElem[T, float64],
+		scalar: func(_ int64, fl float64) any { return T(fl) }}
 }
 
 // elements holds the elementOps of every type a buffer may hold.
 var elements = map[ir.Type]elementOps{
-	ir.Bool:    {check: checkSlice[bool], alloc: allocSlice[bool]},
+	ir.Bool: {check: checkSlice[bool], alloc: allocSlice[bool],
+		scalar: func(i int64, _ float64) any { return i != 0 }},
 	ir.Int8:    intOps[int8](),
 	ir.Int16:   intOps[int16](),
 	ir.Int32:   intOps[int32](),
