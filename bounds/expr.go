@@ -265,25 +265,8 @@ func (en env) mayNaN(e ir.Expr) bool {
 			return false
 		}
 		return true
-	case *ir.Select:
-		return en.mayNaN(e.True) || en.mayNaN(e.False)
-	case *ir.Call:
-		if e.Kind == ir.CallIntrinsic {
-			switch e.Name {
-			case ir.IntrinsicLikely, ir.IntrinsicAbs, ir.IntrinsicFloor, ir.IntrinsicCeil,
-				ir.IntrinsicRound, ir.IntrinsicExp, ir.IntrinsicPromiseClamped,
-				ir.IntrinsicUnsafePromiseClamped:
-				for _, a := range e.Args {
-					if en.mayNaN(a) {
-						return true
-					}
-				}
-				return false
-			}
-		}
-		return true
-	case *ir.Let:
-		return en.with(e.Name, Interval{}).mayNaN(e.Body)
+	case *ir.Select, *ir.Call, *ir.Let:
+		return en.mayThrough(e, nanKeepers, env.mayNaN)
 	}
 	return true
 }
@@ -311,25 +294,39 @@ func (en env) mayInf(e ir.Expr) bool {
 			return en.mayInf(e.A) || en.mayInf(e.B)
 		}
 		return true
+	case *ir.Select, *ir.Call, *ir.Let:
+		return en.mayThrough(e, infKeepers, env.mayInf)
+	}
+	return true
+}
+
+// The intrinsics that are NaN, or infinite, only where an argument is.
+var (
+	nanKeepers = map[string]bool{ir.IntrinsicLikely: true, ir.IntrinsicAbs: true, ir.IntrinsicFloor: true, ir.IntrinsicCeil: true,
+		ir.IntrinsicRound: true, ir.IntrinsicExp: true, ir.IntrinsicPromiseClamped: true, ir.IntrinsicUnsafePromiseClamped: true}
+	infKeepers = map[string]bool{ir.IntrinsicLikely: true, ir.IntrinsicAbs: true, ir.IntrinsicFloor: true, ir.IntrinsicCeil: true,
+		ir.IntrinsicRound: true, ir.IntrinsicSqrt: true, ir.IntrinsicPromiseClamped: true, ir.IntrinsicUnsafePromiseClamped: true}
+)
+
+// mayThrough answers mayNaN or mayInf (may) for a select (from its arms),
+// a call (an intrinsic in keepers from its arguments; any other may) and a
+// let (from its body, with its variable able to hold anything).
+func (en env) mayThrough(e ir.Expr, keepers map[string]bool, may func(env, ir.Expr) bool) bool {
+	switch e := e.(type) {
 	case *ir.Select:
-		return en.mayInf(e.True) || en.mayInf(e.False)
+		return may(en, e.True) || may(en, e.False)
 	case *ir.Call:
-		if e.Kind == ir.CallIntrinsic {
-			switch e.Name {
-			case ir.IntrinsicLikely, ir.IntrinsicAbs, ir.IntrinsicFloor, ir.IntrinsicCeil,
-				ir.IntrinsicRound, ir.IntrinsicSqrt, ir.IntrinsicPromiseClamped,
-				ir.IntrinsicUnsafePromiseClamped:
-				for _, a := range e.Args {
-					if en.mayInf(a) {
-						return true
-					}
-				}
-				return false
+		if e.Kind != ir.CallIntrinsic || !keepers[e.Name] {
+			return true
+		}
+		for _, a := range e.Args {
+			if may(en, a) {
+				return true
 			}
 		}
-		return true
+		return false
 	case *ir.Let:
-		return en.with(e.Name, Interval{}).mayInf(e.Body)
+		return may(en.with(e.Name, Interval{}), e.Body)
 	}
 	return true
 }

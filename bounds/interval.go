@@ -106,38 +106,29 @@ func isPt(i Interval) bool {
 // The nil-aware min and max of interval ends. For a lower end nil is
 // -infinity, for an upper end +infinity.
 
-func minLo(a, b ir.Expr) ir.Expr {
+func minLo(a, b ir.Expr) ir.Expr { return infWins(ir.Min, a, b) }
+func maxLo(a, b ir.Expr) ir.Expr { return infLoses(ir.Max, a, b) }
+func minHi(a, b ir.Expr) ir.Expr { return infLoses(ir.Min, a, b) }
+func maxHi(a, b ir.Expr) ir.Expr { return infWins(ir.Max, a, b) }
+
+// infWins is a op b where an infinite end (nil) is the answer: the min of
+// lower ends, the max of upper ends.
+func infWins(op ir.BinOp, a, b ir.Expr) ir.Expr {
 	if a == nil || b == nil {
 		return nil
 	}
-	return mkBin(ir.Min, a, b)
+	return mkBin(op, a, b)
 }
 
-func maxLo(a, b ir.Expr) ir.Expr {
+// infLoses is a op b where an infinite end (nil) gives way to the other.
+func infLoses(op ir.BinOp, a, b ir.Expr) ir.Expr {
 	if a == nil {
 		return b
 	}
 	if b == nil {
 		return a
 	}
-	return mkBin(ir.Max, a, b)
-}
-
-func minHi(a, b ir.Expr) ir.Expr {
-	if a == nil {
-		return b
-	}
-	if b == nil {
-		return a
-	}
-	return mkBin(ir.Min, a, b)
-}
-
-func maxHi(a, b ir.Expr) ir.Expr {
-	if a == nil || b == nil {
-		return nil
-	}
-	return mkBin(ir.Max, a, b)
+	return mkBin(op, a, b)
 }
 
 // binNil is mkBin that yields nil (infinite) when an operand is nil.
