@@ -1101,48 +1101,17 @@ func (en env) refine(cond ir.Expr, truth bool) env {
 				if c.A.Type().IsFloat() {
 					return en // NaN makes the negation no comparison
 				}
-				op = negateCmp(op)
+				op = op.Negated()
 			}
 			if v, ok := c.A.(*ir.Var); ok {
 				en = en.tighten(v, op, c.B)
 			}
 			if v, ok := c.B.(*ir.Var); ok {
-				en = en.tighten(v, swapCmp(op), c.A)
+				en = en.tighten(v, op.Swapped(), c.A)
 			}
 		}
 	}
 	return en
-}
-
-func negateCmp(op ir.BinOp) ir.BinOp {
-	switch op {
-	case ir.LT:
-		return ir.GE
-	case ir.LE:
-		return ir.GT
-	case ir.GT:
-		return ir.LE
-	case ir.GE:
-		return ir.LT
-	case ir.EQ:
-		return ir.NE
-	}
-	return ir.EQ
-}
-
-// swapCmp turns a op b into b op' a.
-func swapCmp(op ir.BinOp) ir.BinOp {
-	switch op {
-	case ir.LT:
-		return ir.GT
-	case ir.LE:
-		return ir.GE
-	case ir.GT:
-		return ir.LT
-	case ir.GE:
-		return ir.LE
-	}
-	return op
 }
 
 // tighten narrows v, when it is in scope, to the values satisfying v op e.

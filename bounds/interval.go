@@ -438,18 +438,8 @@ func foldInt(op ir.BinOp, x, y *ir.IntImm, wrap bool) ir.Expr {
 		return mk(min(a, b))
 	case ir.Max:
 		return mk(max(a, b))
-	case ir.EQ:
-		return boolImm(a == b)
-	case ir.NE:
-		return boolImm(a != b)
-	case ir.LT:
-		return boolImm(a < b)
-	case ir.LE:
-		return boolImm(a <= b)
-	case ir.GT:
-		return boolImm(a > b)
-	case ir.GE:
-		return boolImm(a >= b)
+	case ir.EQ, ir.NE, ir.LT, ir.LE, ir.GT, ir.GE:
+		return boolImm(op.Holds(a < b, a == b))
 	case ir.And:
 		return boolImm(a != 0 && b != 0)
 	case ir.Or:

@@ -94,21 +94,6 @@ func logical(op ir.BinOp, a, b intFn) intFn {
 	}
 }
 
-// swapped returns the comparison equivalent to op with its operands swapped.
-func swapped(op ir.BinOp) ir.BinOp {
-	switch op {
-	case ir.LT:
-		return ir.GT
-	case ir.LE:
-		return ir.GE
-	case ir.GT:
-		return ir.LT
-	case ir.GE:
-		return ir.LE
-	}
-	return op
-}
-
 func commutative(op ir.BinOp) bool {
 	switch op {
 	case ir.Add, ir.Mul, ir.Min, ir.Max, ir.EQ, ir.NE:
@@ -122,7 +107,7 @@ func commutative(op ir.BinOp) bool {
 func intBinary[T integer](op ir.BinOp, a, b value) intFn {
 	if a.konst && !b.konst && commutative(op) {
 		a, b = b, a
-		op = swapped(op)
+		op = op.Swapped()
 	}
 	if b.konst {
 		k := T(b.ci)

@@ -73,6 +73,41 @@ func (op BinOp) String() string { return binOpNames[op] }
 // IsComparison reports whether op yields a bool from two operands of another type.
 func (op BinOp) IsComparison() bool { return op >= EQ && op <= GE }
 
+// Swapped returns the comparison op2 with b op2 a equal to a op b (op itself
+// for EQ, NE and the operators that are not comparisons).
+func (op BinOp) Swapped() BinOp {
+	if op.IsComparison() {
+		return [...]BinOp{EQ: EQ, NE: NE, LT: GT, LE: GE, GT: LT, GE: LE}[op]
+	}
+	return op
+}
+
+// Negated returns the comparison that holds exactly where the comparison op
+// does not, for ordered operands (not NaN).
+func (op BinOp) Negated() BinOp {
+	return [...]BinOp{EQ: NE, NE: EQ, LT: GE, LE: GT, GT: LE, GE: LT}[op]
+}
+
+// Holds reports whether a op b holds for the comparison op, given whether
+// a < b and whether a == b (ordered operands: not NaN).
+func (op BinOp) Holds(lt, eq bool) bool {
+	switch op {
+	case EQ:
+		return eq
+	case NE:
+		return !eq
+	case LT:
+		return lt
+	case LE:
+		return lt || eq
+	case GT:
+		return !lt && !eq
+	case GE:
+		return !lt
+	}
+	return false
+}
+
 // Binary applies Op to A and B, which have the same type.
 type Binary struct {
 	Op   BinOp

@@ -40,29 +40,10 @@ func ltInt(t Type, a, b int64) bool {
 	return a < b
 }
 
-// cmpResult evaluates op on two values given as "a < b" and "a == b".
-func cmpResult(op BinOp, lt, eq bool) bool {
-	switch op {
-	case EQ:
-		return eq
-	case NE:
-		return !eq
-	case LT:
-		return lt
-	case LE:
-		return lt || eq
-	case GT:
-		return !lt && !eq
-	case GE:
-		return !lt
-	}
-	return false
-}
-
 // foldInt folds op on two integer or bool constants of type t.
 func foldInt(op BinOp, t Type, a, b int64) (Expr, bool) {
 	if op.IsComparison() {
-		return boolConst(cmpResult(op, ltInt(t, a, b), a == b)), true
+		return boolConst(op.Holds(ltInt(t, a, b), a == b)), true
 	}
 	switch op {
 	case And:
