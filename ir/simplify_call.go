@@ -111,6 +111,13 @@ func foldIntrinsic(t Type, name string, args []Expr) Expr {
 	return nil
 }
 
+// unaryMath are the float math intrinsics of one argument, as the
+// executor computes them (round is half to even).
+var unaryMath = map[string]func(float64) float64{
+	IntrinsicAbs: math.Abs, IntrinsicSqrt: math.Sqrt, IntrinsicExp: math.Exp, IntrinsicLog: math.Log,
+	IntrinsicFloor: math.Floor, IntrinsicCeil: math.Ceil, IntrinsicRound: math.RoundToEven,
+}
+
 // foldMath evaluates a float math intrinsic on float constants, rounding to
 // float32 for float32 results.
 func foldMath(t Type, name string, args []Expr) Expr {
@@ -125,33 +132,15 @@ func foldMath(t Type, name string, args []Expr) Expr {
 		}
 		v[i] = c.V
 	}
-	x := v[0]
-	var r float64
-	switch name {
-	case IntrinsicAbs:
-		r = math.Abs(x)
-	case IntrinsicSqrt:
-		r = math.Sqrt(x)
-	case IntrinsicExp:
-		r = math.Exp(x)
-	case IntrinsicLog:
-		r = math.Log(x)
-	case IntrinsicFloor:
-		r = math.Floor(x)
-	case IntrinsicCeil:
-		r = math.Ceil(x)
-	case IntrinsicRound:
-		r = math.RoundToEven(x) // halfway cases go to even
-	case IntrinsicPow:
+	if name == IntrinsicPow {
 		if len(args) != 2 {
 			return nil
 		}
-		r = math.Pow(x, v[1])
-	default:
+		return Const(t, math.Pow(v[0], v[1]))
+	}
+	f, ok := unaryMath[name]
+	if !ok || len(args) != 1 {
 		return nil
 	}
-	if name != IntrinsicPow && len(args) != 1 {
-		return nil
-	}
-	return Const(t, r)
+	return Const(t, f(v[0]))
 }
