@@ -189,35 +189,29 @@ func (w *boxWalker) box(args []ir.Expr, en env) Box {
 
 // hasReads reports whether e calls a Func or image or loads from a buffer.
 func hasReads(e ir.Expr) bool {
-	found := false
-	ir.WalkExpr(e, func(x ir.Expr) bool {
+	return ir.ContainsExpr(e, func(x ir.Expr) bool {
 		switch x := x.(type) {
 		case *ir.Load:
-			found = true
+			return true
 		case *ir.Call:
-			if x.Kind != ir.CallIntrinsic {
-				found = true
-			}
+			return x.Kind != ir.CallIntrinsic
 		}
-		return !found
+		return false
 	})
-	return found
 }
 
 // hasReadsOf reports whether e calls the Func or image name or loads from
 // the buffer name.
 func hasReadsOf(e ir.Expr, name string) bool {
-	found := false
-	ir.WalkExpr(e, func(x ir.Expr) bool {
+	return ir.ContainsExpr(e, func(x ir.Expr) bool {
 		switch x := x.(type) {
 		case *ir.Load:
-			found = found || x.Buf == name
+			return x.Buf == name
 		case *ir.Call:
-			found = found || (x.Kind != ir.CallIntrinsic && x.Name == name)
+			return x.Kind != ir.CallIntrinsic && x.Name == name
 		}
-		return !found
+		return false
 	})
-	return found
 }
 
 func (w *boxWalker) expr(e ir.Expr, en env) {

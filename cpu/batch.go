@@ -337,15 +337,13 @@ func (bt *batcher) invariant(e ir.Expr) bool {
 }
 
 func hasLoadExpr(e ir.Expr) bool {
-	found := false
-	ir.WalkExpr(e, func(x ir.Expr) bool {
+	return ir.ContainsExpr(e, func(x ir.Expr) bool {
 		switch x.(type) {
 		case *ir.Load, *ir.Let:
-			found = true
+			return true
 		}
-		return !found
+		return false
 	})
-	return found
 }
 
 // newF and newI allocate a lane buffer id.

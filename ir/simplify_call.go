@@ -17,14 +17,10 @@ func substitutable(v Expr) bool {
 // captures reports whether substituting the variable v for name in e would
 // put v under a Let that rebinds v.Name around a use of name.
 func captures(e Expr, name string, v *Var) bool {
-	found := false
-	WalkExpr(e, func(x Expr) bool {
-		if l, ok := x.(*Let); ok && l.Name == v.Name && Uses(l.Body, name) {
-			found = true
-		}
-		return !found
+	return ContainsExpr(e, func(x Expr) bool {
+		l, ok := x.(*Let)
+		return ok && l.Name == v.Name && Uses(l.Body, name)
 	})
-	return found
 }
 
 // simpLet: a constant or Var value is substituted into the body (unless an

@@ -317,40 +317,51 @@ func without(m map[string]Expr, name string) map[string]Expr {
 	return inner
 }
 
-// Uses reports whether e refers to a variable named name.
-func Uses(e Expr, name string) bool {
+// ContainsExpr reports whether pred holds for e or an expression inside
+// it; it stops at the first that does.
+func ContainsExpr(e Expr, pred func(Expr) bool) bool {
 	found := false
 	WalkExpr(e, func(x Expr) bool {
-		if v, ok := x.(*Var); ok && v.Name == name {
-			found = true
-		}
+		found = found || pred(x)
 		return !found
 	})
 	return found
+}
+
+// ContainsStmt reports whether pred holds for s or a statement inside it
+// (expressions are not looked into); it stops at the first that does.
+func ContainsStmt(s Stmt, pred func(Stmt) bool) bool {
+	found := false
+	WalkStmt(s, func(x Stmt) bool {
+		found = found || pred(x)
+		return !found
+	}, nil)
+	return found
+}
+
+// Uses reports whether e refers to a variable named name.
+func Uses(e Expr, name string) bool {
+	return ContainsExpr(e, func(x Expr) bool {
+		v, ok := x.(*Var)
+		return ok && v.Name == name
+	})
 }
 
 // UsesAny reports whether e refers to any variable for which pred is true.
 func UsesAny(e Expr, pred func(name string) bool) bool {
-	found := false
-	WalkExpr(e, func(x Expr) bool {
-		if v, ok := x.(*Var); ok && pred(v.Name) {
-			found = true
-		}
-		return !found
+	return ContainsExpr(e, func(x Expr) bool {
+		v, ok := x.(*Var)
+		return ok && pred(v.Name)
 	})
-	return found
 }
 
 // StmtUses reports whether any expression in s refers to a variable named name.
 func StmtUses(s Stmt, name string) bool {
-	found := false
-	WalkStmt(s, func(Stmt) bool { return !found }, func(x Expr) bool {
-		if v, ok := x.(*Var); ok && v.Name == name {
-			found = true
-		}
-		return !found
+	return ContainsStmt(s, func(x Stmt) bool {
+		uses := false
+		VisitStmt(x, nil, func(e Expr) { uses = uses || Uses(e, name) })
+		return uses
 	})
-	return found
 }
 
 // Equal reports whether two expressions are structurally identical.

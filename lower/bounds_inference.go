@@ -535,19 +535,16 @@ func inputBoxes(s ir.Stmt, in, out string, idx *bounds.Index) (boxes []bounds.Bo
 // readerOf returns the first Func (in realization order) whose definitions
 // read the buffer name, or the output for the output buffer.
 func readerOf(st *State, name string) string {
+	reads := func(x ir.Expr) bool {
+		c, ok := x.(*ir.Call)
+		return ok && c.Name == name && (c.Kind == ir.CallImage || c.Kind == ir.CallFunc)
+	}
 	for _, fn := range st.Order {
 		for _, d := range st.Funcs[fn].Stages() {
-			found := false
 			for _, e := range append(append([]ir.Expr{}, d.Args...), d.Value) {
-				ir.WalkExpr(e, func(x ir.Expr) bool {
-					if c, ok := x.(*ir.Call); ok && c.Name == name && (c.Kind == ir.CallImage || c.Kind == ir.CallFunc) {
-						found = true
-					}
-					return !found
-				})
-			}
-			if found {
-				return fn
+				if ir.ContainsExpr(e, reads) {
+					return fn
+				}
 			}
 		}
 	}

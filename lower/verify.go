@@ -112,6 +112,13 @@ func (vr *verifier) expr(e ir.Expr) {
 	ir.VisitExpr(e, vr.expr)
 }
 
+// scoped verifies body with name counted in m (defined or bufs) there.
+func (vr *verifier) scoped(m map[string]int, name string, body ir.Stmt) {
+	m[name]++
+	vr.stmt(body)
+	m[name]--
+}
+
 func (vr *verifier) stmt(s ir.Stmt) {
 	if s == nil || vr.err != nil {
 		return
@@ -119,9 +126,7 @@ func (vr *verifier) stmt(s ir.Stmt) {
 	switch s := s.(type) {
 	case *ir.LetStmt:
 		vr.expr(s.Value)
-		vr.defined[s.Name]++
-		vr.stmt(s.Body)
-		vr.defined[s.Name]--
+		vr.scoped(vr.defined, s.Name, s.Body)
 	case *ir.For:
 		vr.expr(s.Min)
 		vr.expr(s.Extent)
@@ -168,18 +173,12 @@ func (vr *verifier) stmt(s ir.Stmt) {
 		if vr.st.flattened {
 			vr.fail("Realize of %s after storage flattening", s.Func)
 		}
-		for _, r := range s.Bounds {
-			vr.expr(r.Min)
-			vr.expr(r.Extent)
-		}
-		vr.stmt(s.Body)
+		ir.VisitStmt(s, vr.stmt, vr.expr)
 	case *ir.Allocate:
 		for _, e := range s.Extents {
 			vr.expr(e)
 		}
-		vr.bufs[s.Name]++
-		vr.stmt(s.Body)
-		vr.bufs[s.Name]--
+		vr.scoped(vr.bufs, s.Name, s.Body)
 	case *ir.Store:
 		vr.expr(s.Index)
 		vr.expr(s.Value)
