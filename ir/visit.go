@@ -320,22 +320,22 @@ func without(m map[string]Expr, name string) map[string]Expr {
 // ContainsExpr reports whether pred holds for e or an expression inside
 // it; it stops at the first that does.
 func ContainsExpr(e Expr, pred func(Expr) bool) bool {
-	found := false
-	WalkExpr(e, func(x Expr) bool {
-		found = found || pred(x)
-		return !found
-	})
-	return found
+	return contains(func(visit func(Expr) bool) { WalkExpr(e, visit) }, pred)
 }
 
 // ContainsStmt reports whether pred holds for s or a statement inside it
 // (expressions are not looked into); it stops at the first that does.
 func ContainsStmt(s Stmt, pred func(Stmt) bool) bool {
+	return contains(func(visit func(Stmt) bool) { WalkStmt(s, visit, nil) }, pred)
+}
+
+// contains runs walk with a visit that stops it once pred has held.
+func contains[T any](walk func(visit func(T) bool), pred func(T) bool) bool {
 	found := false
-	WalkStmt(s, func(x Stmt) bool {
+	walk(func(x T) bool {
 		found = found || pred(x)
 		return !found
-	}, nil)
+	})
 	return found
 }
 
