@@ -94,6 +94,18 @@ func cmpLinear(op BinOp, a, b Expr) Expr {
 	return &Binary{op, pe, ne}
 }
 
+// overflows adds k*end to the end *sum of a sum, which stays known (*known)
+// while every term's end is (has), and reports whether that overflows.
+func overflows(sum *int64, known *bool, has bool, end, k int64) bool {
+	if *known = *known && has; !*known {
+		return false
+	}
+	p, ok1 := mulChecked(end, k)
+	s, ok2 := addChecked(*sum, p)
+	*sum = s
+	return !ok1 || !ok2
+}
+
 // mayLeaveType reports whether the bounds of its atoms show that the
 // simplified sum e of an algebraic type can take a value outside its type
 // (so that, evaluated with wrap-around, it is not its exact value). Atoms
@@ -112,21 +124,8 @@ func mayLeaveType(e Expr) bool {
 		if tm.k < 0 {
 			b.lo, b.hi, b.hasLo, b.hasHi = b.hi, b.lo, b.hasHi, b.hasLo
 		}
-		if loOK = loOK && b.hasLo; loOK {
-			p, ok1 := mulChecked(b.lo, tm.k)
-			s, ok2 := addChecked(lo, p)
-			if !ok1 || !ok2 {
-				return true
-			}
-			lo = s
-		}
-		if hiOK = hiOK && b.hasHi; hiOK {
-			p, ok1 := mulChecked(b.hi, tm.k)
-			s, ok2 := addChecked(hi, p)
-			if !ok1 || !ok2 {
-				return true
-			}
-			hi = s
+		if overflows(&lo, &loOK, b.hasLo, b.lo, tm.k) || overflows(&hi, &hiOK, b.hasHi, b.hi, tm.k) {
+			return true
 		}
 	}
 	return (loOK && lo < t.Min()) || (hiOK && hi > t.Max())
