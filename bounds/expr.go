@@ -96,25 +96,46 @@ func Of(e ir.Expr, s Scope) Interval {
 // s ranging over their intervals and every other variable unbounded (within
 // its type). For example min(M - v*8, 8) is at most 8 and x % 16 at most 15.
 func ConstantUpperBound(e ir.Expr, s Scope) (int64, bool) {
+	r := constantEnd(e, s, true)
+	return r.hi, r.hok
+}
+
+// ConstantLowerBound is the lower-end counterpart of ConstantUpperBound.
+func ConstantLowerBound(e ir.Expr, s Scope) (int64, bool) {
+	r := constantEnd(e, s, false)
+	return r.lo, r.lok
+}
+
+// constantEnd is the constant range of the upper end (or the lower end) of
+// the interval of e, which ConstantUpperBound and ConstantLowerBound read.
+func constantEnd(e ir.Expr, s Scope, upper bool) crange {
 	if e == nil || e.Type().IsFloat() {
-		return 0, false
+		return crange{}
 	}
 	en := env{base: s, free: true}
+	end := func(x ir.Expr) ir.Expr {
+		iv := en.of(x)
+		if upper {
+			return nonNil(iv.Max)
+		}
+		return nonNil(iv.Min)
+	}
 	se := ir.Simplify(e)
-	r := linearRange(nonNil(en.of(se).Max))
+	r := linearRange(end(se))
 	if se.Type() == ir.Int32 {
 		// The expression's own linear form, where an interval walk loses
 		// a correlation ((m + 1)/2 - m/2 is at most 1).
 		r = r.intersect(linearRange(se))
 	}
 	// A min/max next to terms that cancel one of its sides hides a
-	// correlation (min(A, M) - A <= 0): separated, it may bound lower.
+	// correlation (min(A, M) - A <= 0): separated, it may bound tighter.
 	if sep := ir.SeparateMinMax(se); sep != se {
-		if r2 := linearRange(nonNil(en.of(sep).Max)); r2.hok && (!r.hok || r2.hi < r.hi) {
+		r2 := linearRange(end(sep))
+		if upper && r2.hok && (!r.hok || r2.hi < r.hi) || !upper && r2.lok && (!r.lok || r2.lo > r.lo) {
 			r = r2
 		}
 	}
-	return r.hi, r.hok
+	return r
 }
 
 // intersect keeps the tighter end of each side.
@@ -141,25 +162,6 @@ func linearRange(e ir.Expr) crange {
 	}
 	lo, hi, lok, hok := ir.ConstantBounds(e)
 	return r.intersect(crange{lo, hi, lok, hok})
-}
-
-// ConstantLowerBound is the lower-end counterpart of ConstantUpperBound.
-func ConstantLowerBound(e ir.Expr, s Scope) (int64, bool) {
-	if e == nil || e.Type().IsFloat() {
-		return 0, false
-	}
-	en := env{base: s, free: true}
-	se := ir.Simplify(e)
-	r := linearRange(nonNil(en.of(se).Min))
-	if se.Type() == ir.Int32 {
-		r = r.intersect(linearRange(se))
-	}
-	if sep := ir.SeparateMinMax(se); sep != se {
-		if r2 := linearRange(nonNil(en.of(sep).Min)); r2.lok && (!r.lok || r2.lo > r.lo) {
-			r = r2
-		}
-	}
-	return r.lo, r.lok
 }
 
 // unknownInt stands in for an infinite end so constRange reports it as such.
