@@ -342,30 +342,13 @@ func wrapT[T integer](x intFn) intFn {
 }
 
 func (c *compiler) call(e *ir.Call) value {
-	switch e.Kind {
-	case ir.CallFunc:
-		c.fail("statement is not lowered: found call to Func %s", e.Name)
-	case ir.CallImage:
-		c.fail("statement is not lowered: found call to image %s", e.Name)
-	case ir.CallIntrinsic:
-	default:
-		c.fail("unsupported call kind %d of %s", e.Kind, e.Name)
+	if e.Kind == ir.CallIntrinsic {
+		if fn, _, ok := ir.IsTraceStore(e); ok {
+			return c.traceStore(fn, e)
+		}
 	}
-	if fn, _, ok := ir.IsTraceStore(e); ok {
-		return c.traceStore(fn, e)
-	}
-	nargs := map[string]int{
-		ir.IntrinsicAbs: 1, ir.IntrinsicSqrt: 1, ir.IntrinsicExp: 1, ir.IntrinsicLog: 1,
-		ir.IntrinsicPow: 2, ir.IntrinsicFloor: 1, ir.IntrinsicCeil: 1, ir.IntrinsicRound: 1,
-		ir.IntrinsicPromiseClamped: 3, ir.IntrinsicUnsafePromiseClamped: 3, ir.IntrinsicLikely: 1,
-		ir.IntrinsicMaxOver: 4,
-	}
-	n, ok := nargs[e.Name]
-	if !ok {
-		c.fail("unknown intrinsic %s", e.Name)
-	}
-	if len(e.Args) != n {
-		c.fail("intrinsic %s takes %d arguments, got %d", e.Name, n, len(e.Args))
+	if msg := ir.CheckLoweredCall(e); msg != "" {
+		c.fail("%s", msg)
 	}
 	if !validType(e.T) {
 		c.fail("call to %s has unsupported type %v", e.Name, e.T)

@@ -49,24 +49,13 @@ const (
 	AllocationTooLarge
 )
 
+var errorKindNames = [...]string{OutOfBounds: "OutOfBounds", AssertFailed: "AssertFailed", MissingArg: "MissingArg",
+	TypeMismatch: "TypeMismatch", BadAllocation: "BadAllocation", Internal: "Internal", Canceled: "Canceled",
+	AllocationTooLarge: "AllocationTooLarge"}
+
 func (k ErrorKind) String() string {
-	switch k {
-	case OutOfBounds:
-		return "OutOfBounds"
-	case AssertFailed:
-		return "AssertFailed"
-	case MissingArg:
-		return "MissingArg"
-	case TypeMismatch:
-		return "TypeMismatch"
-	case BadAllocation:
-		return "BadAllocation"
-	case Internal:
-		return "Internal"
-	case Canceled:
-		return "Canceled"
-	case AllocationTooLarge:
-		return "AllocationTooLarge"
+	if int(k) < len(errorKindNames) && errorKindNames[k] != "" {
+		return errorKindNames[k]
 	}
 	return fmt.Sprintf("ErrorKind(%d)", k)
 }
