@@ -84,6 +84,10 @@ func foldIntrinsic(t Type, name string, args []Expr) Expr {
 		// constant that keeps the promise it is that constant (a broken
 		// promise stays visible).
 		if len(args) == 3 && args[0].Type() == t {
+			// A promise that x lies in [x, x] says nothing more: x.
+			if sameExpr(args[0], args[1]) && sameExpr(args[0], args[2]) {
+				return args[0]
+			}
 			x, ok := constInt(args[0])
 			lo, ok1 := constInt(args[1])
 			hi, ok2 := constInt(args[2])
