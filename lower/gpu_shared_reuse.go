@@ -26,8 +26,8 @@ package lower
 // and the report read them. Dynamic shared allocations (sizes known at
 // launch) are not pooled: they keep their own region after the pool.
 //
-// Before: gpu_kernels (shared allocations hoisted, Kernel.Allocs filled).
-// After: every kernel with static shared memory has a layout; each Launch
+// Before: gpu_kernels (shared allocations hoisted, Kernel.Allocs filled),
+// gpu_barriers (two Funcs share bytes only across a barrier). After: every kernel with static shared memory has a layout; each Launch
 // holds a new *ir.Kernel, and st.Kernels the same pointers.
 
 import (
