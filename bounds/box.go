@@ -189,35 +189,29 @@ func (w *boxWalker) box(args []ir.Expr, en env) Box {
 
 // hasReads reports whether e calls a Func or image or loads from a buffer.
 func hasReads(e ir.Expr) bool {
-	found := false
-	ir.WalkExpr(e, func(x ir.Expr) bool {
+	return ir.ContainsExpr(e, func(x ir.Expr) bool {
 		switch x := x.(type) {
 		case *ir.Load:
-			found = true
+			return true
 		case *ir.Call:
-			if x.Kind != ir.CallIntrinsic {
-				found = true
-			}
+			return x.Kind != ir.CallIntrinsic
 		}
-		return !found
+		return false
 	})
-	return found
 }
 
 // hasReadsOf reports whether e calls the Func or image name or loads from
 // the buffer name.
 func hasReadsOf(e ir.Expr, name string) bool {
-	found := false
-	ir.WalkExpr(e, func(x ir.Expr) bool {
+	return ir.ContainsExpr(e, func(x ir.Expr) bool {
 		switch x := x.(type) {
 		case *ir.Load:
-			found = found || x.Buf == name
+			return x.Buf == name
 		case *ir.Call:
-			found = found || (x.Kind != ir.CallIntrinsic && x.Name == name)
+			return x.Kind != ir.CallIntrinsic && x.Name == name
 		}
-		return !found
+		return false
 	})
-	return found
 }
 
 func (w *boxWalker) expr(e ir.Expr, en env) {
@@ -276,10 +270,7 @@ func (w *boxWalker) reqExpr(e ir.Expr, en env) {
 		}
 		return
 	}
-	ir.MapExpr(e, func(c ir.Expr) ir.Expr {
-		w.expr(c, en)
-		return c
-	})
+	ir.VisitExpr(e, func(c ir.Expr) { w.expr(c, en) })
 }
 
 func (w *boxWalker) stmt(s ir.Stmt, en env) {
@@ -339,29 +330,7 @@ func (w *boxWalker) stmt(s ir.Stmt, en env) {
 		if w.writes && w.wants(s.Buf) {
 			w.add(s.Buf, Box{en.of(ir.Simplify(s.Index))})
 		}
-	case *ir.Block:
-		for _, x := range s.Stmts {
-			w.stmt(x, en)
-		}
-	case *ir.ProducerConsumer:
-		w.stmt(s.Body, en)
-	case *ir.Realize:
-		for _, r := range s.Bounds {
-			w.expr(r.Min, en)
-			w.expr(r.Extent, en)
-		}
-		w.stmt(s.Body, en)
-	case *ir.Allocate:
-		for _, x := range s.Extents {
-			w.expr(x, en)
-		}
-		w.stmt(s.Body, en)
-	case *ir.AssertStmt:
-		w.expr(s.Cond, en)
-		for _, a := range s.Args {
-			w.expr(a, en)
-		}
-	case *ir.Evaluate:
-		w.expr(s.X, en)
+	case *ir.Block, *ir.ProducerConsumer, *ir.Realize, *ir.Allocate, *ir.AssertStmt, *ir.Evaluate:
+		ir.VisitStmt(s, func(c ir.Stmt) { w.stmt(c, en) }, func(e ir.Expr) { w.expr(e, en) })
 	}
 }

@@ -198,28 +198,30 @@ func binRange(op ir.BinOp, a, b crange) crange {
 		return r
 	case ir.Min:
 		r := crange{lo: min(a.lo, b.lo), lok: a.lok && b.lok}
-		switch {
-		case a.hok && b.hok:
-			r.hi, r.hok = min(a.hi, b.hi), true
-		case a.hok:
-			r.hi, r.hok = a.hi, true
-		case b.hok:
-			r.hi, r.hok = b.hi, true
-		}
+		r.hi, r.hok = knownEnd(true, a.hi, a.hok, b.hi, b.hok)
 		return r
 	case ir.Max:
 		r := crange{hi: max(a.hi, b.hi), hok: a.hok && b.hok}
-		switch {
-		case a.lok && b.lok:
-			r.lo, r.lok = max(a.lo, b.lo), true
-		case a.lok:
-			r.lo, r.lok = a.lo, true
-		case b.lok:
-			r.lo, r.lok = b.lo, true
-		}
+		r.lo, r.lok = knownEnd(false, a.lo, a.lok, b.lo, b.lok)
 		return r
 	}
 	return crange{}
+}
+
+// knownEnd is the upper end of a min (isMin) or the lower end of a max:
+// an infinite end (ok false) gives way to the other.
+func knownEnd(isMin bool, a int64, aok bool, b int64, bok bool) (int64, bool) {
+	switch {
+	case aok && bok && isMin:
+		return min(a, b), true
+	case aok && bok:
+		return max(a, b), true
+	case aok:
+		return a, true
+	case bok:
+		return b, true
+	}
+	return 0, false
 }
 
 func inRange(t ir.Type, v int64) bool {

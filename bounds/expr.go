@@ -96,25 +96,46 @@ func Of(e ir.Expr, s Scope) Interval {
 // s ranging over their intervals and every other variable unbounded (within
 // its type). For example min(M - v*8, 8) is at most 8 and x % 16 at most 15.
 func ConstantUpperBound(e ir.Expr, s Scope) (int64, bool) {
+	r := constantEnd(e, s, true)
+	return r.hi, r.hok
+}
+
+// ConstantLowerBound is the lower-end counterpart of ConstantUpperBound.
+func ConstantLowerBound(e ir.Expr, s Scope) (int64, bool) {
+	r := constantEnd(e, s, false)
+	return r.lo, r.lok
+}
+
+// constantEnd is the constant range of the upper end (or the lower end) of
+// the interval of e, which ConstantUpperBound and ConstantLowerBound read.
+func constantEnd(e ir.Expr, s Scope, upper bool) crange {
 	if e == nil || e.Type().IsFloat() {
-		return 0, false
+		return crange{}
 	}
 	en := env{base: s, free: true}
+	end := func(x ir.Expr) ir.Expr {
+		iv := en.of(x)
+		if upper {
+			return nonNil(iv.Max)
+		}
+		return nonNil(iv.Min)
+	}
 	se := ir.Simplify(e)
-	r := linearRange(nonNil(en.of(se).Max))
+	r := linearRange(end(se))
 	if se.Type() == ir.Int32 {
 		// The expression's own linear form, where an interval walk loses
 		// a correlation ((m + 1)/2 - m/2 is at most 1).
 		r = r.intersect(linearRange(se))
 	}
 	// A min/max next to terms that cancel one of its sides hides a
-	// correlation (min(A, M) - A <= 0): separated, it may bound lower.
+	// correlation (min(A, M) - A <= 0): separated, it may bound tighter.
 	if sep := ir.SeparateMinMax(se); sep != se {
-		if r2 := linearRange(nonNil(en.of(sep).Max)); r2.hok && (!r.hok || r2.hi < r.hi) {
+		r2 := linearRange(end(sep))
+		if upper && r2.hok && (!r.hok || r2.hi < r.hi) || !upper && r2.lok && (!r.lok || r2.lo > r.lo) {
 			r = r2
 		}
 	}
-	return r.hi, r.hok
+	return r
 }
 
 // intersect keeps the tighter end of each side.
@@ -141,25 +162,6 @@ func linearRange(e ir.Expr) crange {
 	}
 	lo, hi, lok, hok := ir.ConstantBounds(e)
 	return r.intersect(crange{lo, hi, lok, hok})
-}
-
-// ConstantLowerBound is the lower-end counterpart of ConstantUpperBound.
-func ConstantLowerBound(e ir.Expr, s Scope) (int64, bool) {
-	if e == nil || e.Type().IsFloat() {
-		return 0, false
-	}
-	en := env{base: s, free: true}
-	se := ir.Simplify(e)
-	r := linearRange(nonNil(en.of(se).Min))
-	if se.Type() == ir.Int32 {
-		r = r.intersect(linearRange(se))
-	}
-	if sep := ir.SeparateMinMax(se); sep != se {
-		if r2 := linearRange(nonNil(en.of(sep).Min)); r2.lok && (!r.lok || r2.lo > r.lo) {
-			r = r2
-		}
-	}
-	return r.lo, r.lok
 }
 
 // unknownInt stands in for an infinite end so constRange reports it as such.
@@ -265,25 +267,8 @@ func (en env) mayNaN(e ir.Expr) bool {
 			return false
 		}
 		return true
-	case *ir.Select:
-		return en.mayNaN(e.True) || en.mayNaN(e.False)
-	case *ir.Call:
-		if e.Kind == ir.CallIntrinsic {
-			switch e.Name {
-			case ir.IntrinsicLikely, ir.IntrinsicAbs, ir.IntrinsicFloor, ir.IntrinsicCeil,
-				ir.IntrinsicRound, ir.IntrinsicExp, ir.IntrinsicPromiseClamped,
-				ir.IntrinsicUnsafePromiseClamped:
-				for _, a := range e.Args {
-					if en.mayNaN(a) {
-						return true
-					}
-				}
-				return false
-			}
-		}
-		return true
-	case *ir.Let:
-		return en.with(e.Name, Interval{}).mayNaN(e.Body)
+	case *ir.Select, *ir.Call, *ir.Let:
+		return en.mayThrough(e, nanKeepers, env.mayNaN)
 	}
 	return true
 }
@@ -311,25 +296,39 @@ func (en env) mayInf(e ir.Expr) bool {
 			return en.mayInf(e.A) || en.mayInf(e.B)
 		}
 		return true
+	case *ir.Select, *ir.Call, *ir.Let:
+		return en.mayThrough(e, infKeepers, env.mayInf)
+	}
+	return true
+}
+
+// The intrinsics that are NaN, or infinite, only where an argument is.
+var (
+	nanKeepers = map[string]bool{ir.IntrinsicLikely: true, ir.IntrinsicAbs: true, ir.IntrinsicFloor: true, ir.IntrinsicCeil: true,
+		ir.IntrinsicRound: true, ir.IntrinsicExp: true, ir.IntrinsicPromiseClamped: true, ir.IntrinsicUnsafePromiseClamped: true}
+	infKeepers = map[string]bool{ir.IntrinsicLikely: true, ir.IntrinsicAbs: true, ir.IntrinsicFloor: true, ir.IntrinsicCeil: true,
+		ir.IntrinsicRound: true, ir.IntrinsicSqrt: true, ir.IntrinsicPromiseClamped: true, ir.IntrinsicUnsafePromiseClamped: true}
+)
+
+// mayThrough answers mayNaN or mayInf (may) for a select (from its arms),
+// a call (an intrinsic in keepers from its arguments; any other may) and a
+// let (from its body, with its variable able to hold anything).
+func (en env) mayThrough(e ir.Expr, keepers map[string]bool, may func(env, ir.Expr) bool) bool {
+	switch e := e.(type) {
 	case *ir.Select:
-		return en.mayInf(e.True) || en.mayInf(e.False)
+		return may(en, e.True) || may(en, e.False)
 	case *ir.Call:
-		if e.Kind == ir.CallIntrinsic {
-			switch e.Name {
-			case ir.IntrinsicLikely, ir.IntrinsicAbs, ir.IntrinsicFloor, ir.IntrinsicCeil,
-				ir.IntrinsicRound, ir.IntrinsicSqrt, ir.IntrinsicPromiseClamped,
-				ir.IntrinsicUnsafePromiseClamped:
-				for _, a := range e.Args {
-					if en.mayInf(a) {
-						return true
-					}
-				}
-				return false
+		if e.Kind != ir.CallIntrinsic || !keepers[e.Name] {
+			return true
+		}
+		for _, a := range e.Args {
+			if may(en, a) {
+				return true
 			}
 		}
-		return true
+		return false
 	case *ir.Let:
-		return en.with(e.Name, Interval{}).mayInf(e.Body)
+		return may(en.with(e.Name, Interval{}), e.Body)
 	}
 	return true
 }
@@ -997,7 +996,9 @@ func mkCall(e *ir.Call, args ...ir.Expr) ir.Expr {
 			}
 		}
 	}
-	return ir.Simplify(&ir.Call{T: e.T, Kind: e.Kind, Name: e.Name, Args: args})
+	c := *e
+	c.Args = args
+	return ir.Simplify(&c)
 }
 
 func absIv(e *ir.Call, a Interval) Interval {
@@ -1102,48 +1103,17 @@ func (en env) refine(cond ir.Expr, truth bool) env {
 				if c.A.Type().IsFloat() {
 					return en // NaN makes the negation no comparison
 				}
-				op = negateCmp(op)
+				op = op.Negated()
 			}
 			if v, ok := c.A.(*ir.Var); ok {
 				en = en.tighten(v, op, c.B)
 			}
 			if v, ok := c.B.(*ir.Var); ok {
-				en = en.tighten(v, swapCmp(op), c.A)
+				en = en.tighten(v, op.Swapped(), c.A)
 			}
 		}
 	}
 	return en
-}
-
-func negateCmp(op ir.BinOp) ir.BinOp {
-	switch op {
-	case ir.LT:
-		return ir.GE
-	case ir.LE:
-		return ir.GT
-	case ir.GT:
-		return ir.LE
-	case ir.GE:
-		return ir.LT
-	case ir.EQ:
-		return ir.NE
-	}
-	return ir.EQ
-}
-
-// swapCmp turns a op b into b op' a.
-func swapCmp(op ir.BinOp) ir.BinOp {
-	switch op {
-	case ir.LT:
-		return ir.GT
-	case ir.LE:
-		return ir.GE
-	case ir.GT:
-		return ir.LT
-	case ir.GE:
-		return ir.LE
-	}
-	return op
 }
 
 // tighten narrows v, when it is in scope, to the values satisfying v op e.

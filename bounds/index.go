@@ -64,10 +64,7 @@ func (x *Index) names(s ir.Stmt) []uint64 {
 			set[i] |= w
 		}
 	}
-	ir.MapStmt(s, func(c ir.Stmt) ir.Stmt {
-		union(x.names(c))
-		return c
-	}, func(e ir.Expr) ir.Expr {
+	ir.VisitStmt(s, func(c ir.Stmt) { union(x.names(c)) }, func(e ir.Expr) {
 		ir.WalkExpr(e, func(y ir.Expr) bool {
 			switch y := y.(type) {
 			case *ir.Call:
@@ -79,7 +76,6 @@ func (x *Index) names(s ir.Stmt) []uint64 {
 			}
 			return true
 		})
-		return e
 	})
 	switch s := s.(type) {
 	case *ir.Provide:

@@ -106,38 +106,29 @@ func isPt(i Interval) bool {
 // The nil-aware min and max of interval ends. For a lower end nil is
 // -infinity, for an upper end +infinity.
 
-func minLo(a, b ir.Expr) ir.Expr {
+func minLo(a, b ir.Expr) ir.Expr { return infWins(ir.Min, a, b) }
+func maxLo(a, b ir.Expr) ir.Expr { return infLoses(ir.Max, a, b) }
+func minHi(a, b ir.Expr) ir.Expr { return infLoses(ir.Min, a, b) }
+func maxHi(a, b ir.Expr) ir.Expr { return infWins(ir.Max, a, b) }
+
+// infWins is a op b where an infinite end (nil) is the answer: the min of
+// lower ends, the max of upper ends.
+func infWins(op ir.BinOp, a, b ir.Expr) ir.Expr {
 	if a == nil || b == nil {
 		return nil
 	}
-	return mkBin(ir.Min, a, b)
+	return mkBin(op, a, b)
 }
 
-func maxLo(a, b ir.Expr) ir.Expr {
+// infLoses is a op b where an infinite end (nil) gives way to the other.
+func infLoses(op ir.BinOp, a, b ir.Expr) ir.Expr {
 	if a == nil {
 		return b
 	}
 	if b == nil {
 		return a
 	}
-	return mkBin(ir.Max, a, b)
-}
-
-func minHi(a, b ir.Expr) ir.Expr {
-	if a == nil {
-		return b
-	}
-	if b == nil {
-		return a
-	}
-	return mkBin(ir.Min, a, b)
-}
-
-func maxHi(a, b ir.Expr) ir.Expr {
-	if a == nil || b == nil {
-		return nil
-	}
-	return mkBin(ir.Max, a, b)
+	return mkBin(op, a, b)
 }
 
 // binNil is mkBin that yields nil (infinite) when an operand is nil.
@@ -447,18 +438,8 @@ func foldInt(op ir.BinOp, x, y *ir.IntImm, wrap bool) ir.Expr {
 		return mk(min(a, b))
 	case ir.Max:
 		return mk(max(a, b))
-	case ir.EQ:
-		return boolImm(a == b)
-	case ir.NE:
-		return boolImm(a != b)
-	case ir.LT:
-		return boolImm(a < b)
-	case ir.LE:
-		return boolImm(a <= b)
-	case ir.GT:
-		return boolImm(a > b)
-	case ir.GE:
-		return boolImm(a >= b)
+	case ir.EQ, ir.NE, ir.LT, ir.LE, ir.GT, ir.GE:
+		return boolImm(op.Holds(a < b, a == b))
 	case ir.And:
 		return boolImm(a != 0 && b != 0)
 	case ir.Or:

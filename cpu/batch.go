@@ -289,7 +289,9 @@ func coefficient(e ir.Expr, v string) ir.Expr {
 			if ca == nil || cb == nil {
 				return nil
 			}
-			return &ir.Binary{Op: x.Op, A: ca, B: cb}
+			c := *x
+			c.A, c.B = ca, cb
+			return &c
 		case ir.Mul:
 			if ua && ub {
 				return nil
@@ -335,15 +337,13 @@ func (bt *batcher) invariant(e ir.Expr) bool {
 }
 
 func hasLoadExpr(e ir.Expr) bool {
-	found := false
-	ir.WalkExpr(e, func(x ir.Expr) bool {
+	return ir.ContainsExpr(e, func(x ir.Expr) bool {
 		switch x.(type) {
 		case *ir.Load, *ir.Let:
-			found = true
+			return true
 		}
-		return !found
+		return false
 	})
-	return found
 }
 
 // newF and newI allocate a lane buffer id.

@@ -514,31 +514,7 @@ func (c *compiler) allocate(s *ir.Allocate) stmtFn {
 	} else {
 		delete(c.bufs, s.Name)
 	}
-	var mk func(f *frame, slot int, n int64, reuse bool)
-	switch s.T {
-	case ir.Bool:
-		mk = allocSlice[bool]
-	case ir.Int8:
-		mk = allocSlice[int8]
-	case ir.Int16:
-		mk = allocSlice[int16]
-	case ir.Int32:
-		mk = allocSlice[int32]
-	case ir.Int64:
-		mk = allocSlice[int64]
-	case ir.UInt8:
-		mk = allocSlice[uint8]
-	case ir.UInt16:
-		mk = allocSlice[uint16]
-	case ir.UInt32:
-		mk = allocSlice[uint32]
-	case ir.UInt64:
-		mk = allocSlice[uint64]
-	case ir.Float32:
-		mk = allocSlice[float32]
-	case ir.Float64:
-		mk = allocSlice[float64]
-	}
+	mk := elements[s.T].alloc
 	name, slot, bytes := s.Name, b.slot, int64(s.T.Bytes())
 	inLoop := c.loopDepth > 0 // keep the buffer for reuse by the next entry
 	poison := c.opts.Poison
@@ -608,26 +584,12 @@ func (c *compiler) store(s *ir.Store) stmtFn {
 	switch b.t {
 	case ir.Bool:
 		st = storeBool(name, slot, idx, v.i)
-	case ir.Int8:
-		st = storeInt[int8](name, slot, idx, v.i)
-	case ir.Int16:
-		st = storeInt[int16](name, slot, idx, v.i)
-	case ir.Int32:
-		st = storeInt[int32](name, slot, idx, v.i)
-	case ir.Int64:
-		st = storeInt[int64](name, slot, idx, v.i)
-	case ir.UInt8:
-		st = storeInt[uint8](name, slot, idx, v.i)
-	case ir.UInt16:
-		st = storeInt[uint16](name, slot, idx, v.i)
-	case ir.UInt32:
-		st = storeInt[uint32](name, slot, idx, v.i)
-	case ir.UInt64:
-		st = storeInt[uint64](name, slot, idx, v.i)
-	case ir.Float32:
-		st = storeFloat[float32](name, slot, idx, v.f)
-	case ir.Float64:
-		st = storeFloat[float64](name, slot, idx, v.f)
+	default:
+		if ops := elements[b.t]; ops.storeInt != nil {
+			st = ops.storeInt(name, slot, idx, v.i)
+		} else {
+			st = ops.storeFloat(name, slot, idx, v.f)
+		}
 	}
 	if !s.Atomic {
 		return st
@@ -640,32 +602,9 @@ func (c *compiler) store(s *ir.Store) stmtFn {
 	}
 }
 
-func storeInt[T integer](name string, slot int, idx value, val intFn) stmtFn {
-	if idx.slot >= 0 {
-		is := idx.slot
-		return func(f *frame) {
-			v := val(f)
-			i := f.ints[is]
-			s, _ := f.bufs[slot].([]T)
-			if uint64(i) >= uint64(len(s)) {
-				panic(oobError("store to", name, i, len(s)))
-			}
-			s[i] = T(v)
-		}
-	}
-	idxf := idx.i
-	return func(f *frame) {
-		v := val(f)
-		i := idxf(f)
-		s, _ := f.bufs[slot].([]T)
-		if uint64(i) >= uint64(len(s)) {
-			panic(oobError("store to", name, i, len(s)))
-		}
-		s[i] = T(v)
-	}
-}
-
-func storeFloat[T float32 | float64](name string, slot int, idx value, val floatFn) stmtFn {
+// storeElem returns a function that writes val, carried as an R, to the
+// element at idx of the buffer in slot (a []T).
+func storeElem[T element, R int64 | float64](name string, slot int, idx value, val func(*frame) R) stmtFn {
 	if idx.slot >= 0 {
 		is := idx.slot
 		return func(f *frame) {

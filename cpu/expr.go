@@ -210,8 +210,7 @@ func (c *compiler) load(e *ir.Load) value {
 	b := c.buffer(e.Buf, e.T, "load of")
 	idx := c.watched(b, c.intExpr(e.Index, "index into "+e.Buf), false, c.atomicBuf == e.Buf)
 	name, slot := e.Buf, b.slot
-	switch e.T {
-	case ir.Bool:
+	if e.T == ir.Bool {
 		idxf := idx.i
 		return intValue(e.T, func(f *frame) int64 {
 			i := idxf(f)
@@ -224,72 +223,42 @@ func (c *compiler) load(e *ir.Load) value {
 			}
 			return 0
 		})
-	case ir.Int8:
-		return intValue(e.T, loadInt[int8](name, slot, idx))
-	case ir.Int16:
-		return intValue(e.T, loadInt[int16](name, slot, idx))
-	case ir.Int32:
-		return intValue(e.T, loadInt[int32](name, slot, idx))
-	case ir.Int64:
-		return intValue(e.T, loadInt[int64](name, slot, idx))
-	case ir.UInt8:
-		return intValue(e.T, loadInt[uint8](name, slot, idx))
-	case ir.UInt16:
-		return intValue(e.T, loadInt[uint16](name, slot, idx))
-	case ir.UInt32:
-		return intValue(e.T, loadInt[uint32](name, slot, idx))
-	case ir.UInt64:
-		return intValue(e.T, loadInt[uint64](name, slot, idx))
-	case ir.Float32:
-		return floatValue(e.T, loadFloat[float32](name, slot, idx))
-	default:
-		return floatValue(e.T, loadFloat[float64](name, slot, idx))
 	}
+	ops := elements[e.T]
+	if ops.loadInt != nil {
+		return intValue(e.T, ops.loadInt(name, slot, idx))
+	}
+	return floatValue(e.T, ops.loadFloat(name, slot, idx))
 }
 
-func loadInt[T integer](name string, slot int, idx value) intFn {
+// element is the set of Go types buffer elements are stored in.
+type element interface {
+	integer | float32 | float64
+}
+
+// loadElem returns a function that reads the element at idx of the buffer in
+// slot (a []T), carried as an R: int64 for the integer types, float64 for
+// the floats.
+func loadElem[T element, R int64 | float64](name string, slot int, idx value) func(*frame) R {
 	if idx.slot >= 0 {
 		is := idx.slot
-		return func(f *frame) int64 {
+		return func(f *frame) R {
 			i := f.ints[is]
 			s, _ := f.bufs[slot].([]T)
 			if uint64(i) >= uint64(len(s)) {
 				panic(oobError("load of", name, i, len(s)))
 			}
-			return int64(s[i])
+			return R(s[i])
 		}
 	}
 	idxf := idx.i
-	return func(f *frame) int64 {
+	return func(f *frame) R {
 		i := idxf(f)
 		s, _ := f.bufs[slot].([]T)
 		if uint64(i) >= uint64(len(s)) {
 			panic(oobError("load of", name, i, len(s)))
 		}
-		return int64(s[i])
-	}
-}
-
-func loadFloat[T float32 | float64](name string, slot int, idx value) floatFn {
-	if idx.slot >= 0 {
-		is := idx.slot
-		return func(f *frame) float64 {
-			i := f.ints[is]
-			s, _ := f.bufs[slot].([]T)
-			if uint64(i) >= uint64(len(s)) {
-				panic(oobError("load of", name, i, len(s)))
-			}
-			return float64(s[i])
-		}
-	}
-	idxf := idx.i
-	return func(f *frame) float64 {
-		i := idxf(f)
-		s, _ := f.bufs[slot].([]T)
-		if uint64(i) >= uint64(len(s)) {
-			panic(oobError("load of", name, i, len(s)))
-		}
-		return float64(s[i])
+		return R(s[i])
 	}
 }
 
@@ -373,30 +342,13 @@ func wrapT[T integer](x intFn) intFn {
 }
 
 func (c *compiler) call(e *ir.Call) value {
-	switch e.Kind {
-	case ir.CallFunc:
-		c.fail("statement is not lowered: found call to Func %s", e.Name)
-	case ir.CallImage:
-		c.fail("statement is not lowered: found call to image %s", e.Name)
-	case ir.CallIntrinsic:
-	default:
-		c.fail("unsupported call kind %d of %s", e.Kind, e.Name)
+	if e.Kind == ir.CallIntrinsic {
+		if fn, _, ok := ir.IsTraceStore(e); ok {
+			return c.traceStore(fn, e)
+		}
 	}
-	if fn, _, ok := ir.IsTraceStore(e); ok {
-		return c.traceStore(fn, e)
-	}
-	nargs := map[string]int{
-		ir.IntrinsicAbs: 1, ir.IntrinsicSqrt: 1, ir.IntrinsicExp: 1, ir.IntrinsicLog: 1,
-		ir.IntrinsicPow: 2, ir.IntrinsicFloor: 1, ir.IntrinsicCeil: 1, ir.IntrinsicRound: 1,
-		ir.IntrinsicPromiseClamped: 3, ir.IntrinsicUnsafePromiseClamped: 3, ir.IntrinsicLikely: 1,
-		ir.IntrinsicMaxOver: 4,
-	}
-	n, ok := nargs[e.Name]
-	if !ok {
-		c.fail("unknown intrinsic %s", e.Name)
-	}
-	if len(e.Args) != n {
-		c.fail("intrinsic %s takes %d arguments, got %d", e.Name, n, len(e.Args))
+	if msg := ir.CheckLoweredCall(e); msg != "" {
+		c.fail("%s", msg)
 	}
 	if !validType(e.T) {
 		c.fail("call to %s has unsupported type %v", e.Name, e.T)

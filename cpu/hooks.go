@@ -212,27 +212,8 @@ func (c *compiler) launch(s *ir.Launch) stmtFn {
 // goScalar returns the conversion of a carried value of type t (an int64 or
 // a float64) to the Go type of t.
 func goScalar(t ir.Type) func(int64, float64) any {
-	switch t {
-	case ir.Bool:
-		return func(i int64, _ float64) any { return i != 0 }
-	case ir.Int8:
-		return func(i int64, _ float64) any { return int8(i) }
-	case ir.Int16:
-		return func(i int64, _ float64) any { return int16(i) }
-	case ir.Int32:
-		return func(i int64, _ float64) any { return int32(i) }
-	case ir.Int64:
-		return func(i int64, _ float64) any { return i }
-	case ir.UInt8:
-		return func(i int64, _ float64) any { return uint8(i) }
-	case ir.UInt16:
-		return func(i int64, _ float64) any { return uint16(i) }
-	case ir.UInt32:
-		return func(i int64, _ float64) any { return uint32(i) }
-	case ir.UInt64:
-		return func(i int64, _ float64) any { return uint64(i) }
-	case ir.Float32:
-		return func(_ int64, fl float64) any { return float32(fl) }
+	if f := elements[t].scalar; f != nil {
+		return f
 	}
-	return func(_ int64, fl float64) any { return fl }
+	return elements[ir.Float64].scalar
 }

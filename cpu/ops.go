@@ -58,24 +58,12 @@ func (c *compiler) binary(e *ir.Binary) value {
 			if !e.Op.IsComparison() && e.Op != ir.Min && e.Op != ir.Max {
 				fn = wrapFn(ir.Bool, fn)
 			}
-		case ir.Int8:
-			fn = intBinary[int8](e.Op, a, b)
-		case ir.Int16:
-			fn = intBinary[int16](e.Op, a, b)
-		case ir.Int32:
-			fn = intBinary[int32](e.Op, a, b)
-		case ir.Int64:
-			fn = intBinary[int64](e.Op, a, b)
-		case ir.UInt8:
-			fn = intBinary[uint8](e.Op, a, b)
-		case ir.UInt16:
-			fn = intBinary[uint16](e.Op, a, b)
-		case ir.UInt32:
-			fn = intBinary[uint32](e.Op, a, b)
-		case ir.UInt64:
-			fn = intBinary[uint64](e.Op, a, b)
 		default:
-			c.fail("operands of %v have unsupported type %v", e.Op, t)
+			if bin := elements[t].binary; bin != nil {
+				fn = bin(e.Op, a, b)
+			} else {
+				c.fail("operands of %v have unsupported type %v", e.Op, t)
+			}
 		}
 		rt := t
 		if e.Op.IsComparison() {
@@ -106,21 +94,6 @@ func logical(op ir.BinOp, a, b intFn) intFn {
 	}
 }
 
-// swapped returns the comparison equivalent to op with its operands swapped.
-func swapped(op ir.BinOp) ir.BinOp {
-	switch op {
-	case ir.LT:
-		return ir.GT
-	case ir.LE:
-		return ir.GE
-	case ir.GT:
-		return ir.LT
-	case ir.GE:
-		return ir.LE
-	}
-	return op
-}
-
 func commutative(op ir.BinOp) bool {
 	switch op {
 	case ir.Add, ir.Mul, ir.Min, ir.Max, ir.EQ, ir.NE:
@@ -134,7 +107,7 @@ func commutative(op ir.BinOp) bool {
 func intBinary[T integer](op ir.BinOp, a, b value) intFn {
 	if a.konst && !b.konst && commutative(op) {
 		a, b = b, a
-		op = swapped(op)
+		op = op.Swapped()
 	}
 	if b.konst {
 		k := T(b.ci)

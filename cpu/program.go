@@ -49,24 +49,13 @@ const (
 	AllocationTooLarge
 )
 
+var errorKindNames = [...]string{OutOfBounds: "OutOfBounds", AssertFailed: "AssertFailed", MissingArg: "MissingArg",
+	TypeMismatch: "TypeMismatch", BadAllocation: "BadAllocation", Internal: "Internal", Canceled: "Canceled",
+	AllocationTooLarge: "AllocationTooLarge"}
+
 func (k ErrorKind) String() string {
-	switch k {
-	case OutOfBounds:
-		return "OutOfBounds"
-	case AssertFailed:
-		return "AssertFailed"
-	case MissingArg:
-		return "MissingArg"
-	case TypeMismatch:
-		return "TypeMismatch"
-	case BadAllocation:
-		return "BadAllocation"
-	case Internal:
-		return "Internal"
-	case Canceled:
-		return "Canceled"
-	case AllocationTooLarge:
-		return "AllocationTooLarge"
+	if int(k) < len(errorKindNames) && errorKindNames[k] != "" {
+		return errorKindNames[k]
 	}
 	return fmt.Sprintf("ErrorKind(%d)", k)
 }
@@ -353,33 +342,50 @@ func goElemName(t ir.Type) string {
 }
 
 // sliceChecker returns a function reporting whether a value is a []T for the
-// Go element type of t.
-func sliceChecker(t ir.Type) func(any) (any, bool) {
-	switch t {
-	case ir.Bool:
-		return checkSlice[bool]
-	case ir.Int8:
-		return checkSlice[int8]
-	case ir.Int16:
-		return checkSlice[int16]
-	case ir.Int32:
-		return checkSlice[int32]
-	case ir.Int64:
-		return checkSlice[int64]
-	case ir.UInt8:
-		return checkSlice[uint8]
-	case ir.UInt16:
-		return checkSlice[uint16]
-	case ir.UInt32:
-		return checkSlice[uint32]
-	case ir.UInt64:
-		return checkSlice[uint64]
-	case ir.Float32:
-		return checkSlice[float32]
-	case ir.Float64:
-		return checkSlice[float64]
-	}
-	return nil
+// Go element type of t; nil for a type no buffer holds.
+func sliceChecker(t ir.Type) func(any) (any, bool) { return elements[t].check }
+
+// elementOps are what the executor does with the buffers of one IR type,
+// made for its Go element type: checking a slice, allocating one, loading and storing an
+// element (carried as an int64 or a float64). Bool buffers are checked
+// here and loaded and stored by their own code.
+type elementOps struct {
+	check      func(any) (any, bool)
+	alloc      func(f *frame, slot int, n int64, reuse bool)
+	loadInt    func(name string, slot int, idx value) func(*frame) int64
+	loadFloat  func(name string, slot int, idx value) func(*frame) float64
+	storeInt   func(name string, slot int, idx value, val func(*frame) int64) stmtFn
+	storeFloat func(name string, slot int, idx value, val func(*frame) float64) stmtFn
+	// binary is the integer operation in the Go type (integer types only).
+	binary func(op ir.BinOp, a, b value) intFn
+	// scalar converts a carried value to the Go type.
+	scalar func(int64, float64) any
+}
+
+func intOps[T integer]() elementOps {
+	return elementOps{check: checkSlice[T], alloc: allocSlice[T], loadInt: loadElem[T, int64], storeInt: storeElem[T, int64],
+		binary: intBinary[T], scalar: func(i int64, _ float64) any { return T(i) }}
+}
+
+func floatOps[T float32 | float64]() elementOps {
+	return elementOps{check: checkSlice[T], alloc: allocSlice[T], loadFloat: loadElem[T, float64], storeFloat: storeElem[T, float64],
+		scalar: func(_ int64, fl float64) any { return T(fl) }}
+}
+
+// elements holds the elementOps of every type a buffer may hold.
+var elements = map[ir.Type]elementOps{
+	ir.Bool: {check: checkSlice[bool], alloc: allocSlice[bool],
+		scalar: func(i int64, _ float64) any { return i != 0 }},
+	ir.Int8:    intOps[int8](),
+	ir.Int16:   intOps[int16](),
+	ir.Int32:   intOps[int32](),
+	ir.Int64:   intOps[int64](),
+	ir.UInt8:   intOps[uint8](),
+	ir.UInt16:  intOps[uint16](),
+	ir.UInt32:  intOps[uint32](),
+	ir.UInt64:  intOps[uint64](),
+	ir.Float32: floatOps[float32](),
+	ir.Float64: floatOps[float64](),
 }
 
 // checkSlice returns v itself (not a new interface value, which would
@@ -395,56 +401,25 @@ func convertScalar(t ir.Type, v any) (int64, float64, bool) {
 	var u uint64
 	var fl float64
 	var kind int // 0 signed, 1 unsigned, 2 float
-	switch x := v.(type) {
-	case bool:
-		if x {
+	// reflect reads every kind of number, named types included, without
+	// allocating.
+	rv := reflect.ValueOf(v)
+	if !rv.IsValid() {
+		return 0, 0, false
+	}
+	switch rv.Kind() {
+	case reflect.Bool:
+		if rv.Bool() {
 			i = 1
 		}
-	case int:
-		i = int64(x)
-	case int8:
-		i = int64(x)
-	case int16:
-		i = int64(x)
-	case int32:
-		i = int64(x)
-	case int64:
-		i = x
-	case uint:
-		u, kind = uint64(x), 1
-	case uint8:
-		u, kind = uint64(x), 1
-	case uint16:
-		u, kind = uint64(x), 1
-	case uint32:
-		u, kind = uint64(x), 1
-	case uint64:
-		u, kind = x, 1
-	case uintptr:
-		u, kind = uint64(x), 1
-	case float32:
-		fl, kind = float64(x), 2
-	case float64:
-		fl, kind = x, 2
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		i = rv.Int()
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		u, kind = rv.Uint(), 1
+	case reflect.Float32, reflect.Float64:
+		fl, kind = rv.Float(), 2
 	default:
-		rv := reflect.ValueOf(v)
-		if !rv.IsValid() {
-			return 0, 0, false
-		}
-		switch rv.Kind() {
-		case reflect.Bool:
-			if rv.Bool() {
-				i = 1
-			}
-		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-			i = rv.Int()
-		case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-			u, kind = rv.Uint(), 1
-		case reflect.Float32, reflect.Float64:
-			fl, kind = rv.Float(), 2
-		default:
-			return 0, 0, false
-		}
+		return 0, 0, false
 	}
 	if t.IsFloat() {
 		switch kind {

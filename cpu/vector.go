@@ -51,7 +51,9 @@ func (c *compiler) storeVector(s *ir.StoreVector) stmtFn {
 	for i, st := range stores {
 		// No name of the IR has a space: these cannot shadow one.
 		names[i] = fmt.Sprintf("vector lane %d of %s", i, buf)
-		plain[i] = &ir.Store{Buf: st.Buf, Index: st.Index, Value: &ir.Var{T: st.Value.Type(), Name: names[i]}}
+		p := *st
+		p.Value = &ir.Var{T: st.Value.Type(), Name: names[i]}
+		plain[i] = &p
 	}
 	var body ir.Stmt = &ir.Block{Stmts: plain}
 	for i := len(stores) - 1; i >= 0; i-- {

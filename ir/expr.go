@@ -1,6 +1,9 @@
 package ir
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // Expr is a scalar expression. Nodes are immutable plain structs; build them
 // with the constructors below, which check operand types where it is cheap.
@@ -73,6 +76,41 @@ func (op BinOp) String() string { return binOpNames[op] }
 // IsComparison reports whether op yields a bool from two operands of another type.
 func (op BinOp) IsComparison() bool { return op >= EQ && op <= GE }
 
+// Swapped returns the comparison op2 with b op2 a equal to a op b (op itself
+// for EQ, NE and the operators that are not comparisons).
+func (op BinOp) Swapped() BinOp {
+	if op.IsComparison() {
+		return [...]BinOp{EQ: EQ, NE: NE, LT: GT, LE: GE, GT: LT, GE: LE}[op]
+	}
+	return op
+}
+
+// Negated returns the comparison that holds exactly where the comparison op
+// does not, for ordered operands (not NaN).
+func (op BinOp) Negated() BinOp {
+	return [...]BinOp{EQ: NE, NE: EQ, LT: GE, LE: GT, GT: LE, GE: LT}[op]
+}
+
+// Holds reports whether a op b holds for the comparison op, given whether
+// a < b and whether a == b (ordered operands: not NaN).
+func (op BinOp) Holds(lt, eq bool) bool {
+	switch op {
+	case EQ:
+		return eq
+	case NE:
+		return !eq
+	case LT:
+		return lt
+	case LE:
+		return lt || eq
+	case GT:
+		return !lt && !eq
+	case GE:
+		return !lt
+	}
+	return false
+}
+
 // Binary applies Op to A and B, which have the same type.
 type Binary struct {
 	Op   BinOp
@@ -127,6 +165,39 @@ const (
 	// kernel.
 	IntrinsicMaxOver = "max_over"
 )
+
+// intrinsicArgs is the number of arguments of each intrinsic but the
+// trace stores (which take a value and its coordinates).
+var intrinsicArgs = map[string]int{
+	IntrinsicAbs: 1, IntrinsicSqrt: 1, IntrinsicExp: 1, IntrinsicLog: 1,
+	IntrinsicPow: 2, IntrinsicFloor: 1, IntrinsicCeil: 1, IntrinsicRound: 1,
+	IntrinsicPromiseClamped: 3, IntrinsicUnsafePromiseClamped: 3, IntrinsicLikely: 1,
+	IntrinsicMaxOver: 4,
+}
+
+// CheckLoweredCall returns why an executor cannot evaluate the call e of a
+// lowered statement: a call to a Func or an image (not lowered), an unknown
+// intrinsic, a wrong number of arguments; "" when it can. Trace stores are
+// the caller's to recognize first.
+func CheckLoweredCall(e *Call) string {
+	switch e.Kind {
+	case CallFunc:
+		return "statement is not lowered: found call to Func " + e.Name
+	case CallImage:
+		return "statement is not lowered: found call to image " + e.Name
+	case CallIntrinsic:
+	default:
+		return fmt.Sprintf("unsupported call kind %d of %s", e.Kind, e.Name)
+	}
+	n, ok := intrinsicArgs[e.Name]
+	if !ok {
+		return "unknown intrinsic " + e.Name
+	}
+	if len(e.Args) != n {
+		return fmt.Sprintf("intrinsic %s takes %d arguments, got %d", e.Name, n, len(e.Args))
+	}
+	return ""
+}
 
 // MaxOver builds IntrinsicMaxOver: the largest value of e for v in
 // [min, min + extent).

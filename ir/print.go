@@ -199,11 +199,7 @@ func (p *printer) stmt(s Stmt) {
 	case *Evaluate:
 		p.line("%s", ExprString(s.X))
 	case *Provide:
-		prefix := ""
-		if s.Atomic {
-			prefix = "atomic "
-		}
-		p.line("%s%s(%s) = %s", prefix, s.Func, exprList(s.Args), ExprString(s.Value))
+		p.line("%s%s(%s) = %s", atomicPrefix(s.Atomic), s.Func, exprList(s.Args), ExprString(s.Value))
 	case *Realize:
 		parts := make([]string, len(s.Bounds))
 		for i, r := range s.Bounds {
@@ -226,11 +222,7 @@ func (p *printer) stmt(s Stmt) {
 		p.stmt(s.Body)
 		p.line("free %s", s.Name)
 	case *Store:
-		prefix := ""
-		if s.Atomic {
-			prefix = "atomic "
-		}
-		p.line("%s%s[%s] = %s", prefix, s.Buf, ExprString(s.Index), ExprString(s.Value))
+		p.line("%s%s[%s] = %s", atomicPrefix(s.Atomic), s.Buf, ExprString(s.Index), ExprString(s.Value))
 	case *Barrier:
 		if s.Reason != "" {
 			p.line("gpu_thread_barrier(%d)  // %s", s.Fence, s.Reason)
@@ -261,4 +253,12 @@ func kernelArgList(args []KernelArg) string {
 		parts[i] = a.Name
 	}
 	return strings.Join(parts, ", ")
+}
+
+// atomicPrefix marks an atomic Provide or Store.
+func atomicPrefix(atomic bool) string {
+	if atomic {
+		return "atomic "
+	}
+	return ""
 }

@@ -250,6 +250,9 @@ func TestSimplifyCallsAndCasts(t *testing.T) {
 		{"promise fold float", intrin(Float32, IntrinsicPromiseClamped, f32(0.5), f32(0), f32(1)), "0.5f"},
 		{"promise kept", intrin(Int32, IntrinsicPromiseClamped, sx, ci(0), ci(10)), "promise_clamped(x, 0, 10)"},
 		{"unsafe kept", intrin(Int32, IntrinsicUnsafePromiseClamped, ci(15), ci(0), ci(10)), "unsafe_promise_clamped(15, 0, 10)"},
+		// A promise that x is in [x, x] adds nothing (bounds inference
+		// makes it of a point, where it hid the point's own bounds).
+		{"unsafe of a point", intrin(Int32, IntrinsicUnsafePromiseClamped, add(sx, ci(1)), add(sx, ci(1)), add(ci(1), sx)), "(x + 1)"},
 		{"unsafe kept promise folds", intrin(Int32, IntrinsicUnsafePromiseClamped, ci(5), ci(0), ci(10)), "5"},
 		{"promise bound", LTE(intrin(Int32, IntrinsicPromiseClamped, sx, ci(0), ci(10)), ci(11)), "true"},
 		{"func args", &Call{T: Int32, Kind: CallFunc, Name: "g", Args: []Expr{add(sx, ci(0)), sub(sy, sy)}}, "g(x, 0)"},
@@ -643,6 +646,10 @@ func checkEquivalentDepth(t *testing.T, g *exprGen, n int, varRange int64, depth
 		if ExprString(s2) != ExprString(s) {
 			t.Fatalf("not idempotent: %s\n -> %s\n -> %s", ExprString(e), ExprString(s), ExprString(s2))
 		}
+		// s2 is s, so Simplify returns s itself.
+		if s2 != s {
+			t.Fatalf("simplifying the simplified %s built a new node", ExprString(s))
+		}
 		for j := 0; j < 6; j++ {
 			env := map[string]int64{
 				"x": g.r.Int64N(2*varRange+1) - varRange,
@@ -816,6 +823,11 @@ func TestSimplifyStmtRandom(t *testing.T) {
 	for i := 0; i < 3000; i++ {
 		s := g.stmt(4, nil)
 		simplified := SimplifyStmt(s)
+		// Simplifying it again changes nothing, so it returns the
+		// same statement.
+		if again := SimplifyStmt(simplified); again != simplified && StmtString(again) == StmtString(simplified) {
+			t.Fatalf("simplifying the simplified statement built a new one:\n%s", StmtString(simplified))
+		}
 		for j := 0; j < 3; j++ {
 			env := map[string]int64{"x": g.r.Int64N(41) - 20, "y": g.r.Int64N(41) - 20}
 			want := &stmtEval{ev: evaluator{strict: true}}

@@ -1,66 +1,81 @@
 package ir
 
+import "math"
+
 // Traversal is built on two helpers, as in the Go compiler: MapExpr and
 // MapStmt rebuild a node from its children (returning the same node when no
-// child changed), and the Walk functions visit nodes in pre-order. Passes
-// write a type switch for the nodes they care about and call these for the
-// rest.
+// child changed), and VisitExpr and VisitStmt call a function on each child.
+// Neither recurses: a pass writes a type switch for the nodes it cares about
+// and calls one of them for the rest, recursing through its own function.
+// WalkExpr and WalkStmt visit a whole tree in pre-order.
 
 // MapExpr returns e with each child expression replaced by f(child). When f
 // returns every child unchanged, MapExpr returns e itself.
 func MapExpr(e Expr, f func(Expr) Expr) Expr {
 	switch e := e.(type) {
-	case *IntImm, *FloatImm, *Var:
-		return e
 	case *Cast:
-		if x := f(e.X); x != e.X {
-			return &Cast{e.T, x}
-		}
+		x := f(e.X)
+		return edit(e, x != e.X, func(c *Cast) { c.X = x })
 	case *Binary:
 		a, b := f(e.A), f(e.B)
-		if a != e.A || b != e.B {
-			return &Binary{e.Op, a, b}
-		}
+		return edit(e, a != e.A || b != e.B, func(c *Binary) { c.A, c.B = a, b })
 	case *Not:
-		if x := f(e.X); x != e.X {
-			return &Not{x}
-		}
+		x := f(e.X)
+		return edit(e, x != e.X, func(c *Not) { c.X = x })
 	case *Select:
-		c, t, fl := f(e.Cond), f(e.True), f(e.False)
-		if c != e.Cond || t != e.True || fl != e.False {
-			return &Select{c, t, fl}
-		}
+		cond, t, fl := f(e.Cond), f(e.True), f(e.False)
+		return edit(e, cond != e.Cond || t != e.True || fl != e.False, func(c *Select) { c.Cond, c.True, c.False = cond, t, fl })
 	case *Call:
-		if args, changed := mapExprs(e.Args, f); changed {
-			return &Call{T: e.T, Kind: e.Kind, Name: e.Name, Args: args, Ref: e.Ref}
-		}
+		args, changed := mapExprs(e.Args, f)
+		return edit(e, changed, func(c *Call) { c.Args = args })
 	case *Load:
-		if i := f(e.Index); i != e.Index {
-			return &Load{e.T, e.Buf, i}
-		}
+		i := f(e.Index)
+		return edit(e, i != e.Index, func(c *Load) { c.Index = i })
 	case *Let:
 		v, b := f(e.Value), f(e.Body)
-		if v != e.Value || b != e.Body {
-			return &Let{e.Name, v, b}
-		}
+		return edit(e, v != e.Value || b != e.Body, func(c *Let) { c.Value, c.Body = v, b })
 	}
+	// nil, constants and Vars.
 	return e
 }
 
-func mapExprs(es []Expr, f func(Expr) Expr) ([]Expr, bool) {
-	var out []Expr
-	for i, x := range es {
+// edit returns n itself when nothing changed, else a copy of *n that set
+// changes. Mutators copy nodes by value, so the fields they do not set
+// survive them.
+func edit[N any](n *N, changed bool, set func(*N)) *N {
+	if !changed {
+		return n
+	}
+	c := *n
+	set(&c)
+	return &c
+}
+
+func mapExprs(es []Expr, f func(Expr) Expr) ([]Expr, bool) { return mapSlice(es, f) }
+
+func mapStmts(ss []Stmt, f func(Stmt) Stmt) ([]Stmt, bool) { return mapSlice(ss, f) }
+
+// mapRanges applies f to the min and the extent of each range.
+func mapRanges(rs []Range, f func(Expr) Expr) ([]Range, bool) {
+	return mapSlice(rs, func(r Range) Range { return Range{f(r.Min), f(r.Extent)} })
+}
+
+// mapSlice returns xs with each element replaced by f(element), and
+// whether any changed; xs itself (not a copy) when none did.
+func mapSlice[T comparable](xs []T, f func(T) T) ([]T, bool) {
+	var out []T
+	for i, x := range xs {
 		y := f(x)
 		if y != x && out == nil {
-			out = make([]Expr, len(es))
-			copy(out, es[:i])
+			out = make([]T, len(xs))
+			copy(out, xs[:i])
 		}
 		if out != nil {
 			out[i] = y
 		}
 	}
 	if out == nil {
-		return es, false
+		return xs, false
 	}
 	return out, true
 }
@@ -78,167 +93,129 @@ func MapStmt(s Stmt, fs func(Stmt) Stmt, fe func(Expr) Expr) Stmt {
 	switch s := s.(type) {
 	case *LetStmt:
 		v, b := fe(s.Value), fs(s.Body)
-		if v != s.Value || b != s.Body {
-			return &LetStmt{s.Name, v, b}
-		}
+		return edit(s, v != s.Value || b != s.Body, func(c *LetStmt) { c.Value, c.Body = v, b })
 	case *AssertStmt:
-		c := fe(s.Cond)
-		args, ch := mapExprs(s.Args, fe)
-		if c != s.Cond || ch {
-			return &AssertStmt{c, s.Message, args, s.Error}
-		}
+		cond := fe(s.Cond)
+		args, changed := mapExprs(s.Args, fe)
+		return edit(s, cond != s.Cond || changed, func(c *AssertStmt) { c.Cond, c.Args = cond, args })
 	case *ProducerConsumer:
-		if b := fs(s.Body); b != s.Body {
-			return &ProducerConsumer{s.Func, s.Producer, b}
-		}
+		b := fs(s.Body)
+		return edit(s, b != s.Body, func(c *ProducerConsumer) { c.Body = b })
 	case *LoadVector:
-		if b := fs(s.Body); b != s.Body {
-			return &LoadVector{s.Lanes, b}
-		}
+		b := fs(s.Body)
+		return edit(s, b != s.Body, func(c *LoadVector) { c.Body = b })
 	case *StoreVector:
-		if b := fs(s.Body); b != s.Body {
-			return &StoreVector{s.Lanes, b}
-		}
+		b := fs(s.Body)
+		return edit(s, b != s.Body, func(c *StoreVector) { c.Body = b })
 	case *For:
 		mn, ext, b := fe(s.Min), fe(s.Extent), fs(s.Body)
-		if mn != s.Min || ext != s.Extent || b != s.Body {
-			return &For{s.Name, mn, ext, s.Kind, b}
-		}
+		return edit(s, mn != s.Min || ext != s.Extent || b != s.Body, func(c *For) { c.Min, c.Extent, c.Body = mn, ext, b })
 	case *Block:
-		var out []Stmt
-		for i, x := range s.Stmts {
-			y := fs(x)
-			if y != x && out == nil {
-				out = make([]Stmt, len(s.Stmts))
-				copy(out, s.Stmts[:i])
-			}
-			if out != nil {
-				out[i] = y
-			}
-		}
-		if out != nil {
+		if out, changed := mapStmts(s.Stmts, fs); changed {
 			if b := MakeBlock(out...); b != nil {
 				return b
 			}
 			return &Block{}
 		}
 	case *IfThenElse:
-		c, t := fe(s.Cond), fs(s.Then)
+		cond, t := fe(s.Cond), fs(s.Then)
 		var el Stmt
 		if s.Else != nil {
 			el = fs(s.Else)
 		}
-		if c != s.Cond || t != s.Then || el != s.Else {
-			return &IfThenElse{c, t, el}
-		}
+		return edit(s, cond != s.Cond || t != s.Then || el != s.Else, func(c *IfThenElse) { c.Cond, c.Then, c.Else = cond, t, el })
 	case *Evaluate:
-		if x := fe(s.X); x != s.X {
-			return &Evaluate{x}
-		}
+		x := fe(s.X)
+		return edit(s, x != s.X, func(c *Evaluate) { c.X = x })
 	case *Provide:
 		v := fe(s.Value)
-		args, ch := mapExprs(s.Args, fe)
-		if v != s.Value || ch {
-			return &Provide{s.Func, v, args, s.Atomic}
-		}
+		args, changed := mapExprs(s.Args, fe)
+		return edit(s, v != s.Value || changed, func(c *Provide) { c.Value, c.Args = v, args })
 	case *Realize:
-		changed := false
-		bounds := make([]Range, len(s.Bounds))
-		for i, r := range s.Bounds {
-			bounds[i] = Range{fe(r.Min), fe(r.Extent)}
-			changed = changed || bounds[i].Min != r.Min || bounds[i].Extent != r.Extent
-		}
+		bounds, changed := mapRanges(s.Bounds, fe)
 		b := fs(s.Body)
-		if changed || b != s.Body {
-			c := *s // a copy keeps every field
-			c.Bounds, c.Body = bounds, b
-			return &c
-		}
+		return edit(s, changed || b != s.Body, func(c *Realize) { c.Bounds, c.Body = bounds, b })
 	case *Allocate:
-		ext, ch := mapExprs(s.Extents, fe)
+		ext, changed := mapExprs(s.Extents, fe)
 		b := fs(s.Body)
-		if ch || b != s.Body {
-			c := *s
-			c.Extents, c.Body = ext, b
-			return &c
-		}
+		return edit(s, changed || b != s.Body, func(c *Allocate) { c.Extents, c.Body = ext, b })
 	case *Store:
 		i, v := fe(s.Index), fe(s.Value)
-		if i != s.Index || v != s.Value {
-			return &Store{s.Buf, i, v, s.Atomic}
-		}
+		return edit(s, i != s.Index || v != s.Value, func(c *Store) { c.Index, c.Value = i, v })
 	}
 	return s
 }
 
-// WalkExpr calls f on e and, when f returns true, on its children, in
-// pre-order.
-func WalkExpr(e Expr, f func(Expr) bool) {
-	if e == nil || !f(e) {
-		return
-	}
+// VisitExpr calls f on each child of e, in order (not recursively): the
+// visiting counterpart of MapExpr, for walkers that handle some nodes
+// themselves and leave the others to it.
+func VisitExpr(e Expr, f func(Expr)) {
 	switch e := e.(type) {
 	case *Cast:
-		WalkExpr(e.X, f)
+		f(e.X)
 	case *Binary:
-		WalkExpr(e.A, f)
-		WalkExpr(e.B, f)
+		f(e.A)
+		f(e.B)
 	case *Not:
-		WalkExpr(e.X, f)
+		f(e.X)
 	case *Select:
-		WalkExpr(e.Cond, f)
-		WalkExpr(e.True, f)
-		WalkExpr(e.False, f)
+		f(e.Cond)
+		f(e.True)
+		f(e.False)
 	case *Call:
 		for _, a := range e.Args {
-			WalkExpr(a, f)
+			f(a)
 		}
 	case *Load:
-		WalkExpr(e.Index, f)
+		f(e.Index)
 	case *Let:
-		WalkExpr(e.Value, f)
-		WalkExpr(e.Body, f)
+		f(e.Value)
+		f(e.Body)
 	}
 }
 
-// WalkStmt calls fs on s and, when it returns true, walks its children:
-// statements with fs, expressions with WalkExpr(·, fe). fe may be nil.
-func WalkStmt(s Stmt, fs func(Stmt) bool, fe func(Expr) bool) {
-	if s == nil || !fs(s) {
-		return
+// VisitStmt calls fs on each child statement of s and fe on each of its
+// expressions, in the order they run (not recursively): the visiting
+// counterpart of MapStmt. Either function may be nil; a nil child (an
+// IfThenElse without Else) is skipped.
+func VisitStmt(s Stmt, fs func(Stmt), fe func(Expr)) {
+	st := func(x Stmt) {
+		if fs != nil && x != nil {
+			fs(x)
+		}
 	}
-	ex := func(e Expr) {
+	ex := func(x Expr) {
 		if fe != nil {
-			WalkExpr(e, fe)
+			fe(x)
 		}
 	}
 	switch s := s.(type) {
 	case *LetStmt:
 		ex(s.Value)
-		WalkStmt(s.Body, fs, fe)
+		st(s.Body)
 	case *AssertStmt:
 		ex(s.Cond)
 		for _, a := range s.Args {
 			ex(a)
 		}
 	case *ProducerConsumer:
-		WalkStmt(s.Body, fs, fe)
+		st(s.Body)
 	case *LoadVector:
-		WalkStmt(s.Body, fs, fe)
+		st(s.Body)
 	case *StoreVector:
-		WalkStmt(s.Body, fs, fe)
+		st(s.Body)
 	case *For:
 		ex(s.Min)
 		ex(s.Extent)
-		WalkStmt(s.Body, fs, fe)
+		st(s.Body)
 	case *Block:
 		for _, x := range s.Stmts {
-			WalkStmt(x, fs, fe)
+			st(x)
 		}
 	case *IfThenElse:
 		ex(s.Cond)
-		WalkStmt(s.Then, fs, fe)
-		WalkStmt(s.Else, fs, fe)
+		st(s.Then)
+		st(s.Else)
 	case *Evaluate:
 		ex(s.X)
 	case *Provide:
@@ -251,16 +228,38 @@ func WalkStmt(s Stmt, fs func(Stmt) bool, fe func(Expr) bool) {
 			ex(r.Min)
 			ex(r.Extent)
 		}
-		WalkStmt(s.Body, fs, fe)
+		st(s.Body)
 	case *Allocate:
 		for _, x := range s.Extents {
 			ex(x)
 		}
-		WalkStmt(s.Body, fs, fe)
+		st(s.Body)
 	case *Store:
 		ex(s.Index)
 		ex(s.Value)
 	}
+}
+
+// WalkExpr calls f on e and, when f returns true, on its children, in
+// pre-order.
+func WalkExpr(e Expr, f func(Expr) bool) {
+	if e == nil || !f(e) {
+		return
+	}
+	VisitExpr(e, func(c Expr) { WalkExpr(c, f) })
+}
+
+// WalkStmt calls fs on s and, when it returns true, walks its children:
+// statements with fs, expressions with WalkExpr(·, fe). fe may be nil.
+func WalkStmt(s Stmt, fs func(Stmt) bool, fe func(Expr) bool) {
+	if s == nil || !fs(s) {
+		return
+	}
+	var ex func(Expr)
+	if fe != nil {
+		ex = func(e Expr) { WalkExpr(e, fe) }
+	}
+	VisitStmt(s, func(c Stmt) { WalkStmt(c, fs, fe) }, ex)
 }
 
 // Substitute replaces free variables named in m by their expressions. Let
@@ -278,24 +277,10 @@ func Substitute(e Expr, m map[string]Expr) Expr {
 			}
 			return e
 		case *Let:
-			v := sub(e.Value)
 			if _, shadow := m[e.Name]; shadow {
-				inner := make(map[string]Expr, len(m))
-				for k, x := range m {
-					inner[k] = x
-				}
-				delete(inner, e.Name)
-				b := Substitute(e.Body, inner)
-				if v == e.Value && b == e.Body {
-					return e
-				}
-				return &Let{e.Name, v, b}
+				v, b := sub(e.Value), Substitute(e.Body, without(m, e.Name))
+				return edit(e, v != e.Value || b != e.Body, func(c *Let) { c.Value, c.Body = v, b })
 			}
-			b := sub(e.Body)
-			if v == e.Value && b == e.Body {
-				return e
-			}
-			return &Let{e.Name, v, b}
 		}
 		return MapExpr(e, sub)
 	}
@@ -312,17 +297,8 @@ func SubstituteStmt(s Stmt, m map[string]Expr) Stmt {
 	fs = func(s Stmt) Stmt {
 		if l, ok := s.(*LetStmt); ok {
 			if _, shadow := m[l.Name]; shadow {
-				inner := make(map[string]Expr, len(m))
-				for k, x := range m {
-					inner[k] = x
-				}
-				delete(inner, l.Name)
-				v := fe(l.Value)
-				b := SubstituteStmt(l.Body, inner)
-				if v == l.Value && b == l.Body {
-					return l
-				}
-				return &LetStmt{l.Name, v, b}
+				v, b := fe(l.Value), SubstituteStmt(l.Body, without(m, l.Name))
+				return edit(l, v != l.Value || b != l.Body, func(c *LetStmt) { c.Value, c.Body = v, b })
 			}
 		}
 		return MapStmt(s, fs, fe)
@@ -330,44 +306,70 @@ func SubstituteStmt(s Stmt, m map[string]Expr) Stmt {
 	return fs(s)
 }
 
-// Uses reports whether e refers to a variable named name.
-func Uses(e Expr, name string) bool {
-	found := false
-	WalkExpr(e, func(x Expr) bool {
-		if v, ok := x.(*Var); ok && v.Name == name {
-			found = true
+// without returns a copy of m without name.
+func without(m map[string]Expr, name string) map[string]Expr {
+	inner := make(map[string]Expr, len(m))
+	for k, x := range m {
+		if k != name {
+			inner[k] = x
 		}
+	}
+	return inner
+}
+
+// ContainsExpr reports whether pred holds for e or an expression inside
+// it; it stops at the first that does.
+func ContainsExpr(e Expr, pred func(Expr) bool) bool {
+	return contains(func(visit func(Expr) bool) { WalkExpr(e, visit) }, pred)
+}
+
+// ContainsStmt reports whether pred holds for s or a statement inside it
+// (expressions are not looked into); it stops at the first that does.
+func ContainsStmt(s Stmt, pred func(Stmt) bool) bool {
+	return contains(func(visit func(Stmt) bool) { WalkStmt(s, visit, nil) }, pred)
+}
+
+// contains runs walk with a visit that stops it once pred has held.
+func contains[T any](walk func(visit func(T) bool), pred func(T) bool) bool {
+	found := false
+	walk(func(x T) bool {
+		found = found || pred(x)
 		return !found
 	})
 	return found
+}
+
+// Uses reports whether e refers to a variable named name.
+func Uses(e Expr, name string) bool {
+	return ContainsExpr(e, func(x Expr) bool {
+		v, ok := x.(*Var)
+		return ok && v.Name == name
+	})
 }
 
 // UsesAny reports whether e refers to any variable for which pred is true.
 func UsesAny(e Expr, pred func(name string) bool) bool {
-	found := false
-	WalkExpr(e, func(x Expr) bool {
-		if v, ok := x.(*Var); ok && pred(v.Name) {
-			found = true
-		}
-		return !found
+	return ContainsExpr(e, func(x Expr) bool {
+		v, ok := x.(*Var)
+		return ok && pred(v.Name)
 	})
-	return found
 }
 
 // StmtUses reports whether any expression in s refers to a variable named name.
 func StmtUses(s Stmt, name string) bool {
-	found := false
-	WalkStmt(s, func(Stmt) bool { return !found }, func(x Expr) bool {
-		if v, ok := x.(*Var); ok && v.Name == name {
-			found = true
-		}
-		return !found
+	return ContainsStmt(s, func(x Stmt) bool {
+		uses := false
+		VisitStmt(x, nil, func(e Expr) { uses = uses || Uses(e, name) })
+		return uses
 	})
-	return found
 }
 
 // Equal reports whether two expressions are structurally identical.
-func Equal(a, b Expr) bool {
+func Equal(a, b Expr) bool { return equal(a, b, false) }
+
+// equal is Equal; with bits set, float constants must also match bit for
+// bit (0.0 and -0.0 differ).
+func equal(a, b Expr, bits bool) bool {
 	if a == b {
 		return true
 	}
@@ -380,39 +382,39 @@ func Equal(a, b Expr) bool {
 		return ok && a.T == b.T && a.V == b.V
 	case *FloatImm:
 		b, ok := b.(*FloatImm)
-		return ok && a.T == b.T && a.V == b.V
+		return ok && a.T == b.T && a.V == b.V && (!bits || math.Float64bits(a.V) == math.Float64bits(b.V))
 	case *Var:
 		b, ok := b.(*Var)
 		return ok && a.T == b.T && a.Name == b.Name
 	case *Cast:
 		b, ok := b.(*Cast)
-		return ok && a.T == b.T && Equal(a.X, b.X)
+		return ok && a.T == b.T && equal(a.X, b.X, bits)
 	case *Binary:
 		b, ok := b.(*Binary)
-		return ok && a.Op == b.Op && Equal(a.A, b.A) && Equal(a.B, b.B)
+		return ok && a.Op == b.Op && equal(a.A, b.A, bits) && equal(a.B, b.B, bits)
 	case *Not:
 		b, ok := b.(*Not)
-		return ok && Equal(a.X, b.X)
+		return ok && equal(a.X, b.X, bits)
 	case *Select:
 		b, ok := b.(*Select)
-		return ok && Equal(a.Cond, b.Cond) && Equal(a.True, b.True) && Equal(a.False, b.False)
+		return ok && equal(a.Cond, b.Cond, bits) && equal(a.True, b.True, bits) && equal(a.False, b.False, bits)
 	case *Call:
 		b, ok := b.(*Call)
 		if !ok || a.T != b.T || a.Kind != b.Kind || a.Name != b.Name || len(a.Args) != len(b.Args) {
 			return false
 		}
 		for i := range a.Args {
-			if !Equal(a.Args[i], b.Args[i]) {
+			if !equal(a.Args[i], b.Args[i], bits) {
 				return false
 			}
 		}
 		return true
 	case *Load:
 		b, ok := b.(*Load)
-		return ok && a.T == b.T && a.Buf == b.Buf && Equal(a.Index, b.Index)
+		return ok && a.T == b.T && a.Buf == b.Buf && equal(a.Index, b.Index, bits)
 	case *Let:
 		b, ok := b.(*Let)
-		return ok && a.Name == b.Name && Equal(a.Value, b.Value) && Equal(a.Body, b.Body)
+		return ok && a.Name == b.Name && equal(a.Value, b.Value, bits) && equal(a.Body, b.Body, bits)
 	}
 	return false
 }

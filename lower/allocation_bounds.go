@@ -9,7 +9,9 @@ package lower
 // the last tile is smaller. Auto memory becomes Stack for small constant
 // sizes and Heap otherwise.
 //
-// Before: bounds_inference. After: every Realize has Bounds.
+// Before: bounds_inference, gpu_register_ownership (a register array is
+// sized in one thread's local coordinates) and sliding_window (storage
+// covers what every iteration reads). After: every Realize has Bounds.
 
 import (
 	"github.com/gohalide/gohalide/bounds"
@@ -143,7 +145,9 @@ func allocationBounds(st *State) error {
 			}
 		}
 		st.logf(3, "  allocation_bounds: %s in %s, extents %s\n", r.Func, mem, rangeList(ranges))
-		return &ir.Realize{Func: r.Func, T: r.T, Memory: mem, Bounds: ranges, PerThread: r.PerThread, InGlobal: r.InGlobal, Body: r.Body}
+		c := *r
+		c.Memory, c.Bounds = mem, ranges
+		return &c
 	})
 	if err != nil {
 		return err

@@ -16,8 +16,10 @@ package lower
 // tail strategies, and every input and the output are accessed only inside
 // their buffers.
 //
-// Before: schedule_functions. After: every variable of the statement is
-// defined by a loop or a let, or is a Param or buffer variable.
+// Before: schedule_functions; gpu_memory and gpu_uniform_loops (a shared
+// Func's region is the union over the block's threads at one uniform
+// iteration). After: every variable of the statement is defined by a loop
+// or a let, or is a Param or buffer variable.
 
 import (
 	"fmt"
@@ -154,7 +156,9 @@ func defineRegions(st *State, s ir.Stmt, idx *bounds.Index, perThread map[string
 			return nil
 		}
 		if cbody != c.Body {
-			c = &ir.ProducerConsumer{Func: c.Func, Producer: false, Body: cbody}
+			cc := *c
+			cc.Body = cbody
+			c = &cc
 		}
 		lets, checks, e := regionLets(f, p.Body, c.Body, idx)
 		if e != nil {
@@ -526,32 +530,23 @@ func inputBoxes(s ir.Stmt, in, out string, idx *bounds.Index) (boxes []bounds.Bo
 		return boxes
 	}
 	var productions []ir.Stmt
-	var walk func(ir.Stmt)
-	walk = func(x ir.Stmt) {
+	ir.WalkStmt(s, func(x ir.Stmt) bool {
 		switch x := x.(type) {
-		case *ir.Block:
-			for _, c := range x.Stmts {
-				walk(c)
-			}
-		case *ir.Realize:
-			walk(x.Body)
+		case *ir.Block, *ir.Realize, *ir.AssertStmt:
 		case *ir.LetStmt:
 			if !strings.HasPrefix(x.Name, out+".s") {
 				panic(tc)
 			}
-			walk(x.Body)
-		case *ir.AssertStmt:
 		case *ir.ProducerConsumer:
 			if x.Producer {
 				productions = append(productions, x)
-			} else {
-				walk(x.Body)
+				return false
 			}
 		default:
 			panic(tc)
 		}
-	}
-	walk(s)
+		return true
+	}, nil)
 	for _, p := range productions {
 		if b := bounds.RequiredOf(p, nil, in, idx); b != nil {
 			boxes = append(boxes, b)
@@ -563,19 +558,16 @@ func inputBoxes(s ir.Stmt, in, out string, idx *bounds.Index) (boxes []bounds.Bo
 // readerOf returns the first Func (in realization order) whose definitions
 // read the buffer name, or the output for the output buffer.
 func readerOf(st *State, name string) string {
+	reads := func(x ir.Expr) bool {
+		c, ok := x.(*ir.Call)
+		return ok && c.Name == name && (c.Kind == ir.CallImage || c.Kind == ir.CallFunc)
+	}
 	for _, fn := range st.Order {
 		for _, d := range st.Funcs[fn].Stages() {
-			found := false
 			for _, e := range append(append([]ir.Expr{}, d.Args...), d.Value) {
-				ir.WalkExpr(e, func(x ir.Expr) bool {
-					if c, ok := x.(*ir.Call); ok && c.Name == name && (c.Kind == ir.CallImage || c.Kind == ir.CallFunc) {
-						found = true
-					}
-					return !found
-				})
-			}
-			if found {
-				return fn
+				if ir.ContainsExpr(e, reads) {
+					return fn
+				}
 			}
 		}
 	}

@@ -10,7 +10,8 @@ package lower
 // threads per block), each point once. gpu_barriers then puts a barrier
 // between the production and its consumers.
 //
-// Before: storage_flattening (flat stores), simplify. After: no shared
+// Before: storage_flattening (flat stores), simplify, gpu_block_size (the
+// block the production is dealt out to). After: no shared
 // production inside a kernel lacks thread loops.
 
 import (

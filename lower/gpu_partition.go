@@ -57,26 +57,41 @@ func partitionKernel(k *ir.Kernel) *ir.Kernel {
 		body = a.Body
 	}
 	var conds []ir.Expr
-	// Each guard is decided once (both walks below meet the same guards),
-	// and the proofs of one kernel share a budget: a kernel of thousands
-	// of unrolled guards over long expressions stops looking for fast
-	// paths rather than lowering for seconds (the guards stay, which is
-	// always correct).
-	decided := map[ir.Expr]ir.Expr{}
+	// Each guard is decided once: both walks below meet the same guards in
+	// the same order, so the second reads the first's decisions by
+	// position (not by node: one guard node may stand in several places,
+	// under other loops and lets, and mean something else in each). The
+	// proofs of one kernel share a budget: a kernel of thousands of
+	// unrolled guards over long expressions stops looking for fast paths
+	// rather than lowering for seconds (the guards stay, which is always
+	// correct).
+	type decision struct{ cond, lo ir.Expr }
+	var decided []decision
 	budget := &proofBudget{left: maxPartitionProofs}
 	always := func(s ir.Stmt, partition bool) ir.Stmt {
 		sc := &walkScope{lets: newLetValues()}
+		next := 0
 		return walkScoped(s, sc, func(x ir.Stmt) ir.Stmt {
 			g, ok := x.(*ir.IfThenElse)
 			if !ok || g.Else != nil {
 				return x
 			}
 			likely, cond := unlikely(g.Cond)
-			lo, seen := decided[g.Cond]
+			var lo ir.Expr
+			seen := next < len(decided) && decided[next].cond == g.Cond
+			if seen {
+				lo = decided[next].lo
+			}
+			next++
 			if !seen {
+				record := func(lo ir.Expr) {
+					if next-1 == len(decided) {
+						decided = append(decided, decision{g.Cond, lo})
+					}
+				}
 				c := sc.lets.resolve(cond)
 				if hasLoad(c) {
-					decided[g.Cond] = nil
+					record(nil)
 					return x
 				}
 				scope := bounds.Scope{}
@@ -90,7 +105,7 @@ func partitionKernel(k *ir.Kernel) *ir.Kernel {
 				if lo = sufficient(ir.Simplify(c), scope, budget); lo != nil {
 					lo = ir.Simplify(lo)
 				}
-				decided[g.Cond] = lo
+				record(lo)
 			}
 			if lo == nil {
 				return x

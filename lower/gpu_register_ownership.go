@@ -88,7 +88,9 @@ func gpuRegisterOwnership(st *State) error {
 			st.Funcs[r.Func] = &nf
 		}
 		st.logf(3, "  gpu_register_ownership: %s is per thread\n", r.Func)
-		return &ir.Realize{Func: r.Func, T: r.T, Memory: r.Memory, Bounds: r.Bounds, PerThread: r.PerThread, Body: body}
+		c := *r
+		c.Body = body
+		return &c
 	})
 	if err != nil {
 		return err

@@ -33,10 +33,10 @@ package lower
 // limit, a schedule error; the pool plus the dynamic region to the opt-in
 // limit, a host check before each launch.
 //
-// Before: gpu_kernels (shared allocations hoisted, Kernel.Allocs filled).
-// After: every kernel with shared memory has a layout, in a new
-// *ir.Kernel in its Launch and in st.Kernels; a kernel without any is
-// left as it was.
+// Before: gpu_kernels (shared allocations hoisted, Kernel.Allocs filled),
+// gpu_barriers (two Funcs share bytes only across a barrier). After: every kernel with shared memory has a layout,
+// in a new *ir.Kernel in its Launch and in st.Kernels; a kernel without
+// any is left as it was.
 
 import (
 	"fmt"

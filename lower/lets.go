@@ -152,7 +152,9 @@ func walkScoped(s ir.Stmt, sc *walkScope, f func(ir.Stmt) ir.Stmt) ir.Stmt {
 			undoKernel()
 			undo()
 			if body != x.Body {
-				s = &ir.LetStmt{Name: x.Name, Value: x.Value, Body: body}
+				c := *x
+				c.Body = body
+				s = &c
 			}
 			return f(s)
 		case *ir.For:

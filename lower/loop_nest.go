@@ -23,15 +23,9 @@ func printNest(b *strings.Builder, s ir.Stmt, depth int) {
 	ind := strings.Repeat("  ", depth)
 	switch s := s.(type) {
 	case nil:
-	case *ir.Block:
-		for _, x := range s.Stmts {
-			printNest(b, x, depth)
-		}
-	case *ir.LetStmt:
-		printNest(b, s.Body, depth)
-	case *ir.IfThenElse:
-		printNest(b, s.Then, depth)
-		printNest(b, s.Else, depth)
+	case *ir.Block, *ir.LetStmt, *ir.IfThenElse:
+		// Only their statements show, at the same depth.
+		ir.VisitStmt(s, func(c ir.Stmt) { printNest(b, c, depth) }, nil)
 	case *ir.Realize:
 		if blk, ok := s.Body.(*ir.Block); ok && len(blk.Stmts) > 0 {
 			if pc, ok := blk.Stmts[0].(*ir.ProducerConsumer); ok && pc.Func == s.Func && pc.Producer {

@@ -20,49 +20,48 @@ import (
 type Pass struct {
 	Name string
 	Run  func(*State) error
+	// Summary says in a line what the pass does (the package comment's
+	// list is made from it; its file's opening comment says more).
+	Summary string
 }
 
-// Passes is the pass table, in the order Lower runs it. Ordering
-// constraints (PassOrder, checked by TestPassOrder):
-//   - inline_functions before schedule_functions: inlined Funcs get no loops.
-//   - validate_schedules before schedule_functions: compute levels must name real loops.
-//   - schedule_functions before bounds_inference: bounds are found by walking the loops.
-//   - bounds_inference before allocation_bounds: realizations are sized from the regions.
-//   - allocation_bounds before storage_flattening: flattening needs each realization's box.
-//   - storage_flattening before unroll_loops: unrolling copies flat loads and stores.
-//   - simplify after the loop passes; the GPU passes follow it.
-//   - gpu_shared_reuse after gpu_kernels: it lays out each extracted kernel's shared memory.
+// Passes is the pass table, in the order Lower runs it: the one home of
+// the pass order. PassOrder gives each constraint on it a reason;
+// TestPassOrder checks the table against them, TestPassHeaders each pass
+// file's "Before:" against them, and TestPassDoc the package comment's
+// list against the table.
 var Passes = []Pass{
-	{"inline_functions", inlineFunctions},
-	{"validate_schedules", validateSchedules},
-	{"schedule_functions", scheduleFunctions},
-	{"validate_gpu", validateGPU},
-	{"gpu_memory", gpuMemory},
-	{"gpu_uniform_loops", gpuUniformLoops},
-	{"bounds_inference", boundsInference},
-	{"gpu_register_ownership", gpuRegisterOwnership},
-	{"sliding_window", slidingWindow},
-	{"allocation_bounds", allocationBounds},
-	{"storage_folding", storageFolding},
-	{"storage_flattening", storageFlattening},
-	{"hoist_storage", hoistStorage},
-	{"unroll_loops", unrollLoops},
-	{"simplify", simplify},
-	{"gpu_registers", gpuRegisters},
-	{"gpu_block_size", gpuBlockSize},
-	{"gpu_cooperative", gpuCooperative},
-	{"gpu_barriers", gpuBarriers},
-	{"gpu_thread_loops", gpuThreadLoops},
-	{"gpu_kernels", gpuKernels},
-	{"gpu_shared_reuse", gpuSharedReuse},
-	{"gpu_partition", gpuPartition},
-	{"common_loads", commonLoads},
-	{"vector_access", vectorAccess},
+	{"inline_functions", inlineFunctions, "substitute Funcs computed inline into their consumers"},
+	{"validate_schedules", validateSchedules, "check directives that need the whole pipeline; an update's RVar loops keep the algorithm's order unless the moved iterations are independent (rvar_order.go)"},
+	{"schedule_functions", scheduleFunctions, "build the loop nest: splits, fuses, reorders, tails, compute/store levels"},
+	{"validate_gpu", validateGPU, "check the GPU loop structure (block and thread loops)"},
+	{"gpu_memory", gpuMemory, "decide the memory of each realization inside a kernel (shared, registers, a global copy per block)"},
+	{"gpu_uniform_loops", gpuUniformLoops, "start at zero the serial loops between a thread loop and a shared production, so all threads run the same iterations"},
+	{"bounds_inference", boundsInference, "define the region each stage computes (f.s0.x.min/max, at the top of its loop level, in terms of its consumers' regions) and check input and output bounds; a shared Func computed inside thread loops gets the union over the block's threads"},
+	{"gpu_register_ownership", gpuRegisterOwnership, "prove that each thread reads back only its own points of a Func stored in registers at the block level; index the array per thread (local coordinates)"},
+	{"sliding_window", slidingWindow, "a Func stored outside the serial loop it is computed in computes only the part of its region earlier iterations did not (the region's min moves up)"},
+	{"allocation_bounds", allocationBounds, "size each realization from the region its body touches; Auto memory outside kernels becomes Stack or Heap"},
+	{"storage_folding", storageFolding, "fold the storage of a Func whose window moves along one serial loop to the window (a power of two, or FoldStorage's extent); refuse an unsafe FoldStorage"},
+	{"storage_flattening", storageFlattening, "multi-dimensional Funcs and buffers to flat allocations, loads and stores; the run-time size check of host allocations known only at run time"},
+	{"hoist_storage", hoistStorage, "allocate a Func scheduled HoistStorage at its hoist level, sized for every realization inside; its min and stride lets stay at the store level"},
+	{"unroll_loops", unrollLoops, "replicate unrolled loops; check vectorized loops have constant extents"},
+	{"simplify", simplify, "simplify the whole statement"},
+	{"gpu_registers", gpuRegisters, "constant indices for register arrays (so they stay in registers)"},
+	{"gpu_block_size", gpuBlockSize, "decide each kernel's block size and the thread dimension of each thread loop"},
+	{"gpu_cooperative", gpuCooperative, "deal the production of a shared Func out to the block's threads"},
+	{"gpu_barriers", gpuBarriers, "barriers between the block's threads where they share data"},
+	{"gpu_thread_loops", gpuThreadLoops, "thread loops to SPMD lets and guards, guards pushed off barriers"},
+	{"gpu_kernels", gpuKernels, "extract kernels: grid, block, shared allocations at the top, arguments"},
+	{"gpu_shared_reuse", gpuSharedReuse, "one static shared pool per kernel; Funcs whose lifetimes do not overlap share bytes"},
+	{"gpu_partition", gpuPartition, "a steady state per kernel: tail guards true for every thread of a block dropped there"},
+	{"common_loads", commonLoads, "in kernels: unique binding names, duplicate lets merged, each value loaded once along a straight line until something may change it"},
+	{"vector_access", vectorAccess, "in kernels: vectorized loops that store one value per lane become vector loads and stores, aligned by proof or by a run-time test with the loop as the fallback"},
 }
 
 // PassOrder lists the ordering constraints of the pass table: each pair
 // {before, after, reason}.
 var PassOrder = [][3]string{
+	{"inline_functions", "validate_schedules", "schedules are checked on the Funcs that are realized"},
 	{"inline_functions", "schedule_functions", "inlined Funcs get no loops"},
 	{"validate_schedules", "schedule_functions", "compute levels must name real loops"},
 	{"schedule_functions", "bounds_inference", "bounds are found by walking the loops"},
@@ -76,6 +75,7 @@ var PassOrder = [][3]string{
 	{"gpu_register_ownership", "sliding_window", "each thread's register points are worked out from the regions as bounds_inference left them"},
 	{"sliding_window", "allocation_bounds", "storage covers what every iteration reads, sliding or not"},
 	{"bounds_inference", "gpu_register_ownership", "each thread's points are worked out from the regions its stages compute"},
+	{"gpu_memory", "gpu_register_ownership", "the Funcs stored in registers are known by their memory"},
 	{"gpu_register_ownership", "allocation_bounds", "a block-level register array is sized from one thread's points, in its local coordinates"},
 	{"allocation_bounds", "storage_flattening", "flattening needs each realization's box"},
 	{"allocation_bounds", "storage_folding", "a fold must be smaller than the box it replaces"},
@@ -84,14 +84,17 @@ var PassOrder = [][3]string{
 	{"storage_flattening", "unroll_loops", "unrolling copies flat loads and stores"},
 	{"storage_flattening", "hoist_storage", "the flat allocation moves; the min and stride lets stay at the store level"},
 	{"hoist_storage", "unroll_loops", "an unrolled loop's copies share the one hoisted allocation"},
-	{"hoist_storage", "gpu_kernels", "an allocation hoisted inside a kernel is collected with the kernel's others"},
 	{"unroll_loops", "simplify", "simplify cleans up after the loop passes"},
 	{"simplify", "gpu_cooperative", "the GPU passes see simplified loops (extent-1 loops gone)"},
 	{"unroll_loops", "gpu_registers", "register indices become constant once the tile loops are unrolled"},
+	{"simplify", "gpu_registers", "a constant index is one the simplifier folded"},
+	{"unroll_loops", "gpu_block_size", "thread loops have their final extents"},
 	{"simplify", "gpu_block_size", "thread loops have their final extents"},
+	{"storage_flattening", "gpu_cooperative", "the productions dealt out are flat stores"},
 	{"gpu_block_size", "gpu_cooperative", "productions are dealt out to the block's threads"},
 	{"gpu_cooperative", "gpu_barriers", "barriers separate the shared productions from their consumers"},
 	{"gpu_barriers", "gpu_thread_loops", "barriers are placed while the thread loops are explicit"},
+	{"gpu_block_size", "gpu_thread_loops", "each thread loop's dimension and the block's size decide its index and guard"},
 	{"gpu_thread_loops", "gpu_kernels", "kernels are extracted in SPMD form with their block size known"},
 	{"gpu_kernels", "gpu_shared_reuse", "lifetimes are positions in the extracted kernel body, with its shared allocations hoisted and Kernel.Allocs filled"},
 	{"gpu_barriers", "gpu_shared_reuse", "two Funcs may share bytes only across a barrier"},

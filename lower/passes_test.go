@@ -3,6 +3,10 @@ package lower_test
 import (
 	"bytes"
 	"errors"
+	"flag"
+	"os"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -41,6 +45,81 @@ func TestPassOrder(t *testing.T) {
 	}
 	if got, want := strings.Join(last, ", "), "gpu_kernels, gpu_shared_reuse, gpu_partition, common_loads, vector_access"; got != want {
 		t.Errorf("last passes are %s; want %s", got, want)
+	}
+}
+
+// TestPassHeaders checks each pass file's "Before:" sentence against
+// PassOrder: it names exactly the passes the table says must run before
+// this one.
+func TestPassHeaders(t *testing.T) {
+	before := regexp.MustCompile(`(?s)\n// Before:(.*?)After:`)
+	for _, p := range lower.Passes {
+		src, err := os.ReadFile(p.Name + ".go")
+		if err != nil {
+			t.Errorf("pass %s has no file of its name: %v", p.Name, err)
+			continue
+		}
+		m := before.FindSubmatch(src)
+		if m == nil {
+			t.Errorf("%s.go: the opening comment has no \"Before: ... After:\"", p.Name)
+			continue
+		}
+		var named, want []string
+		for _, q := range lower.Passes {
+			if regexp.MustCompile(`\b` + q.Name + `\b`).Match(m[1]) {
+				named = append(named, q.Name)
+			}
+		}
+		for _, c := range lower.PassOrder {
+			if c[1] == p.Name {
+				want = append(want, c[0])
+			}
+		}
+		slices.Sort(named)
+		slices.Sort(want)
+		if !slices.Equal(named, want) {
+			t.Errorf("%s.go: Before names %v; PassOrder has %v before it", p.Name, named, want)
+		}
+	}
+}
+
+var update = flag.Bool("update", false, "rewrite the pass list of doc.go from the pass table")
+
+// TestPassDoc checks that the package comment lists the passes of the
+// table, in order, with their summaries; -update rewrites the list.
+func TestPassDoc(t *testing.T) {
+	const start, end = "// The passes, in order (Passes in passes.go):\n//\n", "//\n"
+	src, err := os.ReadFile("doc.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(src)
+	i := strings.Index(doc, start)
+	if i < 0 {
+		t.Fatalf("doc.go has no line %q", start)
+	}
+	i += len(start)
+	j := i + strings.Index(doc[i:], end)
+	var list strings.Builder
+	for _, p := range lower.Passes {
+		line := "//\t" + p.Name + strings.Repeat(" ", max(1, 23-len(p.Name)))
+		for _, w := range strings.Fields(p.Summary) {
+			if len(line)+len(w) > 110 && strings.TrimSpace(line) != "//" {
+				list.WriteString(strings.TrimRight(line, " ") + "\n")
+				line = "//\t" + strings.Repeat(" ", 23)
+			}
+			line += w + " "
+		}
+		list.WriteString(strings.TrimRight(line, " ") + "\n")
+	}
+	if got := list.String(); doc[i:j] != got {
+		if *update {
+			if err := os.WriteFile("doc.go", []byte(doc[:i]+got+doc[j:]), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			return
+		}
+		t.Errorf("doc.go's pass list is not the table's (run go test -run TestPassDoc -update):\n%s", got)
 	}
 }
 

@@ -242,14 +242,10 @@ func isSelf(f *ir.Function, d *ir.Definition, e ir.Expr) bool {
 }
 
 func readsFunc(e ir.Expr, f string) bool {
-	found := false
-	ir.WalkExpr(e, func(x ir.Expr) bool {
-		if c, ok := x.(*ir.Call); ok && c.Kind == ir.CallFunc && c.Name == f {
-			found = true
-		}
-		return !found
+	return ir.ContainsExpr(e, func(x ir.Expr) bool {
+		c, ok := x.(*ir.Call)
+		return ok && c.Kind == ir.CallFunc && c.Name == f
 	})
-	return found
 }
 
 // anyOrder reports whether the iterations of update d of f may run in any

@@ -12,7 +12,7 @@ package lower
 // compute level (wrapping that loop's body in produce/consume) inside a
 // Realize at its store level.
 //
-// Before: validate_schedules. After: State.Stmt uses the region variables
+// Before: inline_functions, validate_schedules. After: State.Stmt uses the region variables
 // f.s<k>.<x>.min / .max of each stage, which bounds_inference defines, and
 // State.LoopNest holds the printed loop nest.
 

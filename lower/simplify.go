@@ -3,7 +3,8 @@ package lower
 // simplify: simplify every expression of the statement and drop the
 // statements that do nothing (ir.SimplifyStmt).
 //
-// Before: any pass. After: an equivalent, smaller statement.
+// Before: unroll_loops (it cleans up after the loop passes; it is correct
+// after any pass). After: an equivalent, smaller statement.
 
 import (
 	"github.com/gohalide/gohalide/ir"

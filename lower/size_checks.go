@@ -94,12 +94,18 @@ func widen(e ir.Expr) ir.Expr {
 	case *ir.Binary:
 		switch x.Op {
 		case ir.Add, ir.Sub, ir.Mul, ir.Min, ir.Max, ir.Div, ir.Mod:
-			return &ir.Binary{Op: x.Op, A: widen(x.A), B: widen(x.B)}
+			c := *x
+			c.A, c.B = widen(x.A), widen(x.B)
+			return &c
 		}
 	case *ir.Select:
-		return &ir.Select{Cond: x.Cond, True: widen(x.True), False: widen(x.False)}
+		c := *x
+		c.True, c.False = widen(x.True), widen(x.False)
+		return &c
 	case *ir.Let:
-		return &ir.Let{Name: x.Name, Value: x.Value, Body: widen(x.Body)}
+		c := *x
+		c.Body = widen(x.Body)
+		return &c
 	case *ir.Call:
 		if m, ok := ir.IsMaxOver(x); ok {
 			return ir.MaxOver(m.Args[0].(*ir.Var), m.Args[1], m.Args[2], widen(m.Args[3]))

@@ -37,7 +37,8 @@ package lower
 // let changes: the production's loops, allocation_bounds and the report
 // read it.
 //
-// Before: bounds_inference (the region lets exist). After: the region
+// Before: bounds_inference (the region lets exist), gpu_register_ownership
+// (it reads the regions as bounds_inference left them). After: the region
 // lets of a sliding Func's production start at the new min.
 
 import (

@@ -8,7 +8,7 @@ package lower
 // Load at the flat index sum((x_d - f.min.d) * stride_d). Inputs and the
 // output use their buffer's min and stride variables.
 //
-// Before: allocation_bounds. After: no Realize, Provide, or Func or image
+// Before: allocation_bounds, storage_folding. After: no Realize, Provide, or Func or image
 // Call is left. A host allocation whose size is not a constant is
 // preceded by the run-time check that it fits int32 indices (sizeCheck).
 // A store to a Func that traces its stores is followed by an

@@ -34,7 +34,8 @@ package lower
 // least c. Folding is skipped where the allocation is no larger than the
 // fold.
 //
-// Before: allocation_bounds (Realizes have their box). After: a folded
+// Before: allocation_bounds (Realizes have their box), sliding_window (the
+// window is what one iteration computes and reads). After: a folded
 // Realize has Folds set and the bounds [0, fold) in the folded dimension;
 // storage_flattening indexes it modulo the fold.
 

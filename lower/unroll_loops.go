@@ -12,7 +12,7 @@ package lower
 // gets a constant index and the array stays in registers (a run-time index
 // puts it in local memory).
 //
-// Before: storage_flattening. After: no Unrolled loop is left.
+// Before: storage_flattening, hoist_storage. After: no Unrolled loop is left.
 
 import (
 	"github.com/gohalide/gohalide/bounds"
@@ -109,7 +109,9 @@ func registerLoops(s ir.Stmt) ir.Stmt {
 		if !ok || ub > maxRegisterUnroll || ub*unrolledCopies(l.Body, lv) > maxRegisterCopies {
 			return x
 		}
-		return &ir.For{Name: l.Name, Min: l.Min, Extent: l.Extent, Kind: ir.Unrolled, Body: l.Body}
+		c := *l
+		c.Kind = ir.Unrolled
+		return &c
 	})
 }
 
@@ -167,14 +169,10 @@ func indexesRegister(s ir.Stmt, v string, regs map[string]bool) bool {
 // stay a tile's initialization or update, not a copy of a whole
 // computation per register element.
 func smallBody(s ir.Stmt) bool {
-	small := true
-	ir.WalkStmt(s, func(x ir.Stmt) bool {
-		if _, ok := x.(*ir.ProducerConsumer); ok {
-			small = false
-		}
-		return small
-	}, nil)
-	return small
+	return !ir.ContainsStmt(s, func(x ir.Stmt) bool {
+		_, ok := x.(*ir.ProducerConsumer)
+		return ok
+	})
 }
 
 // hasCollective reports whether s holds something the threads of a block
@@ -182,22 +180,18 @@ func smallBody(s ir.Stmt) bool {
 // shared Func.
 func hasCollective(s ir.Stmt) bool {
 	shared := map[string]bool{}
-	found := false
-	ir.WalkStmt(s, func(x ir.Stmt) bool {
+	return ir.ContainsStmt(s, func(x ir.Stmt) bool {
 		switch x := x.(type) {
 		case *ir.For:
-			if x.Kind == ir.GPUBlock || x.Kind == ir.GPUThread {
-				found = true
-			}
+			return x.Kind == ir.GPUBlock || x.Kind == ir.GPUThread
 		case *ir.Allocate:
 			if x.Memory == ir.GPUShared {
 				shared[x.Name] = true
 			}
-			found = found || x.Memory == ir.GPUShared
+			return x.Memory == ir.GPUShared
 		case *ir.ProducerConsumer:
-			found = found || shared[x.Func]
+			return shared[x.Func]
 		}
-		return !found
-	}, nil)
-	return found
+		return false
+	})
 }

@@ -38,7 +38,8 @@ package lower
 // the buffer it stores to, and the store must not be atomic.
 //
 // Before: common_loads (its lets are final; it does not know these
-// marks). After: vectorized loops in kernels that fit are vector
+// marks), gpu_cooperative (a shared production keeps its vectorized loop
+// whole). After: vectorized loops in kernels that fit are vector
 // operations; the rest stay loops, which CUDA unrolls.
 
 import (

@@ -109,7 +109,14 @@ func (vr *verifier) expr(e ir.Expr) {
 		vr.defined[e.Name]--
 		return
 	}
-	ir.MapExpr(e, func(c ir.Expr) ir.Expr { vr.expr(c); return c })
+	ir.VisitExpr(e, vr.expr)
+}
+
+// scoped verifies body with name counted in m (defined or bufs) there.
+func (vr *verifier) scoped(m map[string]int, name string, body ir.Stmt) {
+	m[name]++
+	vr.stmt(body)
+	m[name]--
 }
 
 func (vr *verifier) stmt(s ir.Stmt) {
@@ -119,9 +126,7 @@ func (vr *verifier) stmt(s ir.Stmt) {
 	switch s := s.(type) {
 	case *ir.LetStmt:
 		vr.expr(s.Value)
-		vr.defined[s.Name]++
-		vr.stmt(s.Body)
-		vr.defined[s.Name]--
+		vr.scoped(vr.defined, s.Name, s.Body)
 	case *ir.For:
 		vr.expr(s.Min)
 		vr.expr(s.Extent)
@@ -151,11 +156,8 @@ func (vr *verifier) stmt(s ir.Stmt) {
 		}
 		vr.stmt(s.Then)
 		vr.stmt(s.Else)
-	case *ir.AssertStmt:
-		vr.expr(s.Cond)
-		for _, a := range s.Args {
-			vr.expr(a)
-		}
+	case *ir.AssertStmt, *ir.ProducerConsumer, *ir.Block, *ir.Evaluate:
+		ir.VisitStmt(s, vr.stmt, vr.expr)
 	case *ir.Provide:
 		if vr.st.flattened {
 			vr.fail("Provide to %s after storage flattening", s.Func)
@@ -171,18 +173,12 @@ func (vr *verifier) stmt(s ir.Stmt) {
 		if vr.st.flattened {
 			vr.fail("Realize of %s after storage flattening", s.Func)
 		}
-		for _, r := range s.Bounds {
-			vr.expr(r.Min)
-			vr.expr(r.Extent)
-		}
-		vr.stmt(s.Body)
+		ir.VisitStmt(s, vr.stmt, vr.expr)
 	case *ir.Allocate:
 		for _, e := range s.Extents {
 			vr.expr(e)
 		}
-		vr.bufs[s.Name]++
-		vr.stmt(s.Body)
-		vr.bufs[s.Name]--
+		vr.scoped(vr.bufs, s.Name, s.Body)
 	case *ir.Store:
 		vr.expr(s.Index)
 		vr.expr(s.Value)
@@ -192,8 +188,6 @@ func (vr *verifier) stmt(s ir.Stmt) {
 		if s.Index.Type() != ir.Int32 {
 			vr.fail("store index of %s is %s, not int32", s.Buf, s.Index.Type())
 		}
-	case *ir.ProducerConsumer:
-		vr.stmt(s.Body)
 	case *ir.LoadVector:
 		if _, loads, _, ok := s.VectorLanes(); !ok || s.Lanes != 2 && s.Lanes != 4 {
 			vr.fail("a vector load of %d lanes does not start with as many lets of loads from one buffer", s.Lanes)
@@ -210,12 +204,6 @@ func (vr *verifier) stmt(s ir.Stmt) {
 			vr.fail("a vector store of %d lanes is not as many stores of a vector type to one buffer at consecutive indexes", s.Lanes)
 		}
 		vr.stmt(s.Body)
-	case *ir.Block:
-		for _, x := range s.Stmts {
-			vr.stmt(x)
-		}
-	case *ir.Evaluate:
-		vr.expr(s.X)
 	case *ir.Comment, *ir.Barrier:
 	case *ir.Launch:
 		// A kernel body sees only its arguments and its index variables.

@@ -869,7 +869,10 @@ func (g *gen) transform(f *mfunc, si int, st *mstage) {
 		}
 		i := g.pick(ser)
 		dd := st.dims[i]
-		if st.index(dd.name+suffix) >= 0 || strings.Contains(dd.name, "_") {
+		// An RVar's loop (r$x) split this way would make an inner loop
+		// r$x_v that a user cannot name (Var names may not hold '$'):
+		// Split with names of one's own reaches the same schedules.
+		if st.index(dd.name+suffix) >= 0 || strings.ContainsAny(dd.name, "_$") {
 			return
 		}
 		fac := []int{2, 3, 4}[g.rng.Intn(3)]

@@ -1,0 +1,334 @@
+package ir
+
+import "math"
+
+// Bounds: the constant interval of an expression, which the rules of
+// Min, Max, comparisons, Div and Mod consult.
+
+// boundsDepth limits how many non-linear levels boundsOf looks through, so
+// that asking for bounds stays cheap.
+const boundsDepth = 4
+
+// interval is a range of values; an end is unknown unless its has flag is set.
+type interval struct {
+	lo, hi       int64
+	hasLo, hasHi bool
+}
+
+func exact(v int64) interval { return interval{v, v, true, true} }
+
+func addChecked(a, b int64) (int64, bool) {
+	s := a + b
+	if (a > 0 && b > 0 && s < 0) || (a < 0 && b < 0 && s >= 0) {
+		return 0, false
+	}
+	return s, true
+}
+
+func mulChecked(a, b int64) (int64, bool) {
+	if a == 0 || b == 0 {
+		return 0, true
+	}
+	p := a * b
+	if p/b != a || (a == -1 && b == math.MinInt64) || (b == -1 && a == math.MinInt64) {
+		return 0, false
+	}
+	return p, true
+}
+
+func (a interval) add(b interval) interval {
+	var r interval
+	if a.hasLo && b.hasLo {
+		r.lo, r.hasLo = addChecked(a.lo, b.lo)
+	}
+	if a.hasHi && b.hasHi {
+		r.hi, r.hasHi = addChecked(a.hi, b.hi)
+	}
+	return r
+}
+
+func (a interval) scale(k int64) interval {
+	var r interval
+	if a.hasLo {
+		r.lo, r.hasLo = mulChecked(a.lo, k)
+	}
+	if a.hasHi {
+		r.hi, r.hasHi = mulChecked(a.hi, k)
+	}
+	if k < 0 {
+		r.lo, r.hi, r.hasLo, r.hasHi = r.hi, r.lo, r.hasHi, r.hasLo
+	}
+	return r
+}
+
+// intersect keeps the tighter of each end.
+func (a interval) intersect(b interval) interval {
+	if b.hasLo && (!a.hasLo || b.lo > a.lo) {
+		a.lo, a.hasLo = b.lo, true
+	}
+	if b.hasHi && (!a.hasHi || b.hi < a.hi) {
+		a.hi, a.hasHi = b.hi, true
+	}
+	return a
+}
+
+// bounds is the interval of the linear form, from the bounds of its atoms.
+// A sum T ± min(A, B) is bounded as min(T ± A, T ± B), which sees the
+// correlation between T and the operands: x + min(-1 - x, y) <= -1.
+func (l *linear) bounds(depth int) interval {
+	if l.inexact {
+		return interval{}
+	}
+	if idx, k := l.soleMinMax(); idx >= 0 && depth > 0 {
+		m := l.terms[idx].x.(*Binary)
+		op := m.Op
+		if k == -1 {
+			op = flipMinMax(op)
+		}
+		la := l.clone(idx)
+		la.addSimp(m.A, k)
+		ba := la.bounds(depth - 1)
+		la.release()
+		lb := l.clone(idx)
+		lb.addSimp(m.B, k)
+		bb := lb.bounds(depth - 1)
+		lb.release()
+		return minMaxInterval(op, ba, bb)
+	}
+	if i, j, d, c := l.divPair(); i >= 0 && depth > 0 {
+		// k*(A/c) - k*(B/c) with A - B = d, a constant: with
+		// B = q*c + r (0 <= r < c), A/c - B/c = (r + d)/c, which is
+		// in [floor(d/c), ceil(d/c)] (((m + 1)/2 - m/2 is 0 or 1).
+		rest := l.clone(-1)
+		k := rest.terms[i].k
+		rest.terms[i].k, rest.terms[j].k = 0, 0
+		rest.compact()
+		pair := interval{EuclidDiv(d, c), -EuclidDiv(-d, c), true, true}.scale(k)
+		r := rest.bounds(depth - 1).add(pair)
+		rest.release()
+		return r.intersect(l.sumBounds(depth))
+	}
+	if i, m, n, c := l.correlatedDiv(); i >= 0 && depth > 0 {
+		// k*(n/c) with k = m*c is m*(n - n%c), and n%c is in
+		// [0, c-1]: the terms of n can then cancel with the others
+		// (((e + 7)/8)*8 - e is in [0, 7]).
+		rel := l.clone(i)
+		rel.addSimp(n, m)
+		r := rel.bounds(depth - 1).add(interval{0, c - 1, true, true}.scale(-m))
+		rel.release()
+		return r.intersect(l.sumBounds(depth))
+	}
+	return l.sumBounds(depth)
+}
+
+// divPair finds two terms k*(A/c) and -k*(B/c) of l, for a constant c > 0,
+// whose numerators differ by a constant d = A - B. It returns their indices
+// (or -1), d and c.
+func (l *linear) divPair() (int, int, int64, int64) {
+	for i, ti := range l.terms {
+		a, ok := ti.x.(*Binary)
+		if !ok || a.Op != Div || ti.k == 0 {
+			continue
+		}
+		c, ok := constInt(a.B)
+		if !ok || c <= 0 {
+			continue
+		}
+		for j := i + 1; j < len(l.terms); j++ {
+			tj := l.terms[j]
+			b, ok := tj.x.(*Binary)
+			if !ok || b.Op != Div || tj.k != -ti.k {
+				continue
+			}
+			if c2, ok := constInt(b.B); !ok || c2 != c {
+				continue
+			}
+			dl := diff(a.A, b.A)
+			d, constant := dl.c, len(dl.terms) == 0 && !dl.inexact
+			dl.release()
+			if constant {
+				return i, j, d, c
+			}
+		}
+	}
+	return -1, -1, 0, 0
+}
+
+// ConstantBounds returns constant bounds of the integer expression e of a
+// signed 32- or 64-bit type, every variable unbounded, assuming no
+// overflow (as Simplify does). Unlike an interval walk it sees correlated
+// terms of the linear form: x + min(-1 - x, y) <= -1, ((e + 7)/8)*8 - e in
+// [0, 7], (m + 1)/2 - m/2 in [0, 1].
+func ConstantBounds(e Expr) (lo, hi int64, hasLo, hasHi bool) {
+	if e == nil || !algebraic(e.Type()) {
+		return 0, 0, false, false
+	}
+	se := simp(e)
+	l := linearOf(se)
+	r := l.bounds(8)
+	l.release()
+	return r.lo, r.hi, r.hasLo, r.hasHi
+}
+
+// correlatedDiv finds a term k*(n/c) of l, for a constant c > 0 dividing k,
+// whose numerator n shares an atom with the other terms. It returns the
+// term's index (or -1), k/c, n and c.
+func (l *linear) correlatedDiv() (int, int64, Expr, int64) {
+	for i, tm := range l.terms {
+		d, ok := tm.x.(*Binary)
+		if !ok || d.Op != Div {
+			continue
+		}
+		c, ok := constInt(d.B)
+		if !ok || c <= 0 || tm.k%c != 0 {
+			continue
+		}
+		ln := linearOf(d.A)
+		shared := false
+		for _, tn := range ln.terms {
+			for j, to := range l.terms {
+				if j != i && to.k != 0 && sameExpr(tn.x, to.x) {
+					shared = true
+				}
+			}
+		}
+		ln.release()
+		if shared {
+			return i, tm.k / c, d.A, c
+		}
+	}
+	return -1, 0, nil, 0
+}
+
+// sumBounds adds up the bounds of the terms.
+func (l *linear) sumBounds(depth int) interval {
+	r := exact(l.c)
+	for _, tm := range l.terms {
+		if tm.k == 0 {
+			continue
+		}
+		r = r.add(boundsOf(tm.x, depth).scale(tm.k))
+		if !r.hasLo && !r.hasHi {
+			break
+		}
+	}
+	return r
+}
+
+// minMaxInterval is the interval of min(a, b) (or max) for a in ia and b in
+// ib: the min is below either upper bound alone, and above both lower ones.
+func minMaxInterval(op BinOp, ia, ib interval) interval {
+	if op == Max {
+		// max(a, b) = -min(-a, -b)
+		ia, ib = ia.scale(-1), ib.scale(-1)
+	}
+	var r interval
+	if ia.hasLo && ib.hasLo {
+		r.lo, r.hasLo = min(ia.lo, ib.lo), true
+	}
+	switch {
+	case ia.hasHi && ib.hasHi:
+		r.hi, r.hasHi = min(ia.hi, ib.hi), true
+	case ia.hasHi:
+		r.hi, r.hasHi = ia.hi, true
+	case ib.hasHi:
+		r.hi, r.hasHi = ib.hi, true
+	}
+	if op == Max {
+		r = r.scale(-1)
+	}
+	return r
+}
+
+// boundsOf returns an interval holding every value of the simplified
+// expression e of an algebraic type (assuming no overflow), looking through
+// at most depth non-linear nodes. Unknown ends are left unset.
+func boundsOf(e Expr, depth int) interval {
+	if depth <= 0 {
+		return interval{}
+	}
+	switch e := e.(type) {
+	case *IntImm:
+		return exact(e.V)
+	case *Binary:
+		switch e.Op {
+		case Add:
+			return boundsOf(e.A, depth).add(boundsOf(e.B, depth))
+		case Sub:
+			return boundsOf(e.A, depth).add(boundsOf(e.B, depth).scale(-1))
+		case Mul:
+			if c, ok := constInt(e.B); ok {
+				return boundsOf(e.A, depth).scale(c)
+			}
+			if c, ok := constInt(e.A); ok {
+				return boundsOf(e.B, depth).scale(c)
+			}
+		case Div:
+			if c, ok := constInt(e.B); ok && c > 0 {
+				a := boundsOf(e.A, depth-1)
+				a.lo, a.hi = EuclidDiv(a.lo, c), EuclidDiv(a.hi, c)
+				return a
+			}
+			if c, ok := constInt(e.B); ok && c < -1 {
+				// Non-increasing in the numerator (-1 is left out:
+				// MIN / -1 wraps).
+				a := boundsOf(e.A, depth-1)
+				return interval{EuclidDiv(a.hi, c), EuclidDiv(a.lo, c), a.hasHi, a.hasLo}
+			}
+		case Mod:
+			if c, ok := constInt(e.B); ok && c > 0 {
+				return interval{0, c - 1, true, true}
+			}
+			if c, ok := constInt(e.B); ok && c < 0 {
+				// Euclidean: in [0, |c|) for either sign (-(c+1) is
+				// |c| - 1 without overflow).
+				return interval{0, -(c + 1), true, true}
+			}
+		case Min, Max:
+			return minMaxInterval(e.Op, boundsOf(e.A, depth-1), boundsOf(e.B, depth-1))
+		}
+	case *Select:
+		a, b := boundsOf(e.True, depth-1), boundsOf(e.False, depth-1)
+		return interval{min(a.lo, b.lo), max(a.hi, b.hi), a.hasLo && b.hasLo, a.hasHi && b.hasHi}
+	case *Cast:
+		s := e.X.Type()
+		var r interval
+		if s.IsIntOrUInt() || s.IsBool() {
+			if s.Bits < e.T.Bits || (s.IsInt() && s.Bits <= e.T.Bits) {
+				r = interval{s.Min(), s.Max(), true, true}
+			}
+			if algebraic(s) && s.Bits <= e.T.Bits {
+				r = r.intersect(boundsOf(e.X, depth-1))
+			}
+		}
+		return r
+	case *Call:
+		if e.Kind != CallIntrinsic {
+			break
+		}
+		switch e.Name {
+		case IntrinsicLikely:
+			if len(e.Args) == 1 {
+				return boundsOf(e.Args[0], depth-1)
+			}
+		case IntrinsicPromiseClamped:
+			// min(max(x, lo), hi), also when lo > hi.
+			if len(e.Args) == 3 && e.Args[1].Type() == e.T && e.Args[2].Type() == e.T {
+				x := boundsOf(e.Args[0], depth-1)
+				lo, hi := boundsOf(e.Args[1], depth-1), boundsOf(e.Args[2], depth-1)
+				return minMaxInterval(Min, minMaxInterval(Max, x, lo), hi)
+			}
+		case IntrinsicUnsafePromiseClamped:
+			if len(e.Args) == 3 {
+				lo, ok1 := constInt(e.Args[1])
+				hi, ok2 := constInt(e.Args[2])
+				if ok1 && ok2 && lo <= hi && e.Args[1].Type() == e.T && e.Args[2].Type() == e.T {
+					return interval{lo, hi, true, true}
+				}
+			}
+		}
+	case *Let:
+		return boundsOf(e.Body, depth-1)
+	}
+	return interval{}
+}

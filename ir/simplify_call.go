@@ -1,0 +1,146 @@
+package ir
+
+import "math"
+
+// Let and Call.
+
+// substitutable reports whether a let value may be substituted into its
+// body: constants and variables cost nothing to repeat.
+func substitutable(v Expr) bool {
+	switch v.(type) {
+	case *IntImm, *FloatImm, *Var:
+		return true
+	}
+	return false
+}
+
+// captures reports whether substituting the variable v for name in e would
+// put v under a Let that rebinds v.Name around a use of name.
+func captures(e Expr, name string, v *Var) bool {
+	return ContainsExpr(e, func(x Expr) bool {
+		l, ok := x.(*Let)
+		return ok && l.Name == v.Name && Uses(l.Body, name)
+	})
+}
+
+// simpLet: a constant or Var value is substituted into the body (unless an
+// inner Let would capture the Var); a binding the body does not use is
+// dropped. Other values stay bound: substituting them could duplicate work.
+func simpLet(e *Let) Expr {
+	v := simp(e.Value)
+	if vr, ok := v.(*Var); ok && vr.Name == e.Name {
+		return simp(e.Body) // let x = x binds nothing new
+	}
+	if substitutable(v) {
+		if vr, ok := v.(*Var); !ok || !captures(e.Body, e.Name, vr) {
+			return simp(Substitute(e.Body, map[string]Expr{e.Name: v}))
+		}
+	}
+	b := simp(e.Body)
+	if !Uses(b, e.Name) {
+		return b
+	}
+	// A Var value blocked by a capturing Let that simplification removed
+	// can go in now; the second pass only sees a simplified body.
+	if vr, ok := v.(*Var); ok && !captures(b, e.Name, vr) {
+		return simp(Substitute(b, map[string]Expr{e.Name: v}))
+	}
+	return edit(e, true, func(c *Let) { c.Value, c.Body = v, b })
+}
+
+// simpCall simplifies the arguments of a call and folds intrinsics on
+// constants.
+func simpCall(e *Call) Expr {
+	args, changed := mapExprs(e.Args, simp)
+	if e.Kind == CallIntrinsic {
+		if r := foldIntrinsic(e.T, e.Name, args); r != nil {
+			return r
+		}
+	}
+	return edit(e, changed, func(c *Call) { c.Args = args })
+}
+
+// foldIntrinsic evaluates an intrinsic on constant arguments, or returns nil.
+func foldIntrinsic(t Type, name string, args []Expr) Expr {
+	switch name {
+	case IntrinsicLikely:
+		// likely(x) stays a marker, except on a constant, which has
+		// no branch left to mark.
+		if len(args) == 1 && IsConst(args[0]) {
+			return args[0]
+		}
+	case IntrinsicPromiseClamped:
+		// promise_clamped(x, lo, hi) evaluates to min(max(x, lo), hi).
+		if len(args) != 3 || args[0].Type() != t {
+			return nil
+		}
+		if x, ok := foldBinary(Max, args[0], args[1]); ok {
+			if x, ok := foldBinary(Min, x, args[2]); ok {
+				return x
+			}
+		}
+	case IntrinsicUnsafePromiseClamped:
+		// unsafe_promise_clamped(x, lo, hi) evaluates to x: on a
+		// constant that keeps the promise it is that constant (a broken
+		// promise stays visible).
+		if len(args) == 3 && args[0].Type() == t {
+			// A promise that x lies in [x, x] says nothing more: x.
+			if sameExpr(args[0], args[1]) && sameExpr(args[0], args[2]) {
+				return args[0]
+			}
+			x, ok := constInt(args[0])
+			lo, ok1 := constInt(args[1])
+			hi, ok2 := constInt(args[2])
+			if ok && ok1 && ok2 && lo <= x && x <= hi {
+				return args[0]
+			}
+		}
+	case IntrinsicAbs:
+		if len(args) == 1 && t.IsIntOrUInt() {
+			if v, ok := constInt(args[0]); ok {
+				if args[0].Type().IsInt() && v < 0 {
+					v = -v
+				}
+				return IntConst(t, v)
+			}
+		}
+		fallthrough
+	case IntrinsicSqrt, IntrinsicExp, IntrinsicLog, IntrinsicFloor, IntrinsicCeil, IntrinsicRound, IntrinsicPow:
+		return foldMath(t, name, args)
+	}
+	return nil
+}
+
+// unaryMath are the float math intrinsics of one argument, as the
+// executor computes them (round is half to even).
+var unaryMath = map[string]func(float64) float64{
+	IntrinsicAbs: math.Abs, IntrinsicSqrt: math.Sqrt, IntrinsicExp: math.Exp, IntrinsicLog: math.Log,
+	IntrinsicFloor: math.Floor, IntrinsicCeil: math.Ceil, IntrinsicRound: math.RoundToEven,
+}
+
+// foldMath evaluates a float math intrinsic on float constants, rounding to
+// float32 for float32 results.
+func foldMath(t Type, name string, args []Expr) Expr {
+	if !t.IsFloat() || len(args) == 0 {
+		return nil
+	}
+	var v [2]float64
+	for i, a := range args {
+		c, ok := a.(*FloatImm)
+		if !ok || i >= 2 {
+			return nil
+		}
+		v[i] = c.V
+	}
+	if name == IntrinsicPow {
+		if len(args) != 2 {
+			return nil
+		}
+		return Const(t, math.Pow(v[0], v[1]))
+	}
+	f, ok := unaryMath[name]
+	if !ok || len(args) != 1 {
+		return nil
+	}
+	return Const(t, f(v[0]))
+}

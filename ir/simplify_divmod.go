@@ -1,0 +1,165 @@
+package ir
+
+// Div and Mod.
+
+// mkDiv divides simplified operands.
+func mkDiv(a, b Expr) Expr {
+	if r, ok := foldBinary(Div, a, b); ok {
+		return r
+	}
+	t := a.Type()
+	if c, ok := constInt(b); ok && t.IsIntOrUInt() {
+		switch {
+		case c == 0:
+			return IntConst(t, 0) // x/0 is 0
+		case c == 1:
+			return a
+		case c > 0 && algebraic(t):
+			return divLinear(a, c)
+		case c < -1 && algebraic(t):
+			// Euclidean division by a negative constant rounds up, so
+			// the rewrites of divLinear do not hold; a numerator known
+			// to lie within one multiple of c still divides to a
+			// constant (the quotient is monotone).
+			if bd := boundsOf(a, boundsDepth); bd.hasLo && bd.hasHi && EuclidDiv(bd.lo, c) == EuclidDiv(bd.hi, c) {
+				return IntConst(t, EuclidDiv(bd.lo, c))
+			}
+		}
+	}
+	return &Binary{Div, a, b}
+}
+
+// divLinear simplifies a/c for c > 0, where Euclidean division is floor
+// division (a negative divisor rounds up instead, and none of these rules
+// apply to it; mkDiv leaves it alone). The numerator's form
+// is split into c*Q + R, where Q holds the terms whose coefficients c
+// divides, and the constant is split so that R's constant is in [0, c):
+// floor((c*Q + R)/c) = Q + floor(R/c). A common factor g of R and c is
+// cancelled too: floor(g*R'/(g*c')) = floor(R'/c').
+func divLinear(a Expr, c int64) Expr {
+	t := a.Type()
+	l := linearOf(a)
+	defer l.release()
+	if l.inexact {
+		// A constant wrapped taking a apart (x - (-2^63)): its linear
+		// form is not a's value.
+		return &Binary{Div, a, IntConst(t, c)}
+	}
+	q, r := newLinear(t), newLinear(t)
+	defer q.release()
+	defer r.release()
+	for _, tm := range l.terms {
+		if tm.k%c == 0 {
+			q.addAtom(tm.x, tm.k/c)
+		} else {
+			r.addAtom(tm.x, tm.k)
+		}
+	}
+	q.c = EuclidDiv(l.c, c)
+	if len(r.terms) == 0 {
+		return q.expr()
+	}
+	r.c = EuclidMod(l.c, c)
+	g := GCD(c, r.c)
+	for _, tm := range r.terms {
+		g = GCD(g, tm.k)
+	}
+	if g > 1 {
+		for i := range r.terms {
+			r.terms[i].k /= g
+		}
+		r.c /= g
+		c /= g
+	}
+	q.addSimp(divAtom(r.expr(), c), 1)
+	return q.expr()
+}
+
+// divAtom is num/c for c > 1 once the linear parts are taken out.
+func divAtom(num Expr, c int64) Expr {
+	t := num.Type()
+	if v, ok := constInt(num); ok {
+		return IntConst(t, EuclidDiv(v, c))
+	}
+	// A numerator known to lie within one multiple of c divides to a
+	// constant: (x % 8)/8 is 0.
+	if bd := boundsOf(num, boundsDepth); bd.hasLo && bd.hasHi && EuclidDiv(bd.lo, c) == EuclidDiv(bd.hi, c) {
+		return IntConst(t, EuclidDiv(bd.lo, c))
+	}
+	// (x/c1)/c2 is x/(c1*c2) for positive divisors.
+	if d, ok := num.(*Binary); ok && d.Op == Div {
+		if c1, ok := constInt(d.B); ok && c1 > 0 {
+			if p, ok := mulChecked(c1, c); ok && p <= t.Max() {
+				return divLinear(d.A, p) // d.A is smaller: this ends
+			}
+		}
+	}
+	return &Binary{Div, num, IntConst(t, c)}
+}
+
+// mkMod takes the Euclidean modulo of simplified operands.
+func mkMod(a, b Expr) Expr {
+	if r, ok := foldBinary(Mod, a, b); ok {
+		return r
+	}
+	t := a.Type()
+	if c, ok := constInt(b); ok && t.IsIntOrUInt() {
+		switch {
+		case c == 0 || c == 1:
+			return IntConst(t, 0) // x%0 is 0, x%1 is 0
+		case c > 0 && algebraic(t):
+			return modLinear(a, c)
+		}
+	}
+	return &Binary{Mod, a, b}
+}
+
+// modLinear simplifies a % c for c > 0: terms whose coefficients c divides
+// vanish, larger coefficients are reduced (x*9 % 8 is x % 8), the constant
+// is reduced into [0, c); a remainder already known to lie in [0, c) is the
+// answer (so (x % 8) % 8 is x % 8), and (x % (c*k)) % c is x % c.
+func modLinear(a Expr, c int64) Expr {
+	t := a.Type()
+	l := linearOf(a)
+	defer l.release()
+	if l.inexact {
+		return &Binary{Mod, a, IntConst(t, c)} // see divLinear
+	}
+	r := newLinear(t)
+	defer r.release()
+	for _, tm := range l.terms {
+		k := tm.k
+		if k >= c || k <= -c {
+			k %= c
+		}
+		r.addAtom(tm.x, k)
+	}
+	r.c = EuclidMod(l.c, c)
+	if len(r.terms) == 0 {
+		return IntConst(t, r.c)
+	}
+	num := r.expr()
+	if bd := boundsOf(num, boundsDepth); bd.hasLo && bd.hasHi && bd.lo >= 0 && bd.hi < c {
+		return num
+	}
+	if m, ok := num.(*Binary); ok && m.Op == Mod {
+		if c1, ok := constInt(m.B); ok && c1 > 0 && c1%c == 0 {
+			return modLinear(m.A, c)
+		}
+	}
+	return &Binary{Mod, num, IntConst(t, c)}
+}
+
+// GCD is the greatest common divisor of |a| and |b| (GCD(0, b) = |b|).
+func GCD(a, b int64) int64 {
+	if a < 0 {
+		a = -a
+	}
+	if b < 0 {
+		b = -b
+	}
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
