@@ -269,12 +269,16 @@ func (sw *slider) slide(fn string, l *ir.LetStmt) (string, ir.Expr, bool) {
 		sw.st.slid = map[string]bool{}
 	}
 	sw.st.slid[fn] = true
-	// The new min lies in [min(v), max(v) + 1], which it carries as a
-	// promise (free at run time): the bounds of the region at one
-	// iteration stay [min(v), max(v)], which storage_folding compares
-	// across iterations, and not a select it cannot.
+	// The new min lies in [min(v), max(min(v), max(v) + 1)], which it
+	// carries as a promise (free at run time): the bounds of the region at
+	// one iteration stay [min(v), max(v)], which storage_folding compares
+	// across iterations, and not a select it cannot. The upper end is
+	// min(v) itself when the region is empty (min(v) > max(v) + 1, say at
+	// the iterations a GuardWithIf tail leaves without work): a promise of
+	// max(v) + 1 alone would be false there, and the producers' regions
+	// bounded through it came out larger than their allocations.
 	sel := &ir.Select{Cond: ir.LEE(v, loop.Min), True: old, False: likely(ir.MaxE(old, prevMaxPlusOne))}
-	hiPlusOne := ir.Simplify(ir.AddE(regionLetValue(l, dim+"max", sw.see), ir.Int(1)))
+	hiPlusOne := ir.Simplify(ir.MaxE(old, ir.AddE(regionLetValue(l, dim+"max", sw.see), ir.Int(1))))
 	return name, &ir.Call{T: ir.Int32, Kind: ir.CallIntrinsic, Name: ir.IntrinsicUnsafePromiseClamped,
 		Args: []ir.Expr{sel, old, hiPlusOne}}, true
 }
