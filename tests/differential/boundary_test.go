@@ -72,6 +72,10 @@ type bcRegion struct {
 	yBounded   bool
 }
 
+// gpuTargets are where the GPU schedules run: the emulator, and CUDA in a
+// build with -tags cuda (cuda_test.go).
+var gpuTargets = []halide.Target{halide.Emulator}
+
 // bcSchedule schedules the output and the boundary Func.
 type bcSchedule struct {
 	name string
@@ -116,18 +120,27 @@ func TestBoundaryConditions(t *testing.T) {
 		for ri, r := range regions {
 			for _, src := range sources {
 				for _, sc := range bcSchedules {
-					seed++
-					name := fmt.Sprintf("%s/region%d_x[%d,+%d]_ybounded=%v/%s/%s", k.name, ri, r.minX, r.extX, r.yBounded, src, sc.name)
-					t.Run(name, func(t *testing.T) {
-						checkBoundary(t, k, r, ri == 0, src, sc, W, H, inMinX, inMinY, seed)
-					})
+					targets := []halide.Target{halide.Emulator}
+					if sc.gpu {
+						targets = gpuTargets
+					}
+					for _, tg := range targets {
+						seed++
+						name := fmt.Sprintf("%s/region%d_x[%d,+%d]_ybounded=%v/%s/%s", k.name, ri, r.minX, r.extX, r.yBounded, src, sc.name)
+						if sc.gpu {
+							name += "/" + tg.String()
+						}
+						t.Run(name, func(t *testing.T) {
+							checkBoundary(t, k, r, ri == 0, src, sc, tg, W, H, inMinX, inMinY, seed)
+						})
+					}
 				}
 			}
 		}
 	}
 }
 
-func checkBoundary(t *testing.T, k bcKind, r bcRegion, whole bool, src string, sc bcSchedule, W, H, inMinX, inMinY int, seed int64) {
+func checkBoundary(t *testing.T, k bcKind, r bcRegion, whole bool, src string, sc bcSchedule, tg halide.Target, W, H, inMinX, inMinY int, seed int64) {
 	rng := rand.New(rand.NewSource(seed))
 	ib := halide.NewBuffer[float32](W, H).SetMin(inMinX, inMinY)
 	ib.Fill(func([]int) float32 { return 1 + rng.Float32() })
@@ -176,7 +189,7 @@ func checkBoundary(t *testing.T, k bcKind, r bcRegion, whole bool, src string, s
 		outMinY, outExtY = inMinY-4*H-1, H+8*H+2
 	}
 	ob := halide.NewBuffer[float32](outExtX, outExtY).SetMin(outMinX, outMinY)
-	p := halide.NewPipeline(out).WithOptions(halide.Options{Verify: true})
+	p := halide.NewPipeline(out).WithOptions(halide.Options{Verify: true}).WithTarget(tg)
 	if err := p.Realize(ob); err != nil {
 		t.Fatalf("Realize: %v", err)
 	}
