@@ -215,7 +215,7 @@ func boundary(k bcKind, src Source, bounds []RangeSpec, exterior *Expr) *Func {
 			continue
 		}
 		coords[i] = coordinate(k, v, r.mins[i], r.exts[i])
-		in := v.Ge(r.mins[i]).And(v.Lt(r.mins[i].Add(r.exts[i])))
+		in := v.Ge(r.mins[i]).And(v.Le(r.mins[i].Add(r.exts[i]).Sub(1)))
 		if inside != nil {
 			in = inside.And(in)
 		}
