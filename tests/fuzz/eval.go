@@ -238,6 +238,13 @@ func (ev *Evaluator) boundary(f *PFunc, p pt) float64 {
 		c[i] = lo + o
 	}
 	if f.BC == "const" && !inside {
+		// The exterior value, but the condition is a select whose other
+		// side reads c: bounds inference asks the input for it (as in
+		// Halide), so a dimension without a condition must still be
+		// inside the buffer.
+		if _, ok := ev.Inputs[f.Src].index(c); !ok && !ev.Lenient {
+			ev.fail("oob", "boundary condition %s reads input %s at %v (outside its buffer: mins %v, extents %v) on the side of its select it does not take", f.Name, f.Src, c, in.Mins, in.Exts)
+		}
 		return f.Exterior
 	}
 	return ev.readInput(f.Src, c)

@@ -20,9 +20,11 @@ func TestEvaluator(t *testing.T) {
 	in := &PInput{Name: "in", Mins: []int{0}, Exts: []int{6}}
 	seq := &PInput{Name: "seq", Mins: []int{0}, Exts: []int{4}}
 	inData := map[string]*InputData{
-		"in":  {Mins: []int{0}, Exts: []int{6}, Vals: []float64{3, 1, 3, 0, 3, 9}},
-		"seq": {Mins: []int{0}, Exts: []int{4}, Vals: []float64{1, 2, 3, 4}},
+		"in":   {Mins: []int{0}, Exts: []int{6}, Vals: []float64{3, 1, 3, 0, 3, 9}},
+		"seq":  {Mins: []int{0}, Exts: []int{4}, Vals: []float64{1, 2, 3, 4}},
+		"grid": {Mins: []int{0, 0}, Exts: []int{2, 2}, Vals: []float64{1, 2, 3, 4}},
 	}
+	grid := &PInput{Name: "grid", Mins: []int{0, 0}, Exts: []int{2, 2}}
 	cases := []struct {
 		name   string
 		p      *Prog
@@ -129,6 +131,29 @@ func TestEvaluator(t *testing.T) {
 				{Name: "m", Dims: 1, BC: "mirror_int", Src: "seq", Region: [][]int{nil}},
 			}},
 			mins: []int{0}, exts: []int{5}, errKnd: "oob",
+		},
+		{
+			// ConstantExterior with y unbounded, read where x is outside
+			// (the exterior value) and y = 2 past the buffer: the select's
+			// other side still reads grid(0, 2), which bounds inference
+			// asks the input for (Halide's too), so it is refused.
+			name: "constant exterior with an unbounded dimension past the buffer",
+			p: &Prog{Inputs: []*PInput{grid}, Funcs: []*PFunc{
+				{Name: "f", Dims: 2, Pure: pcall("c", pop("+", pv("x"), ic(5)), pv("y"))},
+				{Name: "c", Dims: 2, BC: "const", Src: "grid", Exterior: 7, Region: [][]int{{0, 1}, nil}},
+			}},
+			mins: []int{0, 0}, exts: []int{1, 3}, errKnd: "oob",
+		},
+		{
+			// The same over the rows the buffer has: the exterior value.
+			name: "constant exterior with an unbounded dimension",
+			p: &Prog{Inputs: []*PInput{grid}, Funcs: []*PFunc{
+				{Name: "f", Dims: 2, Pure: pcall("c", pop("+", pv("x"), ic(5)), pv("y"))},
+				{Name: "c", Dims: 2, BC: "const", Src: "grid", Exterior: 7, Region: [][]int{{0, 1}, nil}},
+			}},
+			mins: []int{-1, 0}, exts: []int{2, 2},
+			// x = -1 reads c(4, y): outside; x = 0 reads c(5, y).
+			want: []float64{7, 7, 7, 7},
 		},
 		{
 			// An inline sum over r in [-1, 1] of x + r: 3x.
