@@ -18,8 +18,10 @@
 // Halide: the remainder is never negative (-7 / 2 is -4, 7 / -2 is -3,
 // 7 % -3 is 1), x / 0 and x % 0 are 0 (see ir.EuclidDiv). Inputs are
 // ImageParams (or Buffers used directly) and scalar Params;
-// ConstantExterior and RepeatEdge give them boundary conditions; Clamped
-// and UnsafePromiseClamped bound data-dependent indices.
+// ConstantExterior, RepeatEdge, RepeatImage, MirrorImage and
+// MirrorInterior give them boundary conditions, on every dimension or a
+// chosen subset (Unbounded); Clamped and UnsafePromiseClamped bound
+// data-dependent indices.
 //
 // A schedule says how to compute the algorithm and never changes its
 // result: Split (with a TailStrategy), Fuse, Reorder, Tile, Unroll,

@@ -688,17 +688,32 @@ func TestErrArgCount(t *testing.T) {
 			mentions: []string{"f", "1 arguments", "x, y"},
 		},
 		{
-			name: "boundary condition on a Func with the wrong number of bounds",
+			name: "boundary condition on a Func with more bounds than dimensions",
 			run: func() error {
 				g := halide.NewFunc("g")
 				g.Define(x, y).Is(in.At(x, y))
-				pad := halide.ConstantExterior(g, 0, halide.Range(0, 4))
+				pad := halide.ConstantExterior(g, 0, halide.Range(0, 4), halide.Range(0, 4), halide.Range(0, 4))
 				f := halide.NewFunc("f")
 				f.Define(x, y).Is(pad.At(x, y))
 				return lowerErr(f)
 			},
-			code: halide.ErrArgCount, fn: "g", directive: "boundary condition",
-			mentions: []string{"g", "2 bounds", "got 1"},
+			code: halide.ErrArgCount, fn: "g", directive: "ConstantExterior",
+			mentions: []string{"g", "1 to 2 bounds", "got 3"},
+			legal:    []string{"1 to 2 RangeSpecs"},
+		},
+		{
+			name: "boundary condition on a Func with no bounds",
+			run: func() error {
+				g := halide.NewFunc("g")
+				g.Define(x, y).Is(in.At(x, y))
+				pad := halide.MirrorImage(g)
+				f := halide.NewFunc("f")
+				f.Define(x, y).Is(pad.At(x, y))
+				return lowerErr(f)
+			},
+			code: halide.ErrArgCount, fn: "g", directive: "MirrorImage",
+			mentions: []string{"g", "got 0"},
+			legal:    []string{"no buffer"},
 		},
 	})
 }
@@ -923,7 +938,7 @@ func TestErrUndefined(t *testing.T) {
 				f.Define(x).Is(pad.At(x))
 				return lowerErr(f)
 			},
-			code: halide.ErrUndefined, fn: "g", directive: "boundary condition",
+			code: halide.ErrUndefined, fn: "g", directive: "RepeatEdge",
 			mentions: []string{"g", "no definition"},
 		},
 	})

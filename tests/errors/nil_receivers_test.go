@@ -144,6 +144,8 @@ var functions = map[string]func() (result any, bad bool){
 	"Log":                  func() (any, bool) { return halide.Log((*halide.Func)(nil)), true },
 	"Max":                  func() (any, bool) { return halide.Max(nil, 1), true },
 	"Maximum":              func() (any, bool) { return halide.Maximum((*halide.RDom)(nil)), true },
+	"MirrorImage":          func() (any, bool) { return halide.MirrorImage((*halide.Func)(nil)), true },
+	"MirrorInterior":       func() (any, bool) { return halide.MirrorInterior(&halide.Buffer[float32]{}, halide.RangeSpec{}), true },
 	"Min":                  func() (any, bool) { return halide.Min(1, &halide.RDom{}), true },
 	"Minimum":              func() (any, bool) { return halide.Minimum(halide.Expr{}), true },
 	"NewBuffer":            func() (any, bool) { return halide.NewBuffer[float32](-1), true },
@@ -159,11 +161,13 @@ var functions = map[string]func() (result any, bad bool){
 	"Pow":                  func() (any, bool) { return halide.Pow(nil, nil), true },
 	"Product":              func() (any, bool) { return halide.Product(nil), true },
 	"Range":                func() (any, bool) { return halide.Range(nil, nil), false },
+	"RepeatImage":          func() (any, bool) { return halide.RepeatImage(nil, halide.Range(nil, 1)), true },
 	"RepeatEdge":           func() (any, bool) { return halide.RepeatEdge(&halide.ImageParam{}), true },
 	"Round":                func() (any, bool) { return halide.Round(halide.Dimension{}.Min()), true },
 	"Select":               func() (any, bool) { return halide.Select(nil, nil, nil), true },
 	"Sqrt":                 func() (any, bool) { return halide.Sqrt(&halide.Buffer[float32]{}), true },
 	"Sum":                  func() (any, bool) { return halide.Sum(halide.RVar{}), true },
+	"Unbounded":            func() (any, bool) { return halide.Unbounded(), false },
 	"UnsafePromiseClamped": func() (any, bool) { return halide.UnsafePromiseClamped(halide.Expr{}, 0, 1), true },
 }
 

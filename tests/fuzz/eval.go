@@ -211,23 +211,84 @@ func (ev *Evaluator) touch(fs *funcState, p pt) {
 	}
 }
 
+// boundary is the boundary condition f at p: per dimension, the region
+// [lo, lo+n) (the buffer's, or f.Region's) and the offset in it that p
+// reads, worked out here by folding, not as the library does.
 func (ev *Evaluator) boundary(f *PFunc, p pt) float64 {
 	in := ev.Inputs[f.Src]
 	c := make([]int, len(in.Mins))
 	inside := true
 	for i := range c {
-		c[i] = min(max(p[i], in.Mins[i]), in.Mins[i]+in.Exts[i]-1)
-		if c[i] != p[i] {
+		lo, n := in.Mins[i], in.Exts[i]
+		if f.Region != nil {
+			if i >= len(f.Region) || len(f.Region[i]) != 2 {
+				c[i] = p[i] // no condition: read as is
+				continue
+			}
+			lo, n = f.Region[i][0], f.Region[i][1]
+		}
+		if n <= 0 {
+			ev.fail("oob", "boundary condition %s of the empty region [%d, %d) of input %s", f.Name, lo, lo+n, f.Src)
+		}
+		t := p[i] - lo
+		o := bcOffset(f.BC, t, n)
+		if o != t {
 			inside = false
 		}
+		c[i] = lo + o
 	}
 	if f.BC == "const" && !inside {
+		// The exterior value, but the condition is a select whose other
+		// side reads c: bounds inference asks the input for it (as in
+		// Halide), so a dimension without a condition must still be
+		// inside the buffer.
+		if _, ok := ev.Inputs[f.Src].index(c); !ok && !ev.Lenient {
+			ev.fail("oob", "boundary condition %s reads input %s at %v (outside its buffer: mins %v, extents %v) on the side of its select it does not take", f.Name, f.Src, c, in.Mins, in.Exts)
+		}
 		return f.Exterior
 	}
-	if in.Exts[0] <= 0 {
-		ev.fail("oob", "boundary condition %s of the empty input %s", f.Name, f.Src)
-	}
 	return ev.readInput(f.Src, c)
+}
+
+// bcOffset is the offset in [0, n) that offset t of a region of extent n
+// reads under the boundary condition bc.
+func bcOffset(bc string, t, n int) int {
+	switch bc {
+	case "tile":
+		r := t % n
+		if r < 0 {
+			r += n
+		}
+		return r
+	case "mirror":
+		// Reflect about -1/2 (t and -1-t read the same), then fold
+		// [0, inf) into runs of n, every other run backwards.
+		if t < 0 {
+			t = -1 - t
+		}
+		if q, r := t/n, t%n; q%2 == 1 {
+			return n - 1 - r
+		} else {
+			return r
+		}
+	case "mirror_int":
+		// Reflect about 0 (t and -t read the same), then fold [0, inf)
+		// into runs of n-1, every other run backwards; a region of one
+		// element reads it everywhere.
+		if n == 1 {
+			return 0
+		}
+		if t < 0 {
+			t = -t
+		}
+		if q, r := t/(n-1), t%(n-1); q%2 == 1 {
+			return n - 1 - r
+		} else {
+			return r
+		}
+	}
+	// "repeat" and "const" (which reads the edge only inside).
+	return min(max(t, 0), n-1)
 }
 
 func (ev *Evaluator) readInput(name string, c []int) float64 {

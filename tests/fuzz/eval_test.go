@@ -18,7 +18,13 @@ func pcall(f string, a ...*PExpr) *PExpr {
 // are worked out by hand (each case says how).
 func TestEvaluator(t *testing.T) {
 	in := &PInput{Name: "in", Mins: []int{0}, Exts: []int{6}}
-	inData := map[string]*InputData{"in": {Mins: []int{0}, Exts: []int{6}, Vals: []float64{3, 1, 3, 0, 3, 9}}}
+	seq := &PInput{Name: "seq", Mins: []int{0}, Exts: []int{4}}
+	inData := map[string]*InputData{
+		"in":   {Mins: []int{0}, Exts: []int{6}, Vals: []float64{3, 1, 3, 0, 3, 9}},
+		"seq":  {Mins: []int{0}, Exts: []int{4}, Vals: []float64{1, 2, 3, 4}},
+		"grid": {Mins: []int{0, 0}, Exts: []int{2, 2}, Vals: []float64{1, 2, 3, 4}},
+	}
+	grid := &PInput{Name: "grid", Mins: []int{0, 0}, Exts: []int{2, 2}}
 	cases := []struct {
 		name   string
 		p      *Prog
@@ -88,6 +94,66 @@ func TestEvaluator(t *testing.T) {
 			}},
 			mins: []int{-1}, exts: []int{8},
 			want: []float64{3 - 100, 303, 101, 303, 0, 303, 909, 9 - 100},
+		},
+		{
+			// RepeatImage, MirrorImage and MirrorInterior of seq = [1 2 3
+			// 4] over [-5, 9), in the digits 1, 10 and 100: tiled 4 1 2
+			// 3 | 1 2 3 4 | 1 2 3 4 1, mirrored 4 4 3 2 1 | 1 2 3 4 | 4
+			// 3 2 1 1, mirrored without the edge 2 3 4 3 2 | 1 2 3 4 |
+			// 3 2 1 2 3.
+			name: "periodic boundary conditions",
+			p: &Prog{Inputs: []*PInput{seq}, Funcs: []*PFunc{
+				{Name: "f", Dims: 1, Pure: pop("+", pcall("t", pv("x")), pop("+", pop("*", pcall("m", pv("x")), ic(10)), pop("*", pcall("mi", pv("x")), ic(100))))},
+				{Name: "t", Dims: 1, BC: "tile", Src: "seq"},
+				{Name: "m", Dims: 1, BC: "mirror", Src: "seq"},
+				{Name: "mi", Dims: 1, BC: "mirror_int", Src: "seq"},
+			}},
+			mins: []int{-5}, exts: []int{14},
+			want: []float64{244, 341, 432, 323, 214, 111, 222, 333, 444, 341, 232, 123, 214, 311},
+		},
+		{
+			// MirrorImage of seq's region [1, 3) = [2 3] over [-6, 10):
+			// period 4 from x = 1: 2 3 3 2.
+			name: "boundary condition on a region",
+			p: &Prog{Inputs: []*PInput{seq}, Funcs: []*PFunc{
+				{Name: "f", Dims: 1, Pure: pcall("m", pv("x"))},
+				{Name: "m", Dims: 1, BC: "mirror", Src: "seq", Region: [][]int{{1, 2}}},
+			}},
+			mins: []int{-6}, exts: []int{16},
+			want: []float64{3, 3, 2, 2, 3, 3, 2, 2, 3, 3, 2, 2, 3, 3, 2, 2},
+		},
+		{
+			// A dimension without a condition is read as is: x = 4 is
+			// outside seq.
+			name: "boundary condition without a condition in x",
+			p: &Prog{Inputs: []*PInput{seq}, Funcs: []*PFunc{
+				{Name: "f", Dims: 1, Pure: pcall("m", pv("x"))},
+				{Name: "m", Dims: 1, BC: "mirror_int", Src: "seq", Region: [][]int{nil}},
+			}},
+			mins: []int{0}, exts: []int{5}, errKnd: "oob",
+		},
+		{
+			// ConstantExterior with y unbounded, read where x is outside
+			// (the exterior value) and y = 2 past the buffer: the select's
+			// other side still reads grid(0, 2), which bounds inference
+			// asks the input for (Halide's too), so it is refused.
+			name: "constant exterior with an unbounded dimension past the buffer",
+			p: &Prog{Inputs: []*PInput{grid}, Funcs: []*PFunc{
+				{Name: "f", Dims: 2, Pure: pcall("c", pop("+", pv("x"), ic(5)), pv("y"))},
+				{Name: "c", Dims: 2, BC: "const", Src: "grid", Exterior: 7, Region: [][]int{{0, 1}, nil}},
+			}},
+			mins: []int{0, 0}, exts: []int{1, 3}, errKnd: "oob",
+		},
+		{
+			// The same over the rows the buffer has: the exterior value.
+			name: "constant exterior with an unbounded dimension",
+			p: &Prog{Inputs: []*PInput{grid}, Funcs: []*PFunc{
+				{Name: "f", Dims: 2, Pure: pcall("c", pop("+", pv("x"), ic(5)), pv("y"))},
+				{Name: "c", Dims: 2, BC: "const", Src: "grid", Exterior: 7, Region: [][]int{{0, 1}, nil}},
+			}},
+			mins: []int{-1, 0}, exts: []int{2, 2},
+			// x = -1 reads c(4, y): outside; x = 0 reads c(5, y).
+			want: []float64{7, 7, 7, 7},
 		},
 		{
 			// An inline sum over r in [-1, 1] of x + r: 3x.

@@ -37,13 +37,20 @@ type PFunc struct {
 	Name  string `json:"name"`
 	Float bool   `json:"float,omitempty"`
 	Dims  int    `json:"dims"`
-	// BC is "repeat" (RepeatEdge) or "const" (ConstantExterior with
-	// Exterior) of input Src; Pure and Updates are then empty.
-	BC       string     `json:"bc,omitempty"`
-	Src      string     `json:"src,omitempty"`
-	Exterior float64    `json:"exterior,omitempty"`
-	Pure     *PExpr     `json:"pure,omitempty"`
-	Updates  []*PUpdate `json:"updates,omitempty"`
+	// BC is a boundary condition of input Src: "repeat" (RepeatEdge),
+	// "const" (ConstantExterior with Exterior), "tile" (RepeatImage),
+	// "mirror" (MirrorImage) or "mirror_int" (MirrorInterior); Pure and
+	// Updates are then empty.
+	BC       string  `json:"bc,omitempty"`
+	Src      string  `json:"src,omitempty"`
+	Exterior float64 `json:"exterior,omitempty"`
+	// Region is the BC's region: nil for Src's whole buffer (no bounds
+	// given), else one entry per dimension from the first, [min, extent]
+	// or empty for a dimension without a condition (Unbounded); the
+	// dimensions after the last entry have none either.
+	Region  [][]int    `json:"region,omitempty"`
+	Pure    *PExpr     `json:"pure,omitempty"`
+	Updates []*PUpdate `json:"updates,omitempty"`
 }
 
 // PUpdate is an update definition: Args(...) Op Value, reducing over RDom

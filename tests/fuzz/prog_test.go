@@ -126,6 +126,14 @@ func TestProgCoverage(t *testing.T) {
 		for _, f := range p.Funcs {
 			if f.BC != "" {
 				seen["bc "+f.BC]++
+				if f.Region != nil {
+					seen["bc region"]++
+				}
+				for d := range f.Dims {
+					if f.Region != nil && (d >= len(f.Region) || len(f.Region[d]) != 2) {
+						seen["bc unbounded dim"]++
+					}
+				}
 			}
 			if f.Float {
 				seen["float func"]++
@@ -177,7 +185,7 @@ func TestProgCoverage(t *testing.T) {
 		seen["target "+c.Target()]++
 	}
 	want := []string{"1 funcs", "2 funcs", "3 funcs", "4 funcs", "5 funcs", "6 funcs", "1-D output", "2-D output", "3-D output",
-		"nonzero output min", "extent 1", "stencil chain", "nonzero input min", "bound", "bc repeat", "bc const", "float func", "int func",
+		"nonzero output min", "extent 1", "stencil chain", "nonzero input min", "bound", "bc repeat", "bc const", "bc tile", "bc mirror", "bc mirror_int", "bc region", "bc unbounded dim", "float func", "int func",
 		"several updates", "1-D rdom update", "2-D rdom update", "update +=", "update max=", "update min=",
 		"histogram", "scan", "loop-carried", "negative divisor", "divisor expression", "int32(clamp(f, 0, 1) * pf)",
 		"op sel", "op min", "op max", "op clamp", "op cast", "op %", "op /", "op sum", "op maximum", "op minimum", "op p",

@@ -56,11 +56,18 @@ func (p *Prog) build() *Instance {
 		}
 	}
 	for _, f := range p.Funcs {
+		rs := f.bcRanges()
 		switch f.BC {
 		case "repeat":
-			b.funcs[f.Name] = halide.RepeatEdge(b.images[f.Src])
+			b.funcs[f.Name] = halide.RepeatEdge(b.images[f.Src], rs...)
 		case "const":
-			b.funcs[f.Name] = halide.ConstantExterior(b.images[f.Src], b.constant(f.Float, f.Exterior))
+			b.funcs[f.Name] = halide.ConstantExterior(b.images[f.Src], b.constant(f.Float, f.Exterior), rs...)
+		case "tile":
+			b.funcs[f.Name] = halide.RepeatImage(b.images[f.Src], rs...)
+		case "mirror":
+			b.funcs[f.Name] = halide.MirrorImage(b.images[f.Src], rs...)
+		case "mirror_int":
+			b.funcs[f.Name] = halide.MirrorInterior(b.images[f.Src], rs...)
 		default:
 			b.funcs[f.Name] = halide.NewFunc(f.Name)
 		}
@@ -255,11 +262,18 @@ func (p *Prog) algoSource(sizes []int) string {
 		fmt.Fprintf(&b, "%s := halide.NewRDom(%q, %s)\n", r.Name, r.Name, strings.Join(rs, ", "))
 	}
 	for _, f := range p.Funcs {
+		rs := f.goBCRanges()
 		switch f.BC {
 		case "repeat":
-			fmt.Fprintf(&b, "%s := halide.RepeatEdge(%s)\n", f.Name, f.Src)
+			fmt.Fprintf(&b, "%s := halide.RepeatEdge(%s%s)\n", f.Name, f.Src, rs)
 		case "const":
-			fmt.Fprintf(&b, "%s := halide.ConstantExterior(%s, %s)\n", f.Name, f.Src, goConst(f.Float, f.Exterior))
+			fmt.Fprintf(&b, "%s := halide.ConstantExterior(%s, %s%s)\n", f.Name, f.Src, goConst(f.Float, f.Exterior), rs)
+		case "tile":
+			fmt.Fprintf(&b, "%s := halide.RepeatImage(%s%s)\n", f.Name, f.Src, rs)
+		case "mirror":
+			fmt.Fprintf(&b, "%s := halide.MirrorImage(%s%s)\n", f.Name, f.Src, rs)
+		case "mirror_int":
+			fmt.Fprintf(&b, "%s := halide.MirrorInterior(%s%s)\n", f.Name, f.Src, rs)
 		default:
 			fmt.Fprintf(&b, "%s := halide.NewFunc(%q)\n", f.Name, f.Name)
 		}
@@ -286,5 +300,32 @@ func (p *Prog) algoSource(sizes []int) string {
 		fmt.Fprintf(&b, "%s.Bound(%s, %d, %d)\n", bd.Func, varNames[bd.Dim], bd.Min, bd.Ext)
 	}
 	fmt.Fprintf(&b, "// output: %s realized over mins %v, extents %v\n", p.Funcs[0].Name, p.OutMin, sizes)
+	return b.String()
+}
+
+// bcRanges are the bounds f's boundary condition is given: none for the
+// whole buffer, else a Range or Unbounded() per entry of f.Region.
+func (f *PFunc) bcRanges() []halide.RangeSpec {
+	var rs []halide.RangeSpec
+	for _, r := range f.Region {
+		if len(r) == 2 {
+			rs = append(rs, halide.Range(r[0], r[1]))
+		} else {
+			rs = append(rs, halide.Unbounded())
+		}
+	}
+	return rs
+}
+
+// goBCRanges is bcRanges as Go source: "" or ", halide.Range(...), ...".
+func (f *PFunc) goBCRanges() string {
+	var b strings.Builder
+	for _, r := range f.Region {
+		if len(r) == 2 {
+			fmt.Fprintf(&b, ", halide.Range(%d, %d)", r[0], r[1])
+		} else {
+			b.WriteString(", halide.Unbounded()")
+		}
+	}
 	return b.String()
 }

@@ -96,9 +96,13 @@ func (g *pgen) prog() (*Prog, []int) {
 	var bcs []*PFunc
 	for k, in := range p.Inputs {
 		if g.p_(0.7) {
-			bc := &PFunc{Name: fmt.Sprintf("b%d", k), Float: in.Float, Dims: len(in.Mins), Src: in.Name, BC: "repeat"}
-			if g.p_(0.5) {
-				bc.BC, bc.Exterior = "const", float64(g.intn(-3, 3))
+			bc := &PFunc{Name: fmt.Sprintf("b%d", k), Float: in.Float, Dims: len(in.Mins), Src: in.Name}
+			bc.BC = []string{"repeat", "repeat", "const", "const", "tile", "mirror", "mirror_int"}[g.rng.Intn(7)]
+			if bc.BC == "const" {
+				bc.Exterior = float64(g.intn(-3, 3))
+			}
+			if g.p_(0.35) {
+				bc.Region = g.bcRegion(in)
 			}
 			bcs = append(bcs, bc)
 		}
@@ -398,9 +402,41 @@ func containsInt(a []int, v int) bool {
 func (g *pgen) call(f *PFunc, c *ectx, depth int) *PExpr {
 	e := &PExpr{Op: "call", F: f.Float, N: f.Name}
 	for d := 0; d < f.Dims; d++ {
-		e.A = append(e.A, g.arg(d, c, depth))
+		a := g.arg(d, c, depth)
+		if f.BC != "" && g.p_(0.15) {
+			// Far outside a boundary condition's region, several
+			// periods away, or reflected (a decreasing index).
+			if g.p_(0.5) {
+				a = &PExpr{Op: "+", A: []*PExpr{a, g.iconst(-20, 20)}}
+			} else {
+				a = &PExpr{Op: "-", A: []*PExpr{g.iconst(-3, 3), a}}
+			}
+		}
+		e.A = append(e.A, a)
 	}
 	return e
+}
+
+// bcRegion draws the region of a boundary condition of in: for each of
+// its first dimensions, a part of the buffer (often of extent 1 or 2) or,
+// now and then, no condition.
+func (g *pgen) bcRegion(in *PInput) [][]int {
+	n := len(in.Mins)
+	if g.p_(0.3) {
+		n = g.intn(1, n)
+	}
+	r := make([][]int, n)
+	for d := range r {
+		if g.p_(0.12) || in.Exts[d] < 1 {
+			continue
+		}
+		ext := g.intn(1, in.Exts[d])
+		if g.p_(0.3) {
+			ext = min(g.intn(1, 2), in.Exts[d])
+		}
+		r[d] = []int{in.Mins[d] + g.intn(0, in.Exts[d]-ext), ext}
+	}
+	return r
 }
 
 // readInput draws a read of input in: half the time at indices clamped
