@@ -575,6 +575,21 @@ func (cudaDialect) Atomic(op ir.BinOp, t ir.Type, ptr, x string, xPrec int) (str
 // compare-and-swap on the bits of *p (atomicCAS), which stores desired and
 // returns true when *p holds *expected, and otherwise loads *p into
 // *expected and returns false.
+// ReadOnlyLoad loads through __ldg. A plain load of a const __restrict__
+// argument would be compiled to the same read-only (non-coherent) load,
+// but as an ordinary load it may be merged with another: nvcc turns
+// cond ? out[i] : in[j] into one load from the selected address, and then
+// loads out[i], which the kernel writes, through the non-coherent cache
+// too (a stale value: a random program computed 92 for 184 on an H200).
+// __ldg is an intrinsic the compiler does not merge with a plain load.
+// __ldg has no bool overload: a bool is loaded as its byte.
+func (cudaDialect) ReadOnlyLoad(t ir.Type, buf, index string) string {
+	if t == ir.Bool {
+		return fmt.Sprintf("(bool)__ldg((const unsigned char *)&%s[%s])", buf, index)
+	}
+	return fmt.Sprintf("__ldg(&%s[%s])", buf, index)
+}
+
 func (d cudaDialect) CASHelper(name string, t ir.Type) string {
 	c := cType(t)
 	head := fmt.Sprintf(`// Compare-and-swap on the bits of *p: if *p is *expected, store desired and

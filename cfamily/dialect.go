@@ -56,4 +56,10 @@ type Dialect interface {
 	// *expected, store desired and return true; otherwise load *p into
 	// *expected and return false.
 	CASHelper(name string, t ir.Type) string
+	// ReadOnlyLoad spells a load of element index of buf, a buffer of
+	// type t the code never writes, in an expression C evaluates only
+	// sometimes (a select arm): in CUDA through __ldg, which the compiler
+	// does not merge with the other arm's load. Other loads are plain
+	// buf[index].
+	ReadOnlyLoad(t ir.Type, buf, index string) string
 }

@@ -2,6 +2,7 @@ package cfamily
 
 import (
 	"fmt"
+	"github.com/gohalide/gohalide/ir"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -49,3 +50,8 @@ type hostHelpers struct{ cudaDialect }
 
 func (hostHelpers) Name() string         { return "host C (test)" }
 func (hostHelpers) HelperPrefix() string { return "static " }
+
+// ReadOnlyLoad is a plain load: plain C has no __ldg.
+func (hostHelpers) ReadOnlyLoad(_ ir.Type, buf, index string) string {
+	return buf + "[" + index + "]"
+}

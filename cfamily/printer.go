@@ -548,6 +548,11 @@ func (e *printer) expr(x ir.Expr) (string, int) {
 		if b.t != x.T {
 			e.fail("load of %v from buffer %s of %v", x.T, x.Buf, b.t)
 		}
+		if !b.written && e.cond > 0 {
+			// In a select arm (or the right of && ||), where the compiler
+			// may merge the loads of both arms into one (Dialect.ReadOnlyLoad).
+			return e.m.d.ReadOnlyLoad(x.T, b.name, e.top(x.Index)), cPrecPostfix
+		}
 		return b.name + "[" + e.top(x.Index) + "]", cPrecPostfix
 	case *ir.Let:
 		if e.cond > 0 {

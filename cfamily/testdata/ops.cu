@@ -1134,7 +1134,7 @@ extern "C" __global__ void __launch_bounds__(64) ops(
         out_i64[51] = (-9223372036854775807ll - 1);
         out_i32[51] = (-2147483647 - 1);
         out_u64[51] = 18446744073709551615ull;
-        out_bool[51] = !((in_f32[i] < 1.0f && in_f64[i] < 2.0) || true);
+        out_bool[51] = !((in_f32[i] < 1.0f && __ldg(&in_f64[i]) < 2.0) || true);
         out_f32[52] = i < 3 ? [&]() -> float { const float t = in_f32[i + 2]; return __fmul_rn(t, t); }() : 0.0f;
         const int t = i * i;
         out_i32[52] = t + t;
@@ -1144,7 +1144,7 @@ extern "C" __global__ void __launch_bounds__(64) ops(
             float out_f32_old = *out_f32_ptr;
             float out_f32_new;
             do {
-                out_f32_new = out_f32_old < 0.0f ? in_f32[i] : out_f32_old;
+                out_f32_new = out_f32_old < 0.0f ? __ldg(&in_f32[i]) : out_f32_old;
             } while (!gh_cas_f32(out_f32_ptr, &out_f32_old, out_f32_new));
         }
         // atomic update of out_u8[53]
