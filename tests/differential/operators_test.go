@@ -228,7 +228,9 @@ func intOps() []intOp {
 		{"xor", func(a, b halide.Expr) halide.Expr { return a.BitXor(b) }, same,
 			func(t halide.Type, a, b int64) int64 { return t.Wrap(a ^ b) }},
 		{"not", func(a, b halide.Expr) halide.Expr { return halide.BitNot(a) }, same,
-			func(t halide.Type, a, b int64) int64 { return bigWrap(t, new(big.Int).Sub(big.NewInt(-1), bigOf(t, a))) }},
+			func(t halide.Type, a, b int64) int64 {
+				return bigWrap(t, new(big.Int).Sub(big.NewInt(-1), bigOf(t, a)))
+			}},
 		{"shl", func(a, b halide.Expr) halide.Expr { return a.Shl(b) }, same,
 			func(t halide.Type, a, b int64) int64 { return refShift(t, a, b, true) }},
 		{"shr", func(a, b halide.Expr) halide.Expr { return a.Shr(b) }, same,
