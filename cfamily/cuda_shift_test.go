@@ -99,3 +99,99 @@ func TestCUDAShiftHelpersOnHost(t *testing.T) {
 		}
 	}
 }
+
+// TestCUDABitwiseExprsOnHost prints bitwise expressions of two variables
+// a and b of each integer type (each operator, and nests of them whose
+// operands C promotes to int) with the CUDA printer, compiles them as
+// host C under the undefined-behaviour sanitizer, and compares them with
+// the simplifier's constant folding (ir.EvalBitwise) on edge and random
+// operands. Skipped without cc.
+func TestCUDABitwiseExprsOnHost(t *testing.T) {
+	types := []ir.Type{ir.Int8, ir.Int16, ir.Int32, ir.Int64, ir.UInt8, ir.UInt16, ir.UInt32, ir.UInt64}
+	exprs := func(ty ir.Type) []ir.Expr {
+		a, b := &ir.Var{T: ty, Name: "a"}, &ir.Var{T: ty, Name: "b"}
+		bw := ir.Bitwise
+		return []ir.Expr{
+			bw(ir.IntrinsicBitAnd, a, b), bw(ir.IntrinsicBitOr, a, b), bw(ir.IntrinsicBitXor, a, b), bw(ir.IntrinsicBitNot, a),
+			bw(ir.IntrinsicShiftLeft, a, b), bw(ir.IntrinsicShiftRight, a, b),
+			bw(ir.IntrinsicBitOr, bw(ir.IntrinsicBitXor, bw(ir.IntrinsicBitAnd, a, b), bw(ir.IntrinsicBitNot, a)), bw(ir.IntrinsicShiftRight, a, b)),
+			bw(ir.IntrinsicBitXor, bw(ir.IntrinsicBitNot, bw(ir.IntrinsicShiftLeft, b, a)), bw(ir.IntrinsicBitAnd, a, ir.IntConst(ty, 3))),
+		}
+	}
+	m := &module{d: hostHelpers{}, helpers: map[string]helper{}}
+	var fns strings.Builder
+	var dispatch strings.Builder
+	n := 0
+	for _, ty := range types {
+		c := cType(ty)
+		for _, e := range exprs(ty) {
+			p := newPrinter(m, "test")
+			p.vars["a"] = []cVar{{"a", ty}}
+			p.vars["b"] = []cVar{{"b", ty}}
+			s, _ := p.expr(e)
+			fmt.Fprintf(&fns, "static %s f%d(%s a, %s b) {\n    return %s;\n}\n", c, n, c, c, s)
+			if ty.IsInt() {
+				fmt.Fprintf(&dispatch, "        case %d: printf(\"%%lld\\n\", (long long)f%d((%s)a, (%s)b)); break;\n", n, n, c, c)
+			} else {
+				fmt.Fprintf(&dispatch, "        case %d: printf(\"%%llu\\n\", (unsigned long long)f%d((%s)a, (%s)b)); break;\n", n, n, c, c)
+			}
+			n++
+		}
+	}
+	src := "#include <stdio.h>\n" + m.preamble() + fns.String() +
+		"int main(void) {\n    int i;\n    long long a, b;\n    while (scanf(\"%d %lld %lld\", &i, &a, &b) == 3) {\n        switch (i) {\n" +
+		dispatch.String() + "        default: return 3;\n        }\n    }\n    return 0;\n}\n"
+	bin := buildHostC(t, "bitwise", src)
+
+	rng := rand.New(rand.NewPCG(7, 41))
+	type run struct {
+		e    ir.Expr
+		t    ir.Type
+		a, b int64
+	}
+	var in bytes.Buffer
+	var runs []run
+	k := 0
+	for _, ty := range types {
+		edges := []int64{ty.Min(), ty.Max(), 0, 1, -1, 2, 3, int64(ty.Bits) - 1, int64(ty.Bits), int64(ty.Bits) + 1, -int64(ty.Bits), -5}
+		for _, e := range exprs(ty) {
+			for range 300 {
+				a, b := edges[rng.IntN(len(edges))], edges[rng.IntN(len(edges))]
+				if rng.IntN(2) == 0 {
+					a = int64(rng.Uint64())
+				}
+				if rng.IntN(3) == 0 {
+					b = int64(rng.Uint64())
+				}
+				a, b = ty.Wrap(a), ty.Wrap(b)
+				fmt.Fprintf(&in, "%d %d %d\n", k, a, b)
+				runs = append(runs, run{e, ty, a, b})
+			}
+			k++
+		}
+	}
+	cmd := exec.Command(bin)
+	cmd.Stdin = &in
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(lines) != len(runs) {
+		t.Fatalf("%d results for %d runs: %s", len(lines), len(runs), out)
+	}
+	for i, r := range runs {
+		v := ir.Simplify(ir.Substitute(r.e, map[string]ir.Expr{"a": &ir.IntImm{T: r.t, V: r.a}, "b": &ir.IntImm{T: r.t, V: r.b}}))
+		c, ok := v.(*ir.IntImm)
+		if !ok {
+			t.Fatalf("%s does not fold: %s", ir.ExprString(r.e), ir.ExprString(v))
+		}
+		want := strconv.FormatInt(c.V, 10)
+		if r.t.IsUInt() {
+			want = strconv.FormatUint(uint64(c.V), 10)
+		}
+		if lines[i] != want {
+			t.Fatalf("%s with a=%d b=%d (%s): C gives %s, Go %s", ir.ExprString(r.e), r.a, r.b, r.t, lines[i], want)
+		}
+	}
+}
