@@ -175,11 +175,22 @@ func Absd(a, b any) Expr {
 	return Expr{node: &ir.Select{Cond: ir.LTE(an, bn), True: ir.SubE(ub, ua), False: ir.SubE(ua, ub)}}
 }
 
-// Lerp returns the linear interpolation zero*(1-w) + one*w, as Halide's
-// lerp computes it for float values (zero and one are matched as for
-// arithmetic; the weight w is a float, converted to their type). Halide's
-// integer lerp (an unsigned weight as a fraction of its type's maximum,
-// rounded) is not supported: integer values are an ErrType error.
+// Lerp returns the linear interpolation of zero and one by the weight w,
+// as Halide's lerp defines it (zero and one are matched as for arithmetic):
+//   - float values: zero*(1-w) + one*w, in their type; a float weight is
+//     converted to it, an unsigned weight is the fraction w / (2^bits - 1)
+//     of its type's maximum.
+//   - integer values of 8, 16 or 32 bits: the weight is a fraction of
+//     the unsigned type U of the values' width: an unsigned weight is
+//     rescaled to U's width (a narrower one multiplied by 257, 65537 or
+//     16843009, a wider one divided, rounding down), a float weight w
+//     becomes U(w * max(U)) (in float64 for 32 bits; saturating, as
+//     Cast does). In U (signed values offset by the type's minimum), the
+//     result is zero*(max-w) + one*w divided by max, rounded to nearest,
+//     computed exactly in the unsigned type of twice the width.
+//
+// The weight is an unsigned integer or a float; 64-bit integer values are
+// refused, as in Halide.
 func Lerp(zero, one, w any) Expr {
 	z, o, wt := E(zero), E(one), E(w)
 	for _, v := range []Expr{z, o, wt} {
@@ -191,20 +202,65 @@ func Lerp(zero, one, w any) Expr {
 	if err != nil {
 		return Expr{err: err}
 	}
-	t := zn.Type()
-	if !t.IsFloat() {
-		return opErr("Lerp", "float values (Float32, Float64) with a float weight; Halide's integer lerp is not supported yet",
-			"Lerp of %s values: %s, %s", t, z, o)
+	t, wty := zn.Type(), wt.Type()
+	if !wty.IsFloat() && !wty.IsUInt() {
+		return opErr("Lerp", "an unsigned integer or float weight", "the weight of Lerp is a %s: %s", wty, wt)
 	}
-	if !wt.Type().IsFloat() {
-		return opErr("Lerp", "a float weight (Float32, Float64)", "the weight of Lerp is a %s: %s", wt.Type(), wt)
+	switch {
+	case t.IsFloat():
+		wn := wt.node
+		if wty.IsUInt() {
+			// The weight's fraction of its type's maximum.
+			wn = ir.DivE(&ir.Cast{T: t, X: wn}, ir.Const(t, math.Ldexp(1, int(wty.Bits))-1))
+		} else if wty != t {
+			wn = &ir.Cast{T: t, X: wn}
+		}
+		return Expr{node: ir.AddE(ir.MulE(zn, ir.SubE(ir.Const(t, 1), wn)), ir.MulE(on, wn))}
+	case !t.IsIntOrUInt() || t.Bits == 64:
+		return opErr("Lerp", "float values, or integer values of 8, 16 or 32 bits", "Lerp of %s values: %s, %s", t, z, o)
 	}
-	wn := wt.node
-	if wn.Type() != t {
-		wn = Cast(t, wt).node
+	u := ir.Type{Code: ir.UIntCode, Bits: t.Bits}
+	wide := ir.Type{Code: ir.UIntCode, Bits: 2 * t.Bits}
+	maxU := float64(u.Max())
+	var wu ir.Expr // the weight as a fraction of maxU, in u
+	switch {
+	case wty.IsFloat() && u.Bits == 32:
+		wu = &ir.Cast{T: u, X: ir.MulE(ir.Const(ir.Float64, maxU), &ir.Cast{T: ir.Float64, X: wt.node})}
+		if wty == ir.Float64 {
+			wu = &ir.Cast{T: u, X: ir.MulE(ir.Const(ir.Float64, maxU), wt.node)}
+		}
+	case wty.IsFloat():
+		wu = &ir.Cast{T: u, X: ir.MulE(ir.Const(wty, maxU), wt.node)}
+	case wty.Bits == u.Bits:
+		wu = wt.node
+	case wty.Bits < u.Bits:
+		wu = ir.MulE(&ir.Cast{T: u, X: wt.node}, ir.IntConst(u, int64(rescale(wty.Bits, u.Bits))))
+	default:
+		wu = &ir.Cast{T: u, X: ir.DivE(wt.node, ir.IntConst(wty, int64(rescale(u.Bits, wty.Bits))))}
 	}
-	one1 := ir.Const(t, 1)
-	return Expr{node: ir.AddE(ir.MulE(zn, ir.SubE(one1, wn)), ir.MulE(on, wn))}
+	// Signed values move to unsigned ones by adding -min (mod 2^bits).
+	bias := ir.IntConst(u, t.Min())
+	zu, ou := ir.Expr(&ir.Cast{T: u, X: zn}), ir.Expr(&ir.Cast{T: u, X: on})
+	if t.IsInt() {
+		zu, ou = ir.SubE(zu, bias), ir.SubE(ou, bias)
+	}
+	inv := ir.SubE(ir.IntConst(u, u.Max()), wu)
+	widen := func(e ir.Expr) ir.Expr { return &ir.Cast{T: wide, X: e} }
+	sum := ir.AddE(ir.MulE(widen(zu), widen(inv)), ir.MulE(widen(ou), widen(wu)))
+	// Round to nearest: max is odd, so no quotient is a half.
+	q := ir.DivE(ir.AddE(sum, ir.IntConst(wide, u.Max()/2)), ir.IntConst(wide, u.Max()))
+	r := ir.Expr(&ir.Cast{T: u, X: q})
+	if t.IsInt() {
+		r = &ir.Cast{T: t, X: ir.AddE(r, bias)}
+	}
+	return Expr{node: r}
+}
+
+// rescale is the factor (2^wide - 1) / (2^narrow - 1) between the
+// maxima of two unsigned widths (257 for 8 and 16 bits; Halide's series
+// (2^narrow + 1)(2^(2 narrow) + 1)...).
+func rescale(narrow, wide uint8) uint64 {
+	return (uint64(1)<<wide - 1) / (uint64(1)<<narrow - 1)
 }
 
 // SaturatingCast converts x to the type t, clamping it to t's range first

@@ -399,3 +399,110 @@ func TestOperatorsPrint(t *testing.T) {
 		}
 	}
 }
+
+// refLerp is Halide's integer lerp of the values z and o of type t by the
+// weight w, worked out on the mathematical values: the weight as a
+// fraction of U = 2^bits - 1 (an unsigned weight of wb bits rescaled, a
+// float one truncated from w * U, saturated), then
+// round((z'(U - w') + o'w') / U) for the values offset by t's minimum.
+func refLerp(t halide.Type, z, o int64, wb uint8, wu uint64, wf float64, float32Weight bool) int64 {
+	U := new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), uint(t.Bits)), big.NewInt(1))
+	var w *big.Int
+	switch {
+	case wb == 0: // a float weight
+		u := math.Ldexp(1, int(t.Bits)) - 1
+		var p float64
+		switch {
+		case t.Bits == 32:
+			p = u * wf
+		case float32Weight:
+			p = float64(float32(u) * float32(wf))
+		default:
+			p = u * wf
+		}
+		w = big.NewInt(refSatFloat(halide.Int64, p)) // in range of int64 either way
+		if w.Sign() < 0 {
+			w.SetInt64(0)
+		}
+		if w.Cmp(U) > 0 {
+			w.Set(U)
+		}
+	case wb == t.Bits:
+		w = new(big.Int).SetUint64(wu)
+	case wb < t.Bits:
+		f := new(big.Int).Div(U, big.NewInt(int64(1)<<wb-1))
+		w = new(big.Int).Mul(new(big.Int).SetUint64(wu), f)
+	default:
+		wmax := new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), uint(wb)), big.NewInt(1))
+		w = new(big.Int).Div(new(big.Int).SetUint64(wu), new(big.Int).Div(wmax, U))
+	}
+	lo, _ := bigRange(t)
+	zp, op := new(big.Int).Sub(bigOf(t, z), lo), new(big.Int).Sub(bigOf(t, o), lo)
+	sum := new(big.Int).Mul(zp, new(big.Int).Sub(U, w))
+	sum.Add(sum, new(big.Int).Mul(op, w))
+	sum.Add(sum, new(big.Int).Div(U, big.NewInt(2)))
+	q := new(big.Int).Div(sum, U)
+	return bigWrap(t, q.Add(q, lo))
+}
+
+func TestOperatorsLerpIntegers(t *testing.T) {
+	rng := rand.New(rand.NewPCG(17, 37))
+	weights := []float64{0, 0.25, 0.5, 1, 1.5, -0.5, 1.0 / 3, 0.999, math.NaN()}
+	for _, ty := range intTypes {
+		if ty.Bits == 64 {
+			continue
+		}
+		a, b := operands(ty, rng)
+		ina, inb := halide.NewImageParam("a", ty, 1), halide.NewImageParam("b", ty, 1)
+		ina.Set(intBuffer(ty, a))
+		inb.Set(intBuffer(ty, b))
+		ws := make([]float64, len(a))
+		wus := make([]int64, len(a))
+		for i := range ws {
+			ws[i] = weights[i%len(weights)]
+			wus[i] = int64(rng.Uint64())
+			if i%3 == 0 {
+				wus[i] = []int64{0, 1, -1, 255, 256, 65535, 1 << 31}[i%7]
+			}
+		}
+		for _, wt := range []halide.Type{halide.UInt8, halide.UInt16, halide.UInt32, halide.UInt64, halide.Float32, halide.Float64} {
+			inw := halide.NewImageParam("w", wt, 1)
+			switch {
+			case wt == halide.Float32:
+				inw.Set(fill(ws, func(v float64) float32 { return float32(v) }))
+			case wt == halide.Float64:
+				inw.Set(fill(ws, func(v float64) float64 { return v }))
+			default:
+				wrapped := make([]int64, len(wus))
+				for i, v := range wus {
+					wrapped[i] = wt.Wrap(v)
+				}
+				inw.Set(intBuffer(wt, wrapped))
+			}
+			x := v("x")
+			e := halide.Lerp(ina.At(x), inb.At(x), inw.At(x))
+			if err := e.Err(); err != nil {
+				t.Fatal(err)
+			}
+			for _, gpu := range []bool{false, true} {
+				got, _ := realizeOp(t, e, len(a), gpu)
+				for i := range a {
+					var want int64
+					if wt.IsFloat() {
+						wf := ws[i]
+						if wt == halide.Float32 {
+							wf = float64(float32(wf)) // what the buffer holds
+						}
+						want = refLerp(ty, a[i], b[i], 0, 0, wf, wt == halide.Float32)
+					} else {
+						want = refLerp(ty, a[i], b[i], wt.Bits, uint64(wt.Wrap(wus[i])), 0, false)
+					}
+					if got[i] != want {
+						t.Errorf("lerp %s by %s (gpu %v): a=%d b=%d w=%g/%d: got %d, want %d", ty, wt, gpu, a[i], b[i], ws[i], uint64(wt.Wrap(wus[i])), got[i], want)
+						break
+					}
+				}
+			}
+		}
+	}
+}

@@ -516,6 +516,9 @@ func (ev *Evaluator) eval(e *PExpr, en *env) float64 {
 		return wrap32(math.Abs(x - y)) // exact: |x - y| < 2^32
 	case "lerp":
 		z, o, w := a(0), a(1), a(2)
+		if !e.F {
+			return lerpInt32(z, o, w, e.N)
+		}
 		f := func(v float64) float64 { return ev.arith(true, v) }
 		return f(f(z*f(1-w)) + f(o*w))
 	case "sat":
@@ -610,4 +613,36 @@ func (ev *Evaluator) bitwise(op string, a float64, b func() float64) float64 {
 		n = 31 // floor(a / 2^31) is already 0 or -1 for an int32 a
 	}
 	return math.Floor(a / math.Ldexp(1, int(n)))
+}
+
+// lerpInt32 is Halide's lerp of the int32 values z and o by the weight w
+// of kind: "f" a float32 value, else the int32 w wrapped to "u8", "u16" or
+// "u32". The weight becomes a fraction of U = 2^32 - 1 (an 8-bit one
+// times 0x01010101, a 16-bit one times 0x00010001, a float one truncated
+// from U*w in float64 and saturated, NaN to 0); the values, offset by
+// 2^31, are mixed as round((z(U - w) + o w) / U), exactly in uint64.
+func lerpInt32(z, o, w float64, kind string) float64 {
+	const U = 1<<32 - 1
+	var wu uint64
+	switch kind {
+	case "f":
+		p := U * w
+		switch {
+		case p != p || p <= 0:
+			wu = 0
+		case p >= U:
+			wu = U
+		default:
+			wu = uint64(p) // truncates
+		}
+	case "u8":
+		wu = uint64(uint8(int64(w))) * 0x01010101
+	case "u16":
+		wu = uint64(uint16(int64(w))) * 0x00010001
+	default:
+		wu = uint64(uint32(int64(w)))
+	}
+	zu, ou := uint64(int64(z)+1<<31), uint64(int64(o)+1<<31)
+	q := (zu*(U-wu) + ou*wu + U/2) / U
+	return float64(int64(q) - 1<<31)
 }

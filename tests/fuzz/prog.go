@@ -94,8 +94,10 @@ type PBound struct {
 //	"sum", "maximum", "minimum" of A[0] over RDom R;
 //	"&", "|", "^", "<<", ">>" (2 int args), "~" (1); "mux" (index, values...);
 //	"absd" (2 args; for ints, its uint32 result cast to int32); "lerp"
-//	(zero, one, weight: floats); "sat" (SaturatingCast of A[0] to the type
-//	N: "u8", "i8", "u16", "i16", "u32", "i32", then cast to int32).
+//	(zero, one, weight: floats, or ints with the weight N: "f" a float,
+//	"u8", "u16", "u32" an int cast to that type); "sat" (SaturatingCast of
+//	A[0] to the type N: "u8", "i8", "u16", "i16", "u32", "i32", then cast
+//	to int32).
 type PExpr struct {
 	Op string   `json:"op"`
 	F  bool     `json:"f,omitempty"` // the value is float32 (else int32, or bool for "<" and "==")
@@ -346,10 +348,12 @@ func (p *Prog) typeErr() string {
 				bad = e.Op + " of floats"
 			}
 			same(e.A...)
-		case "absd", "lerp":
+		case "absd":
 			same(e.A...)
-			if e.Op == "lerp" && !e.F {
-				bad = "lerp of ints"
+		case "lerp":
+			same(e.A[:2]...)
+			if w := e.A[2]; isBool(w) || w.F != (e.F || e.N == "f") {
+				bad = "lerp with a weight of the wrong type"
 			}
 		case "mux":
 			same(e.A[1:]...)

@@ -191,6 +191,9 @@ func (b *builder) expr(e *PExpr) halide.Expr {
 		}
 		return halide.Cast(halide.Int32, halide.Absd(x(0), x(1)))
 	case "lerp":
+		if t, ok := satType[e.N]; ok {
+			return halide.Lerp(x(0), x(1), halide.Cast(t, x(2)))
+		}
 		return halide.Lerp(x(0), x(1), x(2))
 	case "sat":
 		return halide.Cast(halide.Int32, halide.SaturatingCast(satType[e.N], x(0)))
@@ -249,6 +252,9 @@ func (p *Prog) goExpr(e *PExpr) string {
 	case "mux":
 		return fmt.Sprintf("halide.Mux(%s)", all())
 	case "lerp":
+		if t, ok := map[string]string{"u8": "UInt8", "u16": "UInt16", "u32": "UInt32"}[e.N]; ok {
+			return fmt.Sprintf("halide.Lerp(%s, %s, halide.Cast(halide.%s, %s))", g(0), g(1), t, g(2))
+		}
 		return fmt.Sprintf("halide.Lerp(%s)", all())
 	case "absd":
 		if e.F {

@@ -313,6 +313,20 @@ func (g *pgen) operator(float bool, depth int, c *ectx) *PExpr {
 		return &PExpr{Op: "lerp", F: true, A: []*PExpr{e(), e(), w}}
 	case float:
 		return cast(true, g.operator(false, depth, c))
+	case r < 5 && g.p_(0.5):
+		// An integer lerp, by a float weight or by an unsigned one of
+		// 8, 16 or 32 bits (the int32 expression wrapped to it).
+		kind := []string{"f", "u8", "u16", "u32"}[g.rng.Intn(4)]
+		var w *PExpr
+		switch {
+		case kind != "f":
+			w = g.expr(false, depth, c)
+		case g.p_(0.5):
+			w = &PExpr{Op: "c", F: true, V: []float64{0, 0.25, 0.5, 1, 1.5, -0.5}[g.rng.Intn(6)]}
+		default:
+			w = g.expr(true, depth, c)
+		}
+		return &PExpr{Op: "lerp", N: kind, A: []*PExpr{e(), e(), w}}
 	case r < 6:
 		src := g.expr(g.p_(0.4), depth, c)
 		return &PExpr{Op: "sat", N: satTypes[g.rng.Intn(len(satTypes))], A: []*PExpr{src}}
