@@ -82,7 +82,7 @@ func ExampleLerp() {
 	f.Define(x).Is(halide.Lerp(float32(10), float32(20), halide.Cast(halide.Float32, x).Div(4)))
 	realize1[float32](f, 5)
 	// Integers: the uint8 weight 85*x is the fraction 85*x/255, and the
-	// result rounds to nearest: (10*170 + 200*85) / 255 = 73.4 is 73.
+	// result rounds to nearest: (10*170 + 200*85) / 255 = 73.3 is 73.
 	g := halide.NewFunc("g")
 	g.Define(x).Is(halide.Lerp(uint8(10), uint8(200), halide.Cast(halide.UInt8, x.Mul(85))))
 	realize1[uint8](g, 4)
