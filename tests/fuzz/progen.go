@@ -292,7 +292,10 @@ func (g *pgen) operator(float bool, depth int, c *ectx) *PExpr {
 	e := func() *PExpr { return g.expr(float, depth, c) }
 	switch r := g.rng.Intn(10); {
 	case r < 2:
-		n := g.intn(1, 4)
+		// At least two values: Mux of one value is that value (as in
+		// Halide), and an RVar only its index used would leave the
+		// update without it while the reference reduces over it.
+		n := g.intn(2, 4)
 		a := []*PExpr{g.expr(false, 1, c)}
 		for range n {
 			a = append(a, e())
