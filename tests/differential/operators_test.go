@@ -393,6 +393,9 @@ func TestOperatorsPrint(t *testing.T) {
 		{x.Shl(3), "shift_left(x, 3)"},
 		{halide.BitNot(x), "bitwise_not(x)"},
 		{halide.U8Sat(x), "uint8(min(max(x, 0), 255))"},
+		// On bools the bitwise operators are the logical ones.
+		{x.Lt(1).BitXor(x.Gt(2)), "((x < 1) != (x > 2))"},
+		{halide.BitNot(x.Lt(1)), "!(x < 1)"},
 	} {
 		if got := fmt.Sprint(c.e); got != c.want {
 			t.Errorf("got %s, want %s", got, c.want)
