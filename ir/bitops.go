@@ -28,13 +28,6 @@ const (
 	IntrinsicShiftRight = "shift_right"
 )
 
-func init() {
-	for _, n := range []string{IntrinsicBitAnd, IntrinsicBitOr, IntrinsicBitXor, IntrinsicShiftLeft, IntrinsicShiftRight} {
-		intrinsicArgs[n] = 2
-	}
-	intrinsicArgs[IntrinsicBitNot] = 1
-}
-
 // IsBitwise reports whether name is one of the bitwise intrinsics
 // (IntrinsicBitAnd ... IntrinsicShiftRight).
 func IsBitwise(name string) bool {
