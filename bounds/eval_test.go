@@ -349,9 +349,41 @@ func intrinsic(e *ir.Call, args []val) val {
 			return args[0]
 		case ir.IntrinsicPromiseClamped:
 			return intOp(t, ir.Min, intOp(t, ir.Max, args[0].i, args[1].i).i, args[2].i)
+		case ir.IntrinsicBitAnd:
+			return val{i: t.Wrap(args[0].i & args[1].i)}
+		case ir.IntrinsicBitOr:
+			return val{i: t.Wrap(args[0].i | args[1].i)}
+		case ir.IntrinsicBitXor:
+			return val{i: t.Wrap(args[0].i ^ args[1].i)}
+		case ir.IntrinsicBitNot:
+			return val{i: t.Wrap(^args[0].i)}
+		case ir.IntrinsicShiftLeft, ir.IntrinsicShiftRight:
+			return val{i: shiftBySteps(t, args[0].i, args[1].i, e.Name == ir.IntrinsicShiftLeft)}
 		}
 	}
 	panic("intrinsic " + e.Name)
+}
+
+// shiftBySteps is a shifted by n one place at a time, apart from
+// ir.Shift: doubling with wrap-around to the left, halving rounding down
+// to the right, a negative n (signed types) the other way.
+func shiftBySteps(t ir.Type, a, n int64, left bool) int64 {
+	steps := uint64(n)
+	if t.IsInt() && n < 0 {
+		left, steps = !left, uint64(-(n+1))+1
+	}
+	steps = min(steps, 70)
+	for range steps {
+		switch {
+		case left:
+			a = t.Wrap(a * 2)
+		case t.IsUInt():
+			a = int64(uint64(a) / 2)
+		default:
+			a = a >> 1 // floor(a / 2); stays -1 or 0 at the end
+		}
+	}
+	return a
 }
 
 // freeVars returns the sorted names of the variables of the expressions that

@@ -979,8 +979,45 @@ func (en env) call(e *ir.Call) Interval {
 			// The user promises x lies in [lo, hi]: trust it.
 			return Interval{args[1].Min, args[2].Max}
 		}
+	case ir.IntrinsicBitAnd, ir.IntrinsicShiftRight:
+		if len(args) == 2 && e.T.IsIntOrUInt() {
+			return bitwiseIv(e, args[0], args[1])
+		}
 	}
 	return unbounded(e.T)
+}
+
+// bitwiseIv bounds a & b and a >> b (ir.EvalBitwise); the other bitwise
+// intrinsics are left to the type's range. a & b lies in [0, b] when b is
+// not negative (the bits of b it keeps), and in [0, min(a, b)] when
+// neither is. a >> k for a constant k >= 0 is floor(a / 2^k), which keeps
+// a's order: the shifts of a's ends.
+func bitwiseIv(e *ir.Call, a, b Interval) Interval {
+	t := e.T
+	nonNeg := func(x Interval) bool { return t.IsUInt() || nonneg(x.Min) }
+	switch e.Name {
+	case ir.IntrinsicBitAnd:
+		switch {
+		case nonNeg(a) && nonNeg(b):
+			return fill(t, Interval{ir.IntConst(t, 0), minHi(a.Max, b.Max)})
+		case nonNeg(b):
+			return fill(t, Interval{ir.IntConst(t, 0), b.Max})
+		case nonNeg(a):
+			return fill(t, Interval{ir.IntConst(t, 0), a.Max})
+		}
+	case ir.IntrinsicShiftRight:
+		if k, ok := e.Args[1].(*ir.IntImm); ok && (t.IsUInt() || k.V >= 0) {
+			var r Interval
+			if a.Min != nil {
+				r.Min = ir.Simplify(ir.Bitwise(e.Name, a.Min, k))
+			}
+			if a.Max != nil {
+				r.Max = ir.Simplify(ir.Bitwise(e.Name, a.Max, k))
+			}
+			return fill(t, r)
+		}
+	}
+	return unbounded(t)
 }
 
 // mkCall rebuilds the intrinsic call e with new arguments, folding floor and

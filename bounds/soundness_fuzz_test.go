@@ -313,6 +313,22 @@ func (g *fuzzGen) expr(t ir.Type, depth int) ir.Expr {
 	case 9, 10:
 		return &ir.Cast{T: t, X: g.expr(g.otherType(), d)}
 	case 11:
+		if t.IsIntOrUInt() && g.r.Intn(2) == 0 {
+			switch name := [...]string{ir.IntrinsicBitAnd, ir.IntrinsicBitOr, ir.IntrinsicBitXor, ir.IntrinsicBitNot,
+				ir.IntrinsicShiftLeft, ir.IntrinsicShiftRight}[g.r.Intn(6)]; name {
+			case ir.IntrinsicBitNot:
+				return ir.Bitwise(name, g.expr(t, d))
+			case ir.IntrinsicShiftRight:
+				// A constant amount half the time: the case bounds
+				// follow.
+				if g.r.Intn(2) == 0 {
+					return ir.Bitwise(name, g.expr(t, d), ir.IntConst(t, int64(g.r.Intn(int(t.Bits)+3))))
+				}
+				fallthrough
+			default:
+				return ir.Bitwise(name, g.expr(t, d), g.expr(t, d))
+			}
+		}
 		return &ir.Call{T: t, Kind: ir.CallIntrinsic, Name: ir.IntrinsicAbs, Args: []ir.Expr{g.expr(t, d)}}
 	case 12:
 		if t.IsFloat() {

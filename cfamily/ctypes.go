@@ -63,6 +63,8 @@ const (
 	cPrecCond    = 3
 	cPrecOr      = 4
 	cPrecAnd     = 5
+	cPrecBitOr   = 6
+	cPrecBitXor  = 7
 	cPrecBitAnd  = 8
 	cPrecEq      = 9
 	cPrecRel     = 10

@@ -160,6 +160,8 @@ func (m *module) helperSource(name string) (int, string) {
     return a %[6]s b ? a : b;
 }
 `, m.d.HelperPrefix(), c, name, word, inf, lt, zero, pick)
+	case "shl", "shr":
+		return 0, m.shiftHelper(name, t, parts[0] == "shl")
 	case "abs":
 		return 0, fmt.Sprintf(`// |a| in int64; abs(MIN) wraps to MIN.
 %[1]slong long %[2]s(long long a) {
@@ -260,4 +262,54 @@ func (m *module) atomicHelper(name, opName string, t ir.Type) string {
 var opWord = map[ir.BinOp]string{
 	ir.Add: "add", ir.Sub: "sub", ir.Mul: "mul", ir.Div: "div", ir.Mod: "mod",
 	ir.Min: "min", ir.Max: "max", ir.And: "and", ir.Or: "or",
+}
+
+// shiftHelper writes gh_shl_<t> or gh_shr_<t>: ir.Shift, a shift defined
+// for every amount. A negative amount shifts the other way; an amount of
+// the width or more gives 0 (-1 for a right shift of a negative value).
+// Left shifts move unsigned bits, and a negative value shifts right as
+// -1 - ((-1 - a) >> n), since C leaves shifting negative values undefined
+// or implementation-defined.
+func (m *module) shiftHelper(name string, t ir.Type, left bool) string {
+	c := cType(t)
+	var b strings.Builder
+	word := map[bool]string{true: "left", false: "right"}[left]
+	fmt.Fprintf(&b, "// a shifted %s by n: a negative n shifts the other way, and by %d or more\n", word, t.Bits)
+	if t.IsInt() {
+		fmt.Fprintf(&b, "// to the left gives 0, to the right 0 or -1 (the sign of a).\n")
+	} else {
+		fmt.Fprintf(&b, "// gives 0.\n")
+	}
+	fmt.Fprintf(&b, "%s%s %s(%s a, %s n) {\n", m.d.HelperPrefix(), c, name, c, c)
+	if t.IsInt() {
+		fmt.Fprintf(&b, "    if (n < 0) {\n")
+		fmt.Fprintf(&b, "        const unsigned long long m = (unsigned long long)(-(n + 1)) + 1;\n")
+		fmt.Fprintf(&b, "        return m >= %d ? %s : %s;\n", t.Bits, shiftFill(t, !left), shiftBits(t, !left, "m"))
+		fmt.Fprintf(&b, "    }\n")
+	}
+	fmt.Fprintf(&b, "    return (unsigned long long)n >= %d ? %s : %s;\n", t.Bits, shiftFill(t, left), shiftBits(t, left, "n"))
+	fmt.Fprintf(&b, "}\n")
+	return b.String()
+}
+
+// shiftFill is a (of type t, in C) shifted by t.Bits or more: 0 to the
+// left, the sign to the right.
+func shiftFill(t ir.Type, left bool) string {
+	if left || !t.IsInt() {
+		return "0"
+	}
+	return "(a < 0 ? -1 : 0)"
+}
+
+// shiftBits is a (of type t, in C) shifted by amt, in [0, t.Bits), with no
+// undefined behaviour.
+func shiftBits(t ir.Type, left bool, amt string) string {
+	c, u := cType(t), cType(ir.Type{Code: ir.UIntCode, Bits: t.Bits})
+	switch {
+	case left:
+		return fmt.Sprintf("(%s)((%s)a << %s)", c, u, amt)
+	case t.IsInt():
+		return fmt.Sprintf("(a < 0 ? (%[1]s)(-1 - (%[1]s)((%[2]s)(-1 - a) >> %[3]s)) : (%[1]s)((%[2]s)a >> %[3]s))", c, u, amt)
+	}
+	return fmt.Sprintf("(%s)(a >> %s)", c, amt)
 }

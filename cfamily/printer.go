@@ -759,6 +759,8 @@ func (e *printer) call(x *ir.Call) (string, int) {
 		ir.IntrinsicAbs: 1, ir.IntrinsicSqrt: 1, ir.IntrinsicExp: 1, ir.IntrinsicLog: 1,
 		ir.IntrinsicPow: 2, ir.IntrinsicFloor: 1, ir.IntrinsicCeil: 1, ir.IntrinsicRound: 1,
 		ir.IntrinsicPromiseClamped: 3, ir.IntrinsicUnsafePromiseClamped: 3, ir.IntrinsicLikely: 1,
+		ir.IntrinsicBitAnd: 2, ir.IntrinsicBitOr: 2, ir.IntrinsicBitXor: 2, ir.IntrinsicBitNot: 1,
+		ir.IntrinsicShiftLeft: 2, ir.IntrinsicShiftRight: 2,
 	}
 	n, ok := nargs[x.Name]
 	if !ok {
@@ -775,6 +777,8 @@ func (e *printer) call(x *ir.Call) (string, int) {
 	case ir.IntrinsicPromiseClamped:
 		s, p := e.expr(ir.MinE(ir.MaxE(a0, x.Args[1]), x.Args[2]))
 		return e.cast(s, p, a0.Type(), x.T)
+	case ir.IntrinsicBitAnd, ir.IntrinsicBitOr, ir.IntrinsicBitXor, ir.IntrinsicBitNot, ir.IntrinsicShiftLeft, ir.IntrinsicShiftRight:
+		return e.bitwise(x)
 	case ir.IntrinsicAbs:
 		at := a0.Type()
 		switch {
@@ -816,4 +820,42 @@ func (e *printer) call(x *ir.Call) (string, int) {
 		args[i] = s
 	}
 	return e.cast(fn+"("+strings.Join(args, ", ")+")", cPrecPostfix, ir.Float64, x.T)
+}
+
+// bitwise prints a bitwise intrinsic (ir.EvalBitwise). And, or, xor and
+// not are C's operators, whose result C may promote to int and the cast
+// brings back to the type; shifts are helpers (gh_shl_<t>, gh_shr_<t>),
+// since C leaves shifts by negative or too large amounts undefined.
+func (e *printer) bitwise(x *ir.Call) (string, int) {
+	t := x.T
+	for _, a := range x.Args {
+		if a.Type() != t || !t.IsIntOrUInt() {
+			e.fail("operand of %s has type %v, the call %v; both must be the same integer type", x.Name, a.Type(), t)
+		}
+	}
+	promoted := t
+	if cNarrow(t) {
+		promoted = ir.Int32 // C's int
+	}
+	switch x.Name {
+	case ir.IntrinsicBitNot:
+		return e.cast("~"+e.operand(x.Args[0], cPrecUnary), cPrecUnary, promoted, t)
+	case ir.IntrinsicShiftLeft, ir.IntrinsicShiftRight:
+		fn := "gh_shl_"
+		if x.Name == ir.IntrinsicShiftRight {
+			fn = "gh_shr_"
+		}
+		return e.m.use(fn+cTypeSuffix(t)) + "(" + e.top(x.Args[0]) + ", " + e.top(x.Args[1]) + ")", cPrecPostfix
+	}
+	prec, sym := cPrecBitAnd, " & "
+	switch x.Name {
+	case ir.IntrinsicBitOr:
+		prec, sym = cPrecBitOr, " | "
+	case ir.IntrinsicBitXor:
+		prec, sym = cPrecBitXor, " ^ "
+	}
+	// Operands bind tighter than the operator, so that nested bitwise
+	// operators are parenthesized (and the compiler does not warn).
+	s := e.operand(x.Args[0], prec+1) + sym + e.operand(x.Args[1], prec+1)
+	return e.cast(s, prec, promoted, t)
 }

@@ -362,6 +362,8 @@ func (c *compiler) call(e *ir.Call) value {
 		x := e.Args[0]
 		clamp := ir.MinE(ir.MaxE(x, e.Args[1]), e.Args[2])
 		return c.convert(c.expr(clamp), e.T)
+	case ir.IntrinsicBitAnd, ir.IntrinsicBitOr, ir.IntrinsicBitXor, ir.IntrinsicBitNot, ir.IntrinsicShiftLeft, ir.IntrinsicShiftRight:
+		return c.bitwise(e)
 	case ir.IntrinsicAbs:
 		x := c.expr(e.Args[0])
 		var r value
@@ -470,4 +472,31 @@ func (c *compiler) traceStore(fn string, e *ir.Call) value {
 		hook(fn, at, toFloat(f))
 		return 0
 	})
+}
+
+// bitwise compiles a bitwise intrinsic: ir.EvalBitwise on its operands,
+// which have the call's integer type.
+func (c *compiler) bitwise(e *ir.Call) value {
+	t := e.T
+	args := make([]intFn, 2)
+	konst := true
+	for i, a := range e.Args {
+		v := c.expr(a)
+		if v.t != t || !t.IsIntOrUInt() {
+			c.fail("operand of %s has type %v, the call %v; both must be the same integer type: %s", e.Name, v.t, t, ir.ExprString(e))
+		}
+		konst = konst && v.konst
+		args[i] = v.i
+	}
+	op, x, y := ir.BitwiseOp(e.Name), args[0], args[1]
+	var r value
+	if y == nil {
+		r = intValue(t, func(f *frame) int64 { return op(t, x(f), 0) })
+	} else {
+		r = intValue(t, func(f *frame) int64 { return op(t, x(f), y(f)) })
+	}
+	if konst {
+		r = fold(r)
+	}
+	return r
 }

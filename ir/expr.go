@@ -173,6 +173,8 @@ var intrinsicArgs = map[string]int{
 	IntrinsicPow: 2, IntrinsicFloor: 1, IntrinsicCeil: 1, IntrinsicRound: 1,
 	IntrinsicPromiseClamped: 3, IntrinsicUnsafePromiseClamped: 3, IntrinsicLikely: 1,
 	IntrinsicMaxOver: 4,
+	IntrinsicBitAnd:  2, IntrinsicBitOr: 2, IntrinsicBitXor: 2, IntrinsicBitNot: 1,
+	IntrinsicShiftLeft: 2, IntrinsicShiftRight: 2,
 }
 
 // CheckLoweredCall returns why an executor cannot evaluate the call e of a

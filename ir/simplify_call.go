@@ -107,6 +107,8 @@ func foldIntrinsic(t Type, name string, args []Expr) Expr {
 		fallthrough
 	case IntrinsicSqrt, IntrinsicExp, IntrinsicLog, IntrinsicFloor, IntrinsicCeil, IntrinsicRound, IntrinsicPow:
 		return foldMath(t, name, args)
+	case IntrinsicBitAnd, IntrinsicBitOr, IntrinsicBitXor, IntrinsicBitNot, IntrinsicShiftLeft, IntrinsicShiftRight:
+		return foldBitwise(t, name, args)
 	}
 	return nil
 }
@@ -143,4 +145,31 @@ func foldMath(t Type, name string, args []Expr) Expr {
 		return nil
 	}
 	return Const(t, f(v[0]))
+}
+
+// foldBitwise evaluates a bitwise intrinsic on integer constants of its
+// type (EvalBitwise), and drops a shift by a constant 0.
+func foldBitwise(t Type, name string, args []Expr) Expr {
+	if !t.IsIntOrUInt() || len(args) != intrinsicArgs[name] {
+		return nil
+	}
+	var v [2]int64
+	konst := true
+	for i, a := range args {
+		c, ok := a.(*IntImm)
+		if a.Type() != t {
+			return nil
+		}
+		konst = konst && ok
+		if ok {
+			v[i] = c.V
+		}
+	}
+	if konst {
+		return &IntImm{T: t, V: EvalBitwise(name, t, v[0], v[1])}
+	}
+	if (name == IntrinsicShiftLeft || name == IntrinsicShiftRight) && IsConstValue(args[1], 0) {
+		return args[0]
+	}
+	return nil
 }

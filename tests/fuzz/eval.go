@@ -551,6 +551,47 @@ func (ev *Evaluator) eval(e *PExpr, en *env) float64 {
 			ev.fail("overflow", "int32(%g) overflows", x)
 		}
 		return t
+	case "&", "|", "^", "~", "<<", ">>":
+		return ev.bitwise(e.Op, a(0), func() float64 { return a(1) })
+	case "mux":
+		// A select chain: index k in [0, n-1) takes value k, any other
+		// the last; the values not taken are read speculatively, as
+		// "sel"'s other arm.
+		n := len(e.A) - 1
+		k := int64(a(0))
+		if k < 0 || k >= int64(n) {
+			k = int64(n - 1)
+		}
+		v := a(int(k) + 1)
+		for i := 1; i <= n; i++ {
+			if i != int(k)+1 {
+				ev.speculate(func() { a(i) })
+			}
+		}
+		return v
+	case "absd":
+		x, y := a(0), a(1)
+		if e.F {
+			return ev.arith(true, math.Abs(ev.arith(true, x-y)))
+		}
+		return wrap32(math.Abs(x - y)) // exact: |x - y| < 2^32
+	case "lerp":
+		z, o, w := a(0), a(1), a(2)
+		if !e.F {
+			return lerpInt32(z, o, w, e.N)
+		}
+		f := func(v float64) float64 { return ev.arith(true, v) }
+		return f(f(z*f(1-w)) + f(o*w))
+	case "sat":
+		v := a(0)
+		lo, hi := satRange(e.N)
+		if e.A[0].F {
+			if v != v {
+				return 0
+			}
+			v = math.Trunc(v)
+		}
+		return wrap32(math.Min(math.Max(v, lo), hi))
 	case "sum", "maximum", "minimum":
 		r := ev.P.RDoms[e.R]
 		sub := &env{p: en.p, n: en.n, bare: en.bare, rvars: map[string]int{}}
@@ -582,4 +623,87 @@ func (ev *Evaluator) eval(e *PExpr, en *env) float64 {
 	}
 	ev.fail("invalid", "unknown expression %q", e.Op)
 	return 0
+}
+
+// wrap32 is the integer v (|v| < 2^53) wrapped to int32, as a cast to
+// int32 of a wider integer wraps.
+func wrap32(v float64) float64 {
+	return float64(int32(uint32(int64(v) & 0xffffffff)))
+}
+
+// satRange is the range of a "sat" target type.
+func satRange(name string) (lo, hi float64) {
+	bits := map[byte]int{'8': 8, '1': 16, '3': 32}[name[1]]
+	if name[0] == 'u' {
+		return 0, math.Ldexp(1, bits) - 1
+	}
+	return -math.Ldexp(1, bits-1), math.Ldexp(1, bits-1) - 1
+}
+
+// bitwise evaluates the bitwise operator op of int32 values: a on its
+// own for "~", a and b() otherwise. A shift by a negative amount shifts
+// the other way; by 32 or more it gives 0 (or -1, right, for a negative
+// a). Shifts are computed as multiplications and floor divisions by
+// powers of two, the left one wrapped to int32, rather than with Go's
+// shift operators, so that the reference does not share the library's
+// arithmetic.
+func (ev *Evaluator) bitwise(op string, a float64, b func() float64) float64 {
+	x := int32(a)
+	switch op {
+	case "~":
+		return float64(^x)
+	case "&":
+		return float64(x & int32(b()))
+	case "|":
+		return float64(x | int32(b()))
+	case "^":
+		return float64(x ^ int32(b()))
+	}
+	n := b()
+	left := op == "<<"
+	if n < 0 {
+		left, n = !left, -n
+	}
+	if left {
+		if n >= 32 {
+			return 0
+		}
+		return wrap32(math.Mod(a*math.Ldexp(1, int(n)), math.Ldexp(1, 32)))
+	}
+	if n >= 32 {
+		n = 31 // floor(a / 2^31) is already 0 or -1 for an int32 a
+	}
+	return math.Floor(a / math.Ldexp(1, int(n)))
+}
+
+// lerpInt32 is Halide's lerp of the int32 values z and o by the weight w
+// of kind: "f" a float32 value, else the int32 w wrapped to "u8", "u16" or
+// "u32". The weight becomes a fraction of U = 2^32 - 1 (an 8-bit one
+// times 0x01010101, a 16-bit one times 0x00010001, a float one truncated
+// from U*w in float64 and saturated, NaN to 0); the values, offset by
+// 2^31, are mixed as round((z(U - w) + o w) / U), exactly in uint64.
+func lerpInt32(z, o, w float64, kind string) float64 {
+	const U = 1<<32 - 1
+	var wu uint64
+	switch kind {
+	case "f":
+		p := U * w
+		switch {
+		case p != p || p <= 0:
+			wu = 0
+		case p >= U:
+			wu = U
+		default:
+			wu = uint64(p) // truncates
+		}
+	case "u8":
+		wu = uint64(uint8(int64(w))) * 0x01010101
+	case "u16":
+		wu = uint64(uint16(int64(w))) * 0x00010001
+	default:
+		wu = uint64(uint32(int64(w)))
+	}
+	zu, ou := uint64(int64(z)+1<<31), uint64(int64(o)+1<<31)
+	q := (zu*(U-wu) + ou*wu + U/2) / U
+	return float64(int64(q) - 1<<31)
 }

@@ -98,7 +98,13 @@ type PBound struct {
 //	"p" Param N; "call" Func N at A; "in" input N at A;
 //	"+", "-", "*", "/", "%", "min", "max" (2 args); "clamp" (3);
 //	"sel" (cond, a, b); "<", "==" (2 args, bool); "cast" (to F);
-//	"sum", "maximum", "minimum" of A[0] over RDom R.
+//	"sum", "maximum", "minimum" of A[0] over RDom R;
+//	"&", "|", "^", "<<", ">>" (2 int args), "~" (1); "mux" (index, values...);
+//	"absd" (2 args; for ints, its uint32 result cast to int32); "lerp"
+//	(zero, one, weight: floats, or ints with the weight N: "f" a float,
+//	"u8", "u16", "u32" an int cast to that type); "sat" (SaturatingCast of
+//	A[0] to the type N: "u8", "i8", "u16", "i16", "u32", "i32", then cast
+//	to int32).
 type PExpr struct {
 	Op string   `json:"op"`
 	F  bool     `json:"f,omitempty"` // the value is float32 (else int32, or bool for "<" and "==")
@@ -344,6 +350,27 @@ func (p *Prog) typeErr() string {
 			same(e.A...)
 		case "sel":
 			same(e.A[1:]...)
+		case "&", "|", "^", "<<", ">>", "~":
+			if e.F {
+				bad = e.Op + " of floats"
+			}
+			same(e.A...)
+		case "absd":
+			same(e.A...)
+		case "lerp":
+			same(e.A[:2]...)
+			if w := e.A[2]; isBool(w) || w.F != (e.F || e.N == "f") {
+				bad = "lerp with a weight of the wrong type"
+			}
+		case "mux":
+			same(e.A[1:]...)
+			if a := e.A[0]; a.F || isBool(a) {
+				bad = "mux with a non-int index"
+			}
+		case "sat":
+			if e.F || isBool(e.A[0]) {
+				bad = "sat of a bool or to a float"
+			}
 		case "<", "==":
 			same(e.A...)
 		case "call", "in":

@@ -171,6 +171,12 @@ func TestProgCoverage(t *testing.T) {
 						if (x.Op == "/" || x.Op == "%") && x.A[1].Op != "c" {
 							seen["divisor expression"]++
 						}
+						if x.Op == "lerp" && !x.F {
+							seen["integer lerp"]++
+						}
+						if (x.Op == "<<" || x.Op == ">>") && x.A[1].Op == "c" && (x.A[1].V < 0 || x.A[1].V >= 32) {
+							seen["shift out of [0, 32)"]++
+						}
 						if x.Op == "cast" && !x.F && x.A[0].Op == "*" && len(x.A[0].A) == 2 && x.A[0].A[1].Op == "p" {
 							seen["int32(clamp(f, 0, 1) * pf)"]++
 						}
@@ -189,6 +195,7 @@ func TestProgCoverage(t *testing.T) {
 		"several updates", "1-D rdom update", "2-D rdom update", "update +=", "update max=", "update min=",
 		"histogram", "scan", "loop-carried", "negative divisor", "divisor expression", "int32(clamp(f, 0, 1) * pf)",
 		"op sel", "op min", "op max", "op clamp", "op cast", "op %", "op /", "op sum", "op maximum", "op minimum", "op p",
+		"op &", "op |", "op ^", "op ~", "op <<", "op >>", "op mux", "op absd", "op lerp", "op sat", "integer lerp", "shift out of [0, 32)",
 		"directive in", "directive reorder", "directive split", "directive compute_at", "directive gpu_blocks",
 		"target cpu", "target gpu"}
 	var miss []string

@@ -178,6 +178,32 @@ func (b *builder) expr(e *PExpr) halide.Expr {
 			return halide.Cast(halide.Float32, x(0))
 		}
 		return halide.Cast(halide.Int32, x(0))
+	case "&":
+		return x(0).BitAnd(x(1))
+	case "|":
+		return x(0).BitOr(x(1))
+	case "^":
+		return x(0).BitXor(x(1))
+	case "~":
+		return halide.BitNot(x(0))
+	case "<<":
+		return x(0).Shl(x(1))
+	case ">>":
+		return x(0).Shr(x(1))
+	case "mux":
+		return halide.Mux(x(0), args()[1:]...)
+	case "absd":
+		if e.F {
+			return halide.Absd(x(0), x(1))
+		}
+		return halide.Cast(halide.Int32, halide.Absd(x(0), x(1)))
+	case "lerp":
+		if t, ok := satType[e.N]; ok {
+			return halide.Lerp(x(0), x(1), halide.Cast(t, x(2)))
+		}
+		return halide.Lerp(x(0), x(1), x(2))
+	case "sat":
+		return halide.Cast(halide.Int32, halide.SaturatingCast(satType[e.N], x(0)))
 	case "sum":
 		return halide.Sum(x(0))
 	case "maximum":
@@ -187,6 +213,10 @@ func (b *builder) expr(e *PExpr) halide.Expr {
 	}
 	panic(fmt.Sprintf("fuzz: unknown program expression %q", e.Op))
 }
+
+// satType is the type of each "sat" target.
+var satType = map[string]halide.Type{"u8": halide.UInt8, "i8": halide.Int8, "u16": halide.UInt16, "i16": halide.Int16,
+	"u32": halide.UInt32, "i32": halide.Int32}
 
 // goConst prints a constant as a typed halide.E call.
 func goConst(float bool, v float64) string {
@@ -206,7 +236,8 @@ func (p *Prog) goExpr(e *PExpr) string {
 		}
 		return strings.Join(s, ", ")
 	}
-	method := map[string]string{"+": "Add", "-": "Sub", "*": "Mul", "/": "Div", "%": "Mod", "<": "Lt", "==": "Eq"}
+	method := map[string]string{"+": "Add", "-": "Sub", "*": "Mul", "/": "Div", "%": "Mod", "<": "Lt", "==": "Eq",
+		"&": "BitAnd", "|": "BitOr", "^": "BitXor", "<<": "Shl", ">>": "Shr"}
 	switch e.Op {
 	case "c":
 		return goConst(e.F, e.V)
@@ -223,6 +254,23 @@ func (p *Prog) goExpr(e *PExpr) string {
 		return fmt.Sprintf("halide.%s%s(%s)", strings.ToUpper(e.Op[:1]), e.Op[1:], all())
 	case "sel":
 		return fmt.Sprintf("halide.Select(%s)", all())
+	case "~":
+		return fmt.Sprintf("halide.BitNot(%s)", g(0))
+	case "mux":
+		return fmt.Sprintf("halide.Mux(%s)", all())
+	case "lerp":
+		if t, ok := map[string]string{"u8": "UInt8", "u16": "UInt16", "u32": "UInt32"}[e.N]; ok {
+			return fmt.Sprintf("halide.Lerp(%s, %s, halide.Cast(halide.%s, %s))", g(0), g(1), t, g(2))
+		}
+		return fmt.Sprintf("halide.Lerp(%s)", all())
+	case "absd":
+		if e.F {
+			return fmt.Sprintf("halide.Absd(%s)", all())
+		}
+		return fmt.Sprintf("halide.Cast(halide.Int32, halide.Absd(%s))", all())
+	case "sat":
+		name := map[string]string{"u8": "UInt8", "i8": "Int8", "u16": "UInt16", "i16": "Int16", "u32": "UInt32", "i32": "Int32"}[e.N]
+		return fmt.Sprintf("halide.Cast(halide.Int32, halide.SaturatingCast(halide.%s, %s))", name, g(0))
 	case "cast":
 		if e.F {
 			return fmt.Sprintf("halide.Cast(halide.Float32, %s)", g(0))

@@ -277,8 +277,78 @@ func (g *pgen) expr(float bool, depth int, c *ectx) *PExpr {
 		return cast(float, g.expr(!float, depth-1, c))
 	case r < 0.93 && c.reduce:
 		return g.inlineReduction(float, c)
+	case g.p_(0.6):
+		return g.operator(float, depth-1, c)
 	}
 	return g.leaf(float, c)
+}
+
+// shiftAmounts are the constant shift amounts drawn: both signs, and the
+// width of int32 and around it.
+var shiftAmounts = []int{-40, -33, -32, -31, -5, -1, 0, 1, 2, 3, 7, 16, 31, 32, 33, 40}
+
+// satTypes are the targets of the "sat" expressions (SaturatingCast).
+var satTypes = []string{"u8", "i8", "u16", "i16", "u32", "i32"}
+
+// operator draws one of the operators beyond arithmetic: bitwise
+// operators and shifts (int), Mux, Absd, Lerp (float), saturating casts.
+func (g *pgen) operator(float bool, depth int, c *ectx) *PExpr {
+	e := func() *PExpr { return g.expr(float, depth, c) }
+	switch r := g.rng.Intn(10); {
+	case r < 2:
+		// At least two values: Mux of one value is that value (as in
+		// Halide), and an RVar only its index used would leave the
+		// update without it while the reference reduces over it.
+		n := g.intn(2, 4)
+		a := []*PExpr{g.expr(false, 1, c)}
+		for range n {
+			a = append(a, e())
+		}
+		return &PExpr{Op: "mux", F: float, A: a}
+	case r < 4:
+		return &PExpr{Op: "absd", F: float, A: []*PExpr{e(), e()}}
+	case float && r < 7:
+		var w *PExpr
+		switch {
+		case g.p_(0.4):
+			w = &PExpr{Op: "c", F: true, V: []float64{0, 0.25, 0.5, 1, 1.5, -0.5}[g.rng.Intn(6)]}
+		case g.p_(0.5):
+			w = &PExpr{Op: "clamp", F: true, A: []*PExpr{e(), {Op: "c", F: true}, {Op: "c", F: true, V: 1}}}
+		default:
+			w = e()
+		}
+		return &PExpr{Op: "lerp", F: true, A: []*PExpr{e(), e(), w}}
+	case float:
+		return cast(true, g.operator(false, depth, c))
+	case r < 5 && g.p_(0.5):
+		// An integer lerp, by a float weight or by an unsigned one of
+		// 8, 16 or 32 bits (the int32 expression wrapped to it).
+		kind := []string{"f", "u8", "u16", "u32"}[g.rng.Intn(4)]
+		var w *PExpr
+		switch {
+		case kind != "f":
+			w = g.expr(false, depth, c)
+		case g.p_(0.5):
+			w = &PExpr{Op: "c", F: true, V: []float64{0, 0.25, 0.5, 1, 1.5, -0.5}[g.rng.Intn(6)]}
+		default:
+			w = g.expr(true, depth, c)
+		}
+		return &PExpr{Op: "lerp", N: kind, A: []*PExpr{e(), e(), w}}
+	case r < 6:
+		src := g.expr(g.p_(0.4), depth, c)
+		return &PExpr{Op: "sat", N: satTypes[g.rng.Intn(len(satTypes))], A: []*PExpr{src}}
+	case r < 8:
+		var n *PExpr
+		if g.p_(0.7) {
+			n = &PExpr{Op: "c", V: float64(shiftAmounts[g.rng.Intn(len(shiftAmounts))])}
+		} else {
+			n = e()
+		}
+		return &PExpr{Op: []string{"<<", ">>"}[g.rng.Intn(2)], A: []*PExpr{e(), n}}
+	case r < 9:
+		return &PExpr{Op: "~", A: []*PExpr{e()}}
+	}
+	return &PExpr{Op: []string{"&", "|", "^"}[g.rng.Intn(3)], A: []*PExpr{e(), e()}}
 }
 
 // leaf draws a constant, a var, a Param or a read.

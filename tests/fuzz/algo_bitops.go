@@ -1,0 +1,119 @@
+package fuzz
+
+import (
+	"fmt"
+	"math/rand"
+
+	"github.com/gohalide/gohalide/halide"
+)
+
+// bitops: Funcs of narrow types built from the operators beyond
+// arithmetic, for the schedule fuzzer:
+//
+//	q(x, y)    = u8_sat(padded(x, y) * 40)                  (uint8)
+//	edge(x, y) = absd(q(x-1, y), q(x+1, y))                 (uint8)
+//	bitops(x, y) = mux(y & 3,
+//	    int32(edge(x, y-1)) << 2 | int32(edge(x, y+1)),
+//	    int32(edge(x, y)) >> 1,
+//	    ~int32(q(x, y)),
+//	    int32(lerp(q(x, y), edge(x, y), uint8(x * 37))))   (int32)
+func bitopsAlgo() *Algo {
+	return &Algo{
+		Name:      "bitops",
+		SizeNames: []string{"W", "H"},
+		Sizes:     func(rng *rand.Rand) []int { return []int{prime(rng, 5, 37), prime(rng, 5, 23)} },
+		Funcs: []FuncSpec{
+			{Name: "bitops", Stages: []StageSpec{{Dims: d("x", "y")}}},
+			{Name: "edge", Stages: []StageSpec{{Dims: d("x", "y")}}, Consumers: []StageRef{{"bitops", 0}}},
+			{Name: "q", Stages: []StageSpec{{Dims: d("x", "y")}}, Consumers: []StageRef{{"edge", 0}, {"bitops", 0}}},
+			{Name: "padded", Stages: []StageSpec{{Dims: d("x", "y")}}, Consumers: []StageRef{{"q", 0}}},
+		},
+		Wraps: []WrapSpec{
+			{Src: "q", Consumer: "edge", Dims: []string{"x", "y"}, ConsumerStages: []int{0}},
+			{Src: "edge", Consumer: "bitops", Dims: []string{"x", "y"}, ConsumerStages: []int{0}},
+		},
+		Known: map[string]string{},
+		Build: func(sz []int) *Instance {
+			W, H := sz[0], sz[1]
+			x, y := halide.NewVar("x"), halide.NewVar("y")
+			in := halide.NewImageParam("in", halide.Int32, 2)
+			padded := halide.RepeatEdge(in)
+			q, edge, out := bitopsFuncs(x, y, padded)
+			inst := &Instance{
+				Funcs:  map[string]*halide.Func{"bitops": out, "edge": edge, "q": q, "padded": padded},
+				Images: map[string]*halide.ImageParam{"in": in},
+				Vars:   map[string]halide.VarOrRVar{"x": x, "y": y},
+				Out:    out,
+			}
+			inst.Run = func(p *halide.Pipeline, seed int64) (string, error) {
+				rng := rand.New(rand.NewSource(seed))
+				ib := halide.NewBuffer[int32](W, H)
+				fillInt(rng, ib)
+				in.Set(ib)
+				res := halide.NewBuffer[int32](W, H)
+				if err := p.Realize(res); err != nil {
+					return "", err
+				}
+				cl := func(v, n int) int { return min(max(v, 0), n-1) }
+				qv := func(x, y int) int64 { return min(max(int64(ib.Get(cl(x, W), cl(y, H)))*40, 0), 255) }
+				ev := func(x, y int) int64 {
+					a, b := qv(x-1, y), qv(x+1, y)
+					if a > b {
+						return a - b
+					}
+					return b - a
+				}
+				return compareInt(res, func(c []int) int64 {
+					x, y := c[0], c[1]
+					switch y % 4 { // y >= 0 here
+					case 0:
+						return ev(x, y-1)*4 | ev(x, y+1)
+					case 1:
+						return ev(x, y) / 2
+					case 2:
+						return -1 - qv(x, y) // the bits of int32(q) flipped
+					}
+					w := int64(uint8(x * 37))
+					return (qv(x, y)*(255-w) + ev(x, y)*w + 127) / 255 // rounded
+				}, []int{W, H}), nil
+			}
+			return inst
+		},
+		Source: func(sz []int) string {
+			return fmt.Sprintf(`// bitops, W = %d, H = %d
+x, y := halide.NewVar("x"), halide.NewVar("y")
+in := halide.NewImageParam("in", halide.Int32, 2) // [W, H], values in ±[1, 9]
+padded := halide.RepeatEdge(in)
+q := halide.NewFunc("q")
+q.Define(x, y).Is(halide.U8Sat(padded.At(x, y).Mul(40)))
+edge := halide.NewFunc("edge")
+edge.Define(x, y).Is(halide.Absd(q.At(x.Sub(1), y), q.At(x.Add(1), y)))
+bitops := halide.NewFunc("bitops")
+i32 := func(e halide.Expr) halide.Expr { return halide.Cast(halide.Int32, e) }
+bitops.Define(x, y).Is(halide.Mux(y.BitAnd(3),
+	i32(edge.At(x, y.Sub(1))).Shl(2).BitOr(i32(edge.At(x, y.Add(1)))),
+	i32(edge.At(x, y)).Shr(1),
+	halide.BitNot(i32(q.At(x, y))),
+	i32(halide.Lerp(q.At(x, y), edge.At(x, y), halide.Cast(halide.UInt8, x.Mul(37))))))
+// output: bitops realized over [W, H]
+`, sz[0], sz[1])
+		},
+	}
+}
+
+// bitopsFuncs defines q, edge and the output of bitops over padded (the
+// definitions Source prints).
+func bitopsFuncs(x, y halide.Var, padded *halide.Func) (q, edge, out *halide.Func) {
+	q = halide.NewFunc("q")
+	q.Define(x, y).Is(halide.U8Sat(padded.At(x, y).Mul(40)))
+	edge = halide.NewFunc("edge")
+	edge.Define(x, y).Is(halide.Absd(q.At(x.Sub(1), y), q.At(x.Add(1), y)))
+	out = halide.NewFunc("bitops")
+	i32 := func(e halide.Expr) halide.Expr { return halide.Cast(halide.Int32, e) }
+	out.Define(x, y).Is(halide.Mux(y.BitAnd(3),
+		i32(edge.At(x, y.Sub(1))).Shl(2).BitOr(i32(edge.At(x, y.Add(1)))),
+		i32(edge.At(x, y)).Shr(1),
+		halide.BitNot(i32(q.At(x, y))),
+		i32(halide.Lerp(q.At(x, y), edge.At(x, y), halide.Cast(halide.UInt8, x.Mul(37))))))
+	return q, edge, out
+}
