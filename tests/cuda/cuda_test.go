@@ -142,7 +142,9 @@ func TestBadInputs(t *testing.T) {
 		Args: []ir.KernelArg{{Name: "out", T: ir.Float32, IsBuffer: true, Written: true}, {Name: "n", T: ir.Int32}},
 		Body: &ir.Allocate{Name: "tile", T: ir.Float32, Memory: ir.GPUShared, Extents: []ir.Expr{ir.NewVar("n")},
 			Body: &ir.Store{Buf: "tile", Index: ir.NewVar(ir.ThreadID[0]), Value: ir.Const(ir.Float32, 1)}}}
-	big.Allocs = []ir.KernelAlloc{{Func: "tile", T: ir.Float32, Memory: ir.GPUShared, Dynamic: true, Size: ir.NewVar("n")}}
+	// Its record (element counts, the dynamic region) is derived from the
+	// body by the rules lowering uses.
+	big = big.Recorded()
 	err = d.Launch(big, [3]int{1, 1, 1}, [3]int{32, 1, 1}, map[string]any{"n": int32(1 << 20)}, map[string]any{"out": make([]float32, 32)})
 	if err == nil || !strings.Contains(err.Error(), "shared memory") {
 		t.Errorf("too much shared memory: got %v", err)
