@@ -301,14 +301,6 @@ func boundsOf(e Expr, depth int) interval {
 				r = r.intersect(boundsOf(e.X, depth-1))
 			}
 		}
-		if !r.hasLo && !r.hasHi && (s.IsFloat() || s.IsIntOrUInt()) {
-			// A float cast saturates and a narrowing cast wraps: either
-			// may give the type's extremes, which is what these known
-			// ends say (mayLeaveType then keeps a comparison from moving
-			// a constant across to the cast's side: 1 + x < int32(f) is
-			// not x < int32(f) - 1 when int32(f) is -2^31).
-			r = typeInterval(e.T)
-		}
 		return r
 	case *Call:
 		if e.Kind != CallIntrinsic {
@@ -326,11 +318,6 @@ func boundsOf(e Expr, depth int) interval {
 				lo, hi := boundsOf(e.Args[1], depth-1), boundsOf(e.Args[2], depth-1)
 				return minMaxInterval(Min, minMaxInterval(Max, x, lo), hi)
 			}
-		case IntrinsicBitAnd, IntrinsicBitOr, IntrinsicBitXor, IntrinsicBitNot, IntrinsicShiftLeft, IntrinsicShiftRight:
-			// Any value of the type (a left shift wraps to -2^31 and
-			// beyond): known ends, so that mayLeaveType sees the
-			// overflow a rearranged comparison would make.
-			return typeInterval(e.T)
 		case IntrinsicUnsafePromiseClamped:
 			if len(e.Args) == 3 {
 				lo, ok1 := constInt(e.Args[1])
@@ -344,14 +331,4 @@ func boundsOf(e Expr, depth int) interval {
 		return boundsOf(e.Body, depth-1)
 	}
 	return interval{}
-}
-
-// typeInterval is the range of integer type t as known ends, or unknown
-// ends for a type whose range an int64 does not hold (uint64) or that is
-// not an integer.
-func typeInterval(t Type) interval {
-	if !t.IsIntOrUInt() || (t.IsUInt() && t.Bits >= 64) {
-		return interval{}
-	}
-	return interval{t.Min(), t.Max(), true, true}
 }

@@ -121,6 +121,9 @@ func mayLeaveType(e Expr) bool {
 	loOK, hiOK := true, true
 	for _, tm := range l.terms {
 		b := boundsOf(tm.x, boundsDepth)
+		if extremeAtom(tm.x) {
+			b = typeInterval(tm.x.Type())
+		}
 		if tm.k < 0 {
 			b.lo, b.hi, b.hasLo, b.hasHi = b.hi, b.lo, b.hasHi, b.hasLo
 		}
@@ -241,4 +244,33 @@ func mkSelect(c, t, f Expr) Expr {
 		return &Select{n.X, f, t}
 	}
 	return &Select{c, t, f}
+}
+
+// extremeAtom reports whether e is an atom that reaches the ends of its
+// type for ordinary operands: a float-to-int or narrowing cast (it
+// saturates or wraps) or a bitwise intrinsic (-1 << 31 is -2^31). A
+// rearranged comparison must not add a constant to one (1 + x < (-1 << 31)
+// is not x < (-1 << 31) - 1, which wraps). Elsewhere the simplifier keeps
+// such atoms' bounds unknown: its intervals are those of the values
+// without wrapping, and known ends would let it decide int32(f) + 1 >
+// -2^31, false where int32(f) saturates at 2^31 - 1.
+func extremeAtom(e Expr) bool {
+	switch e := e.(type) {
+	case *Cast:
+		s := e.X.Type()
+		return e.T.IsIntOrUInt() && (s.IsFloat() || (s.IsIntOrUInt() && (s.Bits > e.T.Bits || (s.IsUInt() != e.T.IsUInt() && s.Bits == e.T.Bits))))
+	case *Call:
+		return e.Kind == CallIntrinsic && IsBitwise(e.Name)
+	}
+	return false
+}
+
+// typeInterval is the range of integer type t as known ends, or unknown
+// ends for a type whose range an int64 does not hold (uint64) or that is
+// not an integer.
+func typeInterval(t Type) interval {
+	if !t.IsIntOrUInt() || (t.IsUInt() && t.Bits >= 64) {
+		return interval{}
+	}
+	return interval{t.Min(), t.Max(), true, true}
 }
