@@ -63,11 +63,32 @@ func commonLoads(st *State) error {
 		body := commonLoadsKernel(k.Body, vectorAlignments(k))
 		// Its steps rebuild the nodes they walk: a body that prints the
 		// same (the same names, values and order) is the kernel as it was.
-		if body != k.Body && ir.StmtString(body) == ir.StmtString(k.Body) {
+		// Printing costs as much as the pass on a kernel of thousands of
+		// unrolled statements (a second of Lower on a random program), so
+		// a body that large counts as changed without the comparison.
+		if body != k.Body && stmtNodes(k.Body, maxComparedNodes) <= maxComparedNodes && ir.StmtString(body) == ir.StmtString(k.Body) {
 			return k, nil, nil
 		}
 		return k.WithBody(body), nil, nil
 	})
+}
+
+// maxComparedNodes bounds the kernels whose bodies common_loads compares
+// by printing (the app kernels have a few thousand nodes).
+const maxComparedNodes = 20000
+
+// stmtNodes counts the nodes of s, statements and expressions, up to
+// limit+1.
+func stmtNodes(s ir.Stmt, limit int) int {
+	n := 0
+	ir.WalkStmt(s, func(ir.Stmt) bool {
+		n++
+		return n <= limit
+	}, func(ir.Expr) bool {
+		n++
+		return n <= limit
+	})
+	return n
 }
 
 // commonLoadsKernel returns body with the four steps applied. align gives

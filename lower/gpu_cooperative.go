@@ -31,7 +31,9 @@ func gpuCooperative(st *State) error {
 		ir.WalkStmt(k, func(x ir.Stmt) bool {
 			if a, ok := x.(*ir.Allocate); ok {
 				shared[a.Name] = a.Memory == ir.GPUShared
-				registers[a.Name] = a.Memory == ir.Register
+				// Any other allocation inside a kernel is one copy per
+				// thread: registers, and Stack or Heap scratch alike.
+				registers[a.Name] = a.Memory != ir.GPUShared && !a.InGlobal
 			}
 			return true
 		}, nil)
@@ -45,7 +47,7 @@ func gpuCooperative(st *State) error {
 					return x
 				}
 				if reg := outerRegisterRead(pc.Body, registers); reg != "" && coopErr == nil {
-					coopErr = ir.Errorf(ir.ErrSchedule, pc.Func, "store_in(GPUShared)", "%s is stored in GPU shared memory and produced by all the block's threads together, but it reads %s, which is in registers: each thread holds its own %s, so the threads would compute %s from each other's data", pc.Func, reg, reg, pc.Func).
+					coopErr = ir.Errorf(ir.ErrSchedule, pc.Func, "store_in(GPUShared)", "%s is stored in GPU shared memory and produced by all the block's threads together, but it reads %s, which is per thread (registers, or a thread's own Stack or Heap copy): each thread holds its own %s, so the threads would compute %s from each other's data", pc.Func, reg, reg, pc.Func).
 						WithLegal("store %s in GPUShared, compute %s inside the production of %s (compute_at one of %s's loops), or store %s in registers", reg, reg, pc.Func, pc.Func, pc.Func)
 					return x
 				}

@@ -240,7 +240,7 @@ func sufficient(c ir.Expr, scope bounds.Scope, budget *proofBudget) ir.Expr {
 // kernels spend up to about 25,000 (gemm with split K); a random program
 // with hundreds of unrolled guards over long expressions spent millions
 // (seconds of Lower) before the budget.
-const maxPartitionProofs = 100000
+const maxPartitionProofs = 50000
 
 // proofBudget counts down the comparisons a kernel may still bound.
 type proofBudget struct{ left int }
