@@ -196,21 +196,17 @@ func insideGPU(loops []*ir.For) bool {
 // directly or through the lets.
 func usedOf(e ir.Expr, inner map[string]bool, lets map[string]ir.Expr) []string {
 	seen := map[string]bool{}
-	ir.UsesAny(ir.Substitute(e, lets), func(n string) bool {
-		if inner[n] {
-			seen[n] = true
+	for _, x := range []ir.Expr{e, ir.Substitute(e, lets)} {
+		ir.UsesAny(x, func(n string) bool {
+			seen[n] = seen[n] || inner[n]
+			return false
+		})
+	}
+	var out []string
+	for n, in := range seen {
+		if in {
+			out = append(out, n)
 		}
-		return false
-	})
-	ir.UsesAny(e, func(n string) bool {
-		if inner[n] {
-			seen[n] = true
-		}
-		return false
-	})
-	out := make([]string, 0, len(seen))
-	for n := range seen {
-		out = append(out, n)
 	}
 	sort.Strings(out)
 	return out
