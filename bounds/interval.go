@@ -155,7 +155,7 @@ func mkBin(op ir.BinOp, a, b ir.Expr) ir.Expr {
 	if t := a.Type(); t.IsInt() && t.Bits >= 32 && offsetOverflows(t, op, a, b) {
 		return nil
 	}
-	return ir.Simplify(&ir.Binary{Op: op, A: a, B: b})
+	return ir.SimplifyBinary(op, a, b)
 }
 
 // offsetOverflows reports whether a op b (Add, Sub, or Mul by a constant)
@@ -222,7 +222,7 @@ func ptBin(op ir.BinOp, a, b ir.Expr) ir.Expr {
 	if r := fold(op, a, b, true); r != nil {
 		return r
 	}
-	return ir.Simplify(&ir.Binary{Op: op, A: a, B: b})
+	return ir.SimplifyBinary(op, a, b)
 }
 
 // boolOp maps min and max of booleans to && and ||.

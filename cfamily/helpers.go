@@ -245,10 +245,10 @@ func (m *module) atomicHelper(name, opName string, t ir.Type) string {
 	e := newPrinter(m, "")
 	e.vars["old"] = []cVar{{"old", t}}
 	e.vars["x"] = []cVar{{"x", t}}
-	val, _ := e.expr(&ir.Binary{Op: op, A: &ir.Var{T: t, Name: "old"}, B: &ir.Var{T: t, Name: "x"}})
+	val, _ := e.expr(ir.Bin(op, &ir.Var{T: t, Name: "old"}, &ir.Var{T: t, Name: "x"}))
 	c := cType(t)
 	cas := m.use("gh_cas_" + cTypeSuffix(t))
-	what := ir.ExprString(&ir.Binary{Op: op, A: &ir.Var{T: t, Name: "*p"}, B: &ir.Var{T: t, Name: "x"}})
+	what := ir.ExprString(ir.Bin(op, &ir.Var{T: t, Name: "*p"}, &ir.Var{T: t, Name: "x"}))
 	return fmt.Sprintf(`// *p = %[5]s, atomically.
 %[1]svoid %[2]s(%[3]s *p, %[3]s x) {
     %[3]s old = *p;

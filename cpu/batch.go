@@ -289,9 +289,7 @@ func coefficient(e ir.Expr, v string) ir.Expr {
 			if ca == nil || cb == nil {
 				return nil
 			}
-			c := *x
-			c.A, c.B = ca, cb
-			return &c
+			return ir.Bin(x.Op, ca, cb)
 		case ir.Mul:
 			if ua && ub {
 				return nil

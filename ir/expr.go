@@ -112,9 +112,15 @@ func (op BinOp) Holds(lt, eq bool) bool {
 }
 
 // Binary applies Op to A and B, which have the same type.
+//
+// Build one with Bin (or the shorthands AddE ... AndE): they record the
+// result type, so that Type is O(1) on the deep min/max and sum chains that
+// bounds inference builds. A Binary written as a literal has no record and
+// computes its type from A, which walks A's left spine.
 type Binary struct {
 	Op   BinOp
 	A, B Expr
+	t    Type // the result type, set by bin; zero when the node was written as a literal
 }
 
 // Not is logical negation of a bool.
@@ -269,11 +275,25 @@ func (e *FloatImm) Type() Type { return e.T }
 func (e *Var) Type() Type      { return e.T }
 func (e *Cast) Type() Type     { return e.T }
 func (e *Binary) Type() Type {
-	if e.Op.IsComparison() {
+	if e.t.Bits != 0 {
+		return e.t
+	}
+	return binaryType(e.Op, e.A)
+}
+
+// binaryType is the type of a op b: bool for a comparison, else a's type.
+func binaryType(op BinOp, a Expr) Type {
+	if op.IsComparison() {
 		return Bool
 	}
-	return e.A.Type()
+	if a == nil {
+		return Type{} // not a valid node; Type asks again
+	}
+	return a.Type()
 }
+
+// bin builds a Binary node with its type recorded.
+func bin(op BinOp, a, b Expr) *Binary { return &Binary{Op: op, A: a, B: b, t: binaryType(op, a)} }
 func (e *Not) Type() Type    { return Bool }
 func (e *Select) Type() Type { return e.True.Type() }
 func (e *Call) Type() Type   { return e.T }
@@ -323,19 +343,19 @@ var (
 func NewVar(name string) *Var { return &Var{T: Int32, Name: name} }
 
 // Bin builds a Binary node.
-func Bin(op BinOp, a, b Expr) Expr { return &Binary{op, a, b} }
+func Bin(op BinOp, a, b Expr) Expr { return bin(op, a, b) }
 
 // AddE, SubE, MulE, DivE, ModE, MinE, MaxE are shorthands for Bin.
-func AddE(a, b Expr) Expr { return &Binary{Add, a, b} }
-func SubE(a, b Expr) Expr { return &Binary{Sub, a, b} }
-func MulE(a, b Expr) Expr { return &Binary{Mul, a, b} }
-func DivE(a, b Expr) Expr { return &Binary{Div, a, b} }
-func ModE(a, b Expr) Expr { return &Binary{Mod, a, b} }
-func MinE(a, b Expr) Expr { return &Binary{Min, a, b} }
-func MaxE(a, b Expr) Expr { return &Binary{Max, a, b} }
-func LTE(a, b Expr) Expr  { return &Binary{LT, a, b} }
-func LEE(a, b Expr) Expr  { return &Binary{LE, a, b} }
-func AndE(a, b Expr) Expr { return &Binary{And, a, b} }
+func AddE(a, b Expr) Expr { return bin(Add, a, b) }
+func SubE(a, b Expr) Expr { return bin(Sub, a, b) }
+func MulE(a, b Expr) Expr { return bin(Mul, a, b) }
+func DivE(a, b Expr) Expr { return bin(Div, a, b) }
+func ModE(a, b Expr) Expr { return bin(Mod, a, b) }
+func MinE(a, b Expr) Expr { return bin(Min, a, b) }
+func MaxE(a, b Expr) Expr { return bin(Max, a, b) }
+func LTE(a, b Expr) Expr  { return bin(LT, a, b) }
+func LEE(a, b Expr) Expr  { return bin(LE, a, b) }
+func AndE(a, b Expr) Expr { return bin(And, a, b) }
 
 // AsInt returns the value of an integer constant.
 func AsInt(e Expr) (int64, bool) {

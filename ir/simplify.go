@@ -64,6 +64,27 @@ import "math"
 // Simplify returns an expression equal in value to e, in a simpler form.
 func Simplify(e Expr) Expr { return simp(e) }
 
+// SimplifyBinary returns a op b simplified, for operands that are already
+// simplified (results of Simplify or SimplifyBinary). It applies the rules
+// at the top only, without walking a and b again: bounds inference builds
+// region ends as long min/max chains one operand at a time, where
+// Simplify(Bin(op, a, b)) would re-walk the whole chain at every step.
+func SimplifyBinary(op BinOp, a, b Expr) Expr {
+	switch op {
+	case Add, Sub, Mul:
+		return mkArith(op, a, b)
+	case Div:
+		return mkDiv(a, b)
+	case Mod:
+		return mkMod(a, b)
+	case Min, Max:
+		return mkMinMax(op, a, b)
+	case And, Or:
+		return mkLogic(op, a, b)
+	}
+	return mkCmp(op, a, b)
+}
+
 // CanProve reports whether e simplifies to the constant true.
 func CanProve(e Expr) bool {
 	c, ok := Simplify(e).(*IntImm)

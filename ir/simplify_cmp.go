@@ -16,7 +16,7 @@ func mkCmp(op BinOp, a, b Expr) Expr {
 	}
 	t := a.Type()
 	if t.IsFloat() {
-		return &Binary{op, a, b}
+		return bin(op, a, b)
 	}
 	// x == x, x <= x are true; x != x, x < x are false.
 	if sameExpr(a, b) {
@@ -25,7 +25,7 @@ func mkCmp(op BinOp, a, b Expr) Expr {
 	if algebraic(t) {
 		return cmpLinear(op, a, b)
 	}
-	return &Binary{op, a, b}
+	return bin(op, a, b)
 }
 
 // cmpLinear decides a op b from the linear difference d = a - b when it is a
@@ -38,21 +38,21 @@ func cmpLinear(op BinOp, a, b Expr) Expr {
 	d := diff(a, b)
 	defer d.release()
 	if d.inexact {
-		return &Binary{op, a, b}
+		return bin(op, a, b)
 	}
 	if r := decideCmp(op, d.bounds(boundsDepth)); r != nil { // exact when d is a constant
 		return r
 	}
 	if d.c == t.Min() {
 		// -d.c, the constant moved to the right, wraps around.
-		return &Binary{op, a, b}
+		return bin(op, a, b)
 	}
 	pos, neg := newLinear(t), newLinear(t)
 	defer pos.release()
 	defer neg.release()
 	for _, tm := range d.terms {
 		if tm.k == t.Min() {
-			return &Binary{op, a, b}
+			return bin(op, a, b)
 		}
 		if tm.k > 0 {
 			pos.addAtom(tm.x, tm.k)
@@ -81,7 +81,7 @@ func cmpLinear(op BinOp, a, b Expr) Expr {
 	// the atoms show that a new side can leave the type, the comparison
 	// is left as it is.
 	if mayLeaveType(pe) || mayLeaveType(ne) {
-		return &Binary{op, a, b}
+		return bin(op, a, b)
 	}
 	// Rebuilding a side may have pushed its terms into a min or max
 	// (y + min(x, -7 - y) is min(x + y, -7)), whose bounds say more.
@@ -91,7 +91,7 @@ func cmpLinear(op BinOp, a, b Expr) Expr {
 			return r
 		}
 	}
-	return &Binary{op, pe, ne}
+	return bin(op, pe, ne)
 }
 
 // overflows adds k*end to the end *sum of a sum, which stays known (*known)
@@ -215,7 +215,7 @@ func mkLogic(op BinOp, a, b Expr) Expr {
 	if sameExpr(a, b) {
 		return a
 	}
-	return &Binary{op, a, b}
+	return bin(op, a, b)
 }
 
 // mkSelect builds select(c, t, f) from simplified parts.

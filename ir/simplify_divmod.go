@@ -26,7 +26,7 @@ func mkDiv(a, b Expr) Expr {
 			}
 		}
 	}
-	return &Binary{Div, a, b}
+	return bin(Div, a, b)
 }
 
 // divLinear simplifies a/c for c > 0, where Euclidean division is floor
@@ -43,7 +43,7 @@ func divLinear(a Expr, c int64) Expr {
 	if l.inexact {
 		// A constant wrapped taking a apart (x - (-2^63)): its linear
 		// form is not a's value.
-		return &Binary{Div, a, IntConst(t, c)}
+		return bin(Div, a, IntConst(t, c))
 	}
 	q, r := newLinear(t), newLinear(t)
 	defer q.release()
@@ -94,7 +94,7 @@ func divAtom(num Expr, c int64) Expr {
 			}
 		}
 	}
-	return &Binary{Div, num, IntConst(t, c)}
+	return bin(Div, num, IntConst(t, c))
 }
 
 // mkMod takes the Euclidean modulo of simplified operands.
@@ -111,7 +111,7 @@ func mkMod(a, b Expr) Expr {
 			return modLinear(a, c)
 		}
 	}
-	return &Binary{Mod, a, b}
+	return bin(Mod, a, b)
 }
 
 // modLinear simplifies a % c for c > 0: terms whose coefficients c divides
@@ -123,7 +123,7 @@ func modLinear(a Expr, c int64) Expr {
 	l := linearOf(a)
 	defer l.release()
 	if l.inexact {
-		return &Binary{Mod, a, IntConst(t, c)} // see divLinear
+		return bin(Mod, a, IntConst(t, c)) // see divLinear
 	}
 	r := newLinear(t)
 	defer r.release()
@@ -147,7 +147,7 @@ func modLinear(a Expr, c int64) Expr {
 			return modLinear(m.A, c)
 		}
 	}
-	return &Binary{Mod, num, IntConst(t, c)}
+	return bin(Mod, num, IntConst(t, c))
 }
 
 // GCD is the greatest common divisor of |a| and |b| (GCD(0, b) = |b|).

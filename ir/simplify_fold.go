@@ -254,5 +254,5 @@ func mkArith(op BinOp, a, b Expr) Expr {
 			return a
 		}
 	}
-	return &Binary{op, a, b}
+	return bin(op, a, b)
 }

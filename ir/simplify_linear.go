@@ -182,7 +182,7 @@ func (l *linear) addSimpMul(a, b Expr, k int64) {
 			b, k = m.A, l.mul(k, c)
 		}
 	}
-	l.addAtom(&Binary{Mul, a, b}, k)
+	l.addAtom(bin(Mul, a, b), k)
 }
 
 // compact drops the terms whose coefficients cancelled.
@@ -334,7 +334,7 @@ func (l *linear) pushPartly(idx int, m *Binary, k int64, a, b Expr) Expr {
 	if ina.inexact || inb.inexact || l.inexact {
 		return nil
 	}
-	rest.addAtom(&Binary{Op: op, A: ina.build(), B: inb.build()}, 1)
+	rest.addAtom(bin(op, ina.build(), inb.build()), 1)
 	rest.compact()
 	return rest.build()
 }
@@ -408,7 +408,7 @@ func (l *linear) build() Expr {
 		if k == 1 {
 			return x
 		}
-		return &Binary{Mul, x, IntConst(t, k)}
+		return bin(Mul, x, IntConst(t, k))
 	}
 	var acc Expr
 	for _, tm := range l.terms {
@@ -416,7 +416,7 @@ func (l *linear) build() Expr {
 			if acc == nil {
 				acc = scaled(tm.x, tm.k)
 			} else {
-				acc = &Binary{Add, acc, scaled(tm.x, tm.k)}
+				acc = bin(Add, acc, scaled(tm.x, tm.k))
 			}
 		}
 	}
@@ -426,7 +426,7 @@ func (l *linear) build() Expr {
 			if acc == nil {
 				acc, c = IntConst(t, c), 0
 			}
-			acc = &Binary{Sub, acc, scaled(tm.x, t.Wrap(-tm.k))}
+			acc = bin(Sub, acc, scaled(tm.x, t.Wrap(-tm.k)))
 		}
 	}
 	switch {
@@ -435,9 +435,9 @@ func (l *linear) build() Expr {
 	case c == 0:
 		return acc
 	case neg(c):
-		return &Binary{Sub, acc, IntConst(t, -c)}
+		return bin(Sub, acc, IntConst(t, -c))
 	}
-	return &Binary{Add, acc, IntConst(t, c)}
+	return bin(Add, acc, IntConst(t, c))
 }
 
 // diff returns the linear form of a - b (both simplified, algebraic type).

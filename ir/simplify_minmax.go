@@ -15,7 +15,7 @@ func mkMinMax(op BinOp, a, b Expr) Expr {
 	}
 	t := a.Type()
 	if t.IsFloat() {
-		return &Binary{op, a, b}
+		return bin(op, a, b)
 	}
 	// A constant operand goes on the right.
 	if IsConst(a) {
@@ -85,7 +85,7 @@ func mkMinMax(op BinOp, a, b Expr) Expr {
 			}
 		}
 	}
-	return &Binary{op, a, b}
+	return bin(op, a, b)
 }
 
 func isSelect(e Expr) bool {

@@ -18,7 +18,7 @@ func MapExpr(e Expr, f func(Expr) Expr) Expr {
 		return edit(e, x != e.X, func(c *Cast) { c.X = x })
 	case *Binary:
 		a, b := f(e.A), f(e.B)
-		return edit(e, a != e.A || b != e.B, func(c *Binary) { c.A, c.B = a, b })
+		return edit(e, a != e.A || b != e.B, func(c *Binary) { c.A, c.B, c.t = a, b, binaryType(c.Op, a) })
 	case *Not:
 		x := f(e.X)
 		return edit(e, x != e.X, func(c *Not) { c.X = x })

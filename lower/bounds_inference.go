@@ -429,7 +429,7 @@ func bufferChecks(st *State, s ir.Stmt, out *ir.Function, idx *bounds.Index) ([]
 		fac := ir.Int(int64(t.factor))
 		if t.tail == ir.RoundUp {
 			checks = append(checks, &ir.AssertStmt{
-				Cond:    &ir.Binary{Op: ir.EQ, A: ir.ModE(ext, fac), B: ir.Int(0)},
+				Cond:    ir.Bin(ir.EQ, ir.ModE(ext, fac), ir.Int(0)),
 				Message: fmt.Sprintf("%s splits %s by %d with RoundUp, so the output's extent in dimension %d must be a multiple of %d; it is", out.Name, t.root, t.factor, d, t.factor),
 				Args:    []ir.Expr{ext},
 			})
@@ -445,7 +445,7 @@ func bufferChecks(st *State, s ir.Stmt, out *ir.Function, idx *bounds.Index) ([]
 		d := argIndex(out, b.Var)
 		mn, ext := v(BufferVar(out.Name, "min", d)), v(BufferVar(out.Name, "extent", d))
 		checks = append(checks, &ir.AssertStmt{
-			Cond:    ir.AndE(&ir.Binary{Op: ir.EQ, A: mn, B: b.Min}, &ir.Binary{Op: ir.EQ, A: ext, B: b.Extent}),
+			Cond:    ir.AndE(ir.Bin(ir.EQ, mn, b.Min), ir.Bin(ir.EQ, ext, b.Extent)),
 			Message: fmt.Sprintf("%s is bounded to min %s, extent %s in %s, but the output buffer's min and extent are", out.Name, ir.ExprString(b.Min), ir.ExprString(b.Extent), b.Var),
 			Args:    []ir.Expr{mn, ext},
 		})

@@ -245,7 +245,7 @@ done:
 		coop := stageOf(f, s) + ".__share"
 		shares[coop] = ir.ShareLoop{Func: f.Name}
 		return &ir.For{Name: coop, Min: ir.Int(0), Extent: ir.Int(1), Kind: ir.Serial,
-			Body: &ir.IfThenElse{Cond: &ir.Binary{Op: ir.EQ, A: block.LinearThreadID(), B: ir.Int(0)}, Then: s}}, true
+			Body: &ir.IfThenElse{Cond: ir.Bin(ir.EQ, block.LinearThreadID(), ir.Int(0)), Then: s}}, true
 	}
 	wrapOuter := func(body ir.Stmt) ir.Stmt {
 		for i := len(outer) - 1; i >= 0; i-- {
@@ -277,7 +277,7 @@ done:
 		exts[i] = ir.Simplify(nonNegative(l.Extent))
 		if c, ok := bounds.ConstantUpperBound(lv.resolve(l.Extent), nil); ok && c > 0 {
 			exts[i] = ir.Int(c)
-			if ir.CanProve(&ir.Binary{Op: ir.EQ, A: lv.resolve(l.Extent), B: ir.Int(c)}) {
+			if ir.CanProve(ir.Bin(ir.EQ, lv.resolve(l.Extent), ir.Int(c))) {
 				continue
 			}
 			g := ir.LTE(ir.SubE(v(l.Name), l.Min), l.Extent)

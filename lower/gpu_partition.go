@@ -174,7 +174,7 @@ func sufficient(c ir.Expr, scope bounds.Scope, budget *proofBudget) ir.Expr {
 		case op == ir.And && sx != nil && sy != nil:
 			return ir.AndE(sx, sy)
 		case op == ir.Or && sx != nil && sy != nil:
-			return &ir.Binary{Op: ir.Or, A: sx, B: sy}
+			return ir.Bin(ir.Or, sx, sy)
 		case op == ir.Or && sx != nil:
 			return sx
 		case op == ir.Or && sy != nil:
@@ -186,9 +186,9 @@ func sufficient(c ir.Expr, scope bounds.Scope, budget *proofBudget) ir.Expr {
 	case ir.And, ir.Or:
 		return both(b.Op, b.A, b.B)
 	case ir.GT:
-		return sufficient(&ir.Binary{Op: ir.LT, A: b.B, B: b.A}, scope, budget)
+		return sufficient(ir.Bin(ir.LT, b.B, b.A), scope, budget)
 	case ir.GE:
-		return sufficient(&ir.Binary{Op: ir.LE, A: b.B, B: b.A}, scope, budget)
+		return sufficient(ir.Bin(ir.LE, b.B, b.A), scope, budget)
 	case ir.LT, ir.LE:
 	default:
 		return nil
@@ -198,7 +198,7 @@ func sufficient(c ir.Expr, scope bounds.Scope, budget *proofBudget) ir.Expr {
 	}
 	op := b.Op
 	cmp := func(x, y ir.Expr) ir.Expr {
-		c := &ir.Binary{Op: op, A: x, B: y}
+		c := ir.Bin(op, x, y)
 		if !budget.spend(exprSize(c, budget.left)) {
 			return ir.Int(0) // not proven: no sufficient condition below
 		}

@@ -99,7 +99,7 @@ func (c *spmd) convert(s ir.Stmt, inThreads bool) ir.Stmt {
 			zero := ir.Expr(ir.True)
 			for d := 0; d < 3; d++ {
 				if c.block[d] != 1 {
-					zero = ir.AndE(zero, &ir.Binary{Op: ir.EQ, A: v(ir.ThreadID[d]), B: ir.Int(0)})
+					zero = ir.AndE(zero, ir.Bin(ir.EQ, v(ir.ThreadID[d]), ir.Int(0)))
 				}
 			}
 			if z := ir.Simplify(zero); !ir.IsConstValue(z, 1) {
@@ -127,7 +127,7 @@ func (c *spmd) idleGuard(l *ir.For) ir.Expr {
 		if used[d] || c.block[d] == 1 {
 			continue
 		}
-		cond = and(cond, &ir.Binary{Op: ir.EQ, A: v(ir.ThreadID[d]), B: ir.Int(0)})
+		cond = and(cond, ir.Bin(ir.EQ, v(ir.ThreadID[d]), ir.Int(0)))
 	}
 	return cond
 }

@@ -94,9 +94,7 @@ func widen(e ir.Expr) ir.Expr {
 	case *ir.Binary:
 		switch x.Op {
 		case ir.Add, ir.Sub, ir.Mul, ir.Min, ir.Max, ir.Div, ir.Mod:
-			c := *x
-			c.A, c.B = widen(x.A), widen(x.B)
-			return &c
+			return ir.Bin(x.Op, widen(x.A), widen(x.B))
 		}
 	case *ir.Select:
 		c := *x
@@ -179,7 +177,7 @@ func noWrapCheck(f, directive string, size ir.Expr, hostLets []ir.HostLet) ir.St
 	name := f + ".exact_size"
 	w := &ir.Var{T: ir.Int64, Name: name}
 	return &ir.LetStmt{Name: name, Value: ir.Simplify(widen(ir.Substitute(size, values))), Body: &ir.AssertStmt{
-		Cond:    ir.AndE(&ir.Binary{Op: ir.EQ, A: w, B: &ir.Cast{T: ir.Int64, X: size}}, ir.LEE(w, ir.IntConst(ir.Int64, maxElems))),
+		Cond:    ir.AndE(ir.Bin(ir.EQ, w, &ir.Cast{T: ir.Int64, X: size}), ir.LEE(w, ir.IntConst(ir.Int64, maxElems))),
 		Message: fmt.Sprintf("the allocation of %s, sized at launch, needs more than 2^31 - 1 elements (indices are int32): it needs", f),
 		Args:    []ir.Expr{w},
 		Error: &ir.Error{Code: ir.ErrAllocationTooLarge, Func: f, Directive: directive,

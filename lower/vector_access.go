@@ -243,7 +243,7 @@ func (va *vectorAccesser) loop(l *ir.For, lv letValues) ir.Stmt {
 		if cond == nil {
 			cond = t
 		} else {
-			cond = &ir.Binary{Op: ir.And, A: cond, B: t}
+			cond = ir.Bin(ir.And, cond, t)
 		}
 	}
 	return &ir.IfThenElse{Cond: cond, Then: body, Else: l}
@@ -279,10 +279,10 @@ func (va *vectorAccesser) vectorTests(a *vecAccess, n int64, lv letValues) (test
 		if v, isVar := d.(*ir.Var); !isVar || v.Name != BufferVar(a.buf, "stride", 0) {
 			return nil, false
 		}
-		tests = append(tests, &ir.Binary{Op: ir.EQ, A: d, B: ir.Int(1)})
+		tests = append(tests, ir.Bin(ir.EQ, d, ir.Int(1)))
 	}
 	if m, r := modRem(a.lanes[0], lv.vals, 0); !multipleOf(m, r, group) {
-		tests = append(tests, &ir.Binary{Op: ir.EQ, A: ir.ModE(a.lanes[0], ir.Int(group)), B: ir.Int(0)})
+		tests = append(tests, ir.Bin(ir.EQ, ir.ModE(a.lanes[0], ir.Int(group)), ir.Int(0)))
 	}
 	a.group = int(group)
 	return tests, true
@@ -394,18 +394,25 @@ func affineCoef(e ir.Expr, x string) (d ir.Expr, ok bool) {
 		case ir.Add, ir.Sub:
 			da, okA := affineCoef(e.A, x)
 			db, okB := affineCoef(e.B, x)
-			if e.Op == ir.Add {
-				return ir.AddE(da, db), okA && okB
+			if !okA || !okB {
+				return nil, false
 			}
-			return ir.SubE(da, db), okA && okB
+			if e.Op == ir.Add {
+				return ir.AddE(da, db), true
+			}
+			return ir.SubE(da, db), true
 		case ir.Mul:
 			if !ir.Uses(e.A, x) {
-				db, ok := affineCoef(e.B, x)
-				return ir.MulE(e.A, db), ok
+				if db, ok := affineCoef(e.B, x); ok {
+					return ir.MulE(e.A, db), true
+				}
+				return nil, false
 			}
 			if !ir.Uses(e.B, x) {
-				da, ok := affineCoef(e.A, x)
-				return ir.MulE(da, e.B), ok
+				if da, ok := affineCoef(e.A, x); ok {
+					return ir.MulE(da, e.B), true
+				}
+				return nil, false
 			}
 		}
 	}
