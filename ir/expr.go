@@ -294,11 +294,11 @@ func binaryType(op BinOp, a Expr) Type {
 
 // bin builds a Binary node with its type recorded.
 func bin(op BinOp, a, b Expr) *Binary { return &Binary{Op: op, A: a, B: b, t: binaryType(op, a)} }
-func (e *Not) Type() Type    { return Bool }
-func (e *Select) Type() Type { return e.True.Type() }
-func (e *Call) Type() Type   { return e.T }
-func (e *Load) Type() Type   { return e.T }
-func (e *Let) Type() Type    { return e.Body.Type() }
+func (e *Not) Type() Type             { return Bool }
+func (e *Select) Type() Type          { return e.True.Type() }
+func (e *Call) Type() Type            { return e.T }
+func (e *Load) Type() Type            { return e.T }
+func (e *Let) Type() Type             { return e.Body.Type() }
 
 func (*IntImm) isExpr()   {}
 func (*FloatImm) isExpr() {}
