@@ -25,7 +25,9 @@
 //
 // A schedule says how to compute the algorithm and never changes its
 // result: Split (with a TailStrategy), Fuse, Reorder, Tile, Unroll,
-// Vectorize and Parallel shape a stage's loops (Func methods apply to the
+// Vectorize and Parallel (with a factor or task size, and UnrollTail,
+// VectorizeTail and ParallelTail with a TailStrategy too) shape a stage's
+// loops (Func methods apply to the
 // pure definition, f.Update(i) to update i); ComputeRoot, ComputeAt and
 // ComputeInline say where a Func is computed, StoreAt and StoreIn where it
 // is stored, Bound fixes its region, In makes a wrapper a consumer sees

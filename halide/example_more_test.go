@@ -173,3 +173,71 @@ func ExampleFunc_TraceStores() {
 	// g [1] 1
 	// g [2] 4
 }
+
+func ExampleFunc_VectorizeTail() {
+	x := halide.NewVar("x")
+	f := halide.NewFunc("f")
+	f.Define(x).Is(x.Mul(x))
+	// Vectorize by 4 with a guarded tail: the 10 points are 2 full
+	// vectors and a last one of 2 lanes, and nothing beyond point 9 is
+	// computed (TailAuto would shift the last vector inwards instead).
+	f.VectorizeTail(x, 4, halide.GuardWithIf)
+	out := halide.NewBuffer[int32](10)
+	if err := halide.NewPipeline(f).Realize(out); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(out.Data())
+	// Output:
+	// [0 1 4 9 16 25 36 49 64 81]
+}
+
+func ExampleFunc_ParallelTail() {
+	x, y := halide.NewVar("x"), halide.NewVar("y")
+	f := halide.NewFunc("f")
+	f.Define(x, y).Is(x.Add(y))
+	// Parallel tasks of 3 rows each: y is split into y (parallel over
+	// the tasks) and y_par (the rows of one task, a serial loop), the
+	// last task guarded.
+	f.ParallelTail(y, 3, halide.GuardWithIf)
+	s, err := halide.NewPipeline(f).LoopNest()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Print(s)
+	out := halide.NewBuffer[int32](2, 7)
+	if err := halide.NewPipeline(f).Realize(out); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(out.Data())
+	// Output:
+	// produce f:
+	//   parallel y.y:
+	//     for y.y_par in [0, 2]:
+	//       for x:
+	//         f(...) = ...
+	// [0 1 1 2 2 3 3 4 4 5 5 6 6 7]
+}
+
+func ExampleFunc_UnrollTail() {
+	x := halide.NewVar("x")
+	f := halide.NewFunc("f")
+	f.Define(x).Is(x.Add(1))
+	// Unroll by 4 with RoundUp: the loop runs over whole groups of 4, so
+	// the output's extent must be a multiple of 4 (Realize says so
+	// otherwise), and no tail code is made.
+	f.UnrollTail(x, 4, halide.RoundUp)
+	out := halide.NewBuffer[int32](8)
+	if err := halide.NewPipeline(f).Realize(out); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(out.Data())
+	err := halide.NewPipeline(f).Realize(halide.NewBuffer[int32](6))
+	fmt.Println(err != nil)
+	// Output:
+	// [1 2 3 4 5 6 7 8]
+	// true
+}

@@ -353,9 +353,10 @@ func (s *Stage) onGPULoop(d *ir.Definition, i int, directive string, k ir.ForKin
 	}
 }
 
-// splitAndMark splits v by factor (outer keeps v's name) and marks the inner
-// loop, or marks v itself when no factor is given.
-func (s *Stage) splitAndMark(directive, suffix string, v VarOrRVar, k ir.ForKind, factor []int) *Stage {
+// splitAndMark splits v by factor with the tail strategy (outer keeps v's
+// name, inner is v + suffix) and marks the inner loop k, or the outer one
+// when outer is set; with no factor it marks v itself.
+func (s *Stage) splitAndMark(directive, suffix string, v VarOrRVar, k ir.ForKind, outer bool, factor []int, tail []TailStrategy) *Stage {
 	if !s.begin(directive, v) {
 		return s
 	}
@@ -373,11 +374,15 @@ func (s *Stage) splitAndMark(directive, suffix string, v VarOrRVar, k ir.ForKind
 			}
 		}
 	}
-	_, qi, ok := s.split(directive, v.varName(), v.varName(), v.varName()+suffix, factor[0], nil)
+	qo, qi, ok := s.split(directive, v.varName(), v.varName(), v.varName()+suffix, factor[0], tail)
 	if ok {
+		mark := qi
+		if outer {
+			mark = qo
+		}
 		d := s.def(directive)
 		for i := range d.Schedule.Dims {
-			if d.Schedule.Dims[i].Name == qi {
+			if d.Schedule.Dims[i].Name == mark {
 				d.Schedule.Dims[i].Kind = k
 			}
 		}
@@ -388,17 +393,40 @@ func (s *Stage) splitAndMark(directive, suffix string, v VarOrRVar, k ir.ForKind
 // Unroll unrolls loop v (its extent must be constant), or with a factor
 // splits v and unrolls the inner loop (named v + "_u").
 func (s *Stage) Unroll(v VarOrRVar, factor ...int) *Stage {
-	return s.splitAndMark("unroll", "_u", v, ir.Unrolled, factor)
+	return s.splitAndMark("unroll", "_u", v, ir.Unrolled, false, factor, nil)
+}
+
+// UnrollTail is Unroll with a factor and the split's tail strategy (Halide's
+// unroll(v, factor, tail)): Unroll(v, f) is UnrollTail(v, f, TailAuto).
+func (s *Stage) UnrollTail(v VarOrRVar, factor int, tail TailStrategy) *Stage {
+	return s.splitAndMark("unroll", "_u", v, ir.Unrolled, false, []int{factor}, []TailStrategy{tail})
 }
 
 // Vectorize marks loop v as vectorized (its extent must be constant), or
 // with a factor splits v and vectorizes the inner loop (named v + "_v").
 func (s *Stage) Vectorize(v VarOrRVar, factor ...int) *Stage {
-	return s.splitAndMark("vectorize", "_v", v, ir.Vectorized, factor)
+	return s.splitAndMark("vectorize", "_v", v, ir.Vectorized, false, factor, nil)
 }
 
-// Parallel runs the iterations of loop v in parallel.
-func (s *Stage) Parallel(v VarOrRVar) *Stage { return s.setKind("parallel", v, ir.Parallel) }
+// VectorizeTail is Vectorize with a factor and the split's tail strategy
+// (Halide's vectorize(v, factor, tail)).
+func (s *Stage) VectorizeTail(v VarOrRVar, factor int, tail TailStrategy) *Stage {
+	return s.splitAndMark("vectorize", "_v", v, ir.Vectorized, false, []int{factor}, []TailStrategy{tail})
+}
+
+// Parallel runs the iterations of loop v in parallel, or with a task size
+// splits v by it (the inner loop is named v + "_par") and runs the outer
+// loop's tasks in parallel, each task a serial loop of that size (Halide's
+// parallel(v, task_size)).
+func (s *Stage) Parallel(v VarOrRVar, taskSize ...int) *Stage {
+	return s.splitAndMark("parallel", "_par", v, ir.Parallel, true, taskSize, nil)
+}
+
+// ParallelTail is Parallel with a task size and the split's tail strategy
+// (Halide's parallel(v, task_size, tail)).
+func (s *Stage) ParallelTail(v VarOrRVar, taskSize int, tail TailStrategy) *Stage {
+	return s.splitAndMark("parallel", "_par", v, ir.Parallel, true, []int{taskSize}, []TailStrategy{tail})
+}
 
 // Serial makes loop v an ordinary sequential loop again.
 func (s *Stage) Serial(v VarOrRVar) *Stage { return s.setKind("serial", v, ir.Serial) }
@@ -440,13 +468,30 @@ func (f *Func) Unroll(v VarOrRVar, factor ...int) *Func {
 	return f.stage0("unroll").Unroll(v, factor...).f
 }
 
+// UnrollTail is Stage.UnrollTail on the pure definition.
+func (f *Func) UnrollTail(v VarOrRVar, factor int, tail TailStrategy) *Func {
+	return f.stage0("unroll").UnrollTail(v, factor, tail).f
+}
+
 // Vectorize is Stage.Vectorize on the pure definition.
 func (f *Func) Vectorize(v VarOrRVar, factor ...int) *Func {
 	return f.stage0("vectorize").Vectorize(v, factor...).f
 }
 
+// VectorizeTail is Stage.VectorizeTail on the pure definition.
+func (f *Func) VectorizeTail(v VarOrRVar, factor int, tail TailStrategy) *Func {
+	return f.stage0("vectorize").VectorizeTail(v, factor, tail).f
+}
+
 // Parallel is Stage.Parallel on the pure definition.
-func (f *Func) Parallel(v VarOrRVar) *Func { return f.stage0("parallel").Parallel(v).f }
+func (f *Func) Parallel(v VarOrRVar, taskSize ...int) *Func {
+	return f.stage0("parallel").Parallel(v, taskSize...).f
+}
+
+// ParallelTail is Stage.ParallelTail on the pure definition.
+func (f *Func) ParallelTail(v VarOrRVar, taskSize int, tail TailStrategy) *Func {
+	return f.stage0("parallel").ParallelTail(v, taskSize, tail).f
+}
 
 // TailStrategy says what a split does when the extent is not a multiple of
 // the factor.

@@ -876,7 +876,11 @@ func (g *gen) transform(f *mfunc, si int, st *mstage) {
 			return
 		}
 		fac := []int{2, 3, 4}[g.rng.Intn(3)]
-		g.emit(Directive{Op: op, Func: f.name, Stage: si, Vars: []string{dd.name}, Ints: []int{fac}})
+		tail := NoTail
+		if g.p(0.5) {
+			tail = g.tail(st, dd) // UnrollTail / VectorizeTail
+		}
+		g.emit(Directive{Op: op, Func: f.name, Stage: si, Vars: []string{dd.name}, Ints: []int{fac}, Tail: tail})
 		// The outer loop keeps the name; the inner is name+suffix.
 		g.applySplit(st, i, dd.name, dd.name+suffix, fac)
 		st.dims[st.index(dd.name+suffix)].kind = k
@@ -898,7 +902,21 @@ func (g *gen) transform(f *mfunc, si int, st *mstage) {
 		if st.dims[i].rvar && st.scatter && g.p(0.85) {
 			g.emit(Directive{Op: OpAtomic, Func: f.name, Stage: si})
 		}
-		g.emit(Directive{Op: OpParallel, Func: f.name, Stage: si, Vars: []string{st.dims[i].name}})
+		dd := st.dims[i]
+		if !dd.rvar && g.p(0.3) && st.index(dd.name+"_par") < 0 && !strings.ContainsAny(dd.name, "_$") {
+			// Parallel(v, task size): the outer loop keeps the name
+			// and runs in parallel; the inner is name+"_par".
+			fac := []int{2, 3, 4}[g.rng.Intn(3)]
+			tail := NoTail
+			if g.p(0.5) {
+				tail = g.tail(st, dd)
+			}
+			g.emit(Directive{Op: OpParallel, Func: f.name, Stage: si, Vars: []string{dd.name}, Ints: []int{fac}, Tail: tail})
+			g.applySplit(st, i, dd.name, dd.name+"_par", fac)
+			st.dims[st.index(dd.name)].kind = kParallel
+			return
+		}
+		g.emit(Directive{Op: OpParallel, Func: f.name, Stage: si, Vars: []string{dd.name}})
 		st.dims[i].kind = kParallel
 	}
 }

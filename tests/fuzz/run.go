@@ -263,8 +263,8 @@ func shiftsOutput(s Schedule, out string) bool {
 			if d.Tail != int(halide.GuardWithIf) {
 				return true
 			}
-		case OpUnroll, OpVectorize:
-			if len(d.Ints) > 0 {
+		case OpUnroll, OpVectorize, OpParallel:
+			if len(d.Ints) > 0 && d.Tail != int(halide.GuardWithIf) {
 				return true
 			}
 		}
@@ -302,7 +302,7 @@ func overComputesBy(msg string, s Schedule, padded bool) bool {
 	prod, shifts := 1, false
 	for _, d := range s {
 		switch d.Op {
-		case OpSplit, OpTile, OpGPUTile, OpGPUTile1D, OpUnroll, OpVectorize:
+		case OpSplit, OpTile, OpGPUTile, OpGPUTile1D, OpUnroll, OpVectorize, OpParallel:
 			for _, f := range d.Ints {
 				prod = min(prod*f, 1<<30) // many splits: no overflow
 			}

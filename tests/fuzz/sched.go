@@ -155,12 +155,12 @@ func (d Directive) GoString(known map[string]string) string {
 		return fmt.Sprintf("%s.Reorder(%s)", stage, strings.Join(vs, ", "))
 	case OpTile:
 		return fmt.Sprintf("%s.Tile(%s%s%s)", stage, strings.Join(vs, ", "), ints(), tail)
-	case OpUnroll:
-		return fmt.Sprintf("%s.Unroll(%s%s)", stage, vs[0], ints())
-	case OpVectorize:
-		return fmt.Sprintf("%s.Vectorize(%s%s)", stage, vs[0], ints())
-	case OpParallel:
-		return fmt.Sprintf("%s.Parallel(%s)", stage, vs[0])
+	case OpUnroll, OpVectorize, OpParallel:
+		name := map[Op]string{OpUnroll: "Unroll", OpVectorize: "Vectorize", OpParallel: "Parallel"}[d.Op]
+		if d.Tail != NoTail && len(d.Ints) > 0 {
+			return fmt.Sprintf("%s.%sTail(%s%s%s)", stage, name, vs[0], ints(), tail)
+		}
+		return fmt.Sprintf("%s.%s(%s%s)", stage, name, vs[0], ints())
 	case OpGPUBlocks:
 		return fmt.Sprintf("%s.GPUBlocks(%s)", stage, strings.Join(vs, ", "))
 	case OpGPUThreads:
@@ -294,11 +294,23 @@ func (in *Instance) apply(d Directive) bool {
 	case OpTile:
 		st.Tile(vs[0], vs[1], vs[2], vs[3], vs[4], vs[5], d.Ints[0], d.Ints[1], tail...)
 	case OpUnroll:
-		st.Unroll(vs[0], d.Ints...)
+		if len(tail) > 0 && len(d.Ints) > 0 {
+			st.UnrollTail(vs[0], d.Ints[0], tail[0])
+		} else {
+			st.Unroll(vs[0], d.Ints...)
+		}
 	case OpVectorize:
-		st.Vectorize(vs[0], d.Ints...)
+		if len(tail) > 0 && len(d.Ints) > 0 {
+			st.VectorizeTail(vs[0], d.Ints[0], tail[0])
+		} else {
+			st.Vectorize(vs[0], d.Ints...)
+		}
 	case OpParallel:
-		st.Parallel(vs[0])
+		if len(tail) > 0 && len(d.Ints) > 0 {
+			st.ParallelTail(vs[0], d.Ints[0], tail[0])
+		} else {
+			st.Parallel(vs[0], d.Ints...)
+		}
 	case OpGPUBlocks:
 		st.GPUBlocks(vs...)
 	case OpGPUThreads:
