@@ -430,40 +430,33 @@ func (p *ImageParam) Err() error {
 	return nil
 }
 
-// In returns a wrapper of the input used only by consumer: a Func equal to
-// the input that replaces it in consumer's definitions and can be scheduled
-// on its own (for example computed at a tile of consumer and stored in GPU
-// shared memory). Calling In twice with the same consumer returns the same
-// wrapper.
-func (p *ImageParam) In(consumer *Func) *Func {
+// In returns a wrapper of the input: a Func equal to the input that
+// replaces it in its consumers' definitions and can be scheduled on its own
+// (for example computed at a tile of a consumer and stored in GPU shared
+// memory). As Func.In: with consumers only they see it, with none every
+// reader of the input does; calling In again with the same consumers
+// returns the same wrapper.
+func (p *ImageParam) In(consumers ...*Func) *Func {
 	if err := p.Err(); err != nil {
 		w := newFunc("")
 		w.fail(err)
 		return w
 	}
-	if consumer.nilErr("") != nil {
-		err := ir.Errorf(ir.ErrNilObject, "", "in", "the consumer of the wrapper of input %s is nil (or a zero Func)", p.name).
-			WithLegal("in.In(g) with g a Func made by NewFunc that reads the input")
-		p.err = err
-		p.gen = generations.Add(1)
-		w := newFunc(p.name + "_in_nil")
-		w.fail(err)
-		return w
-	}
 	p.gen = generations.Add(1)
-	if w, ok := p.wrappers[consumer]; ok {
+	w, err := wrap(&p.wrappers, p.name, true, consumers, func(name string) *Func {
+		w := newFunc(name)
+		args := make([]any, p.dims)
+		for i := range args {
+			args[i] = newVar([]string{"x", "y", "z", "w"}[i%4] + strings.Repeat("_", i/4))
+		}
+		w.Define(args...).Is(p.At(args...))
 		return w
+	})
+	if err != nil {
+		p.err = err
+		w = newFunc(wrapperName(p.name, consumers))
+		w.fail(err)
 	}
-	w := newFunc(p.name + "_in_" + consumer.fn.Name)
-	args := make([]any, p.dims)
-	for i := range args {
-		args[i] = newVar([]string{"x", "y", "z", "w"}[i%4] + strings.Repeat("_", i/4))
-	}
-	w.Define(args...).Is(p.At(args...))
-	if p.wrappers == nil {
-		p.wrappers = map[*Func]*Func{}
-	}
-	p.wrappers[consumer] = w
 	return w
 }
 

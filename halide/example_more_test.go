@@ -241,3 +241,51 @@ func ExampleFunc_UnrollTail() {
 	// [1 2 3 4 5 6 7 8]
 	// true
 }
+
+func ExampleFunc_In_global() {
+	x := halide.NewVar("x")
+	in := halide.NewImageParam("in", halide.Int32, 1)
+	g := halide.NewFunc("g")
+	g.Define(x).Is(in.At(x).Mul(2))
+	h := halide.NewFunc("h")
+	h.Define(x).Is(g.At(x).Add(1))
+	f := halide.NewFunc("f")
+	f.Define(x).Is(g.At(x).Add(h.At(x.Add(1))))
+	// In() with no consumer is the global wrapper: f and h both read
+	// g_in, a copy of g that can be scheduled on its own.
+	g.ComputeRoot()
+	g.In().ComputeRoot()
+	h.ComputeRoot()
+	s, err := halide.NewPipeline(f).LoopNest()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Print(s)
+	buf := halide.NewBuffer[int32](5)
+	buf.Fill(func(c []int) int32 { return int32(10 * c[0]) })
+	in.Set(buf)
+	out := halide.NewBuffer[int32](4)
+	if err := halide.NewPipeline(f).Realize(out); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(out.Data())
+	// Output:
+	// produce g:
+	//   for x:
+	//     g(...) = ...
+	// consume g:
+	//   produce g_in:
+	//     for x:
+	//       g_in(...) = ...
+	//   consume g_in:
+	//     produce h:
+	//       for x:
+	//         h(...) = ...
+	//     consume h:
+	//       produce f:
+	//         for x:
+	//           f(...) = ...
+	// [21 61 101 141]
+}

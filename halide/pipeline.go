@@ -264,7 +264,7 @@ func rewriteWrapped(g *Func, e ir.Expr) ir.Expr {
 		e = ir.MapExpr(e, mut)
 		if c, ok := e.(*ir.Call); ok && c.Kind == ir.CallImage {
 			if p, ok := c.Ref.(*ImageParam); ok {
-				if w, ok := p.wrappers[g]; ok && w != g {
+				if w, ok := wrapperFor(p.wrappers, g); ok {
 					return &ir.Call{T: c.T, Kind: ir.CallFunc, Name: w.fn.Name, Args: c.Args, Ref: w}
 				}
 			}
@@ -274,8 +274,8 @@ func rewriteWrapped(g *Func, e ir.Expr) ir.Expr {
 				// Follow wrappers of wrappers: g.In(h).In(h) wraps the wrapper.
 				w := f
 				for i := 0; i < 64; i++ {
-					next, ok := w.wrappers[g]
-					if !ok || next == g {
+					next, ok := wrapperFor(w.wrappers, g)
+					if !ok {
 						break
 					}
 					w = next

@@ -641,49 +641,138 @@ func (f *Func) Bound(v Var, min, extent any) *Func {
 	return f
 }
 
-// In returns a wrapper of f used only by consumer: a Func defined as a
-// copy of f that replaces f in consumer's definitions and can be scheduled
-// on its own (for example computed at a tile of consumer and stored in
-// shared memory). Calling In twice with the same consumer returns the same
+// In returns a wrapper of f: a Func defined as a copy of f that replaces f
+// in its consumers' definitions and can be scheduled on its own (for
+// example computed at a tile of a consumer and stored in shared memory).
+// With consumers, only they see the wrapper (f.In(g), Halide's f.in(g);
+// several consumers share one wrapper); with none, every consumer of f but
+// the wrapper itself and f's own per-consumer wrappers does (Halide's
+// global f.in()). A consumer's own wrapper takes precedence over the
+// global one. Calling In again with the same consumers returns the same
 // wrapper.
-func (f *Func) In(consumer *Func) *Func {
+func (f *Func) In(consumers ...*Func) *Func {
 	f = f.begin("in")
-	if consumer.nilErr("") != nil {
-		f.fail(ir.Errorf(ir.ErrNilObject, f.fn.Name, "in", "the consumer of the wrapper of %s is nil (or a zero Func)", f.fn.Name).
-			WithLegal("f.In(g) with g a Func made by NewFunc that reads f"))
-		w := newFunc(f.fn.Name + "_in_nil")
-		w.fail(f.err)
+	if err := f.err; err != nil {
+		w := newFunc(wrapperName(f.fn.Name, consumers))
+		w.fail(err)
 		return w
 	}
-	if f.err != nil {
-		w := newFunc(f.fn.Name + "_in_" + consumer.fn.Name)
-		w.fail(f.err)
+	w, err := wrap(&f.wrappers, f.fn.Name, false, consumers, func(name string) *Func {
+		w := newFunc(name)
+		if f.fn.Anonymous {
+			// The pipeline names anonymous Funcs by the text before their "$".
+			w = newAnonFunc(f.fn.Name[:strings.LastIndex(f.fn.Name, "$")] + name[len(f.fn.Name):])
+		}
+		w.wrapped = f
+		if f.fn.Pure == nil {
+			w.failf(ir.ErrUndefined, "in", "%s has no definition to wrap", f.fn.Name)
+			return w
+		}
+		args := make([]any, len(f.fn.Args))
+		for i, a := range f.fn.Args {
+			args[i] = newVar(a)
+		}
+		w.Define(args...).Is(f.At(args...))
 		return w
+	})
+	if err != nil {
+		f.fail(err)
+		w = newFunc(wrapperName(f.fn.Name, consumers))
+		w.fail(err)
 	}
-	if w, ok := f.wrappers[consumer]; ok {
-		return w
-	}
-	w := newFunc(f.fn.Name + "_in_" + consumer.fn.Name)
-	if f.fn.Anonymous {
-		// The pipeline names anonymous Funcs by the text before their "$".
-		base := f.fn.Name[:strings.LastIndex(f.fn.Name, "$")]
-		w = newAnonFunc(base + "_in_" + consumer.fn.Name)
-	}
-	w.wrapped = f
-	if f.fn.Pure == nil {
-		w.failf(ir.ErrUndefined, "in", "%s has no definition to wrap", f.fn.Name)
-		return w
-	}
-	args := make([]any, len(f.fn.Args))
-	for i, a := range f.fn.Args {
-		args[i] = newVar(a)
-	}
-	w.Define(args...).Is(f.At(args...))
-	if f.wrappers == nil {
-		f.wrappers = map[*Func]*Func{}
-	}
-	f.wrappers[consumer] = w
 	return w
+}
+
+// wrapperName is the name of the wrapper of src for consumers: src_in for
+// the global wrapper, src_in_g_h for consumers g and h.
+func wrapperName(src string, consumers []*Func) string {
+	name := src + "_in"
+	for _, g := range consumers {
+		if g.nilErr("") == nil {
+			name += "_" + g.fn.Name
+		} else {
+			name += "_nil"
+		}
+	}
+	return name
+}
+
+// wrap returns the wrapper of src (a Func, or an input) for consumers
+// (none: the global wrapper), registered in *ws by consumer (nil for the
+// global one), making it with mk the first time.
+func wrap(ws *map[*Func]*Func, src string, input bool, consumers []*Func, mk func(name string) *Func) (*Func, error) {
+	fn, reads := src, src
+	if input {
+		fn, reads = "", "the input" // an input is not a Func
+	}
+	for _, g := range consumers {
+		if g.nilErr("") != nil {
+			return nil, ir.Errorf(ir.ErrNilObject, fn, "in", "a consumer of the wrapper of %s is nil (or a zero Func)", src).
+				WithLegal("%s.In(g, ...) with each g a Func made by NewFunc that reads %s, or %s.In() for every consumer", src, reads, src)
+		}
+	}
+	keys := consumers
+	if len(keys) == 0 {
+		keys = []*Func{nil}
+	}
+	var have, owner *Func // the wrapper one of keys already has, and that key
+	missing := false
+	for _, g := range keys {
+		w, ok := (*ws)[g]
+		if !ok {
+			missing = true
+			continue
+		}
+		if have != nil && w != have {
+			return nil, shareErr(src, fn, g, w)
+		}
+		have, owner = w, g
+	}
+	if have != nil && missing {
+		return nil, shareErr(src, fn, owner, have)
+	}
+	if have != nil {
+		return have, nil
+	}
+	w := mk(wrapperName(src, consumers))
+	if *ws == nil {
+		*ws = map[*Func]*Func{}
+	}
+	for _, g := range keys {
+		(*ws)[g] = w
+	}
+	return w, nil
+}
+
+// shareErr is the error of In (on src, the Func fn or an input) naming
+// consumer g, which already has the wrapper w, with consumers that do not
+// share it.
+func shareErr(src, fn string, g, w *Func) error {
+	who := "every consumer (the global wrapper)"
+	if g != nil {
+		who = g.fn.Name
+	}
+	return ir.Errorf(ir.ErrSchedule, fn, "in", "%s already has a wrapper of %s for %s, not shared with the other consumers named", w.fn.Name, src, who).
+		WithLegal("name every consumer that shares a wrapper in one call, %s.In(g, h); a consumer has at most one wrapper of %s", src, src)
+}
+
+// wrapperFor returns the wrapper in ws that replaces the wrapped Func or
+// input in consumer g's definitions: g's own (In(g)), else the global one
+// (In()), which neither itself nor the per-consumer wrappers see.
+func wrapperFor(ws map[*Func]*Func, g *Func) (*Func, bool) {
+	if w, ok := ws[g]; ok && w != g {
+		return w, true
+	}
+	global, ok := ws[nil]
+	if !ok || global == g {
+		return nil, false
+	}
+	for _, w := range ws {
+		if w == g {
+			return nil, false // a per-consumer wrapper reads the original
+		}
+	}
+	return global, true
 }
 
 // Stage returns the handle of stage i: 0 is the pure definition, i > 0 is

@@ -110,7 +110,9 @@ func Generate(a *Algo, gpu bool, rng *rand.Rand) Schedule {
 		if _, ok := g.funcs[w.Consumer]; !ok {
 			continue
 		}
-		g.s = append(g.s, Directive{Op: OpIn, Func: w.Src, Consumer: w.Consumer, Wrapper: name, Tail: NoTail})
+		// Sometimes the global wrapper, Src.In(): every consumer of Src
+		// reads it, which for a Src with one consumer is the same.
+		g.s = append(g.s, Directive{Op: OpIn, Func: w.Src, Consumer: w.Consumer, Wrapper: name, Tail: NoTail, Global: g.p(0.3)})
 		mf := &mfunc{name: name}
 		st := &mstage{pure: true}
 		for _, n := range w.Dims {

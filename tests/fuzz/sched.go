@@ -67,6 +67,9 @@ type Directive struct {
 	Mem int `json:"mem,omitempty"`
 	// Wrapper is the handle OpIn creates.
 	Wrapper string `json:"wrapper,omitempty"`
+	// Global makes OpIn the global wrapper, Func.In() (every consumer
+	// of Func reads it), rather than Func.In(Consumer).
+	Global bool `json:"global,omitempty"`
 }
 
 // Schedule is a list of directives applied in order.
@@ -193,6 +196,9 @@ func (d Directive) GoString(known map[string]string) string {
 	case OpHoistRoot:
 		return fmt.Sprintf("%s.HoistStorageRoot()", fn)
 	case OpIn:
+		if d.Global {
+			return fmt.Sprintf("%s := %s.In()", d.Wrapper, fn)
+		}
 		return fmt.Sprintf("%s := %s.In(%s)", d.Wrapper, fn, cons)
 	}
 	return fmt.Sprintf("// unknown directive %q", d.Op)
@@ -255,12 +261,16 @@ func (in *Instance) apply(d Directive) bool {
 		if !ok {
 			return false
 		}
+		var consumers []*halide.Func
+		if !d.Global {
+			consumers = []*halide.Func{cons}
+		}
 		if f, ok := in.Funcs[d.Func]; ok {
-			in.Funcs[d.Wrapper] = f.In(cons)
+			in.Funcs[d.Wrapper] = f.In(consumers...)
 			return true
 		}
 		if img, ok := in.Images[d.Func]; ok {
-			in.Funcs[d.Wrapper] = img.In(cons)
+			in.Funcs[d.Wrapper] = img.In(consumers...)
 			return true
 		}
 		return false
