@@ -3,7 +3,8 @@
 //
 // An algorithm is a set of Funcs over integer coordinates. A Func has a
 // pure definition over distinct Vars and any number of update definitions,
-// which may reduce over an RDom and may write at computed coordinates (a
+// which may reduce over an RDom (restricted by RDom.Where to the points
+// where a condition holds) and may write at computed coordinates (a
 // scatter):
 //
 //	x, y := halide.NewVar("x"), halide.NewVar("y")

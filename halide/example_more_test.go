@@ -289,3 +289,26 @@ func ExampleFunc_In_global() {
 	//           f(...) = ...
 	// [21 61 101 141]
 }
+
+func ExampleRDom_Where() {
+	x := halide.NewVar("x")
+	in := halide.NewImageParam("in", halide.Int32, 1)
+	// A running sum: out(x) is the sum of in(r) for r <= x, over the
+	// points of r where the condition holds.
+	r := halide.NewRDom("r", halide.Range(0, 8))
+	r.Where(r.X().Le(x))
+	f := halide.NewFunc("f")
+	f.Define(x).Is(int32(0))
+	f.Define(x).PlusEq(in.At(r.X()))
+	buf := halide.NewBuffer[int32](8)
+	buf.Fill(func(c []int) int32 { return int32(c[0] + 1) })
+	in.Set(buf)
+	out := halide.NewBuffer[int32](8)
+	if err := halide.NewPipeline(f).Realize(out); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(out.Data())
+	// Output:
+	// [1 3 6 10 15 21 28 36]
+}

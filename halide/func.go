@@ -404,6 +404,7 @@ func (f *Func) defineUpdate(args []any, value Expr, op *ir.BinOp) {
 	}
 	var dom *ir.ReductionDomain
 	var bad error
+	where := "" // what check is looking at, for its message
 	check := func(e ir.Expr) {
 		ir.WalkExpr(e, func(e ir.Expr) bool {
 			v, ok := e.(*ir.Var)
@@ -419,7 +420,7 @@ func (f *Func) defineUpdate(args []any, value Expr, op *ir.BinOp) {
 				}
 			case v.Param != nil:
 			case !pure[v.Name]:
-				bad = ir.Errorf(ir.ErrDefinition, name, dir, "the update uses Var %s, which is not a pure argument on its left-hand side", v.Name).
+				bad = ir.Errorf(ir.ErrDefinition, name, dir, "the update uses Var %s%s, which is not a pure argument on its left-hand side", v.Name, where).
 					WithLegal("Vars that appear bare on the left-hand side in their pure position, or RVars")
 			}
 			return bad == nil
@@ -429,6 +430,14 @@ func (f *Func) defineUpdate(args []any, value Expr, op *ir.BinOp) {
 		check(a)
 	}
 	check(value.node)
+	if dom != nil && bad == nil {
+		if dom.Err != nil {
+			bad = dom.Err
+		} else if dom.Predicate != nil {
+			where = " (in the Where condition of RDom " + dom.Name + ")"
+			check(dom.Predicate)
+		}
+	}
 	// A pure var of an update names one point of f per value: every use
 	// of f in the update reads that same point in that position (Halide's
 	// rule). The points are then independent, which is what lets a
@@ -464,7 +473,12 @@ func (f *Func) defineUpdate(args []any, value Expr, op *ir.BinOp) {
 			dims = append(dims, ir.Dim{Name: a})
 		}
 	}
-	f.fn.Updates = append(f.fn.Updates, &ir.Definition{Args: irArgs, Value: value.node, RDom: dom, Schedule: ir.StageSchedule{Dims: dims}})
+	var pred ir.Expr
+	if dom != nil {
+		pred = dom.Predicate
+		dom.Used = true
+	}
+	f.fn.Updates = append(f.fn.Updates, &ir.Definition{Args: irArgs, Value: value.node, RDom: dom, Predicate: pred, Schedule: ir.StageSchedule{Dims: dims}})
 }
 
 func constValue(e ir.Expr) float64 {

@@ -270,7 +270,7 @@ func rewriteWrapped(g *Func, e ir.Expr) ir.Expr {
 			}
 		}
 		if c, ok := e.(*ir.Call); ok && c.Kind == ir.CallFunc {
-			if f, ok := c.Ref.(*Func); ok {
+			if f, ok := c.Ref.(*Func); ok && f != g { // an update's reads of its own Func stay
 				// Follow wrappers of wrappers: g.In(h).In(h) wraps the wrapper.
 				w := f
 				for i := 0; i < 64; i++ {
@@ -391,7 +391,10 @@ func (p *Pipeline) build() (*built, error) {
 				nd.Args[j] = rewriteWrapped(f, a)
 			}
 			nd.Value = rewriteWrapped(f, d.Value)
-			exprs := append(append([]ir.Expr{}, nd.Args...), nd.Value)
+			if d.Predicate != nil {
+				nd.Predicate = rewriteWrapped(f, d.Predicate)
+			}
+			exprs := append(append([]ir.Expr{}, nd.Args...), nd.Evaluated()...)
 			if d.RDom != nil {
 				for _, rv := range d.RDom.Vars {
 					exprs = append(exprs, rv.Min, rv.Extent)
@@ -597,6 +600,9 @@ func renameFunction(fn *ir.Function, rename map[string]string) {
 			d.Args[i] = mut(a)
 		}
 		d.Value = mut(d.Value)
+		if d.Predicate != nil {
+			d.Predicate = mut(d.Predicate)
+		}
 	}
 	for _, l := range []*ir.LoopLevel{&fn.Schedule.Compute, &fn.Schedule.Store, &fn.Schedule.Hoist} {
 		if n, ok := rename[l.Func]; ok {

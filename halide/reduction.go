@@ -53,21 +53,28 @@ func inlineReduction(name string, op ir.BinOp, v any) Expr {
 	if e.Type().IsBool() {
 		return bad("%s of a bool expression", name)
 	}
+	// The anonymous Func's pure vars are the free Vars of e and of its
+	// RDom's Where condition.
 	var free []any
 	seen := map[string]bool{}
-	hasRVar := false
-	ir.WalkExpr(e.node, func(x ir.Expr) bool {
+	var dom *ir.ReductionDomain
+	collect := func(x ir.Expr) bool {
 		if v, ok := x.(*ir.Var); ok {
 			switch {
 			case v.RDom != nil:
-				hasRVar = true
+				dom = v.RDom
 			case v.Param == nil && !seen[v.Name]:
 				seen[v.Name] = true
 				free = append(free, newVar(v.Name))
 			}
 		}
 		return true
-	})
+	}
+	ir.WalkExpr(e.node, collect)
+	hasRVar := dom != nil
+	if dom != nil && dom.Predicate != nil {
+		ir.WalkExpr(dom.Predicate, collect)
+	}
 	if !hasRVar {
 		return Expr{err: ir.Errorf(ir.ErrDefinition, "", name, "the expression reduced by %s uses no RVar", name)}
 	}

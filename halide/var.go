@@ -131,6 +131,52 @@ func NewRDom(name string, ranges ...RangeSpec) *RDom {
 	return r
 }
 
+// Where restricts the RDom to the points where cond holds (Halide's
+// RDom::where): an update over it runs only there, testing cond in its
+// innermost loop. cond is a bool Expr over the RDom's RVars, the pure Vars
+// of the updates that use it, Params, inputs and Funcs. Several Where
+// clauses all apply. They must come before the first update that uses the
+// RDom (an update takes the clauses it sees when it is defined).
+func (r *RDom) Where(cond any) *RDom {
+	if r.nilErr() != nil || r.err != nil {
+		return r
+	}
+	fail := func(err error) *RDom {
+		r.err = err
+		r.dom.Err = err
+		return r
+	}
+	if r.dom.Used {
+		return fail(ir.Errorf(ir.ErrDefinition, "", "Where", "RDom %s is already used by an update; a Where clause added now would not apply to it", r.name).
+			WithLegal("call Where before defining the updates over %s", r.name))
+	}
+	c := E(cond)
+	if c.err != nil {
+		return fail(c.err)
+	}
+	if !c.Type().IsBool() {
+		return fail(ir.Errorf(ir.ErrType, "", "Where", "the condition of %s.Where is %s, not bool: %s", r.name, c.Type(), c).
+			WithLegal("a comparison or a bool Expr, for example r.X().Lt(r.Y())"))
+	}
+	var bad error
+	ir.WalkExpr(c.node, func(e ir.Expr) bool {
+		if v, ok := e.(*ir.Var); ok && v.RDom != nil && v.RDom != r.dom && bad == nil {
+			bad = ir.Errorf(ir.ErrDefinition, "", "Where", "the condition of %s.Where uses %s, an RVar of another RDom (%s)", r.name, v.Name, v.RDom.Name).
+				WithLegal("the RVars of %s, pure Vars, Params, inputs and Funcs", r.name)
+		}
+		return bad == nil
+	})
+	if bad != nil {
+		return fail(bad)
+	}
+	if r.dom.Predicate == nil {
+		r.dom.Predicate = c.node
+	} else {
+		r.dom.Predicate = ir.AndE(r.dom.Predicate, c.node)
+	}
+	return r
+}
+
 // nilErr returns the ErrNilObject error of a nil or zero RDom, or nil.
 func (r *RDom) nilErr() error {
 	if r == nil || r.dom == nil {

@@ -39,8 +39,21 @@ type Definition struct {
 	Args  []Expr
 	Value Expr
 	RDom  *ReductionDomain
+	// Predicate is the condition under which an update runs at a point of
+	// its RDom (the RDom's Where clauses when the update was defined); nil
+	// runs it at every point.
+	Predicate Expr
 	// Schedule is the stage's loop structure.
 	Schedule StageSchedule
+}
+
+// Evaluated returns the expressions the definition evaluates at a point,
+// besides its Args: the Value and the Predicate if there is one.
+func (d *Definition) Evaluated() []Expr {
+	if d.Predicate == nil {
+		return []Expr{d.Value}
+	}
+	return []Expr{d.Value, d.Predicate}
 }
 
 // RVar is one dimension of a reduction domain.
@@ -53,6 +66,15 @@ type RVar struct {
 type ReductionDomain struct {
 	Name string
 	Vars []RVar
+	// Predicate is the conjunction of the domain's Where clauses (nil:
+	// every point). An update copies it into its Definition.
+	Predicate Expr
+	// Used says an update was defined over the domain: a Where clause
+	// added later would not reach it, so the front end refuses one.
+	Used bool
+	// Err is an error the front end recorded against the domain (a bad
+	// Where clause); every update over the domain reports it.
+	Err error
 }
 
 // LoopLevelKind is where a Func is computed or stored.

@@ -564,7 +564,7 @@ func readerOf(st *State, name string) string {
 	}
 	for _, fn := range st.Order {
 		for _, d := range st.Funcs[fn].Stages() {
-			for _, e := range append(append([]ir.Expr{}, d.Args...), d.Value) {
+			for _, e := range append(append([]ir.Expr{}, d.Args...), d.Evaluated()...) {
 				if ir.ContainsExpr(e, reads) {
 					return fn
 				}

@@ -59,6 +59,11 @@ func inlineFunctions(st *State) error {
 			if d.Value, in.err = in.expand(d.Value, name); in.err != nil {
 				return in.err
 			}
+			if d.Predicate != nil {
+				if d.Predicate, in.err = in.expand(d.Predicate, name); in.err != nil {
+					return in.err
+				}
+			}
 		}
 	}
 	for _, name := range p.Order {

@@ -151,7 +151,7 @@ func rvarIndependent(f string, d *ir.Definition, rvName string) bool {
 	}
 	last := ir.Simplify(ir.SubE(ir.AddE(rv.Min, rv.Extent), ir.Int(1)))
 	own := true
-	ir.WalkExpr(d.Value, func(e ir.Expr) bool {
+	walkEvaluated(d, func(e ir.Expr) bool {
 		c, ok := e.(*ir.Call)
 		if !ok || c.Kind != ir.CallFunc || !own {
 			return own
@@ -187,7 +187,7 @@ func loopIndependent(f string, d *ir.Definition, dim string) bool {
 // * round differently in another order, which Halide accepts too (its
 // reorder and rfactor treat them as associative).
 func reassociable(f *ir.Function, d *ir.Definition) bool {
-	if d.RDom == nil {
+	if d.RDom == nil || d.Predicate != nil && readsFunc(d.Predicate, f.Name) {
 		return false
 	}
 	if b, ok := d.Value.(*ir.Binary); ok {
@@ -209,6 +209,13 @@ func reassociable(f *ir.Function, d *ir.Definition) bool {
 	return true
 }
 
+// walkEvaluated walks the value and the predicate of d (see WalkExpr).
+func walkEvaluated(d *ir.Definition, f func(ir.Expr) bool) {
+	for _, e := range d.Evaluated() {
+		ir.WalkExpr(e, f)
+	}
+}
+
 // readsOnlyOwnPoint reports whether the value of update d reads f only at
 // the point it writes (f(args) with the left-hand side's args), so that
 // an atomic store makes each iteration's read-modify-write of that point
@@ -217,7 +224,7 @@ func reassociable(f *ir.Function, d *ir.Definition) bool {
 // proof; min(f(args) + 1, 100) is such an update).
 func readsOnlyOwnPoint(f *ir.Function, d *ir.Definition) bool {
 	ok := true
-	ir.WalkExpr(d.Value, func(e ir.Expr) bool {
+	walkEvaluated(d, func(e ir.Expr) bool {
 		if c, isCall := e.(*ir.Call); isCall && c.Kind == ir.CallFunc && c.Name == f.Name {
 			ok = ok && isSelf(f, d, c)
 			return false

@@ -158,6 +158,10 @@ func buildStage(st *State, f *ir.Function, si int, shared bool) (ir.Stmt, error)
 		args[i] = ir.Substitute(a, sub)
 	}
 	var body ir.Stmt = &ir.Provide{Func: f.Name, Value: ir.Substitute(d.Value, sub), Args: args, Atomic: d.Schedule.Atomic}
+	if d.Predicate != nil {
+		// RDom.Where: the update runs at the points where it holds.
+		body = &ir.IfThenElse{Cond: ir.Substitute(d.Predicate, sub), Then: body}
+	}
 
 	// A Func.bound fixes the region (bounds_inference) and the allocation
 	// (allocation_bounds) of a pure var, so a constant bound's extent is the

@@ -360,7 +360,7 @@ func (ev *Evaluator) update(fs *funcState, k int, p pt) float64 {
 		if u.RDom < 0 {
 			step()
 		} else {
-			ev.iterate(ev.P.RDoms[u.RDom], e.rvars, step)
+			ev.iterate(ev.P.RDoms[u.RDom], e, step)
 		}
 		done = true
 	}
@@ -382,15 +382,18 @@ func (ev *Evaluator) checkOutputWrite(q pt) {
 	}
 }
 
-// iterate runs body for every point of r, its first dimension innermost,
-// with the RVars bound in rv.
-func (ev *Evaluator) iterate(r *PRDom, rv map[string]int, body func()) {
+// iterate runs body for every point of r where its Where condition holds,
+// its first dimension innermost, with the RVars bound in e.rvars.
+func (ev *Evaluator) iterate(r *PRDom, e *env, body func()) {
+	rv := e.rvars
 	exts := append([]int(nil), r.Exts...)
 	forEach(exts, func(c []int) {
 		for d := range c {
 			rv[rvarName(r, d)] = r.Mins[d] + c[d]
 		}
-		body()
+		if r.Where == nil || ev.eval(r.Where, e) != 0 {
+			body()
+		}
 	})
 	for d := range r.Mins {
 		delete(rv, rvarName(r, d))
@@ -608,7 +611,7 @@ func (ev *Evaluator) eval(e *PExpr, en *env) float64 {
 		default:
 			acc = math.MaxInt32
 		}
-		ev.iterate(r, sub.rvars, func() {
+		ev.iterate(r, sub, func() {
 			v := ev.eval(e.A[0], sub)
 			switch e.Op {
 			case "sum":

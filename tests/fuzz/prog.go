@@ -77,11 +77,14 @@ type PParam struct {
 	Value float64 `json:"value"`
 }
 
-// PRDom is an RDom: one Range per dimension.
+// PRDom is an RDom: one Range per dimension, and optionally a Where
+// condition (a bool expression over its RVars and constants): the
+// updates and inline reductions over it skip the points where it fails.
 type PRDom struct {
-	Name string `json:"name"`
-	Mins []int  `json:"mins"`
-	Exts []int  `json:"exts"`
+	Name  string `json:"name"`
+	Mins  []int  `json:"mins"`
+	Exts  []int  `json:"exts"`
+	Where *PExpr `json:"where,omitempty"`
 }
 
 // PBound is f.Bound(var Dim, Min, Ext).
@@ -311,6 +314,7 @@ func (p *Prog) clone() *Prog {
 	for _, r := range p.RDoms {
 		c := *r
 		c.Mins, c.Exts = append([]int(nil), r.Mins...), append([]int(nil), r.Exts...)
+		c.Where = r.Where.clone()
 		q.RDoms = append(q.RDoms, &c)
 	}
 	return q

@@ -54,6 +54,9 @@ func (p *Prog) build() *Instance {
 			b.rvars[rvarName(r, d)] = rd.Dim(d)
 			inst.Vars[rvarName(r, d)] = rd.Dim(d)
 		}
+		if r.Where != nil {
+			rd.Where(b.expr(r.Where))
+		}
 	}
 	for _, f := range p.Funcs {
 		rs := f.bcRanges()
@@ -308,6 +311,9 @@ func (p *Prog) algoSource(sizes []int) string {
 			rs = append(rs, fmt.Sprintf("halide.Range(%d, %d)", r.Mins[d], r.Exts[d]))
 		}
 		fmt.Fprintf(&b, "%s := halide.NewRDom(%q, %s)\n", r.Name, r.Name, strings.Join(rs, ", "))
+		if r.Where != nil {
+			fmt.Fprintf(&b, "%s.Where(%s)\n", r.Name, p.goExpr(r.Where))
+		}
 	}
 	for _, f := range p.Funcs {
 		rs := f.goBCRanges()

@@ -532,8 +532,40 @@ func (g *pgen) newRDom(dims int) (int, []string) {
 		r.Exts = append(r.Exts, g.intn(1, 5))
 		names = append(names, rvarName(r, d))
 	}
+	if g.p_(0.25) {
+		r.Where = g.where(r, names)
+	}
 	g.p.RDoms = append(g.p.RDoms, r)
 	return len(g.p.RDoms) - 1, names
+}
+
+// where draws an RDom.Where condition over the RVars of r: a comparison
+// of an RVar (or a sum of two, or one's parity) with a constant inside
+// its range or with another RVar, so that it holds at some points of the
+// domain and (mostly) fails at others. (A condition that never holds
+// leaves a Minimum or Maximum at its identity, which overflows.)
+func (g *pgen) where(r *PRDom, names []string) *PExpr {
+	pick := func() (*PExpr, int, int) {
+		d := g.rng.Intn(len(names))
+		return &PExpr{Op: "r", N: names[d]}, r.Mins[d], r.Mins[d] + r.Exts[d] - 1
+	}
+	a, lo, hi := pick()
+	switch g.rng.Intn(3) {
+	case 0:
+		b, blo, bhi := pick()
+		a, lo, hi = &PExpr{Op: "+", A: []*PExpr{a, b}}, lo+blo, hi+bhi
+	case 1:
+		par := &PExpr{Op: "%", A: []*PExpr{a, {Op: "c", V: 2}}}
+		return &PExpr{Op: "==", A: []*PExpr{par, {Op: "c", V: float64(g.rng.Intn(2))}}}
+	}
+	if len(names) > 1 && g.p_(0.3) {
+		b, _, _ := pick()
+		return &PExpr{Op: []string{"<", "=="}[g.rng.Intn(2)], A: []*PExpr{a, b}}
+	}
+	if g.p_(0.3) {
+		return &PExpr{Op: "==", A: []*PExpr{a, {Op: "c", V: float64(g.intn(lo, hi))}}}
+	}
+	return &PExpr{Op: "<", A: []*PExpr{a, {Op: "c", V: float64(g.intn(lo, hi+1))}}}
 }
 
 // inlineReduction draws Sum, Maximum or Minimum of an expression over a
