@@ -312,3 +312,40 @@ func ExampleRDom_Where() {
 	// Output:
 	// [1 3 6 10 15 21 28 36]
 }
+
+func ExampleUndef() {
+	x, y := halide.NewVar("x"), halide.NewVar("y")
+	in := halide.NewImageParam("in", halide.Float32, 2)
+	// A recursive filter down the columns: the pure definition computes
+	// nothing (Undef), the first row is copied, and each further row
+	// mixes in the one above it. Without Undef the pure definition would
+	// be a pass that writes zeros the updates overwrite.
+	r := halide.NewRDom("r", halide.Range(1, 2))
+	f := halide.NewFunc("f")
+	f.Define(x, y).Is(halide.Undef(halide.Float32))
+	f.Define(x, 0).Is(in.At(x, 0))
+	f.Define(x, r.X()).Is(f.At(x, r.X().Sub(1)).Mul(0.5).Add(in.At(x, r.X())))
+	// An update that stores only where a condition holds.
+	g := halide.NewFunc("g")
+	g.Define(x).Is(x)
+	g.Define(x).Is(halide.Select(x.Mod(2).Eq(0), g.At(x).Mul(10), halide.Undef(halide.Int32)))
+
+	buf := halide.NewBuffer[float32](3, 3)
+	buf.Fill(func(c []int) float32 { return float32(c[0] + 10*c[1]) })
+	in.Set(buf)
+	out := halide.NewBuffer[float32](3, 3)
+	if err := halide.NewPipeline(f).Realize(out); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(out.Data())
+	gout := halide.NewBuffer[int32](6)
+	if err := halide.NewPipeline(g).Realize(gout); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(gout.Data())
+	// Output:
+	// [0 1 2 10 11.5 13 25 26.75 28.5]
+	// [0 1 20 3 40 5]
+}

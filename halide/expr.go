@@ -400,6 +400,20 @@ func Max(a, b any) Expr { return binary(ir.Max, a, b) }
 // Clamp returns min(max(x, lo), hi).
 func Clamp(x, lo, hi any) Expr { return Min(Max(x, lo), hi) }
 
+// Undef returns Halide's undef of type t: no value. A pure definition
+// f.Define(x, y).Is(Undef(t)) computes nothing, leaving f's values for its
+// updates to write (reading a point no update wrote is an error of the
+// algorithm, as in Halide); an update whose value is Undef, or has Undef in
+// an arm of its top-level Selects, stores nothing at the points where
+// that arm is taken: f.Define(x).Is(Select(c, v, Undef(t))) is f(x) = v
+// where c holds. Anywhere else Define refuses it.
+func Undef(t Type) Expr {
+	if err := checkType(t, "", "Undef"); err != nil {
+		return Expr{err: err}
+	}
+	return Expr{node: &ir.Call{T: t, Kind: ir.CallIntrinsic, Name: ir.IntrinsicUndef}}
+}
+
 // Select returns t where cond holds and f elsewhere.
 func Select(cond, t, f any) Expr {
 	c, a, b := E(cond), E(t), E(f)
@@ -410,6 +424,12 @@ func Select(cond, t, f any) Expr {
 	}
 	if !c.Type().IsBool() {
 		return bad("the condition of Select must be bool, not %s", c.Type())
+	}
+	// An undef arm takes the other arm's type.
+	if ir.IsUndef(a.node) && !ir.IsUndef(b.node) {
+		a.node = &ir.Call{T: b.Type(), Kind: ir.CallIntrinsic, Name: ir.IntrinsicUndef}
+	} else if ir.IsUndef(b.node) && !ir.IsUndef(a.node) {
+		b.node = &ir.Call{T: a.Type(), Kind: ir.CallIntrinsic, Name: ir.IntrinsicUndef}
 	}
 	an, bn, err := matchTypes("select", a.node, b.node)
 	if err != nil {

@@ -312,6 +312,11 @@ func (f *Func) definePure(args []any, value Expr) {
 		vars[i] = v.name
 		irArgs[i] = v.node
 	}
+	if !ir.IsUndef(value.node) && containsUndef(value.node) {
+		f.failf(ir.ErrDefinition, "Define", "the pure definition has Undef inside its value: %s", value)
+		f.err.(*ir.Error).Legal = "Undef as the whole value of the pure definition (its updates then write the values), or in an arm of an update's Select"
+		return
+	}
 	var bad error
 	ir.WalkExpr(value.node, func(e ir.Expr) bool {
 		if v, ok := e.(*ir.Var); ok && bad == nil {
@@ -380,6 +385,9 @@ func (f *Func) defineUpdate(args []any, value Expr, op *ir.BinOp) {
 			return
 		}
 		value = Expr{node: ir.Bin(*op, self, v)}
+	}
+	if ir.IsUndef(value.node) {
+		value = Undef(f.fn.T) // no value: of f's type
 	}
 	if value.Type() != f.fn.T {
 		if ir.IsConst(value.node) {
@@ -478,6 +486,24 @@ func (f *Func) defineUpdate(args []any, value Expr, op *ir.BinOp) {
 		pred = dom.Predicate
 		dom.Used = true
 	}
+	// Undef arms of the value's top-level Selects become the predicate.
+	v, cond, ok := peelUndef(value.node)
+	if !ok {
+		f.failf(ir.ErrDefinition, dir, "the update has Undef inside its value, not as the whole value or an arm of a top-level Select: %s", value)
+		f.err.(*ir.Error).Legal = "Undef as the update's whole value, or as an arm of Selects at the top of it (f(x) = Select(c, v, Undef(t)) stores v where c holds)"
+		return
+	}
+	if v == nil { // undef everywhere: the update stores nothing
+		v, cond = ir.Const(f.fn.T, 0), ir.IntConst(ir.Bool, 0)
+	}
+	value.node = v
+	if cond != nil {
+		if pred == nil {
+			pred = cond
+		} else {
+			pred = ir.AndE(pred, cond)
+		}
+	}
 	f.fn.Updates = append(f.fn.Updates, &ir.Definition{Args: irArgs, Value: value.node, RDom: dom, Predicate: pred, Schedule: ir.StageSchedule{Dims: dims}})
 }
 
@@ -489,4 +515,51 @@ func constValue(e ir.Expr) float64 {
 		return c.V
 	}
 	return 0
+}
+
+// containsUndef reports whether e has an Undef anywhere.
+func containsUndef(e ir.Expr) bool { return ir.ContainsExpr(e, ir.IsUndef) }
+
+// peelUndef takes the Undef arms out of an update's value: it returns the
+// value to store (nil: none, the value is Undef everywhere) and the
+// condition under which to store it (nil: always). Undef may be the whole
+// value or an arm of Selects at its top; ok is false where it is anywhere
+// else.
+func peelUndef(e ir.Expr) (val, cond ir.Expr, ok bool) {
+	if ir.IsUndef(e) {
+		return nil, nil, true
+	}
+	s, isSel := e.(*ir.Select)
+	if !isSel || !containsUndef(e) {
+		return e, nil, !containsUndef(e)
+	}
+	if containsUndef(s.Cond) {
+		return nil, nil, false
+	}
+	vt, ct, okT := peelUndef(s.True)
+	vf, cf, okF := peelUndef(s.False)
+	if !okT || !okF {
+		return nil, nil, false
+	}
+	// An arm that stores always has condition true.
+	always := func(_, c ir.Expr) ir.Expr {
+		if c == nil {
+			return ir.IntConst(ir.Bool, 1)
+		}
+		return c
+	}
+	notC := &ir.Not{X: s.Cond}
+	switch {
+	case vt == nil && vf == nil:
+		return nil, nil, true
+	case vt == nil:
+		return vf, ir.AndE(notC, always(vf, cf)), true
+	case vf == nil:
+		return vt, ir.AndE(s.Cond, always(vt, ct)), true
+	}
+	c := ir.Expr(&ir.Select{Cond: s.Cond, True: always(vt, ct), False: always(vf, cf)})
+	if ct == nil && cf == nil {
+		c = nil
+	}
+	return &ir.Select{Cond: s.Cond, True: vt, False: vf}, c, true
 }

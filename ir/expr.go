@@ -170,7 +170,19 @@ const (
 	// blocks of a kernel. It is evaluated on the host (a loop), never in a
 	// kernel.
 	IntrinsicMaxOver = "max_over"
+	// IntrinsicUndef() is Halide's undef: no value. It is legal only as
+	// the whole value of a pure definition (the Func's values are left as
+	// they are until its updates write them) and, in the front end, as an
+	// update's whole value or an arm of its top-level selects (which become
+	// the update's predicate); no executor evaluates it.
+	IntrinsicUndef = "undef"
 )
+
+// IsUndef reports whether e is the undef intrinsic.
+func IsUndef(e Expr) bool {
+	c, ok := e.(*Call)
+	return ok && c.Kind == CallIntrinsic && c.Name == IntrinsicUndef
+}
 
 // intrinsicArgs is the number of arguments of each intrinsic but the
 // trace stores (which take a value and its coordinates).

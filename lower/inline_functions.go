@@ -27,6 +27,10 @@ func inlineFunctions(st *State) error {
 			return ir.Errorf(ir.ErrSchedule, name, "compute_inline", "%s has update definitions and cannot be computed inline", name).
 				WithLegal("compute_root or compute_at")
 		}
+		if ir.IsUndef(f.Pure.Value) && len(f.Updates) == 0 {
+			return ir.Errorf(ir.ErrDefinition, name, "Define", "%s is Undef everywhere: its pure definition is Undef and it has no update to write its values", name).
+				WithLegal("give %s an update that writes the points its consumers read, or a pure definition with a value", name)
+		}
 		if name == p.Output && f.Schedule.Compute.Kind == ir.LevelAt {
 			return ir.Errorf(ir.ErrComputeAt, name, "compute_at", "%s is the output; it is always computed at the root", name)
 		}

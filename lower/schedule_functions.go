@@ -134,6 +134,11 @@ func leavesRange(q string, splits []ir.Split, plans []splitPlan, strict bool) (b
 // threads would write it.
 func buildStage(st *State, f *ir.Function, si int, shared bool) (ir.Stmt, error) {
 	d := f.Stages()[si]
+	if ir.IsUndef(d.Value) {
+		// A pure definition of Undef computes nothing: the updates
+		// write f's values.
+		return &ir.Evaluate{X: ir.Int(0)}, nil
+	}
 	prefix := stagePrefix(f.Name, si)
 	output := f.Name == st.P.Output
 	dims := map[string]loopBounds{}

@@ -339,7 +339,15 @@ func (ev *Evaluator) update(fs *funcState, k int, p pt) float64 {
 			for i, a := range u.Args {
 				q[i] = int(ev.eval(a, e))
 			}
-			rhs := ev.eval(u.Value, e)
+			val := u.Value
+			if val.Op == "sel" && val.A[2].Op == "undef" {
+				// select(c, v, undef): no store where c fails.
+				if ev.eval(val.A[0], e) == 0 {
+					return
+				}
+				val = val.A[1]
+			}
+			rhs := ev.eval(val, e)
 			old := cur(q)
 			var v float64
 			switch u.Op {

@@ -101,6 +101,7 @@ type PBound struct {
 //	"p" Param N; "call" Func N at A; "in" input N at A;
 //	"+", "-", "*", "/", "%", "min", "max" (2 args); "clamp" (3);
 //	"sel" (cond, a, b); "<", "==" (2 args, bool); "cast" (to F);
+//	"undef" (only as the third argument of an update's top-level "sel");
 //	"sum", "maximum", "minimum" of A[0] over RDom R;
 //	"&", "|", "^", "<<", ">>" (2 int args), "~" (1); "mux" (index, values...);
 //	"absd" (2 args; for ints, its uint32 result cast to int32); "lerp"

@@ -172,6 +172,11 @@ func (b *builder) expr(e *PExpr) halide.Expr {
 		return halide.Clamp(x(0), x(1), x(2))
 	case "sel":
 		return halide.Select(x(0), x(1), x(2))
+	case "undef":
+		if e.F {
+			return halide.Undef(halide.Float32)
+		}
+		return halide.Undef(halide.Int32)
 	case "<":
 		return x(0).Lt(x(1))
 	case "==":
@@ -257,6 +262,11 @@ func (p *Prog) goExpr(e *PExpr) string {
 		return fmt.Sprintf("halide.%s%s(%s)", strings.ToUpper(e.Op[:1]), e.Op[1:], all())
 	case "sel":
 		return fmt.Sprintf("halide.Select(%s)", all())
+	case "undef":
+		if e.F {
+			return "halide.Undef(halide.Float32)"
+		}
+		return "halide.Undef(halide.Int32)"
 	case "~":
 		return fmt.Sprintf("halide.BitNot(%s)", g(0))
 	case "mux":

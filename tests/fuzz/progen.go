@@ -685,6 +685,11 @@ func (g *pgen) update(f *PFunc, base *ectx) {
 	if u.RDom >= 0 && !usesRVar(&PExpr{A: append(append([]*PExpr(nil), u.Args...), u.Value)}, names) {
 		u.Value = &PExpr{Op: "+", F: f.Float, A: []*PExpr{u.Value, cast(f.Float, &PExpr{Op: "r", N: names[0]})}}
 	}
+	if u.Op == "=" && g.p_(0.15) {
+		// Store only where a condition holds: select(c, v, undef).
+		cond := &PExpr{Op: "<", A: []*PExpr{g.expr(false, 1, c.noReduce()), g.iconst(-2, 4)}}
+		u.Value = &PExpr{Op: "sel", F: f.Float, A: []*PExpr{cond, u.Value, {Op: "undef", F: f.Float}}}
+	}
 	f.Updates = append(f.Updates, u)
 }
 
