@@ -938,6 +938,11 @@ func (en env) call(e *ir.Call) Interval {
 		return Point(mkCall(e, ends...))
 	}
 	switch e.Name {
+	case ir.IntrinsicPopcount, ir.IntrinsicCountLeadingZeros, ir.IntrinsicCountTrailingZeros:
+		// A count of the type's bits (ir.EvalBitCount).
+		if e.T.IsIntOrUInt() && e.T.Bits >= 8 {
+			return Interval{ir.IntConst(e.T, 0), ir.IntConst(e.T, int64(e.T.Bits))}
+		}
 	case ir.IntrinsicAbs:
 		if len(args) == 1 {
 			return absIv(e, args[0])

@@ -648,3 +648,39 @@ func (d cudaDialect) CASHelper(name string, t ir.Type) string {
 	}
 	return head + body + "}\n"
 }
+
+// BitCount uses the CUDA integer intrinsics __popc, __popcll, __clz and
+// __clzll (a zero has 32 or 64 leading zeros).
+func (cudaDialect) BitCount(clz, wide bool, x string) string {
+	switch {
+	case clz && wide:
+		return "__clzll((long long)(" + x + "))"
+	case clz:
+		return "__clz((int)(" + x + "))"
+	case wide:
+		return "__popcll(" + x + ")"
+	}
+	return "__popc(" + x + ")"
+}
+
+// Reinterpret uses the CUDA bit-cast intrinsics (__float_as_int and the
+// like).
+func (cudaDialect) Reinterpret(from, to ir.Type, x string) string {
+	switch {
+	case from == ir.Float32 && to == ir.Int32:
+		return "__float_as_int(" + x + ")"
+	case from == ir.Float32 && to == ir.UInt32:
+		return "__float_as_uint(" + x + ")"
+	case from == ir.Int32 && to == ir.Float32:
+		return "__int_as_float(" + x + ")"
+	case from == ir.UInt32 && to == ir.Float32:
+		return "__uint_as_float(" + x + ")"
+	case from == ir.Float64 && to == ir.Int64:
+		return "__double_as_longlong(" + x + ")"
+	case from == ir.Float64 && to == ir.UInt64:
+		return "(unsigned long long)__double_as_longlong(" + x + ")"
+	case from.IsIntOrUInt() && to == ir.Float64:
+		return "__longlong_as_double((long long)(" + x + "))"
+	}
+	panic(emitError{emitErr("", "CUDA cannot reinterpret %v as %v", from, to)})
+}

@@ -62,4 +62,12 @@ type Dialect interface {
 	// does not merge with the other arm's load. Other loads are plain
 	// buf[index].
 	ReadOnlyLoad(t ir.Type, buf, index string) string
+	// BitCount spells the number of one bits (clz false) or of leading
+	// zero bits (clz true) of x, a C expression of type unsigned int, or
+	// unsigned long long when wide; the result is an int.
+	BitCount(clz, wide bool, x string) string
+	// Reinterpret spells the bits of x, a C expression of type from, read
+	// as type to: one of them a float type, the other an integer type of
+	// the same width (ir.CanReinterpret).
+	Reinterpret(from, to ir.Type, x string) string
 }

@@ -761,6 +761,11 @@ func (e *printer) call(x *ir.Call) (string, int) {
 		ir.IntrinsicPromiseClamped: 3, ir.IntrinsicUnsafePromiseClamped: 3, ir.IntrinsicLikely: 1,
 		ir.IntrinsicBitAnd: 2, ir.IntrinsicBitOr: 2, ir.IntrinsicBitXor: 2, ir.IntrinsicBitNot: 1,
 		ir.IntrinsicShiftLeft: 2, ir.IntrinsicShiftRight: 2,
+		ir.IntrinsicSin: 1, ir.IntrinsicCos: 1, ir.IntrinsicTan: 1, ir.IntrinsicAsin: 1, ir.IntrinsicAcos: 1, ir.IntrinsicAtan: 1,
+		ir.IntrinsicSinh: 1, ir.IntrinsicCosh: 1, ir.IntrinsicTanh: 1, ir.IntrinsicAtan2: 2,
+		ir.IntrinsicIsNaN: 1, ir.IntrinsicIsInf: 1, ir.IntrinsicIsFinite: 1,
+		ir.IntrinsicPopcount: 1, ir.IntrinsicCountLeadingZeros: 1, ir.IntrinsicCountTrailingZeros: 1,
+		ir.IntrinsicReinterpret: 1,
 	}
 	n, ok := nargs[x.Name]
 	if !ok {
@@ -779,6 +784,24 @@ func (e *printer) call(x *ir.Call) (string, int) {
 		return e.cast(s, p, a0.Type(), x.T)
 	case ir.IntrinsicBitAnd, ir.IntrinsicBitOr, ir.IntrinsicBitXor, ir.IntrinsicBitNot, ir.IntrinsicShiftLeft, ir.IntrinsicShiftRight:
 		return e.bitwise(x)
+	case ir.IntrinsicPopcount, ir.IntrinsicCountLeadingZeros, ir.IntrinsicCountTrailingZeros:
+		return e.bitCount(x)
+	case ir.IntrinsicIsNaN, ir.IntrinsicIsInf, ir.IntrinsicIsFinite:
+		if !a0.Type().IsFloat() {
+			e.fail("operand of %s has type %v, not a float", x.Name, a0.Type())
+		}
+		fn := map[string]string{ir.IntrinsicIsNaN: "isnan", ir.IntrinsicIsInf: "isinf", ir.IntrinsicIsFinite: "isfinite"}[x.Name]
+		return e.cast("(bool)"+fn+"("+e.top(a0)+")", cPrecUnary, ir.Bool, x.T)
+	case ir.IntrinsicReinterpret:
+		from := a0.Type()
+		if !ir.CanReinterpret(from, x.T) {
+			e.fail("reinterpret of %v as %v: the types must be integer or float types of one width", from, x.T)
+		}
+		if !from.IsFloat() && !x.T.IsFloat() {
+			s, p := e.expr(a0) // same-width integers: a C conversion keeps the bits
+			return e.cast(s, p, from, x.T)
+		}
+		return e.m.d.Reinterpret(from, x.T, e.top(a0)), cPrecPostfix
 	case ir.IntrinsicAbs:
 		at := a0.Type()
 		switch {
@@ -810,7 +833,13 @@ func (e *printer) call(x *ir.Call) (string, int) {
 	fn := map[string]string{
 		ir.IntrinsicSqrt: "sqrt", ir.IntrinsicExp: "exp", ir.IntrinsicLog: "log", ir.IntrinsicPow: "pow",
 		ir.IntrinsicFloor: "floor", ir.IntrinsicCeil: "ceil", ir.IntrinsicRound: "rint",
+		ir.IntrinsicSin: "sin", ir.IntrinsicCos: "cos", ir.IntrinsicTan: "tan",
+		ir.IntrinsicAsin: "asin", ir.IntrinsicAcos: "acos", ir.IntrinsicAtan: "atan",
+		ir.IntrinsicSinh: "sinh", ir.IntrinsicCosh: "cosh", ir.IntrinsicTanh: "tanh", ir.IntrinsicAtan2: "atan2",
 	}[x.Name]
+	if fn == "" {
+		e.fail("unknown float intrinsic %s", x.Name)
+	}
 	args := make([]string, len(x.Args))
 	for i, a := range x.Args {
 		s, p := e.expr(a)
@@ -820,6 +849,42 @@ func (e *printer) call(x *ir.Call) (string, int) {
 		args[i] = s
 	}
 	return e.cast(fn+"("+strings.Join(args, ", ")+")", cPrecPostfix, ir.Float64, x.T)
+}
+
+// bitCount prints popcount or a count of leading or trailing zeros
+// (ir.EvalBitCount) of an integer of type t: its bits, zero-extended to an
+// unsigned int (or unsigned long long for 64 bits), counted by the
+// dialect's BitCount; a narrow type's leading zeros less the extension's,
+// and the trailing zeros the ones of ~u & (u - 1) (all the bits for 0).
+func (e *printer) bitCount(x *ir.Call) (string, int) {
+	t := x.T
+	a := x.Args[0]
+	if a.Type() != t || !t.IsIntOrUInt() {
+		e.fail("operand of %s has type %v, the call %v; both must be the same integer type", x.Name, a.Type(), t)
+	}
+	wide := t.Bits == 64
+	ut := ir.UInt32
+	if wide {
+		ut = ir.UInt64
+	}
+	unsigned := ir.Type{Code: ir.UIntCode, Bits: t.Bits}
+	s, p := e.expr(a)
+	s, p = e.cast(s, p, t, unsigned) // the bits, without sign extension
+	u, _ := e.cast(s, p, unsigned, ut)
+	var r string
+	switch x.Name {
+	case ir.IntrinsicPopcount:
+		r = e.m.d.BitCount(false, wide, u)
+	case ir.IntrinsicCountLeadingZeros:
+		r = e.m.d.BitCount(true, wide, u)
+		if !wide && t.Bits < 32 {
+			r = fmt.Sprintf("(%s - %d)", r, 32-t.Bits)
+		}
+	default:
+		c := cType(ut)
+		r = e.m.d.BitCount(false, wide, fmt.Sprintf("(~(%s)(%s) & ((%s)(%s) - 1u))", c, u, c, u))
+	}
+	return e.cast(r, cPrecPostfix, ir.Int32, t)
 }
 
 // bitwise prints a bitwise intrinsic (ir.EvalBitwise). And, or, xor and

@@ -364,6 +364,57 @@ func (c *compiler) call(e *ir.Call) value {
 		return c.convert(c.expr(clamp), e.T)
 	case ir.IntrinsicBitAnd, ir.IntrinsicBitOr, ir.IntrinsicBitXor, ir.IntrinsicBitNot, ir.IntrinsicShiftLeft, ir.IntrinsicShiftRight:
 		return c.bitwise(e)
+	case ir.IntrinsicPopcount, ir.IntrinsicCountLeadingZeros, ir.IntrinsicCountTrailingZeros:
+		x := c.expr(e.Args[0])
+		if x.t != e.T || !x.t.IsIntOrUInt() {
+			c.fail("operand of %s has type %v, the call %v; both must be the same integer type", e.Name, x.t, e.T)
+		}
+		xi, t, name := x.i, e.T, e.Name
+		r := intValue(t, func(f *frame) int64 { return ir.EvalBitCount(name, t, xi(f)) })
+		if x.konst {
+			r = fold(r)
+		}
+		return r
+	case ir.IntrinsicIsNaN, ir.IntrinsicIsInf, ir.IntrinsicIsFinite:
+		x := c.expr(e.Args[0])
+		if !x.t.IsFloat() {
+			c.fail("operand of %s has type %v, not a float", e.Name, x.t)
+		}
+		xf, class := x.f, ir.FloatClass[e.Name]
+		r := intValue(ir.Bool, func(f *frame) int64 {
+			if class(xf(f)) {
+				return 1
+			}
+			return 0
+		})
+		if x.konst {
+			r = fold(r)
+		}
+		return r
+	case ir.IntrinsicReinterpret:
+		x := c.expr(e.Args[0])
+		if !ir.CanReinterpret(x.t, e.T) {
+			c.fail("reinterpret of %v as %v: the types must be integer or float types of one width", x.t, e.T)
+		}
+		from, to := x.t, e.T
+		var bitsOf func(f *frame) uint64
+		if from.IsFloat() {
+			xf := x.f
+			bitsOf = func(f *frame) uint64 { return ir.BitsOf(from, 0, xf(f)) }
+		} else {
+			xi := x.i
+			bitsOf = func(f *frame) uint64 { return ir.BitsOf(from, xi(f), 0) }
+		}
+		var r value
+		if to.IsFloat() {
+			r = floatValue(to, func(f *frame) float64 { _, v := ir.FromBits(to, bitsOf(f)); return v })
+		} else {
+			r = intValue(to, func(f *frame) int64 { v, _ := ir.FromBits(to, bitsOf(f)); return v })
+		}
+		if x.konst {
+			r = fold(r)
+		}
+		return r
 	case ir.IntrinsicAbs:
 		x := c.expr(e.Args[0])
 		var r value
@@ -398,22 +449,13 @@ func (c *compiler) call(e *ir.Call) value {
 	}
 	x := args[0]
 	var fn floatFn
-	switch e.Name {
-	case ir.IntrinsicSqrt:
-		fn = func(f *frame) float64 { return math.Sqrt(x(f)) }
-	case ir.IntrinsicExp:
-		fn = func(f *frame) float64 { return math.Exp(x(f)) }
-	case ir.IntrinsicLog:
-		fn = func(f *frame) float64 { return math.Log(x(f)) }
-	case ir.IntrinsicPow:
+	if g, ok := ir.FloatMath1[e.Name]; ok && len(args) == 1 {
+		fn = func(f *frame) float64 { return g(x(f)) }
+	} else if g, ok := ir.FloatMath2[e.Name]; ok && len(args) == 2 {
 		y := args[1]
-		fn = func(f *frame) float64 { return math.Pow(x(f), y(f)) }
-	case ir.IntrinsicFloor:
-		fn = func(f *frame) float64 { return math.Floor(x(f)) }
-	case ir.IntrinsicCeil:
-		fn = func(f *frame) float64 { return math.Ceil(x(f)) }
-	case ir.IntrinsicRound:
-		fn = func(f *frame) float64 { return math.RoundToEven(x(f)) }
+		fn = func(f *frame) float64 { return g(x(f), y(f)) }
+	} else {
+		c.fail("unknown float intrinsic %s of %d arguments", e.Name, len(args))
 	}
 	r := floatValue(ir.Float64, fn)
 	if konst {

@@ -193,6 +193,11 @@ var intrinsicArgs = map[string]int{
 	IntrinsicMaxOver: 4,
 	IntrinsicBitAnd:  2, IntrinsicBitOr: 2, IntrinsicBitXor: 2, IntrinsicBitNot: 1,
 	IntrinsicShiftLeft: 2, IntrinsicShiftRight: 2,
+	IntrinsicSin: 1, IntrinsicCos: 1, IntrinsicTan: 1, IntrinsicAsin: 1, IntrinsicAcos: 1, IntrinsicAtan: 1,
+	IntrinsicSinh: 1, IntrinsicCosh: 1, IntrinsicTanh: 1, IntrinsicAtan2: 2,
+	IntrinsicIsNaN: 1, IntrinsicIsInf: 1, IntrinsicIsFinite: 1,
+	IntrinsicPopcount: 1, IntrinsicCountLeadingZeros: 1, IntrinsicCountTrailingZeros: 1,
+	IntrinsicReinterpret: 1,
 }
 
 // CheckLoweredCall returns why an executor cannot evaluate the call e of a

@@ -104,21 +104,51 @@ func foldIntrinsic(t Type, name string, args []Expr) Expr {
 				return IntConst(t, v)
 			}
 		}
-		fallthrough
-	case IntrinsicSqrt, IntrinsicExp, IntrinsicLog, IntrinsicFloor, IntrinsicCeil, IntrinsicRound, IntrinsicPow:
 		return foldMath(t, name, args)
 	case IntrinsicBitAnd, IntrinsicBitOr, IntrinsicBitXor, IntrinsicBitNot, IntrinsicShiftLeft, IntrinsicShiftRight:
 		return foldBitwise(t, name, args)
+	case IntrinsicPopcount, IntrinsicCountLeadingZeros, IntrinsicCountTrailingZeros:
+		if c, ok := args[0].(*IntImm); ok && len(args) == 1 && c.T == t && t.IsIntOrUInt() {
+			return &IntImm{T: t, V: EvalBitCount(name, t, c.V)}
+		}
+	case IntrinsicIsNaN, IntrinsicIsInf, IntrinsicIsFinite:
+		if c, ok := args[0].(*FloatImm); ok && len(args) == 1 {
+			return boolConst(FloatClass[name](c.V))
+		}
+	case IntrinsicReinterpret:
+		if len(args) == 1 && CanReinterpret(args[0].Type(), t) {
+			var b uint64
+			switch c := args[0].(type) {
+			case *IntImm:
+				b = BitsOf(c.T, c.V, 0)
+			case *FloatImm:
+				b = BitsOf(c.T, 0, c.V)
+			default:
+				return nil
+			}
+			i, f := FromBits(t, b)
+			if t.IsFloat() {
+				return &FloatImm{T: t, V: f}
+			}
+			return &IntImm{T: t, V: i}
+		}
+	default:
+		if _, ok := unaryMath[name]; ok || FloatMath2[name] != nil {
+			return foldMath(t, name, args)
+		}
 	}
 	return nil
 }
 
 // unaryMath are the float math intrinsics of one argument, as the
-// executor computes them (round is half to even).
-var unaryMath = map[string]func(float64) float64{
-	IntrinsicAbs: math.Abs, IntrinsicSqrt: math.Sqrt, IntrinsicExp: math.Exp, IntrinsicLog: math.Log,
-	IntrinsicFloor: math.Floor, IntrinsicCeil: math.Ceil, IntrinsicRound: math.RoundToEven,
-}
+// executor computes them (round is half to even): FloatMath1 and abs.
+var unaryMath = func() map[string]func(float64) float64 {
+	m := map[string]func(float64) float64{IntrinsicAbs: math.Abs}
+	for k, f := range FloatMath1 {
+		m[k] = f
+	}
+	return m
+}()
 
 // foldMath evaluates a float math intrinsic on float constants, rounding to
 // float32 for float32 results.
@@ -134,11 +164,11 @@ func foldMath(t Type, name string, args []Expr) Expr {
 		}
 		v[i] = c.V
 	}
-	if name == IntrinsicPow {
+	if f2, ok := FloatMath2[name]; ok {
 		if len(args) != 2 {
 			return nil
 		}
-		return Const(t, math.Pow(v[0], v[1]))
+		return Const(t, f2(v[0], v[1]))
 	}
 	f, ok := unaryMath[name]
 	if !ok || len(args) != 1 {

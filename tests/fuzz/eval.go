@@ -3,6 +3,7 @@ package fuzz
 import (
 	"fmt"
 	"math"
+	"math/bits"
 )
 
 // The reference of random programs: an evaluator written for the fuzzer
@@ -564,6 +565,21 @@ func (ev *Evaluator) eval(e *PExpr, en *env) float64 {
 		return t
 	case "&", "|", "^", "~", "<<", ">>":
 		return ev.bitwise(e.Op, a(0), func() float64 { return a(1) })
+	case "popcount", "clz", "ctz":
+		u := uint32(int32(a(0)))
+		switch e.Op {
+		case "popcount":
+			return float64(bits.OnesCount32(u))
+		case "clz":
+			return float64(bits.LeadingZeros32(u))
+		}
+		return float64(bits.TrailingZeros32(u)) // 32 for 0
+	case "sin":
+		return float64(float32(math.Sin(a(0))))
+	case "tanh":
+		return float64(float32(math.Tanh(a(0))))
+	case "atan2":
+		return float64(float32(math.Atan2(a(0), a(1))))
 	case "mux":
 		// A select chain: index k in [0, n-1) takes value k, any other
 		// the last; the values not taken are read speculatively, as

@@ -104,6 +104,8 @@ type PBound struct {
 //	"undef" (only as the third argument of an update's top-level "sel");
 //	"sum", "maximum", "minimum" of A[0] over RDom R;
 //	"&", "|", "^", "<<", ">>" (2 int args), "~" (1); "mux" (index, values...);
+//	"popcount", "clz", "ctz" (1 int arg, counts of its 32 bits); "sin",
+//	"tanh" (1 float arg), "atan2" (2), in double precision rounded to float32;
 //	"absd" (2 args; for ints, its uint32 result cast to int32); "lerp"
 //	(zero, one, weight: floats, or ints with the weight N: "f" a float,
 //	"u8", "u16", "u32" an int cast to that type); "sat" (SaturatingCast of
@@ -355,9 +357,14 @@ func (p *Prog) typeErr() string {
 			same(e.A...)
 		case "sel":
 			same(e.A[1:]...)
-		case "&", "|", "^", "<<", ">>", "~":
+		case "&", "|", "^", "<<", ">>", "~", "popcount", "clz", "ctz":
 			if e.F {
 				bad = e.Op + " of floats"
+			}
+			same(e.A...)
+		case "sin", "tanh", "atan2":
+			if !e.F {
+				bad = e.Op + " of ints"
 			}
 			same(e.A...)
 		case "absd":

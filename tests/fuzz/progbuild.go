@@ -177,6 +177,18 @@ func (b *builder) expr(e *PExpr) halide.Expr {
 			return halide.Undef(halide.Float32)
 		}
 		return halide.Undef(halide.Int32)
+	case "popcount":
+		return halide.Popcount(x(0))
+	case "clz":
+		return halide.CountLeadingZeros(x(0))
+	case "ctz":
+		return halide.CountTrailingZeros(x(0))
+	case "sin":
+		return halide.Sin(x(0))
+	case "tanh":
+		return halide.Tanh(x(0))
+	case "atan2":
+		return halide.Atan2(x(0), x(1))
 	case "<":
 		return x(0).Lt(x(1))
 	case "==":
@@ -267,6 +279,9 @@ func (p *Prog) goExpr(e *PExpr) string {
 			return "halide.Undef(halide.Float32)"
 		}
 		return "halide.Undef(halide.Int32)"
+	case "popcount", "clz", "ctz", "sin", "tanh", "atan2":
+		fn := map[string]string{"popcount": "Popcount", "clz": "CountLeadingZeros", "ctz": "CountTrailingZeros", "sin": "Sin", "tanh": "Tanh", "atan2": "Atan2"}[e.Op]
+		return fmt.Sprintf("halide.%s(%s)", fn, all())
 	case "~":
 		return fmt.Sprintf("halide.BitNot(%s)", g(0))
 	case "mux":

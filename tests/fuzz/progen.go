@@ -294,7 +294,14 @@ var satTypes = []string{"u8", "i8", "u16", "i16", "u32", "i32"}
 // operators and shifts (int), Mux, Absd, Lerp (float), saturating casts.
 func (g *pgen) operator(float bool, depth int, c *ectx) *PExpr {
 	e := func() *PExpr { return g.expr(float, depth, c) }
-	switch r := g.rng.Intn(10); {
+	switch r := g.rng.Intn(11); {
+	case r == 10 && float:
+		if g.p_(0.3) {
+			return &PExpr{Op: "atan2", F: true, A: []*PExpr{e(), e()}}
+		}
+		return &PExpr{Op: []string{"sin", "tanh"}[g.rng.Intn(2)], F: true, A: []*PExpr{e()}}
+	case r == 10:
+		return &PExpr{Op: []string{"popcount", "clz", "ctz"}[g.rng.Intn(3)], A: []*PExpr{e()}}
 	case r < 2:
 		// At least two values: Mux of one value is that value (as in
 		// Halide), and an RVar only its index used would leave the

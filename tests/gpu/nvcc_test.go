@@ -67,6 +67,14 @@ func TestKernelsCompileWithNVCC(t *testing.T) {
 // the source.
 func checkKernelsNVCC(t *testing.T, ks []*ir.Kernel) string {
 	t.Helper()
+	return checkKernelsNVCCStack(t, ks, 0)
+}
+
+// checkKernelsNVCCStack is checkKernelsNVCC allowing a stack frame of up to
+// stack bytes (CUDA's double-precision sin, cos and tan reduce a large
+// argument in a local array) but still no spills.
+func checkKernelsNVCCStack(t *testing.T, ks []*ir.Kernel, stack int) string {
+	t.Helper()
 	src, err := cfamily.CUDATargetSource(ks...)
 	if err != nil {
 		t.Fatal(err)
@@ -87,7 +95,7 @@ func checkKernelsNVCC(t *testing.T, ks []*ir.Kernel) string {
 		if p.SharedBytes != k.SharedBytes {
 			t.Errorf("%s: ptxas reports %d bytes of shared memory, the compiler inferred %d", ci.Name, p.SharedBytes, k.SharedBytes)
 		}
-		if p.StackFrame != 0 || p.SpillStores+p.SpillLoads != 0 {
+		if p.StackFrame > int64(stack) || p.SpillStores+p.SpillLoads != 0 {
 			t.Errorf("%s: ptxas reports a %d-byte stack frame, %d bytes of spill stores and %d of spill loads", ci.Name, p.StackFrame, p.SpillStores, p.SpillLoads)
 		}
 		t.Logf("%s: %d threads, %d registers, %d bytes shared, %d bytes stack", ci.Name, ci.Threads, p.Registers, p.SharedBytes, p.StackFrame)
