@@ -60,6 +60,9 @@ import (
 
 func commonLoads(st *State) error {
 	return mapKernels(st, func(k *ir.Kernel) (*ir.Kernel, ir.Stmt, error) {
+		if tooLargeToOptimize(st, "common_loads", k) {
+			return k, nil, nil
+		}
 		body := commonLoadsKernel(k.Body, vectorAlignments(k))
 		// Its steps rebuild the nodes they walk: a body that prints the
 		// same (the same names, values and order) is the kernel as it was.

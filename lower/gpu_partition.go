@@ -31,6 +31,9 @@ import (
 
 func gpuPartition(st *State) error {
 	return mapKernels(st, func(k *ir.Kernel) (*ir.Kernel, ir.Stmt, error) {
+		if tooLargeToOptimize(st, "gpu_partition", k) {
+			return k, nil, nil
+		}
 		return partitionKernel(k), nil, nil
 	})
 }

@@ -161,3 +161,20 @@ func sortedKeys(m map[string]bool) []string {
 	sort.Strings(out)
 	return out
 }
+
+// maxOptimizedKernelNodes bounds the kernels that the optimizing passes
+// (gpu_partition, common_loads) rewrite: fifty times the size of the app
+// kernels (a few thousand nodes). A random program's deep unrolling can
+// make a kernel of a million nodes, on which they would cost seconds of
+// Lower; it is left as it is, correct and slower.
+const maxOptimizedKernelNodes = 200000
+
+// tooLargeToOptimize reports whether kernel k has more than
+// maxOptimizedKernelNodes nodes, logging that the pass leaves it alone.
+func tooLargeToOptimize(st *State, pass string, k *ir.Kernel) bool {
+	if stmtNodes(k.Body, maxOptimizedKernelNodes) <= maxOptimizedKernelNodes {
+		return false
+	}
+	st.logf(3, "  %s: %s left as it is: more than %d nodes\n", pass, k.Name, maxOptimizedKernelNodes)
+	return true
+}
