@@ -499,8 +499,12 @@ func Ceil(x any) Expr { return floatCall(ir.IntrinsicCeil, x) }
 func Round(x any) Expr { return floatCall(ir.IntrinsicRound, x) }
 
 // Pow returns x**y.
-func Pow(x, y any) Expr {
-	a := floatCall(ir.IntrinsicPow, x)
+func Pow(x, y any) Expr { return floatCall2(ir.IntrinsicPow, x, y) }
+
+// floatCall2 is the float intrinsic name of x and y: x is a float (an
+// integer is converted to float32) and y is converted to x's type.
+func floatCall2(name string, x, y any) Expr {
+	a := floatCall(name, x)
 	if a.err != nil {
 		return a
 	}
@@ -512,7 +516,7 @@ func Pow(x, y any) Expr {
 		b = Cast(a.Type(), b)
 	}
 	c := a.node.(*ir.Call)
-	return Expr{node: &ir.Call{T: c.T, Kind: ir.CallIntrinsic, Name: ir.IntrinsicPow, Args: []ir.Expr{c.Args[0], b.node}}}
+	return Expr{node: &ir.Call{T: c.T, Kind: ir.CallIntrinsic, Name: name, Args: []ir.Expr{c.Args[0], b.node}}}
 }
 
 func promise(name string, x, lo, hi any) Expr {

@@ -37,21 +37,7 @@ func Tanh(x any) Expr { return floatCall(ir.IntrinsicTanh, x) }
 
 // Atan2 returns the arctangent of y/x, using the signs of both to pick the
 // quadrant (Go's math.Atan2, C's atan2). x is converted to y's type.
-func Atan2(y, x any) Expr {
-	a := floatCall(ir.IntrinsicAtan2, y)
-	if a.err != nil {
-		return a
-	}
-	b := E(x)
-	if b.err != nil {
-		return b
-	}
-	if b.Type() != a.Type() {
-		b = Cast(a.Type(), b)
-	}
-	c := a.node.(*ir.Call)
-	return Expr{node: &ir.Call{T: c.T, Kind: ir.CallIntrinsic, Name: ir.IntrinsicAtan2, Args: []ir.Expr{c.Args[0], b.node}}}
-}
+func Atan2(y, x any) Expr { return floatCall2(ir.IntrinsicAtan2, y, x) }
 
 func classify(name, what string, x any) Expr {
 	e := E(x)
