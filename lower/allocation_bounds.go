@@ -120,6 +120,13 @@ func allocationBounds(st *State) error {
 				ext = ir.Int(c)
 			}
 			if _, ok := ir.AsInt(ext); !ok && inKernel {
+				if mem == ir.Register && f.Schedule.Memory == ir.Auto {
+					// The default memory of a per-thread Func (gpu_memory
+					// picked registers) whose size is known only at
+					// launch: per-thread global scratch, as Halide does.
+					mem = ir.Heap
+					st.logf(3, "  allocation_bounds: %s in Heap: a per-thread extent known only at launch in dimension %d\n", f.Name, d)
+				}
 				if ext, err = kernelExtent(f, d, mem, ext, sc); err != nil {
 					return x
 				}
