@@ -1069,9 +1069,9 @@ func TestPortedVectorizedGPUAllocation(t *testing.T) {
 }
 
 // dynamic_allocation_in_gpu_kernel.cpp: six Funcs at a block of g whose
-// footprint depends on a Param. Halide stores five of them in Heap (issue
-// 9 here: asserted); the port runs them in shared memory, where their
-// size is dynamic.
+// footprint depends on a Param. Halide stores five of them in Heap, and
+// so does the port; it also runs them in shared memory, where their size
+// is dynamic.
 func TestPortedDynamicAllocationInGPUKernel(t *testing.T) {
 	build := func(mem halide.MemoryType, f6AtBlock bool) (*halide.Func, *halide.Param[int32]) {
 		x, y, bx, by, xi, yi := halide.NewVar("x"), halide.NewVar("y"), halide.NewVar("bx"), halide.NewVar("by"), halide.NewVar("xi"), halide.NewVar("yi")
@@ -1096,13 +1096,35 @@ func TestPortedDynamicAllocationInGPUKernel(t *testing.T) {
 		}
 		return g, p
 	}
-	heap, _ := build(halide.Heap, false)
-	portedWantError(t, portedLowerErr(heap), halide.ErrSchedule, "store_in(Heap)")
+	// f1 ... f5 in global scratch per block (store_in(Heap) at the block
+	// loop), f6 per thread with its default memory: runs, as in Halide.
+	heap, hp := build(halide.Heap, false)
+	hpl := portedPipeline(heap)
+	for i := 0; i < 3; i++ {
+		hp.Set(int32(i))
+		out := halide.NewBuffer[float32](32, 16)
+		if err := hpl.Realize(out); err != nil {
+			t.Fatalf("heap, p=%d: %v", i, err)
+		}
+		portedCheckFloat(t, fmt.Sprintf("g heap [p=%d]", i), out, func(c []int) float64 {
+			return float64(64*c[0] + 64*c[1] + 64*i + 320)
+		}, 0)
+	}
 	// f6 per thread (as in Halide) has a footprint that depends on p:
-	// registers must have a constant size here (docs/design.md,
-	// allocation_bounds), where Halide falls back to a heap allocation.
-	perThread, _ := build(halide.GPUShared, false)
-	portedWantError(t, portedLowerErr(perThread), halide.ErrSchedule, "store_in(Register)", "not a constant")
+	// its default memory goes to per-thread global scratch (Heap), as
+	// Halide's heap allocation, since registers need a constant size.
+	perThread, pp := build(halide.GPUShared, false)
+	ppl := portedPipeline(perThread)
+	for i := 0; i < 3; i++ {
+		pp.Set(int32(i))
+		out := halide.NewBuffer[float32](32, 16)
+		if err := ppl.Realize(out); err != nil {
+			t.Fatalf("per thread, p=%d: %v", i, err)
+		}
+		portedCheckFloat(t, fmt.Sprintf("g per thread [p=%d]", i), out, func(c []int) float64 {
+			return float64(64*c[0] + 64*c[1] + 64*i + 320)
+		}, 0)
+	}
 
 	// f6 at the block too: every allocation is dynamic shared memory.
 	g, p := build(halide.GPUShared, true)
@@ -1190,13 +1212,9 @@ func TestPortedGPUDynamicAndRegisterRealization(t *testing.T) {
 		return result
 	}
 	// As in Halide: h_blur's footprint in v_blur's update depends on the
-	// Param, and by default it is realized per thread, in registers,
-	// which must have a constant size here (Halide uses a heap
-	// allocation): a typed error.
-	portedWantError(t, portedLowerErr(build(false)), halide.ErrSchedule, "store_in(Register)", "not a constant")
-
-	// With the radius clamped to [0, 3] the registers have a constant
-	// bound, and the pipeline runs.
+	// Param, and by default it is realized per thread in a heap
+	// allocation (registers need a constant size); with the radius
+	// clamped to [0, 3] the registers have a constant bound. Both run.
 	const rad, w, h = 3, 33, 33
 	in := func(x, y int) int32 {
 		v := (x*7 + y*13) % 100
@@ -1212,18 +1230,20 @@ func TestPortedGPUDynamicAndRegisterRealization(t *testing.T) {
 		}
 		return v
 	}
-	out := halide.NewBuffer[int16](w, h)
-	if err := portedPipeline(build(true)).Realize(out); err != nil {
-		// See TestPortedRegisterExtentUnderGuardWithIf.
-		t.Fatal("Realize: " + err.Error())
-	}
-	portedCheck(t, "result", out, func(c []int) int16 {
-		v := hb(c[0], c[1])
-		for i := 1; i <= rad; i++ {
-			v += hb(c[0], c[1]-i) + hb(c[0], c[1]+i)
+	for _, clamped := range []bool{false, true} {
+		out := halide.NewBuffer[int16](w, h)
+		if err := portedPipeline(build(clamped)).Realize(out); err != nil {
+			// See TestPortedRegisterExtentUnderGuardWithIf.
+			t.Fatalf("Realize (radius clamped %v): %v", clamped, err)
 		}
-		return int16(v >> 4)
-	})
+		portedCheck(t, fmt.Sprintf("result (radius clamped %v)", clamped), out, func(c []int) int16 {
+			v := hb(c[0], c[1])
+			for i := 1; i <= rad; i++ {
+				v += hb(c[0], c[1]-i) + hb(c[0], c[1]+i)
+			}
+			return int16(v >> 4)
+		})
+	}
 }
 
 // atomics.cpp, test_parallel_hist (CUDA and CUDAVectorize backends, int32
