@@ -301,7 +301,8 @@ func (m *module) kernel(k *ir.Kernel) (text, name string, err error) {
 			}
 			e.bindBuf(a.Name, cBuf{c, a.T, a.Written})
 		} else {
-			params = append(params, fmt.Sprintf("const %s %s", ct, c))
+			// A 16-bit float argument is passed as a float (cValueType).
+			params = append(params, fmt.Sprintf("const %s %s", cValueType(a.T), c))
 			e.bindVar(a.Name, c, a.T)
 		}
 	}

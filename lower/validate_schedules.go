@@ -105,6 +105,10 @@ func validateSchedules(st *State) error {
 			}
 		}
 		for si, d := range f.Stages() {
+			if d.Schedule.Atomic && f.T.IsHalf() {
+				return ir.Errorf(ir.ErrSchedule, name, "atomic", "%s is %s, and atomic updates of 16-bit floats are not supported (stage %d)", name, f.T, si).
+					WithLegal("Atomic() on a Func of another type: compute the reduction in Float32 and cast the result to %s in a consumer", f.T)
+			}
 			for k, sp := range d.Schedule.Splits {
 				if sp.Kind != ir.SplitVar {
 					continue
