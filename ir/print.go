@@ -70,7 +70,11 @@ func printExpr(b *strings.Builder, e Expr) {
 			fmt.Fprintf(b, "float64(%s)", formatFloat(e.V, 64))
 		case e.T.IsHalf():
 			// A value of the 16-bit type, printed as the float32 it is.
-			fmt.Fprintf(b, "%s(%s)", e.T, strings.TrimSuffix(formatFloat(e.V, 32), "f"))
+			v := formatFloat(e.V, 32)
+			if !math.IsInf(e.V, 0) && !math.IsNaN(e.V) {
+				v = strings.TrimSuffix(v, "f")
+			}
+			fmt.Fprintf(b, "%s(%s)", e.T, v)
 		default:
 			b.WriteString(formatFloat(e.V, e.T.Bits))
 		}
