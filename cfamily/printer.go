@@ -397,9 +397,11 @@ func (e *printer) store(s *ir.Store) {
 		return
 	}
 	idx := e.top(s.Index)
-	v := e.top(s.Value)
+	var v string
 	if b.t.IsHalf() {
-		v = e.m.use("gh_store_"+cTypeSuffix(b.t)) + "(" + v + ")"
+		v = e.m.use("gh_store_"+cTypeSuffix(b.t)) + "(" + e.unrounded(s.Value) + ")"
+	} else {
+		v = e.top(s.Value)
 	}
 	e.line("%s[%s] = %s;", b.name, idx, v)
 }
@@ -623,6 +625,26 @@ func (e *printer) cast(s string, p int, from, to ir.Type) (string, int) {
 		return e.m.use("gh_to"+cTypeSuffix(to)+"_"+cTypeSuffix(from)) + "(" + s + ")", cPrecPostfix
 	}
 	return "(" + ct + ")" + cParen(s, p, cPrecUnary), cPrecUnary
+}
+
+// unrounded emits the 16-bit float expression x as a float that rounds to
+// its value: where x rounds a float32 result (arithmetic, a conversion),
+// the result before rounding, for a store that rounds it anyway.
+func (e *printer) unrounded(x ir.Expr) string {
+	t := x.Type()
+	switch x := x.(type) {
+	case *ir.Binary:
+		if x.A.Type() == t && !x.Op.IsComparison() && x.Op != ir.Min && x.Op != ir.Max {
+			s, _ := e.floatBinary(x, ir.Float32)
+			return s
+		}
+	case *ir.Cast:
+		from := x.X.Type()
+		if from.IsFloat() && from.Bits == 32 {
+			return e.top(x.X)
+		}
+	}
+	return e.top(x)
 }
 
 // round rounds the float expression s to the 16-bit float type t, as a
