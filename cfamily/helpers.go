@@ -333,9 +333,14 @@ func (m *module) halfHelper(name string, t ir.Type, load bool) string {
 	pre := m.d.HelperPrefix()
 	switch {
 	case t == ir.BFloat16 && load:
-		return fmt.Sprintf(`// The bfloat16 bits h as the float they stand for: its top 16 bits.
+		return fmt.Sprintf(`// The bfloat16 bits h as the float they stand for: its top 16 bits (a NaN
+// made quiet).
 %[1]sfloat %[2]s(unsigned short h) {
-    return __uint_as_float((unsigned int)h << 16);
+    const unsigned int b = (unsigned int)h << 16;
+    if ((b & 0x7f800000u) == 0x7f800000u && (b & 0x7fffffu) != 0u) {
+        return __uint_as_float(b | 0x400000u);
+    }
+    return __uint_as_float(b);
 }
 `, pre, name)
 	case t == ir.BFloat16:
@@ -353,13 +358,13 @@ func (m *module) halfHelper(name string, t ir.Type, load bool) string {
 `, pre, name)
 	case load:
 		return fmt.Sprintf(`// The float16 bits h as the float they stand for (exact): subnormals are
-// normalized, infinities and NaNs (with their payload) kept.
+// normalized, infinities kept, NaNs made quiet with their payload.
 %[1]sfloat %[2]s(unsigned short h) {
     const unsigned int sign = (unsigned int)(h & 0x8000u) << 16;
     const unsigned int exp = ((unsigned int)h >> 10) & 0x1fu;
     unsigned int frac = (unsigned int)h & 0x3ffu;
     if (exp == 0x1fu) {
-        return __uint_as_float(sign | 0x7f800000u | frac << 13);
+        return __uint_as_float(sign | (frac != 0u ? 0x7fc00000u : 0x7f800000u) | frac << 13);
     }
     if (exp == 0u) {
         if (frac == 0u) {

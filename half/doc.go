@@ -10,7 +10,9 @@
 //
 //   - To float32 (Float16.ToFloat32, BFloat16.ToFloat32) is exact: every
 //     value of either type is a float32. A NaN keeps its sign and its
-//     payload (shifted into the high fraction bits).
+//     payload (shifted into the high fraction bits) and becomes quiet, as
+//     an IEEE conversion makes it (the CPU path carries float values as
+//     float64, whose conversion from float32 quiets a NaN too).
 //   - From float32 (Float16FromFloat32, BFloat16FromFloat32) rounds to the
 //     nearest value, ties to even. Values beyond the largest finite value
 //     (65504 for Float16, about 3.39e38 for BFloat16) by half an ulp or

@@ -59,14 +59,16 @@ func Float16FromFloat32(f float32) Float16 {
 	return Float16(sign | uint16(q))
 }
 
-// ToFloat32 returns h as a float32 (exactly).
+// ToFloat32 returns h as a float32 (exactly; a NaN becomes quiet).
 func (h Float16) ToFloat32() float32 {
 	sign := uint32(h&0x8000) << 16
 	exp := uint32(h>>10) & 0x1f
 	frac := uint32(h) & 0x3ff
 	switch {
-	case exp == 0x1f: // infinity or NaN
-		return math.Float32frombits(sign | 0x7f800000 | frac<<13)
+	case exp == 0x1f && frac != 0: // NaN: quiet, with the payload
+		return math.Float32frombits(sign | 0x7fc00000 | frac<<13)
+	case exp == 0x1f:
+		return math.Float32frombits(sign | 0x7f800000)
 	case exp == 0 && frac == 0:
 		return math.Float32frombits(sign)
 	case exp == 0: // subnormal: frac * 2^-24, normalized
@@ -106,8 +108,13 @@ func BFloat16FromFloat32(f float32) BFloat16 {
 	return BFloat16(b >> 16)
 }
 
-// ToFloat32 returns h as a float32 (exactly).
-func (h BFloat16) ToFloat32() float32 { return math.Float32frombits(uint32(h) << 16) }
+// ToFloat32 returns h as a float32 (exactly; a NaN becomes quiet).
+func (h BFloat16) ToFloat32() float32 {
+	if h.IsNaN() {
+		return math.Float32frombits(uint32(h)<<16 | 0x400000)
+	}
+	return math.Float32frombits(uint32(h) << 16)
+}
 
 // BFloat16FromFloat64 rounds f to float32 and then to the nearest
 // BFloat16 (Halide's conversion).

@@ -80,7 +80,7 @@ func TestFloat16ToFloat32Every(t *testing.T) {
 		want, nan := refDecode16(uint16(b))
 		if nan {
 			// Sign and payload move to the top of the float32 fraction.
-			wantBits := uint32(b&0x8000)<<16 | 0x7f800000 | uint32(b&0x3ff)<<13
+			wantBits := uint32(b&0x8000)<<16 | 0x7fc00000 | uint32(b&0x3ff)<<13
 			if math.Float32bits(got) != wantBits || !h.IsNaN() {
 				t.Fatalf("%#04x: got %#08x, want NaN %#08x", b, math.Float32bits(got), wantBits)
 			}
@@ -104,8 +104,8 @@ func TestBFloat16ToFloat32Every(t *testing.T) {
 		var want float64
 		switch {
 		case e == 255 && f != 0:
-			if !math.IsNaN(float64(got)) || math.Float32bits(got) != uint32(b)<<16 || !h.IsNaN() {
-				t.Fatalf("%#04x: got %#08x, want the NaN %#08x", b, math.Float32bits(got), uint32(b)<<16)
+			if want := uint32(b)<<16 | 0x400000; math.Float32bits(got) != want || !h.IsNaN() {
+				t.Fatalf("%#04x: got %#08x, want the quiet NaN %#08x", b, math.Float32bits(got), want)
 			}
 			continue
 		case e == 255:
