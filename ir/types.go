@@ -41,8 +41,8 @@ var (
 	// BFloat16 is bfloat16 (8 exponent bits and 7 fraction bits).
 	BFloat16 = Type{BFloatCode, 16}
 	Float32  = Type{FloatCode, 32}
-	Float64 = Type{FloatCode, 64}
-	Bool    = Type{BoolCode, 1}
+	Float64  = Type{FloatCode, 64}
+	Bool     = Type{BoolCode, 1}
 )
 
 // IsInt reports whether t is a signed integer type.
