@@ -98,33 +98,35 @@ func bitsOf(b halide.BufferRef) []uint16 {
 	return out
 }
 
-// convert realizes out(x) = Cast(to, in(x)) on the CPU and the emulator.
-func convert(t *testing.T, from, to halide.Type, in halide.BufferRef, n int, mkOut func() halide.BufferRef) [2]halide.BufferRef {
+// convert realizes out(x) = Cast(to, in(x)) on the CPU and each GPU
+// target.
+func convert(t *testing.T, from, to halide.Type, in halide.BufferRef, mkOut func() halide.BufferRef) []halide.BufferRef {
 	t.Helper()
-	var outs [2]halide.BufferRef
-	for i, gpu := range []bool{false, true} {
+	var outs []halide.BufferRef
+	for k := 0; k <= len(gpuTargets); k++ {
 		x := halide.NewVar("x")
 		ip := halide.NewImageParam("in", from, 1)
 		ip.Set(in)
 		f := halide.NewFunc("f")
 		f.Define(x).Is(halide.Cast(to, ip.At(x)))
-		if gpu {
+		p := halide.NewPipeline(f)
+		if k > 0 {
 			f.GPUTile1D(x, halide.NewVar("bx"), halide.NewVar("tx"), 256, halide.GuardWithIf)
+			p = p.WithTarget(gpuTargets[k-1])
 		}
-		outs[i] = mkOut()
-		if err := halide.NewPipeline(f).Realize(outs[i]); err != nil {
-			t.Fatalf("%v to %v (gpu %v): %v", from, to, gpu, err)
+		out := mkOut()
+		if err := p.Realize(out); err != nil {
+			t.Fatalf("%v to %v (%s): %v", from, to, targetName(k), err)
 		}
+		outs = append(outs, out)
 	}
 	return outs
 }
 
-var targetNames = [2]string{"CPU", "emulator"}
-
 func TestHalfToFloat32EveryBitPattern(t *testing.T) {
 	for _, hf := range halfFormats {
 		t.Run(hf.t.String(), func(t *testing.T) {
-			outs := convert(t, hf.t, halide.Float32, halfBits(hf.t), 1<<16, func() halide.BufferRef { return halide.NewBuffer[float32](1 << 16) })
+			outs := convert(t, hf.t, halide.Float32, halfBits(hf.t), func() halide.BufferRef { return halide.NewBuffer[float32](1 << 16) })
 			for k, out := range outs {
 				got := out.(*halide.Buffer[float32]).Data()
 				bad := 0
@@ -136,7 +138,7 @@ func TestHalfToFloat32EveryBitPattern(t *testing.T) {
 					}
 					if g := math.Float32bits(got[b]); g != want && bad < 5 {
 						bad++
-						t.Errorf("%s: %v(%#04x) = %#08x, want %#08x", targetNames[k], hf.t, b, g, want)
+						t.Errorf("%s: %v(%#04x) = %#08x, want %#08x", targetName(k), hf.t, b, g, want)
 					}
 				}
 			}
@@ -179,7 +181,7 @@ func TestFloat32ToHalfSpread(t *testing.T) {
 			xs := spread(hf)
 			in := halide.NewBuffer[float32](len(xs))
 			copy(in.Data(), xs)
-			outs := convert(t, halide.Float32, hf.t, in, len(xs), func() halide.BufferRef { return newBuf(hf.t, make([]v, len(xs))) })
+			outs := convert(t, halide.Float32, hf.t, in, func() halide.BufferRef { return newBuf(hf.t, make([]v, len(xs))) })
 			for k, out := range outs {
 				got := bitsOf(out)
 				bad := 0
@@ -192,7 +194,7 @@ func TestFloat32ToHalfSpread(t *testing.T) {
 					}
 					if got[i] != want && bad < 5 {
 						bad++
-						t.Errorf("%s: %v(%v = %#08x) = %#04x, want %#04x", targetNames[k], hf.t, x, math.Float32bits(x), got[i], want)
+						t.Errorf("%s: %v(%v = %#08x) = %#04x, want %#04x", targetName(k), hf.t, x, math.Float32bits(x), got[i], want)
 					}
 				}
 			}
@@ -225,7 +227,7 @@ func TestHalfToHalfEveryBitPattern(t *testing.T) {
 	for i, from := range halfFormats {
 		to := halfFormats[1-i]
 		t.Run(from.t.String(), func(t *testing.T) {
-			outs := convert(t, from.t, to.t, halfBits(from.t), 1<<16, func() halide.BufferRef { return newBuf(to.t, make([]v, 1<<16)) })
+			outs := convert(t, from.t, to.t, halfBits(from.t), func() halide.BufferRef { return newBuf(to.t, make([]v, 1<<16)) })
 			for k, out := range outs {
 				got := bitsOf(out)
 				bad := 0
@@ -239,7 +241,7 @@ func TestHalfToHalfEveryBitPattern(t *testing.T) {
 					}
 					if got[b] != want && bad < 5 {
 						bad++
-						t.Errorf("%s: %v(%v %#04x) = %#04x, want %#04x", targetNames[k], to.t, from.t, b, got[b], want)
+						t.Errorf("%s: %v(%v %#04x) = %#04x, want %#04x", targetName(k), to.t, from.t, b, got[b], want)
 					}
 				}
 			}

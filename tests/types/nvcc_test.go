@@ -1,6 +1,8 @@
 package types_test
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/gohalide/gohalide/cfamily"
@@ -60,6 +62,12 @@ func TestKernelsCompileWithNVCC(t *testing.T) {
 			}
 			if _, err := cfamily.CheckWithNVCC(src); err != nil {
 				t.Fatalf("%v\n%s", err, src)
+			}
+			if dir := os.Getenv("GOHALIDE_CUDA_SOURCES"); dir != "" {
+				// CI compiles these again with NVRTC (cudart/nvrtc).
+				if err := os.WriteFile(filepath.Join(dir, "types_"+ty.String()+".cu"), []byte(src), 0o644); err != nil {
+					t.Fatal(err)
+				}
 			}
 		})
 	}
