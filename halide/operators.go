@@ -11,7 +11,6 @@ import (
 	"math"
 	"math/big"
 
-	"github.com/gohalide/gohalide/half"
 	"github.com/gohalide/gohalide/ir"
 )
 
@@ -294,10 +293,10 @@ func SaturatingCast(t Type, x any) Expr {
 		m := t.MaxFloat()
 		switch {
 		case from.IsFloat() && from.MaxFloat() > m:
-			if ir.RoundFloat(from, m) > m {
-				// BFloat16 to Float16: 65504 is no bfloat16; the
-				// largest below it is one ulp under 65536.
-				m = half.BFloat16FromBits(half.BFloat16FromFloat64(m).Bits() - 1).ToFloat64()
+			if ir.RoundFloat(from, m) != m {
+				// BFloat16 to Float16: 65504 is no bfloat16, so
+				// clamp in float32 (exact for both).
+				e, from = Cast(Float32, e), Float32
 			}
 			e = Expr{node: ir.MinE(ir.MaxE(e.node, ir.Const(from, -m)), ir.Const(from, m))}
 		case from.IsIntOrUInt() && float64(from.Max()) > m:
