@@ -373,7 +373,7 @@ func (g *pgen) typed(float bool, depth int, c *ectx) *PExpr {
 		if float {
 			b = &PExpr{Op: "c", F: true, V: float64(float32([]float64{0.1, 1.0 / 3, 1000.7, 3000.3, -0.01, 2049.5}[g.rng.Intn(6)]))}
 		} else {
-			b = &PExpr{Op: "c", V: float64([]int{2049, 4097, 30001, -65519, 1<<24 + 1, 1<<40 % 1000003}[g.rng.Intn(6)])}
+			b = &PExpr{Op: "c", V: float64([]int{2049, 4097, 30001, -65519, 1<<24 + 1, 1 << 40 % 1000003}[g.rng.Intn(6)])}
 		}
 	}
 	return &PExpr{Op: "typed", F: float, N: t + ":" + op, A: []*PExpr{a, b}}
