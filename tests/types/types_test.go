@@ -31,7 +31,7 @@ func realize(t *testing.T, out halide.Type, n int, mk func(x halide.Var, gpu boo
 		x := halide.NewVar("x")
 		f := mk(x, k > 0)
 		ob := newBuf(out, make([]v, n))
-		p := halide.NewPipeline(f)
+		p := halide.NewPipeline(f).WithOptions(halide.Options{Verify: true})
 		if k > 0 {
 			p = p.WithTarget(gpuTargets[k-1])
 		}
