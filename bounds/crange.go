@@ -241,7 +241,8 @@ func representable(from, to ir.Type) bool {
 	case from == to:
 		return true
 	case to.IsFloat():
-		return from.IsFloat() && to.Bits >= from.Bits
+		// float16 and bfloat16 do not hold each other's values.
+		return from.IsFloat() && to.Bits >= from.Bits && !(to.Bits == from.Bits && to != from)
 	case from.IsBool():
 		return to.IsIntOrUInt() || to.IsBool()
 	case to.IsBool():

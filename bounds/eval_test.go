@@ -7,6 +7,7 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/gohalide/gohalide/half"
 	"github.com/gohalide/gohalide/ir"
 )
 
@@ -128,12 +129,13 @@ func convert(from, to ir.Type, x val) val {
 		// going through float64 could round twice on the way to float32.
 		unsigned64 := from.IsUInt() && from.Bits == 64
 		switch {
-		case unsigned64 && to.Bits == 32:
-			return val{f: float64(float32(uint64(x.i)))}
+		case unsigned64 && to.Bits <= 32:
+			return val{f: roundF(to, float64(float32(uint64(x.i))))}
 		case unsigned64:
 			return val{f: float64(uint64(x.i))}
-		case to.Bits == 32:
-			return val{f: float64(float32(x.i))}
+		case to.Bits <= 32:
+			// A 16-bit float goes through float32 too.
+			return val{f: roundF(to, float64(float32(x.i)))}
 		}
 		return val{f: float64(x.i)}
 	case to.IsBool() && from.IsFloat():
@@ -147,7 +149,12 @@ func convert(from, to ir.Type, x val) val {
 }
 
 func roundF(t ir.Type, v float64) float64 {
-	if t.Bits == 32 {
+	switch {
+	case t == ir.Float16:
+		return half.Float16FromFloat32(float32(v)).ToFloat64()
+	case t == ir.BFloat16:
+		return half.BFloat16FromFloat32(float32(v)).ToFloat64()
+	case t.Bits == 32:
 		return float64(float32(v))
 	}
 	return v

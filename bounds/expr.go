@@ -281,12 +281,18 @@ func (en env) mayInf(e ir.Expr) bool {
 	case *ir.Var:
 		return en.bound(e)
 	case *ir.Cast:
-		if !e.X.Type().IsFloat() {
-			return false // every integer converts to a finite float
+		from := e.X.Type()
+		if !from.IsFloat() {
+			// Every integer converts to a finite float, but for float16,
+			// whose largest value is 65504.
+			if c, ok := e.X.(*ir.IntImm); ok && e.T == ir.Float16 {
+				return math.IsInf(ir.RoundFloat(e.T, float64(float32(c.V))), 0)
+			}
+			return e.T == ir.Float16 && (from.Bits > 16 || from == ir.UInt16)
 		}
-		if e.T.Bits < e.X.Type().Bits {
+		if e.T.MaxFloat() < from.MaxFloat() {
 			if c, ok := e.X.(*ir.FloatImm); ok {
-				return math.IsInf(float64(float32(c.V)), 0)
+				return math.IsInf(ir.RoundFloat(e.T, c.V), 0)
 			}
 			return true
 		}

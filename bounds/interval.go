@@ -502,10 +502,7 @@ func mkCast(t ir.Type, e ir.Expr) ir.Expr {
 	case *ir.IntImm:
 		switch {
 		case t.IsFloat():
-			if from.IsUInt() && from.Bits == 64 {
-				return ir.Const(t, float64(uint64(c.V)))
-			}
-			return ir.Const(t, float64(c.V))
+			return ir.Simplify(&ir.Cast{T: t, X: c}) // as the targets convert
 		case t.IsBool():
 			return boolImm(c.V != 0)
 		default:

@@ -52,7 +52,7 @@ const samplesPerExpr = 100
 var fuzzTypes = []ir.Type{
 	ir.Int8, ir.Int16, ir.Int32, ir.Int64,
 	ir.UInt8, ir.UInt16, ir.UInt32, ir.UInt64,
-	ir.Float32, ir.Float64, ir.Bool,
+	ir.Float16, ir.BFloat16, ir.Float32, ir.Float64, ir.Bool,
 }
 
 // chooser is the source of the generator's choices: a *rand.Rand, or the
@@ -179,7 +179,8 @@ func (g *fuzzGen) floatConst(t ir.Type) float64 {
 	default:
 		v = float64(g.r.Intn(201) - 100)
 	}
-	return roundF(t, v)
+	// Finite, as a float32 constant always is (1e30 is no float16).
+	return roundF(t, max(min(v, t.MaxFloat()), -t.MaxFloat()))
 }
 
 func (g *fuzzGen) constant(t ir.Type) ir.Expr {
@@ -362,8 +363,11 @@ func (g *fuzzGen) sample(c *fuzzCase, names []string, types map[string]ir.Type, 
 		iv, scoped := c.scope[n]
 		if t.IsFloat() {
 			lo, hi := -1e30, 1e30
-			if t.Bits == 64 {
+			switch {
+			case t.Bits == 64:
 				lo, hi = -1e300, 1e300
+			case t.IsHalf():
+				lo, hi = -roundF(t, min(1e30, t.MaxFloat())), roundF(t, min(1e30, t.MaxFloat()))
 			}
 			if scoped && iv.Min != nil {
 				lo = iv.Min.(*ir.FloatImm).V

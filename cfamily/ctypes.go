@@ -12,10 +12,14 @@ import (
 	"github.com/gohalide/gohalide/ir"
 )
 
-// cType is the C spelling of t. Standard C types only: NVRTC has no
-// <stdint.h>.
+// cType is the C spelling of t in memory: buffers, allocations and
+// pointers. Standard C types only: NVRTC has no <stdint.h>. A 16-bit
+// float is stored as its bits (unsigned short) and computed as a float
+// (cValueType).
 func cType(t ir.Type) string {
 	switch t {
+	case ir.Float16, ir.BFloat16:
+		return "unsigned short"
 	case ir.Bool:
 		return "bool"
 	case ir.Int8:
@@ -42,6 +46,17 @@ func cType(t ir.Type) string {
 	panic(emitError{emitErr("", "type %v has no C equivalent", t)})
 }
 
+// cValueType is the C type that holds a value of t in an expression, a
+// local or a scalar argument: cType, except for the 16-bit floats, whose
+// values are floats (exactly the value of the type: the code rounds every
+// result back with gh_round_f16 or gh_round_bf16).
+func cValueType(t ir.Type) string {
+	if t.IsHalf() {
+		return "float"
+	}
+	return cType(t)
+}
+
 // cTypeSuffix names t in helper names (gh_div_i32).
 func cTypeSuffix(t ir.Type) string {
 	switch t.Code {
@@ -51,6 +66,8 @@ func cTypeSuffix(t ir.Type) string {
 		return fmt.Sprintf("u%d", t.Bits)
 	case ir.FloatCode:
 		return fmt.Sprintf("f%d", t.Bits)
+	case ir.BFloatCode:
+		return fmt.Sprintf("bf%d", t.Bits)
 	}
 	return "bool"
 }
@@ -116,8 +133,12 @@ func cLit(s string) (string, int) {
 }
 
 // cFloatLiteral spells the float constant v of type t; d spells NaN and the
-// infinities through their bits.
+// infinities through their bits. A 16-bit float constant is the float32
+// literal of its value (cValueType).
 func cFloatLiteral(d Dialect, t ir.Type, v float64) (string, int) {
+	if t.IsHalf() {
+		t = ir.Float32
+	}
 	if t.Bits == 32 {
 		switch {
 		case math.IsNaN(v):

@@ -26,6 +26,12 @@ package cfamily
 //   - sqrt, floor, ceil and round (half to even: rintf) of a float32 are
 //     computed in float (exactly the double result rounded); exp, log and
 //     pow are computed in double and rounded, as the CPU does.
+//   - Float16 and BFloat16 values are unsigned short in memory and float
+//     in expressions: gh_load_f16 converts bits to float (exact),
+//     gh_round_f16 rounds every result back (ties to even), gh_store_f16
+//     converts a float to bits (bf16 likewise). The helpers are package
+//     half's bit algorithms, bit for bit; since every 16-bit result is
+//     rounded, contraction into FMAs cannot change one.
 //   - Float to int casts truncate toward zero through __float2ll_rz /
 //     __double2ll_rz, which saturate to the int64 range, and then wrap to
 //     the target type: the CPU's rule. NaN becomes 0 (the 64-bit targets
@@ -301,7 +307,8 @@ func (m *module) kernel(k *ir.Kernel) (text, name string, err error) {
 			}
 			e.bindBuf(a.Name, cBuf{c, a.T, a.Written})
 		} else {
-			params = append(params, fmt.Sprintf("const %s %s", ct, c))
+			// A 16-bit float argument is passed as a float (cValueType).
+			params = append(params, fmt.Sprintf("const %s %s", cValueType(a.T), c))
 			e.bindVar(a.Name, c, a.T)
 		}
 	}

@@ -10,7 +10,10 @@
 // const locals for lets, loops, ifs, stores, and calls to the helper
 // functions (helpers.go) that give the code the CPU executor's semantics
 // (Euclidean division and modulo, Go's float min and max, saturating
-// float-to-int conversion). What differs between languages is a Dialect
+// float-to-int conversion, and the 16-bit floats' conversions: a Float16
+// or BFloat16 is unsigned short in memory and float in expressions,
+// rounded back after every operation by the bit algorithms of package
+// half). What differs between languages is a Dialect
 // (dialect.go): helper qualifiers, the spelling of float bit patterns and
 // of rounded multiplies, barriers, traps, unroll pragmas, vector types,
 // let-expressions, native atomics and compare-and-swap. CUDA (cuda.go) is

@@ -66,7 +66,7 @@ func (m *module) use(name string) string {
 var helperTypes = map[string]ir.Type{
 	"i8": ir.Int8, "i16": ir.Int16, "i32": ir.Int32, "i64": ir.Int64,
 	"u8": ir.UInt8, "u16": ir.UInt16, "u32": ir.UInt32, "u64": ir.UInt64,
-	"f32": ir.Float32, "f64": ir.Float64, "bool": ir.Bool,
+	"f16": ir.Float16, "bf16": ir.BFloat16, "f32": ir.Float32, "f64": ir.Float64, "bool": ir.Bool,
 }
 
 func (m *module) helperSource(name string) (int, string) {
@@ -170,6 +170,16 @@ func (m *module) helperSource(name string) (int, string) {
 `, m.d.HelperPrefix(), name)
 	case "toi8", "toi16", "toi32", "toi64", "tou8", "tou16", "tou32", "tou64":
 		return 0, m.floatToIntHelper(name, helperTypes[strings.TrimPrefix(parts[0], "to")], t)
+	case "load", "store":
+		return 0, m.halfHelper(name, t, parts[0] == "load")
+	case "round":
+		load, store := m.use("gh_load_"+cTypeSuffix(t)), m.use("gh_store_"+cTypeSuffix(t))
+		return 1, fmt.Sprintf(`// f rounded to the nearest %[4]s (ties to even), as a float: how every
+// %[4]s result is rounded back after float32 arithmetic.
+%[1]sfloat %[2]s(float f) {
+    return %[3]s(%[5]s(f));
+}
+`, m.d.HelperPrefix(), name, load, t, store)
 	case "cas":
 		return 1, m.d.CASHelper(name, t)
 	case "atomic":
@@ -312,4 +322,101 @@ func shiftBits(t ir.Type, left bool, amt string) string {
 		return fmt.Sprintf("(a < 0 ? (%[1]s)(-1 - (%[1]s)((%[2]s)(-1 - a) >> %[3]s)) : (%[1]s)((%[2]s)a >> %[3]s))", c, u, amt)
 	}
 	return fmt.Sprintf("(%s)(a >> %s)", c, amt)
+}
+
+// halfHelper writes gh_load_f16 / gh_load_bf16, the float value of a
+// 16-bit float's bits (exact), or gh_store_f16 / gh_store_bf16, a float
+// rounded to the nearest 16-bit float (ties to even): the algorithms of
+// package half, bit for bit, on the float's bits, so that no hardware
+// conversion (which differs in NaN payloads) is involved.
+func (m *module) halfHelper(name string, t ir.Type, load bool) string {
+	pre := m.d.HelperPrefix()
+	switch {
+	case t == ir.BFloat16 && load:
+		return fmt.Sprintf(`// The bfloat16 bits h as the float they stand for: its top 16 bits (a NaN
+// made quiet).
+%[1]sfloat %[2]s(unsigned short h) {
+    const unsigned int b = (unsigned int)h << 16;
+    if ((b & 0x7f800000u) == 0x7f800000u && (b & 0x7fffffu) != 0u) {
+        return __uint_as_float(b | 0x400000u);
+    }
+    return __uint_as_float(b);
+}
+`, pre, name)
+	case t == ir.BFloat16:
+		return fmt.Sprintf(`// f rounded to the nearest bfloat16, ties to even (half.BFloat16FromFloat32):
+// add just under half an ulp, plus one for an odd result, and truncate; a
+// carry bumps the exponent (up to infinity). A NaN stays a quiet NaN.
+%[1]sunsigned short %[2]s(float f) {
+    unsigned int b = __float_as_uint(f);
+    if ((b & 0x7f800000u) == 0x7f800000u && (b & 0x7fffffu) != 0u) {
+        return (unsigned short)((b >> 16) | 0x40u);
+    }
+    b += 0x7fffu + ((b >> 16) & 1u);
+    return (unsigned short)(b >> 16);
+}
+`, pre, name)
+	case load:
+		return fmt.Sprintf(`// The float16 bits h as the float they stand for (exact): subnormals are
+// normalized, infinities kept, NaNs made quiet with their payload.
+%[1]sfloat %[2]s(unsigned short h) {
+    const unsigned int sign = (unsigned int)(h & 0x8000u) << 16;
+    const unsigned int exp = ((unsigned int)h >> 10) & 0x1fu;
+    unsigned int frac = (unsigned int)h & 0x3ffu;
+    if (exp == 0x1fu) {
+        return __uint_as_float(sign | (frac != 0u ? 0x7fc00000u : 0x7f800000u) | frac << 13);
+    }
+    if (exp == 0u) {
+        if (frac == 0u) {
+            return __uint_as_float(sign);
+        }
+        unsigned int e = 127u - 14u;
+        while ((frac & 0x400u) == 0u) {
+            frac <<= 1;
+            e--;
+        }
+        return __uint_as_float(sign | e << 23 | (frac & 0x3ffu) << 13);
+    }
+    return __uint_as_float(sign | (exp + 112u) << 23 | frac << 13);
+}
+`, pre, name)
+	}
+	return fmt.Sprintf(`// f rounded to the nearest float16, ties to even (half.Float16FromFloat32):
+// 65520 and more round to infinity, 2^-25 and less to zero; a NaN stays a
+// quiet NaN with the high bits of its payload.
+%[1]sunsigned short %[2]s(float f) {
+    const unsigned int b = __float_as_uint(f);
+    const unsigned int sign = (b >> 16) & 0x8000u;
+    const int exp = (int)((b >> 23) & 0xffu);
+    const unsigned int frac = b & 0x7fffffu;
+    if (exp == 0xff) {
+        return (unsigned short)(frac != 0u ? sign | 0x7e00u | frac >> 13 : sign | 0x7c00u);
+    }
+    if (exp >= 127 + 16) {
+        return (unsigned short)(sign | 0x7c00u);
+    }
+    if (exp >= 127 - 14) {
+        // A normal float16: a carry out of the fraction bumps the exponent.
+        unsigned int h = (unsigned int)(exp - 127 + 15) << 10 | frac >> 13;
+        const unsigned int rem = frac & 0x1fffu;
+        if (rem > 0x1000u || (rem == 0x1000u && (h & 1u) != 0u)) {
+            h++;
+        }
+        return (unsigned short)(sign | h);
+    }
+    if (exp < 127 - 25) {
+        return (unsigned short)sign;
+    }
+    // A subnormal, in units of 2^-24 (may round up to the smallest normal).
+    const unsigned int m = frac | 0x800000u;
+    const unsigned int shift = (unsigned int)(126 - exp);
+    unsigned int q = m >> shift;
+    const unsigned int rem = m & ((1u << shift) - 1u);
+    const unsigned int tie = 1u << (shift - 1u);
+    if (rem > tie || (rem == tie && (q & 1u) != 0u)) {
+        q++;
+    }
+    return (unsigned short)(sign | q);
+}
+`, pre, name)
 }

@@ -141,7 +141,7 @@ func (e *printer) stmt(s ir.Stmt) {
 		}
 		v := e.top(s.Value)
 		c := e.declare(s.Name)
-		e.line("const %s %s = %s;", cType(s.Value.Type()), c, v)
+		e.line("const %s %s = %s;", cValueType(s.Value.Type()), c, v)
 		restore := e.bindVar(s.Name, c, s.Value.Type())
 		e.stmt(s.Body)
 		restore()
@@ -252,7 +252,7 @@ func (e *printer) loadVector(s *ir.LoadVector) {
 	var restores []func()
 	for i, n := range names {
 		c := e.declare(n)
-		e.line("const %s %s = %s.%c;", cType(loads[i].T), c, v, "xyzw"[i])
+		e.line("const %s %s = %s.%c;", cValueType(loads[i].T), c, v, "xyzw"[i])
 		restores = append(restores, e.bindVar(n, c, loads[i].T))
 	}
 	e.stmt(rest)
@@ -390,11 +390,19 @@ func (e *printer) store(s *ir.Store) {
 		e.fail("store of a %v value to buffer %s of %v", s.Value.Type(), s.Buf, b.t)
 	}
 	if s.Atomic && atomicUsesSelf(s.Value, s.Buf, s.Index) {
+		if b.t.IsHalf() {
+			e.fail("atomic update of %s, a %v buffer (validate_schedules refuses Atomic() on 16-bit floats)", s.Buf, b.t)
+		}
 		e.atomicStore(s, b)
 		return
 	}
 	idx := e.top(s.Index)
-	v := e.top(s.Value)
+	var v string
+	if b.t.IsHalf() {
+		v = e.m.use("gh_store_"+cTypeSuffix(b.t)) + "(" + e.unrounded(s.Value) + ")"
+	} else {
+		v = e.top(s.Value)
+	}
 	e.line("%s[%s] = %s;", b.name, idx, v)
 }
 
@@ -548,12 +556,17 @@ func (e *printer) expr(x ir.Expr) (string, int) {
 		if b.t != x.T {
 			e.fail("load of %v from buffer %s of %v", x.T, x.Buf, b.t)
 		}
+		ld := b.name + "[" + e.top(x.Index) + "]"
 		if !b.written && e.cond > 0 {
 			// In a select arm (or the right of && ||), where the compiler
 			// may merge the loads of both arms into one (Dialect.ReadOnlyLoad).
-			return e.m.d.ReadOnlyLoad(x.T, b.name, e.top(x.Index)), cPrecPostfix
+			ld = e.m.d.ReadOnlyLoad(x.T, b.name, e.top(x.Index))
 		}
-		return b.name + "[" + e.top(x.Index) + "]", cPrecPostfix
+		if x.T.IsHalf() {
+			// The bits in memory, the float in the expression.
+			ld = e.m.use("gh_load_"+cTypeSuffix(x.T)) + "(" + ld + ")"
+		}
+		return ld, cPrecPostfix
 	case *ir.Let:
 		if e.cond > 0 {
 			return e.letLambda(x), cPrecPostfix
@@ -563,7 +576,7 @@ func (e *printer) expr(x ir.Expr) (string, int) {
 		}
 		v := e.top(x.Value)
 		c := e.declare(x.Name)
-		e.line("const %s %s = %s;", cType(x.Value.Type()), c, v)
+		e.line("const %s %s = %s;", cValueType(x.Value.Type()), c, v)
 		restore := e.bindVar(x.Name, c, x.Value.Type())
 		defer restore()
 		return e.expr(x.Body)
@@ -586,7 +599,7 @@ func (e *printer) letLambda(x *ir.Let) string {
 	for i, l := range inner {
 		stmts[i] = l.text
 	}
-	return e.m.d.LetExpr(cType(x.Type()), stmts, body)
+	return e.m.d.LetExpr(cValueType(x.Type()), stmts, body)
 }
 
 // cast converts the C expression s (precedence p) of type from to type to,
@@ -595,11 +608,49 @@ func (e *printer) cast(s string, p int, from, to ir.Type) (string, int) {
 	if from == to {
 		return s, p
 	}
+	switch {
+	case to.IsHalf():
+		// To float32 first (a 16-bit float or a float32 already is
+		// one), then rounded to the 16-bit type: ir.RoundFloat.
+		if !from.IsFloat() || from.Bits > 32 {
+			s, p = "(float)"+cParen(s, p, cPrecUnary), cPrecUnary
+		}
+		return e.round(to, s), cPrecPostfix
+	case from.IsHalf():
+		// The value is a float: convert it as a float32.
+		return e.cast(s, p, ir.Float32, to)
+	}
 	ct := cType(to)
 	if from.IsFloat() && to.IsIntOrUInt() {
 		return e.m.use("gh_to"+cTypeSuffix(to)+"_"+cTypeSuffix(from)) + "(" + s + ")", cPrecPostfix
 	}
 	return "(" + ct + ")" + cParen(s, p, cPrecUnary), cPrecUnary
+}
+
+// unrounded emits the 16-bit float expression x as a float that rounds to
+// its value: where x rounds a float32 result (arithmetic, a conversion),
+// the result before rounding, for a store that rounds it anyway.
+func (e *printer) unrounded(x ir.Expr) string {
+	t := x.Type()
+	switch x := x.(type) {
+	case *ir.Binary:
+		if x.A.Type() == t && !x.Op.IsComparison() && x.Op != ir.Min && x.Op != ir.Max {
+			s, _ := e.floatBinary(x, ir.Float32)
+			return s
+		}
+	case *ir.Cast:
+		from := x.X.Type()
+		if from.IsFloat() && from.Bits == 32 {
+			return e.top(x.X)
+		}
+	}
+	return e.top(x)
+}
+
+// round rounds the float expression s to the 16-bit float type t, as a
+// float.
+func (e *printer) round(t ir.Type, s string) string {
+	return e.m.use("gh_round_"+cTypeSuffix(t)) + "(" + s + ")"
 }
 
 func (e *printer) binary(x *ir.Binary) (string, int) {
@@ -609,6 +660,14 @@ func (e *printer) binary(x *ir.Binary) (string, int) {
 	}
 	op := x.Op
 	switch {
+	case t.IsHalf() && !op.IsComparison() && op != ir.And && op != ir.Or:
+		// Computed in float32 and rounded back (min and max pick an
+		// operand, which needs no rounding).
+		s, p := e.floatBinary(x, ir.Float32)
+		if op == ir.Min || op == ir.Max {
+			return s, p
+		}
+		return e.round(t, s), cPrecPostfix
 	case op == ir.And || op == ir.Or:
 		if t.IsFloat() {
 			e.fail("operands of %v have type %v", op, t)
@@ -628,89 +687,104 @@ func (e *printer) binary(x *ir.Binary) (string, int) {
 		}
 		return e.operand(x.A, prec+1) + " " + op.String() + " " + e.operand(x.B, prec+1), prec
 	case t.IsFloat():
-		sfx := cTypeSuffix(t)
-		switch op {
-		case ir.Add, ir.Sub:
-			return e.additive(x, t)
-		case ir.Mul:
-			fn := e.m.d.RoundedOp(ir.Mul, t)
-			if e.m.contract || fn == "" {
+		return e.floatBinary(x, t)
+	}
+	return e.intBinary(x, t) // integers and bools
+}
+
+// floatBinary emits arithmetic, min, max and mod of floats, computed in
+// type t (float32 for the 16-bit floats, whose values are floats).
+func (e *printer) floatBinary(x *ir.Binary, t ir.Type) (string, int) {
+	op := x.Op
+	sfx := cTypeSuffix(t)
+	switch op {
+	case ir.Add, ir.Sub:
+		return e.additive(x, t)
+	case ir.Mul:
+		fn := e.m.d.RoundedOp(ir.Mul, t)
+		if e.m.contract || fn == "" {
+			return e.operand(x.A, cPrecMul) + " * " + e.operand(x.B, cPrecMul+1), cPrecMul
+		}
+		return fn + "(" + e.top(x.A) + ", " + e.top(x.B) + ")", cPrecPostfix
+	case ir.Div:
+		b := e.operand(x.B, cPrecMul+1)
+		if k, ok := x.B.(*ir.FloatImm); ok && k.V == 0 {
+			// The same zero, which the compiler does not warn about.
+			b = cZeroBits(e.m.d, k)
+		}
+		return e.operand(x.A, cPrecMul) + " / " + b, cPrecMul
+	case ir.Mod, ir.Min, ir.Max:
+		return e.m.use("gh_"+opWord[op]+"_"+sfx) + "(" + e.top(x.A) + ", " + e.top(x.B) + ")", cPrecPostfix
+	}
+	e.fail("cannot emit operator %v on %v", op, t)
+	return "", 0
+}
+
+// intBinary emits arithmetic, division, modulo, min and max of integers
+// and bools.
+func (e *printer) intBinary(x *ir.Binary, t ir.Type) (string, int) {
+	op := x.Op
+	ct := cType(t)
+	switch op {
+	case ir.Add, ir.Sub, ir.Mul:
+		if !cNarrow(t) {
+			if op == ir.Mul {
 				return e.operand(x.A, cPrecMul) + " * " + e.operand(x.B, cPrecMul+1), cPrecMul
 			}
-			return fn + "(" + e.top(x.A) + ", " + e.top(x.B) + ")", cPrecPostfix
-		case ir.Div:
-			b := e.operand(x.B, cPrecMul+1)
-			if k, ok := x.B.(*ir.FloatImm); ok && k.V == 0 {
-				// The same zero, which the compiler does not warn about.
-				b = cZeroBits(e.m.d, k)
-			}
-			return e.operand(x.A, cPrecMul) + " / " + b, cPrecMul
-		case ir.Mod, ir.Min, ir.Max:
-			return e.m.use("gh_"+opWord[op]+"_"+sfx) + "(" + e.top(x.A) + ", " + e.top(x.B) + ")", cPrecPostfix
+			return e.additive(x, t)
 		}
-	default: // integers and bools
-		ct := cType(t)
+		// C computes in int: cast back to wrap as the CPU does.
+		var a string
 		switch op {
-		case ir.Add, ir.Sub, ir.Mul:
-			if !cNarrow(t) {
-				if op == ir.Mul {
-					return e.operand(x.A, cPrecMul) + " * " + e.operand(x.B, cPrecMul+1), cPrecMul
-				}
-				return e.additive(x, t)
+		case ir.Add, ir.Sub:
+			s, _ := e.additive(x, t)
+			return "(" + ct + ")(" + s + ")", cPrecUnary
+		case ir.Mul:
+			if t == ir.UInt16 {
+				// 65535 * 65535 overflows int: multiply unsigned.
+				a = "(unsigned int)" + e.operand(x.A, cPrecUnary)
+			} else {
+				a = e.operand(x.A, cPrecMul)
 			}
-			// C computes in int: cast back to wrap as the CPU does.
-			var a string
-			switch op {
-			case ir.Add, ir.Sub:
-				s, _ := e.additive(x, t)
-				return "(" + ct + ")(" + s + ")", cPrecUnary
-			case ir.Mul:
-				if t == ir.UInt16 {
-					// 65535 * 65535 overflows int: multiply unsigned.
-					a = "(unsigned int)" + e.operand(x.A, cPrecUnary)
-				} else {
-					a = e.operand(x.A, cPrecMul)
-				}
-			}
-			return "(" + ct + ")(" + a + " * " + e.operand(x.B, cPrecMul+1) + ")", cPrecUnary
-		case ir.Div, ir.Mod:
-			if k, ok := ir.AsInt(x.B); ok && k != 0 && t.IsUInt() {
-				sym := " / "
-				if op == ir.Mod {
-					sym = " % "
-				}
-				return e.operand(x.A, cPrecMul) + sym + e.operand(x.B, cPrecMul+1), cPrecMul
-			}
-			// By a positive power of two 2^n, Euclidean division rounds
-			// down: an arithmetic shift, and the modulo in [0, 2^n) a
-			// mask, for either sign of a (two's complement). Not for
-			// a negative divisor (the quotient rounds up). No helper,
-			// no branches, which keeps the index arithmetic of the
-			// cooperative loads cheap enough for nvcc to recompute
-			// rather than keep live (or spill).
-			if k, ok := ir.AsInt(x.B); ok && k > 0 && k&(k-1) == 0 && (t == ir.Int32 || t == ir.Int64) {
-				if op == ir.Div {
-					return e.operand(x.A, cPrecMul+1) + " >> " + strconv.Itoa(bits.TrailingZeros64(uint64(k))), cPrecShift
-				}
-				return e.operand(x.A, cPrecMul+1) + " & " + strconv.FormatInt(k-1, 10), cPrecBitAnd
-			}
-			ht := t
-			switch {
-			case t.IsBool():
-				ht = ir.UInt32
-			case cNarrow(t) && t.IsInt():
-				ht = ir.Int32
-			case cNarrow(t):
-				ht = ir.UInt32
-			}
-			call := e.m.use("gh_"+opWord[op]+"_"+cTypeSuffix(ht)) + "(" + e.top(x.A) + ", " + e.top(x.B) + ")"
-			if ht != t {
-				return "(" + ct + ")" + call, cPrecUnary
-			}
-			return call, cPrecPostfix
-		case ir.Min, ir.Max:
-			return opWord[op] + "(" + e.top(x.A) + ", " + e.top(x.B) + ")", cPrecPostfix
 		}
+		return "(" + ct + ")(" + a + " * " + e.operand(x.B, cPrecMul+1) + ")", cPrecUnary
+	case ir.Div, ir.Mod:
+		if k, ok := ir.AsInt(x.B); ok && k != 0 && t.IsUInt() {
+			sym := " / "
+			if op == ir.Mod {
+				sym = " % "
+			}
+			return e.operand(x.A, cPrecMul) + sym + e.operand(x.B, cPrecMul+1), cPrecMul
+		}
+		// By a positive power of two 2^n, Euclidean division rounds
+		// down: an arithmetic shift, and the modulo in [0, 2^n) a
+		// mask, for either sign of a (two's complement). Not for
+		// a negative divisor (the quotient rounds up). No helper,
+		// no branches, which keeps the index arithmetic of the
+		// cooperative loads cheap enough for nvcc to recompute
+		// rather than keep live (or spill).
+		if k, ok := ir.AsInt(x.B); ok && k > 0 && k&(k-1) == 0 && (t == ir.Int32 || t == ir.Int64) {
+			if op == ir.Div {
+				return e.operand(x.A, cPrecMul+1) + " >> " + strconv.Itoa(bits.TrailingZeros64(uint64(k))), cPrecShift
+			}
+			return e.operand(x.A, cPrecMul+1) + " & " + strconv.FormatInt(k-1, 10), cPrecBitAnd
+		}
+		ht := t
+		switch {
+		case t.IsBool():
+			ht = ir.UInt32
+		case cNarrow(t) && t.IsInt():
+			ht = ir.Int32
+		case cNarrow(t):
+			ht = ir.UInt32
+		}
+		call := e.m.use("gh_"+opWord[op]+"_"+cTypeSuffix(ht)) + "(" + e.top(x.A) + ", " + e.top(x.B) + ")"
+		if ht != t {
+			return "(" + ct + ")" + call, cPrecUnary
+		}
+		return call, cPrecPostfix
+	case ir.Min, ir.Max:
+		return opWord[op] + "(" + e.top(x.A) + ", " + e.top(x.B) + ")", cPrecPostfix
 	}
 	e.fail("cannot emit operator %v on %v", op, t)
 	return "", 0
@@ -737,10 +811,11 @@ func (e *printer) additive(x *ir.Binary, t ir.Type) (string, int) {
 	return e.operand(x.A, cPrecAdd) + " " + op.String() + " " + e.operand(b, cPrecAdd+1), cPrecAdd
 }
 
-// cZeroBits spells a float zero through its bits.
+// cZeroBits spells a float zero through its bits (a 16-bit float's as a
+// float).
 func cZeroBits(d Dialect, k *ir.FloatImm) string {
-	if k.T.Bits == 32 {
-		return d.FloatBits(k.T, uint64(math.Float32bits(float32(k.V))))
+	if k.T.Bits <= 32 {
+		return d.FloatBits(ir.Float32, uint64(math.Float32bits(float32(k.V))))
 	}
 	return d.FloatBits(k.T, math.Float64bits(k.V))
 }
@@ -824,9 +899,13 @@ func (e *printer) call(x *ir.Call) (string, int) {
 	for _, a := range x.Args {
 		same = same && a.Type() == x.T
 	}
-	if same && x.T == ir.Float32 {
+	if same && (x.T == ir.Float32 || x.T.IsHalf()) {
 		fn := map[string]string{ir.IntrinsicSqrt: "sqrtf", ir.IntrinsicFloor: "floorf", ir.IntrinsicCeil: "ceilf", ir.IntrinsicRound: "rintf"}[x.Name]
 		if fn != "" {
+			if x.T.IsHalf() {
+				// In float32, rounded back (a no-op but for sqrt).
+				return e.round(x.T, fn+"("+e.top(a0)+")"), cPrecPostfix
+			}
 			return fn + "(" + e.top(a0) + ")", cPrecPostfix
 		}
 	}

@@ -32,7 +32,10 @@
 // and Mod are ir.EuclidDiv and ir.EuclidMod, Halide's Euclidean division (the
 // remainder is never negative: 7 / -2 is -3, 7 % -3 is 1, MIN / -1 wraps to
 // MIN); division or modulo by zero yields zero. Float32 values are carried as
-// float64 rounded to float32 after every operation; float Mod is
+// float64 rounded to float32 after every operation, and Float16 and
+// BFloat16 values as float64 computed in float32 and rounded to the 16-bit
+// type after every operation (ir.RoundFloat; their buffers are
+// []half.Float16 and []half.BFloat16); float Mod is
 // a - b*floor(a/b) computed in float64 and then rounded to the type. Casts
 // from float to int are ir.FloatToInt: truncate toward zero, saturate at the
 // ends of the type, NaN gives 0. Comparisons yield bools; And, Or and Select

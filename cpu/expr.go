@@ -123,12 +123,7 @@ func (c *compiler) expr(e ir.Expr) value {
 	return value{}
 }
 
-func roundTo(t ir.Type, v float64) float64 {
-	if t.Bits == 32 {
-		return float64(float32(v))
-	}
-	return v
-}
+func roundTo(t ir.Type, v float64) float64 { return ir.RoundFloat(t, v) }
 
 func (c *compiler) variable(e *ir.Var) value {
 	if !validType(e.T) {
@@ -271,12 +266,16 @@ func (c *compiler) convert(v value, t ir.Type) value {
 	var r value
 	switch {
 	case s.IsFloat() && t.IsFloat():
-		// float64 -> float32 rounds; float32 -> float64 is exact.
-		if t.Bits == 32 {
-			vf := v.f
-			r = floatValue(t, func(f *frame) float64 { return float64(float32(vf(f))) })
-		} else {
+		// float64 -> float32 rounds; float32 -> float64 is exact; to a
+		// 16-bit float rounds (ir.RoundFloat), from one is exact.
+		vf := v.f
+		switch {
+		case t.Bits == 64 || t.Bits == 32 && s.Bits < 32:
 			r = floatValue(t, v.f)
+		case t.Bits == 32:
+			r = floatValue(t, func(f *frame) float64 { return float64(float32(vf(f))) })
+		default:
+			r = floatValue(t, func(f *frame) float64 { return ir.RoundFloat(t, vf(f)) })
 		}
 	case s.IsFloat():
 		vf := v.f
@@ -295,10 +294,15 @@ func (c *compiler) convert(v value, t ir.Type) value {
 		switch {
 		case s.IsUInt() && s.Bits == 64 && t.Bits == 32:
 			r = floatValue(t, func(f *frame) float64 { return float64(float32(uint64(vi(f)))) })
+		case s.IsUInt() && s.Bits == 64 && t.Bits == 16:
+			r = floatValue(t, func(f *frame) float64 { return ir.RoundFloat(t, float64(float32(uint64(vi(f))))) })
 		case s.IsUInt() && s.Bits == 64:
 			r = floatValue(t, func(f *frame) float64 { return float64(uint64(vi(f))) })
 		case t.Bits == 32:
 			r = floatValue(t, func(f *frame) float64 { return float64(float32(vi(f))) })
+		case t.Bits == 16:
+			// Through float32, as every target converts (ir.RoundFloat).
+			r = floatValue(t, func(f *frame) float64 { return ir.RoundFloat(t, float64(float32(vi(f)))) })
 		default:
 			r = floatValue(t, func(f *frame) float64 { return float64(vi(f)) })
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/gohalide/gohalide/half"
 	"github.com/gohalide/gohalide/ir"
 )
 
@@ -53,8 +54,8 @@ type Options struct {
 }
 
 // Poison fills a slice ([]float32 ... []bool, as for Run) with a value that
-// shows where it is read before being written: NaN for floats, bytes 0xA5
-// for integers (-0x5A5A5A5B for int32), true for bools.
+// shows where it is read before being written: NaN for floats (16-bit ones
+// too), bytes 0xA5 for integers (-0x5A5A5A5B for int32), true for bools.
 func Poison(s any) {
 	switch s := s.(type) {
 	case []bool:
@@ -79,6 +80,10 @@ func Poison(s any) {
 		fill(s, float32(math.NaN()))
 	case []float64:
 		fill(s, math.NaN())
+	case []half.Float16:
+		fill(s, half.Float16FromBits(0x7e5a))
+	case []half.BFloat16:
+		fill(s, half.BFloat16FromBits(0x7fa5))
 	}
 }
 

@@ -41,9 +41,14 @@ func (c *compiler) binary(e *ir.Binary) value {
 			r = intValue(rt, floatCompare(e.Op, a, b))
 		} else {
 			var fn floatFn
-			if t.Bits == 32 {
+			switch t.Bits {
+			case 32:
 				fn = floatArith[float32](e.Op, a, b)
-			} else {
+			case 16:
+				// In float32, rounded back to the 16-bit type.
+				f32 := floatArith[float32](e.Op, a, b)
+				fn = func(f *frame) float64 { return ir.RoundFloat(t, f32(f)) }
+			default:
 				fn = floatArith[float64](e.Op, a, b)
 			}
 			r = floatValue(rt, fn)

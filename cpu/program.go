@@ -8,6 +8,7 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/gohalide/gohalide/half"
 	"github.com/gohalide/gohalide/ir"
 )
 
@@ -146,7 +147,8 @@ func (p *Program) Buffers() []BufferArg {
 // (any int, uint or float kind, or bool), which is converted to the
 // parameter's type as a Cast would. buffers maps each external buffer name to
 // a slice ([]float32, []float64, []int8 ... []int64, []uint8 ... []uint64,
-// []bool) whose element type equals the buffer's element type. Stores write
+// []bool, and []half.Float16 and []half.BFloat16 for the 16-bit floats)
+// whose element type equals the buffer's element type. Stores write
 // through to the given slices. Extra entries in either map are ignored.
 // The error, if any, is an *Error, or the error a hook returned (see
 // Options), unchanged.
@@ -376,16 +378,49 @@ func floatOps[T float32 | float64]() elementOps {
 var elements = map[ir.Type]elementOps{
 	ir.Bool: {check: checkSlice[bool], alloc: allocSlice[bool],
 		scalar: func(i int64, _ float64) any { return i != 0 }},
-	ir.Int8:    intOps[int8](),
-	ir.Int16:   intOps[int16](),
-	ir.Int32:   intOps[int32](),
-	ir.Int64:   intOps[int64](),
-	ir.UInt8:   intOps[uint8](),
-	ir.UInt16:  intOps[uint16](),
-	ir.UInt32:  intOps[uint32](),
-	ir.UInt64:  intOps[uint64](),
-	ir.Float32: floatOps[float32](),
-	ir.Float64: floatOps[float64](),
+	ir.Int8:     intOps[int8](),
+	ir.Int16:    intOps[int16](),
+	ir.Int32:    intOps[int32](),
+	ir.Int64:    intOps[int64](),
+	ir.UInt8:    intOps[uint8](),
+	ir.UInt16:   intOps[uint16](),
+	ir.UInt32:   intOps[uint32](),
+	ir.UInt64:   intOps[uint64](),
+	ir.Float32:  floatOps[float32](),
+	ir.Float64:  floatOps[float64](),
+	ir.Float16:  halfOps(func(h half.Float16) float64 { return h.ToFloat64() }, half.Float16FromFloat64),
+	ir.BFloat16: halfOps(func(h half.BFloat16) float64 { return h.ToFloat64() }, half.BFloat16FromFloat64),
+}
+
+// halfOps are the elementOps of a 16-bit float type, whose buffers hold
+// its bits (half.Float16 or half.BFloat16): a value is carried as the
+// float64 it stands for (a value of the type, so storing it is exact).
+func halfOps[T half.Float16 | half.BFloat16](to func(T) float64, from func(float64) T) elementOps {
+	return elementOps{check: checkSlice[T], alloc: allocSlice[T],
+		loadFloat: func(name string, slot int, idx value) func(*frame) float64 {
+			idxf := idx.i
+			return func(f *frame) float64 {
+				i := idxf(f)
+				s, _ := f.bufs[slot].([]T)
+				if uint64(i) >= uint64(len(s)) {
+					panic(oobError("load of", name, i, len(s)))
+				}
+				return to(s[i])
+			}
+		},
+		storeFloat: func(name string, slot int, idx value, val func(*frame) float64) stmtFn {
+			idxf := idx.i
+			return func(f *frame) {
+				v := val(f)
+				i := idxf(f)
+				s, _ := f.bufs[slot].([]T)
+				if uint64(i) >= uint64(len(s)) {
+					panic(oobError("store to", name, i, len(s)))
+				}
+				s[i] = from(v)
+			}
+		},
+		scalar: func(_ int64, fl float64) any { return from(fl) }}
 }
 
 // checkSlice returns v itself (not a new interface value, which would
@@ -407,6 +442,12 @@ func convertScalar(t ir.Type, v any) (int64, float64, bool) {
 	if !rv.IsValid() {
 		return 0, 0, false
 	}
+	switch h := v.(type) {
+	case half.Float16:
+		rv = reflect.ValueOf(h.ToFloat64())
+	case half.BFloat16:
+		rv = reflect.ValueOf(h.ToFloat64())
+	}
 	switch rv.Kind() {
 	case reflect.Bool:
 		if rv.Bool() {
@@ -422,23 +463,19 @@ func convertScalar(t ir.Type, v any) (int64, float64, bool) {
 		return 0, 0, false
 	}
 	if t.IsFloat() {
-		switch kind {
-		case 0:
+		// As a Cast converts: an integer goes to float32 directly (not
+		// through float64) unless t is float64.
+		switch {
+		case kind == 0 && t.Bits < 64:
+			fl = float64(float32(i))
+		case kind == 0:
 			fl = float64(i)
-			if t.Bits == 32 {
-				fl = float64(float32(i))
-			}
-		case 1:
+		case kind == 1 && t.Bits < 64:
+			fl = float64(float32(u))
+		case kind == 1:
 			fl = float64(u)
-			if t.Bits == 32 {
-				fl = float64(float32(u))
-			}
-		case 2:
-			if t.Bits == 32 {
-				fl = float64(float32(fl))
-			}
 		}
-		return 0, fl, true
+		return 0, ir.RoundFloat(t, fl), true
 	}
 	switch kind {
 	case 1:

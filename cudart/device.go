@@ -15,6 +15,7 @@ import (
 	"github.com/gohalide/gohalide/cfamily"
 	"github.com/gohalide/gohalide/cpu"
 	"github.com/gohalide/gohalide/cudart/nvrtc"
+	"github.com/gohalide/gohalide/half"
 	"github.com/gohalide/gohalide/ir"
 	"github.com/gohalide/gohalide/report"
 )
@@ -304,6 +305,10 @@ func sliceBytes(v any) (unsafe.Pointer, int, int64, error) {
 		return unsafe.Pointer(unsafe.SliceData(s)), len(s), int64(len(s)) * 8, nil
 	case []bool:
 		return unsafe.Pointer(unsafe.SliceData(s)), len(s), int64(len(s)), nil
+	case []half.Float16:
+		return unsafe.Pointer(unsafe.SliceData(s)), len(s), int64(len(s)) * 2, nil
+	case []half.BFloat16:
+		return unsafe.Pointer(unsafe.SliceData(s)), len(s), int64(len(s)) * 2, nil
 	}
 	return nil, 0, 0, fmt.Errorf("cuda: %T is not a buffer", v)
 }
@@ -538,6 +543,10 @@ func scalarParam(t ir.Type, v any) (unsafe.Pointer, error) {
 		fv, isFloat = float64(x), true
 	case float64:
 		fv, isFloat = x, true
+	case half.Float16:
+		fv, isFloat = x.ToFloat64(), true
+	case half.BFloat16:
+		fv, isFloat = x.ToFloat64(), true
 	default:
 		return nil, fmt.Errorf("unsupported value %T", v)
 	}
@@ -553,7 +562,10 @@ func scalarParam(t ir.Type, v any) (unsafe.Pointer, error) {
 	// bytes (little endian).
 	p := new(uint64)
 	switch {
-	case t == ir.Float32:
+	case t == ir.Float32 || t.IsHalf():
+		// A 16-bit float argument is passed as the float it stands
+		// for (the kernel declares it float: cfamily computes 16-bit
+		// floats in float32).
 		*p = uint64(math.Float32bits(float32(fv)))
 	case t == ir.Float64:
 		*p = math.Float64bits(fv)
@@ -596,6 +608,10 @@ func evalInt(e ir.Expr, scalars map[string]any) (int64, error) {
 			m[name] = &ir.FloatImm{T: ir.Float32, V: float64(x)}
 		case float64:
 			m[name] = &ir.FloatImm{T: ir.Float64, V: x}
+		case half.Float16:
+			m[name] = &ir.FloatImm{T: ir.Float16, V: x.ToFloat64()}
+		case half.BFloat16:
+			m[name] = &ir.FloatImm{T: ir.BFloat16, V: x.ToFloat64()}
 		}
 	}
 	r := ir.Simplify(ir.Substitute(e, m))

@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/gohalide/gohalide/cpu"
+	"github.com/gohalide/gohalide/half"
 	"github.com/gohalide/gohalide/ir"
 )
 
@@ -1176,6 +1177,10 @@ func emuMakeSlice(t ir.Type, n int) any {
 		return make([]uint64, n)
 	case ir.Float32:
 		return make([]float32, n)
+	case ir.Float16:
+		return make([]half.Float16, n)
+	case ir.BFloat16:
+		return make([]half.BFloat16, n)
 	}
 	return make([]float64, n)
 }

@@ -24,6 +24,14 @@
 // chosen subset (Unbounded); Clamped and UnsafePromiseClamped bound
 // data-dependent indices.
 //
+// The scalar types are Int8 ... Int64, UInt8 ... UInt64, Float16,
+// BFloat16, Float32, Float64 and Bool, on every target. Integers wrap;
+// Float16 and BFloat16 are computed in float32 and rounded back to
+// nearest even after every operation (Halide's rule without native 16-bit
+// arithmetic), and a Buffer of either holds F16 or BF16 values (the bits).
+// Casts from float to integer truncate toward zero and saturate (NaN
+// gives 0). See docs/design.md, "Types".
+//
 // A schedule says how to compute the algorithm and never changes its
 // result: Split (with a TailStrategy), Fuse, Reorder, Tile, Unroll,
 // Vectorize and Parallel (with a factor or task size, and UnrollTail,

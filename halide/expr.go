@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/gohalide/gohalide/half"
 	"github.com/gohalide/gohalide/ir"
 )
 
@@ -24,7 +25,32 @@ var (
 	Float32 = ir.Float32
 	Float64 = ir.Float64
 	Bool    = ir.Bool
+	// Float16 is IEEE binary16 and BFloat16 is bfloat16 (a float32 cut to
+	// its top 16 bits). Both are stored in 16 bits (a Buffer of either
+	// holds F16 or BF16 values) and computed in float32: an operation
+	// converts its operands to float32, computes, and rounds the result
+	// back to the 16-bit type, to nearest even, as Halide does on targets
+	// without 16-bit float arithmetic. A conversion to either from float64
+	// or an integer goes through float32. The CPU, the emulator and CUDA
+	// compute the same bits.
+	Float16  = ir.Float16
+	BFloat16 = ir.BFloat16
 )
+
+// F16 is a Float16 value as Go holds it: its IEEE binary16 bits (a
+// Buffer[F16] is a Float16 buffer, a Param[F16] a Float16 Param).
+// F16FromFloat32 makes one, ToFloat32 reads it; see package half.
+type F16 = half.Float16
+
+// BF16 is a BFloat16 value as Go holds it: its bits (a Buffer[BF16] is a
+// BFloat16 buffer). BF16FromFloat32 makes one, ToFloat32 reads it.
+type BF16 = half.BFloat16
+
+// F16FromFloat32 rounds f to the nearest Float16, ties to even.
+func F16FromFloat32(f float32) F16 { return half.Float16FromFloat32(f) }
+
+// BF16FromFloat32 rounds f to the nearest BFloat16, ties to even.
+func BF16FromFloat32(f float32) BF16 { return half.BFloat16FromFloat32(f) }
 
 // Expr is a scalar expression of the algorithm. Build Exprs with the methods
 // below and the functions Min, Max, Select, ...; wherever an Expr is
@@ -123,6 +149,10 @@ func E(v any) Expr {
 			return Expr{node: ir.True}
 		}
 		return Expr{node: ir.False}
+	case half.Float16:
+		return Expr{node: ir.Const(ir.Float16, v.ToFloat64())}
+	case half.BFloat16:
+		return Expr{node: ir.Const(ir.BFloat16, v.ToFloat64())}
 	case nil:
 		return bad("nil is not an expression")
 	}
@@ -144,11 +174,11 @@ func constInt(t Type, v int64) Expr {
 // types (a Type is a plain struct, so any Code and Bits can be written).
 func checkType(t Type, fn, directive string) error {
 	switch t {
-	case ir.Int8, ir.Int16, ir.Int32, ir.Int64, ir.UInt8, ir.UInt16, ir.UInt32, ir.UInt64, ir.Float32, ir.Float64, ir.Bool:
+	case ir.Int8, ir.Int16, ir.Int32, ir.Int64, ir.UInt8, ir.UInt16, ir.UInt32, ir.UInt64, ir.Float16, ir.BFloat16, ir.Float32, ir.Float64, ir.Bool:
 		return nil
 	}
 	return ir.Errorf(ir.ErrBadType, fn, directive, "%s is not a scalar type", t).
-		WithLegal("Int8, Int16, Int32, Int64, UInt8, UInt16, UInt32, UInt64, Float32, Float64 or Bool")
+		WithLegal("Int8, Int16, Int32, Int64, UInt8, UInt16, UInt32, UInt64, Float16, BFloat16, Float32, Float64 or Bool")
 }
 
 // Lit returns the constant v of type t. For an integer type, v must be a
@@ -260,6 +290,12 @@ func matchTypes(op string, a, b ir.Expr) (ir.Expr, ir.Expr, error) {
 	}
 	if ta.IsBool() || tb.IsBool() {
 		return nil, nil, ir.Errorf(ir.ErrType, "", op, "operands of %s have types %s and %s; a bool combines only with a bool", op, ta, tb)
+	}
+	if ta.IsHalf() && tb.IsHalf() && !isLiteral(a) && !isLiteral(b) {
+		// Neither holds the other's values: Halide would convert one
+		// silently; we ask.
+		return nil, nil, ir.Errorf(ir.ErrType, "", op, "operands of %s have types %s and %s, neither of which holds the other's values", op, ta, tb).
+			WithLegal("an explicit Cast of one side (to float16, bfloat16 or float32)")
 	}
 	var err error
 	cast := func(e ir.Expr, t Type) ir.Expr {
@@ -559,7 +595,7 @@ func Inf(t Type) Expr {
 		return Expr{err: err}
 	}
 	if !t.IsFloat() {
-		return Expr{err: ir.Errorf(ir.ErrType, "", "Inf", "%s has no infinity", t).WithLegal("Float32 or Float64")}
+		return Expr{err: ir.Errorf(ir.ErrType, "", "Inf", "%s has no infinity", t).WithLegal("Float16, BFloat16, Float32 or Float64")}
 	}
 	return Expr{node: ir.Const(t, math.Inf(1))}
 }
@@ -590,11 +626,16 @@ func typeOf[T Number]() Type {
 		return Float64
 	case bool:
 		return Bool
+	case half.Float16:
+		return Float16
+	case half.BFloat16:
+		return BFloat16
 	}
 	panic(fmt.Sprintf("halide: unsupported element type %T", z))
 }
 
-// Number is the set of element types of Buffers and Params.
+// Number is the set of element types of Buffers and Params: F16 and BF16
+// are the Go forms of Float16 and BFloat16.
 type Number interface {
-	int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | uint64 | float32 | float64 | bool
+	int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | uint64 | float32 | float64 | bool | F16 | BF16
 }

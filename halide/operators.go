@@ -266,8 +266,10 @@ func rescale(narrow, wide uint8) uint64 {
 // SaturatingCast converts x to the type t, clamping it to t's range first
 // (Halide's saturating_cast): an integer out of range becomes t's nearest
 // end, a float converts as Cast does (truncated, saturating, NaN to 0),
-// and a Float64 narrowed to Float32 is clamped to Float32's finite range
-// (NaN stays NaN). t is an integer or float type.
+// and a float narrowed to a float type of less range (Float64 to Float32,
+// anything to Float16, Float32 to BFloat16), or an integer of more than
+// 16 bits converted to Float16, is clamped to t's finite range first (NaN
+// stays NaN). t is an integer or float type.
 func SaturatingCast(t Type, x any) Expr {
 	if err := checkType(t, "", "SaturatingCast"); err != nil {
 		return Expr{err: err}
@@ -285,9 +287,25 @@ func SaturatingCast(t Type, x any) Expr {
 	case from == t:
 		return e
 	case t.IsFloat():
-		if from.IsFloat() && from.Bits > t.Bits {
-			m := ir.Const(from, math.MaxFloat32)
-			e = Expr{node: ir.MinE(ir.MaxE(e.node, ir.Const(from, -math.MaxFloat32)), m)}
+		// Clamp to t's finite range where from has values beyond it (a
+		// float of more range, or an integer type wider than Float16's
+		// 65504; NaN stays NaN).
+		m := t.MaxFloat()
+		switch {
+		case from.IsFloat() && from.MaxFloat() > m:
+			if ir.RoundFloat(from, m) != m {
+				// BFloat16 to Float16: 65504 is no bfloat16, so
+				// clamp in float32 (exact for both).
+				e, from = Cast(Float32, e), Float32
+			}
+			e = Expr{node: ir.MinE(ir.MaxE(e.node, ir.Const(from, -m)), ir.Const(from, m))}
+		case from.IsIntOrUInt() && float64(from.Max()) > m:
+			hi := ir.IntConst(from, int64(m))
+			if from.IsUInt() {
+				e = Expr{node: ir.MinE(e.node, hi)}
+			} else {
+				e = Expr{node: ir.MinE(ir.MaxE(e.node, ir.IntConst(from, -int64(m))), hi)}
+			}
 		}
 		return Cast(t, e)
 	case from.IsFloat():

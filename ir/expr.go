@@ -334,10 +334,7 @@ func Int(v int64) Expr { return &IntImm{Int32, v} }
 // Const returns a constant of type t with value v (wrapped for integers).
 func Const(t Type, v float64) Expr {
 	if t.IsFloat() {
-		if t.Bits == 32 {
-			v = float64(float32(v))
-		}
-		return &FloatImm{t, v}
+		return &FloatImm{t, RoundFloat(t, v)}
 	}
 	return &IntImm{t, t.Wrap(int64(v))}
 }

@@ -65,9 +65,17 @@ func printExpr(b *strings.Builder, e Expr) {
 			fmt.Fprintf(b, "%s(%d)", e.T, e.V)
 		}
 	case *FloatImm:
-		if e.T.Bits == 64 {
+		switch {
+		case e.T.Bits == 64:
 			fmt.Fprintf(b, "float64(%s)", formatFloat(e.V, 64))
-		} else {
+		case e.T.IsHalf():
+			// A value of the 16-bit type, printed as the float32 it is.
+			v := formatFloat(e.V, 32)
+			if !math.IsInf(e.V, 0) && !math.IsNaN(e.V) {
+				v = strings.TrimSuffix(v, "f")
+			}
+			fmt.Fprintf(b, "%s(%s)", e.T, v)
+		default:
 			b.WriteString(formatFloat(e.V, e.T.Bits))
 		}
 	case *Var:

@@ -160,6 +160,8 @@ func mkCast(t Type, x Expr) Expr {
 		}
 		// Convert directly to the target width: going through
 		// float64 could round twice on the way to float32.
+		// A 16-bit float goes through float32, as it does on every
+		// target (RoundFloat).
 		unsigned64 := c.T.IsUInt() && c.T.Bits == 64
 		switch {
 		case t.Bits == 64 && unsigned64:
@@ -167,9 +169,9 @@ func mkCast(t Type, x Expr) Expr {
 		case t.Bits == 64:
 			return &FloatImm{t, float64(c.V)}
 		case unsigned64:
-			return &FloatImm{t, float64(float32(uint64(c.V)))}
+			return Const(t, float64(float32(uint64(c.V))))
 		}
-		return &FloatImm{t, float64(float32(c.V))}
+		return Const(t, float64(float32(c.V)))
 	case *FloatImm:
 		switch {
 		case t.IsFloat():

@@ -3,6 +3,8 @@ package ir
 import (
 	"fmt"
 	"math"
+
+	"github.com/gohalide/gohalide/half"
 )
 
 // TypeCode is the kind of scalar a Type describes.
@@ -14,6 +16,9 @@ const (
 	UIntCode
 	FloatCode
 	BoolCode
+	// BFloatCode is bfloat16: a float32 with the low 16 fraction bits cut
+	// off. IsFloat holds for it too (as Halide's is_float does).
+	BFloatCode
 )
 
 // Type is a scalar type: a kind and a width in bits.
@@ -32,9 +37,12 @@ var (
 	UInt16  = Type{UIntCode, 16}
 	UInt32  = Type{UIntCode, 32}
 	UInt64  = Type{UIntCode, 64}
-	Float32 = Type{FloatCode, 32}
-	Float64 = Type{FloatCode, 64}
-	Bool    = Type{BoolCode, 1}
+	Float16 = Type{FloatCode, 16}
+	// BFloat16 is bfloat16 (8 exponent bits and 7 fraction bits).
+	BFloat16 = Type{BFloatCode, 16}
+	Float32  = Type{FloatCode, 32}
+	Float64  = Type{FloatCode, 64}
+	Bool     = Type{BoolCode, 1}
 )
 
 // IsInt reports whether t is a signed integer type.
@@ -46,8 +54,15 @@ func (t Type) IsUInt() bool { return t.Code == UIntCode }
 // IsIntOrUInt reports whether t is an integer type of either signedness.
 func (t Type) IsIntOrUInt() bool { return t.Code == IntCode || t.Code == UIntCode }
 
-// IsFloat reports whether t is a floating-point type.
-func (t Type) IsFloat() bool { return t.Code == FloatCode }
+// IsFloat reports whether t is a floating-point type (bfloat16 included).
+func (t Type) IsFloat() bool { return t.Code == FloatCode || t.Code == BFloatCode }
+
+// IsBFloat reports whether t is bfloat16.
+func (t Type) IsBFloat() bool { return t.Code == BFloatCode }
+
+// IsHalf reports whether t is one of the 16-bit float types, Float16 and
+// BFloat16, which are stored as 16 bits and computed in float32.
+func (t Type) IsHalf() bool { return t.IsFloat() && t.Bits == 16 }
 
 // IsBool reports whether t is the boolean type.
 func (t Type) IsBool() bool { return t.Code == BoolCode }
@@ -68,6 +83,8 @@ func (t Type) String() string {
 		return fmt.Sprintf("uint%d", t.Bits)
 	case FloatCode:
 		return fmt.Sprintf("float%d", t.Bits)
+	case BFloatCode:
+		return fmt.Sprintf("bfloat%d", t.Bits)
 	case BoolCode:
 		return "bool"
 	}
@@ -222,4 +239,40 @@ func FloatToInt(v float64, t Type) int64 {
 		return t.Max()
 	}
 	return int64(v)
+}
+
+// MaxFloat is the largest finite value of the float type t: 65504 for
+// float16, (2 - 2^-7) * 2^127 for bfloat16, the largest float32 and
+// float64.
+func (t Type) MaxFloat() float64 {
+	switch {
+	case t == Float16:
+		return 65504
+	case t == BFloat16:
+		return math.Ldexp(2-math.Ldexp(1, -7), 127)
+	case t.Bits == 32:
+		return math.MaxFloat32
+	}
+	return math.MaxFloat64
+}
+
+// RoundFloat rounds v to the float type t, as a conversion to t does on
+// every target: float64 keeps v; float32 rounds to nearest even; Float16
+// and BFloat16 round to float32 first and then to the 16-bit type, to
+// nearest even (half.Float16FromFloat64: Halide's conversion where the
+// target has no 16-bit float arithmetic). Arithmetic on a float type
+// rounds its exact (float64) result this way after every operation, so a
+// 16-bit operation computes in float32 and rounds back: for Add, Sub, Mul,
+// Div and sqrt of float32 operands the float64 result rounded to float32 is
+// the float32 result.
+func RoundFloat(t Type, v float64) float64 {
+	switch {
+	case t == Float16:
+		return half.Float16FromFloat64(v).ToFloat64()
+	case t == BFloat16:
+		return half.BFloat16FromFloat64(v).ToFloat64()
+	case t.Bits == 32:
+		return float64(float32(v))
+	}
+	return v
 }

@@ -5,7 +5,8 @@ package lower
 // Func.bound names a pure var, tail strategies suit their stage, a
 // parallel or GPU loop over an RVar runs independent iterations
 // (or atomic ones reading only their own point), and the loops of an update's
-// RVars keep the algorithm's order (rvar_order.go).
+// RVars keep the algorithm's order (rvar_order.go). Atomic() on a Func of a
+// 16-bit float type is refused (no target has those atomics).
 //
 // Before: inline_functions has run. After: every LevelAt names an existing
 // loop (schedule_functions still checks that the loop encloses every use).
@@ -105,6 +106,10 @@ func validateSchedules(st *State) error {
 			}
 		}
 		for si, d := range f.Stages() {
+			if d.Schedule.Atomic && f.T.IsHalf() {
+				return ir.Errorf(ir.ErrSchedule, name, "atomic", "%s is %s, and atomic updates of 16-bit floats are not supported (stage %d)", name, f.T, si).
+					WithLegal("Atomic() on a Func of another type: compute the reduction in Float32 and cast the result to %s in a consumer", f.T)
+			}
 			for k, sp := range d.Schedule.Splits {
 				if sp.Kind != ir.SplitVar {
 					continue

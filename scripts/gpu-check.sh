@@ -3,7 +3,8 @@
 # repository root, with .gpu/ built by scripts/gpu.sh, which builds the
 # test binaries and both fuzzers, .gpu/schedfuzz and .gpu/progfuzz, with
 # -tags cuda):
-#   1. the cuda-tagged tests (every app schedule on the GPU, shared sizes),
+#   1. the cuda-tagged tests (every app schedule on the GPU, shared sizes,
+#      every scalar type against the CPU: tests/types),
 #      and the ported Halide GPU tests and issue 9 tests on the GPU, plain
 #      and under compute-sanitizer memcheck, racecheck and synccheck;
 #   2. every fuzz regression replayed on the GPU, and under
@@ -24,6 +25,11 @@ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$log/dev
 
 ./.gpu/cuda.test -test.v > "$log/cuda-test.txt" 2>&1
 cuda_rc=$?
+
+# Every scalar type on the GPU against the CPU and the reference (the
+# 16-bit floats bit for bit, every bit pattern).
+./.gpu/types.test -test.v -test.skip NVCC > "$log/types-test.txt" 2>&1
+types_rc=$?
 
 # The ported Halide GPU tests and the issue 9 tests (sizes known at launch,
 # global scratch) on the GPU, then under each compute-sanitizer tool.
@@ -63,6 +69,7 @@ progfuzz_rc=$?
 
 echo "== summary"
 echo "cuda.test rc=$cuda_rc ($(grep -c -- '--- PASS' "$log/cuda-test.txt") passed, $(grep -c -- '--- FAIL' "$log/cuda-test.txt") failed)"
+echo "types.test rc=$types_rc ($(grep -c -- '--- PASS' "$log/types-test.txt") passed, $(grep -c -- '--- FAIL' "$log/types-test.txt") failed)"
 echo "gpu.test ($ported) rc=$gpu_rc ($(grep -c -- '--- PASS' "$log/gpu-test.txt") passed, $(grep -c -- '--- FAIL' "$log/gpu-test.txt") failed); sanitizers:$ported_san"
 echo "regressions replayed on the GPU: $replays, defects: $replay_bad; sanitizer failures: $san_bad"
 echo "fuzz on the GPU (rc=$fuzz_rc):"

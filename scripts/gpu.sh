@@ -22,6 +22,8 @@ echo "== building with -tags cuda into $out/"
 go test -c -tags cuda -ldflags="-s -w" -o "$out/cuda.test" ./tests/cuda/
 # The ported Halide GPU tests and the issue 9 tests, on the GPU.
 go test -c -tags cuda -ldflags="-s -w" -o "$out/gpu.test" ./tests/gpu/
+# Every scalar type on the GPU, the 16-bit floats bit for bit.
+go test -c -tags cuda -ldflags="-s -w" -o "$out/types.test" ./tests/types/
 go build -tags cuda -ldflags="-s -w" -o "$out/schedfuzz" ./tests/fuzz/cmd/schedfuzz
 go build -tags cuda -ldflags="-s -w" -o "$out/progfuzz" ./tests/fuzz/cmd/progfuzz
 for app in apps/*/; do

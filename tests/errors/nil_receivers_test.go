@@ -6,6 +6,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"math"
 	"path/filepath"
 	"reflect"
 	"sort"
@@ -110,6 +111,9 @@ var receivers = map[string][]receiver{
 		{"Type{}", func() any { return halide.Type{} }, false},
 		{"Type{9, 7}", func() any { return halide.Type{Code: 9, Bits: 7} }, false},
 	},
+	// The 16-bit float values: every bit pattern is a value (zero, a NaN).
+	"F16":          {{"F16(0)", func() any { return halide.F16(0) }, false}, {"F16(0x7e01)", func() any { return halide.F16(0x7e01) }, false}},
+	"BF16":         {{"BF16(0)", func() any { return halide.BF16(0) }, false}, {"BF16(0xffc1)", func() any { return halide.BF16(0xffc1) }, false}},
 	"TailStrategy": {{"TailStrategy(99)", func() any { return halide.TailStrategy(99) }, false}},
 	"MemoryType":   {{"MemoryType(99)", func() any { return halide.MemoryType(99) }, false}},
 	"Error": {
@@ -144,6 +148,8 @@ var functions = map[string]func() (result any, bad bool){
 	"CountTrailingZeros":   func() (any, bool) { return halide.CountTrailingZeros(halide.Expr{}), true },
 	"Reinterpret":          func() (any, bool) { return halide.Reinterpret(halide.Float32, int64(1)), true },
 	"Undef":                func() (any, bool) { return halide.Undef(halide.Type{}), true },
+	"F16FromFloat32":       func() (any, bool) { return halide.F16FromFloat32(float32(math.NaN())), false },
+	"BF16FromFloat32":      func() (any, bool) { return halide.BF16FromFloat32(float32(math.Inf(-1))), false },
 	"Absd":                 func() (any, bool) { return halide.Absd(nil, halide.Expr{}), true },
 	"BitNot":               func() (any, bool) { return halide.BitNot(halide.Expr{}), true },
 	"Mux":                  func() (any, bool) { return halide.Mux(nil), true },

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"strings"
 )
 
 // The reference of random programs: an evaluator written for the fuzzer
@@ -619,6 +620,8 @@ func (ev *Evaluator) eval(e *PExpr, en *env) float64 {
 			v = math.Trunc(v)
 		}
 		return wrap32(math.Min(math.Max(v, lo), hi))
+	case "typed":
+		return ev.typed(e, a(0), a(1))
 	case "sum", "maximum", "minimum":
 		r := ev.P.RDoms[e.R]
 		sub := &env{p: en.p, n: en.n, bare: en.bare, rvars: map[string]int{}}
@@ -733,4 +736,180 @@ func lerpInt32(z, o, w float64, kind string) float64 {
 	zu, ou := uint64(int64(z)+1<<31), uint64(int64(o)+1<<31)
 	q := (zu*(U-wu) + ou*wu + U/2) / U
 	return float64(int64(q) - 1<<31)
+}
+
+// typed evaluates a "typed" expression: x op y in the type N names, the
+// operands (int32 or float32 values, as e.F says) converted to it and the
+// result converted back, as the docs define the conversions (written here
+// again: float to integer truncates and saturates, NaN to 0; integer to
+// a 16-bit float goes through float32; integers wrap). A result that is
+// not finite makes the program invalid, as float division by zero does
+// elsewhere (the reference's int32 cast does not model NaN).
+func (ev *Evaluator) typed(e *PExpr, x, y float64) float64 {
+	tn, op, _ := strings.Cut(e.N, ":")
+	b := func(c bool) float64 { return b2f(c) }
+	switch tn {
+	case "f16", "bf16", "f64":
+		rnd := func(v float64) float64 { return v }
+		if tn != "f64" {
+			mbits, emin, maxv := 10, -14, 65504.0
+			if tn == "bf16" {
+				mbits, emin, maxv = 7, -126, math.Ldexp(2-math.Ldexp(1, -7), 127)
+			}
+			rnd = func(v float64) float64 { return roundFloat(float64(float32(v)), mbits, emin, maxv) }
+		}
+		a, c := rnd(x), rnd(y)
+		var r float64
+		switch op {
+		case "+":
+			r = rnd(a + c)
+		case "-":
+			r = rnd(a - c)
+		case "*":
+			r = rnd(a * c)
+		case "/":
+			r = rnd(a / c)
+		case "%":
+			r = rnd(a - c*math.Floor(a/c))
+		case "min":
+			r = math.Min(a, c)
+		case "max":
+			r = math.Max(a, c)
+		case "<":
+			return b(a < c)
+		default:
+			return b(a == c)
+		}
+		if math.IsNaN(r) || math.IsInf(r, 0) {
+			ev.fail("overflow", "%s is %v in %s", e.N, r, tn)
+		}
+		if e.F {
+			return float64(float32(r))
+		}
+		return satInt32(r)
+	}
+	// i64 and u64: the bit patterns in a uint64, wrapping.
+	conv := func(v float64, float bool) uint64 {
+		if !float {
+			return uint64(int64(v))
+		}
+		v = math.Trunc(v)
+		switch {
+		case v != v:
+			return 0
+		case tn == "u64" && v <= 0:
+			return 0
+		case tn == "u64" && v >= math.Ldexp(1, 64):
+			return math.MaxUint64
+		case tn == "u64":
+			return uint64(v)
+		case v <= math.MinInt64:
+			return 1 << 63
+		case v >= math.Ldexp(1, 63):
+			return math.MaxInt64
+		}
+		return uint64(int64(v))
+	}
+	a, c := conv(x, e.A[0].F), conv(y, e.A[1].F)
+	signed := tn == "i64"
+	less := func(p, q uint64) bool {
+		if signed {
+			return int64(p) < int64(q)
+		}
+		return p < q
+	}
+	var r uint64
+	switch op {
+	case "+":
+		r = a + c
+	case "-":
+		r = a - c
+	case "*":
+		r = a * c
+	case "/", "%":
+		q, m := euclid64(a, c, signed)
+		r = q
+		if op == "%" {
+			r = m
+		}
+	case "min":
+		r = a
+		if less(c, a) {
+			r = c
+		}
+	case "max":
+		r = a
+		if less(a, c) {
+			r = c
+		}
+	case "<":
+		return b(less(a, c))
+	default:
+		return b(a == c)
+	}
+	if e.F {
+		if signed {
+			return float64(float32(int64(r)))
+		}
+		return float64(float32(r))
+	}
+	return float64(int32(uint32(r)))
+}
+
+// euclid64 is the Euclidean quotient and remainder of the 64-bit values a
+// and b (bit patterns, signed or not): the remainder is in [0, |b|), x/0
+// and x%0 are 0, and MIN / -1 wraps to MIN.
+func euclid64(a, b uint64, signed bool) (q, r uint64) {
+	if b == 0 {
+		return 0, 0
+	}
+	if !signed {
+		return a / b, a % b
+	}
+	x, y := int64(a), int64(b)
+	if y == -1 {
+		return uint64(-x), 0 // -MIN wraps to MIN
+	}
+	qq, rr := x/y, x%y
+	if rr < 0 {
+		if y > 0 {
+			qq, rr = qq-1, rr+y
+		} else {
+			qq, rr = qq+1, rr-y
+		}
+	}
+	return uint64(qq), uint64(rr)
+}
+
+// roundFloat rounds v (a float32 value) to a float format with mbits
+// fraction bits, smallest normal exponent emin and largest finite value
+// maxv, ties to even: scaled so that the format's spacing at v is 1,
+// rounded to an integer, scaled back (subnormals have the spacing of the
+// smallest normals). Beyond maxv it is infinite.
+func roundFloat(v float64, mbits, emin int, maxv float64) float64 {
+	if v != v || v == 0 || math.IsInf(v, 0) {
+		return v
+	}
+	_, e := math.Frexp(v) // |v| in [2^(e-1), 2^e)
+	exp := max(e-1, emin)
+	ulp := math.Ldexp(1, exp-mbits)
+	r := math.RoundToEven(v/ulp) * ulp
+	if math.Abs(r) > maxv {
+		return math.Copysign(math.Inf(1), v)
+	}
+	return r
+}
+
+// satInt32 converts the float v to int32 as a cast does: truncated,
+// saturated, NaN to 0.
+func satInt32(v float64) float64 {
+	switch {
+	case v != v:
+		return 0
+	case v <= math.MinInt32:
+		return math.MinInt32
+	case v >= math.MaxInt32:
+		return math.MaxInt32
+	}
+	return math.Trunc(v)
 }

@@ -110,7 +110,10 @@ type PBound struct {
 //	(zero, one, weight: floats, or ints with the weight N: "f" a float,
 //	"u8", "u16", "u32" an int cast to that type); "sat" (SaturatingCast of
 //	A[0] to the type N: "u8", "i8", "u16", "i16", "u32", "i32", then cast
-//	to int32).
+//	to int32); "typed" (A[0] op A[1] computed in the type T, both
+//	operands cast to T and the result cast back, N "T:op" with T one of
+//	"f16", "bf16", "f64", "i64", "u64" and op one of "+", "-", "*", "/",
+//	"%", "min", "max", "<", "==").
 type PExpr struct {
 	Op string   `json:"op"`
 	F  bool     `json:"f,omitempty"` // the value is float32 (else int32, or bool for "<" and "==")
@@ -367,7 +370,7 @@ func (p *Prog) typeErr() string {
 				bad = e.Op + " of ints"
 			}
 			same(e.A...)
-		case "absd":
+		case "absd", "typed":
 			same(e.A...)
 		case "lerp":
 			same(e.A[:2]...)

@@ -224,6 +224,35 @@ func (b *builder) expr(e *PExpr) halide.Expr {
 		return halide.Lerp(x(0), x(1), x(2))
 	case "sat":
 		return halide.Cast(halide.Int32, halide.SaturatingCast(satType[e.N], x(0)))
+	case "typed":
+		tn, op, _ := strings.Cut(e.N, ":")
+		t := typedType[tn]
+		a, b := halide.Cast(t, x(0)), halide.Cast(t, x(1))
+		var r halide.Expr
+		switch op {
+		case "+":
+			r = a.Add(b)
+		case "-":
+			r = a.Sub(b)
+		case "*":
+			r = a.Mul(b)
+		case "/":
+			r = a.Div(b)
+		case "%":
+			r = a.Mod(b)
+		case "min":
+			r = halide.Min(a, b)
+		case "max":
+			r = halide.Max(a, b)
+		case "<":
+			r = a.Lt(b)
+		default:
+			r = a.Eq(b)
+		}
+		if e.F {
+			return halide.Cast(halide.Float32, r)
+		}
+		return halide.Cast(halide.Int32, r)
 	case "sum":
 		return halide.Sum(x(0))
 	case "maximum":
@@ -233,6 +262,12 @@ func (b *builder) expr(e *PExpr) halide.Expr {
 	}
 	panic(fmt.Sprintf("fuzz: unknown program expression %q", e.Op))
 }
+
+// typedType is the type of each "typed" expression, and typedName its
+// name in Go.
+var typedType = map[string]halide.Type{"f16": halide.Float16, "bf16": halide.BFloat16, "f64": halide.Float64, "i64": halide.Int64, "u64": halide.UInt64}
+
+var typedName = map[string]string{"f16": "Float16", "bf16": "BFloat16", "f64": "Float64", "i64": "Int64", "u64": "UInt64"}
 
 // satType is the type of each "sat" target.
 var satType = map[string]halide.Type{"u8": halide.UInt8, "i8": halide.Int8, "u16": halide.UInt16, "i16": halide.Int16,
@@ -304,6 +339,20 @@ func (p *Prog) goExpr(e *PExpr) string {
 			return fmt.Sprintf("halide.Cast(halide.Float32, %s)", g(0))
 		}
 		return fmt.Sprintf("halide.Cast(halide.Int32, %s)", g(0))
+	case "typed":
+		tn, op, _ := strings.Cut(e.N, ":")
+		a := fmt.Sprintf("halide.Cast(halide.%s, %s)", typedName[tn], g(0))
+		b := fmt.Sprintf("halide.Cast(halide.%s, %s)", typedName[tn], g(1))
+		var r string
+		if m, ok := method[op]; ok {
+			r = fmt.Sprintf("%s.%s(%s)", a, m, b)
+		} else {
+			r = fmt.Sprintf("halide.%s%s(%s, %s)", strings.ToUpper(op[:1]), op[1:], a, b)
+		}
+		if e.F {
+			return fmt.Sprintf("halide.Cast(halide.Float32, %s)", r)
+		}
+		return fmt.Sprintf("halide.Cast(halide.Int32, %s)", r)
 	}
 	if m, ok := method[e.Op]; ok {
 		return fmt.Sprintf("%s.%s(%s)", g(0), m, g(1))

@@ -273,6 +273,8 @@ func (g *pgen) expr(float bool, depth int, c *ectx) *PExpr {
 		cf := g.p_(0.3)
 		cond := &PExpr{Op: []string{"<", "=="}[g.rng.Intn(2)], F: cf, A: []*PExpr{g.expr(cf, 1, c), g.expr(cf, 1, c)}}
 		return &PExpr{Op: "sel", F: float, A: []*PExpr{cond, e(), e()}}
+	case r < 0.80:
+		return g.typed(float, depth-1, c)
 	case r < 0.86:
 		return cast(float, g.expr(!float, depth-1, c))
 	case r < 0.93 && c.reduce:
@@ -286,6 +288,13 @@ func (g *pgen) expr(float bool, depth int, c *ectx) *PExpr {
 // shiftAmounts are the constant shift amounts drawn: both signs, and the
 // width of int32 and around it.
 var shiftAmounts = []int{-40, -33, -32, -31, -5, -1, 0, 1, 2, 3, 7, 16, 31, 32, 33, 40}
+
+// typedTypes and typedOps are the types and operators of the "typed"
+// expressions.
+var (
+	typedTypes = []string{"f16", "bf16", "f64", "i64", "u64"}
+	typedOps   = []string{"+", "-", "*", "/", "%", "min", "max", "<", "=="}
+)
 
 // satTypes are the targets of the "sat" expressions (SaturatingCast).
 var satTypes = []string{"u8", "i8", "u16", "i16", "u32", "i32"}
@@ -356,6 +365,25 @@ func (g *pgen) operator(float bool, depth int, c *ectx) *PExpr {
 		return &PExpr{Op: "~", A: []*PExpr{e()}}
 	}
 	return &PExpr{Op: []string{"&", "|", "^"}[g.rng.Intn(3)], A: []*PExpr{e(), e()}}
+}
+
+// typed draws an operation in another type: the 16-bit floats, float64,
+// int64 or uint64, its operands cast to it and its result back.
+func (g *pgen) typed(float bool, depth int, c *ectx) *PExpr {
+	e := func() *PExpr { return g.expr(float, depth, c) }
+	t := typedTypes[g.rng.Intn(len(typedTypes))]
+	op := typedOps[g.rng.Intn(len(typedOps))]
+	a, b := e(), e()
+	if g.p_(0.5) {
+		// A constant that the 16-bit floats round (the programs' small
+		// values are exact in them).
+		if float {
+			b = &PExpr{Op: "c", F: true, V: float64(float32([]float64{0.1, 1.0 / 3, 1000.7, 3000.3, -0.01, 2049.5}[g.rng.Intn(6)]))}
+		} else {
+			b = &PExpr{Op: "c", V: float64([]int{2049, 4097, 30001, -65519, 1<<24 + 1, 1 << 40 % 1000003}[g.rng.Intn(6)])}
+		}
+	}
+	return &PExpr{Op: "typed", F: float, N: t + ":" + op, A: []*PExpr{a, b}}
 }
 
 // leaf draws a constant, a var, a Param or a read.

@@ -24,7 +24,8 @@ var layers = []struct {
 	pkgs []string
 	why  string
 }{
-	{[]string{"ir"}, "the leaf: types, IR nodes, the kernel record and its shared layout, the simplifier"},
+	{[]string{"half"}, "the leaf: the 16-bit float values (Float16, BFloat16) and their conversions"},
+	{[]string{"ir"}, "types, IR nodes, the kernel record and its shared layout, the simplifier"},
 	{[]string{"bounds", "cpu", "report", "cfamily", "cudart/nvrtc"}, "read IR only: bounds, the CPU executor, kernel reports, the C-family emitter, NVRTC"},
 	{[]string{"lower", "emulator"}, "lowering (on bounds) and the GPU emulator (on cpu)"},
 	{[]string{"halide"}, "the user API: lowers, compiles, runs on the emulator or a registered CUDA device"},
@@ -119,7 +120,7 @@ func TestImportDirection(t *testing.T) {
 		}
 	}
 	// The table names real packages: the core ones are all there.
-	for _, want := range []string{"ir", "bounds", "lower", "cpu", "report", "cfamily", "emulator", "halide", "cudart", "cudart/nvrtc", "apps/algo"} {
+	for _, want := range []string{"half", "ir", "bounds", "lower", "cpu", "report", "cfamily", "emulator", "halide", "cudart", "cudart/nvrtc", "apps/algo"} {
 		if !checked[want] {
 			t.Errorf("package %s was not found: the layer table is stale", want)
 		}
@@ -138,8 +139,8 @@ func TestLayerOf(t *testing.T) {
 		rel  string
 		want int
 	}{
-		{"ir", 0}, {"bounds", 1}, {"cfamily", 1}, {"lower", 2}, {"emulator", 2}, {"halide", 3}, {"cudart", 4}, {"cudart/nvrtc", 1},
-		{"apps/algo", 5}, {"apps/internal/appkit", 6}, {"tests/fuzz", 6}, {"apps/gemm", 7}, {"tests/fuzz/cmd/schedfuzz", 7},
+		{"half", 0}, {"ir", 1}, {"bounds", 2}, {"cfamily", 2}, {"lower", 3}, {"emulator", 3}, {"halide", 4}, {"cudart", 5}, {"cudart/nvrtc", 2},
+		{"apps/algo", 6}, {"apps/internal/appkit", 7}, {"tests/fuzz", 7}, {"apps/gemm", 8}, {"tests/fuzz/cmd/schedfuzz", 8},
 		{"nosuch", -1},
 	} {
 		if got := layerOf(c.rel); got != c.want {
