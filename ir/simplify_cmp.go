@@ -109,7 +109,11 @@ func overflows(sum *int64, known *bool, has bool, end, k int64) bool {
 // mayLeaveType reports whether the bounds of its atoms show that the
 // simplified sum e of an algebraic type can take a value outside its type
 // (so that, evaluated with wrap-around, it is not its exact value). Atoms
-// with unknown bounds are assumed, as everywhere, not to make it overflow.
+// with unknown bounds are assumed, as everywhere, not to make it overflow
+// on their own, but not next to an atom that reaches an end of the type
+// (an extremeAtom, or bounds at the type's min or max): any value added to
+// -1 << 31 with the wrong sign wraps, so z + (y << 31), a side that
+// 1 - z < y << 31 would become, may leave the type at z = -1.
 func mayLeaveType(e Expr) bool {
 	l := linearOf(e)
 	defer l.release()
@@ -119,10 +123,17 @@ func mayLeaveType(e Expr) bool {
 	t := l.t
 	lo, hi := l.c, l.c
 	loOK, hiOK := true, true
+	extreme, unknown := false, false
 	for _, tm := range l.terms {
 		b := boundsOf(tm.x, boundsDepth)
 		if extremeAtom(tm.x) {
 			b = typeInterval(tm.x.Type())
+		}
+		if (b.hasLo && b.lo <= t.Min()) || (b.hasHi && b.hi >= t.Max()) {
+			extreme = true
+		}
+		if !b.hasLo || !b.hasHi {
+			unknown = true
 		}
 		if tm.k < 0 {
 			b.lo, b.hi, b.hasLo, b.hasHi = b.hi, b.lo, b.hasHi, b.hasLo
@@ -130,6 +141,9 @@ func mayLeaveType(e Expr) bool {
 		if overflows(&lo, &loOK, b.hasLo, b.lo, tm.k) || overflows(&hi, &hiOK, b.hasHi, b.hi, tm.k) {
 			return true
 		}
+	}
+	if extreme && unknown {
+		return true
 	}
 	return (loOK && lo < t.Min()) || (hiOK && hi > t.Max())
 }

@@ -450,6 +450,13 @@ func (ev *evaluator) eval(e Expr, env map[string]int64) int64 {
 		case IntrinsicPromiseClamped:
 			return max(min(args[0], args[2]), args[1])
 		}
+		if IsBitwise(e.Name) {
+			b := int64(0)
+			if len(args) > 1 {
+				b = args[1]
+			}
+			return EvalBitwise(e.Name, e.T, args[0], b)
+		}
 		panic("unknown call " + e.Name)
 	case *Binary:
 		t := e.A.Type()
@@ -881,6 +888,9 @@ func TestSimplifyCompareKeepsSidesInType(t *testing.T) {
 		{cmp(LT, ci(-2147483647), sub(&Cast{Int32, sb}, sy)), map[string]int64{"b": 1, "y": 2147483647}},
 		{cmp(LE, add(sy, ci(1)), intrin(Int32, IntrinsicLikely, intrin(Int32, IntrinsicPromiseClamped, sx, ci(31), ci(-2147483648)))), map[string]int64{"x": 5, "y": 913451236}},
 		{cmp(GE, add(&Cast{Int32, u8}, ci(2147483600)), sy), map[string]int64{"u8": 200, "y": -5}},
+		// 1 - y < x << 31 is not 1 < y + (x << 31): at x = 1, y = -1 the
+		// new right side wraps (program 8283 of progfuzz -seed 778).
+		{cmp(LT, sub(ci(1), sy), intrin(Int32, IntrinsicShiftLeft, sx, ci(31))), map[string]int64{"x": 1, "y": -1}},
 	}
 	for _, c := range cases {
 		s := Simplify(c.e)

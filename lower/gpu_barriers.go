@@ -4,9 +4,11 @@ package lower
 // each sequence of statements of a kernel, a barrier goes before the first
 // statement that reads a buffer other threads may have written since the
 // last barrier (read after write), writes one other threads may still be
-// reading (write after read), or, in the production of a Func with
-// updates, writes in a later stage what an earlier stage's threads wrote
-// (write after write: the update must land last). At the block level (outside thread loops)
+// reading (write after read), or produces again a buffer written since
+// the last barrier, with nothing read in between (write after write: a
+// later stage of a Func with updates must land last, and two productions
+// of one shared copy deal its points out to the threads differently; a
+// production seen from outside a thread loop counts too). At the block level (outside thread loops)
 // that covers every shared buffer and every global buffer; inside thread
 // loops, where each thread works on its own data, only the shared Funcs
 // the block produces together. A serial loop whose body has barriers gets
@@ -151,8 +153,12 @@ type summary struct {
 	barrier     bool
 }
 
-// tracked returns the accesses of a statement without barriers that other
-// threads of the block may see.
+// tracked returns the accesses of a statement, seen as a whole, that other
+// threads of the block may see. A buffer it writes in a production of its
+// own (a thread loop at the block level around a cooperative production,
+// say) is marked produced, as visit marks it, so that a production met
+// again after it, in the next statement or the next iteration of a loop
+// around, is a write after write even when nothing read it in between.
 func (b *barrierer) tracked(s ir.Stmt, inThreads bool) accessSet {
 	r, w := accesses(s)
 	out := newAccessSet()
@@ -172,6 +178,12 @@ func (b *barrierer) tracked(s ir.Stmt, inThreads bool) accessSet {
 			out.writes[k] = true
 		}
 	}
+	ir.WalkStmt(s, func(x ir.Stmt) bool {
+		if pc, ok := x.(*ir.ProducerConsumer); ok && pc.Producer && out.writes[pc.Func] {
+			out.produced[pc.Func] = true
+		}
+		return true
+	}, nil)
 	return out
 }
 

@@ -47,3 +47,43 @@ func TestBarriersOnEveryPath(t *testing.T) {
 		})
 	}
 }
+
+// TestBarriersProductionsInThreadLoops: a cooperative production of the
+// shared s inside a thread loop at the block level, whose consumer reads
+// nothing (a tail guard emptied it, as in the unrolled copies of
+// sched-shared-race-tensorproduct), produced again by the next iteration
+// of a serial loop around the thread loop, or by the next thread loop:
+// the two productions deal s's points out to the threads differently, so
+// a barrier must separate them (write after write), though nothing reads
+// s in between.
+func TestBarriersProductionsInThreadLoops(t *testing.T) {
+	share := &ir.For{Name: "s.s0.__share", Min: ir.Int(0), Extent: ir.Int(2), Kind: ir.Serial,
+		Body: &ir.Store{Buf: "s", Index: ir.NewVar("s.s0.__share"), Value: ir.Const(ir.Float32, 1)}}
+	threads := &ir.For{Name: "f.s0.t", Min: ir.Int(0), Extent: ir.Int(2), Kind: ir.GPUThread,
+		Body: ir.MakeBlock(
+			&ir.ProducerConsumer{Func: "s", Producer: true, Body: share},
+			&ir.ProducerConsumer{Func: "s", Producer: false, Body: ir.MakeBlock()})}
+	for _, c := range []struct {
+		name string
+		s    ir.Stmt
+	}{
+		{"next iteration of a serial loop", &ir.For{Name: "f.s0.k", Min: ir.Int(0), Extent: ir.Int(3), Kind: ir.Serial, Body: threads}},
+		{"next thread loop", ir.MakeBlock(threads, threads)},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			b := &barrierer{shared: map[string]bool{"s": true}, local: map[string]bool{}, together: map[string]bool{"s": true},
+				shares: shareLoops{"s.s0.__share": {Func: "s"}}}
+			out, _ := b.visit(c.s, false)
+			n := 0
+			ir.WalkStmt(out, func(x ir.Stmt) bool {
+				if _, ok := x.(*ir.Barrier); ok {
+					n++
+				}
+				return true
+			}, nil)
+			if n != 1 {
+				t.Errorf("%d barriers, want 1 between the two productions of s:\n%s", n, ir.StmtString(out))
+			}
+		})
+	}
+}
