@@ -268,13 +268,23 @@ func mkSelect(c, t, f Expr) Expr {
 // such atoms' bounds unknown: its intervals are those of the values
 // without wrapping, and known ends would let it decide int32(f) + 1 >
 // -2^31, false where int32(f) saturates at 2^31 - 1.
+//
+// A read of data (a Load, or a call to a Func or an input before storage
+// flattening) is such an atom too: the data may hold the type's ends (a
+// Maximum over an empty RDom is -2^31), so x - y < m must not become
+// x < y + m, which wraps there.
 func extremeAtom(e Expr) bool {
 	switch e := e.(type) {
+	case *Load:
+		return e.T.IsIntOrUInt()
+	case *Call:
+		if e.Kind == CallFunc || e.Kind == CallImage {
+			return e.T.IsIntOrUInt()
+		}
+		return e.Kind == CallIntrinsic && IsBitwise(e.Name)
 	case *Cast:
 		s := e.X.Type()
 		return e.T.IsIntOrUInt() && (s.IsFloat() || (s.IsIntOrUInt() && (s.Bits > e.T.Bits || (s.IsUInt() != e.T.IsUInt() && s.Bits == e.T.Bits))))
-	case *Call:
-		return e.Kind == CallIntrinsic && IsBitwise(e.Name)
 	}
 	return false
 }
