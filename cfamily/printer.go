@@ -960,8 +960,14 @@ func (e *printer) bitCount(x *ir.Call) (string, int) {
 			r = fmt.Sprintf("(%s - %d)", r, 32-t.Bits)
 		}
 	default:
+		// ~u & (u - 1) has the trailing zeros of u as its ones; a narrow
+		// type's mask keeps them within its bits (8 for a uint8 0).
 		c := cType(ut)
-		r = e.m.d.BitCount(false, wide, fmt.Sprintf("(~(%s)(%s) & ((%s)(%s) - 1u))", c, u, c, u))
+		mask := ""
+		if t.Bits < 32 {
+			mask = fmt.Sprintf(" & 0x%xu", uint32(1)<<t.Bits-1)
+		}
+		r = e.m.d.BitCount(false, wide, fmt.Sprintf("(~(%s)(%s) & ((%s)(%s) - 1u)%s)", c, u, c, u, mask))
 	}
 	return e.cast(r, cPrecPostfix, ir.Int32, t)
 }
