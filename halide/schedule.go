@@ -678,7 +678,7 @@ func (f *Func) In(consumer *Func) *Func {
 	for i, a := range f.fn.Args {
 		args[i] = newVar(a)
 	}
-	w.Define(args...).Is(f.At(args...))
+	w.Define(args...).Is(f.AtTuple(args...))
 	if f.wrappers == nil {
 		f.wrappers = map[*Func]*Func{}
 	}

@@ -121,6 +121,16 @@ func (a accessSet) add(b accessSet) accessSet {
 	return c
 }
 
+// markProduced records the buffers of Func f that a holds writes of
+// (f's, or each of a Tuple Func's values, f.0, f.1, ...) as produced.
+func (a accessSet) markProduced(f string) {
+	for k := range a.writes {
+		if k == f || ir.TupleBase(k) == f {
+			a.produced[k] = true
+		}
+	}
+}
+
 // hazards returns the buffers through which later accesses b conflict with
 // earlier accesses a of other threads: read after write, write after read,
 // and a new production of a buffer written before (two productions of one
@@ -158,7 +168,7 @@ func (b *barrierer) tracked(s ir.Stmt, inThreads bool) accessSet {
 	out := newAccessSet()
 	keep := func(buf string) bool {
 		if inThreads {
-			return b.shared[buf] && b.together[buf]
+			return b.shared[buf] && b.together[ir.TupleBase(buf)]
 		}
 		return !b.local[buf]
 	}
@@ -200,8 +210,8 @@ func (b *barrierer) visit(s ir.Stmt, inThreads bool) (ir.Stmt, summary) {
 		b.stagesOf = ""
 		for _, c := range x.Stmts {
 			c, cs := b.visit(c, inThreads)
-			if stages != "" && cs.entry.writes[stages] {
-				cs.entry.produced[stages] = true
+			if stages != "" {
+				cs.entry.markProduced(stages)
 			}
 			if bufs := hazards(pending, cs.entry); len(bufs) > 0 {
 				out = append(out, b.barrier(bufs, describe(pending, bufs)))
@@ -269,8 +279,8 @@ func (b *barrierer) visit(s ir.Stmt, inThreads bool) (ir.Stmt, summary) {
 		}
 		body, bs := b.visit(x.Body, inThreads)
 		b.stagesOf = ""
-		if x.Producer && bs.entry.writes[x.Func] {
-			bs.entry.produced[x.Func] = true
+		if x.Producer {
+			bs.entry.markProduced(x.Func)
 		}
 		return &ir.ProducerConsumer{Func: x.Func, Producer: x.Producer, Body: body}, bs
 	case *ir.IfThenElse:
