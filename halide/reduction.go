@@ -45,6 +45,32 @@ func identity(op ir.BinOp, t Type) Expr {
 	}
 }
 
+// reduced returns the free Vars of e, the reduction's pure arguments, and
+// the RDom e reduces over (nil: none, an error).
+func reduced(e Expr, name string) ([]any, *ir.ReductionDomain, error) {
+	var free []any
+	seen := map[string]bool{}
+	var dom *ir.ReductionDomain
+	ir.WalkExpr(e.node, func(x ir.Expr) bool {
+		if v, ok := x.(*ir.Var); ok {
+			switch {
+			case v.RDom != nil:
+				if dom == nil {
+					dom = v.RDom
+				}
+			case v.Param == nil && !seen[v.Name]:
+				seen[v.Name] = true
+				free = append(free, newVar(v.Name))
+			}
+		}
+		return true
+	})
+	if dom == nil {
+		return nil, nil, ir.Errorf(ir.ErrDefinition, "", name, "the expression reduced by %s uses no RVar", name)
+	}
+	return free, dom, nil
+}
+
 func inlineReduction(name string, op ir.BinOp, v any) Expr {
 	e := E(v)
 	if e.err != nil {
@@ -53,23 +79,9 @@ func inlineReduction(name string, op ir.BinOp, v any) Expr {
 	if e.Type().IsBool() {
 		return bad("%s of a bool expression", name)
 	}
-	var free []any
-	seen := map[string]bool{}
-	hasRVar := false
-	ir.WalkExpr(e.node, func(x ir.Expr) bool {
-		if v, ok := x.(*ir.Var); ok {
-			switch {
-			case v.RDom != nil:
-				hasRVar = true
-			case v.Param == nil && !seen[v.Name]:
-				seen[v.Name] = true
-				free = append(free, newVar(v.Name))
-			}
-		}
-		return true
-	})
-	if !hasRVar {
-		return Expr{err: ir.Errorf(ir.ErrDefinition, "", name, "the expression reduced by %s uses no RVar", name)}
+	free, _, err := reduced(e, name)
+	if err != nil {
+		return Expr{err: err}
 	}
 	f := newAnonFunc(name)
 	f.Define(free...).Is(identity(op, e.Type()))
@@ -78,4 +90,53 @@ func inlineReduction(name string, op ir.BinOp, v any) Expr {
 		return Expr{err: f.err}
 	}
 	return f.At(free...)
+}
+
+// Argmax returns where over its RDom e is largest and that value, as
+// Halide's argmax: a Tuple of one Int32 coordinate per dimension of the
+// RDom, then the value. The first point in the RDom's order (first
+// dimension innermost) wins a tie; before any point it is (0, ..., the
+// lowest value of e's type: -Inf for floats). It makes an anonymous Tuple
+// Func, computed like Sum's.
+func Argmax(e any) Tuple { return argReduction("argmax", ir.GT, e) }
+
+// Argmin is Argmax for the smallest value.
+func Argmin(e any) Tuple { return argReduction("argmin", ir.LT, e) }
+
+func argReduction(name string, better ir.BinOp, v any) Tuple {
+	e := E(v)
+	if e.err != nil {
+		return Tuple{err: e.err}
+	}
+	if e.Type().IsBool() {
+		return Tuple{err: bad("%s of a bool expression", name).err}
+	}
+	free, dom, err := reduced(e, name)
+	if err != nil {
+		return Tuple{err: err}
+	}
+	n := len(dom.Vars)
+	init := make([]any, n+1)
+	for i := 0; i < n; i++ {
+		init[i] = 0
+	}
+	op := ir.Max
+	if better == ir.LT {
+		op = ir.Min
+	}
+	init[n] = identity(op, e.Type())
+	f := newAnonFunc(name)
+	f.Define(free...).Is(NewTuple(init...))
+	old := f.AtTuple(free...)
+	cond := Expr{node: ir.Bin(better, e.node, old.Elem(n).node)}
+	update := make([]any, n+1)
+	for i, rv := range dom.Vars {
+		update[i] = Select(cond, Expr{node: &ir.Var{T: ir.Int32, Name: rv.Name, RDom: dom}}, old.Elem(i))
+	}
+	update[n] = Select(cond, e, old.Elem(n))
+	f.Define(free...).Is(NewTuple(update...))
+	if f.err != nil {
+		return Tuple{err: f.err}
+	}
+	return f.AtTuple(free...)
 }
