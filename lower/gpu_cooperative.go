@@ -137,7 +137,7 @@ func nestedShared(s ir.Stmt) string {
 	name := ""
 	ir.WalkStmt(s, func(x ir.Stmt) bool {
 		if a, ok := x.(*ir.Allocate); ok && a.Memory == ir.GPUShared && name == "" {
-			name = a.Name
+			name = ir.TupleBase(a.Name)
 		}
 		return name == ""
 	}, nil)
