@@ -95,3 +95,48 @@ func ExampleFunc_AtTuple() {
 	// (1 + 1i)^2 = 0 + 2i
 	// (2 + 1i)^2 = 3 + 4i
 }
+
+// ExamplePipeline_RealizeTuple_gpu computes the argmax of each row of a
+// block's tile once per block, in GPU shared memory, by the block's
+// threads together, and realizes a Tuple output (each point's value and
+// its row's maximum) on the GPU emulator. The kernel report lists one
+// shared allocation per value of the Tuple Func: am.0 and am.1.
+func ExamplePipeline_RealizeTuple_gpu() {
+	const w, h = 16, 8
+	in := halide.NewBuffer[float32](w, h)
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			in.Set(float32((x*7+y*3)%11), x, y)
+		}
+	}
+	x, y := halide.NewVar("x"), halide.NewVar("y")
+	r := halide.NewRDom("r", halide.Range(0, w))
+	am := halide.NewFunc("am")
+	am.Define(y).Is(halide.Argmax(in.At(r, y)))
+	out := halide.NewFunc("out")
+	out.Define(x, y).Is(halide.NewTuple(in.At(x, y), am.AtTuple(y).Elem(1)))
+	bx, by, tx, ty := halide.NewVar("bx"), halide.NewVar("by"), halide.NewVar("tx"), halide.NewVar("ty")
+	out.GPUTile(x, y, bx, by, tx, ty, 8, 4)
+	am.ComputeAt(out, bx).StoreIn(halide.GPUShared).GPUThreads(y)
+	p := halide.NewPipeline(out)
+	rep, err := p.Report()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, k := range rep {
+		for _, a := range k.Shared {
+			fmt.Printf("%s: shared %s, %d x %s\n", k.Name, a.Func, a.Elements, a.Type)
+		}
+	}
+	val, rowMax := halide.NewBuffer[float32](w, h), halide.NewBuffer[float32](w, h)
+	if err := p.RealizeTuple(val, rowMax); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(val.Get(3, 2), rowMax.Get(3, 2))
+	// Output:
+	// kernel_out_s0: shared am.0, 4 x int32
+	// kernel_out_s0: shared am.1, 4 x float32
+	// 5 10
+}
