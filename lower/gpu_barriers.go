@@ -267,7 +267,21 @@ func (b *barrierer) visit(s ir.Stmt, inThreads bool) (ir.Stmt, summary) {
 		return &ir.For{Name: x.Name, Min: x.Min, Extent: x.Extent, Kind: x.Kind, Body: body}, bs
 	case *ir.LetStmt:
 		body, bs := b.visit(x.Body, inThreads)
-		return &ir.LetStmt{Name: x.Name, Value: x.Value, Body: body}, bs
+		// The value is read before the body runs (a Tuple Func's
+		// values are bound by lets before its stores).
+		va := b.tracked(&ir.Evaluate{X: x.Value}, inThreads)
+		if len(va.reads) == 0 && len(va.writes) == 0 {
+			return &ir.LetStmt{Name: x.Name, Value: x.Value, Body: body}, bs
+		}
+		if bufs := hazards(va, bs.entry); len(bufs) > 0 {
+			body = ir.MakeBlock(b.barrier(bufs, describe(va, bufs)), body)
+			return &ir.LetStmt{Name: x.Name, Value: x.Value, Body: body}, summary{va, bs.exit, true}
+		}
+		exit := bs.exit
+		if !bs.barrier {
+			exit = va.add(bs.exit)
+		}
+		return &ir.LetStmt{Name: x.Name, Value: x.Value, Body: body}, summary{va.add(bs.entry), exit, bs.barrier}
 	case *ir.Allocate:
 		body, bs := b.visit(x.Body, inThreads)
 		a := *x
