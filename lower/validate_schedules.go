@@ -210,11 +210,10 @@ func kindWord(k ir.ForKind) string {
 	return "parallel"
 }
 
-// validateTuple refuses the directives a Tuple Func does not support:
+// validateTuple refuses the directive a Tuple Func does not support:
 // atomic updates (each value would be its own atomic store, so another
 // thread could see one value updated and the other not; Halide takes a
-// mutex) and hoist_storage (which moves one allocation, and a Tuple Func
-// has one per value).
+// mutex).
 func validateTuple(f *ir.Function) error {
 	if !f.IsTuple() {
 		return nil
@@ -224,10 +223,6 @@ func validateTuple(f *ir.Function) error {
 			return ir.Errorf(ir.ErrTuple, f.Name, "atomic", "update %d of the Tuple Func %s is atomic: each of its %d values would be stored atomically on its own, so a thread could read one value of another thread's update and the other value of its own", i, f.Name, len(f.Types)).
 				WithLegal("run the update's RVar loops serially (no Atomic), or split %s into one Func per value if each value's update is associative on its own", f.Name)
 		}
-	}
-	if f.Schedule.Hoist.Kind != ir.LevelInline {
-		return ir.Errorf(ir.ErrTuple, f.Name, "hoist_storage", "%s is a Tuple Func (%d values, one buffer each) and hoist_storage moves a single buffer", f.Name, len(f.Types)).
-			WithLegal("store_at or compute_at %s at the level to hoist to, or no hoist_storage", f.Name)
 	}
 	return nil
 }

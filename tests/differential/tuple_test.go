@@ -3,6 +3,7 @@ package differential_test
 import (
 	"math"
 	"math/rand"
+	"strings"
 	"testing"
 
 	"github.com/gohalide/gohalide/halide"
@@ -234,5 +235,38 @@ func TestTupleComplexProduct(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestTupleHoistStorage: a Tuple Func stored per row of its consumer and
+// hoisted to the root, one allocation per value.
+func TestTupleHoistStorage(t *testing.T) {
+	in := tupleInput(300)
+	x, y := halide.NewVar("x"), halide.NewVar("y")
+	g := halide.NewFunc("g")
+	g.Define(x, y).Is(halide.NewTuple(in.At(x, y), in.At(x, y).Mul(2)))
+	out := halide.NewFunc("out")
+	out.Define(x, y).Is(g.AtTuple(x, y).Elem(0).Add(g.AtTuple(x.Add(1), y).Elem(1)))
+	g.ComputeAt(out, y).HoistStorageRoot()
+	l, err := halide.NewPipeline(out).Lower()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := l.String()
+	for _, buf := range []string{"allocate g.0[", "allocate g.1["} {
+		if n := strings.Count(s, buf); n != 1 {
+			t.Errorf("%d allocations %q, want 1:\n%s", n, buf, s)
+		}
+	}
+	res := halide.NewBuffer[float32](tupleW-1, tupleH)
+	if err := halide.NewPipeline(out).WithOptions(halide.Options{Verify: true}).Realize(res); err != nil {
+		t.Fatal(err)
+	}
+	for j := 0; j < tupleH; j++ {
+		for i := 0; i < tupleW-1; i++ {
+			if got, want := res.Get(i, j), in.Get(i, j)+2*in.Get(i+1, j); got != want {
+				t.Fatalf("out(%d, %d) = %g, want %g", i, j, got, want)
+			}
+		}
 	}
 }

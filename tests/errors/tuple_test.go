@@ -8,8 +8,8 @@ import (
 
 // TestErrTuple checks the mistakes with Tuple Funcs: a call used as one
 // value, an update with the wrong number or types of values, a reduction
-// operator (PlusEq, ...) on a Tuple Func, the directives a Tuple Func
-// does not support (atomic, hoist_storage), and realizing a Tuple output
+// operator (PlusEq, ...) on a Tuple Func, the directive a Tuple Func
+// does not support (atomic), and realizing a Tuple output
 // into the wrong buffers. Each names the Func, the directive and what
 // would be legal.
 func TestErrTuple(t *testing.T) {
@@ -146,23 +146,6 @@ func TestErrTuple(t *testing.T) {
 			directive: "atomic",
 			mentions:  []string{"update 0 of the Tuple Func f is atomic"},
 			legal:     []string{"serially"},
-		},
-		{
-			name: "hoist_storage",
-			run: func() error {
-				y := halide.NewVar("y")
-				f := halide.NewFunc("f")
-				f.Define(x, y).Is(halide.NewTuple(x, y))
-				g := halide.NewFunc("g")
-				g.Define(x, y).Is(f.AtTuple(x, y).Elem(0).Add(f.AtTuple(x.Add(1), y).Elem(1)))
-				f.ComputeAt(g, x).HoistStorage(g, y)
-				return lowerErr(g)
-			},
-			code:      halide.ErrTuple,
-			fn:        "f",
-			directive: "hoist_storage",
-			mentions:  []string{"f is a Tuple Func (2 values, one buffer each)"},
-			legal:     []string{"store_at or compute_at f"},
 		},
 		{
 			name: "Realize into one buffer",
