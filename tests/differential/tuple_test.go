@@ -248,6 +248,7 @@ func TestTupleHoistStorage(t *testing.T) {
 	out := halide.NewFunc("out")
 	out.Define(x, y).Is(g.AtTuple(x, y).Elem(0).Add(g.AtTuple(x.Add(1), y).Elem(1)))
 	g.ComputeAt(out, y).HoistStorageRoot()
+	checkShift(t, in, out)
 	l, err := halide.NewPipeline(out).Lower()
 	if err != nil {
 		t.Fatal(err)
@@ -258,6 +259,11 @@ func TestTupleHoistStorage(t *testing.T) {
 			t.Errorf("%d allocations %q, want 1:\n%s", n, buf, s)
 		}
 	}
+}
+
+// checkShift realizes out(x, y) = g(x, y)[0] + g(x+1, y)[1], g = (in, in*2).
+func checkShift(t *testing.T, in *halide.Buffer[float32], out *halide.Func) {
+	t.Helper()
 	res := halide.NewBuffer[float32](tupleW-1, tupleH)
 	if err := halide.NewPipeline(out).WithOptions(halide.Options{Verify: true}).Realize(res); err != nil {
 		t.Fatal(err)
@@ -266,6 +272,39 @@ func TestTupleHoistStorage(t *testing.T) {
 		for i := 0; i < tupleW-1; i++ {
 			if got, want := res.Get(i, j), in.Get(i, j)+2*in.Get(i+1, j); got != want {
 				t.Fatalf("out(%d, %d) = %g, want %g", i, j, got, want)
+			}
+		}
+	}
+}
+
+// TestTupleSlidingWindow: a Tuple Func read at y and y+1, computed per
+// row and stored at the root (it slides: each row computes one new row of
+// g) or folded to two rows.
+func TestTupleSlidingWindow(t *testing.T) {
+	for _, fold := range []bool{false, true} {
+		in := tupleInput(400)
+		x, y := halide.NewVar("x"), halide.NewVar("y")
+		g := halide.NewFunc("g")
+		g.Define(x, y).Is(halide.NewTuple(in.At(x, y), in.At(x, y).Mul(2)))
+		mid := halide.NewFunc("mid")
+		mid.Define(x, y).Is(halide.NewTuple(g.AtTuple(x, y).Elem(0).Add(g.AtTuple(x, y.Add(1)).Elem(0)), g.AtTuple(x, y).Elem(1).Add(g.AtTuple(x, y.Add(1)).Elem(1))))
+		out := halide.NewFunc("out")
+		out.Define(x, y).Is(mid.AtTuple(x, y).Elem(0).Add(mid.AtTuple(x.Add(1), y).Elem(1)))
+		mid.ComputeRoot()
+		g.StoreRoot().ComputeAt(mid, y)
+		if fold {
+			g.FoldStorage(y, 2)
+		}
+		res := halide.NewBuffer[float32](tupleW-1, tupleH-1)
+		if err := halide.NewPipeline(out).WithOptions(halide.Options{Verify: true}).Realize(res); err != nil {
+			t.Fatal(err)
+		}
+		for j := 0; j < tupleH-1; j++ {
+			for i := 0; i < tupleW-1; i++ {
+				want := in.Get(i, j) + in.Get(i, j+1) + 2*(in.Get(i+1, j)+in.Get(i+1, j+1))
+				if got := res.Get(i, j); got != want {
+					t.Fatalf("fold %v: out(%d, %d) = %g, want %g", fold, i, j, got, want)
+				}
 			}
 		}
 	}
