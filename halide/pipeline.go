@@ -791,6 +791,20 @@ func (l *Lowered) Realize(out BufferRef) (err error) {
 	return c.run(out)
 }
 
+// RealizeTuple is Realize of a Tuple output, into one buffer per value
+// (see Pipeline.RealizeTuple).
+func (l *Lowered) RealizeTuple(outs ...BufferRef) (err error) {
+	defer recoverInternal("RealizeTuple", &err)
+	if err := l.check("RealizeTuple"); err != nil {
+		return err
+	}
+	c, err := l.compile(Emulator, Options{})
+	if err != nil {
+		return err
+	}
+	return c.run(outs...)
+}
+
 // Kernels returns the GPU kernels of the lowered pipeline (none for a nil
 // or zero Lowered).
 func (l *Lowered) Kernels() []*ir.Kernel {
