@@ -136,7 +136,8 @@ func (f *Func) Name() string {
 	return f.fn.Name
 }
 
-// Type returns the type of the Func's values (valid once defined).
+// Type returns the type of the Func's values (valid once defined); for a
+// Tuple Func, the type of its first value (Types lists them all).
 func (f *Func) Type() Type {
 	if f.nilErr("") != nil {
 		return Type{}

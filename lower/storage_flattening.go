@@ -8,6 +8,13 @@ package lower
 // Load at the flat index sum((x_d - f.min.d) * stride_d). Inputs and the
 // output use their buffer's min and stride variables.
 //
+// A Tuple Func (ir.Function.Types) splits here, as in Halide: one
+// allocation per value, f.0, f.1, ... (ir.TupleElem), all of the
+// Realize's shape and indexed by the same f.min / f.stride lets; a
+// Provide of its values binds each to a let f.value.<i>, then stores them
+// all, so an update reads only old values; a call of value i loads f.<i>.
+// A Tuple output's buffers f.<i> have their own stride variables.
+//
 // Before: allocation_bounds, storage_folding. After: no Realize, Provide, or Func or image
 // Call is left. A host allocation whose size is not a constant is
 // preceded by the run-time check that it fits int32 indices (sizeCheck).
