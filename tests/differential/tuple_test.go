@@ -146,6 +146,15 @@ func TestTupleArgmax(t *testing.T) {
 				a.am.Update(0).GPUThreads(a.y)
 			}
 		}},
+		{"gpu_registers_at_block", func(a *argmaxAlgo) {
+			// Each thread of a row keeps that row's am in its registers.
+			by, ty := halide.NewVar("by"), halide.NewVar("ty")
+			a.out.Split(a.y, by, ty, 4).Reorder(ty, a.x, by).GPUBlocks(a.x, by).GPUThreads(ty)
+			a.am.ComputeAt(a.out, a.x).StoreIn(halide.Register).GPUThreads(a.y)
+			if !a.inline {
+				a.am.Update(0).GPUThreads(a.y)
+			}
+		}},
 		{"gpu_registers_at_thread", func(a *argmaxAlgo) {
 			bx, by, tx, ty := halide.NewVar("bx"), halide.NewVar("by"), halide.NewVar("tx"), halide.NewVar("ty")
 			a.out.GPUTile(a.x, a.y, bx, by, tx, ty, 8, 4)
