@@ -99,6 +99,9 @@ type PBound struct {
 //	"+", "-", "*", "/", "%", "min", "max" (2 args); "clamp" (3);
 //	"sel" (cond, a, b); "<", "==" (2 args, bool); "cast" (to F);
 //	"sum", "maximum", "minimum" of A[0] over RDom R;
+//	"argmax", "argmin" of A[0] over RDom R, value N of the Tuple: "v" the
+//	extreme value (of A[0]'s type), "0", "1" the int32 coordinate of that
+//	dimension of the RDom where it is first reached;
 //	"&", "|", "^", "<<", ">>" (2 int args), "~" (1); "mux" (index, values...);
 //	"absd" (2 args; for ints, its uint32 result cast to int32); "lerp"
 //	(zero, one, weight: floats, or ints with the weight N: "f" a float,
@@ -179,13 +182,22 @@ func callsIn(es []*PExpr, name string, reductions bool) bool {
 			if (x.Op == "call" || x.Op == "in") && x.N == name {
 				found = true
 			}
-			if !reductions && (x.Op == "sum" || x.Op == "maximum" || x.Op == "minimum") {
+			if !reductions && isReduction(x.Op) {
 				return false
 			}
 			return !found
 		})
 	}
 	return found
+}
+
+// isReduction says whether op is an inline reduction (an anonymous Func).
+func isReduction(op string) bool {
+	switch op {
+	case "sum", "maximum", "minimum", "argmax", "argmin":
+		return true
+	}
+	return false
 }
 
 // pureArg says whether update argument i is the bare pure var of
@@ -348,6 +360,12 @@ func (p *Prog) typeErr() string {
 		switch e.Op {
 		case "+", "-", "*", "/", "%", "min", "max", "clamp", "sum", "maximum", "minimum":
 			same(e.A...)
+		case "argmax", "argmin":
+			if e.N == "v" {
+				same(e.A...)
+			} else if e.F || isBool(e.A[0]) {
+				bad = e.Op + " coordinate of a bool or as a float"
+			}
 		case "sel":
 			same(e.A[1:]...)
 		case "&", "|", "^", "<<", ">>", "~":
