@@ -95,12 +95,20 @@ func inlineReduction(name string, op ir.BinOp, v any) Expr {
 // Argmax returns where over its RDom e is largest and that value, as
 // Halide's argmax: a Tuple of one Int32 coordinate per dimension of the
 // RDom, then the value. The first point in the RDom's order (first
-// dimension innermost) wins a tie; before any point it is (0, ..., the
+// dimension innermost) wins a tie; over an empty RDom it is (0, ..., the
 // lowest value of e's type: -Inf for floats). It makes an anonymous Tuple
 // Func, computed like Sum's.
+//
+// The Func has one more value than Halide's, a UInt8 that says whether a
+// point has been taken: before one is, a point is compared with the
+// initial value as a constant, not as the stored value, so that no
+// comparison with an extreme stored value is ever made, which a
+// rearranged comparison (c - a < b as c < a + b) could overflow. The
+// result is Halide's.
 func Argmax(e any) Tuple { return argReduction("argmax", ir.GT, e) }
 
-// Argmin is Argmax for the smallest value.
+// Argmin is Argmax for the smallest value (the highest value of e's type,
+// +Inf for floats, over an empty RDom).
 func Argmin(e any) Tuple { return argReduction("argmin", ir.LT, e) }
 
 func argReduction(name string, better ir.BinOp, v any) Tuple {
@@ -116,7 +124,7 @@ func argReduction(name string, better ir.BinOp, v any) Tuple {
 		return Tuple{err: err}
 	}
 	n := len(dom.Vars)
-	init := make([]any, n+1)
+	init := make([]any, n+2)
 	for i := 0; i < n; i++ {
 		init[i] = 0
 	}
@@ -125,18 +133,27 @@ func argReduction(name string, better ir.BinOp, v any) Tuple {
 		op = ir.Min
 	}
 	init[n] = identity(op, e.Type())
+	init[n+1] = uint8(0)
 	f := newAnonFunc(name)
 	f.Define(free...).Is(NewTuple(init...))
 	old := f.AtTuple(free...)
-	cond := Expr{node: ir.Bin(better, e.node, old.Elem(n).node)}
-	update := make([]any, n+1)
+	seen := old.Elem(n + 1)
+	first := seen.Eq(uint8(0)).And(Expr{node: ir.Bin(better, e.node, init[n].(Expr).node)})
+	later := seen.Ne(uint8(0)).And(Expr{node: ir.Bin(better, e.node, old.Elem(n).node)})
+	cond := first.Or(later)
+	update := make([]any, n+2)
 	for i, rv := range dom.Vars {
 		update[i] = Select(cond, Expr{node: &ir.Var{T: ir.Int32, Name: rv.Name, RDom: dom}}, old.Elem(i))
 	}
 	update[n] = Select(cond, e, old.Elem(n))
+	update[n+1] = Select(cond, uint8(1), seen)
 	f.Define(free...).Is(NewTuple(update...))
 	if f.err != nil {
 		return Tuple{err: f.err}
 	}
-	return f.AtTuple(free...)
+	t := f.AtTuple(free...)
+	if t.err != nil {
+		return t
+	}
+	return Tuple{elems: t.elems[:n+1]}
 }
