@@ -318,3 +318,42 @@ func TestTupleSlidingWindow(t *testing.T) {
 		}
 	}
 }
+
+// TestArgmaxEdges checks Halide's results at the edges: a tie goes to the
+// first point; a value never above the initial one (the lowest int32)
+// leaves the coordinates 0, even where the RDom does not contain 0; and
+// an argmin of r - x over the one point r = 3 is not mistaken by a
+// comparison rearranged into an overflow (3 - x < 2^31 - 1 as
+// 3 < x + 2^31 - 1; progfuzz -seed 771, program 1277).
+func TestArgmaxEdges(t *testing.T) {
+	x := halide.NewVar("x")
+	r := halide.NewRDom("r", halide.Range(2, 3))
+	one := halide.NewRDom("one", halide.Range(3, 1))
+	in := halide.NewBuffer[int32](5)
+	for i, v := range []int32{0, 0, math.MinInt32, math.MinInt32, math.MinInt32} {
+		in.Set(v, i)
+	}
+	cases := []struct {
+		name      string
+		value     halide.Tuple
+		col, want int32
+	}{
+		{"never above the lowest", halide.Argmax(in.At(r)), 0, math.MinInt32},
+		{"tie goes to the first", halide.Argmin(in.At(r)), 2, math.MinInt32},
+		{"no overflow", halide.Argmin(one.X().Sub(x)), 3, 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f := halide.NewFunc("f")
+			f.Define(x).Is(c.value)
+			col, val := halide.NewBuffer[int32](4), halide.NewBuffer[int32](4)
+			if err := f.RealizeTuple(col, val); err != nil {
+				t.Fatal(err)
+			}
+			want := c.want // at x = 3: 3 - 3 for "no overflow"
+			if col.Get(3) != c.col || val.Get(3) != want {
+				t.Errorf("f(3) = (%d, %d), want (%d, %d)", col.Get(3), val.Get(3), c.col, want)
+			}
+		})
+	}
+}
