@@ -100,9 +100,9 @@ func inlineReduction(name string, op ir.BinOp, v any) Expr {
 // Func, computed like Sum's.
 //
 // The Func has one more value than Halide's, a UInt8 that says whether a
-// point has been taken: before one is, a point is compared with the
-// initial value as a constant, not as the stored value, so that no
-// comparison with an extreme stored value is ever made, which a
+// point has been taken: before one is, an integer point is taken where it
+// differs from the initial value (an end of its type), so that no
+// ordered comparison with an end of the type is ever made, which a
 // rearranged comparison (c - a < b as c < a + b) could overflow. The
 // result is Halide's.
 func Argmax(e any) Tuple { return argReduction("argmax", ir.GT, e) }
@@ -138,7 +138,15 @@ func argReduction(name string, better ir.BinOp, v any) Tuple {
 	f.Define(free...).Is(NewTuple(init...))
 	old := f.AtTuple(free...)
 	seen := old.Elem(n + 1)
-	first := seen.Eq(uint8(0)).And(Expr{node: ir.Bin(better, e.node, init[n].(Expr).node)})
+	// The first point is taken where it beats the initial value; for
+	// integers that is where it differs from it (the initial value is
+	// an end of the type), a test that no rearrangement can overflow
+	// (x - y != c is x != y + c, wrapped or not).
+	firstOp := better
+	if !e.Type().IsFloat() {
+		firstOp = ir.NE
+	}
+	first := seen.Eq(uint8(0)).And(Expr{node: ir.Bin(firstOp, e.node, init[n].(Expr).node)})
 	later := seen.Ne(uint8(0)).And(Expr{node: ir.Bin(better, e.node, old.Elem(n).node)})
 	cond := first.Or(later)
 	update := make([]any, n+2)

@@ -324,7 +324,9 @@ func TestTupleSlidingWindow(t *testing.T) {
 // leaves the coordinates 0, even where the RDom does not contain 0; and
 // an argmin of r - x over the one point r = 3 is not mistaken by a
 // comparison rearranged into an overflow (3 - x < 2^31 - 1 as
-// 3 < x + 2^31 - 1; progfuzz -seed 771, program 1277).
+// 3 < x + 2^31 - 1; progfuzz -seed 771, program 1277), nor the first
+// point's comparison with the initial value (r - x < 2^31 - 1 as
+// r < x + 2^31 - 1; program 6159).
 func TestArgmaxEdges(t *testing.T) {
 	x := halide.NewVar("x")
 	r := halide.NewRDom("r", halide.Range(2, 3))
@@ -341,6 +343,7 @@ func TestArgmaxEdges(t *testing.T) {
 		{"never above the lowest", halide.Argmax(in.At(r)), 0, math.MinInt32},
 		{"tie goes to the first", halide.Argmin(in.At(r)), 2, math.MinInt32},
 		{"no overflow", halide.Argmin(one.X().Sub(x)), 3, 0},
+		{"first point, no overflow", halide.Argmin(r.X().Sub(x)), 2, -1},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -350,7 +353,7 @@ func TestArgmaxEdges(t *testing.T) {
 			if err := f.RealizeTuple(col, val); err != nil {
 				t.Fatal(err)
 			}
-			want := c.want // at x = 3: 3 - 3 for "no overflow"
+			want := c.want // at x = 3: 3 - 3 for "no overflow", 2 - 3 for the first point
 			if col.Get(3) != c.col || val.Get(3) != want {
 				t.Errorf("f(3) = (%d, %d), want (%d, %d)", col.Get(3), val.Get(3), c.col, want)
 			}
