@@ -12,6 +12,14 @@
 //	blur := halide.NewFunc("blur")
 //	blur.Define(x, y).Is(halide.Sum(in.At(x.Add(r), y)).Div(3))
 //
+// A Func may have several values per point, of possibly different types
+// (Halide's Tuple): f.Define(x).Is(NewTuple(a, b)) defines it, a call
+// picks a value with f.AtTuple(x).Elem(i), an update gives every value
+// again and computes them all from the old ones before storing any, and
+// Argmax and Argmin are Tuple-valued reductions. Each value is stored in
+// its own buffer (f.0, f.1); RealizeTuple realizes a Tuple output into one
+// buffer per value.
+//
 // Expressions are built with methods (Add, Sub, Mul, Div, Mod, Lt, ...)
 // and functions (Min, Max, Clamp, Select, Cast, Sqrt, ...); wherever an
 // Expr is expected, a Var, RVar, Param, Go integer (int32) or Go float

@@ -155,6 +155,15 @@ func E(v any) Expr {
 		return Expr{node: ir.Const(ir.BFloat16, v.ToFloat64())}
 	case nil:
 		return bad("nil is not an expression")
+	case Tuple:
+		if v.err == nil && len(v.elems) == 1 {
+			return v.elems[0]
+		}
+		if err := v.Err(); err != nil {
+			return Expr{err: err}
+		}
+		return Expr{err: ir.Errorf(ir.ErrTuple, "", "Expr", "a Tuple of %d values is not one expression", v.Len()).
+			WithLegal("one of its values, t.Elem(i)")}
 	}
 	return bad("a %T is not an expression", v)
 }

@@ -136,7 +136,8 @@ func (f *Func) Name() string {
 	return f.fn.Name
 }
 
-// Type returns the type of the Func's values (valid once defined).
+// Type returns the type of the Func's values (valid once defined); for a
+// Tuple Func, the type of its first value (Types lists them all).
 func (f *Func) Type() Type {
 	if f.nilErr("") != nil {
 		return Type{}
@@ -174,8 +175,18 @@ func (f *Func) failf(code ir.ErrorCode, directive, format string, args ...any) {
 	f.fail(ir.Errorf(code, f.fn.Name, directive, format, args...))
 }
 
-// At calls the Func at the given coordinates.
+// At calls the Func at the given coordinates. A call of a Tuple Func
+// picks a value: f.AtTuple(args...).Elem(i); At of one is an ErrTuple error.
 func (f *Func) At(args ...any) Expr {
+	c := f.call(args)
+	if c.err == nil && f.fn.IsTuple() {
+		return Expr{err: errTupleCall(f.fn, "call")}
+	}
+	return c
+}
+
+// call is the call of f at args (of value 0 for a Tuple Func).
+func (f *Func) call(args []any) Expr {
 	if err := f.nilErr("call"); err != nil {
 		return Expr{err: err}
 	}
@@ -219,9 +230,33 @@ func (f *Func) Define(args ...any) Definer { return Definer{f, args} }
 // an update; one that would replace the pure definition (the pure Vars on
 // the left, no RDom, a value that does not read f) is an ErrRedefinition
 // error.
+//
+// A Tuple value (NewTuple, SelectTuple, AtTuple) defines a Tuple Func: the
+// pure definition fixes the number and types of the values, and every
+// update gives all of them again, computed from the old values before any
+// is stored (see Tuple).
 func (d Definer) Is(value any) *Func {
 	f := d.f.begin("Define")
-	v := E(value)
+	var v Expr
+	switch t := value.(type) {
+	case Tuple:
+		dir := "Define"
+		if f.fn.Pure != nil {
+			dir = "Define (update)"
+		}
+		var err error
+		if v, err = f.tupleValue(t, dir); err != nil {
+			f.fail(err)
+			return f
+		}
+	default:
+		v = E(value)
+		if v.err == nil && f.fn.Pure != nil && f.fn.IsTuple() {
+			f.fail(ir.Errorf(ir.ErrTuple, f.fn.Name, "Define (update)", "%s is a Tuple Func of %d values; the update gives one value, %s", f.fn.Name, len(f.fn.Types), v).
+				WithLegal("an update that gives every value: %s.Define(...).Is(NewTuple(...)) with %d values of types %s", f.fn.Name, len(f.fn.Types), typeList(f)))
+			return f
+		}
+	}
 	switch {
 	case f.fn.Pure == nil:
 		f.definePure(d.args, v)
@@ -263,6 +298,11 @@ func (d Definer) reduce(op ir.BinOp, name string, value any) *Func {
 	f := d.f.begin(name)
 	if f.fn.Pure == nil {
 		f.failf(ir.ErrDefinition, name, "%s needs a pure definition of %s first", name, f.fn.Name)
+		return f
+	}
+	if f.fn.IsTuple() {
+		f.fail(ir.Errorf(ir.ErrTuple, f.fn.Name, name, "%s of the Tuple Func %s, which has %d values", name, f.fn.Name, len(f.fn.Types)).
+			WithLegal("an update with Is and a Tuple of every value, for example %s.Define(...).Is(NewTuple(%s.AtTuple(...).Elem(0).Add(e), ...))", f.fn.Name, f.fn.Name))
 		return f
 	}
 	f.defineUpdate(d.args, E(value), &op)
@@ -337,6 +377,12 @@ func (f *Func) definePure(args []any, value Expr) {
 	}
 	f.fn.Args = vars
 	f.fn.T = value.Type()
+	if vs := ir.TupleValues(value.node); len(vs) > 1 {
+		f.fn.Types = make([]ir.Type, len(vs))
+		for i, e := range vs {
+			f.fn.Types[i] = e.Type()
+		}
+	}
 	dims := make([]ir.Dim, len(vars))
 	for i, v := range vars {
 		dims[i] = ir.Dim{Name: v}

@@ -54,6 +54,7 @@ const (
 	ErrCanceled           = ir.ErrCanceled
 	ErrAllocationTooLarge = ir.ErrAllocationTooLarge
 	ErrExprTooLarge       = ir.ErrExprTooLarge
+	ErrTuple              = ir.ErrTuple
 	ErrInternal           = ir.ErrInternal
 )
 
@@ -265,7 +266,7 @@ func rewriteWrapped(g *Func, e ir.Expr) ir.Expr {
 		if c, ok := e.(*ir.Call); ok && c.Kind == ir.CallImage {
 			if p, ok := c.Ref.(*ImageParam); ok {
 				if w, ok := wrapperFor(p.wrappers, g); ok {
-					return &ir.Call{T: c.T, Kind: ir.CallFunc, Name: w.fn.Name, Args: c.Args, Ref: w}
+					return &ir.Call{T: c.T, Kind: ir.CallFunc, Name: w.fn.Name, Args: c.Args, Index: c.Index, Ref: w}
 				}
 			}
 		}
@@ -281,7 +282,7 @@ func rewriteWrapped(g *Func, e ir.Expr) ir.Expr {
 					w = next
 				}
 				if w != f {
-					return &ir.Call{T: c.T, Kind: c.Kind, Name: w.fn.Name, Args: c.Args, Ref: w}
+					return &ir.Call{T: c.T, Kind: c.Kind, Name: w.fn.Name, Args: c.Args, Index: c.Index, Ref: w}
 				}
 			}
 		}
@@ -590,7 +591,7 @@ func renameFunction(fn *ir.Function, rename map[string]string) {
 		e = ir.MapExpr(e, mut)
 		if c, ok := e.(*ir.Call); ok && c.Kind == ir.CallFunc {
 			if n, ok := rename[c.Name]; ok {
-				return &ir.Call{T: c.T, Kind: c.Kind, Name: n, Args: c.Args, Ref: c.Ref}
+				return &ir.Call{T: c.T, Kind: c.Kind, Name: n, Args: c.Args, Index: c.Index, Ref: c.Ref}
 			}
 		}
 		return e
@@ -796,6 +797,20 @@ func (l *Lowered) Realize(out BufferRef) (err error) {
 	return c.run(out)
 }
 
+// RealizeTuple is Realize of a Tuple output, into one buffer per value
+// (see Pipeline.RealizeTuple).
+func (l *Lowered) RealizeTuple(outs ...BufferRef) (err error) {
+	defer recoverInternal("RealizeTuple", &err)
+	if err := l.check("RealizeTuple"); err != nil {
+		return err
+	}
+	c, err := l.compile(Emulator, Options{})
+	if err != nil {
+		return err
+	}
+	return c.run(outs...)
+}
+
 // Kernels returns the GPU kernels of the lowered pipeline (none for a nil
 // or zero Lowered).
 func (l *Lowered) Kernels() []*ir.Kernel {
@@ -891,22 +906,41 @@ func (p *Pipeline) Realize(out BufferRef) error {
 // launch. The output buffer is then partly written, as after any failed
 // Realize.
 func (p *Pipeline) RealizeContext(ctx context.Context, out BufferRef) (err error) {
-	defer recoverInternal("Realize", &err)
+	return p.realize(ctx, "Realize", []BufferRef{out})
+}
+
+// RealizeTuple runs the pipeline of a Tuple output into one buffer per
+// value (Halide's Realization): outs[i] receives value i and holds its
+// type; all have the same dimensions, mins and extents (their strides may
+// differ). Each value's buffer is called f.i (ir.TupleElem) in the lowered
+// statement. On an output of one value it is Realize.
+func (p *Pipeline) RealizeTuple(outs ...BufferRef) error {
+	return p.RealizeTupleContext(context.Background(), outs...)
+}
+
+// RealizeTupleContext is RealizeTuple stopping when ctx is done, as
+// RealizeContext.
+func (p *Pipeline) RealizeTupleContext(ctx context.Context, outs ...BufferRef) error {
+	return p.realize(ctx, "RealizeTuple", outs)
+}
+
+func (p *Pipeline) realize(ctx context.Context, directive string, outs []BufferRef) (err error) {
+	defer recoverInternal(directive, &err)
 	c, err := p.compile(ctx)
 	if err != nil {
 		return err
 	}
 	env, release := cpu.NewEnv(ctx, p.opts.MaxAllocationBytes)
 	defer release()
-	return c.runEnv(env, out)
+	return c.runEnv(env, outs...)
 }
 
-func (c *compiled) run(out BufferRef) error { return c.runEnv(nil, out) }
+func (c *compiled) run(outs ...BufferRef) error { return c.runEnv(nil, outs...) }
 
-// runEnv runs the pipeline into out in env (nil: not cancelable, the
-// default allocation limit).
-func (c *compiled) runEnv(env *cpu.Env, out BufferRef) error {
-	scalars, buffers, err := c.bind(out)
+// runEnv runs the pipeline into outs (one buffer per value of the output)
+// in env (nil: not cancelable, the default allocation limit).
+func (c *compiled) runEnv(env *cpu.Env, outs ...BufferRef) error {
+	scalars, buffers, err := c.bind(outs)
 	if err != nil {
 		return err
 	}
@@ -982,6 +1016,14 @@ func (f *Func) Realize(out BufferRef) error {
 	return NewPipeline(f).Realize(out)
 }
 
+// RealizeTuple is NewPipeline(f).RealizeTuple(outs...).
+func (f *Func) RealizeTuple(outs ...BufferRef) error {
+	if err := f.nilErr("RealizeTuple"); err != nil && (f == nil || f.err == nil) {
+		return err
+	}
+	return NewPipeline(f).RealizeTuple(outs...)
+}
+
 func shapeVars(scalars map[string]any, name string, shape []BufDim) {
 	for d, s := range shape {
 		scalars[lower.BufferVar(name, "min", d)] = int32(s.Min)
@@ -992,24 +1034,64 @@ func shapeVars(scalars map[string]any, name string, shape []BufDim) {
 
 // bind checks the buffers and Params against the pipeline and returns the
 // executor's arguments.
-func (c *compiled) bind(out BufferRef) (map[string]any, map[string]any, error) {
+func (c *compiled) bind(outs []BufferRef) (map[string]any, map[string]any, error) {
 	res := c.l.res
 	name := res.Output
-	if out == nil || !out.valid() {
-		return nil, nil, ir.Errorf(ir.ErrNilObject, name, "Realize", "the output buffer is nil").WithLegal("a Buffer made by NewBuffer")
+	types := res.OutputTypes
+	if types == nil {
+		types = []ir.Type{res.OutputType}
 	}
-	if err := shapeError(name, "the output buffer", out); err != nil {
-		return nil, nil, err
-	}
-	if out.ElemType() != res.OutputType {
-		return nil, nil, ir.Errorf(ir.ErrBufferShape, name, "Realize", "the output buffer holds %s but %s computes %s", out.ElemType(), name, res.OutputType)
-	}
-	if len(out.Shape()) != res.OutputDims {
-		return nil, nil, ir.Errorf(ir.ErrBufferShape, name, "Realize", "the output buffer has %d dimensions but %s has %d", len(out.Shape()), name, res.OutputDims)
+	if len(outs) != len(types) {
+		if len(types) > 1 {
+			return nil, nil, ir.Errorf(ir.ErrTuple, name, "Realize", "%s is a Tuple Func of %d values, realized into %d buffers", name, len(types), len(outs)).
+				WithLegal("RealizeTuple with one buffer per value, of types %s in order", typeNames(types))
+		}
+		return nil, nil, ir.Errorf(ir.ErrTuple, name, "RealizeTuple", "%s has one value, realized into %d buffers", name, len(outs)).
+			WithLegal("Realize (or RealizeTuple) with one buffer")
 	}
 	scalars := map[string]any{}
-	buffers := map[string]any{name: out.rawData()}
-	shapeVars(scalars, name, out.Shape())
+	buffers := map[string]any{}
+	for i, out := range outs {
+		what, buf := "the output buffer", name
+		if len(types) > 1 {
+			what, buf = fmt.Sprintf("output buffer %d", i), ir.TupleElem(name, i)
+		}
+		if out == nil || !out.valid() {
+			return nil, nil, ir.Errorf(ir.ErrNilObject, name, "Realize", "%s is nil", what).WithLegal("a Buffer made by NewBuffer")
+		}
+		if err := shapeError(name, what, out); err != nil {
+			return nil, nil, err
+		}
+		if out.ElemType() != types[i] {
+			return nil, nil, ir.Errorf(ir.ErrBufferShape, name, "Realize", "%s holds %s but %s computes %s", what, out.ElemType(), name, types[i])
+		}
+		if len(out.Shape()) != res.OutputDims {
+			return nil, nil, ir.Errorf(ir.ErrBufferShape, name, "Realize", "%s has %d dimensions but %s has %d", what, len(out.Shape()), name, res.OutputDims)
+		}
+		for j := 0; j < i; j++ {
+			if outs[j] == out {
+				return nil, nil, ir.Errorf(ir.ErrBufferShape, name, "RealizeTuple", "output buffers %d and %d are the same buffer", j, i).
+					WithLegal("a buffer of its own for each value of %s", name)
+			}
+		}
+		if i > 0 {
+			a, b := outs[0].Shape(), out.Shape()
+			for d := range a {
+				if a[d].Min != b[d].Min || a[d].Extent != b[d].Extent {
+					return nil, nil, ir.Errorf(ir.ErrBufferShape, name, "RealizeTuple", "output buffer %d covers [%d, %d) in dimension %d but output buffer 0 covers [%d, %d)", i, b[d].Min, b[d].Min+b[d].Extent, d, a[d].Min, a[d].Min+a[d].Extent).
+						WithLegal("buffers of one shape for all the values of %s", name)
+				}
+			}
+		}
+		buffers[buf] = out.rawData()
+		if i == 0 {
+			// The output's region is buffer 0's (the others have its shape).
+			shapeVars(scalars, name, out.Shape())
+		}
+		if len(types) > 1 {
+			shapeVars(scalars, buf, out.Shape())
+		}
+	}
 	for _, pv := range c.l.b.params {
 		v, ok := pv.value()
 		if !ok {
@@ -1031,8 +1113,10 @@ func (c *compiled) bind(out BufferRef) (map[string]any, map[string]any, error) {
 		if err := shapeError(name, "input "+im.name, buf); err != nil {
 			return nil, nil, err
 		}
-		if buf == out {
-			return nil, nil, ir.Errorf(ir.ErrBufferShape, name, "Realize", "the output buffer is also the input %s", im.name)
+		for _, out := range outs {
+			if buf == out {
+				return nil, nil, ir.Errorf(ir.ErrBufferShape, name, "Realize", "the output buffer is also the input %s", im.name)
+			}
 		}
 		if buf.ElemType() != im.t {
 			return nil, nil, ir.Errorf(ir.ErrBufferShape, name, "Realize", "input %s holds %s but the buffer given holds %s", im.name, im.t, buf.ElemType())
@@ -1205,4 +1289,12 @@ func checkDimBound(fn, name string, d int, b dimBounds, s BufDim, scalars map[st
 		return ir.Errorf(ir.ErrBufferShape, fn, "Realize", "input %s must have extent %d in dimension %d (SetBounds) but the buffer's extent is %d", name, ext, d, s.Extent)
 	}
 	return nil
+}
+
+func typeNames(ts []ir.Type) string {
+	parts := make([]string, len(ts))
+	for i, t := range ts {
+		parts[i] = t.String()
+	}
+	return "(" + strings.Join(parts, ", ") + ")"
 }

@@ -45,6 +45,43 @@ func identity(op ir.BinOp, t Type) Expr {
 	}
 }
 
+// reduced returns the free Vars of e, the reduction's pure arguments, and
+// the RDom e reduces over (nil: none, an error).
+func reduced(e Expr, name string) ([]any, *ir.ReductionDomain, error) {
+	var free []any
+	seen := map[string]bool{}
+	var dom *ir.ReductionDomain
+	ir.WalkExpr(e.node, func(x ir.Expr) bool {
+		if v, ok := x.(*ir.Var); ok {
+			switch {
+			case v.RDom != nil:
+				if dom == nil {
+					dom = v.RDom
+				}
+			case v.Param == nil && !seen[v.Name]:
+				seen[v.Name] = true
+				free = append(free, newVar(v.Name))
+			}
+		}
+		return true
+	})
+	if dom == nil {
+		return nil, nil, ir.Errorf(ir.ErrDefinition, "", name, "the expression reduced by %s uses no RVar", name)
+	}
+	// The Vars of the RDom's Where condition are the anonymous Func's
+	// pure vars too.
+	if dom.Predicate != nil {
+		ir.WalkExpr(dom.Predicate, func(x ir.Expr) bool {
+			if v, ok := x.(*ir.Var); ok && v.RDom == nil && v.Param == nil && !seen[v.Name] {
+				seen[v.Name] = true
+				free = append(free, newVar(v.Name))
+			}
+			return true
+		})
+	}
+	return free, dom, nil
+}
+
 func inlineReduction(name string, op ir.BinOp, v any) Expr {
 	e := E(v)
 	if e.err != nil {
@@ -53,30 +90,9 @@ func inlineReduction(name string, op ir.BinOp, v any) Expr {
 	if e.Type().IsBool() {
 		return bad("%s of a bool expression", name)
 	}
-	// The anonymous Func's pure vars are the free Vars of e and of its
-	// RDom's Where condition.
-	var free []any
-	seen := map[string]bool{}
-	var dom *ir.ReductionDomain
-	collect := func(x ir.Expr) bool {
-		if v, ok := x.(*ir.Var); ok {
-			switch {
-			case v.RDom != nil:
-				dom = v.RDom
-			case v.Param == nil && !seen[v.Name]:
-				seen[v.Name] = true
-				free = append(free, newVar(v.Name))
-			}
-		}
-		return true
-	}
-	ir.WalkExpr(e.node, collect)
-	hasRVar := dom != nil
-	if dom != nil && dom.Predicate != nil {
-		ir.WalkExpr(dom.Predicate, collect)
-	}
-	if !hasRVar {
-		return Expr{err: ir.Errorf(ir.ErrDefinition, "", name, "the expression reduced by %s uses no RVar", name)}
+	free, _, err := reduced(e, name)
+	if err != nil {
+		return Expr{err: err}
 	}
 	f := newAnonFunc(name)
 	f.Define(free...).Is(identity(op, e.Type()))
@@ -85,4 +101,78 @@ func inlineReduction(name string, op ir.BinOp, v any) Expr {
 		return Expr{err: f.err}
 	}
 	return f.At(free...)
+}
+
+// Argmax returns where over its RDom e is largest and that value, as
+// Halide's argmax: a Tuple of one Int32 coordinate per dimension of the
+// RDom, then the value. The first point in the RDom's order (first
+// dimension innermost) wins a tie; over an empty RDom it is (0, ..., the
+// lowest value of e's type: -Inf for floats). It makes an anonymous Tuple
+// Func, computed like Sum's.
+//
+// The Func has one more value than Halide's, a UInt8 that says whether a
+// point has been taken: before one is, an integer point is taken where it
+// differs from the initial value (an end of its type), so that no
+// ordered comparison with an end of the type is ever made, which a
+// rearranged comparison (c - a < b as c < a + b) could overflow. The
+// result is Halide's.
+func Argmax(e any) Tuple { return argReduction("argmax", ir.GT, e) }
+
+// Argmin is Argmax for the smallest value (the highest value of e's type,
+// +Inf for floats, over an empty RDom).
+func Argmin(e any) Tuple { return argReduction("argmin", ir.LT, e) }
+
+func argReduction(name string, better ir.BinOp, v any) Tuple {
+	e := E(v)
+	if e.err != nil {
+		return Tuple{err: e.err}
+	}
+	if e.Type().IsBool() {
+		return Tuple{err: bad("%s of a bool expression", name).err}
+	}
+	free, dom, err := reduced(e, name)
+	if err != nil {
+		return Tuple{err: err}
+	}
+	n := len(dom.Vars)
+	init := make([]any, n+2)
+	for i := 0; i < n; i++ {
+		init[i] = 0
+	}
+	op := ir.Max
+	if better == ir.LT {
+		op = ir.Min
+	}
+	init[n] = identity(op, e.Type())
+	init[n+1] = uint8(0)
+	f := newAnonFunc(name)
+	f.Define(free...).Is(NewTuple(init...))
+	old := f.AtTuple(free...)
+	seen := old.Elem(n + 1)
+	// The first point is taken where it beats the initial value; for
+	// integers that is where it differs from it (the initial value is
+	// an end of the type), a test that no rearrangement can overflow
+	// (x - y != c is x != y + c, wrapped or not).
+	firstOp := better
+	if !e.Type().IsFloat() {
+		firstOp = ir.NE
+	}
+	first := seen.Eq(uint8(0)).And(Expr{node: ir.Bin(firstOp, e.node, init[n].(Expr).node)})
+	later := seen.Ne(uint8(0)).And(Expr{node: ir.Bin(better, e.node, old.Elem(n).node)})
+	cond := first.Or(later)
+	update := make([]any, n+2)
+	for i, rv := range dom.Vars {
+		update[i] = Select(cond, Expr{node: &ir.Var{T: ir.Int32, Name: rv.Name, RDom: dom}}, old.Elem(i))
+	}
+	update[n] = Select(cond, e, old.Elem(n))
+	update[n+1] = Select(cond, uint8(1), seen)
+	f.Define(free...).Is(NewTuple(update...))
+	if f.err != nil {
+		return Tuple{err: f.err}
+	}
+	t := f.AtTuple(free...)
+	if t.err != nil {
+		return t
+	}
+	return Tuple{elems: t.elems[:n+1]}
 }

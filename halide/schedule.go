@@ -672,7 +672,7 @@ func (f *Func) In(consumers ...*Func) *Func {
 		for i, a := range f.fn.Args {
 			args[i] = newVar(a)
 		}
-		w.Define(args...).Is(f.At(args...))
+		w.Define(args...).Is(f.AtTuple(args...))
 		return w
 	})
 	if err != nil {
@@ -967,7 +967,8 @@ func (f *Func) FoldStorage(v Var, extent int) *Func {
 // TraceStores makes every store to f call Options.Trace with f's name, the
 // coordinates and the value (as Halide's trace_stores), on the CPU and the
 // emulator: a schedule's recomputation shows as repeated coordinates, and
-// a sliding window as each point stored once.
+// a sliding window as each point stored once. A Tuple Func reports each
+// value's store under its buffer's name, f.0, f.1, ...
 func (f *Func) TraceStores() *Func {
 	f = f.begin("trace_stores")
 	f.fn.Schedule.TraceStores = true

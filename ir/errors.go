@@ -93,6 +93,11 @@ const (
 	// (a chain of inlined Funcs each reading its producer several times
 	// grows exponentially).
 	ErrExprTooLarge ErrorCode = "expression_too_large"
+	// ErrTuple: a Tuple Func is misused: called without picking one of
+	// its values, given a definition with a different number or types of
+	// values, realized into the wrong number of buffers, or given a
+	// directive that does not support Tuples (Atomic).
+	ErrTuple ErrorCode = "tuple"
 	// ErrInternal: a compiler invariant failed (a bug); the message names the pass.
 	ErrInternal ErrorCode = "internal"
 )

@@ -176,6 +176,11 @@ const (
 	// update's whole value or an arm of its top-level selects (which become
 	// the update's predicate); no executor evaluates it.
 	IntrinsicUndef = "undef"
+	// IntrinsicTuple(v0, v1, ...) is the value of a definition of a Tuple
+	// Func (Function.Types): every value, computed before any is stored.
+	// Its type is v0's. Only a Definition's Value and a Provide's Value
+	// hold one; storage_flattening stores each value to its own buffer.
+	IntrinsicTuple = "tuple"
 )
 
 // IsUndef reports whether e is the undef intrinsic.
@@ -269,6 +274,9 @@ type Call struct {
 	Kind CallKind
 	Name string
 	Args []Expr
+	// Index is the value a CallFunc of a Tuple Func reads (Func f with
+	// Values f(x)[Index]); 0 for a Func of one value.
+	Index int
 	// Ref is the user-level object behind a CallImage (an input buffer or
 	// image parameter); lowering does not use it.
 	Ref any

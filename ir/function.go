@@ -2,6 +2,7 @@ package ir
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -15,6 +16,12 @@ type Function struct {
 	// Args are the names of the pure variables, in argument order.
 	Args []string
 	T    Type
+	// Types are the types of the values of a Tuple Func (Halide's Tuple:
+	// f(x) = Tuple(a, b)), at least two, T being Types[0]; nil for a Func
+	// of one value. The definitions' Values are then IntrinsicTuple calls
+	// and calls of f pick a value (Call.Index). Each value is stored in its
+	// own buffer (TupleElem), all of them over the same region.
+	Types []Type
 	// Pure is the pure definition; Updates are the update definitions in order.
 	Pure    *Definition
 	Updates []*Definition
@@ -214,4 +221,60 @@ type StageSchedule struct {
 	// Atomic marks an update whose scatter may collide between parallel
 	// iterations; its stores are made atomic.
 	Atomic bool
+}
+
+// IsTuple reports whether f is a Tuple Func: one with several values per
+// point (Types), each stored in its own buffer (TupleElem).
+func (f *Function) IsTuple() bool { return len(f.Types) > 1 }
+
+// Values returns the number of values of f at each point: len(Types) for
+// a Tuple Func, else 1.
+func (f *Function) Values() int {
+	if f.IsTuple() {
+		return len(f.Types)
+	}
+	return 1
+}
+
+// ValueType returns the type of value i of f.
+func (f *Function) ValueType(i int) Type {
+	if f.IsTuple() {
+		return f.Types[i]
+	}
+	return f.T
+}
+
+// TupleElem returns the name of the buffer that holds value i of the
+// Tuple Func f: "f.0", "f.1", ... (as in Halide). A user's Func name has
+// no '.' (ErrBadName), so it cannot collide with a user's Func; the
+// compiler's other names with '.' name loops and buffer variables
+// (f.s0.x, f.min.0), never buffers.
+func TupleElem(f string, i int) string { return f + "." + strconv.Itoa(i) }
+
+// TupleBase returns the Func whose value a buffer named by TupleElem
+// holds ("f" for "f.1"), and name itself for any other buffer.
+func TupleBase(name string) string {
+	i := strings.LastIndexByte(name, '.')
+	if i <= 0 || i == len(name)-1 {
+		return name
+	}
+	for _, c := range name[i+1:] {
+		if c < '0' || c > '9' {
+			return name
+		}
+	}
+	return name[:i]
+}
+
+// TupleValues returns the values of an IntrinsicTuple call, or e alone.
+func TupleValues(e Expr) []Expr {
+	if c, ok := e.(*Call); ok && c.Kind == CallIntrinsic && c.Name == IntrinsicTuple {
+		return c.Args
+	}
+	return []Expr{e}
+}
+
+// MakeTuple returns the IntrinsicTuple call of values (at least two).
+func MakeTuple(values []Expr) Expr {
+	return &Call{T: values[0].Type(), Kind: CallIntrinsic, Name: IntrinsicTuple, Args: values}
 }

@@ -120,6 +120,10 @@ func printExpr(b *strings.Builder, e Expr) {
 			printExpr(b, a)
 		}
 		b.WriteString(")")
+		if e.Index != 0 {
+			// Value 0 of a Tuple Func prints as the call itself.
+			fmt.Fprintf(b, "[%d]", e.Index)
+		}
 	case *Load:
 		b.WriteString(e.Buf)
 		b.WriteString("[")

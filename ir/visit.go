@@ -400,7 +400,7 @@ func equal(a, b Expr, bits bool) bool {
 		return ok && equal(a.Cond, b.Cond, bits) && equal(a.True, b.True, bits) && equal(a.False, b.False, bits)
 	case *Call:
 		b, ok := b.(*Call)
-		if !ok || a.T != b.T || a.Kind != b.Kind || a.Name != b.Name || len(a.Args) != len(b.Args) {
+		if !ok || a.T != b.T || a.Kind != b.Kind || a.Name != b.Name || a.Index != b.Index || len(a.Args) != len(b.Args) {
 			return false
 		}
 		for i := range a.Args {

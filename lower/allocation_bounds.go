@@ -147,7 +147,7 @@ func allocationBounds(st *State) error {
 		}
 		if mem == ir.Auto {
 			mem = ir.Heap
-			if allConst && elems*int64(f.T.Bytes()) <= maxStackBytes {
+			if allConst && elems*pointBytes(f) <= maxStackBytes {
 				mem = ir.Stack
 			}
 		}
@@ -229,4 +229,14 @@ func kernelExtent(f *ir.Function, d int, m ir.MemoryType, ext ir.Expr, sc *walkS
 			WithLegal("split the loops so each thread computes a constant-size piece, Bound the Func, or store_in(Heap) (per-thread global scratch)")
 	}
 	return up, nil
+}
+
+// pointBytes is the bytes one point of f takes: one value of each of a
+// Tuple Func's buffers.
+func pointBytes(f *ir.Function) int64 {
+	var n int64
+	for i := 0; i < f.Values(); i++ {
+		n += int64(f.ValueType(i).Bytes())
+	}
+	return n
 }

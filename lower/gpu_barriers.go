@@ -123,6 +123,16 @@ func (a accessSet) add(b accessSet) accessSet {
 	return c
 }
 
+// markProduced records the buffers of Func f that a holds writes of
+// (f's, or each of a Tuple Func's values, f.0, f.1, ...) as produced.
+func (a accessSet) markProduced(f string) {
+	for k := range a.writes {
+		if k == f || ir.TupleBase(k) == f {
+			a.produced[k] = true
+		}
+	}
+}
+
 // hazards returns the buffers through which later accesses b conflict with
 // earlier accesses a of other threads: read after write, write after read,
 // and a new production of a buffer written before (two productions of one
@@ -164,7 +174,7 @@ func (b *barrierer) tracked(s ir.Stmt, inThreads bool) accessSet {
 	out := newAccessSet()
 	keep := func(buf string) bool {
 		if inThreads {
-			return b.shared[buf] && b.together[buf]
+			return b.shared[buf] && b.together[ir.TupleBase(buf)]
 		}
 		return !b.local[buf]
 	}
@@ -212,8 +222,8 @@ func (b *barrierer) visit(s ir.Stmt, inThreads bool) (ir.Stmt, summary) {
 		b.stagesOf = ""
 		for _, c := range x.Stmts {
 			c, cs := b.visit(c, inThreads)
-			if stages != "" && cs.entry.writes[stages] {
-				cs.entry.produced[stages] = true
+			if stages != "" {
+				cs.entry.markProduced(stages)
 			}
 			if bufs := hazards(pending, cs.entry); len(bufs) > 0 {
 				out = append(out, b.barrier(bufs, describe(pending, bufs)))
@@ -269,7 +279,21 @@ func (b *barrierer) visit(s ir.Stmt, inThreads bool) (ir.Stmt, summary) {
 		return &ir.For{Name: x.Name, Min: x.Min, Extent: x.Extent, Kind: x.Kind, Body: body}, bs
 	case *ir.LetStmt:
 		body, bs := b.visit(x.Body, inThreads)
-		return &ir.LetStmt{Name: x.Name, Value: x.Value, Body: body}, bs
+		// The value is read before the body runs (a Tuple Func's
+		// values are bound by lets before its stores).
+		va := b.tracked(&ir.Evaluate{X: x.Value}, inThreads)
+		if len(va.reads) == 0 && len(va.writes) == 0 {
+			return &ir.LetStmt{Name: x.Name, Value: x.Value, Body: body}, bs
+		}
+		if bufs := hazards(va, bs.entry); len(bufs) > 0 {
+			body = ir.MakeBlock(b.barrier(bufs, describe(va, bufs)), body)
+			return &ir.LetStmt{Name: x.Name, Value: x.Value, Body: body}, summary{va, bs.exit, true}
+		}
+		exit := bs.exit
+		if !bs.barrier {
+			exit = va.add(bs.exit)
+		}
+		return &ir.LetStmt{Name: x.Name, Value: x.Value, Body: body}, summary{va.add(bs.entry), exit, bs.barrier}
 	case *ir.Allocate:
 		body, bs := b.visit(x.Body, inThreads)
 		a := *x
@@ -281,8 +305,8 @@ func (b *barrierer) visit(s ir.Stmt, inThreads bool) (ir.Stmt, summary) {
 		}
 		body, bs := b.visit(x.Body, inThreads)
 		b.stagesOf = ""
-		if x.Producer && bs.entry.writes[x.Func] {
-			bs.entry.produced[x.Func] = true
+		if x.Producer {
+			bs.entry.markProduced(x.Func)
 		}
 		return &ir.ProducerConsumer{Func: x.Func, Producer: x.Producer, Body: body}, bs
 	case *ir.IfThenElse:

@@ -34,6 +34,9 @@ func gpuCooperative(st *State) error {
 				// Any other allocation inside a kernel is one copy per
 				// thread: registers, and Stack or Heap scratch alike.
 				registers[a.Name] = a.Memory != ir.GPUShared && !a.InGlobal
+				// The buffers of a Tuple Func's values (f.0, f.1) share
+				// its memory; its production is found by the Func's name.
+				shared[ir.TupleBase(a.Name)] = shared[a.Name]
 			}
 			return true
 		}, nil)
@@ -99,7 +102,7 @@ func gpuCooperative(st *State) error {
 		if !ok {
 			return &ir.Error{Code: ir.ErrInternal, Directive: "gpu_cooperative", Msg: "compiler bug in pass gpu_cooperative: " + err.Error()}
 		}
-		f := ce.store.Buf
+		f := ir.TupleBase(ce.store.Buf)
 		return ir.Errorf(ir.ErrSchedule, f, "store_in(GPUShared)", "%s is stored in GPU shared memory and produced by the block's threads together, but what it stores depends on the thread through %s (%s), so the threads would fill the block's one copy each with its own region", f, ce.through, ce.Error()).
 			WithLegal("compute %s at the block level (outside the thread loops), compute what it reads per thread outside it, or store %s per thread (Register or Heap)", f, f)
 	}
@@ -134,7 +137,7 @@ func nestedShared(s ir.Stmt) string {
 	name := ""
 	ir.WalkStmt(s, func(x ir.Stmt) bool {
 		if a, ok := x.(*ir.Allocate); ok && a.Memory == ir.GPUShared && name == "" {
-			name = a.Name
+			name = ir.TupleBase(a.Name)
 		}
 		return name == ""
 	}, nil)

@@ -227,7 +227,7 @@ func (o *ownership) walk(body ir.Stmt, visit func(*access) ([]ir.Expr, error)) (
 		if args, err = visit(newAccess(false, c.Args, st)); err != nil || args == nil {
 			return e
 		}
-		return &ir.Call{T: c.T, Kind: c.Kind, Name: c.Name, Args: args, Ref: c.Ref}
+		return &ir.Call{T: c.T, Kind: c.Kind, Name: c.Name, Args: args, Index: c.Index, Ref: c.Ref}
 	}
 	var mut func(ir.Stmt) ir.Stmt
 	mut = func(s ir.Stmt) ir.Stmt {

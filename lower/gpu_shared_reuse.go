@@ -224,6 +224,13 @@ func sharedLifetimes(body ir.Stmt, names map[string]int) ([]lifetime, []int) {
 				touch(x.Name)
 			case *ir.ProducerConsumer:
 				touch(x.Func)
+				// A Tuple Func's production names its values' buffers.
+				for i := 0; ; i++ {
+					if _, ok := names[ir.TupleElem(x.Func, i)]; !ok {
+						break
+					}
+					touch(ir.TupleElem(x.Func, i))
+				}
 			}
 			return true
 		}, exprs)

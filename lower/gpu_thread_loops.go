@@ -92,23 +92,64 @@ func (c *spmd) convert(s ir.Stmt, inThreads bool) ir.Stmt {
 		c.dependent[x.Name] = c.threadDependent(x.Min) || c.threadDependent(x.Extent)
 		return &ir.For{Name: x.Name, Min: x.Min, Extent: x.Extent, Kind: x.Kind, Body: c.convert(x.Body, inThreads)}
 	case *ir.LetStmt:
+		if !inThreads && isTupleStore(x) {
+			// The values of a Tuple Func's point, then its stores
+			// (storage_flattening): thread 0 computes and stores them
+			// all, so no other thread reads a value it is storing.
+			return c.firstThread(x)
+		}
 		c.dependent[x.Name] = c.threadDependent(x.Value)
 		return &ir.LetStmt{Name: x.Name, Value: x.Value, Body: c.convert(x.Body, inThreads)}
 	case *ir.Store:
 		if !inThreads {
-			zero := ir.Expr(ir.True)
-			for d := 0; d < 3; d++ {
-				if c.block[d] != 1 {
-					zero = ir.AndE(zero, ir.Bin(ir.EQ, v(ir.ThreadID[d]), ir.Int(0)))
-				}
-			}
-			if z := ir.Simplify(zero); !ir.IsConstValue(z, 1) {
-				return &ir.IfThenElse{Cond: z, Then: x}
-			}
+			return c.firstThread(x)
 		}
 		return x
 	}
 	return ir.MapStmt(s, func(y ir.Stmt) ir.Stmt { return c.convert(y, inThreads) }, nil)
+}
+
+// firstThread makes s, a statement at the block level, run on the
+// block's first thread only.
+func (c *spmd) firstThread(s ir.Stmt) ir.Stmt {
+	zero := ir.Expr(ir.True)
+	for d := 0; d < 3; d++ {
+		if c.block[d] != 1 {
+			zero = ir.AndE(zero, ir.Bin(ir.EQ, v(ir.ThreadID[d]), ir.Int(0)))
+		}
+	}
+	if z := ir.Simplify(zero); !ir.IsConstValue(z, 1) {
+		return &ir.IfThenElse{Cond: z, Then: s}
+	}
+	return s
+}
+
+// isTupleStore reports whether s is a chain of lets around two or more
+// stores and nothing else (but traces): the store of one point of a
+// Tuple Func, whose values are all bound before any is stored.
+func isTupleStore(s ir.Stmt) bool {
+	for {
+		l, ok := s.(*ir.LetStmt)
+		if !ok {
+			break
+		}
+		s = l.Body
+	}
+	b, ok := s.(*ir.Block)
+	if !ok {
+		return false
+	}
+	stores := 0
+	for _, x := range b.Stmts {
+		switch x.(type) {
+		case *ir.Store:
+			stores++
+		case *ir.Evaluate:
+		default:
+			return false
+		}
+	}
+	return stores >= 2
 }
 
 // idleGuard returns `thread_id_d == 0` over the dimensions d of the block

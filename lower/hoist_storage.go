@@ -58,11 +58,26 @@ func hoistStorage(st *State) error {
 	return nil
 }
 
-// hoistOne moves f's allocation to the top of loop site's body (site ""
-// is the whole statement).
+// hoistOne moves f's allocation (each of a Tuple Func's, one per value)
+// to the top of loop site's body (site "" is the whole statement).
 func hoistOne(s ir.Stmt, f *ir.Function, site string) (ir.Stmt, error) {
+	if !f.IsTuple() {
+		return hoistBuffer(s, f, f.Name, site)
+	}
+	for i := range f.Types {
+		var err error
+		if s, err = hoistBuffer(s, f, ir.TupleElem(f.Name, i), site); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// hoistBuffer moves the allocation buf of f to the top of loop site's
+// body.
+func hoistBuffer(s ir.Stmt, f *ir.Function, buf, site string) (ir.Stmt, error) {
 	if site == "" {
-		return hoistInto(s, f, "the root", false)
+		return hoistInto(s, f, buf, "the root", false)
 	}
 	outer := loopPath(s, site)
 	if outer == nil {
@@ -70,7 +85,7 @@ func hoistOne(s ir.Stmt, f *ir.Function, site string) (ir.Stmt, error) {
 	}
 	var err error
 	out := wrapLoopBody(s, site, func(body ir.Stmt) ir.Stmt {
-		b, e := hoistInto(body, f, "loop "+shortLoop(site), insideGPU(outer))
+		b, e := hoistInto(body, f, buf, "loop "+shortLoop(site), insideGPU(outer))
 		if e != nil {
 			err = e
 			return body
@@ -86,10 +101,10 @@ type crossed struct {
 	lets  map[string]ir.Expr
 }
 
-// hoistInto returns body with f's allocation moved to its top, sized for
-// every realization inside.
+// hoistInto returns body with f's allocation buf moved to its top, sized
+// for every realization inside.
 // inKernel says the hoist level is inside a GPU kernel.
-func hoistInto(body ir.Stmt, f *ir.Function, where string, inKernel bool) (ir.Stmt, error) {
+func hoistInto(body ir.Stmt, f *ir.Function, buf, where string, inKernel bool) (ir.Stmt, error) {
 	var found *ir.Allocate
 	var path crossed
 	count := 0
@@ -97,7 +112,7 @@ func hoistInto(body ir.Stmt, f *ir.Function, where string, inKernel bool) (ir.St
 	walk = func(s ir.Stmt, c crossed) {
 		switch x := s.(type) {
 		case *ir.Allocate:
-			if x.Name == f.Name {
+			if x.Name == buf {
 				count++
 				if found == nil {
 					found, path = x, c
@@ -174,7 +189,7 @@ func hoistInto(body ir.Stmt, f *ir.Function, where string, inKernel bool) (ir.St
 	a := *found
 	a.Extents = extents
 	a.Body = strip(body)
-	if check := sizeCheck(f.Name, "hoist_storage", extents); check != nil && !inKernel && !insideGPU(path.loops) {
+	if check := sizeCheck(buf, "hoist_storage", extents); check != nil && !inKernel && !insideGPU(path.loops) {
 		return ir.MakeBlock(check, &a), nil
 	}
 	return &a, nil

@@ -118,6 +118,8 @@ func (in *inliner) expand(e ir.Expr, consumer string) (ir.Expr, error) {
 		if in.err != nil {
 			return e
 		}
+		// A call of a Tuple Func reads one of its values.
+		v = ir.TupleValues(v)[c.Index]
 		m := make(map[string]ir.Expr, len(f.Args))
 		for i, a := range f.Args {
 			m[a] = c.Args[i]

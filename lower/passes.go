@@ -227,8 +227,11 @@ type Result struct {
 	// OutputType and OutputDims describe the output buffer.
 	OutputType ir.Type
 	OutputDims int
-	Inputs     []Input
-	Params     []Param
+	// OutputTypes are the types of a Tuple output's values, one buffer
+	// each (named ir.TupleElem(Output, i)); nil for an output of one value.
+	OutputTypes []ir.Type
+	Inputs      []Input
+	Params      []Param
 	// Kernels are the GPU kernels the host statement launches.
 	Kernels []*ir.Kernel
 }
@@ -300,7 +303,7 @@ func Lower(p *Pipeline, opts Options) (res *Result, err error) {
 	}
 	return &Result{
 		Stmt: st.Stmt, LoopNest: st.LoopNest, Output: p.Output,
-		OutputType: out.T, OutputDims: len(out.Args),
+		OutputType: out.T, OutputDims: len(out.Args), OutputTypes: out.Types,
 		Inputs: p.Inputs, Params: p.Params, Kernels: st.Kernels,
 	}, nil
 }

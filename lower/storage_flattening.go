@@ -8,6 +8,13 @@ package lower
 // Load at the flat index sum((x_d - f.min.d) * stride_d). Inputs and the
 // output use their buffer's min and stride variables.
 //
+// A Tuple Func (ir.Function.Types) splits here, as in Halide: one
+// allocation per value, f.0, f.1, ... (ir.TupleElem), all of the
+// Realize's shape and indexed by the same f.min / f.stride lets; a
+// Provide of its values binds each to a let f.value.<i>, then stores them
+// all, so an update reads only old values; a call of value i loads f.<i>.
+// A Tuple output's buffers f.<i> have their own stride variables.
+//
 // Before: allocation_bounds, storage_folding. After: no Realize, Provide, or Func or image
 // Call is left. A host allocation whose size is not a constant is
 // preceded by the run-time check that it fits int32 indices (sizeCheck).
@@ -73,6 +80,29 @@ func storageFlattening(st *State) error {
 	layouts := map[string]layout{}
 	out := st.Funcs[st.P.Output]
 	layouts[out.Name] = bufferLayout(out.Name, len(out.Args))
+	// Each value of a Tuple output has its buffer of its own, with its own
+	// strides; the shapes are the same (Realize checks it).
+	var outElems []layout
+	if out.IsTuple() {
+		for i := range out.Types {
+			outElems = append(outElems, bufferLayout(ir.TupleElem(out.Name, i), len(out.Args)))
+		}
+	}
+	// buffer returns the buffer and layout of value i of Func or input name.
+	buffer := func(name string, i int) (string, layout) {
+		l, ok := layouts[name]
+		if !ok {
+			panic("storage_flattening: no storage for " + name)
+		}
+		f, ok := st.Funcs[name]
+		if !ok || !f.IsTuple() {
+			return name, l
+		}
+		if name == out.Name {
+			l = outElems[i]
+		}
+		return ir.TupleElem(name, i), l
+	}
 	for _, in := range st.P.Inputs {
 		layouts[in.Name] = bufferLayout(in.Name, in.Dims)
 	}
@@ -80,11 +110,8 @@ func storageFlattening(st *State) error {
 	fe = func(e ir.Expr) ir.Expr {
 		e = ir.MapExpr(e, fe)
 		if c, ok := e.(*ir.Call); ok && (c.Kind == ir.CallFunc || c.Kind == ir.CallImage) {
-			l, ok := layouts[c.Name]
-			if !ok {
-				panic("storage_flattening: no storage for " + c.Name)
-			}
-			return &ir.Load{T: c.T, Buf: c.Name, Index: l.index(c.Args)}
+			buf, l := buffer(c.Name, c.Index)
+			return &ir.Load{T: c.T, Buf: buf, Index: l.index(c.Args)}
 		}
 		return e
 	}
@@ -132,7 +159,17 @@ func storageFlattening(st *State) error {
 			} else {
 				delete(layouts, s.Func)
 			}
-			alloc := wrapLets(&ir.Allocate{Name: s.Func, T: s.T, Memory: s.Memory, Extents: extents, PerThread: s.PerThread, InGlobal: s.InGlobal, Body: body}, lets)
+			// A Tuple Func has one allocation per value, all of one shape
+			// (Halide's f.0, f.1, ...).
+			f := st.Funcs[s.Func]
+			for i := f.Values() - 1; i >= 0; i-- {
+				name := s.Func
+				if f.IsTuple() {
+					name = ir.TupleElem(s.Func, i)
+				}
+				body = &ir.Allocate{Name: name, T: f.ValueType(i), Memory: s.Memory, Extents: extents, PerThread: s.PerThread, InGlobal: s.InGlobal, Body: body}
+			}
+			alloc := wrapLets(body, lets)
 			if gpuDepth == 0 {
 				// Sizes computed in a kernel are checked before its
 				// launch (gpu_kernels).
@@ -142,25 +179,44 @@ func storageFlattening(st *State) error {
 			}
 			return alloc
 		case *ir.Provide:
-			l, ok := layouts[s.Func]
-			if !ok {
-				panic("storage_flattening: no storage for " + s.Func)
-			}
 			args := make([]ir.Expr, len(s.Args))
 			for i, a := range s.Args {
 				args[i] = fe(a)
 			}
-			store := &ir.Store{Buf: s.Func, Index: l.index(args), Value: fe(s.Value), Atomic: s.Atomic}
-			if f, ok := st.Funcs[s.Func]; ok && f.Schedule.TraceStores {
-				// The trace reads back what was stored.
-				stored := &ir.Load{T: f.T, Buf: s.Func, Index: store.Index}
-				return ir.MakeBlock(store, &ir.Evaluate{X: ir.TraceStore(s.Func, stored, args)})
+			f := st.Funcs[s.Func]
+			values := ir.TupleValues(s.Value)
+			if len(values) == 1 {
+				buf, l := buffer(s.Func, 0)
+				return flatStore(f, buf, l.index(args), fe(s.Value), args, s.Atomic)
 			}
-			return store
+			// A Tuple Func's values are all computed before any is stored
+			// (an update reads the old values): each is bound by a let,
+			// then stored to its buffer.
+			var stores []ir.Stmt
+			var binds []let
+			for i, val := range values {
+				name := s.Func + ".value." + itoa(i)
+				binds = append(binds, let{name, fe(val)})
+				buf, l := buffer(s.Func, i)
+				stores = append(stores, flatStore(f, buf, l.index(args), &ir.Var{T: val.Type(), Name: name}, args, s.Atomic))
+			}
+			return wrapLets(ir.MakeBlock(stores...), binds)
 		}
 		return ir.MapStmt(s, fs, fe)
 	}
 	st.Stmt = fs(st.Stmt)
 	st.flattened = true
 	return nil
+}
+
+// flatStore is the store of value at index of buffer buf of Func f (nil
+// for none known), followed by its trace where f traces its stores.
+func flatStore(f *ir.Function, buf string, index, value ir.Expr, args []ir.Expr, atomic bool) ir.Stmt {
+	store := &ir.Store{Buf: buf, Index: index, Value: value, Atomic: atomic}
+	if f != nil && f.Schedule.TraceStores {
+		// The trace reads back what was stored.
+		stored := &ir.Load{T: value.Type(), Buf: buf, Index: index}
+		return ir.MakeBlock(store, &ir.Evaluate{X: ir.TraceStore(buf, stored, args)})
+	}
+	return store
 }

@@ -187,6 +187,7 @@ func hasCollective(s ir.Stmt) bool {
 		case *ir.Allocate:
 			if x.Memory == ir.GPUShared {
 				shared[x.Name] = true
+				shared[ir.TupleBase(x.Name)] = true // a Tuple Func's value
 			}
 			return x.Memory == ir.GPUShared
 		case *ir.ProducerConsumer:

@@ -64,6 +64,9 @@ func validateSchedules(st *State) error {
 	for _, name := range st.Order {
 		f := st.Funcs[name]
 		s := f.Schedule
+		if err := validateTuple(f); err != nil {
+			return err
+		}
 		if s.Compute.Kind == ir.LevelAt {
 			if _, err := levelLoop(st, f, s.Compute, "compute_at"); err != nil {
 				return err
@@ -210,4 +213,21 @@ func kindWord(k ir.ForKind) string {
 		return "GPU block"
 	}
 	return "parallel"
+}
+
+// validateTuple refuses the directive a Tuple Func does not support:
+// atomic updates (each value would be its own atomic store, so another
+// thread could see one value updated and the other not; Halide takes a
+// mutex).
+func validateTuple(f *ir.Function) error {
+	if !f.IsTuple() {
+		return nil
+	}
+	for i, u := range f.Updates {
+		if u.Schedule.Atomic {
+			return ir.Errorf(ir.ErrTuple, f.Name, "atomic", "update %d of the Tuple Func %s is atomic: each of its %d values would be stored atomically on its own, so a thread could read one value of another thread's update and the other value of its own", i, f.Name, len(f.Types)).
+				WithLegal("run the update's RVar loops serially (no Atomic), or split %s into one Func per value if each value's update is associative on its own", f.Name)
+		}
+	}
+	return nil
 }

@@ -33,6 +33,11 @@ func Verify(st *State) error {
 	}
 	out := st.Funcs[st.P.Output]
 	addBuf(out.Name, len(out.Args))
+	if out.IsTuple() {
+		for i := range out.Types {
+			addBuf(ir.TupleElem(out.Name, i), len(out.Args))
+		}
+	}
 	vr.stmt(st.Stmt)
 	if vr.err != nil {
 		return vr.err

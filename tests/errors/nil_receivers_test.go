@@ -54,9 +54,13 @@ var receivers = map[string][]receiver{
 		{"Definer{}", func() any { return halide.Definer{} }, true},
 		{"Define of a new Func", func() any { return halide.NewFunc("f").Define(x) }, false},
 	},
-	"Var":       {{"Var{}", func() any { return halide.Var{} }, true}},
-	"RVar":      {{"RVar{}", func() any { return halide.RVar{} }, true}},
-	"Expr":      {{"Expr{}", func() any { return halide.Expr{} }, true}},
+	"Var":  {{"Var{}", func() any { return halide.Var{} }, true}},
+	"RVar": {{"RVar{}", func() any { return halide.RVar{} }, true}},
+	"Expr": {{"Expr{}", func() any { return halide.Expr{} }, true}},
+	"Tuple": {
+		{"Tuple{}", func() any { return halide.Tuple{} }, true},
+		{"NewTuple(x, 1)", func() any { return halide.NewTuple(x, 1) }, false},
+	},
 	"RangeSpec": {{"RangeSpec{}", func() any { return halide.RangeSpec{} }, false}},
 	"RDom": {
 		{"(*RDom)(nil)", func() any { return (*halide.RDom)(nil) }, true},
@@ -204,6 +208,10 @@ var functions = map[string]func() (result any, bad bool){
 	"Select":               func() (any, bool) { return halide.Select(nil, nil, nil), true },
 	"Sqrt":                 func() (any, bool) { return halide.Sqrt(&halide.Buffer[float32]{}), true },
 	"Sum":                  func() (any, bool) { return halide.Sum(halide.RVar{}), true },
+	"Argmax":               func() (any, bool) { return halide.Argmax(halide.Expr{}), true },
+	"Argmin":               func() (any, bool) { return halide.Argmin((*halide.RDom)(nil)), true },
+	"NewTuple":             func() (any, bool) { return halide.NewTuple(), true },
+	"SelectTuple":          func() (any, bool) { return halide.SelectTuple(nil, halide.Tuple{}, halide.Tuple{}), true },
 	"Unbounded":            func() (any, bool) { return halide.Unbounded(), false },
 	"UnsafePromiseClamped": func() (any, bool) { return halide.UnsafePromiseClamped(halide.Expr{}, 0, 1), true },
 }
@@ -280,6 +288,8 @@ func carried(v any) (error, bool) {
 		_, err := halide.NewPipeline(r).Lower()
 		return err, true
 	case halide.Expr:
+		return r.Err(), true
+	case halide.Tuple:
 		return r.Err(), true
 	case halide.Var:
 		return r.Err(), true

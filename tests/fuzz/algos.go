@@ -231,7 +231,7 @@ func containsDollar(s string) bool {
 }
 
 // Algos are the algorithms of the fuzzer.
-var Algos = []*Algo{blurAlgo(), gemmAlgo(), conv1dAlgo(), histAlgo(), tensorProductAlgo(), depthwiseAlgo(), stencilAlgo(), bitopsAlgo()}
+var Algos = []*Algo{blurAlgo(), gemmAlgo(), conv1dAlgo(), histAlgo(), tensorProductAlgo(), depthwiseAlgo(), stencilAlgo(), bitopsAlgo(), argmaxAlgo()}
 
 // AlgoByName returns the algorithm called name, or nil.
 func AlgoByName(name string) *Algo {

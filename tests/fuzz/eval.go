@@ -650,6 +650,35 @@ func (ev *Evaluator) eval(e *PExpr, en *env) float64 {
 			}
 		})
 		return acc
+	case "argmax", "argmin":
+		// Halide's argmax: the first point (first dimension innermost)
+		// where A[0] beats every earlier one; before any, the
+		// coordinates 0 and the lowest (highest) value of its type.
+		r := ev.P.RDoms[e.R]
+		sub := &env{p: en.p, n: en.n, bare: en.bare, rvars: map[string]int{}}
+		coords := make([]int, len(r.Mins))
+		best := math.Inf(-1)
+		switch {
+		case e.Op == "argmin" && e.A[0].F:
+			best = math.Inf(1)
+		case e.Op == "argmin":
+			best = math.MaxInt32
+		case !e.A[0].F:
+			best = math.MinInt32
+		}
+		ev.iterate(r, sub, func() {
+			v := ev.eval(e.A[0], sub)
+			if (e.Op == "argmax" && v > best) || (e.Op == "argmin" && v < best) {
+				best = v
+				for d := range coords {
+					coords[d] = sub.rvars[rvarName(r, d)]
+				}
+			}
+		})
+		if e.N == "v" {
+			return best
+		}
+		return float64(coords[e.N[0]-'0'])
 	}
 	ev.fail("invalid", "unknown expression %q", e.Op)
 	return 0

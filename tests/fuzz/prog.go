@@ -103,6 +103,9 @@ type PBound struct {
 //	"sel" (cond, a, b); "<", "==" (2 args, bool); "cast" (to F);
 //	"undef" (only as the third argument of an update's top-level "sel");
 //	"sum", "maximum", "minimum" of A[0] over RDom R;
+//	"argmax", "argmin" of A[0] over RDom R, value N of the Tuple: "v" the
+//	extreme value (of A[0]'s type), "0", "1" the int32 coordinate of that
+//	dimension of the RDom where it is first reached;
 //	"&", "|", "^", "<<", ">>" (2 int args), "~" (1); "mux" (index, values...);
 //	"popcount", "clz", "ctz" (1 int arg, counts of its 32 bits); "sin",
 //	"tanh" (1 float arg), "atan2" (2), in double precision rounded to float32;
@@ -188,13 +191,22 @@ func callsIn(es []*PExpr, name string, reductions bool) bool {
 			if (x.Op == "call" || x.Op == "in") && x.N == name {
 				found = true
 			}
-			if !reductions && (x.Op == "sum" || x.Op == "maximum" || x.Op == "minimum") {
+			if !reductions && isReduction(x.Op) {
 				return false
 			}
 			return !found
 		})
 	}
 	return found
+}
+
+// isReduction says whether op is an inline reduction (an anonymous Func).
+func isReduction(op string) bool {
+	switch op {
+	case "sum", "maximum", "minimum", "argmax", "argmin":
+		return true
+	}
+	return false
 }
 
 // pureArg says whether update argument i is the bare pure var of
@@ -358,6 +370,12 @@ func (p *Prog) typeErr() string {
 		switch e.Op {
 		case "+", "-", "*", "/", "%", "min", "max", "clamp", "sum", "maximum", "minimum":
 			same(e.A...)
+		case "argmax", "argmin":
+			if e.N == "v" {
+				same(e.A...)
+			} else if e.F || isBool(e.A[0]) {
+				bad = e.Op + " coordinate of a bool or as a float"
+			}
 		case "sel":
 			same(e.A[1:]...)
 		case "&", "|", "^", "<<", ">>", "~", "popcount", "clz", "ctz":

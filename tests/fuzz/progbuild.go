@@ -259,6 +259,12 @@ func (b *builder) expr(e *PExpr) halide.Expr {
 		return halide.Maximum(x(0))
 	case "minimum":
 		return halide.Minimum(x(0))
+	case "argmax", "argmin":
+		t := halide.Argmax(x(0))
+		if e.Op == "argmin" {
+			t = halide.Argmin(x(0))
+		}
+		return t.Elem(argIndex(e, b.p.RDoms[e.R]))
 	}
 	panic(fmt.Sprintf("fuzz: unknown program expression %q", e.Op))
 }
@@ -268,6 +274,15 @@ func (b *builder) expr(e *PExpr) halide.Expr {
 var typedType = map[string]halide.Type{"f16": halide.Float16, "bf16": halide.BFloat16, "f64": halide.Float64, "i64": halide.Int64, "u64": halide.UInt64}
 
 var typedName = map[string]string{"f16": "Float16", "bf16": "BFloat16", "f64": "Float64", "i64": "Int64", "u64": "UInt64"}
+
+// argIndex is the value of the Tuple of an "argmax" or "argmin" over r
+// that e picks: a coordinate, or the value after them.
+func argIndex(e *PExpr, r *PRDom) int {
+	if e.N == "v" {
+		return len(r.Mins)
+	}
+	return int(e.N[0] - '0')
+}
 
 // satType is the type of each "sat" target.
 var satType = map[string]halide.Type{"u8": halide.UInt8, "i8": halide.Int8, "u16": halide.UInt16, "i16": halide.Int16,
@@ -307,6 +322,8 @@ func (p *Prog) goExpr(e *PExpr) string {
 		return fmt.Sprintf("%s.At(%s)", e.N, all())
 	case "min", "max", "clamp", "sum", "maximum", "minimum":
 		return fmt.Sprintf("halide.%s%s(%s)", strings.ToUpper(e.Op[:1]), e.Op[1:], all())
+	case "argmax", "argmin":
+		return fmt.Sprintf("halide.%s(%s).Elem(%d)", strings.ToUpper(e.Op[:1])+e.Op[1:], g(0), argIndex(e, p.RDoms[e.R]))
 	case "sel":
 		return fmt.Sprintf("halide.Select(%s)", all())
 	case "undef":

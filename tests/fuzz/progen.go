@@ -604,16 +604,31 @@ func (g *pgen) where(r *PRDom, names []string) *PExpr {
 }
 
 // inlineReduction draws Sum, Maximum or Minimum of an expression over a
-// new RDom.
+// new RDom, or a value of its Argmax or Argmin (a Tuple-valued reduction:
+// the extreme value, or one coordinate of where it is, cast to float if
+// a float is wanted).
 func (g *pgen) inlineReduction(float bool, c *ectx) *PExpr {
 	ri, names := g.newRDom(g.intn(1, 2))
 	sub := *c
 	sub.rvars, sub.reduce, sub.self = names, false, nil
-	body := g.expr(float, 2, &sub)
-	if !usesRVar(body, names) {
-		body = &PExpr{Op: "+", F: float, A: []*PExpr{body, cast(float, &PExpr{Op: "r", N: names[0]})}}
+	op := []string{"sum", "sum", "maximum", "minimum", "argmax", "argmin"}[g.rng.Intn(6)]
+	coord := ""
+	bodyF := float
+	if (op == "argmax" || op == "argmin") && g.p_(0.6) {
+		coord = string(rune('0' + g.rng.Intn(len(names))))
+		bodyF = g.p_(0.5)
 	}
-	return &PExpr{Op: []string{"sum", "sum", "maximum", "minimum"}[g.rng.Intn(4)], F: float, R: ri, A: []*PExpr{body}}
+	body := g.expr(bodyF, 2, &sub)
+	if !usesRVar(body, names) {
+		body = &PExpr{Op: "+", F: bodyF, A: []*PExpr{body, cast(bodyF, &PExpr{Op: "r", N: names[0]})}}
+	}
+	switch {
+	case op != "argmax" && op != "argmin":
+		return &PExpr{Op: op, F: float, R: ri, A: []*PExpr{body}}
+	case coord == "":
+		return &PExpr{Op: op, F: float, R: ri, N: "v", A: []*PExpr{body}}
+	}
+	return cast(float, &PExpr{Op: op, R: ri, N: coord, A: []*PExpr{body}})
 }
 
 func usesRVar(e *PExpr, names []string) bool {

@@ -25,6 +25,9 @@ func pipelines() map[string]*halide.Func {
 		f, _, _ := stencil(level)
 		out["stencil_"+level] = f
 	}
+	for _, memory := range []string{"shared", "registers"} {
+		out["tuple_argmax_"+memory] = tupleArgmax(memory)
+	}
 	return out
 }
 
@@ -107,7 +110,7 @@ func checkKernelsNVCCStack(t *testing.T, ks []*ir.Kernel, stack int) string {
 // in testdata (go test -update rewrites them).
 func TestGoldenCUDA(t *testing.T) {
 	all := pipelines()
-	for _, name := range []string{"tensorproduct_A", "stencil_block", "gemm_tiled_shared"} {
+	for _, name := range []string{"tensorproduct_A", "stencil_block", "gemm_tiled_shared", "tuple_argmax_shared"} {
 		t.Run(name, func(t *testing.T) {
 			l, err := halide.NewPipeline(all[name]).Lower()
 			if err != nil {

@@ -25,7 +25,7 @@ import (
 func main() {
 	cmd := fuzz.NewCommand(fuzz.CommandDefaults{Noun: "schedule", PerKey: "(class, algorithm, target, error)",
 		Timeout: 20 * time.Second, Minimize: 150, MinimizePerKey: 3, Reasons: 0, Every: 1000})
-	algos := flag.String("algos", "", "comma-separated algorithms (default all: blur,gemm,conv1d,hist,tensorproduct,depthwise,stencil,bitops)")
+	algos := flag.String("algos", "", "comma-separated algorithms (default all: blur,gemm,conv1d,hist,tensorproduct,depthwise,stencil,bitops,argmax)")
 	flag.Parse()
 	opt := cmd.Options()
 	as := fuzz.Algos

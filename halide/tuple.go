@@ -1,0 +1,200 @@
+package halide
+
+import (
+	"strings"
+
+	"github.com/gohalide/gohalide/ir"
+)
+
+// Tuple-valued Funcs, as in Halide: a Func may have several values at each
+// point, of possibly different types,
+//
+//	f.Define(x).Is(halide.NewTuple(re, im))
+//
+// and a call picks one of them, f.AtTuple(x).Elem(0) (Halide's f(x)[0]).
+// An update gives every value again,
+//
+//	f.Define().Is(halide.NewTuple(
+//		halide.Select(in.At(r).Gt(f.AtTuple().Elem(1)), r, f.AtTuple().Elem(0)),
+//		halide.Max(f.AtTuple().Elem(1), in.At(r))))
+//
+// and computes all of them from the old values before it stores any. Each
+// value is stored in its own buffer, named f.0, f.1, ... (ir.TupleElem),
+// over one region: the union of the uses of every value. A Tuple output is
+// realized into one buffer per value (RealizeTuple), all of one shape.
+
+// Tuple is the values of a Tuple Func at one point: the value of a
+// definition (NewTuple, SelectTuple) or a call (Func.AtTuple).
+type Tuple struct {
+	elems []Expr
+	err   error
+}
+
+// NewTuple returns the Tuple of values (each a Var, RVar, Param, Go number
+// or Expr, as for E). A Tuple of one value defines an ordinary Func.
+func NewTuple(values ...any) Tuple {
+	if len(values) == 0 {
+		return Tuple{err: ir.Errorf(ir.ErrTuple, "", "NewTuple", "a Tuple of no values").
+			WithLegal("NewTuple(a, b, ...) with at least one value")}
+	}
+	t := Tuple{elems: make([]Expr, len(values))}
+	for i, v := range values {
+		t.elems[i] = E(v)
+		if err := t.elems[i].err; err != nil && t.err == nil {
+			t.err = err
+		}
+	}
+	return t
+}
+
+// Len returns the number of values of t.
+func (t Tuple) Len() int { return len(t.elems) }
+
+// Elem returns value i of t (Halide's t[i]); an i out of range gives an
+// Expr that carries an ErrTuple error.
+func (t Tuple) Elem(i int) Expr {
+	if t.err != nil {
+		return Expr{err: t.err}
+	}
+	if i < 0 || i >= len(t.elems) {
+		return Expr{err: ir.Errorf(ir.ErrTuple, "", "Tuple.Elem", "value %d of a Tuple of %d values", i, len(t.elems)).
+			WithLegal("an index in [0, %d)", len(t.elems))}
+	}
+	return t.elems[i]
+}
+
+// Err returns the first error a value of t carries, if any.
+func (t Tuple) Err() error {
+	if t.err == nil && len(t.elems) == 0 {
+		return ir.Errorf(ir.ErrTuple, "", "Tuple", "an empty Tuple (the zero value) has no values").
+			WithLegal("a Tuple made by NewTuple, SelectTuple or Func.AtTuple")
+	}
+	return t.err
+}
+
+func (t Tuple) String() string {
+	if err := t.Err(); err != nil {
+		return "<error: " + err.Error() + ">"
+	}
+	parts := make([]string, len(t.elems))
+	for i, e := range t.elems {
+		parts[i] = e.String()
+	}
+	return "{" + strings.Join(parts, ", ") + "}"
+}
+
+// SelectTuple returns a where cond holds and b elsewhere, value by value
+// (Halide's tuple_select); a and b must have the same number of values.
+func SelectTuple(cond any, a, b Tuple) Tuple {
+	for _, t := range []Tuple{a, b} {
+		if err := t.Err(); err != nil {
+			return Tuple{err: err}
+		}
+	}
+	if a.Len() != b.Len() {
+		return Tuple{err: ir.Errorf(ir.ErrTuple, "", "SelectTuple", "the Tuples have %d and %d values", a.Len(), b.Len()).
+			WithLegal("two Tuples with the same number of values")}
+	}
+	out := Tuple{elems: make([]Expr, a.Len())}
+	for i := range out.elems {
+		out.elems[i] = Select(cond, a.elems[i], b.elems[i])
+		if err := out.elems[i].err; err != nil {
+			return Tuple{err: err}
+		}
+	}
+	return out
+}
+
+// Values returns the number of values of f at each point: more than one
+// for a Tuple Func, 1 otherwise (0 for a nil, zero or undefined Func).
+func (f *Func) Values() int {
+	if f.nilErr("") != nil || f.fn.Pure == nil {
+		return 0
+	}
+	return f.fn.Values()
+}
+
+// Types returns the types of f's values (one for a Func of one value).
+func (f *Func) Types() []Type {
+	if f.nilErr("") != nil || f.fn.Pure == nil {
+		return nil
+	}
+	ts := make([]Type, f.fn.Values())
+	for i := range ts {
+		ts[i] = f.fn.ValueType(i)
+	}
+	return ts
+}
+
+// AtTuple calls f at the given coordinates and returns all its values
+// (Halide's f(x) of a Tuple Func); pick one with Elem. On a Func of one
+// value it returns a Tuple of that value.
+func (f *Func) AtTuple(args ...any) Tuple {
+	c := f.call(args)
+	if c.err != nil {
+		return Tuple{err: c.err}
+	}
+	call := c.node.(*ir.Call)
+	t := Tuple{elems: make([]Expr, f.fn.Values())}
+	for i := range t.elems {
+		ci := *call
+		ci.T, ci.Index = f.fn.ValueType(i), i
+		t.elems[i] = Expr{node: &ci}
+	}
+	return t
+}
+
+// errTupleCall is the error of a call of the Tuple Func f used as one
+// value.
+func errTupleCall(f *ir.Function, directive string) error {
+	return ir.Errorf(ir.ErrTuple, f.Name, directive, "%s is a Tuple Func of %d values; a call of it is not one value", f.Name, len(f.Types)).
+		WithLegal("pick a value with %s.AtTuple(args...).Elem(i), i in [0, %d)", f.Name, len(f.Types))
+}
+
+// tupleValue returns the IR value of a definition of f with the values of
+// t, each converted to the type of f's value (a constant adapts to it) or
+// an ErrTuple or ErrType error; dir is the directive.
+func (f *Func) tupleValue(t Tuple, dir string) (Expr, error) {
+	if err := t.Err(); err != nil {
+		return Expr{}, withFunc(err, f.fn.Name, dir)
+	}
+	if f.fn.Pure == nil {
+		if t.Len() == 1 {
+			return t.elems[0], nil
+		}
+		nodes := make([]ir.Expr, t.Len())
+		for i, e := range t.elems {
+			nodes[i] = e.node
+		}
+		return Expr{node: ir.MakeTuple(nodes)}, nil
+	}
+	if t.Len() != f.fn.Values() {
+		return Expr{}, ir.Errorf(ir.ErrTuple, f.fn.Name, dir, "the update gives %d values but %s has %d", t.Len(), f.fn.Name, f.fn.Values()).
+			WithLegal("a Tuple of %d values, of types %s", f.fn.Values(), typeList(f))
+	}
+	nodes := make([]ir.Expr, t.Len())
+	for i, e := range t.elems {
+		want := f.fn.ValueType(i)
+		n := e.node
+		if n.Type() != want {
+			if !ir.IsConst(n) {
+				return Expr{}, ir.Errorf(ir.ErrType, f.fn.Name, dir, "value %d of the update has type %s but value %d of %s has type %s", i, n.Type(), i, f.fn.Name, want).
+					WithLegal("values of types %s (Cast converts)", typeList(f))
+			}
+			n = ir.Const(want, constValue(n))
+		}
+		nodes[i] = n
+	}
+	if len(nodes) == 1 {
+		return Expr{node: nodes[0]}, nil
+	}
+	return Expr{node: ir.MakeTuple(nodes)}, nil
+}
+
+func typeList(f *Func) string {
+	parts := make([]string, f.fn.Values())
+	for i := range parts {
+		parts[i] = f.fn.ValueType(i).String()
+	}
+	return "(" + strings.Join(parts, ", ") + ")"
+}
