@@ -45,6 +45,7 @@ const (
 	ErrSharedRace         = ir.ErrSharedRace
 	ErrDivergentBarrier   = ir.ErrDivergentBarrier
 	ErrUninitializedRead  = ir.ErrUninitializedRead
+	ErrSpecializeFail     = ir.ErrSpecializeFail
 	ErrNilObject          = ir.ErrNilObject
 	ErrBadType            = ir.ErrBadType
 	ErrBadArgument        = ir.ErrBadArgument
@@ -410,6 +411,13 @@ func (p *Pipeline) build() (*built, error) {
 					}
 					return true
 				})
+			}
+			for _, cd := range d.Cases() {
+				for _, sp := range cd.Specializations {
+					if err := noteLeaves(sp.Cond); err != nil {
+						return err
+					}
+				}
 			}
 			if i == 0 {
 				c.Pure = &nd

@@ -160,9 +160,7 @@ func exprSize(e ir.Expr, limit int) int {
 }
 
 func copyDef(d *ir.Definition) *ir.Definition {
-	c := *d
+	c := d.CopySchedule()
 	c.Args = append([]ir.Expr(nil), d.Args...)
-	c.Schedule.Dims = append([]ir.Dim(nil), d.Schedule.Dims...)
-	c.Schedule.Splits = append([]ir.Split(nil), d.Schedule.Splits...)
-	return &c
+	return c
 }

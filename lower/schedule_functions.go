@@ -31,6 +31,9 @@ type tailCheck struct {
 	root   string
 	factor int
 	tail   ir.TailStrategy
+	// cond is the condition under which the split's case runs (nil:
+	// always; see specialize.go): the check holds only then.
+	cond ir.Expr
 }
 
 type loopBounds struct{ min, extent ir.Expr }
@@ -127,13 +130,20 @@ func leavesRange(q string, splits []ir.Split, plans []splitPlan, strict bool) (b
 	return false, false, -1
 }
 
-// buildStage returns the loop nest of stage si of f.
-//
-// shared says the threads of a block share f's storage (one copy per
-// block, see threadsShare): then no tail may recompute a point, since two
-// threads would write it.
-func buildStage(st *State, f *ir.Function, si int, shared bool) (ir.Stmt, error) {
-	d := f.Stages()[si]
+// buildCase returns the loop nest of stage si of f, whose definition with
+// the schedule of one of its cases is d; k is what the case's conditions
+// make known (see specialize.go).
+func buildCase(st *State, f *ir.Function, si int, d *ir.Definition, shared bool, k caseFacts) (ir.Stmt, error) {
+	promised := st.promised
+	if len(k.known) > 0 {
+		promised = map[string]ir.Expr{}
+		for n, e := range st.promised {
+			promised[n] = e
+		}
+		for n, e := range k.known {
+			promised[n] = e
+		}
+	}
 	prefix := stagePrefix(f.Name, si)
 	output := f.Name == st.P.Output
 	dims := map[string]loopBounds{}
@@ -149,15 +159,15 @@ func buildStage(st *State, f *ir.Function, si int, shared bool) (ir.Stmt, error)
 		for _, rv := range d.RDom.Vars {
 			// Promised input bounds make RDoms over inputs constant, so
 			// splits of them can be seen to be exact.
-			dims[rv.Name] = loopBounds{ir.Simplify(ir.Substitute(rv.Min, st.promised)), ir.Simplify(ir.Substitute(rv.Extent, st.promised))}
+			dims[rv.Name] = loopBounds{ir.Simplify(k.apply(ir.Substitute(rv.Min, promised))), ir.Simplify(k.apply(ir.Substitute(rv.Extent, promised)))}
 			sub[rv.Name] = v(prefix + rv.Name)
 		}
 	}
 	args := make([]ir.Expr, len(d.Args))
 	for i, a := range d.Args {
-		args[i] = ir.Substitute(a, sub)
+		args[i] = ir.Substitute(k.apply(a), sub)
 	}
-	var body ir.Stmt = &ir.Provide{Func: f.Name, Value: ir.Substitute(d.Value, sub), Args: args, Atomic: d.Schedule.Atomic}
+	var body ir.Stmt = &ir.Provide{Func: f.Name, Value: ir.Substitute(k.apply(d.Value), sub), Args: args, Atomic: d.Schedule.Atomic}
 
 	// A Func.bound fixes the region (bounds_inference) and the allocation
 	// (allocation_bounds) of a pure var, so a constant bound's extent is the
@@ -168,7 +178,7 @@ func buildStage(st *State, f *ir.Function, si int, shared bool) (ir.Stmt, error)
 	if !output {
 		for _, b := range f.Schedule.Bounds {
 			bounded[b.Var] = true
-			if e, ok := ir.AsInt(ir.Simplify(ir.Substitute(b.Extent, st.promised))); ok {
+			if e, ok := ir.AsInt(ir.Simplify(k.apply(ir.Substitute(b.Extent, promised)))); ok {
 				boundExt[b.Var] = e
 			}
 		}
@@ -212,7 +222,7 @@ func buildStage(st *State, f *ir.Function, si int, shared bool) (ir.Stmt, error)
 			if output && !exact {
 				if roots[sp.Old] {
 					if tail == ir.ShiftInwards || tail == ir.RoundUp {
-						st.tails = append(st.tails, tailCheck{f.Name, si, sp.Old, sp.Factor, tail})
+						st.tails = append(st.tails, tailCheck{f.Name, si, sp.Old, sp.Factor, tail, k.path})
 					}
 				} else if isConst && (tail == ir.RoundUp || (tail == ir.ShiftInwards && e < int64(sp.Factor))) {
 					return nil, ir.Errorf(ir.ErrSchedule, f.Name, "split", "split of %s (extent %d) by %d with %s would write outside the output", sp.Old, e, sp.Factor, tail).
@@ -403,6 +413,24 @@ func countCalls(s ir.Stmt, f string) int {
 	return n
 }
 
+// loopCalls counts the calls to f in the bodies of the loops called name
+// in s (one per case of a specialized consumer), -1 for no such loop.
+func loopCalls(s ir.Stmt, name, f string) int {
+	n, found := 0, false
+	ir.WalkStmt(s, func(x ir.Stmt) bool {
+		if l, ok := x.(*ir.For); ok && l.Name == name {
+			n += countCalls(l.Body, f)
+			found = true
+			return false
+		}
+		return true
+	}, nil)
+	if !found {
+		return -1
+	}
+	return n
+}
+
 // findLoop returns the loop called name in s, or nil.
 func findLoop(s ir.Stmt, name string) *ir.For {
 	var found *ir.For
@@ -507,8 +535,7 @@ func inject(st *State, s ir.Stmt, f *ir.Function) (ir.Stmt, error) {
 		// compute_root: a walk of the whole statement per Func made long
 		// pipelines quadratic.
 		n := countCalls(s, f.Name)
-		l := findLoop(s, name)
-		if l == nil || countCalls(l.Body, f.Name) != n {
+		if loopCalls(s, name, f.Name) != n {
 			return nil, ir.Errorf(ir.ErrComputeAt, f.Name, "compute_at", "the loop %s does not contain every use of %s", name, f.Name).
 				WithLegal("%s", legalLoops(s, f.Name, n))
 		}

@@ -40,16 +40,76 @@ func levelLoop(st *State, f *ir.Function, l ir.LoopLevel, directive string) (str
 	if si >= len(stages) {
 		return "", ir.Errorf(ir.ErrComputeAt, f.Name, directive, "%s has no stage %d", c.Name, si)
 	}
+	cases := stageCases(stages[si])
+	if len(cases) == 0 {
+		cases = []*ir.Definition{stages[si]}
+	}
 	var all []string
-	for i := len(stages[si].Schedule.Dims) - 1; i >= 0; i-- {
-		d := stages[si].Schedule.Dims[i]
+	for i := len(cases[0].Schedule.Dims) - 1; i >= 0; i-- {
+		d := cases[0].Schedule.Dims[i]
 		all = append(all, d.Name)
 		if ir.MatchDim(d.Name, l.Var) {
+			if len(cases) > 1 {
+				return commonLoop(f, c, si, cases, d.Name, directive)
+			}
 			return stagePrefix(c.Name, si) + d.Name, nil
 		}
 	}
+	if len(cases) > 1 {
+		return commonLoop(f, c, si, cases, l.Var, directive)
+	}
 	return "", ir.Errorf(ir.ErrComputeAt, f.Name, directive, "stage %d of %s has no loop %s", si, c.Name, l.Var).
 		WithLegal("the loops of %s, outermost first: %s", c.Name, strings.Join(all, ", "))
+}
+
+// commonLoop returns the full name of loop q (qualified, or as the user
+// wrote it) of stage si of c, a stage with specializations, when every
+// case has it: f, computed or stored there, is then produced inside the
+// loop in each case (schedule_functions puts it in every copy). A loop
+// only some cases have is an error listing the loops all cases have
+// (Halide too places a Func at one level for all the cases).
+func commonLoop(f, c *ir.Function, si int, cases []*ir.Definition, q, directive string) (string, error) {
+	var name string
+	var missing []int
+	for k, d := range cases {
+		found := ""
+		for _, dim := range d.Schedule.Dims {
+			if dim.Name == q || (name == "" && ir.MatchDim(dim.Name, q)) {
+				found = dim.Name
+			}
+		}
+		if found == "" {
+			missing = append(missing, k)
+			continue
+		}
+		if name == "" {
+			name = found
+		}
+	}
+	if name != "" && len(missing) == 0 {
+		return stagePrefix(c.Name, si) + name, nil
+	}
+	var common []string
+	first := cases[0].Schedule.Dims
+	for i := len(first) - 1; i >= 0; i-- {
+		in := true
+		for _, d := range cases[1:] {
+			has := false
+			for _, dim := range d.Schedule.Dims {
+				has = has || dim.Name == first[i].Name
+			}
+			in = in && has
+		}
+		if in {
+			common = append(common, first[i].Name)
+		}
+	}
+	legal := "compute_root"
+	if len(common) > 0 {
+		legal = "a loop every case of stage " + itoa(si) + " of " + c.Name + " has, outermost first: " + strings.Join(common, ", ")
+	}
+	return "", ir.Errorf(ir.ErrComputeAt, f.Name, directive, "stage %d of %s is specialized, and the loop %s is not in every case (its cases run with different loops), so %s would not be produced in the other cases", si, c.Name, q, f.Name).
+		WithLegal("%s", legal)
 }
 
 func validateSchedules(st *State) error {
@@ -104,33 +164,45 @@ func validateSchedules(st *State) error {
 					WithLegal("one of %s", strings.Join(f.Args, ", "))
 			}
 		}
-		for si, d := range f.Stages() {
-			for k, sp := range d.Schedule.Splits {
-				if sp.Kind != ir.SplitVar {
-					continue
+		for si, sd := range f.Stages() {
+			for _, d := range stageCases(sd) {
+				if err := validateCase(f, si, d); err != nil {
+					return err
 				}
-				rvar := isRVarName(d, sp.Old)
-				if sp.Tail == ir.ShiftInwards && si > 0 {
-					legal := "GuardWithIf, or RoundUp (Auto picks one)"
-					if rvar || innerSplitVars(d.Schedule.Splits[:k])[sp.Old] {
-						// RoundUp is refused there too (schedule_functions).
-						legal = "GuardWithIf (or Auto)"
-					}
-					return ir.Errorf(ir.ErrSchedule, name, "split", "ShiftInwards on %s in update %d of %s would compute some points twice, and an update is not idempotent", sp.Old, si-1, name).
-						WithLegal("%s", legal)
-				}
-				if sp.Tail == ir.RoundUp && rvar {
-					return ir.Errorf(ir.ErrSchedule, name, "split", "RoundUp on the RVar %s of %s would reduce over points outside the RDom", sp.Old, name).
-						WithLegal("GuardWithIf")
-				}
-			}
-			if err := checkRVarLoops(f, si, d); err != nil {
-				return err
-			}
-			if err := checkRVarOrder(f, si, d); err != nil {
-				return err
 			}
 		}
+	}
+	return nil
+}
+
+// validateCase checks the tails and RVar loops of stage si of f, d with
+// the schedule of one of its cases.
+func validateCase(f *ir.Function, si int, d *ir.Definition) error {
+	name := f.Name
+	for k, sp := range d.Schedule.Splits {
+		if sp.Kind != ir.SplitVar {
+			continue
+		}
+		rvar := isRVarName(d, sp.Old)
+		if sp.Tail == ir.ShiftInwards && si > 0 {
+			legal := "GuardWithIf, or RoundUp (Auto picks one)"
+			if rvar || innerSplitVars(d.Schedule.Splits[:k])[sp.Old] {
+				// RoundUp is refused there too (schedule_functions).
+				legal = "GuardWithIf (or Auto)"
+			}
+			return ir.Errorf(ir.ErrSchedule, name, "split", "ShiftInwards on %s in update %d of %s would compute some points twice, and an update is not idempotent", sp.Old, si-1, name).
+				WithLegal("%s", legal)
+		}
+		if sp.Tail == ir.RoundUp && rvar {
+			return ir.Errorf(ir.ErrSchedule, name, "split", "RoundUp on the RVar %s of %s would reduce over points outside the RDom", sp.Old, name).
+				WithLegal("GuardWithIf")
+		}
+	}
+	if err := checkRVarLoops(f, si, d); err != nil {
+		return err
+	}
+	if err := checkRVarOrder(f, si, d); err != nil {
+		return err
 	}
 	return nil
 }

@@ -1,0 +1,184 @@
+package lower
+
+// Specializations (Halide's Stage::specialize, ScheduleFunctions'
+// build_produce and Specialize.cpp): a stage with cases is built as
+// "if (c1) { nest 1 } else if (c2) { nest 2 } else { default nest }", each
+// nest with its case's schedule and the stage's one definition, so the
+// conditions are tested once per production of the stage. Inside a case
+// what its condition says is known and substituted: a bool Param it
+// tests, p == c for a Param or buffer variable p, and the condition's
+// conjuncts themselves. A specialize_fail ends the chain with a failing
+// assertion in place of the default nest. This file is part of
+// schedule_functions; bounds_inference and allocation_bounds take the union
+// of the cases' regions, since bounds.Required and bounds.Touched walk both
+// branches of an if.
+
+import (
+	"github.com/gohalide/gohalide/ir"
+)
+
+// caseView returns the stage d (its algorithm) with the schedule of case c.
+func caseView(d, c *ir.Definition) *ir.Definition {
+	if c == d {
+		return d
+	}
+	v := *d
+	v.Schedule = c.Schedule
+	v.Specializations = nil
+	return &v
+}
+
+// stageCases returns stage d once per schedule it may run with (d's own
+// and its specializations', recursively; not a default a specialize_fail
+// replaces), each with d's algorithm.
+func stageCases(d *ir.Definition) []*ir.Definition {
+	var out []*ir.Definition
+	for _, c := range d.Cases() {
+		out = append(out, caseView(d, c))
+	}
+	return out
+}
+
+// specialized reports whether some stage of f has cases.
+func specialized(f *ir.Function) bool {
+	for _, d := range f.Stages() {
+		if len(d.Specializations) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// caseFacts is what is known inside a case: the values of the Params and
+// buffer variables its conditions fix (known), the conjuncts of the
+// conditions (true there), and the whole condition under which the case
+// runs (path, nil for always).
+type caseFacts struct {
+	known map[string]ir.Expr
+	facts []ir.Expr
+	path  ir.Expr
+}
+
+// learn returns what is known inside the case with condition cond (taken
+// when the conditions of the cases before it, others, do not hold).
+func (k caseFacts) learn(cond ir.Expr, others []ir.Expr) caseFacts {
+	n := caseFacts{known: map[string]ir.Expr{}, facts: append([]ir.Expr(nil), k.facts...), path: k.path}
+	for name, e := range k.known {
+		n.known[name] = e
+	}
+	var visit func(e ir.Expr)
+	visit = func(e ir.Expr) {
+		if b, ok := e.(*ir.Binary); ok && b.Op == ir.And {
+			visit(b.A)
+			visit(b.B)
+			return
+		}
+		n.facts = append(n.facts, e)
+		switch e := e.(type) {
+		case *ir.Var:
+			if e.T == ir.Bool {
+				n.known[e.Name] = ir.True
+			}
+		case *ir.Not:
+			if x, ok := e.X.(*ir.Var); ok && x.T == ir.Bool {
+				n.known[x.Name] = ir.False
+			}
+		case *ir.Binary:
+			if e.Op != ir.EQ {
+				return
+			}
+			a, b := e.A, e.B
+			if _, ok := a.(*ir.Var); !ok {
+				a, b = b, a
+			}
+			if x, ok := a.(*ir.Var); ok && ir.IsConst(b) {
+				n.known[x.Name] = b
+			}
+		}
+	}
+	visit(cond)
+	for _, o := range others {
+		n.path = andPath(n.path, &ir.Not{X: o})
+	}
+	n.path = andPath(n.path, cond)
+	return n
+}
+
+// otherwise returns what is known in the default of a chain of cases whose
+// conditions are conds: none of them holds.
+func (k caseFacts) otherwise(conds []ir.Expr) caseFacts {
+	n := k
+	for _, c := range conds {
+		n.path = andPath(n.path, &ir.Not{X: c})
+	}
+	return n
+}
+
+func andPath(p, c ir.Expr) ir.Expr {
+	if p == nil {
+		return c
+	}
+	return ir.AndE(p, c)
+}
+
+// apply substitutes what is known into e: the fixed variables, and true
+// for each conjunct of the conditions.
+func (k caseFacts) apply(e ir.Expr) ir.Expr {
+	if len(k.known) == 0 && len(k.facts) == 0 {
+		return e
+	}
+	var mut func(ir.Expr) ir.Expr
+	mut = func(x ir.Expr) ir.Expr {
+		if x.Type() == ir.Bool {
+			for _, f := range k.facts {
+				if ir.Equal(x, f) {
+					return ir.True
+				}
+			}
+		}
+		return ir.MapExpr(x, mut)
+	}
+	return ir.Substitute(mut(e), k.known)
+}
+
+// buildStage returns the loop nest of stage si of f: with cases, the chain
+// of ifs over them.
+//
+// shared says the threads of a block share f's storage (one copy per
+// block, see threadsShare): then no tail may recompute a point, since two
+// threads would write it.
+func buildStage(st *State, f *ir.Function, si int, shared bool) (ir.Stmt, error) {
+	d := f.Stages()[si]
+	return buildCases(st, f, si, d, d, shared, caseFacts{})
+}
+
+// buildCases builds case c of stage d (d itself at the top) and the cases
+// it specializes.
+func buildCases(st *State, f *ir.Function, si int, d, c *ir.Definition, shared bool, k caseFacts) (ir.Stmt, error) {
+	specs := c.Specializations
+	var conds []ir.Expr
+	for _, sp := range specs {
+		if sp.Fail == "" {
+			conds = append(conds, k.apply(sp.Cond))
+		}
+	}
+	var s ir.Stmt
+	if n := len(specs); n > 0 && specs[n-1].Fail != "" {
+		s = &ir.AssertStmt{Cond: ir.False, Message: specs[n-1].Fail,
+			Error: &ir.Error{Code: ir.ErrSpecializeFail, Func: f.Name, Directive: "specialize_fail"}}
+		specs = specs[:n-1]
+	} else {
+		var err error
+		if s, err = buildCase(st, f, si, caseView(d, c), shared, k.otherwise(conds)); err != nil {
+			return nil, err
+		}
+	}
+	for i := len(specs) - 1; i >= 0; i-- {
+		then, err := buildCases(st, f, si, d, specs[i].Def, shared, k.learn(conds[i], conds[:i]))
+		if err != nil {
+			return nil, err
+		}
+		s = &ir.IfThenElse{Cond: conds[i], Then: then, Else: s}
+	}
+	return s, nil
+}
