@@ -412,11 +412,9 @@ func (p *Pipeline) build() (*built, error) {
 					return true
 				})
 			}
-			for _, cd := range d.Cases() {
-				for _, sp := range cd.Specializations {
-					if err := noteLeaves(sp.Cond); err != nil {
-						return err
-					}
+			for _, c := range specConds(d) {
+				if err := noteLeaves(c); err != nil {
+					return err
 				}
 			}
 			if i == 0 {

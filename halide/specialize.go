@@ -129,3 +129,15 @@ func checkSpecializeCond(fn string, c ir.Expr) error {
 	}
 	return nil
 }
+
+// specConds returns the conditions of d's specializations and of theirs.
+func specConds(d *ir.Definition) []ir.Expr {
+	var out []ir.Expr
+	for _, sp := range d.Specializations {
+		out = append(out, sp.Cond)
+		if sp.Def != nil {
+			out = append(out, specConds(sp.Def)...)
+		}
+	}
+	return out
+}

@@ -379,6 +379,7 @@ func scheduleFunctions(st *State) error {
 		}
 	}
 	st.LoopNest = PrintLoopNest(s)
+	s = separateCaseKernels(s)
 	st.Stmt = ir.SubstituteStmt(s, st.promised)
 	return nil
 }

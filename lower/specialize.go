@@ -182,3 +182,78 @@ func buildCases(st *State, f *ir.Function, si int, d, c *ir.Definition, shared b
 	}
 	return s, nil
 }
+
+// separateCaseKernels gives the kernels of each case of a specialization
+// block loops of their own names: the block loops of case k > 0 (in the
+// order of the chain, the default last) get the suffix ".case<k>". The GPU
+// passes key a kernel's record (its block size, thread dimensions,
+// sharing) by the name of its outermost block loop, and the copies of one
+// kernel an unrolled host loop makes share it on purpose; the cases of a
+// specialization are different kernels, each with its own block size.
+// It runs at the end of schedule_functions, where the specialization ifs
+// are the only ifs whose condition is not likely(...).
+func separateCaseKernels(s ir.Stmt) ir.Stmt {
+	var mut func(ir.Stmt) ir.Stmt
+	var rename func(ir.Stmt, string) ir.Stmt
+	mut = func(x ir.Stmt) ir.Stmt {
+		switch x := x.(type) {
+		case *ir.For:
+			if x.Kind == ir.GPUBlock {
+				return x // a kernel: its cases (if any) share its block loops
+			}
+		case *ir.IfThenElse:
+			if isLikely(x.Cond) {
+				break
+			}
+			var cases []ir.Stmt
+			var conds []ir.Expr
+			var rest ir.Stmt = x
+			for {
+				c, ok := rest.(*ir.IfThenElse)
+				if !ok || isLikely(c.Cond) {
+					break
+				}
+				conds = append(conds, c.Cond)
+				cases = append(cases, c.Then)
+				rest = c.Else
+			}
+			cases = append(cases, rest)
+			for k := range cases {
+				if cases[k] == nil {
+					continue
+				}
+				cases[k] = mut(cases[k])
+				if k > 0 {
+					cases[k] = rename(cases[k], ".case"+itoa(k))
+				}
+			}
+			out := cases[len(cases)-1]
+			for k := len(conds) - 1; k >= 0; k-- {
+				out = &ir.IfThenElse{Cond: conds[k], Then: cases[k], Else: out}
+			}
+			return out
+		}
+		return ir.MapStmt(x, mut, nil)
+	}
+	// rename adds suffix to the names of the block loops of the kernels in x.
+	rename = func(x ir.Stmt, suffix string) ir.Stmt {
+		var inKernel func(ir.Stmt) ir.Stmt
+		inKernel = func(y ir.Stmt) ir.Stmt {
+			if l, ok := y.(*ir.For); ok && l.Kind == ir.GPUBlock {
+				name := l.Name + suffix
+				body := ir.SubstituteStmt(l.Body, map[string]ir.Expr{l.Name: &ir.Var{T: ir.Int32, Name: name}})
+				return &ir.For{Name: name, Min: l.Min, Extent: l.Extent, Kind: l.Kind, Body: ir.MapStmt(body, inKernel, nil)}
+			}
+			return ir.MapStmt(y, inKernel, nil)
+		}
+		var find func(ir.Stmt) ir.Stmt
+		find = func(y ir.Stmt) ir.Stmt {
+			if l, ok := y.(*ir.For); ok && l.Kind == ir.GPUBlock {
+				return inKernel(l)
+			}
+			return ir.MapStmt(y, find, nil)
+		}
+		return find(x)
+	}
+	return mut(s)
+}
