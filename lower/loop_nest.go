@@ -70,7 +70,11 @@ func printNest(b *strings.Builder, s ir.Stmt, depth int) {
 // (c):" and "else:".
 func printCases(b *strings.Builder, s *ir.IfThenElse, depth int, word string) {
 	ind := strings.Repeat("  ", depth)
-	fmt.Fprintf(b, "%s%s (%s):\n", ind, word, ir.ExprString(s.Cond))
+	cond := ir.ExprString(s.Cond)
+	if !strings.HasPrefix(cond, "(") {
+		cond = "(" + cond + ")"
+	}
+	fmt.Fprintf(b, "%s%s %s:\n", ind, word, cond)
 	printNest(b, s.Then, depth+1)
 	if s.Else == nil {
 		return
