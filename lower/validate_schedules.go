@@ -108,7 +108,7 @@ func commonLoop(f, c *ir.Function, si int, cases []*ir.Definition, q, directive 
 	if len(common) > 0 {
 		legal = "a loop every case of stage " + itoa(si) + " of " + c.Name + " has, outermost first: " + strings.Join(common, ", ")
 	}
-	return "", ir.Errorf(ir.ErrComputeAt, f.Name, directive, "stage %d of %s is specialized, and the loop %s is not in every case (its cases run with different loops), so %s would not be produced in the other cases", si, c.Name, q, f.Name).
+	return "", ir.Errorf(ir.ErrComputeAt, f.Name, directive, "stage %d of %s is specialized, and the loop %s is not in every case (its cases run with different loops), so the other cases have no place for %s (%s)", si, c.Name, q, f.Name, directive).
 		WithLegal("%s", legal)
 }
 
