@@ -264,14 +264,22 @@ func globalScratch(kern *ir.Kernel, body ir.Stmt) (ir.Stmt, []*ir.Allocate) {
 	blockID := linear(ir.BlockID, kern.Grid, ir.Int(0))
 	copyID := ir.Simplify(linear(ir.ThreadID, kern.Block, blockID))
 	blockID = ir.Simplify(blockID)
+	// First the size of each: the copies of one realization (an
+	// unrolled loop's, or one per case of a specialization) are sliced
+	// by the largest, which the host allocates per thread or block.
+	ir.WalkStmt(body, func(x ir.Stmt) bool {
+		if a, ok := x.(*ir.Allocate); ok && (a.Memory == ir.Heap || a.InGlobal) {
+			hs.add(a, ir.Heap)
+		}
+		return true
+	}, nil)
 	var mut func(ir.Stmt) ir.Stmt
 	mut = func(x ir.Stmt) ir.Stmt {
 		a, ok := x.(*ir.Allocate)
 		if !ok || !(a.Memory == ir.Heap || a.InGlobal) {
 			return ir.MapStmt(x, mut, nil)
 		}
-		size := flatSize(a.Extents)
-		hs.add(a, ir.Heap)
+		size := hs.list[hs.index[a.Name]].Extents[0]
 		base := a.Name + ".base"
 		inner := rebaseBuffer(mut(a.Body), a.Name, &ir.Var{T: ir.Int32, Name: base})
 		id := copyID
