@@ -10,7 +10,9 @@ package lower
 // var out of its extent (the fuse is guarded). The output is produced at
 // the root; every other realized Func is injected, consumers first, at its
 // compute level (wrapping that loop's body in produce/consume) inside a
-// Realize at its store level.
+// Realize at its store level. A stage with specializations becomes a
+// chain of ifs over its cases, each with its own nest (specialize.go); a
+// Func computed at a loop of such a stage is produced in every case's copy.
 //
 // Before: inline_functions, validate_schedules. After: State.Stmt uses the region variables
 // f.s<k>.<x>.min / .max of each stage, which bounds_inference defines, and
