@@ -14,8 +14,12 @@ import (
 	"github.com/gohalide/gohalide/ir"
 )
 
+// isInlined says whether f is substituted into its consumers: it is left
+// inline, and has neither updates nor specializations (Halide's
+// Function::can_be_inlined; one with them is computed at the innermost loop
+// around its uses instead).
 func isInlined(f *ir.Function, output string) bool {
-	return f.Name != output && f.Schedule.Compute.Kind == ir.LevelInline && len(f.Updates) == 0
+	return f.Name != output && f.Schedule.Compute.Kind == ir.LevelInline && len(f.Updates) == 0 && len(f.Pure.Specializations) == 0
 }
 
 func inlineFunctions(st *State) error {
@@ -26,6 +30,10 @@ func inlineFunctions(st *State) error {
 		if f.Schedule.ExplicitInline && len(f.Updates) > 0 {
 			return ir.Errorf(ir.ErrSchedule, name, "compute_inline", "%s has update definitions and cannot be computed inline", name).
 				WithLegal("compute_root or compute_at")
+		}
+		if f.Schedule.ExplicitInline && len(f.Pure.Specializations) > 0 {
+			return ir.Errorf(ir.ErrSchedule, name, "compute_inline", "%s has specializations (a schedule per case) and cannot be computed inline", name).
+				WithLegal("compute_root or compute_at, or no Specialize on %s", name)
 		}
 		if name == p.Output && f.Schedule.Compute.Kind == ir.LevelAt {
 			return ir.Errorf(ir.ErrComputeAt, name, "compute_at", "%s is the output; it is always computed at the root", name)

@@ -114,6 +114,9 @@ func TestSpecializeCPU(t *testing.T) {
 			p.f.Specialize(p.in.Dim(0).Extent().Ge(24)).Split(p.x, p.xo, p.xi, 8, halide.GuardWithIf)
 			p.g.ComputeAtStage(p.f.Stage(0), p.y)
 		}, []string{"if ((24 <= in.extent.0))", "for (f.s0.x.xo,"}},
+		{"a specialized producer left inline is computed where it is used", func(p *specPipeline) {
+			p.g.Specialize(p.b).VectorizeTail(p.x, 4, halide.GuardWithIf)
+		}, []string{"produce g {", "if (b) {", "vectorized (g.s0.x.x_v"}},
 		{"the producer's stage specialized", func(p *specPipeline) {
 			p.g.ComputeAtStage(p.f.Stage(0), p.y)
 			p.g.Specialize(p.b).Vectorize(p.x, 4)

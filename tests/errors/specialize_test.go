@@ -113,6 +113,18 @@ func TestErrSpecialize(t *testing.T) {
 			legal:    []string{"x"},
 		},
 		{
+			name: "compute_inline of a specialized Func",
+			run: func() error {
+				b := newBlur()
+				b.g.Specialize(w.Expr().Eq(1)).Vectorize(x, 4)
+				b.g.ComputeInline()
+				return lowerErr(b.f)
+			},
+			code: halide.ErrSchedule, fn: "g", directive: "compute_inline",
+			mentions: []string{"g has specializations"},
+			legal:    []string{"compute_root or compute_at"},
+		},
+		{
 			name: "a case's schedule is checked like the stage's",
 			run: func() error {
 				b := newBlur()
