@@ -3,6 +3,9 @@ package fuzz
 import (
 	"encoding/json"
 	"fmt"
+	"hash/fnv"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -96,10 +99,19 @@ func (in *Instance) specCond(cond string) (halide.Expr, bool) {
 		if in.spec == nil {
 			p := halide.NewParam[bool]("fuzz_spec")
 			in.spec = p
-			run := in.Run
-			in.Run = func(pl *halide.Pipeline, seed int64) (string, error) {
-				p.Set(seed%2 == 0)
-				return run(pl, seed)
+			// A value that depends only on the instance (a random
+			// program's runs do not go through Run), which Run then
+			// draws from its seed.
+			h := fnv.New32a()
+			for _, name := range slices.Sorted(maps.Keys(in.Funcs)) {
+				h.Write([]byte(name))
+			}
+			p.Set(h.Sum32()%2 == 0)
+			if run := in.Run; run != nil {
+				in.Run = func(pl *halide.Pipeline, seed int64) (string, error) {
+					p.Set(seed%2 == 0)
+					return run(pl, seed)
+				}
 			}
 		}
 		return in.spec.Expr(), true
