@@ -524,53 +524,66 @@ func wrapLoopBody(s ir.Stmt, name string, wrap func(ir.Stmt) ir.Stmt) ir.Stmt {
 }
 
 // inject places the production of f in s at its compute level and its
-// storage at its store level.
+// storage at its store level. A level at a loop of a specialized stage is
+// a loop in each case (levelLoops): f is produced (or stored) in every one.
 func inject(st *State, s ir.Stmt, f *ir.Function) (ir.Stmt, error) {
 	sched := f.Schedule
-	site := ""
+	var sites []string // nil: the root
 	switch sched.Compute.Kind {
 	case ir.LevelAt:
-		name, err := levelLoop(st, f, sched.Compute, "compute_at")
+		names, err := levelLoops(st, f, sched.Compute, "compute_at")
 		if err != nil {
 			return nil, err
 		}
 		// The uses of f are counted only here and below, not for
 		// compute_root: a walk of the whole statement per Func made long
 		// pipelines quadratic.
-		n := countCalls(s, f.Name)
-		if loopCalls(s, name, f.Name) != n {
-			return nil, ir.Errorf(ir.ErrComputeAt, f.Name, "compute_at", "the loop %s does not contain every use of %s", name, f.Name).
+		n, in := countCalls(s, f.Name), 0
+		for _, name := range names {
+			in += max(loopCalls(s, name, f.Name), 0)
+		}
+		if in != n {
+			return nil, ir.Errorf(ir.ErrComputeAt, f.Name, "compute_at", "the loop %s does not contain every use of %s", strings.Join(names, " / "), f.Name).
 				WithLegal("%s", legalLoops(s, f.Name, n))
 		}
-		site = name
+		sites = names
 	case ir.LevelInline:
 		if n := countCalls(s, f.Name); n > 0 {
-			site = innermostSite(s, f.Name, n)
+			if site := innermostSite(s, f.Name, n); site != "" {
+				sites = []string{site}
+			}
 		}
 	}
-	storeSite := site
+	storeSites := sites
 	separateStore := false
 	switch sched.Store.Kind {
 	case ir.LevelRoot:
-		storeSite, separateStore = "", true
+		storeSites, separateStore = nil, true
 	case ir.LevelAt:
-		name, err := levelLoop(st, f, sched.Store, "store_at")
+		names, err := levelLoops(st, f, sched.Store, "store_at")
 		if err != nil {
 			return nil, err
 		}
-		l := findLoop(s, name)
-		if l == nil || (site != name && (site == "" || findLoop(l.Body, site) == nil)) {
-			return nil, ir.Errorf(ir.ErrComputeAt, f.Name, "store_at", "the store level %s does not enclose the compute level of %s", name, f.Name).
-				WithLegal("store_root, or store_at a loop outside the compute_at loop")
+		for _, name := range names {
+			if !enclosesSite(s, name, sites) {
+				return nil, ir.Errorf(ir.ErrComputeAt, f.Name, "store_at", "the store level %s does not enclose the compute level of %s", name, f.Name).
+					WithLegal("store_root, or store_at a loop outside the compute_at loop")
+			}
 		}
-		storeSite, separateStore = name, true
+		storeSites, separateStore = names, true
 	}
-	if separateStore && site != storeSite {
-		if err := checkStoreOutsideParallel(s, f, storeSite, site); err != nil {
-			return nil, err
+	shared := false
+	for _, store := range orRoot(storeSites) {
+		for _, site := range orRoot(sites) {
+			if separateStore && site != store && (store == "" || site == "" || findLoop(findLoop(s, store).Body, site) != nil) {
+				if err := checkStoreOutsideParallel(s, f, store, site); err != nil {
+					return nil, err
+				}
+			}
 		}
+		shared = shared || threadsShare(s, store, f)
 	}
-	stages, err := buildStages(st, f, threadsShare(s, storeSite, f))
+	stages, err := buildStages(st, f, shared)
 	if err != nil {
 		return nil, err
 	}
@@ -585,19 +598,51 @@ func inject(st *State, s ir.Stmt, f *ir.Function) (ir.Stmt, error) {
 		}
 		return b
 	}
-	if site == "" {
+	if sites == nil {
 		s = produce(s)
-	} else {
+	}
+	for _, site := range sites {
 		s = wrapLoopBody(s, site, produce)
 	}
 	if separateStore {
-		if storeSite == "" {
+		if storeSites == nil {
 			s = realize(s)
-		} else {
-			s = wrapLoopBody(s, storeSite, realize)
+		}
+		for _, store := range storeSites {
+			s = wrapLoopBody(s, store, realize)
 		}
 	}
 	return s, nil
+}
+
+// orRoot returns names, or the root ("") for none.
+func orRoot(names []string) []string {
+	if len(names) == 0 {
+		return []string{""}
+	}
+	return names
+}
+
+// enclosesSite says whether some loop called store in s is, or contains,
+// one of the loops sites (nil: the root, which no loop encloses).
+func enclosesSite(s ir.Stmt, store string, sites []string) bool {
+	found := false
+	ir.WalkStmt(s, func(x ir.Stmt) bool {
+		l, ok := x.(*ir.For)
+		if !ok || found {
+			return !found
+		}
+		if l.Name != store {
+			return true
+		}
+		for _, site := range sites {
+			if site == store || findLoop(l.Body, site) != nil {
+				found = true
+			}
+		}
+		return false
+	}, nil)
+	return found
 }
 
 // stageName names stage si of f in messages: "the pure definition of f" or

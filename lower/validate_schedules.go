@@ -19,18 +19,37 @@ import (
 )
 
 // levelLoop returns the full loop name (e.g. "g.s1.x.xo") of a LevelAt loop
-// level, or an error listing the loops that exist.
+// level, or an error listing the loops that exist. A level at a stage
+// whose cases (specializations) have different loops there is an error
+// (hoist_storage holds one allocation at one loop).
 func levelLoop(st *State, f *ir.Function, l ir.LoopLevel, directive string) (string, error) {
+	names, err := levelLoops(st, f, l, directive)
+	if err != nil {
+		return "", err
+	}
+	if len(names) > 1 {
+		return "", ir.Errorf(ir.ErrComputeAt, f.Name, directive, "the cases of the specialized stage of %s name different loops %s (%s)", l.Func, l.Var, strings.Join(names, ", ")).
+			WithLegal("a loop every case of %s has under one name, or the same splits of %s in every case", l.Func, l.Var)
+	}
+	return names[0], nil
+}
+
+// levelLoops returns the full names of the loop of a LevelAt loop level:
+// one, or for a stage with specializations the loop the level names in
+// each case (the same var may have been split differently; Halide matches
+// a loop level by its var in every case too), without repeats. A case
+// without the loop is an error listing the loops every case has.
+func levelLoops(st *State, f *ir.Function, l ir.LoopLevel, directive string) ([]string, error) {
 	c, ok := st.Funcs[l.Func]
 	if !ok {
 		if _, exists := st.P.Funcs[l.Func]; exists {
-			return "", ir.Errorf(ir.ErrComputeAt, f.Name, directive, "%s is computed inline, so it has no loops to compute %s in", l.Func, f.Name).
+			return nil, ir.Errorf(ir.ErrComputeAt, f.Name, directive, "%s is computed inline, so it has no loops to compute %s in", l.Func, f.Name).
 				WithLegal("schedule %s with compute_root or compute_at first, or compute %s at a loop of one of %s's consumers", l.Func, f.Name, l.Func)
 		}
-		return "", ir.Errorf(ir.ErrComputeAt, f.Name, directive, "%s is not a Func of this pipeline", l.Func)
+		return nil, ir.Errorf(ir.ErrComputeAt, f.Name, directive, "%s is not a Func of this pipeline", l.Func)
 	}
 	if c == f {
-		return "", ir.Errorf(ir.ErrComputeAt, f.Name, directive, "%s cannot be computed inside its own loops", f.Name)
+		return nil, ir.Errorf(ir.ErrComputeAt, f.Name, directive, "%s cannot be computed inside its own loops", f.Name)
 	}
 	stages := c.Stages()
 	si := l.Stage
@@ -38,77 +57,66 @@ func levelLoop(st *State, f *ir.Function, l ir.LoopLevel, directive string) (str
 		si = len(stages) - 1
 	}
 	if si >= len(stages) {
-		return "", ir.Errorf(ir.ErrComputeAt, f.Name, directive, "%s has no stage %d", c.Name, si)
+		return nil, ir.Errorf(ir.ErrComputeAt, f.Name, directive, "%s has no stage %d", c.Name, si)
 	}
 	cases := stageCases(stages[si])
 	if len(cases) == 0 {
 		cases = []*ir.Definition{stages[si]}
 	}
-	var all []string
-	for i := len(cases[0].Schedule.Dims) - 1; i >= 0; i-- {
-		d := cases[0].Schedule.Dims[i]
-		all = append(all, d.Name)
-		if ir.MatchDim(d.Name, l.Var) {
-			if len(cases) > 1 {
-				return commonLoop(f, c, si, cases, d.Name, directive)
-			}
-			return stagePrefix(c.Name, si) + d.Name, nil
-		}
-	}
-	if len(cases) > 1 {
-		return commonLoop(f, c, si, cases, l.Var, directive)
-	}
-	return "", ir.Errorf(ir.ErrComputeAt, f.Name, directive, "stage %d of %s has no loop %s", si, c.Name, l.Var).
-		WithLegal("the loops of %s, outermost first: %s", c.Name, strings.Join(all, ", "))
-}
-
-// commonLoop returns the full name of loop q (qualified, or as the user
-// wrote it) of stage si of c, a stage with specializations, when every
-// case has it: f, computed or stored there, is then produced inside the
-// loop in each case (schedule_functions puts it in every copy). A loop
-// only some cases have is an error listing the loops all cases have
-// (Halide too places a Func at one level for all the cases).
-func commonLoop(f, c *ir.Function, si int, cases []*ir.Definition, q, directive string) (string, error) {
-	var name string
-	var missing []int
-	for k, d := range cases {
+	var names []string
+	for _, d := range cases {
 		found := ""
-		for _, dim := range d.Schedule.Dims {
-			if dim.Name == q || (name == "" && ir.MatchDim(dim.Name, q)) {
-				found = dim.Name
+		for i := len(d.Schedule.Dims) - 1; i >= 0 && found == ""; i-- {
+			if ir.MatchDim(d.Schedule.Dims[i].Name, l.Var) {
+				found = stagePrefix(c.Name, si) + d.Schedule.Dims[i].Name
 			}
 		}
 		if found == "" {
-			missing = append(missing, k)
-			continue
+			if len(cases) == 1 {
+				var all []string
+				for i := len(d.Schedule.Dims) - 1; i >= 0; i-- {
+					all = append(all, d.Schedule.Dims[i].Name)
+				}
+				return nil, ir.Errorf(ir.ErrComputeAt, f.Name, directive, "stage %d of %s has no loop %s", si, c.Name, l.Var).
+					WithLegal("the loops of %s, outermost first: %s", c.Name, strings.Join(all, ", "))
+			}
+			return nil, notInEveryCase(f, c, si, cases, l.Var, directive)
 		}
-		if name == "" {
-			name = found
+		if !slices.Contains(names, found) {
+			names = append(names, found)
 		}
 	}
-	if name != "" && len(missing) == 0 {
-		return stagePrefix(c.Name, si) + name, nil
-	}
+	return names, nil
+}
+
+// notInEveryCase is the error for a loop level at loop q of stage si of c,
+// a stage with specializations, which some case does not have: it lists
+// the loops every case has (by the name a user gives them).
+func notInEveryCase(f, c *ir.Function, si int, cases []*ir.Definition, q, directive string) error {
 	var common []string
 	first := cases[0].Schedule.Dims
 	for i := len(first) - 1; i >= 0; i-- {
+		short := first[i].Name
+		if k := strings.LastIndex(short, "."); k >= 0 {
+			short = short[k+1:]
+		}
 		in := true
 		for _, d := range cases[1:] {
 			has := false
 			for _, dim := range d.Schedule.Dims {
-				has = has || dim.Name == first[i].Name
+				has = has || ir.MatchDim(dim.Name, short)
 			}
 			in = in && has
 		}
 		if in {
-			common = append(common, first[i].Name)
+			common = append(common, short)
 		}
 	}
 	legal := "compute_root"
 	if len(common) > 0 {
 		legal = "a loop every case of stage " + itoa(si) + " of " + c.Name + " has, outermost first: " + strings.Join(common, ", ")
 	}
-	return "", ir.Errorf(ir.ErrComputeAt, f.Name, directive, "stage %d of %s is specialized, and the loop %s is not in every case (its cases run with different loops), so the other cases have no place for %s (%s)", si, c.Name, q, f.Name, directive).
+	return ir.Errorf(ir.ErrComputeAt, f.Name, directive, "stage %d of %s is specialized, and the loop %s is not in every case (its cases run with different loops), so the other cases have no place for %s (%s)", si, c.Name, q, f.Name, directive).
 		WithLegal("%s", legal)
 }
 
@@ -124,12 +132,12 @@ func validateSchedules(st *State) error {
 		f := st.Funcs[name]
 		s := f.Schedule
 		if s.Compute.Kind == ir.LevelAt {
-			if _, err := levelLoop(st, f, s.Compute, "compute_at"); err != nil {
+			if _, err := levelLoops(st, f, s.Compute, "compute_at"); err != nil {
 				return err
 			}
 		}
 		if s.Store.Kind == ir.LevelAt {
-			if _, err := levelLoop(st, f, s.Store, "store_at"); err != nil {
+			if _, err := levelLoops(st, f, s.Store, "store_at"); err != nil {
 				return err
 			}
 		}

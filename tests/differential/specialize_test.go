@@ -114,6 +114,16 @@ func TestSpecializeCPU(t *testing.T) {
 			p.f.Specialize(p.in.Dim(0).Extent().Ge(24)).Split(p.x, p.xo, p.xi, 8, halide.GuardWithIf)
 			p.g.ComputeAtStage(p.f.Stage(0), p.y)
 		}, []string{"if ((24 <= in.extent.0))", "for (f.s0.x.xo,"}},
+		{"compute_at a var each case splits its own way", func(p *specPipeline) {
+			// x is f.s0.x in the default and f.s0.x.x (the outer loop of
+			// Vectorize's split) in the case: g is computed in both.
+			p.f.Specialize(p.b).Vectorize(p.x, 4)
+			p.g.ComputeAtStage(p.f.Stage(0), p.x)
+		}, []string{"for (f.s0.x.x,", "for (f.s0.x,", "produce g {"}},
+		{"a sliding window in every case", func(p *specPipeline) {
+			p.f.Specialize(p.b).Vectorize(p.x, 4)
+			p.g.StoreRoot().ComputeAtStage(p.f.Stage(0), p.y)
+		}, []string{"if (b) {", "for (f.s0.x.x,"}},
 		{"a specialized producer left inline is computed where it is used", func(p *specPipeline) {
 			p.g.Specialize(p.b).VectorizeTail(p.x, 4, halide.GuardWithIf)
 		}, []string{"produce g {", "if (b) {", "vectorized (g.s0.x.x_v"}},
