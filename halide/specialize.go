@@ -24,9 +24,11 @@ import (
 // returns the existing case, and a case may itself be specialized.
 //
 // The Func's ComputeAt, StoreAt and StoreIn are the same in every case (they
-// are Func directives). A producer computed at a loop of this stage must
-// find that loop in every case (else ErrComputeAt). Lowered statements, the
-// loop nest and the CUDA source show the cases as if / else.
+// are Func directives). A producer computed at a loop of this stage is
+// computed in every case, at that case's loop of the var (however the case
+// split it); a case without one is an ErrComputeAt error. Lowered
+// statements, the loop nest and the CUDA source show the cases as if /
+// else; on the GPU each case may launch kernels of its own.
 func (s *Stage) Specialize(cond any) *Stage {
 	if !s.begin("specialize") {
 		return s
