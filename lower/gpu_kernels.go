@@ -123,7 +123,10 @@ func extractKernel(st *State, outer *ir.For, count map[string]int) (*ir.Kernel, 
 	// A copy of the record gpu_block_size made (and gpu_cooperative
 	// added to), with the facts decided here.
 	rec := st.kernels[outer.Name]
-	kern := &ir.Kernel{Block: rec.Block, ThreadDims: rec.ThreadDims, SingleThread: rec.SingleThread, Shares: rec.Shares}
+	kern := &ir.Kernel{Block: rec.Block, ThreadDims: rec.ThreadDims, SingleThread: rec.SingleThread, Shares: rec.Shares, Case: st.caseConds[outer.Name]}
+	if kern.Case != nil {
+		kern.Case = ir.Simplify(ir.Substitute(kern.Case, st.promised))
+	}
 	// Stage name: "f.s1" of the outermost block loop.
 	stage := outer.Name
 	if i := strings.Index(stage, ".s"); i >= 0 {

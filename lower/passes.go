@@ -155,6 +155,10 @@ type State struct {
 	ctx    context.Context
 	// slid are the Funcs sliding_window made slide.
 	slid map[string]bool
+	// caseConds are the conditions under which the kernels of the cases
+	// of specializations launch, by their outermost block loop
+	// (schedule_functions, separateCaseKernels); gpu_kernels records them.
+	caseConds map[string]ir.Expr
 }
 
 // afterPass, when set (by a test), is called after each pass with

@@ -381,7 +381,7 @@ func scheduleFunctions(st *State) error {
 		}
 	}
 	st.LoopNest = PrintLoopNest(s)
-	s = separateCaseKernels(s)
+	s = separateCaseKernels(st, s)
 	st.Stmt = ir.SubstituteStmt(s, st.promised)
 	return nil
 }

@@ -192,13 +192,20 @@ func buildCases(st *State, f *ir.Function, si int, d, c *ir.Definition, shared b
 // specialization are different kernels, each with its own block size.
 // It runs at the end of schedule_functions, where the specialization ifs
 // are the only ifs whose condition is not likely(...).
-func separateCaseKernels(s ir.Stmt) ir.Stmt {
+// It records the condition under which each kernel of a case launches in
+// st.caseConds.
+func separateCaseKernels(st *State, s ir.Stmt) ir.Stmt {
+	st.caseConds = map[string]ir.Expr{}
+	var path ir.Expr // the conditions of the cases around x
 	var mut func(ir.Stmt) ir.Stmt
 	var rename func(ir.Stmt, string) ir.Stmt
 	mut = func(x ir.Stmt) ir.Stmt {
 		switch x := x.(type) {
 		case *ir.For:
 			if x.Kind == ir.GPUBlock {
+				if path != nil {
+					st.caseConds[x.Name] = path
+				}
 				return x // a kernel: its cases (if any) share its block loops
 			}
 		case *ir.IfThenElse:
@@ -218,15 +225,24 @@ func separateCaseKernels(s ir.Stmt) ir.Stmt {
 				rest = c.Else
 			}
 			cases = append(cases, rest)
+			outer := path
 			for k := range cases {
 				if cases[k] == nil {
 					continue
 				}
-				cases[k] = mut(cases[k])
 				if k > 0 {
 					cases[k] = rename(cases[k], ".case"+itoa(k))
 				}
+				path = outer
+				for _, c := range conds[:k] {
+					path = andPath(path, &ir.Not{X: c})
+				}
+				if k < len(conds) {
+					path = andPath(path, conds[k])
+				}
+				cases[k] = mut(cases[k])
 			}
+			path = outer
 			out := cases[len(cases)-1]
 			for k := len(conds) - 1; k >= 0; k-- {
 				out = &ir.IfThenElse{Cond: conds[k], Then: cases[k], Else: out}

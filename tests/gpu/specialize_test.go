@@ -106,6 +106,22 @@ func TestSpecializeEmulator(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			if c.kernels > 1 {
+				// Each case's kernel says when it is launched, in the
+				// report and in the CUDA source.
+				for k, want := range []string{"(w == 8)", "((w != 8) && b)", "((w != 8) && !b)"} {
+					if r[k].Case != want {
+						t.Errorf("kernel %s: case %q, want %q", r[k].Name, r[k].Case, want)
+					}
+					if !strings.Contains(src, "// Launched when "+want) {
+						t.Errorf("the CUDA source does not say when %s is launched", r[k].Name)
+					}
+				}
+				var tab strings.Builder
+				if err := halide.WriteTable(&tab, r); err != nil || !strings.Contains(tab.String(), "kernel_f_s0_2 if ((w != 8) && b)") {
+					t.Errorf("the report's table does not show the cases (%v):\n%s", err, tab.String())
+				}
+			}
 			for k, want := range c.blocks {
 				if got := r[k].Block[0] + " x " + r[k].Block[1]; got != want {
 					t.Errorf("kernel %s: block %s, want %s", r[k].Name, got, want)
