@@ -14,27 +14,29 @@ import (
 // g(x, y) = in(x, y) * 2 computed per row of f; f(x, y) = (b ? g + 1 : g)
 // plus, in an update, the sum of in(x + r, y) for r in [0, w).
 type specPipeline struct {
-	in  *halide.ImageParam
-	w   *halide.Param[int32]
-	b   *halide.Param[bool]
-	f   *halide.Func
-	g   *halide.Func
-	x   halide.Var
-	y   halide.Var
-	r   *halide.RDom
-	xo  halide.Var
-	xi  halide.Var
-	yo  halide.Var
-	yi  halide.Var
-	out *halide.Buffer[float32]
+	in *halide.ImageParam
+	w  *halide.Param[int32]
+	b  *halide.Param[bool]
+	// gain is a float Param no definition reads (a condition may test it).
+	gain *halide.Param[float32]
+	f    *halide.Func
+	g    *halide.Func
+	x    halide.Var
+	y    halide.Var
+	r    *halide.RDom
+	xo   halide.Var
+	xi   halide.Var
+	yo   halide.Var
+	yi   halide.Var
+	out  *halide.Buffer[float32]
 }
 
 func newSpecPipeline() *specPipeline {
 	p := &specPipeline{
 		in: halide.NewImageParam("in", halide.Float32, 2),
 		w:  halide.NewParam[int32]("w"),
-		b:  halide.NewParam[bool]("b"),
-		f:  halide.NewFunc("f"), g: halide.NewFunc("g"),
+		b:  halide.NewParam[bool]("b"), gain: halide.NewParam[float32]("gain"),
+		f: halide.NewFunc("f"), g: halide.NewFunc("g"),
 		x: halide.NewVar("x"), y: halide.NewVar("y"),
 		xo: halide.NewVar("xo"), xi: halide.NewVar("xi"), yo: halide.NewVar("yo"), yi: halide.NewVar("yi"),
 	}
@@ -61,6 +63,7 @@ func (p *specPipeline) check(t *testing.T, ws []int32, seed int64) {
 			p.in.Set(ib)
 			p.w.Set(w)
 			p.b.Set(b)
+			p.gain.Set([]float32{0.25, 1}[rng.Intn(2)])
 			out := halide.NewBuffer[float32](nx, ny)
 			if err := pl.Realize(out); err != nil {
 				t.Fatalf("w=%d b=%v: %v", w, b, err)
@@ -124,6 +127,11 @@ func TestSpecializeCPU(t *testing.T) {
 			p.f.Specialize(p.b).Vectorize(p.x, 4)
 			p.g.StoreRoot().ComputeAtStage(p.f.Stage(0), p.y)
 		}, []string{"if (b) {", "for (f.s0.x.x,"}},
+		{"a float Param and nested equalities", func(p *specPipeline) {
+			p.f.Specialize(p.gain.Expr().Eq(float32(1)).And(p.w.Expr().Eq(5))).Parallel(p.y)
+			p.f.Update(0).Specialize(p.gain.Expr().Gt(float32(0.5))).Split(p.x, p.xo, p.xi, 3, halide.GuardWithIf)
+			p.g.ComputeRoot()
+		}, []string{"if (((gain == 1.0f) && (w == 5))) {", "if ((0.5f < gain)) {"}},
 		{"a specialized producer left inline is computed where it is used", func(p *specPipeline) {
 			p.g.Specialize(p.b).VectorizeTail(p.x, 4, halide.GuardWithIf)
 		}, []string{"produce g {", "if (b) {", "vectorized (g.s0.x.x_v"}},
