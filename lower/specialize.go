@@ -159,7 +159,12 @@ func buildCases(st *State, f *ir.Function, si int, d, c *ir.Definition, shared b
 	var conds []ir.Expr
 	for _, sp := range specs {
 		if sp.Fail == "" {
-			conds = append(conds, k.apply(sp.Cond))
+			c := sp.Cond
+			if len(k.known) > 0 || len(k.facts) > 0 {
+				// A nested case: what the outer cases know may decide it.
+				c = ir.Simplify(k.apply(c))
+			}
+			conds = append(conds, c)
 		}
 	}
 	var s ir.Stmt
@@ -191,9 +196,8 @@ func buildCases(st *State, f *ir.Function, si int, d, c *ir.Definition, shared b
 // kernel an unrolled host loop makes share it on purpose; the cases of a
 // specialization are different kernels, each with its own block size.
 // It runs at the end of schedule_functions, where the specialization ifs
-// are the only ifs whose condition is not likely(...).
-// It records the condition under which each kernel of a case launches in
-// st.caseConds.
+// are the only ifs whose condition is not likely(...), and records the
+// condition under which each kernel of a case launches in st.caseConds.
 func separateCaseKernels(st *State, s ir.Stmt) ir.Stmt {
 	st.caseConds = map[string]ir.Expr{}
 	var path ir.Expr // the conditions of the cases around x
