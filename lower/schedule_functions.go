@@ -623,26 +623,26 @@ func orRoot(names []string) []string {
 	return names
 }
 
-// enclosesSite says whether some loop called store in s is, or contains,
-// one of the loops sites (nil: the root, which no loop encloses).
+// enclosesSite says whether every loop called store in s (one per case of
+// a specialized stage, which may nest its loops differently) is, or
+// contains, one of the loops sites (nil: the root, which no loop
+// encloses), and there is one.
 func enclosesSite(s ir.Stmt, store string, sites []string) bool {
-	found := false
+	found, all := false, true
 	ir.WalkStmt(s, func(x ir.Stmt) bool {
 		l, ok := x.(*ir.For)
-		if !ok || found {
-			return !found
+		if !ok || l.Name != store {
+			return all
 		}
-		if l.Name != store {
-			return true
-		}
+		found = true
+		in := false
 		for _, site := range sites {
-			if site == store || findLoop(l.Body, site) != nil {
-				found = true
-			}
+			in = in || site == store || findLoop(l.Body, site) != nil
 		}
+		all = all && in
 		return false
 	}, nil)
-	return found
+	return found && all
 }
 
 // stageName names stage si of f in messages: "the pure definition of f" or
