@@ -262,7 +262,18 @@ func isRVarName(d *ir.Definition, q string) bool {
 // the one copy (Halide rejects this as a potential race too). Thread loops
 // are different: a copy stored outside them is the block's shared one.
 func checkStoreOutsideParallel(s ir.Stmt, f *ir.Function, storeSite, site string) error {
-	path := loopPath(s, site)
+	// Every copy of the site (one per case of a specialized stage).
+	for _, path := range loopPaths(s, site, -1) {
+		if err := checkPathOutsideParallel(path, f, storeSite); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkPathOutsideParallel is checkStoreOutsideParallel on one path of
+// loops from the root to the compute site.
+func checkPathOutsideParallel(path []*ir.For, f *ir.Function, storeSite string) error {
 	inside := storeSite == ""
 	for _, l := range path {
 		if inside && (l.Kind == ir.Parallel || l.Kind == ir.GPUBlock) {
