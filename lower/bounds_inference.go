@@ -422,7 +422,7 @@ func regionLets(f *ir.Function, produce, consume ir.Stmt, idx *bounds.Index) ([]
 // are accessed only inside their buffers. s is the whole statement, whose
 // boxes are in terms of Params and buffer variables only.
 func bufferChecks(st *State, s ir.Stmt, out *ir.Function, idx *bounds.Index) ([]ir.Stmt, error) {
-	var checks []ir.Stmt
+	checks := append([]ir.Stmt(nil), st.failChecks...)
 	for _, t := range st.tails {
 		d := argIndex(out, t.root)
 		ext := v(BufferVar(out.Name, "extent", d))

@@ -142,6 +142,10 @@ type State struct {
 	boundsDone, flattened, sharedLaidOut bool
 
 	tails []tailCheck
+	// failChecks are the host's checks that some case of each stage with
+	// a specialize_fail holds (specialize.go); bounds_inference puts them
+	// first.
+	failChecks []ir.Stmt
 	// promised are the input bounds users promised, by buffer variable.
 	promised map[string]ir.Expr
 	// kernels is the record of each kernel before gpu_kernels extracts

@@ -169,8 +169,23 @@ func buildCases(st *State, f *ir.Function, si int, d, c *ir.Definition, shared b
 	}
 	var s ir.Stmt
 	if n := len(specs); n > 0 && specs[n-1].Fail != "" {
-		s = &ir.AssertStmt{Cond: ir.False, Message: specs[n-1].Fail,
-			Error: &ir.Error{Code: ir.ErrSpecializeFail, Func: f.Name, Directive: "specialize_fail"}}
+		fail := func(cond ir.Expr) *ir.AssertStmt {
+			return &ir.AssertStmt{Cond: cond, Message: specs[n-1].Fail,
+				Error: &ir.Error{Code: ir.ErrSpecializeFail, Func: f.Name, Directive: "specialize_fail"}}
+		}
+		s = fail(ir.False)
+		// The same check on the host before anything runs (the
+		// conditions depend on Params and input shapes only): a failing
+		// assertion inside a kernel would trap on the GPU instead of
+		// reporting the message.
+		holds := ir.Expr(ir.False)
+		if k.path != nil {
+			holds = &ir.Not{X: k.path}
+		}
+		for _, c := range conds {
+			holds = ir.Bin(ir.Or, holds, c)
+		}
+		st.failChecks = append(st.failChecks, fail(ir.Simplify(holds)))
 		specs = specs[:n-1]
 	} else {
 		var err error

@@ -2,6 +2,7 @@ package errors_test
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/gohalide/gohalide/halide"
@@ -181,4 +182,33 @@ func TestErrSpecializeFailAtRun(t *testing.T) {
 	if !errors.Is(err, halide.ErrRuntime) {
 		t.Errorf("errors.Is(%v, ErrRuntime) is false", err)
 	}
+}
+
+// TestErrSpecializeFailInKernel checks a specialize_fail of a Func computed
+// inside a GPU kernel: the host checks the cases before anything runs, so
+// the run fails with the message (a failing assertion in a kernel would
+// trap on a GPU).
+func TestErrSpecializeFailInKernel(t *testing.T) {
+	b := newBlur()
+	w := halide.NewParam[int32]("w")
+	b.f.GPUTile(x, y, xo, yo, xi, yi, 8, 8)
+	b.g.ComputeAt(b.f, xo)
+	b.g.Specialize(w.Expr().Eq(1)).GPUThreads(x, y)
+	b.g.SpecializeFail("w must be 1")
+	p := halide.NewPipeline(b.f)
+	l, err := p.Lower()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first := strings.SplitN(l.String(), "\n", 2)[0]; !strings.Contains(first, `"w must be 1"`) {
+		t.Errorf("the lowered statement does not check the cases first: %s", first)
+	}
+	b.in.Set(halide.NewBuffer[float32](17, 16))
+	w.Set(1)
+	if err := p.Realize(halide.NewBuffer[float32](16, 16)); err != nil {
+		t.Fatalf("w = 1: %v", err)
+	}
+	w.Set(2)
+	err = safely(func() error { return p.Realize(halide.NewBuffer[float32](16, 16)) })
+	check(t, err, halide.ErrSpecializeFail, "g", "specialize_fail", "w must be 1")
 }
