@@ -172,7 +172,10 @@ func extractKernel(st *State, outer *ir.For, count map[string]int) (*ir.Kernel, 
 	}
 	body = mut(body)
 	shared := hs.list
-	body, scratch := globalScratch(kern, body)
+	body, scratch, err := globalScratch(kern, body)
+	if err != nil {
+		return nil, nil, err
+	}
 	body = hostMaxima(kern, body, append(shared, scratch...))
 	body = ir.SimplifyStmt(body)
 	if body == nil {
@@ -252,7 +255,7 @@ func extractKernel(st *State, outer *ir.For, count map[string]int) (*ir.Kernel, 
 // Allocate becomes the slice's base, `f.base`, added to every index of f.
 // Copies of one realization (an unrolled loop's) share the largest size.
 // The host allocations come back as Heap, with the size of one copy.
-func globalScratch(kern *ir.Kernel, body ir.Stmt) (ir.Stmt, []*ir.Allocate) {
+func globalScratch(kern *ir.Kernel, body ir.Stmt) (ir.Stmt, []*ir.Allocate, error) {
 	hs := &hoisted{}
 	// The block's index in the grid, and the thread's, over the
 	// dimensions of more than one block or thread.
@@ -270,12 +273,24 @@ func globalScratch(kern *ir.Kernel, body ir.Stmt) (ir.Stmt, []*ir.Allocate) {
 	// First the size of each: the copies of one realization (an
 	// unrolled loop's, or one per case of a specialization) are sliced
 	// by the largest, which the host allocates per thread or block.
+	var err error
 	ir.WalkStmt(body, func(x ir.Stmt) bool {
 		if a, ok := x.(*ir.Allocate); ok && (a.Memory == ir.Heap || a.InGlobal) {
+			if i, seen := hs.index[a.Name]; seen && hs.list[i].InGlobal != a.InGlobal && err == nil {
+				// The cases of a specialization compute the Func
+				// inside the thread loops in one and at the block
+				// level in another: one scratch cannot be sliced both
+				// per thread and per block.
+				err = ir.Errorf(ir.ErrSchedule, a.Name, "store_in(Heap)", "%s is stored in global scratch one copy per thread in one case of a specialization and one copy per block in another, inside kernel %s", a.Name, kern.Name).
+					WithLegal("compute %s inside GPU thread loops in every case, or at the block level in every case (the same GPU loops at its compute level), or another memory type", a.Name)
+			}
 			hs.add(a, ir.Heap)
 		}
 		return true
 	}, nil)
+	if err != nil {
+		return nil, nil, err
+	}
 	var mut func(ir.Stmt) ir.Stmt
 	mut = func(x ir.Stmt) ir.Stmt {
 		a, ok := x.(*ir.Allocate)
@@ -292,7 +307,7 @@ func globalScratch(kern *ir.Kernel, body ir.Stmt) (ir.Stmt, []*ir.Allocate) {
 		return &ir.LetStmt{Name: base, Value: ir.MulE(id, size), Body: inner}
 	}
 	body = mut(body)
-	return body, hs.list
+	return body, hs.list, nil
 }
 
 // hoisted collects the allocations of a kernel body moved out of it, one

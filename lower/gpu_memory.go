@@ -159,4 +159,3 @@ func loopPaths(s ir.Stmt, site string, n int) [][]*ir.For {
 	walk(s)
 	return found
 }
-
