@@ -303,19 +303,44 @@ func (w *boxWalker) stmt(s ir.Stmt, en env) {
 		for name, b := range inner.out {
 			nb := make(Box, len(b))
 			for i, x := range b {
-				if x.Min != nil {
-					nb[i].Min = outer.of(x.Min).Min
-				}
-				if x.Max != nil {
-					nb[i].Max = outer.of(x.Max).Max
-				}
+				nb[i].Min = rangeEnd(outer, x.Min, false)
+				nb[i].Max = rangeEnd(outer, x.Max, true)
 			}
 			w.add(name, nb)
 		}
 	case *ir.IfThenElse:
 		w.expr(s.Cond, en)
-		w.stmt(s.Then, en.refine(s.Cond, true))
-		w.stmt(s.Else, en.refine(s.Cond, false))
+		if s.Else == nil || !en.uniform(s.Cond) {
+			w.stmt(s.Then, en.refine(s.Cond, true))
+			w.stmt(s.Else, en.refine(s.Cond, false))
+			return
+		}
+		// A condition on nothing the walk binds (a specialization's, on
+		// Params and buffer shapes) is one value here: what both
+		// branches touch is select(cond, then's box, else's box), not
+		// their union, so a case does not widen the other's region
+		// (nor the checks of the inputs it reads).
+		then := boxWalker{reads: w.reads, writes: w.writes, only: w.only, idx: w.idx, out: map[string]Box{}}
+		then.stmt(s.Then, en.refine(s.Cond, true))
+		els := boxWalker{reads: w.reads, writes: w.writes, only: w.only, idx: w.idx, out: map[string]Box{}}
+		els.stmt(s.Else, en.refine(s.Cond, false))
+		for name, tb := range then.out {
+			eb, both := els.out[name]
+			if !both || len(eb) != len(tb) {
+				w.add(name, tb)
+				continue
+			}
+			nb := make(Box, len(tb))
+			for i := range tb {
+				nb[i] = selectIv(s.Cond, tb[i], eb[i])
+			}
+			w.add(name, nb)
+		}
+		for name, eb := range els.out {
+			if tb, both := then.out[name]; !both || len(eb) != len(tb) {
+				w.add(name, eb)
+			}
+		}
 	case *ir.Provide:
 		for _, a := range s.Args {
 			w.expr(a, en)
@@ -333,4 +358,25 @@ func (w *boxWalker) stmt(s ir.Stmt, en env) {
 	case *ir.Block, *ir.ProducerConsumer, *ir.Realize, *ir.Allocate, *ir.AssertStmt, *ir.Evaluate:
 		ir.VisitStmt(s, func(c ir.Stmt) { w.stmt(c, en) }, func(e ir.Expr) { w.expr(e, en) })
 	}
+}
+
+// rangeEnd is the lowest (or, for max, the highest) value of the end e of
+// a box over en: an end that selects on a condition en does not range (the
+// cases of a specialization, see IfThenElse in stmt) keeps selecting
+// between its arms, each ranged.
+func rangeEnd(en env, e ir.Expr, max bool) ir.Expr {
+	if e == nil {
+		return nil
+	}
+	if sel, ok := e.(*ir.Select); ok && en.uniform(sel.Cond) {
+		t, f := rangeEnd(en, sel.True, max), rangeEnd(en, sel.False, max)
+		if t == nil || f == nil {
+			return nil
+		}
+		return ir.Simplify(&ir.Select{Cond: sel.Cond, True: t, False: f})
+	}
+	if max {
+		return en.of(e).Max
+	}
+	return en.of(e).Min
 }

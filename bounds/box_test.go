@@ -127,6 +127,22 @@ func TestRequiredConditions(t *testing.T) {
 	n := ir.NewVar("N")
 	s = loop("x", ir.Int(0), ir.Int(10), &ir.IfThenElse{Cond: ir.LTE(n, ir.Int(3)), Then: ev("g")})
 	checkBoxes(t, "free condition", Required(s, nil), map[string]Box{"g": {iv(0, 9)}})
+
+	// The cases of a specialization: an if on a free variable around the
+	// loops, each branch reading g differently, needs one branch's box or
+	// the other's (a select), not their union.
+	w := ir.NewVar("w")
+	ifw := ir.Bin(ir.EQ, w, ir.Int(8))
+	s = &ir.IfThenElse{Cond: ifw,
+		Then: loop("x", ir.Int(0), ir.Int(10), &ir.Evaluate{X: fcall("g", ir.AddE(x, ir.Int(7)))}),
+		Else: loop("x", ir.Int(0), ir.Int(10), &ir.Evaluate{X: fcall("g", ir.AddE(x, ir.SubE(w, ir.Int(1))))})}
+	selw := func(a, b ir.Expr) ir.Expr { return ir.Simplify(&ir.Select{Cond: ifw, True: a, False: b}) }
+	checkBoxes(t, "cases", Required(s, nil), map[string]Box{"g": {{selw(ir.Int(7), ir.SubE(w, ir.Int(1))), selw(ir.Int(16), ir.AddE(w, ir.Int(8)))}}})
+	// The same inside a loop: the select's ends are selected over it.
+	s = loop("x", ir.Int(0), ir.Int(10), &ir.IfThenElse{Cond: ifw,
+		Then: &ir.Evaluate{X: fcall("g", ir.AddE(x, ir.Int(7)))},
+		Else: &ir.Evaluate{X: fcall("g", ir.AddE(x, ir.SubE(w, ir.Int(1))))}})
+	checkBoxes(t, "cases in a loop", Required(s, nil), map[string]Box{"g": {{selw(ir.Int(7), ir.SubE(w, ir.Int(1))), selw(ir.Int(16), ir.AddE(w, ir.Int(8)))}}})
 }
 
 func TestRequiredSymbolic(t *testing.T) {

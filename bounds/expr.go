@@ -345,6 +345,37 @@ func finiteNonzero(e ir.Expr) bool {
 	return ok && c.V != 0 && !math.IsInf(c.V, 0) && !math.IsNaN(c.V)
 }
 
+// uniform reports whether e reads no variable en binds or ranges (its
+// scope's or its own): one value wherever en applies.
+func (en env) uniform(e ir.Expr) bool {
+	ok := true
+	ir.WalkExpr(e, func(x ir.Expr) bool {
+		if v, isVar := x.(*ir.Var); isVar {
+			if _, inBase := en.base[v.Name]; inBase || en.bound(v) {
+				ok = false
+			}
+		}
+		return ok
+	})
+	return ok
+}
+
+// selectIv is the interval of select(cond, a value in t, a value in f) for
+// a cond that is one value: its ends select between t's and f's (an
+// unbounded end on either side stays unbounded).
+func selectIv(cond ir.Expr, t, f Interval) Interval {
+	end := func(a, b ir.Expr) ir.Expr {
+		if a == nil || b == nil {
+			return nil
+		}
+		if a == b {
+			return a
+		}
+		return ir.Simplify(&ir.Select{Cond: cond, True: a, False: b})
+	}
+	return Interval{end(t.Min, f.Min), end(t.Max, f.Max)}
+}
+
 // bound reports whether v is bound in en itself (by a let, a loop or a
 // narrowing), rather than in the caller's scope or free.
 func (en env) bound(v *ir.Var) bool {

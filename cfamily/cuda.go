@@ -350,6 +350,10 @@ func (m *module) kernel(k *ir.Kernel) (text, name string, err error) {
 		fmt.Fprintf(&b, ", %s bytes of dynamic shared memory", ir.ExprString(info.DynamicSharedBytes))
 	}
 	b.WriteString(".\n")
+	if k.Case != nil {
+		// One case of a specialization: the host chooses the case.
+		fmt.Fprintf(&b, "// Launched when %s (a case of a specialization).\n", ir.ExprString(k.Case))
+	}
 	b.WriteString(`extern "C" __global__ void `)
 	if info.Threads > 0 {
 		fmt.Fprintf(&b, "__launch_bounds__(%d) ", info.Threads)

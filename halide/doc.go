@@ -48,7 +48,11 @@
 // pure definition, f.Update(i) to update i); ComputeRoot, ComputeAt and
 // ComputeInline say where a Func is computed, StoreAt and StoreIn where it
 // is stored, Bound fixes its region, In makes a wrapper that some
-// consumers (or, with none named, all) read instead, and Atomic makes a colliding scatter safe to run in parallel.
+// consumers (or, with none named, all) read instead, and Atomic makes a
+// colliding scatter safe to run in parallel.
+// Specialize(cond) gives a stage a case with a schedule of its own, taken
+// when a condition on Params and input shapes holds (tested once per
+// production), and SpecializeFail ends the cases with a run-time error.
 // A schedule may not change the order in which an update visits its RDom
 // (first dimension innermost) where that could change its result: Lower
 // refuses a reorder, tile or fuse that swaps two RVars, or the pieces of a

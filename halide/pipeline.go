@@ -45,6 +45,7 @@ const (
 	ErrSharedRace         = ir.ErrSharedRace
 	ErrDivergentBarrier   = ir.ErrDivergentBarrier
 	ErrUninitializedRead  = ir.ErrUninitializedRead
+	ErrSpecializeFail     = ir.ErrSpecializeFail
 	ErrNilObject          = ir.ErrNilObject
 	ErrBadType            = ir.ErrBadType
 	ErrBadArgument        = ir.ErrBadArgument
@@ -414,6 +415,11 @@ func (p *Pipeline) build() (*built, error) {
 					}
 					return true
 				})
+			}
+			for _, c := range specConds(d) {
+				if err := noteLeaves(c); err != nil {
+					return err
+				}
 			}
 			if i == 0 {
 				c.Pure = &nd

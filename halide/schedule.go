@@ -13,6 +13,9 @@ import (
 type Stage struct {
 	f   *Func
 	idx int
+	// spec, when set, is the case of the stage this handle schedules
+	// (Specialize): its directives change that case's schedule.
+	spec *ir.Definition
 }
 
 // Update returns the handle of update definition i.
@@ -62,6 +65,9 @@ func (s *Stage) def(directive string) *ir.Definition {
 	if f.fn.Pure == nil {
 		f.failf(ir.ErrSchedule, directive, "%s is scheduled before it has a definition", f.fn.Name)
 		return nil
+	}
+	if s.spec != nil {
+		return s.spec
 	}
 	return f.fn.Stages()[s.idx]
 }

@@ -58,6 +58,10 @@ const (
 	// ErrUninitializedRead: the emulator saw a thread read a shared element
 	// that no thread of its block had written.
 	ErrUninitializedRead ErrorCode = "uninitialized_read"
+	// ErrSpecializeFail: a stage with a specialize_fail ran with none of
+	// its specializations' conditions true; the message is the one given
+	// to SpecializeFail.
+	ErrSpecializeFail ErrorCode = "specialize_fail"
 	// ErrNilObject: a method was called on a nil or zero-value object (a
 	// Func, Stage, Pipeline, Lowered, Buffer, ImageParam, Param or RDom not
 	// made by its constructor), or given nil where it needs one.
@@ -123,6 +127,7 @@ func (c ErrorCode) Error() string { return string(c) }
 // runtimeKinds are the codes that are kinds of ErrRuntime.
 var runtimeKinds = map[ErrorCode]bool{
 	ErrOutOfBounds: true, ErrSharedRace: true, ErrDivergentBarrier: true, ErrUninitializedRead: true,
+	ErrSpecializeFail: true,
 }
 
 // Is reports whether target is e's code, or ErrRuntime for a run-time

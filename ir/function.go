@@ -52,6 +52,56 @@ type Definition struct {
 	Predicate Expr
 	// Schedule is the stage's loop structure.
 	Schedule StageSchedule
+	// Specializations are the stage's cases (Halide's Stage::specialize),
+	// tested in order once per production of the stage: the first whose
+	// Cond holds runs with its own Def.Schedule (and its own nested
+	// Def.Specializations); when none holds, Schedule runs, or, where the
+	// last one is a specialize_fail, the run fails. A case shares the
+	// algorithm (Args, Value, RDom) with its stage: lowering reads only
+	// the schedule and the nested specializations of Def.
+	Specializations []Specialization
+}
+
+// Specialization is one case of a stage: a condition on Params and input
+// shapes, the schedule the stage runs with when it holds, or, where Fail
+// is set (specialize_fail, always last, with Cond true), the message of
+// the error a run reports when no earlier case holds.
+type Specialization struct {
+	Cond Expr
+	Def  *Definition
+	Fail string
+}
+
+// Cases returns d followed by the definitions of its specializations, and
+// theirs, depth first: every schedule the stage may run with (not d's own
+// where a specialize_fail replaces it).
+func (d *Definition) Cases() []*Definition {
+	var out []*Definition
+	if n := len(d.Specializations); n == 0 || d.Specializations[n-1].Fail == "" {
+		out = append(out, d)
+	}
+	for _, s := range d.Specializations {
+		if s.Def != nil {
+			out = append(out, s.Def.Cases()...)
+		}
+	}
+	return out
+}
+
+// CopySchedule returns a copy of d whose schedule (dims, splits and
+// specializations, recursively) shares no slice with d's.
+func (d *Definition) CopySchedule() *Definition {
+	c := *d
+	c.Schedule.Dims = append([]Dim(nil), d.Schedule.Dims...)
+	c.Schedule.Splits = append([]Split(nil), d.Schedule.Splits...)
+	c.Specializations = nil
+	for _, s := range d.Specializations {
+		if s.Def != nil {
+			s.Def = s.Def.CopySchedule()
+		}
+		c.Specializations = append(c.Specializations, s)
+	}
+	return &c
 }
 
 // Evaluated returns the expressions the definition evaluates at a point,

@@ -237,6 +237,10 @@ type Kernel struct {
 	// values are known only then (AssertStmts with an Error): the block
 	// size (gpu_kernels), the shared memory limit (gpu_shared_reuse).
 	Checks []Stmt
+	// Case is the condition under which the kernel is launched, where it
+	// is one case of a specialization (the conditions of the cases on the
+	// way to it; nil: every run). For reports.
+	Case Expr
 }
 
 // ShareLoop is a cooperative production: the Func whose stage the loop

@@ -201,7 +201,7 @@ func defineRegions(st *State, s ir.Stmt, idx *bounds.Index, perThread map[string
 				if i+1 < len(blk.Stmts) {
 					p, ok1 := blk.Stmts[i].(*ir.ProducerConsumer)
 					c, ok2 := blk.Stmts[i+1].(*ir.ProducerConsumer)
-					if ok1 && ok2 && p.Func == c.Func && p.Producer && !c.Producer && p.Func != st.P.Output && !done[p.Func] {
+					if ok1 && ok2 && p.Func == c.Func && p.Producer && !c.Producer && p.Func != st.P.Output {
 						if f, ok := st.Funcs[p.Func]; ok {
 							stmts = append(stmts, production(f, p, c))
 							if err != nil {
@@ -422,24 +422,31 @@ func regionLets(f *ir.Function, produce, consume ir.Stmt, idx *bounds.Index) ([]
 // are accessed only inside their buffers. s is the whole statement, whose
 // boxes are in terms of Params and buffer variables only.
 func bufferChecks(st *State, s ir.Stmt, out *ir.Function, idx *bounds.Index) ([]ir.Stmt, error) {
-	var checks []ir.Stmt
+	checks := append([]ir.Stmt(nil), st.failChecks...)
 	for _, t := range st.tails {
 		d := argIndex(out, t.root)
 		ext := v(BufferVar(out.Name, "extent", d))
 		fac := ir.Int(int64(t.factor))
+		var check ir.Stmt
 		if t.tail == ir.RoundUp {
-			checks = append(checks, &ir.AssertStmt{
+			check = &ir.AssertStmt{
 				Cond:    ir.Bin(ir.EQ, ir.ModE(ext, fac), ir.Int(0)),
 				Message: fmt.Sprintf("%s splits %s by %d with RoundUp, so the output's extent in dimension %d must be a multiple of %d; it is", out.Name, t.root, t.factor, d, t.factor),
 				Args:    []ir.Expr{ext},
-			})
+			}
 		} else {
-			checks = append(checks, &ir.AssertStmt{
+			check = &ir.AssertStmt{
 				Cond:    ir.LEE(fac, ext),
 				Message: fmt.Sprintf("%s splits %s by %d with ShiftInwards, so the output's extent in dimension %d must be at least %d; it is", out.Name, t.root, t.factor, d, t.factor),
 				Args:    []ir.Expr{ext},
-			})
+			}
 		}
+		if t.cond != nil {
+			// A split of one case of a specialization: checked when the
+			// case runs.
+			check = &ir.IfThenElse{Cond: t.cond, Then: check}
+		}
+		checks = append(checks, check)
 	}
 	for _, b := range out.Schedule.Bounds {
 		d := argIndex(out, b.Var)

@@ -123,7 +123,10 @@ func extractKernel(st *State, outer *ir.For, count map[string]int) (*ir.Kernel, 
 	// A copy of the record gpu_block_size made (and gpu_cooperative
 	// added to), with the facts decided here.
 	rec := st.kernels[outer.Name]
-	kern := &ir.Kernel{Block: rec.Block, ThreadDims: rec.ThreadDims, SingleThread: rec.SingleThread, Shares: rec.Shares}
+	kern := &ir.Kernel{Block: rec.Block, ThreadDims: rec.ThreadDims, SingleThread: rec.SingleThread, Shares: rec.Shares, Case: st.caseConds[outer.Name]}
+	if kern.Case != nil {
+		kern.Case = ir.Simplify(ir.Substitute(kern.Case, st.promised))
+	}
 	// Stage name: "f.s1" of the outermost block loop.
 	stage := outer.Name
 	if i := strings.Index(stage, ".s"); i >= 0 {
@@ -169,7 +172,10 @@ func extractKernel(st *State, outer *ir.For, count map[string]int) (*ir.Kernel, 
 	}
 	body = mut(body)
 	shared := hs.list
-	body, scratch := globalScratch(kern, body)
+	body, scratch, err := globalScratch(kern, body)
+	if err != nil {
+		return nil, nil, err
+	}
 	body = hostMaxima(kern, body, append(shared, scratch...))
 	body = ir.SimplifyStmt(body)
 	if body == nil {
@@ -249,7 +255,7 @@ func extractKernel(st *State, outer *ir.For, count map[string]int) (*ir.Kernel, 
 // Allocate becomes the slice's base, `f.base`, added to every index of f.
 // Copies of one realization (an unrolled loop's) share the largest size.
 // The host allocations come back as Heap, with the size of one copy.
-func globalScratch(kern *ir.Kernel, body ir.Stmt) (ir.Stmt, []*ir.Allocate) {
+func globalScratch(kern *ir.Kernel, body ir.Stmt) (ir.Stmt, []*ir.Allocate, error) {
 	hs := &hoisted{}
 	// The block's index in the grid, and the thread's, over the
 	// dimensions of more than one block or thread.
@@ -264,14 +270,34 @@ func globalScratch(kern *ir.Kernel, body ir.Stmt) (ir.Stmt, []*ir.Allocate) {
 	blockID := linear(ir.BlockID, kern.Grid, ir.Int(0))
 	copyID := ir.Simplify(linear(ir.ThreadID, kern.Block, blockID))
 	blockID = ir.Simplify(blockID)
+	// First the size of each: the copies of one realization (an
+	// unrolled loop's, or one per case of a specialization) are sliced
+	// by the largest, which the host allocates per thread or block.
+	var err error
+	ir.WalkStmt(body, func(x ir.Stmt) bool {
+		if a, ok := x.(*ir.Allocate); ok && (a.Memory == ir.Heap || a.InGlobal) {
+			if i, seen := hs.index[a.Name]; seen && hs.list[i].InGlobal != a.InGlobal && err == nil {
+				// The cases of a specialization compute the Func
+				// inside the thread loops in one and at the block
+				// level in another: one scratch cannot be sliced both
+				// per thread and per block.
+				err = ir.Errorf(ir.ErrSchedule, a.Name, "store_in(Heap)", "%s is stored in global scratch one copy per thread in one case of a specialization and one copy per block in another, inside kernel %s", a.Name, kern.Name).
+					WithLegal("compute %s inside GPU thread loops in every case, or at the block level in every case (the same GPU loops at its compute level), or another memory type", a.Name)
+			}
+			hs.add(a, ir.Heap)
+		}
+		return true
+	}, nil)
+	if err != nil {
+		return nil, nil, err
+	}
 	var mut func(ir.Stmt) ir.Stmt
 	mut = func(x ir.Stmt) ir.Stmt {
 		a, ok := x.(*ir.Allocate)
 		if !ok || !(a.Memory == ir.Heap || a.InGlobal) {
 			return ir.MapStmt(x, mut, nil)
 		}
-		size := flatSize(a.Extents)
-		hs.add(a, ir.Heap)
+		size := hs.list[hs.index[a.Name]].Extents[0]
 		base := a.Name + ".base"
 		inner := rebaseBuffer(mut(a.Body), a.Name, &ir.Var{T: ir.Int32, Name: base})
 		id := copyID
@@ -281,7 +307,7 @@ func globalScratch(kern *ir.Kernel, body ir.Stmt) (ir.Stmt, []*ir.Allocate) {
 		return &ir.LetStmt{Name: base, Value: ir.MulE(id, size), Body: inner}
 	}
 	body = mut(body)
-	return body, hs.list
+	return body, hs.list, nil
 }
 
 // hoisted collects the allocations of a kernel body moved out of it, one

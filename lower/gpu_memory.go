@@ -89,19 +89,23 @@ func realizeMemory(f *ir.Function, m ir.MemoryType, inKernel, inThreads bool) (i
 
 // threadsShare reports whether the threads of a block share one copy of f
 // stored at the loop site of s ("" is the root): f is realized inside a
-// kernel in shared memory (as gpu_memory will decide).
+// kernel in shared memory (as gpu_memory will decide), at some copy of the
+// loop (one per case of a specialized stage).
 func threadsShare(s ir.Stmt, site string, f *ir.Function) bool {
 	if site == "" {
 		return false
 	}
-	found := loopPath(s, site)
-	inner, inKernel := kernelLoops(found)
-	inThreads := false
-	for _, l := range inner {
-		inThreads = inThreads || l.Kind == ir.GPUThread
+	for _, found := range loopPaths(s, site, -1) {
+		inner, inKernel := kernelLoops(found)
+		inThreads := false
+		for _, l := range inner {
+			inThreads = inThreads || l.Kind == ir.GPUThread
+		}
+		if m, err := realizeMemory(f, f.Schedule.Memory, inKernel, inThreads); err == nil && m == ir.GPUShared {
+			return true
+		}
 	}
-	m, err := realizeMemory(f, f.Schedule.Memory, inKernel, inThreads)
-	return err == nil && m == ir.GPUShared
+	return false
 }
 
 // recomputeAcrossThreads reports whether a ShiftInwards split of stage d
@@ -123,17 +127,28 @@ func recomputeAcrossThreads(d *ir.Definition, outer string) bool {
 // loopPath returns the loops of s from the outermost down to the loop
 // named site (inclusive), or nil.
 func loopPath(s ir.Stmt, site string) []*ir.For {
-	var path, found []*ir.For
+	if paths := loopPaths(s, site, 1); len(paths) > 0 {
+		return paths[0]
+	}
+	return nil
+}
+
+// loopPaths returns the paths of loopPath to the first n loops named site
+// (n < 0: all; one per case of a specialized stage).
+func loopPaths(s ir.Stmt, site string, n int) [][]*ir.For {
+	var path []*ir.For
+	var found [][]*ir.For
 	var walk func(ir.Stmt)
 	walk = func(x ir.Stmt) {
 		ir.WalkStmt(x, func(y ir.Stmt) bool {
+			done := n >= 0 && len(found) >= n
 			l, ok := y.(*ir.For)
-			if !ok || found != nil {
-				return found == nil
+			if !ok || done {
+				return !done
 			}
 			path = append(path, l)
 			if l.Name == site {
-				found = append([]*ir.For{}, path...)
+				found = append(found, append([]*ir.For{}, path...))
 			} else {
 				walk(l.Body)
 			}

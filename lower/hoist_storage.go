@@ -48,6 +48,11 @@ func hoistStorage(st *State) error {
 			if site, err = levelLoop(st, f, level, "hoist_storage"); err != nil {
 				return err
 			}
+			if n := countLoops(st.Stmt, site); n > 1 {
+				// The loop of a specialized stage: a copy per case.
+				return ir.Errorf(ir.ErrComputeAt, f.Name, "hoist_storage", "the loop %s is in each of %d cases of the specialized stage of %s; one allocation cannot be hoisted to all of them", site, n, level.Func).
+					WithLegal("hoist_storage_root, or hoist_storage at a loop of a stage without specializations")
+			}
 		}
 		s, err := hoistOne(st.Stmt, f, site)
 		if err != nil {
@@ -225,4 +230,16 @@ func usedOf(e ir.Expr, inner map[string]bool, lets map[string]ir.Expr) []string 
 	}
 	sort.Strings(out)
 	return out
+}
+
+// countLoops counts the loops called name in s.
+func countLoops(s ir.Stmt, name string) int {
+	n := 0
+	ir.WalkStmt(s, func(x ir.Stmt) bool {
+		if l, ok := x.(*ir.For); ok && l.Name == name {
+			n++
+		}
+		return true
+	}, nil)
+	return n
 }

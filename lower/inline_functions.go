@@ -14,8 +14,12 @@ import (
 	"github.com/gohalide/gohalide/ir"
 )
 
+// isInlined says whether f is substituted into its consumers: it is left
+// inline, and has neither updates nor specializations (Halide's
+// Function::can_be_inlined; one with them is computed at the innermost loop
+// around its uses instead).
 func isInlined(f *ir.Function, output string) bool {
-	return f.Name != output && f.Schedule.Compute.Kind == ir.LevelInline && len(f.Updates) == 0
+	return f.Name != output && f.Schedule.Compute.Kind == ir.LevelInline && len(f.Updates) == 0 && len(f.Pure.Specializations) == 0
 }
 
 func inlineFunctions(st *State) error {
@@ -30,6 +34,10 @@ func inlineFunctions(st *State) error {
 		if ir.IsUndef(f.Pure.Value) && len(f.Updates) == 0 {
 			return ir.Errorf(ir.ErrDefinition, name, "Define", "%s is Undef everywhere: its pure definition is Undef and it has no update to write its values", name).
 				WithLegal("give %s an update that writes the points its consumers read, or a pure definition with a value", name)
+		}
+		if f.Schedule.ExplicitInline && len(f.Pure.Specializations) > 0 {
+			return ir.Errorf(ir.ErrSchedule, name, "compute_inline", "%s has specializations (a schedule per case) and cannot be computed inline", name).
+				WithLegal("compute_root or compute_at, or no Specialize on %s", name)
 		}
 		if name == p.Output && f.Schedule.Compute.Kind == ir.LevelAt {
 			return ir.Errorf(ir.ErrComputeAt, name, "compute_at", "%s is the output; it is always computed at the root", name)
@@ -171,9 +179,7 @@ func exprSize(e ir.Expr, limit int) int {
 }
 
 func copyDef(d *ir.Definition) *ir.Definition {
-	c := *d
+	c := d.CopySchedule()
 	c.Args = append([]ir.Expr(nil), d.Args...)
-	c.Schedule.Dims = append([]ir.Dim(nil), d.Schedule.Dims...)
-	c.Schedule.Splits = append([]ir.Split(nil), d.Schedule.Splits...)
-	return &c
+	return c
 }

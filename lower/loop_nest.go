@@ -23,7 +23,15 @@ func printNest(b *strings.Builder, s ir.Stmt, depth int) {
 	ind := strings.Repeat("  ", depth)
 	switch s := s.(type) {
 	case nil:
-	case *ir.Block, *ir.LetStmt, *ir.IfThenElse:
+	case *ir.IfThenElse:
+		if !isLikely(s.Cond) {
+			// The cases of a specialization.
+			printCases(b, s, depth, "if")
+			return
+		}
+		// A tail guard: only its statements show, at the same depth.
+		ir.VisitStmt(s, func(c ir.Stmt) { printNest(b, c, depth) }, nil)
+	case *ir.Block, *ir.LetStmt:
 		// Only their statements show, at the same depth.
 		ir.VisitStmt(s, func(c ir.Stmt) { printNest(b, c, depth) }, nil)
 	case *ir.Realize:
@@ -56,4 +64,32 @@ func printNest(b *strings.Builder, s ir.Stmt, depth int) {
 	default:
 		fmt.Fprintf(b, "%s%s", ind, ir.StmtString(s))
 	}
+}
+
+// printCases prints the cases of a specialization as "if (c):", "else if
+// (c):" and "else:".
+func printCases(b *strings.Builder, s *ir.IfThenElse, depth int, word string) {
+	ind := strings.Repeat("  ", depth)
+	cond := ir.ExprString(s.Cond)
+	if !strings.HasPrefix(cond, "(") {
+		cond = "(" + cond + ")"
+	}
+	fmt.Fprintf(b, "%s%s %s:\n", ind, word, cond)
+	printNest(b, s.Then, depth+1)
+	if s.Else == nil {
+		return
+	}
+	if e, ok := s.Else.(*ir.IfThenElse); ok && !isLikely(e.Cond) {
+		printCases(b, e, depth, "else if")
+		return
+	}
+	fmt.Fprintf(b, "%selse:\n", ind)
+	printNest(b, s.Else, depth+1)
+}
+
+// isLikely reports whether e is a likely(...) call, the mark of a tail
+// guard.
+func isLikely(e ir.Expr) bool {
+	c, ok := e.(*ir.Call)
+	return ok && c.Kind == ir.CallIntrinsic && c.Name == ir.IntrinsicLikely
 }

@@ -142,6 +142,10 @@ type State struct {
 	boundsDone, flattened, sharedLaidOut bool
 
 	tails []tailCheck
+	// failChecks are the host's checks that some case of each stage with
+	// a specialize_fail holds (specialize.go); bounds_inference puts them
+	// first.
+	failChecks []ir.Stmt
 	// promised are the input bounds users promised, by buffer variable.
 	promised map[string]ir.Expr
 	// kernels is the record of each kernel before gpu_kernels extracts
@@ -155,6 +159,10 @@ type State struct {
 	ctx    context.Context
 	// slid are the Funcs sliding_window made slide.
 	slid map[string]bool
+	// caseConds are the conditions under which the kernels of the cases
+	// of specializations launch, by their outermost block loop
+	// (schedule_functions, separateCaseKernels); gpu_kernels records them.
+	caseConds map[string]ir.Expr
 }
 
 // afterPass, when set (by a test), is called after each pass with

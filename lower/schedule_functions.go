@@ -10,7 +10,9 @@ package lower
 // var out of its extent (the fuse is guarded). The output is produced at
 // the root; every other realized Func is injected, consumers first, at its
 // compute level (wrapping that loop's body in produce/consume) inside a
-// Realize at its store level.
+// Realize at its store level. A stage with specializations becomes a
+// chain of ifs over its cases, each with its own nest (specialize.go); a
+// Func computed at a loop of such a stage is produced in every case's copy.
 //
 // Before: inline_functions, validate_schedules. After: State.Stmt uses the region variables
 // f.s<k>.<x>.min / .max of each stage, which bounds_inference defines, and
@@ -31,6 +33,9 @@ type tailCheck struct {
 	root   string
 	factor int
 	tail   ir.TailStrategy
+	// cond is the condition under which the split's case runs (nil:
+	// always; see specialize.go): the check holds only then.
+	cond ir.Expr
 }
 
 type loopBounds struct{ min, extent ir.Expr }
@@ -127,13 +132,20 @@ func leavesRange(q string, splits []ir.Split, plans []splitPlan, strict bool) (b
 	return false, false, -1
 }
 
-// buildStage returns the loop nest of stage si of f.
-//
-// shared says the threads of a block share f's storage (one copy per
-// block, see threadsShare): then no tail may recompute a point, since two
-// threads would write it.
-func buildStage(st *State, f *ir.Function, si int, shared bool) (ir.Stmt, error) {
-	d := f.Stages()[si]
+// buildCase returns the loop nest of stage si of f, whose definition with
+// the schedule of one of its cases is d; k is what the case's conditions
+// make known (see specialize.go).
+func buildCase(st *State, f *ir.Function, si int, d *ir.Definition, shared bool, k caseFacts) (ir.Stmt, error) {
+	promised := st.promised
+	if len(k.known) > 0 {
+		promised = map[string]ir.Expr{}
+		for n, e := range st.promised {
+			promised[n] = e
+		}
+		for n, e := range k.known {
+			promised[n] = e
+		}
+	}
 	if ir.IsUndef(d.Value) {
 		// A pure definition of Undef computes nothing: the updates
 		// write f's values.
@@ -154,18 +166,18 @@ func buildStage(st *State, f *ir.Function, si int, shared bool) (ir.Stmt, error)
 		for _, rv := range d.RDom.Vars {
 			// Promised input bounds make RDoms over inputs constant, so
 			// splits of them can be seen to be exact.
-			dims[rv.Name] = loopBounds{ir.Simplify(ir.Substitute(rv.Min, st.promised)), ir.Simplify(ir.Substitute(rv.Extent, st.promised))}
+			dims[rv.Name] = loopBounds{ir.Simplify(k.apply(ir.Substitute(rv.Min, promised))), ir.Simplify(k.apply(ir.Substitute(rv.Extent, promised)))}
 			sub[rv.Name] = v(prefix + rv.Name)
 		}
 	}
 	args := make([]ir.Expr, len(d.Args))
 	for i, a := range d.Args {
-		args[i] = ir.Substitute(a, sub)
+		args[i] = ir.Substitute(k.apply(a), sub)
 	}
-	var body ir.Stmt = &ir.Provide{Func: f.Name, Value: ir.Substitute(d.Value, sub), Args: args, Atomic: d.Schedule.Atomic}
+	var body ir.Stmt = &ir.Provide{Func: f.Name, Value: ir.Substitute(k.apply(d.Value), sub), Args: args, Atomic: d.Schedule.Atomic}
 	if d.Predicate != nil {
 		// RDom.Where: the update runs at the points where it holds.
-		body = &ir.IfThenElse{Cond: ir.Substitute(d.Predicate, sub), Then: body}
+		body = &ir.IfThenElse{Cond: ir.Substitute(k.apply(d.Predicate), sub), Then: body}
 	}
 
 	// A Func.bound fixes the region (bounds_inference) and the allocation
@@ -177,7 +189,7 @@ func buildStage(st *State, f *ir.Function, si int, shared bool) (ir.Stmt, error)
 	if !output {
 		for _, b := range f.Schedule.Bounds {
 			bounded[b.Var] = true
-			if e, ok := ir.AsInt(ir.Simplify(ir.Substitute(b.Extent, st.promised))); ok {
+			if e, ok := ir.AsInt(ir.Simplify(k.apply(ir.Substitute(b.Extent, promised)))); ok {
 				boundExt[b.Var] = e
 			}
 		}
@@ -221,7 +233,7 @@ func buildStage(st *State, f *ir.Function, si int, shared bool) (ir.Stmt, error)
 			if output && !exact {
 				if roots[sp.Old] {
 					if tail == ir.ShiftInwards || tail == ir.RoundUp {
-						st.tails = append(st.tails, tailCheck{f.Name, si, sp.Old, sp.Factor, tail})
+						st.tails = append(st.tails, tailCheck{f.Name, si, sp.Old, sp.Factor, tail, k.path})
 					}
 				} else if isConst && (tail == ir.RoundUp || (tail == ir.ShiftInwards && e < int64(sp.Factor))) {
 					return nil, ir.Errorf(ir.ErrSchedule, f.Name, "split", "split of %s (extent %d) by %d with %s would write outside the output", sp.Old, e, sp.Factor, tail).
@@ -378,6 +390,7 @@ func scheduleFunctions(st *State) error {
 		}
 	}
 	st.LoopNest = PrintLoopNest(s)
+	s = separateCaseKernels(st, s)
 	st.Stmt = ir.SubstituteStmt(s, st.promised)
 	return nil
 }
@@ -409,6 +422,24 @@ func countCalls(s ir.Stmt, f string) int {
 		}
 		return true
 	})
+	return n
+}
+
+// loopCalls counts the calls to f in the bodies of the loops called name
+// in s (one per case of a specialized consumer), -1 for no such loop.
+func loopCalls(s ir.Stmt, name, f string) int {
+	n, found := 0, false
+	ir.WalkStmt(s, func(x ir.Stmt) bool {
+		if l, ok := x.(*ir.For); ok && l.Name == name {
+			n += countCalls(l.Body, f)
+			found = true
+			return false
+		}
+		return true
+	}, nil)
+	if !found {
+		return -1
+	}
 	return n
 }
 
@@ -502,54 +533,66 @@ func wrapLoopBody(s ir.Stmt, name string, wrap func(ir.Stmt) ir.Stmt) ir.Stmt {
 }
 
 // inject places the production of f in s at its compute level and its
-// storage at its store level.
+// storage at its store level. A level at a loop of a specialized stage is
+// a loop in each case (levelLoops): f is produced (or stored) in every one.
 func inject(st *State, s ir.Stmt, f *ir.Function) (ir.Stmt, error) {
 	sched := f.Schedule
-	site := ""
+	var sites []string // nil: the root
 	switch sched.Compute.Kind {
 	case ir.LevelAt:
-		name, err := levelLoop(st, f, sched.Compute, "compute_at")
+		names, err := levelLoops(st, f, sched.Compute, "compute_at")
 		if err != nil {
 			return nil, err
 		}
 		// The uses of f are counted only here and below, not for
 		// compute_root: a walk of the whole statement per Func made long
 		// pipelines quadratic.
-		n := countCalls(s, f.Name)
-		l := findLoop(s, name)
-		if l == nil || countCalls(l.Body, f.Name) != n {
-			return nil, ir.Errorf(ir.ErrComputeAt, f.Name, "compute_at", "the loop %s does not contain every use of %s", name, f.Name).
+		n, in := countCalls(s, f.Name), 0
+		for _, name := range names {
+			in += max(loopCalls(s, name, f.Name), 0)
+		}
+		if in != n {
+			return nil, ir.Errorf(ir.ErrComputeAt, f.Name, "compute_at", "the loop %s does not contain every use of %s", strings.Join(names, " / "), f.Name).
 				WithLegal("%s", legalLoops(s, f.Name, n))
 		}
-		site = name
+		sites = names
 	case ir.LevelInline:
 		if n := countCalls(s, f.Name); n > 0 {
-			site = innermostSite(s, f.Name, n)
+			if site := innermostSite(s, f.Name, n); site != "" {
+				sites = []string{site}
+			}
 		}
 	}
-	storeSite := site
+	storeSites := sites
 	separateStore := false
 	switch sched.Store.Kind {
 	case ir.LevelRoot:
-		storeSite, separateStore = "", true
+		storeSites, separateStore = nil, true
 	case ir.LevelAt:
-		name, err := levelLoop(st, f, sched.Store, "store_at")
+		names, err := levelLoops(st, f, sched.Store, "store_at")
 		if err != nil {
 			return nil, err
 		}
-		l := findLoop(s, name)
-		if l == nil || (site != name && (site == "" || findLoop(l.Body, site) == nil)) {
-			return nil, ir.Errorf(ir.ErrComputeAt, f.Name, "store_at", "the store level %s does not enclose the compute level of %s", name, f.Name).
-				WithLegal("store_root, or store_at a loop outside the compute_at loop")
+		for _, name := range names {
+			if !enclosesSite(s, name, sites) {
+				return nil, ir.Errorf(ir.ErrComputeAt, f.Name, "store_at", "the store level %s does not enclose the compute level of %s", name, f.Name).
+					WithLegal("store_root, or store_at a loop outside the compute_at loop")
+			}
 		}
-		storeSite, separateStore = name, true
+		storeSites, separateStore = names, true
 	}
-	if separateStore && site != storeSite {
-		if err := checkStoreOutsideParallel(s, f, storeSite, site); err != nil {
-			return nil, err
+	shared := false
+	for _, store := range orRoot(storeSites) {
+		for _, site := range orRoot(sites) {
+			if separateStore && site != store && (store == "" || site == "" || findLoop(findLoop(s, store).Body, site) != nil) {
+				if err := checkStoreOutsideParallel(s, f, store, site); err != nil {
+					return nil, err
+				}
+			}
 		}
+		shared = shared || threadsShare(s, store, f)
 	}
-	stages, err := buildStages(st, f, threadsShare(s, storeSite, f))
+	stages, err := buildStages(st, f, shared)
 	if err != nil {
 		return nil, err
 	}
@@ -564,19 +607,51 @@ func inject(st *State, s ir.Stmt, f *ir.Function) (ir.Stmt, error) {
 		}
 		return b
 	}
-	if site == "" {
+	if sites == nil {
 		s = produce(s)
-	} else {
+	}
+	for _, site := range sites {
 		s = wrapLoopBody(s, site, produce)
 	}
 	if separateStore {
-		if storeSite == "" {
+		if storeSites == nil {
 			s = realize(s)
-		} else {
-			s = wrapLoopBody(s, storeSite, realize)
+		}
+		for _, store := range storeSites {
+			s = wrapLoopBody(s, store, realize)
 		}
 	}
 	return s, nil
+}
+
+// orRoot returns names, or the root ("") for none.
+func orRoot(names []string) []string {
+	if len(names) == 0 {
+		return []string{""}
+	}
+	return names
+}
+
+// enclosesSite says whether every loop called store in s (one per case of
+// a specialized stage, which may nest its loops differently) is, or
+// contains, one of the loops sites (nil: the root, which no loop
+// encloses), and there is one.
+func enclosesSite(s ir.Stmt, store string, sites []string) bool {
+	found, all := false, true
+	ir.WalkStmt(s, func(x ir.Stmt) bool {
+		l, ok := x.(*ir.For)
+		if !ok || l.Name != store {
+			return all
+		}
+		found = true
+		in := false
+		for _, site := range sites {
+			in = in || site == store || findLoop(l.Body, site) != nil
+		}
+		all = all && in
+		return false
+	}, nil)
+	return found && all
 }
 
 // stageName names stage si of f in messages: "the pure definition of f" or

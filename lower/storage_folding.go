@@ -192,9 +192,11 @@ func unslid(s ir.Stmt) ir.Stmt {
 
 // roundsUp says whether a split of f's pure definition has a RoundUp tail.
 func roundsUp(f *ir.Function) bool {
-	for _, sp := range f.Pure.Schedule.Splits {
-		if sp.Kind == ir.SplitVar && sp.Tail == ir.RoundUp {
-			return true
+	for _, c := range f.Pure.Cases() {
+		for _, sp := range c.Schedule.Splits {
+			if sp.Kind == ir.SplitVar && sp.Tail == ir.RoundUp {
+				return true
+			}
 		}
 	}
 	return false

@@ -18,8 +18,10 @@ func validateGPU(st *State) error {
 	for _, name := range st.Order {
 		f := st.Funcs[name]
 		for si, d := range f.Stages() {
-			if err := validateStageGPU(f, si, d); err != nil {
-				return err
+			for _, c := range stageCases(d) {
+				if err := validateStageGPU(f, si, c); err != nil {
+					return err
+				}
 			}
 		}
 	}

@@ -20,18 +20,37 @@ import (
 )
 
 // levelLoop returns the full loop name (e.g. "g.s1.x.xo") of a LevelAt loop
-// level, or an error listing the loops that exist.
+// level, or an error listing the loops that exist. A level at a stage
+// whose cases (specializations) have different loops there is an error
+// (hoist_storage holds one allocation at one loop).
 func levelLoop(st *State, f *ir.Function, l ir.LoopLevel, directive string) (string, error) {
+	names, err := levelLoops(st, f, l, directive)
+	if err != nil {
+		return "", err
+	}
+	if len(names) > 1 {
+		return "", ir.Errorf(ir.ErrComputeAt, f.Name, directive, "the cases of the specialized stage of %s name different loops %s (%s)", l.Func, l.Var, strings.Join(names, ", ")).
+			WithLegal("a loop every case of %s has under one name, or the same splits of %s in every case", l.Func, l.Var)
+	}
+	return names[0], nil
+}
+
+// levelLoops returns the full names of the loop of a LevelAt loop level:
+// one, or for a stage with specializations the loop the level names in
+// each case (the same var may have been split differently; Halide matches
+// a loop level by its var in every case too), without repeats. A case
+// without the loop is an error listing the loops every case has.
+func levelLoops(st *State, f *ir.Function, l ir.LoopLevel, directive string) ([]string, error) {
 	c, ok := st.Funcs[l.Func]
 	if !ok {
 		if _, exists := st.P.Funcs[l.Func]; exists {
-			return "", ir.Errorf(ir.ErrComputeAt, f.Name, directive, "%s is computed inline, so it has no loops to compute %s in", l.Func, f.Name).
+			return nil, ir.Errorf(ir.ErrComputeAt, f.Name, directive, "%s is computed inline, so it has no loops to compute %s in", l.Func, f.Name).
 				WithLegal("schedule %s with compute_root or compute_at first, or compute %s at a loop of one of %s's consumers", l.Func, f.Name, l.Func)
 		}
-		return "", ir.Errorf(ir.ErrComputeAt, f.Name, directive, "%s is not a Func of this pipeline", l.Func)
+		return nil, ir.Errorf(ir.ErrComputeAt, f.Name, directive, "%s is not a Func of this pipeline", l.Func)
 	}
 	if c == f {
-		return "", ir.Errorf(ir.ErrComputeAt, f.Name, directive, "%s cannot be computed inside its own loops", f.Name)
+		return nil, ir.Errorf(ir.ErrComputeAt, f.Name, directive, "%s cannot be computed inside its own loops", f.Name)
 	}
 	stages := c.Stages()
 	si := l.Stage
@@ -39,18 +58,67 @@ func levelLoop(st *State, f *ir.Function, l ir.LoopLevel, directive string) (str
 		si = len(stages) - 1
 	}
 	if si >= len(stages) {
-		return "", ir.Errorf(ir.ErrComputeAt, f.Name, directive, "%s has no stage %d", c.Name, si)
+		return nil, ir.Errorf(ir.ErrComputeAt, f.Name, directive, "%s has no stage %d", c.Name, si)
 	}
-	var all []string
-	for i := len(stages[si].Schedule.Dims) - 1; i >= 0; i-- {
-		d := stages[si].Schedule.Dims[i]
-		all = append(all, d.Name)
-		if ir.MatchDim(d.Name, l.Var) {
-			return stagePrefix(c.Name, si) + d.Name, nil
+	cases := stageCases(stages[si])
+	if len(cases) == 0 {
+		cases = []*ir.Definition{stages[si]}
+	}
+	var names []string
+	for _, d := range cases {
+		found := ""
+		for i := len(d.Schedule.Dims) - 1; i >= 0 && found == ""; i-- {
+			if ir.MatchDim(d.Schedule.Dims[i].Name, l.Var) {
+				found = stagePrefix(c.Name, si) + d.Schedule.Dims[i].Name
+			}
+		}
+		if found == "" {
+			if len(cases) == 1 {
+				var all []string
+				for i := len(d.Schedule.Dims) - 1; i >= 0; i-- {
+					all = append(all, d.Schedule.Dims[i].Name)
+				}
+				return nil, ir.Errorf(ir.ErrComputeAt, f.Name, directive, "stage %d of %s has no loop %s", si, c.Name, l.Var).
+					WithLegal("the loops of %s, outermost first: %s", c.Name, strings.Join(all, ", "))
+			}
+			return nil, notInEveryCase(f, c, si, cases, l.Var, directive)
+		}
+		if !slices.Contains(names, found) {
+			names = append(names, found)
 		}
 	}
-	return "", ir.Errorf(ir.ErrComputeAt, f.Name, directive, "stage %d of %s has no loop %s", si, c.Name, l.Var).
-		WithLegal("the loops of %s, outermost first: %s", c.Name, strings.Join(all, ", "))
+	return names, nil
+}
+
+// notInEveryCase is the error for a loop level at loop q of stage si of c,
+// a stage with specializations, which some case does not have: it lists
+// the loops every case has (by the name a user gives them).
+func notInEveryCase(f, c *ir.Function, si int, cases []*ir.Definition, q, directive string) error {
+	var common []string
+	first := cases[0].Schedule.Dims
+	for i := len(first) - 1; i >= 0; i-- {
+		short := first[i].Name
+		if k := strings.LastIndex(short, "."); k >= 0 {
+			short = short[k+1:]
+		}
+		in := true
+		for _, d := range cases[1:] {
+			has := false
+			for _, dim := range d.Schedule.Dims {
+				has = has || ir.MatchDim(dim.Name, short)
+			}
+			in = in && has
+		}
+		if in {
+			common = append(common, short)
+		}
+	}
+	legal := "compute_root"
+	if len(common) > 0 {
+		legal = "a loop every case of stage " + itoa(si) + " of " + c.Name + " has, outermost first: " + strings.Join(common, ", ")
+	}
+	return ir.Errorf(ir.ErrComputeAt, f.Name, directive, "stage %d of %s is specialized, and the loop %s is not in every case (its cases run with different loops), so the other cases have no place for %s (%s)", si, c.Name, q, f.Name, directive).
+		WithLegal("%s", legal)
 }
 
 func validateSchedules(st *State) error {
@@ -68,12 +136,12 @@ func validateSchedules(st *State) error {
 			return err
 		}
 		if s.Compute.Kind == ir.LevelAt {
-			if _, err := levelLoop(st, f, s.Compute, "compute_at"); err != nil {
+			if _, err := levelLoops(st, f, s.Compute, "compute_at"); err != nil {
 				return err
 			}
 		}
 		if s.Store.Kind == ir.LevelAt {
-			if _, err := levelLoop(st, f, s.Store, "store_at"); err != nil {
+			if _, err := levelLoops(st, f, s.Store, "store_at"); err != nil {
 				return err
 			}
 		}
@@ -108,37 +176,49 @@ func validateSchedules(st *State) error {
 					WithLegal("one of %s", strings.Join(f.Args, ", "))
 			}
 		}
-		for si, d := range f.Stages() {
-			if d.Schedule.Atomic && f.T.IsHalf() {
-				return ir.Errorf(ir.ErrSchedule, name, "atomic", "%s is %s, and atomic updates of 16-bit floats are not supported (stage %d)", name, f.T, si).
-					WithLegal("Atomic() on a Func of another type: compute the reduction in Float32 and cast the result to %s in a consumer", f.T)
-			}
-			for k, sp := range d.Schedule.Splits {
-				if sp.Kind != ir.SplitVar {
-					continue
+		for si, sd := range f.Stages() {
+			for _, d := range stageCases(sd) {
+				if err := validateCase(f, si, d); err != nil {
+					return err
 				}
-				rvar := isRVarName(d, sp.Old)
-				if sp.Tail == ir.ShiftInwards && si > 0 {
-					legal := "GuardWithIf, or RoundUp (Auto picks one)"
-					if rvar || innerSplitVars(d.Schedule.Splits[:k])[sp.Old] {
-						// RoundUp is refused there too (schedule_functions).
-						legal = "GuardWithIf (or Auto)"
-					}
-					return ir.Errorf(ir.ErrSchedule, name, "split", "ShiftInwards on %s in update %d of %s would compute some points twice, and an update is not idempotent", sp.Old, si-1, name).
-						WithLegal("%s", legal)
-				}
-				if sp.Tail == ir.RoundUp && rvar {
-					return ir.Errorf(ir.ErrSchedule, name, "split", "RoundUp on the RVar %s of %s would reduce over points outside the RDom", sp.Old, name).
-						WithLegal("GuardWithIf")
-				}
-			}
-			if err := checkRVarLoops(f, si, d); err != nil {
-				return err
-			}
-			if err := checkRVarOrder(f, si, d); err != nil {
-				return err
 			}
 		}
+	}
+	return nil
+}
+
+// validateCase checks the tails and RVar loops of stage si of f, d with
+// the schedule of one of its cases.
+func validateCase(f *ir.Function, si int, d *ir.Definition) error {
+	name := f.Name
+	if d.Schedule.Atomic && f.T.IsHalf() {
+		return ir.Errorf(ir.ErrSchedule, name, "atomic", "%s is %s, and atomic updates of 16-bit floats are not supported (stage %d)", name, f.T, si).
+			WithLegal("Atomic() on a Func of another type: compute the reduction in Float32 and cast the result to %s in a consumer", f.T)
+	}
+	for k, sp := range d.Schedule.Splits {
+		if sp.Kind != ir.SplitVar {
+			continue
+		}
+		rvar := isRVarName(d, sp.Old)
+		if sp.Tail == ir.ShiftInwards && si > 0 {
+			legal := "GuardWithIf, or RoundUp (Auto picks one)"
+			if rvar || innerSplitVars(d.Schedule.Splits[:k])[sp.Old] {
+				// RoundUp is refused there too (schedule_functions).
+				legal = "GuardWithIf (or Auto)"
+			}
+			return ir.Errorf(ir.ErrSchedule, name, "split", "ShiftInwards on %s in update %d of %s would compute some points twice, and an update is not idempotent", sp.Old, si-1, name).
+				WithLegal("%s", legal)
+		}
+		if sp.Tail == ir.RoundUp && rvar {
+			return ir.Errorf(ir.ErrSchedule, name, "split", "RoundUp on the RVar %s of %s would reduce over points outside the RDom", sp.Old, name).
+				WithLegal("GuardWithIf")
+		}
+	}
+	if err := checkRVarLoops(f, si, d); err != nil {
+		return err
+	}
+	if err := checkRVarOrder(f, si, d); err != nil {
+		return err
 	}
 	return nil
 }
@@ -190,7 +270,18 @@ func isRVarName(d *ir.Definition, q string) bool {
 // the one copy (Halide rejects this as a potential race too). Thread loops
 // are different: a copy stored outside them is the block's shared one.
 func checkStoreOutsideParallel(s ir.Stmt, f *ir.Function, storeSite, site string) error {
-	path := loopPath(s, site)
+	// Every copy of the site (one per case of a specialized stage).
+	for _, path := range loopPaths(s, site, -1) {
+		if err := checkPathOutsideParallel(path, f, storeSite); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkPathOutsideParallel is checkStoreOutsideParallel on one path of
+// loops from the root to the compute site.
+func checkPathOutsideParallel(path []*ir.For, f *ir.Function, storeSite string) error {
 	inside := storeSite == ""
 	for _, l := range path {
 		if inside && (l.Kind == ir.Parallel || l.Kind == ir.GPUBlock) {

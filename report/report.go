@@ -15,6 +15,9 @@ import (
 // on a GPU, what the compiled kernel uses (Compiled).
 type KernelReport struct {
 	Name string `json:"name"`
+	// Case is the condition under which the kernel is launched, where it
+	// belongs to one case of a specialization ("" for every run).
+	Case string `json:"case,omitempty"`
 	// Grid and Block are the launch dimensions as expressions; GridValues
 	// and BlockValues are their values in the last run (nil before one).
 	Grid        [3]string `json:"grid"`
@@ -104,6 +107,9 @@ func Report(kernels []*ir.Kernel, launches map[string]Launch) []KernelReport {
 	for _, k := range kernels {
 		k = k.Recorded()
 		r := KernelReport{Name: k.Name, Barriers: k.Barriers, Shared: []Alloc{}, Registers: []Alloc{}, SingleThread: k.SingleThread}
+		if k.Case != nil {
+			r.Case = ir.ExprString(k.Case)
+		}
 		for d := 0; d < 3; d++ {
 			r.Grid[d] = ir.ExprString(k.Grid[d])
 			r.Block[d] = ir.ExprString(k.Block[d])
@@ -177,6 +183,9 @@ func WriteTable(w io.Writer, reports []KernelReport) error {
 			name, g, b, bar, total, comp := "", "", "", "", "", ""
 			if rows == 0 {
 				name, g, b, bar, total, comp = r.Name, grid, block, fmt.Sprint(r.Barriers), sharedTotal(r), compiled
+				if r.Case != "" {
+					name += " if " + r.Case
+				}
 			}
 			cells := []string{name, g, b, mem, fn, typ, elems, bytes, off, across, bar, total}
 			if measured {

@@ -20,6 +20,12 @@ type Instance struct {
 	// summary ("" when the output matches the reference) or Realize's
 	// error.
 	Run func(p *halide.Pipeline, seed int64) (mismatch string, err error)
+	// cases are the handles of the stages' specializations (OpSpecialize),
+	// by caseKey; spec is the bool Param their conditions may test, made
+	// by the first OpSpecialize that needs it (Run then sets it from the
+	// seed).
+	cases map[string]*halide.Stage
+	spec  *halide.Param[bool]
 }
 
 // DimSpec is one loop of a stage, as the algorithm defines it.

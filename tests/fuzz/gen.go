@@ -44,6 +44,20 @@ type mstage struct {
 	scatter bool
 	pure    bool // the stage is the pure definition
 	output  bool // the stage is the output's pure definition
+	// cases are the loops of the stage's specializations (the stage's own
+	// dims are its default's).
+	cases []*mstage
+}
+
+// inAllCases says whether every case of st has a loop called name (a
+// producer can be computed or stored only there).
+func (st *mstage) inAllCases(name string) bool {
+	for _, c := range st.cases {
+		if c.index(name) < 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // ctx is where a Func is computed: on the host, at the level of a GPU
@@ -77,6 +91,9 @@ type gen struct {
 	order  []string
 	fresh  int
 	broken bool // true once a deliberately illegal directive was drawn
+	// curCase is the case of a specialization the loop directives being
+	// drawn schedule (0: the stage's default); emit tags them with it.
+	curCase int
 }
 
 // Generate draws a random schedule of a for the CPU or (gpu) the GPU.
@@ -162,6 +179,9 @@ func (g *gen) newName(base string) string {
 func (g *gen) emit(d Directive) {
 	if d.Tail == 0 && d.Op != OpSplit && d.Op != OpTile && d.Op != OpGPUTile && d.Op != OpGPUTile1D {
 		d.Tail = NoTail
+	}
+	if d.Op != OpSpecialize && g.curCase > 0 {
+		d.Case = g.curCase
 	}
 	g.s = append(g.s, d)
 }
@@ -276,7 +296,7 @@ func (g *gen) computeLevel(f *mfunc) {
 	if g.a.PWindow > 0 {
 		pw = g.a.PWindow
 	}
-	if ref.Stage == len(cf.stages)-1 && g.p(pw) && g.window(f, cf, st) {
+	if ref.Stage == len(cf.stages)-1 && len(st.cases) == 0 && g.p(pw) && g.window(f, cf, st) {
 		return
 	}
 	li := g.rng.Intn(len(st.dims))
@@ -299,6 +319,22 @@ func (g *gen) computeLevel(f *mfunc) {
 			li = gpuLoops[g.rng.Intn(len(gpuLoops))]
 		}
 	}
+	if !st.inAllCases(st.dims[li].name) && g.p(0.9) {
+		// Mostly a loop every case of the consumer has (else Lower
+		// refuses it).
+		var common []int
+		for i, dd := range st.dims {
+			if st.inAllCases(dd.name) {
+				common = append(common, i)
+			}
+		}
+		if len(common) == 0 {
+			g.emit(Directive{Op: OpComputeRoot, Func: f.name})
+			f.ctx = ctxHost
+			return
+		}
+		li = common[g.rng.Intn(len(common))]
+	}
 	cs := ref.Stage
 	if ref.Stage == len(cf.stages)-1 && g.p(0.7) {
 		cs = -1
@@ -306,8 +342,7 @@ func (g *gen) computeLevel(f *mfunc) {
 	g.emit(Directive{Op: OpComputeAt, Func: f.name, Consumer: cf.name, ConsumerStage: cs, Vars: []string{st.dims[li].name}})
 	f.ctx = loopCtx(cf, st, li)
 	// Store level: an enclosing loop of the same (last) stage, or root.
-	if cs == -1 && g.p(0.2) {
-		lj := li + g.rng.Intn(len(st.dims)-li)
+	if lj := li + g.rng.Intn(len(st.dims)-li); cs == -1 && st.inAllCases(st.dims[lj].name) && g.p(0.2) {
 		g.emit(Directive{Op: OpStoreAt, Func: f.name, Consumer: cf.name, ConsumerStage: -1, Vars: []string{st.dims[lj].name}})
 	} else if g.p(0.04) {
 		g.emit(Directive{Op: OpStoreRoot, Func: f.name})
@@ -315,7 +350,7 @@ func (g *gen) computeLevel(f *mfunc) {
 	if g.p(0.03) {
 		g.fold(f, "")
 	}
-	if cs == -1 && g.p(0.06) {
+	if cs == -1 && len(st.cases) == 0 && g.p(0.06) {
 		g.hoist(f, cf, st, li)
 	}
 }
@@ -524,8 +559,46 @@ func (g *gen) memory(f *mfunc, isOutput bool) {
 	}
 }
 
-// loops draws the loop directives of stage si of f.
+// loops draws the loop directives of stage si of f, sometimes with cases
+// (Specialize) first.
 func (g *gen) loops(f *mfunc, si int, st *mstage) {
+	if g.p(0.1) {
+		g.specialize(f, si, st)
+	}
+	g.stageLoops(f, si, st)
+}
+
+// specialize draws one or two cases of stage si of f, each with loop
+// directives of its own drawn on a copy of the stage's loops as they are
+// (a case inherits the schedule when Specialize is called). The
+// conditions test a bool Param of the fuzzer's own or an input's extent,
+// never what the algorithm computes, so the reference holds in every
+// case. The default's loops, drawn after, are the ones the producers'
+// compute levels see: a producer computed at a loop some case lacks is
+// refused (rejected_lower).
+func (g *gen) specialize(f *mfunc, si int, st *mstage) {
+	n := 1 + g.rng.Intn(2)
+	for c := 1; c <= n; c++ {
+		cond := "spec"
+		if g.p(0.5) {
+			op := "ge"
+			if g.p(0.3) {
+				op = "eq"
+			}
+			cond = fmt.Sprintf("extent %d %d %s %d", g.rng.Intn(4), g.rng.Intn(3), op, 1+g.rng.Intn(40))
+		}
+		g.emit(Directive{Op: OpSpecialize, Func: f.name, Stage: si, Case: c, Cond: cond, Tail: NoTail})
+		cs := &mstage{dims: append([]mdim(nil), st.dims...), scatter: st.scatter, pure: st.pure, output: st.output}
+		st.cases = append(st.cases, cs)
+		g.curCase = c
+		g.stageLoops(f, si, cs)
+		g.curCase = 0
+	}
+}
+
+// stageLoops draws the loop directives of stage si of f (of its case
+// g.curCase).
+func (g *gen) stageLoops(f *mfunc, si int, st *mstage) {
 	if g.gpu {
 		switch f.ctx {
 		case ctxHost:

@@ -3,6 +3,10 @@ package fuzz
 import (
 	"encoding/json"
 	"fmt"
+	"hash/fnv"
+	"maps"
+	"slices"
+	"sort"
 	"strings"
 
 	"github.com/gohalide/gohalide/halide"
@@ -35,6 +39,7 @@ const (
 	OpHoistStorage  Op = "hoist_storage"
 	OpHoistRoot     Op = "hoist_storage_root"
 	OpIn            Op = "in"
+	OpSpecialize    Op = "specialize"
 )
 
 // NoTail means a split directive passes no tail strategy (TailAuto by
@@ -70,6 +75,80 @@ type Directive struct {
 	// Global makes OpIn the global wrapper, Func.In() (every consumer
 	// of Func reads it), rather than Func.In(Consumer).
 	Global bool `json:"global,omitempty"`
+	// Case is, for OpSpecialize, the number (from 1) of the case of the
+	// stage it makes, and for a loop directive, the case it schedules (0:
+	// the stage itself, its default).
+	Case int `json:"case,omitempty"`
+	// Cond is the condition of OpSpecialize (see specCond).
+	Cond string `json:"cond,omitempty"`
+}
+
+// caseKey names case c of stage si of Func f.
+func caseKey(f string, si, c int) string { return fmt.Sprintf("%s/%d/%d", f, si, c) }
+
+// caseIdent is the Go identifier of the handle of case c of stage si of
+// Func f in printed schedules.
+func caseIdent(f string, si, c int) string {
+	return strings.NewReplacer(".", "_", "$", "_").Replace(fmt.Sprintf("case_%s_%d_%d", f, si, c))
+}
+
+// specCond returns the condition cond names, for an instance: "spec" is a
+// bool Param of the instance's own (which no algorithm reads, so the
+// reference holds in every case), "extent K D ge|eq N" tests the extent of
+// dimension D (modulo its count) of the K-th input (modulo their count,
+// in name order) against N.
+func (in *Instance) specCond(cond string) (halide.Expr, bool) {
+	if cond == "spec" {
+		if in.spec == nil {
+			p := halide.NewParam[bool]("fuzz_spec")
+			in.spec = p
+			// A value that depends only on the instance (a random
+			// program's runs do not go through Run), which Run then
+			// draws from its seed.
+			h := fnv.New32a()
+			for _, name := range slices.Sorted(maps.Keys(in.Funcs)) {
+				h.Write([]byte(name))
+			}
+			p.Set(h.Sum32()%2 == 0)
+			if run := in.Run; run != nil {
+				in.Run = func(pl *halide.Pipeline, seed int64) (string, error) {
+					p.Set(seed%2 == 0)
+					return run(pl, seed)
+				}
+			}
+		}
+		return in.spec.Expr(), true
+	}
+	var k, dim, n int
+	var op string
+	if _, err := fmt.Sscanf(cond, "extent %d %d %s %d", &k, &dim, &op, &n); err != nil || len(in.Images) == 0 {
+		return halide.Expr{}, false
+	}
+	names := make([]string, 0, len(in.Images))
+	for name := range in.Images {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	img := in.Images[names[k%len(names)]]
+	e := img.Dim(dim % img.Dims()).Extent()
+	if op == "eq" {
+		return e.Eq(n), true
+	}
+	return e.Ge(n), true
+}
+
+// condSrc prints cond as Go (spec is the instance's bool Param; input(k)
+// its k-th input in name order).
+func condSrc(cond string) string {
+	if cond == "spec" {
+		return "spec"
+	}
+	var k, dim, n int
+	var op string
+	if _, err := fmt.Sscanf(cond, "extent %d %d %s %d", &k, &dim, &op, &n); err != nil {
+		return fmt.Sprintf("/* bad condition %q */ nil", cond)
+	}
+	return fmt.Sprintf("input(%d).Dim(%d).Extent().%s(%d)", k, dim, map[string]string{"eq": "Eq", "ge": "Ge"}[op], n)
 }
 
 // Schedule is a list of directives applied in order.
@@ -131,6 +210,12 @@ func (d Directive) GoString(known map[string]string) string {
 	stage := fn
 	if d.Stage > 0 {
 		stage = fmt.Sprintf("%s.Update(%d)", fn, d.Stage-1)
+	}
+	if d.Op == OpSpecialize {
+		return fmt.Sprintf("%s := %s.Specialize(%s)", caseIdent(d.Func, d.Stage, d.Case), stage, condSrc(d.Cond))
+	}
+	if d.Case > 0 {
+		stage = caseIdent(d.Func, d.Stage, d.Case)
 	}
 	tail := ""
 	if d.Tail != NoTail {
@@ -294,6 +379,23 @@ func (in *Instance) apply(d Directive) bool {
 		tail = []halide.TailStrategy{halide.TailStrategy(d.Tail)}
 	}
 	st := f.Stage(d.Stage)
+	if d.Op == OpSpecialize {
+		c, ok := in.specCond(d.Cond)
+		if !ok {
+			return false
+		}
+		if in.cases == nil {
+			in.cases = map[string]*halide.Stage{}
+		}
+		in.cases[caseKey(d.Func, d.Stage, d.Case)] = st.Specialize(c)
+		return true
+	}
+	if d.Case > 0 {
+		// A case whose OpSpecialize the minimizer deleted is skipped.
+		if st, ok = in.cases[caseKey(d.Func, d.Stage, d.Case)]; !ok {
+			return false
+		}
+	}
 	switch d.Op {
 	case OpSplit:
 		st.Split(vs[0], vs[1], vs[2], d.Ints[0], tail...)

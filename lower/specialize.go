@@ -1,0 +1,294 @@
+package lower
+
+// Specializations (Halide's Stage::specialize, ScheduleFunctions'
+// build_produce and Specialize.cpp): a stage with cases is built as
+// "if (c1) { nest 1 } else if (c2) { nest 2 } else { default nest }", each
+// nest with its case's schedule and the stage's one definition, so the
+// conditions are tested once per production of the stage. Inside a case
+// what its condition says is known and substituted: a bool Param it
+// tests, p == c for a Param or buffer variable p, and the condition's
+// conjuncts themselves. A specialize_fail ends the chain with a failing
+// assertion in place of the default nest. This file is part of
+// schedule_functions; bounds_inference and allocation_bounds take the union
+// of the cases' regions, since bounds.Required and bounds.Touched walk both
+// branches of an if.
+
+import (
+	"github.com/gohalide/gohalide/ir"
+)
+
+// caseView returns the stage d (its algorithm) with the schedule of case c.
+func caseView(d, c *ir.Definition) *ir.Definition {
+	if c == d {
+		return d
+	}
+	v := *d
+	v.Schedule = c.Schedule
+	v.Specializations = nil
+	return &v
+}
+
+// stageCases returns stage d once per schedule it may run with (d's own
+// and its specializations', recursively; not a default a specialize_fail
+// replaces), each with d's algorithm.
+func stageCases(d *ir.Definition) []*ir.Definition {
+	var out []*ir.Definition
+	for _, c := range d.Cases() {
+		out = append(out, caseView(d, c))
+	}
+	return out
+}
+
+// specialized reports whether some stage of f has cases.
+func specialized(f *ir.Function) bool {
+	for _, d := range f.Stages() {
+		if len(d.Specializations) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// caseFacts is what is known inside a case: the values of the Params and
+// buffer variables its conditions fix (known), the conjuncts of the
+// conditions (true there), and the whole condition under which the case
+// runs (path, nil for always).
+type caseFacts struct {
+	known map[string]ir.Expr
+	facts []ir.Expr
+	path  ir.Expr
+}
+
+// learn returns what is known inside the case with condition cond (taken
+// when the conditions of the cases before it, others, do not hold).
+func (k caseFacts) learn(cond ir.Expr, others []ir.Expr) caseFacts {
+	n := caseFacts{known: map[string]ir.Expr{}, facts: append([]ir.Expr(nil), k.facts...), path: k.path}
+	for name, e := range k.known {
+		n.known[name] = e
+	}
+	var visit func(e ir.Expr)
+	visit = func(e ir.Expr) {
+		if b, ok := e.(*ir.Binary); ok && b.Op == ir.And {
+			visit(b.A)
+			visit(b.B)
+			return
+		}
+		n.facts = append(n.facts, e)
+		switch e := e.(type) {
+		case *ir.Var:
+			if e.T == ir.Bool {
+				n.known[e.Name] = ir.True
+			}
+		case *ir.Not:
+			if x, ok := e.X.(*ir.Var); ok && x.T == ir.Bool {
+				n.known[x.Name] = ir.False
+			}
+		case *ir.Binary:
+			if e.Op != ir.EQ {
+				return
+			}
+			a, b := e.A, e.B
+			if _, ok := a.(*ir.Var); !ok {
+				a, b = b, a
+			}
+			if x, ok := a.(*ir.Var); ok && ir.IsConst(b) {
+				n.known[x.Name] = b
+			}
+		}
+	}
+	visit(cond)
+	for _, o := range others {
+		n.path = andPath(n.path, &ir.Not{X: o})
+	}
+	n.path = andPath(n.path, cond)
+	return n
+}
+
+// otherwise returns what is known in the default of a chain of cases whose
+// conditions are conds: none of them holds.
+func (k caseFacts) otherwise(conds []ir.Expr) caseFacts {
+	n := k
+	for _, c := range conds {
+		n.path = andPath(n.path, &ir.Not{X: c})
+	}
+	return n
+}
+
+func andPath(p, c ir.Expr) ir.Expr {
+	if p == nil {
+		return c
+	}
+	return ir.AndE(p, c)
+}
+
+// apply substitutes what is known into e: the fixed variables, and true
+// for each conjunct of the conditions.
+func (k caseFacts) apply(e ir.Expr) ir.Expr {
+	if len(k.known) == 0 && len(k.facts) == 0 {
+		return e
+	}
+	var mut func(ir.Expr) ir.Expr
+	mut = func(x ir.Expr) ir.Expr {
+		if x.Type() == ir.Bool {
+			for _, f := range k.facts {
+				if ir.Equal(x, f) {
+					return ir.True
+				}
+			}
+		}
+		return ir.MapExpr(x, mut)
+	}
+	return ir.Substitute(mut(e), k.known)
+}
+
+// buildStage returns the loop nest of stage si of f: with cases, the chain
+// of ifs over them.
+//
+// shared says the threads of a block share f's storage (one copy per
+// block, see threadsShare): then no tail may recompute a point, since two
+// threads would write it.
+func buildStage(st *State, f *ir.Function, si int, shared bool) (ir.Stmt, error) {
+	d := f.Stages()[si]
+	return buildCases(st, f, si, d, d, shared, caseFacts{})
+}
+
+// buildCases builds case c of stage d (d itself at the top) and the cases
+// it specializes.
+func buildCases(st *State, f *ir.Function, si int, d, c *ir.Definition, shared bool, k caseFacts) (ir.Stmt, error) {
+	specs := c.Specializations
+	var conds []ir.Expr
+	for _, sp := range specs {
+		if sp.Fail == "" {
+			c := sp.Cond
+			if len(k.known) > 0 || len(k.facts) > 0 {
+				// A nested case: what the outer cases know may decide it.
+				c = ir.Simplify(k.apply(c))
+			}
+			conds = append(conds, c)
+		}
+	}
+	var s ir.Stmt
+	if n := len(specs); n > 0 && specs[n-1].Fail != "" {
+		fail := func(cond ir.Expr) *ir.AssertStmt {
+			return &ir.AssertStmt{Cond: cond, Message: specs[n-1].Fail,
+				Error: &ir.Error{Code: ir.ErrSpecializeFail, Func: f.Name, Directive: "specialize_fail"}}
+		}
+		s = fail(ir.False)
+		// The same check on the host before anything runs (the
+		// conditions depend on Params and input shapes only): a failing
+		// assertion inside a kernel would trap on the GPU instead of
+		// reporting the message.
+		holds := ir.Expr(ir.False)
+		if k.path != nil {
+			holds = &ir.Not{X: k.path}
+		}
+		for _, c := range conds {
+			holds = ir.Bin(ir.Or, holds, c)
+		}
+		st.failChecks = append(st.failChecks, fail(ir.Simplify(holds)))
+		specs = specs[:n-1]
+	} else {
+		var err error
+		if s, err = buildCase(st, f, si, caseView(d, c), shared, k.otherwise(conds)); err != nil {
+			return nil, err
+		}
+	}
+	for i := len(specs) - 1; i >= 0; i-- {
+		then, err := buildCases(st, f, si, d, specs[i].Def, shared, k.learn(conds[i], conds[:i]))
+		if err != nil {
+			return nil, err
+		}
+		s = &ir.IfThenElse{Cond: conds[i], Then: then, Else: s}
+	}
+	return s, nil
+}
+
+// separateCaseKernels gives the kernels of each case of a specialization
+// block loops of their own names: the block loops of case k > 0 (in the
+// order of the chain, the default last) get the suffix ".case<k>". The GPU
+// passes key a kernel's record (its block size, thread dimensions,
+// sharing) by the name of its outermost block loop, and the copies of one
+// kernel an unrolled host loop makes share it on purpose; the cases of a
+// specialization are different kernels, each with its own block size.
+// It runs at the end of schedule_functions, where the specialization ifs
+// are the only ifs whose condition is not likely(...), and records the
+// condition under which each kernel of a case launches in st.caseConds.
+func separateCaseKernels(st *State, s ir.Stmt) ir.Stmt {
+	st.caseConds = map[string]ir.Expr{}
+	var path ir.Expr // the conditions of the cases around x
+	var mut func(ir.Stmt) ir.Stmt
+	var rename func(ir.Stmt, string) ir.Stmt
+	mut = func(x ir.Stmt) ir.Stmt {
+		switch x := x.(type) {
+		case *ir.For:
+			if x.Kind == ir.GPUBlock {
+				if path != nil {
+					st.caseConds[x.Name] = path
+				}
+				return x // a kernel: its cases (if any) share its block loops
+			}
+		case *ir.IfThenElse:
+			if isLikely(x.Cond) {
+				break
+			}
+			var cases []ir.Stmt
+			var conds []ir.Expr
+			var rest ir.Stmt = x
+			for {
+				c, ok := rest.(*ir.IfThenElse)
+				if !ok || isLikely(c.Cond) {
+					break
+				}
+				conds = append(conds, c.Cond)
+				cases = append(cases, c.Then)
+				rest = c.Else
+			}
+			cases = append(cases, rest)
+			outer := path
+			for k := range cases {
+				if cases[k] == nil {
+					continue
+				}
+				if k > 0 {
+					cases[k] = rename(cases[k], ".case"+itoa(k))
+				}
+				path = outer
+				for _, c := range conds[:k] {
+					path = andPath(path, &ir.Not{X: c})
+				}
+				if k < len(conds) {
+					path = andPath(path, conds[k])
+				}
+				cases[k] = mut(cases[k])
+			}
+			path = outer
+			out := cases[len(cases)-1]
+			for k := len(conds) - 1; k >= 0; k-- {
+				out = &ir.IfThenElse{Cond: conds[k], Then: cases[k], Else: out}
+			}
+			return out
+		}
+		return ir.MapStmt(x, mut, nil)
+	}
+	// rename adds suffix to the names of the block loops of the kernels in x.
+	rename = func(x ir.Stmt, suffix string) ir.Stmt {
+		var inKernel func(ir.Stmt) ir.Stmt
+		inKernel = func(y ir.Stmt) ir.Stmt {
+			if l, ok := y.(*ir.For); ok && l.Kind == ir.GPUBlock {
+				name := l.Name + suffix
+				body := ir.SubstituteStmt(l.Body, map[string]ir.Expr{l.Name: &ir.Var{T: ir.Int32, Name: name}})
+				return &ir.For{Name: name, Min: l.Min, Extent: l.Extent, Kind: l.Kind, Body: ir.MapStmt(body, inKernel, nil)}
+			}
+			return ir.MapStmt(y, inKernel, nil)
+		}
+		var find func(ir.Stmt) ir.Stmt
+		find = func(y ir.Stmt) ir.Stmt {
+			if l, ok := y.(*ir.For); ok && l.Kind == ir.GPUBlock {
+				return inKernel(l)
+			}
+			return ir.MapStmt(y, find, nil)
+		}
+		return find(x)
+	}
+	return mut(s)
+}
