@@ -54,6 +54,7 @@ const (
 	ErrCanceled           = ir.ErrCanceled
 	ErrAllocationTooLarge = ir.ErrAllocationTooLarge
 	ErrExprTooLarge       = ir.ErrExprTooLarge
+	ErrNotAssociative     = ir.ErrNotAssociative
 	ErrInternal           = ir.ErrInternal
 )
 

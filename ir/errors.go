@@ -93,6 +93,11 @@ const (
 	// (a chain of inlined Funcs each reading its producer several times
 	// grows exponentially).
 	ErrExprTooLarge ErrorCode = "expression_too_large"
+	// ErrNotAssociative: rfactor of an update that is not f(args) =
+	// f(args) op e for an associative and commutative op (+, *, min, max,
+	// and, or, xor) and an e that does not read f, so that its partial
+	// results cannot be combined.
+	ErrNotAssociative ErrorCode = "not_associative"
 	// ErrInternal: a compiler invariant failed (a bug); the message names the pass.
 	ErrInternal ErrorCode = "internal"
 )

@@ -11,7 +11,7 @@ package lower
 //     read no point another iteration writes (every dimension of an
 //     update's RVar loops is judged by it: parallel, GPU, order);
 //   - anyOrder: the update is f(args) = f(args) op e with op associative
-//     and commutative and e not reading f (or writes a value that no RVar
+//     and commutative and e not reading f (associativity.go; or writes a value that no RVar
 //     changes), or it is Atomic() and reads f only at the point it writes
 //     (our Atomic() is Halide's atomic(true): the user asserts that the
 //     updates of one point commute; the atomic store keeps each whole), so
@@ -181,22 +181,18 @@ func loopIndependent(f string, d *ir.Definition, dim string) bool {
 
 // reassociable reports whether the iterations of update d of f may run in
 // any order: its value is f(args) op e for an associative and commutative
-// op (+, *, min, max, &&, ||) and an e that does not read f, or it reads
-// neither f nor any RVar (every iteration stores the same value at a
-// point). Integer + and * wrap, which keeps them associative; float + and
-// * round differently in another order, which Halide accepts too (its
-// reorder and rfactor treat them as associative).
+// op and an e that does not read f (ProveAssociative: +, *, min, max, the
+// logical and bitwise and, or and xor), or it reads neither f nor any
+// RVar (every iteration stores the same value at a point). Integer + and
+// * wrap, which keeps them associative; float + and * round differently in
+// another order, which Halide accepts too (its reorder and rfactor treat
+// them as associative).
 func reassociable(f *ir.Function, d *ir.Definition) bool {
 	if d.RDom == nil {
 		return false
 	}
-	if b, ok := d.Value.(*ir.Binary); ok {
-		switch b.Op {
-		case ir.Add, ir.Mul, ir.Min, ir.Max, ir.And, ir.Or:
-			if isSelf(f, d, b.A) && !readsFunc(b.B, f.Name) || isSelf(f, d, b.B) && !readsFunc(b.A, f.Name) {
-				return true
-			}
-		}
+	if _, ok := ProveAssociative(f.Name, d.Args, d.Value); ok {
+		return true
 	}
 	if readsFunc(d.Value, f.Name) {
 		return false
@@ -229,16 +225,7 @@ func readsOnlyOwnPoint(f *ir.Function, d *ir.Definition) bool {
 
 // isSelf reports whether e is f at the point update d writes.
 func isSelf(f *ir.Function, d *ir.Definition, e ir.Expr) bool {
-	c, ok := e.(*ir.Call)
-	if !ok || c.Kind != ir.CallFunc || c.Name != f.Name || len(c.Args) != len(d.Args) {
-		return false
-	}
-	for i := range c.Args {
-		if !ir.Equal(c.Args[i], d.Args[i]) {
-			return false
-		}
-	}
-	return true
+	return isSelfCall(f.Name, d.Args, e)
 }
 
 func readsFunc(e ir.Expr, f string) bool {

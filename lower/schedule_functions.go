@@ -3,7 +3,8 @@ package lower
 // schedule_functions: build the loop nest of the pipeline from the
 // schedules. Each stage becomes a nest of For loops over its dims (after
 // splits, fuses and reorders), with the variables of split and fused loops
-// rebuilt by lets in the innermost body and tails handled as the split's
+// rebuilt by lets in the innermost body (an RVar that rfactor purified
+// takes its pure var's value) and tails handled as the split's
 // TailStrategy says (Auto resolved as in Halide's Stage::split). No tail
 // may recompute a point of an update (a var that stems from an inner split
 // var gets GuardWithIf), run past a Func.bound (an error), or run a fused
@@ -304,6 +305,10 @@ func buildStage(st *State, f *ir.Function, si int, shared bool) (ir.Stmt, error)
 					Args: []ir.Expr{ir.AndE(ir.LEE(ir.Int(0), fused), ir.LTE(fused, dims[sp.Old].extent))}}
 				body = &ir.IfThenElse{Cond: cond, Then: body}
 			}
+		case ir.PurifyRVar:
+			// The RVar (piece) is the pure var: one point of the new
+			// dimension per value (rfactor's intermediate).
+			body = &ir.LetStmt{Name: prefix + sp.Old, Value: v(prefix + sp.Outer), Body: body}
 		}
 	}
 	for _, dim := range placeVThreads(d.Schedule.Dims) {
