@@ -94,10 +94,15 @@ type splitPlan struct {
 // the end, a ShiftInwards tail longer than the extent starts before the
 // min (strict: also when the extent is not a known constant), and a var
 // inherits what its halves do, except that a GuardWithIf tail cuts off
-// everything past the end. A var rebuilt from a fused var stays in range
+// everything past the end; a var rfactor purified may leave it both ways. A var rebuilt from a fused var stays in range
 // (the fuse is guarded where needed), and a loop var does too.
 func leavesRange(q string, splits []ir.Split, plans []splitPlan, strict bool) (below, above bool, cause int) {
 	for i, sp := range splits {
+		if sp.Kind == ir.PurifyRVar && sp.Old == q {
+			// q is a pure var, which runs over the Func's region (and
+			// its tails), not over q's own range.
+			return true, true, i
+		}
 		if sp.Kind != ir.SplitVar || sp.Old != q {
 			continue
 		}
