@@ -61,6 +61,9 @@ type RFactorPair struct {
 // RFactor does not fail on the spot: a refusal (ErrNotAssociative,
 // ErrUnknownVar, ErrVarReused, ErrSchedule) is recorded on s's Func,
 // whose pipeline returns it, and on the returned Func (Err tells at once).
+// The intermediate reads what the update read, through the In wrappers
+// made for s's Func; wrap for the intermediate (g.In(intm)) what it
+// should read through a wrapper of its own.
 func (s *Stage) RFactor(pairs ...RFactorPair) *Func {
 	const directive = "rfactor"
 	if s == nil || s.f == nil {
@@ -204,7 +207,13 @@ func (s *Stage) rfactor(directive string, pairs []RFactorPair) (*Func, error) {
 		pureDims[i] = ir.Dim{Name: a}
 	}
 	intm.fn.Pure = &ir.Definition{Args: pureArgs, Value: assoc.Op.Identity(fn.T), Schedule: ir.StageSchedule{Dims: pureDims}}
-	upArgs := append([]ir.Expr{}, d.Args...)
+	// The intermediate reads what the update read, through the update's
+	// In wrappers (which replace a Func or input only in the definitions
+	// of the consumer they were made for).
+	upArgs := make([]ir.Expr, len(d.Args))
+	for i, a := range d.Args {
+		upArgs[i] = rewriteWrapped(f, a)
+	}
 	for _, p := range pieces {
 		upArgs = append(upArgs, &ir.Var{T: ir.Int32, Name: p.v})
 	}
@@ -217,7 +226,7 @@ func (s *Stage) rfactor(directive string, pairs []RFactorPair) (*Func, error) {
 	intmSelf := &ir.Call{T: fn.T, Kind: ir.CallFunc, Name: intm.fn.Name, Args: upArgs, Ref: intm}
 	intm.fn.Updates = []*ir.Definition{{
 		Args:     upArgs,
-		Value:    assoc.Op.Make(intmSelf, assoc.Y),
+		Value:    assoc.Op.Make(intmSelf, rewriteWrapped(f, assoc.Y)),
 		RDom:     d.RDom,
 		Schedule: ir.StageSchedule{Dims: upDims, Splits: upSplits, Atomic: d.Schedule.Atomic},
 	}}
