@@ -476,3 +476,46 @@ func TestRFactorFloatAndBool(t *testing.T) {
 		})
 	}
 }
+
+// An In wrapper made for the Func before RFactor is what the intermediate
+// reads: here a row of the input, computed in the intermediate's loop over
+// the rows.
+func TestRFactorReadsThroughWrappers(t *testing.T) {
+	const bins = 16
+	rng := rand.New(rand.NewSource(7))
+	buf := rfInput(rng, 20)
+	in := halide.NewImageParam("in", halide.Int32, 2)
+	in.Set(buf)
+	x, u := halide.NewVar("x"), halide.NewVar("u")
+	r := halide.NewRDom("r", halide.Range(0, in.Dim(0).Extent()), halide.Range(0, in.Dim(1).Extent()))
+	hist := halide.NewFunc("hist")
+	hist.Define(x).Is(int32(0))
+	hist.Define(halide.Clamp(in.At(r.X(), r.Y()), 0, bins-1)).PlusEq(int32(1))
+	w := in.In(hist)
+	intm := hist.Update(0).RFactor(halide.RFactorPair{R: r.Y(), V: u})
+	intm.ComputeRoot()
+	w.ComputeAtStage(intm.Update(0), u)
+	p := halide.NewPipeline(hist)
+	nest, err := p.LoopNest()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(nest, "for u:\n    produce in_in_hist:") {
+		t.Errorf("the wrapper is not computed in the intermediate's loop over u:\n%s", nest)
+	}
+	out := halide.NewBuffer[int32](bins)
+	if err := p.Realize(out); err != nil {
+		t.Fatal(err)
+	}
+	var want [bins]int32
+	for y := 0; y < rfH; y++ {
+		for xi := 0; xi < rfW; xi++ {
+			want[min(max(buf.Get(xi, y), 0), bins-1)]++
+		}
+	}
+	for b := 0; b < bins; b++ {
+		if got := out.Get(b); got != want[b] {
+			t.Errorf("hist(%d) = %d, want %d", b, got, want[b])
+		}
+	}
+}
