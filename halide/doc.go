@@ -29,13 +29,19 @@
 // pure definition, f.Update(i) to update i); ComputeRoot, ComputeAt and
 // ComputeInline say where a Func is computed, StoreAt and StoreIn where it
 // is stored, Bound fixes its region, In makes a wrapper a consumer sees
-// instead, and Atomic makes a colliding scatter safe to run in parallel.
+// instead, Atomic makes a colliding scatter safe to run in parallel, and
+// RFactor splits an associative update into an intermediate Func that
+// reduces part of the RDom for each value of the rest (new pure
+// dimensions, which can run in parallel or on GPU blocks) and an update
+// that combines the partial results.
 // A schedule may not change the order in which an update visits its RDom
 // (first dimension innermost) where that could change its result: Lower
 // refuses a reorder, tile or fuse that swaps two RVars, or the pieces of a
 // split one, and a Parallel or GPU RVar loop, unless the moved
 // iterations write their own points or the update is f(args) = f(args) op
-// e with an associative op (see docs/design.md, validate_schedules).
+// e with an associative op (see docs/design.md, validate_schedules);
+// RFactor is the way to run such an update's RVars in parallel without
+// atomics.
 //
 // Names given to NewFunc, NewVar, NewRVar, NewRDom, NewParam and
 // NewImageParam must be non-empty and free of '.' and '$', which the

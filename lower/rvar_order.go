@@ -334,11 +334,11 @@ func rvarOrderError(f *ir.Function, si int, d *ir.Definition, t *rvarLoops, out,
 	if out == in {
 		loops = "the fused loop " + out + " runs " + e.inner + " outside " + e.outer
 	}
-	alt := "an update f(args) = f(args) op e (op +, *, min or max, e not reading f) may reorder its RVars, and so may an Atomic() one that reads f only at the point it writes"
+	alt := "an update f(args) = f(args) op e (op +, -, *, min, max, and, or or xor, e not reading f) may reorder its RVars (and rfactor can run them in parallel), and so may an Atomic() one that reads f only at the point it writes"
 	if d.Schedule.Atomic {
 		alt = "Atomic() does not make it legal, since the update reads points of " + f.Name + " other than the one it writes"
 	}
 	return ir.Errorf(ir.ErrSchedule, f.Name, "reorder", "in update %d of %s, %s, so the schedule reorders %s: the algorithm runs %s%s, and the update's iterations may read points that others write, so another order may change its meaning",
 		si-1, f.Name, loops, what, rule, why).
-		WithLegal("keep %s (pure vars may move freely); %s; rfactor once the language has it", rule, alt)
+		WithLegal("keep %s (pure vars may move freely); %s", rule, alt)
 }
