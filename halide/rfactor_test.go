@@ -129,6 +129,13 @@ var rfSchedules = []rfSchedule{
 		intm.ComputeRoot().GPUTile1D(u, ub, ut, 4)
 		intm.Update(0).GPUTile1D(u, ub, ut, 4, halide.GuardWithIf)
 	}},
+	{"gpu_atomic_merge", true, func(f, intm *halide.Func, x, u halide.Var, kept halide.VarOrRVar) {
+		// The split-K shape: the intermediate on the GPU, and f's merge
+		// too, one block per kept RVar value adding into f atomically.
+		intm.ComputeRoot().GPUBlocks(u).GPUThreads(x)
+		intm.Update(0).Reorder(x, u).GPUBlocks(u).GPUThreads(x)
+		f.Update(0).Atomic().Reorder(x, kept).GPUBlocks(kept).GPUThreads(x)
+	}},
 	{"gpu_tile_u_roundup", true, func(f, intm *halide.Func, x, u halide.Var, kept halide.VarOrRVar) {
 		// RoundUp where it reads nothing past the input: the pieces of
 		// a split RDom are guarded (its extent is not a multiple of
