@@ -27,6 +27,13 @@ package halide
 // it makes pure a serial loop over the new Var; f's update keeps its pure
 // loops and the pieces it keeps, and gets a loop over every pure var it
 // did not have (outermost), since it now writes every point of f.
+//
+// As in Halide, the update's left-hand side may use any RVar (a
+// histogram's bin, f(r.x) += ...): the intermediate writes where the
+// update wrote, for each point of its new dimensions, and the points it
+// does not write keep the identity, which the merge combines harmlessly.
+// (Halide also carries an RDom's where() predicates over; our RDoms have
+// none.)
 
 import (
 	"fmt"
