@@ -139,6 +139,10 @@ func (s *Stage) rfactor(directive string, pairs []RFactorPair) (*Func, error) {
 	used := map[int]string{}
 	vnames := map[string]bool{}
 	for i, p := range pairs {
+		if r, ok := p.R.(*RDom); ok && r.Dims() > 1 {
+			return nil, ir.Errorf(ir.ErrUnknownVar, fn.Name, directive, "in %s, pair %d of rfactor names the %d-dimensional RDom %s, not one of its RVars", name, i, r.Dims(), r.name).
+				WithLegal("one RVar per pair (%s.X(), %s.Y(), ...); RVars of the update: %s", r.name, r.name, rvarLoops(d))
+		}
 		if p.R == nil || p.R.varName() == "" {
 			return nil, ir.Errorf(ir.ErrUnknownVar, fn.Name, directive, "in %s, pair %d of rfactor has a nil or unnamed RVar", name, i).
 				WithLegal("RVars of the update: %s", rvarLoops(d))

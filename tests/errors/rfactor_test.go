@@ -153,6 +153,12 @@ func TestErrRFactor(t *testing.T) {
 			mentions: []string{"pair 0 of rfactor has a nil or unnamed RVar"}, legal: []string{"r$y, r$x"}}},
 		{make: func() (*halide.Func, *halide.Func) {
 			f, r := alg(plus)
+			return f, f.Update(0).RFactor(halide.RFactorPair{R: r, V: u})
+		}, errCase: errCase{name: "a 2-D RDom for one RVar",
+			code: halide.ErrUnknownVar, fn: "f", directive: "rfactor",
+			mentions: []string{"the 2-dimensional RDom r"}, legal: []string{"r.X(), r.Y()"}}},
+		{make: func() (*halide.Func, *halide.Func) {
+			f, r := alg(plus)
 			intm := f.Update(0).RFactor(halide.RFactorPair{R: r.Y(), V: u})
 			intm.Update(0).Parallel(r.Y())
 			return intm, intm
