@@ -48,8 +48,12 @@
 // pure definition, f.Update(i) to update i); ComputeRoot, ComputeAt and
 // ComputeInline say where a Func is computed, StoreAt and StoreIn where it
 // is stored, Bound fixes its region, In makes a wrapper that some
-// consumers (or, with none named, all) read instead, and Atomic makes a
-// colliding scatter safe to run in parallel.
+// consumers (or, with none named, all) read instead, Atomic makes a
+// colliding scatter safe to run in parallel, and RFactor splits an
+// associative update into an intermediate Func that reduces part of the
+// RDom for each value of the rest (new pure dimensions, which can run in
+// parallel or on GPU blocks) and an update that combines the partial
+// results.
 // Specialize(cond) gives a stage a case with a schedule of its own, taken
 // when a condition on Params and input shapes holds (tested once per
 // production), and SpecializeFail ends the cases with a run-time error.
@@ -58,7 +62,9 @@
 // refuses a reorder, tile or fuse that swaps two RVars, or the pieces of a
 // split one, and a Parallel or GPU RVar loop, unless the moved
 // iterations write their own points or the update is f(args) = f(args) op
-// e with an associative op (see docs/design.md, validate_schedules).
+// e with an associative op (see docs/design.md, validate_schedules);
+// RFactor is the way to run such an update's RVars in parallel without
+// atomics.
 //
 // Names given to NewFunc, NewVar, NewRVar, NewRDom, NewParam and
 // NewImageParam must be non-empty and free of '.' and '$', which the

@@ -22,6 +22,9 @@ type Func struct {
 	// directive (on the Func or any of its stages), so that a Pipeline
 	// sees that a Func changed after it compiled (see Pipeline.stale).
 	gen uint64
+	// rfactors counts the intermediates RFactor made of the Func's
+	// updates, which name them (f_intm, f_intm_1, ...).
+	rfactors int
 }
 
 // generations hands out Func (and ImageParam) generations.

@@ -56,6 +56,7 @@ const (
 	ErrAllocationTooLarge = ir.ErrAllocationTooLarge
 	ErrExprTooLarge       = ir.ErrExprTooLarge
 	ErrTuple              = ir.ErrTuple
+	ErrNotAssociative     = ir.ErrNotAssociative
 	ErrInternal           = ir.ErrInternal
 )
 

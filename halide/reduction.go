@@ -1,9 +1,8 @@
 package halide
 
 import (
-	"math"
-
 	"github.com/gohalide/gohalide/ir"
+	"github.com/gohalide/gohalide/lower"
 )
 
 // Inline reductions: Sum, Product, Maximum and Minimum reduce an expression
@@ -23,26 +22,11 @@ func Maximum(e any) Expr { return inlineReduction("maximum", ir.Max, e) }
 // Minimum returns the minimum of e over its RDom.
 func Minimum(e any) Expr { return inlineReduction("minimum", ir.Min, e) }
 
+// identity returns the identity of op for values of type t (lower.AssocOp
+// is its one definition, which rfactor uses too).
 func identity(op ir.BinOp, t Type) Expr {
-	switch op {
-	case ir.Add:
-		return Lit(t, 0)
-	case ir.Mul:
-		return Lit(t, 1)
-	case ir.Max:
-		if t.IsFloat() {
-			return Expr{node: ir.Const(t, math.Inf(-1))}
-		}
-		return Expr{node: ir.IntConst(t, t.Min())}
-	default:
-		if t.IsFloat() {
-			return Expr{node: ir.Const(t, math.Inf(1))}
-		}
-		if t.IsUInt() && t.Bits == 64 {
-			return Expr{node: ir.IntConst(t, -1)}
-		}
-		return Expr{node: ir.IntConst(t, t.Max())}
-	}
+	a := map[ir.BinOp]lower.AssocOp{ir.Add: lower.AssocAdd, ir.Mul: lower.AssocMul, ir.Min: lower.AssocMin, ir.Max: lower.AssocMax}[op]
+	return Expr{node: a.Identity(t)}
 }
 
 // reduced returns the free Vars of e, the reduction's pure arguments, and

@@ -100,13 +100,18 @@ func (s *Stage) findDim(d *ir.Definition, directive, short string) (int, bool) {
 		}
 	}
 	if found < 0 {
-		used := false
+		used, purified := false, ""
 		for _, sp := range d.Schedule.Splits {
-			if ir.MatchDim(sp.Old, short) || (sp.Kind == ir.FuseVars && (ir.MatchDim(sp.Inner, short) || ir.MatchDim(sp.Outer, short))) {
+			if sp.Kind == ir.PurifyRVar && ir.MatchDim(sp.Old, short) {
+				purified = sp.Outer
+			} else if ir.MatchDim(sp.Old, short) || (sp.Kind == ir.FuseVars && (ir.MatchDim(sp.Inner, short) || ir.MatchDim(sp.Outer, short))) {
 				used = true
 			}
 		}
-		if used {
+		if purified != "" {
+			s.f.fail(ir.Errorf(ir.ErrVarReused, s.f.fn.Name, directive, "in %s, the RVar %s is the pure var %s: rfactor made it a dimension of %s", s.name(), short, purified, s.f.fn.Name).
+				WithLegal("the stage's loops, outermost first: %s", dimNames(d)))
+		} else if used {
 			s.f.fail(ir.Errorf(ir.ErrVarReused, s.f.fn.Name, directive, "in %s, %s was already split or fused away", s.name(), short).
 				WithLegal("the stage's loops, outermost first: %s", dimNames(d)))
 		} else {

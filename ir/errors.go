@@ -102,6 +102,11 @@ const (
 	// values, realized into the wrong number of buffers, or given a
 	// directive that does not support Tuples (Atomic).
 	ErrTuple ErrorCode = "tuple"
+	// ErrNotAssociative: rfactor of an update that is not f(args) =
+	// f(args) op e for an associative and commutative op (+, *, min, max,
+	// and, or, xor) and an e that does not read f, so that its partial
+	// results cannot be combined.
+	ErrNotAssociative ErrorCode = "not_associative"
 	// ErrInternal: a compiler invariant failed (a bug); the message names the pass.
 	ErrInternal ErrorCode = "internal"
 )

@@ -233,6 +233,11 @@ type SplitKind uint8
 const (
 	SplitVar SplitKind = iota
 	FuseVars
+	// PurifyRVar replaces a loop over an RVar (or a piece of one) by a
+	// loop over a pure var: rfactor's intermediate (halide/rfactor.go)
+	// computes each value of the RVar at its own point of the new
+	// dimension, as Halide's purify does.
+	PurifyRVar
 )
 
 // Split is one split or fuse of a stage's loop variables. Names are
@@ -241,6 +246,9 @@ type Split struct {
 	Kind SplitKind
 	// For SplitVar: Old is split into Outer and Inner with Factor.
 	// For FuseVars: Inner and Outer are fused into Old (the fused var).
+	// For PurifyRVar: Old (an RVar or a piece of one, which has no loop
+	// any more) takes the value of the pure var Outer, whose loop runs
+	// over the Func's region in that dimension.
 	Old, Outer, Inner string
 	Factor            int
 	Tail              TailStrategy

@@ -11,7 +11,7 @@ package lower
 //     read no point another iteration writes (every dimension of an
 //     update's RVar loops is judged by it: parallel, GPU, order);
 //   - anyOrder: the update is f(args) = f(args) op e with op associative
-//     and commutative and e not reading f (or writes a value that no RVar
+//     and commutative and e not reading f (associativity.go; or writes a value that no RVar
 //     changes), or it is Atomic() and reads f only at the point it writes
 //     (our Atomic() is Halide's atomic(true): the user asserts that the
 //     updates of one point commute; the atomic store keeps each whole), so
@@ -181,22 +181,18 @@ func loopIndependent(f string, d *ir.Definition, dim string) bool {
 
 // reassociable reports whether the iterations of update d of f may run in
 // any order: its value is f(args) op e for an associative and commutative
-// op (+, *, min, max, &&, ||) and an e that does not read f, or it reads
-// neither f nor any RVar (every iteration stores the same value at a
-// point). Integer + and * wrap, which keeps them associative; float + and
-// * round differently in another order, which Halide accepts too (its
-// reorder and rfactor treat them as associative).
+// op and an e that does not read f (ProveAssociative: +, *, min, max, the
+// logical and bitwise and, or and xor), or it reads neither f nor any
+// RVar (every iteration stores the same value at a point). Integer + and
+// * wrap, which keeps them associative; float + and * round differently in
+// another order, which Halide accepts too (its reorder and rfactor treat
+// them as associative).
 func reassociable(f *ir.Function, d *ir.Definition) bool {
 	if d.RDom == nil || d.Predicate != nil && readsFunc(d.Predicate, f.Name) {
 		return false
 	}
-	if b, ok := d.Value.(*ir.Binary); ok {
-		switch b.Op {
-		case ir.Add, ir.Mul, ir.Min, ir.Max, ir.And, ir.Or:
-			if isSelf(f, d, b.A) && !readsFunc(b.B, f.Name) || isSelf(f, d, b.B) && !readsFunc(b.A, f.Name) {
-				return true
-			}
-		}
+	if _, ok := ProveAssociative(f.Name, d.Args, d.Value); ok {
+		return true
 	}
 	if readsFunc(d.Value, f.Name) {
 		return false
@@ -236,16 +232,7 @@ func readsOnlyOwnPoint(f *ir.Function, d *ir.Definition) bool {
 
 // isSelf reports whether e is f at the point update d writes.
 func isSelf(f *ir.Function, d *ir.Definition, e ir.Expr) bool {
-	c, ok := e.(*ir.Call)
-	if !ok || c.Kind != ir.CallFunc || c.Name != f.Name || len(c.Args) != len(d.Args) {
-		return false
-	}
-	for i := range c.Args {
-		if !ir.Equal(c.Args[i], d.Args[i]) {
-			return false
-		}
-	}
-	return true
+	return isSelfCall(f.Name, d.Args, e)
 }
 
 func readsFunc(e ir.Expr, f string) bool {
@@ -354,11 +341,11 @@ func rvarOrderError(f *ir.Function, si int, d *ir.Definition, t *rvarLoops, out,
 	if out == in {
 		loops = "the fused loop " + out + " runs " + e.inner + " outside " + e.outer
 	}
-	alt := "an update f(args) = f(args) op e (op +, *, min or max, e not reading f) may reorder its RVars, and so may an Atomic() one that reads f only at the point it writes"
+	alt := "an update f(args) = f(args) op e (op +, -, *, min, max, and, or or xor, e not reading f) may reorder its RVars (and rfactor can run them in parallel), and so may an Atomic() one that reads f only at the point it writes"
 	if d.Schedule.Atomic {
 		alt = "Atomic() does not make it legal, since the update reads points of " + f.Name + " other than the one it writes"
 	}
 	return ir.Errorf(ir.ErrSchedule, f.Name, "reorder", "in update %d of %s, %s, so the schedule reorders %s: the algorithm runs %s%s, and the update's iterations may read points that others write, so another order may change its meaning",
 		si-1, f.Name, loops, what, rule, why).
-		WithLegal("keep %s (pure vars may move freely); %s; rfactor once the language has it", rule, alt)
+		WithLegal("keep %s (pure vars may move freely); %s", rule, alt)
 }

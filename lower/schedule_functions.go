@@ -3,7 +3,8 @@ package lower
 // schedule_functions: build the loop nest of the pipeline from the
 // schedules. Each stage becomes a nest of For loops over its dims (after
 // splits, fuses and reorders), with the variables of split and fused loops
-// rebuilt by lets in the innermost body and tails handled as the split's
+// rebuilt by lets in the innermost body (an RVar that rfactor purified
+// takes its pure var's value) and tails handled as the split's
 // TailStrategy says (Auto resolved as in Halide's Stage::split). No tail
 // may recompute a point of an update (a var that stems from an inner split
 // var gets GuardWithIf), run past a Func.bound (an error), or run a fused
@@ -98,10 +99,15 @@ type splitPlan struct {
 // the end, a ShiftInwards tail longer than the extent starts before the
 // min (strict: also when the extent is not a known constant), and a var
 // inherits what its halves do, except that a GuardWithIf tail cuts off
-// everything past the end. A var rebuilt from a fused var stays in range
+// everything past the end; a var rfactor purified may leave it both ways. A var rebuilt from a fused var stays in range
 // (the fuse is guarded where needed), and a loop var does too.
 func leavesRange(q string, splits []ir.Split, plans []splitPlan, strict bool) (below, above bool, cause int) {
 	for i, sp := range splits {
+		if sp.Kind == ir.PurifyRVar && sp.Old == q {
+			// q is a pure var, which runs over the Func's region (and
+			// its tails), not over q's own range.
+			return true, true, i
+		}
 		if sp.Kind != ir.SplitVar || sp.Old != q {
 			continue
 		}
@@ -325,6 +331,10 @@ func buildCase(st *State, f *ir.Function, si int, d *ir.Definition, shared bool,
 					Args: []ir.Expr{ir.AndE(ir.LEE(ir.Int(0), fused), ir.LTE(fused, dims[sp.Old].extent))}}
 				body = &ir.IfThenElse{Cond: cond, Then: body}
 			}
+		case ir.PurifyRVar:
+			// The RVar (piece) is the pure var: one point of the new
+			// dimension per value (rfactor's intermediate).
+			body = &ir.LetStmt{Name: prefix + sp.Old, Value: v(prefix + sp.Outer), Body: body}
 		}
 	}
 	for _, dim := range placeVThreads(d.Schedule.Dims) {

@@ -7,13 +7,19 @@ import (
 )
 
 // GEMMSplitK is GEMM with its k loop cut into S slices of K/S that are
-// reduced separately and then summed: Halide's rfactor, written by hand
-// in the algorithm (the schedule language has none). With b[j, k] and
-// a[k, i] as in GEMM and KS = K/S:
+// reduced separately and then summed: a schedule of GEMM's reduction,
+// made with Halide's rfactor. Its algorithm is GEMM's reduction written as
+// the output (as Conv1D's is), with b[j, k] and a[k, i] as in GEMM:
+//
+//	Output[j, i]  = 0
+//	Output[j, i] += AIn[R, i] * BIn[j, R]      R in [0, K)
+//
+// Factor splits R into RS, the slice, and RK, the k within it, and
+// factors the slices out of Output's update (RFactor(RS, Sv)), which makes
+// the intermediate Partial, with KS = K/S:
 //
 //	Partial[j, i, s]  = 0
 //	Partial[j, i, s] += AIn[s*KS + RK, i] * BIn[j, s*KS + RK]    RK in [0, KS)
-//	Output[j, i]      = 0
 //	Output[j, i]     += Partial[j, i, RS]                        RS in [0, S)
 //
 // It computes what GEMM computes, in another order of the float32 sums.
@@ -24,9 +30,9 @@ import (
 // output with atomic adds.
 //
 // The embedded GEMM has the sizes, the inputs, the Vars J, I and Kv, the
-// input wrappers AIn and BIn, Inputs, Reference and Check; its Output is
-// the Output above; its R and Prod (GEMM's own reduction) are nil, so
-// GEMM's schedules do not apply.
+// input wrappers AIn and BIn, R, Inputs, Reference and Check; its Output
+// is the Output above; its Prod (GEMM's reduction into registers) is nil,
+// so GEMM's schedules do not apply.
 type GEMMSplitK struct {
 	*GEMM
 
@@ -36,10 +42,12 @@ type GEMMSplitK struct {
 	// Sv is Partial's slice dimension.
 	Sv halide.Var
 
-	// RK runs over the k of one slice, RS over the slices.
-	RK, RS *halide.RDom
+	// RS runs over the slices and RK over the k of one slice: the pieces
+	// of R that Factor splits it into.
+	RS, RK halide.RVar
 
-	// Partial[j, i, s] is the sum over slice s.
+	// Partial[j, i, s] is the sum over slice s: the intermediate Factor
+	// makes (nil before).
 	Partial *halide.Func
 }
 
@@ -53,32 +61,42 @@ func (e *SplitKError) Error() string {
 	return fmt.Sprintf("algo: split-K GEMM: K = %d cannot be split into S = %d slices of equal length (S must be positive and divide K)", e.K, e.S)
 }
 
-// NewGEMMSplitK builds the product of an M×K and a K×N matrix with k cut
-// into S slices; S must divide K (a *SplitKError if it does not).
+// NewGEMMSplitK builds the product of an M×K and a K×N matrix, to be cut
+// into S slices of k by Factor; S must divide K (a *SplitKError if it
+// does not).
 func NewGEMMSplitK(M, N, K, S int) (*GEMMSplitK, error) {
 	if S <= 0 || K%S != 0 {
 		return nil, &SplitKError{K: K, S: S}
 	}
 	g := &GEMMSplitK{GEMM: newGEMMInputs(M, N, K), S: S}
-	j, i, s := g.J, g.I, halide.NewVar("s")
-	g.Sv = s
-	ks := K / S
-	g.RK = halide.NewRDom("rk", halide.Range(0, ks))
-	g.RS = halide.NewRDom("rs", halide.Range(0, S))
-	k := s.Mul(ks).Add(g.RK)
-	g.Partial = halide.NewFunc("partial")
-	g.Partial.Define(j, i, s).Is(float32(0))
-	g.Partial.Define(j, i, s).PlusEq(g.AIn.At(k, i).Mul(g.BIn.At(j, k)))
+	j, i := g.J, g.I
+	g.Sv, g.RS, g.RK = halide.NewVar("s"), halide.NewRVar("rs"), halide.NewRVar("rk")
+	g.R = halide.NewRDom("r", halide.Range(0, g.A.Dim(0).Extent()))
 	g.Output = halide.NewFunc("gemm_splitk")
 	g.Output.Define(j, i).Is(float32(0))
-	g.Output.Define(j, i).PlusEq(g.Partial.At(j, i, g.RS))
+	g.Output.Define(j, i).PlusEq(g.AIn.At(g.R, i).Mul(g.BIn.At(j, g.R)))
 	return g, nil
+}
+
+// Factor splits Output's k loop R into S slices (RS) of K/S (RK) and
+// factors the slices out (rfactor): it makes Partial, the sums over each
+// slice, which Output's update then adds over RS. It returns Partial
+// (computed inline, at the innermost loop of Output's update, until a
+// schedule says otherwise); a second call returns the same Func.
+func (g *GEMMSplitK) Factor() *halide.Func {
+	if g.Partial == nil {
+		g.Partial = g.Output.Update(0).
+			Split(g.R, g.RS, g.RK, g.K/g.S).
+			RFactor(halide.RFactorPair{R: g.RS, V: g.Sv})
+	}
+	return g.Partial
 }
 
 // Name returns "gemm_splitk".
 func (g *GEMMSplitK) Name() string { return "gemm_splitk" }
 
-// GPUScheduleSplitK is GPUScheduleTiledShared with the slices on blocks:
+// GPUScheduleSplitK is GPUScheduleTiledShared with the slices on blocks
+// (after Factor):
 //
 //   - Output's pure stage (the zeros) is a kernel of its own, 32 x 8
 //     threads per block, one point per thread (GuardWithIf: any size);
@@ -103,6 +121,7 @@ func (g *GEMMSplitK) Name() string { return "gemm_splitk" }
 // its tiles cannot be shifted inwards as GEMM's are), and so does a slice
 // that is not a multiple of KStep.
 func (g *GEMMSplitK) GPUScheduleSplitK(t GEMMTiling) {
+	g.Factor()
 	bx, by, tx, ty := halide.NewVar("bx"), halide.NewVar("by"), halide.NewVar("tx"), halide.NewVar("ty")
 	jo, jt, tj, jr := halide.NewVar("jo"), halide.NewVar("jt"), halide.NewVar("tj"), halide.NewVar("jr")
 	io, it, ti, ir := halide.NewVar("io"), halide.NewVar("it"), halide.NewVar("ti"), halide.NewVar("ir")

@@ -32,23 +32,33 @@ func TestNewGEMMSplitKRefusesS(t *testing.T) {
 	}
 }
 
-// The split-K GEMM without a schedule (everything inline or at the root,
-// on the CPU) computes the product: the algorithm itself, apart from any
-// GPU schedule, at sizes that are not powers of two.
+// The split-K GEMM without a GPU schedule (on the CPU) computes the
+// product, before Factor and after it (Partial inline, at its default
+// level, and at the root), at sizes that are not powers of two.
 func TestGEMMSplitKAlgorithm(t *testing.T) {
 	for _, c := range []struct{ M, N, K, S int }{{5, 7, 12, 3}, {9, 4, 10, 10}, {3, 3, 6, 1}} {
-		g, err := algo.NewGEMMSplitK(c.M, c.N, c.K, c.S)
-		if err != nil {
-			t.Fatal(err)
-		}
-		g.Partial.ComputeRoot()
-		g.Inputs(rand.New(rand.NewSource(5)))
-		out, err := g.Run(halide.NewPipeline(g.Out()))
-		if err != nil {
-			t.Fatalf("%+v: %v", c, err)
-		}
-		if _, err := g.Check(out); err != nil {
-			t.Errorf("%+v: %v", c, err)
+		for _, sched := range []string{"unfactored", "factored", "factored_root"} {
+			g, err := algo.NewGEMMSplitK(c.M, c.N, c.K, c.S)
+			if err != nil {
+				t.Fatal(err)
+			}
+			switch sched {
+			case "factored":
+				g.Factor()
+			case "factored_root":
+				g.Factor().ComputeRoot()
+			}
+			if sched != "unfactored" && g.Factor() != g.Partial {
+				t.Errorf("a second Factor made another Func")
+			}
+			g.Inputs(rand.New(rand.NewSource(5)))
+			out, err := g.Run(halide.NewPipeline(g.Out()))
+			if err != nil {
+				t.Fatalf("%+v %s: %v", c, sched, err)
+			}
+			if _, err := g.Check(out); err != nil {
+				t.Errorf("%+v %s: %v", c, sched, err)
+			}
 		}
 	}
 }

@@ -26,9 +26,9 @@
 //
 // Ours too, splitk* (algo.GEMMSplitK under GPUScheduleSplitK, the list in
 // algo.GEMMSplitKSchedules): the same tiles, with the k loop cut into S
-// slices that run on different blocks (block z), each block adding its
-// tile of its slice's sums into C with atomic adds, after a kernel that
-// zeroes C. At this size the output alone has too few tiles to fill the
+// slices by rfactor that run on different blocks (block z), each block
+// adding its tile of its slice's sums into C with atomic adds, after a
+// kernel that zeroes C. At this size the output alone has too few tiles to fill the
 // GPU for a 2048-long k loop each; the slices make S times the blocks.
 //
 // By default every schedule runs on the GPU emulator (every thread of every

@@ -61,7 +61,8 @@ var receivers = map[string][]receiver{
 		{"Tuple{}", func() any { return halide.Tuple{} }, true},
 		{"NewTuple(x, 1)", func() any { return halide.NewTuple(x, 1) }, false},
 	},
-	"RangeSpec": {{"RangeSpec{}", func() any { return halide.RangeSpec{} }, false}},
+	"RangeSpec":   {{"RangeSpec{}", func() any { return halide.RangeSpec{} }, false}},
+	"RFactorPair": {{"RFactorPair{}", func() any { return halide.RFactorPair{} }, false}},
 	"RDom": {
 		{"(*RDom)(nil)", func() any { return (*halide.RDom)(nil) }, true},
 		{"&RDom{}", func() any { return &halide.RDom{} }, true},

@@ -40,6 +40,9 @@ type StageSpec struct {
 	// Scatter marks an update whose left-hand side is data dependent:
 	// its RVar loops may only run in parallel with Atomic.
 	Scatter bool
+	// Assoc marks an update f(args) = f(args) op e for an associative op
+	// (PlusEq, ...), which the generator may rfactor.
+	Assoc bool
 }
 
 // StageRef names a stage of a Func.
@@ -328,7 +331,7 @@ func gemmAlgo() *Algo {
 		},
 		Funcs: []FuncSpec{
 			{Name: "gemm", Stages: []StageSpec{{Dims: d("j", "i")}}},
-			{Name: "prod", Stages: []StageSpec{{Dims: d("j", "i")}, {Dims: d("r$x", "j", "i")}}, Consumers: []StageRef{{"gemm", 0}}},
+			{Name: "prod", Stages: []StageSpec{{Dims: d("j", "i")}, {Dims: d("r$x", "j", "i"), Assoc: true}}, Consumers: []StageRef{{"gemm", 0}}},
 		},
 		Wraps: []WrapSpec{
 			{Src: "A", Consumer: "prod", Dims: []string{"x", "y"}, ConsumerStages: []int{1}},
@@ -403,7 +406,7 @@ func conv1dAlgo() *Algo {
 			return []int{prime(rng, 7, 37), 1 + rng.Intn(3), []int{1, 3, 5, 7}[rng.Intn(4)]}
 		},
 		Funcs: []FuncSpec{
-			{Name: "conv", Stages: []StageSpec{{Dims: d("x", "b")}, {Dims: d("r$x", "x", "b")}}},
+			{Name: "conv", Stages: []StageSpec{{Dims: d("x", "b")}, {Dims: d("r$x", "x", "b"), Assoc: true}}},
 			{Name: "padded", Stages: []StageSpec{{Dims: d("x", "y")}}, Consumers: []StageRef{{"conv", 1}}},
 		},
 		Wraps: []WrapSpec{
@@ -478,7 +481,7 @@ func histAlgo() *Algo {
 		},
 		Funcs: []FuncSpec{
 			{Name: "out", Stages: []StageSpec{{Dims: d("b")}}},
-			{Name: "hist", Stages: []StageSpec{{Dims: d("b")}, {Dims: d("r$x", "r$y"), Scatter: true}}, Consumers: []StageRef{{"out", 0}}},
+			{Name: "hist", Stages: []StageSpec{{Dims: d("b")}, {Dims: d("r$x", "r$y"), Scatter: true, Assoc: true}}, Consumers: []StageRef{{"out", 0}}},
 		},
 		Wraps: []WrapSpec{
 			{Src: "in", Consumer: "hist", Dims: []string{"x", "y"}, ConsumerStages: []int{1}},
@@ -547,8 +550,8 @@ func tensorProductAlgo() *Algo {
 			return []int{prime(rng, 5, 13), prime(rng, 5, 13), 1 + rng.Intn(3), prime(rng, 5, 23), prime(rng, 5, 17), prime(rng, 5, 13)}
 		},
 		Funcs: []FuncSpec{
-			{Name: "output", Stages: []StageSpec{{Dims: d("m", "o")}, {Dims: d("r$x", "r$y", "m"), Scatter: true}}},
-			{Name: "Product", Stages: []StageSpec{{Dims: d("m", "p", "n")}, {Dims: d("rc$x", "m", "p", "n")}}, Consumers: []StageRef{{"output", 1}}},
+			{Name: "output", Stages: []StageSpec{{Dims: d("m", "o")}, {Dims: d("r$x", "r$y", "m"), Scatter: true, Assoc: true}}},
+			{Name: "Product", Stages: []StageSpec{{Dims: d("m", "p", "n")}, {Dims: d("rc$x", "m", "p", "n"), Assoc: true}}, Consumers: []StageRef{{"output", 1}}},
 			{Name: "GatherInput", Stages: []StageSpec{{Dims: d("c", "p", "n")}}, Consumers: []StageRef{{"Product", 1}}},
 			{Name: "GatherWeight", Stages: []StageSpec{{Dims: d("c", "m", "n")}}, Consumers: []StageRef{{"Product", 1}}},
 		},
@@ -696,7 +699,7 @@ func depthwiseAlgo() *Algo {
 		},
 		Funcs: []FuncSpec{
 			{Name: "depthwise", Stages: []StageSpec{{Dims: d("x", "y", "c", "b")}}},
-			{Name: "conv", Stages: []StageSpec{{Dims: d("x", "y", "c", "b")}, {Dims: d("r$x", "r$y", "x", "y", "c", "b")}}, Consumers: []StageRef{{"depthwise", 0}}},
+			{Name: "conv", Stages: []StageSpec{{Dims: d("x", "y", "c", "b")}, {Dims: d("r$x", "r$y", "x", "y", "c", "b"), Assoc: true}}, Consumers: []StageRef{{"depthwise", 0}}},
 			{Name: "padded", Stages: []StageSpec{{Dims: d("x", "y", "c", "b")}}, Consumers: []StageRef{{"conv", 1}}},
 		},
 		Wraps: []WrapSpec{

@@ -84,6 +84,12 @@ type Evaluator struct {
 	// Lenient makes a read outside an input give 0 instead of failing
 	// (to tell a dead read from a live one).
 	Lenient bool
+	// DropOutputScatter skips the iterations of the output's updates
+	// that write outside the output's region, instead of failing: what
+	// a schedule that rfactors such an update computes (the merge writes
+	// only the output's region; the intermediate holds the rest, which
+	// nothing reads), as in Halide.
+	DropOutputScatter bool
 	// SoftViolation, after Realize, says where the arm of a select that is
 	// not taken reads outside an input or overflows: the library may
 	// refuse the run (its bounds of the arm), or run it.
@@ -341,6 +347,9 @@ func (ev *Evaluator) update(fs *funcState, k int, p pt) float64 {
 			for i, a := range u.Args {
 				q[i] = int(ev.eval(a, e))
 			}
+			if ev.DropOutputScatter && fs == ev.funcs[ev.P.Funcs[0].Name] && ev.outside(q) {
+				return
+			}
 			val := u.Value
 			if val.Op == "sel" && val.A[2].Op == "undef" {
 				// select(c, v, undef): no store where c fails.
@@ -384,12 +393,20 @@ func (ev *Evaluator) update(fs *funcState, k int, p pt) float64 {
 // the output's region: the library must refuse it (Halide's output
 // buffer bounds check).
 func (ev *Evaluator) checkOutputWrite(q pt) {
+	if ev.outside(q) {
+		ev.fail("oob", "an update of the output %s writes %v, outside the output's region (mins %v, extents %v)",
+			ev.P.Funcs[0].Name, q[:len(ev.outMins)], ev.outMins, ev.outExts)
+	}
+}
+
+// outside says whether q lies outside the output's region.
+func (ev *Evaluator) outside(q pt) bool {
 	for i := range ev.outMins {
 		if q[i] < ev.outMins[i] || q[i] >= ev.outMins[i]+ev.outExts[i] {
-			ev.fail("oob", "an update of the output %s writes %v, outside the output's region (mins %v, extents %v)",
-				ev.P.Funcs[0].Name, q[:len(ev.outMins)], ev.outMins, ev.outExts)
+			return true
 		}
 	}
+	return false
 }
 
 // iterate runs body for every point of r where its Where condition holds,

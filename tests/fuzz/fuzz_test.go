@@ -152,7 +152,7 @@ func TestCoverage(t *testing.T) {
 		string(OpVectorize), string(OpParallel), string(OpGPUBlocks), string(OpGPUThreads), string(OpGPUTile),
 		string(OpGPUTile1D), string(OpAtomic), string(OpComputeRoot), string(OpComputeInline), string(OpComputeAt),
 		string(OpStoreRoot), string(OpStoreAt), string(OpStoreIn), string(OpIn), string(OpFoldStorage),
-		string(OpHoistStorage), string(OpHoistRoot),
+		string(OpHoistStorage), string(OpHoistRoot), string(OpRFactor),
 		"store_at outside compute_at",
 		"tail halide.TailAuto", "tail halide.GuardWithIf", "tail halide.ShiftInwards", "tail halide.RoundUp",
 		"mem halide.Stack", "mem halide.Heap", "mem halide.Register", "mem halide.GPUShared",

@@ -42,6 +42,7 @@ type mdim struct {
 type mstage struct {
 	dims    []mdim // innermost first
 	scatter bool
+	assoc   bool // an associative update (StageSpec.Assoc): rfactor may apply
 	pure    bool // the stage is the pure definition
 	output  bool // the stage is the output's pure definition
 	// cases are the loops of the stage's specializations (the stage's own
@@ -102,7 +103,7 @@ func Generate(a *Algo, gpu bool, rng *rand.Rand) Schedule {
 	for _, fs := range a.Funcs {
 		mf := &mfunc{name: fs.Name, consumers: append([]StageRef(nil), fs.Consumers...)}
 		for si, ss := range fs.Stages {
-			st := &mstage{scatter: ss.Scatter, pure: si == 0}
+			st := &mstage{scatter: ss.Scatter, assoc: ss.Assoc, pure: si == 0}
 			for _, dd := range ss.Dims {
 				st.dims = append(st.dims, mdim{name: dd.Name, rvar: dd.RVar, root: dd.Name})
 			}
@@ -158,6 +159,7 @@ func Generate(a *Algo, gpu bool, rng *rand.Rand) Schedule {
 			}
 		}
 	}
+	g.rfactors()
 	g.funcs[g.order[0]].stages[0].output = true
 	for i, name := range g.order {
 		g.schedule(g.funcs[name], i == 0)
@@ -166,6 +168,136 @@ func Generate(a *Algo, gpu bool, rng *rand.Rand) Schedule {
 }
 
 func (g *gen) p(x float64) bool { return g.rng.Float64() < x }
+
+// pRFactor is the share of associative updates the generator rfactors
+// (and of the intermediates' updates, again).
+const pRFactor = 0.3
+
+// rfactors draws rfactor of associative updates before anything is
+// scheduled: sometimes after a split (keeping its outer or inner piece)
+// or a fuse of the update's RVars, keeping one RVar (or piece), two, all
+// or none. The intermediate f_intm joins the model as a Func computed
+// just before its consumer f; f's update keeps the pieces and gets every
+// pure var; the producers the update read are read by the intermediate.
+func (g *gen) rfactors() {
+	for k := 0; k < len(g.order); k++ {
+		f := g.funcs[g.order[k]]
+		for si := 1; si < len(f.stages); si++ {
+			if f.stages[si].assoc && g.p(pRFactor) {
+				g.rfactor(f, si, k)
+			}
+		}
+	}
+}
+
+func (g *gen) rfactor(f *mfunc, si, at int) {
+	st := f.stages[si]
+	rvars := func() []int {
+		var out []int
+		for i, dd := range st.dims {
+			if dd.rvar {
+				out = append(out, i)
+			}
+		}
+		return out
+	}
+	rv := rvars()
+	if len(rv) == 0 {
+		return
+	}
+	switch r := g.rng.Float64(); {
+	case r < 0.4:
+		i := g.pick(rv)
+		g.split(f, si, st, i, g.factor(), g.tail(st, st.dims[i]))
+	case r < 0.5:
+		var cand []int
+		for _, i := range rv {
+			if i+1 < len(st.dims) && st.dims[i+1].rvar {
+				cand = append(cand, i)
+			}
+		}
+		if len(cand) > 0 {
+			i := g.pick(cand)
+			name := g.newName("rf")
+			g.emit(Directive{Op: OpFuse, Func: f.name, Stage: si, Vars: []string{st.dims[i].name, st.dims[i+1].name, name}})
+			dims := append([]mdim{}, st.dims[:i]...)
+			dims = append(dims, mdim{name: name, rvar: true})
+			st.dims = append(dims, st.dims[i+2:]...)
+		}
+	}
+	rv = rvars()
+	var keep []int
+	switch r := g.rng.Float64(); {
+	case r < 0.05:
+	case r < 0.15:
+		keep = rv
+	default:
+		keep = []int{g.pick(rv)}
+		if len(rv) > 2 && g.p(0.3) {
+			for _, i := range rv {
+				if i != keep[0] {
+					keep = append(keep, i)
+					break
+				}
+			}
+		}
+	}
+	var vars []string
+	kept := map[int]string{}
+	for _, i := range keep {
+		u := g.newName("u")
+		kept[i] = u
+		vars = append(vars, st.dims[i].name, u)
+	}
+	name := f.name + "_intm"
+	for n := 1; g.funcs[name] != nil; n++ {
+		name = fmt.Sprintf("%s_intm_%d", f.name, n)
+	}
+	g.emit(Directive{Op: OpRFactor, Func: f.name, Stage: si, Vars: vars, Wrapper: name})
+	// The intermediate: f's pure vars and the new ones; its update is
+	// f's with the kept pieces pure.
+	var args []mdim
+	for _, dd := range f.stages[0].dims {
+		args = append(args, mdim{name: dd.name, root: dd.root})
+	}
+	pure := &mstage{pure: true, dims: append([]mdim{}, args...)}
+	up := &mstage{scatter: st.scatter, assoc: true}
+	for i, dd := range st.dims {
+		if u, ok := kept[i]; ok {
+			pure.dims = append(pure.dims, mdim{name: u, root: u})
+			dd = mdim{name: u, root: u}
+		}
+		up.dims = append(up.dims, dd)
+	}
+	im := &mfunc{name: name, stages: []*mstage{pure, up}, consumers: []StageRef{{f.name, si}}}
+	// The producers f's update read are the intermediate's.
+	for _, m := range g.funcs {
+		for i, c := range m.consumers {
+			if c == (StageRef{f.name, si}) {
+				m.consumers[i] = StageRef{name, 1}
+			}
+		}
+	}
+	g.funcs[name] = im
+	g.order = append(g.order[:at+1], append([]string{name}, g.order[at+1:]...)...)
+	// f's update: its pure loops, the kept pieces, and every pure var it
+	// did not have (outermost); its kept RVars write one point each
+	// iteration, so parallel ones need Atomic, as a scatter's.
+	var dims []mdim
+	has := map[string]bool{}
+	for i, dd := range st.dims {
+		if _, ok := kept[i]; ok || !dd.rvar {
+			dims = append(dims, dd)
+			has[dd.root] = true
+		}
+	}
+	for _, a := range args {
+		if !has[a.name] {
+			dims = append(dims, a)
+		}
+	}
+	st.dims, st.scatter = dims, len(keep) > 0
+}
 
 func (g *gen) newName(base string) string {
 	g.fresh++

@@ -246,7 +246,10 @@ func (p *Prog) Algo() *Algo {
 		fs := FuncSpec{Name: f.Name}
 		fs.Stages = append(fs.Stages, StageSpec{Dims: pureDims(f.Dims)})
 		for _, u := range f.Updates {
-			var st StageSpec
+			// An update over an RDom with +=, max= or min= reduces
+			// associatively (if its value reads the Func only at the
+			// point it writes, which rfactor checks).
+			st := StageSpec{Assoc: u.RDom >= 0 && u.Op != "="}
 			if u.RDom >= 0 {
 				r := p.RDoms[u.RDom]
 				for d := range r.Mins {

@@ -40,6 +40,7 @@ const (
 	OpHoistRoot     Op = "hoist_storage_root"
 	OpIn            Op = "in"
 	OpSpecialize    Op = "specialize"
+	OpRFactor       Op = "rfactor"
 )
 
 // NoTail means a split directive passes no tail strategy (TailAuto by
@@ -57,7 +58,8 @@ type Directive struct {
 	// Stage is the stage for loop directives: 0 the pure definition, i+1
 	// update i.
 	Stage int `json:"stage,omitempty"`
-	// Vars are the loop names the directive takes, in API order.
+	// Vars are the loop names the directive takes, in API order (for
+	// rfactor, each RVar kept followed by the Var that replaces it).
 	Vars []string `json:"vars,omitempty"`
 	// Ints are the factors, in API order (for fold_storage, the extent).
 	Ints []int `json:"ints,omitempty"`
@@ -70,7 +72,8 @@ type Directive struct {
 	ConsumerStage int    `json:"consumer_stage,omitempty"`
 	// Mem is the memory type of store_in.
 	Mem int `json:"mem,omitempty"`
-	// Wrapper is the handle OpIn creates.
+	// Wrapper is the handle OpIn (the wrapper) or OpRFactor (the
+	// intermediate) creates.
 	Wrapper string `json:"wrapper,omitempty"`
 	// Global makes OpIn the global wrapper, Func.In() (every consumer
 	// of Func reads it), rather than Func.In(Consumer).
@@ -285,6 +288,12 @@ func (d Directive) GoString(known map[string]string) string {
 			return fmt.Sprintf("%s := %s.In()", d.Wrapper, fn)
 		}
 		return fmt.Sprintf("%s := %s.In(%s)", d.Wrapper, fn, cons)
+	case OpRFactor:
+		var pairs []string
+		for i := 0; i+1 < len(vs); i += 2 {
+			pairs = append(pairs, fmt.Sprintf("halide.RFactorPair{R: %s, V: halide.NewVar(%q)}", vs[i], d.Vars[i+1]))
+		}
+		return fmt.Sprintf("%s := %s.RFactor(%s)", d.Wrapper, stage, strings.Join(pairs, ", "))
 	}
 	return fmt.Sprintf("// unknown directive %q", d.Op)
 }
@@ -363,6 +372,19 @@ func (in *Instance) apply(d Directive) bool {
 	f, ok := in.Funcs[d.Func]
 	if !ok {
 		return false
+	}
+	if d.Op == OpRFactor {
+		if _, dup := in.Funcs[d.Wrapper]; dup || len(d.Vars)%2 != 0 {
+			return false
+		}
+		var pairs []halide.RFactorPair
+		for i := 0; i < len(d.Vars); i += 2 {
+			// The RVar by name (a piece of a split RVar is looked up
+			// by its name too) and a new Var.
+			pairs = append(pairs, halide.RFactorPair{R: in.resolveVar(d.Vars[i]), V: halide.NewVar(d.Vars[i+1])})
+		}
+		in.Funcs[d.Wrapper] = f.Stage(d.Stage).RFactor(pairs...)
+		return true
 	}
 	var cons *halide.Func
 	if d.Op == OpComputeAt || d.Op == OpStoreAt || d.Op == OpHoistStorage {
