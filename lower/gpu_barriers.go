@@ -103,6 +103,7 @@ type barrierer struct {
 	local    map[string]bool // the kernel's per-thread allocations
 	together map[string]bool // Funcs produced by gpu_cooperative's shared-out loops
 	shares   shareLoops      // the kernel's cooperative productions (gpu_cooperative)
+	conds    int             // the conditions bound to lets so far (visit's IfThenElse)
 }
 
 // accessSet is the buffers read and written by some statements, and those
@@ -310,6 +311,17 @@ func (b *barrierer) visit(s ir.Stmt, inThreads bool) (ir.Stmt, summary) {
 		}
 		return &ir.ProducerConsumer{Func: x.Func, Producer: x.Producer, Body: body}, bs
 	case *ir.IfThenElse:
+		if ca := b.tracked(&ir.Evaluate{X: x.Cond}, inThreads); len(ca.reads) > 0 || len(ca.writes) > 0 {
+			// The condition reads memory (an RDom's Where condition, an
+			// Undef arm's, reading a shared Func): it is read before
+			// either branch, where a barrier could diverge. Bound to a
+			// let, it is read before the if, and the LetStmt case puts
+			// a barrier between it and what it must follow or precede.
+			name := fmt.Sprintf("gpu_barriers.cond%d", b.conds)
+			b.conds++
+			v := &ir.Var{T: x.Cond.Type(), Name: name}
+			return b.visit(&ir.LetStmt{Name: name, Value: x.Cond, Body: &ir.IfThenElse{Cond: v, Then: x.Then, Else: x.Else}}, inThreads)
+		}
 		t, ts := b.visit(x.Then, inThreads)
 		es := summary{newAccessSet(), newAccessSet(), false}
 		var e ir.Stmt

@@ -161,6 +161,9 @@ func extractKernel(st *State, outer *ir.For, count map[string]int) (*ir.Kernel, 
 	// Hoist the shared allocations to the top. An allocation met more
 	// than once (the copies an unrolled loop made of one realization, live
 	// one after the other) is hoisted once, with the largest size.
+	if err := mixedStorage(kern, body); err != nil {
+		return nil, nil, err
+	}
 	hs := &hoisted{}
 	var mut func(ir.Stmt) ir.Stmt
 	mut = func(x ir.Stmt) ir.Stmt {
@@ -247,6 +250,35 @@ func extractKernel(st *State, outer *ir.For, count map[string]int) (*ir.Kernel, 
 	return kern, scratch, nil
 }
 
+// mixedStorage returns the schedule error of a Func stored in two ways in
+// kernel kern's body: the cases of a specialization may compute it inside
+// the thread loops in one and at the block level in another, so that its
+// copies would be registers or per-thread scratch in one and shared
+// memory or per-block scratch in the other, under one name, which one
+// kernel cannot hold.
+func mixedStorage(kern *ir.Kernel, body ir.Stmt) error {
+	var err error
+	where := map[string]string{}
+	ir.WalkStmt(body, func(x ir.Stmt) bool {
+		if a, ok := x.(*ir.Allocate); ok && err == nil {
+			m := a.Memory.String()
+			switch {
+			case a.InGlobal:
+				m = "global scratch, one copy per block"
+			case a.Memory == ir.Heap:
+				m = "global scratch, one copy per thread"
+			}
+			if prev, seen := where[a.Name]; seen && prev != m {
+				err = ir.Errorf(ir.ErrSchedule, a.Name, "store_in("+a.Memory.String()+")", "%s is stored in %s in one case of a specialization and in %s in another, inside kernel %s", a.Name, prev, m, kern.Name).
+					WithLegal("compute %s inside GPU thread loops in every case, or at the block level in every case (the same GPU loops at its compute level)", a.Name)
+			}
+			where[a.Name] = m
+		}
+		return true
+	}, nil)
+	return err
+}
+
 // globalScratch gives global memory to each Heap allocation of a kernel
 // (one copy per thread, inside the thread loops) and to each GPUShared one
 // InGlobal (one copy per block): one host allocation of the size of a copy
@@ -273,24 +305,12 @@ func globalScratch(kern *ir.Kernel, body ir.Stmt) (ir.Stmt, []*ir.Allocate, erro
 	// First the size of each: the copies of one realization (an
 	// unrolled loop's, or one per case of a specialization) are sliced
 	// by the largest, which the host allocates per thread or block.
-	var err error
 	ir.WalkStmt(body, func(x ir.Stmt) bool {
 		if a, ok := x.(*ir.Allocate); ok && (a.Memory == ir.Heap || a.InGlobal) {
-			if i, seen := hs.index[a.Name]; seen && hs.list[i].InGlobal != a.InGlobal && err == nil {
-				// The cases of a specialization compute the Func
-				// inside the thread loops in one and at the block
-				// level in another: one scratch cannot be sliced both
-				// per thread and per block.
-				err = ir.Errorf(ir.ErrSchedule, a.Name, "store_in(Heap)", "%s is stored in global scratch one copy per thread in one case of a specialization and one copy per block in another, inside kernel %s", a.Name, kern.Name).
-					WithLegal("compute %s inside GPU thread loops in every case, or at the block level in every case (the same GPU loops at its compute level), or another memory type", a.Name)
-			}
 			hs.add(a, ir.Heap)
 		}
 		return true
 	}, nil)
-	if err != nil {
-		return nil, nil, err
-	}
 	var mut func(ir.Stmt) ir.Stmt
 	mut = func(x ir.Stmt) ir.Stmt {
 		a, ok := x.(*ir.Allocate)

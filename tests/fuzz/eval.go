@@ -574,6 +574,12 @@ func (ev *Evaluator) eval(e *PExpr, en *env) float64 {
 	case "cast":
 		x := a(0)
 		if e.F {
+			if !e.A[0].F {
+				// An integer has no negative zero: a product such as
+				// 0 * -1 computed in float64 here is -0, and as a float
+				// it must be +0 (atan2 tells them apart).
+				x += 0
+			}
 			return float64(float32(x))
 		}
 		t := math.Trunc(x)

@@ -239,6 +239,13 @@ func runProgCauses(c Case, opt Options, causes bool) (res Result) {
 			// range (as Halide does); the reference reads the values the
 			// data gives.
 			r.Class = RejectSize
+		case r.Class == RejectRealize && inputOOB.MatchString(r.Msg) && hasWhere(p):
+			// An RDom's Where condition refines the regions an update
+			// reads only where bounds inference can solve it (a simple
+			// comparison), as in Halide; elsewhere the whole RDom box is
+			// read, past an input the reference (skipping the points the
+			// condition excludes) never reads.
+			r.Class = RejectSize
 		case r.Class == RejectRealize && inputOOB.MatchString(r.Msg) && len(p.Bounds) > 0:
 			// A Bound computes its Func over the whole bound, which may
 			// read past an input the reference (computing what is
@@ -671,6 +678,13 @@ func clampedBeyond(p *Prog, msg string) bool {
 				found = true
 			}
 		}
+		if e.Op == "sat" {
+			// A saturating cast clamps to its type's range.
+			tlo, thi := satRange(e.N)
+			if abs(int(tlo)-lo) <= 3 || abs(int(thi)-hi) <= 3 {
+				found = true
+			}
+		}
 		for _, a := range e.A {
 			walk(a)
 		}
@@ -692,4 +706,14 @@ func abs(v int) int {
 		return -v
 	}
 	return v
+}
+
+// hasWhere reports whether an RDom of p has a Where condition.
+func hasWhere(p *Prog) bool {
+	for _, r := range p.RDoms {
+		if r.Where != nil {
+			return true
+		}
+	}
+	return false
 }
