@@ -583,37 +583,7 @@ func scalarParam(t ir.Type, v any) (unsafe.Pointer, error) {
 
 // evalInt evaluates an integer expression over scalar arguments.
 func evalInt(e ir.Expr, scalars map[string]any) (int64, error) {
-	m := map[string]ir.Expr{}
-	for name, v := range scalars {
-		switch x := v.(type) {
-		case int32:
-			m[name] = ir.Int(int64(x))
-		case int64:
-			m[name] = ir.IntConst(ir.Int64, x)
-		case int8:
-			m[name] = ir.IntConst(ir.Int8, int64(x))
-		case int16:
-			m[name] = ir.IntConst(ir.Int16, int64(x))
-		case uint8:
-			m[name] = ir.IntConst(ir.UInt8, int64(x))
-		case uint16:
-			m[name] = ir.IntConst(ir.UInt16, int64(x))
-		case uint32:
-			m[name] = ir.IntConst(ir.UInt32, int64(x))
-		case uint64:
-			m[name] = ir.IntConst(ir.UInt64, int64(x))
-		case float32:
-			// A size may go through a float Param (int32(pf * 4)); the
-			// simplifier folds the cast as every target computes it.
-			m[name] = &ir.FloatImm{T: ir.Float32, V: float64(x)}
-		case float64:
-			m[name] = &ir.FloatImm{T: ir.Float64, V: x}
-		case half.Float16:
-			m[name] = &ir.FloatImm{T: ir.Float16, V: x.ToFloat64()}
-		case half.BFloat16:
-			m[name] = &ir.FloatImm{T: ir.BFloat16, V: x.ToFloat64()}
-		}
-	}
+	m := ir.ScalarConsts(scalars)
 	r := ir.Simplify(ir.Substitute(e, m))
 	v, ok := ir.AsInt(r)
 	if !ok {

@@ -742,7 +742,7 @@ func (l *Lowered) compile(t Target, opts Options) (*compiled, error) {
 			l := report.Launch{Grid: grid, Block: block}
 			if dynamicSizes(k) {
 				// The report evaluates the sizes known only at launch.
-				l.Scalars = scalarExprs(scalars)
+				l.Scalars = ir.ScalarConsts(scalars)
 			}
 			c.launches[k.Name] = l
 			c.mu.Unlock()
@@ -1174,40 +1174,13 @@ func shapeError(fn, what string, b BufferRef) error {
 	return &ir.Error{Code: he.Code, Func: fn, Directive: "Realize", Msg: fmt.Sprintf("%s: %s", what, he.Msg), Legal: he.Legal}
 }
 
-// scalarExprs returns the values of a Realize's scalars as constants, to
-// evaluate bounds over Params and buffer shapes.
-func scalarExprs(scalars map[string]any) map[string]ir.Expr {
-	m := map[string]ir.Expr{}
-	for k, v := range scalars {
-		switch v := v.(type) {
-		case int8:
-			m[k] = ir.IntConst(ir.Int8, int64(v))
-		case int16:
-			m[k] = ir.IntConst(ir.Int16, int64(v))
-		case int32:
-			m[k] = ir.Int(int64(v))
-		case int64:
-			m[k] = ir.IntConst(ir.Int64, v)
-		case uint8:
-			m[k] = ir.IntConst(ir.UInt8, int64(v))
-		case uint16:
-			m[k] = ir.IntConst(ir.UInt16, int64(v))
-		case uint32:
-			m[k] = ir.IntConst(ir.UInt32, int64(v))
-		case uint64:
-			m[k] = ir.IntConst(ir.UInt64, int64(v)) // the bit pattern, as IntImm stores it
-		}
-	}
-	return m
-}
-
 // checkInt32Bounds checks, with this Realize's Params and buffer shapes,
 // the int32 bounds that convert a wider integer (a Param[int64] or
 // Param[uint32] as an RDom extent, an input's SetBounds or a Func's Bound):
 // the value must fit in int32, not wrap. For an RDom, the last value of
 // each RVar must fit too.
 func checkInt32Bounds(fn string, lp *lower.Pipeline, scalars map[string]any) error {
-	m := scalarExprs(scalars)
+	m := ir.ScalarConsts(scalars)
 	// value returns e's value, and whether it is known; err if e narrows
 	// a wider value that does not fit in int32.
 	value := func(e ir.Expr, what, directive string) (int64, bool, error) {
@@ -1275,7 +1248,7 @@ func checkInt32Bounds(fn string, lp *lower.Pipeline, scalars map[string]any) err
 
 // checkDimBound checks an ImageParam's SetBounds against the buffer given.
 func checkDimBound(fn, name string, d int, b dimBounds, s BufDim, scalars map[string]any) error {
-	m := scalarExprs(scalars)
+	m := ir.ScalarConsts(scalars)
 	eval := func(e Expr) (int64, bool) {
 		if e.node == nil {
 			return 0, false

@@ -3,6 +3,8 @@ package ir
 import (
 	"fmt"
 	"strings"
+
+	"github.com/gohalide/gohalide/half"
 )
 
 // Expr is a scalar expression. Nodes are immutable plain structs; build them
@@ -450,4 +452,41 @@ func EuclidMod[T Integer](a, b T) T {
 		}
 	}
 	return r
+}
+
+// ScalarConsts returns the constants of the scalar values a Realize binds
+// (Params, buffer shapes), by name: every integer type (a uint64 as its
+// bit pattern, as IntImm stores it), float32, float64 and the 16-bit
+// floats. Values of other Go types are left out.
+func ScalarConsts(scalars map[string]any) map[string]Expr {
+	m := make(map[string]Expr, len(scalars))
+	for name, v := range scalars {
+		switch x := v.(type) {
+		case int8:
+			m[name] = IntConst(Int8, int64(x))
+		case int16:
+			m[name] = IntConst(Int16, int64(x))
+		case int32:
+			m[name] = Int(int64(x))
+		case int64:
+			m[name] = IntConst(Int64, x)
+		case uint8:
+			m[name] = IntConst(UInt8, int64(x))
+		case uint16:
+			m[name] = IntConst(UInt16, int64(x))
+		case uint32:
+			m[name] = IntConst(UInt32, int64(x))
+		case uint64:
+			m[name] = IntConst(UInt64, int64(x))
+		case float32:
+			m[name] = &FloatImm{T: Float32, V: float64(x)}
+		case float64:
+			m[name] = &FloatImm{T: Float64, V: x}
+		case half.Float16:
+			m[name] = &FloatImm{T: Float16, V: x.ToFloat64()}
+		case half.BFloat16:
+			m[name] = &FloatImm{T: BFloat16, V: x.ToFloat64()}
+		}
+	}
+	return m
 }
