@@ -288,6 +288,15 @@ func (w *boxWalker) stmt(s ir.Stmt, en env) {
 	case *ir.For:
 		w.expr(s.Min, en)
 		w.expr(s.Extent, en)
+		if ext := en.of(ir.Simplify(s.Extent)); ext.Max != nil {
+			if c, ok := ext.Max.(*ir.IntImm); ok && c.V <= 0 {
+				// The loop runs no iteration: its body touches
+				// nothing, even where a let inside no longer depends
+				// on the loop variable (a fused var over an empty
+				// region folds to a constant).
+				return
+			}
+		}
 		// Loops are done inside out: the body's boxes are found with the
 		// loop variable symbolic (so lets inside stay exact functions of it
 		// and correlated ends such as min(v*8, M) and min(v*8, M) + 7 keep
