@@ -21,10 +21,10 @@
 // Every algorithm implements Algorithm: Inputs fills its inputs with random
 // data (floats uniform in [-1, 1], never all zeros; random index maps with
 // collisions for the tensor product) and Sets them on the ImageParams and
-// Params; NewOutput allocates an output buffer of the right shape; Run
-// realizes a pipeline into a new output buffer; Reference computes the
-// expected output in plain Go with float64 accumulation; Check compares an
-// output with the reference.
+// Params; NewOutput allocates an output buffer of the right shape and
+// element type; Run realizes a pipeline into a new output buffer; Check
+// compares an output with a plain-Go reference (for the float algorithms,
+// Reference computes it with float64 accumulation).
 //
 // # Tolerance
 //

@@ -41,7 +41,7 @@ func runSchedule(app App, s Schedule, o options, code io.Writer, prog *progress)
 	start := time.Now()
 	var err error
 	prog.step(fmt.Sprintf("%s: compiling (%s)", label, o.target), func() { err = p.Compile() })
-	var out *halide.Buffer[float32]
+	var out halide.BufferRef
 	if err == nil {
 		a.Inputs(rand.New(rand.NewSource(o.seed)))
 		prog.step(fmt.Sprintf("%s: running on the %s at %s", label, o.target, r.CheckSize), func() { out, err = a.Run(p) })
