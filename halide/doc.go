@@ -47,7 +47,8 @@
 // loops (Func methods apply to the
 // pure definition, f.Update(i) to update i); ComputeRoot, ComputeAt and
 // ComputeInline say where a Func is computed, StoreAt and StoreIn where it
-// is stored, Bound fixes its region, In makes a wrapper that some
+// is stored, FoldStorage, ReorderStorage, AlignStorage and BoundStorage
+// how its storage is laid out and sized, Bound fixes its region, In makes a wrapper that some
 // consumers (or, with none named, all) read instead, Atomic makes a
 // colliding scatter safe to run in parallel, and RFactor splits an
 // associative update into an intermediate Func that reduces part of the

@@ -409,6 +409,9 @@ func (g *gen) computeLevel(f *mfunc) {
 	case r < 0.45 || len(cons) == 0:
 		g.emit(Directive{Op: OpComputeRoot, Func: f.name})
 		f.ctx = ctxHost
+		if g.p(0.04) {
+			g.storageSize(f)
+		}
 		return
 	}
 	ref := cons[g.rng.Intn(len(cons))]
@@ -481,6 +484,9 @@ func (g *gen) computeLevel(f *mfunc) {
 	}
 	if g.p(0.03) {
 		g.fold(f, "")
+	}
+	if g.p(0.04) {
+		g.storageSize(f)
 	}
 	if cs == -1 && len(st.cases) == 0 && g.p(0.06) {
 		g.hoist(f, cf, st, li)
@@ -617,6 +623,28 @@ func (g *gen) fold(f *mfunc, along string) {
 	}
 	ext := []int{1, 2, 3, 4, 4, 5, 8, 8, 16}[g.rng.Intn(9)]
 	g.emit(Directive{Op: OpFoldStorage, Func: f.name, Vars: []string{v}, Ints: []int{ext}})
+}
+
+// storageSize draws AlignStorage or BoundStorage of f in one of its pure
+// vars: alignments that pad a little or a lot (33 pads rows of 32 for
+// the banks), bounds that may be too small (refused at Lower, or at run
+// time as a size the schedule cannot hold).
+func (g *gen) storageSize(f *mfunc) {
+	var vars []string
+	for _, dd := range f.stages[0].dims {
+		if !dd.rvar && dd.root != "" {
+			vars = append(vars, dd.root)
+		}
+	}
+	if len(vars) == 0 {
+		return
+	}
+	v := vars[g.rng.Intn(len(vars))]
+	if g.p(0.5) {
+		g.emit(Directive{Op: OpAlignStorage, Func: f.name, Vars: []string{v}, Ints: []int{[]int{2, 3, 4, 8, 33}[g.rng.Intn(5)]}})
+		return
+	}
+	g.emit(Directive{Op: OpBoundStorage, Func: f.name, Vars: []string{v}, Ints: []int{[]int{4, 8, 16, 64, 256}[g.rng.Intn(5)]}})
 }
 
 func (g *gen) memory(f *mfunc, isOutput bool) {

@@ -36,6 +36,8 @@ const (
 	OpStoreAt       Op = "store_at"
 	OpStoreIn       Op = "store_in"
 	OpFoldStorage   Op = "fold_storage"
+	OpAlignStorage  Op = "align_storage"
+	OpBoundStorage  Op = "bound_storage"
 	OpHoistStorage  Op = "hoist_storage"
 	OpHoistRoot     Op = "hoist_storage_root"
 	OpIn            Op = "in"
@@ -279,6 +281,10 @@ func (d Directive) GoString(known map[string]string) string {
 		return fmt.Sprintf("%s.StoreIn(%s)", fn, memName(d.Mem))
 	case OpFoldStorage:
 		return fmt.Sprintf("%s.FoldStorage(%s, %d)", fn, vs[0], d.Ints[0])
+	case OpAlignStorage:
+		return fmt.Sprintf("%s.AlignStorage(%s, %d)", fn, vs[0], d.Ints[0])
+	case OpBoundStorage:
+		return fmt.Sprintf("%s.BoundStorage(%s, %d)", fn, vs[0], d.Ints[0])
 	case OpHoistStorage:
 		return fmt.Sprintf("%s.HoistStorage(%s)", fn, level())
 	case OpHoistRoot:
@@ -475,14 +481,21 @@ func (in *Instance) apply(d Directive) bool {
 		f.HoistStorageRoot()
 	case OpStoreIn:
 		f.StoreIn(halide.MemoryType(d.Mem))
-	case OpFoldStorage:
-		// FoldStorage takes a pure Var (a loop name of the schedule
-		// names a Var as well: Lower refuses one f has not).
+	case OpFoldStorage, OpAlignStorage, OpBoundStorage:
+		// These take a pure Var (a loop name of the schedule names a
+		// Var as well: Lower refuses one f has not).
 		v, ok := vs[0].(halide.Var)
 		if !ok {
 			v = halide.NewVar(d.Vars[0])
 		}
-		f.FoldStorage(v, d.Ints[0])
+		switch d.Op {
+		case OpFoldStorage:
+			f.FoldStorage(v, d.Ints[0])
+		case OpAlignStorage:
+			f.AlignStorage(v, d.Ints[0])
+		default:
+			f.BoundStorage(v, d.Ints[0])
+		}
 	default:
 		return false
 	}
