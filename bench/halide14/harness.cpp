@@ -12,6 +12,7 @@
 //     --in FILE      input as raw little-endian elements, x fastest, then y,
 //                    then c (default: random, see --seed)
 //     --out FILE     write the output the same way
+//     --save-in FILE write the input the same way (e.g. the random one)
 //     --seed S       seed of the random input (default 1)
 //     --width W --height H   input size (defaults: the apps' sizes)
 //     --no-reuse     CUDA: do not let Halide's runtime keep device
@@ -64,7 +65,7 @@ namespace {
     fprintf(stderr, "halide14_bench: %s\n", msg);
     fprintf(stderr,
             "usage: halide14_bench bilateral_grid|local_laplacian|camera_pipe cpu|cuda\n"
-            "       [--runs N] [--warmup N] [--in FILE] [--out FILE] [--seed S]\n"
+            "       [--runs N] [--warmup N] [--in FILE] [--out FILE] [--save-in FILE] [--seed S]\n"
             "       [--width W] [--height H] [--no-reuse]\n");
     exit(2);
 }
@@ -212,7 +213,9 @@ std::string checksum(const Buffer<T> &b) {
         mn = std::min(mn, v);
         mx = std::max(mx, v);
     }
-    return "\"out_sum\":" + fmt(sum) + ",\"out_mean\":" + fmt(n ? sum / n : 0) + ",\"out_min\":" + fmt(mn) +
+    char sbuf[64];
+    snprintf(sbuf, sizeof sbuf, "%.17g", sum);
+    return "\"out_sum\":" + std::string(sbuf) + ",\"out_mean\":" + fmt(n ? sum / n : 0) + ",\"out_min\":" + fmt(mn) +
            ",\"out_max\":" + fmt(mx);
 }
 
@@ -235,7 +238,7 @@ int main(int argc, char **argv) {
     int runs = 50, warmup = 5, width = 0, height = 0;
     uint64_t seed = 1;
     bool reuse = true;
-    std::string in_path, out_path;
+    std::string in_path, out_path, save_in_path;
     for (int i = 3; i < argc; i++) {
         std::string a = argv[i];
         auto val = [&]() -> std::string {
@@ -246,6 +249,7 @@ int main(int argc, char **argv) {
         else if (a == "--warmup") warmup = atoi(val().c_str());
         else if (a == "--in") in_path = val();
         else if (a == "--out") out_path = val();
+        else if (a == "--save-in") save_in_path = val();
         else if (a == "--seed") seed = strtoull(val().c_str(), nullptr, 10);
         else if (a == "--width") width = atoi(val().c_str());
         else if (a == "--height") height = atoi(val().c_str());
@@ -263,7 +267,7 @@ int main(int argc, char **argv) {
     std::function<int()> call;                        // one run of the pipeline
     std::vector<halide_buffer_t *> inputs;            // buffers to put on the device
     halide_buffer_t *output = nullptr;
-    std::function<bool()> write_output;
+    std::function<bool()> write_output, write_input;
     std::function<std::string()> sum_output;
     std::string size, params;
     std::string halide_target;  // from the pipeline's metadata
@@ -307,6 +311,7 @@ int main(int argc, char **argv) {
         inputs = {bg_in.raw_buffer()};
         output = bg_out.raw_buffer();
         write_output = [&]() { return write_raw(out_path, bg_out); };
+        write_input = [&]() { return write_raw(save_in_path, bg_in); };
         sum_output = [&]() { return checksum(bg_out); };
     } else if (app == "local_laplacian") {
         int w = width ? width : 1536, h = height ? height : 2560;
@@ -329,6 +334,7 @@ int main(int argc, char **argv) {
         inputs = {ll_in.raw_buffer()};
         output = ll_out.raw_buffer();
         write_output = [&]() { return write_raw(out_path, ll_out); };
+        write_input = [&]() { return write_raw(save_in_path, ll_in); };
         sum_output = [&]() { return checksum(ll_out); };
     } else {
         int w = width ? width : 2592, h = height ? height : 1968;
@@ -366,8 +372,11 @@ int main(int argc, char **argv) {
         inputs = {cp_in.raw_buffer(), m3200.raw_buffer(), m7000.raw_buffer()};
         output = cp_out.raw_buffer();
         write_output = [&]() { return write_raw(out_path, cp_out); };
+        write_input = [&]() { return write_raw(save_in_path, cp_in); };
         sum_output = [&]() { return checksum(cp_out); };
     }
+
+    if (!save_in_path.empty() && !write_input()) return 2;
 
     auto fail = [&](const char *what, int err) {
         fprintf(stderr, "halide14_bench: %s %s: %s failed with Halide error %d\n", app.c_str(), target.c_str(), what, err);

@@ -15,6 +15,9 @@
 #   TARGETS ("cpu cuda")
 #   HL_NUM_THREADS            Halide's CPU thread pool (default: all cores)
 #   EXTRA                     more options for every run (e.g. "--seed 2")
+#   INPUT_DIR                 if INPUT_DIR/APP.raw exists, it is the input of
+#                             APP (both targets) instead of the random image
+#                             (the sizes stay the defaults: see README.md)
 #   APP_TIMEOUT (600)         seconds per run
 # If the prebuilt runner does not load here (e.g. an older glibc), it is
 # relinked from .gpu/halide14/src with this machine's g++ (no Halide needed).
@@ -64,7 +67,9 @@ for target in $TARGETS; do
         n=$RUNS
         [ "$target" = cpu ] && n=$CPU_RUNS
         echo "== $app $target (runs $n, warm-up $WARMUP)" >&2
-        line=$(timeout "$APP_TIMEOUT" "$BIN" "$app" "$target" --runs "$n" --warmup "$WARMUP" ${EXTRA:-})
+        in=()
+        if [ -n "${INPUT_DIR:-}" ] && [ -f "$INPUT_DIR/$app.raw" ]; then in=(--in "$INPUT_DIR/$app.raw"); fi
+        line=$(timeout "$APP_TIMEOUT" "$BIN" "$app" "$target" --runs "$n" --warmup "$WARMUP" "${in[@]}" ${EXTRA:-})
         rc=$?
         if [ $rc -ne 0 ]; then
             status=1
