@@ -392,6 +392,11 @@ int main(int argc, char **argv) {
     std::string device = "cpu";
     double setup_ms = 0;
     if (gpu) {
+        // Load libcuda.so.1 (RTLD_GLOBAL) before Halide's runtime needs it:
+        // the runtime first looks its entry points up in the process and
+        // only then dlopens "libcuda.so", a name that a driver-only install
+        // (e.g. a container with the driver mounted) may lack.
+        cu.load();
         default_acquire = halide_set_cuda_acquire_context(remember_acquire);
         halide_reuse_device_allocations(nullptr, reuse);
         // The inputs go to the device once; runs find them there (host not
@@ -405,7 +410,6 @@ int main(int argc, char **argv) {
         int err = halide_device_malloc(nullptr, output, cuda_iface);
         if (err) return fail("allocating the output on the device", err);
         setup_ms = now_ms() - t;
-        cu.load();
         timer = cu.ok ? "cuda events (legacy default stream)" : "device_sync + steady_clock";
     }
 
