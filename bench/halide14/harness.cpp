@@ -494,7 +494,8 @@ int main(int argc, char **argv) {
     std::string line = "{\"app\":" + json_str(app) + ",\"target\":" + json_str(target) + ",\"size\":" + json_str(size) +
                        ",\"median_ms\":" + fmt(median) + ",\"min_ms\":" + fmt(mn) + ",\"max_ms\":" + fmt(mx) +
                        ",\"runs\":" + std::to_string(runs) + ",\"warmup\":" + std::to_string(warmup) +
-                       ",\"threads\":" + std::to_string(gpu ? 1 : desired_threads()) + ",\"timer\":" + json_str(timer) +
+                       ",\"threads\":" + std::to_string(gpu ? 1 : desired_threads()) +
+                       ",\"host_cpus\":" + std::to_string(halide_host_cpu_count()) + ",\"timer\":" + json_str(timer) +
                        ",\"single_run_ms\":" + fmt(times[0]) + ",\"batched_mean_ms\":" + fmt(batch_ms / runs) +
                        ",\"first_run_ms\":" + fmt(first_ms);
     if (gpu) line += ",\"setup_ms\":" + fmt(setup_ms) + ",\"reuse_device_allocations\":" + (reuse ? "true" : "false");

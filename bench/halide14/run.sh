@@ -13,7 +13,9 @@
 #   CPU_RUNS (RUNS)           timed runs on the CPU (it is much slower)
 #   APPS ("bilateral_grid local_laplacian camera_pipe")
 #   TARGETS ("cpu cuda")
-#   HL_NUM_THREADS            Halide's CPU thread pool (default: all cores)
+#   HL_NUM_THREADS            Halide's CPU thread pool (default: nproc, the
+#                             cores this process may run on; Halide's own
+#                             default would be every online CPU of the host)
 #   EXTRA                     more options for every run (e.g. "--seed 2")
 #   INPUT_DIR                 if INPUT_DIR/APP.raw exists, it is the input of
 #                             APP (both targets) instead of the random image
@@ -58,8 +60,9 @@ if [ $? -ne 2 ]; then
     fi
 fi
 
+export HL_NUM_THREADS="${HL_NUM_THREADS:-$(nproc)}"
 : >"$OUTFILE"
-echo "# $(date -u +%FT%TZ) $(uname -n) cores=$(nproc) HL_NUM_THREADS=${HL_NUM_THREADS:-unset}" >&2
+echo "# $(date -u +%FT%TZ) $(uname -n) nproc=$(nproc) online=$(getconf _NPROCESSORS_ONLN) HL_NUM_THREADS=$HL_NUM_THREADS" >&2
 command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >&2
 status=0
 for target in $TARGETS; do
