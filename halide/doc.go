@@ -49,7 +49,8 @@
 // ComputeInline say where a Func is computed, StoreAt and StoreIn where it
 // is stored, FoldStorage, ReorderStorage, AlignStorage and BoundStorage
 // how its storage is laid out and sized, Bound fixes its region, In makes a wrapper that some
-// consumers (or, with none named, all) read instead, Atomic makes a
+// consumers (or, with none named, all) read instead, CloneIn a copy of the
+// Func that the consumers named read instead (computed separately), Atomic makes a
 // colliding scatter safe to run in parallel, and RFactor splits an
 // associative update into an intermediate Func that reduces part of the
 // RDom for each value of the rest (new pure dimensions, which can run in

@@ -18,6 +18,9 @@ type Func struct {
 	wrappers map[*Func]*Func
 	// wrapped is the Func this one wraps (set on wrappers).
 	wrapped *Func
+	// clone marks a Func made by CloneIn (registered in wrappers like a
+	// wrapper, but a copy of the Func's definitions).
+	clone bool
 	// gen is the Func's generation: it changes with every definition and
 	// directive (on the Func or any of its stages), so that a Pipeline
 	// sees that a Func changed after it compiled (see Pipeline.stale).

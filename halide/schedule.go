@@ -687,6 +687,10 @@ func (f *Func) In(consumers ...*Func) *Func {
 		w.Define(args...).Is(f.AtTuple(args...))
 		return w
 	})
+	if err == nil && w.clone {
+		err = ir.Errorf(ir.ErrSchedule, f.fn.Name, "in", "%s already reads a clone of %s (%s, made by CloneIn), so it cannot read a wrapper too", strings.TrimPrefix(w.fn.Name, f.fn.Name+"_clone_in_"), f.fn.Name, w.fn.Name).
+			WithLegal("one of %s.In(g) and %s.CloneIn(g) per consumer g", f.fn.Name, f.fn.Name)
+	}
 	if err != nil {
 		f.fail(err)
 		w = newFunc(wrapperName(f.fn.Name, consumers))

@@ -41,6 +41,7 @@ const (
 	OpHoistStorage  Op = "hoist_storage"
 	OpHoistRoot     Op = "hoist_storage_root"
 	OpIn            Op = "in"
+	OpCloneIn       Op = "clone_in"
 	OpSpecialize    Op = "specialize"
 	OpRFactor       Op = "rfactor"
 )
@@ -294,6 +295,8 @@ func (d Directive) GoString(known map[string]string) string {
 			return fmt.Sprintf("%s := %s.In()", d.Wrapper, fn)
 		}
 		return fmt.Sprintf("%s := %s.In(%s)", d.Wrapper, fn, cons)
+	case OpCloneIn:
+		return fmt.Sprintf("%s := %s.CloneIn(%s)", d.Wrapper, fn, cons)
 	case OpRFactor:
 		var pairs []string
 		for i := 0; i+1 < len(vs); i += 2 {
@@ -353,6 +356,16 @@ func (in *Instance) Apply(s Schedule) Schedule {
 }
 
 func (in *Instance) apply(d Directive) bool {
+	if d.Op == OpCloneIn {
+		_, dup := in.Funcs[d.Wrapper]
+		f, okf := in.Funcs[d.Func]
+		cons, okc := in.Funcs[d.Consumer]
+		if dup || !okf || !okc {
+			return false
+		}
+		in.Funcs[d.Wrapper] = f.CloneIn(cons)
+		return true
+	}
 	if d.Op == OpIn {
 		if _, dup := in.Funcs[d.Wrapper]; dup {
 			return false
