@@ -59,9 +59,15 @@ import (
 // index (the LUT index of gPyramid[0], 1/256 of an intensity level, or
 // li) across a boundary, a pixel can move by up to alpha/256 * 65535 *
 // (floating+0.01)/(gray+0.01) (about 37 * 9 = 330 at alpha = 1/7 for a
-// saturated blue pixel; the clamp to [0, 1] bounds it too). So Check
-// takes a tolerance, MaxDiff and MaxDiffFrac: 0 (identical) by default,
-// and CUDATolerance's on the CUDA target (ForTarget sets them).
+// saturated blue pixel; the clamp to [0, 1] bounds it too). A plain-Go
+// model of the reference that contracts every multiply-add of the
+// algorithm (gray, gPyramid[0], downsample, lerp, outLPyramid) moves, at
+// 384 x 640, 0.38% of the values by 1 and 0.003% by 2 to 44 (at 100 x
+// 70, 0.3% by 1). So Check takes a tolerance, MaxDiff and MaxDiffFrac: 0
+// (identical) by default, and CUDAMaxDiff and CUDAMaxDiffFrac on the CUDA
+// target (ForTarget sets them). The same holds against Halide 14's CUDA
+// output, whose PTX contracts too (the model above with Halide's
+// reciprocal multiply for / 65535 gives the same counts).
 type LocalLaplacian struct {
 	// W, H: the image size (3 channels); J: the pyramid levels
 	// (Halide's GeneratorParam pyramid_levels, 8).
@@ -100,12 +106,13 @@ type LocalLaplacian struct {
 	inBuf *halide.Buffer[uint16]
 }
 
-// CUDATolerance is what Check accepts of an output computed on the CUDA
-// target (FMA contraction; see LocalLaplacian): no value off by more than
-// 512, and at most 0.5% of the values off by more than 1.
+// CUDAMaxDiff and CUDAMaxDiffFrac are what Check accepts of an output
+// computed on the CUDA target (FMA contraction; see LocalLaplacian): no
+// value off by more than 512 (the bound above, with a margin), and at most
+// 0.1% of the values off by more than 1 (30 times the model's 0.003%).
 const (
 	CUDAMaxDiff     = 512
-	CUDAMaxDiffFrac = 0.005
+	CUDAMaxDiffFrac = 0.001
 )
 
 // NewLocalLaplacian builds the filter of a w x h x 3 image with J pyramid
