@@ -27,7 +27,7 @@
 //	go run ./apps/locallaplacian -target=cpu      # the CPU schedule on the CPU
 //	go run -tags cuda ./apps/locallaplacian -target=cuda -bench=50
 //
-// -save DIR runs one schedule at the benchmark size instead (the GPU
+// -save DIR runs one schedule at the benchmark size (or -size WxH) instead (the GPU
 // schedule on -target=cuda or emulator, the CPU one on -target=cpu), on the
 // benchmark's input (seed+1, as the table's benchmark), checks it against
 // the reference, prints the time of each of -runs runs and writes the
@@ -111,11 +111,12 @@ var App = appkit.App{
 }
 
 const saveUsage = `
--save DIR: run one schedule at the benchmark size (the GPU schedule on
--target=cuda or emulator, the CPU one on -target=cpu) on the benchmark's
-input (-seed plus 1), check it, print the time of each of -runs runs (default
-3) and write DIR/input.raw, DIR/output_TARGET.raw, DIR/reference.raw (raw
-little-endian uint16, x fastest, then y, then c) and DIR/params.txt.`
+-save DIR: run one schedule at the benchmark size (or -size WxH) (the GPU
+schedule on -target=cuda or emulator, the CPU one on -target=cpu) on the
+benchmark's input (-seed plus 1), check it, print the time of each of -runs
+runs (default 3) and write DIR/input.raw, DIR/output_TARGET.raw,
+DIR/reference.raw (raw little-endian uint16, x fastest, then y, then c) and
+DIR/params.txt.`
 
 func main() {
 	args := os.Args[1:]
@@ -152,7 +153,13 @@ func save(args []string, stdout, stderr io.Writer) int {
 	target := fs.String("target", "emulator", "emulator, cuda or cpu")
 	seed := fs.Int64("seed", 1, "random seed (the input's is seed+1, as the benchmark's)")
 	runs := fs.Int("runs", 3, "timed runs")
+	size := fs.String("size", fmt.Sprintf("%dx%d", benchW, benchH), "the image's width x height")
 	if err := fs.Parse(args); err != nil {
+		return appkit.ExitUsage
+	}
+	var w, h int
+	if n, err := fmt.Sscanf(*size, "%dx%d", &w, &h); err != nil || n != 2 || w < 1 || h < 1 || fmt.Sprintf("%dx%d", w, h) != *size {
+		fmt.Fprintf(stderr, "locallaplacian: -size %q: want WIDTHxHEIGHT, e.g. 1536x2560\n", *size)
 		return appkit.ExitUsage
 	}
 	if *dir == "" || fs.NArg() > 0 || *runs < 1 {
@@ -171,15 +178,15 @@ func save(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "locallaplacian: unknown target %q; the targets are: emulator, cuda, cpu\n", *target)
 		return appkit.ExitUsage
 	}
-	if err := saveRun(*dir, *target, t, cpu, *seed, *runs, stdout); err != nil {
+	if err := saveRun(*dir, *target, t, cpu, w, h, *seed, *runs, stdout); err != nil {
 		fmt.Fprintf(stderr, "locallaplacian: -save: %v\n", err)
 		return appkit.ExitFail
 	}
 	return appkit.ExitOK
 }
 
-func saveRun(dir, target string, t halide.Target, cpu bool, seed int64, runs int, stdout io.Writer) error {
-	v := build(benchW, benchH, cpu)().(*algo.LocalLaplacian)
+func saveRun(dir, target string, t halide.Target, cpu bool, w, h int, seed int64, runs int, stdout io.Writer) error {
+	v := build(w, h, cpu)().(*algo.LocalLaplacian)
 	v.ForTarget(t)
 	p := halide.NewPipeline(v.Out()).WithTarget(t)
 	start := time.Now()
@@ -210,7 +217,7 @@ func saveRun(dir, target string, t halide.Target, cpu bool, seed int64, runs int
 		}
 	}
 	params := fmt.Sprintf("width %d\nheight %d\nchannels 3\npyramid_levels %d\nlevels %d\nalpha %.9g\nbeta %.9g\nseed %d\ntarget %s\nlayout uint16 little-endian, x fastest, then y, then c\n",
-		benchW, benchH, levelsJ, v.LevelsV, v.AlphaV, v.BetaV, seed+1, target)
+		w, h, levelsJ, v.LevelsV, v.AlphaV, v.BetaV, seed+1, target)
 	if err := os.WriteFile(filepath.Join(dir, "params.txt"), []byte(params), 0o644); err != nil {
 		return err
 	}
