@@ -37,13 +37,16 @@ import (
 // pyramids; gPyramid[0] reads the LUT at a data-dependent index and
 // outLPyramid[j] reads lPyramid[j] at a data-dependent k.
 //
-// Halide's generator writes downsample and upsample once for 2-D and 3-D
-// Funcs with the implicit var _; here they take the Func's extra vars
-// (k, or none). Halide's simplifier rewrites a float division by a
+// Where this differs from the generator: it writes downsample and
+// upsample once for 2-D and 3-D Funcs with the implicit var _; here they
+// take the Func's extra vars (k, or none), and name their Funcs
+// (gPyramid_1_downx, ...). Its HalideTraceViz tags (add_trace_tag) and
+// estimates (set_estimates, for the autoscheduler) have no counterpart
+// and are left out; the sizes they give are the app's benchmark size. Halide's simplifier rewrites a float division by a
 // constant into a multiplication by the rounded reciprocal (x / 65535.0f
-// becomes x * (1/65535.0f)); we divide, as the generator writes it, so the
-// float values of floating, and through them a few output pixels, may
-// differ from Halide 14's by one unit in the last place.
+// becomes x * (1/65535.0f)); we divide, as the generator writes it, so
+// floating may differ from Halide 14's in the last bit, and through it a
+// few output values by 1 (rarely more: see Check).
 //
 // # Check
 //
