@@ -42,11 +42,12 @@ import (
 // take the Func's extra vars (k, or none), and name their Funcs
 // (gPyramid_1_downx, ...). Its HalideTraceViz tags (add_trace_tag) and
 // estimates (set_estimates, for the autoscheduler) have no counterpart
-// and are left out; the sizes they give are the app's benchmark size. Halide's simplifier rewrites a float division by a
-// constant into a multiplication by the rounded reciprocal (x / 65535.0f
-// becomes x * (1/65535.0f)); we divide, as the generator writes it, so
-// floating may differ from Halide 14's in the last bit, and through it a
-// few output values by 1 (rarely more: see Check).
+// and are left out; the sizes they give are the app's benchmark size.
+// Halide's simplifier rewrites a float division by a constant into a
+// multiplication by the rounded reciprocal (x / 65535.0f becomes
+// x * (1/65535.0f)); we divide, as the generator writes it, so floating
+// may differ from Halide 14's in the last bit, and through it a few
+// output values by 1 (rarely more: see Check).
 //
 // # Check
 //
