@@ -27,13 +27,18 @@
 //	go run ./apps/locallaplacian -target=cpu      # the CPU schedule on the CPU
 //	go run -tags cuda ./apps/locallaplacian -target=cuda -bench=50
 //
-// -save DIR runs one schedule at the benchmark size (or -size WxH) instead (the GPU
-// schedule on -target=cuda or emulator, the CPU one on -target=cpu), on the
-// benchmark's input (seed+1, as the table's benchmark), checks it against
-// the reference, prints the time of each of -runs runs and writes the
-// input, the output and the reference as raw little-endian uint16 files (x
+// The table times only -target=cuda (at the benchmark size); -target=cpu
+// checks the CPU schedule at the check size. -save DIR runs one schedule
+// at the benchmark size (or -size WxH) instead, the GPU one on
+// -target=cuda or emulator, the CPU one on -target=cpu, on the
+// benchmark's input (seed+1, as the table's benchmark): it checks it
+// against the reference, prints the wall time of each of -runs Realizes
+// (the CPU's time, or the GPU's with the transfers) and writes the input,
+// the output and the reference as raw little-endian uint16 files (x
 // fastest, then y, then c) with a params.txt, for a comparison with
-// Halide 14's output on the same input:
+// Halide 14's output on the same input. (The generator's comments give
+// 3.19 ms on an RTX 2060 for the GPU schedule and 21.4 ms on a 16-core
+// i9-9960X for the CPU one.)
 //
 //	go run -tags cuda ./apps/locallaplacian -save /tmp/ll -target=cuda
 //
