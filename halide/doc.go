@@ -56,6 +56,9 @@
 // part of the RDom for each value of the rest (new pure dimensions, which
 // can run in parallel or on GPU blocks) and an update that combines the
 // partial results.
+// Implicit (Halide's _) stands for a call's remaining coordinates and a
+// definition's matching dimensions, so helpers work on Funcs of any
+// dimension.
 // Specialize(cond) gives a stage a case with a schedule of its own, taken
 // when a condition on Params and input shapes holds (tested once per
 // production), and SpecializeFail ends the cases with a run-time error.

@@ -202,6 +202,10 @@ func (f *Func) call(args []any) Expr {
 	if f.fn.Pure == nil {
 		return Expr{err: ir.Errorf(ir.ErrUndefined, f.fn.Name, "call", "Func %s is called before it has a definition", f.fn.Name)}
 	}
+	args, err := expandImplicit(f.fn.Name, "call", "Func "+f.fn.Name, len(f.fn.Args), args)
+	if err != nil {
+		return Expr{err: err}
+	}
 	if len(args) != len(f.fn.Args) {
 		return Expr{err: ir.Errorf(ir.ErrArgCount, f.fn.Name, "call", "Func %s has %d arguments (%s) but is called with %d", f.fn.Name, len(f.fn.Args), strings.Join(f.fn.Args, ", "), len(args))}
 	}
@@ -263,6 +267,14 @@ func (d Definer) Is(value any) *Func {
 			return f
 		}
 	}
+	if v.err == nil {
+		args, err := f.expandLHS("Define", d.args, v.node)
+		if err != nil {
+			f.fail(err)
+			return f
+		}
+		d.args = args
+	}
 	switch {
 	case f.fn.Pure == nil:
 		f.definePure(d.args, v)
@@ -306,6 +318,20 @@ func (d Definer) reduce(op ir.BinOp, name string, value any) *Func {
 		f.failf(ir.ErrDefinition, name, "%s needs a pure definition of %s first", name, f.fn.Name)
 		return f
 	}
+	var rhs []ir.Expr
+	if t, ok := value.(Tuple); ok {
+		for i := 0; i < t.Len(); i++ {
+			rhs = append(rhs, t.Elem(i).node)
+		}
+	} else {
+		rhs = append(rhs, E(value).node)
+	}
+	args, err := f.expandLHS(name, d.args, rhs...)
+	if err != nil {
+		f.fail(err)
+		return f
+	}
+	d.args = args
 	if f.fn.IsTuple() {
 		// Element by element, as Halide's f(x) += Tuple(a, b): every value
 		// is combined with its own, all computed before any is stored.
