@@ -276,8 +276,10 @@ func (s *Stage) rfactor(directive string, pairs []RFactorPair) (*Func, error) {
 		pred = rewriteWrapped(f, d.Predicate)
 	}
 	intm.fn.Updates = []*ir.Definition{{
-		Args:      upArgs,
-		Value:     tuple(func(i int, a lower.Associative, t ir.Type) ir.Expr { return a.Op.Make(intmSelf(i, t), rewriteWrapped(f, a.Y)) }),
+		Args: upArgs,
+		Value: tuple(func(i int, a lower.Associative, t ir.Type) ir.Expr {
+			return a.Op.Make(intmSelf(i, t), rewriteWrapped(f, a.Y))
+		}),
 		RDom:      d.RDom,
 		Predicate: pred,
 		Schedule:  ir.StageSchedule{Dims: upDims, Splits: upSplits, Atomic: d.Schedule.Atomic},
