@@ -53,6 +53,7 @@ package lower
 // where it provably reads the same value.
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/gohalide/gohalide/ir"
@@ -63,35 +64,14 @@ func commonLoads(st *State) error {
 		if tooLargeToOptimize(st, "common_loads", k) {
 			return k, nil, nil
 		}
+		// Each step returns the node it was given when it changed
+		// nothing under it: the same body is the kernel as it was.
 		body := commonLoadsKernel(k.Body, vectorAlignments(k))
-		// Its steps rebuild the nodes they walk: a body that prints the
-		// same (the same names, values and order) is the kernel as it was.
-		// Printing costs as much as the pass on a kernel of thousands of
-		// unrolled statements (a second of Lower on a random program), so
-		// a body that large counts as changed without the comparison.
-		if body != k.Body && stmtNodes(k.Body, maxComparedNodes) <= maxComparedNodes && ir.StmtString(body) == ir.StmtString(k.Body) {
+		if body == k.Body {
 			return k, nil, nil
 		}
 		return k.WithBody(body), nil, nil
 	})
-}
-
-// maxComparedNodes bounds the kernels whose bodies common_loads compares
-// by printing (the app kernels have a few thousand nodes).
-const maxComparedNodes = 20000
-
-// stmtNodes counts the nodes of s, statements and expressions, up to
-// limit+1.
-func stmtNodes(s ir.Stmt, limit int) int {
-	n := 0
-	ir.WalkStmt(s, func(ir.Stmt) bool {
-		n++
-		return n <= limit
-	}, func(ir.Expr) bool {
-		n++
-		return n <= limit
-	})
-	return n
 }
 
 // commonLoadsKernel returns body with the four steps applied. align gives
@@ -203,14 +183,15 @@ func uniqueBindings(s ir.Stmt, names *nameSet) ir.Stmt {
 		case *ir.LetStmt:
 			v := sub(x.Value)
 			n, inner := bind(x.Name, x.Value.Type(), ren)
-			return &ir.LetStmt{Name: n, Value: v, Body: walk(x.Body, inner)}
+			body := walk(x.Body, inner)
+			return ir.Edit(x, n != x.Name || v != x.Value || body != x.Body, func(l *ir.LetStmt) { l.Name, l.Value, l.Body = n, v, body })
 		case *ir.For:
 			mn, ext := sub(x.Min), sub(x.Extent)
 			k := seen.mark()
 			n, inner := bind(x.Name, ir.Int32, ren)
 			body := walk(x.Body, inner)
 			seen.restore(k)
-			return &ir.For{Name: n, Min: mn, Extent: ext, Kind: x.Kind, Body: body}
+			return ir.Edit(x, n != x.Name || mn != x.Min || ext != x.Extent || body != x.Body, func(l *ir.For) { l.Name, l.Min, l.Extent, l.Body = n, mn, ext, body })
 		case *ir.IfThenElse:
 			c := sub(x.Cond)
 			k := seen.mark()
@@ -221,7 +202,7 @@ func uniqueBindings(s ir.Stmt, names *nameSet) ir.Stmt {
 				els = walk(x.Else, ren)
 				seen.restore(k)
 			}
-			return &ir.IfThenElse{Cond: c, Then: then, Else: els}
+			return ir.Edit(x, c != x.Cond || then != x.Then || els != x.Else, func(i *ir.IfThenElse) { i.Cond, i.Then, i.Else = c, then, els })
 		}
 		return ir.MapStmt(s, func(c ir.Stmt) ir.Stmt { return walk(c, ren) }, sub)
 	}
@@ -296,7 +277,7 @@ func widenLets(s ir.Stmt) ir.Stmt {
 		}
 		switch x := a.(type) {
 		case *ir.LetStmt:
-			return &ir.LetStmt{Name: x.Name, Value: x.Value, Body: seq(x.Body, b)}
+			return ir.WithBody(x, seq(x.Body, b))
 		case *ir.Block:
 			for i := len(x.Stmts) - 1; i >= 0; i-- {
 				b = seq(x.Stmts[i], b)
@@ -313,6 +294,9 @@ func widenLets(s ir.Stmt) ir.Stmt {
 			}
 			if acc == nil {
 				return &ir.Block{}
+			}
+			if a, ok := acc.(*ir.Block); ok {
+				return ir.SameBlock(b, a.Stmts)
 			}
 			return acc
 		}
@@ -345,7 +329,8 @@ func dedupeLets(s ir.Stmt) ir.Stmt {
 		}
 		v := sub(l.Value)
 		if hasLoad(v) || ir.IsConst(v) {
-			return &ir.LetStmt{Name: l.Name, Value: v, Body: walk(l.Body)}
+			body := walk(l.Body)
+			return ir.Edit(l, v != l.Value || body != l.Body, func(x *ir.LetStmt) { x.Value, x.Body = v, body })
 		}
 		key := ir.ExprString(v)
 		if prev, ok := inScope[key]; ok {
@@ -360,7 +345,7 @@ func dedupeLets(s ir.Stmt) ir.Stmt {
 		if body == nil {
 			body = &ir.Block{}
 		}
-		return &ir.LetStmt{Name: l.Name, Value: v, Body: body}
+		return ir.Edit(l, v != l.Value || body != l.Body, func(x *ir.LetStmt) { x.Value, x.Body = v, body })
 	}
 	return walk(s)
 }
@@ -413,8 +398,12 @@ func line(s ir.Stmt, out []lineItem) []lineItem {
 	return append(out, lineItem{s: s})
 }
 
-// rebuild is the inverse of line.
-func rebuild(items []lineItem) ir.Stmt {
+// rebuild is the inverse of line: s itself when items are orig, the
+// line of s, unchanged.
+func rebuild(s ir.Stmt, items, orig []lineItem) ir.Stmt {
+	if slices.Equal(items, orig) {
+		return s
+	}
 	var acc ir.Stmt
 	for i := len(items) - 1; i >= 0; i-- {
 		it := items[i]
@@ -455,6 +444,7 @@ func header(s ir.Stmt, f func(ir.Expr) ir.Expr) ir.Stmt {
 // lines inside its statements. lets are the values of the lets in scope.
 func (c *loadSharing) region(s ir.Stmt, lets map[string]ir.Expr) ir.Stmt {
 	items := line(s, nil)
+	orig := slices.Clone(items)
 	scope := make(map[string]ir.Expr, len(lets)+len(items))
 	for n, v := range lets {
 		scope[n] = v
@@ -484,7 +474,7 @@ func (c *loadSharing) region(s ir.Stmt, lets map[string]ir.Expr) ir.Stmt {
 		}
 	}
 	items = c.vectorize(items, scope)
-	return rebuild(items)
+	return rebuild(s, items, orig)
 }
 
 // occurrence is where a load's text appears on the line.

@@ -78,20 +78,16 @@ func replaceInnermostBlockBody(k *ir.For, body ir.Stmt) ir.Stmt {
 	if inner, ok := k.Body.(*ir.For); ok && inner.Kind == ir.GPUBlock {
 		body = replaceInnermostBlockBody(inner, body)
 	}
-	return &ir.For{Name: k.Name, Min: k.Min, Extent: k.Extent, Kind: k.Kind, Body: body}
+	return ir.WithBody(k, body)
 }
 
 // hasShareLoop reports whether s has a loop of f's that gpu_cooperative
 // dealt out to the threads.
 func (b *barrierer) hasShareLoop(s ir.Stmt, f string) bool {
-	found := false
-	ir.WalkStmt(s, func(x ir.Stmt) bool {
-		if l, ok := x.(*ir.For); ok && b.shares.is(l.Name) && b.shares[l.Name].Func == f {
-			found = true
-		}
-		return !found
-	}, nil)
-	return found
+	return ir.ContainsStmt(s, func(x ir.Stmt) bool {
+		l, ok := x.(*ir.For)
+		return ok && b.shares.is(l.Name) && b.shares[l.Name].Func == f
+	})
 }
 
 type barrierer struct {
@@ -240,7 +236,7 @@ func (b *barrierer) visit(s ir.Stmt, inThreads bool) (ir.Stmt, summary) {
 			}
 			out = append(out, c)
 		}
-		return ir.MakeBlock(out...), summary{entry, pending, synced}
+		return ir.SameBlock(x, out), summary{entry, pending, synced}
 	case *ir.For:
 		if b.shares.is(x.Name) {
 			// A cooperative production: each thread computes its own
@@ -254,7 +250,7 @@ func (b *barrierer) visit(s ir.Stmt, inThreads bool) (ir.Stmt, summary) {
 			// Inside, each thread works on its own data; seen from outside,
 			// the whole nest touches what the block's threads touch.
 			body, bs := b.visit(x.Body, true)
-			loop := &ir.For{Name: x.Name, Min: x.Min, Extent: x.Extent, Kind: x.Kind, Body: body}
+			loop := ir.WithBody(x, body)
 			if inThreads {
 				return loop, bs
 			}
@@ -277,29 +273,27 @@ func (b *barrierer) visit(s ir.Stmt, inThreads bool) (ir.Stmt, summary) {
 				bs = unsynced(bs)
 			}
 		}
-		return &ir.For{Name: x.Name, Min: x.Min, Extent: x.Extent, Kind: x.Kind, Body: body}, bs
+		return ir.WithBody(x, body), bs
 	case *ir.LetStmt:
 		body, bs := b.visit(x.Body, inThreads)
 		// The value is read before the body runs (a Tuple Func's
 		// values are bound by lets before its stores).
 		va := b.tracked(&ir.Evaluate{X: x.Value}, inThreads)
 		if len(va.reads) == 0 && len(va.writes) == 0 {
-			return &ir.LetStmt{Name: x.Name, Value: x.Value, Body: body}, bs
+			return ir.WithBody(x, body), bs
 		}
 		if bufs := hazards(va, bs.entry); len(bufs) > 0 {
 			body = ir.MakeBlock(b.barrier(bufs, describe(va, bufs)), body)
-			return &ir.LetStmt{Name: x.Name, Value: x.Value, Body: body}, summary{va, bs.exit, true}
+			return ir.WithBody(x, body), summary{va, bs.exit, true}
 		}
 		exit := bs.exit
 		if !bs.barrier {
 			exit = va.add(bs.exit)
 		}
-		return &ir.LetStmt{Name: x.Name, Value: x.Value, Body: body}, summary{va.add(bs.entry), exit, bs.barrier}
+		return ir.WithBody(x, body), summary{va.add(bs.entry), exit, bs.barrier}
 	case *ir.Allocate:
 		body, bs := b.visit(x.Body, inThreads)
-		a := *x
-		a.Body = body
-		return &a, bs
+		return ir.WithBody(x, body), bs
 	case *ir.ProducerConsumer:
 		if x.Producer && b.stages[x.Func] > 1 {
 			b.stagesOf = x.Func
@@ -309,7 +303,7 @@ func (b *barrierer) visit(s ir.Stmt, inThreads bool) (ir.Stmt, summary) {
 		if x.Producer {
 			bs.entry.markProduced(x.Func)
 		}
-		return &ir.ProducerConsumer{Func: x.Func, Producer: x.Producer, Body: body}, bs
+		return ir.WithBody(x, body), bs
 	case *ir.IfThenElse:
 		if ca := b.tracked(&ir.Evaluate{X: x.Cond}, inThreads); len(ca.reads) > 0 || len(ca.writes) > 0 {
 			// The condition reads memory (an RDom's Where condition, an
@@ -328,13 +322,18 @@ func (b *barrierer) visit(s ir.Stmt, inThreads bool) (ir.Stmt, summary) {
 		if x.Else != nil {
 			e, es = b.visit(x.Else, inThreads)
 		}
-		out := &ir.IfThenElse{Cond: x.Cond, Then: t, Else: e}
+		out := ir.Edit(x, t != x.Then || e != x.Else, func(c *ir.IfThenElse) { c.Then, c.Else = t, e })
 		if ts.barrier && es.barrier {
 			return out, summary{ts.entry.add(es.entry), ts.exit.add(es.exit), true}
 		}
 		// A path without a barrier: what came before may meet what
 		// comes after (the other branch's barriers count for nothing).
 		return out, unsynced(summary{ts.entry.add(es.entry), ts.exit.add(es.exit), false})
+	case *ir.Barrier:
+		// One already there (the pass run again on its own output)
+		// separates what comes before from what comes after, as one
+		// placed here would.
+		return x, summary{newAccessSet(), newAccessSet(), true}
 	}
 	a := b.tracked(s, inThreads)
 	return s, summary{a, a, false}

@@ -38,17 +38,17 @@ func gpuMemory(st *State) error {
 			for _, l := range inner {
 				inThreads = inThreads || l.Kind == ir.GPUThread
 			}
+			mem, inGlobal := x.Memory, x.InGlobal
 			if x.Memory == ir.Heap && inKernel && !inThreads {
 				// One copy per block in global memory: shared by the
 				// block's threads like shared memory (produced together,
 				// with barriers); gpu_kernels places it.
-				return &ir.Realize{Func: x.Func, T: x.T, Memory: ir.GPUShared, InGlobal: true, Bounds: x.Bounds, Body: mut(x.Body)}
-			}
-			var mem ir.MemoryType
-			if mem, err = realizeMemory(st.Funcs[x.Func], x.Memory, inKernel, inThreads); err != nil {
+				mem, inGlobal = ir.GPUShared, true
+			} else if mem, err = realizeMemory(st.Funcs[x.Func], x.Memory, inKernel, inThreads); err != nil {
 				return s
 			}
-			return &ir.Realize{Func: x.Func, T: x.T, Memory: mem, Bounds: x.Bounds, Body: mut(x.Body)}
+			body := mut(x.Body)
+			return ir.Edit(x, mem != x.Memory || inGlobal != x.InGlobal || body != x.Body, func(r *ir.Realize) { r.Memory, r.InGlobal, r.Body = mem, inGlobal, body })
 		}
 		return ir.MapStmt(s, mut, nil)
 	}

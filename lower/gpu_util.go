@@ -143,14 +143,10 @@ func accesses(s ir.Stmt) (reads, writes map[string]bool) {
 }
 
 func containsBarrier(s ir.Stmt) bool {
-	found := false
-	ir.WalkStmt(s, func(x ir.Stmt) bool {
-		if _, ok := x.(*ir.Barrier); ok {
-			found = true
-		}
-		return !found
-	}, nil)
-	return found
+	return ir.ContainsStmt(s, func(x ir.Stmt) bool {
+		_, ok := x.(*ir.Barrier)
+		return ok
+	})
 }
 
 func sortedKeys(m map[string]bool) []string {
@@ -177,4 +173,18 @@ func tooLargeToOptimize(st *State, pass string, k *ir.Kernel) bool {
 	}
 	st.logf(3, "  %s: %s left as it is: more than %d nodes\n", pass, k.Name, maxOptimizedKernelNodes)
 	return true
+}
+
+// stmtNodes counts the nodes of s, statements and expressions, up to
+// limit+1.
+func stmtNodes(s ir.Stmt, limit int) int {
+	n := 0
+	ir.WalkStmt(s, func(ir.Stmt) bool {
+		n++
+		return n <= limit
+	}, func(ir.Expr) bool {
+		n++
+		return n <= limit
+	})
+	return n
 }
