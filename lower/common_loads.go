@@ -53,6 +53,7 @@ package lower
 // where it provably reads the same value.
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 
@@ -394,18 +395,40 @@ func line(s ir.Stmt, out []lineItem) []lineItem {
 		return line(x.Body, append(out, lineItem{s: x, opener: true}))
 	case *ir.ProducerConsumer:
 		return line(x.Body, append(out, lineItem{s: x, opener: true}))
+	case *ir.LoadVector:
+		// Step 4's mark: its lanes are the lets after it on the line.
+		return line(x.Body, append(out, lineItem{s: x, opener: true}))
 	}
 	return append(out, lineItem{s: s})
 }
 
-// rebuild is the inverse of line: s itself when items are orig, the
-// line of s, unchanged.
+// rebuild is the inverse of line, for items made from orig, the line of
+// s: the statements of s that hold a tail of the line that is as it was
+// (s itself, an opener, an opener's body) are kept, not rebuilt.
 func rebuild(s ir.Stmt, items, orig []lineItem) ir.Stmt {
-	if slices.Equal(items, orig) {
-		return s
-	}
 	var acc ir.Stmt
-	for i := len(items) - 1; i >= 0; i-- {
+	end := len(items)
+	n, m := len(items), len(orig)
+	c := 0 // items and orig end with the same c items
+	for c < n && c < m && items[n-1-c] == orig[m-1-c] {
+		c++
+	}
+	// The largest statement of s that holds only items of that tail: s,
+	// an opener (with its body) or an opener's body.
+	for o := m - c; o < m || o == 0 && c == m; o++ {
+		if o == 0 {
+			acc = s
+		} else if orig[o].opener {
+			acc = orig[o].s
+		} else if orig[o-1].opener {
+			acc = openerBody(orig[o-1].s)
+		} else {
+			continue
+		}
+		end = n - (m - o)
+		break
+	}
+	for i := end - 1; i >= 0; i-- {
 		it := items[i]
 		if !it.opener {
 			acc = ir.MakeBlock(it.s, acc)
@@ -432,6 +455,21 @@ func rebuild(s ir.Stmt, items, orig []lineItem) ir.Stmt {
 		return &ir.Block{}
 	}
 	return acc
+}
+
+// openerBody is the body of an opener of a line (see line).
+func openerBody(s ir.Stmt) ir.Stmt {
+	switch x := s.(type) {
+	case *ir.LetStmt:
+		return x.Body
+	case *ir.Allocate:
+		return x.Body
+	case *ir.ProducerConsumer:
+		return x.Body
+	case *ir.LoadVector:
+		return x.Body
+	}
+	panic(fmt.Sprintf("common_loads: %T is not an opener", s))
 }
 
 // header applies f to the expressions a statement evaluates before any of

@@ -73,7 +73,8 @@ type folder struct {
 // the file), or an error for an explicit FoldStorage that is not safe.
 func (fd *folder) fold(r *ir.Realize) ir.Stmt {
 	f, ok := fd.st.Funcs[r.Func]
-	if !ok {
+	if !ok || r.Folds != nil {
+		// Not a Func's, or folded already: its folds are decided once.
 		return r
 	}
 	explicit := map[int]int64{}
