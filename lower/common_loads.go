@@ -250,14 +250,13 @@ func freeNames(s ir.Stmt) map[string]bool {
 		case *ir.For:
 			name = x.Name
 		}
-		ir.MapStmt(s, func(c ir.Stmt) ir.Stmt {
+		ir.VisitStmt(s, func(c ir.Stmt) {
 			if name != "" {
 				bound[name]++
 				defer func() { bound[name]-- }()
 			}
 			walk(c, bound)
-			return c
-		}, func(e ir.Expr) ir.Expr { expr(e, bound); return e })
+		}, func(e ir.Expr) { expr(e, bound) })
 	}
 	walk(s, map[string]int{})
 	return free
@@ -689,10 +688,7 @@ func innermostLoads(e ir.Expr, uncond bool, bound map[string]bool, f func(*ir.Lo
 		innermostLoads(x.Body, uncond, inner, f)
 		return
 	}
-	ir.MapExpr(e, func(y ir.Expr) ir.Expr {
-		innermostLoads(y, uncond, bound, f)
-		return y
-	})
+	ir.VisitExpr(e, func(y ir.Expr) { innermostLoads(y, uncond, bound, f) })
 }
 
 // replaceLoads replaces the loads of e whose text is a key of m, except

@@ -243,7 +243,7 @@ func innermostLoopOf(s ir.Stmt, f string) (*ir.For, bool) {
 // children returns the statements directly inside s.
 func children(s ir.Stmt) []ir.Stmt {
 	var out []ir.Stmt
-	ir.MapStmt(s, func(c ir.Stmt) ir.Stmt { out = append(out, c); return c }, nil)
+	ir.VisitStmt(s, func(c ir.Stmt) { out = append(out, c) }, nil)
 	return out
 }
 
@@ -251,10 +251,7 @@ func children(s ir.Stmt) []ir.Stmt {
 // statements inside it) access f.
 func stmtMentionsOwn(s ir.Stmt, f string) bool {
 	own := false
-	ir.MapStmt(s, func(c ir.Stmt) ir.Stmt { return c }, func(e ir.Expr) ir.Expr {
-		own = own || readsFunc(e, f)
-		return e
-	})
+	ir.VisitStmt(s, nil, func(e ir.Expr) { own = own || readsFunc(e, f) })
 	if p, ok := s.(*ir.Provide); ok && p.Func == f {
 		own = true
 	}
