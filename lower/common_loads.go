@@ -61,17 +61,14 @@ import (
 )
 
 func commonLoads(st *State) error {
-	return mapKernels(st, func(k *ir.Kernel) (*ir.Kernel, ir.Stmt, error) {
-		if tooLargeToOptimize(st, "common_loads", k) {
-			return k, nil, nil
-		}
+	return optimizeKernels(st, "common_loads", func(k *ir.Kernel) *ir.Kernel {
 		// Each step returns the node it was given when it changed
 		// nothing under it: the same body is the kernel as it was.
 		body := commonLoadsKernel(k.Body, vectorAlignments(k))
 		if body == k.Body {
-			return k, nil, nil
+			return k
 		}
-		return k.WithBody(body), nil, nil
+		return k.WithBody(body)
 	})
 }
 
@@ -648,7 +645,7 @@ func (c *loadSharing) changes(it lineItem) func(string) bool {
 	if _, ok := it.s.(*ir.Evaluate); ok {
 		return func(string) bool { return true }
 	}
-	_, writes := accesses(it.s)
+	_, writes := ir.Accesses(it.s)
 	barrier := containsBarrier(it.s)
 	return func(buf string) bool { return writes[buf] || barrier && c.shared[buf] }
 }

@@ -167,7 +167,7 @@ type summary struct {
 // again after it, in the next statement or the next iteration of a loop
 // around, is a write after write even when nothing read it in between.
 func (b *barrierer) tracked(s ir.Stmt, inThreads bool) accessSet {
-	r, w := accesses(s)
+	r, w := ir.Accesses(s)
 	out := newAccessSet()
 	keep := func(buf string) bool {
 		if inThreads {
@@ -342,22 +342,17 @@ func (b *barrierer) visit(s ir.Stmt, inThreads bool) (ir.Stmt, summary) {
 // loopCarried explains a barrier at the end of loop l's body: the next
 // iteration's accesses of bufs meet this one's (exit).
 func loopCarried(l *ir.For, exit accessSet, bufs []string) string {
-	var read, written []string
-	for _, buf := range bufs {
-		if exit.reads[buf] {
-			read = append(read, buf)
-		} else {
-			written = append(written, buf)
-		}
-	}
 	loop := trimLoop(l.Name)
-	switch {
-	case len(written) == 0:
-		return fmt.Sprintf("the next iteration of %s overwrites %s, which other threads still read", loop, strings.Join(read, ", "))
-	case len(read) == 0:
-		return fmt.Sprintf("the next iteration of %s touches %s, which other threads just wrote", loop, strings.Join(written, ", "))
-	}
-	return fmt.Sprintf("the next iteration of %s touches %s, which other threads just wrote, and overwrites %s, which they still read", loop, strings.Join(written, ", "), strings.Join(read, ", "))
+	return reason(bufs, func(buf string) bool { return !exit.reads[buf] },
+		func(w string) string {
+			return fmt.Sprintf("the next iteration of %s touches %s, which other threads just wrote", loop, w)
+		},
+		func(r string) string {
+			return fmt.Sprintf("the next iteration of %s overwrites %s, which other threads still read", loop, r)
+		},
+		func(w, r string) string {
+			return fmt.Sprintf("the next iteration of %s touches %s, which other threads just wrote, and overwrites %s, which they still read", loop, w, r)
+		})
 }
 
 // runsOnce reports whether loop l provably runs at least one iteration.
@@ -373,20 +368,34 @@ func unsynced(s summary) summary {
 	return summary{all, all, false}
 }
 
+// describe explains a barrier before accesses of bufs that meet the
+// earlier accesses pending.
 func describe(pending accessSet, bufs []string) string {
-	var written, read []string
+	return reason(bufs, func(buf string) bool { return pending.writes[buf] },
+		func(w string) string { return w + " was just written by other threads of the block" },
+		func(r string) string { return r + " may still be read by other threads of the block" },
+		func(w, r string) string {
+			return w + " was just written, and " + r + " may still be read, by other threads of the block"
+		})
+}
+
+// reason is the reason for a barrier over bufs, those for which written
+// holds written before it and the others read: onlyWritten, onlyRead or
+// both of the lists of each.
+func reason(bufs []string, written func(string) bool, onlyWritten, onlyRead func(string) string, both func(w, r string) string) string {
+	var w, r []string
 	for _, buf := range bufs {
-		if pending.writes[buf] {
-			written = append(written, buf)
+		if written(buf) {
+			w = append(w, buf)
 		} else {
-			read = append(read, buf)
+			r = append(r, buf)
 		}
 	}
 	switch {
-	case len(read) == 0:
-		return strings.Join(written, ", ") + " was just written by other threads of the block"
-	case len(written) == 0:
-		return strings.Join(read, ", ") + " may still be read by other threads of the block"
+	case len(r) == 0:
+		return onlyWritten(strings.Join(w, ", "))
+	case len(w) == 0:
+		return onlyRead(strings.Join(r, ", "))
 	}
-	return strings.Join(written, ", ") + " was just written, and " + strings.Join(read, ", ") + " may still be read, by other threads of the block"
+	return both(strings.Join(w, ", "), strings.Join(r, ", "))
 }

@@ -62,35 +62,15 @@ var notIdempotent = map[string]string{
 	"vector_access": "the fallback it keeps of a vectorized loop is a vectorized loop, which it rewrites again",
 }
 
-// rerunCases are the pipelines TestRerun lowers: every GPU schedule of the
-// apps, the apps on the CPU, the two CPU blurs, and random schedules of
-// the schedule fuzzer's algorithms (those that lower).
-func rerunCases() []struct {
-	name string
-	out  func() *halide.Func
-} {
-	type named = struct {
-		name string
-		out  func() *halide.Func
-	}
-	var cases []named
-	for _, c := range algo.GPUCases() {
-		cases = append(cases, named{c.Name, func() *halide.Func { return c.New().Out() }})
-	}
-	for _, s := range algo.Conv2DGPUSchedules {
-		cases = append(cases, named{"conv2d_" + s.Name, func() *halide.Func {
-			c := algo.NewConv2D(1, 4, 8, 16, 3, 1)
-			s.Apply(c)
-			return c.Out()
-		}})
-	}
-	cases = append(cases,
-		named{"blur", func() *halide.Func { return blur(false) }},
-		named{"blur_unrolled", func() *halide.Func { return blur(true) }},
-		named{"cpu_gemm", func() *halide.Func { return algo.NewGEMM(16, 16, 16).Out() }},
-		named{"cpu_conv1d", func() *halide.Func { return algo.NewConv1D(100, 7).Out() }},
-		named{"cpu_depthwise", func() *halide.Func { return algo.NewDepthwise(1, 4, 16, 16, 3).Out() }},
-		named{"cpu_conv2d", func() *halide.Func { return algo.NewConv2D(1, 4, 8, 16, 3, 1).Out() }},
+// rerunCases are the pipelines TestRerun lowers: those of TestUnchanged,
+// the apps on the CPU, and random schedules of the schedule fuzzer's
+// algorithms (those that lower).
+func rerunCases() []namedCase {
+	cases := append(appCases(),
+		namedCase{"cpu_gemm", func() *halide.Func { return algo.NewGEMM(16, 16, 16).Out() }},
+		namedCase{"cpu_conv1d", func() *halide.Func { return algo.NewConv1D(100, 7).Out() }},
+		namedCase{"cpu_depthwise", func() *halide.Func { return algo.NewDepthwise(1, 4, 16, 16, 3).Out() }},
+		namedCase{"cpu_conv2d", func() *halide.Func { return algo.NewConv2D(1, 4, 8, 16, 3, 1).Out() }},
 	)
 	// Random schedules (seed 7: any seed will do; 120 cases, half on
 	// the GPU, is a few seconds).
@@ -100,7 +80,7 @@ func rerunCases() []struct {
 	}
 	for i := range n {
 		c := fuzz.MakeCase(7, i, fuzz.Algos)
-		cases = append(cases, named{fmt.Sprintf("schedfuzz_%d_%s_%s", i, c.Algo, c.Target()), func() *halide.Func {
+		cases = append(cases, namedCase{fmt.Sprintf("schedfuzz_%d_%s_%s", i, c.Algo, c.Target()), func() *halide.Func {
 			inst := fuzz.AlgoByName(c.Algo).Build(c.Sizes)
 			inst.Apply(c.Sched)
 			return inst.Out
