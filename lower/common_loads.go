@@ -45,7 +45,9 @@ package lower
 //     as one float2 / float4 (int2, int4) load.
 //
 // The host statement is left alone: the CPU executor evaluates what it is
-// given, and host code is not on the hot path.
+// given, and host code is not on the hot path. Each step returns the node
+// it was given when it changed nothing under it, so a kernel the pass
+// leaves as it was is the same *ir.Kernel ("unchanged").
 //
 // Before: gpu_partition (each branch of a partitioned body is its own
 // straight line, the steady state's without guards). After: kernel bodies

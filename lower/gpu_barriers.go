@@ -16,7 +16,9 @@ package lower
 // overwrite what this one still reads. A barrier separates what comes
 // before it from what comes after only on the paths that run it: one in
 // a loop that may run no iteration, or in one branch of an if, separates
-// nothing for the statements around. Nothing shared, no barrier.
+// nothing for the statements around. Nothing shared, no barrier. A
+// barrier already in the body (the pass run again on its own output)
+// separates as one it would place, so nothing is added twice.
 //
 // Before: gpu_cooperative (thread loops still explicit). After: every
 // cross-thread hazard within a block is separated by an ir.Barrier.

@@ -36,7 +36,8 @@ package lower
 // Before: gpu_kernels (shared allocations hoisted, Kernel.Allocs filled),
 // gpu_barriers (two Funcs share bytes only across a barrier). After: every kernel with shared memory has a layout,
 // in a new *ir.Kernel in its Launch and in st.Kernels; a kernel without
-// any is left as it was.
+// any, or laid out as it would be (its limit check made), is left as it
+// was.
 
 import (
 	"fmt"

@@ -32,7 +32,7 @@ package lower
 // fold of at least c. The fold is c rounded up to a power of two (the
 // modulo is then a mask), or the extent FoldStorage gave, which must be at
 // least c. Folding is skipped where the allocation is no larger than the
-// fold.
+// fold, and for a Realize folded already (its folds are decided once).
 //
 // Before: allocation_bounds (Realizes have their box), sliding_window (the
 // window is what one iteration computes and reads). After: a folded
