@@ -349,8 +349,7 @@ func sliceChecker(t ir.Type) func(any) (any, bool) { return elements[t].check }
 
 // elementOps are what the executor does with the buffers of one IR type,
 // made for its Go element type: checking a slice, allocating one, loading and storing an
-// element (carried as an int64 or a float64). Bool buffers are checked
-// here and loaded and stored by their own code.
+// element (carried as an int64 or a float64; a bool as 0 or 1).
 type elementOps struct {
 	check      func(any) (any, bool)
 	alloc      func(f *frame, slot int, n int64, reuse bool)
@@ -377,6 +376,17 @@ func floatOps[T float32 | float64]() elementOps {
 // elements holds the elementOps of every type a buffer may hold.
 var elements = map[ir.Type]elementOps{
 	ir.Bool: {check: checkSlice[bool], alloc: allocSlice[bool],
+		loadInt: func(name string, slot int, idx value) func(*frame) int64 {
+			return loadConv(name, slot, idx, func(b bool) int64 {
+				if b {
+					return 1
+				}
+				return 0
+			})
+		},
+		storeInt: func(name string, slot int, idx value, val func(*frame) int64) stmtFn {
+			return storeConv(name, slot, idx, val, func(v int64) bool { return v != 0 })
+		},
 		scalar: func(i int64, _ float64) any { return i != 0 }},
 	ir.Int8:     intOps[int8](),
 	ir.Int16:    intOps[int16](),
@@ -398,27 +408,10 @@ var elements = map[ir.Type]elementOps{
 func halfOps[T half.Float16 | half.BFloat16](to func(T) float64, from func(float64) T) elementOps {
 	return elementOps{check: checkSlice[T], alloc: allocSlice[T],
 		loadFloat: func(name string, slot int, idx value) func(*frame) float64 {
-			idxf := idx.i
-			return func(f *frame) float64 {
-				i := idxf(f)
-				s, _ := f.bufs[slot].([]T)
-				if uint64(i) >= uint64(len(s)) {
-					panic(oobError("load of", name, i, len(s)))
-				}
-				return to(s[i])
-			}
+			return loadConv(name, slot, idx, to)
 		},
 		storeFloat: func(name string, slot int, idx value, val func(*frame) float64) stmtFn {
-			idxf := idx.i
-			return func(f *frame) {
-				v := val(f)
-				i := idxf(f)
-				s, _ := f.bufs[slot].([]T)
-				if uint64(i) >= uint64(len(s)) {
-					panic(oobError("store to", name, i, len(s)))
-				}
-				s[i] = from(v)
-			}
+			return storeConv(name, slot, idx, val, from)
 		},
 		scalar: func(_ int64, fl float64) any { return from(fl) }}
 }
