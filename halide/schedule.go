@@ -540,36 +540,41 @@ func (f *Func) ComputeRoot() *Func {
 // stage of consumer needs, inside that loop.
 func (f *Func) ComputeAt(consumer *Func, v VarOrRVar) *Func {
 	f = f.begin("compute_at", v)
-	if !f.levelArgs("compute_at", consumer.nilErr("") != nil, v) {
-		return f
+	if l, ok := f.levelAt("compute_at", consumer, -1, v); ok {
+		f.fn.Schedule.Compute = l
+		f.fn.Schedule.ExplicitInline = false
 	}
-	f.fn.Schedule.Compute = ir.LoopLevel{Kind: ir.LevelAt, Func: consumer.fn.Name, Stage: -1, Var: v.varName()}
-	f.fn.Schedule.ExplicitInline = false
 	return f
 }
 
 // ComputeAtStage is ComputeAt for a loop of a given stage of the consumer.
 func (f *Func) ComputeAtStage(consumer *Stage, v VarOrRVar) *Func {
 	f = f.begin("compute_at", v)
-	if !f.levelArgs("compute_at", consumer == nil || consumer.f.nilErr("") != nil, v) {
-		return f
+	var cf *Func
+	stage := -1
+	if consumer != nil {
+		cf, stage = consumer.f, consumer.idx
 	}
-	f.fn.Schedule.Compute = ir.LoopLevel{Kind: ir.LevelAt, Func: consumer.f.fn.Name, Stage: consumer.idx, Var: v.varName()}
-	f.fn.Schedule.ExplicitInline = false
+	if l, ok := f.levelAt("compute_at", cf, stage, v); ok {
+		f.fn.Schedule.Compute = l
+		f.fn.Schedule.ExplicitInline = false
+	}
 	return f
 }
 
-// levelArgs checks the arguments of a loop-level directive.
-func (f *Func) levelArgs(directive string, nilConsumer bool, v VarOrRVar) bool {
+// levelAt is the loop level of a loop-level directive: loop v of stage
+// stage of consumer (-1: its last stage). It is false, with the error
+// recorded on f, when consumer or v is missing.
+func (f *Func) levelAt(directive string, consumer *Func, stage int, v VarOrRVar) (ir.LoopLevel, bool) {
 	switch {
-	case nilConsumer:
+	case consumer.nilErr("") != nil:
 		f.failf(ir.ErrComputeAt, directive, "the consumer is nil (or a zero Func or Stage)")
-		return false
+		return ir.LoopLevel{}, false
 	case v == nil || v.varName() == "":
 		f.failf(ir.ErrComputeAt, directive, "the loop var is nil or unnamed")
-		return false
+		return ir.LoopLevel{}, false
 	}
-	return true
+	return ir.LoopLevel{Kind: ir.LevelAt, Func: consumer.fn.Name, Stage: stage, Var: v.varName()}, true
 }
 
 // ComputeInline substitutes f into its consumers (the default for Funcs
@@ -592,10 +597,9 @@ func (f *Func) StoreRoot() *Func {
 // enclose the compute level).
 func (f *Func) StoreAt(consumer *Func, v VarOrRVar) *Func {
 	f = f.begin("store_at", v)
-	if !f.levelArgs("store_at", consumer.nilErr("") != nil, v) {
-		return f
+	if l, ok := f.levelAt("store_at", consumer, -1, v); ok {
+		f.fn.Schedule.Store = l
 	}
-	f.fn.Schedule.Store = ir.LoopLevel{Kind: ir.LevelAt, Func: consumer.fn.Name, Stage: -1, Var: v.varName()}
 	return f
 }
 
@@ -607,10 +611,9 @@ func (f *Func) StoreAt(consumer *Func, v VarOrRVar) *Func {
 // loop (compute_at), and the loops between must be serial.
 func (f *Func) HoistStorage(consumer *Func, v VarOrRVar) *Func {
 	f = f.begin("hoist_storage")
-	if !f.levelArgs("hoist_storage", consumer.nilErr("") != nil, v) {
-		return f
+	if l, ok := f.levelAt("hoist_storage", consumer, -1, v); ok {
+		f.fn.Schedule.Hoist = l
 	}
-	f.fn.Schedule.Hoist = ir.LoopLevel{Kind: ir.LevelAt, Func: consumer.fn.Name, Stage: -1, Var: v.varName()}
 	return f
 }
 
