@@ -57,6 +57,15 @@ func (s *Stage) begin(directive string, vs ...VarOrRVar) bool {
 	return true
 }
 
+// beginDef begins directive (see begin) and returns the definition it
+// schedules (see def), or nil when there is none to schedule.
+func (s *Stage) beginDef(directive string, vs ...VarOrRVar) *ir.Definition {
+	if !s.begin(directive, vs...) {
+		return nil
+	}
+	return s.def(directive)
+}
+
 func (s *Stage) def(directive string) *ir.Definition {
 	f := s.f
 	if s.idx < 0 {
@@ -445,10 +454,7 @@ func (s *Stage) Serial(v VarOrRVar) *Stage { return s.setKind("serial", v, ir.Se
 // Atomic makes the stage's stores atomic, so that a scatter whose
 // iterations may collide can run in parallel.
 func (s *Stage) Atomic() *Stage {
-	if !s.begin("atomic") {
-		return s
-	}
-	if d := s.def("atomic"); d != nil {
+	if d := s.beginDef("atomic"); d != nil {
 		d.Schedule.Atomic = true
 	}
 	return s
@@ -871,10 +877,7 @@ func (f *Func) GPUTile1D(x, bx, tx VarOrRVar, xf int, tail ...TailStrategy) *Fun
 // unrolls it, so each thread computes the points of every virtual thread,
 // interleaved. Its extent must be a constant.
 func (s *Stage) VThread(v VarOrRVar) *Stage {
-	if !s.begin("vthread", v) {
-		return s
-	}
-	d := s.def("vthread")
+	d := s.beginDef("vthread", v)
 	if d == nil || s.f.err != nil {
 		return s
 	}
