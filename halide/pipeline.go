@@ -792,23 +792,16 @@ func (l *Lowered) WithStmt(s ir.Stmt) *Lowered {
 // is for inspecting and checking edited statements, not for speed).
 //
 // The output buffer after a failed Realize is as Pipeline.Realize says.
-func (l *Lowered) Realize(out BufferRef) (err error) {
-	defer recoverInternal("Realize", &err)
-	if err := l.check("Realize"); err != nil {
-		return err
-	}
-	c, err := l.compile(Emulator, Options{})
-	if err != nil {
-		return err
-	}
-	return c.run(out)
-}
+func (l *Lowered) Realize(out BufferRef) error { return l.realize("Realize", out) }
 
 // RealizeTuple is Realize of a Tuple output, into one buffer per value
 // (see Pipeline.RealizeTuple).
-func (l *Lowered) RealizeTuple(outs ...BufferRef) (err error) {
-	defer recoverInternal("RealizeTuple", &err)
-	if err := l.check("RealizeTuple"); err != nil {
+func (l *Lowered) RealizeTuple(outs ...BufferRef) error { return l.realize("RealizeTuple", outs...) }
+
+// realize is Realize and RealizeTuple, the method's name in errors.
+func (l *Lowered) realize(method string, outs ...BufferRef) (err error) {
+	defer recoverInternal(method, &err)
+	if err := l.check(method); err != nil {
 		return err
 	}
 	c, err := l.compile(Emulator, Options{})
