@@ -91,11 +91,8 @@ func CountTrailingZeros(x any) Expr {
 // (Halide's reinterpret): Reinterpret(UInt32, f) is the IEEE bits of the
 // float32 f.
 func Reinterpret(t Type, x any) Expr {
-	if err := checkType(t, "", "Reinterpret"); err != nil {
-		return Expr{err: err}
-	}
-	e := E(x)
-	if e.err != nil {
+	e, ok := conversionArg(t, "Reinterpret", x)
+	if !ok {
 		return e
 	}
 	if !ir.CanReinterpret(e.Type(), t) {
