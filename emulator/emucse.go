@@ -108,7 +108,10 @@ func (c *emuCSEr) store(st *ir.Store) ir.Stmt {
 	if !any {
 		return st
 	}
-	out := ir.Stmt(&ir.Store{Buf: st.Buf, Index: s.rewrite(c, st.Index), Value: s.rewrite(c, st.Value), Atomic: st.Atomic})
+	ns := *st
+	ns.Index = s.rewrite(c, st.Index)
+	ns.Value = s.rewrite(c, st.Value)
+	out := ir.Stmt(&ns)
 	for i := len(s.lets) - 1; i >= 0; i-- {
 		s.lets[i].Body = out
 		out = s.lets[i]

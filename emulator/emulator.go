@@ -443,9 +443,13 @@ func (s *emuStripper) stmt(x ir.Stmt) ir.Stmt {
 		a.Body = s.stmt(x.Body)
 		return &a
 	case *ir.LetStmt:
-		return &ir.LetStmt{Name: x.Name, Value: x.Value, Body: s.stmt(x.Body)}
+		l := *x
+		l.Body = s.stmt(x.Body)
+		return &l
 	case *ir.ProducerConsumer:
-		return &ir.ProducerConsumer{Func: x.Func, Producer: x.Producer, Body: s.stmt(x.Body)}
+		pc := *x
+		pc.Body = s.stmt(x.Body)
+		return &pc
 	case *ir.Block:
 		out := make([]ir.Stmt, len(x.Stmts))
 		for i, y := range x.Stmts {

@@ -268,7 +268,9 @@ func rewriteWrapped(g *Func, e ir.Expr) ir.Expr {
 		if c, ok := e.(*ir.Call); ok && c.Kind == ir.CallImage {
 			if p, ok := c.Ref.(*ImageParam); ok {
 				if w, ok := wrapperFor(p.wrappers, g); ok {
-					return &ir.Call{T: c.T, Kind: ir.CallFunc, Name: w.fn.Name, Args: c.Args, Index: c.Index, Ref: w}
+					nc := *c
+					nc.Kind, nc.Name, nc.Ref = ir.CallFunc, w.fn.Name, w
+					return &nc
 				}
 			}
 		}
@@ -284,7 +286,9 @@ func rewriteWrapped(g *Func, e ir.Expr) ir.Expr {
 					w = next
 				}
 				if w != f {
-					return &ir.Call{T: c.T, Kind: c.Kind, Name: w.fn.Name, Args: c.Args, Index: c.Index, Ref: w}
+					nc := *c
+					nc.Name, nc.Ref = w.fn.Name, w
+					return &nc
 				}
 			}
 		}
@@ -598,7 +602,9 @@ func renameFunction(fn *ir.Function, rename map[string]string) {
 		e = ir.MapExpr(e, mut)
 		if c, ok := e.(*ir.Call); ok && c.Kind == ir.CallFunc {
 			if n, ok := rename[c.Name]; ok {
-				return &ir.Call{T: c.T, Kind: c.Kind, Name: n, Args: c.Args, Index: c.Index, Ref: c.Ref}
+				nc := *c
+				nc.Name = n
+				return &nc
 			}
 		}
 		return e
