@@ -187,13 +187,8 @@ func exactOr(extent, factor int) halide.TailStrategy {
 // reduction here. Its schedule is the seed's: GPUScheduleV1 (one block, of
 // one thread, per output).
 func NewConv1DSeedNaive(M, N int) *Conv1D {
-	v := &Conv1D{M: M, N: N}
-	v.A = halide.NewImageParam("a", halide.Float32, 1)
-	v.B = halide.NewImageParam("b", halide.Float32, 1)
-	i := halide.NewVar("i")
-	v.I = i
-	v.APad = halide.NewFunc("a_pad")
-	v.APad.Define(i).Is(halide.ConstantExterior(v.A, float32(0)).At(i))
+	v := newConv1DInputs(M, N)
+	i := v.I
 	v.BIn = halide.NewFunc("b_pad")
 	v.BIn.Define(i).Is(halide.ConstantExterior(v.B, float32(0)).At(i))
 	v.R = halide.NewRDom("k", halide.Range(0, M+N-1))
@@ -220,16 +215,8 @@ type Conv1DAcc struct {
 // NewConv1DAcc builds Conv1DAcc for a signal of length M and a kernel of
 // length N.
 func NewConv1DAcc(M, N int) *Conv1DAcc {
-	v := &Conv1D{M: M, N: N}
-	v.A = halide.NewImageParam("a", halide.Float32, 1)
-	v.B = halide.NewImageParam("b", halide.Float32, 1)
-	i := halide.NewVar("i")
-	v.I = i
-	v.APad = halide.NewFunc("a_pad")
-	v.APad.Define(i).Is(halide.ConstantExterior(v.A, float32(0)).At(i))
-	v.BIn = halide.NewFunc("b_in")
-	v.BIn.Define(i).Is(v.B.At(i))
-	v.R = halide.NewRDom("r", halide.Range(0, N))
+	v := newConv1DKernel(M, N)
+	i := v.I
 	acc := halide.NewFunc("acc")
 	acc.Define(i).Is(float32(0))
 	acc.Define(i).PlusEq(v.APad.At(i.Sub(v.R)).Mul(v.BIn.At(v.R)))
