@@ -52,26 +52,18 @@ type DepthwiseStaged struct {
 
 // NewDepthwiseStaged builds DepthwiseStaged (see NewDepthwise).
 func NewDepthwiseStaged(B, C, H, W, K int) *DepthwiseStaged {
-	d := &Depthwise{B: B, C: C, H: H, W: W, K: K}
-	d.Input = halide.NewImageParam("input", halide.Float32, 4)
-	d.Weight = halide.NewImageParam("weight", halide.Float32, 3)
-	x, y, c, b := halide.NewVar("x"), halide.NewVar("y"), halide.NewVar("c"), halide.NewVar("b")
-	d.X, d.Y, d.Cv, d.Bv = x, y, c, b
-	pad := (K - 1) / 2
-	dx, dy := d.Input.Dim(0), d.Input.Dim(1)
-	clamped := halide.NewFunc("clamped")
-	clamped.Define(x, y, c, b).Is(d.Input.At(halide.Clamp(x, dx.Min(), dx.Max()), halide.Clamp(y, dy.Min(), dy.Max()), c, b))
-	inside := halide.Cast(halide.UInt32, x.Sub(dx.Min())).Lt(halide.Cast(halide.UInt32, dx.Extent())).
-		And(halide.Cast(halide.UInt32, y.Sub(dy.Min())).Lt(halide.Cast(halide.UInt32, dy.Extent())))
-	d.Padded = halide.NewFunc("padded")
-	d.Padded.Define(x, y, c, b).Is(halide.Select(inside, clamped.At(x, y, c, b), float32(0)))
-	d.R = halide.NewRDom("r", halide.Range(0, K), halide.Range(0, K))
-	d.Conv = halide.NewFunc("conv")
-	d.Conv.Define(x, y, c, b).Is(float32(0))
-	d.Conv.Define(x, y, c, b).PlusEq(
-		d.Padded.At(x.Add(d.R.X()).Sub(pad), y.Add(d.R.Y()).Sub(pad), c, b).Mul(d.Weight.At(d.R.X(), d.R.Y(), c)))
-	d.Output = halide.NewFunc("depthwise")
-	d.Output.Define(x, y, c, b).Is(d.Conv.At(x, y, c, b))
+	var clamped *halide.Func
+	d := newDepthwise(B, C, H, W, K, func(d *Depthwise) *halide.Func {
+		x, y, c, b := d.X, d.Y, d.Cv, d.Bv
+		dx, dy := d.Input.Dim(0), d.Input.Dim(1)
+		clamped = halide.NewFunc("clamped")
+		clamped.Define(x, y, c, b).Is(d.Input.At(halide.Clamp(x, dx.Min(), dx.Max()), halide.Clamp(y, dy.Min(), dy.Max()), c, b))
+		inside := halide.Cast(halide.UInt32, x.Sub(dx.Min())).Lt(halide.Cast(halide.UInt32, dx.Extent())).
+			And(halide.Cast(halide.UInt32, y.Sub(dy.Min())).Lt(halide.Cast(halide.UInt32, dy.Extent())))
+		padded := halide.NewFunc("padded")
+		padded.Define(x, y, c, b).Is(halide.Select(inside, clamped.At(x, y, c, b), float32(0)))
+		return padded
+	})
 	return &DepthwiseStaged{Depthwise: d, Clamped: clamped}
 }
 
