@@ -347,6 +347,17 @@ func goElemName(t ir.Type) string {
 // Go element type of t; nil for a type no buffer holds.
 func sliceChecker(t ir.Type) func(any) (any, bool) { return elements[t].check }
 
+// IsBufferSlice reports whether v is a slice that holds a buffer of some
+// IR type ([]float32, []half.Float16, []bool, ...).
+func IsBufferSlice(v any) bool {
+	for _, ops := range elements {
+		if _, ok := ops.check(v); ok {
+			return true
+		}
+	}
+	return false
+}
+
 // NewSlice returns a slice of n zero elements of the Go type that holds a
 // buffer of t (the type Run wants: []float32 for Float32, []half.Float16
 // for Float16, ...); a []float64 for a type no buffer holds.
