@@ -150,7 +150,7 @@ func (s *emuCSEStore) node(e ir.Expr) *emuNode {
 		// Loads, calls and lets are never shared; their children are
 		// numbered (a load's index may share with others) but they are
 		// not pure.
-		ir.MapExpr(e, func(x ir.Expr) ir.Expr { child(x); return x })
+		ir.VisitExpr(e, func(x ir.Expr) { child(x) })
 		pure = false
 		key = fmt.Sprintf("u %d", len(s.keys))
 	}
@@ -178,7 +178,7 @@ func (s *emuCSEStore) count(e ir.Expr) {
 	if first.count > 1 {
 		return
 	}
-	ir.MapExpr(e, func(x ir.Expr) ir.Expr { s.count(x); return x })
+	ir.VisitExpr(e, s.count)
 }
 
 // rewrite returns e with each subexpression used more than once replaced
