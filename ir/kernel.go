@@ -283,8 +283,9 @@ func (k *Kernel) Recorded() *Kernel {
 	isShared := map[*Allocate]bool{}
 	for _, s := range shared {
 		isShared[s.a] = true
-		ka := AllocOf(&Allocate{Name: s.a.Name, T: s.a.T, Memory: s.a.Memory, Extents: []Expr{s.size}})
-		allocs = append(allocs, ka)
+		sized := *s.a // its size in one extent, the lets in scope substituted
+		sized.Extents = []Expr{s.size}
+		allocs = append(allocs, AllocOf(&sized))
 	}
 	WalkStmt(k.Body, func(x Stmt) bool {
 		if a, ok := x.(*Allocate); ok && !isShared[a] && a.Memory != GPUShared {
