@@ -619,13 +619,6 @@ func (g *gen) fold(f *mfunc, along string) {
 	g.emit(Directive{Op: OpFoldStorage, Func: f.name, Vars: []string{v}, Ints: []int{ext}})
 }
 
-// memChoice is one row of a table of memory types drawn by a random
-// number: mem when it is below below (and above the rows before it).
-type memChoice struct {
-	below float64
-	mem   halide.MemoryType
-}
-
 func (g *gen) memory(f *mfunc, isOutput bool) {
 	if isOutput {
 		if g.p(0.03) {
@@ -666,6 +659,13 @@ func (g *gen) memory(f *mfunc, isOutput bool) {
 		}
 		g.emit(Directive{Op: OpStoreIn, Func: f.name, Mem: int(m)})
 	}
+}
+
+// memChoice is one row of a table of memory types drawn by a random
+// number: mem when it is below below (and above the rows before it).
+type memChoice struct {
+	below float64
+	mem   halide.MemoryType
 }
 
 // loops draws the loop directives of stage si of f, sometimes with cases
