@@ -1,6 +1,7 @@
 package fuzz
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -200,9 +201,23 @@ func runCase(c Case, opt Options) (res Result) {
 	if c.GPU {
 		p.WithTarget(opt.Target)
 	}
+	// Lower and Realize stop at a deadline before Run's limit, as for
+	// random programs (runProg): a slow Lower is a Timeout, a slow
+	// Realize (a schedule that recomputes much on the interpreter, or
+	// whose parallel loops have tiny tasks) a SlowRun, and nothing is
+	// left running.
+	to := opt.Timeout
+	if to == 0 {
+		to = 20 * time.Second
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), to*8/10)
+	defer cancel()
 	t0 := time.Now()
-	err := p.Compile()
+	err := p.CompileContext(ctx)
 	res.Lower = time.Since(t0)
+	if isCanceled(err) {
+		return Result{Class: Timeout, Code: "lower", Msg: fmt.Sprintf("Lower ran past %v: %v", to*8/10, err), Applied: res.Applied, Lower: res.Lower}
+	}
 	if err != nil {
 		r := classify(err, RejectLower, res.Applied)
 		r.Lower = res.Lower
@@ -211,7 +226,10 @@ func runCase(c Case, opt Options) (res Result) {
 	if opt.Windows {
 		res.Slid, res.Folded = windows(inst.Out)
 	}
-	mismatch, err := inst.Run(p, c.Seed)
+	mismatch, err := inst.Run(ctx, p, c.Seed)
+	if isCanceled(err) {
+		return Result{Class: SlowRun, Code: "realize", Msg: fmt.Sprintf("Realize ran past %v (lowered in %v)", to*8/10, res.Lower), Applied: res.Applied, Lower: res.Lower, Slid: res.Slid, Folded: res.Folded}
+	}
 	if err != nil {
 		r := classify(err, RejectRealize, res.Applied)
 		r.Slid, r.Folded = res.Slid, res.Folded

@@ -1,6 +1,7 @@
 package fuzz
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
@@ -117,9 +118,9 @@ func (in *Instance) specCond(cond string) (halide.Expr, bool) {
 			}
 			p.Set(h.Sum32()%2 == 0)
 			if run := in.Run; run != nil {
-				in.Run = func(pl *halide.Pipeline, seed int64) (string, error) {
+				in.Run = func(ctx context.Context, pl *halide.Pipeline, seed int64) (string, error) {
 					p.Set(seed%2 == 0)
-					return run(pl, seed)
+					return run(ctx, pl, seed)
 				}
 			}
 		}
