@@ -10,7 +10,7 @@ type GPUCase struct {
 
 // GPUCases lists every GPU schedule of the package's algorithms: the
 // tensor product's A, B and C, and the GPU schedules of GEMM (split-K
-// included), Conv1D and Depthwise.
+// included), Conv1D and Depthwise, and Halide's bilateral_grid.
 func GPUCases() []GPUCase {
 	var out []GPUCase
 	for _, s := range []struct {
@@ -61,5 +61,12 @@ func GPUCases() []GPUCase {
 			return d
 		}})
 	}
+	out = append(out, GPUCase{"bilateral_grid", func() Algorithm {
+		// Neither the 64-pixel tiles of blurz nor the 256-pixel ones of
+		// blurx and blury (32 cells of 8) divide the image.
+		v := NewBilateralGrid(100, 72, 8)
+		v.GPUSchedule()
+		return v
+	}})
 	return out
 }
