@@ -50,4 +50,7 @@
 //   - Conv1D: a[i], b[j], output[i] with i in [0, M+N-1).
 //   - GEMM: a[k, i] (an M×K row-major matrix), b[j, k] (K×N row-major),
 //     output[j, i] (M×N row-major): C[i][j] = sum_k A[i][k] B[k][j].
+//   - BilateralGrid: input[x, y] and output[x, y], float32 images in
+//     [0, 1] (Halide's apps/bilateral_grid); its check has a tolerance of
+//     its own, BilateralGridTol, against a float32 reference.
 package algo
