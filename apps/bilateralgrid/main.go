@@ -29,7 +29,7 @@
 // (built with -tags cuda) checks it on the GPU at that size and times it
 // at 1536 x 2560; -target=cpu runs the CPU schedule at 200 x 136.
 //
-// Two flags of this app only, for the comparison with Halide 14
+// Three flags of this app only, for the comparison with Halide 14
 // (bench/halide14):
 //
 //	-save DIR  after the table, run the target's schedule (the CPU one for
@@ -43,6 +43,12 @@
 //	           1536 x 2560, x fastest (bench/halide14's --save-in, or
 //	           pngraw.py of Halide's gray.png); default: the random image
 //	           with seed -seed + 1
+//	-against FILE
+//	           compare the -save run's output with FILE, raw float32 of the
+//	           same size (Halide 14's, from bench/halide14's --out on the
+//	           same input), element by element within
+//	           algo.BilateralGridTol; the command fails when a pixel is
+//	           over it
 //
 //	go run ./apps/bilateralgrid                      # the emulator
 //	go run ./apps/bilateralgrid -target=cpu          # the CPU schedule
@@ -144,5 +150,8 @@ flags of bilateralgrid only (see the package doc):
   -in FILE
     	the input of the -save run (raw float32, 1536x2560); default: the
     	random image of seed -seed + 1
+  -against FILE
+    	compare the -save run's output with FILE (raw float32, 1536x2560,
+    	e.g. Halide 14's from bench/halide14 --out) within 1e-3 relative
 `)
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/gohalide/gohalide/halide"
@@ -26,6 +27,8 @@ func TestSplitFlags(t *testing.T) {
 		{[]string{"-save"}, nil, extraFlags{}, true},
 		{[]string{"-save="}, nil, extraFlags{}, true},
 		{[]string{"-in", "x.f32"}, nil, extraFlags{}, true},
+		{[]string{"-against=h.f32"}, nil, extraFlags{}, true},
+		{[]string{"-save", "d", "-against=h.f32"}, nil, extraFlags{saveDir: "d", against: "h.f32", target: "emulator", seed: 1, bench: 50}, false},
 	} {
 		rest, got, err := splitFlags(c.args)
 		if (err != nil) != c.err {
@@ -59,5 +62,27 @@ func TestRawRoundTrip(t *testing.T) {
 	}
 	if _, err := readRaw(path, 2, 2); err == nil {
 		t.Error("a 3 x 2 file read as 2 x 2")
+	}
+}
+
+// compareRaw passes equal outputs and ones within the tolerance, and fails
+// one pixel off by more, naming it.
+func TestCompareRaw(t *testing.T) {
+	a := halide.NewBuffer[float32](4, 3)
+	a.Fill(func(c []int) float32 { return 0.1 * float32(c[0]+c[1]) })
+	b := halide.NewBuffer[float32](4, 3)
+	copy(b.Data(), a.Data())
+	var sb strings.Builder
+	if err := compareRaw(&sb, a, b, "b"); err != nil {
+		t.Errorf("equal outputs: %v", err)
+	}
+	b.Set(b.Get(3, 1)+1e-4, 3, 1)
+	if err := compareRaw(&sb, a, b, "b"); err != nil {
+		t.Errorf("outputs within 1e-3: %v", err)
+	}
+	b.Set(b.Get(2, 2)+1e-2, 2, 2)
+	sb.Reset()
+	if err := compareRaw(&sb, a, b, "b"); err == nil || !strings.Contains(sb.String(), "at (2, 2)") || !strings.Contains(sb.String(), "1 of 12 pixels") {
+		t.Errorf("one pixel off by 1e-2: error %v, printed %q", err, sb.String())
 	}
 }

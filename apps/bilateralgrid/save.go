@@ -21,11 +21,13 @@ import (
 // of the shared flags that the -save run reads (-target, -seed, -bench).
 type extraFlags struct {
 	saveDir, inFile string
-	target          string
-	seed            int64
-	bench           int
-	benchSet        bool
-	help            bool
+	// against is a raw output to compare ours with (Halide 14's).
+	against  string
+	target   string
+	seed     int64
+	bench    int
+	benchSet bool
+	help     bool
 }
 
 // splitFlags takes -save and -in (as -f V, -f=V, --f V or --f=V) out of
@@ -51,7 +53,7 @@ func splitFlags(args []string) ([]string, extraFlags, error) {
 			return args[i], nil
 		}
 		switch name {
-		case "save", "in":
+		case "save", "in", "against":
 			v, err := value()
 			if err != nil {
 				return nil, x, err
@@ -59,10 +61,13 @@ func splitFlags(args []string) ([]string, extraFlags, error) {
 			if v == "" {
 				return nil, x, fmt.Errorf("flag -%s needs a non-empty value", name)
 			}
-			if name == "save" {
+			switch name {
+			case "save":
 				x.saveDir = v
-			} else {
+			case "in":
 				x.inFile = v
+			default:
+				x.against = v
 			}
 			continue
 		case "h", "help":
@@ -90,8 +95,8 @@ func splitFlags(args []string) ([]string, extraFlags, error) {
 		}
 		rest = append(rest, a)
 	}
-	if x.inFile != "" && x.saveDir == "" {
-		return nil, x, errors.New("-in is the input of the -save run; give -save DIR too")
+	if (x.inFile != "" || x.against != "") && x.saveDir == "" {
+		return nil, x, errors.New("-in and -against are for the -save run; give -save DIR too")
 	}
 	return rest, x, nil
 }
@@ -168,6 +173,43 @@ func save(x extraFlags, w io.Writer) error {
 	}
 	fmt.Fprintf(w, "\n-save: Halide's %s schedule on %s at %s, input %s%s; max relative error against the reference %.2g; wrote %s and %s (raw little-endian float32, %d x %d, x fastest)\n",
 		sched, x.target, size(width, height), what, timing, rel, inPath, outPath, width, height)
+	if x.against == "" {
+		return nil
+	}
+	theirs, err := readRaw(x.against, width, height)
+	if err != nil {
+		return err
+	}
+	return compareRaw(w, out.(*halide.Buffer[float32]), theirs, x.against)
+}
+
+// compareRaw compares our output with another's (Halide 14's, from
+// bench/halide14's --out) element by element, as Check compares with the
+// reference: |ours - theirs| / max(1, |theirs|) within BilateralGridTol.
+func compareRaw(w io.Writer, ours, theirs *halide.Buffer[float32], name string) error {
+	worst, over := 0.0, 0
+	var wx, wy int
+	w0, h0 := ours.Dim(0).Extent, ours.Dim(1).Extent
+	for y := 0; y < h0; y++ {
+		for x := 0; x < w0; x++ {
+			a, b := float64(ours.Get(x, y)), float64(theirs.Get(x, y))
+			rel := math.Abs(a-b) / math.Max(1, math.Abs(b))
+			if math.IsNaN(rel) {
+				rel = math.Inf(1)
+			}
+			if rel > algo.BilateralGridTol {
+				over++
+			}
+			if rel > worst || (x == 0 && y == 0) {
+				worst, wx, wy = rel, x, y
+			}
+		}
+	}
+	fmt.Fprintf(w, "-against %s: max relative difference %.3g at (%d, %d) (ours %v, theirs %v); %d of %d pixels over %g\n",
+		name, worst, wx, wy, ours.Get(wx, wy), theirs.Get(wx, wy), over, w0*h0, algo.BilateralGridTol)
+	if over > 0 {
+		return fmt.Errorf("%d pixels differ from %s by more than %g", over, name, algo.BilateralGridTol)
+	}
 	return nil
 }
 
