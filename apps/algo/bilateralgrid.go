@@ -34,7 +34,8 @@ import (
 // sample's bin are computed exactly as the pipeline computes them, so no
 // sample lands in another bin on the CPU path and the emulator. Check
 // allows a relative error of BilateralGridTol (relative to max(1, |want|);
-// the outputs are in [0, 1]); see BilateralGridTol for why.
+// the outputs are weighted means of values clamped to [0, 1]); see
+// BilateralGridTol for why.
 type BilateralGrid struct {
 	// W, H are the image's width and height; SSigma is s_sigma (a
 	// GeneratorParam in Halide: a constant of the pipeline).
@@ -57,15 +58,19 @@ type BilateralGrid struct {
 
 // BilateralGridTol is the relative error Check allows. On the CPU path and
 // the emulator the pipeline computes what the float32 reference computes,
-// operation for operation, and the error is 0 in practice. CUDA compiles
-// a*b + c into one fused multiply-add (nvcc's default, as Halide's own PTX
-// backend does), which rounds once instead of twice: a value within an ulp
-// of a bin boundary (val*10 + 0.5 an integer) may then fall into the
-// neighbouring bin, moving one sample's weight (1 of the 8x8 samples of a
-// cell, of the about 4096-weighted sums the three blurs make) and the
-// output by about 1e-4 where it happens; elsewhere the sums of the blurs
-// and the lerps differ by a few ulps of float32 (about 1e-6). 1e-3 covers
-// a few such samples near one output pixel.
+// operation for operation: the error is 0 (the tests require it). CUDA
+// compiles a*b + c into one fused multiply-add (nvcc's default, as in
+// Halide's PTX), which rounds once instead of twice: with every
+// multiply-add of the algorithm fused (the bins, the blur taps, the
+// lerps), the reference moves by at most 3.6e-7 relative on the benchmark
+// image (measured). A fused bin index, val*(1/r_sigma) + 0.5, can also
+// put a sample whose value lies within an ulp of a bin boundary in the
+// neighbouring bin (none does in the test images): that moves a weight of
+// at most 6^3 = 216 (the blurs' centre taps) out of the about 10^5 an
+// output divides by, times the sample's distance from the output's value
+// (about r_sigma, 0.1), about 2e-4. 1e-3 allows for that, and for a few
+// such samples near one pixel; a wrong schedule moves outputs by far more
+// (a pixel off by 1e-2 fails, TestBilateralGridCheckCatchesAnError).
 const BilateralGridTol = 1e-3
 
 // NewBilateralGrid builds the algorithm for a w x h image with s_sigma = s
