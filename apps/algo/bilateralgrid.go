@@ -71,8 +71,9 @@ type BilateralGrid struct {
 // pixel in sparse bins) to 10^5 on the test images: from 2e-4 up to 3e-2
 // at the worst pixel. Such a sample is rare (about 1e-7 of the random
 // samples; the simulated fused reference flips none of the 3.9 million of
-// the benchmark image, and an 8-bit image such as Halide's gray.png has
-// none: k/255 is never within an ulp of a boundary), so 1e-3 holds the
+// the benchmark image, and an 8- or 16-bit image such as Halide's
+// gray.png has none: k/255 and k/65535 are never within 1e-6 of a
+// boundary (2n-1)/20), so 1e-3 holds the
 // fused rounding with a wide margin; a wrong schedule moves outputs by far
 // more (a pixel off by 1e-2 fails, TestBilateralGridCheckCatchesAnError).
 const BilateralGridTol = 1e-3
