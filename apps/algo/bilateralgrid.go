@@ -59,23 +59,23 @@ type BilateralGrid struct {
 // BilateralGridTol is the relative error Check allows. On the CPU path and
 // the emulator the pipeline computes what the float32 reference computes,
 // operation for operation: the error is 0 (the tests require it). CUDA
-// compiles a*b + c into one fused multiply-add (nvcc's default, as in
-// Halide's PTX), which rounds once instead of twice: with every
-// multiply-add of the algorithm fused (the bins, the blur taps, the
-// lerps), the reference moves by at most 3.6e-7 relative on the benchmark
-// image (measured). A fused bin index, val*(1/r_sigma) + 0.5, can also
-// put a sample whose value lies within an ulp of a bin boundary in the
-// neighbouring bin: that moves a weight of at most 6^3 = 216 (the blurs'
-// centre taps), times the sample's distance from the output's value
-// (about r_sigma, 0.1), over the output's denominator, from about 700 (a
-// pixel in sparse bins) to 10^5 on the test images: from 2e-4 up to 3e-2
-// at the worst pixel. Such a sample is rare (about 1e-7 of the random
-// samples; the simulated fused reference flips none of the 3.9 million of
-// the benchmark image, and an 8- or 16-bit image such as Halide's
-// gray.png has none: k/255 and k/65535 are never within 1e-6 of a
-// boundary (2n-1)/20), so 1e-3 holds the
-// fused rounding with a wide margin; a wrong schedule moves outputs by far
-// more (a pixel off by 1e-2 fails, TestBilateralGridCheckCatchesAnError).
+// compiles a*b + c into one fused multiply-add (nvcc's default), which
+// rounds once instead of twice: with every multiply-add of the algorithm
+// fused (the bins, the blur taps, the lerps), the reference moves by at
+// most 3.6e-7 relative on the benchmark image (measured). A fused bin
+// index, val*(1/r_sigma) + 0.5, can also put a sample whose value lies
+// within an ulp of a bin boundary in the neighbouring bin: that moves a
+// weight of at most 6^3 = 216 (the blurs' centre taps), times the
+// sample's distance from the output's value (about r_sigma, 0.1), over the
+// output's denominator, from about 700 (a pixel in sparse bins) to 10^5 on
+// the test images: from 2e-4 up to 3e-2 at the worst pixel. Such a sample
+// is rare (about 1e-7 of the random samples; the simulated fused
+// reference flips none of the 3.9 million of the benchmark image), and an
+// 8- or 16-bit image such as Halide's gray.png has none (at r_sigma 0.1
+// the boundaries are (2n-1)/20, and k/255 and k/65535 are never within
+// 1e-6 of one). So 1e-3 holds the fused rounding with a wide margin, and a
+// wrong schedule moves outputs by far more (a pixel off by 1e-2 fails:
+// TestBilateralGridCheckCatchesAnError).
 const BilateralGridTol = 1e-3
 
 // NewBilateralGrid builds the algorithm for a w x h image with s_sigma = s
