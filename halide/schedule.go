@@ -851,6 +851,20 @@ func (s *Stage) GPUTile3D(x, y, z, bx, by, bz, tx, ty, tz VarOrRVar, xf, yf, zf 
 	if !s.begin("gpu_tile", x, y, z, bx, by, bz, tx, ty, tz) {
 		return s
 	}
+	// The three loops first, so that a missing one is reported with the
+	// stage's loops as they were.
+	d := s.def("gpu_tile")
+	if d == nil || s.f.err != nil {
+		return s
+	}
+	if _, ok := s.vars("gpu_tile", x, y, z); !ok {
+		return s
+	}
+	for _, v := range []VarOrRVar{x, y, z} {
+		if _, ok := s.findDim(d, "gpu_tile", v.varName()); !ok {
+			return s
+		}
+	}
 	s.Split(x, bx, tx, xf, tail...)
 	s.Split(y, by, ty, yf, tail...)
 	s.Split(z, bz, tz, zf, tail...)
