@@ -341,13 +341,13 @@ func (en env) mayThrough(e ir.Expr, keepers map[string]bool, may func(env, ir.Ex
 	return true
 }
 
-// finiteNonzero reports whether e is a finite nonzero float constant.
 // isFloatZero reports whether e is the float constant 0 (or -0).
 func isFloatZero(e ir.Expr) bool {
 	c, ok := e.(*ir.FloatImm)
 	return ok && c.V == 0
 }
 
+// finiteNonzero reports whether e is a finite nonzero float constant.
 func finiteNonzero(e ir.Expr) bool {
 	c, ok := e.(*ir.FloatImm)
 	return ok && c.V != 0 && !math.IsInf(c.V, 0) && !math.IsNaN(c.V)
