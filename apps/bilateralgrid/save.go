@@ -152,10 +152,7 @@ func save(x extraFlags, w io.Writer) error {
 		}
 		timing = fmt.Sprintf(": median %.4g ms, min %.4g ms over %d runs (%s)", tm.MedianMs, tm.MinMs, tm.Runs, clock)
 	}
-	rel, err := v.Check(out)
-	if err != nil {
-		return err
-	}
+	// The files first, so that a failed check leaves them to look at.
 	if err := os.MkdirAll(x.saveDir, 0o755); err != nil {
 		return err
 	}
@@ -166,6 +163,10 @@ func save(x extraFlags, w io.Writer) error {
 	}
 	if err := writeRaw(outPath, out.(*halide.Buffer[float32]).Data()); err != nil {
 		return err
+	}
+	rel, err := v.Check(out)
+	if err != nil {
+		return fmt.Errorf("%v (the files %s and %s are written)", err, inPath, outPath)
 	}
 	sched := "GPU"
 	if !gpu {
