@@ -22,7 +22,10 @@
 // The check: a plain-Go reference in float32, operation for operation (see
 // algo.BilateralGrid), on an image with a ramp, edges, noise and a few
 // values outside [0, 1]; the tolerance is algo.BilateralGridTol (1e-3
-// relative; 0 is what the CPU path and the emulator give).
+// relative; 0 is what the CPU path and the emulator give). Both schedules
+// also match Halide 14's own output (its CPU build, x86-64 AVX2 with FMA)
+// to float32 rounding: 1.8e-7 on a 96 x 72 image (tests/gpu,
+// TestBilateralGridMatchesHalide14) and 3e-7 at 1536 x 2560.
 //
 // By default the GPU schedule runs on the GPU emulator at 200 x 136 (tiles
 // of 64 and 256 pixels do not divide it) and is checked; -target=cuda
