@@ -127,6 +127,7 @@ func save(x extraFlags, w io.Writer) error {
 		what = x.inFile
 	}
 	v.SetInputs(in, algo.BilateralGridRSigma)
+	v.ForTarget(t)
 	p := halide.NewPipeline(v.Out()).WithTarget(t)
 	out := v.NewOutput()
 	// The emulator runs once (its time says nothing about a GPU); the

@@ -6,6 +6,7 @@ import (
 	"math/rand"
 	"time"
 
+	"github.com/gohalide/gohalide/apps/algo"
 	"github.com/gohalide/gohalide/halide"
 )
 
@@ -34,6 +35,7 @@ func runSchedule(app App, s Schedule, o options, code io.Writer, prog *progress)
 		build = s.CPU
 	}
 	a := build()
+	algo.ForTarget(a, t)
 	p := halide.NewPipeline(a.Out()).WithTarget(t)
 	printCode(app, s, p, o, code)
 
@@ -64,6 +66,7 @@ func runSchedule(app App, s Schedule, o options, code io.Writer, prog *progress)
 
 	// The benchmark, at the benchmark size.
 	b := s.Build()
+	algo.ForTarget(b, t)
 	bp := halide.NewPipeline(b.Out()).WithTarget(t)
 	prog.step(fmt.Sprintf("%s: compiling (cuda) at %s", label, s.Size), func() { err = bp.Compile() })
 	if err != nil {
