@@ -855,6 +855,37 @@ func (s *Stage) GPUTile1D(x, bx, tx VarOrRVar, xf int, tail ...TailStrategy) *St
 	return s.GPUBlocks(bx).GPUThreads(tx)
 }
 
+// GPUTile3D splits x, y and z into tiles of xf × yf × zf threads (Halide's
+// gpu_tile(x, y, z, bx, by, bz, tx, ty, tz, xf, yf, zf, tail)): bx, by, bz
+// become the block indices and tx, ty, tz the thread indices, ordered tx,
+// ty, tz, bx, by, bz (innermost first) in the places x, y and z held;
+// loops between them stay where the splits left them (Halide's tile
+// reorders the same way).
+func (s *Stage) GPUTile3D(x, y, z, bx, by, bz, tx, ty, tz VarOrRVar, xf, yf, zf int, tail ...TailStrategy) *Stage {
+	if !s.begin("gpu_tile", x, y, z, bx, by, bz, tx, ty, tz) {
+		return s
+	}
+	// The three loops first, so that a missing one is reported with the
+	// stage's loops as they were.
+	d := s.def("gpu_tile")
+	if d == nil || s.f.err != nil {
+		return s
+	}
+	if _, ok := s.vars("gpu_tile", x, y, z); !ok {
+		return s
+	}
+	for _, v := range []VarOrRVar{x, y, z} {
+		if _, ok := s.findDim(d, "gpu_tile", v.varName()); !ok {
+			return s
+		}
+	}
+	s.Split(x, bx, tx, xf, tail...)
+	s.Split(y, by, ty, yf, tail...)
+	s.Split(z, bz, tz, zf, tail...)
+	s.Reorder(tx, ty, tz, bx, by, bz)
+	return s.GPUBlocks(bx, by, bz).GPUThreads(tx, ty, tz)
+}
+
 // GPUBlocks is Stage.GPUBlocks on the pure definition.
 func (f *Func) GPUBlocks(vars ...VarOrRVar) *Func {
 	return f.stage0("gpu_blocks").GPUBlocks(vars...).f
@@ -868,6 +899,11 @@ func (f *Func) GPUThreads(vars ...VarOrRVar) *Func {
 // GPUTile is Stage.GPUTile on the pure definition.
 func (f *Func) GPUTile(x, y, bx, by, tx, ty VarOrRVar, xf, yf int, tail ...TailStrategy) *Func {
 	return f.stage0("gpu_tile").GPUTile(x, y, bx, by, tx, ty, xf, yf, tail...).f
+}
+
+// GPUTile3D is Stage.GPUTile3D on the pure definition.
+func (f *Func) GPUTile3D(x, y, z, bx, by, bz, tx, ty, tz VarOrRVar, xf, yf, zf int, tail ...TailStrategy) *Func {
+	return f.stage0("gpu_tile").GPUTile3D(x, y, z, bx, by, bz, tx, ty, tz, xf, yf, zf, tail...).f
 }
 
 // GPUTile1D is Stage.GPUTile1D on the pure definition.
