@@ -936,6 +936,80 @@ func (s *Stage) VThread(v VarOrRVar) *Stage {
 	return s
 }
 
+// NeverPartition keeps the tail guards of the named loops' splits in
+// their steady state (Halide's never_partition): on the GPU, the kernel
+// is not copied into a version without them for the blocks where they
+// hold (gpu_partition). A loop named is one of the stage's loops, or the
+// root of some (x, for x.xo and x.xi). The CPU path does not partition
+// loops, so there the directive changes nothing. Never a change of the
+// answer: the guards are the same, only not moved.
+func (s *Stage) NeverPartition(vars ...VarOrRVar) *Stage {
+	const directive = "never_partition"
+	if !s.begin(directive, vars...) {
+		return s
+	}
+	d := s.def(directive)
+	if d == nil || s.f.err != nil {
+		return s
+	}
+	if _, ok := s.vars(directive, vars...); !ok {
+		return s
+	}
+	for _, v := range vars {
+		found := false
+		for i := range d.Schedule.Dims {
+			if madeFrom(d.Schedule.Dims[i].Name, v.varName()) {
+				d.Schedule.Dims[i].NeverPartition, found = true, true
+			}
+		}
+		if !found {
+			if _, ok := s.findDim(d, directive, v.varName()); !ok {
+				return s
+			}
+		}
+	}
+	return s
+}
+
+// NeverPartitionAll is NeverPartition of every loop of the stage
+// (Halide's never_partition_all).
+func (s *Stage) NeverPartitionAll() *Stage {
+	const directive = "never_partition_all"
+	if !s.begin(directive) {
+		return s
+	}
+	if d := s.def(directive); d != nil {
+		d.Schedule.NeverPartition = true
+	}
+	return s
+}
+
+// NeverPartition is Stage.NeverPartition on the pure definition.
+func (f *Func) NeverPartition(vars ...VarOrRVar) *Func {
+	return f.stage0("never_partition").NeverPartition(vars...).f
+}
+
+// NeverPartitionAll is Stage.NeverPartitionAll on the pure definition.
+func (f *Func) NeverPartitionAll() *Func {
+	return f.stage0("never_partition_all").NeverPartitionAll().f
+}
+
+// madeFrom reports whether the qualified loop name is the loop short or
+// one split from it: "x.xo" and "x.xo.xi" from "xo" or "x".
+func madeFrom(qualified, short string) bool {
+	for q := qualified; q != ""; {
+		if ir.MatchDim(q, short) {
+			return true
+		}
+		i := strings.LastIndex(q, ".")
+		if i < 0 {
+			return false
+		}
+		q = q[:i]
+	}
+	return false
+}
+
 // VThread is Stage.VThread on the pure definition.
 func (f *Func) VThread(v VarOrRVar) *Func { return f.stage0("vthread").VThread(v).f }
 

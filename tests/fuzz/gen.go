@@ -1007,6 +1007,12 @@ func (g *gen) kernel(f *mfunc, si int, st *mstage) {
 			st.dims[st.index(extra)].kind = kBlock
 		}
 	}
+	// Now and then keep a kernel's tail guards where they are.
+	if r := g.rng.Float64(); r < 0.04 {
+		g.emit(Directive{Op: OpNeverPartitionAll, Func: f.name, Stage: si})
+	} else if r < 0.1 {
+		g.emit(Directive{Op: OpNeverPartition, Func: f.name, Stage: si, Vars: []string{st.dims[g.rng.Intn(len(st.dims))].name}})
+	}
 	if g.p(0.45) {
 		g.walkInThreads(f, si, st)
 	}
