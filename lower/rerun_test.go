@@ -71,6 +71,18 @@ func rerunCases() []namedCase {
 		namedCase{"cpu_conv1d", func() *halide.Func { return algo.NewConv1D(100, 7).Out() }},
 		namedCase{"cpu_depthwise", func() *halide.Func { return algo.NewDepthwise(1, 4, 16, 16, 3).Out() }},
 		namedCase{"cpu_conv2d", func() *halide.Func { return algo.NewConv2D(1, 4, 8, 16, 3, 1).Out() }},
+		// Hoisted storage, so that hoist_storage (not idempotent) has
+		// work whatever the random schedules below draw.
+		namedCase{"cpu_hoist_storage", func() *halide.Func {
+			x, y, xo, xi := halide.NewVar("x"), halide.NewVar("y"), halide.NewVar("xo"), halide.NewVar("xi")
+			in := halide.NewImageParam("in", halide.Float32, 2)
+			g, f := halide.NewFunc("g"), halide.NewFunc("f")
+			g.Define(x, y).Is(in.At(x, y).Mul(2))
+			f.Define(x, y).Is(g.At(x.Sub(1), y).Add(g.At(x.Add(1), y)))
+			f.Split(x, xo, xi, 8, halide.GuardWithIf)
+			g.ComputeAt(f, xo).HoistStorageRoot()
+			return f
+		}},
 	)
 	// Random schedules (seed 7: any seed will do; 120 cases, half on
 	// the GPU, is a few seconds).
