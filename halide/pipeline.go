@@ -349,6 +349,13 @@ func (p *Pipeline) build() (*built, error) {
 						images = append(images, imageRef{name: r.Name(), t: r.ElemType(), dims: len(r.Shape()), buf: r})
 					}
 				}
+			case *Func:
+				// An output buffer's shape (Func.Dim): checked below to be
+				// this pipeline's output's.
+				if r != p.out {
+					err = notOutputDimErr(r, p.out.fn.Name)
+					return false
+				}
 			case paramValue:
 				if byName[r.Name()] != r {
 					if err = claim(r.Name(), r, "a Param"); err == nil {
