@@ -10,7 +10,7 @@ type GPUCase struct {
 
 // GPUCases lists every GPU schedule of the package's algorithms: the
 // tensor product's A, B and C, and the GPU schedules of GEMM (split-K
-// included), Conv1D and Depthwise.
+// included), Conv1D, Depthwise and CameraPipe.
 func GPUCases() []GPUCase {
 	var out []GPUCase
 	for _, s := range []struct {
@@ -61,5 +61,10 @@ func GPUCases() []GPUCase {
 			return d
 		}})
 	}
+	out = append(out, GPUCase{"camera_pipe", func() Algorithm {
+		p := NewCameraPipe(250, 94)
+		p.GPUSchedule()
+		return p
+	}})
 	return out
 }
