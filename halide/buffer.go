@@ -514,10 +514,7 @@ func (d Dimension) field(f string) Expr {
 			dims = len(o.Shape())
 		}
 	case *Func:
-		if err := outputDimErr(o, f, d.i); err != nil {
-			return Expr{err: err}
-		}
-		return bufVar(o, d.name, f, d.i)
+		return outputDimVar(o, f, d.i)
 	}
 	if d.i < 0 || d.i >= dims {
 		return Expr{err: ir.Errorf(ir.ErrArgCount, "", "Dim", "%s has %d dimensions; there is no dimension %d", d.name, dims, d.i)}

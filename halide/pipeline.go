@@ -349,11 +349,10 @@ func (p *Pipeline) build() (*built, error) {
 						images = append(images, imageRef{name: r.Name(), t: r.ElemType(), dims: len(r.Shape()), buf: r})
 					}
 				}
-			case *Func:
-				// An output buffer's shape (Func.Dim): checked below to be
-				// this pipeline's output's.
-				if r != p.out {
-					err = notOutputDimErr(r, p.out.fn.Name)
+			case outputDim:
+				// An output buffer's shape (Func.Dim): this pipeline's
+				// output's.
+				if err = checkOutputDim(r, p.out); err != nil {
 					return false
 				}
 			case paramValue:
