@@ -45,6 +45,7 @@ type mstage struct {
 	assoc   bool // an associative update (StageSpec.Assoc): rfactor may apply
 	pure    bool // the stage is the pure definition
 	output  bool // the stage is the output's pure definition
+	single  bool // GPUSingleThread: every loop runs in one GPU thread
 	// cases are the loops of the stage's specializations (the stage's own
 	// dims are its default's).
 	cases []*mstage
@@ -380,6 +381,9 @@ func (g *gen) transitiveConsumers(f *mfunc) []string {
 
 // loopCtx is the context inside loop index li of stage st of f.
 func loopCtx(f *mfunc, st *mstage, li int) ctx {
+	if st.single {
+		return ctxThread // inside the stage's kernel of one thread
+	}
 	c := f.ctx
 	for i := len(st.dims) - 1; i >= li; i-- {
 		switch st.dims[i].kind {
@@ -736,6 +740,10 @@ func (g *gen) stageLoops(f *mfunc, si int, st *mstage) {
 		case ctxHost:
 			if g.p(0.9) {
 				g.kernel(f, si, st)
+			} else if len(st.cases) == 0 && g.p(0.5) {
+				// A kernel of one thread, the stage's loops serial in it.
+				g.emit(Directive{Op: OpGPUSingleThread, Func: f.name, Stage: si})
+				st.single = true
 			}
 		case ctxBlock:
 			if g.p(0.6) {
@@ -999,7 +1007,7 @@ func (g *gen) transform(f *mfunc, si int, st *mstage) {
 	if len(ser) == 0 {
 		return
 	}
-	inKernel := g.gpu && (f.ctx != ctxHost || hasKind(st, kBlock))
+	inKernel := g.gpu && (f.ctx != ctxHost || hasKind(st, kBlock) || st.single)
 	r := g.rng.Float64()
 	switch {
 	case r < 0.3: // split

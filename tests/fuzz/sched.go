@@ -17,30 +17,32 @@ type Op string
 
 // The directives the generator emits. Each is one call of the halide API.
 const (
-	OpSplit         Op = "split"
-	OpFuse          Op = "fuse"
-	OpReorder       Op = "reorder"
-	OpTile          Op = "tile"
-	OpUnroll        Op = "unroll"
-	OpVectorize     Op = "vectorize"
-	OpParallel      Op = "parallel"
-	OpGPUBlocks     Op = "gpu_blocks"
-	OpGPUThreads    Op = "gpu_threads"
-	OpGPUTile       Op = "gpu_tile"
-	OpGPUTile1D     Op = "gpu_tile_1d"
-	OpAtomic        Op = "atomic"
-	OpComputeRoot   Op = "compute_root"
-	OpComputeInline Op = "compute_inline"
-	OpComputeAt     Op = "compute_at"
-	OpStoreRoot     Op = "store_root"
-	OpStoreAt       Op = "store_at"
-	OpStoreIn       Op = "store_in"
-	OpFoldStorage   Op = "fold_storage"
-	OpHoistStorage  Op = "hoist_storage"
-	OpHoistRoot     Op = "hoist_storage_root"
-	OpIn            Op = "in"
-	OpSpecialize    Op = "specialize"
-	OpRFactor       Op = "rfactor"
+	OpSplit      Op = "split"
+	OpFuse       Op = "fuse"
+	OpReorder    Op = "reorder"
+	OpTile       Op = "tile"
+	OpUnroll     Op = "unroll"
+	OpVectorize  Op = "vectorize"
+	OpParallel   Op = "parallel"
+	OpGPUBlocks  Op = "gpu_blocks"
+	OpGPUThreads Op = "gpu_threads"
+	OpGPUTile    Op = "gpu_tile"
+	OpGPUTile1D  Op = "gpu_tile_1d"
+	OpAtomic     Op = "atomic"
+	// OpGPUSingleThread is GPUSingleThread on a stage.
+	OpGPUSingleThread Op = "gpu_single_thread"
+	OpComputeRoot     Op = "compute_root"
+	OpComputeInline   Op = "compute_inline"
+	OpComputeAt       Op = "compute_at"
+	OpStoreRoot       Op = "store_root"
+	OpStoreAt         Op = "store_at"
+	OpStoreIn         Op = "store_in"
+	OpFoldStorage     Op = "fold_storage"
+	OpHoistStorage    Op = "hoist_storage"
+	OpHoistRoot       Op = "hoist_storage_root"
+	OpIn              Op = "in"
+	OpSpecialize      Op = "specialize"
+	OpRFactor         Op = "rfactor"
 )
 
 // NoTail means a split directive passes no tail strategy (TailAuto by
@@ -262,6 +264,8 @@ func (d Directive) GoString(known map[string]string) string {
 		return fmt.Sprintf("%s.GPUTile1D(%s%s%s)", stage, strings.Join(vs, ", "), ints(), tail)
 	case OpAtomic:
 		return fmt.Sprintf("%s.Atomic()", stage)
+	case OpGPUSingleThread:
+		return fmt.Sprintf("%s.GPUSingleThread()", stage)
 	case OpComputeRoot:
 		return fmt.Sprintf("%s.ComputeRoot()", fn)
 	case OpComputeInline:
@@ -455,6 +459,8 @@ func (in *Instance) apply(d Directive) bool {
 		st.GPUTile1D(vs[0], vs[1], vs[2], d.Ints[0], tail...)
 	case OpAtomic:
 		st.Atomic()
+	case OpGPUSingleThread:
+		st.GPUSingleThread()
 	case OpComputeRoot:
 		f.ComputeRoot()
 	case OpComputeInline:
