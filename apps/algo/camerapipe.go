@@ -43,9 +43,10 @@ import (
 //
 // The schedules are in camerapipe_schedules.go.
 type CameraPipe struct {
-	// W and H are the output's width and height (even); the input is
-	// (W + 32) x (H + 24).
-	W, H int
+	// W and H are the output's width and height (even); InW and InH the
+	// raw input's, at least W + 32 and H + 24 (the pipeline reads the
+	// input's columns [8, W + 24) and rows [4, H + 20)).
+	W, H, InW, InH int
 
 	// Inputs, as Halide's generator names them.
 	Input                     *halide.ImageParam // uint16 [x, y]
@@ -114,10 +115,19 @@ func maxN(a halide.Expr, rest ...halide.Expr) halide.Expr {
 	return a
 }
 
-// NewCameraPipe builds the algorithm for a W x H output (W and H even; the
-// input is (W+32) x (H+24), as process.cpp sizes them).
-func NewCameraPipe(W, H int) *CameraPipe {
-	p := &CameraPipe{W: W, H: H}
+// NewCameraPipe builds the algorithm for a W x H output (W and H even)
+// from a (W+32) x (H+24) input.
+func NewCameraPipe(W, H int) *CameraPipe { return newCameraPipe(W, H, W+32, H+24) }
+
+// NewCameraPipeForInput builds the algorithm for an inW x inH raw input,
+// with the output size process.cpp gives it: ((inW - 32) / 32) * 32 by
+// ((inH - 24) / 32) * 32 (2560 x 1920 for the app's 2592 x 1968 image).
+func NewCameraPipeForInput(inW, inH int) *CameraPipe {
+	return newCameraPipe((inW-32)/32*32, (inH-24)/32*32, inW, inH)
+}
+
+func newCameraPipe(W, H, inW, inH int) *CameraPipe {
+	p := &CameraPipe{W: W, H: H, InW: inW, InH: inH}
 	p.Input = halide.NewImageParam("input", halide.UInt16, 2)
 	p.Matrix3200 = halide.NewImageParam("matrix_3200", halide.Float32, 2)
 	p.Matrix7000 = halide.NewImageParam("matrix_7000", halide.Float32, 2)
@@ -336,8 +346,8 @@ func (p *CameraPipe) Name() string { return "camera_pipe" }
 func (p *CameraPipe) Out() *halide.Func { return p.Processed }
 
 // InputWidth and InputHeight are the raw input's size.
-func (p *CameraPipe) InputWidth() int  { return p.W + 32 }
-func (p *CameraPipe) InputHeight() int { return p.H + 24 }
+func (p *CameraPipe) InputWidth() int  { return p.InW }
+func (p *CameraPipe) InputHeight() int { return p.InH }
 
 // Inputs makes a random 10-bit raw image with structure (a diagonal
 // gradient, so that the curve's guard bands, the clamps and both branches

@@ -16,7 +16,7 @@ import (
 // saveRun runs the schedule of target at the benchmark size on the input
 // of seed, checks it, times it and writes the input and the output to dir.
 func saveRun(dir, target string, seed int64, runs int, stdout io.Writer) error {
-	p := algo.NewCameraPipe(benchW, benchH)
+	p := algo.NewCameraPipeForInput(benchInW, benchInH)
 	t := halide.Emulator
 	switch target {
 	case "emulator":

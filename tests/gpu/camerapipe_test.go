@@ -85,7 +85,7 @@ func TestCameraPipeLowerTime(t *testing.T) {
 		{"cpu", func(p *algo.CameraPipe) { p.CPUSchedule(algo.CameraPipeCPUVec) }},
 	} {
 		t.Run(s.name, func(t *testing.T) {
-			p := algo.NewCameraPipe(2560, 1920)
+			p := algo.NewCameraPipeForInput(2592, 1968) // 2560 x 1920
 			s.sched(p)
 			var r0, r1 syscall.Rusage
 			_ = syscall.Getrusage(syscall.RUSAGE_SELF, &r0)
