@@ -72,7 +72,10 @@
 // and may be used in Bound, Specialize conditions and definitions of a
 // pipeline whose output is out. GPUSingleThread runs a small stage (a
 // color matrix, a scalar) as a GPU kernel of one thread, so that the
-// kernels that read it find it on the device.
+// kernels that read it find it on the device. g.ComputeWith(f, v, align...)
+// fuses the loops of two Funcs computed at the same level, from the
+// outermost down to v (Halide's compute_with, with its LoopAlignStrategy
+// per loop: AlignStart, AlignEnd, NoAlign).
 //
 // Names given to NewFunc, NewVar, NewRVar, NewRDom, NewParam and
 // NewImageParam must be non-empty and free of '.' and '$', which the

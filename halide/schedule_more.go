@@ -43,3 +43,63 @@ func (s *Stage) GPUSingleThread() *Stage {
 // GPUSingleThread runs f's pure definition as a GPU kernel of one thread
 // (see Stage.GPUSingleThread).
 func (f *Func) GPUSingleThread() *Func { return f.stage0("gpu_single_thread").GPUSingleThread().f }
+
+// LoopAlignStrategy says how ComputeWith lines up a fused loop whose
+// ranges differ in the two stages (Halide's LoopAlignStrategy).
+type LoopAlignStrategy = ir.LoopAlignStrategy
+
+// The loop alignments of ComputeWith.
+const (
+	AlignAuto  = ir.AlignAuto  // NoAlign, as in Halide
+	AlignStart = ir.AlignStart // the first iterations coincide
+	AlignEnd   = ir.AlignEnd   // the last iterations coincide
+	NoAlign    = ir.NoAlign    // the union of the ranges, each at its own coordinates
+)
+
+// LoopAlign is the alignment of one fused loop of ComputeWith.
+type LoopAlign struct {
+	Var      VarOrRVar
+	Strategy LoopAlignStrategy
+}
+
+// ComputeWith fuses the loops of f's pure definition, from the outermost
+// down to v, with the same loops of g's pure definition (Halide's
+// f.compute_with(g, v, align)): at each iteration of the fused loops g's
+// body runs, then f's, each where its own range has an iteration (the
+// loops run over both ranges, lined up per loop by align: AlignAuto, which
+// is NoAlign, where a loop is not named). f and g must be computed at the
+// same loop level (ComputeAt or ComputeRoot), have no update definitions
+// and no specializations, not read each other, and have the same loops
+// (names and order) from the outermost down to v, all serial or unrolled,
+// outside GPU kernels; Lower checks it and says what is legal. The fused
+// loops change the order of computation, never the result.
+func (f *Func) ComputeWith(g *Func, v VarOrRVar, align ...LoopAlign) *Func {
+	const directive = "compute_with"
+	f = f.begin(directive, v)
+	if f.err != nil {
+		return f
+	}
+	if v == nil {
+		f.failf(ir.ErrBadArgument, directive, "%s.ComputeWith names no loop", f.fn.Name)
+		return f
+	}
+	if err := g.nilErr(directive); err != nil {
+		f.fail(withFunc(err, f.fn.Name, directive))
+		return f
+	}
+	d := &ir.ComputeWithDirective{Func: g.fn.Name, Var: v.varName(), Align: map[string]ir.LoopAlignStrategy{}}
+	for _, a := range align {
+		if a.Var == nil {
+			f.failf(ir.ErrBadArgument, directive, "an alignment of %s.ComputeWith(%s, %s) names no loop", f.fn.Name, g.fn.Name, v.varName())
+			return f
+		}
+		if a.Strategy > ir.NoAlign {
+			f.fail(ir.Errorf(ir.ErrBadArgument, f.fn.Name, directive, "%d is not a loop alignment", uint8(a.Strategy)).
+				WithLegal("AlignAuto, AlignStart, AlignEnd or NoAlign"))
+			return f
+		}
+		d.Align[a.Var.varName()] = a.Strategy
+	}
+	f.fn.Schedule.ComputeWith = d
+	return f
+}

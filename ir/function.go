@@ -187,6 +187,9 @@ type FuncSchedule struct {
 	// Folds are the fold_storage directives: storage of the dimension Var
 	// holds Extent slices, reused modulo Extent (lower/storage_folding.go).
 	Folds []FoldDirective
+	// ComputeWith fuses the loops of f's pure definition with another
+	// Func's (compute_with; lower/compute_with.go); nil when not.
+	ComputeWith *ComputeWithDirective
 }
 
 // FoldDirective asks that the storage of a Func in dimension Var be folded

@@ -156,8 +156,11 @@ func (p *CameraPipe) CPUSchedule(vec int) {
 			VectorizeTail(x, 2*vec, halide.ShiftInwards). // Halide: RoundUp
 			FoldStorage(y, 4)
 	}
-	// Halide: intermediates[1].compute_with(intermediates[0], x, AlignStart
-	// in x and y); see the app's doc.
+	// intermediates[1].compute_with(intermediates[0], x,
+	//     {{x, LoopAlignStrategy::AlignStart}, {y, LoopAlignStrategy::AlignStart}})
+	p.GB.ComputeWith(p.GR, x,
+		halide.LoopAlign{Var: x, Strategy: halide.AlignStart},
+		halide.LoopAlign{Var: y, Strategy: halide.AlignStart})
 	p.Demosaiced.ComputeAt(p.Curved, x).
 		Vectorize(x).
 		Unroll(y).

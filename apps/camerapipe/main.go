@@ -15,9 +15,6 @@
 // Where we deviate from the generator (each is said at its line in
 // apps/algo/camerapipe_schedules.go):
 //
-//   - CPU: g_b.compute_with(g_r, x, AlignStart) is not written; we have no
-//     compute_with, and g_b is computed in a loop nest of its own at the
-//     same level (processed's yi), stored and slid the same way.
 //   - CPU: denoised.prefetch(input, y, y, 2) is not written; we have no
 //     prefetch directive (a hint that never changes the answer; the CPU
 //     path has no way to issue one).
@@ -34,7 +31,9 @@
 //     from the regions before sliding (10 and 5 rows at one iteration).
 //
 // The GPU schedule is written as Halide's, directive for directive
-// (processed.width(), height() and gpu_single_thread included).
+// (processed.width(), height() and gpu_single_thread included), and so is
+// the rest of the CPU schedule (g_b.compute_with(g_r, x, AlignStart in x
+// and y) included).
 //
 // By default the schedule runs on the GPU emulator at 250 x 94 (a partial
 // block in both dimensions) and is checked; -target=cpu checks the CPU
