@@ -3,6 +3,7 @@ package fuzz
 import (
 	"fmt"
 	"math/rand"
+	"sort"
 	"strings"
 
 	"github.com/gohalide/gohalide/halide"
@@ -82,6 +83,9 @@ type mfunc struct {
 	// window is set when f is stored outside the loop it is computed in
 	// (a sliding-window draw).
 	window bool
+	// level is where the Func is computed, as drawn ("root", or the
+	// consumer, its stage and the loop); "" when inline.
+	level string
 }
 
 type gen struct {
@@ -165,6 +169,7 @@ func Generate(a *Algo, gpu bool, rng *rand.Rand) Schedule {
 	for i, name := range g.order {
 		g.schedule(g.funcs[name], i == 0)
 	}
+	g.computeWiths()
 	return g.s
 }
 
@@ -316,7 +321,60 @@ func (g *gen) emit(d Directive) {
 	if d.Op != OpSpecialize && g.curCase > 0 {
 		d.Case = g.curCase
 	}
+	if f, ok := g.funcs[d.Func]; ok {
+		switch d.Op {
+		case OpComputeRoot:
+			f.level = "root"
+		case OpComputeAt:
+			f.level = fmt.Sprintf("%s/%d/%s", d.Consumer, d.ConsumerStage, d.Vars[0])
+		}
+	}
 	g.s = append(g.s, d)
+}
+
+// computeWiths sometimes fuses two Funcs computed at one level
+// (ComputeWith) down to a loop both have, from the outermost, with one
+// alignment; Lower refuses the pairs whose productions are not adjacent or
+// whose loops are not all serial.
+func (g *gen) computeWiths() {
+	byLevel := map[string][]*mfunc{}
+	for _, name := range g.order {
+		f := g.funcs[name]
+		if f.level == "" || f.inline || len(f.stages) != 1 || len(f.stages[0].cases) > 0 || f.stages[0].single {
+			continue
+		}
+		byLevel[f.level] = append(byLevel[f.level], f)
+	}
+	var levels []string
+	for l := range byLevel {
+		levels = append(levels, l)
+	}
+	sort.Strings(levels)
+	for _, l := range levels {
+		fs := byLevel[l]
+		if len(fs) < 2 || !g.p(0.9) {
+			continue
+		}
+		i := g.rng.Intn(len(fs))
+		j := g.rng.Intn(len(fs) - 1)
+		if j >= i {
+			j++
+		}
+		a, b := fs[i].stages[0].dims, fs[j].stages[0].dims
+		var common []string
+		for k := 1; k <= len(a) && k <= len(b); k++ {
+			da, db := a[len(a)-k], b[len(b)-k]
+			if da.name != db.name || !ordered(da.kind) || !ordered(db.kind) {
+				break
+			}
+			common = append(common, da.name)
+		}
+		if len(common) == 0 {
+			continue
+		}
+		g.emit(Directive{Op: OpComputeWith, Func: fs[j].name, Consumer: fs[i].name,
+			Vars: []string{common[g.rng.Intn(len(common))]}, Ints: []int{g.rng.Intn(4)}})
+	}
 }
 
 // schedule draws the compute level and the loop directives of f.

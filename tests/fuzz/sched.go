@@ -31,18 +31,21 @@ const (
 	OpAtomic     Op = "atomic"
 	// OpGPUSingleThread is GPUSingleThread on a stage.
 	OpGPUSingleThread Op = "gpu_single_thread"
-	OpComputeRoot     Op = "compute_root"
-	OpComputeInline   Op = "compute_inline"
-	OpComputeAt       Op = "compute_at"
-	OpStoreRoot       Op = "store_root"
-	OpStoreAt         Op = "store_at"
-	OpStoreIn         Op = "store_in"
-	OpFoldStorage     Op = "fold_storage"
-	OpHoistStorage    Op = "hoist_storage"
-	OpHoistRoot       Op = "hoist_storage_root"
-	OpIn              Op = "in"
-	OpSpecialize      Op = "specialize"
-	OpRFactor         Op = "rfactor"
+	// OpComputeWith is Func.ComputeWith(Consumer, Vars[0]) with the
+	// alignment Ints[0] on every fused loop.
+	OpComputeWith   Op = "compute_with"
+	OpComputeRoot   Op = "compute_root"
+	OpComputeInline Op = "compute_inline"
+	OpComputeAt     Op = "compute_at"
+	OpStoreRoot     Op = "store_root"
+	OpStoreAt       Op = "store_at"
+	OpStoreIn       Op = "store_in"
+	OpFoldStorage   Op = "fold_storage"
+	OpHoistStorage  Op = "hoist_storage"
+	OpHoistRoot     Op = "hoist_storage_root"
+	OpIn            Op = "in"
+	OpSpecialize    Op = "specialize"
+	OpRFactor       Op = "rfactor"
 )
 
 // NoTail means a split directive passes no tail strategy (TailAuto by
@@ -266,6 +269,8 @@ func (d Directive) GoString(known map[string]string) string {
 		return fmt.Sprintf("%s.Atomic()", stage)
 	case OpGPUSingleThread:
 		return fmt.Sprintf("%s.GPUSingleThread()", stage)
+	case OpComputeWith:
+		return fmt.Sprintf("%s.ComputeWith(%s, %s, halide.LoopAlign{Var: %s, Strategy: halide.%v})", fn, cons, vs[0], vs[0], halide.LoopAlignStrategy(d.Ints[0]))
 	case OpComputeRoot:
 		return fmt.Sprintf("%s.ComputeRoot()", fn)
 	case OpComputeInline:
@@ -391,7 +396,7 @@ func (in *Instance) apply(d Directive) bool {
 		return true
 	}
 	var cons *halide.Func
-	if d.Op == OpComputeAt || d.Op == OpStoreAt || d.Op == OpHoistStorage {
+	if d.Op == OpComputeAt || d.Op == OpStoreAt || d.Op == OpHoistStorage || d.Op == OpComputeWith {
 		if cons, ok = in.Funcs[d.Consumer]; !ok {
 			return false
 		}
@@ -461,6 +466,8 @@ func (in *Instance) apply(d Directive) bool {
 		st.Atomic()
 	case OpGPUSingleThread:
 		st.GPUSingleThread()
+	case OpComputeWith:
+		f.ComputeWith(cons, vs[0], halide.LoopAlign{Var: vs[0], Strategy: halide.LoopAlignStrategy(d.Ints[0])})
 	case OpComputeRoot:
 		f.ComputeRoot()
 	case OpComputeInline:
