@@ -61,8 +61,10 @@ var receivers = map[string][]receiver{
 		{"Tuple{}", func() any { return halide.Tuple{} }, true},
 		{"NewTuple(x, 1)", func() any { return halide.NewTuple(x, 1) }, false},
 	},
-	"RangeSpec":   {{"RangeSpec{}", func() any { return halide.RangeSpec{} }, false}},
-	"RFactorPair": {{"RFactorPair{}", func() any { return halide.RFactorPair{} }, false}},
+	"RangeSpec":         {{"RangeSpec{}", func() any { return halide.RangeSpec{} }, false}},
+	"RFactorPair":       {{"RFactorPair{}", func() any { return halide.RFactorPair{} }, false}},
+	"LoopAlign":         {{"LoopAlign{}", func() any { return halide.LoopAlign{} }, false}},
+	"LoopAlignStrategy": {{"LoopAlignStrategy(99)", func() any { return halide.LoopAlignStrategy(99) }, false}},
 	"RDom": {
 		{"(*RDom)(nil)", func() any { return (*halide.RDom)(nil) }, true},
 		{"&RDom{}", func() any { return &halide.RDom{} }, true},
