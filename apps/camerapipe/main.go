@@ -9,15 +9,19 @@
 //
 // One schedule, "halide", the generator's own: its GPU schedule on the
 // emulator and CUDA (CameraPipe.GPUSchedule), its CPU schedule on
-// -target=cpu (CameraPipe.CPUSchedule, vectors of 2*16 uint16 as on an
-// AVX2 host). The output is compared with the plain-Go reference exactly.
+// -target=cpu (CameraPipe.CPUSchedule, vectors of 2*16 uint16 as Halide
+// picks on an AVX2 host; on an AVX-512 one it picks 2*32, which
+// CPUSchedule(32) writes). The output is compared with the plain-Go
+// reference exactly, on every target (see algo.CameraPipe).
 //
 // Where we deviate from the generator (each is said at its line in
 // apps/algo/camerapipe_schedules.go):
 //
 //   - CPU: denoised.prefetch(input, y, y, 2) is not written; we have no
-//     prefetch directive (a hint that never changes the answer; the CPU
-//     path has no way to issue one).
+//     prefetch directive: it is a hint that never changes the answer, our
+//     CPU path (an interpreter of the lowered statement) has no way to
+//     issue one, and a CUDA-only L2 prefetch would not serve this app,
+//     whose GPU schedule has none.
 //   - CPU: the vector loops of curved, deinterleaved, g_r and g_b round up
 //     in Halide (RoundUp) and shift inwards here (ShiftInwards, Halide's
 //     default for them): Halide's producers compute only what consumers
