@@ -30,7 +30,8 @@ package lower
 // bodies are independent, so any interleaving gives the same values.
 //
 // Before: sliding_window (the regions are final). After: the productions
-// of each compute_with pair share their outer loops.
+// of each compute_with pair share their outer loops; a second run finds
+// them fused and changes nothing.
 
 import (
 	"fmt"
@@ -247,6 +248,10 @@ func fuseProductions(s ir.Stmt, p cwPair, inKernel bool, done *bool, errp *error
 				other := p.parent.Name
 				if prod.Func == p.parent.Name {
 					other = p.child.Name
+				}
+				if in, ok := prod.Body.(*ir.ProducerConsumer); ok && in.Producer && in.Func == other {
+					*done = true // fused already (a second run)
+					return x
 				}
 				cb := cons.Body
 				// The other's storage may be allocated here too, inside
