@@ -2,6 +2,7 @@ package halide
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -55,6 +56,15 @@ func (s *Stage) begin(directive string, vs ...VarOrRVar) bool {
 	}
 	s.f.begin(directive, vs...)
 	return true
+}
+
+// beginDef begins directive (see begin) and returns the definition it
+// schedules (see def), or nil when there is none to schedule.
+func (s *Stage) beginDef(directive string, vs ...VarOrRVar) *ir.Definition {
+	if !s.begin(directive, vs...) {
+		return nil
+	}
+	return s.def(directive)
 }
 
 func (s *Stage) def(directive string) *ir.Definition {
@@ -445,10 +455,7 @@ func (s *Stage) Serial(v VarOrRVar) *Stage { return s.setKind("serial", v, ir.Se
 // Atomic makes the stage's stores atomic, so that a scatter whose
 // iterations may collide can run in parallel.
 func (s *Stage) Atomic() *Stage {
-	if !s.begin("atomic") {
-		return s
-	}
-	if d := s.def("atomic"); d != nil {
+	if d := s.beginDef("atomic"); d != nil {
 		d.Schedule.Atomic = true
 	}
 	return s
@@ -540,36 +547,41 @@ func (f *Func) ComputeRoot() *Func {
 // stage of consumer needs, inside that loop.
 func (f *Func) ComputeAt(consumer *Func, v VarOrRVar) *Func {
 	f = f.begin("compute_at", v)
-	if !f.levelArgs("compute_at", consumer.nilErr("") != nil, v) {
-		return f
+	if l, ok := f.levelAt("compute_at", consumer, -1, v); ok {
+		f.fn.Schedule.Compute = l
+		f.fn.Schedule.ExplicitInline = false
 	}
-	f.fn.Schedule.Compute = ir.LoopLevel{Kind: ir.LevelAt, Func: consumer.fn.Name, Stage: -1, Var: v.varName()}
-	f.fn.Schedule.ExplicitInline = false
 	return f
 }
 
 // ComputeAtStage is ComputeAt for a loop of a given stage of the consumer.
 func (f *Func) ComputeAtStage(consumer *Stage, v VarOrRVar) *Func {
 	f = f.begin("compute_at", v)
-	if !f.levelArgs("compute_at", consumer == nil || consumer.f.nilErr("") != nil, v) {
-		return f
+	var cf *Func
+	stage := -1
+	if consumer != nil {
+		cf, stage = consumer.f, consumer.idx
 	}
-	f.fn.Schedule.Compute = ir.LoopLevel{Kind: ir.LevelAt, Func: consumer.f.fn.Name, Stage: consumer.idx, Var: v.varName()}
-	f.fn.Schedule.ExplicitInline = false
+	if l, ok := f.levelAt("compute_at", cf, stage, v); ok {
+		f.fn.Schedule.Compute = l
+		f.fn.Schedule.ExplicitInline = false
+	}
 	return f
 }
 
-// levelArgs checks the arguments of a loop-level directive.
-func (f *Func) levelArgs(directive string, nilConsumer bool, v VarOrRVar) bool {
+// levelAt is the loop level of a loop-level directive: loop v of stage
+// stage of consumer (-1: its last stage). It is false, with the error
+// recorded on f, when consumer or v is missing.
+func (f *Func) levelAt(directive string, consumer *Func, stage int, v VarOrRVar) (ir.LoopLevel, bool) {
 	switch {
-	case nilConsumer:
+	case consumer.nilErr("") != nil:
 		f.failf(ir.ErrComputeAt, directive, "the consumer is nil (or a zero Func or Stage)")
-		return false
+		return ir.LoopLevel{}, false
 	case v == nil || v.varName() == "":
 		f.failf(ir.ErrComputeAt, directive, "the loop var is nil or unnamed")
-		return false
+		return ir.LoopLevel{}, false
 	}
-	return true
+	return ir.LoopLevel{Kind: ir.LevelAt, Func: consumer.fn.Name, Stage: stage, Var: v.varName()}, true
 }
 
 // ComputeInline substitutes f into its consumers (the default for Funcs
@@ -592,10 +604,9 @@ func (f *Func) StoreRoot() *Func {
 // enclose the compute level).
 func (f *Func) StoreAt(consumer *Func, v VarOrRVar) *Func {
 	f = f.begin("store_at", v)
-	if !f.levelArgs("store_at", consumer.nilErr("") != nil, v) {
-		return f
+	if l, ok := f.levelAt("store_at", consumer, -1, v); ok {
+		f.fn.Schedule.Store = l
 	}
-	f.fn.Schedule.Store = ir.LoopLevel{Kind: ir.LevelAt, Func: consumer.fn.Name, Stage: -1, Var: v.varName()}
 	return f
 }
 
@@ -607,10 +618,9 @@ func (f *Func) StoreAt(consumer *Func, v VarOrRVar) *Func {
 // loop (compute_at), and the loops between must be serial.
 func (f *Func) HoistStorage(consumer *Func, v VarOrRVar) *Func {
 	f = f.begin("hoist_storage")
-	if !f.levelArgs("hoist_storage", consumer.nilErr("") != nil, v) {
-		return f
+	if l, ok := f.levelAt("hoist_storage", consumer, -1, v); ok {
+		f.fn.Schedule.Hoist = l
 	}
-	f.fn.Schedule.Hoist = ir.LoopLevel{Kind: ir.LevelAt, Func: consumer.fn.Name, Stage: -1, Var: v.varName()}
 	return f
 }
 
@@ -686,6 +696,10 @@ func (f *Func) In(consumers ...*Func) *Func {
 		w.Define(args...).Is(f.AtTuple(args...))
 		return w
 	})
+	if err == nil && w.clone {
+		err = ir.Errorf(ir.ErrSchedule, f.fn.Name, "in", "%s already reads a clone of %s (%s, made by CloneIn), so it cannot read a wrapper too", strings.TrimPrefix(w.fn.Name, f.fn.Name+"_clone_in_"), f.fn.Name, w.fn.Name).
+			WithLegal("one of %s.In(g) and %s.CloneIn(g) per consumer g", f.fn.Name, f.fn.Name)
+	}
 	if err != nil {
 		f.fail(err)
 		w = newFunc(wrapperName(f.fn.Name, consumers))
@@ -868,10 +882,7 @@ func (f *Func) GPUTile1D(x, bx, tx VarOrRVar, xf int, tail ...TailStrategy) *Fun
 // unrolls it, so each thread computes the points of every virtual thread,
 // interleaved. Its extent must be a constant.
 func (s *Stage) VThread(v VarOrRVar) *Stage {
-	if !s.begin("vthread", v) {
-		return s
-	}
-	d := s.def("vthread")
+	d := s.beginDef("vthread", v)
 	if d == nil || s.f.err != nil {
 		return s
 	}
@@ -946,23 +957,8 @@ func (f *Func) ReorderStorage(vars ...Var) *Func {
 // of the window on its own.
 func (f *Func) FoldStorage(v Var, extent int) *Func {
 	const directive = "fold_storage"
-	f = f.begin(directive, v)
-	if f.fn.Pure == nil {
-		f.failf(ir.ErrSchedule, directive, "%s is scheduled before it has a definition", f.fn.Name)
-		return f
-	}
-	found := false
-	for _, a := range f.fn.Args {
-		found = found || a == v.name
-	}
-	if !found {
-		f.fail(ir.Errorf(ir.ErrUnknownVar, f.fn.Name, directive, "%s has no pure var %s", f.fn.Name, v.name).
-			WithLegal("one of %s", strings.Join(f.fn.Args, ", ")))
-		return f
-	}
-	if extent < 1 {
-		f.fail(ir.Errorf(ir.ErrBadArgument, f.fn.Name, directive, "fold_storage of %s in %s by %d", f.fn.Name, v.name, extent).
-			WithLegal("an extent of at least 1"))
+	f = f.beginStorage(directive, v, extent)
+	if f.Err() != nil {
 		return f
 	}
 	for i, d := range f.fn.Schedule.Folds {
@@ -973,6 +969,72 @@ func (f *Func) FoldStorage(v Var, extent int) *Func {
 	}
 	f.fn.Schedule.Folds = append(f.fn.Schedule.Folds, ir.FoldDirective{Var: v.name, Extent: int64(extent)})
 	return f
+}
+
+// AlignStorage pads the storage of f in dimension v to a multiple of
+// alignment elements (Halide's align_storage): the extent of every
+// allocation of f in v is rounded up, so the strides of the dimensions
+// stored outside v are multiples of alignment. Padding the rows of a
+// shared tile is the usual way to spread a warp's column accesses over
+// the shared-memory banks (the report's "bank conflicts" column shows the
+// effect). The computed region does not change.
+func (f *Func) AlignStorage(v Var, alignment int) *Func {
+	f = f.beginStorage("align_storage", v, alignment)
+	if f.Err() == nil {
+		f.storageDim(v.name).Align = int64(alignment)
+	}
+	return f
+}
+
+// BoundStorage fixes the extent of f's storage in dimension v to extent
+// elements, whatever the region computed (Halide's bound_storage with a
+// constant): an allocation whose size was known only at run time gets a
+// constant one (on the stack, or in registers inside a GPU kernel). When
+// the region a realization needs is larger, Lower fails where that is
+// known then, and the run fails before it computes anything otherwise
+// (ErrSchedule); inside a GPU kernel the region's size must have a
+// constant bound.
+func (f *Func) BoundStorage(v Var, extent int) *Func {
+	f = f.beginStorage("bound_storage", v, extent)
+	if f.Err() == nil {
+		f.storageDim(v.name).Bound = int64(extent)
+	}
+	return f
+}
+
+// beginStorage begins a directive on the storage of f in its pure var v
+// with a size n (an extent or an alignment) that must be at least 1.
+func (f *Func) beginStorage(directive string, v Var, n int) *Func {
+	f = f.begin(directive, v)
+	if f.Err() != nil {
+		return f
+	}
+	if f.fn.Pure == nil {
+		f.failf(ir.ErrSchedule, directive, "%s is scheduled before it has a definition", f.fn.Name)
+		return f
+	}
+	if !slices.Contains(f.fn.Args, v.name) {
+		f.fail(ir.Errorf(ir.ErrUnknownVar, f.fn.Name, directive, "%s has no pure var %s", f.fn.Name, v.name).
+			WithLegal("one of %s", strings.Join(f.fn.Args, ", ")))
+		return f
+	}
+	if n < 1 {
+		f.fail(ir.Errorf(ir.ErrBadArgument, f.fn.Name, directive, "%s of %s in %s by %d", directive, f.fn.Name, v.name, n).
+			WithLegal("a size of at least 1"))
+	}
+	return f
+}
+
+// storageDim returns f's StorageDim entry for the var v, adding it.
+func (f *Func) storageDim(v string) *ir.StorageDim {
+	sd := &f.fn.Schedule
+	for i := range sd.StorageDims {
+		if sd.StorageDims[i].Var == v {
+			return &sd.StorageDims[i]
+		}
+	}
+	sd.StorageDims = append(sd.StorageDims, ir.StorageDim{Var: v})
+	return &sd.StorageDims[len(sd.StorageDims)-1]
 }
 
 // TraceStores makes every store to f call Options.Trace with f's name, the

@@ -50,27 +50,20 @@ type Associative struct {
 	Y ir.Expr
 }
 
+// assocBinary is the binary operator of each AssocOp that is one;
+// assocIntrinsic the bitwise intrinsic of each other.
+var (
+	assocBinary    = map[AssocOp]ir.BinOp{AssocAdd: ir.Add, AssocMul: ir.Mul, AssocMin: ir.Min, AssocMax: ir.Max, AssocAnd: ir.And, AssocOr: ir.Or, AssocXor: ir.NE}
+	assocIntrinsic = map[AssocOp]string{AssocBitAnd: ir.IntrinsicBitAnd, AssocBitOr: ir.IntrinsicBitOr, AssocBitXor: ir.IntrinsicBitXor}
+)
+
 // Make returns a op b.
 func (op AssocOp) Make(a, b ir.Expr) ir.Expr {
-	switch op {
-	case AssocAdd:
-		return ir.Bin(ir.Add, a, b)
-	case AssocMul:
-		return ir.Bin(ir.Mul, a, b)
-	case AssocMin:
-		return ir.Bin(ir.Min, a, b)
-	case AssocMax:
-		return ir.Bin(ir.Max, a, b)
-	case AssocAnd:
-		return ir.Bin(ir.And, a, b)
-	case AssocOr:
-		return ir.Bin(ir.Or, a, b)
-	case AssocXor:
-		return ir.Bin(ir.NE, a, b)
-	case AssocBitAnd:
-		return ir.Bitwise(ir.IntrinsicBitAnd, a, b)
-	case AssocBitOr:
-		return ir.Bitwise(ir.IntrinsicBitOr, a, b)
+	if bin, ok := assocBinary[op]; ok {
+		return ir.Bin(bin, a, b)
+	}
+	if name, ok := assocIntrinsic[op]; ok {
+		return ir.Bitwise(name, a, b)
 	}
 	return ir.Bitwise(ir.IntrinsicBitXor, a, b)
 }
@@ -110,33 +103,22 @@ func (op AssocOp) Identity(t ir.Type) ir.Expr {
 func assocOpOf(e ir.Expr) (AssocOp, bool) {
 	switch e := e.(type) {
 	case *ir.Binary:
-		switch e.Op {
-		case ir.Add, ir.Sub:
-			return AssocAdd, true
-		case ir.Mul:
-			return AssocMul, true
-		case ir.Min:
-			return AssocMin, true
-		case ir.Max:
-			return AssocMax, true
-		case ir.And:
-			return AssocAnd, true
-		case ir.Or:
-			return AssocOr, true
-		case ir.NE:
-			return AssocXor, e.A.Type().IsBool()
+		if e.Op == ir.Sub {
+			return AssocAdd, true // a - b is a + (0 - b)
+		}
+		for op, bin := range assocBinary {
+			if bin == e.Op {
+				return op, op != AssocXor || e.A.Type().IsBool()
+			}
 		}
 	case *ir.Call:
 		if e.Kind != ir.CallIntrinsic || len(e.Args) != 2 {
 			return 0, false
 		}
-		switch e.Name {
-		case ir.IntrinsicBitAnd:
-			return AssocBitAnd, true
-		case ir.IntrinsicBitOr:
-			return AssocBitOr, true
-		case ir.IntrinsicBitXor:
-			return AssocBitXor, true
+		for op, name := range assocIntrinsic {
+			if name == e.Name {
+				return op, true
+			}
 		}
 	}
 	return 0, false
@@ -170,6 +152,33 @@ func gather(op AssocOp, e ir.Expr, neg bool, ts []term) []term {
 // among the operands of the op's tree, at exactly the update's args, and
 // not subtracted.
 func ProveAssociative(f string, args []ir.Expr, value ir.Expr) (Associative, bool) {
+	return proveAssociative(f, args, value, 0)
+}
+
+// ProveAssociativeTuple is ProveAssociative for the update of a Tuple Func
+// (value an ir.MakeTuple of its values): each value i must be
+// f(args)[i] op_i Y_i with no Y reading f, so the values reduce
+// independently (a sum and a sum of squares; not argmax, whose values
+// depend on each other, which would need Halide's solver). It returns one
+// Associative per value.
+func ProveAssociativeTuple(f string, args []ir.Expr, value ir.Expr) ([]Associative, bool) {
+	vals := ir.TupleValues(value)
+	if len(vals) < 2 {
+		return nil, false
+	}
+	out := make([]Associative, len(vals))
+	for i, v := range vals {
+		a, ok := proveAssociative(f, args, v, i)
+		if !ok {
+			return nil, false
+		}
+		out[i] = a
+	}
+	return out, true
+}
+
+// proveAssociative is ProveAssociative with f(args) the value index of f.
+func proveAssociative(f string, args []ir.Expr, value ir.Expr, index int) (Associative, bool) {
 	op, ok := assocOpOf(value)
 	if !ok {
 		return Associative{}, false
@@ -177,7 +186,7 @@ func ProveAssociative(f string, args []ir.Expr, value ir.Expr) (Associative, boo
 	self := -1
 	ts := gather(op, value, false, nil)
 	for i, t := range ts {
-		if isSelfCall(f, args, t.e) && !t.neg && self < 0 {
+		if isSelfCall(f, args, index, t.e) && !t.neg && self < 0 {
 			self = i
 			continue
 		}
@@ -205,10 +214,11 @@ func ProveAssociative(f string, args []ir.Expr, value ir.Expr) (Associative, boo
 	return Associative{Op: op, Y: y}, true
 }
 
-// isSelfCall reports whether e is a call to f at exactly args.
-func isSelfCall(f string, args []ir.Expr, e ir.Expr) bool {
+// isSelfCall reports whether e is a call to value index of f at exactly
+// args.
+func isSelfCall(f string, args []ir.Expr, index int, e ir.Expr) bool {
 	c, ok := e.(*ir.Call)
-	if !ok || c.Kind != ir.CallFunc || c.Name != f || len(c.Args) != len(args) {
+	if !ok || c.Kind != ir.CallFunc || c.Name != f || c.Index != index || len(c.Args) != len(args) {
 		return false
 	}
 	for i := range c.Args {

@@ -103,15 +103,23 @@ func (s shareLoops) isIndex(name string) bool {
 // (st.kernels) and of the extracted kernels.
 func (st *State) shareLoops() shareLoops {
 	out := shareLoops{}
-	for _, k := range st.kernels {
-		for n, l := range k.Shares {
+	add := func(shares map[string]ir.ShareLoop) {
+		for n, l := range shares {
+			// The kernels of a specialization's cases may each have a
+			// share loop of this name, with a flat index let in one and
+			// none in another (a one-point region): keep the index, so
+			// the union does not depend on the order of the records.
+			if old, ok := out[n]; ok && l.Index == "" {
+				l.Index = old.Index
+			}
 			out[n] = l
 		}
 	}
+	for _, k := range st.kernels {
+		add(k.Shares)
+	}
 	for _, k := range st.Kernels {
-		for n, l := range k.Shares {
-			out[n] = l
-		}
+		add(k.Shares)
 	}
 	return out
 }
@@ -124,33 +132,11 @@ func and(a, b ir.Expr) ir.Expr {
 	return ir.AndE(a, b)
 }
 
-// accesses returns the buffers s loads from and stores to. Loads and
-// stores inside Allocates of s itself are included.
-func accesses(s ir.Stmt) (reads, writes map[string]bool) {
-	reads, writes = map[string]bool{}, map[string]bool{}
-	ir.WalkStmt(s, func(x ir.Stmt) bool {
-		if st, ok := x.(*ir.Store); ok {
-			writes[st.Buf] = true
-		}
-		return true
-	}, func(e ir.Expr) bool {
-		if l, ok := e.(*ir.Load); ok {
-			reads[l.Buf] = true
-		}
-		return true
-	})
-	return reads, writes
-}
-
 func containsBarrier(s ir.Stmt) bool {
-	found := false
-	ir.WalkStmt(s, func(x ir.Stmt) bool {
-		if _, ok := x.(*ir.Barrier); ok {
-			found = true
-		}
-		return !found
-	}, nil)
-	return found
+	return ir.ContainsStmt(s, func(x ir.Stmt) bool {
+		_, ok := x.(*ir.Barrier)
+		return ok
+	})
 }
 
 func sortedKeys(m map[string]bool) []string {
@@ -169,12 +155,15 @@ func sortedKeys(m map[string]bool) []string {
 // Lower; it is left as it is, correct and slower.
 const maxOptimizedKernelNodes = 200000
 
-// tooLargeToOptimize reports whether kernel k has more than
-// maxOptimizedKernelNodes nodes, logging that the pass leaves it alone.
-func tooLargeToOptimize(st *State, pass string, k *ir.Kernel) bool {
-	if stmtNodes(k.Body, maxOptimizedKernelNodes) <= maxOptimizedKernelNodes {
-		return false
-	}
-	st.logf(3, "  %s: %s left as it is: more than %d nodes\n", pass, k.Name, maxOptimizedKernelNodes)
-	return true
+// optimizeKernels replaces each kernel k of st by f(k) (mapKernels),
+// leaving a kernel of more than maxOptimizedKernelNodes nodes as it is
+// (logged).
+func optimizeKernels(st *State, pass string, f func(*ir.Kernel) *ir.Kernel) error {
+	return mapKernels(st, func(k *ir.Kernel) (*ir.Kernel, ir.Stmt, error) {
+		if ir.StmtExceeds(k.Body, maxOptimizedKernelNodes) {
+			st.logf(3, "  %s: %s left as it is: more than %d nodes\n", pass, k.Name, maxOptimizedKernelNodes)
+			return k, nil, nil
+		}
+		return f(k), nil, nil
+	})
 }

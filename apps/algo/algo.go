@@ -35,6 +35,22 @@ type Algorithm interface {
 	Check(out halide.BufferRef) (maxRelErr float64, err error)
 }
 
+// TargetTolerant is an Algorithm whose Check accepts a tolerance on some
+// target (local_laplacian: identical outputs on the CPU and the emulator,
+// a stated tolerance on CUDA, which contracts multiply-adds into FMAs).
+type TargetTolerant interface {
+	// ForTarget sets the tolerance of Check for outputs computed on t.
+	ForTarget(t halide.Target)
+}
+
+// ForTarget tells a, if it is TargetTolerant, the target its output is
+// computed on; other algorithms' checks do not depend on it.
+func ForTarget(a Algorithm, t halide.Target) {
+	if tt, ok := a.(TargetTolerant); ok {
+		tt.ForTarget(t)
+	}
+}
+
 // ErrNoInputs is returned by Check when Inputs has not been called.
 var ErrNoInputs = errors.New("algo: Inputs has not been called")
 

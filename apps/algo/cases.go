@@ -9,8 +9,8 @@ type GPUCase struct {
 }
 
 // GPUCases lists every GPU schedule of the package's algorithms: the
-// tensor product's A, B and C, and the GPU schedules of GEMM (split-K
-// included), Conv1D, Depthwise and CameraPipe.
+// tensor product's A, B and C, the GPU schedules of GEMM (split-K
+// included), Conv1D and Depthwise, local_laplacian's and camera_pipe's.
 func GPUCases() []GPUCase {
 	var out []GPUCase
 	for _, s := range []struct {
@@ -61,6 +61,11 @@ func GPUCases() []GPUCase {
 			return d
 		}})
 	}
+	out = append(out, GPUCase{"local_laplacian_gpu", func() Algorithm {
+		v := NewLocalLaplacian(100, 70, 8)
+		v.GPUSchedule()
+		return v
+	}})
 	out = append(out, GPUCase{"camera_pipe", func() Algorithm {
 		p := NewCameraPipe(250, 94)
 		p.GPUSchedule()

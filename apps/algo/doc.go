@@ -1,7 +1,9 @@
 // Package algo holds the algorithms of the bundled apps without their
 // schedules: the tensor product of Halide issue #8427 (gather, per-offset
 // matrix product, scatter), a depthwise 2-D convolution, a full 1-D
-// convolution and a matrix product (GEMM).
+// convolution, a matrix product (GEMM) and Halide's local_laplacian
+// (LocalLaplacian, a uint16 image filter whose Check wants the output
+// identical to the reference; see its doc).
 //
 // Each algorithm is a struct built by a constructor (NewTensorProduct,
 // NewDepthwise, NewConv1D, NewGEMM) that defines the Funcs and nothing
@@ -50,4 +52,6 @@
 //   - Conv1D: a[i], b[j], output[i] with i in [0, M+N-1).
 //   - GEMM: a[k, i] (an M×K row-major matrix), b[j, k] (K×N row-major),
 //     output[j, i] (M×N row-major): C[i][j] = sum_k A[i][k] B[k][j].
+//   - LocalLaplacian: input[x, y, c] and output[x, y, c], uint16 (Halide's
+//     layout: x fastest, then y, then the channel).
 package algo

@@ -63,6 +63,7 @@ var receivers = map[string][]receiver{
 	},
 	"RangeSpec":         {{"RangeSpec{}", func() any { return halide.RangeSpec{} }, false}},
 	"RFactorPair":       {{"RFactorPair{}", func() any { return halide.RFactorPair{} }, false}},
+	"ImplicitArgs":      {{"Implicit", func() any { return halide.Implicit }, false}},
 	"LoopAlign":         {{"LoopAlign{}", func() any { return halide.LoopAlign{} }, false}},
 	"LoopAlignStrategy": {{"LoopAlignStrategy(99)", func() any { return halide.LoopAlignStrategy(99) }, false}},
 	"RDom": {
@@ -214,6 +215,7 @@ var functions = map[string]func() (result any, bad bool){
 	"Argmax":               func() (any, bool) { return halide.Argmax(halide.Expr{}), true },
 	"Argmin":               func() (any, bool) { return halide.Argmin((*halide.RDom)(nil)), true },
 	"NewTuple":             func() (any, bool) { return halide.NewTuple(), true },
+	"ImplicitVar":          func() (any, bool) { return halide.ImplicitVar(-1), true },
 	"SelectTuple":          func() (any, bool) { return halide.SelectTuple(nil, halide.Tuple{}, halide.Tuple{}), true },
 	"Unbounded":            func() (any, bool) { return halide.Unbounded(), false },
 	"UnsafePromiseClamped": func() (any, bool) { return halide.UnsafePromiseClamped(halide.Expr{}, 0, 1), true },

@@ -122,6 +122,7 @@ func Generate(a *Algo, gpu bool, rng *rand.Rand) Schedule {
 	if gpu {
 		pIn = 0.4
 	}
+	wrapped := map[[2]string]bool{} // {Src, consumer}: an In wrapper serves it
 	for _, w := range a.Wraps {
 		if g.rng.Float64() >= pIn {
 			continue
@@ -136,6 +137,7 @@ func Generate(a *Algo, gpu bool, rng *rand.Rand) Schedule {
 		// Sometimes the global wrapper, Src.In(): every consumer of Src
 		// reads it, which for a Src with one consumer is the same.
 		g.s = append(g.s, Directive{Op: OpIn, Func: w.Src, Consumer: w.Consumer, Wrapper: name, Tail: NoTail, Global: g.p(0.3)})
+		wrapped[[2]string{w.Src, w.Consumer}] = true
 		mf := &mfunc{name: name}
 		st := &mstage{pure: true}
 		for _, n := range w.Dims {
@@ -164,6 +166,7 @@ func Generate(a *Algo, gpu bool, rng *rand.Rand) Schedule {
 			}
 		}
 	}
+	g.clones(wrapped)
 	g.rfactors()
 	g.funcs[g.order[0]].stages[0].output = true
 	for i, name := range g.order {
@@ -174,6 +177,83 @@ func Generate(a *Algo, gpu bool, rng *rand.Rand) Schedule {
 }
 
 func (g *gen) p(x float64) bool { return g.rng.Float64() < x }
+
+// pClone is the share of (Func, consumer) pairs the generator clones for
+// that consumer (CloneIn), where the Func has another consumer too.
+const pClone = 0.12
+
+// clones draws CloneIn of Funcs for one of their consumers: the clone is a
+// copy of the Func's stages (drawn before any directive of the Func, so
+// its schedule is the default), called by that consumer only; what the
+// Func calls is called by the clone too. wrapped holds the pairs an In
+// wrapper already serves.
+func (g *gen) clones(wrapped map[[2]string]bool) {
+	for _, name := range append([]string(nil), g.order...) {
+		src := g.funcs[name]
+		if src == nil || name == g.order[0] || !g.isAlgoFunc(name) {
+			continue
+		}
+		var consumers []string
+		seen := map[string]bool{}
+		for _, c := range src.consumers {
+			if !seen[c.Func] && g.isAlgoFunc(c.Func) && !wrapped[[2]string{name, c.Func}] {
+				seen[c.Func] = true
+				consumers = append(consumers, c.Func)
+			}
+		}
+		if len(seen) < 2 || !g.p(pClone) {
+			continue
+		}
+		cons := consumers[g.rng.Intn(len(consumers))]
+		clone := name + "_clone_in_" + cons
+		if _, dup := g.funcs[clone]; dup {
+			continue
+		}
+		g.s = append(g.s, Directive{Op: OpCloneIn, Func: name, Consumer: cons, Wrapper: clone, Tail: NoTail})
+		mf := &mfunc{name: clone}
+		for _, st := range src.stages {
+			c := *st
+			c.dims = append([]mdim(nil), st.dims...)
+			c.cases = nil
+			mf.stages = append(mf.stages, &c)
+		}
+		var rest []StageRef
+		for _, c := range src.consumers {
+			if c.Func == cons {
+				mf.consumers = append(mf.consumers, c)
+			} else {
+				rest = append(rest, c)
+			}
+		}
+		src.consumers = rest
+		for _, qn := range g.order {
+			q := g.funcs[qn]
+			for _, c := range q.consumers {
+				if c.Func == name {
+					q.consumers = append(q.consumers, StageRef{clone, c.Stage})
+				}
+			}
+		}
+		g.funcs[clone] = mf
+		for i, n := range g.order {
+			if n == cons {
+				g.order = append(g.order[:i+1], append([]string{clone}, g.order[i+1:]...)...)
+				break
+			}
+		}
+	}
+}
+
+// isAlgoFunc says whether name is one of the algorithm's own Funcs (not
+// a wrapper, clone or intermediate the schedule made).
+func (g *gen) isAlgoFunc(name string) bool {
+	for _, fs := range g.a.Funcs {
+		if fs.Name == name {
+			return true
+		}
+	}
+	return false
+}
 
 // pRFactor is the share of associative updates the generator rfactors
 // (and of the intermediates' updates, again).
@@ -471,6 +551,9 @@ func (g *gen) computeLevel(f *mfunc) {
 	case r < 0.45 || len(cons) == 0:
 		g.emit(Directive{Op: OpComputeRoot, Func: f.name})
 		f.ctx = ctxHost
+		if g.p(0.04) {
+			g.storageSize(f)
+		}
 		return
 	}
 	ref := cons[g.rng.Intn(len(cons))]
@@ -543,6 +626,9 @@ func (g *gen) computeLevel(f *mfunc) {
 	}
 	if g.p(0.03) {
 		g.fold(f, "")
+	}
+	if g.p(0.04) {
+		g.storageSize(f)
 	}
 	if cs == -1 && len(st.cases) == 0 && g.p(0.06) {
 		g.hoist(f, cf, st, li)
@@ -681,6 +767,28 @@ func (g *gen) fold(f *mfunc, along string) {
 	g.emit(Directive{Op: OpFoldStorage, Func: f.name, Vars: []string{v}, Ints: []int{ext}})
 }
 
+// storageSize draws AlignStorage or BoundStorage of f in one of its pure
+// vars: alignments that pad a little or a lot (33 pads rows of 32 for
+// the banks), bounds that may be too small (refused at Lower, or at run
+// time as a size the schedule cannot hold).
+func (g *gen) storageSize(f *mfunc) {
+	var vars []string
+	for _, dd := range f.stages[0].dims {
+		if !dd.rvar && dd.root != "" {
+			vars = append(vars, dd.root)
+		}
+	}
+	if len(vars) == 0 {
+		return
+	}
+	v := vars[g.rng.Intn(len(vars))]
+	if g.p(0.5) {
+		g.emit(Directive{Op: OpAlignStorage, Func: f.name, Vars: []string{v}, Ints: []int{[]int{2, 3, 4, 8, 33}[g.rng.Intn(5)]}})
+		return
+	}
+	g.emit(Directive{Op: OpBoundStorage, Func: f.name, Vars: []string{v}, Ints: []int{[]int{4, 8, 16, 64, 256}[g.rng.Intn(5)]}})
+}
+
 func (g *gen) memory(f *mfunc, isOutput bool) {
 	if isOutput {
 		if g.p(0.03) {
@@ -688,61 +796,31 @@ func (g *gen) memory(f *mfunc, isOutput bool) {
 		}
 		return
 	}
-	m, set := halide.MemoryAuto, false
-	r := g.rng.Float64()
+	// Each table holds cumulative probabilities: the first entry whose
+	// bound r is below is chosen; above the last, no StoreIn.
+	var table []memChoice
 	switch {
 	case !g.gpu:
-		switch {
-		case r < 0.15:
-			m, set = halide.Stack, true
-		case r < 0.3:
-			m, set = halide.Heap, true
-		case r < 0.33:
-			m, set = halide.Register, true
-		case r < 0.35:
-			m, set = halide.GPUShared, true
-		}
+		table = []memChoice{{0.15, halide.Stack}, {0.3, halide.Heap}, {0.33, halide.Register}, {0.35, halide.GPUShared}}
 	case f.ctx == ctxBlock:
-		switch {
-		case r < 0.5:
-			m, set = halide.GPUShared, true
-		case r < 0.7:
-			// One copy per thread, each thread's own points.
-			m, set = halide.Register, true
-		case r < 0.8:
-			// Global scratch, one copy per block.
-			m, set = halide.Heap, true
-		}
+		// Register: one copy per thread, each thread's own points. Heap:
+		// global scratch, one copy per block.
+		table = []memChoice{{0.5, halide.GPUShared}, {0.7, halide.Register}, {0.8, halide.Heap}}
 	case f.ctx == ctxThread && f.window:
 		// A window slides only in a thread's own memory.
-		switch {
-		case r < 0.3:
-			m, set = halide.Stack, true
-		case r < 0.5:
-			m, set = halide.Heap, true
-		case r < 0.6:
-			m, set = halide.Register, true
-		case r < 0.65:
-			m, set = halide.GPUShared, true
-		}
+		table = []memChoice{{0.3, halide.Stack}, {0.5, halide.Heap}, {0.6, halide.Register}, {0.65, halide.GPUShared}}
 	case f.ctx == ctxThread:
-		switch {
-		case r < 0.35:
-			m, set = halide.Register, true
-		case r < 0.65:
-			m, set = halide.GPUShared, true
-		case r < 0.7:
-			m, set = halide.Stack, true
-		case r < 0.78:
-			// Global scratch, one copy per thread.
-			m, set = halide.Heap, true
-		}
+		// Heap: global scratch, one copy per thread.
+		table = []memChoice{{0.35, halide.Register}, {0.65, halide.GPUShared}, {0.7, halide.Stack}, {0.78, halide.Heap}}
 	default:
-		switch {
-		case r < 0.1:
-			m, set = halide.Heap, true
-		case r < 0.13:
-			m, set = halide.GPUShared, true
+		table = []memChoice{{0.1, halide.Heap}, {0.13, halide.GPUShared}}
+	}
+	m, set := halide.MemoryAuto, false
+	r := g.rng.Float64()
+	for _, c := range table {
+		if r < c.below {
+			m, set = c.mem, true
+			break
 		}
 	}
 	if set {
@@ -751,6 +829,13 @@ func (g *gen) memory(f *mfunc, isOutput bool) {
 		}
 		g.emit(Directive{Op: OpStoreIn, Func: f.name, Mem: int(m)})
 	}
+}
+
+// memChoice is one row of a table of memory types drawn by a random
+// number: mem when it is below below (and above the rows before it).
+type memChoice struct {
+	below float64
+	mem   halide.MemoryType
 }
 
 // loops draws the loop directives of stage si of f, sometimes with cases

@@ -467,19 +467,12 @@ func minimizeProg(c Case, r Result, try func(Case) (Result, bool)) (Case, Result
 				}
 			}
 		}
-		for si := range c.Sizes {
-			for _, v := range smallSizes {
-				if v >= c.Sizes[si] {
-					break
-				}
-				c2 := c
-				c2.Sizes = append([]int(nil), c.Sizes...)
-				c2.Sizes[si] = v
-				if accept(c2) {
-					changed = true
-					break
-				}
-			}
+		if shrinkSizes(func() []int { return c.Sizes }, func(sizes []int) bool {
+			c2 := c
+			c2.Sizes = sizes
+			return accept(c2)
+		}) {
+			changed = true
 		}
 		if !changed {
 			break
@@ -503,7 +496,7 @@ func dropStage(sched Schedule, f string, s int) Schedule {
 					d.ConsumerStage--
 				}
 			}
-		case OpComputeRoot, OpComputeInline, OpStoreRoot, OpStoreIn, OpFoldStorage, OpHoistRoot, OpIn:
+		case OpComputeRoot, OpComputeInline, OpStoreRoot, OpStoreIn, OpFoldStorage, OpAlignStorage, OpBoundStorage, OpHoistRoot, OpIn:
 		default:
 			if d.Func == f {
 				if d.Stage == s {

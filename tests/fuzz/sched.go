@@ -41,9 +41,12 @@ const (
 	OpStoreAt       Op = "store_at"
 	OpStoreIn       Op = "store_in"
 	OpFoldStorage   Op = "fold_storage"
+	OpAlignStorage  Op = "align_storage"
+	OpBoundStorage  Op = "bound_storage"
 	OpHoistStorage  Op = "hoist_storage"
 	OpHoistRoot     Op = "hoist_storage_root"
 	OpIn            Op = "in"
+	OpCloneIn       Op = "clone_in"
 	OpSpecialize    Op = "specialize"
 	OpRFactor       Op = "rfactor"
 )
@@ -162,34 +165,28 @@ func condSrc(cond string) string {
 // Schedule is a list of directives applied in order.
 type Schedule []Directive
 
+// tailNames and memNames are the Go names a reproduction prints for the
+// tail strategies and memory types.
+var (
+	tailNames = map[halide.TailStrategy]string{halide.TailAuto: "halide.TailAuto", halide.GuardWithIf: "halide.GuardWithIf",
+		halide.ShiftInwards: "halide.ShiftInwards", halide.RoundUp: "halide.RoundUp"}
+	memNames = map[halide.MemoryType]string{halide.MemoryAuto: "halide.MemoryAuto", halide.Heap: "halide.Heap",
+		halide.Stack: "halide.Stack", halide.Register: "halide.Register", halide.GPUShared: "halide.GPUShared"}
+)
+
 func tailName(t int) string {
-	switch halide.TailStrategy(t) {
-	case halide.TailAuto:
-		return "halide.TailAuto"
-	case halide.GuardWithIf:
-		return "halide.GuardWithIf"
-	case halide.ShiftInwards:
-		return "halide.ShiftInwards"
-	case halide.RoundUp:
-		return "halide.RoundUp"
-	}
-	return fmt.Sprintf("halide.TailStrategy(%d)", t)
+	return goName(tailNames, halide.TailStrategy(t), "halide.TailStrategy", t)
 }
 
-func memName(m int) string {
-	switch halide.MemoryType(m) {
-	case halide.MemoryAuto:
-		return "halide.MemoryAuto"
-	case halide.Heap:
-		return "halide.Heap"
-	case halide.Stack:
-		return "halide.Stack"
-	case halide.Register:
-		return "halide.Register"
-	case halide.GPUShared:
-		return "halide.GPUShared"
+func memName(m int) string { return goName(memNames, halide.MemoryType(m), "halide.MemoryType", m) }
+
+// goName is the name of v in names, or a conversion of the number n to
+// the type typ.
+func goName[T comparable](names map[T]string, v T, typ string, n int) string {
+	if name, ok := names[v]; ok {
+		return name
 	}
-	return fmt.Sprintf("halide.MemoryType(%d)", m)
+	return fmt.Sprintf("%s(%d)", typ, n)
 }
 
 // varSrc returns the Go expression of loop name n: the algorithm's own
@@ -245,10 +242,9 @@ func (d Directive) GoString(known map[string]string) string {
 	switch d.Op {
 	case OpSplit:
 		return fmt.Sprintf("%s.Split(%s, %s, %s, %d%s)", stage, vs[0], vs[1], vs[2], d.Ints[0], tail)
-	case OpFuse:
-		return fmt.Sprintf("%s.Fuse(%s)", stage, strings.Join(vs, ", "))
-	case OpReorder:
-		return fmt.Sprintf("%s.Reorder(%s)", stage, strings.Join(vs, ", "))
+	case OpFuse, OpReorder, OpGPUBlocks, OpGPUThreads:
+		name := map[Op]string{OpFuse: "Fuse", OpReorder: "Reorder", OpGPUBlocks: "GPUBlocks", OpGPUThreads: "GPUThreads"}[d.Op]
+		return fmt.Sprintf("%s.%s(%s)", stage, name, strings.Join(vs, ", "))
 	case OpTile:
 		return fmt.Sprintf("%s.Tile(%s%s%s)", stage, strings.Join(vs, ", "), ints(), tail)
 	case OpUnroll, OpVectorize, OpParallel:
@@ -257,10 +253,6 @@ func (d Directive) GoString(known map[string]string) string {
 			return fmt.Sprintf("%s.%sTail(%s%s%s)", stage, name, vs[0], ints(), tail)
 		}
 		return fmt.Sprintf("%s.%s(%s%s)", stage, name, vs[0], ints())
-	case OpGPUBlocks:
-		return fmt.Sprintf("%s.GPUBlocks(%s)", stage, strings.Join(vs, ", "))
-	case OpGPUThreads:
-		return fmt.Sprintf("%s.GPUThreads(%s)", stage, strings.Join(vs, ", "))
 	case OpGPUTile:
 		return fmt.Sprintf("%s.GPUTile(%s%s%s)", stage, strings.Join(vs, ", "), ints(), tail)
 	case OpGPUTile1D:
@@ -288,6 +280,10 @@ func (d Directive) GoString(known map[string]string) string {
 		return fmt.Sprintf("%s.StoreIn(%s)", fn, memName(d.Mem))
 	case OpFoldStorage:
 		return fmt.Sprintf("%s.FoldStorage(%s, %d)", fn, vs[0], d.Ints[0])
+	case OpAlignStorage:
+		return fmt.Sprintf("%s.AlignStorage(%s, %d)", fn, vs[0], d.Ints[0])
+	case OpBoundStorage:
+		return fmt.Sprintf("%s.BoundStorage(%s, %d)", fn, vs[0], d.Ints[0])
 	case OpHoistStorage:
 		return fmt.Sprintf("%s.HoistStorage(%s)", fn, level())
 	case OpHoistRoot:
@@ -297,6 +293,8 @@ func (d Directive) GoString(known map[string]string) string {
 			return fmt.Sprintf("%s := %s.In()", d.Wrapper, fn)
 		}
 		return fmt.Sprintf("%s := %s.In(%s)", d.Wrapper, fn, cons)
+	case OpCloneIn:
+		return fmt.Sprintf("%s := %s.CloneIn(%s)", d.Wrapper, fn, cons)
 	case OpRFactor:
 		var pairs []string
 		for i := 0; i+1 < len(vs); i += 2 {
@@ -356,6 +354,16 @@ func (in *Instance) Apply(s Schedule) Schedule {
 }
 
 func (in *Instance) apply(d Directive) bool {
+	if d.Op == OpCloneIn {
+		_, dup := in.Funcs[d.Wrapper]
+		f, okf := in.Funcs[d.Func]
+		cons, okc := in.Funcs[d.Consumer]
+		if dup || !okf || !okc {
+			return false
+		}
+		in.Funcs[d.Wrapper] = f.CloneIn(cons)
+		return true
+	}
 	if d.Op == OpIn {
 		if _, dup := in.Funcs[d.Wrapper]; dup {
 			return false
@@ -436,23 +444,19 @@ func (in *Instance) apply(d Directive) bool {
 		st.Reorder(vs...)
 	case OpTile:
 		st.Tile(vs[0], vs[1], vs[2], vs[3], vs[4], vs[5], d.Ints[0], d.Ints[1], tail...)
-	case OpUnroll:
-		if len(tail) > 0 && len(d.Ints) > 0 {
-			st.UnrollTail(vs[0], d.Ints[0], tail[0])
-		} else {
-			st.Unroll(vs[0], d.Ints...)
+	case OpUnroll, OpVectorize, OpParallel:
+		// A factor and a tail strategy: the Tail form of the directive.
+		plain, withTail := st.Unroll, st.UnrollTail
+		switch d.Op {
+		case OpVectorize:
+			plain, withTail = st.Vectorize, st.VectorizeTail
+		case OpParallel:
+			plain, withTail = st.Parallel, st.ParallelTail
 		}
-	case OpVectorize:
 		if len(tail) > 0 && len(d.Ints) > 0 {
-			st.VectorizeTail(vs[0], d.Ints[0], tail[0])
+			withTail(vs[0], d.Ints[0], tail[0])
 		} else {
-			st.Vectorize(vs[0], d.Ints...)
-		}
-	case OpParallel:
-		if len(tail) > 0 && len(d.Ints) > 0 {
-			st.ParallelTail(vs[0], d.Ints[0], tail[0])
-		} else {
-			st.Parallel(vs[0], d.Ints...)
+			plain(vs[0], d.Ints...)
 		}
 	case OpGPUBlocks:
 		st.GPUBlocks(vs...)
@@ -488,14 +492,21 @@ func (in *Instance) apply(d Directive) bool {
 		f.HoistStorageRoot()
 	case OpStoreIn:
 		f.StoreIn(halide.MemoryType(d.Mem))
-	case OpFoldStorage:
-		// FoldStorage takes a pure Var (a loop name of the schedule
-		// names a Var as well: Lower refuses one f has not).
+	case OpFoldStorage, OpAlignStorage, OpBoundStorage:
+		// These take a pure Var (a loop name of the schedule names a
+		// Var as well: Lower refuses one f has not).
 		v, ok := vs[0].(halide.Var)
 		if !ok {
 			v = halide.NewVar(d.Vars[0])
 		}
-		f.FoldStorage(v, d.Ints[0])
+		switch d.Op {
+		case OpFoldStorage:
+			f.FoldStorage(v, d.Ints[0])
+		case OpAlignStorage:
+			f.AlignStorage(v, d.Ints[0])
+		default:
+			f.BoundStorage(v, d.Ints[0])
+		}
 	default:
 		return false
 	}

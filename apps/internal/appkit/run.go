@@ -6,6 +6,7 @@ import (
 	"math/rand"
 	"time"
 
+	"github.com/gohalide/gohalide/apps/algo"
 	"github.com/gohalide/gohalide/halide"
 )
 
@@ -37,6 +38,7 @@ func runSchedule(app App, s Schedule, o options, code io.Writer, prog *progress)
 		}
 	}
 	a := build()
+	algo.ForTarget(a, t)
 	p := halide.NewPipeline(a.Out()).WithTarget(t)
 	printCode(app, s, p, o, code)
 
@@ -67,6 +69,7 @@ func runSchedule(app App, s Schedule, o options, code io.Writer, prog *progress)
 
 	// The benchmark, at the benchmark size.
 	b := s.Build()
+	algo.ForTarget(b, t)
 	bp := halide.NewPipeline(b.Out()).WithTarget(t)
 	prog.step(fmt.Sprintf("%s: compiling (cuda) at %s", label, s.Size), func() { err = bp.Compile() })
 	if err != nil {
