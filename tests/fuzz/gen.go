@@ -418,13 +418,31 @@ func (g *gen) emit(d Directive) {
 // whose loops are not all serial.
 func (g *gen) computeWiths() {
 	byLevel := map[string][]*mfunc{}
+	var all []*mfunc
 	for _, name := range g.order {
 		f := g.funcs[name]
-		if f.level == "" || f.inline || len(f.stages) != 1 || len(f.stages[0].cases) > 0 || f.stages[0].single {
+		if f.level == "" || f.inline || len(f.stages) != 1 || len(f.stages[0].cases) > 0 || f.stages[0].single || len(f.stages[0].dims) == 0 {
 			continue
 		}
 		byLevel[f.level] = append(byLevel[f.level], f)
+		all = append(all, f)
 	}
+	drawn := false
+	defer func() {
+		// Pairs at one level are rare: sometimes any two Funcs, fused
+		// at the first one's outermost loop (Lower refuses two levels,
+		// or loops that differ).
+		if !drawn && len(all) >= 2 && g.p(0.1) {
+			i := g.rng.Intn(len(all))
+			j := g.rng.Intn(len(all) - 1)
+			if j >= i {
+				j++
+			}
+			dims := all[i].stages[0].dims
+			g.emit(Directive{Op: OpComputeWith, Func: all[j].name, Consumer: all[i].name,
+				Vars: []string{dims[len(dims)-1].name}, Ints: []int{g.rng.Intn(4)}})
+		}
+	}()
 	var levels []string
 	for l := range byLevel {
 		levels = append(levels, l)
@@ -454,6 +472,7 @@ func (g *gen) computeWiths() {
 		}
 		g.emit(Directive{Op: OpComputeWith, Func: fs[j].name, Consumer: fs[i].name,
 			Vars: []string{common[g.rng.Intn(len(common))]}, Ints: []int{g.rng.Intn(4)}})
+		drawn = true
 	}
 }
 
