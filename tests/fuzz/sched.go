@@ -1,6 +1,7 @@
 package fuzz
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
@@ -33,22 +34,24 @@ const (
 	OpGPUSingleThread Op = "gpu_single_thread"
 	// OpComputeWith is Func.ComputeWith(Consumer, Vars[0]) with the
 	// alignment Ints[0] on every fused loop.
-	OpComputeWith   Op = "compute_with"
-	OpComputeRoot   Op = "compute_root"
-	OpComputeInline Op = "compute_inline"
-	OpComputeAt     Op = "compute_at"
-	OpStoreRoot     Op = "store_root"
-	OpStoreAt       Op = "store_at"
-	OpStoreIn       Op = "store_in"
-	OpFoldStorage   Op = "fold_storage"
-	OpAlignStorage  Op = "align_storage"
-	OpBoundStorage  Op = "bound_storage"
-	OpHoistStorage  Op = "hoist_storage"
-	OpHoistRoot     Op = "hoist_storage_root"
-	OpIn            Op = "in"
-	OpCloneIn       Op = "clone_in"
-	OpSpecialize    Op = "specialize"
-	OpRFactor       Op = "rfactor"
+	OpComputeWith       Op = "compute_with"
+	OpNeverPartition    Op = "never_partition"
+	OpNeverPartitionAll Op = "never_partition_all"
+	OpComputeRoot       Op = "compute_root"
+	OpComputeInline     Op = "compute_inline"
+	OpComputeAt         Op = "compute_at"
+	OpStoreRoot         Op = "store_root"
+	OpStoreAt           Op = "store_at"
+	OpStoreIn           Op = "store_in"
+	OpFoldStorage       Op = "fold_storage"
+	OpAlignStorage      Op = "align_storage"
+	OpBoundStorage      Op = "bound_storage"
+	OpHoistStorage      Op = "hoist_storage"
+	OpHoistRoot         Op = "hoist_storage_root"
+	OpIn                Op = "in"
+	OpCloneIn           Op = "clone_in"
+	OpSpecialize        Op = "specialize"
+	OpRFactor           Op = "rfactor"
 )
 
 // NoTail means a split directive passes no tail strategy (TailAuto by
@@ -122,9 +125,9 @@ func (in *Instance) specCond(cond string) (halide.Expr, bool) {
 			}
 			p.Set(h.Sum32()%2 == 0)
 			if run := in.Run; run != nil {
-				in.Run = func(pl *halide.Pipeline, seed int64) (string, error) {
+				in.Run = func(ctx context.Context, pl *halide.Pipeline, seed int64) (string, error) {
 					p.Set(seed%2 == 0)
-					return run(pl, seed)
+					return run(ctx, pl, seed)
 				}
 			}
 		}
@@ -263,6 +266,10 @@ func (d Directive) GoString(known map[string]string) string {
 		return fmt.Sprintf("%s.GPUSingleThread()", stage)
 	case OpComputeWith:
 		return fmt.Sprintf("%s.ComputeWith(%s, %s, halide.LoopAlign{Var: %s, Strategy: halide.%v})", fn, cons, vs[0], vs[0], halide.LoopAlignStrategy(d.Ints[0]))
+	case OpNeverPartition:
+		return fmt.Sprintf("%s.NeverPartition(%s)", stage, strings.Join(vs, ", "))
+	case OpNeverPartitionAll:
+		return fmt.Sprintf("%s.NeverPartitionAll()", stage)
 	case OpComputeRoot:
 		return fmt.Sprintf("%s.ComputeRoot()", fn)
 	case OpComputeInline:
@@ -472,6 +479,10 @@ func (in *Instance) apply(d Directive) bool {
 		st.GPUSingleThread()
 	case OpComputeWith:
 		f.ComputeWith(cons, vs[0], halide.LoopAlign{Var: vs[0], Strategy: halide.LoopAlignStrategy(d.Ints[0])})
+	case OpNeverPartition:
+		st.NeverPartition(vs...)
+	case OpNeverPartitionAll:
+		st.NeverPartitionAll()
 	case OpComputeRoot:
 		f.ComputeRoot()
 	case OpComputeInline:
