@@ -113,8 +113,8 @@ func checkComputeWith(st *State, f *ir.Function) (cwPair, error) {
 		return cwPair{}, cwErr(f, g, "%s is computed %s and %s %s; fused loops need one loop level", f.Name, levelString(f.Schedule.Compute), g.Name, levelString(g.Schedule.Compute)).
 			WithLegal("ComputeAt (or ComputeRoot) both at the same loop")
 	}
-	if calls(f.Pure.Value, g.Name) || calls(g.Pure.Value, f.Name) {
-		return cwPair{}, cwErr(f, g, "one of them reads the other, so their bodies cannot run side by side").
+	if dependsOn(st, f, g.Name) || dependsOn(st, g, f.Name) {
+		return cwPair{}, cwErr(f, g, "one of them reads the other (directly or through other Funcs), so their bodies cannot run side by side").
 			WithLegal("compute_with of two Funcs that do not read each other")
 	}
 	outer := func(h *ir.Function) ([]string, []ir.Dim, bool) {
@@ -199,16 +199,43 @@ func loopList(h *ir.Function) string {
 	return strings.Join(names, ", ")
 }
 
-// calls reports whether e calls the Func name.
-func calls(e ir.Expr, name string) bool {
-	found := false
-	ir.WalkExpr(e, func(x ir.Expr) bool {
-		if c, ok := x.(*ir.Call); ok && c.Kind == ir.CallFunc && c.Name == name {
-			found = true
+// dependsOn reports whether h reads the Func name, directly or through
+// the Funcs it reads (their definitions, any stage).
+func dependsOn(st *State, h *ir.Function, name string) bool {
+	seen := map[string]bool{}
+	var visit func(h *ir.Function) bool
+	visit = func(h *ir.Function) bool {
+		if h == nil || seen[h.Name] {
+			return false
 		}
-		return !found
-	})
-	return found
+		seen[h.Name] = true
+		found := false
+		var callees []string
+		for _, d := range h.Stages() {
+			exprs := append(append([]ir.Expr{}, d.Args...), d.Evaluated()...)
+			for _, e := range exprs {
+				ir.WalkExpr(e, func(x ir.Expr) bool {
+					if c, ok := x.(*ir.Call); ok && c.Kind == ir.CallFunc {
+						if c.Name == name {
+							found = true
+						}
+						callees = append(callees, c.Name)
+					}
+					return !found
+				})
+			}
+		}
+		if found {
+			return true
+		}
+		for _, c := range callees {
+			if visit(st.Funcs[c]) {
+				return true
+			}
+		}
+		return false
+	}
+	return visit(h)
 }
 
 // fuseProductions finds the adjacent productions of p's two Funcs in s and

@@ -55,6 +55,26 @@ func TestErrComputeWith(t *testing.T) {
 			legal:    []string{"do not read each other"},
 		},
 		{
+			name: "one reads the other through a Func computed inside it",
+			run: func() error {
+				// schedfuzz -seed 2022, schedule 3171: s2 reads s1,
+				// computed at s2's rows, which reads p.
+				in := halide.NewImageParam("in", halide.Float32, 2)
+				p, s1, s2 := halide.NewFunc("p"), halide.NewFunc("s1"), halide.NewFunc("s2")
+				p.Define(x, y).Is(in.At(x, y).Mul(2))
+				s1.Define(x, y).Is(p.At(x, y.Add(1)))
+				s2.Define(x, y).Is(s1.At(x, y).Add(1))
+				out := halide.NewFunc("out")
+				out.Define(x, y).Is(s2.At(x, y))
+				s2.ComputeRoot()
+				s1.ComputeAt(s2, y)
+				p.ComputeRoot().ComputeWith(s2, y)
+				return lowerErr(out)
+			},
+			code: halide.ErrSchedule, fn: "p", directive: "compute_with",
+			mentions: []string{"through other Funcs"},
+		},
+		{
 			name: "different loops down to the fused one",
 			run: func() error {
 				out, f, g, _ := fusable()
