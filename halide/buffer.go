@@ -476,7 +476,8 @@ func (p *ImageParam) At(args ...any) Expr {
 	return imageCall(p.name, p.t, p.dims, p, args)
 }
 
-// Dimension is one dimension of an input, as expressions for the algorithm.
+// Dimension is one dimension of an input (ImageParam.Dim, Buffer.DimExpr)
+// or of the output buffer (Func.Dim), as expressions for the algorithm.
 type Dimension struct {
 	owner any
 	name  string
@@ -512,6 +513,8 @@ func (d Dimension) field(f string) Expr {
 		if o != nil && o.valid() {
 			dims = len(o.Shape())
 		}
+	case *Func:
+		return outputDimVar(o, f, d.i)
 	}
 	if d.i < 0 || d.i >= dims {
 		return Expr{err: ir.Errorf(ir.ErrArgCount, "", "Dim", "%s has %d dimensions; there is no dimension %d", d.name, dims, d.i)}

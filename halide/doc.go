@@ -72,6 +72,17 @@
 // RFactor is the way to run such an update's RVars in parallel without
 // atomics.
 //
+// The output buffer's shape is an expression too: out.Dim(i).Min() and
+// .Extent(), out.Width(), out.Height() and out.Channels() (Halide's
+// processed.width()) take their values from the buffer given to Realize,
+// and may be used in Bound, Specialize conditions and definitions of a
+// pipeline whose output is out. GPUSingleThread runs a small stage (a
+// color matrix, a scalar) as a GPU kernel of one thread, so that the
+// kernels that read it find it on the device. g.ComputeWith(f, v, align...)
+// fuses the loops of two Funcs computed at the same level, from the
+// outermost down to v (Halide's compute_with, with its LoopAlignStrategy
+// per loop: AlignStart, AlignEnd, NoAlign).
+//
 // Names given to NewFunc, NewVar, NewRVar, NewRDom, NewParam and
 // NewImageParam must be non-empty and free of '.' and '$', which the
 // compiler uses in the names it makes (blur.s0.x, r$x); a bad name is an

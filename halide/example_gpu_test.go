@@ -211,3 +211,39 @@ func ExampleStage_VThread() {
 	//         for x.x.x.xi in [0, 3]:
 	//           f(...) = ...
 }
+
+// A small stage (a 4 x 3 matrix) computed on the GPU by one thread, which
+// the kernel of the image stage then reads (Halide's gpu_single_thread;
+// without it the matrix would be computed on the host).
+func ExampleFunc_GPUSingleThread() {
+	x, y := halide.NewVar("x"), halide.NewVar("y")
+	bx, by, tx, ty := halide.NewVar("bx"), halide.NewVar("by"), halide.NewVar("tx"), halide.NewVar("ty")
+	gain := halide.NewParam[float32]("gain")
+	in := halide.NewImageParam("in", halide.Float32, 2)
+	m := halide.NewFunc("m")
+	m.Define(x, y).Is(halide.Cast(halide.Float32, x.Add(y)).Mul(gain))
+	m.ComputeRoot().GPUSingleThread()
+	f := halide.NewFunc("f")
+	f.Define(x, y).Is(in.At(x, y).Mul(m.At(x.Mod(4), y.Mod(3))))
+	f.GPUTile(x, y, bx, by, tx, ty, 16, 8)
+	s, err := halide.NewPipeline(f).LoopNest()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Print(s)
+	// Output:
+	// produce m:
+	//   gpu_block __gpu_single_block in [0, 0]:
+	//     gpu_thread __gpu_single_thread in [0, 0]:
+	//       for y:
+	//         for x:
+	//           m(...) = ...
+	// consume m:
+	//   produce f:
+	//     gpu_block y.by:
+	//       gpu_block x.bx:
+	//         gpu_thread y.ty in [0, 7]:
+	//           gpu_thread x.tx in [0, 15]:
+	//             f(...) = ...
+}

@@ -349,3 +349,50 @@ func ExampleUndef() {
 	// [0 1 2 10 11.5 13 25 26.75 28.5]
 	// [0 1 20 3 40 5]
 }
+
+// Two Funcs computed at the same level, their row loops fused: at each row
+// y, f's row is computed, then g's (Halide's compute_with). Their regions
+// differ (f is read one row further up): with AlignStart the loop over y
+// starts at f's first row, and g's rows follow in step.
+func ExampleFunc_ComputeWith() {
+	x, y := halide.NewVar("x"), halide.NewVar("y")
+	in := halide.NewImageParam("in", halide.Float32, 2)
+	f := halide.NewFunc("f")
+	f.Define(x, y).Is(in.At(x, y).Mul(2))
+	g := halide.NewFunc("g")
+	g.Define(x, y).Is(in.At(x, y).Add(1))
+	out := halide.NewFunc("out")
+	out.Define(x, y).Is(f.At(x, y.Sub(1)).Add(g.At(x, y)))
+	f.ComputeRoot()
+	g.ComputeRoot().ComputeWith(f, y, halide.LoopAlign{Var: y, Strategy: halide.AlignStart})
+	l, err := halide.NewPipeline(out).WithOptions(halide.Options{StopAfter: "compute_with"}).Lower()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	s := l.String()
+	i := strings.LastIndex(s[:strings.Index(s, "produce f")], "\n") + 1
+	j := strings.LastIndex(s[:strings.Index(s, "consume f")], "\n") + 1
+	indent := strings.Index(s[i:], "produce f")
+	for _, line := range strings.Split(strings.TrimRight(s[i:j], "\n"), "\n") {
+		fmt.Println(line[indent:])
+	}
+	// Output:
+	// produce f {
+	//   produce g {
+	//     for (f.s0.y, f.s0.y.min, max(((f.s0.y.max - f.s0.y.min) + 1), ((g.s0.y.max - g.s0.y.min) + 1))) {
+	//       if ((f.s0.y < (f.s0.y.max + 1))) {
+	//         for (f.s0.x, f.s0.x.min, ((f.s0.x.max - f.s0.x.min) + 1)) {
+	//           f(f.s0.x, f.s0.y) = (in(f.s0.x, f.s0.y) * 2.0f)
+	//         }
+	//       }
+	//       if (((f.s0.y + g.s0.y.min) < ((f.s0.y.min + g.s0.y.max) + 1))) {
+	//         let g.s0.y = ((f.s0.y + g.s0.y.min) - f.s0.y.min)
+	//         for (g.s0.x, g.s0.x.min, ((g.s0.x.max - g.s0.x.min) + 1)) {
+	//           g(g.s0.x, g.s0.y) = (in(g.s0.x, g.s0.y) + 1.0f)
+	//         }
+	//       }
+	//     }
+	//   }
+	// }
+}

@@ -353,6 +353,12 @@ func (p *Pipeline) build() (*built, error) {
 						images = append(images, imageRef{name: r.Name(), t: r.ElemType(), dims: len(r.Shape()), buf: r})
 					}
 				}
+			case outputDim:
+				// An output buffer's shape (Func.Dim): this pipeline's
+				// output's.
+				if err = checkOutputDim(r, p.out); err != nil {
+					return false
+				}
 			case paramValue:
 				if byName[r.Name()] != r {
 					if err = claim(r.Name(), r, "a Param"); err == nil {

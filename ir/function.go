@@ -191,6 +191,9 @@ type FuncSchedule struct {
 	// most one entry per pure var (lower/allocation_bounds.go applies
 	// them).
 	StorageDims []StorageDim
+	// ComputeWith fuses the loops of f's pure definition with another
+	// Func's (compute_with; lower/compute_with.go); nil when not.
+	ComputeWith *ComputeWithDirective
 }
 
 // StorageDim sizes the storage of a Func in dimension Var: Bound, when not

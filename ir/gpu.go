@@ -314,3 +314,18 @@ func PackShared(slots []SharedSlot, overlap func(i, j int) bool) (offsets []int6
 type Launch struct{ Kernel *Kernel }
 
 func (*Launch) isStmt() {}
+
+// The loops gpu_single_thread adds outermost to a stage (Halide's
+// Stage::gpu_single_thread): a block loop and a thread loop of extent 1,
+// so that the stage runs as a kernel of one block of one thread. They
+// stand for no variable of the stage.
+const (
+	SingleBlockDim  = "__gpu_single_block"
+	SingleThreadDim = "__gpu_single_thread"
+)
+
+// IsSingleThreadDim reports whether the loop (qualified or short name) is
+// one that gpu_single_thread added.
+func IsSingleThreadDim(name string) bool {
+	return MatchDim(name, SingleBlockDim) || MatchDim(name, SingleThreadDim)
+}

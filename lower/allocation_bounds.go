@@ -12,8 +12,9 @@ package lower
 // constant sizes and Heap otherwise.
 //
 // Before: bounds_inference, gpu_register_ownership (a register array is
-// sized in one thread's local coordinates) and sliding_window (storage
-// covers what every iteration reads). After: every Realize has Bounds.
+// sized in one thread's local coordinates), sliding_window (storage
+// covers what every iteration reads) and compute_with (sized from the
+// fused loops). After: every Realize has Bounds.
 
 import (
 	"slices"

@@ -179,6 +179,14 @@ func layoutShared(k *ir.Kernel) *ir.Kernel {
 	for j, i := range idx {
 		nk.Allocs[i].Offset = offsets[j]
 	}
+	if len(dyn) > 0 {
+		// The dynamic pool (extern __shared__, aligned to
+		// ir.SharedPoolAlign) starts after the static one, which the
+		// device pads to that alignment (ptxas reports a 2436-byte
+		// static pool beside a dynamic one as 2448 bytes): the static
+		// size the launch and the limits count is the padded one.
+		total = (total + ir.SharedPoolAlign - 1) / ir.SharedPoolAlign * ir.SharedPoolAlign
+	}
 	nk.SharedBytes = total
 	return sameLayout(k, &nk)
 }

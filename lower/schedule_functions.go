@@ -336,7 +336,11 @@ func buildCase(st *State, f *ir.Function, si int, d *ir.Definition, shared bool,
 		}
 	}
 	for _, dim := range placeVThreads(d.Schedule.Dims) {
-		b := dims[dim.Name]
+		b, ok := dims[dim.Name]
+		if !ok && ir.IsSingleThreadDim(dim.Name) {
+			// gpu_single_thread's block and thread loops: one iteration.
+			b = loopBounds{ir.Int(0), ir.Int(1)}
+		}
 		body = &ir.For{Name: prefix + dim.Name, Min: b.min, Extent: b.extent, Kind: dim.Kind, Body: body}
 	}
 	return body, nil

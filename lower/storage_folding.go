@@ -35,7 +35,8 @@ package lower
 // fold, and for a Realize folded already (its folds are decided once).
 //
 // Before: allocation_bounds (Realizes have their box), sliding_window (the
-// window is what one iteration computes and reads). After: a folded
+// window is what one iteration computes and reads), compute_with (the
+// window is worked out on the fused loops). After: a folded
 // Realize has Folds set and the bounds [0, fold) in the folded dimension;
 // storage_flattening indexes it modulo the fold.
 

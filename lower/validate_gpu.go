@@ -148,6 +148,11 @@ func checkGPULoop(l *ir.For, ctx *gpuCtx) error {
 			return ir.Errorf(ir.ErrSchedule, fn, "gpu_threads", "the thread loop %s is the fourth nested thread loop; a block has at most 3 thread dimensions", l.Name)
 		}
 	case ir.GPUBlock:
+		if ir.IsSingleThreadDim(l.Name) && len(blocks) > 0 {
+			outer := blocks[len(blocks)-1]
+			return ir.Errorf(ir.ErrSchedule, fn, "gpu_single_thread", "%s runs as a kernel of one thread (gpu_single_thread) but is computed inside the kernel of %s (block loop %s)", fn, loopFunc(outer.Name), outer.Name).
+				WithLegal("compute %s outside other kernels (compute_root, or at a serial loop outside the block loops), or drop gpu_single_thread", fn)
+		}
 		if len(threads) > 0 {
 			return ir.Errorf(ir.ErrSchedule, fn, "gpu_blocks", "the block loop %s is inside the thread loop %s", l.Name, threads[len(threads)-1].Name).
 				WithLegal("a Func with its own gpu_blocks must be computed outside other kernels (compute_root, or at a serial loop outside the block loops)")

@@ -10,7 +10,8 @@ type GPUCase struct {
 
 // GPUCases lists every GPU schedule of the package's algorithms: the
 // tensor product's A, B and C, the GPU schedules of GEMM (split-K
-// included), Conv1D and Depthwise, local_laplacian's and bilateral_grid's.
+// included), Conv1D and Depthwise, local_laplacian's, bilateral_grid's and
+// camera_pipe's.
 func GPUCases() []GPUCase {
 	var out []GPUCase
 	for _, s := range []struct {
@@ -72,6 +73,11 @@ func GPUCases() []GPUCase {
 		v := NewBilateralGrid(100, 72, 8)
 		v.GPUSchedule()
 		return v
+	}})
+	out = append(out, GPUCase{"camera_pipe", func() Algorithm {
+		p := NewCameraPipe(250, 94)
+		p.GPUSchedule()
+		return p
 	}})
 	return out
 }

@@ -3,6 +3,7 @@ package fuzz
 import (
 	"fmt"
 	"math/rand"
+	"sort"
 	"strings"
 
 	"github.com/gohalide/gohalide/halide"
@@ -45,6 +46,7 @@ type mstage struct {
 	assoc   bool // an associative update (StageSpec.Assoc): rfactor may apply
 	pure    bool // the stage is the pure definition
 	output  bool // the stage is the output's pure definition
+	single  bool // GPUSingleThread: every loop runs in one GPU thread
 	// cases are the loops of the stage's specializations (the stage's own
 	// dims are its default's).
 	cases []*mstage
@@ -81,6 +83,9 @@ type mfunc struct {
 	// window is set when f is stored outside the loop it is computed in
 	// (a sliding-window draw).
 	window bool
+	// level is where the Func is computed, as drawn ("root", or the
+	// consumer, its stage and the loop); "" when inline.
+	level string
 }
 
 type gen struct {
@@ -167,6 +172,7 @@ func Generate(a *Algo, gpu bool, rng *rand.Rand) Schedule {
 	for i, name := range g.order {
 		g.schedule(g.funcs[name], i == 0)
 	}
+	g.computeWiths()
 	return g.s
 }
 
@@ -395,7 +401,79 @@ func (g *gen) emit(d Directive) {
 	if d.Op != OpSpecialize && g.curCase > 0 {
 		d.Case = g.curCase
 	}
+	if f, ok := g.funcs[d.Func]; ok {
+		switch d.Op {
+		case OpComputeRoot:
+			f.level = "root"
+		case OpComputeAt:
+			f.level = fmt.Sprintf("%s/%d/%s", d.Consumer, d.ConsumerStage, d.Vars[0])
+		}
+	}
 	g.s = append(g.s, d)
+}
+
+// computeWiths sometimes fuses two Funcs computed at one level
+// (ComputeWith) down to a loop both have, from the outermost, with one
+// alignment; Lower refuses the pairs whose productions are not adjacent or
+// whose loops are not all serial.
+func (g *gen) computeWiths() {
+	byLevel := map[string][]*mfunc{}
+	var all []*mfunc
+	for _, name := range g.order {
+		f := g.funcs[name]
+		if f.level == "" || f.inline || len(f.stages) != 1 || len(f.stages[0].cases) > 0 || f.stages[0].single || len(f.stages[0].dims) == 0 {
+			continue
+		}
+		byLevel[f.level] = append(byLevel[f.level], f)
+		all = append(all, f)
+	}
+	drawn := false
+	defer func() {
+		// Pairs at one level are rare: sometimes any two Funcs, fused
+		// at the first one's outermost loop (Lower refuses two levels,
+		// or loops that differ).
+		if !drawn && len(all) >= 2 && g.p(0.1) {
+			i := g.rng.Intn(len(all))
+			j := g.rng.Intn(len(all) - 1)
+			if j >= i {
+				j++
+			}
+			dims := all[i].stages[0].dims
+			g.emit(Directive{Op: OpComputeWith, Func: all[j].name, Consumer: all[i].name,
+				Vars: []string{dims[len(dims)-1].name}, Ints: []int{g.rng.Intn(4)}})
+		}
+	}()
+	var levels []string
+	for l := range byLevel {
+		levels = append(levels, l)
+	}
+	sort.Strings(levels)
+	for _, l := range levels {
+		fs := byLevel[l]
+		if len(fs) < 2 || !g.p(0.9) {
+			continue
+		}
+		i := g.rng.Intn(len(fs))
+		j := g.rng.Intn(len(fs) - 1)
+		if j >= i {
+			j++
+		}
+		a, b := fs[i].stages[0].dims, fs[j].stages[0].dims
+		var common []string
+		for k := 1; k <= len(a) && k <= len(b); k++ {
+			da, db := a[len(a)-k], b[len(b)-k]
+			if da.name != db.name || !ordered(da.kind) || !ordered(db.kind) {
+				break
+			}
+			common = append(common, da.name)
+		}
+		if len(common) == 0 {
+			continue
+		}
+		g.emit(Directive{Op: OpComputeWith, Func: fs[j].name, Consumer: fs[i].name,
+			Vars: []string{common[g.rng.Intn(len(common))]}, Ints: []int{g.rng.Intn(4)}})
+		drawn = true
+	}
 }
 
 // schedule draws the compute level and the loop directives of f.
@@ -460,6 +538,9 @@ func (g *gen) transitiveConsumers(f *mfunc) []string {
 
 // loopCtx is the context inside loop index li of stage st of f.
 func loopCtx(f *mfunc, st *mstage, li int) ctx {
+	if st.single {
+		return ctxThread // inside the stage's kernel of one thread
+	}
 	c := f.ctx
 	for i := len(st.dims) - 1; i >= li; i-- {
 		switch st.dims[i].kind {
@@ -824,6 +905,10 @@ func (g *gen) stageLoops(f *mfunc, si int, st *mstage) {
 		case ctxHost:
 			if g.p(0.9) {
 				g.kernel(f, si, st)
+			} else if len(st.cases) == 0 && g.p(0.5) {
+				// A kernel of one thread, the stage's loops serial in it.
+				g.emit(Directive{Op: OpGPUSingleThread, Func: f.name, Stage: si})
+				st.single = true
 			}
 		case ctxBlock:
 			if g.p(0.6) {
@@ -1093,7 +1178,7 @@ func (g *gen) transform(f *mfunc, si int, st *mstage) {
 	if len(ser) == 0 {
 		return
 	}
-	inKernel := g.gpu && (f.ctx != ctxHost || hasKind(st, kBlock))
+	inKernel := g.gpu && (f.ctx != ctxHost || hasKind(st, kBlock) || st.single)
 	r := g.rng.Float64()
 	switch {
 	case r < 0.3: // split

@@ -18,18 +18,23 @@ type Op string
 
 // The directives the generator emits. Each is one call of the halide API.
 const (
-	OpSplit             Op = "split"
-	OpFuse              Op = "fuse"
-	OpReorder           Op = "reorder"
-	OpTile              Op = "tile"
-	OpUnroll            Op = "unroll"
-	OpVectorize         Op = "vectorize"
-	OpParallel          Op = "parallel"
-	OpGPUBlocks         Op = "gpu_blocks"
-	OpGPUThreads        Op = "gpu_threads"
-	OpGPUTile           Op = "gpu_tile"
-	OpGPUTile1D         Op = "gpu_tile_1d"
-	OpAtomic            Op = "atomic"
+	OpSplit      Op = "split"
+	OpFuse       Op = "fuse"
+	OpReorder    Op = "reorder"
+	OpTile       Op = "tile"
+	OpUnroll     Op = "unroll"
+	OpVectorize  Op = "vectorize"
+	OpParallel   Op = "parallel"
+	OpGPUBlocks  Op = "gpu_blocks"
+	OpGPUThreads Op = "gpu_threads"
+	OpGPUTile    Op = "gpu_tile"
+	OpGPUTile1D  Op = "gpu_tile_1d"
+	OpAtomic     Op = "atomic"
+	// OpGPUSingleThread is GPUSingleThread on a stage.
+	OpGPUSingleThread Op = "gpu_single_thread"
+	// OpComputeWith is Func.ComputeWith(Consumer, Vars[0]) with the
+	// alignment Ints[0] on every fused loop.
+	OpComputeWith       Op = "compute_with"
 	OpNeverPartition    Op = "never_partition"
 	OpNeverPartitionAll Op = "never_partition_all"
 	OpComputeRoot       Op = "compute_root"
@@ -257,6 +262,10 @@ func (d Directive) GoString(known map[string]string) string {
 		return fmt.Sprintf("%s.GPUTile1D(%s%s%s)", stage, strings.Join(vs, ", "), ints(), tail)
 	case OpAtomic:
 		return fmt.Sprintf("%s.Atomic()", stage)
+	case OpGPUSingleThread:
+		return fmt.Sprintf("%s.GPUSingleThread()", stage)
+	case OpComputeWith:
+		return fmt.Sprintf("%s.ComputeWith(%s, %s, halide.LoopAlign{Var: %s, Strategy: halide.%v})", fn, cons, vs[0], vs[0], halide.LoopAlignStrategy(d.Ints[0]))
 	case OpNeverPartition:
 		return fmt.Sprintf("%s.NeverPartition(%s)", stage, strings.Join(vs, ", "))
 	case OpNeverPartitionAll:
@@ -402,7 +411,7 @@ func (in *Instance) apply(d Directive) bool {
 		return true
 	}
 	var cons *halide.Func
-	if d.Op == OpComputeAt || d.Op == OpStoreAt || d.Op == OpHoistStorage {
+	if d.Op == OpComputeAt || d.Op == OpStoreAt || d.Op == OpHoistStorage || d.Op == OpComputeWith {
 		if cons, ok = in.Funcs[d.Consumer]; !ok {
 			return false
 		}
@@ -466,6 +475,10 @@ func (in *Instance) apply(d Directive) bool {
 		st.GPUTile1D(vs[0], vs[1], vs[2], d.Ints[0], tail...)
 	case OpAtomic:
 		st.Atomic()
+	case OpGPUSingleThread:
+		st.GPUSingleThread()
+	case OpComputeWith:
+		f.ComputeWith(cons, vs[0], halide.LoopAlign{Var: vs[0], Strategy: halide.LoopAlignStrategy(d.Ints[0])})
 	case OpNeverPartition:
 		st.NeverPartition(vs...)
 	case OpNeverPartitionAll:

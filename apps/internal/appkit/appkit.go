@@ -45,6 +45,8 @@ type Schedule struct {
 	// size (blocks as parallel loops, threads as serial loops), run by
 	// -target=cpu. An app with no CPU versions has no cpu target.
 	CPU func() algo.Algorithm
+	// CPUSize says the size of CPU in words, when it is not SmallSize.
+	CPUSize string
 	// Bytes and Flops are the minimal DRAM traffic and arithmetic of one
 	// run at the benchmark size (for GB/s, TFLOP/s and the floor).
 	Bytes, Flops float64

@@ -31,6 +31,7 @@ func TestAppsCommandLine(t *testing.T) {
 		"conv2d":         {"tvm, ours", "emulator, cuda"},
 		"locallaplacian": {"manual", "emulator, cuda, cpu"},
 		"bilateralgrid":  {"halide", "emulator, cuda, cpu"},
+		"camerapipe":     {"halide", "emulator, cuda, cpu"},
 	}
 	args := []string{"build", "-o", bin + string(filepath.Separator)}
 	for app := range apps {

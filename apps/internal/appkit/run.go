@@ -33,6 +33,9 @@ func runSchedule(app App, s Schedule, o options, code io.Writer, prog *progress)
 	}
 	if o.target == "cpu" {
 		build = s.CPU
+		if s.CPUSize != "" {
+			r.CheckSize = s.CPUSize
+		}
 	}
 	a := build()
 	algo.ForTarget(a, t)

@@ -1,0 +1,184 @@
+package errors_test
+
+import (
+	"testing"
+
+	"github.com/gohalide/gohalide/halide"
+)
+
+// The mistakes of ComputeWith: each gives an ErrSchedule at Lower naming
+// the Func that was fused, the directive and what is legal.
+
+// fusable returns out(x, y) = f(x, y) + g(x, y) + h(x, y) with f, g and h
+// pointwise in in (h computed between them when computed at all).
+func fusable() (out, f, g, h *halide.Func) {
+	in := halide.NewImageParam("in", halide.Float32, 2)
+	f, g, h = halide.NewFunc("f"), halide.NewFunc("g"), halide.NewFunc("h")
+	f.Define(x, y).Is(in.At(x, y).Mul(2))
+	g.Define(x, y).Is(in.At(x, y).Add(1))
+	h.Define(x, y).Is(in.At(x, y).Sub(1))
+	out = halide.NewFunc("out")
+	out.Define(x, y).Is(f.At(x, y).Add(h.At(x, y)).Add(g.At(x, y)))
+	return out, f, g, h
+}
+
+func TestErrComputeWith(t *testing.T) {
+	bx, by, tx, ty := gpuVars()
+	runCases(t, []errCase{
+		{
+			name: "computed at different levels",
+			run: func() error {
+				out, f, g, _ := fusable()
+				f.ComputeRoot()
+				g.ComputeAt(out, y).ComputeWith(f, y)
+				return lowerErr(out)
+			},
+			code: halide.ErrSchedule, fn: "g", directive: "compute_with",
+			mentions: []string{"at out.y", "at the root"},
+			legal:    []string{"same loop"},
+		},
+		{
+			name: "one reads the other",
+			run: func() error {
+				in := halide.NewImageParam("in", halide.Float32, 2)
+				f, g := halide.NewFunc("f"), halide.NewFunc("g")
+				f.Define(x, y).Is(in.At(x, y).Mul(2))
+				g.Define(x, y).Is(f.At(x, y).Add(1))
+				out := halide.NewFunc("out")
+				out.Define(x, y).Is(g.At(x, y).Add(f.At(x, y)))
+				f.ComputeRoot()
+				g.ComputeRoot().ComputeWith(f, y)
+				return lowerErr(out)
+			},
+			code: halide.ErrSchedule, fn: "g", directive: "compute_with",
+			mentions: []string{"reads the other"},
+			legal:    []string{"do not read each other"},
+		},
+		{
+			name: "one reads the other through a Func computed inside it",
+			run: func() error {
+				// schedfuzz -seed 2022, schedule 3171: s2 reads s1,
+				// computed at s2's rows, which reads p.
+				in := halide.NewImageParam("in", halide.Float32, 2)
+				p, s1, s2 := halide.NewFunc("p"), halide.NewFunc("s1"), halide.NewFunc("s2")
+				p.Define(x, y).Is(in.At(x, y).Mul(2))
+				s1.Define(x, y).Is(p.At(x, y.Add(1)))
+				s2.Define(x, y).Is(s1.At(x, y).Add(1))
+				out := halide.NewFunc("out")
+				out.Define(x, y).Is(s2.At(x, y))
+				s2.ComputeRoot()
+				s1.ComputeAt(s2, y)
+				p.ComputeRoot().ComputeWith(s2, y)
+				return lowerErr(out)
+			},
+			code: halide.ErrSchedule, fn: "p", directive: "compute_with",
+			mentions: []string{"through other Funcs"},
+		},
+		{
+			name: "different loops down to the fused one",
+			run: func() error {
+				out, f, g, _ := fusable()
+				f.ComputeRoot().Split(y, yo, yi, 4)
+				g.ComputeRoot().ComputeWith(f, x)
+				return lowerErr(out)
+			},
+			code: halide.ErrSchedule, fn: "g", directive: "compute_with",
+			mentions: []string{"loops down to x differ", "y.yo"},
+			legal:    []string{"same loops"},
+		},
+		{
+			name: "a loop neither has",
+			run: func() error {
+				out, f, g, _ := fusable()
+				f.ComputeRoot()
+				g.ComputeRoot().ComputeWith(f, z)
+				return lowerErr(out)
+			},
+			code: halide.ErrSchedule, fn: "g", directive: "compute_with",
+			mentions: []string{"has no loop z"},
+			legal:    []string{"a loop of both"},
+		},
+		{
+			name: "a vector loop among the fused ones",
+			run: func() error {
+				out, f, g, _ := fusable()
+				f.ComputeRoot().Vectorize(x, 4)
+				g.ComputeRoot().Vectorize(x, 4).ComputeWith(f, halide.NewVar("x_v"))
+				return lowerErr(out)
+			},
+			code: halide.ErrSchedule, fn: "g", directive: "compute_with",
+			mentions: []string{"fused loop x.x_v is vectorized"},
+			legal:    []string{"serial (or unrolled) loops only"},
+		},
+		{
+			name: "inside a GPU kernel",
+			run: func() error {
+				out, f, g, _ := fusable()
+				out.GPUTile(x, y, bx, by, tx, ty, 8, 8)
+				f.ComputeAt(out, tx)
+				g.ComputeAt(out, tx).ComputeWith(f, y)
+				return lowerErr(out)
+			},
+			code: halide.ErrSchedule, fn: "g", directive: "compute_with",
+			mentions: []string{"inside a GPU kernel"},
+			legal:    []string{"on the host"},
+		},
+		{
+			name: "another Func computed between",
+			run: func() error {
+				out, f, g, h := fusable()
+				f.ComputeRoot()
+				h.ComputeRoot()
+				g.ComputeRoot().ComputeWith(f, y)
+				return lowerErr(out)
+			},
+			code: halide.ErrSchedule, fn: "g", directive: "compute_with",
+			mentions: []string{"not one right after the other"},
+			legal:    []string{"compute the Funcs between them elsewhere"},
+		},
+		{
+			name: "a Func with an update",
+			run: func() error {
+				out, f, g, _ := fusable()
+				f.Define(x, y).PlusEq(1)
+				f.ComputeRoot()
+				g.ComputeRoot().ComputeWith(f, y)
+				return lowerErr(out)
+			},
+			code: halide.ErrSchedule, fn: "g", directive: "compute_with",
+			mentions: []string{"f has update definitions"},
+			legal:    []string{"pure definition alone"},
+		},
+		{
+			name: "with itself",
+			run: func() error {
+				out, f, _, _ := fusable()
+				f.ComputeRoot().ComputeWith(f, y)
+				return lowerErr(out)
+			},
+			code: halide.ErrSchedule, fn: "f", directive: "compute_with",
+			mentions: []string{"with themselves"},
+		},
+		{
+			name: "an alignment of a loop not fused",
+			run: func() error {
+				out, f, g, _ := fusable()
+				f.ComputeRoot()
+				g.ComputeRoot().ComputeWith(f, y, halide.LoopAlign{Var: x, Strategy: halide.AlignStart})
+				return lowerErr(out)
+			},
+			code: halide.ErrSchedule, fn: "g", directive: "compute_with",
+			mentions: []string{"alignment names x"},
+			legal:    []string{"the fused loops: y"},
+		},
+		{
+			name: "a nil Func",
+			run: func() error {
+				out, _, g, _ := fusable()
+				g.ComputeRoot().ComputeWith(nil, y)
+				return lowerErr(out)
+			},
+			code: halide.ErrNilObject, fn: "g", directive: "compute_with",
+		},
+	})
+}
