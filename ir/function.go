@@ -263,6 +263,11 @@ type Dim struct {
 	// just inside the stage's innermost GPU thread loop and unrolls it, so
 	// each thread does the work of several virtual threads, interleaved.
 	VThread bool
+	// Lanes marks a GPU thread loop whose iterations are the lanes of one
+	// warp (Halide's gpu_lanes): thread dimension x, at most 32
+	// iterations, in a block at most 32 threads wide in x. Kind is
+	// GPUThread; lanes count as threads of the block.
+	Lanes bool
 }
 
 // MatchDim reports whether the qualified loop name of a stage (e.g.
