@@ -538,20 +538,20 @@ type emuCell struct {
 }
 
 type emuThread struct {
-	l     *emuLaunch
-	n     int32 // linear index in the block
-	id    [3]int
-	at    *ir.Barrier // the barrier it stopped at in the current phase
+	l  *emuLaunch
+	n  int32 // linear index in the block
+	id [3]int
+	at *ir.Barrier // the barrier it stopped at in the current phase
 	// shfl is the warp shuffle the thread waits at (at is emuShuffleAt),
 	// with the thread's value; res is the value it reads there.
-	shfl       *ir.Call
-	shI, resI  int64
-	shF, resF  float64
-	done  bool        // it ended
-	err   error       // the error it ended with
-	next  func() (*ir.Barrier, bool)
-	stop  func()
-	yield func(*ir.Barrier) bool
+	shfl      *ir.Call
+	shI, resI int64
+	shF, resF float64
+	done      bool  // it ended
+	err       error // the error it ended with
+	next      func() (*ir.Barrier, bool)
+	stop      func()
+	yield     func(*ir.Barrier) bool
 	// runner runs the body for this thread in a kernel with barriers.
 	runner *emuRunner
 }
