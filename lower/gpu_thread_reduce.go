@@ -284,9 +284,42 @@ func (c *threadReducer) reduce(l *ir.For, f *ir.Function, isLanes bool) ir.Stmt 
 		}
 		return true
 	})
-	if ir.UsesAny(store.Index, func(n string) bool { return bound[n] }) {
-		return fail(simple, "the point it stores, %s, is computed inside the loop", ir.ExprString(store.Index))
+	// The point and the conditions of the store that hold for the whole
+	// loop (not for some of its iterations only), with the lets made
+	// inside the loop substituted.
+	lets := map[string]ir.Expr{}
+	var conds []ir.Expr
+	path := pathTo(l.Body, store)
+	for i, a := range path {
+		switch a := a.(type) {
+		case *ir.LetStmt:
+			lets[a.Name] = a.Value
+		case *ir.IfThenElse:
+			cond := a.Cond
+			if i+1 < len(path) && path[i+1] != a.Then {
+				cond = &ir.Not{X: cond}
+			}
+			conds = append(conds, cond)
+		}
 	}
+	inner := func(n string) bool { return bound[n] }
+	resolve := func(e ir.Expr) ir.Expr {
+		for i := 0; i < len(lets) && ir.UsesAny(e, func(n string) bool { return lets[n] != nil }); i++ {
+			e = ir.Substitute(e, lets)
+		}
+		return e
+	}
+	index := resolve(store.Index)
+	if ir.UsesAny(index, inner) {
+		return fail(simple, "the point it stores, %s, depends on the loop or on a loop inside it", ir.ExprString(store.Index))
+	}
+	var whole ir.Expr // the conditions that hold for the whole loop
+	for _, cond := range conds {
+		if cond = resolve(cond); !ir.UsesAny(cond, inner) {
+			whole = and(whole, cond)
+		}
+	}
+	self = &ir.Load{T: t, Buf: f.Name, Index: index}
 
 	*c.n++
 	base := fmt.Sprintf("%s_red%d", f.Name, *c.n)
@@ -352,7 +385,7 @@ func (c *threadReducer) reduce(l *ir.For, f *ir.Function, isLanes bool) ir.Stmt 
 		cur = tree(u, lane, ir.Int(w), w)
 		c.shared = append(c.shared, &ir.Allocate{Name: sh, T: t, Memory: ir.GPUShared, Extents: []ir.Expr{ir.Int(rows * w)}})
 	}
-	do(&ir.IfThenElse{Cond: ir.Bin(ir.EQ, xid, ir.Int(0)), Then: &ir.Store{Buf: f.Name, Index: store.Index, Value: op.Make(self, cur)}})
+	do(&ir.IfThenElse{Cond: and(whole, ir.Bin(ir.EQ, xid, ir.Int(0))), Then: &ir.Store{Buf: f.Name, Index: index, Value: op.Make(self, cur)}})
 	var body ir.Stmt
 	for i := len(items) - 1; i >= 0; i-- {
 		it := items[i]
@@ -386,4 +419,21 @@ func replaceStore(s ir.Stmt, old, new *ir.Store) ir.Stmt {
 		return ir.MapStmt(x, mut, nil)
 	}
 	return mut(s)
+}
+
+// pathTo returns the statements from s down to target (s first, target
+// last), or nil when target is not in s.
+func pathTo(s ir.Stmt, target ir.Stmt) []ir.Stmt {
+	if s == target {
+		return []ir.Stmt{s}
+	}
+	var found []ir.Stmt
+	ir.VisitStmt(s, func(c ir.Stmt) {
+		if found == nil {
+			if p := pathTo(c, target); p != nil {
+				found = append([]ir.Stmt{s}, p...)
+			}
+		}
+	}, nil)
+	return found
 }
