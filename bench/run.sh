@@ -8,7 +8,7 @@
 #   bash bench/run.sh
 #
 # It sources .gpu/nvrtc-env.sh, prints the GPU's name, runs each app built
-# in .gpu/ (tensorproduct, depthwise, conv1d, gemm, conv2d; missing ones are
+# in .gpu/ (tensorproduct, depthwise, conv1d, gemm, conv2d, rowsum; missing ones are
 # skipped) with -target=cuda -json -bench=$RUNS (each app times its
 # schedules at its benchmark size: the tensor product at the size of Halide
 # issue #8427), then bench/torch_bench.py --json, then bench/compare.py.
@@ -53,7 +53,7 @@ with_timeout() {
 }
 
 summary=()
-for app in tensorproduct depthwise conv1d gemm conv2d; do
+for app in tensorproduct depthwise conv1d gemm conv2d rowsum; do
   bin=.gpu/$app
   if [ ! -x "$bin" ]; then
     echo "== $app: $bin not built, skipped"
@@ -94,7 +94,7 @@ for s in "${summary[@]}"; do echo "  $s"; done
 echo
 echo "== ours against PyTorch (markdown: $OUT/benchmarks.md)"
 json=()
-for app in tensorproduct depthwise conv1d gemm conv2d; do
+for app in tensorproduct depthwise conv1d gemm conv2d rowsum; do
   [ -f "$OUT/$app.json" ] && json+=("$OUT/$app.json")
 done
 "$PYTHON" bench/compare.py --torch "$OUT/torch.json" --all-schedules \
