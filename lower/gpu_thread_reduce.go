@@ -227,47 +227,28 @@ func (c *threadReducer) reduce(l *ir.For, f *ir.Function, isLanes bool) ir.Stmt 
 		return fail("a block x size (the widest thread loop in x) that is a power of two up to 32 or a multiple of 32, or a block of one row",
 			"the block is %d threads wide in x with %d rows, so a row's threads straddle warps", bx, rows)
 	}
-	// The one store to f in the loop, op(f(idx), y).
-	var store *ir.Store
-	stores, selfLoads, otherLoads := 0, 0, 0
+	// The stores to f in the loop (an unrolled loop inside it makes
+	// several), each op(f(point), e) at one point for the whole loop.
+	var stores []*ir.Store
+	loads := 0
 	ir.WalkStmt(l.Body, func(x ir.Stmt) bool {
 		if s, ok := x.(*ir.Store); ok && s.Buf == f.Name {
-			stores++
-			store = s
+			stores = append(stores, s)
 		}
 		return true
 	}, func(e ir.Expr) bool {
 		if ld, ok := e.(*ir.Load); ok && ld.Buf == f.Name {
-			if store != nil && ir.Equal(ld.Index, store.Index) {
-				selfLoads++
-			} else {
-				otherLoads++
-			}
+			loads++
 		}
 		return true
 	})
 	const simple = "an update of the form f(point) = f(point) op e, with its RVar loops around it and the Funcs it reads computed inside them"
-	if stores != 1 || store.Atomic || otherLoads > 0 || selfLoads != 1 {
-		return fail(simple, "its loop body stores to %s %d times and reads it elsewhere %d times", f.Name, stores, otherLoads)
+	if len(stores) == 0 || loads != len(stores) {
+		return fail(simple, "its loop body stores to %s %d times and reads it %d times", f.Name, len(stores), loads)
 	}
-	t := store.Value.Type()
+	t := stores[0].Value.Type()
 	if t.IsHalf() {
 		return fail("compute the reduction in Float32 and cast the result in a consumer", "%s is of type %s, which has no warp shuffle here", f.Name, t)
-	}
-	var self *ir.Load
-	placeholder := &ir.Call{T: t, Kind: ir.CallFunc, Name: f.Name, Args: []ir.Expr{store.Index}}
-	var sub func(ir.Expr) ir.Expr
-	sub = func(e ir.Expr) ir.Expr {
-		if ld, ok := e.(*ir.Load); ok && ld.Buf == f.Name {
-			self = ld
-			return placeholder
-		}
-		return ir.MapExpr(e, sub)
-	}
-	value := sub(store.Value)
-	assoc, ok := ProveAssociative(f.Name, []ir.Expr{store.Index}, value)
-	if !ok || self == nil {
-		return fail(simple, "its stored value %s is not f(point) op e", ir.ExprString(store.Value))
 	}
 	bound := map[string]bool{l.Name: true}
 	ir.WalkStmt(l.Body, func(x ir.Stmt) bool {
@@ -284,51 +265,82 @@ func (c *threadReducer) reduce(l *ir.For, f *ir.Function, isLanes bool) ir.Stmt 
 		}
 		return true
 	})
-	// The point and the conditions of the store that hold for the whole
-	// loop (not for some of its iterations only), with the lets made
-	// inside the loop substituted.
-	lets := map[string]ir.Expr{}
-	var conds []ir.Expr
-	path := pathTo(l.Body, store)
-	for i, a := range path {
-		switch a := a.(type) {
-		case *ir.LetStmt:
-			lets[a.Name] = a.Value
-		case *ir.IfThenElse:
-			cond := a.Cond
-			if i+1 < len(path) && path[i+1] != a.Then {
-				cond = &ir.Not{X: cond}
-			}
-			conds = append(conds, cond)
-		}
-	}
 	inner := func(n string) bool { return bound[n] }
-	resolve := func(e ir.Expr) ir.Expr {
-		for i := 0; i < len(lets) && ir.UsesAny(e, func(n string) bool { return lets[n] != nil }); i++ {
-			e = ir.Substitute(e, lets)
+	var (
+		op    AssocOp
+		index ir.Expr // the point, with the lets made inside the loop substituted
+		whole ir.Expr // the conditions of the stores that hold for the whole loop
+		accOf = map[*ir.Store]ir.Expr{}
+	)
+	for k, store := range stores {
+		var self *ir.Load
+		placeholder := &ir.Call{T: t, Kind: ir.CallFunc, Name: f.Name, Args: []ir.Expr{store.Index}}
+		var sub func(ir.Expr) ir.Expr
+		sub = func(e ir.Expr) ir.Expr {
+			if ld, ok := e.(*ir.Load); ok && ld.Buf == f.Name {
+				self = ld
+				return placeholder
+			}
+			return ir.MapExpr(e, sub)
 		}
-		return e
-	}
-	index := resolve(store.Index)
-	if ir.UsesAny(index, inner) {
-		return fail(simple, "the point it stores, %s, depends on the loop or on a loop inside it", ir.ExprString(store.Index))
-	}
-	var whole ir.Expr // the conditions that hold for the whole loop
-	for _, cond := range conds {
-		if cond = resolve(cond); !ir.UsesAny(cond, inner) {
-			whole = and(whole, cond)
+		value := sub(store.Value)
+		assoc, ok := ProveAssociative(f.Name, []ir.Expr{store.Index}, value)
+		if !ok || self == nil || store.Atomic || store.Value.Type() != t || k > 0 && assoc.Op != op {
+			return fail(simple, "its stored value %s is not f(point) op e", ir.ExprString(store.Value))
 		}
+		op = assoc.Op
+		accOf[store] = assoc.Y
+		lets := map[string]ir.Expr{}
+		var conds []ir.Expr
+		path := pathTo(l.Body, store)
+		for i, a := range path {
+			switch a := a.(type) {
+			case *ir.LetStmt:
+				lets[a.Name] = a.Value
+			case *ir.IfThenElse:
+				cond := a.Cond
+				if i+1 < len(path) && path[i+1] != a.Then {
+					cond = &ir.Not{X: cond}
+				}
+				conds = append(conds, cond)
+			}
+		}
+		resolve := func(e ir.Expr) ir.Expr {
+			for i := 0; i < len(lets) && ir.UsesAny(e, func(n string) bool { return lets[n] != nil }); i++ {
+				e = ir.Substitute(e, lets)
+			}
+			return ir.Simplify(e)
+		}
+		at := resolve(store.Index)
+		if ir.UsesAny(at, inner) || k > 0 && !ir.Equal(at, index) {
+			return fail(simple, "the point it stores, %s, depends on the loop or on a loop inside it", ir.ExprString(store.Index))
+		}
+		var w ir.Expr
+		for _, cond := range conds {
+			if cond = resolve(cond); !ir.UsesAny(cond, inner) {
+				w = and(w, cond)
+			}
+		}
+		if k > 0 && ir.ExprString(w) != ir.ExprString(whole) {
+			return fail(simple, "its stores to %s are under different conditions that hold for the whole loop", f.Name)
+		}
+		index, whole = at, w
 	}
-	self = &ir.Load{T: t, Buf: f.Name, Index: index}
+	self := &ir.Load{T: t, Buf: f.Name, Index: index}
 
 	*c.n++
 	base := fmt.Sprintf("%s_red%d", f.Name, *c.n)
 	acc := base + "_acc"
-	op := assoc.Op
 	identity := op.Identity(t)
 	// The thread's own values: every thread of the block's x dimension
 	// runs the loop body, those past its extent adding nothing.
-	work := replaceStore(l.Body, store, &ir.Store{Buf: acc, Index: ir.Int(0), Value: op.Make(&ir.Load{T: t, Buf: acc, Index: ir.Int(0)}, assoc.Y)})
+	work := replaceStores(l.Body, func(s *ir.Store) ir.Stmt {
+		y, ok := accOf[s]
+		if !ok {
+			return nil
+		}
+		return &ir.Store{Buf: acc, Index: ir.Int(0), Value: op.Make(&ir.Load{T: t, Buf: acc, Index: ir.Int(0)}, y)}
+	})
 	if ext, ok := ir.AsInt(ir.Simplify(l.Extent)); !ok || ext != bx {
 		work = &ir.IfThenElse{Cond: ir.LTE(v(l.Name), ir.Simplify(ir.AddE(l.Min, l.Extent))), Then: work}
 	}
@@ -409,12 +421,15 @@ type reduceItem struct {
 	stmt  ir.Stmt
 }
 
-// replaceStore returns s with the store old replaced by new.
-func replaceStore(s ir.Stmt, old, new *ir.Store) ir.Stmt {
+// replaceStores returns s with each store for which by returns a
+// statement replaced by it.
+func replaceStores(s ir.Stmt, by func(*ir.Store) ir.Stmt) ir.Stmt {
 	var mut func(ir.Stmt) ir.Stmt
 	mut = func(x ir.Stmt) ir.Stmt {
-		if x == ir.Stmt(old) {
-			return new
+		if st, ok := x.(*ir.Store); ok {
+			if r := by(st); r != nil {
+				return r
+			}
 		}
 		return ir.MapStmt(x, mut, nil)
 	}
