@@ -10,9 +10,12 @@ import (
 // RowSum sums each row of a W x H float32 array (torch.sum(x, dim=1) of an
 // H x W tensor):
 //
-//	Sum[y]  = 0
-//	Sum[y] += In[r, y]        r in [0, W)
+//	Acc[y]  = 0
+//	Acc[y] += In[r, y]        r in [0, W)
+//	Sum[y]  = Acc[y]
 //
+// The output Sum is a pure copy of the reduction Acc, so that a schedule
+// can compute Acc's two stages inside the output's kernel (one launch).
 // It reads the array once and writes H floats, so at 8192 x 8192 it is
 // memory-bound: the floor is W*H*4 + H*4 bytes at the memory's bandwidth.
 // The schedules make the parallelism over r from rfactor, as Halide does:
@@ -34,10 +37,10 @@ type RowSum struct {
 	R *halide.RDom
 
 	// InCopy is a pure copy of In (inline by default) that schedules can
-	// compute somewhere: the vectorized loads of a thread's columns. Sum is
-	// the output; Intm the rfactor intermediate a schedule made (nil for
-	// the plain schedule).
-	InCopy, Sum, Intm *halide.Func
+	// compute somewhere: the vectorized loads of a thread's columns. Acc is
+	// the reduction, Sum the output (a copy of Acc); Intm the rfactor
+	// intermediate a schedule made (nil for the plain schedule).
+	InCopy, Acc, Sum, Intm *halide.Func
 
 	inBuf *halide.Buffer[float32]
 }
@@ -51,9 +54,11 @@ func NewRowSum(w, h int) *RowSum {
 	v.InCopy = halide.NewFunc("in_copy")
 	v.InCopy.Define(v.X, v.Y).Is(v.In.At(v.X, v.Y))
 	v.R = halide.NewRDom("r", halide.Range(0, w))
+	v.Acc = halide.NewFunc("acc")
+	v.Acc.Define(v.Y).Is(float32(0))
+	v.Acc.Define(v.Y).PlusEq(v.InCopy.At(v.R.X(), v.Y))
 	v.Sum = halide.NewFunc("rowsum")
-	v.Sum.Define(v.Y).Is(float32(0))
-	v.Sum.Define(v.Y).PlusEq(v.InCopy.At(v.R.X(), v.Y))
+	v.Sum.Define(v.Y).Is(v.Acc.At(v.Y))
 	return v
 }
 
@@ -113,7 +118,7 @@ func (v *RowSum) Check(out *halide.Buffer[float32]) (float64, error) {
 func (v *RowSum) GPUSchedulePlain() {
 	yb, yt := halide.NewVar("yb"), halide.NewVar("yt")
 	v.Sum.GPUTile1D(v.Y, yb, yt, 128, halide.GuardWithIf)
-	v.Sum.Update(0).GPUTile1D(v.Y, yb, yt, 128, halide.GuardWithIf)
+	v.Acc.ComputeAt(v.Sum, yt)
 }
 
 // GPUScheduleBlock is the block reduction: one block of threads per row.
@@ -130,13 +135,16 @@ func (v *RowSum) GPUScheduleBlock(threads, vec int) error {
 	}
 	rxo, rrest, rxi, rv := halide.NewRVar("rxo"), halide.NewRVar("rrest"), halide.NewRVar("rxi"), halide.NewRVar("rv")
 	u, w := halide.NewVar("u"), halide.NewVar("w")
-	up := v.Sum.Update(0).Split(v.R.X(), rxo, rrest, threads*vec).Split(rrest, rxi, rv, vec)
+	up := v.Acc.Update(0).Split(v.R.X(), rxo, rrest, threads*vec).Split(rrest, rxi, rv, vec)
 	v.Intm = up.RFactor(halide.RFactorPair{R: rxi, V: u}, halide.RFactorPair{R: rv, V: w})
-	v.Sum.GPUTile1D(v.Y, halide.NewVar("yb"), halide.NewVar("yt"), 128, halide.GuardWithIf)
-	v.Sum.Update(0).GPUBlocks(v.Y).GPUThreads(rxi)
+	// One kernel: a block per row computes Acc (its init on one thread,
+	// its update on all) and stores the output.
+	v.Sum.GPUBlocks(v.Y)
+	v.Acc.ComputeAt(v.Sum, v.Y)
+	v.Acc.Update(0).GPUThreads(rxi)
 	// Intm(u, w, y) per thread (u is the thread's rxi), in registers; its
 	// update runs rxo outside the vector w.
-	v.Intm.ComputeAtStage(v.Sum.Update(0), rxi)
+	v.Intm.ComputeAtStage(v.Acc.Update(0), rxi)
 	if vec > 1 {
 		v.Intm.Update(0).Reorder(w, rxo)
 		xo, xv := halide.NewVar("xo"), halide.NewVar("xv")
@@ -156,11 +164,15 @@ func (v *RowSum) GPUScheduleWarp(rows, vec int) error {
 	rxo, rrest, rxi, rv := halide.NewRVar("rxo"), halide.NewRVar("rrest"), halide.NewRVar("rxi"), halide.NewRVar("rv")
 	u, w := halide.NewVar("u"), halide.NewVar("w")
 	yo, yi := halide.NewVar("yo"), halide.NewVar("yi")
-	up := v.Sum.Update(0).Split(v.R.X(), rxo, rrest, 32*vec).Split(rrest, rxi, rv, vec)
+	up := v.Acc.Update(0).Split(v.R.X(), rxo, rrest, 32*vec).Split(rrest, rxi, rv, vec)
 	v.Intm = up.RFactor(halide.RFactorPair{R: rxi, V: u}, halide.RFactorPair{R: rv, V: w})
-	v.Sum.GPUTile1D(v.Y, halide.NewVar("yb"), halide.NewVar("yt"), 128, halide.GuardWithIf)
-	v.Sum.Update(0).Split(v.Y, yo, yi, rows, halide.GuardWithIf).GPUBlocks(yo).GPUThreads(yi).GPULanes(rxi)
-	v.Intm.ComputeAtStage(v.Sum.Update(0), rxi)
+	// One kernel: a block of rows warps, a warp per row; Acc computed at
+	// the output's block loop (rows values in shared memory), its init on
+	// rows threads, its update a warp per row.
+	v.Sum.Split(v.Y, yo, yi, rows, halide.GuardWithIf).GPUBlocks(yo).GPUThreads(yi)
+	v.Acc.ComputeAt(v.Sum, yo).GPUThreads(v.Y)
+	v.Acc.Update(0).GPUThreads(v.Y).GPULanes(rxi)
+	v.Intm.ComputeAtStage(v.Acc.Update(0), rxi)
 	if vec > 1 {
 		v.Intm.Update(0).Reorder(w, rxo)
 		xo, xv := halide.NewVar("xo"), halide.NewVar("xv")

@@ -17,6 +17,9 @@
 //     the lanes' sums with warp shuffles alone (GPULanes on the RVar: no
 //     shared memory, no barrier).
 //
+// Each schedule is one kernel: the reduction Acc (its init and its
+// update) is computed inside the output's blocks.
+//
 // The op reads the array once and writes 8192 floats: 268 MB, about 80 us
 // at an H100's 3.35 TB/s, the memory floor the table's "floor" column
 // compares with.
