@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gohalide/gohalide/apps/algo"
 	"github.com/gohalide/gohalide/cfamily"
 	"github.com/gohalide/gohalide/halide"
 )
@@ -253,5 +254,42 @@ func TestLanesRowReduce(t *testing.T) {
 				})
 			}
 		}
+	}
+}
+
+// TestRowSumKernelsNVCC compiles the kernels of apps/rowsum's schedules at
+// the benchmark size (8192 x 8192) with nvcc: the shared memory is the
+// inferred pool, no stack frame, no spills; the all-reduce schedules use
+// warp shuffles, the block one barriers too.
+func TestRowSumKernelsNVCC(t *testing.T) {
+	if _, ok := cfamily.NVCCPath(); !ok || testing.Short() {
+		t.Skip("no nvcc, or -short")
+	}
+	for _, s := range []struct {
+		name     string
+		apply    func(*algo.RowSum) error
+		shuffles bool
+	}{
+		{"plain", func(v *algo.RowSum) error { v.GPUSchedulePlain(); return nil }, false},
+		{"block", func(v *algo.RowSum) error { return v.GPUScheduleBlock(256, 4) }, true},
+		{"warp", func(v *algo.RowSum) error { return v.GPUScheduleWarp(8, 4) }, true},
+	} {
+		t.Run(s.name, func(t *testing.T) {
+			v := algo.NewRowSum(8192, 8192)
+			if err := s.apply(v); err != nil {
+				t.Fatal(err)
+			}
+			l, err := halide.NewPipeline(v.Out()).Lower()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := len(l.Kernels()); n != 1 {
+				t.Errorf("%d kernels, want 1", n)
+			}
+			src := checkKernelsNVCC(t, l.Kernels())
+			if got := strings.Contains(src, "__shfl_down_sync"); got != s.shuffles {
+				t.Errorf("warp shuffles in the CUDA: %v, want %v", got, s.shuffles)
+			}
+		})
 	}
 }
