@@ -565,6 +565,10 @@ func (d Dimension) SetBounds(min, extent any) Dimension {
 }
 
 func imageCall(name string, t Type, dims int, ref any, args []any) Expr {
+	args, err := expandImplicit("", "call", "input "+name, dims, args)
+	if err != nil {
+		return Expr{err: err}
+	}
 	if len(args) != dims {
 		return Expr{err: ir.Errorf(ir.ErrArgCount, "", "call", "input %s has %d dimensions but is called with %d arguments", name, dims, len(args))}
 	}

@@ -47,13 +47,18 @@
 // loops (Func methods apply to the
 // pure definition, f.Update(i) to update i); ComputeRoot, ComputeAt and
 // ComputeInline say where a Func is computed, StoreAt and StoreIn where it
-// is stored, Bound fixes its region, In makes a wrapper that some
-// consumers (or, with none named, all) read instead, Atomic makes a
-// colliding scatter safe to run in parallel, and RFactor splits an
-// associative update into an intermediate Func that reduces part of the
-// RDom for each value of the rest (new pure dimensions, which can run in
-// parallel or on GPU blocks) and an update that combines the partial
-// results.
+// is stored, FoldStorage, ReorderStorage, AlignStorage and BoundStorage
+// how its storage is laid out and sized, Bound fixes its region, In makes a wrapper that some
+// consumers (or, with none named, all) read instead, CloneIn a copy of the
+// Func that the consumers named read instead (computed separately),
+// Atomic makes a colliding scatter safe to run in parallel, and RFactor
+// splits an associative update into an intermediate Func that reduces
+// part of the RDom for each value of the rest (new pure dimensions, which
+// can run in parallel or on GPU blocks) and an update that combines the
+// partial results.
+// Implicit (Halide's _) stands for a call's remaining coordinates and a
+// definition's matching dimensions, so helpers work on Funcs of any
+// dimension.
 // Specialize(cond) gives a stage a case with a schedule of its own, taken
 // when a condition on Params and input shapes holds (tested once per
 // production), and SpecializeFail ends the cases with a run-time error.

@@ -159,8 +159,8 @@ func ExamplePipeline_Report() {
 		fmt.Println(err)
 	}
 	// Output:
-	// kernel          grid                                                                                     block  memory  func                    type     elements  bytes  offset  shared across  barriers  shared total
-	// kernel_blur_s0  (((blur.s0.x.max - blur.min.0) / 8) + 1)=3 x (((blur.s0.y.max - blur.min.1) / 8) + 1)=2  8 x 8  shared  in_repeat_edge_in_blur  float32  100       400    0       x,y            1         400
+	// kernel          grid                                                                                     block  memory  func                    type     elements  bytes  offset  shared across  bank conflicts  barriers  shared total
+	// kernel_blur_s0  (((blur.s0.x.max - blur.min.0) / 8) + 1)=3 x (((blur.s0.y.max - blur.min.1) / 8) + 1)=2  8 x 8  shared  in_repeat_edge_in_blur  float32  100       400    0       x,y            2-way           1         400
 }
 
 // The lines of the lowered blur that show the kernel's memory and

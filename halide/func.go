@@ -18,6 +18,9 @@ type Func struct {
 	wrappers map[*Func]*Func
 	// wrapped is the Func this one wraps (set on wrappers).
 	wrapped *Func
+	// clone marks a Func made by CloneIn (registered in wrappers like a
+	// wrapper, but a copy of the Func's definitions).
+	clone bool
 	// gen is the Func's generation: it changes with every definition and
 	// directive (on the Func or any of its stages), so that a Pipeline
 	// sees that a Func changed after it compiled (see Pipeline.stale).
@@ -199,6 +202,10 @@ func (f *Func) call(args []any) Expr {
 	if f.fn.Pure == nil {
 		return Expr{err: ir.Errorf(ir.ErrUndefined, f.fn.Name, "call", "Func %s is called before it has a definition", f.fn.Name)}
 	}
+	args, err := expandImplicit(f.fn.Name, "call", "Func "+f.fn.Name, len(f.fn.Args), args)
+	if err != nil {
+		return Expr{err: err}
+	}
 	if len(args) != len(f.fn.Args) {
 		return Expr{err: ir.Errorf(ir.ErrArgCount, f.fn.Name, "call", "Func %s has %d arguments (%s) but is called with %d", f.fn.Name, len(f.fn.Args), strings.Join(f.fn.Args, ", "), len(args))}
 	}
@@ -260,6 +267,14 @@ func (d Definer) Is(value any) *Func {
 			return f
 		}
 	}
+	if v.err == nil {
+		args, err := f.expandLHS("Define", d.args, v.node)
+		if err != nil {
+			f.fail(err)
+			return f
+		}
+		d.args = args
+	}
 	switch {
 	case f.fn.Pure == nil:
 		f.definePure(d.args, v)
@@ -303,16 +318,57 @@ func (d Definer) reduce(op ir.BinOp, name string, value any) *Func {
 		f.failf(ir.ErrDefinition, name, "%s needs a pure definition of %s first", name, f.fn.Name)
 		return f
 	}
+	var rhs []ir.Expr
+	if t, ok := value.(Tuple); ok {
+		for i := 0; i < t.Len(); i++ {
+			rhs = append(rhs, t.Elem(i).node)
+		}
+	} else {
+		rhs = append(rhs, E(value).node)
+	}
+	args, err := f.expandLHS(name, d.args, rhs...)
+	if err != nil {
+		f.fail(err)
+		return f
+	}
+	d.args = args
 	if f.fn.IsTuple() {
-		f.fail(ir.Errorf(ir.ErrTuple, f.fn.Name, name, "%s of the Tuple Func %s, which has %d values", name, f.fn.Name, len(f.fn.Types)).
-			WithLegal("an update with Is and a Tuple of every value, for example %s.Define(...).Is(NewTuple(%s.AtTuple(...).Elem(0).Add(e), ...))", f.fn.Name, f.fn.Name))
+		// Element by element, as Halide's f(x) += Tuple(a, b): every value
+		// is combined with its own, all computed before any is stored.
+		t, ok := value.(Tuple)
+		if !ok || t.err != nil || t.Len() != len(f.fn.Types) {
+			what := fmt.Sprintf("one value, %v", E(value))
+			switch {
+			case ok && t.err != nil:
+				f.fail(withFunc(t.err, f.fn.Name, name))
+				return f
+			case ok:
+				what = fmt.Sprintf("a Tuple of %d values", t.Len())
+			}
+			f.fail(ir.Errorf(ir.ErrTuple, f.fn.Name, name, "%s of the Tuple Func %s, which has %d values, with %s", name, f.fn.Name, len(f.fn.Types), what).
+				WithLegal("%s with a Tuple of %d values (NewTuple), combined with %s's values one by one", name, len(f.fn.Types), f.fn.Name))
+			return f
+		}
+		old := f.AtTuple(d.args...)
+		vals := make([]any, t.Len())
+		for i := range vals {
+			vals[i] = binary(op, old.Elem(i), t.Elem(i))
+		}
+		v, err := f.tupleValue(NewTuple(vals...), name)
+		if err != nil {
+			f.fail(err)
+			return f
+		}
+		f.defineUpdate(d.args, v, nil)
 		return f
 	}
 	f.defineUpdate(d.args, E(value), &op)
 	return f
 }
 
-// PlusEq defines the update f(args) = f(args) + value.
+// PlusEq defines the update f(args) = f(args) + value. For a Tuple Func,
+// value is a Tuple of as many values, added value by value (as Halide's
+// f(x) += Tuple(a, b)); so for TimesEq, MinEq and MaxEq.
 func (d Definer) PlusEq(value any) *Func { return d.reduce(ir.Add, "PlusEq", value) }
 
 // TimesEq defines the update f(args) = f(args) * value.

@@ -457,6 +457,10 @@ func (p *Pipeline) build() (*built, error) {
 	unused := func(what string, wrappers map[*Func]*Func) error {
 		for g, w := range wrappers {
 			if state[g] == 2 && state[w] != 2 {
+				if w.clone {
+					return ir.Errorf(ir.ErrSchedule, g.fn.Name, "clone_in", "%s.CloneIn(%s) made the clone %s, but %s does not read %s directly, so the clone is never used", what, g.fn.Name, w.fn.Name, g.fn.Name, what).
+						WithLegal("clone what %s calls", g.fn.Name)
+				}
 				return ir.Errorf(ir.ErrSchedule, g.fn.Name, "in", "%s.In(%s) made the wrapper %s, but %s does not read %s directly, so the wrapper is never used", what, g.fn.Name, w.fn.Name, g.fn.Name, what).
 					WithLegal("wrap what %s calls (for example the boundary-condition Func around the input)", g.fn.Name)
 			}

@@ -62,7 +62,9 @@ type RFactorPair struct {
 // the pairs' RVars. See rfactor.go for an example.
 //
 // The update must be f(args) = f(args) op e, op one of +, -, *, min, max
-// and the logical or bitwise and, or and xor, and e must not read f. The
+// and the logical or bitwise and, or and xor, and e must not read f; the
+// update of a Tuple Func must be so for each value, with an op of its own
+// (values that depend on each other, such as an argmax's, are refused). The
 // intermediate is called f_intm; schedule it like any Func (ComputeRoot,
 // ComputeAt, GPUBlocks on a pair's Var, ...). Like every directive,
 // RFactor does not fail on the spot: a refusal (ErrNotAssociative,
@@ -123,9 +125,33 @@ func (s *Stage) rfactor(directive string, pairs []RFactorPair) (*Func, error) {
 		return nil, ir.Errorf(ir.ErrSchedule, fn.Name, directive, "in %s, the update reduces over no RDom, so it has no RVar to factor", name).
 			WithLegal("rfactor an update that reduces over an RDom")
 	}
-	assoc, ok := lower.ProveAssociative(fn.Name, d.Args, d.Value)
-	if !ok {
-		return nil, notAssociative(fn, name, d)
+	// One Associative per value: a Tuple Func's values must each reduce
+	// on their own (lower.ProveAssociativeTuple).
+	var assocs []lower.Associative
+	if fn.IsTuple() {
+		as, ok := lower.ProveAssociativeTuple(fn.Name, d.Args, d.Value)
+		if !ok {
+			return nil, notAssociative(fn, name, d)
+		}
+		assocs = as
+	} else {
+		a, ok := lower.ProveAssociative(fn.Name, d.Args, d.Value)
+		if !ok {
+			return nil, notAssociative(fn, name, d)
+		}
+		assocs = []lower.Associative{a}
+	}
+	// tuple makes one value of each Associative (with its type and index)
+	// into the stage's value: the value itself for a single-valued Func.
+	tuple := func(value func(i int, a lower.Associative, t ir.Type) ir.Expr) ir.Expr {
+		vals := make([]ir.Expr, len(assocs))
+		for i, a := range assocs {
+			vals[i] = value(i, a, fn.ValueType(i))
+		}
+		if len(vals) == 1 {
+			return vals[0]
+		}
+		return ir.MakeTuple(vals)
 	}
 	if d.Predicate != nil && readsFuncNamed(d.Predicate, fn.Name) {
 		return nil, ir.Errorf(ir.ErrNotAssociative, fn.Name, directive, "in %s, the condition under which the update runs (its RDom's Where, or an Undef arm), %s, reads %s: which points are combined depends on the order", name, ir.ExprString(d.Predicate), fn.Name).
@@ -215,13 +241,14 @@ func (s *Stage) rfactor(directive string, pairs []RFactorPair) (*Func, error) {
 	}
 	intm.fn.Args = args
 	intm.fn.T = fn.T
+	intm.fn.Types = append([]ir.Type(nil), fn.Types...)
 	pureArgs := make([]ir.Expr, len(args))
 	pureDims := make([]ir.Dim, len(args))
 	for i, a := range args {
 		pureArgs[i] = &ir.Var{T: ir.Int32, Name: a}
 		pureDims[i] = ir.Dim{Name: a}
 	}
-	intm.fn.Pure = &ir.Definition{Args: pureArgs, Value: assoc.Op.Identity(fn.T), Schedule: ir.StageSchedule{Dims: pureDims}}
+	intm.fn.Pure = &ir.Definition{Args: pureArgs, Value: tuple(func(_ int, a lower.Associative, t ir.Type) ir.Expr { return a.Op.Identity(t) }), Schedule: ir.StageSchedule{Dims: pureDims}}
 	// The intermediate reads what the update read, through the update's
 	// In wrappers (which replace a Func or input only in the definitions
 	// of the consumer they were made for).
@@ -238,7 +265,9 @@ func (s *Stage) rfactor(directive string, pairs []RFactorPair) (*Func, error) {
 		upDims[p.dim] = ir.Dim{Name: p.v}
 		upSplits = append(upSplits, ir.Split{Kind: ir.PurifyRVar, Old: p.name, Outer: p.v})
 	}
-	intmSelf := &ir.Call{T: fn.T, Kind: ir.CallFunc, Name: intm.fn.Name, Args: upArgs, Ref: intm}
+	intmSelf := func(i int, t ir.Type) ir.Expr {
+		return &ir.Call{T: t, Kind: ir.CallFunc, Name: intm.fn.Name, Args: upArgs, Index: i, Ref: intm}
+	}
 	// The update's Where condition (or Undef arms) stays with the points
 	// it reduces: the intermediate skips them, and f's combining update
 	// then adds the identity where every point of a slice was skipped.
@@ -247,8 +276,10 @@ func (s *Stage) rfactor(directive string, pairs []RFactorPair) (*Func, error) {
 		pred = rewriteWrapped(f, d.Predicate)
 	}
 	intm.fn.Updates = []*ir.Definition{{
-		Args:      upArgs,
-		Value:     assoc.Op.Make(intmSelf, rewriteWrapped(f, assoc.Y)),
+		Args: upArgs,
+		Value: tuple(func(i int, a lower.Associative, t ir.Type) ir.Expr {
+			return a.Op.Make(intmSelf(i, t), rewriteWrapped(f, a.Y))
+		}),
 		RDom:      d.RDom,
 		Predicate: pred,
 		Schedule:  ir.StageSchedule{Dims: upDims, Splits: upSplits, Atomic: d.Schedule.Atomic},
@@ -283,11 +314,14 @@ func (s *Stage) rfactor(directive string, pairs []RFactorPair) (*Func, error) {
 			dims = append(dims, ir.Dim{Name: a})
 		}
 	}
-	self := &ir.Call{T: fn.T, Kind: ir.CallFunc, Name: fn.Name, Args: fArgs, Ref: f}
-	read := &ir.Call{T: fn.T, Kind: ir.CallFunc, Name: intm.fn.Name, Args: readArgs, Ref: intm}
+	combine := func(i int, a lower.Associative, t ir.Type) ir.Expr {
+		self := &ir.Call{T: t, Kind: ir.CallFunc, Name: fn.Name, Args: fArgs, Index: i, Ref: f}
+		read := &ir.Call{T: t, Kind: ir.CallFunc, Name: intm.fn.Name, Args: readArgs, Index: i, Ref: intm}
+		return a.Op.Make(self, read)
+	}
 	fn.Updates[s.idx-1] = &ir.Definition{
 		Args:     fArgs,
-		Value:    assoc.Op.Make(self, read),
+		Value:    tuple(combine),
 		RDom:     dom,
 		Schedule: ir.StageSchedule{Dims: dims, Splits: varSplits, Atomic: d.Schedule.Atomic},
 	}
@@ -321,6 +355,8 @@ func notAssociative(fn *ir.Function, name string, d *ir.Definition) error {
 	point := fmt.Sprintf("%s(%s)", fn.Name, strings.Join(lhs, ", "))
 	var why string
 	switch {
+	case fn.IsTuple() && readsFuncNamed(d.Value, fn.Name):
+		why = fmt.Sprintf("its values %s are not each %s[i] op e_i for an associative and commutative op with no e_i reading %s (rfactor splits a Tuple update whose values reduce on their own, such as a sum and a sum of squares; values that depend on each other, such as an argmax's, need a proof it does not make)", ir.ExprString(d.Value), point, fn.Name)
 	case !readsFuncNamed(d.Value, fn.Name):
 		why = fmt.Sprintf("its value %s does not read %s, so each iteration replaces the value instead of combining with it", ir.ExprString(d.Value), point)
 	default:

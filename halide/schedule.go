@@ -2,6 +2,7 @@ package halide
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -686,6 +687,10 @@ func (f *Func) In(consumers ...*Func) *Func {
 		w.Define(args...).Is(f.AtTuple(args...))
 		return w
 	})
+	if err == nil && w.clone {
+		err = ir.Errorf(ir.ErrSchedule, f.fn.Name, "in", "%s already reads a clone of %s (%s, made by CloneIn), so it cannot read a wrapper too", strings.TrimPrefix(w.fn.Name, f.fn.Name+"_clone_in_"), f.fn.Name, w.fn.Name).
+			WithLegal("one of %s.In(g) and %s.CloneIn(g) per consumer g", f.fn.Name, f.fn.Name)
+	}
 	if err != nil {
 		f.fail(err)
 		w = newFunc(wrapperName(f.fn.Name, consumers))
@@ -946,23 +951,8 @@ func (f *Func) ReorderStorage(vars ...Var) *Func {
 // of the window on its own.
 func (f *Func) FoldStorage(v Var, extent int) *Func {
 	const directive = "fold_storage"
-	f = f.begin(directive, v)
-	if f.fn.Pure == nil {
-		f.failf(ir.ErrSchedule, directive, "%s is scheduled before it has a definition", f.fn.Name)
-		return f
-	}
-	found := false
-	for _, a := range f.fn.Args {
-		found = found || a == v.name
-	}
-	if !found {
-		f.fail(ir.Errorf(ir.ErrUnknownVar, f.fn.Name, directive, "%s has no pure var %s", f.fn.Name, v.name).
-			WithLegal("one of %s", strings.Join(f.fn.Args, ", ")))
-		return f
-	}
-	if extent < 1 {
-		f.fail(ir.Errorf(ir.ErrBadArgument, f.fn.Name, directive, "fold_storage of %s in %s by %d", f.fn.Name, v.name, extent).
-			WithLegal("an extent of at least 1"))
+	f = f.beginStorage(directive, v, extent)
+	if f.Err() != nil {
 		return f
 	}
 	for i, d := range f.fn.Schedule.Folds {
@@ -973,6 +963,72 @@ func (f *Func) FoldStorage(v Var, extent int) *Func {
 	}
 	f.fn.Schedule.Folds = append(f.fn.Schedule.Folds, ir.FoldDirective{Var: v.name, Extent: int64(extent)})
 	return f
+}
+
+// AlignStorage pads the storage of f in dimension v to a multiple of
+// alignment elements (Halide's align_storage): the extent of every
+// allocation of f in v is rounded up, so the strides of the dimensions
+// stored outside v are multiples of alignment. Padding the rows of a
+// shared tile is the usual way to spread a warp's column accesses over
+// the shared-memory banks (the report's "bank conflicts" column shows the
+// effect). The computed region does not change.
+func (f *Func) AlignStorage(v Var, alignment int) *Func {
+	f = f.beginStorage("align_storage", v, alignment)
+	if f.Err() == nil {
+		f.storageDim(v.name).Align = int64(alignment)
+	}
+	return f
+}
+
+// BoundStorage fixes the extent of f's storage in dimension v to extent
+// elements, whatever the region computed (Halide's bound_storage with a
+// constant): an allocation whose size was known only at run time gets a
+// constant one (on the stack, or in registers inside a GPU kernel). When
+// the region a realization needs is larger, Lower fails where that is
+// known then, and the run fails before it computes anything otherwise
+// (ErrSchedule); inside a GPU kernel the region's size must have a
+// constant bound.
+func (f *Func) BoundStorage(v Var, extent int) *Func {
+	f = f.beginStorage("bound_storage", v, extent)
+	if f.Err() == nil {
+		f.storageDim(v.name).Bound = int64(extent)
+	}
+	return f
+}
+
+// beginStorage begins a directive on the storage of f in its pure var v
+// with a size n (an extent or an alignment) that must be at least 1.
+func (f *Func) beginStorage(directive string, v Var, n int) *Func {
+	f = f.begin(directive, v)
+	if f.Err() != nil {
+		return f
+	}
+	if f.fn.Pure == nil {
+		f.failf(ir.ErrSchedule, directive, "%s is scheduled before it has a definition", f.fn.Name)
+		return f
+	}
+	if !slices.Contains(f.fn.Args, v.name) {
+		f.fail(ir.Errorf(ir.ErrUnknownVar, f.fn.Name, directive, "%s has no pure var %s", f.fn.Name, v.name).
+			WithLegal("one of %s", strings.Join(f.fn.Args, ", ")))
+		return f
+	}
+	if n < 1 {
+		f.fail(ir.Errorf(ir.ErrBadArgument, f.fn.Name, directive, "%s of %s in %s by %d", directive, f.fn.Name, v.name, n).
+			WithLegal("a size of at least 1"))
+	}
+	return f
+}
+
+// storageDim returns f's StorageDim entry for the var v, adding it.
+func (f *Func) storageDim(v string) *ir.StorageDim {
+	sd := &f.fn.Schedule
+	for i := range sd.StorageDims {
+		if sd.StorageDims[i].Var == v {
+			return &sd.StorageDims[i]
+		}
+	}
+	sd.StorageDims = append(sd.StorageDims, ir.StorageDim{Var: v})
+	return &sd.StorageDims[len(sd.StorageDims)-1]
 }
 
 // TraceStores makes every store to f call Options.Trace with f's name, the

@@ -187,6 +187,20 @@ type FuncSchedule struct {
 	// Folds are the fold_storage directives: storage of the dimension Var
 	// holds Extent slices, reused modulo Extent (lower/storage_folding.go).
 	Folds []FoldDirective
+	// StorageDims are the align_storage and bound_storage directives, at
+	// most one entry per pure var (lower/allocation_bounds.go applies
+	// them).
+	StorageDims []StorageDim
+}
+
+// StorageDim sizes the storage of a Func in dimension Var: Bound, when not
+// 0, is its extent (bound_storage: at least what the realization needs, a
+// run-time error otherwise); Align, when not 0, rounds the extent up to a
+// multiple of Align elements (align_storage), so the strides of the
+// dimensions stored outside Var are multiples of Align.
+type StorageDim struct {
+	Var          string
+	Align, Bound int64
 }
 
 // FoldDirective asks that the storage of a Func in dimension Var be folded

@@ -94,6 +94,24 @@ func divAtom(num Expr, c int64) Expr {
 			}
 		}
 	}
+	// (x/c1 + k)/c2 is (x + k*c1)/(c1*c2) for positive divisors and a
+	// constant k: floor(x/c1) + k = floor((x + k*c1)/c1) (in the
+	// algebraic types, which do not overflow, as everywhere here). Nested
+	// upsamples ((y + 1)/2 + 1)/2 become (y + 3)/4, which a window's
+	// other end, (y + 1)/4 - 1, cancels against.
+	if s, ok := num.(*Binary); ok && s.Op == Add {
+		if k, ok := constInt(s.B); ok {
+			if d, ok := s.A.(*Binary); ok && d.Op == Div {
+				if c1, ok := constInt(d.B); ok && c1 > 0 {
+					p, ok1 := mulChecked(c1, c)
+					kc, ok2 := mulChecked(k, c1)
+					if ok1 && ok2 && p <= t.Max() && kc >= t.Min() && kc <= t.Max() {
+						return divLinear(bin(Add, d.A, IntConst(t, kc)), p) // d.A is smaller: this ends
+					}
+				}
+			}
+		}
+	}
 	return bin(Div, num, IntConst(t, c))
 }
 

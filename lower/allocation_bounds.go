@@ -6,8 +6,10 @@ package lower
 // and shifted tails and scatters are covered. An extent with a constant
 // upper bound (over all values of the enclosing loops) is replaced by that
 // constant, so `allocate f[float32 * 16 * 8]` has a fixed size even when
-// the last tile is smaller. Auto memory becomes Stack for small constant
-// sizes and Heap otherwise.
+// the last tile is smaller. BoundStorage fixes an extent (checked at
+// run time where the region's size is known only then) and AlignStorage
+// rounds one up to a multiple. Auto memory becomes Stack for small
+// constant sizes and Heap otherwise.
 //
 // Before: bounds_inference, gpu_register_ownership (a register array is
 // sized in one thread's local coordinates) and sliding_window (storage
@@ -84,6 +86,7 @@ func allocationBounds(st *State) error {
 			}
 		}
 		ranges := make([]ir.Range, len(f.Args))
+		var checks []ir.Stmt // bound_storage's run-time checks
 		atLeast := make([]int64, len(f.Args))
 		allConst := true
 		elems := int64(1)
@@ -113,6 +116,28 @@ func allocationBounds(st *State) error {
 				atLeast[d] = n
 			}
 			ext := ir.Simplify(ir.AddE(ir.SubE(iv.Max, iv.Min), ir.Int(1)))
+			var sd ir.StorageDim
+			if sd, err = storageDirective(f, d); err != nil {
+				return x
+			}
+			if sd.Bound != 0 {
+				upper := func(e ir.Expr) (int64, bool) {
+					if c, ok := bounds.ConstantUpperBound(lv.resolve(e), nil); ok {
+						return c, true
+					}
+					if up := blockMax(e, sc.loops, sc.lets); inKernel && up != nil {
+						return ir.AsInt(ir.Simplify(up))
+					}
+					return 0, false
+				}
+				var check *ir.AssertStmt
+				if ext, check, err = boundStorage(f, d, sd, ext, upper, inKernel); err != nil {
+					return x
+				}
+				if check != nil {
+					checks = append(checks, check)
+				}
+			}
 			if c, ok := bounds.ConstantUpperBound(lv.resolve(ext), nil); ok && c <= maxConstExtent {
 				if c < 0 {
 					c = 0
@@ -131,6 +156,7 @@ func allocationBounds(st *State) error {
 					return x
 				}
 			}
+			ext = alignStorage(sd, ext)
 			if c, ok := ir.AsInt(ext); ok {
 				elems *= max(c, 0)
 				ext = ir.Int(max(c, 0))
@@ -154,6 +180,9 @@ func allocationBounds(st *State) error {
 		st.logf(3, "  allocation_bounds: %s in %s, extents %s\n", r.Func, mem, rangeList(ranges))
 		c := *r
 		c.Memory, c.Bounds = mem, ranges
+		if len(checks) > 0 {
+			return &ir.Block{Stmts: append(checks, &c)}
+		}
 		return &c
 	})
 	if err != nil {
@@ -229,6 +258,74 @@ func kernelExtent(f *ir.Function, d int, m ir.MemoryType, ext ir.Expr, sc *walkS
 			WithLegal("split the loops so each thread computes a constant-size piece, Bound the Func, or store_in(Heap) (per-thread global scratch)")
 	}
 	return up, nil
+}
+
+// storageDirective returns f's align_storage / bound_storage entry for
+// dimension d (ir.StorageDim; zero when none) and the directive's name for
+// errors. A dimension fold_storage folds is sized by the fold, so neither
+// directive may name it.
+func storageDirective(f *ir.Function, d int) (ir.StorageDim, error) {
+	v := f.Args[d]
+	var sd ir.StorageDim
+	for _, s := range f.Schedule.StorageDims {
+		if s.Var == v {
+			sd = s
+		}
+	}
+	directive := "align_storage"
+	if sd.Bound != 0 {
+		directive = "bound_storage"
+	}
+	if sd.Align == 0 && sd.Bound == 0 {
+		return sd, nil
+	}
+	for _, fd := range f.Schedule.Folds {
+		if fd.Var == v {
+			return sd, ir.Errorf(ir.ErrSchedule, f.Name, directive, "fold_storage folds the storage of %s in %s to %d, and %s sizes it too", f.Name, v, fd.Extent, directive).
+				WithLegal("one of fold_storage and align_storage / bound_storage per dimension")
+		}
+	}
+	return sd, nil
+}
+
+// boundStorage applies bound_storage (sd.Bound, when not 0) to need, the
+// extent a realization of f needs in dimension d (exact, possibly known
+// only at run time; upper gives its constant upper bound where there is
+// one). A need larger than the bound is an error at Lower when need has a
+// constant value; when it is known only at run time and its constant upper
+// bound (if any) exceeds the bound, a check is returned, to run before the
+// allocation (outside a kernel; inside one, need must have a constant
+// bound).
+func boundStorage(f *ir.Function, d int, sd ir.StorageDim, need ir.Expr, upper func(ir.Expr) (int64, bool), inKernel bool) (ir.Expr, *ir.AssertStmt, error) {
+	const directive = "bound_storage"
+	v := f.Args[d]
+	if c, ok := ir.AsInt(need); ok {
+		if c > sd.Bound {
+			return nil, nil, ir.Errorf(ir.ErrSchedule, f.Name, directive, "bound_storage of %s in %s is %d, but a realization of %s needs %d elements in %s", f.Name, v, sd.Bound, f.Name, c, v).
+				WithLegal("a bound of at least %d", c)
+		}
+		return ir.Int(sd.Bound), nil, nil
+	}
+	if c, ok := upper(need); ok && c <= sd.Bound {
+		return ir.Int(sd.Bound), nil, nil
+	}
+	if inKernel {
+		return nil, nil, ir.Errorf(ir.ErrSchedule, f.Name, directive, "bound_storage of %s in %s inside a GPU kernel: the region's extent, %s, has no constant bound of at most %d", f.Name, v, ir.ExprString(need), sd.Bound).
+			WithLegal("Bound %s's region in %s, or split its consumer's loops so each block or thread computes a constant-size piece", f.Name, v)
+	}
+	e := ir.Errorf(ir.ErrSchedule, f.Name, directive, "bound_storage of %s in %s is %d, but a realization of %s needs %%s elements in %s", f.Name, v, sd.Bound, f.Name, v).
+		WithLegal("a larger bound_storage, or a smaller input or output")
+	check := &ir.AssertStmt{Cond: ir.LEE(need, ir.Int(sd.Bound)), Message: e.Msg, Args: []ir.Expr{need}, Error: e}
+	return ir.Int(sd.Bound), check, nil
+}
+
+// alignStorage rounds ext up to a multiple of sd.Align (align_storage).
+func alignStorage(sd ir.StorageDim, ext ir.Expr) ir.Expr {
+	if sd.Align <= 1 {
+		return ext
+	}
+	a := ir.Int(sd.Align)
+	return ir.Simplify(ir.MulE(ir.DivE(ir.AddE(ext, ir.Int(sd.Align-1)), a), a))
 }
 
 // pointBytes is the bytes one point of f takes: one value of each of a

@@ -170,6 +170,33 @@ func gather(op AssocOp, e ir.Expr, neg bool, ts []term) []term {
 // among the operands of the op's tree, at exactly the update's args, and
 // not subtracted.
 func ProveAssociative(f string, args []ir.Expr, value ir.Expr) (Associative, bool) {
+	return proveAssociative(f, args, value, 0)
+}
+
+// ProveAssociativeTuple is ProveAssociative for the update of a Tuple Func
+// (value an ir.MakeTuple of its values): each value i must be
+// f(args)[i] op_i Y_i with no Y reading f, so the values reduce
+// independently (a sum and a sum of squares; not argmax, whose values
+// depend on each other, which would need Halide's solver). It returns one
+// Associative per value.
+func ProveAssociativeTuple(f string, args []ir.Expr, value ir.Expr) ([]Associative, bool) {
+	vals := ir.TupleValues(value)
+	if len(vals) < 2 {
+		return nil, false
+	}
+	out := make([]Associative, len(vals))
+	for i, v := range vals {
+		a, ok := proveAssociative(f, args, v, i)
+		if !ok {
+			return nil, false
+		}
+		out[i] = a
+	}
+	return out, true
+}
+
+// proveAssociative is ProveAssociative with f(args) the value index of f.
+func proveAssociative(f string, args []ir.Expr, value ir.Expr, index int) (Associative, bool) {
 	op, ok := assocOpOf(value)
 	if !ok {
 		return Associative{}, false
@@ -177,7 +204,7 @@ func ProveAssociative(f string, args []ir.Expr, value ir.Expr) (Associative, boo
 	self := -1
 	ts := gather(op, value, false, nil)
 	for i, t := range ts {
-		if isSelfCall(f, args, t.e) && !t.neg && self < 0 {
+		if isSelfCall(f, args, index, t.e) && !t.neg && self < 0 {
 			self = i
 			continue
 		}
@@ -205,10 +232,11 @@ func ProveAssociative(f string, args []ir.Expr, value ir.Expr) (Associative, boo
 	return Associative{Op: op, Y: y}, true
 }
 
-// isSelfCall reports whether e is a call to f at exactly args.
-func isSelfCall(f string, args []ir.Expr, e ir.Expr) bool {
+// isSelfCall reports whether e is a call to value index of f at exactly
+// args.
+func isSelfCall(f string, args []ir.Expr, index int, e ir.Expr) bool {
 	c, ok := e.(*ir.Call)
-	if !ok || c.Kind != ir.CallFunc || c.Name != f || len(c.Args) != len(args) {
+	if !ok || c.Kind != ir.CallFunc || c.Name != f || c.Index != index || len(c.Args) != len(args) {
 		return false
 	}
 	for i := range c.Args {

@@ -103,15 +103,23 @@ func (s shareLoops) isIndex(name string) bool {
 // (st.kernels) and of the extracted kernels.
 func (st *State) shareLoops() shareLoops {
 	out := shareLoops{}
-	for _, k := range st.kernels {
-		for n, l := range k.Shares {
+	add := func(shares map[string]ir.ShareLoop) {
+		for n, l := range shares {
+			// The kernels of a specialization's cases may each have a
+			// share loop of this name, with a flat index let in one and
+			// none in another (a one-point region): keep the index, so
+			// the union does not depend on the order of the records.
+			if old, ok := out[n]; ok && l.Index == "" {
+				l.Index = old.Index
+			}
 			out[n] = l
 		}
 	}
+	for _, k := range st.kernels {
+		add(k.Shares)
+	}
 	for _, k := range st.Kernels {
-		for n, l := range k.Shares {
-			out[n] = l
-		}
+		add(k.Shares)
 	}
 	return out
 }

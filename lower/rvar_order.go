@@ -182,7 +182,8 @@ func loopIndependent(f string, d *ir.Definition, dim string) bool {
 // reassociable reports whether the iterations of update d of f may run in
 // any order: its value is f(args) op e for an associative and commutative
 // op and an e that does not read f (ProveAssociative: +, *, min, max, the
-// logical and bitwise and, or and xor), or it reads neither f nor any
+// logical and bitwise and, or and xor; for a Tuple Func, each value so,
+// ProveAssociativeTuple), or it reads neither f nor any
 // RVar (every iteration stores the same value at a point). Integer + and
 // * wrap, which keeps them associative; float + and * round differently in
 // another order, which Halide accepts too (its reorder and rfactor treat
@@ -192,6 +193,9 @@ func reassociable(f *ir.Function, d *ir.Definition) bool {
 		return false
 	}
 	if _, ok := ProveAssociative(f.Name, d.Args, d.Value); ok {
+		return true
+	}
+	if _, ok := ProveAssociativeTuple(f.Name, d.Args, d.Value); ok {
 		return true
 	}
 	if readsFunc(d.Value, f.Name) {
@@ -232,7 +236,8 @@ func readsOnlyOwnPoint(f *ir.Function, d *ir.Definition) bool {
 
 // isSelf reports whether e is f at the point update d writes.
 func isSelf(f *ir.Function, d *ir.Definition, e ir.Expr) bool {
-	return isSelfCall(f.Name, d.Args, e)
+	c, ok := e.(*ir.Call)
+	return ok && isSelfCall(f.Name, d.Args, c.Index, e)
 }
 
 func readsFunc(e ir.Expr, f string) bool {

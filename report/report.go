@@ -91,7 +91,18 @@ type Alloc struct {
 	// Offset is the byte offset of a static shared allocation in the
 	// kernel's pool; nil for other allocations.
 	Offset *int64 `json:"offset,omitempty"`
+	// BankConflicts is, for a shared allocation, the worst bank conflict
+	// of its accesses by the block's first warp (ir.BankConflicts): 1 for
+	// none, n for an n-way conflict; 0 when no access could be analyzed.
+	// The table flags more than MaxBankConflicts.
+	BankConflicts int `json:"bank_conflicts,omitempty"`
 }
+
+// MaxBankConflicts is the conflict degree above which the table flags a
+// shared allocation: beyond 4-way, the replays usually cost more than
+// padding the allocation (AlignStorage, BoundStorage) or reordering its
+// dimensions would.
+const MaxBankConflicts = 4
 
 // Launch is what a report needs of a kernel's last launch: its grid and
 // block, and its scalar arguments (for sizes known only at launch).
@@ -121,6 +132,7 @@ func Report(kernels []*ir.Kernel, launches map[string]Launch) []KernelReport {
 				r.BlockValues = append(r.BlockValues, int64(l.Block[d]))
 			}
 		}
+		conflicts := ir.BankConflicts(k)
 		for _, a := range k.Allocs {
 			ra := Alloc{Func: a.Func, Type: a.T.String(), Elements: a.Elems, Bytes: a.Bytes(), SharedAcross: a.SharedAcross, PerBlock: a.PerBlock}
 			if a.Dynamic {
@@ -134,6 +146,7 @@ func Report(kernels []*ir.Kernel, launches map[string]Launch) []KernelReport {
 				continue
 			}
 			if a.Memory == ir.GPUShared {
+				ra.BankConflicts = conflicts[a.Func]
 				if !a.Dynamic {
 					off := a.Offset
 					ra.Offset = &off
@@ -165,7 +178,7 @@ func WriteTable(w io.Writer, reports []KernelReport) error {
 	line := func(cells ...string) {
 		fmt.Fprintln(tw, strings.Join(cells, "\t"))
 	}
-	head := []string{"kernel", "grid", "block", "memory", "func", "type", "elements", "bytes", "offset", "shared across", "barriers", "shared total"}
+	head := []string{"kernel", "grid", "block", "memory", "func", "type", "elements", "bytes", "offset", "shared across", "bank conflicts", "barriers", "shared total"}
 	if measured {
 		head = append(head, "compiled (GPU)")
 	}
@@ -179,7 +192,7 @@ func WriteTable(w io.Writer, reports []KernelReport) error {
 		rows := 0
 		// row prints one line of the kernel: the kernel's own cells
 		// (name, launch, barriers, shared total, compiled) on its first.
-		row := func(mem, fn, typ, elems, bytes, off, across string) {
+		row := func(mem, fn, typ, elems, bytes, off, across, conflicts string) {
 			name, g, b, bar, total, comp := "", "", "", "", "", ""
 			if rows == 0 {
 				name, g, b, bar, total, comp = r.Name, grid, block, fmt.Sprint(r.Barriers), sharedTotal(r), compiled
@@ -187,7 +200,7 @@ func WriteTable(w io.Writer, reports []KernelReport) error {
 					name += " if " + r.Case
 				}
 			}
-			cells := []string{name, g, b, mem, fn, typ, elems, bytes, off, across, bar, total}
+			cells := []string{name, g, b, mem, fn, typ, elems, bytes, off, across, conflicts, bar, total}
 			if measured {
 				cells = append(cells, comp)
 			}
@@ -209,7 +222,7 @@ func WriteTable(w io.Writer, reports []KernelReport) error {
 			if a.Offset != nil {
 				off = fmt.Sprint(*a.Offset)
 			}
-			row(mem, a.Func, a.Type, elems, bytes, off, strings.Join(a.SharedAcross, ","))
+			row(mem, a.Func, a.Type, elems, bytes, off, strings.Join(a.SharedAcross, ","), conflictCell(a.BankConflicts))
 		}
 		for _, a := range r.Shared {
 			alloc("shared", a)
@@ -225,13 +238,27 @@ func WriteTable(w io.Writer, reports []KernelReport) error {
 			}
 		}
 		if rows == 0 {
-			row("-", "", "", "", "", "", "")
+			row("-", "", "", "", "", "", "", "")
 		}
 		if len(r.SingleThread) > 0 {
-			row("one thread", strings.Join(r.SingleThread, ","), "", "", "", "", "")
+			row("one thread", strings.Join(r.SingleThread, ","), "", "", "", "", "", "")
 		}
 	}
 	return tw.Flush()
+}
+
+// conflictCell prints a bank-conflict degree: "none", "n-way", flagged
+// with "!" above MaxBankConflicts; "" when unknown or not shared.
+func conflictCell(ways int) string {
+	switch {
+	case ways == 0:
+		return ""
+	case ways == 1:
+		return "none"
+	case ways > MaxBankConflicts:
+		return fmt.Sprintf("%d-way !", ways)
+	}
+	return fmt.Sprintf("%d-way", ways)
 }
 
 // sharedTotal prints a kernel's static shared bytes, with what they would

@@ -41,7 +41,7 @@ func TestWriteTableCompiled(t *testing.T) {
 		lines = append(lines, strings.Join(strings.Fields(l), " "))
 	}
 	want := []string{
-		"kernel grid block memory func type elements bytes offset shared across barriers shared total compiled (GPU)",
+		"kernel grid block memory func type elements bytes offset shared across bank conflicts barriers shared total compiled (GPU)",
 		"kernel_gemm_s0 8 x 8 16 x 16 shared a_tile float32 8192 32768 0 x,y 2 32768 48 registers, 0 B local, 32768 B shared, max 1024 threads",
 		"register acc float32 16 64",
 		"kernel_out_s0 4 32 - 0 0 -",

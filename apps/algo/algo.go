@@ -22,15 +22,33 @@ type Algorithm interface {
 	// Inputs creates random inputs and Sets them on the ImageParams and
 	// Params.
 	Inputs(rng *rand.Rand)
-	// NewOutput allocates a zeroed output buffer of the right shape.
-	NewOutput() *halide.Buffer[float32]
+	// NewOutput allocates a zeroed output buffer of the right shape and
+	// element type (a *halide.Buffer[T]; float32 for the float apps).
+	NewOutput() halide.BufferRef
 	// Run realizes p (a pipeline of Out) into a new output buffer.
-	Run(p *halide.Pipeline) (*halide.Buffer[float32], error)
-	// Reference computes the expected output from the inputs that Inputs
-	// made, in float64.
-	Reference() *halide.Buffer[float64]
-	// Check compares out with Reference; see Tol.
-	Check(out *halide.Buffer[float32]) (maxRelErr float64, err error)
+	Run(p *halide.Pipeline) (halide.BufferRef, error)
+	// Check compares out, a buffer that Run or NewOutput made, with the
+	// plain-Go reference computed from the inputs that Inputs made, and
+	// returns the largest relative error: within Tol for float outputs,
+	// 0 (identical) for integer outputs unless the algorithm's doc says
+	// otherwise.
+	Check(out halide.BufferRef) (maxRelErr float64, err error)
+}
+
+// TargetTolerant is an Algorithm whose Check accepts a tolerance on some
+// target (local_laplacian: identical outputs on the CPU and the emulator,
+// a stated tolerance on CUDA, which contracts multiply-adds into FMAs).
+type TargetTolerant interface {
+	// ForTarget sets the tolerance of Check for outputs computed on t.
+	ForTarget(t halide.Target)
+}
+
+// ForTarget tells a, if it is TargetTolerant, the target its output is
+// computed on; other algorithms' checks do not depend on it.
+func ForTarget(a Algorithm, t halide.Target) {
+	if tt, ok := a.(TargetTolerant); ok {
+		tt.ForTarget(t)
+	}
 }
 
 // ErrNoInputs is returned by Check when Inputs has not been called.
@@ -52,18 +70,20 @@ func fillFloats(rng *rand.Rand, b *halide.Buffer[float32]) {
 }
 
 // run realizes p into out.
-func run(p *halide.Pipeline, out *halide.Buffer[float32]) (*halide.Buffer[float32], error) {
+func run(p *halide.Pipeline, out halide.BufferRef) (halide.BufferRef, error) {
 	if err := p.Realize(out); err != nil {
 		return nil, err
 	}
 	return out, nil
 }
 
-// compare returns the largest relative error of got against want (same
-// shape) and an error naming the worst element if it exceeds Tol.
-func compare(name string, got *halide.Buffer[float32], want *halide.Buffer[float64]) (float64, error) {
-	if got == nil {
-		return math.Inf(1), fmt.Errorf("%s: no output buffer", name)
+// compare returns the largest relative error of out (a float32 buffer)
+// against want (same shape) and an error naming the worst element if it
+// exceeds Tol.
+func compare(name string, out halide.BufferRef, want *halide.Buffer[float64]) (float64, error) {
+	got, ok := out.(*halide.Buffer[float32])
+	if !ok || got == nil {
+		return math.Inf(1), fmt.Errorf("%s: the output is %T, want a *halide.Buffer[float32]", name, out)
 	}
 	gs, ws := got.Shape(), want.Shape()
 	if len(gs) != len(ws) {

@@ -9,8 +9,8 @@ type GPUCase struct {
 }
 
 // GPUCases lists every GPU schedule of the package's algorithms: the
-// tensor product's A, B and C, and the GPU schedules of GEMM (split-K
-// included), Conv1D and Depthwise.
+// tensor product's A, B and C, the GPU schedules of GEMM (split-K
+// included), Conv1D and Depthwise, and local_laplacian's.
 func GPUCases() []GPUCase {
 	var out []GPUCase
 	for _, s := range []struct {
@@ -61,5 +61,10 @@ func GPUCases() []GPUCase {
 			return d
 		}})
 	}
+	out = append(out, GPUCase{"local_laplacian_gpu", func() Algorithm {
+		v := NewLocalLaplacian(100, 70, 8)
+		v.GPUSchedule()
+		return v
+	}})
 	return out
 }

@@ -71,12 +71,12 @@ func (v *Conv1D) Inputs(rng *rand.Rand) {
 }
 
 // NewOutput returns a zeroed output buffer [M+N-1].
-func (v *Conv1D) NewOutput() *halide.Buffer[float32] {
+func (v *Conv1D) NewOutput() halide.BufferRef {
 	return halide.NewBuffer[float32](v.M + v.N - 1)
 }
 
 // Run realizes p into a new output buffer.
-func (v *Conv1D) Run(p *halide.Pipeline) (*halide.Buffer[float32], error) {
+func (v *Conv1D) Run(p *halide.Pipeline) (halide.BufferRef, error) {
 	return run(p, v.NewOutput())
 }
 
@@ -99,7 +99,7 @@ func (v *Conv1D) Reference() *halide.Buffer[float64] {
 }
 
 // Check compares out with Reference (see Tol).
-func (v *Conv1D) Check(out *halide.Buffer[float32]) (float64, error) {
+func (v *Conv1D) Check(out halide.BufferRef) (float64, error) {
 	if v.aBuf == nil {
 		return 0, ErrNoInputs
 	}

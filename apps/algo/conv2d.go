@@ -96,13 +96,13 @@ func (c *Conv2D) Inputs(rng *rand.Rand) {
 }
 
 // NewOutput returns a zeroed output buffer [batch, outC, outSize, outSize].
-func (c *Conv2D) NewOutput() *halide.Buffer[float32] {
+func (c *Conv2D) NewOutput() halide.BufferRef {
 	o := c.OutSize()
 	return halide.NewBuffer[float32](c.Batch, c.OutC, o, o)
 }
 
 // Run realizes p into a new output buffer.
-func (c *Conv2D) Run(p *halide.Pipeline) (*halide.Buffer[float32], error) {
+func (c *Conv2D) Run(p *halide.Pipeline) (halide.BufferRef, error) {
 	return run(p, c.NewOutput())
 }
 
@@ -149,7 +149,7 @@ func (c *Conv2D) Reference() *halide.Buffer[float64] {
 }
 
 // Check compares out with Reference (see Tol).
-func (c *Conv2D) Check(out *halide.Buffer[float32]) (float64, error) {
+func (c *Conv2D) Check(out halide.BufferRef) (float64, error) {
 	if c.inputBuf == nil {
 		return 0, ErrNoInputs
 	}

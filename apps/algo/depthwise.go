@@ -76,12 +76,12 @@ func (d *Depthwise) Inputs(rng *rand.Rand) {
 }
 
 // NewOutput returns a zeroed output buffer [W, H, C, B].
-func (d *Depthwise) NewOutput() *halide.Buffer[float32] {
+func (d *Depthwise) NewOutput() halide.BufferRef {
 	return halide.NewBuffer[float32](d.W, d.H, d.C, d.B)
 }
 
 // Run realizes p into a new output buffer.
-func (d *Depthwise) Run(p *halide.Pipeline) (*halide.Buffer[float32], error) {
+func (d *Depthwise) Run(p *halide.Pipeline) (halide.BufferRef, error) {
 	return run(p, d.NewOutput())
 }
 
@@ -116,7 +116,7 @@ func (d *Depthwise) Reference() *halide.Buffer[float64] {
 }
 
 // Check compares out with Reference (see Tol).
-func (d *Depthwise) Check(out *halide.Buffer[float32]) (float64, error) {
+func (d *Depthwise) Check(out halide.BufferRef) (float64, error) {
 	if d.inputBuf == nil {
 		return 0, ErrNoInputs
 	}

@@ -1,7 +1,9 @@
 // Package algo holds the algorithms of the bundled apps without their
 // schedules: the tensor product of Halide issue #8427 (gather, per-offset
 // matrix product, scatter), a depthwise 2-D convolution, a full 1-D
-// convolution and a matrix product (GEMM).
+// convolution, a matrix product (GEMM) and Halide's local_laplacian
+// (LocalLaplacian, a uint16 image filter whose Check wants the output
+// identical to the reference; see its doc).
 //
 // Each algorithm is a struct built by a constructor (NewTensorProduct,
 // NewDepthwise, NewConv1D, NewGEMM) that defines the Funcs and nothing
@@ -21,10 +23,10 @@
 // Every algorithm implements Algorithm: Inputs fills its inputs with random
 // data (floats uniform in [-1, 1], never all zeros; random index maps with
 // collisions for the tensor product) and Sets them on the ImageParams and
-// Params; NewOutput allocates an output buffer of the right shape; Run
-// realizes a pipeline into a new output buffer; Reference computes the
-// expected output in plain Go with float64 accumulation; Check compares an
-// output with the reference.
+// Params; NewOutput allocates an output buffer of the right shape and
+// element type; Run realizes a pipeline into a new output buffer; Check
+// compares an output with a plain-Go reference (for the float algorithms,
+// Reference computes it with float64 accumulation).
 //
 // # Tolerance
 //
@@ -50,4 +52,6 @@
 //   - Conv1D: a[i], b[j], output[i] with i in [0, M+N-1).
 //   - GEMM: a[k, i] (an M×K row-major matrix), b[j, k] (K×N row-major),
 //     output[j, i] (M×N row-major): C[i][j] = sum_k A[i][k] B[k][j].
+//   - LocalLaplacian: input[x, y, c] and output[x, y, c], uint16 (Halide's
+//     layout: x fastest, then y, then the channel).
 package algo

@@ -89,12 +89,12 @@ func (g *GEMM) Inputs(rng *rand.Rand) {
 }
 
 // NewOutput returns a zeroed output buffer [N, M].
-func (g *GEMM) NewOutput() *halide.Buffer[float32] {
+func (g *GEMM) NewOutput() halide.BufferRef {
 	return halide.NewBuffer[float32](g.N, g.M)
 }
 
 // Run realizes p into a new output buffer.
-func (g *GEMM) Run(p *halide.Pipeline) (*halide.Buffer[float32], error) {
+func (g *GEMM) Run(p *halide.Pipeline) (halide.BufferRef, error) {
 	return run(p, g.NewOutput())
 }
 
@@ -117,7 +117,7 @@ func (g *GEMM) Reference() *halide.Buffer[float64] {
 }
 
 // Check compares out with Reference (see Tol).
-func (g *GEMM) Check(out *halide.Buffer[float32]) (float64, error) {
+func (g *GEMM) Check(out halide.BufferRef) (float64, error) {
 	if g.aBuf == nil {
 		return 0, ErrNoInputs
 	}

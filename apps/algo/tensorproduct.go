@@ -158,12 +158,12 @@ func (t *TensorProduct) Inputs(rng *rand.Rand) {
 }
 
 // NewOutput returns a zeroed output buffer [M, OutPoints].
-func (t *TensorProduct) NewOutput() *halide.Buffer[float32] {
+func (t *TensorProduct) NewOutput() halide.BufferRef {
 	return halide.NewBuffer[float32](t.M, t.OutPoints)
 }
 
 // Run realizes p into a new output buffer.
-func (t *TensorProduct) Run(p *halide.Pipeline) (*halide.Buffer[float32], error) {
+func (t *TensorProduct) Run(p *halide.Pipeline) (halide.BufferRef, error) {
 	return run(p, t.NewOutput())
 }
 
@@ -191,7 +191,7 @@ func (t *TensorProduct) Reference() *halide.Buffer[float64] {
 }
 
 // Check compares out with Reference (see Tol).
-func (t *TensorProduct) Check(out *halide.Buffer[float32]) (float64, error) {
+func (t *TensorProduct) Check(out halide.BufferRef) (float64, error) {
 	if t.inputBuf == nil {
 		return 0, ErrNoInputs
 	}

@@ -40,6 +40,7 @@ func TestAppSchedules(t *testing.T) {
 	for _, c := range algo.GPUCases() {
 		t.Run(c.Name, func(t *testing.T) {
 			a := c.New()
+			algo.ForTarget(a, halide.CUDA)
 			p := halide.NewPipeline(a.Out()).WithTarget(halide.CUDA)
 			a.Inputs(rand.New(rand.NewSource(11)))
 			out, err := a.Run(p)

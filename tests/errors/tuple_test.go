@@ -112,8 +112,39 @@ func TestErrTuple(t *testing.T) {
 			code:      halide.ErrTuple,
 			fn:        "f",
 			directive: "PlusEq",
-			mentions:  []string{"PlusEq of the Tuple Func f"},
-			legal:     []string{"NewTuple"},
+			mentions:  []string{"PlusEq of the Tuple Func f, which has 2 values, with one value, 1"},
+			legal:     []string{"PlusEq with a Tuple of 2 values (NewTuple)"},
+		},
+		{
+			name: "MaxEq of a Tuple of the wrong length",
+			run: func() error {
+				f := tuple()
+				f.Define(x).MaxEq(halide.NewTuple(1, 2, 3))
+				return lowerErr(f)
+			},
+			code:      halide.ErrTuple,
+			fn:        "f",
+			directive: "MaxEq",
+			mentions:  []string{"MaxEq of the Tuple Func f, which has 2 values, with a Tuple of 3 values"},
+			legal:     []string{"MaxEq with a Tuple of 2 values"},
+		},
+		{
+			name: "rfactor of an argmax: values that depend on each other",
+			run: func() error {
+				in := halide.NewImageParam("in", halide.Float32, 1)
+				r := halide.NewRDom("r", halide.Range(0, 10))
+				f := halide.NewFunc("f")
+				f.Define().Is(halide.NewTuple(int32(0), float32(0)))
+				old := f.AtTuple()
+				better := in.At(r).Gt(old.Elem(1))
+				f.Define().Is(halide.NewTuple(halide.Select(better, r, old.Elem(0)), halide.Max(old.Elem(1), in.At(r))))
+				f.Update(0).RFactor(halide.RFactorPair{R: r, V: halide.NewVar("u")})
+				return lowerErr(f)
+			},
+			code:      halide.ErrNotAssociative,
+			fn:        "f",
+			directive: "rfactor",
+			mentions:  []string{"are not each f()[i] op e_i", "values that depend on each other, such as an argmax's"},
 		},
 		{
 			name: "SelectTuple of different lengths",

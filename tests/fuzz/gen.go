@@ -117,6 +117,7 @@ func Generate(a *Algo, gpu bool, rng *rand.Rand) Schedule {
 	if gpu {
 		pIn = 0.4
 	}
+	wrapped := map[[2]string]bool{} // {Src, consumer}: an In wrapper serves it
 	for _, w := range a.Wraps {
 		if g.rng.Float64() >= pIn {
 			continue
@@ -131,6 +132,7 @@ func Generate(a *Algo, gpu bool, rng *rand.Rand) Schedule {
 		// Sometimes the global wrapper, Src.In(): every consumer of Src
 		// reads it, which for a Src with one consumer is the same.
 		g.s = append(g.s, Directive{Op: OpIn, Func: w.Src, Consumer: w.Consumer, Wrapper: name, Tail: NoTail, Global: g.p(0.3)})
+		wrapped[[2]string{w.Src, w.Consumer}] = true
 		mf := &mfunc{name: name}
 		st := &mstage{pure: true}
 		for _, n := range w.Dims {
@@ -159,6 +161,7 @@ func Generate(a *Algo, gpu bool, rng *rand.Rand) Schedule {
 			}
 		}
 	}
+	g.clones(wrapped)
 	g.rfactors()
 	g.funcs[g.order[0]].stages[0].output = true
 	for i, name := range g.order {
@@ -168,6 +171,83 @@ func Generate(a *Algo, gpu bool, rng *rand.Rand) Schedule {
 }
 
 func (g *gen) p(x float64) bool { return g.rng.Float64() < x }
+
+// pClone is the share of (Func, consumer) pairs the generator clones for
+// that consumer (CloneIn), where the Func has another consumer too.
+const pClone = 0.12
+
+// clones draws CloneIn of Funcs for one of their consumers: the clone is a
+// copy of the Func's stages (drawn before any directive of the Func, so
+// its schedule is the default), called by that consumer only; what the
+// Func calls is called by the clone too. wrapped holds the pairs an In
+// wrapper already serves.
+func (g *gen) clones(wrapped map[[2]string]bool) {
+	for _, name := range append([]string(nil), g.order...) {
+		src := g.funcs[name]
+		if src == nil || name == g.order[0] || !g.isAlgoFunc(name) {
+			continue
+		}
+		var consumers []string
+		seen := map[string]bool{}
+		for _, c := range src.consumers {
+			if !seen[c.Func] && g.isAlgoFunc(c.Func) && !wrapped[[2]string{name, c.Func}] {
+				seen[c.Func] = true
+				consumers = append(consumers, c.Func)
+			}
+		}
+		if len(seen) < 2 || !g.p(pClone) {
+			continue
+		}
+		cons := consumers[g.rng.Intn(len(consumers))]
+		clone := name + "_clone_in_" + cons
+		if _, dup := g.funcs[clone]; dup {
+			continue
+		}
+		g.s = append(g.s, Directive{Op: OpCloneIn, Func: name, Consumer: cons, Wrapper: clone, Tail: NoTail})
+		mf := &mfunc{name: clone}
+		for _, st := range src.stages {
+			c := *st
+			c.dims = append([]mdim(nil), st.dims...)
+			c.cases = nil
+			mf.stages = append(mf.stages, &c)
+		}
+		var rest []StageRef
+		for _, c := range src.consumers {
+			if c.Func == cons {
+				mf.consumers = append(mf.consumers, c)
+			} else {
+				rest = append(rest, c)
+			}
+		}
+		src.consumers = rest
+		for _, qn := range g.order {
+			q := g.funcs[qn]
+			for _, c := range q.consumers {
+				if c.Func == name {
+					q.consumers = append(q.consumers, StageRef{clone, c.Stage})
+				}
+			}
+		}
+		g.funcs[clone] = mf
+		for i, n := range g.order {
+			if n == cons {
+				g.order = append(g.order[:i+1], append([]string{clone}, g.order[i+1:]...)...)
+				break
+			}
+		}
+	}
+}
+
+// isAlgoFunc says whether name is one of the algorithm's own Funcs (not
+// a wrapper, clone or intermediate the schedule made).
+func (g *gen) isAlgoFunc(name string) bool {
+	for _, fs := range g.a.Funcs {
+		if fs.Name == name {
+			return true
+		}
+	}
+	return false
+}
 
 // pRFactor is the share of associative updates the generator rfactors
 // (and of the intermediates' updates, again).
@@ -409,6 +489,9 @@ func (g *gen) computeLevel(f *mfunc) {
 	case r < 0.45 || len(cons) == 0:
 		g.emit(Directive{Op: OpComputeRoot, Func: f.name})
 		f.ctx = ctxHost
+		if g.p(0.04) {
+			g.storageSize(f)
+		}
 		return
 	}
 	ref := cons[g.rng.Intn(len(cons))]
@@ -481,6 +564,9 @@ func (g *gen) computeLevel(f *mfunc) {
 	}
 	if g.p(0.03) {
 		g.fold(f, "")
+	}
+	if g.p(0.04) {
+		g.storageSize(f)
 	}
 	if cs == -1 && len(st.cases) == 0 && g.p(0.06) {
 		g.hoist(f, cf, st, li)
@@ -617,6 +703,28 @@ func (g *gen) fold(f *mfunc, along string) {
 	}
 	ext := []int{1, 2, 3, 4, 4, 5, 8, 8, 16}[g.rng.Intn(9)]
 	g.emit(Directive{Op: OpFoldStorage, Func: f.name, Vars: []string{v}, Ints: []int{ext}})
+}
+
+// storageSize draws AlignStorage or BoundStorage of f in one of its pure
+// vars: alignments that pad a little or a lot (33 pads rows of 32 for
+// the banks), bounds that may be too small (refused at Lower, or at run
+// time as a size the schedule cannot hold).
+func (g *gen) storageSize(f *mfunc) {
+	var vars []string
+	for _, dd := range f.stages[0].dims {
+		if !dd.rvar && dd.root != "" {
+			vars = append(vars, dd.root)
+		}
+	}
+	if len(vars) == 0 {
+		return
+	}
+	v := vars[g.rng.Intn(len(vars))]
+	if g.p(0.5) {
+		g.emit(Directive{Op: OpAlignStorage, Func: f.name, Vars: []string{v}, Ints: []int{[]int{2, 3, 4, 8, 33}[g.rng.Intn(5)]}})
+		return
+	}
+	g.emit(Directive{Op: OpBoundStorage, Func: f.name, Vars: []string{v}, Ints: []int{[]int{4, 8, 16, 64, 256}[g.rng.Intn(5)]}})
 }
 
 func (g *gen) memory(f *mfunc, isOutput bool) {

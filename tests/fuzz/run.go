@@ -331,7 +331,7 @@ var boundTooSmall = regexp.MustCompile(`the bound of \S+ in \S+ is too small`)
 
 // sizeAssertion matches Realize's checks of the output's size against
 // its RoundUp and ShiftInwards splits.
-var sizeAssertion = regexp.MustCompile(`splits \S+ by [0-9]+ with (RoundUp|ShiftInwards), so the output's extent in dimension [0-9]+ must be`)
+var sizeAssertion = regexp.MustCompile(`splits \S+ by [0-9]+ with (RoundUp|ShiftInwards), so the output's extent in dimension [0-9]+ must be|bound_storage of \S+ in \S+ is [0-9]+, but a realization of \S+ needs`)
 
 var digits = regexp.MustCompile(`[0-9]+`)
 

@@ -503,7 +503,7 @@ func dropStage(sched Schedule, f string, s int) Schedule {
 					d.ConsumerStage--
 				}
 			}
-		case OpComputeRoot, OpComputeInline, OpStoreRoot, OpStoreIn, OpFoldStorage, OpHoistRoot, OpIn:
+		case OpComputeRoot, OpComputeInline, OpStoreRoot, OpStoreIn, OpFoldStorage, OpAlignStorage, OpBoundStorage, OpHoistRoot, OpIn:
 		default:
 			if d.Func == f {
 				if d.Stage == s {

@@ -37,9 +37,12 @@ const (
 	OpStoreAt       Op = "store_at"
 	OpStoreIn       Op = "store_in"
 	OpFoldStorage   Op = "fold_storage"
+	OpAlignStorage  Op = "align_storage"
+	OpBoundStorage  Op = "bound_storage"
 	OpHoistStorage  Op = "hoist_storage"
 	OpHoistRoot     Op = "hoist_storage_root"
 	OpIn            Op = "in"
+	OpCloneIn       Op = "clone_in"
 	OpSpecialize    Op = "specialize"
 	OpRFactor       Op = "rfactor"
 )
@@ -282,6 +285,10 @@ func (d Directive) GoString(known map[string]string) string {
 		return fmt.Sprintf("%s.StoreIn(%s)", fn, memName(d.Mem))
 	case OpFoldStorage:
 		return fmt.Sprintf("%s.FoldStorage(%s, %d)", fn, vs[0], d.Ints[0])
+	case OpAlignStorage:
+		return fmt.Sprintf("%s.AlignStorage(%s, %d)", fn, vs[0], d.Ints[0])
+	case OpBoundStorage:
+		return fmt.Sprintf("%s.BoundStorage(%s, %d)", fn, vs[0], d.Ints[0])
 	case OpHoistStorage:
 		return fmt.Sprintf("%s.HoistStorage(%s)", fn, level())
 	case OpHoistRoot:
@@ -291,6 +298,8 @@ func (d Directive) GoString(known map[string]string) string {
 			return fmt.Sprintf("%s := %s.In()", d.Wrapper, fn)
 		}
 		return fmt.Sprintf("%s := %s.In(%s)", d.Wrapper, fn, cons)
+	case OpCloneIn:
+		return fmt.Sprintf("%s := %s.CloneIn(%s)", d.Wrapper, fn, cons)
 	case OpRFactor:
 		var pairs []string
 		for i := 0; i+1 < len(vs); i += 2 {
@@ -350,6 +359,16 @@ func (in *Instance) Apply(s Schedule) Schedule {
 }
 
 func (in *Instance) apply(d Directive) bool {
+	if d.Op == OpCloneIn {
+		_, dup := in.Funcs[d.Wrapper]
+		f, okf := in.Funcs[d.Func]
+		cons, okc := in.Funcs[d.Consumer]
+		if dup || !okf || !okc {
+			return false
+		}
+		in.Funcs[d.Wrapper] = f.CloneIn(cons)
+		return true
+	}
 	if d.Op == OpIn {
 		if _, dup := in.Funcs[d.Wrapper]; dup {
 			return false
@@ -480,14 +499,21 @@ func (in *Instance) apply(d Directive) bool {
 		f.HoistStorageRoot()
 	case OpStoreIn:
 		f.StoreIn(halide.MemoryType(d.Mem))
-	case OpFoldStorage:
-		// FoldStorage takes a pure Var (a loop name of the schedule
-		// names a Var as well: Lower refuses one f has not).
+	case OpFoldStorage, OpAlignStorage, OpBoundStorage:
+		// These take a pure Var (a loop name of the schedule names a
+		// Var as well: Lower refuses one f has not).
 		v, ok := vs[0].(halide.Var)
 		if !ok {
 			v = halide.NewVar(d.Vars[0])
 		}
-		f.FoldStorage(v, d.Ints[0])
+		switch d.Op {
+		case OpFoldStorage:
+			f.FoldStorage(v, d.Ints[0])
+		case OpAlignStorage:
+			f.AlignStorage(v, d.Ints[0])
+		default:
+			f.BoundStorage(v, d.Ints[0])
+		}
 	default:
 		return false
 	}

@@ -15,7 +15,7 @@ import (
 
 // tutorialPrograms are the tutorial's steps, in page order: each is a
 // program docs/tutorial/<name>/main.go.
-var tutorialPrograms = []string{"realize", "schedule", "gpu", "shared", "cudasource", "race", "cuda", "sliding"}
+var tutorialPrograms = []string{"realize", "schedule", "gpu", "shared", "cudasource", "race", "cuda", "sliding", "tuple", "rfactor"}
 
 // TestTutorialPrograms checks every step of docs/tutorial.md against its
 // program in the repository (docs/tutorial/<name>/main.go): the code on

@@ -328,9 +328,9 @@ func Example_sharedReuseReport() {
 		fmt.Println(strings.TrimRight(line, " "))
 	}
 	// Output:
-	// kernel       grid                                 block  memory  func  type     elements  bytes  offset  shared across  barriers  shared total
-	// kernel_g_s0  (((g.s0.x.max - g.min.0) / 64) + 1)  64     shared  f1    float32  67        268    0       x              4         532 (1048 unshared)
-	//                                                          shared  f2    float32  66        264    268     x
-	//                                                          shared  f3    float32  65        260    0       x
-	//                                                          shared  f4    float32  64        256    260     x
+	// kernel       grid                                 block  memory  func  type     elements  bytes  offset  shared across  bank conflicts  barriers  shared total
+	// kernel_g_s0  (((g.s0.x.max - g.min.0) / 64) + 1)  64     shared  f1    float32  67        268    0       x              none            4         532 (1048 unshared)
+	//                                                          shared  f2    float32  66        264    268     x              none
+	//                                                          shared  f3    float32  65        260    0       x              none
+	//                                                          shared  f4    float32  64        256    260     x              none
 }

@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-// The five apps built as a user builds them (go build, no tags): each one's
+// The apps built as a user builds them (go build, no tags): each one's
 // help, and its answers to an unknown schedule, an unknown target and
 // -target=cuda without the cuda tag, with their exit statuses. Nothing is
 // run, so this takes the time of the build.
@@ -24,11 +24,12 @@ func TestAppsCommandLine(t *testing.T) {
 	}
 	bin := t.TempDir()
 	apps := map[string]struct{ schedules, targets string }{
-		"tensorproduct": {"A, B, C, best, best_p128, best_hotspot", "emulator, cuda, cpu"},
-		"depthwise":     {"naive, v1, v2, v3, v4, fast", "emulator, cuda"},
-		"conv1d":        {"naive, v1, v2, v3, v4, v5, fast", "emulator, cuda"},
-		"gemm":          {"naive, v1, v2, v3, tiled_shared, tiled_shared_32x64, tiled_shared_32x32, tiled_shared_64x32, tiled_shared_64x64_k32, tiled_shared_64x64_k64, tiled_shared_64x32_v4, splitk2_64x32, splitk4_64x32, splitk4_32x32, splitk8_64x64, splitk8_64x64_v4, splitk4_64x32_v4, splitk4_128x64", "emulator, cuda"},
-		"conv2d":        {"tvm, ours", "emulator, cuda"},
+		"tensorproduct":  {"A, B, C, best, best_p128, best_hotspot", "emulator, cuda, cpu"},
+		"depthwise":      {"naive, v1, v2, v3, v4, fast", "emulator, cuda"},
+		"conv1d":         {"naive, v1, v2, v3, v4, v5, fast", "emulator, cuda"},
+		"gemm":           {"naive, v1, v2, v3, tiled_shared, tiled_shared_32x64, tiled_shared_32x32, tiled_shared_64x32, tiled_shared_64x64_k32, tiled_shared_64x64_k64, tiled_shared_64x32_v4, splitk2_64x32, splitk4_64x32, splitk4_32x32, splitk8_64x64, splitk8_64x64_v4, splitk4_64x32_v4, splitk4_128x64", "emulator, cuda"},
+		"conv2d":         {"tvm, ours", "emulator, cuda"},
+		"locallaplacian": {"manual", "emulator, cuda, cpu"},
 	}
 	args := []string{"build", "-o", bin + string(filepath.Separator)}
 	for app := range apps {

@@ -6,6 +6,7 @@ import (
 	"math/rand"
 	"time"
 
+	"github.com/gohalide/gohalide/apps/algo"
 	"github.com/gohalide/gohalide/halide"
 )
 
@@ -34,6 +35,7 @@ func runSchedule(app App, s Schedule, o options, code io.Writer, prog *progress)
 		build = s.CPU
 	}
 	a := build()
+	algo.ForTarget(a, t)
 	p := halide.NewPipeline(a.Out()).WithTarget(t)
 	printCode(app, s, p, o, code)
 
@@ -41,7 +43,7 @@ func runSchedule(app App, s Schedule, o options, code io.Writer, prog *progress)
 	start := time.Now()
 	var err error
 	prog.step(fmt.Sprintf("%s: compiling (%s)", label, o.target), func() { err = p.Compile() })
-	var out *halide.Buffer[float32]
+	var out halide.BufferRef
 	if err == nil {
 		a.Inputs(rand.New(rand.NewSource(o.seed)))
 		prog.step(fmt.Sprintf("%s: running on the %s at %s", label, o.target, r.CheckSize), func() { out, err = a.Run(p) })
@@ -64,6 +66,7 @@ func runSchedule(app App, s Schedule, o options, code io.Writer, prog *progress)
 
 	// The benchmark, at the benchmark size.
 	b := s.Build()
+	algo.ForTarget(b, t)
 	bp := halide.NewPipeline(b.Out()).WithTarget(t)
 	prog.step(fmt.Sprintf("%s: compiling (cuda) at %s", label, s.Size), func() { err = bp.Compile() })
 	if err != nil {

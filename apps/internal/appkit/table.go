@@ -124,7 +124,7 @@ func writeLegend(w io.Writer, rs []Result, o options) {
 		line("stack/spill B", "per kernel (spaces between kernels), ptxas's stack frame bytes / spill bytes (stores + loads); a register array that stays in registers and no spills give 0/0; - when not measured (no nvcc here, -no-ptxas, or the check failed) [ptxas]")
 	}
 	line("barriers", "thread barriers (__syncthreads) in the kernels' code, summed [kernels[].barriers]")
-	line("check", fmt.Sprintf("ok: every output element within |got - want| <= %g * max(1, |want|) of a float64 plain-Go reference, at the check size; otherwise what went wrong [check, max_rel_error]", algo.Tol))
+	line("check", fmt.Sprintf("ok: every output element within |got - want| <= %g * max(1, |want|) of a float64 plain-Go reference (integer outputs: identical, unless the app's doc states a tolerance for the target), at the check size; otherwise what went wrong [check, max_rel_error]", algo.Tol))
 	line("wall ms", "wall-clock time of compiling and running the check (on the target, at the check size): compares schedules on the emulator; not a kernel time [wall_ms]")
 	if anyTimed(rs) {
 		line("median us", fmt.Sprintf("median of %d runs after a warm-up, each between CUDA events, buffers on the device, at size [timing]", o.bench))
