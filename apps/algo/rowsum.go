@@ -76,10 +76,10 @@ func (v *RowSum) Inputs(rng *rand.Rand) {
 }
 
 // NewOutput returns a zeroed output buffer [H].
-func (v *RowSum) NewOutput() *halide.Buffer[float32] { return halide.NewBuffer[float32](v.H) }
+func (v *RowSum) NewOutput() halide.BufferRef { return halide.NewBuffer[float32](v.H) }
 
 // Run realizes p into a new output buffer.
-func (v *RowSum) Run(p *halide.Pipeline) (*halide.Buffer[float32], error) {
+func (v *RowSum) Run(p *halide.Pipeline) (halide.BufferRef, error) {
 	return run(p, v.NewOutput())
 }
 
@@ -105,7 +105,7 @@ func (v *RowSum) Reference() *halide.Buffer[float64] {
 // magnitude sum (at most W) of the float64 sum: 5e-4 at W = 8192 in the
 // worst case, about 1e-5 for the tree the schedules use; Tol is relative
 // to max(1, |sum|).
-func (v *RowSum) Check(out *halide.Buffer[float32]) (float64, error) {
+func (v *RowSum) Check(out halide.BufferRef) (float64, error) {
 	if v.inBuf == nil {
 		return 0, ErrNoInputs
 	}
