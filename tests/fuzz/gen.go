@@ -2,6 +2,7 @@ package fuzz
 
 import (
 	"fmt"
+	"hash/fnv"
 	"math/rand"
 	"strings"
 
@@ -950,7 +951,7 @@ func (g *gen) pick(a []int) int { return a[g.rng.Intn(len(a))] }
 // outside thread loops, made from its pure loops (or, for a scatter, from
 // its RVar loops with Atomic).
 func (g *gen) kernel(f *mfunc, si int, st *mstage) {
-	if st.assoc && !st.scatter && g.p(pAllReduce) && g.allReduce(f, si, st) {
+	if st.assoc && !st.scatter && g.coin(pAllReduce) && g.allReduce(f, si, st) {
 		return
 	}
 	pure := st.serial(false)
@@ -1038,6 +1039,18 @@ func (g *gen) kernel(f *mfunc, si int, st *mstage) {
 // pAllReduce is the share of associative updates computed on the host
 // that the generator makes an all-reduce across a block's threads.
 const pAllReduce = 0.6
+
+// coin reports true with probability p, drawn from the schedule drawn so
+// far rather than from g.rng: a case that does not draw an all-reduce is
+// the case the generator drew before it could (the fuzzers' seeds and
+// the quick tests keep their schedules).
+func (g *gen) coin(p float64) bool {
+	h := fnv.New64a()
+	for _, d := range g.s {
+		fmt.Fprint(h, d.Op, d.Func, d.Stage, d.Vars, d.Ints, d.Tail, ";")
+	}
+	return rand.New(rand.NewSource(int64(h.Sum64()))).Float64() < p
+}
 
 // allReduce makes an associative update a kernel whose thread loop is an
 // RVar (lowered to an all-reduce: warp shuffles, then shared memory): a
