@@ -4,10 +4,13 @@
 Usage:
   python3 bench/compare.py [options] PATH...
 
-PATH is a JSON file or a folder (every *.json in it). Each file is told
-apart by its content:
+PATH is a JSON file or a folder (every *.json and *.jsonl in it). Each
+file is told apart by its content:
   - PyTorch: bench/torch_bench.py --json, a list of {workload, variant, ...};
-  - our apps (all six: tensorproduct, depthwise, conv1d, gemm, conv2d, rowsum;
+  - Halide 14 (a .jsonl file): bench/halide14/run.sh's JSON lines {app,
+    target, median_ms, ...}, the peers of the ports of Halide's apps (their
+    variants halide14_cuda and halide14_cpu);
+  - our apps (tensorproduct, depthwise, conv1d, gemm, conv2d, rowsum, ...;
     apps/internal/appkit's one schema): a list of Results {app, schedule,
     size, target, timing, gbps, tflops, floor_fraction, check, ...}.
 
@@ -92,8 +95,39 @@ def kind_of(doc):
     return None
 
 
+def load_halide14(path, data):
+    """Halide 14's runner (bench/halide14/run.sh): JSON lines of {app,
+    target, median_ms, ...}; each becomes a peer row of its workload
+    (workloads.HALIDE14), variant "halide14_" + target."""
+    name = os.path.basename(path)
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            line = line.strip()
+            if not line:
+                continue
+            try:
+                r = json.loads(line)
+            except ValueError as e:
+                data.notes.append("%s:%d: not JSON (%s)" % (name, n, e))
+                continue
+            wid = workloads.HALIDE14.get(r.get("app"))
+            if wid is None:
+                data.notes.append("%s:%d: Halide 14 app %r has no workload" % (name, n, r.get("app")))
+                continue
+            key = (wid, "halide14_" + str(r.get("target")))
+            if "error" in r:
+                data.notes.append("Halide 14 %s %s: %s" % (key[0], key[1], r["error"]))
+                continue
+            if r.get("median_ms") is None:
+                continue
+            data.torch[key] = r
+
+
 def load_file(path, data):
     name = os.path.basename(path)
+    if name.endswith(".jsonl"):
+        load_halide14(path, data)
+        return
     try:
         with open(path) as f:
             text = f.read()
@@ -175,7 +209,7 @@ def load(paths, torch_path):
     files = []
     for p in paths:
         if os.path.isdir(p):
-            files.extend(sorted(glob.glob(os.path.join(p, "*.json"))))
+            files.extend(sorted(glob.glob(os.path.join(p, "*.json")) + glob.glob(os.path.join(p, "*.jsonl"))))
             read_gpu_txt(p, data)
         elif os.path.exists(p):
             files.append(p)

@@ -8,19 +8,20 @@
 #   bash bench/run.sh
 #
 # It sources .gpu/nvrtc-env.sh, prints the GPU's name, runs each app built
-# in .gpu/ (tensorproduct, depthwise, conv1d, gemm, conv2d, rowsum; missing ones are
-# skipped) with -target=cuda -json -bench=$RUNS (each app times its
-# schedules at its benchmark size: the tensor product at the size of Halide
-# issue #8427), then bench/torch_bench.py --json, then bench/compare.py.
-# Everything lands in ${OUT:-bench-out}/: APP.json (stdout), APP.err
-# (stderr: progress lines and errors), gpu.txt, torch.json, torch.err,
-# table.txt and benchmarks.md (the table in markdown, for
-# docs/benchmarks.md). A failing app does not stop the rest; the table is
-# printed last.
+# in .gpu/ (APPS; missing ones are skipped) with -target=cuda -json
+# -bench=$RUNS (each app times its schedules at its benchmark size: the
+# tensor product at the size of Halide issue #8427), then
+# bench/torch_bench.py --json, then Halide 14's builds of Halide's apps
+# (.gpu/halide14/run.sh, when bench/halide14/build.sh made them), then
+# bench/compare.py. Everything lands in ${OUT:-bench-out}/: APP.json
+# (stdout), APP.err (stderr: progress lines and errors), gpu.txt,
+# torch.json, torch.err, halide14.jsonl, table.txt and benchmarks.md (the
+# table in markdown, for docs/benchmarks.md). A failing app does not stop
+# the rest; the table is printed last.
 #
-# Environment: OUT (output folder, default bench-out), RUNS (timed runs,
-# default 50), APP_TIMEOUT (seconds per app, default 300), PYTHON (default
-# python3).
+# Environment: APPS (the apps, default all), OUT (output folder, default
+# bench-out), RUNS (timed runs, default 50), APP_TIMEOUT (seconds per app,
+# default 300), PYTHON (default python3).
 set -u
 cd "$(dirname "$0")/.."
 
@@ -52,8 +53,11 @@ with_timeout() {
   fi
 }
 
+# The apps, as bench/workloads.py's APPS lists them.
+APPS=${APPS:-"tensorproduct depthwise conv1d gemm conv2d bilateralgrid locallaplacian camerapipe rowsum"}
+
 summary=()
-for app in tensorproduct depthwise conv1d gemm conv2d rowsum; do
+for app in $APPS; do
   bin=.gpu/$app
   if [ ! -x "$bin" ]; then
     echo "== $app: $bin not built, skipped"
@@ -88,14 +92,28 @@ else
   summary+=("torch_bench: FAILED, exit $rc; see $OUT/torch.err")
 fi
 
+if [ -x .gpu/halide14/run.sh ] || [ -f .gpu/halide14/run.sh ]; then
+  echo "== Halide 14: .gpu/halide14/run.sh"
+  bash .gpu/halide14/run.sh "$OUT/halide14.jsonl" >"$OUT/halide14.out" 2>"$OUT/halide14.err"
+  rc=$?
+  if [ $rc -eq 0 ]; then
+    summary+=("halide14: ok")
+  else
+    summary+=("halide14: FAILED, exit $rc; see $OUT/halide14.err")
+  fi
+else
+  summary+=("halide14: skipped (.gpu/halide14 not built: bench/halide14/build.sh)")
+fi
+
 echo
 echo "== runs"
 for s in "${summary[@]}"; do echo "  $s"; done
 echo
 echo "== ours against PyTorch (markdown: $OUT/benchmarks.md)"
 json=()
-for app in tensorproduct depthwise conv1d gemm conv2d rowsum; do
+for app in $APPS; do
   [ -f "$OUT/$app.json" ] && json+=("$OUT/$app.json")
 done
+[ -f "$OUT/halide14.jsonl" ] && json+=("$OUT/halide14.jsonl")
 "$PYTHON" bench/compare.py --torch "$OUT/torch.json" --all-schedules \
   --markdown-out "$OUT/benchmarks.md" ${json[@]+"${json[@]}"} | tee "$OUT/table.txt"

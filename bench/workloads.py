@@ -12,7 +12,17 @@ Importing this module needs only the standard library (no torch).
 import re
 
 # Our apps, in the order run.sh runs them.
-APPS = ["tensorproduct", "depthwise", "conv1d", "gemm", "conv2d", "rowsum"]
+APPS = ["tensorproduct", "depthwise", "conv1d", "gemm", "conv2d",
+        "bilateralgrid", "locallaplacian", "camerapipe", "rowsum"]
+
+# The Halide 14 peers of the ports of Halide's apps (bench/halide14): the
+# app name its runner writes, and the workload it times. Its variants are
+# "halide14_cuda" and "halide14_cpu".
+HALIDE14 = {
+    "bilateral_grid": "bilateral_grid 1536x2560",
+    "local_laplacian": "local_laplacian 1536x2560x3",
+    "camera_pipe": "camera_pipe 2592x1968",
+}
 
 def _target(kind, text, variants=None, value=None):
     """A target: kind is
@@ -119,6 +129,33 @@ WORKLOADS = [
         # 85% of it is 90 / 0.85 = 106 us.
         "target": _target("ours_ms_lt", ">= 85% of the memory floor (~90 us on the H100): at most 106 us (issue 20)",
                           value=0.106),
+    },
+]
+
+WORKLOADS += [
+    {
+        "id": "bilateral_grid 1536x2560",
+        "app": "bilateralgrid",
+        "params": {"W": 1536, "H": 2560},
+        "shape": "float32 1536x2560, r_sigma 0.1, s_sigma 8 (Halide's apps/bilateral_grid)",
+        "variants": ["halide14_cuda"],
+        "target": None,
+    },
+    {
+        "id": "local_laplacian 1536x2560x3",
+        "app": "locallaplacian",
+        "params": {"W": 1536, "H": 2560, "C": 3},
+        "shape": "uint16 1536x2560x3, 8 levels, alpha 1/7, beta 1 (Halide's apps/local_laplacian)",
+        "variants": ["halide14_cuda"],
+        "target": None,
+    },
+    {
+        "id": "camera_pipe 2592x1968",
+        "app": "camerapipe",
+        "params": {"W": 2592, "H": 1968},
+        "shape": "uint16 Bayer 2592x1968 -> uint8 2560x1920x3 (Halide's apps/camera_pipe)",
+        "variants": ["halide14_cuda"],
+        "target": None,
     },
 ]
 

@@ -146,7 +146,7 @@ func (w *boxWalker) add(name string, b Box) {
 	u := unionBox(w.out[name], b)
 	for d, iv := range u {
 		for _, e := range []ir.Expr{iv.Min, iv.Max} {
-			if e != nil && !ir.IsConst(e) && exceeds(e, MaxEndSize) {
+			if e != nil && !ir.IsConst(e) && ir.ExprExceeds(e, MaxEndSize) {
 				panic(TooComplex{Name: name, Dim: d})
 			}
 		}
@@ -167,16 +167,6 @@ const MaxEndSize = 2000
 type TooComplex struct {
 	Name string
 	Dim  int
-}
-
-// exceeds reports whether e has more than n nodes, visiting at most n + 1.
-func exceeds(e ir.Expr, n int) bool {
-	count := 0
-	ir.WalkExpr(e, func(ir.Expr) bool {
-		count++
-		return count <= n
-	})
-	return count > n
 }
 
 func (w *boxWalker) box(args []ir.Expr, en env) Box {

@@ -139,34 +139,34 @@ func cFloatLiteral(d Dialect, t ir.Type, v float64) (string, int) {
 	if t.IsHalf() {
 		t = ir.Float32
 	}
+	if bits, ok := specialFloatBits(t, v); ok {
+		return d.FloatBits(t, bits), cPrecPostfix
+	}
+	prec, suffix := 64, ""
 	if t.Bits == 32 {
-		switch {
-		case math.IsNaN(v):
-			return d.FloatBits(t, 0x7fc00000), cPrecPostfix
-		case math.IsInf(v, 1):
-			return d.FloatBits(t, 0x7f800000), cPrecPostfix
-		case math.IsInf(v, -1):
-			return d.FloatBits(t, 0xff800000), cPrecPostfix
-		}
-		s := strconv.FormatFloat(float64(float32(v)), 'g', -1, 32)
-		if !strings.ContainsAny(s, ".eE") {
-			s += ".0"
-		}
-		return cLit(s + "f")
+		prec, suffix, v = 32, "f", float64(float32(v))
 	}
-	switch {
-	case math.IsNaN(v):
-		return d.FloatBits(t, 0x7ff8000000000000), cPrecPostfix
-	case math.IsInf(v, 1):
-		return d.FloatBits(t, 0x7ff0000000000000), cPrecPostfix
-	case math.IsInf(v, -1):
-		return d.FloatBits(t, 0xfff0000000000000), cPrecPostfix
-	}
-	s := strconv.FormatFloat(v, 'g', -1, 64)
+	s := strconv.FormatFloat(v, 'g', -1, prec)
 	if !strings.ContainsAny(s, ".eE") {
 		s += ".0"
 	}
-	return cLit(s)
+	return cLit(s + suffix)
+}
+
+// specialFloatBits returns the bits of v, a NaN or an infinity, as a float
+// of t's width (32 or 64 bits); ok is false for any other v.
+func specialFloatBits(t ir.Type, v float64) (bits uint64, ok bool) {
+	switch {
+	case math.IsNaN(v) && t.Bits == 32:
+		return 0x7fc00000, true
+	case math.IsNaN(v):
+		return 0x7ff8000000000000, true
+	case !math.IsInf(v, 0):
+		return 0, false
+	case t.Bits == 32:
+		return uint64(math.Float32bits(float32(v))), true // 0x7f800000, 0xff800000
+	}
+	return math.Float64bits(v), true // 0x7ff0000000000000, 0xfff0000000000000
 }
 
 // cReserved are names a generated identifier must not take in any dialect:

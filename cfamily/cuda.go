@@ -276,13 +276,7 @@ func (m *module) kernel(k *ir.Kernel) (text, name string, err error) {
 	name = info.Name
 
 	// Arguments.
-	stored := map[string]bool{}
-	ir.WalkStmt(k.Body, func(s ir.Stmt) bool {
-		if st, ok := s.(*ir.Store); ok {
-			stored[st.Buf] = true
-		}
-		return true
-	}, nil)
+	_, stored := ir.Accesses(k.Body)
 	var params []string
 	seen := map[string]bool{}
 	for _, a := range k.Args {
@@ -674,23 +668,24 @@ func (cudaDialect) BitCount(clz, wide bool, x string) string {
 	return "__popc(" + x + ")"
 }
 
-// Reinterpret uses the CUDA bit-cast intrinsics (__float_as_int and the
-// like).
+// cudaBitCasts are the CUDA bit-cast intrinsics (__float_as_int and the
+// like), by the types they reinterpret from and to.
+var cudaBitCasts = map[[2]ir.Type]string{
+	{ir.Float32, ir.Int32}:  "__float_as_int(%s)",
+	{ir.Float32, ir.UInt32}: "__float_as_uint(%s)",
+	{ir.Int32, ir.Float32}:  "__int_as_float(%s)",
+	{ir.UInt32, ir.Float32}: "__uint_as_float(%s)",
+	{ir.Float64, ir.Int64}:  "__double_as_longlong(%s)",
+	{ir.Float64, ir.UInt64}: "(unsigned long long)__double_as_longlong(%s)",
+}
+
+// Reinterpret uses the CUDA bit-cast intrinsics (cudaBitCasts; any
+// integer to float64 through long long).
 func (cudaDialect) Reinterpret(from, to ir.Type, x string) string {
-	switch {
-	case from == ir.Float32 && to == ir.Int32:
-		return "__float_as_int(" + x + ")"
-	case from == ir.Float32 && to == ir.UInt32:
-		return "__float_as_uint(" + x + ")"
-	case from == ir.Int32 && to == ir.Float32:
-		return "__int_as_float(" + x + ")"
-	case from == ir.UInt32 && to == ir.Float32:
-		return "__uint_as_float(" + x + ")"
-	case from == ir.Float64 && to == ir.Int64:
-		return "__double_as_longlong(" + x + ")"
-	case from == ir.Float64 && to == ir.UInt64:
-		return "(unsigned long long)__double_as_longlong(" + x + ")"
-	case from.IsIntOrUInt() && to == ir.Float64:
+	if f, ok := cudaBitCasts[[2]ir.Type{from, to}]; ok {
+		return fmt.Sprintf(f, x)
+	}
+	if from.IsIntOrUInt() && to == ir.Float64 {
 		return "__longlong_as_double((long long)(" + x + "))"
 	}
 	panic(emitError{emitErr("", "CUDA cannot reinterpret %v as %v", from, to)})

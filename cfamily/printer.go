@@ -344,14 +344,10 @@ func (e *printer) ifThenElse(s *ir.IfThenElse) {
 }
 
 func cHasLet(x ir.Expr) bool {
-	found := false
-	ir.WalkExpr(x, func(x ir.Expr) bool {
-		if _, ok := x.(*ir.Let); ok {
-			found = true
-		}
-		return !found
+	return ir.ContainsExpr(x, func(x ir.Expr) bool {
+		_, ok := x.(*ir.Let)
+		return ok
 	})
-	return found
 }
 
 func (e *printer) allocate(s *ir.Allocate) {

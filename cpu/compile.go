@@ -581,15 +581,10 @@ func (c *compiler) store(s *ir.Store) stmtFn {
 	idx := c.watched(b, c.intExpr(s.Index, "index into "+s.Buf), true, s.Atomic)
 	var st stmtFn
 	name, slot := s.Buf, b.slot
-	switch b.t {
-	case ir.Bool:
-		st = storeBool(name, slot, idx, v.i)
-	default:
-		if ops := elements[b.t]; ops.storeInt != nil {
-			st = ops.storeInt(name, slot, idx, v.i)
-		} else {
-			st = ops.storeFloat(name, slot, idx, v.f)
-		}
+	if ops := elements[b.t]; ops.storeInt != nil {
+		st = ops.storeInt(name, slot, idx, v.i)
+	} else {
+		st = ops.storeFloat(name, slot, idx, v.f)
 	}
 	if !s.Atomic {
 		return st
@@ -629,15 +624,19 @@ func storeElem[T element, R int64 | float64](name string, slot int, idx value, v
 	}
 }
 
-func storeBool(name string, slot int, idx value, val intFn) stmtFn {
+// storeConv returns a function that writes val, carried as an R, to the
+// element at idx of the buffer in slot (a []T), converted by from: the
+// store of the types whose Go element is not a number (bool, the 16-bit
+// floats' bits).
+func storeConv[T any, R int64 | float64](name string, slot int, idx value, val func(*frame) R, from func(R) T) stmtFn {
 	idxf := idx.i
 	return func(f *frame) {
 		v := val(f)
 		i := idxf(f)
-		s, _ := f.bufs[slot].([]bool)
+		s, _ := f.bufs[slot].([]T)
 		if uint64(i) >= uint64(len(s)) {
 			panic(oobError("store to", name, i, len(s)))
 		}
-		s[i] = v != 0
+		s[i] = from(v)
 	}
 }

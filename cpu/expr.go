@@ -205,20 +205,6 @@ func (c *compiler) load(e *ir.Load) value {
 	b := c.buffer(e.Buf, e.T, "load of")
 	idx := c.watched(b, c.intExpr(e.Index, "index into "+e.Buf), false, c.atomicBuf == e.Buf)
 	name, slot := e.Buf, b.slot
-	if e.T == ir.Bool {
-		idxf := idx.i
-		return intValue(e.T, func(f *frame) int64 {
-			i := idxf(f)
-			s, _ := f.bufs[slot].([]bool)
-			if uint64(i) >= uint64(len(s)) {
-				panic(oobError("load of", name, i, len(s)))
-			}
-			if s[i] {
-				return 1
-			}
-			return 0
-		})
-	}
 	ops := elements[e.T]
 	if ops.loadInt != nil {
 		return intValue(e.T, ops.loadInt(name, slot, idx))
@@ -254,6 +240,21 @@ func loadElem[T element, R int64 | float64](name string, slot int, idx value) fu
 			panic(oobError("load of", name, i, len(s)))
 		}
 		return R(s[i])
+	}
+}
+
+// loadConv returns a function that reads the element at idx of the buffer
+// in slot (a []T), converted by to into an R: the load of the types whose
+// Go element is not a number (bool, the 16-bit floats' bits).
+func loadConv[T any, R int64 | float64](name string, slot int, idx value, to func(T) R) func(*frame) R {
+	idxf := idx.i
+	return func(f *frame) R {
+		i := idxf(f)
+		s, _ := f.bufs[slot].([]T)
+		if uint64(i) >= uint64(len(s)) {
+			panic(oobError("load of", name, i, len(s)))
+		}
+		return to(s[i])
 	}
 }
 

@@ -347,12 +347,35 @@ func goElemName(t ir.Type) string {
 // Go element type of t; nil for a type no buffer holds.
 func sliceChecker(t ir.Type) func(any) (any, bool) { return elements[t].check }
 
+// IsBufferSlice reports whether v is a slice that holds a buffer of some
+// IR type ([]float32, []half.Float16, []bool, ...).
+func IsBufferSlice(v any) bool {
+	for _, ops := range elements {
+		if _, ok := ops.check(v); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// NewSlice returns a slice of n zero elements of the Go type that holds a
+// buffer of t (the type Run wants: []float32 for Float32, []half.Float16
+// for Float16, ...); a []float64 for a type no buffer holds.
+func NewSlice(t ir.Type, n int) any {
+	if mk := elements[t].make; mk != nil {
+		return mk(n)
+	}
+	return make([]float64, n)
+}
+
+func newSliceOf[T any](n int) any { return make([]T, n) }
+
 // elementOps are what the executor does with the buffers of one IR type,
-// made for its Go element type: checking a slice, allocating one, loading and storing an
-// element (carried as an int64 or a float64). Bool buffers are checked
-// here and loaded and stored by their own code.
+// made for its Go element type: checking a slice, making one, allocating one in a frame, loading and storing an
+// element (carried as an int64 or a float64; a bool as 0 or 1).
 type elementOps struct {
 	check      func(any) (any, bool)
+	make       func(n int) any
 	alloc      func(f *frame, slot int, n int64, reuse bool)
 	loadInt    func(name string, slot int, idx value) func(*frame) int64
 	loadFloat  func(name string, slot int, idx value) func(*frame) float64
@@ -365,18 +388,29 @@ type elementOps struct {
 }
 
 func intOps[T integer]() elementOps {
-	return elementOps{check: checkSlice[T], alloc: allocSlice[T], loadInt: loadElem[T, int64], storeInt: storeElem[T, int64],
+	return elementOps{check: checkSlice[T], make: newSliceOf[T], alloc: allocSlice[T], loadInt: loadElem[T, int64], storeInt: storeElem[T, int64],
 		binary: intBinary[T], scalar: func(i int64, _ float64) any { return T(i) }}
 }
 
 func floatOps[T float32 | float64]() elementOps {
-	return elementOps{check: checkSlice[T], alloc: allocSlice[T], loadFloat: loadElem[T, float64], storeFloat: storeElem[T, float64],
+	return elementOps{check: checkSlice[T], make: newSliceOf[T], alloc: allocSlice[T], loadFloat: loadElem[T, float64], storeFloat: storeElem[T, float64],
 		scalar: func(_ int64, fl float64) any { return T(fl) }}
 }
 
 // elements holds the elementOps of every type a buffer may hold.
 var elements = map[ir.Type]elementOps{
-	ir.Bool: {check: checkSlice[bool], alloc: allocSlice[bool],
+	ir.Bool: {check: checkSlice[bool], make: newSliceOf[bool], alloc: allocSlice[bool],
+		loadInt: func(name string, slot int, idx value) func(*frame) int64 {
+			return loadConv(name, slot, idx, func(b bool) int64 {
+				if b {
+					return 1
+				}
+				return 0
+			})
+		},
+		storeInt: func(name string, slot int, idx value, val func(*frame) int64) stmtFn {
+			return storeConv(name, slot, idx, val, func(v int64) bool { return v != 0 })
+		},
 		scalar: func(i int64, _ float64) any { return i != 0 }},
 	ir.Int8:     intOps[int8](),
 	ir.Int16:    intOps[int16](),
@@ -396,29 +430,12 @@ var elements = map[ir.Type]elementOps{
 // its bits (half.Float16 or half.BFloat16): a value is carried as the
 // float64 it stands for (a value of the type, so storing it is exact).
 func halfOps[T half.Float16 | half.BFloat16](to func(T) float64, from func(float64) T) elementOps {
-	return elementOps{check: checkSlice[T], alloc: allocSlice[T],
+	return elementOps{check: checkSlice[T], make: newSliceOf[T], alloc: allocSlice[T],
 		loadFloat: func(name string, slot int, idx value) func(*frame) float64 {
-			idxf := idx.i
-			return func(f *frame) float64 {
-				i := idxf(f)
-				s, _ := f.bufs[slot].([]T)
-				if uint64(i) >= uint64(len(s)) {
-					panic(oobError("load of", name, i, len(s)))
-				}
-				return to(s[i])
-			}
+			return loadConv(name, slot, idx, to)
 		},
 		storeFloat: func(name string, slot int, idx value, val func(*frame) float64) stmtFn {
-			idxf := idx.i
-			return func(f *frame) {
-				v := val(f)
-				i := idxf(f)
-				s, _ := f.bufs[slot].([]T)
-				if uint64(i) >= uint64(len(s)) {
-					panic(oobError("store to", name, i, len(s)))
-				}
-				s[i] = from(v)
-			}
+			return storeConv(name, slot, idx, val, from)
 		},
 		scalar: func(_ int64, fl float64) any { return from(fl) }}
 }

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"math"
+	"reflect"
 	"runtime"
 	"sync"
 	"unsafe"
@@ -279,38 +280,14 @@ func (m *module) function(name string) (cu.Function, error) {
 	return f, nil
 }
 
-// sliceBytes returns the first element and the size in bytes of a typed
-// slice.
+// sliceBytes returns the first element, the length and the size in bytes
+// of a slice that holds a buffer (cpu.IsBufferSlice).
 func sliceBytes(v any) (unsafe.Pointer, int, int64, error) {
-	switch s := v.(type) {
-	case []float32:
-		return unsafe.Pointer(unsafe.SliceData(s)), len(s), int64(len(s)) * 4, nil
-	case []float64:
-		return unsafe.Pointer(unsafe.SliceData(s)), len(s), int64(len(s)) * 8, nil
-	case []int8:
-		return unsafe.Pointer(unsafe.SliceData(s)), len(s), int64(len(s)), nil
-	case []int16:
-		return unsafe.Pointer(unsafe.SliceData(s)), len(s), int64(len(s)) * 2, nil
-	case []int32:
-		return unsafe.Pointer(unsafe.SliceData(s)), len(s), int64(len(s)) * 4, nil
-	case []int64:
-		return unsafe.Pointer(unsafe.SliceData(s)), len(s), int64(len(s)) * 8, nil
-	case []uint8:
-		return unsafe.Pointer(unsafe.SliceData(s)), len(s), int64(len(s)), nil
-	case []uint16:
-		return unsafe.Pointer(unsafe.SliceData(s)), len(s), int64(len(s)) * 2, nil
-	case []uint32:
-		return unsafe.Pointer(unsafe.SliceData(s)), len(s), int64(len(s)) * 4, nil
-	case []uint64:
-		return unsafe.Pointer(unsafe.SliceData(s)), len(s), int64(len(s)) * 8, nil
-	case []bool:
-		return unsafe.Pointer(unsafe.SliceData(s)), len(s), int64(len(s)), nil
-	case []half.Float16:
-		return unsafe.Pointer(unsafe.SliceData(s)), len(s), int64(len(s)) * 2, nil
-	case []half.BFloat16:
-		return unsafe.Pointer(unsafe.SliceData(s)), len(s), int64(len(s)) * 2, nil
+	if !cpu.IsBufferSlice(v) {
+		return nil, 0, 0, fmt.Errorf("cuda: %T is not a buffer", v)
 	}
-	return nil, 0, 0, fmt.Errorf("cuda: %T is not a buffer", v)
+	s := reflect.ValueOf(v)
+	return s.UnsafePointer(), s.Len(), int64(s.Len()) * int64(s.Type().Elem().Size()), nil
 }
 
 // buffer returns the device copy of a host buffer, allocating and

@@ -108,7 +108,10 @@ func (c *emuCSEr) store(st *ir.Store) ir.Stmt {
 	if !any {
 		return st
 	}
-	out := ir.Stmt(&ir.Store{Buf: st.Buf, Index: s.rewrite(c, st.Index), Value: s.rewrite(c, st.Value), Atomic: st.Atomic})
+	ns := *st
+	ns.Index = s.rewrite(c, st.Index)
+	ns.Value = s.rewrite(c, st.Value)
+	out := ir.Stmt(&ns)
 	for i := len(s.lets) - 1; i >= 0; i-- {
 		s.lets[i].Body = out
 		out = s.lets[i]
@@ -147,7 +150,7 @@ func (s *emuCSEStore) node(e ir.Expr) *emuNode {
 		// Loads, calls and lets are never shared; their children are
 		// numbered (a load's index may share with others) but they are
 		// not pure.
-		ir.MapExpr(e, func(x ir.Expr) ir.Expr { child(x); return x })
+		ir.VisitExpr(e, func(x ir.Expr) { child(x) })
 		pure = false
 		key = fmt.Sprintf("u %d", len(s.keys))
 	}
@@ -175,7 +178,7 @@ func (s *emuCSEStore) count(e ir.Expr) {
 	if first.count > 1 {
 		return
 	}
-	ir.MapExpr(e, func(x ir.Expr) ir.Expr { s.count(x); return x })
+	ir.VisitExpr(e, s.count)
 }
 
 // rewrite returns e with each subexpression used more than once replaced

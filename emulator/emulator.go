@@ -12,7 +12,6 @@ import (
 	"sync"
 
 	"github.com/gohalide/gohalide/cpu"
-	"github.com/gohalide/gohalide/half"
 	"github.com/gohalide/gohalide/ir"
 )
 
@@ -453,9 +452,13 @@ func (s *emuStripper) stmt(x ir.Stmt) ir.Stmt {
 		a.Body = s.stmt(x.Body)
 		return &a
 	case *ir.LetStmt:
-		return &ir.LetStmt{Name: x.Name, Value: x.Value, Body: s.stmt(x.Body)}
+		l := *x
+		l.Body = s.stmt(x.Body)
+		return &l
 	case *ir.ProducerConsumer:
-		return &ir.ProducerConsumer{Func: x.Func, Producer: x.Producer, Body: s.stmt(x.Body)}
+		pc := *x
+		pc.Body = s.stmt(x.Body)
+		return &pc
 	case *ir.Block:
 		out := make([]ir.Stmt, len(x.Stmts))
 		for i, y := range x.Stmts {
@@ -650,7 +653,7 @@ func (e *Emulator) newLaunch(env *cpu.Env, kc *emuKernel, grid, block [3]int, sc
 				return nil, &EmulatorError{Kind: AllocationTooLarge, Kernel: k.Name, Buffer: sa.name, Shared: true, Size: bytes,
 					Msg: fmt.Sprintf("gpu emulator: kernel %s: shared %s", k.Name, ce.Msg), Err: ce}
 			}
-			sb := emuSharedBuf{name: sa.name, t: sa.t, data: emuMakeSlice(sa.t, int(n)), n: n}
+			sb := emuSharedBuf{name: sa.name, t: sa.t, data: cpu.NewSlice(sa.t, int(n)), n: n}
 			l.shared = append(l.shared, sb)
 			l.buffers[sa.name] = sb.data
 		}
@@ -1181,36 +1184,6 @@ func emuAddRole(ids *[2]int32, me int32) {
 	default:
 		ids[1] = me
 	}
-}
-
-func emuMakeSlice(t ir.Type, n int) any {
-	switch t {
-	case ir.Bool:
-		return make([]bool, n)
-	case ir.Int8:
-		return make([]int8, n)
-	case ir.Int16:
-		return make([]int16, n)
-	case ir.Int32:
-		return make([]int32, n)
-	case ir.Int64:
-		return make([]int64, n)
-	case ir.UInt8:
-		return make([]uint8, n)
-	case ir.UInt16:
-		return make([]uint16, n)
-	case ir.UInt32:
-		return make([]uint32, n)
-	case ir.UInt64:
-		return make([]uint64, n)
-	case ir.Float32:
-		return make([]float32, n)
-	case ir.Float16:
-		return make([]half.Float16, n)
-	case ir.BFloat16:
-		return make([]half.BFloat16, n)
-	}
-	return make([]float64, n)
 }
 
 // emuShuffleAt is what a thread's coroutine yields at a warp shuffle.

@@ -483,17 +483,25 @@ func Select(cond, t, f any) Expr {
 	return Expr{node: &ir.Select{Cond: c.node, True: an, False: bn}}
 }
 
+// conversionArg checks the target type t of the conversion what (Cast,
+// SaturatingCast, Reinterpret) and makes x an Expr. It is false, with the
+// Expr of the error to return, when either is bad.
+func conversionArg(t Type, what string, x any) (Expr, bool) {
+	if err := checkType(t, "", what); err != nil {
+		return Expr{err: err}, false
+	}
+	e := E(x)
+	return e, e.err == nil
+}
+
 // Cast converts x to type t. Integers wrap to a narrower integer type; a
 // float converts to an integer type by truncating toward zero and
 // saturating at the ends of the type (NaN gives 0), the same on every
 // target, so that the range of int32(clamp(v, 0, 1) * s) is [int32(min(0,
 // s)), int32(max(0, s))] whatever s is.
 func Cast(t Type, x any) Expr {
-	if err := checkType(t, "", "Cast"); err != nil {
-		return Expr{err: err}
-	}
-	e := E(x)
-	if e.err != nil {
+	e, ok := conversionArg(t, "Cast", x)
+	if !ok {
 		return e
 	}
 	if e.Type() == t {

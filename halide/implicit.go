@@ -15,7 +15,8 @@ type ImplicitArgs struct{}
 // the Func or input has beyond the ones given: the implicit Vars
 // ImplicitVar(0), ImplicitVar(1), ..., named _0, _1, ..., in order. In
 // the left-hand side of a definition it stands for the implicit Vars the
-// right-hand side uses (a pure definition) or for the Func's remaining
+// right-hand side uses (a pure definition; none, if its calls with
+// Implicit had no dimensions to spare) or for the Func's remaining
 // dimensions (an update). So a helper can work on Funcs of any number of
 // dimensions, as Halide's apps write them:
 //
@@ -117,10 +118,6 @@ func (f *Func) expandLHS(directive string, args []any, values ...ir.Expr) ([]any
 				WithLegal("%s.Define(..., Implicit) to give %s a dimension for each", f.fn.Name, f.fn.Name)
 		}
 		return args, nil
-	}
-	if f.fn.Pure == nil && uses == 0 {
-		return nil, ir.Errorf(ir.ErrDefinition, f.fn.Name, directive, "the left-hand side of %s has Implicit but the right-hand side uses no implicit Var", f.fn.Name).
-			WithLegal("call a Func or input with Implicit on the right, or list %s's Vars", f.fn.Name)
 	}
 	out, err := expandImplicit(f.fn.Name, directive, f.fn.Name, len(args)-1+dims, args)
 	if err != nil {

@@ -39,14 +39,26 @@ func Tanh(x any) Expr { return floatCall(ir.IntrinsicTanh, x) }
 // quadrant (Go's math.Atan2, C's atan2). x is converted to y's type.
 func Atan2(y, x any) Expr { return floatCall2(ir.IntrinsicAtan2, y, x) }
 
-func classify(name, what string, x any) Expr {
+// classArg makes x the operand of the intrinsic what, whose type must be
+// one that is accepts (class names them in the error: "a float", "an
+// integer"; legal says what is). It is false, with the Expr of the error
+// to return, when x is bad or of another type.
+func classArg(what string, x any, is func(ir.Type) bool, class, legal string) (Expr, bool) {
 	e := E(x)
 	if e.err != nil {
-		return e
+		return e, false
 	}
-	if !e.Type().IsFloat() {
-		return Expr{err: ir.Errorf(ir.ErrType, "", what, "%s of %s, not a float: %s", what, e.Type(), e).
-			WithLegal("a Float32 or Float64 expression")}
+	if !is(e.Type()) {
+		return Expr{err: ir.Errorf(ir.ErrType, "", what, "%s of %s, not %s: %s", what, e.Type(), class, e).
+			WithLegal("%s", legal)}, false
+	}
+	return e, true
+}
+
+func classify(name, what string, x any) Expr {
+	e, ok := classArg(what, x, ir.Type.IsFloat, "a float", "a Float32 or Float64 expression")
+	if !ok {
+		return e
 	}
 	return Expr{node: &ir.Call{T: ir.Bool, Kind: ir.CallIntrinsic, Name: name, Args: []ir.Expr{e.node}}}
 }
@@ -61,13 +73,9 @@ func IsInf(x any) Expr { return classify(ir.IntrinsicIsInf, "IsInf", x) }
 func IsFinite(x any) Expr { return classify(ir.IntrinsicIsFinite, "IsFinite", x) }
 
 func bitCount(name, what string, x any) Expr {
-	e := E(x)
-	if e.err != nil {
+	e, ok := classArg(what, x, ir.Type.IsIntOrUInt, "an integer", "an integer expression (Int8 ... UInt64)")
+	if !ok {
 		return e
-	}
-	if !e.Type().IsIntOrUInt() {
-		return Expr{err: ir.Errorf(ir.ErrType, "", what, "%s of %s, not an integer: %s", what, e.Type(), e).
-			WithLegal("an integer expression (Int8 ... UInt64)")}
 	}
 	return Expr{node: &ir.Call{T: e.Type(), Kind: ir.CallIntrinsic, Name: name, Args: []ir.Expr{e.node}}}
 }
@@ -91,11 +99,8 @@ func CountTrailingZeros(x any) Expr {
 // (Halide's reinterpret): Reinterpret(UInt32, f) is the IEEE bits of the
 // float32 f.
 func Reinterpret(t Type, x any) Expr {
-	if err := checkType(t, "", "Reinterpret"); err != nil {
-		return Expr{err: err}
-	}
-	e := E(x)
-	if e.err != nil {
+	e, ok := conversionArg(t, "Reinterpret", x)
+	if !ok {
 		return e
 	}
 	if !ir.CanReinterpret(e.Type(), t) {

@@ -271,11 +271,8 @@ func rescale(narrow, wide uint8) uint64 {
 // 16 bits converted to Float16, is clamped to t's finite range first (NaN
 // stays NaN). t is an integer or float type.
 func SaturatingCast(t Type, x any) Expr {
-	if err := checkType(t, "", "SaturatingCast"); err != nil {
-		return Expr{err: err}
-	}
-	e := E(x)
-	if e.err != nil {
+	e, ok := conversionArg(t, "SaturatingCast", x)
+	if !ok {
 		return e
 	}
 	from := e.Type()

@@ -268,7 +268,9 @@ func rewriteWrapped(g *Func, e ir.Expr) ir.Expr {
 		if c, ok := e.(*ir.Call); ok && c.Kind == ir.CallImage {
 			if p, ok := c.Ref.(*ImageParam); ok {
 				if w, ok := wrapperFor(p.wrappers, g); ok {
-					return &ir.Call{T: c.T, Kind: ir.CallFunc, Name: w.fn.Name, Args: c.Args, Index: c.Index, Ref: w}
+					nc := *c
+					nc.Kind, nc.Name, nc.Ref = ir.CallFunc, w.fn.Name, w
+					return &nc
 				}
 			}
 		}
@@ -284,7 +286,9 @@ func rewriteWrapped(g *Func, e ir.Expr) ir.Expr {
 					w = next
 				}
 				if w != f {
-					return &ir.Call{T: c.T, Kind: c.Kind, Name: w.fn.Name, Args: c.Args, Index: c.Index, Ref: w}
+					nc := *c
+					nc.Name, nc.Ref = w.fn.Name, w
+					return &nc
 				}
 			}
 		}
@@ -602,7 +606,9 @@ func renameFunction(fn *ir.Function, rename map[string]string) {
 		e = ir.MapExpr(e, mut)
 		if c, ok := e.(*ir.Call); ok && c.Kind == ir.CallFunc {
 			if n, ok := rename[c.Name]; ok {
-				return &ir.Call{T: c.T, Kind: c.Kind, Name: n, Args: c.Args, Index: c.Index, Ref: c.Ref}
+				nc := *c
+				nc.Name = n
+				return &nc
 			}
 		}
 		return e
@@ -796,23 +802,16 @@ func (l *Lowered) WithStmt(s ir.Stmt) *Lowered {
 // is for inspecting and checking edited statements, not for speed).
 //
 // The output buffer after a failed Realize is as Pipeline.Realize says.
-func (l *Lowered) Realize(out BufferRef) (err error) {
-	defer recoverInternal("Realize", &err)
-	if err := l.check("Realize"); err != nil {
-		return err
-	}
-	c, err := l.compile(Emulator, Options{})
-	if err != nil {
-		return err
-	}
-	return c.run(out)
-}
+func (l *Lowered) Realize(out BufferRef) error { return l.realize("Realize", out) }
 
 // RealizeTuple is Realize of a Tuple output, into one buffer per value
 // (see Pipeline.RealizeTuple).
-func (l *Lowered) RealizeTuple(outs ...BufferRef) (err error) {
-	defer recoverInternal("RealizeTuple", &err)
-	if err := l.check("RealizeTuple"); err != nil {
+func (l *Lowered) RealizeTuple(outs ...BufferRef) error { return l.realize("RealizeTuple", outs...) }
+
+// realize is Realize and RealizeTuple, the method's name in errors.
+func (l *Lowered) realize(method string, outs ...BufferRef) (err error) {
+	defer recoverInternal(method, &err)
+	if err := l.check(method); err != nil {
 		return err
 	}
 	c, err := l.compile(Emulator, Options{})

@@ -58,6 +58,15 @@ func (s *Stage) begin(directive string, vs ...VarOrRVar) bool {
 	return true
 }
 
+// beginDef begins directive (see begin) and returns the definition it
+// schedules (see def), or nil when there is none to schedule.
+func (s *Stage) beginDef(directive string, vs ...VarOrRVar) *ir.Definition {
+	if !s.begin(directive, vs...) {
+		return nil
+	}
+	return s.def(directive)
+}
+
 func (s *Stage) def(directive string) *ir.Definition {
 	f := s.f
 	if s.idx < 0 {
@@ -446,10 +455,7 @@ func (s *Stage) Serial(v VarOrRVar) *Stage { return s.setKind("serial", v, ir.Se
 // Atomic makes the stage's stores atomic, so that a scatter whose
 // iterations may collide can run in parallel.
 func (s *Stage) Atomic() *Stage {
-	if !s.begin("atomic") {
-		return s
-	}
-	if d := s.def("atomic"); d != nil {
+	if d := s.beginDef("atomic"); d != nil {
 		d.Schedule.Atomic = true
 	}
 	return s
@@ -541,36 +547,41 @@ func (f *Func) ComputeRoot() *Func {
 // stage of consumer needs, inside that loop.
 func (f *Func) ComputeAt(consumer *Func, v VarOrRVar) *Func {
 	f = f.begin("compute_at", v)
-	if !f.levelArgs("compute_at", consumer.nilErr("") != nil, v) {
-		return f
+	if l, ok := f.levelAt("compute_at", consumer, -1, v); ok {
+		f.fn.Schedule.Compute = l
+		f.fn.Schedule.ExplicitInline = false
 	}
-	f.fn.Schedule.Compute = ir.LoopLevel{Kind: ir.LevelAt, Func: consumer.fn.Name, Stage: -1, Var: v.varName()}
-	f.fn.Schedule.ExplicitInline = false
 	return f
 }
 
 // ComputeAtStage is ComputeAt for a loop of a given stage of the consumer.
 func (f *Func) ComputeAtStage(consumer *Stage, v VarOrRVar) *Func {
 	f = f.begin("compute_at", v)
-	if !f.levelArgs("compute_at", consumer == nil || consumer.f.nilErr("") != nil, v) {
-		return f
+	var cf *Func
+	stage := -1
+	if consumer != nil {
+		cf, stage = consumer.f, consumer.idx
 	}
-	f.fn.Schedule.Compute = ir.LoopLevel{Kind: ir.LevelAt, Func: consumer.f.fn.Name, Stage: consumer.idx, Var: v.varName()}
-	f.fn.Schedule.ExplicitInline = false
+	if l, ok := f.levelAt("compute_at", cf, stage, v); ok {
+		f.fn.Schedule.Compute = l
+		f.fn.Schedule.ExplicitInline = false
+	}
 	return f
 }
 
-// levelArgs checks the arguments of a loop-level directive.
-func (f *Func) levelArgs(directive string, nilConsumer bool, v VarOrRVar) bool {
+// levelAt is the loop level of a loop-level directive: loop v of stage
+// stage of consumer (-1: its last stage). It is false, with the error
+// recorded on f, when consumer or v is missing.
+func (f *Func) levelAt(directive string, consumer *Func, stage int, v VarOrRVar) (ir.LoopLevel, bool) {
 	switch {
-	case nilConsumer:
+	case consumer.nilErr("") != nil:
 		f.failf(ir.ErrComputeAt, directive, "the consumer is nil (or a zero Func or Stage)")
-		return false
+		return ir.LoopLevel{}, false
 	case v == nil || v.varName() == "":
 		f.failf(ir.ErrComputeAt, directive, "the loop var is nil or unnamed")
-		return false
+		return ir.LoopLevel{}, false
 	}
-	return true
+	return ir.LoopLevel{Kind: ir.LevelAt, Func: consumer.fn.Name, Stage: stage, Var: v.varName()}, true
 }
 
 // ComputeInline substitutes f into its consumers (the default for Funcs
@@ -593,10 +604,9 @@ func (f *Func) StoreRoot() *Func {
 // enclose the compute level).
 func (f *Func) StoreAt(consumer *Func, v VarOrRVar) *Func {
 	f = f.begin("store_at", v)
-	if !f.levelArgs("store_at", consumer.nilErr("") != nil, v) {
-		return f
+	if l, ok := f.levelAt("store_at", consumer, -1, v); ok {
+		f.fn.Schedule.Store = l
 	}
-	f.fn.Schedule.Store = ir.LoopLevel{Kind: ir.LevelAt, Func: consumer.fn.Name, Stage: -1, Var: v.varName()}
 	return f
 }
 
@@ -608,10 +618,9 @@ func (f *Func) StoreAt(consumer *Func, v VarOrRVar) *Func {
 // loop (compute_at), and the loops between must be serial.
 func (f *Func) HoistStorage(consumer *Func, v VarOrRVar) *Func {
 	f = f.begin("hoist_storage")
-	if !f.levelArgs("hoist_storage", consumer.nilErr("") != nil, v) {
-		return f
+	if l, ok := f.levelAt("hoist_storage", consumer, -1, v); ok {
+		f.fn.Schedule.Hoist = l
 	}
-	f.fn.Schedule.Hoist = ir.LoopLevel{Kind: ir.LevelAt, Func: consumer.fn.Name, Stage: -1, Var: v.varName()}
 	return f
 }
 
@@ -873,10 +882,7 @@ func (f *Func) GPUTile1D(x, bx, tx VarOrRVar, xf int, tail ...TailStrategy) *Fun
 // unrolls it, so each thread computes the points of every virtual thread,
 // interleaved. Its extent must be a constant.
 func (s *Stage) VThread(v VarOrRVar) *Stage {
-	if !s.begin("vthread", v) {
-		return s
-	}
-	d := s.def("vthread")
+	d := s.beginDef("vthread", v)
 	if d == nil || s.f.err != nil {
 		return s
 	}

@@ -30,10 +30,7 @@ import (
 // statements, the loop nest and the CUDA source show the cases as if /
 // else; on the GPU each case may launch kernels of its own.
 func (s *Stage) Specialize(cond any) *Stage {
-	if !s.begin("specialize") {
-		return s
-	}
-	d := s.def("specialize")
+	d := s.beginDef("specialize")
 	if d == nil {
 		return s
 	}
@@ -68,10 +65,7 @@ func (s *Stage) Specialize(cond any) *Stage {
 // default schedule (Halide's specialize_fail). It comes after every
 // Specialize of the stage, once.
 func (s *Stage) SpecializeFail(message string) *Stage {
-	if !s.begin("specialize_fail") {
-		return s
-	}
-	d := s.def("specialize_fail")
+	d := s.beginDef("specialize_fail")
 	if d == nil {
 		return s
 	}

@@ -1,6 +1,10 @@
 package ir
 
-import "sort"
+import (
+	"maps"
+	"slices"
+	"sort"
+)
 
 // The kernel record's rules that more than one package reads: the device
 // limits, the shared pools' alignment, the arguments of a body, and the
@@ -104,6 +108,13 @@ func freeArgs(body Stmt) []KernelArg {
 	scalars := map[string]Type{}
 	bufs := map[string]*KernelArg{}
 	allocated := map[string]int{}
+	// inScope walks a binder's body with its name bound in scope (defined
+	// or allocated).
+	inScope := func(scope map[string]int, name string, body func()) {
+		scope[name]++
+		body()
+		scope[name]--
+	}
 	var expr func(e Expr)
 	expr = func(e Expr) {
 		WalkExpr(e, func(x Expr) bool {
@@ -118,9 +129,7 @@ func freeArgs(body Stmt) []KernelArg {
 				}
 			case *Let:
 				expr(x.Value)
-				defined[x.Name]++
-				expr(x.Body)
-				defined[x.Name]--
+				inScope(defined, x.Name, func() { expr(x.Body) })
 				return false
 			}
 			return true
@@ -132,22 +141,16 @@ func freeArgs(body Stmt) []KernelArg {
 		case nil:
 		case *LetStmt:
 			expr(x.Value)
-			defined[x.Name]++
-			stmt(x.Body)
-			defined[x.Name]--
+			inScope(defined, x.Name, func() { stmt(x.Body) })
 		case *For:
 			expr(x.Min)
 			expr(x.Extent)
-			defined[x.Name]++
-			stmt(x.Body)
-			defined[x.Name]--
+			inScope(defined, x.Name, func() { stmt(x.Body) })
 		case *Allocate:
 			for _, e := range x.Extents {
 				expr(e)
 			}
-			allocated[x.Name]++
-			stmt(x.Body)
-			allocated[x.Name]--
+			inScope(allocated, x.Name, func() { stmt(x.Body) })
 		case *Store:
 			expr(x.Index)
 			expr(x.Value)
@@ -168,21 +171,11 @@ func freeArgs(body Stmt) []KernelArg {
 		}
 	}
 	stmt(body)
-	names := make([]string, 0, len(bufs))
-	for n := range bufs {
-		names = append(names, n)
-	}
-	sort.Strings(names)
 	var out []KernelArg
-	for _, n := range names {
+	for _, n := range slices.Sorted(maps.Keys(bufs)) {
 		out = append(out, *bufs[n])
 	}
-	names = names[:0]
-	for n := range scalars {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
+	for _, n := range slices.Sorted(maps.Keys(scalars)) {
 		out = append(out, KernelArg{Name: n, T: scalars[n]})
 	}
 	return out
@@ -290,8 +283,9 @@ func (k *Kernel) Recorded() *Kernel {
 	isShared := map[*Allocate]bool{}
 	for _, s := range shared {
 		isShared[s.a] = true
-		ka := AllocOf(&Allocate{Name: s.a.Name, T: s.a.T, Memory: s.a.Memory, Extents: []Expr{s.size}})
-		allocs = append(allocs, ka)
+		sized := *s.a // its size in one extent, the lets in scope substituted
+		sized.Extents = []Expr{s.size}
+		allocs = append(allocs, AllocOf(&sized))
 	}
 	WalkStmt(k.Body, func(x Stmt) bool {
 		if a, ok := x.(*Allocate); ok && !isShared[a] && a.Memory != GPUShared {

@@ -16,6 +16,8 @@ package lower
 // covers what every iteration reads). After: every Realize has Bounds.
 
 import (
+	"slices"
+
 	"github.com/gohalide/gohalide/bounds"
 	"github.com/gohalide/gohalide/ir"
 )
@@ -178,6 +180,9 @@ func allocationBounds(st *State) error {
 			}
 		}
 		st.logf(3, "  allocation_bounds: %s in %s, extents %s\n", r.Func, mem, rangeList(ranges))
+		if mem == r.Memory && slices.EqualFunc(ranges, r.Bounds, func(a, b ir.Range) bool { return ir.Equal(a.Min, b.Min) && ir.Equal(a.Extent, b.Extent) }) {
+			return r // sized as it was
+		}
 		c := *r
 		c.Memory, c.Bounds = mem, ranges
 		if len(checks) > 0 {

@@ -50,27 +50,20 @@ type Associative struct {
 	Y ir.Expr
 }
 
+// assocBinary is the binary operator of each AssocOp that is one;
+// assocIntrinsic the bitwise intrinsic of each other.
+var (
+	assocBinary    = map[AssocOp]ir.BinOp{AssocAdd: ir.Add, AssocMul: ir.Mul, AssocMin: ir.Min, AssocMax: ir.Max, AssocAnd: ir.And, AssocOr: ir.Or, AssocXor: ir.NE}
+	assocIntrinsic = map[AssocOp]string{AssocBitAnd: ir.IntrinsicBitAnd, AssocBitOr: ir.IntrinsicBitOr, AssocBitXor: ir.IntrinsicBitXor}
+)
+
 // Make returns a op b.
 func (op AssocOp) Make(a, b ir.Expr) ir.Expr {
-	switch op {
-	case AssocAdd:
-		return ir.Bin(ir.Add, a, b)
-	case AssocMul:
-		return ir.Bin(ir.Mul, a, b)
-	case AssocMin:
-		return ir.Bin(ir.Min, a, b)
-	case AssocMax:
-		return ir.Bin(ir.Max, a, b)
-	case AssocAnd:
-		return ir.Bin(ir.And, a, b)
-	case AssocOr:
-		return ir.Bin(ir.Or, a, b)
-	case AssocXor:
-		return ir.Bin(ir.NE, a, b)
-	case AssocBitAnd:
-		return ir.Bitwise(ir.IntrinsicBitAnd, a, b)
-	case AssocBitOr:
-		return ir.Bitwise(ir.IntrinsicBitOr, a, b)
+	if bin, ok := assocBinary[op]; ok {
+		return ir.Bin(bin, a, b)
+	}
+	if name, ok := assocIntrinsic[op]; ok {
+		return ir.Bitwise(name, a, b)
 	}
 	return ir.Bitwise(ir.IntrinsicBitXor, a, b)
 }
@@ -110,33 +103,22 @@ func (op AssocOp) Identity(t ir.Type) ir.Expr {
 func assocOpOf(e ir.Expr) (AssocOp, bool) {
 	switch e := e.(type) {
 	case *ir.Binary:
-		switch e.Op {
-		case ir.Add, ir.Sub:
-			return AssocAdd, true
-		case ir.Mul:
-			return AssocMul, true
-		case ir.Min:
-			return AssocMin, true
-		case ir.Max:
-			return AssocMax, true
-		case ir.And:
-			return AssocAnd, true
-		case ir.Or:
-			return AssocOr, true
-		case ir.NE:
-			return AssocXor, e.A.Type().IsBool()
+		if e.Op == ir.Sub {
+			return AssocAdd, true // a - b is a + (0 - b)
+		}
+		for op, bin := range assocBinary {
+			if bin == e.Op {
+				return op, op != AssocXor || e.A.Type().IsBool()
+			}
 		}
 	case *ir.Call:
 		if e.Kind != ir.CallIntrinsic || len(e.Args) != 2 {
 			return 0, false
 		}
-		switch e.Name {
-		case ir.IntrinsicBitAnd:
-			return AssocBitAnd, true
-		case ir.IntrinsicBitOr:
-			return AssocBitOr, true
-		case ir.IntrinsicBitXor:
-			return AssocBitXor, true
+		for op, name := range assocIntrinsic {
+			if name == e.Name {
+				return op, true
+			}
 		}
 	}
 	return 0, false

@@ -45,7 +45,9 @@ package lower
 //     as one float2 / float4 (int2, int4) load.
 //
 // The host statement is left alone: the CPU executor evaluates what it is
-// given, and host code is not on the hot path.
+// given, and host code is not on the hot path. Each step returns the node
+// it was given when it changed nothing under it, so a kernel the pass
+// leaves as it was is the same *ir.Kernel ("unchanged").
 //
 // Before: gpu_partition (each branch of a partitioned body is its own
 // straight line, the steady state's without guards). After: kernel bodies
@@ -53,45 +55,23 @@ package lower
 // where it provably reads the same value.
 
 import (
+	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/gohalide/gohalide/ir"
 )
 
 func commonLoads(st *State) error {
-	return mapKernels(st, func(k *ir.Kernel) (*ir.Kernel, ir.Stmt, error) {
-		if tooLargeToOptimize(st, "common_loads", k) {
-			return k, nil, nil
-		}
+	return optimizeKernels(st, "common_loads", func(k *ir.Kernel) *ir.Kernel {
+		// Each step returns the node it was given when it changed
+		// nothing under it: the same body is the kernel as it was.
 		body := commonLoadsKernel(k.Body, vectorAlignments(k))
-		// Its steps rebuild the nodes they walk: a body that prints the
-		// same (the same names, values and order) is the kernel as it was.
-		// Printing costs as much as the pass on a kernel of thousands of
-		// unrolled statements (a second of Lower on a random program), so
-		// a body that large counts as changed without the comparison.
-		if body != k.Body && stmtNodes(k.Body, maxComparedNodes) <= maxComparedNodes && ir.StmtString(body) == ir.StmtString(k.Body) {
-			return k, nil, nil
+		if body == k.Body {
+			return k
 		}
-		return k.WithBody(body), nil, nil
+		return k.WithBody(body)
 	})
-}
-
-// maxComparedNodes bounds the kernels whose bodies common_loads compares
-// by printing (the app kernels have a few thousand nodes).
-const maxComparedNodes = 20000
-
-// stmtNodes counts the nodes of s, statements and expressions, up to
-// limit+1.
-func stmtNodes(s ir.Stmt, limit int) int {
-	n := 0
-	ir.WalkStmt(s, func(ir.Stmt) bool {
-		n++
-		return n <= limit
-	}, func(ir.Expr) bool {
-		n++
-		return n <= limit
-	})
-	return n
 }
 
 // commonLoadsKernel returns body with the four steps applied. align gives
@@ -203,14 +183,15 @@ func uniqueBindings(s ir.Stmt, names *nameSet) ir.Stmt {
 		case *ir.LetStmt:
 			v := sub(x.Value)
 			n, inner := bind(x.Name, x.Value.Type(), ren)
-			return &ir.LetStmt{Name: n, Value: v, Body: walk(x.Body, inner)}
+			body := walk(x.Body, inner)
+			return ir.Edit(x, n != x.Name || v != x.Value || body != x.Body, func(l *ir.LetStmt) { l.Name, l.Value, l.Body = n, v, body })
 		case *ir.For:
 			mn, ext := sub(x.Min), sub(x.Extent)
 			k := seen.mark()
 			n, inner := bind(x.Name, ir.Int32, ren)
 			body := walk(x.Body, inner)
 			seen.restore(k)
-			return &ir.For{Name: n, Min: mn, Extent: ext, Kind: x.Kind, Body: body}
+			return ir.Edit(x, n != x.Name || mn != x.Min || ext != x.Extent || body != x.Body, func(l *ir.For) { l.Name, l.Min, l.Extent, l.Body = n, mn, ext, body })
 		case *ir.IfThenElse:
 			c := sub(x.Cond)
 			k := seen.mark()
@@ -221,7 +202,7 @@ func uniqueBindings(s ir.Stmt, names *nameSet) ir.Stmt {
 				els = walk(x.Else, ren)
 				seen.restore(k)
 			}
-			return &ir.IfThenElse{Cond: c, Then: then, Else: els}
+			return ir.Edit(x, c != x.Cond || then != x.Then || els != x.Else, func(i *ir.IfThenElse) { i.Cond, i.Then, i.Else = c, then, els })
 		}
 		return ir.MapStmt(s, func(c ir.Stmt) ir.Stmt { return walk(c, ren) }, sub)
 	}
@@ -268,14 +249,13 @@ func freeNames(s ir.Stmt) map[string]bool {
 		case *ir.For:
 			name = x.Name
 		}
-		ir.MapStmt(s, func(c ir.Stmt) ir.Stmt {
+		ir.VisitStmt(s, func(c ir.Stmt) {
 			if name != "" {
 				bound[name]++
 				defer func() { bound[name]-- }()
 			}
 			walk(c, bound)
-			return c
-		}, func(e ir.Expr) ir.Expr { expr(e, bound); return e })
+		}, func(e ir.Expr) { expr(e, bound) })
 	}
 	walk(s, map[string]int{})
 	return free
@@ -296,7 +276,7 @@ func widenLets(s ir.Stmt) ir.Stmt {
 		}
 		switch x := a.(type) {
 		case *ir.LetStmt:
-			return &ir.LetStmt{Name: x.Name, Value: x.Value, Body: seq(x.Body, b)}
+			return ir.WithBody(x, seq(x.Body, b))
 		case *ir.Block:
 			for i := len(x.Stmts) - 1; i >= 0; i-- {
 				b = seq(x.Stmts[i], b)
@@ -313,6 +293,9 @@ func widenLets(s ir.Stmt) ir.Stmt {
 			}
 			if acc == nil {
 				return &ir.Block{}
+			}
+			if a, ok := acc.(*ir.Block); ok {
+				return ir.SameBlock(b, a.Stmts)
 			}
 			return acc
 		}
@@ -345,7 +328,8 @@ func dedupeLets(s ir.Stmt) ir.Stmt {
 		}
 		v := sub(l.Value)
 		if hasLoad(v) || ir.IsConst(v) {
-			return &ir.LetStmt{Name: l.Name, Value: v, Body: walk(l.Body)}
+			body := walk(l.Body)
+			return ir.Edit(l, v != l.Value || body != l.Body, func(x *ir.LetStmt) { x.Value, x.Body = v, body })
 		}
 		key := ir.ExprString(v)
 		if prev, ok := inScope[key]; ok {
@@ -360,7 +344,7 @@ func dedupeLets(s ir.Stmt) ir.Stmt {
 		if body == nil {
 			body = &ir.Block{}
 		}
-		return &ir.LetStmt{Name: l.Name, Value: v, Body: body}
+		return ir.Edit(l, v != l.Value || body != l.Body, func(x *ir.LetStmt) { x.Value, x.Body = v, body })
 	}
 	return walk(s)
 }
@@ -409,14 +393,40 @@ func line(s ir.Stmt, out []lineItem) []lineItem {
 		return line(x.Body, append(out, lineItem{s: x, opener: true}))
 	case *ir.ProducerConsumer:
 		return line(x.Body, append(out, lineItem{s: x, opener: true}))
+	case *ir.LoadVector:
+		// Step 4's mark: its lanes are the lets after it on the line.
+		return line(x.Body, append(out, lineItem{s: x, opener: true}))
 	}
 	return append(out, lineItem{s: s})
 }
 
-// rebuild is the inverse of line.
-func rebuild(items []lineItem) ir.Stmt {
+// rebuild is the inverse of line, for items made from orig, the line of
+// s: the statements of s that hold a tail of the line that is as it was
+// (s itself, an opener, an opener's body) are kept, not rebuilt.
+func rebuild(s ir.Stmt, items, orig []lineItem) ir.Stmt {
 	var acc ir.Stmt
-	for i := len(items) - 1; i >= 0; i-- {
+	end := len(items)
+	n, m := len(items), len(orig)
+	c := 0 // items and orig end with the same c items
+	for c < n && c < m && items[n-1-c] == orig[m-1-c] {
+		c++
+	}
+	// The largest statement of s that holds only items of that tail: s,
+	// an opener (with its body) or an opener's body.
+	for o := m - c; o < m || o == 0 && c == m; o++ {
+		if o == 0 {
+			acc = s
+		} else if orig[o].opener {
+			acc = orig[o].s
+		} else if orig[o-1].opener {
+			acc = openerBody(orig[o-1].s)
+		} else {
+			continue
+		}
+		end = n - (m - o)
+		break
+	}
+	for i := end - 1; i >= 0; i-- {
 		it := items[i]
 		if !it.opener {
 			acc = ir.MakeBlock(it.s, acc)
@@ -445,6 +455,21 @@ func rebuild(items []lineItem) ir.Stmt {
 	return acc
 }
 
+// openerBody is the body of an opener of a line (see line).
+func openerBody(s ir.Stmt) ir.Stmt {
+	switch x := s.(type) {
+	case *ir.LetStmt:
+		return x.Body
+	case *ir.Allocate:
+		return x.Body
+	case *ir.ProducerConsumer:
+		return x.Body
+	case *ir.LoadVector:
+		return x.Body
+	}
+	panic(fmt.Sprintf("common_loads: %T is not an opener", s))
+}
+
 // header applies f to the expressions a statement evaluates before any of
 // its child statements (all of them, for a statement without children).
 func header(s ir.Stmt, f func(ir.Expr) ir.Expr) ir.Stmt {
@@ -455,6 +480,7 @@ func header(s ir.Stmt, f func(ir.Expr) ir.Expr) ir.Stmt {
 // lines inside its statements. lets are the values of the lets in scope.
 func (c *loadSharing) region(s ir.Stmt, lets map[string]ir.Expr) ir.Stmt {
 	items := line(s, nil)
+	orig := slices.Clone(items)
 	scope := make(map[string]ir.Expr, len(lets)+len(items))
 	for n, v := range lets {
 		scope[n] = v
@@ -484,7 +510,7 @@ func (c *loadSharing) region(s ir.Stmt, lets map[string]ir.Expr) ir.Stmt {
 		}
 	}
 	items = c.vectorize(items, scope)
-	return rebuild(items)
+	return rebuild(s, items, orig)
 }
 
 // occurrence is where a load's text appears on the line.
@@ -621,7 +647,7 @@ func (c *loadSharing) changes(it lineItem) func(string) bool {
 	if _, ok := it.s.(*ir.Evaluate); ok {
 		return func(string) bool { return true }
 	}
-	_, writes := accesses(it.s)
+	_, writes := ir.Accesses(it.s)
 	barrier := containsBarrier(it.s)
 	return func(buf string) bool { return writes[buf] || barrier && c.shared[buf] }
 }
@@ -661,10 +687,7 @@ func innermostLoads(e ir.Expr, uncond bool, bound map[string]bool, f func(*ir.Lo
 		innermostLoads(x.Body, uncond, inner, f)
 		return
 	}
-	ir.MapExpr(e, func(y ir.Expr) ir.Expr {
-		innermostLoads(y, uncond, bound, f)
-		return y
-	})
+	ir.VisitExpr(e, func(y ir.Expr) { innermostLoads(y, uncond, bound, f) })
 }
 
 // replaceLoads replaces the loads of e whose text is a key of m, except

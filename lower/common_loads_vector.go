@@ -60,9 +60,18 @@ func (c *loadSharing) vectorize(items []lineItem, scope map[string]ir.Expr) []li
 		return items
 	}
 	var lanes []*laneLet
+	marked := 0 // lets left of a vector already marked (run again on its own output)
 	for i, it := range items {
+		if m, ok := it.s.(*ir.LoadVector); ok {
+			marked = m.Lanes
+			continue
+		}
 		l, ok := it.s.(*ir.LetStmt)
 		if !ok || !it.opener {
+			continue
+		}
+		if marked > 0 {
+			marked--
 			continue
 		}
 		ld, ok := l.Value.(*ir.Load)

@@ -16,7 +16,9 @@ package lower
 // overwrite what this one still reads. A barrier separates what comes
 // before it from what comes after only on the paths that run it: one in
 // a loop that may run no iteration, or in one branch of an if, separates
-// nothing for the statements around. Nothing shared, no barrier.
+// nothing for the statements around. Nothing shared, no barrier. A
+// barrier already in the body (the pass run again on its own output)
+// separates as one it would place, so nothing is added twice.
 //
 // Before: gpu_cooperative (thread loops still explicit). After: every
 // cross-thread hazard within a block is separated by an ir.Barrier.
@@ -78,20 +80,16 @@ func replaceInnermostBlockBody(k *ir.For, body ir.Stmt) ir.Stmt {
 	if inner, ok := k.Body.(*ir.For); ok && inner.Kind == ir.GPUBlock {
 		body = replaceInnermostBlockBody(inner, body)
 	}
-	return &ir.For{Name: k.Name, Min: k.Min, Extent: k.Extent, Kind: k.Kind, Body: body}
+	return ir.WithBody(k, body)
 }
 
 // hasShareLoop reports whether s has a loop of f's that gpu_cooperative
 // dealt out to the threads.
 func (b *barrierer) hasShareLoop(s ir.Stmt, f string) bool {
-	found := false
-	ir.WalkStmt(s, func(x ir.Stmt) bool {
-		if l, ok := x.(*ir.For); ok && b.shares.is(l.Name) && b.shares[l.Name].Func == f {
-			found = true
-		}
-		return !found
-	}, nil)
-	return found
+	return ir.ContainsStmt(s, func(x ir.Stmt) bool {
+		l, ok := x.(*ir.For)
+		return ok && b.shares.is(l.Name) && b.shares[l.Name].Func == f
+	})
 }
 
 type barrierer struct {
@@ -171,7 +169,7 @@ type summary struct {
 // again after it, in the next statement or the next iteration of a loop
 // around, is a write after write even when nothing read it in between.
 func (b *barrierer) tracked(s ir.Stmt, inThreads bool) accessSet {
-	r, w := accesses(s)
+	r, w := ir.Accesses(s)
 	out := newAccessSet()
 	keep := func(buf string) bool {
 		if inThreads {
@@ -240,7 +238,7 @@ func (b *barrierer) visit(s ir.Stmt, inThreads bool) (ir.Stmt, summary) {
 			}
 			out = append(out, c)
 		}
-		return ir.MakeBlock(out...), summary{entry, pending, synced}
+		return ir.SameBlock(x, out), summary{entry, pending, synced}
 	case *ir.For:
 		if b.shares.is(x.Name) {
 			// A cooperative production: each thread computes its own
@@ -254,7 +252,7 @@ func (b *barrierer) visit(s ir.Stmt, inThreads bool) (ir.Stmt, summary) {
 			// Inside, each thread works on its own data; seen from outside,
 			// the whole nest touches what the block's threads touch.
 			body, bs := b.visit(x.Body, true)
-			loop := &ir.For{Name: x.Name, Min: x.Min, Extent: x.Extent, Kind: x.Kind, Body: body}
+			loop := ir.WithBody(x, body)
 			if inThreads {
 				return loop, bs
 			}
@@ -277,29 +275,27 @@ func (b *barrierer) visit(s ir.Stmt, inThreads bool) (ir.Stmt, summary) {
 				bs = unsynced(bs)
 			}
 		}
-		return &ir.For{Name: x.Name, Min: x.Min, Extent: x.Extent, Kind: x.Kind, Body: body}, bs
+		return ir.WithBody(x, body), bs
 	case *ir.LetStmt:
 		body, bs := b.visit(x.Body, inThreads)
 		// The value is read before the body runs (a Tuple Func's
 		// values are bound by lets before its stores).
 		va := b.tracked(&ir.Evaluate{X: x.Value}, inThreads)
 		if len(va.reads) == 0 && len(va.writes) == 0 {
-			return &ir.LetStmt{Name: x.Name, Value: x.Value, Body: body}, bs
+			return ir.WithBody(x, body), bs
 		}
 		if bufs := hazards(va, bs.entry); len(bufs) > 0 {
 			body = ir.MakeBlock(b.barrier(bufs, describe(va, bufs)), body)
-			return &ir.LetStmt{Name: x.Name, Value: x.Value, Body: body}, summary{va, bs.exit, true}
+			return ir.WithBody(x, body), summary{va, bs.exit, true}
 		}
 		exit := bs.exit
 		if !bs.barrier {
 			exit = va.add(bs.exit)
 		}
-		return &ir.LetStmt{Name: x.Name, Value: x.Value, Body: body}, summary{va.add(bs.entry), exit, bs.barrier}
+		return ir.WithBody(x, body), summary{va.add(bs.entry), exit, bs.barrier}
 	case *ir.Allocate:
 		body, bs := b.visit(x.Body, inThreads)
-		a := *x
-		a.Body = body
-		return &a, bs
+		return ir.WithBody(x, body), bs
 	case *ir.ProducerConsumer:
 		if x.Producer && b.stages[x.Func] > 1 {
 			b.stagesOf = x.Func
@@ -309,7 +305,7 @@ func (b *barrierer) visit(s ir.Stmt, inThreads bool) (ir.Stmt, summary) {
 		if x.Producer {
 			bs.entry.markProduced(x.Func)
 		}
-		return &ir.ProducerConsumer{Func: x.Func, Producer: x.Producer, Body: body}, bs
+		return ir.WithBody(x, body), bs
 	case *ir.IfThenElse:
 		if ca := b.tracked(&ir.Evaluate{X: x.Cond}, inThreads); len(ca.reads) > 0 || len(ca.writes) > 0 {
 			// The condition reads memory (an RDom's Where condition, an
@@ -328,13 +324,18 @@ func (b *barrierer) visit(s ir.Stmt, inThreads bool) (ir.Stmt, summary) {
 		if x.Else != nil {
 			e, es = b.visit(x.Else, inThreads)
 		}
-		out := &ir.IfThenElse{Cond: x.Cond, Then: t, Else: e}
+		out := ir.Edit(x, t != x.Then || e != x.Else, func(c *ir.IfThenElse) { c.Then, c.Else = t, e })
 		if ts.barrier && es.barrier {
 			return out, summary{ts.entry.add(es.entry), ts.exit.add(es.exit), true}
 		}
 		// A path without a barrier: what came before may meet what
 		// comes after (the other branch's barriers count for nothing).
 		return out, unsynced(summary{ts.entry.add(es.entry), ts.exit.add(es.exit), false})
+	case *ir.Barrier:
+		// One already there (the pass run again on its own output)
+		// separates what comes before from what comes after, as one
+		// placed here would.
+		return x, summary{newAccessSet(), newAccessSet(), true}
 	}
 	a := b.tracked(s, inThreads)
 	return s, summary{a, a, false}
@@ -343,22 +344,17 @@ func (b *barrierer) visit(s ir.Stmt, inThreads bool) (ir.Stmt, summary) {
 // loopCarried explains a barrier at the end of loop l's body: the next
 // iteration's accesses of bufs meet this one's (exit).
 func loopCarried(l *ir.For, exit accessSet, bufs []string) string {
-	var read, written []string
-	for _, buf := range bufs {
-		if exit.reads[buf] {
-			read = append(read, buf)
-		} else {
-			written = append(written, buf)
-		}
-	}
 	loop := trimLoop(l.Name)
-	switch {
-	case len(written) == 0:
-		return fmt.Sprintf("the next iteration of %s overwrites %s, which other threads still read", loop, strings.Join(read, ", "))
-	case len(read) == 0:
-		return fmt.Sprintf("the next iteration of %s touches %s, which other threads just wrote", loop, strings.Join(written, ", "))
-	}
-	return fmt.Sprintf("the next iteration of %s touches %s, which other threads just wrote, and overwrites %s, which they still read", loop, strings.Join(written, ", "), strings.Join(read, ", "))
+	return reason(bufs, func(buf string) bool { return !exit.reads[buf] },
+		func(w string) string {
+			return fmt.Sprintf("the next iteration of %s touches %s, which other threads just wrote", loop, w)
+		},
+		func(r string) string {
+			return fmt.Sprintf("the next iteration of %s overwrites %s, which other threads still read", loop, r)
+		},
+		func(w, r string) string {
+			return fmt.Sprintf("the next iteration of %s touches %s, which other threads just wrote, and overwrites %s, which they still read", loop, w, r)
+		})
 }
 
 // runsOnce reports whether loop l provably runs at least one iteration.
@@ -374,20 +370,34 @@ func unsynced(s summary) summary {
 	return summary{all, all, false}
 }
 
+// describe explains a barrier before accesses of bufs that meet the
+// earlier accesses pending.
 func describe(pending accessSet, bufs []string) string {
-	var written, read []string
+	return reason(bufs, func(buf string) bool { return pending.writes[buf] },
+		func(w string) string { return w + " was just written by other threads of the block" },
+		func(r string) string { return r + " may still be read by other threads of the block" },
+		func(w, r string) string {
+			return w + " was just written, and " + r + " may still be read, by other threads of the block"
+		})
+}
+
+// reason is the reason for a barrier over bufs, those for which written
+// holds written before it and the others read: onlyWritten, onlyRead or
+// both of the lists of each.
+func reason(bufs []string, written func(string) bool, onlyWritten, onlyRead func(string) string, both func(w, r string) string) string {
+	var w, r []string
 	for _, buf := range bufs {
-		if pending.writes[buf] {
-			written = append(written, buf)
+		if written(buf) {
+			w = append(w, buf)
 		} else {
-			read = append(read, buf)
+			r = append(r, buf)
 		}
 	}
 	switch {
-	case len(read) == 0:
-		return strings.Join(written, ", ") + " was just written by other threads of the block"
-	case len(written) == 0:
-		return strings.Join(read, ", ") + " may still be read by other threads of the block"
+	case len(r) == 0:
+		return onlyWritten(strings.Join(w, ", "))
+	case len(w) == 0:
+		return onlyRead(strings.Join(r, ", "))
 	}
-	return strings.Join(written, ", ") + " was just written, and " + strings.Join(read, ", ") + " may still be read, by other threads of the block"
+	return both(strings.Join(w, ", "), strings.Join(r, ", "))
 }

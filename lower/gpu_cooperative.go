@@ -122,7 +122,7 @@ func outerRegisterRead(s ir.Stmt, registers map[string]bool) string {
 		}
 		return true
 	}, nil)
-	reads, _ := accesses(s)
+	reads, _ := ir.Accesses(s)
 	for _, name := range sortedKeys(reads) {
 		if registers[name] && !inside[name] {
 			return name

@@ -18,46 +18,54 @@ package lower
 // Before: validate_gpu. After: no Realize inside a kernel has Auto or
 // Stack memory.
 
-import "github.com/gohalide/gohalide/ir"
+import (
+	"slices"
+
+	"github.com/gohalide/gohalide/ir"
+)
 
 func gpuMemory(st *State) error {
 	var err error
-	var loops []*ir.For
-	var mut func(ir.Stmt) ir.Stmt
-	mut = func(s ir.Stmt) ir.Stmt {
+	// mut decides the memory of the Realizes in s, inside loops
+	// (outermost first).
+	var mut func(s ir.Stmt, loops []*ir.For) ir.Stmt
+	mut = func(s ir.Stmt, loops []*ir.For) ir.Stmt {
+		x, ok := s.(*ir.Realize)
+		if !ok {
+			if l, ok := s.(*ir.For); ok {
+				loops = append(loops[:len(loops):len(loops)], l)
+			}
+			return ir.MapStmt(s, func(c ir.Stmt) ir.Stmt { return mut(c, loops) }, nil)
+		}
 		if err != nil {
 			return s
 		}
-		switch x := s.(type) {
-		case *ir.For:
-			loops = append(loops, x)
-			defer func() { loops = loops[:len(loops)-1] }()
-		case *ir.Realize:
-			inner, inKernel := kernelLoops(loops)
-			inThreads := false
-			for _, l := range inner {
-				inThreads = inThreads || l.Kind == ir.GPUThread
-			}
-			if x.Memory == ir.Heap && inKernel && !inThreads {
-				// One copy per block in global memory: shared by the
-				// block's threads like shared memory (produced together,
-				// with barriers); gpu_kernels places it.
-				return &ir.Realize{Func: x.Func, T: x.T, Memory: ir.GPUShared, InGlobal: true, Bounds: x.Bounds, Body: mut(x.Body)}
-			}
-			var mem ir.MemoryType
-			if mem, err = realizeMemory(st.Funcs[x.Func], x.Memory, inKernel, inThreads); err != nil {
-				return s
-			}
-			return &ir.Realize{Func: x.Func, T: x.T, Memory: mem, Bounds: x.Bounds, Body: mut(x.Body)}
+		inKernel, inThreads := kernelPlace(loops)
+		mem, inGlobal := x.Memory, x.InGlobal
+		if x.Memory == ir.Heap && inKernel && !inThreads {
+			// One copy per block in global memory: shared by the
+			// block's threads like shared memory (produced together,
+			// with barriers); gpu_kernels places it.
+			mem, inGlobal = ir.GPUShared, true
+		} else if mem, err = realizeMemory(st.Funcs[x.Func], x.Memory, inKernel, inThreads); err != nil {
+			return s
 		}
-		return ir.MapStmt(s, mut, nil)
+		body := mut(x.Body, loops)
+		return ir.Edit(x, mem != x.Memory || inGlobal != x.InGlobal || body != x.Body, func(r *ir.Realize) { r.Memory, r.InGlobal, r.Body = mem, inGlobal, body })
 	}
-	s := mut(st.Stmt)
+	s := mut(st.Stmt, nil)
 	if err != nil {
 		return err
 	}
 	st.Stmt = s
 	return nil
+}
+
+// kernelPlace says whether the loops around a statement (outermost first)
+// put it inside a kernel, and inside its thread loops.
+func kernelPlace(loops []*ir.For) (inKernel, inThreads bool) {
+	inner, inKernel := kernelLoops(loops)
+	return inKernel, slices.ContainsFunc(inner, func(l *ir.For) bool { return l.Kind == ir.GPUThread })
 }
 
 // realizeMemory picks the memory of f realized inside or outside a kernel.
@@ -96,11 +104,7 @@ func threadsShare(s ir.Stmt, site string, f *ir.Function) bool {
 		return false
 	}
 	for _, found := range loopPaths(s, site, -1) {
-		inner, inKernel := kernelLoops(found)
-		inThreads := false
-		for _, l := range inner {
-			inThreads = inThreads || l.Kind == ir.GPUThread
-		}
+		inKernel, inThreads := kernelPlace(found)
 		if m, err := realizeMemory(f, f.Schedule.Memory, inKernel, inThreads); err == nil && m == ir.GPUShared {
 			return true
 		}

@@ -30,12 +30,7 @@ import (
 )
 
 func gpuPartition(st *State) error {
-	return mapKernels(st, func(k *ir.Kernel) (*ir.Kernel, ir.Stmt, error) {
-		if tooLargeToOptimize(st, "gpu_partition", k) {
-			return k, nil, nil
-		}
-		return partitionKernel(k), nil, nil
-	})
+	return optimizeKernels(st, "gpu_partition", partitionKernel)
 }
 
 // partitionKernel returns k with its body partitioned, or k itself when it

@@ -36,7 +36,8 @@ package lower
 // Before: gpu_kernels (shared allocations hoisted, Kernel.Allocs filled),
 // gpu_barriers (two Funcs share bytes only across a barrier). After: every kernel with shared memory has a layout,
 // in a new *ir.Kernel in its Launch and in st.Kernels; a kernel without
-// any is left as it was.
+// any, or laid out as it would be (its limit check made), is left as it
+// was.
 
 import (
 	"fmt"
@@ -55,6 +56,11 @@ func gpuSharedReuse(st *State) error {
 		check, err := sharedLimits(nk, st.limits)
 		if err != nil {
 			return nil, nil, err
+		}
+		if check != nil && nk == k && hasCheck(k, check) {
+			// Laid out as it was, its check already made (the pass run
+			// again on its own output).
+			return k, nil, nil
 		}
 		if check != nil {
 			if nk == k {
@@ -130,7 +136,7 @@ func layoutShared(k *ir.Kernel) *ir.Kernel {
 	nk.Allocs = append([]ir.KernelAlloc(nil), k.Allocs...)
 	nk.DynamicSharedBytes = ir.LayoutDynamic(nk.Allocs)
 	if len(idx) == 0 {
-		return &nk
+		return sameLayout(k, &nk)
 	}
 	spans, barriers := sharedLifetimes(k.Body, names)
 	threads := int64(1)
@@ -174,7 +180,32 @@ func layoutShared(k *ir.Kernel) *ir.Kernel {
 		nk.Allocs[i].Offset = offsets[j]
 	}
 	nk.SharedBytes = total
-	return &nk
+	return sameLayout(k, &nk)
+}
+
+// sameLayout returns k when nk, a copy of it with its shared memory laid
+// out, has the layout k had, else nk.
+func sameLayout(k, nk *ir.Kernel) *ir.Kernel {
+	if nk.SharedBytes != k.SharedBytes || !ir.Equal(nk.DynamicSharedBytes, k.DynamicSharedBytes) {
+		return nk
+	}
+	for i, a := range nk.Allocs {
+		if a.Offset != k.Allocs[i].Offset || !ir.Equal(a.DynOffset, k.Allocs[i].DynOffset) {
+			return nk
+		}
+	}
+	return k
+}
+
+// hasCheck reports whether k's host checks hold check already.
+func hasCheck(k *ir.Kernel, check ir.Stmt) bool {
+	want := check.(*ir.AssertStmt)
+	for _, c := range k.Checks {
+		if a, ok := c.(*ir.AssertStmt); ok && a.Message == want.Message && ir.Equal(a.Cond, want.Cond) {
+			return true
+		}
+	}
+	return false
 }
 
 // lifetime is the span of top-level positions that name an allocation.

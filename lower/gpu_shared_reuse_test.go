@@ -1,6 +1,7 @@
 package lower
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/gohalide/gohalide/ir"
@@ -70,24 +71,12 @@ func TestPackShared(t *testing.T) {
 	slots := []ir.SharedSlot{{Bytes: 3, Align: 1}, {Bytes: 8, Align: 8}, {Bytes: 6, Align: 2}, {Bytes: 4, Align: 4}}
 	// No reuse: 8 (align 8) at 0, 4 at 8, 6 at 12, 3 at 18.
 	offs, total := ir.PackShared(slots, nil)
-	if want := []int64{18, 0, 12, 8}; !equalInts(offs, want) || total != 21 {
+	if want := []int64{18, 0, 12, 8}; !slices.Equal(offs, want) || total != 21 {
 		t.Errorf("no reuse: %v, %d; want %v, 21", offs, total, want)
 	}
 	// Only slots 1 and 3 conflict: 8 at 0, 4 at 8, 6 at 0, 3 at 0.
 	offs, total = ir.PackShared(slots, func(i, j int) bool { return i+j == 4 && i != j })
-	if want := []int64{0, 0, 0, 8}; !equalInts(offs, want) || total != 12 {
+	if want := []int64{0, 0, 0, 8}; !slices.Equal(offs, want) || total != 12 {
 		t.Errorf("reuse: %v, %d; want %v, 12", offs, total, want)
 	}
-}
-
-func equalInts(a, b []int64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

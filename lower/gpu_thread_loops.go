@@ -90,7 +90,7 @@ func (c *spmd) convert(s ir.Stmt, inThreads bool) ir.Stmt {
 			inThreads = true
 		}
 		c.dependent[x.Name] = c.threadDependent(x.Min) || c.threadDependent(x.Extent)
-		return &ir.For{Name: x.Name, Min: x.Min, Extent: x.Extent, Kind: x.Kind, Body: c.convert(x.Body, inThreads)}
+		return ir.WithBody(x, c.convert(x.Body, inThreads))
 	case *ir.LetStmt:
 		if !inThreads && isTupleStore(x) {
 			// The values of a Tuple Func's point, then its stores
@@ -99,7 +99,7 @@ func (c *spmd) convert(s ir.Stmt, inThreads bool) ir.Stmt {
 			return c.firstThread(x)
 		}
 		c.dependent[x.Name] = c.threadDependent(x.Value)
-		return &ir.LetStmt{Name: x.Name, Value: x.Value, Body: c.convert(x.Body, inThreads)}
+		return ir.WithBody(x, c.convert(x.Body, inThreads))
 	case *ir.Store:
 		if !inThreads {
 			return c.firstThread(x)
@@ -199,8 +199,6 @@ func (c *spmd) pushGuards(s ir.Stmt) ir.Stmt {
 			}
 			return ir.MakeBlock(then, c.guard(&ir.Not{X: x.Cond}, x.Else))
 		}
-	case *ir.LetStmt:
-		return &ir.LetStmt{Name: x.Name, Value: x.Value, Body: c.pushGuards(x.Body)}
 	}
 	return ir.MapStmt(s, c.pushGuards, nil)
 }
@@ -241,7 +239,8 @@ func (c *spmd) guard(cond ir.Expr, s ir.Stmt) ir.Stmt {
 			// Threads the guard excludes must not load out of range.
 			value = &ir.Select{Cond: cond, True: value, False: ir.IntConst(value.Type(), 0)}
 		}
-		return &ir.LetStmt{Name: x.Name, Value: value, Body: c.guard(cond, x.Body)}
+		body := c.guard(cond, x.Body)
+		return ir.Edit(x, value != x.Value || body != x.Body, func(l *ir.LetStmt) { l.Value, l.Body = value, body })
 	case *ir.For:
 		if c.shares.is(x.Name) {
 			// A cooperative production: every thread takes its share,
@@ -254,17 +253,15 @@ func (c *spmd) guard(cond ir.Expr, s ir.Stmt) ir.Stmt {
 			}
 			return s
 		}
-		return &ir.For{Name: x.Name, Min: x.Min, Extent: x.Extent, Kind: x.Kind, Body: c.guard(cond, x.Body)}
+		return ir.WithBody(x, c.guard(cond, x.Body))
 	case *ir.ProducerConsumer:
-		return &ir.ProducerConsumer{Func: x.Func, Producer: x.Producer, Body: c.guard(cond, x.Body)}
+		return ir.WithBody(x, c.guard(cond, x.Body))
 	case *ir.Allocate:
-		a := *x
-		a.Body = c.guard(cond, x.Body)
-		return &a
+		return ir.WithBody(x, c.guard(cond, x.Body))
 	case *ir.IfThenElse:
 		if !c.threadDependent(x.Cond) {
 			// The same branch for every thread: keep it, guard inside.
-			return &ir.IfThenElse{Cond: x.Cond, Then: c.guard(cond, x.Then), Else: c.guard(cond, x.Else)}
+			return ir.MapStmt(x, func(y ir.Stmt) ir.Stmt { return c.guard(cond, y) }, nil)
 		}
 		then := c.guard(ir.AndE(cond, x.Cond), x.Then)
 		if x.Else == nil {
@@ -281,28 +278,22 @@ func (c *spmd) guard(cond ir.Expr, s ir.Stmt) ir.Stmt {
 // collective reports whether every thread of the block must run s: it
 // contains a barrier, a warp shuffle or a cooperative production (gpu_cooperative).
 func (c *spmd) collective(s ir.Stmt) bool {
-	found := false
-	ir.WalkStmt(s, func(x ir.Stmt) bool {
+	return ir.ContainsStmt(s, func(x ir.Stmt) bool {
 		switch x := x.(type) {
 		case *ir.Barrier:
-			found = true
+			return true
 		case *ir.LetStmt:
-			found = ir.IsShuffle(x.Value) // a warp shuffle (gpu_thread_reduce)
+			return ir.IsShuffle(x.Value) // a warp shuffle (gpu_thread_reduce)
 		case *ir.For:
-			found = found || c.shares.is(x.Name)
+			return c.shares.is(x.Name)
 		}
-		return !found
-	}, nil)
-	return found
+		return false
+	})
 }
 
 func hasLoad(e ir.Expr) bool {
-	found := false
-	ir.WalkExpr(e, func(x ir.Expr) bool {
-		if _, ok := x.(*ir.Load); ok {
-			found = true
-		}
-		return !found
+	return ir.ContainsExpr(e, func(x ir.Expr) bool {
+		_, ok := x.(*ir.Load)
+		return ok
 	})
-	return found
 }

@@ -45,11 +45,11 @@ func gpuUniformLoops(st *State) error {
 			return ir.MapStmt(s, func(x ir.Stmt) ir.Stmt { return mut(x, inThreads) }, nil)
 		}
 		if l.Kind == ir.GPUThread {
-			return &ir.For{Name: l.Name, Min: l.Min, Extent: l.Extent, Kind: l.Kind, Body: mut(l.Body, true)}
+			return ir.WithBody(l, mut(l.Body, true))
 		}
 		body := mut(l.Body, inThreads)
 		if !inThreads || l.Kind == ir.GPUBlock || ir.IsConstValue(l.Min, 0) || !producesShared(body, shared) {
-			return &ir.For{Name: l.Name, Min: l.Min, Extent: l.Extent, Kind: l.Kind, Body: body}
+			return ir.WithBody(l, body)
 		}
 		it := l.Name + uniformSuffix
 		return &ir.For{Name: it, Min: ir.Int(0), Extent: l.Extent, Kind: l.Kind,
@@ -62,12 +62,8 @@ func gpuUniformLoops(st *State) error {
 // producesShared reports whether s produces a Func stored in GPU shared
 // memory (its storage may be outside s, at a store_at level).
 func producesShared(s ir.Stmt, shared map[string]bool) bool {
-	found := false
-	ir.WalkStmt(s, func(x ir.Stmt) bool {
-		if pc, ok := x.(*ir.ProducerConsumer); ok && pc.Producer && shared[pc.Func] {
-			found = true
-		}
-		return !found
-	}, nil)
-	return found
+	return ir.ContainsStmt(s, func(x ir.Stmt) bool {
+		pc, ok := x.(*ir.ProducerConsumer)
+		return ok && pc.Producer && shared[pc.Func]
+	})
 }

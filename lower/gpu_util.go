@@ -132,33 +132,11 @@ func and(a, b ir.Expr) ir.Expr {
 	return ir.AndE(a, b)
 }
 
-// accesses returns the buffers s loads from and stores to. Loads and
-// stores inside Allocates of s itself are included.
-func accesses(s ir.Stmt) (reads, writes map[string]bool) {
-	reads, writes = map[string]bool{}, map[string]bool{}
-	ir.WalkStmt(s, func(x ir.Stmt) bool {
-		if st, ok := x.(*ir.Store); ok {
-			writes[st.Buf] = true
-		}
-		return true
-	}, func(e ir.Expr) bool {
-		if l, ok := e.(*ir.Load); ok {
-			reads[l.Buf] = true
-		}
-		return true
-	})
-	return reads, writes
-}
-
 func containsBarrier(s ir.Stmt) bool {
-	found := false
-	ir.WalkStmt(s, func(x ir.Stmt) bool {
-		if _, ok := x.(*ir.Barrier); ok {
-			found = true
-		}
-		return !found
-	}, nil)
-	return found
+	return ir.ContainsStmt(s, func(x ir.Stmt) bool {
+		_, ok := x.(*ir.Barrier)
+		return ok
+	})
 }
 
 func sortedKeys(m map[string]bool) []string {
@@ -177,12 +155,15 @@ func sortedKeys(m map[string]bool) []string {
 // Lower; it is left as it is, correct and slower.
 const maxOptimizedKernelNodes = 200000
 
-// tooLargeToOptimize reports whether kernel k has more than
-// maxOptimizedKernelNodes nodes, logging that the pass leaves it alone.
-func tooLargeToOptimize(st *State, pass string, k *ir.Kernel) bool {
-	if stmtNodes(k.Body, maxOptimizedKernelNodes) <= maxOptimizedKernelNodes {
-		return false
-	}
-	st.logf(3, "  %s: %s left as it is: more than %d nodes\n", pass, k.Name, maxOptimizedKernelNodes)
-	return true
+// optimizeKernels replaces each kernel k of st by f(k) (mapKernels),
+// leaving a kernel of more than maxOptimizedKernelNodes nodes as it is
+// (logged).
+func optimizeKernels(st *State, pass string, f func(*ir.Kernel) *ir.Kernel) error {
+	return mapKernels(st, func(k *ir.Kernel) (*ir.Kernel, ir.Stmt, error) {
+		if ir.StmtExceeds(k.Body, maxOptimizedKernelNodes) {
+			st.logf(3, "  %s: %s left as it is: more than %d nodes\n", pass, k.Name, maxOptimizedKernelNodes)
+			return k, nil, nil
+		}
+		return f(k), nil, nil
+	})
 }

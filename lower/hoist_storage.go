@@ -134,17 +134,8 @@ func hoistInto(body ir.Stmt, f *ir.Function, buf, where string, inKernel bool) (
 			}
 			lets[x.Name] = ir.Substitute(x.Value, c.lets)
 			walk(x.Body, crossed{c.loops, lets})
-		case *ir.Block:
-			for _, y := range x.Stmts {
-				walk(y, c)
-			}
-		case *ir.IfThenElse:
-			walk(x.Then, c)
-			if x.Else != nil {
-				walk(x.Else, c)
-			}
-		case *ir.ProducerConsumer:
-			walk(x.Body, c)
+		default:
+			ir.VisitStmt(s, func(y ir.Stmt) { walk(y, c) }, nil)
 		}
 	}
 	walk(body, crossed{lets: map[string]ir.Expr{}})

@@ -173,21 +173,6 @@ type State struct {
 // whether Lower found it unchanged.
 var afterPass func(pass string, st *State, unchanged bool)
 
-// sameKernels reports whether a and b hold the same kernels (pointers:
-// kernels are values, never edited in place, so one pointer is one
-// kernel's facts).
-func sameKernels(a, b []*ir.Kernel) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 // recordsText prints the kernel records before extraction (st.kernels,
 // what gpu_block_size and gpu_cooperative decide) for the debug log.
 func recordsText(records map[string]*ir.Kernel) string {
@@ -289,8 +274,10 @@ func Lower(p *Pipeline, opts Options) (res *Result, err error) {
 			return nil, err
 		}
 		st.logf(1, "lower: %s (%v)\n", pass.Name, time.Since(start))
+		// Kernels and records are values, never edited in place: one
+		// pointer is one kernel's facts.
 		sameRecords := maps.Equal(beforeRecords, st.kernels)
-		unchanged := before != nil && before == st.Stmt && sameKernels(beforeKernels, st.Kernels) && sameRecords
+		unchanged := before != nil && before == st.Stmt && slices.Equal(beforeKernels, st.Kernels) && sameRecords
 		if afterPass != nil {
 			afterPass(pass.Name, st, unchanged)
 		}

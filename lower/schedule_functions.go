@@ -535,7 +535,7 @@ func wrapLoopBody(s ir.Stmt, name string, wrap func(ir.Stmt) ir.Stmt) ir.Stmt {
 	var mut func(ir.Stmt) ir.Stmt
 	mut = func(x ir.Stmt) ir.Stmt {
 		if l, ok := x.(*ir.For); ok && l.Name == name {
-			return &ir.For{Name: l.Name, Min: l.Min, Extent: l.Extent, Kind: l.Kind, Body: wrap(l.Body)}
+			return ir.WithBody(l, wrap(l.Body))
 		}
 		return ir.MapStmt(x, mut, nil)
 	}

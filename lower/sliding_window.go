@@ -307,7 +307,7 @@ func productionHoldsShared(s ir.Stmt, fn string) bool {
 				return
 			}
 		}
-		ir.MapStmt(x, func(c ir.Stmt) ir.Stmt { walk(c); return c }, nil)
+		ir.VisitStmt(x, walk, nil)
 	}
 	walk(s)
 	return found

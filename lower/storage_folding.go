@@ -32,7 +32,7 @@ package lower
 // fold of at least c. The fold is c rounded up to a power of two (the
 // modulo is then a mask), or the extent FoldStorage gave, which must be at
 // least c. Folding is skipped where the allocation is no larger than the
-// fold.
+// fold, and for a Realize folded already (its folds are decided once).
 //
 // Before: allocation_bounds (Realizes have their box), sliding_window (the
 // window is what one iteration computes and reads). After: a folded
@@ -73,7 +73,8 @@ type folder struct {
 // the file), or an error for an explicit FoldStorage that is not safe.
 func (fd *folder) fold(r *ir.Realize) ir.Stmt {
 	f, ok := fd.st.Funcs[r.Func]
-	if !ok {
+	if !ok || r.Folds != nil {
+		// Not a Func's, or folded already: its folds are decided once.
 		return r
 	}
 	explicit := map[int]int64{}
@@ -242,7 +243,7 @@ func innermostLoopOf(s ir.Stmt, f string) (*ir.For, bool) {
 // children returns the statements directly inside s.
 func children(s ir.Stmt) []ir.Stmt {
 	var out []ir.Stmt
-	ir.MapStmt(s, func(c ir.Stmt) ir.Stmt { out = append(out, c); return c }, nil)
+	ir.VisitStmt(s, func(c ir.Stmt) { out = append(out, c) }, nil)
 	return out
 }
 
@@ -250,10 +251,7 @@ func children(s ir.Stmt) []ir.Stmt {
 // statements inside it) access f.
 func stmtMentionsOwn(s ir.Stmt, f string) bool {
 	own := false
-	ir.MapStmt(s, func(c ir.Stmt) ir.Stmt { return c }, func(e ir.Expr) ir.Expr {
-		own = own || readsFunc(e, f)
-		return e
-	})
+	ir.VisitStmt(s, nil, func(e ir.Expr) { own = own || readsFunc(e, f) })
 	if p, ok := s.(*ir.Provide); ok && p.Func == f {
 		own = true
 	}

@@ -76,6 +76,31 @@ func stateText(s ir.Stmt, kernels []*ir.Kernel, records map[string]*ir.Kernel) s
 // them a report of "changed" must be a change, too.
 var kernelPasses = map[string]bool{"gpu_block_size": true, "gpu_shared_reuse": true, "gpu_partition": true, "common_loads": true, "vector_access": true}
 
+// namedCase is a pipeline to lower, by its output Func.
+type namedCase struct {
+	name string
+	out  func() *halide.Func
+}
+
+// appCases are every GPU schedule of the apps (conv2d's included) and
+// two CPU blurs.
+func appCases() []namedCase {
+	var cases []namedCase
+	for _, c := range algo.GPUCases() {
+		cases = append(cases, namedCase{c.Name, func() *halide.Func { return c.New().Out() }})
+	}
+	for _, s := range algo.Conv2DGPUSchedules {
+		cases = append(cases, namedCase{"conv2d_" + s.Name, func() *halide.Func {
+			c := algo.NewConv2D(1, 4, 8, 16, 3, 1)
+			s.Apply(c)
+			return c.Out()
+		}})
+	}
+	return append(cases,
+		namedCase{"blur", func() *halide.Func { return blur(false) }},
+		namedCase{"blur_unrolled", func() *halide.Func { return blur(true) }})
+}
+
 // TestUnchanged checks Lower's "unchanged" (GOHALIDE_DEBUG=2) for every
 // pass, on every GPU schedule of the apps and on CPU pipelines: a pass
 // Lower finds unchanged left the statement and the kernel records exactly
@@ -83,24 +108,7 @@ var kernelPasses = map[string]bool{"gpu_block_size": true, "gpu_shared_reuse": t
 // kernel pass that Lower finds changed changed something; and no pass edits
 // a kernel in place (a *ir.Kernel seen once prints the same at the end).
 func TestUnchanged(t *testing.T) {
-	type named struct {
-		name string
-		out  func() *halide.Func
-	}
-	var cases []named
-	for _, c := range algo.GPUCases() {
-		cases = append(cases, named{c.Name, func() *halide.Func { return c.New().Out() }})
-	}
-	for _, s := range algo.Conv2DGPUSchedules {
-		cases = append(cases, named{"conv2d_" + s.Name, func() *halide.Func {
-			c := algo.NewConv2D(1, 4, 8, 16, 3, 1)
-			s.Apply(c)
-			return c.Out()
-		}})
-	}
-	cases = append(cases,
-		named{"blur", func() *halide.Func { return blur(false) }},
-		named{"blur_unrolled", func() *halide.Func { return blur(true) }})
+	cases := appCases()
 	defer lower.SetAfterPass(nil)
 	reported := map[string][2]int{} // pass: unchanged, changed
 	for _, c := range cases {

@@ -369,10 +369,7 @@ func unconditionalLoads(e ir.Expr, bound map[string]bool, f func(*ir.Load)) {
 		unconditionalLoads(x.Body, inner, f)
 		return
 	}
-	ir.MapExpr(e, func(y ir.Expr) ir.Expr {
-		unconditionalLoads(y, bound, f)
-		return y
-	})
+	ir.VisitExpr(e, func(y ir.Expr) { unconditionalLoads(y, bound, f) })
 }
 
 // loadKey is the text of a load: two loads with the same key read the

@@ -88,7 +88,7 @@ func verifyCooperative(s ir.Stmt, shares shareLoops) error {
 			}
 			return
 		}
-		ir.MapStmt(s, func(y ir.Stmt) ir.Stmt { walk(y, share, allowed); return y }, nil)
+		ir.VisitStmt(s, func(y ir.Stmt) { walk(y, share, allowed) }, nil)
 	}
 	walk(s, "", nil)
 	return err

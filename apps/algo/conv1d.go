@@ -38,6 +38,17 @@ type Conv1D struct {
 // NewConv1D builds the convolution of a signal of length M with a kernel of
 // length N.
 func NewConv1D(M, N int) *Conv1D {
+	v := newConv1DKernel(M, N)
+	i := v.I
+	v.Output = halide.NewFunc("conv1d")
+	v.Output.Define(i).Is(float32(0))
+	v.Output.Define(i).PlusEq(v.APad.At(i.Sub(v.R)).Mul(v.BIn.At(v.R)))
+	return v
+}
+
+// newConv1DInputs makes what every Conv1D starts with: the inputs a and b,
+// the var i and APad, a with a ConstantExterior(0) boundary.
+func newConv1DInputs(M, N int) *Conv1D {
 	v := &Conv1D{M: M, N: N}
 	v.A = halide.NewImageParam("a", halide.Float32, 1)
 	v.B = halide.NewImageParam("b", halide.Float32, 1)
@@ -45,12 +56,16 @@ func NewConv1D(M, N int) *Conv1D {
 	v.I = i
 	v.APad = halide.NewFunc("a_pad")
 	v.APad.Define(i).Is(halide.ConstantExterior(v.A, float32(0)).At(i))
+	return v
+}
+
+// newConv1DKernel is newConv1DInputs with BIn, a copy of b, and R over
+// the kernel: what Conv1D and Conv1DAcc reduce.
+func newConv1DKernel(M, N int) *Conv1D {
+	v := newConv1DInputs(M, N)
 	v.BIn = halide.NewFunc("b_in")
-	v.BIn.Define(i).Is(v.B.At(i))
+	v.BIn.Define(v.I).Is(v.B.At(v.I))
 	v.R = halide.NewRDom("r", halide.Range(0, N))
-	v.Output = halide.NewFunc("conv1d")
-	v.Output.Define(i).Is(float32(0))
-	v.Output.Define(i).PlusEq(v.APad.At(i.Sub(v.R)).Mul(v.BIn.At(v.R)))
 	return v
 }
 

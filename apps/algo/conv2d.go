@@ -259,7 +259,14 @@ func (c *Conv2D) GPUScheduleTVM() {
 		Unroll(fi).
 		Unroll(ni)
 	c.Output.Stage(0).Serial(vx).Serial(vy) // see above
-	c.Conv.ComputeAt(c.Output, vx).StoreIn(halide.Register).
+	c.scheduleBL(vx)
+}
+
+// scheduleBL is the seed's schedule of BL (Conv), computed at the
+// output's loop at, in registers: its reduction (scheduleBLUpdate) and the
+// shared tiles of the padded input and the weights at its rx.
+func (c *Conv2D) scheduleBL(at halide.Var) {
+	c.Conv.ComputeAt(c.Output, at).StoreIn(halide.Register).
 		Unroll(c.N).
 		Unroll(c.F)
 	c.scheduleBLUpdate()
@@ -312,10 +319,5 @@ func (c *Conv2D) GPUScheduleOurs() {
 		VThread(vy).
 		Unroll(fi).
 		Unroll(ni)
-	c.Conv.ComputeAt(c.Output, tx).StoreIn(halide.Register).
-		Unroll(c.N).
-		Unroll(c.F)
-	c.scheduleBLUpdate()
-	c.Padded.In(c.Conv).ComputeAt(c.Conv, c.RX).StoreIn(halide.GPUShared)
-	c.Weight.In(c.Conv).ComputeAt(c.Conv, c.RX).StoreIn(halide.GPUShared)
+	c.scheduleBL(tx)
 }

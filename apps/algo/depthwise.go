@@ -40,14 +40,23 @@ type Depthwise struct {
 // NewDepthwise builds the algorithm for a batch of B images of C channels,
 // H×W pixels, and K×K kernels.
 func NewDepthwise(B, C, H, W, K int) *Depthwise {
+	return newDepthwise(B, C, H, W, K, func(d *Depthwise) *halide.Func {
+		padded := halide.NewFunc("padded")
+		padded.Define(d.X, d.Y, d.Cv, d.Bv).Is(halide.ConstantExterior(d.Input, float32(0)).At(d.X, d.Y, d.Cv, d.Bv))
+		return padded
+	})
+}
+
+// newDepthwise builds Depthwise with the padded input that padded makes
+// from d's Input and vars (NewDepthwise's and NewDepthwiseStaged's differ).
+func newDepthwise(B, C, H, W, K int, padded func(d *Depthwise) *halide.Func) *Depthwise {
 	d := &Depthwise{B: B, C: C, H: H, W: W, K: K}
 	d.Input = halide.NewImageParam("input", halide.Float32, 4)
 	d.Weight = halide.NewImageParam("weight", halide.Float32, 3)
 	x, y, c, b := halide.NewVar("x"), halide.NewVar("y"), halide.NewVar("c"), halide.NewVar("b")
 	d.X, d.Y, d.Cv, d.Bv = x, y, c, b
 	pad := (K - 1) / 2
-	d.Padded = halide.NewFunc("padded")
-	d.Padded.Define(x, y, c, b).Is(halide.ConstantExterior(d.Input, float32(0)).At(x, y, c, b))
+	d.Padded = padded(d)
 	d.R = halide.NewRDom("r", halide.Range(0, K), halide.Range(0, K))
 	d.Conv = halide.NewFunc("conv")
 	d.Conv.Define(x, y, c, b).Is(float32(0))

@@ -52,26 +52,18 @@ type DepthwiseStaged struct {
 
 // NewDepthwiseStaged builds DepthwiseStaged (see NewDepthwise).
 func NewDepthwiseStaged(B, C, H, W, K int) *DepthwiseStaged {
-	d := &Depthwise{B: B, C: C, H: H, W: W, K: K}
-	d.Input = halide.NewImageParam("input", halide.Float32, 4)
-	d.Weight = halide.NewImageParam("weight", halide.Float32, 3)
-	x, y, c, b := halide.NewVar("x"), halide.NewVar("y"), halide.NewVar("c"), halide.NewVar("b")
-	d.X, d.Y, d.Cv, d.Bv = x, y, c, b
-	pad := (K - 1) / 2
-	dx, dy := d.Input.Dim(0), d.Input.Dim(1)
-	clamped := halide.NewFunc("clamped")
-	clamped.Define(x, y, c, b).Is(d.Input.At(halide.Clamp(x, dx.Min(), dx.Max()), halide.Clamp(y, dy.Min(), dy.Max()), c, b))
-	inside := halide.Cast(halide.UInt32, x.Sub(dx.Min())).Lt(halide.Cast(halide.UInt32, dx.Extent())).
-		And(halide.Cast(halide.UInt32, y.Sub(dy.Min())).Lt(halide.Cast(halide.UInt32, dy.Extent())))
-	d.Padded = halide.NewFunc("padded")
-	d.Padded.Define(x, y, c, b).Is(halide.Select(inside, clamped.At(x, y, c, b), float32(0)))
-	d.R = halide.NewRDom("r", halide.Range(0, K), halide.Range(0, K))
-	d.Conv = halide.NewFunc("conv")
-	d.Conv.Define(x, y, c, b).Is(float32(0))
-	d.Conv.Define(x, y, c, b).PlusEq(
-		d.Padded.At(x.Add(d.R.X()).Sub(pad), y.Add(d.R.Y()).Sub(pad), c, b).Mul(d.Weight.At(d.R.X(), d.R.Y(), c)))
-	d.Output = halide.NewFunc("depthwise")
-	d.Output.Define(x, y, c, b).Is(d.Conv.At(x, y, c, b))
+	var clamped *halide.Func
+	d := newDepthwise(B, C, H, W, K, func(d *Depthwise) *halide.Func {
+		x, y, c, b := d.X, d.Y, d.Cv, d.Bv
+		dx, dy := d.Input.Dim(0), d.Input.Dim(1)
+		clamped = halide.NewFunc("clamped")
+		clamped.Define(x, y, c, b).Is(d.Input.At(halide.Clamp(x, dx.Min(), dx.Max()), halide.Clamp(y, dy.Min(), dy.Max()), c, b))
+		inside := halide.Cast(halide.UInt32, x.Sub(dx.Min())).Lt(halide.Cast(halide.UInt32, dx.Extent())).
+			And(halide.Cast(halide.UInt32, y.Sub(dy.Min())).Lt(halide.Cast(halide.UInt32, dy.Extent())))
+		padded := halide.NewFunc("padded")
+		padded.Define(x, y, c, b).Is(halide.Select(inside, clamped.At(x, y, c, b), float32(0)))
+		return padded
+	})
 	return &DepthwiseStaged{Depthwise: d, Clamped: clamped}
 }
 
@@ -187,13 +179,8 @@ func exactOr(extent, factor int) halide.TailStrategy {
 // reduction here. Its schedule is the seed's: GPUScheduleV1 (one block, of
 // one thread, per output).
 func NewConv1DSeedNaive(M, N int) *Conv1D {
-	v := &Conv1D{M: M, N: N}
-	v.A = halide.NewImageParam("a", halide.Float32, 1)
-	v.B = halide.NewImageParam("b", halide.Float32, 1)
-	i := halide.NewVar("i")
-	v.I = i
-	v.APad = halide.NewFunc("a_pad")
-	v.APad.Define(i).Is(halide.ConstantExterior(v.A, float32(0)).At(i))
+	v := newConv1DInputs(M, N)
+	i := v.I
 	v.BIn = halide.NewFunc("b_pad")
 	v.BIn.Define(i).Is(halide.ConstantExterior(v.B, float32(0)).At(i))
 	v.R = halide.NewRDom("k", halide.Range(0, M+N-1))
@@ -220,16 +207,8 @@ type Conv1DAcc struct {
 // NewConv1DAcc builds Conv1DAcc for a signal of length M and a kernel of
 // length N.
 func NewConv1DAcc(M, N int) *Conv1DAcc {
-	v := &Conv1D{M: M, N: N}
-	v.A = halide.NewImageParam("a", halide.Float32, 1)
-	v.B = halide.NewImageParam("b", halide.Float32, 1)
-	i := halide.NewVar("i")
-	v.I = i
-	v.APad = halide.NewFunc("a_pad")
-	v.APad.Define(i).Is(halide.ConstantExterior(v.A, float32(0)).At(i))
-	v.BIn = halide.NewFunc("b_in")
-	v.BIn.Define(i).Is(v.B.At(i))
-	v.R = halide.NewRDom("r", halide.Range(0, N))
+	v := newConv1DKernel(M, N)
+	i := v.I
 	acc := halide.NewFunc("acc")
 	acc.Define(i).Is(float32(0))
 	acc.Define(i).PlusEq(v.APad.At(i.Sub(v.R)).Mul(v.BIn.At(v.R)))

@@ -37,10 +37,9 @@ import (
 // pyramids; gPyramid[0] reads the LUT at a data-dependent index and
 // outLPyramid[j] reads lPyramid[j] at a data-dependent k.
 //
-// Where this differs from the generator: it writes downsample and
-// upsample once for 2-D and 3-D Funcs with the implicit var _; here they
-// take the Func's extra vars (k, or none), and name their Funcs
-// (gPyramid_1_downx, ...). Its HalideTraceViz tags (add_trace_tag) and
+// Where this differs from the generator: downsample and upsample name
+// their Funcs (gPyramid_1_downx, ...; Halide's are anonymous), and are
+// written with Implicit, Halide's _, as there. Its HalideTraceViz tags (add_trace_tag) and
 // estimates (set_estimates, for the autoscheduler) have no counterpart
 // and are left out; the sizes they give are the app's benchmark size.
 // Halide's simplifier rewrites a float division by a constant into a
@@ -158,7 +157,9 @@ func NewLocalLaplacian(w, h, J int) *LocalLaplacian {
 	v.GPyramid[0].Define(x, y, k).Is(v.Beta.Expr().Mul(v.Gray.At(x, y).Sub(level)).Add(level).
 		Add(v.Remap.At(idx.Sub(k.Mul(256)))))
 	for j := 1; j < J; j++ {
-		v.GPyramid[j] = v.downsample(fmt.Sprintf("gPyramid_%d", j), v.GPyramid[j-1], k)
+		down := v.downsample(fmt.Sprintf("gPyramid_%d", j), v.GPyramid[j-1])
+		v.GPyramid[j] = halide.NewFunc(fmt.Sprintf("gPyramid_%d", j))
+		v.GPyramid[j].Define(x, y, k).Is(down.At(x, y, k))
 	}
 
 	// Get its Laplacian pyramid.
@@ -166,7 +167,7 @@ func NewLocalLaplacian(w, h, J int) *LocalLaplacian {
 	v.LPyramid[J-1] = halide.NewFunc(fmt.Sprintf("lPyramid_%d", J-1))
 	v.LPyramid[J-1].Define(x, y, k).Is(v.GPyramid[J-1].At(x, y, k))
 	for j := J - 2; j >= 0; j-- {
-		up := v.upsample(fmt.Sprintf("lPyramid_%d", j), v.GPyramid[j+1], k)
+		up := v.upsample(fmt.Sprintf("lPyramid_%d", j), v.GPyramid[j+1])
 		v.LPyramid[j] = halide.NewFunc(fmt.Sprintf("lPyramid_%d", j))
 		v.LPyramid[j].Define(x, y, k).Is(v.GPyramid[j].At(x, y, k).Sub(up.At(x, y, k)))
 	}
@@ -176,7 +177,9 @@ func NewLocalLaplacian(w, h, J int) *LocalLaplacian {
 	v.InGPyramid[0] = halide.NewFunc("inGPyramid_0")
 	v.InGPyramid[0].Define(x, y).Is(v.Gray.At(x, y))
 	for j := 1; j < J; j++ {
-		v.InGPyramid[j] = v.downsample(fmt.Sprintf("inGPyramid_%d", j), v.InGPyramid[j-1])
+		down := v.downsample(fmt.Sprintf("inGPyramid_%d", j), v.InGPyramid[j-1])
+		v.InGPyramid[j] = halide.NewFunc(fmt.Sprintf("inGPyramid_%d", j))
+		v.InGPyramid[j].Define(x, y).Is(down.At(x, y))
 	}
 
 	// Make the Laplacian pyramid of the output.
@@ -215,45 +218,30 @@ func NewLocalLaplacian(w, h, J int) *LocalLaplacian {
 }
 
 // downsample is Halide's downsample: the 1 3 3 1 filter along x
-// (name_downx), then along y (name, returned), of f(x, y, rest...).
-func (v *LocalLaplacian) downsample(name string, f *halide.Func, rest ...halide.Var) *halide.Func {
+// (name_downx), then along y (name_downy, returned), of f(x, y, _...),
+// for a Func of any number of dimensions after x and y (Implicit).
+func (v *LocalLaplacian) downsample(name string, f *halide.Func) *halide.Func {
 	x, y := v.X, v.Y
-	args := func(xa, ya any) []any {
-		a := []any{xa, ya}
-		for _, r := range rest {
-			a = append(a, r)
-		}
-		return a
-	}
-	vars := args(x, y)
 	downx := halide.NewFunc(name + "_downx")
-	downx.Define(vars...).Is(f.At(args(x.Mul(2).Sub(1), y)...).
-		Add(halide.E(3.0).Mul(f.At(args(x.Mul(2), y)...).Add(f.At(args(x.Mul(2).Add(1), y)...)))).
-		Add(f.At(args(x.Mul(2).Add(2), y)...)).Div(8.0))
-	downy := halide.NewFunc(name)
-	downy.Define(vars...).Is(downx.At(args(x, y.Mul(2).Sub(1))...).
-		Add(halide.E(3.0).Mul(downx.At(args(x, y.Mul(2))...).Add(downx.At(args(x, y.Mul(2).Add(1))...)))).
-		Add(downx.At(args(x, y.Mul(2).Add(2))...)).Div(8.0))
+	downx.Define(x, y, halide.Implicit).Is(f.At(x.Mul(2).Sub(1), y, halide.Implicit).
+		Add(halide.E(3.0).Mul(f.At(x.Mul(2), y, halide.Implicit).Add(f.At(x.Mul(2).Add(1), y, halide.Implicit)))).
+		Add(f.At(x.Mul(2).Add(2), y, halide.Implicit)).Div(8.0))
+	downy := halide.NewFunc(name + "_downy")
+	downy.Define(x, y, halide.Implicit).Is(downx.At(x, y.Mul(2).Sub(1), halide.Implicit).
+		Add(halide.E(3.0).Mul(downx.At(x, y.Mul(2), halide.Implicit).Add(downx.At(x, y.Mul(2).Add(1), halide.Implicit)))).
+		Add(downx.At(x, y.Mul(2).Add(2), halide.Implicit)).Div(8.0))
 	return downy
 }
 
 // upsample is Halide's upsample: bilinear interpolation along x
-// (name_upx), then along y (name_upy, returned), of f(x, y, rest...).
-func (v *LocalLaplacian) upsample(name string, f *halide.Func, rest ...halide.Var) *halide.Func {
+// (name_upx), then along y (name_upy, returned), of f(x, y, _...).
+func (v *LocalLaplacian) upsample(name string, f *halide.Func) *halide.Func {
 	x, y := v.X, v.Y
-	args := func(xa, ya any) []any {
-		a := []any{xa, ya}
-		for _, r := range rest {
-			a = append(a, r)
-		}
-		return a
-	}
-	vars := args(x, y)
 	upx := halide.NewFunc(name + "_upx")
-	upx.Define(vars...).Is(halide.Lerp(f.At(args(x.Add(1).Div(2), y)...), f.At(args(x.Sub(1).Div(2), y)...),
+	upx.Define(x, y, halide.Implicit).Is(halide.Lerp(f.At(x.Add(1).Div(2), y, halide.Implicit), f.At(x.Sub(1).Div(2), y, halide.Implicit),
 		x.Mod(2).Mul(2).Add(1).Div(4.0)))
 	upy := halide.NewFunc(name + "_upy")
-	upy.Define(vars...).Is(halide.Lerp(upx.At(args(x, y.Add(1).Div(2))...), upx.At(args(x, y.Sub(1).Div(2))...),
+	upy.Define(x, y, halide.Implicit).Is(halide.Lerp(upx.At(x, y.Add(1).Div(2), halide.Implicit), upx.At(x, y.Sub(1).Div(2), halide.Implicit),
 		y.Mod(2).Mul(2).Add(1).Div(4.0)))
 	return upy
 }

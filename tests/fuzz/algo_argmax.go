@@ -39,9 +39,7 @@ func argmaxAlgo() *Algo {
 		Known: map[string]string{"r$x": "r.X()"},
 		Build: func(sz []int) *Instance {
 			W, H := sz[0], sz[1]
-			x, y := halide.NewVar("x"), halide.NewVar("y")
-			in := halide.NewImageParam("in", halide.Int32, 2)
-			padded := halide.RepeatEdge(in)
+			x, y, in, padded := int2DInput()
 			r := halide.NewRDom("r", halide.Range(0, W))
 			v, am, out := argmaxFuncs(x, y, r, in, padded, W, H)
 			inst := &Instance{
@@ -51,15 +49,10 @@ func argmaxAlgo() *Algo {
 				Out:    out,
 			}
 			inst.Run = func(p *halide.Pipeline, seed int64) (string, error) {
-				rng := rand.New(rand.NewSource(seed))
-				ib := halide.NewBuffer[int32](W, H)
-				fillInt(rng, ib)
-				in.Set(ib)
-				res := halide.NewBuffer[int32](W, H)
-				if err := p.Realize(res); err != nil {
+				ib, res, err := runInt2D(p, in, W, H, seed)
+				if err != nil {
 					return "", err
 				}
-				cl := func(v, n int) int { return min(max(v, 0), n-1) }
 				col, best, extra := make([]int64, H), make([]int64, H), make([]int64, H)
 				for j := 0; j < H; j++ {
 					col[j], best[j] = 0, math.MinInt32
@@ -71,7 +64,7 @@ func argmaxAlgo() *Algo {
 				}
 				return compareInt(res, func(c []int) int64 {
 					x, y := c[0], c[1]
-					return col[y]*1000 + best[y] + extra[y]*7 + int64(ib.Get(cl(x, W), cl(y, H)))
+					return col[y]*1000 + best[y] + extra[y]*7 + int64(ib.Get(clampTo(x, W), clampTo(y, H)))
 				}, []int{W, H}), nil
 			}
 			return inst

@@ -35,9 +35,7 @@ func bitopsAlgo() *Algo {
 		Known: map[string]string{},
 		Build: func(sz []int) *Instance {
 			W, H := sz[0], sz[1]
-			x, y := halide.NewVar("x"), halide.NewVar("y")
-			in := halide.NewImageParam("in", halide.Int32, 2)
-			padded := halide.RepeatEdge(in)
+			x, y, in, padded := int2DInput()
 			q, edge, out := bitopsFuncs(x, y, padded)
 			inst := &Instance{
 				Funcs:  map[string]*halide.Func{"bitops": out, "edge": edge, "q": q, "padded": padded},
@@ -46,16 +44,11 @@ func bitopsAlgo() *Algo {
 				Out:    out,
 			}
 			inst.Run = func(p *halide.Pipeline, seed int64) (string, error) {
-				rng := rand.New(rand.NewSource(seed))
-				ib := halide.NewBuffer[int32](W, H)
-				fillInt(rng, ib)
-				in.Set(ib)
-				res := halide.NewBuffer[int32](W, H)
-				if err := p.Realize(res); err != nil {
+				ib, res, err := runInt2D(p, in, W, H, seed)
+				if err != nil {
 					return "", err
 				}
-				cl := func(v, n int) int { return min(max(v, 0), n-1) }
-				qv := func(x, y int) int64 { return min(max(int64(ib.Get(cl(x, W), cl(y, H)))*40, 0), 255) }
+				qv := func(x, y int) int64 { return min(max(int64(ib.Get(clampTo(x, W), clampTo(y, H)))*40, 0), 255) }
 				ev := func(x, y int) int64 {
 					a, b := qv(x-1, y), qv(x+1, y)
 					if a > b {

@@ -144,6 +144,30 @@ func nonzeroFloat(rng *rand.Rand) float32 {
 	return v
 }
 
+// int2DInput is how the W×H int32 algorithms (blur, stencil, argmax,
+// bitops) start: the Vars x and y, the input in and padded, in with
+// repeated edges.
+func int2DInput() (x, y halide.Var, in *halide.ImageParam, padded *halide.Func) {
+	x, y = halide.NewVar("x"), halide.NewVar("y")
+	in = halide.NewImageParam("in", halide.Int32, 2)
+	return x, y, in, halide.RepeatEdge(in)
+}
+
+// runInt2D is how the W×H int32 algorithms run: it sets in to a W×H
+// image of random values from seed, realizes p over W×H and returns the
+// input and the output.
+func runInt2D(p *halide.Pipeline, in *halide.ImageParam, W, H int, seed int64) (ib, out *halide.Buffer[int32], err error) {
+	rng := rand.New(rand.NewSource(seed))
+	ib = halide.NewBuffer[int32](W, H)
+	fillInt(rng, ib)
+	in.Set(ib)
+	out = halide.NewBuffer[int32](W, H)
+	return ib, out, p.Realize(out)
+}
+
+// clampTo is the index in [0, n) that a RepeatEdge reads at v.
+func clampTo(v, n int) int { return min(max(v, 0), n-1) }
+
 func fillInt(rng *rand.Rand, b *halide.Buffer[int32]) {
 	b.Fill(func([]int) int32 { return nonzeroInt(rng) })
 }
@@ -271,9 +295,7 @@ func blurAlgo() *Algo {
 		Known: map[string]string{},
 		Build: func(sz []int) *Instance {
 			W, H := sz[0], sz[1]
-			x, y := halide.NewVar("x"), halide.NewVar("y")
-			in := halide.NewImageParam("in", halide.Int32, 2)
-			padded := halide.RepeatEdge(in)
+			x, y, in, padded := int2DInput()
 			blurx := halide.NewFunc("blurx")
 			blurx.Define(x, y).Is(padded.At(x.Sub(1), y).Add(padded.At(x, y)).Add(padded.At(x.Add(1), y)))
 			blury := halide.NewFunc("blury")
@@ -285,18 +307,13 @@ func blurAlgo() *Algo {
 				Out:    blury,
 			}
 			inst.Run = func(p *halide.Pipeline, seed int64) (string, error) {
-				rng := rand.New(rand.NewSource(seed))
-				ib := halide.NewBuffer[int32](W, H)
-				fillInt(rng, ib)
-				in.Set(ib)
-				out := halide.NewBuffer[int32](W, H)
-				if err := p.Realize(out); err != nil {
+				ib, out, err := runInt2D(p, in, W, H, seed)
+				if err != nil {
 					return "", err
 				}
-				cl := func(v, n int) int { return min(max(v, 0), n-1) }
 				bx := func(x, y int) int64 {
-					y = cl(y, H)
-					return int64(ib.Get(cl(x-1, W), y)) + int64(ib.Get(cl(x, W), y)) + int64(ib.Get(cl(x+1, W), y))
+					y = clampTo(y, H)
+					return int64(ib.Get(clampTo(x-1, W), y)) + int64(ib.Get(clampTo(x, W), y)) + int64(ib.Get(clampTo(x+1, W), y))
 				}
 				return compareInt(out, func(c []int) int64 {
 					return bx(c[0], c[1]-1) + bx(c[0], c[1]) + bx(c[0], c[1]+1)
@@ -797,9 +814,7 @@ func stencilAlgo() *Algo {
 		Known: map[string]string{},
 		Build: func(sz []int) *Instance {
 			W, H := sz[0], sz[1]
-			x, y := halide.NewVar("x"), halide.NewVar("y")
-			in := halide.NewImageParam("in", halide.Int32, 2)
-			padded := halide.RepeatEdge(in)
+			x, y, in, padded := int2DInput()
 			s1 := halide.NewFunc("s1")
 			s1.Define(x, y).Is(padded.At(x, y.Sub(1)).Add(padded.At(x, y).Mul(2)).Add(padded.At(x.Add(1), y.Add(1))))
 			s2 := halide.NewFunc("s2")
@@ -813,16 +828,11 @@ func stencilAlgo() *Algo {
 				Out:    s3,
 			}
 			inst.Run = func(p *halide.Pipeline, seed int64) (string, error) {
-				rng := rand.New(rand.NewSource(seed))
-				ib := halide.NewBuffer[int32](W, H)
-				fillInt(rng, ib)
-				in.Set(ib)
-				out := halide.NewBuffer[int32](W, H)
-				if err := p.Realize(out); err != nil {
+				ib, out, err := runInt2D(p, in, W, H, seed)
+				if err != nil {
 					return "", err
 				}
-				cl := func(v, n int) int { return min(max(v, 0), n-1) }
-				pd := func(x, y int) int64 { return int64(ib.Get(cl(x, W), cl(y, H))) }
+				pd := func(x, y int) int64 { return int64(ib.Get(clampTo(x, W), clampTo(y, H))) }
 				f1 := func(x, y int) int64 { return pd(x, y-1) + 2*pd(x, y) + pd(x+1, y+1) }
 				f2 := func(x, y int) int64 { return f1(x, y-1) - f1(x, y+1) + f1(x-1, y) }
 				return compareInt(out, func(c []int) int64 {

@@ -645,6 +645,10 @@ func (ev *Evaluator) eval(e *PExpr, en *env) float64 {
 		return wrap32(math.Min(math.Max(v, lo), hi))
 	case "typed":
 		return ev.typed(e, a(0), a(1))
+	case "tostore":
+		return ev.store(e, a(0))
+	case "fromstore":
+		return a(0) // the stored value is kept converted back (store)
 	case "sum", "maximum", "minimum":
 		r := ev.P.RDoms[e.R]
 		sub := &env{p: en.p, n: en.n, bare: en.bare, rvars: map[string]int{}}
@@ -906,6 +910,68 @@ func (ev *Evaluator) typed(e *PExpr, x, y float64) float64 {
 		return float64(float32(r))
 	}
 	return float64(int32(uint32(r)))
+}
+
+// store is the value v (float32 or int32, as e.F says) stored in a Func
+// of type e.N and read back as float32 or int32: the library's
+// conversions, to T and back (a float to an integer type truncates and
+// saturates, NaN to 0; an integer wraps to a narrower integer; a float32
+// rounds to a 16-bit float to nearest even, infinite past its range).
+// Every read of a stored Func converts back, so the evaluator keeps this
+// value as the Func's.
+func (ev *Evaluator) store(e *PExpr, v float64) float64 {
+	t := e.N
+	switch t {
+	case "f64":
+		return v // float32 and int32 values are float64s exactly
+	case "f16", "bf16":
+		mbits, emin, maxv := 10, -14, 65504.0
+		if t == "bf16" {
+			mbits, emin, maxv = 7, -126, math.Ldexp(2-math.Ldexp(1, -7), 127)
+		}
+		r := roundFloat(float64(float32(v)), mbits, emin, maxv)
+		if math.IsNaN(r) || math.IsInf(r, 0) {
+			ev.fail("overflow", "%v stored as %s is %v", v, t, r)
+		}
+		if e.F {
+			return r
+		}
+		return satInt32(r)
+	}
+	if e.F {
+		// Truncated and saturated to the type (NaN to 0), then back to
+		// float32.
+		x := math.Trunc(v)
+		if x != x {
+			x = 0
+		}
+		switch t {
+		case "u8":
+			return min(max(x, 0), math.MaxUint8)
+		case "i16":
+			return min(max(x, math.MinInt16), math.MaxInt16)
+		case "u64":
+			if x >= math.Ldexp(1, 64) {
+				return float64(float32(uint64(math.MaxUint64)))
+			}
+			return float64(float32(uint64(max(x, 0))))
+		}
+		if x >= math.Ldexp(1, 63) { // i64
+			return float64(float32(int64(math.MaxInt64)))
+		}
+		return float64(float32(int64(max(x, math.MinInt64))))
+	}
+	// An int32 wraps to the type's width, then back to int32.
+	i := int64(v)
+	switch t {
+	case "u8":
+		return float64(uint8(i))
+	case "i16":
+		return float64(int16(i))
+	case "u64":
+		return float64(int32(uint32(uint64(i))))
+	}
+	return float64(int32(i)) // i64: sign-extended and back
 }
 
 // euclid64 is the Euclidean quotient and remainder of the 64-bit values a

@@ -735,61 +735,31 @@ func (g *gen) memory(f *mfunc, isOutput bool) {
 		}
 		return
 	}
-	m, set := halide.MemoryAuto, false
-	r := g.rng.Float64()
+	// Each table holds cumulative probabilities: the first entry whose
+	// bound r is below is chosen; above the last, no StoreIn.
+	var table []memChoice
 	switch {
 	case !g.gpu:
-		switch {
-		case r < 0.15:
-			m, set = halide.Stack, true
-		case r < 0.3:
-			m, set = halide.Heap, true
-		case r < 0.33:
-			m, set = halide.Register, true
-		case r < 0.35:
-			m, set = halide.GPUShared, true
-		}
+		table = []memChoice{{0.15, halide.Stack}, {0.3, halide.Heap}, {0.33, halide.Register}, {0.35, halide.GPUShared}}
 	case f.ctx == ctxBlock:
-		switch {
-		case r < 0.5:
-			m, set = halide.GPUShared, true
-		case r < 0.7:
-			// One copy per thread, each thread's own points.
-			m, set = halide.Register, true
-		case r < 0.8:
-			// Global scratch, one copy per block.
-			m, set = halide.Heap, true
-		}
+		// Register: one copy per thread, each thread's own points. Heap:
+		// global scratch, one copy per block.
+		table = []memChoice{{0.5, halide.GPUShared}, {0.7, halide.Register}, {0.8, halide.Heap}}
 	case f.ctx == ctxThread && f.window:
 		// A window slides only in a thread's own memory.
-		switch {
-		case r < 0.3:
-			m, set = halide.Stack, true
-		case r < 0.5:
-			m, set = halide.Heap, true
-		case r < 0.6:
-			m, set = halide.Register, true
-		case r < 0.65:
-			m, set = halide.GPUShared, true
-		}
+		table = []memChoice{{0.3, halide.Stack}, {0.5, halide.Heap}, {0.6, halide.Register}, {0.65, halide.GPUShared}}
 	case f.ctx == ctxThread:
-		switch {
-		case r < 0.35:
-			m, set = halide.Register, true
-		case r < 0.65:
-			m, set = halide.GPUShared, true
-		case r < 0.7:
-			m, set = halide.Stack, true
-		case r < 0.78:
-			// Global scratch, one copy per thread.
-			m, set = halide.Heap, true
-		}
+		// Heap: global scratch, one copy per thread.
+		table = []memChoice{{0.35, halide.Register}, {0.65, halide.GPUShared}, {0.7, halide.Stack}, {0.78, halide.Heap}}
 	default:
-		switch {
-		case r < 0.1:
-			m, set = halide.Heap, true
-		case r < 0.13:
-			m, set = halide.GPUShared, true
+		table = []memChoice{{0.1, halide.Heap}, {0.13, halide.GPUShared}}
+	}
+	m, set := halide.MemoryAuto, false
+	r := g.rng.Float64()
+	for _, c := range table {
+		if r < c.below {
+			m, set = c.mem, true
+			break
 		}
 	}
 	if set {
@@ -798,6 +768,13 @@ func (g *gen) memory(f *mfunc, isOutput bool) {
 		}
 		g.emit(Directive{Op: OpStoreIn, Func: f.name, Mem: int(m)})
 	}
+}
+
+// memChoice is one row of a table of memory types drawn by a random
+// number: mem when it is below below (and above the rows before it).
+type memChoice struct {
+	below float64
+	mem   halide.MemoryType
 }
 
 // loops draws the loop directives of stage si of f, sometimes with cases

@@ -116,7 +116,11 @@ type PBound struct {
 //	to int32); "typed" (A[0] op A[1] computed in the type T, both
 //	operands cast to T and the result cast back, N "T:op" with T one of
 //	"f16", "bf16", "f64", "i64", "u64" and op one of "+", "-", "*", "/",
-//	"%", "min", "max", "<", "==").
+//	"%", "min", "max", "<", "=="); "tostore" (A[0] converted to the type
+//	N, one of "f16", "bf16", "f64", "i64", "u64", "u8", "i16": the value of
+//	a definition of a Func stored in that type) and "fromstore" (A[0], a
+//	call of such a Func, converted back to float32 or int32 as F says).
+//	"undef" with N set is of that type (an Undef arm of a stored Func).
 type PExpr struct {
 	Op string   `json:"op"`
 	F  bool     `json:"f,omitempty"` // the value is float32 (else int32, or bool for "<" and "==")

@@ -173,10 +173,20 @@ func (b *builder) expr(e *PExpr) halide.Expr {
 	case "sel":
 		return halide.Select(x(0), x(1), x(2))
 	case "undef":
+		if e.N != "" {
+			return halide.Undef(typedType[e.N])
+		}
 		if e.F {
 			return halide.Undef(halide.Float32)
 		}
 		return halide.Undef(halide.Int32)
+	case "tostore":
+		return halide.Cast(typedType[e.N], x(0))
+	case "fromstore":
+		if e.F {
+			return halide.Cast(halide.Float32, x(0))
+		}
+		return halide.Cast(halide.Int32, x(0))
 	case "popcount":
 		return halide.Popcount(x(0))
 	case "clz":
@@ -271,9 +281,9 @@ func (b *builder) expr(e *PExpr) halide.Expr {
 
 // typedType is the type of each "typed" expression, and typedName its
 // name in Go.
-var typedType = map[string]halide.Type{"f16": halide.Float16, "bf16": halide.BFloat16, "f64": halide.Float64, "i64": halide.Int64, "u64": halide.UInt64}
+var typedType = map[string]halide.Type{"f16": halide.Float16, "bf16": halide.BFloat16, "f64": halide.Float64, "i64": halide.Int64, "u64": halide.UInt64, "u8": halide.UInt8, "i16": halide.Int16}
 
-var typedName = map[string]string{"f16": "Float16", "bf16": "BFloat16", "f64": "Float64", "i64": "Int64", "u64": "UInt64"}
+var typedName = map[string]string{"f16": "Float16", "bf16": "BFloat16", "f64": "Float64", "i64": "Int64", "u64": "UInt64", "u8": "UInt8", "i16": "Int16"}
 
 // argIndex is the value of the Tuple of an "argmax" or "argmin" over r
 // that e picks: a coordinate, or the value after them.
@@ -327,10 +337,20 @@ func (p *Prog) goExpr(e *PExpr) string {
 	case "sel":
 		return fmt.Sprintf("halide.Select(%s)", all())
 	case "undef":
+		if e.N != "" {
+			return fmt.Sprintf("halide.Undef(halide.%s)", typedName[e.N])
+		}
 		if e.F {
 			return "halide.Undef(halide.Float32)"
 		}
 		return "halide.Undef(halide.Int32)"
+	case "tostore":
+		return fmt.Sprintf("halide.Cast(halide.%s, %s)", typedName[e.N], g(0))
+	case "fromstore":
+		if e.F {
+			return fmt.Sprintf("halide.Cast(halide.Float32, %s)", g(0))
+		}
+		return fmt.Sprintf("halide.Cast(halide.Int32, %s)", g(0))
 	case "popcount", "clz", "ctz", "sin", "tanh", "atan2":
 		fn := map[string]string{"popcount": "Popcount", "clz": "CountLeadingZeros", "ctz": "CountTrailingZeros", "sin": "Sin", "tanh": "Tanh", "atan2": "Atan2"}[e.Op]
 		return fmt.Sprintf("halide.%s(%s)", fn, all())

@@ -161,7 +161,94 @@ func (g *pgen) prog() (*Prog, []int) {
 		p.Bounds = append(p.Bounds, PBound{Func: f.Name, Dim: d, Min: p.OutMin[d] - mg, Ext: max(sizes[d], 1) + 2*mg})
 	}
 	p.prune()
+	g.storeTypes()
 	return p, sizes
+}
+
+// storeTypes are the types a Func may be stored in besides float32 and
+// int32 (storeTypes), and pStore the share of Funcs that are.
+var storeTypes = []string{"f16", "bf16", "f64", "i64", "u64", "u8", "i16"}
+
+const pStore = 0.12
+
+// storeTypes stores some Funcs (not the output, not boundary conditions)
+// in another type T: every definition's value is converted to T
+// ("tostore"), every call converted back ("fromstore"), so the rest of
+// the program computes in float32 and int32 as before and the Func's
+// buffers, shared and register arrays hold T. An update's += (max=,
+// min=) becomes an Is of the old value, converted back, combined with the
+// new one and converted to T.
+func (g *pgen) storeTypes() {
+	p := g.p
+	stored := map[string]string{}
+	for _, f := range p.Funcs[1:] {
+		if f.BC == "" && g.p_(pStore) {
+			stored[f.Name] = storeTypes[g.rng.Intn(len(storeTypes))]
+		}
+	}
+	if len(stored) == 0 {
+		return
+	}
+	var back func(e *PExpr) *PExpr
+	back = func(e *PExpr) *PExpr {
+		if e == nil {
+			return nil
+		}
+		c := *e
+		c.A = make([]*PExpr, len(e.A))
+		for i, a := range e.A {
+			c.A[i] = back(a)
+		}
+		if c.Op == "call" && stored[c.N] != "" {
+			return &PExpr{Op: "fromstore", F: c.F, N: stored[c.N], A: []*PExpr{&c}}
+		}
+		return &c
+	}
+	to := func(f *PFunc, e *PExpr) *PExpr {
+		t := stored[f.Name]
+		if e.Op == "sel" && len(e.A) == 3 && e.A[2].Op == "undef" {
+			u := *e.A[2]
+			u.N = t
+			return &PExpr{Op: "sel", F: e.F, A: []*PExpr{e.A[0], {Op: "tostore", F: f.Float, N: t, A: []*PExpr{e.A[1]}}, &u}}
+		}
+		return &PExpr{Op: "tostore", F: f.Float, N: t, A: []*PExpr{e}}
+	}
+	for _, f := range p.Funcs {
+		if f.BC != "" {
+			continue
+		}
+		f.Pure = back(f.Pure)
+		for _, u := range f.Updates {
+			for i, a := range u.Args {
+				u.Args[i] = back(a)
+			}
+			u.Value = back(u.Value)
+		}
+	}
+	for _, r := range p.RDoms {
+		r.Where = back(r.Where)
+	}
+	for _, f := range p.Funcs {
+		t := stored[f.Name]
+		if t == "" {
+			continue
+		}
+		f.Pure = to(f, f.Pure)
+		for _, u := range f.Updates {
+			op := map[string]string{"+=": "+", "max=": "max", "min=": "min"}[u.Op]
+			if op != "" {
+				self := &PExpr{Op: "fromstore", F: f.Float, N: t, A: []*PExpr{{Op: "call", F: f.Float, N: f.Name, A: cloneAll(u.Args)}}}
+				v := u.Value
+				if v.Op == "sel" && len(v.A) == 3 && v.A[2].Op == "undef" {
+					v = &PExpr{Op: "sel", F: v.F, A: []*PExpr{v.A[0], {Op: op, F: f.Float, A: []*PExpr{self, v.A[1]}}, v.A[2]}}
+				} else {
+					v = &PExpr{Op: op, F: f.Float, A: []*PExpr{self, v}}
+				}
+				u.Op, u.Value = "=", v
+			}
+			u.Value = to(f, u.Value)
+		}
+	}
 }
 
 // stencil draws the pure value of f in a stencil chain: two or three

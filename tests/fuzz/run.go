@@ -364,6 +364,28 @@ func sameFailure(r, r2 Result) bool {
 // smallSizes are the sizes the minimizer tries, smallest first.
 var smallSizes = []int{1, 2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31}
 
+// shrinkSizes is the minimizers' step over sizes: each size in turn is
+// set to the first of smallSizes below it that accept takes (a copy of
+// the sizes, one changed). sizes returns the case's sizes as they are
+// now (after what accept took). It reports whether accept took any.
+func shrinkSizes(sizes func() []int, accept func([]int) bool) bool {
+	changed := false
+	for si := range sizes() {
+		for _, v := range smallSizes {
+			if v >= sizes()[si] {
+				break
+			}
+			s := append([]int(nil), sizes()...)
+			s[si] = v
+			if accept(s) {
+				changed = true
+				break
+			}
+		}
+	}
+	return changed
+}
+
 // Minimize deletes directives one at a time and shrinks the sizes while
 // the failure stays the same, spending at most budget runs.
 func Minimize(c Case, r Result, opt Options, budget int) (Case, Result) {
@@ -394,20 +416,16 @@ func Minimize(c Case, r Result, opt Options, budget int) (Case, Result) {
 				}
 			}
 		}
-		for si := range c.Sizes {
-			for _, v := range smallSizes {
-				if v >= c.Sizes[si] {
-					break
-				}
-				c2 := c
-				c2.Sizes = append([]int(nil), c.Sizes...)
-				c2.Sizes[si] = v
-				if r2, ok := try(c2); ok {
-					c, r = c2, r2
-					changed = true
-					break
-				}
+		if shrinkSizes(func() []int { return c.Sizes }, func(sizes []int) bool {
+			c2 := c
+			c2.Sizes = sizes
+			r2, ok := try(c2)
+			if ok {
+				c, r = c2, r2
 			}
+			return ok
+		}) {
+			changed = true
 		}
 		if !changed || runs >= budget {
 			break

@@ -467,19 +467,12 @@ func minimizeProg(c Case, r Result, try func(Case) (Result, bool)) (Case, Result
 				}
 			}
 		}
-		for si := range c.Sizes {
-			for _, v := range smallSizes {
-				if v >= c.Sizes[si] {
-					break
-				}
-				c2 := c
-				c2.Sizes = append([]int(nil), c.Sizes...)
-				c2.Sizes[si] = v
-				if accept(c2) {
-					changed = true
-					break
-				}
-			}
+		if shrinkSizes(func() []int { return c.Sizes }, func(sizes []int) bool {
+			c2 := c
+			c2.Sizes = sizes
+			return accept(c2)
+		}) {
+			changed = true
 		}
 		if !changed {
 			break

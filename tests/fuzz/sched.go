@@ -161,34 +161,28 @@ func condSrc(cond string) string {
 // Schedule is a list of directives applied in order.
 type Schedule []Directive
 
+// tailNames and memNames are the Go names a reproduction prints for the
+// tail strategies and memory types.
+var (
+	tailNames = map[halide.TailStrategy]string{halide.TailAuto: "halide.TailAuto", halide.GuardWithIf: "halide.GuardWithIf",
+		halide.ShiftInwards: "halide.ShiftInwards", halide.RoundUp: "halide.RoundUp"}
+	memNames = map[halide.MemoryType]string{halide.MemoryAuto: "halide.MemoryAuto", halide.Heap: "halide.Heap",
+		halide.Stack: "halide.Stack", halide.Register: "halide.Register", halide.GPUShared: "halide.GPUShared"}
+)
+
 func tailName(t int) string {
-	switch halide.TailStrategy(t) {
-	case halide.TailAuto:
-		return "halide.TailAuto"
-	case halide.GuardWithIf:
-		return "halide.GuardWithIf"
-	case halide.ShiftInwards:
-		return "halide.ShiftInwards"
-	case halide.RoundUp:
-		return "halide.RoundUp"
-	}
-	return fmt.Sprintf("halide.TailStrategy(%d)", t)
+	return goName(tailNames, halide.TailStrategy(t), "halide.TailStrategy", t)
 }
 
-func memName(m int) string {
-	switch halide.MemoryType(m) {
-	case halide.MemoryAuto:
-		return "halide.MemoryAuto"
-	case halide.Heap:
-		return "halide.Heap"
-	case halide.Stack:
-		return "halide.Stack"
-	case halide.Register:
-		return "halide.Register"
-	case halide.GPUShared:
-		return "halide.GPUShared"
+func memName(m int) string { return goName(memNames, halide.MemoryType(m), "halide.MemoryType", m) }
+
+// goName is the name of v in names, or a conversion of the number n to
+// the type typ.
+func goName[T comparable](names map[T]string, v T, typ string, n int) string {
+	if name, ok := names[v]; ok {
+		return name
 	}
-	return fmt.Sprintf("halide.MemoryType(%d)", m)
+	return fmt.Sprintf("%s(%d)", typ, n)
 }
 
 // varSrc returns the Go expression of loop name n: the algorithm's own
@@ -244,10 +238,9 @@ func (d Directive) GoString(known map[string]string) string {
 	switch d.Op {
 	case OpSplit:
 		return fmt.Sprintf("%s.Split(%s, %s, %s, %d%s)", stage, vs[0], vs[1], vs[2], d.Ints[0], tail)
-	case OpFuse:
-		return fmt.Sprintf("%s.Fuse(%s)", stage, strings.Join(vs, ", "))
-	case OpReorder:
-		return fmt.Sprintf("%s.Reorder(%s)", stage, strings.Join(vs, ", "))
+	case OpFuse, OpReorder, OpGPUBlocks, OpGPUThreads:
+		name := map[Op]string{OpFuse: "Fuse", OpReorder: "Reorder", OpGPUBlocks: "GPUBlocks", OpGPUThreads: "GPUThreads"}[d.Op]
+		return fmt.Sprintf("%s.%s(%s)", stage, name, strings.Join(vs, ", "))
 	case OpTile:
 		return fmt.Sprintf("%s.Tile(%s%s%s)", stage, strings.Join(vs, ", "), ints(), tail)
 	case OpUnroll, OpVectorize, OpParallel:
@@ -256,10 +249,6 @@ func (d Directive) GoString(known map[string]string) string {
 			return fmt.Sprintf("%s.%sTail(%s%s%s)", stage, name, vs[0], ints(), tail)
 		}
 		return fmt.Sprintf("%s.%s(%s%s)", stage, name, vs[0], ints())
-	case OpGPUBlocks:
-		return fmt.Sprintf("%s.GPUBlocks(%s)", stage, strings.Join(vs, ", "))
-	case OpGPUThreads:
-		return fmt.Sprintf("%s.GPUThreads(%s)", stage, strings.Join(vs, ", "))
 	case OpGPULanes:
 		return fmt.Sprintf("%s.GPULanes(%s)", stage, vs[0])
 	case OpGPUTile:
@@ -449,23 +438,19 @@ func (in *Instance) apply(d Directive) bool {
 		st.Reorder(vs...)
 	case OpTile:
 		st.Tile(vs[0], vs[1], vs[2], vs[3], vs[4], vs[5], d.Ints[0], d.Ints[1], tail...)
-	case OpUnroll:
-		if len(tail) > 0 && len(d.Ints) > 0 {
-			st.UnrollTail(vs[0], d.Ints[0], tail[0])
-		} else {
-			st.Unroll(vs[0], d.Ints...)
+	case OpUnroll, OpVectorize, OpParallel:
+		// A factor and a tail strategy: the Tail form of the directive.
+		plain, withTail := st.Unroll, st.UnrollTail
+		switch d.Op {
+		case OpVectorize:
+			plain, withTail = st.Vectorize, st.VectorizeTail
+		case OpParallel:
+			plain, withTail = st.Parallel, st.ParallelTail
 		}
-	case OpVectorize:
 		if len(tail) > 0 && len(d.Ints) > 0 {
-			st.VectorizeTail(vs[0], d.Ints[0], tail[0])
+			withTail(vs[0], d.Ints[0], tail[0])
 		} else {
-			st.Vectorize(vs[0], d.Ints...)
-		}
-	case OpParallel:
-		if len(tail) > 0 && len(d.Ints) > 0 {
-			st.ParallelTail(vs[0], d.Ints[0], tail[0])
-		} else {
-			st.Parallel(vs[0], d.Ints...)
+			plain(vs[0], d.Ints...)
 		}
 	case OpGPUBlocks:
 		st.GPUBlocks(vs...)
