@@ -262,7 +262,9 @@ func (en env) mayNaN(e ir.Expr) bool {
 			// inf * 0
 			return (en.mayInf(e.A) && !finiteNonzero(e.B)) || (en.mayInf(e.B) && !finiteNonzero(e.A))
 		case ir.Div:
-			return !finiteNonzero(e.B)
+			// 0 / 0 and inf / inf; a finite nonzero numerator divided by
+			// a number is a number (c / 0 is infinite).
+			return !finiteNonzero(e.B) && !finiteNonzero(e.A)
 		case ir.Min, ir.Max:
 			return false
 		}
@@ -337,6 +339,12 @@ func (en env) mayThrough(e ir.Expr, keepers map[string]bool, may func(env, ir.Ex
 		return may(en.with(e.Name, Interval{}), e.Body)
 	}
 	return true
+}
+
+// isFloatZero reports whether e is the float constant 0 (or -0).
+func isFloatZero(e ir.Expr) bool {
+	c, ok := e.(*ir.FloatImm)
+	return ok && c.V == 0
 }
 
 // finiteNonzero reports whether e is a finite nonzero float constant.
@@ -494,7 +502,9 @@ func nanFree(e ir.Expr) bool {
 		case *ir.FloatImm:
 			ok = ok && !math.IsNaN(x.V)
 		case *ir.Binary:
-			ok = ok && !(x.A.Type().IsFloat() && (x.Op == ir.Div || x.Op == ir.Mod))
+			// A finite nonzero constant divided by a number is a number
+			// (1.0f / p, the reciprocal of a Param).
+			ok = ok && !(x.A.Type().IsFloat() && (x.Op == ir.Mod || x.Op == ir.Div && !finiteNonzero(x.A)))
 		case *ir.Call, *ir.Load:
 			ok = ok && !x.Type().IsFloat()
 		}
@@ -733,7 +743,16 @@ func mulIv(a, b Interval) Interval {
 			return scaleIv(b, a.Min, s)
 		}
 	}
-	mul := func(x, y ir.Expr) ir.Expr { return binNil(ir.Mul, x, y) }
+	mul := func(x, y ir.Expr) ir.Expr {
+		if isFloatZero(x) && y != nil || isFloatZero(y) && x != nil {
+			// 0 * y is 0, or NaN where y is infinite; intervals bound
+			// the numbers (NaN is the caller's: of1, cmpIv), and 0
+			// bounds them where the other factor meets infinity: for x
+			// in [0, 1], x * inf is +inf or NaN, inside [0, +inf].
+			return zeroOf(x.Type())
+		}
+		return binNil(ir.Mul, x, y)
+	}
 	aNN, aNP := nonneg(a.Min), nonpos(a.Max)
 	bNN, bNP := nonneg(b.Min), nonpos(b.Max)
 	var r Interval

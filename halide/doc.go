@@ -51,6 +51,7 @@
 // how its storage is laid out and sized, Bound fixes its region, In makes a wrapper that some
 // consumers (or, with none named, all) read instead, CloneIn a copy of the
 // Func that the consumers named read instead (computed separately),
+// NeverPartition keeps a GPU kernel's tail guards in one version of it,
 // Atomic makes a colliding scatter safe to run in parallel, and RFactor
 // splits an associative update into an intermediate Func that reduces
 // part of the RDom for each value of the rest (new pure dimensions, which

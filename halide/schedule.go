@@ -855,6 +855,37 @@ func (s *Stage) GPUTile1D(x, bx, tx VarOrRVar, xf int, tail ...TailStrategy) *St
 	return s.GPUBlocks(bx).GPUThreads(tx)
 }
 
+// GPUTile3D splits x, y and z into tiles of xf × yf × zf threads (Halide's
+// gpu_tile(x, y, z, bx, by, bz, tx, ty, tz, xf, yf, zf, tail)): bx, by, bz
+// become the block indices and tx, ty, tz the thread indices, ordered tx,
+// ty, tz, bx, by, bz (innermost first) in the places x, y and z held;
+// loops between them stay where the splits left them (Halide's tile
+// reorders the same way).
+func (s *Stage) GPUTile3D(x, y, z, bx, by, bz, tx, ty, tz VarOrRVar, xf, yf, zf int, tail ...TailStrategy) *Stage {
+	if !s.begin("gpu_tile", x, y, z, bx, by, bz, tx, ty, tz) {
+		return s
+	}
+	// The three loops first, so that a missing one is reported with the
+	// stage's loops as they were.
+	d := s.def("gpu_tile")
+	if d == nil || s.f.err != nil {
+		return s
+	}
+	if _, ok := s.vars("gpu_tile", x, y, z); !ok {
+		return s
+	}
+	for _, v := range []VarOrRVar{x, y, z} {
+		if _, ok := s.findDim(d, "gpu_tile", v.varName()); !ok {
+			return s
+		}
+	}
+	s.Split(x, bx, tx, xf, tail...)
+	s.Split(y, by, ty, yf, tail...)
+	s.Split(z, bz, tz, zf, tail...)
+	s.Reorder(tx, ty, tz, bx, by, bz)
+	return s.GPUBlocks(bx, by, bz).GPUThreads(tx, ty, tz)
+}
+
 // GPUBlocks is Stage.GPUBlocks on the pure definition.
 func (f *Func) GPUBlocks(vars ...VarOrRVar) *Func {
 	return f.stage0("gpu_blocks").GPUBlocks(vars...).f
@@ -868,6 +899,11 @@ func (f *Func) GPUThreads(vars ...VarOrRVar) *Func {
 // GPUTile is Stage.GPUTile on the pure definition.
 func (f *Func) GPUTile(x, y, bx, by, tx, ty VarOrRVar, xf, yf int, tail ...TailStrategy) *Func {
 	return f.stage0("gpu_tile").GPUTile(x, y, bx, by, tx, ty, xf, yf, tail...).f
+}
+
+// GPUTile3D is Stage.GPUTile3D on the pure definition.
+func (f *Func) GPUTile3D(x, y, z, bx, by, bz, tx, ty, tz VarOrRVar, xf, yf, zf int, tail ...TailStrategy) *Func {
+	return f.stage0("gpu_tile").GPUTile3D(x, y, z, bx, by, bz, tx, ty, tz, xf, yf, zf, tail...).f
 }
 
 // GPUTile1D is Stage.GPUTile1D on the pure definition.
@@ -898,6 +934,80 @@ func (s *Stage) VThread(v VarOrRVar) *Stage {
 		d.Schedule.Dims[i].VThread = true
 	}
 	return s
+}
+
+// NeverPartition keeps the tail guards of the named loops' splits in
+// their steady state (Halide's never_partition): on the GPU, the kernel
+// is not copied into a version without them for the blocks where they
+// hold (gpu_partition). A loop named is one of the stage's loops, or the
+// root of some (x, for x.xo and x.xi). The CPU path does not partition
+// loops, so there the directive changes nothing. Never a change of the
+// answer: the guards are the same, only not moved.
+func (s *Stage) NeverPartition(vars ...VarOrRVar) *Stage {
+	const directive = "never_partition"
+	if !s.begin(directive, vars...) {
+		return s
+	}
+	d := s.def(directive)
+	if d == nil || s.f.err != nil {
+		return s
+	}
+	if _, ok := s.vars(directive, vars...); !ok {
+		return s
+	}
+	for _, v := range vars {
+		found := false
+		for i := range d.Schedule.Dims {
+			if madeFrom(d.Schedule.Dims[i].Name, v.varName()) {
+				d.Schedule.Dims[i].NeverPartition, found = true, true
+			}
+		}
+		if !found {
+			if _, ok := s.findDim(d, directive, v.varName()); !ok {
+				return s
+			}
+		}
+	}
+	return s
+}
+
+// NeverPartitionAll is NeverPartition of every loop of the stage
+// (Halide's never_partition_all).
+func (s *Stage) NeverPartitionAll() *Stage {
+	const directive = "never_partition_all"
+	if !s.begin(directive) {
+		return s
+	}
+	if d := s.def(directive); d != nil {
+		d.Schedule.NeverPartition = true
+	}
+	return s
+}
+
+// NeverPartition is Stage.NeverPartition on the pure definition.
+func (f *Func) NeverPartition(vars ...VarOrRVar) *Func {
+	return f.stage0("never_partition").NeverPartition(vars...).f
+}
+
+// NeverPartitionAll is Stage.NeverPartitionAll on the pure definition.
+func (f *Func) NeverPartitionAll() *Func {
+	return f.stage0("never_partition_all").NeverPartitionAll().f
+}
+
+// madeFrom reports whether the qualified loop name is the loop short or
+// one split from it: "x.xo" and "x.xo.xi" from "xo" or "x".
+func madeFrom(qualified, short string) bool {
+	for q := qualified; q != ""; {
+		if ir.MatchDim(q, short) {
+			return true
+		}
+		i := strings.LastIndex(q, ".")
+		if i < 0 {
+			return false
+		}
+		q = q[:i]
+	}
+	return false
 }
 
 // VThread is Stage.VThread on the pure definition.

@@ -282,6 +282,11 @@ type Dim struct {
 	// iterations, in a block at most 32 threads wide in x. Kind is
 	// GPUThread; lanes count as threads of the block.
 	Lanes bool
+	// NeverPartition keeps the tail guards of the splits that made this
+	// loop (and of the splits of it) inside the loop's steady state:
+	// gpu_partition does not make a copy of a kernel without them
+	// (Halide's never_partition).
+	NeverPartition bool
 }
 
 // MatchDim reports whether the qualified loop name of a stage (e.g.
@@ -298,6 +303,9 @@ type StageSchedule struct {
 	// Atomic marks an update whose scatter may collide between parallel
 	// iterations; its stores are made atomic.
 	Atomic bool
+	// NeverPartition is never_partition_all: no tail guard of the stage
+	// is partitioned away (see Dim.NeverPartition).
+	NeverPartition bool
 }
 
 // IsTuple reports whether f is a Tuple Func: one with several values per

@@ -77,14 +77,16 @@ func rerunCases() []namedCase {
 		namedCase{"cpu_depthwise", func() *halide.Func { return algo.NewDepthwise(1, 4, 16, 16, 3).Out() }},
 		namedCase{"cpu_conv2d", func() *halide.Func { return algo.NewConv2D(1, 4, 8, 16, 3, 1).Out() }},
 	)
-	// Random schedules (seed 7: any seed will do; 120 cases, half on
+	// Random schedules (seed 8: any seed whose cases make every pass of
+	// notIdempotent change something will do (7 no longer does for
+	// hoist_storage once the generator draws all-reduces); 120 cases, half on
 	// the GPU, is a few seconds).
 	n := 120
 	if testing.Short() {
 		n = 20
 	}
 	for i := range n {
-		c := fuzz.MakeCase(7, i, fuzz.Algos)
+		c := fuzz.MakeCase(8, i, fuzz.Algos)
 		cases = append(cases, namedCase{fmt.Sprintf("schedfuzz_%d_%s_%s", i, c.Algo, c.Target()), func() *halide.Func {
 			inst := fuzz.AlgoByName(c.Algo).Build(c.Sizes)
 			inst.Apply(c.Sched)

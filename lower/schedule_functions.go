@@ -292,8 +292,7 @@ func buildCase(st *State, f *ir.Function, si int, d *ir.Definition, shared bool,
 			value := ir.AddE(base, inner)
 			if tail == ir.GuardWithIf && !exact {
 				last := ir.Simplify(ir.SubE(ir.AddE(old.min, old.extent), ir.Int(1)))
-				cond := &ir.Call{T: ir.Bool, Kind: ir.CallIntrinsic, Name: ir.IntrinsicLikely,
-					Args: []ir.Expr{ir.LEE(v(prefix+sp.Old), last)}}
+				cond := partitionGuard(d, sp, ir.LEE(v(prefix+sp.Old), last))
 				body = &ir.IfThenElse{Cond: cond, Then: body}
 			}
 			body = &ir.LetStmt{Name: prefix + sp.Old, Value: value, Body: body}
@@ -327,8 +326,7 @@ func buildCase(st *State, f *ir.Function, si int, d *ir.Definition, shared bool,
 				// loops (the outer var would leave its range and break
 				// the promise, wrapping into the next row of storage),
 				// so they are skipped, as with GuardWithIf.
-				cond := &ir.Call{T: ir.Bool, Kind: ir.CallIntrinsic, Name: ir.IntrinsicLikely,
-					Args: []ir.Expr{ir.AndE(ir.LEE(ir.Int(0), fused), ir.LTE(fused, dims[sp.Old].extent))}}
+				cond := partitionGuard(d, sp, ir.AndE(ir.LEE(ir.Int(0), fused), ir.LTE(fused, dims[sp.Old].extent)))
 				body = &ir.IfThenElse{Cond: cond, Then: body}
 			}
 		case ir.PurifyRVar:
@@ -679,4 +677,28 @@ func nonNegative(e ir.Expr) ir.Expr {
 		return ir.Int(max(c, 0))
 	}
 	return ir.MaxE(e, ir.Int(0))
+}
+
+// partitionGuard returns the tail guard cond of split (or fuse) sp of
+// stage d, marked likely (true in the steady state, so gpu_partition may
+// make a copy of the kernel without it) unless the stage is
+// never_partition_all or a loop the split made, or split from one, is
+// never_partition.
+func partitionGuard(d *ir.Definition, sp ir.Split, cond ir.Expr) ir.Expr {
+	never := d.Schedule.NeverPartition
+	for _, dim := range d.Schedule.Dims {
+		if dim.NeverPartition && (madeBy(dim.Name, sp.Outer) || madeBy(dim.Name, sp.Inner) || madeBy(dim.Name, sp.Old)) {
+			never = true
+		}
+	}
+	if never {
+		return cond
+	}
+	return &ir.Call{T: ir.Bool, Kind: ir.CallIntrinsic, Name: ir.IntrinsicLikely, Args: []ir.Expr{cond}}
+}
+
+// madeBy reports whether the loop called name is the loop root or one
+// split from it ("x.xo.xi" from "x.xo").
+func madeBy(name, root string) bool {
+	return name == root || strings.HasPrefix(name, root+".")
 }

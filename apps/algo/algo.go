@@ -81,6 +81,11 @@ func run(p *halide.Pipeline, out halide.BufferRef) (halide.BufferRef, error) {
 // against want (same shape) and an error naming the worst element if it
 // exceeds Tol.
 func compare(name string, out halide.BufferRef, want *halide.Buffer[float64]) (float64, error) {
+	return compareTol(name, out, want, Tol)
+}
+
+// compareTol is compare with the tolerance tol instead of Tol.
+func compareTol(name string, out halide.BufferRef, want *halide.Buffer[float64], tol float64) (float64, error) {
 	got, ok := out.(*halide.Buffer[float32])
 	if !ok || got == nil {
 		return math.Inf(1), fmt.Errorf("%s: the output is %T, want a *halide.Buffer[float32]", name, out)
@@ -110,9 +115,9 @@ func compare(name string, out halide.BufferRef, want *halide.Buffer[float64]) (f
 			worst, worstGot, worstWant = append([]int(nil), c...), g, w
 		}
 	})
-	bad := maxRel > Tol
+	bad := maxRel > tol
 	if bad {
-		return maxRel, fmt.Errorf("%s: output%v = %v, want %v (relative error %.3g > %g)", name, worst, worstGot, worstWant, maxRel, Tol)
+		return maxRel, fmt.Errorf("%s: output%v = %v, want %v (relative error %.3g > %g)", name, worst, worstGot, worstWant, maxRel, tol)
 	}
 	return maxRel, nil
 }

@@ -10,7 +10,7 @@ type GPUCase struct {
 
 // GPUCases lists every GPU schedule of the package's algorithms: the
 // tensor product's A, B and C, the GPU schedules of GEMM (split-K
-// included), Conv1D and Depthwise, and local_laplacian's.
+// included), Conv1D and Depthwise, local_laplacian's and bilateral_grid's.
 func GPUCases() []GPUCase {
 	var out []GPUCase
 	for _, s := range []struct {
@@ -63,6 +63,13 @@ func GPUCases() []GPUCase {
 	}
 	out = append(out, GPUCase{"local_laplacian_gpu", func() Algorithm {
 		v := NewLocalLaplacian(100, 70, 8)
+		v.GPUSchedule()
+		return v
+	}})
+	out = append(out, GPUCase{"bilateral_grid", func() Algorithm {
+		// Neither the 64-pixel tiles of blurz nor the 256-pixel ones of
+		// blurx and blury (32 cells of 8) divide the image.
+		v := NewBilateralGrid(100, 72, 8)
 		v.GPUSchedule()
 		return v
 	}})

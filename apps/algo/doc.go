@@ -54,4 +54,8 @@
 //     output[j, i] (M×N row-major): C[i][j] = sum_k A[i][k] B[k][j].
 //   - LocalLaplacian: input[x, y, c] and output[x, y, c], uint16 (Halide's
 //     layout: x fastest, then y, then the channel).
+//   - BilateralGrid: input[x, y] and output[x, y], float32 images in
+//     [0, 1] (Halide's apps/bilateral_grid); its check has tolerances of
+//     its own (BilateralGridCPUTol, and BilateralGridTol on CUDA) against
+//     a float32 reference.
 package algo

@@ -49,7 +49,9 @@ func TestFloatParamIndex(t *testing.T) {
 			if m := wrappedSize.FindString(text); m != "" {
 				t.Fatalf("a wrapped size in the lowered statement: %q\n%s", m, text)
 			}
-			if !strings.Contains(text, "int32(max((0.0f * s), s))") {
+			// 0 * s is 0 for the numbers the interval bounds (NaN, at an
+			// infinite s, converts to 0 and is in the region too).
+			if !strings.Contains(text, "int32(max(0.0f, s))") {
 				t.Errorf("f's region is not sized from s:\n%s", text)
 			}
 			// Halide's answer: f(int32(clamp(v, 0, 1) * 8)) for v = 0,

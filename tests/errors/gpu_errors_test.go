@@ -227,6 +227,31 @@ func TestErrGPULimits(t *testing.T) {
 			legal:    []string{},
 		},
 		{
+			// Halide's 3-D gpu_tile: 32 x 8 x 8 threads.
+			name: "more than 1024 threads per block, GPUTile3D",
+			run: func() error {
+				f, _ := pointwise4()
+				bz, tz := halide.NewVar("bz"), halide.NewVar("tz")
+				f.GPUTile3D(x, y, z, bx, by, bz, tx, ty, tz, 32, 8, 8)
+				return lowerErr(f)
+			},
+			code: halide.ErrSchedule, fn: "f", directive: "gpu_threads",
+			mentions: []string{"32 x 8 x 8", "2048", "1024", "f.s0.z.tz"},
+			legal:    []string{},
+		},
+		{
+			name: "GPUTile3D of a 2-D Func",
+			run: func() error {
+				f := pointwise()
+				bz, tz := halide.NewVar("bz"), halide.NewVar("tz")
+				f.GPUTile3D(x, y, z, bx, by, bz, tx, ty, tz, 8, 8, 1)
+				return lowerErr(f)
+			},
+			code: halide.ErrUnknownVar, fn: "f", directive: "gpu_tile",
+			mentions: []string{"no loop z"},
+			legal:    []string{"outermost first: y, x"},
+		},
+		{
 			name: "shared memory over the static limit",
 			run: func() error {
 				// Each block of 64 threads reads g over [x, x + 20063]:

@@ -112,3 +112,23 @@ func TestVectorizeThreadLoopMessage(t *testing.T) {
 		t.Errorf("Lower error:\n got %v\nwant %s", err, want)
 	}
 }
+
+// TestErrNeverPartition checks NeverPartition of a loop the stage does
+// not have: ErrUnknownVar naming the stage's loops.
+func TestErrNeverPartition(t *testing.T) {
+	x := halide.NewVar("x")
+	runCases(t, []errCase{{
+		name: "an unknown loop",
+		run: func() error {
+			in := halide.NewImageParam("in", halide.Float32, 1)
+			f := halide.NewFunc("f")
+			f.Define(x).Is(in.At(x))
+			f.NeverPartition(halide.NewVar("q"))
+			return lowerErr(f)
+		},
+		code:      halide.ErrUnknownVar,
+		fn:        "f",
+		directive: "never_partition",
+		mentions:  []string{"q"},
+	}})
+}

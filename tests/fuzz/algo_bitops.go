@@ -1,6 +1,7 @@
 package fuzz
 
 import (
+	"context"
 	"fmt"
 	"math/rand"
 
@@ -43,8 +44,8 @@ func bitopsAlgo() *Algo {
 				Vars:   map[string]halide.VarOrRVar{"x": x, "y": y},
 				Out:    out,
 			}
-			inst.Run = func(p *halide.Pipeline, seed int64) (string, error) {
-				ib, res, err := runInt2D(p, in, W, H, seed)
+			inst.Run = func(ctx context.Context, p *halide.Pipeline, seed int64) (string, error) {
+				ib, res, err := runInt2D(ctx, p, in, W, H, seed)
 				if err != nil {
 					return "", err
 				}

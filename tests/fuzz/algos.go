@@ -1,6 +1,7 @@
 package fuzz
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand"
@@ -19,7 +20,7 @@ type Instance struct {
 	// Run sets random inputs from seed, realizes p and returns a mismatch
 	// summary ("" when the output matches the reference) or Realize's
 	// error.
-	Run func(p *halide.Pipeline, seed int64) (mismatch string, err error)
+	Run func(ctx context.Context, p *halide.Pipeline, seed int64) (mismatch string, err error)
 	// cases are the handles of the stages' specializations (OpSpecialize),
 	// by caseKey; spec is the bool Param their conditions may test, made
 	// by the first OpSpecialize that needs it (Run then sets it from the
@@ -156,13 +157,13 @@ func int2DInput() (x, y halide.Var, in *halide.ImageParam, padded *halide.Func) 
 // runInt2D is how the W×H int32 algorithms run: it sets in to a W×H
 // image of random values from seed, realizes p over W×H and returns the
 // input and the output.
-func runInt2D(p *halide.Pipeline, in *halide.ImageParam, W, H int, seed int64) (ib, out *halide.Buffer[int32], err error) {
+func runInt2D(ctx context.Context, p *halide.Pipeline, in *halide.ImageParam, W, H int, seed int64) (ib, out *halide.Buffer[int32], err error) {
 	rng := rand.New(rand.NewSource(seed))
 	ib = halide.NewBuffer[int32](W, H)
 	fillInt(rng, ib)
 	in.Set(ib)
 	out = halide.NewBuffer[int32](W, H)
-	return ib, out, p.Realize(out)
+	return ib, out, p.RealizeContext(ctx, out)
 }
 
 // clampTo is the index in [0, n) that a RepeatEdge reads at v.
@@ -306,8 +307,8 @@ func blurAlgo() *Algo {
 				Vars:   map[string]halide.VarOrRVar{"x": x, "y": y},
 				Out:    blury,
 			}
-			inst.Run = func(p *halide.Pipeline, seed int64) (string, error) {
-				ib, out, err := runInt2D(p, in, W, H, seed)
+			inst.Run = func(ctx context.Context, p *halide.Pipeline, seed int64) (string, error) {
+				ib, out, err := runInt2D(ctx, p, in, W, H, seed)
 				if err != nil {
 					return "", err
 				}
@@ -373,7 +374,7 @@ func gemmAlgo() *Algo {
 				Vars:   map[string]halide.VarOrRVar{"j": j, "i": i, "r$x": r.X()},
 				Out:    gemm,
 			}
-			inst.Run = func(p *halide.Pipeline, seed int64) (string, error) {
+			inst.Run = func(ctx context.Context, p *halide.Pipeline, seed int64) (string, error) {
 				rng := rand.New(rand.NewSource(seed))
 				// A halo on the pure-indexed dimensions (see pad).
 				ab := padded2[float32](K, M, true, true)
@@ -383,7 +384,7 @@ func gemmAlgo() *Algo {
 				A.Set(ab)
 				B.Set(bb)
 				out := halide.NewBuffer[float32](N, M)
-				if err := p.Realize(out); err != nil {
+				if err := p.RealizeContext(ctx, out); err != nil {
 					return "", err
 				}
 				return compareFloat(out, func(c []int) float64 {
@@ -447,7 +448,7 @@ func conv1dAlgo() *Algo {
 				Vars:   map[string]halide.VarOrRVar{"x": x, "b": b, "r$x": r.X()},
 				Out:    conv,
 			}
-			inst.Run = func(p *halide.Pipeline, seed int64) (string, error) {
+			inst.Run = func(ctx context.Context, p *halide.Pipeline, seed int64) (string, error) {
 				rng := rand.New(rand.NewSource(seed))
 				ib := halide.NewBuffer[int32](W, NB)
 				wb := halide.NewBuffer[int32](K + 2*pad).SetMin(-pad) // a halo (see pad)
@@ -456,7 +457,7 @@ func conv1dAlgo() *Algo {
 				in.Set(ib)
 				w.Set(wb)
 				out := halide.NewBuffer[int32](W, NB)
-				if err := p.Realize(out); err != nil {
+				if err := p.RealizeContext(ctx, out); err != nil {
 					return "", err
 				}
 				return compareInt(out, func(c []int) int64 {
@@ -521,14 +522,14 @@ func histAlgo() *Algo {
 				Vars:   map[string]halide.VarOrRVar{"b": b, "r$x": r.X(), "r$y": r.Y()},
 				Out:    out,
 			}
-			inst.Run = func(p *halide.Pipeline, seed int64) (string, error) {
+			inst.Run = func(ctx context.Context, p *halide.Pipeline, seed int64) (string, error) {
 				rng := rand.New(rand.NewSource(seed))
 				ib := padded2[int32](W, H, true, true) // a halo (see pad)
 				// Values in [-2, NB+1]: some fall outside and are clamped.
 				ib.Fill(func([]int) int32 { return int32(rng.Intn(NB+4) - 2) })
 				in.Set(ib)
 				ob := halide.NewBuffer[int32](NB)
-				if err := p.Realize(ob); err != nil {
+				if err := p.RealizeContext(ctx, ob); err != nil {
 					return "", err
 				}
 				ref := make([]int64, NB)
@@ -604,7 +605,7 @@ func tensorProductAlgo() *Algo {
 					"r$x": r.X(), "r$y": r.Y(), "rc$x": rc.X()},
 				Out: out,
 			}
-			inst.Run = func(pl *halide.Pipeline, seed int64) (string, error) {
+			inst.Run = func(ctx context.Context, pl *halide.Pipeline, seed int64) (string, error) {
 				rng := rand.New(rand.NewSource(seed))
 				ib := padded2[float32](C, In, true, true)
 				fillFloat(rng, ib)
@@ -632,7 +633,7 @@ func tensorProductAlgo() *Algo {
 				imap.Set(im)
 				omap.Set(om)
 				ob := halide.NewBuffer[float32](M, Out)
-				if err := pl.Realize(ob); err != nil {
+				if err := pl.RealizeContext(ctx, ob); err != nil {
 					return "", err
 				}
 				ref := make([]float64, M*Out)
@@ -744,7 +745,7 @@ func depthwiseAlgo() *Algo {
 				Vars:   map[string]halide.VarOrRVar{"x": x, "y": y, "c": c, "b": b, "r$x": r.X(), "r$y": r.Y()},
 				Out:    out,
 			}
-			inst.Run = func(p *halide.Pipeline, seed int64) (string, error) {
+			inst.Run = func(ctx context.Context, p *halide.Pipeline, seed int64) (string, error) {
 				rng := rand.New(rand.NewSource(seed))
 				ib := halide.NewBuffer[float32](W, H, C, B)
 				fillFloat(rng, ib)
@@ -753,7 +754,7 @@ func depthwiseAlgo() *Algo {
 				input.Set(ib)
 				weight.Set(wb)
 				ob := halide.NewBuffer[float32](W, H, C, B)
-				if err := p.Realize(ob); err != nil {
+				if err := p.RealizeContext(ctx, ob); err != nil {
 					return "", err
 				}
 				return compareFloat(ob, func(q []int) float64 {
@@ -827,8 +828,8 @@ func stencilAlgo() *Algo {
 				Vars:   map[string]halide.VarOrRVar{"x": x, "y": y},
 				Out:    s3,
 			}
-			inst.Run = func(p *halide.Pipeline, seed int64) (string, error) {
-				ib, out, err := runInt2D(p, in, W, H, seed)
+			inst.Run = func(ctx context.Context, p *halide.Pipeline, seed int64) (string, error) {
+				ib, out, err := runInt2D(ctx, p, in, W, H, seed)
 				if err != nil {
 					return "", err
 				}

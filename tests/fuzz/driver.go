@@ -262,7 +262,7 @@ func (d *Driver) WriteTable(w io.Writer) {
 		cl   Class
 	}
 	cols := []col{{"rejected at Lower", RejectLower}, {"rejected for size", RejectSize}, {"rejected at Realize", RejectRealize},
-		{"wrong", Wrong}, {"panics", Panic}, {"internal", Internal}, {"timeouts", Timeout}, {"ok", OK}}
+		{"wrong", Wrong}, {"panics", Panic}, {"internal", Internal}, {"timeouts", Timeout}, {"slow runs", SlowRun}, {"ok", OK}}
 	first := "algorithm"
 	if d.Make != nil {
 		first = "programs"

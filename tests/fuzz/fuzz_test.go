@@ -1,6 +1,7 @@
 package fuzz
 
 import (
+	"context"
 	"math/rand"
 	"strings"
 	"testing"
@@ -96,7 +97,7 @@ func TestReferences(t *testing.T) {
 		for k := 0; k < 3; k++ {
 			sizes := a.Sizes(rng)
 			inst := a.Build(sizes)
-			mismatch, err := inst.Run(halide.NewPipeline(inst.Out), int64(k))
+			mismatch, err := inst.Run(context.Background(), halide.NewPipeline(inst.Out), int64(k))
 			if err != nil || mismatch != "" {
 				t.Errorf("%s %v: err %v, mismatch %s", a.Name, sizes, err, mismatch)
 			}

@@ -687,16 +687,10 @@ func (g *gen) hoist(f *mfunc, cf *mfunc, st *mstage, li int) {
 // by an extent that is safe for a 3-point stencil (4, 8, 16) or not (1,
 // 2, 3 and 5 may be too small or, for a window that jumps, not safe).
 func (g *gen) fold(f *mfunc, along string) {
-	var vars []string
-	for _, dd := range f.stages[0].dims {
-		if !dd.rvar && dd.root != "" {
-			vars = append(vars, dd.root)
-		}
-	}
-	if len(vars) == 0 {
+	vars, v := g.storageVar(f)
+	if v == "" {
 		return
 	}
-	v := vars[g.rng.Intn(len(vars))]
 	for _, n := range vars {
 		if n == along && g.p(0.85) {
 			v = n
@@ -706,21 +700,30 @@ func (g *gen) fold(f *mfunc, along string) {
 	g.emit(Directive{Op: OpFoldStorage, Func: f.name, Vars: []string{v}, Ints: []int{ext}})
 }
 
-// storageSize draws AlignStorage or BoundStorage of f in one of its pure
-// vars: alignments that pad a little or a lot (33 pads rows of 32 for
-// the banks), bounds that may be too small (refused at Lower, or at run
-// time as a size the schedule cannot hold).
-func (g *gen) storageSize(f *mfunc) {
-	var vars []string
+// storageVar returns the pure vars of f that storage directives name (the
+// roots of its pure definition's loops) and one drawn of them ("" if
+// none).
+func (g *gen) storageVar(f *mfunc) (vars []string, v string) {
 	for _, dd := range f.stages[0].dims {
 		if !dd.rvar && dd.root != "" {
 			vars = append(vars, dd.root)
 		}
 	}
 	if len(vars) == 0 {
+		return nil, ""
+	}
+	return vars, vars[g.rng.Intn(len(vars))]
+}
+
+// storageSize draws AlignStorage or BoundStorage of f in one of its pure
+// vars: alignments that pad a little or a lot (33 pads rows of 32 for
+// the banks), bounds that may be too small (refused at Lower, or at run
+// time as a size the schedule cannot hold).
+func (g *gen) storageSize(f *mfunc) {
+	_, v := g.storageVar(f)
+	if v == "" {
 		return
 	}
-	v := vars[g.rng.Intn(len(vars))]
 	if g.p(0.5) {
 		g.emit(Directive{Op: OpAlignStorage, Func: f.name, Vars: []string{v}, Ints: []int{[]int{2, 3, 4, 8, 33}[g.rng.Intn(5)]}})
 		return
@@ -1007,6 +1010,12 @@ func (g *gen) kernel(f *mfunc, si int, st *mstage) {
 		if extra != "" {
 			st.dims[st.index(extra)].kind = kBlock
 		}
+	}
+	// Now and then keep a kernel's tail guards where they are.
+	if r := g.rng.Float64(); r < 0.04 {
+		g.emit(Directive{Op: OpNeverPartitionAll, Func: f.name, Stage: si})
+	} else if r < 0.1 {
+		g.emit(Directive{Op: OpNeverPartition, Func: f.name, Stage: si, Vars: []string{st.dims[g.rng.Intn(len(st.dims))].name}})
 	}
 	if g.p(0.45) {
 		g.walkInThreads(f, si, st)

@@ -1,6 +1,7 @@
 package fuzz
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -196,13 +197,12 @@ func runCase(c Case, opt Options) (res Result) {
 	}
 	inst := a.Build(c.Sizes)
 	res.Applied = inst.Apply(c.Sched)
-	p := halide.NewPipeline(inst.Out).WithOptions(halide.Options{Verify: opt.Verify})
-	if c.GPU {
-		p.WithTarget(opt.Target)
+	ctx, cancel, limit := deadline(opt)
+	defer cancel()
+	p, err := compile(ctx, c, opt, inst, &res)
+	if isCanceled(err) {
+		return lowerTimeout(res, limit, err)
 	}
-	t0 := time.Now()
-	err := p.Compile()
-	res.Lower = time.Since(t0)
 	if err != nil {
 		r := classify(err, RejectLower, res.Applied)
 		r.Lower = res.Lower
@@ -211,7 +211,10 @@ func runCase(c Case, opt Options) (res Result) {
 	if opt.Windows {
 		res.Slid, res.Folded = windows(inst.Out)
 	}
-	mismatch, err := inst.Run(p, c.Seed)
+	mismatch, err := inst.Run(ctx, p, c.Seed)
+	if isCanceled(err) {
+		return slowRun(res, limit)
+	}
 	if err != nil {
 		r := classify(err, RejectRealize, res.Applied)
 		r.Slid, r.Folded = res.Slid, res.Folded
@@ -227,6 +230,43 @@ func runCase(c Case, opt Options) (res Result) {
 		return Result{Class: Wrong, Msg: mismatch, Applied: res.Applied, Slid: res.Slid, Folded: res.Folded}
 	}
 	return Result{Class: OK, Applied: res.Applied, Slid: res.Slid, Folded: res.Folded}
+}
+
+// deadline returns the context of a case's Lower and Realize: they stop
+// at limit, before Run's (opt.Timeout, 20 s by default), so that a slow
+// case ends (nothing is left running) and says where it was: a slow
+// Lower is a Timeout (lowerTimeout: lowering must be fast), a slow
+// Realize a SlowRun (slowRun: a schedule that recomputes much on the
+// interpreter, or whose parallel loops have tiny tasks).
+func deadline(opt Options) (ctx context.Context, cancel context.CancelFunc, limit time.Duration) {
+	to := opt.Timeout
+	if to == 0 {
+		to = 20 * time.Second
+	}
+	limit = to * 8 / 10
+	ctx, cancel = context.WithTimeout(context.Background(), limit)
+	return ctx, cancel, limit
+}
+
+// compile makes the pipeline of inst for case c (on c's target) and
+// lowers it under ctx, recording the time in res.Lower.
+func compile(ctx context.Context, c Case, opt Options, inst *Instance, res *Result) (*halide.Pipeline, error) {
+	p := halide.NewPipeline(inst.Out).WithOptions(halide.Options{Verify: opt.Verify})
+	if c.GPU {
+		p.WithTarget(opt.Target)
+	}
+	t0 := time.Now()
+	err := p.CompileContext(ctx)
+	res.Lower = time.Since(t0)
+	return p, err
+}
+
+func lowerTimeout(res Result, limit time.Duration, err error) Result {
+	return Result{Class: Timeout, Code: "lower", Msg: fmt.Sprintf("Lower ran past %v: %v", limit, err), Applied: res.Applied, Lower: res.Lower}
+}
+
+func slowRun(res Result, limit time.Duration) Result {
+	return Result{Class: SlowRun, Code: "realize", Msg: fmt.Sprintf("Realize ran past %v (lowered in %v)", limit, res.Lower), Applied: res.Applied, Lower: res.Lower, Slid: res.Slid, Folded: res.Folded}
 }
 
 func classify(err error, as Class, applied Schedule) Result {

@@ -1,14 +1,12 @@
 package fuzz
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
 	"math/rand"
 	"strings"
-	"time"
 
 	"github.com/gohalide/gohalide/halide"
 )
@@ -162,23 +160,11 @@ func runProgCauses(c Case, opt Options, causes bool) (res Result) {
 	}
 	inst := p.build()
 	res.Applied = inst.Apply(c.Sched)
-	pl := halide.NewPipeline(inst.Out).WithOptions(halide.Options{Verify: opt.Verify})
-	if c.GPU {
-		pl.WithTarget(opt.Target)
-	}
-	// Lower and Realize stop at a deadline before Run's limit, so that a
-	// slow case ends (nothing is left running) and says where it was.
-	to := opt.Timeout
-	if to == 0 {
-		to = 20 * time.Second
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), to*8/10)
+	ctx, cancel, limit := deadline(opt)
 	defer cancel()
-	t0 := time.Now()
-	err := pl.CompileContext(ctx)
-	res.Lower = time.Since(t0)
+	pl, err := compile(ctx, c, opt, inst, &res)
 	if isCanceled(err) {
-		return Result{Class: Timeout, Code: "lower", Msg: fmt.Sprintf("Lower ran past %v: %v", to*8/10, err), Applied: res.Applied, Lower: res.Lower}
+		return lowerTimeout(res, limit, err)
 	}
 	if err != nil {
 		r := classify(err, RejectLower, res.Applied)
@@ -213,7 +199,7 @@ func runProgCauses(c Case, opt Options, causes bool) (res Result) {
 	}
 	if err := pl.RealizeContext(ctx, out); err != nil {
 		if isCanceled(err) {
-			return Result{Class: SlowRun, Code: "realize", Msg: fmt.Sprintf("Realize ran past %v (lowered in %v)", to*8/10, res.Lower), Applied: res.Applied, Lower: res.Lower, Slid: res.Slid, Folded: res.Folded}
+			return slowRun(res, limit)
 		}
 		r := classify(err, RejectRealize, res.Applied)
 		r.Lower, r.Slid, r.Folded = res.Lower, res.Slid, res.Folded

@@ -1,6 +1,7 @@
 package fuzz
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
@@ -17,34 +18,36 @@ type Op string
 
 // The directives the generator emits. Each is one call of the halide API.
 const (
-	OpSplit         Op = "split"
-	OpFuse          Op = "fuse"
-	OpReorder       Op = "reorder"
-	OpTile          Op = "tile"
-	OpUnroll        Op = "unroll"
-	OpVectorize     Op = "vectorize"
-	OpParallel      Op = "parallel"
-	OpGPUBlocks     Op = "gpu_blocks"
-	OpGPUThreads    Op = "gpu_threads"
-	OpGPULanes      Op = "gpu_lanes"
-	OpGPUTile       Op = "gpu_tile"
-	OpGPUTile1D     Op = "gpu_tile_1d"
-	OpAtomic        Op = "atomic"
-	OpComputeRoot   Op = "compute_root"
-	OpComputeInline Op = "compute_inline"
-	OpComputeAt     Op = "compute_at"
-	OpStoreRoot     Op = "store_root"
-	OpStoreAt       Op = "store_at"
-	OpStoreIn       Op = "store_in"
-	OpFoldStorage   Op = "fold_storage"
-	OpAlignStorage  Op = "align_storage"
-	OpBoundStorage  Op = "bound_storage"
-	OpHoistStorage  Op = "hoist_storage"
-	OpHoistRoot     Op = "hoist_storage_root"
-	OpIn            Op = "in"
-	OpCloneIn       Op = "clone_in"
-	OpSpecialize    Op = "specialize"
-	OpRFactor       Op = "rfactor"
+	OpSplit             Op = "split"
+	OpFuse              Op = "fuse"
+	OpReorder           Op = "reorder"
+	OpTile              Op = "tile"
+	OpUnroll            Op = "unroll"
+	OpVectorize         Op = "vectorize"
+	OpParallel          Op = "parallel"
+	OpGPUBlocks         Op = "gpu_blocks"
+	OpGPUThreads        Op = "gpu_threads"
+	OpGPULanes          Op = "gpu_lanes"
+	OpGPUTile           Op = "gpu_tile"
+	OpGPUTile1D         Op = "gpu_tile_1d"
+	OpAtomic            Op = "atomic"
+	OpNeverPartition    Op = "never_partition"
+	OpNeverPartitionAll Op = "never_partition_all"
+	OpComputeRoot       Op = "compute_root"
+	OpComputeInline     Op = "compute_inline"
+	OpComputeAt         Op = "compute_at"
+	OpStoreRoot         Op = "store_root"
+	OpStoreAt           Op = "store_at"
+	OpStoreIn           Op = "store_in"
+	OpFoldStorage       Op = "fold_storage"
+	OpAlignStorage      Op = "align_storage"
+	OpBoundStorage      Op = "bound_storage"
+	OpHoistStorage      Op = "hoist_storage"
+	OpHoistRoot         Op = "hoist_storage_root"
+	OpIn                Op = "in"
+	OpCloneIn           Op = "clone_in"
+	OpSpecialize        Op = "specialize"
+	OpRFactor           Op = "rfactor"
 )
 
 // NoTail means a split directive passes no tail strategy (TailAuto by
@@ -118,9 +121,9 @@ func (in *Instance) specCond(cond string) (halide.Expr, bool) {
 			}
 			p.Set(h.Sum32()%2 == 0)
 			if run := in.Run; run != nil {
-				in.Run = func(pl *halide.Pipeline, seed int64) (string, error) {
+				in.Run = func(ctx context.Context, pl *halide.Pipeline, seed int64) (string, error) {
 					p.Set(seed%2 == 0)
-					return run(pl, seed)
+					return run(ctx, pl, seed)
 				}
 			}
 		}
@@ -257,6 +260,10 @@ func (d Directive) GoString(known map[string]string) string {
 		return fmt.Sprintf("%s.GPUTile1D(%s%s%s)", stage, strings.Join(vs, ", "), ints(), tail)
 	case OpAtomic:
 		return fmt.Sprintf("%s.Atomic()", stage)
+	case OpNeverPartition:
+		return fmt.Sprintf("%s.NeverPartition(%s)", stage, strings.Join(vs, ", "))
+	case OpNeverPartitionAll:
+		return fmt.Sprintf("%s.NeverPartitionAll()", stage)
 	case OpComputeRoot:
 		return fmt.Sprintf("%s.ComputeRoot()", fn)
 	case OpComputeInline:
@@ -464,6 +471,10 @@ func (in *Instance) apply(d Directive) bool {
 		st.GPUTile1D(vs[0], vs[1], vs[2], d.Ints[0], tail...)
 	case OpAtomic:
 		st.Atomic()
+	case OpNeverPartition:
+		st.NeverPartition(vs...)
+	case OpNeverPartitionAll:
+		st.NeverPartitionAll()
 	case OpComputeRoot:
 		f.ComputeRoot()
 	case OpComputeInline:

@@ -30,6 +30,7 @@ func TestAppsCommandLine(t *testing.T) {
 		"gemm":           {"naive, v1, v2, v3, tiled_shared, tiled_shared_32x64, tiled_shared_32x32, tiled_shared_64x32, tiled_shared_64x64_k32, tiled_shared_64x64_k64, tiled_shared_64x32_v4, splitk2_64x32, splitk4_64x32, splitk4_32x32, splitk8_64x64, splitk8_64x64_v4, splitk4_64x32_v4, splitk4_128x64", "emulator, cuda"},
 		"conv2d":         {"tvm, ours", "emulator, cuda"},
 		"locallaplacian": {"manual", "emulator, cuda, cpu"},
+		"bilateralgrid":  {"halide", "emulator, cuda, cpu"},
 		"rowsum":         {"plain, block, warp", "emulator, cuda"},
 	}
 	args := []string{"build", "-o", bin + string(filepath.Separator)}
