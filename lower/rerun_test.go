@@ -76,6 +76,13 @@ func rerunCases() []namedCase {
 		namedCase{"cpu_conv1d", func() *halide.Func { return algo.NewConv1D(100, 7).Out() }},
 		namedCase{"cpu_depthwise", func() *halide.Func { return algo.NewDepthwise(1, 4, 16, 16, 3).Out() }},
 		namedCase{"cpu_conv2d", func() *halide.Func { return algo.NewConv2D(1, 4, 8, 16, 3, 1).Out() }},
+		namedCase{"gpu_rowsum_block", func() *halide.Func {
+			v := algo.NewRowSum(256, 5)
+			if err := v.GPUScheduleBlock(64, 4); err != nil {
+				panic(err) // 64 * 4 divides 256
+			}
+			return v.Out()
+		}},
 	)
 	// Random schedules (seed 8: any seed whose cases make every pass of
 	// notIdempotent change something will do (7 no longer does for
