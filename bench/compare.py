@@ -10,7 +10,7 @@ file is told apart by its content:
   - Halide 14 (a .jsonl file): bench/halide14/run.sh's JSON lines {app,
     target, median_ms, ...}, the peers of the ports of Halide's apps (their
     variants halide14_cuda and halide14_cpu);
-  - our apps (all five: tensorproduct, depthwise, conv1d, gemm, conv2d;
+  - our apps (tensorproduct, depthwise, conv1d, gemm, conv2d, rowsum, ...;
     apps/internal/appkit's one schema): a list of Results {app, schedule,
     size, target, timing, gbps, tflops, floor_fraction, check, ...}.
 
@@ -36,6 +36,7 @@ time (>1: we are faster); target: whether the project's target is met
   tensorproduct 8427          >= 4x faster than PyTorch gather/bmm/scatter,
                               the faster of its bmm and per-offset-loop forms
   conv2d 256x256x14x14->512   ours (HWCN) under 4 ms
+  rowsum 8192x8192            ours at most 106 us (>= 85% of the memory floor)
 Anything missing prints "-".
 
 Options:

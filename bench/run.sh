@@ -54,7 +54,7 @@ with_timeout() {
 }
 
 # The apps, as bench/workloads.py's APPS lists them.
-APPS=${APPS:-"tensorproduct depthwise conv1d gemm conv2d bilateralgrid locallaplacian camerapipe"}
+APPS=${APPS:-"tensorproduct depthwise conv1d gemm conv2d bilateralgrid locallaplacian camerapipe rowsum"}
 
 summary=()
 for app in $APPS; do

@@ -24,6 +24,8 @@ The PyTorch way of each workload:
   conv2d      F.conv2d(x, w, padding=1), x [256,256,14,14], w [512,256,3,3],
               NCHW and channels_last (our app's layout is HWCN, which
               PyTorch does not have).
+  rowsum      torch.sum(x, dim=1), x [8192, 8192] (our app sums each row of a
+              W x H array stored x fastest: the same memory).
   tensorproduct  input [100000, 64], weight [27, 64, 64], imap and omap
               [27, 33333] int64 uniform in [0, 100000):
               gather_bmm_scatter:     g = input[imap] ([27, 33333, 64]);
@@ -190,6 +192,10 @@ def make_variants(torch, F, w, dev):
                                             want, tol, result=out)
             del want
         return variants
+    if app == "rowsum":
+        H, W = p["H"], p["W"]
+        x = uniform(torch, (H, W), dev)
+        return {"torch.sum": lambda: torch.sum(x, dim=1)}
     raise ValueError("unknown app " + app)
 
 

@@ -690,3 +690,16 @@ func (cudaDialect) Reinterpret(from, to ir.Type, x string) string {
 	}
 	panic(emitError{emitErr("", "CUDA cannot reinterpret %v as %v", from, to)})
 }
+
+// ShuffleDown is __shfl_down_sync with the full mask: every lane of the
+// warp takes part (lowering never puts a shuffle under a thread-dependent
+// condition; the lanes past a partial warp's end are not read). The
+// intrinsic has int, unsigned, long long, unsigned long long, float and
+// double forms; narrower integers and bools go through int.
+func (cudaDialect) ShuffleDown(ct, x string, delta int64) string {
+	switch ct {
+	case "int", "unsigned int", "long long", "unsigned long long", "float", "double":
+		return fmt.Sprintf("__shfl_down_sync(0xffffffffu, %s, %d)", x, delta)
+	}
+	return fmt.Sprintf("(%s)__shfl_down_sync(0xffffffffu, (int)(%s), %d)", ct, x, delta)
+}

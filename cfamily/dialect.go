@@ -70,4 +70,9 @@ type Dialect interface {
 	// as type to: one of them a float type, the other an integer type of
 	// the same width (ir.CanReinterpret).
 	Reinterpret(from, to ir.Type, x string) string
+	// ShuffleDown spells a warp shuffle (ir.IntrinsicShuffleDown) of x, a
+	// C expression of C type ct, from the lane delta lanes up, with every
+	// lane of the warp taking part; "" when the dialect has none (a
+	// shuffle is then an emission error).
+	ShuffleDown(ct, x string, delta int64) string
 }

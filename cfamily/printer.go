@@ -836,7 +836,7 @@ func (e *printer) call(x *ir.Call) (string, int) {
 		ir.IntrinsicSinh: 1, ir.IntrinsicCosh: 1, ir.IntrinsicTanh: 1, ir.IntrinsicAtan2: 2,
 		ir.IntrinsicIsNaN: 1, ir.IntrinsicIsInf: 1, ir.IntrinsicIsFinite: 1,
 		ir.IntrinsicPopcount: 1, ir.IntrinsicCountLeadingZeros: 1, ir.IntrinsicCountTrailingZeros: 1,
-		ir.IntrinsicReinterpret: 1,
+		ir.IntrinsicReinterpret: 1, ir.IntrinsicShuffleDown: 2,
 	}
 	n, ok := nargs[x.Name]
 	if !ok {
@@ -863,6 +863,16 @@ func (e *printer) call(x *ir.Call) (string, int) {
 		}
 		fn := map[string]string{ir.IntrinsicIsNaN: "isnan", ir.IntrinsicIsInf: "isinf", ir.IntrinsicIsFinite: "isfinite"}[x.Name]
 		return e.cast("(bool)"+fn+"("+e.top(a0)+")", cPrecUnary, ir.Bool, x.T)
+	case ir.IntrinsicShuffleDown:
+		delta, ok := ir.AsInt(x.Args[1])
+		if !ok || a0.Type() != x.T || x.T.IsHalf() {
+			e.fail("%s of %v by %s: the lane offset must be a constant and the value of the call's type, not a 16-bit float", x.Name, a0.Type(), ir.ExprString(x.Args[1]))
+		}
+		sh := e.m.d.ShuffleDown(cType(x.T), e.top(a0), delta)
+		if sh == "" {
+			e.fail("%s has no warp shuffles", e.m.d.Name())
+		}
+		return sh, cPrecPostfix
 	case ir.IntrinsicReinterpret:
 		from := a0.Type()
 		if !ir.CanReinterpret(from, x.T) {

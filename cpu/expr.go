@@ -361,6 +361,8 @@ func (c *compiler) call(e *ir.Call) value {
 	switch e.Name {
 	case ir.IntrinsicMaxOver:
 		return c.maxOver(e)
+	case ir.IntrinsicShuffleDown:
+		return c.shuffle(e)
 	case ir.IntrinsicLikely, ir.IntrinsicUnsafePromiseClamped:
 		return c.convert(c.expr(e.Args[0]), e.T)
 	case ir.IntrinsicPromiseClamped:

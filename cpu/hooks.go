@@ -30,6 +30,12 @@ type Options struct {
 	// returns when the thread may go on. Without it, compiling a Barrier
 	// fails.
 	Barrier func(ctx any, b *ir.Barrier) error
+	// Shuffle is called when a kernel thread evaluates a warp shuffle
+	// (ir.IntrinsicShuffleDown) with the thread's value (as an int64 for
+	// integer and bool types, a float64 for floats) and returns the
+	// value of the thread the shuffle reads, once every thread of the
+	// warp has given its own. Without it, compiling a shuffle fails.
+	Shuffle func(ctx any, call *ir.Call, i int64, f float64) (int64, float64, error)
 	// Watch is called at compile time once per buffer (external or
 	// allocated) of the statement; it returns ok to have every Load and
 	// Store of the buffer reported to Access with the given id.
@@ -221,4 +227,36 @@ func goScalar(t ir.Type) func(int64, float64) any {
 		return f
 	}
 	return elements[ir.Float64].scalar
+}
+
+// shuffle compiles a warp shuffle: the hook exchanges the value with the
+// other threads of the warp.
+func (c *compiler) shuffle(e *ir.Call) value {
+	if c.opts.Shuffle == nil {
+		c.fail("%s outside a kernel: warp shuffles need a GPU target (the emulator, emulator.Emulator)", e.Name)
+	}
+	hook := c.opts.Shuffle
+	x := c.expr(e.Args[0])
+	if x.t != e.T {
+		c.fail("operand of %s has type %v, the call %v", e.Name, x.t, e.T)
+	}
+	if _, ok := ir.AsInt(e.Args[1]); !ok {
+		c.fail("the lane offset of %s is not a constant", e.Name)
+	}
+	if x.t.IsFloat() {
+		return floatValue(e.T, func(f *frame) float64 {
+			_, r, err := hook(f.ctx, e, 0, x.f(f))
+			if err != nil {
+				panic(hookError{err})
+			}
+			return r
+		})
+	}
+	return intValue(e.T, func(f *frame) int64 {
+		r, _, err := hook(f.ctx, e, x.i(f), 0)
+		if err != nil {
+			panic(hookError{err})
+		}
+		return r
+	})
 }

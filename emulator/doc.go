@@ -17,7 +17,10 @@
 // which are constants or expressions over scalar arguments (dynamic shared
 // memory). Other allocations in the body are per thread. An *ir.Barrier is
 // __syncthreads(): every thread of the block reaches the same barrier before
-// any goes on. Atomic stores are atomic read-modify-writes.
+// any goes on. Atomic stores are atomic read-modify-writes. A warp shuffle
+// (ir.IntrinsicShuffleDown) reads another lane's value at the same
+// program point: a warp is 32 threads of consecutive linear index (x
+// fastest), and every thread of a warp evaluates the shuffle together.
 //
 // # The emulator
 //
@@ -64,6 +67,11 @@
 //     block has written since the allocation;
 //   - DivergentBarrier: threads wait at a barrier that others do not reach
 //     (they end, or wait at another barrier);
+//   - DivergentShuffle: a thread evaluates a warp shuffle that another
+//     thread of its warp does not reach with it (it ends, waits at a
+//     barrier or at another shuffle). A thread stops at a shuffle as at a
+//     barrier; when every thread of its warp has, each reads the value of
+//     the thread delta lanes up (its own past the warp's last thread);
 //   - BadLaunch: launch dimensions or shared memory over the device limits
 //     (1024 threads per block, 48 KiB static and 227 KiB in all of shared
 //     memory per block), missing or mistyped arguments;

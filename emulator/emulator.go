@@ -97,6 +97,10 @@ const (
 	// AllocationTooLarge: an allocation of a thread or of the block's
 	// shared memory needs more bytes than the cpu.Env allows.
 	AllocationTooLarge
+	// DivergentShuffle: a thread of a warp evaluates a warp shuffle that
+	// another thread of its warp does not reach with it (it ended, waits
+	// at a barrier or at another shuffle).
+	DivergentShuffle
 )
 
 func (k ErrorKind) String() string {
@@ -121,6 +125,8 @@ func (k ErrorKind) String() string {
 		return "SharedReuse"
 	case Canceled:
 		return "Canceled"
+	case DivergentShuffle:
+		return "DivergentShuffle"
 	case AllocationTooLarge:
 		return "AllocationTooLarge"
 	}
@@ -399,8 +405,11 @@ func emuCompileKernel(k *ir.Kernel, trace func(fn string, coords []int64, value 
 		}
 		return true
 	}, nil)
+	// Threads meet at warp shuffles as at barriers (each yields there).
+	kc.hasBarrier = kc.hasBarrier || ir.HasShuffle(body)
 	opts := cpu.Options{
 		Barrier: emuBarrier,
+		Shuffle: emuShuffle,
 		Watch: func(buf string) (int, bool) {
 			id, ok := ids[buf]
 			return id, ok
@@ -532,15 +541,20 @@ type emuCell struct {
 }
 
 type emuThread struct {
-	l     *emuLaunch
-	n     int32 // linear index in the block
-	id    [3]int
-	at    *ir.Barrier // the barrier it stopped at in the current phase
-	done  bool        // it ended
-	err   error       // the error it ended with
-	next  func() (*ir.Barrier, bool)
-	stop  func()
-	yield func(*ir.Barrier) bool
+	l  *emuLaunch
+	n  int32 // linear index in the block
+	id [3]int
+	at *ir.Barrier // the barrier it stopped at in the current phase
+	// shfl is the warp shuffle the thread waits at (at is emuShuffleAt),
+	// with the thread's value; res is the value it reads there.
+	shfl      *ir.Call
+	shI, resI int64
+	shF, resF float64
+	done      bool  // it ended
+	err       error // the error it ended with
+	next      func() (*ir.Barrier, bool)
+	stop      func()
+	yield     func(*ir.Barrier) bool
 	// runner runs the body for this thread in a kernel with barriers.
 	runner *emuRunner
 }
@@ -751,8 +765,15 @@ func (l *emuLaunch) runBlock(id [3]int) error {
 	for _, t := range l.threads {
 		t.done, t.err = false, nil
 	}
+	shuffles := false // resume only the threads at a warp shuffle
 	for {
 		for _, t := range l.threads {
+			if shuffles {
+				if t.shfl == nil {
+					continue
+				}
+				t.shfl = nil
+			}
 			if l.phase == 0 {
 				if t.next == nil {
 					t.next, t.stop = iter.Pull(t.run)
@@ -775,6 +796,13 @@ func (l *emuLaunch) runBlock(id [3]int) error {
 				}
 			}
 			t.at = at
+		}
+		if shuffles = l.anyShuffle(); shuffles {
+			if err := l.exchange(); err != nil {
+				l.stopThreads()
+				return err
+			}
+			continue
 		}
 		var waiting, ended, other *emuThread
 		for _, t := range l.threads {
@@ -1156,4 +1184,76 @@ func emuAddRole(ids *[2]int32, me int32) {
 	default:
 		ids[1] = me
 	}
+}
+
+// emuShuffleAt is what a thread's coroutine yields at a warp shuffle.
+var emuShuffleAt = &ir.Barrier{Reason: "warp shuffle"}
+
+// emuShuffle is the cpu.Options.Shuffle hook: the thread leaves its value
+// and waits until every thread of its warp has left one (exchange).
+func emuShuffle(ctx any, call *ir.Call, i int64, f float64) (int64, float64, error) {
+	t, ok := ctx.(*emuThread)
+	if !ok || t.yield == nil {
+		return 0, 0, errors.New("gpu emulator: warp shuffle evaluated outside a thread of a block")
+	}
+	t.shfl, t.shI, t.shF = call, i, f
+	if !t.yield(emuShuffleAt) {
+		return 0, 0, errEmuAbort
+	}
+	return t.resI, t.resF, nil
+}
+
+// anyShuffle reports whether a thread of the block waits at a shuffle.
+func (l *emuLaunch) anyShuffle() bool {
+	for _, t := range l.threads {
+		if t.shfl != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// exchange gives each thread waiting at a warp shuffle the value it reads:
+// that of the thread delta lanes up in its warp (lanes are linear indexes
+// mod 32), or its own past the warp's last thread. Every thread of a warp
+// where one waits must wait at the same shuffle.
+func (l *emuLaunch) exchange() error {
+	n := len(l.threads)
+	for w := 0; w*ir.WarpSize < n; w++ {
+		warp := l.threads[w*ir.WarpSize : min(n, (w+1)*ir.WarpSize)]
+		var at *emuThread
+		for _, t := range warp {
+			if t.shfl != nil {
+				at = t
+				break
+			}
+		}
+		if at == nil {
+			continue
+		}
+		for _, t := range warp {
+			if t.shfl == at.shfl {
+				continue
+			}
+			what := "ended"
+			switch {
+			case t.shfl != nil:
+				what = "waits at another warp shuffle " + ir.ExprString(t.shfl)
+			case !t.done:
+				what = "waits at barrier " + emuBarrierName(t.at)
+			}
+			return &EmulatorError{Kind: DivergentShuffle, Kernel: l.kc.k.Name, Block: l.blockID, Thread: t.id,
+				Msg: fmt.Sprintf("gpu emulator: kernel %s, block %s: thread %s of warp %d waits at warp shuffle %s, but thread %s of the same warp %s (every thread of a warp must reach a shuffle together)",
+					l.kc.k.Name, emuDim3(l.blockID), emuDim3(at.id), w, ir.ExprString(at.shfl), emuDim3(t.id), what)}
+		}
+		delta, _ := ir.AsInt(at.shfl.Args[1])
+		for i, t := range warp {
+			src := t
+			if j := i + int(delta); j < len(warp) {
+				src = warp[j]
+			}
+			t.resI, t.resF = src.shI, src.shF
+		}
+	}
+	return nil
 }

@@ -205,6 +205,7 @@ var intrinsicArgs = map[string]int{
 	IntrinsicIsNaN: 1, IntrinsicIsInf: 1, IntrinsicIsFinite: 1,
 	IntrinsicPopcount: 1, IntrinsicCountLeadingZeros: 1, IntrinsicCountTrailingZeros: 1,
 	IntrinsicReinterpret: 1,
+	IntrinsicShuffleDown: 2,
 }
 
 // CheckLoweredCall returns why an executor cannot evaluate the call e of a

@@ -280,6 +280,11 @@ type Dim struct {
 	// just inside the stage's innermost GPU thread loop and unrolls it, so
 	// each thread does the work of several virtual threads, interleaved.
 	VThread bool
+	// Lanes marks a GPU thread loop whose iterations are the lanes of one
+	// warp (Halide's gpu_lanes): thread dimension x, at most 32
+	// iterations, in a block at most 32 threads wide in x. Kind is
+	// GPUThread; lanes count as threads of the block.
+	Lanes bool
 	// NeverPartition keeps the tail guards of the splits that made this
 	// loop (and of the splits of it) inside the loop's steady state:
 	// gpu_partition does not make a copy of a kernel without them

@@ -51,6 +51,9 @@
 //	gpu_block_size         decide each kernel's block size and the thread dimension of each thread loop
 //	gpu_cooperative        deal the production of a shared Func out to the block's threads
 //	gpu_barriers           barriers between the block's threads where they share data
+//	gpu_thread_reduce      an associative update whose RVar loop is a thread or lanes loop becomes an
+//	                       all-reduce (warp shuffles, then the warps through shared memory); lanes loops are
+//	                       checked
 //	gpu_thread_loops       thread loops to SPMD lets and guards, guards pushed off barriers
 //	gpu_kernels            extract kernels: grid, block, shared allocations at the top, arguments
 //	gpu_shared_reuse       one static shared pool per kernel; Funcs whose lifetimes do not overlap share bytes

@@ -13,7 +13,7 @@ package lower
 // bounds may not depend on the thread: that is an error.
 //
 // Before: gpu_barriers, gpu_block_size (the block and each loop's thread
-// dimension). After: no GPUThread loops.
+// dimension), gpu_thread_reduce (its warp shuffles are collective). After: no GPUThread loops.
 
 import (
 	"fmt"
@@ -276,12 +276,14 @@ func (c *spmd) guard(cond ir.Expr, s ir.Stmt) ir.Stmt {
 }
 
 // collective reports whether every thread of the block must run s: it
-// contains a barrier or a cooperative production (gpu_cooperative).
+// contains a barrier, a warp shuffle or a cooperative production (gpu_cooperative).
 func (c *spmd) collective(s ir.Stmt) bool {
 	return ir.ContainsStmt(s, func(x ir.Stmt) bool {
 		switch x := x.(type) {
 		case *ir.Barrier:
 			return true
+		case *ir.LetStmt:
+			return ir.IsShuffle(x.Value) // a warp shuffle (gpu_thread_reduce)
 		case *ir.For:
 			return c.shares.is(x.Name)
 		}

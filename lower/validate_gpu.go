@@ -25,7 +25,8 @@ func validateGPU(st *State) error {
 			}
 		}
 	}
-	return walkGPU(st.Stmt, nil)
+	_, lanes := reduceLoops(st)
+	return walkGPU(st.Stmt, &gpuCtx{lanes: lanes})
 }
 
 func validateStageGPU(f *ir.Function, si int, d *ir.Definition) error {
@@ -75,6 +76,8 @@ type gpuCtx struct {
 	// between is set when something other than a block loop (a serial loop
 	// or a production) separates the point from the innermost block loop.
 	between bool
+	// lanes are the lanes loops (GPULanes), by name, with their Func.
+	lanes map[string]string
 }
 
 func walkGPU(s ir.Stmt, ctx *gpuCtx) error {
@@ -135,6 +138,10 @@ func checkGPULoop(l *ir.For, ctx *gpuCtx) error {
 				WithLegal("drop parallel on %s (it is for CPU loops, outside kernels), or make it a GPU thread loop", l.Name)
 		}
 	case ir.GPUThread:
+		if ctx != nil && ctx.lanes[l.Name] != "" && len(blocks) == 0 {
+			return ir.Errorf(ir.ErrSchedule, fn, "gpu_lanes", "the lanes loop %s has no enclosing block loop; lanes are threads of a warp of a block", l.Name).
+				WithLegal("mark an outer loop of %s with gpu_blocks, or compute %s inside another Func's block loops", fn, fn)
+		}
 		if len(blocks) == 0 {
 			return ir.Errorf(ir.ErrSchedule, fn, "gpu_threads", "the thread loop %s has no enclosing block loop", l.Name).
 				WithLegal("mark an outer loop of %s with gpu_blocks, or compute %s inside another Func's block loops", fn, fn)

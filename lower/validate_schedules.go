@@ -242,6 +242,9 @@ func checkRVarLoops(f *ir.Function, si int, d *ir.Definition) error {
 		if d.Schedule.Atomic && readsOnlyOwnPoint(f, d) {
 			continue
 		}
+		if dim.Kind == ir.GPUThread && threadReducible(f, d, dim.Name) {
+			continue // an all-reduce across the threads (gpu_thread_reduce.go)
+		}
 		if d.Schedule.Atomic {
 			return ir.Errorf(ir.ErrSchedule, f.Name, directive, "marking the RVar loop %s of stage %d of %s %s may change the meaning of the update even with Atomic(): atomic stores keep each read-modify-write of one point whole, but the update reads points of %s other than the one it writes, which other iterations may be writing", dim.Name, si, f.Name, dim.Kind, f.Name).
 				WithLegal("run a pure var in parallel, or keep the RVar loops serial")

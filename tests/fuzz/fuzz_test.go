@@ -150,7 +150,7 @@ func TestCoverage(t *testing.T) {
 		}
 	}
 	want := []string{string(OpSplit), string(OpFuse), string(OpReorder), string(OpTile), string(OpUnroll),
-		string(OpVectorize), string(OpParallel), string(OpGPUBlocks), string(OpGPUThreads), string(OpGPUTile),
+		string(OpVectorize), string(OpParallel), string(OpGPUBlocks), string(OpGPUThreads), string(OpGPULanes), string(OpGPUTile),
 		string(OpGPUTile1D), string(OpAtomic), string(OpGPUSingleThread), string(OpComputeWith), string(OpComputeRoot), string(OpComputeInline), string(OpComputeAt),
 		string(OpStoreRoot), string(OpStoreAt), string(OpStoreIn), string(OpIn), string(OpFoldStorage),
 		string(OpHoistStorage), string(OpHoistRoot), string(OpRFactor),

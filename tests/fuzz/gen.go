@@ -2,6 +2,7 @@ package fuzz
 
 import (
 	"fmt"
+	"hash/fnv"
 	"math/rand"
 	"sort"
 	"strings"
@@ -1015,6 +1016,9 @@ func (g *gen) pick(a []int) int { return a[g.rng.Intn(len(a))] }
 // outside thread loops, made from its pure loops (or, for a scatter, from
 // its RVar loops with Atomic).
 func (g *gen) kernel(f *mfunc, si int, st *mstage) {
+	if st.assoc && !st.scatter && g.coin(pAllReduce) && g.allReduce(f, si, st) {
+		return
+	}
 	pure := st.serial(false)
 	rv := st.serial(true)
 	useR := len(pure) == 0 || (st.scatter && g.p(0.4))
@@ -1101,6 +1105,58 @@ func (g *gen) kernel(f *mfunc, si int, st *mstage) {
 	if g.p(0.45) {
 		g.walkInThreads(f, si, st)
 	}
+}
+
+// pAllReduce is the share of associative updates computed on the host
+// that the generator makes an all-reduce across a block's threads.
+const pAllReduce = 0.6
+
+// coin reports true with probability p, drawn from the schedule drawn so
+// far rather than from g.rng: a case that does not draw an all-reduce is
+// the case the generator drew before it could (the fuzzers' seeds and
+// the quick tests keep their schedules).
+func (g *gen) coin(p float64) bool {
+	h := fnv.New64a()
+	for _, d := range g.s {
+		fmt.Fprint(h, d.Op, d.Func, d.Stage, d.Vars, d.Ints, d.Tail, ";")
+	}
+	return rand.New(rand.NewSource(int64(h.Sum64()))).Float64() < p
+}
+
+// allReduce makes an associative update a kernel whose thread loop is an
+// RVar (lowered to an all-reduce: warp shuffles, then shared memory): a
+// pure loop is the block loop, an RVar loop is split (GuardWithIf, a
+// factor that often is not a multiple of 32) and its inner part runs on
+// the threads, or on the lanes of a warp (GPULanes) when it is at most 32;
+// sometimes the outer part runs inside the threads (each thread sums a
+// strided slice). It reports whether it drew one.
+func (g *gen) allReduce(f *mfunc, si int, st *mstage) bool {
+	pure, rv := st.serial(false), st.serial(true)
+	if len(pure) == 0 || len(rv) == 0 {
+		return false
+	}
+	b := st.dims[g.pick(pure)].name
+	a := rv[0]
+	if g.p(0.3) {
+		a = g.pick(rv)
+	}
+	fx := []int{3, 8, 20, 32, 32, 64, 100}[g.rng.Intn(7)]
+	ro, ri := g.split(f, si, st, a, fx, int(halide.GuardWithIf))
+	order := []string{ri, ro, b}
+	if g.p(0.5) {
+		order = []string{ro, ri, b}
+	}
+	g.emit(Directive{Op: OpReorder, Func: f.name, Stage: si, Vars: order})
+	st.reorder(order)
+	g.emit(Directive{Op: OpGPUBlocks, Func: f.name, Stage: si, Vars: []string{b}})
+	if fx <= 32 && g.p(0.5) {
+		g.emit(Directive{Op: OpGPULanes, Func: f.name, Stage: si, Vars: []string{ri}})
+	} else {
+		g.emit(Directive{Op: OpGPUThreads, Func: f.name, Stage: si, Vars: []string{ri}})
+	}
+	st.dims[st.index(b)].kind = kBlock
+	st.dims[st.index(ri)].kind = kThread
+	return true
 }
 
 // walkInThreads moves the serial pure loop just outside a stage's GPU

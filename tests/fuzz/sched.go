@@ -27,6 +27,7 @@ const (
 	OpParallel   Op = "parallel"
 	OpGPUBlocks  Op = "gpu_blocks"
 	OpGPUThreads Op = "gpu_threads"
+	OpGPULanes   Op = "gpu_lanes"
 	OpGPUTile    Op = "gpu_tile"
 	OpGPUTile1D  Op = "gpu_tile_1d"
 	OpAtomic     Op = "atomic"
@@ -256,6 +257,8 @@ func (d Directive) GoString(known map[string]string) string {
 			return fmt.Sprintf("%s.%sTail(%s%s%s)", stage, name, vs[0], ints(), tail)
 		}
 		return fmt.Sprintf("%s.%s(%s%s)", stage, name, vs[0], ints())
+	case OpGPULanes:
+		return fmt.Sprintf("%s.GPULanes(%s)", stage, vs[0])
 	case OpGPUTile:
 		return fmt.Sprintf("%s.GPUTile(%s%s%s)", stage, strings.Join(vs, ", "), ints(), tail)
 	case OpGPUTile1D:
@@ -469,6 +472,8 @@ func (in *Instance) apply(d Directive) bool {
 		st.GPUBlocks(vs...)
 	case OpGPUThreads:
 		st.GPUThreads(vs...)
+	case OpGPULanes:
+		st.GPULanes(vs[0])
 	case OpGPUTile:
 		st.GPUTile(vs[0], vs[1], vs[2], vs[3], vs[4], vs[5], d.Ints[0], d.Ints[1], tail...)
 	case OpGPUTile1D:

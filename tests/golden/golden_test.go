@@ -7,7 +7,8 @@
 //
 // Each file is in txtar format: a comment (what the pipeline is) followed by
 // the sections "loopnest" (Pipeline.LoopNest) and "stmt" (the lowered
-// statement, fmt.Sprint of Pipeline.Lower's result). Every pipeline is also
+// statement, fmt.Sprint of Pipeline.Lower's result), and for a GPU
+// pipeline "cuda" (the CUDA source of its kernels, Lowered.CUDA). Every pipeline is also
 // realized once and checked against a plain-Go reference, so that a golden
 // file never records a schedule that computes wrong values.
 package golden
@@ -17,6 +18,7 @@ import (
 	"flag"
 	"fmt"
 	"math"
+	"math/rand"
 	"os"
 	"path/filepath"
 	"strings"
@@ -24,6 +26,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/gohalide/gohalide/apps/algo"
 	"github.com/gohalide/gohalide/halide"
 )
 
@@ -124,15 +127,18 @@ type golden struct {
 	name    string
 	comment string
 	build   func() (*halide.Func, func(t *testing.T, p *halide.Pipeline))
+	// cuda adds the section "cuda".
+	cuda bool
 }
 
 var goldens = []golden{
-	{"blur_guard", "2-D blur; blur_x computed at blur_y's y.yo; y split by 8 with GuardWithIf.", blurPipeline(halide.GuardWithIf)},
-	{"blur_shift", "2-D blur; blur_x computed at blur_y's y.yo; y split by 8 with ShiftInwards.", blurPipeline(halide.ShiftInwards)},
-	{"tiled_unroll", "Tiled 8x2 schedule, yi unrolled, a compute_root producer.", tiledUnroll},
-	{"reduction_split_rvar", "Column sums over an RDom of Param extent; the RVar split by 4 (tail guarded) and made outermost.", reductionSplitRVar},
-	{"tensor_product_a", "Tensor product (gather, product, scatter) with schedule A of Halide issue #8427 on the CPU:\nparallel loops for the GPU blocks, serial loops for the GPU threads, GatherWeight at Product's c1 in Stack.", tensorProductA},
-	{"depthwise", "Depthwise 3x3 convolution with ConstantExterior padding and an inline Sum; tiled 4x4, c and b fused and parallel.", depthwise},
+	{"blur_guard", "2-D blur; blur_x computed at blur_y's y.yo; y split by 8 with GuardWithIf.", blurPipeline(halide.GuardWithIf), false},
+	{"blur_shift", "2-D blur; blur_x computed at blur_y's y.yo; y split by 8 with ShiftInwards.", blurPipeline(halide.ShiftInwards), false},
+	{"tiled_unroll", "Tiled 8x2 schedule, yi unrolled, a compute_root producer.", tiledUnroll, false},
+	{"reduction_split_rvar", "Column sums over an RDom of Param extent; the RVar split by 4 (tail guarded) and made outermost.", reductionSplitRVar, false},
+	{"tensor_product_a", "Tensor product (gather, product, scatter) with schedule A of Halide issue #8427 on the CPU:\nparallel loops for the GPU blocks, serial loops for the GPU threads, GatherWeight at Product's c1 in Stack.", tensorProductA, false},
+	{"depthwise", "Depthwise 3x3 convolution with ConstantExterior padding and an inline Sum; tiled 4x4, c and b fused and parallel.", depthwise, false},
+	{"rowsum_block", "Row sums of a 2048 x 37 float32 array (apps/rowsum's block schedule): rfactor + GPUThreads on the RVar,\n256 threads per row, float4 loads; the update is an all-reduce (warp shuffles, a shared slot per warp).", rowSumBlock, true},
 }
 
 func TestGolden(t *testing.T) {
@@ -148,6 +154,13 @@ func TestGolden(t *testing.T) {
 				{"loopnest", l.LoopNest},
 				{"stmt", fmt.Sprint(l)},
 			}}
+			if g.cuda {
+				src, err := l.CUDA()
+				if err != nil {
+					t.Fatal(err)
+				}
+				got.files = append(got.files, section{"cuda", src})
+			}
 			path := filepath.Join("testdata", g.name+".txtar")
 			if *update {
 				if err := os.WriteFile(path, got.format(), 0o644); err != nil {
@@ -416,6 +429,23 @@ func depthwise() (*halide.Func, func(*testing.T, *halide.Pipeline)) {
 					}
 				}
 			}
+		}
+	}
+}
+
+func rowSumBlock() (*halide.Func, func(*testing.T, *halide.Pipeline)) {
+	v := algo.NewRowSum(2048, 37)
+	if err := v.GPUScheduleBlock(256, 4); err != nil {
+		panic(err) // 256 * 4 divides 2048
+	}
+	return v.Out(), func(t *testing.T, p *halide.Pipeline) {
+		v.Inputs(rand.New(rand.NewSource(3)))
+		out, err := v.Run(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := v.Check(out); err != nil {
+			t.Fatal(err)
 		}
 	}
 }

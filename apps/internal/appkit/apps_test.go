@@ -32,6 +32,7 @@ func TestAppsCommandLine(t *testing.T) {
 		"locallaplacian": {"manual", "emulator, cuda, cpu"},
 		"bilateralgrid":  {"halide", "emulator, cuda, cpu"},
 		"camerapipe":     {"halide", "emulator, cuda, cpu"},
+		"rowsum":         {"plain, block, warp", "emulator, cuda"},
 	}
 	args := []string{"build", "-o", bin + string(filepath.Separator)}
 	for app := range apps {
