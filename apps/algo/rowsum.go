@@ -100,16 +100,21 @@ func (v *RowSum) Reference() *halide.Buffer[float64] {
 	return ref
 }
 
-// Check compares out with Reference (see Tol). A row of W values in
-// [-1, 1] summed in float32 in any order is within W * 2^-24 of its
-// magnitude sum (at most W) of the float64 sum: 5e-4 at W = 8192 in the
-// worst case, about 1e-5 for the tree the schedules use; Tol is relative
-// to max(1, |sum|).
+// Check compares out with Reference within 3 * W * 2^-24 relative to
+// max(1, |sum|) (1.5e-3 at W = 8192, not Tol). A row of W values uniform
+// in [-1, 1] summed in float32 one value at a time (the plain schedule)
+// gathers rounding errors like a random walk over partial sums of size
+// about sqrt(W): the error's standard deviation is about
+// 2^-24 * W / sqrt(6), so the tolerance is over 7 of them, and none of
+// the 8192 rows fails by chance (at Tol, 1e-4, one row of 8192 did on
+// the H100: 1.9e-4). The tree of the block and warp schedules is far
+// more accurate (1e-5 measured); a missed or doubled value is off by its
+// own size, about 0.5 on average.
 func (v *RowSum) Check(out halide.BufferRef) (float64, error) {
 	if v.inBuf == nil {
 		return 0, ErrNoInputs
 	}
-	return compare(v.Name(), out, v.Reference())
+	return compareTol(v.Name(), out, v.Reference(), 3*float64(v.W)*0x1p-24)
 }
 
 // GPUSchedulePlain is the contrast: one thread per row, blocks of 128
