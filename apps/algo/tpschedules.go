@@ -20,17 +20,25 @@ var IssueFactors = TPFactors{PBlock: 128, P0: 4, MBlock: 32, C0: 16}
 // over (m, r.y) of the scatter, threads over (m1, p1), r.x a serial outer
 // loop.
 func (t *TensorProduct) scheduleOutput(f TPFactors) {
+	t.Output.Parallel(t.Ov)
+	t.tileScatter(f).Parallel(t.R.Y())
+}
+
+// tileScatter splits the scatter (atomic, because pairs collide) into the
+// issue's tiles, for the CPU and GPU forms alike: MBlock output channels
+// (m) x PBlock pairs (r.y), each of m1 channels x p1 pairs (the threads'
+// loops) with P0 serial pairs p0 (and m0, of 1) inside, r.x outermost.
+// The caller binds the loops.
+func (t *TensorProduct) tileScatter(f TPFactors) *halide.Stage {
 	ry := t.R.Y()
 	p1, p0 := halide.NewRVar("p1"), halide.NewRVar("p0")
 	m1, m0 := halide.NewVar("m1"), halide.NewVar("m0")
-	t.Output.Parallel(t.Ov)
-	t.Output.Update(0).Atomic().
+	return t.Output.Update(0).Atomic().
 		Split(ry, ry, p1, f.PBlock, halide.GuardWithIf).
 		Split(p1, p1, p0, f.P0, halide.GuardWithIf).
 		Split(t.Mv, t.Mv, m1, f.MBlock, halide.GuardWithIf).
 		Split(m1, m1, m0, 1).
-		Reorder(p0, m0, m1, p1, t.Mv, ry, t.R.X()).
-		Parallel(ry)
+		Reorder(p0, m0, m1, p1, t.Mv, ry, t.R.X())
 }
 
 // scheduleProductAtThread computes Product per (m1, p1) thread, its
@@ -77,20 +85,12 @@ func (t *TensorProduct) ScheduleC(f TPFactors) {
 // output point with a thread per channel; the scatter with blocks over
 // (m, r.y) and threads over (m1, p1), atomic because pairs collide.
 func (t *TensorProduct) gpuOutput(f TPFactors) {
-	ry := t.R.Y()
-	p1, p0 := halide.NewRVar("p1"), halide.NewRVar("p0")
-	m1, m0 := halide.NewVar("m1"), halide.NewVar("m0")
 	// A thread per output channel: the block size is the output's
 	// channel count, known at launch.
 	t.Output.GPUBlocks(t.Ov).GPUThreads(t.Mv)
-	t.Output.Update(0).Atomic().
-		Split(ry, ry, p1, f.PBlock, halide.GuardWithIf).
-		Split(p1, p1, p0, f.P0, halide.GuardWithIf).
-		Split(t.Mv, t.Mv, m1, f.MBlock, halide.GuardWithIf).
-		Split(m1, m1, m0, 1).
-		Reorder(p0, m0, m1, p1, t.Mv, ry, t.R.X()).
-		GPUBlocks(t.Mv, ry).
-		GPUThreads(m1, p1)
+	t.tileScatter(f).
+		GPUBlocks(t.Mv, t.R.Y()).
+		GPUThreads(halide.NewVar("m1"), halide.NewRVar("p1"))
 }
 
 // GPUScheduleA is schedule A: Product per thread (computed at m1, a 4x1
