@@ -1211,18 +1211,14 @@ func (en env) tighten(v *ir.Var, op ir.BinOp, e ir.Expr) env {
 	strict := !v.T.IsFloat()
 	var lim Interval
 	switch op {
-	case ir.LE:
+	case ir.LE, ir.LT:
 		lim.Max = r.Max
-	case ir.LT:
-		lim.Max = r.Max
-		if strict {
+		if op == ir.LT && strict {
 			lim.Max = binNil(ir.Sub, r.Max, oneOf(v.T))
 		}
-	case ir.GE:
+	case ir.GE, ir.GT:
 		lim.Min = r.Min
-	case ir.GT:
-		lim.Min = r.Min
-		if strict {
+		if op == ir.GT && strict {
 			lim.Min = binNil(ir.Add, r.Min, oneOf(v.T))
 		}
 	case ir.EQ:
