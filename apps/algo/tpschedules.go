@@ -53,15 +53,28 @@ func (t *TensorProduct) scheduleProductAtThread(f TPFactors) {
 // inside the thread loops.
 func (t *TensorProduct) ScheduleA(f TPFactors) {
 	t.scheduleOutput(f)
-	t.scheduleProductAtThread(f)
-	t.GatherWeight.ComputeAt(t.Product, halide.NewRVar("c1")).StoreIn(halide.Stack)
+	t.weightAtC1(f).StoreIn(halide.Stack)
 }
 
 // ScheduleB computes GatherWeight at the block loop m of the scatter.
 func (t *TensorProduct) ScheduleB(f TPFactors) {
 	t.scheduleOutput(f)
+	t.weightAtM(f)
+}
+
+// weightAtC1 is schedules A's Product and GatherWeight, on the CPU and
+// the GPU: Product per thread, GatherWeight computed at its c1 (the
+// caller picks the memory).
+func (t *TensorProduct) weightAtC1(f TPFactors) *halide.Func {
 	t.scheduleProductAtThread(f)
-	t.GatherWeight.ComputeAt(t.Output, t.Mv)
+	return t.GatherWeight.ComputeAt(t.Product, halide.NewRVar("c1"))
+}
+
+// weightAtM is schedules B's: Product per thread, GatherWeight computed at
+// the scatter's block loop m.
+func (t *TensorProduct) weightAtM(f TPFactors) *halide.Func {
+	t.scheduleProductAtThread(f)
+	return t.GatherWeight.ComputeAt(t.Output, t.Mv)
 }
 
 // ScheduleC is the cooperative form: Product at the block level with its p
@@ -99,16 +112,14 @@ func (t *TensorProduct) gpuOutput(f TPFactors) {
 // floats; the union of what the block's threads need is 16 x 32 = 512.
 func (t *TensorProduct) GPUScheduleA(f TPFactors) {
 	t.gpuOutput(f)
-	t.scheduleProductAtThread(f)
-	t.GatherWeight.ComputeAt(t.Product, halide.NewRVar("c1")).StoreIn(halide.GPUShared)
+	t.weightAtC1(f).StoreIn(halide.GPUShared)
 }
 
 // GPUScheduleB computes GatherWeight at the block loop m: all 64 channels
 // of the block's 32 output channels, 2048 floats.
 func (t *TensorProduct) GPUScheduleB(f TPFactors) {
 	t.gpuOutput(f)
-	t.scheduleProductAtThread(f)
-	t.GatherWeight.ComputeAt(t.Output, t.Mv).StoreIn(halide.GPUShared)
+	t.weightAtM(f).StoreIn(halide.GPUShared)
 }
 
 // GPUScheduleC moves c1 between the block and thread loops: Product at the
