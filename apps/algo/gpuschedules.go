@@ -170,19 +170,9 @@ var DefaultGEMMTiling = GEMMTiling{BlockJ: 64, BlockI: 64, RegJ: 4, RegI: 4, KSt
 // tails: thread-dependent guards wrap the loads and stores, never the
 // barriers.
 func (g *GEMM) GPUScheduleTiledShared(t GEMMTiling) {
-	jo, jt, tj, jr := halide.NewVar("jo"), halide.NewVar("jt"), halide.NewVar("tj"), halide.NewVar("jr")
-	io, it, ti, ir := halide.NewVar("io"), halide.NewVar("it"), halide.NewVar("ti"), halide.NewVar("ir")
+	tj := halide.NewVar("tj")
 	ko, ki := halide.NewRVar("ko"), halide.NewRVar("ki")
-	g.Output.Bound(g.J, 0, g.N).Bound(g.I, 0, g.M).
-		Split(g.J, jo, jt, t.BlockJ, halide.ShiftInwards).
-		Split(g.I, io, it, t.BlockI, halide.ShiftInwards).
-		Split(jt, tj, jr, t.RegJ).
-		Split(it, ti, ir, t.RegI).
-		Reorder(jr, ir, tj, ti, jo, io).
-		GPUBlocks(jo, io).
-		GPUThreads(tj, ti).
-		Unroll(jr).
-		Unroll(ir)
+	tileGEMM(g.Output.Bound(g.J, 0, g.N).Bound(g.I, 0, g.M).Stage(0), g.J, g.I, t, halide.ShiftInwards)
 	g.Prod.ComputeAt(g.Output, tj).StoreIn(halide.Register).
 		Unroll(g.J).
 		Unroll(g.I)
@@ -207,6 +197,25 @@ func (g *GEMM) stageTiles(f *halide.Func, ko halide.VarOrRVar, vec int) {
 	}
 }
 
+// tileGEMM splits s, a stage of a GEMM's output over (j, i), into the
+// tiles of t: BlockJ x BlockI block tiles (jo, io, the block loops, their
+// tails by tail) of RegJ x RegI points per thread (tj, ti, the thread
+// loops; jr, ir, unrolled). outer are loops of s outside the tiles (block
+// loops too).
+func tileGEMM(s *halide.Stage, j, i halide.Var, t GEMMTiling, tail halide.TailStrategy, outer ...halide.VarOrRVar) *halide.Stage {
+	jo, jt, tj, jr := halide.NewVar("jo"), halide.NewVar("jt"), halide.NewVar("tj"), halide.NewVar("jr")
+	io, it, ti, ir := halide.NewVar("io"), halide.NewVar("it"), halide.NewVar("ti"), halide.NewVar("ir")
+	return s.Split(j, jo, jt, t.BlockJ, tail).
+		Split(i, io, it, t.BlockI, tail).
+		Split(jt, tj, jr, t.RegJ).
+		Split(it, ti, ir, t.RegI).
+		Reorder(append([]halide.VarOrRVar{jr, ir, tj, ti, jo, io}, outer...)...).
+		GPUBlocks(append([]halide.VarOrRVar{jo, io}, outer...)...).
+		GPUThreads(tj, ti).
+		Unroll(jr).
+		Unroll(ir)
+}
+
 // GPUScheduleTiledSharedAcc is GPUScheduleTiledShared with the step loop
 // literally between the block and thread loops: Prod is computed at the
 // block level (the innermost block loop of the output) and so stored in
@@ -221,18 +230,10 @@ func (g *GEMM) stageTiles(f *halide.Func, ko halide.VarOrRVar, vec int) {
 // are not unrolled here: unrolled, every unrolled statement gets a
 // barrier (see tests/gpu/apps_test.go).
 func (g *GEMM) GPUScheduleTiledSharedAcc(t GEMMTiling) {
-	jo, jt, tj, jr := halide.NewVar("jo"), halide.NewVar("jt"), halide.NewVar("tj"), halide.NewVar("jr")
-	io, it, ti, ir := halide.NewVar("io"), halide.NewVar("it"), halide.NewVar("ti"), halide.NewVar("ir")
+	jo, tj, jr := halide.NewVar("jo"), halide.NewVar("tj"), halide.NewVar("jr")
+	ti, ir := halide.NewVar("ti"), halide.NewVar("ir")
 	ko, ki := halide.NewRVar("ko"), halide.NewRVar("ki")
-	g.Output.Split(g.J, jo, jt, t.BlockJ, halide.ShiftInwards).
-		Split(g.I, io, it, t.BlockI, halide.ShiftInwards).
-		Split(jt, tj, jr, t.RegJ).
-		Split(it, ti, ir, t.RegI).
-		Reorder(jr, ir, tj, ti, jo, io).
-		GPUBlocks(jo, io).
-		GPUThreads(tj, ti).
-		Unroll(jr).
-		Unroll(ir)
+	tileGEMM(g.Output.Stage(0), g.J, g.I, t, halide.ShiftInwards)
 	g.Prod.ComputeAt(g.Output, jo).StoreIn(halide.GPUShared).
 		Split(g.J, tj, jr, t.RegJ).
 		Split(g.I, ti, ir, t.RegI).
@@ -244,8 +245,7 @@ func (g *GEMM) GPUScheduleTiledSharedAcc(t GEMMTiling) {
 		Split(g.I, ti, ir, t.RegI).
 		Reorder(jr, ir, ki, tj, ti, ko).
 		GPUThreads(tj, ti)
-	g.AIn.ComputeAt(g.Prod, ko).StoreIn(halide.GPUShared)
-	g.BIn.ComputeAt(g.Prod, ko).StoreIn(halide.GPUShared)
+	g.stageTiles(g.Prod, ko, 0)
 }
 
 // ---------------------------------------------------------------------------
