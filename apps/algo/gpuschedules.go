@@ -83,10 +83,17 @@ func (g *GEMM) GPUScheduleV1() {
 // per element (thread x = the row within the tile, as in the seed, thread y
 // the column), Prod in a register.
 func (g *GEMM) GPUScheduleV2() {
+	g.threadPerElement(32)
+}
+
+// threadPerElement is v2's and v3's mapping: n x n tiles of C per block,
+// one thread per element (thread x the row within the tile, thread y the
+// column), Prod computed per thread, in a register.
+func (g *GEMM) threadPerElement(n int) {
 	io, ii := halide.NewVar("io"), halide.NewVar("ii")
 	jo, ji := halide.NewVar("jo"), halide.NewVar("ji")
-	g.Output.Split(g.I, io, ii, 32, halide.GuardWithIf).
-		Split(g.J, jo, ji, 32, halide.GuardWithIf).
+	g.Output.Split(g.I, io, ii, n, halide.GuardWithIf).
+		Split(g.J, jo, ji, n, halide.GuardWithIf).
 		Reorder(ii, ji, io, jo).
 		GPUBlocks(io, jo).
 		GPUThreads(ii, ji)
@@ -100,21 +107,13 @@ func (g *GEMM) GPUScheduleV2() {
 // floats each, loaded by the block's 256 threads together; barriers after
 // the loads and before the next step overwrites them.
 func (g *GEMM) GPUScheduleV3() {
-	io, ii := halide.NewVar("io"), halide.NewVar("ii")
-	jo, ji := halide.NewVar("jo"), halide.NewVar("ji")
 	ko, ki := halide.NewRVar("ko"), halide.NewRVar("ki")
-	g.Output.Split(g.I, io, ii, 16, halide.GuardWithIf).
-		Split(g.J, jo, ji, 16, halide.GuardWithIf).
-		Reorder(ii, ji, io, jo).
-		GPUBlocks(io, jo).
-		GPUThreads(ii, ji)
-	g.Prod.ComputeAt(g.Output, ii).StoreIn(halide.Register)
+	g.threadPerElement(16)
 	// Prod's own loops over j and i (one point per thread) go inside the
 	// step loop: a loop that contains barriers must have the same bounds
 	// in every thread.
 	g.Prod.Update(0).Split(g.R, ko, ki, 8, halide.GuardWithIf).Reorder(ki, g.J, g.I, ko)
-	g.AIn.ComputeAt(g.Prod, ko).StoreIn(halide.GPUShared)
-	g.BIn.ComputeAt(g.Prod, ko).StoreIn(halide.GPUShared)
+	g.stageTiles(g.Prod, ko, 0)
 }
 
 // GEMMTiling are the factors of GPUScheduleTiledShared.
