@@ -174,20 +174,8 @@ func (b *builder) expr(e *PExpr) halide.Expr {
 		return halide.Cast(typedType[e.N], x(0))
 	case "fromstore", "cast":
 		return toResult(e.F, x(0))
-	case "popcount":
-		return halide.Popcount(x(0))
-	case "clz":
-		return halide.CountLeadingZeros(x(0))
-	case "ctz":
-		return halide.CountTrailingZeros(x(0))
-	case "sin":
-		return halide.Sin(x(0))
-	case "tanh":
-		return halide.Tanh(x(0))
 	case "atan2":
 		return halide.Atan2(x(0), x(1))
-	case "~":
-		return halide.BitNot(x(0))
 	case "mux":
 		return halide.Mux(x(0), args()[1:]...)
 	case "absd":
@@ -218,12 +206,6 @@ func (b *builder) expr(e *PExpr) halide.Expr {
 			r = a.Eq(b)
 		}
 		return toResult(e.F, r)
-	case "sum":
-		return halide.Sum(x(0))
-	case "maximum":
-		return halide.Maximum(x(0))
-	case "minimum":
-		return halide.Minimum(x(0))
 	case "argmax", "argmin":
 		t := halide.Argmax(x(0))
 		if e.Op == "argmin" {
@@ -233,6 +215,9 @@ func (b *builder) expr(e *PExpr) halide.Expr {
 	}
 	if o, ok := binaryOps[e.Op]; ok {
 		return o.apply(x(0), x(1))
+	}
+	if f, ok := unaryFuncs[e.Op]; ok {
+		return f.apply(x(0))
 	}
 	panic(fmt.Sprintf("fuzz: unknown program expression %q", e.Op))
 }
@@ -247,6 +232,18 @@ var binaryOps = map[string]struct {
 	"/": {halide.Expr.Div, "Div"}, "%": {halide.Expr.Mod, "Mod"}, "<": {halide.Expr.Lt, "Lt"},
 	"==": {halide.Expr.Eq, "Eq"}, "&": {halide.Expr.BitAnd, "BitAnd"}, "|": {halide.Expr.BitOr, "BitOr"},
 	"^": {halide.Expr.BitXor, "BitXor"}, "<<": {halide.Expr.Shl, "Shl"}, ">>": {halide.Expr.Shr, "Shr"},
+}
+
+// unaryFuncs are the functions of one operand: the function, as the
+// builder applies it and as goExpr prints it.
+var unaryFuncs = map[string]struct {
+	apply func(any) halide.Expr
+	name  string
+}{
+	"popcount": {halide.Popcount, "Popcount"}, "clz": {halide.CountLeadingZeros, "CountLeadingZeros"},
+	"ctz": {halide.CountTrailingZeros, "CountTrailingZeros"}, "sin": {halide.Sin, "Sin"}, "tanh": {halide.Tanh, "Tanh"},
+	"~": {halide.BitNot, "BitNot"}, "sum": {halide.Sum, "Sum"}, "maximum": {halide.Maximum, "Maximum"},
+	"minimum": {halide.Minimum, "Minimum"},
 }
 
 // toResult casts r to the type of a program's values: float32 when float,
@@ -315,7 +312,7 @@ func (p *Prog) goExpr(e *PExpr) string {
 		return e.N + ".Expr()"
 	case "call", "in":
 		return fmt.Sprintf("%s.At(%s)", e.N, all())
-	case "min", "max", "clamp", "sum", "maximum", "minimum":
+	case "min", "max", "clamp":
 		return fmt.Sprintf("halide.%s%s(%s)", strings.ToUpper(e.Op[:1]), e.Op[1:], all())
 	case "argmax", "argmin":
 		return fmt.Sprintf("halide.%s(%s).Elem(%d)", strings.ToUpper(e.Op[:1])+e.Op[1:], g(0), argIndex(e, p.RDoms[e.R]))
@@ -333,11 +330,8 @@ func (p *Prog) goExpr(e *PExpr) string {
 		return fmt.Sprintf("halide.Cast(halide.%s, %s)", typedName[e.N], g(0))
 	case "fromstore", "cast":
 		return goResult(e.F, g(0))
-	case "popcount", "clz", "ctz", "sin", "tanh", "atan2":
-		fn := map[string]string{"popcount": "Popcount", "clz": "CountLeadingZeros", "ctz": "CountTrailingZeros", "sin": "Sin", "tanh": "Tanh", "atan2": "Atan2"}[e.Op]
-		return fmt.Sprintf("halide.%s(%s)", fn, all())
-	case "~":
-		return fmt.Sprintf("halide.BitNot(%s)", g(0))
+	case "atan2":
+		return fmt.Sprintf("halide.Atan2(%s)", all())
 	case "mux":
 		return fmt.Sprintf("halide.Mux(%s)", all())
 	case "lerp":
@@ -367,6 +361,9 @@ func (p *Prog) goExpr(e *PExpr) string {
 	}
 	if o, ok := binaryOps[e.Op]; ok {
 		return fmt.Sprintf("%s.%s(%s)", g(0), o.method, g(1))
+	}
+	if f, ok := unaryFuncs[e.Op]; ok {
+		return fmt.Sprintf("halide.%s(%s)", f.name, all())
 	}
 	return fmt.Sprintf("/* unknown %q */", e.Op)
 }
