@@ -2,8 +2,10 @@ package fuzz
 
 import (
 	"context"
+	_ "embed"
 	"fmt"
 	"math/rand"
+	"strings"
 
 	"github.com/gohalide/gohalide/halide"
 )
@@ -78,36 +80,44 @@ func bitopsAlgo() *Algo {
 x, y := halide.NewVar("x"), halide.NewVar("y")
 in := halide.NewImageParam("in", halide.Int32, 2) // [W, H], values in ±[1, 9]
 padded := halide.RepeatEdge(in)
-q := halide.NewFunc("q")
-q.Define(x, y).Is(halide.U8Sat(padded.At(x, y).Mul(40)))
-edge := halide.NewFunc("edge")
-edge.Define(x, y).Is(halide.Absd(q.At(x.Sub(1), y), q.At(x.Add(1), y)))
-bitops := halide.NewFunc("bitops")
-i32 := func(e halide.Expr) halide.Expr { return halide.Cast(halide.Int32, e) }
-bitops.Define(x, y).Is(halide.Mux(y.BitAnd(3),
-	i32(edge.At(x, y.Sub(1))).Shl(2).BitOr(i32(edge.At(x, y.Add(1)))),
-	i32(edge.At(x, y)).Shr(1),
-	halide.BitNot(i32(q.At(x, y))),
-	i32(halide.Lerp(q.At(x, y), edge.At(x, y), halide.Cast(halide.UInt8, x.Mul(37))))))
-// output: bitops realized over [W, H]
-`, sz[0], sz[1])
+`, sz[0], sz[1]) + funcBody(bitopsSource, "bitopsFuncs") + "// output: bitops realized over [W, H]\n"
 		},
 	}
 }
 
-// bitopsFuncs defines q, edge and the output of bitops over padded (the
-// definitions Source prints).
-func bitopsFuncs(x, y halide.Var, padded *halide.Func) (q, edge, out *halide.Func) {
-	q = halide.NewFunc("q")
+// bitopsFuncs defines q, edge and the output of bitops over padded. Its
+// body, but for the return, is the Go that Source prints (read from this
+// file, bitopsSource).
+func bitopsFuncs(x, y halide.Var, padded *halide.Func) (*halide.Func, *halide.Func, *halide.Func) {
+	q := halide.NewFunc("q")
 	q.Define(x, y).Is(halide.U8Sat(padded.At(x, y).Mul(40)))
-	edge = halide.NewFunc("edge")
+	edge := halide.NewFunc("edge")
 	edge.Define(x, y).Is(halide.Absd(q.At(x.Sub(1), y), q.At(x.Add(1), y)))
-	out = halide.NewFunc("bitops")
+	bitops := halide.NewFunc("bitops")
 	i32 := func(e halide.Expr) halide.Expr { return halide.Cast(halide.Int32, e) }
-	out.Define(x, y).Is(halide.Mux(y.BitAnd(3),
+	bitops.Define(x, y).Is(halide.Mux(y.BitAnd(3),
 		i32(edge.At(x, y.Sub(1))).Shl(2).BitOr(i32(edge.At(x, y.Add(1)))),
 		i32(edge.At(x, y)).Shr(1),
 		halide.BitNot(i32(q.At(x, y))),
 		i32(halide.Lerp(q.At(x, y), edge.At(x, y), halide.Cast(halide.UInt8, x.Mul(37))))))
-	return q, edge, out
+	return q, edge, bitops
+}
+
+// bitopsSource is this file.
+//
+//go:embed algo_bitops.go
+var bitopsSource string
+
+// funcBody returns the body of the top-level function name in the Go
+// source src, one tab less indented, without its last line (the return).
+func funcBody(src, name string) string {
+	_, body, _ := strings.Cut(src, "\nfunc "+name+"(")
+	body = body[strings.Index(body, "\n")+1:]
+	body, _, _ = strings.Cut(body, "\n}\n")
+	lines := strings.Split(body, "\n")
+	var b strings.Builder
+	for _, l := range lines[:len(lines)-1] {
+		b.WriteString(strings.TrimPrefix(l, "\t") + "\n")
+	}
+	return b.String()
 }
