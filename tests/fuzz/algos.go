@@ -2,6 +2,7 @@ package fuzz
 
 import (
 	"context"
+	_ "embed"
 	"fmt"
 	"math"
 	"math/rand"
@@ -264,6 +265,11 @@ func containsDollar(s string) bool {
 	return false
 }
 
+// algosSource is this file.
+//
+//go:embed algos.go
+var algosSource string
+
 // Algos are the algorithms of the fuzzer.
 var Algos = []*Algo{blurAlgo(), gemmAlgo(), conv1dAlgo(), histAlgo(), tensorProductAlgo(), depthwiseAlgo(), stencilAlgo(), bitopsAlgo(), argmaxAlgo()}
 
@@ -297,10 +303,7 @@ func blurAlgo() *Algo {
 		Build: func(sz []int) *Instance {
 			W, H := sz[0], sz[1]
 			x, y, in, padded := int2DInput()
-			blurx := halide.NewFunc("blurx")
-			blurx.Define(x, y).Is(padded.At(x.Sub(1), y).Add(padded.At(x, y)).Add(padded.At(x.Add(1), y)))
-			blury := halide.NewFunc("blury")
-			blury.Define(x, y).Is(blurx.At(x, y.Sub(1)).Add(blurx.At(x, y)).Add(blurx.At(x, y.Add(1))))
+			blurx, blury := blurFuncs(x, y, padded)
 			inst := &Instance{
 				Funcs:  map[string]*halide.Func{"blury": blury, "blurx": blurx, "padded": padded},
 				Images: map[string]*halide.ImageParam{"in": in},
@@ -327,14 +330,19 @@ func blurAlgo() *Algo {
 x, y := halide.NewVar("x"), halide.NewVar("y")
 in := halide.NewImageParam("in", halide.Int32, 2) // [W, H], values in ±[1, 9]
 padded := halide.RepeatEdge(in)
-blurx := halide.NewFunc("blurx")
-blurx.Define(x, y).Is(padded.At(x.Sub(1), y).Add(padded.At(x, y)).Add(padded.At(x.Add(1), y)))
-blury := halide.NewFunc("blury")
-blury.Define(x, y).Is(blurx.At(x, y.Sub(1)).Add(blurx.At(x, y)).Add(blurx.At(x, y.Add(1))))
-// output: blury realized over [W, H]
-`, sz[0], sz[1])
+`, sz[0], sz[1]) + funcBody(algosSource, "blurFuncs") + "// output: blury realized over [W, H]\n"
 		},
 	}
+}
+
+// blurFuncs defines blur's Funcs: its body, but for the return, is the Go that
+// Source prints (read from this file, algosSource).
+func blurFuncs(x, y halide.Var, padded *halide.Func) (*halide.Func, *halide.Func) {
+	blurx := halide.NewFunc("blurx")
+	blurx.Define(x, y).Is(padded.At(x.Sub(1), y).Add(padded.At(x, y)).Add(padded.At(x.Add(1), y)))
+	blury := halide.NewFunc("blury")
+	blury.Define(x, y).Is(blurx.At(x, y.Sub(1)).Add(blurx.At(x, y)).Add(blurx.At(x, y.Add(1))))
+	return blurx, blury
 }
 
 // gemm: prod(j, i) = 0; prod(j, i) += A(r, i) * B(j, r); gemm = prod
@@ -359,15 +367,7 @@ func gemmAlgo() *Algo {
 		Known: map[string]string{"r$x": "r.X()"},
 		Build: func(sz []int) *Instance {
 			M, N, K := sz[0], sz[1], sz[2]
-			j, i := halide.NewVar("j"), halide.NewVar("i")
-			A := halide.NewImageParam("A", halide.Float32, 2)
-			B := halide.NewImageParam("B", halide.Float32, 2)
-			r := halide.NewRDom("r", halide.Range(0, K))
-			prod := halide.NewFunc("prod")
-			prod.Define(j, i).Is(float32(0))
-			prod.Define(j, i).PlusEq(A.At(r, i).Mul(B.At(j, r)))
-			gemm := halide.NewFunc("gemm")
-			gemm.Define(j, i).Is(prod.At(j, i))
+			j, i, A, B, r, prod, gemm := gemmFuncs(K)
 			inst := &Instance{
 				Funcs:  map[string]*halide.Func{"gemm": gemm, "prod": prod},
 				Images: map[string]*halide.ImageParam{"A": A, "B": B},
@@ -399,19 +399,24 @@ func gemmAlgo() *Algo {
 		},
 		Source: func(sz []int) string {
 			return fmt.Sprintf(`// gemm, M = %d, N = %d, K = %d (float32, checked against float64 with tolerance 1e-4)
-j, i := halide.NewVar("j"), halide.NewVar("i")
-A := halide.NewImageParam("A", halide.Float32, 2) // [K, M] (+ a halo of 128)
-B := halide.NewImageParam("B", halide.Float32, 2) // [N, K] (+ a halo of 128 in N)
-r := halide.NewRDom("r", halide.Range(0, K))
-prod := halide.NewFunc("prod")
-prod.Define(j, i).Is(float32(0))
-prod.Define(j, i).PlusEq(A.At(r, i).Mul(B.At(j, r)))
-gemm := halide.NewFunc("gemm")
-gemm.Define(j, i).Is(prod.At(j, i))
-// output: gemm realized over [N, M]
-`, sz[0], sz[1], sz[2])
+`, sz[0], sz[1], sz[2]) + funcBody(algosSource, "gemmFuncs") + "// output: gemm realized over [N, M]\n"
 		},
 	}
+}
+
+// gemmFuncs defines gemm's Funcs: its body, but for the return, is the Go that
+// Source prints (read from this file, algosSource).
+func gemmFuncs(K int) (halide.Var, halide.Var, *halide.ImageParam, *halide.ImageParam, *halide.RDom, *halide.Func, *halide.Func) {
+	j, i := halide.NewVar("j"), halide.NewVar("i")
+	A := halide.NewImageParam("A", halide.Float32, 2) // [K, M] (+ a halo of 128)
+	B := halide.NewImageParam("B", halide.Float32, 2) // [N, K] (+ a halo of 128 in N)
+	r := halide.NewRDom("r", halide.Range(0, K))
+	prod := halide.NewFunc("prod")
+	prod.Define(j, i).Is(float32(0))
+	prod.Define(j, i).PlusEq(A.At(r, i).Mul(B.At(j, r)))
+	gemm := halide.NewFunc("gemm")
+	gemm.Define(j, i).Is(prod.At(j, i))
+	return j, i, A, B, r, prod, gemm
 }
 
 // conv1d: conv(x, b) = 0; conv(x, b) += padded(x + r - K/2, b) * w(r),
@@ -434,14 +439,7 @@ func conv1dAlgo() *Algo {
 		Known: map[string]string{"r$x": "r.X()"},
 		Build: func(sz []int) *Instance {
 			W, NB, K := sz[0], sz[1], sz[2]
-			x, b := halide.NewVar("x"), halide.NewVar("b")
-			in := halide.NewImageParam("in", halide.Int32, 2)
-			w := halide.NewImageParam("w", halide.Int32, 1)
-			padded := halide.ConstantExterior(in, int32(0))
-			r := halide.NewRDom("r", halide.Range(0, K))
-			conv := halide.NewFunc("conv")
-			conv.Define(x, b).Is(int32(0))
-			conv.Define(x, b).PlusEq(padded.At(x.Add(r).Sub(K/2), b).Mul(w.At(r)))
+			x, b, in, w, padded, r, conv := conv1dFuncs(K)
 			inst := &Instance{
 				Funcs:  map[string]*halide.Func{"conv": conv, "padded": padded},
 				Images: map[string]*halide.ImageParam{"in": in, "w": w},
@@ -474,18 +472,23 @@ func conv1dAlgo() *Algo {
 		},
 		Source: func(sz []int) string {
 			return fmt.Sprintf(`// conv1d, W = %d, NB = %d, K = %d (int32)
-x, b := halide.NewVar("x"), halide.NewVar("b")
-in := halide.NewImageParam("in", halide.Int32, 2) // [W, NB]
-w := halide.NewImageParam("w", halide.Int32, 1)   // [K] (+ a halo of 128)
-padded := halide.ConstantExterior(in, int32(0))
-r := halide.NewRDom("r", halide.Range(0, K))
-conv := halide.NewFunc("conv")
-conv.Define(x, b).Is(int32(0))
-conv.Define(x, b).PlusEq(padded.At(x.Add(r).Sub(K/2), b).Mul(w.At(r)))
-// output: conv realized over [W, NB]
-`, sz[0], sz[1], sz[2])
+`, sz[0], sz[1], sz[2]) + funcBody(algosSource, "conv1dFuncs") + "// output: conv realized over [W, NB]\n"
 		},
 	}
+}
+
+// conv1dFuncs defines conv1d's Funcs: its body, but for the return, is the Go that
+// Source prints (read from this file, algosSource).
+func conv1dFuncs(K int) (halide.Var, halide.Var, *halide.ImageParam, *halide.ImageParam, *halide.Func, *halide.RDom, *halide.Func) {
+	x, b := halide.NewVar("x"), halide.NewVar("b")
+	in := halide.NewImageParam("in", halide.Int32, 2) // [W, NB]
+	w := halide.NewImageParam("w", halide.Int32, 1)   // [K] (+ a halo of 128)
+	padded := halide.ConstantExterior(in, int32(0))
+	r := halide.NewRDom("r", halide.Range(0, K))
+	conv := halide.NewFunc("conv")
+	conv.Define(x, b).Is(int32(0))
+	conv.Define(x, b).PlusEq(padded.At(x.Add(r).Sub(K/2), b).Mul(w.At(r)))
+	return x, b, in, w, padded, r, conv
 }
 
 // hist: hist(b) = 0; hist(clamp(in(r.x, r.y), 0, NB-1)) += 1; out = hist
@@ -508,14 +511,7 @@ func histAlgo() *Algo {
 		Known: map[string]string{"r$x": "r.X()", "r$y": "r.Y()"},
 		Build: func(sz []int) *Instance {
 			W, H, NB := sz[0], sz[1], sz[2]
-			b := halide.NewVar("b")
-			in := halide.NewImageParam("in", halide.Int32, 2)
-			r := halide.NewRDom("r", halide.Range(0, W), halide.Range(0, H))
-			hist := halide.NewFunc("hist")
-			hist.Define(b).Is(int32(0))
-			hist.Define(halide.Clamp(in.At(r.X(), r.Y()), 0, NB-1)).PlusEq(int32(1))
-			out := halide.NewFunc("out")
-			out.Define(b).Is(hist.At(b))
+			b, in, r, hist, out := histFuncs(W, H, NB)
 			inst := &Instance{
 				Funcs:  map[string]*halide.Func{"out": out, "hist": hist},
 				Images: map[string]*halide.ImageParam{"in": in},
@@ -542,18 +538,23 @@ func histAlgo() *Algo {
 		},
 		Source: func(sz []int) string {
 			return fmt.Sprintf(`// hist, W = %d, H = %d, NB = %d (int32)
-b := halide.NewVar("b")
-in := halide.NewImageParam("in", halide.Int32, 2) // [W, H] (+ a halo of 128), values in [-2, NB+1]
-r := halide.NewRDom("r", halide.Range(0, W), halide.Range(0, H))
-hist := halide.NewFunc("hist")
-hist.Define(b).Is(int32(0))
-hist.Define(halide.Clamp(in.At(r.X(), r.Y()), 0, NB-1)).PlusEq(int32(1))
-out := halide.NewFunc("out")
-out.Define(b).Is(hist.At(b))
-// output: out realized over [NB]
-`, sz[0], sz[1], sz[2])
+`, sz[0], sz[1], sz[2]) + funcBody(algosSource, "histFuncs") + "// output: out realized over [NB]\n"
 		},
 	}
+}
+
+// histFuncs defines hist's Funcs: its body, but for the return, is the Go that
+// Source prints (read from this file, algosSource).
+func histFuncs(W, H, NB int) (halide.Var, *halide.ImageParam, *halide.RDom, *halide.Func, *halide.Func) {
+	b := halide.NewVar("b")
+	in := halide.NewImageParam("in", halide.Int32, 2) // [W, H] (+ a halo of 128), values in [-2, NB+1]
+	r := halide.NewRDom("r", halide.Range(0, W), halide.Range(0, H))
+	hist := halide.NewFunc("hist")
+	hist.Define(b).Is(int32(0))
+	hist.Define(halide.Clamp(in.At(r.X(), r.Y()), 0, NB-1)).PlusEq(int32(1))
+	out := halide.NewFunc("out")
+	out.Define(b).Is(hist.At(b))
+	return b, in, r, hist, out
 }
 
 // tensorproduct: the gather / product / scatter pipeline of Halide issue
@@ -816,12 +817,7 @@ func stencilAlgo() *Algo {
 		Build: func(sz []int) *Instance {
 			W, H := sz[0], sz[1]
 			x, y, in, padded := int2DInput()
-			s1 := halide.NewFunc("s1")
-			s1.Define(x, y).Is(padded.At(x, y.Sub(1)).Add(padded.At(x, y).Mul(2)).Add(padded.At(x.Add(1), y.Add(1))))
-			s2 := halide.NewFunc("s2")
-			s2.Define(x, y).Is(s1.At(x, y.Sub(1)).Sub(s1.At(x, y.Add(1))).Add(s1.At(x.Sub(1), y)))
-			s3 := halide.NewFunc("s3")
-			s3.Define(x, y).Is(halide.Max(s2.At(x, y.Sub(1)), s2.At(x, y)).Add(s2.At(x, y.Add(1))))
+			s1, s2, s3 := stencilFuncs(x, y, padded)
 			inst := &Instance{
 				Funcs:  map[string]*halide.Func{"s3": s3, "s2": s2, "s1": s1, "padded": padded},
 				Images: map[string]*halide.ImageParam{"in": in},
@@ -848,14 +844,19 @@ func stencilAlgo() *Algo {
 x, y := halide.NewVar("x"), halide.NewVar("y")
 in := halide.NewImageParam("in", halide.Int32, 2) // [W, H], values in ±[1, 9]
 padded := halide.RepeatEdge(in)
-s1 := halide.NewFunc("s1")
-s1.Define(x, y).Is(padded.At(x, y.Sub(1)).Add(padded.At(x, y).Mul(2)).Add(padded.At(x.Add(1), y.Add(1))))
-s2 := halide.NewFunc("s2")
-s2.Define(x, y).Is(s1.At(x, y.Sub(1)).Sub(s1.At(x, y.Add(1))).Add(s1.At(x.Sub(1), y)))
-s3 := halide.NewFunc("s3")
-s3.Define(x, y).Is(halide.Max(s2.At(x, y.Sub(1)), s2.At(x, y)).Add(s2.At(x, y.Add(1))))
-// output: s3 realized over [W, H]
-`, sz[0], sz[1])
+`, sz[0], sz[1]) + funcBody(algosSource, "stencilFuncs") + "// output: s3 realized over [W, H]\n"
 		},
 	}
+}
+
+// stencilFuncs defines stencil's Funcs: its body, but for the return, is the Go that
+// Source prints (read from this file, algosSource).
+func stencilFuncs(x, y halide.Var, padded *halide.Func) (*halide.Func, *halide.Func, *halide.Func) {
+	s1 := halide.NewFunc("s1")
+	s1.Define(x, y).Is(padded.At(x, y.Sub(1)).Add(padded.At(x, y).Mul(2)).Add(padded.At(x.Add(1), y.Add(1))))
+	s2 := halide.NewFunc("s2")
+	s2.Define(x, y).Is(s1.At(x, y.Sub(1)).Sub(s1.At(x, y.Add(1))).Add(s1.At(x.Sub(1), y)))
+	s3 := halide.NewFunc("s3")
+	s3.Define(x, y).Is(halide.Max(s2.At(x, y.Sub(1)), s2.At(x, y)).Add(s2.At(x, y.Add(1))))
+	return s1, s2, s3
 }
