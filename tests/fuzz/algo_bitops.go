@@ -109,15 +109,15 @@ func bitopsFuncs(x, y halide.Var, padded *halide.Func) (*halide.Func, *halide.Fu
 var bitopsSource string
 
 // funcBody returns the body of the top-level function name in the Go
-// source src, one tab less indented, without its last line (the return).
+// source src up to its last return, one tab less indented.
 func funcBody(src, name string) string {
 	_, body, _ := strings.Cut(src, "\nfunc "+name+"(")
 	body = body[strings.Index(body, "\n")+1:]
 	body, _, _ = strings.Cut(body, "\n}\n")
-	lines := strings.Split(body, "\n")
+	body = body[:strings.LastIndex(body, "\n\treturn ")+1]
 	var b strings.Builder
-	for _, l := range lines[:len(lines)-1] {
-		b.WriteString(strings.TrimPrefix(l, "\t") + "\n")
+	for _, l := range strings.SplitAfter(body, "\n") {
+		b.WriteString(strings.TrimPrefix(l, "\t"))
 	}
 	return b.String()
 }

@@ -582,30 +582,8 @@ func tensorProductAlgo() *Algo {
 		Known: map[string]string{"r$x": "r.X()", "r$y": "r.Y()", "rc$x": "rc.X()"},
 		Build: func(sz []int) *Instance {
 			C, M, N, P, In, Out := sz[0], sz[1], sz[2], sz[3], sz[4], sz[5]
-			c, m, p, n, o := halide.NewVar("c"), halide.NewVar("m"), halide.NewVar("p"), halide.NewVar("n"), halide.NewVar("o")
-			imap := halide.NewImageParam("imap", halide.Int32, 2)
-			omap := halide.NewImageParam("omap", halide.Int32, 2)
-			weight := halide.NewImageParam("weight", halide.Float32, 3)
-			input := halide.NewImageParam("input", halide.Float32, 2)
-			gi := halide.NewFunc("GatherInput")
-			gi.Define(c, p, n).Is(input.At(c, halide.UnsafePromiseClamped(imap.At(p, n), 0, In-1)))
-			gw := halide.NewFunc("GatherWeight")
-			gw.Define(c, m, n).Is(weight.At(c, m, n))
-			rc := halide.NewRDom("rc", halide.Range(0, C))
-			prod := halide.NewFunc("Product")
-			prod.Define(m, p, n).Is(float32(0))
-			prod.Define(m, p, n).PlusEq(gi.At(rc, p, n).Mul(gw.At(rc, m, n)))
-			r := halide.NewRDom("r", halide.Range(0, N), halide.Range(0, P))
-			out := halide.NewFunc("output")
-			out.Define(m, o).Is(float32(0))
-			out.Define(m, halide.UnsafePromiseClamped(omap.At(r.Y(), r.X()), 0, Out-1)).PlusEq(prod.At(m, r.Y(), r.X()))
-			inst := &Instance{
-				Funcs:  map[string]*halide.Func{"output": out, "Product": prod, "GatherInput": gi, "GatherWeight": gw},
-				Images: map[string]*halide.ImageParam{"weight": weight, "input": input, "imap": imap, "omap": omap},
-				Vars: map[string]halide.VarOrRVar{"c": c, "m": m, "p": p, "n": n, "o": o,
-					"r$x": r.X(), "r$y": r.Y(), "rc$x": rc.X()},
-				Out: out,
-			}
+			inst := tensorProductInstance(C, N, P, In, Out)
+			input, weight, imap, omap := inst.Images["input"], inst.Images["weight"], inst.Images["imap"], inst.Images["omap"]
 			inst.Run = func(ctx context.Context, pl *halide.Pipeline, seed int64) (string, error) {
 				rng := rand.New(rand.NewSource(seed))
 				ib := padded2[float32](C, In, true, true)
@@ -656,26 +634,37 @@ func tensorProductAlgo() *Algo {
 		},
 		Source: func(sz []int) string {
 			return fmt.Sprintf(`// tensorproduct, C = %d, M = %d, N = %d, P = %d, In = %d, Out = %d (float32, checked against float64 with tolerance 1e-4)
-c, m, p, n, o := halide.NewVar("c"), halide.NewVar("m"), halide.NewVar("p"), halide.NewVar("n"), halide.NewVar("o")
-imap := halide.NewImageParam("imap", halide.Int32, 2)       // [P, N] (+ halo), values in [0, In)
-omap := halide.NewImageParam("omap", halide.Int32, 2)       // [P, N], values in [0, Out), with collisions
-weight := halide.NewImageParam("weight", halide.Float32, 3) // [C, M, N] (+ halo)
-input := halide.NewImageParam("input", halide.Float32, 2)   // [C, In] (+ halo)
-GatherInput := halide.NewFunc("GatherInput")
-GatherInput.Define(c, p, n).Is(input.At(c, halide.UnsafePromiseClamped(imap.At(p, n), 0, In-1)))
-GatherWeight := halide.NewFunc("GatherWeight")
-GatherWeight.Define(c, m, n).Is(weight.At(c, m, n))
-rc := halide.NewRDom("rc", halide.Range(0, C))
-Product := halide.NewFunc("Product")
-Product.Define(m, p, n).Is(float32(0))
-Product.Define(m, p, n).PlusEq(GatherInput.At(rc, p, n).Mul(GatherWeight.At(rc, m, n)))
-r := halide.NewRDom("r", halide.Range(0, N), halide.Range(0, P))
-output := halide.NewFunc("output")
-output.Define(m, o).Is(float32(0))
-output.Define(m, halide.UnsafePromiseClamped(omap.At(r.Y(), r.X()), 0, Out-1)).PlusEq(Product.At(m, r.Y(), r.X()))
-// output realized over [M, Out]
-`, sz[0], sz[1], sz[2], sz[3], sz[4], sz[5])
+`, sz[0], sz[1], sz[2], sz[3], sz[4], sz[5]) + funcBody(algosSource, "tensorProductInstance") + "// output realized over [M, Out]\n"
 		},
+	}
+}
+
+// tensorProductInstance defines tensorproduct's Funcs: its body, up to the
+// return, is the Go that Source prints (read from this file, algosSource).
+func tensorProductInstance(C, N, P, In, Out int) *Instance {
+	c, m, p, n, o := halide.NewVar("c"), halide.NewVar("m"), halide.NewVar("p"), halide.NewVar("n"), halide.NewVar("o")
+	imap := halide.NewImageParam("imap", halide.Int32, 2)       // [P, N] (+ halo), values in [0, In)
+	omap := halide.NewImageParam("omap", halide.Int32, 2)       // [P, N], values in [0, Out), with collisions
+	weight := halide.NewImageParam("weight", halide.Float32, 3) // [C, M, N] (+ halo)
+	input := halide.NewImageParam("input", halide.Float32, 2)   // [C, In] (+ halo)
+	GatherInput := halide.NewFunc("GatherInput")
+	GatherInput.Define(c, p, n).Is(input.At(c, halide.UnsafePromiseClamped(imap.At(p, n), 0, In-1)))
+	GatherWeight := halide.NewFunc("GatherWeight")
+	GatherWeight.Define(c, m, n).Is(weight.At(c, m, n))
+	rc := halide.NewRDom("rc", halide.Range(0, C))
+	Product := halide.NewFunc("Product")
+	Product.Define(m, p, n).Is(float32(0))
+	Product.Define(m, p, n).PlusEq(GatherInput.At(rc, p, n).Mul(GatherWeight.At(rc, m, n)))
+	r := halide.NewRDom("r", halide.Range(0, N), halide.Range(0, P))
+	output := halide.NewFunc("output")
+	output.Define(m, o).Is(float32(0))
+	output.Define(m, halide.UnsafePromiseClamped(omap.At(r.Y(), r.X()), 0, Out-1)).PlusEq(Product.At(m, r.Y(), r.X()))
+	return &Instance{
+		Funcs:  map[string]*halide.Func{"output": output, "Product": Product, "GatherInput": GatherInput, "GatherWeight": GatherWeight},
+		Images: map[string]*halide.ImageParam{"weight": weight, "input": input, "imap": imap, "omap": omap},
+		Vars: map[string]halide.VarOrRVar{"c": c, "m": m, "p": p, "n": n, "o": o,
+			"r$x": r.X(), "r$y": r.Y(), "rc$x": rc.X()},
+		Out: output,
 	}
 }
 
@@ -728,24 +717,9 @@ func depthwiseAlgo() *Algo {
 		Known: map[string]string{"r$x": "r.X()", "r$y": "r.Y()"},
 		Build: func(sz []int) *Instance {
 			B, C, H, W, K := sz[0], sz[1], sz[2], sz[3], sz[4]
-			x, y, c, b := halide.NewVar("x"), halide.NewVar("y"), halide.NewVar("c"), halide.NewVar("b")
-			input := halide.NewImageParam("input", halide.Float32, 4)
-			weight := halide.NewImageParam("weight", halide.Float32, 3)
+			inst := depthwiseInstance(K)
+			input, weight := inst.Images["input"], inst.Images["weight"]
 			pd := (K - 1) / 2
-			padded := halide.NewFunc("padded")
-			padded.Define(x, y, c, b).Is(halide.ConstantExterior(input, float32(0)).At(x, y, c, b))
-			r := halide.NewRDom("r", halide.Range(0, K), halide.Range(0, K))
-			conv := halide.NewFunc("conv")
-			conv.Define(x, y, c, b).Is(float32(0))
-			conv.Define(x, y, c, b).PlusEq(padded.At(x.Add(r.X()).Sub(pd), y.Add(r.Y()).Sub(pd), c, b).Mul(weight.At(r.X(), r.Y(), c)))
-			out := halide.NewFunc("depthwise")
-			out.Define(x, y, c, b).Is(conv.At(x, y, c, b))
-			inst := &Instance{
-				Funcs:  map[string]*halide.Func{"depthwise": out, "conv": conv, "padded": padded},
-				Images: map[string]*halide.ImageParam{"weight": weight, "input": input},
-				Vars:   map[string]halide.VarOrRVar{"x": x, "y": y, "c": c, "b": b, "r$x": r.X(), "r$y": r.Y()},
-				Out:    out,
-			}
 			inst.Run = func(ctx context.Context, p *halide.Pipeline, seed int64) (string, error) {
 				rng := rand.New(rand.NewSource(seed))
 				ib := halide.NewBuffer[float32](W, H, C, B)
@@ -775,20 +749,30 @@ func depthwiseAlgo() *Algo {
 		},
 		Source: func(sz []int) string {
 			return fmt.Sprintf(`// depthwise, B = %d, C = %d, H = %d, W = %d, K = %d (float32, checked against float64 with tolerance 1e-4)
-x, y, c, b := halide.NewVar("x"), halide.NewVar("y"), halide.NewVar("c"), halide.NewVar("b")
-input := halide.NewImageParam("input", halide.Float32, 4)   // [W, H, C, B]
-weight := halide.NewImageParam("weight", halide.Float32, 3) // [K, K, C] (+ a halo of 32)
-padded := halide.NewFunc("padded")
-padded.Define(x, y, c, b).Is(halide.ConstantExterior(input, float32(0)).At(x, y, c, b))
-r := halide.NewRDom("r", halide.Range(0, K), halide.Range(0, K))
-conv := halide.NewFunc("conv")
-conv.Define(x, y, c, b).Is(float32(0))
-conv.Define(x, y, c, b).PlusEq(padded.At(x.Add(r.X()).Sub((K-1)/2), y.Add(r.Y()).Sub((K-1)/2), c, b).Mul(weight.At(r.X(), r.Y(), c)))
-depthwise := halide.NewFunc("depthwise")
-depthwise.Define(x, y, c, b).Is(conv.At(x, y, c, b))
-// output: depthwise realized over [W, H, C, B]
-`, sz[0], sz[1], sz[2], sz[3], sz[4])
+`, sz[0], sz[1], sz[2], sz[3], sz[4]) + funcBody(algosSource, "depthwiseInstance") + "// output: depthwise realized over [W, H, C, B]\n"
 		},
+	}
+}
+
+// depthwiseInstance defines depthwise's Funcs: its body, up to the return,
+// is the Go that Source prints (read from this file, algosSource).
+func depthwiseInstance(K int) *Instance {
+	x, y, c, b := halide.NewVar("x"), halide.NewVar("y"), halide.NewVar("c"), halide.NewVar("b")
+	input := halide.NewImageParam("input", halide.Float32, 4)   // [W, H, C, B]
+	weight := halide.NewImageParam("weight", halide.Float32, 3) // [K, K, C] (+ a halo of 32)
+	padded := halide.NewFunc("padded")
+	padded.Define(x, y, c, b).Is(halide.ConstantExterior(input, float32(0)).At(x, y, c, b))
+	r := halide.NewRDom("r", halide.Range(0, K), halide.Range(0, K))
+	conv := halide.NewFunc("conv")
+	conv.Define(x, y, c, b).Is(float32(0))
+	conv.Define(x, y, c, b).PlusEq(padded.At(x.Add(r.X()).Sub((K-1)/2), y.Add(r.Y()).Sub((K-1)/2), c, b).Mul(weight.At(r.X(), r.Y(), c)))
+	depthwise := halide.NewFunc("depthwise")
+	depthwise.Define(x, y, c, b).Is(conv.At(x, y, c, b))
+	return &Instance{
+		Funcs:  map[string]*halide.Func{"depthwise": depthwise, "conv": conv, "padded": padded},
+		Images: map[string]*halide.ImageParam{"weight": weight, "input": input},
+		Vars:   map[string]halide.VarOrRVar{"x": x, "y": y, "c": c, "b": b, "r$x": r.X(), "r$y": r.Y()},
+		Out:    depthwise,
 	}
 }
 
