@@ -1,7 +1,6 @@
 package fuzz
 
 import (
-	"context"
 	_ "embed"
 	"fmt"
 	"math/rand"
@@ -40,17 +39,7 @@ func bitopsAlgo() *Algo {
 			W, H := sz[0], sz[1]
 			x, y, in, padded := int2DInput()
 			q, edge, out := bitopsFuncs(x, y, padded)
-			inst := &Instance{
-				Funcs:  map[string]*halide.Func{"bitops": out, "edge": edge, "q": q, "padded": padded},
-				Images: map[string]*halide.ImageParam{"in": in},
-				Vars:   map[string]halide.VarOrRVar{"x": x, "y": y},
-				Out:    out,
-			}
-			inst.Run = func(ctx context.Context, p *halide.Pipeline, seed int64) (string, error) {
-				ib, res, err := runInt2D(ctx, p, in, W, H, seed)
-				if err != nil {
-					return "", err
-				}
+			return int2DInstance(W, H, in, map[string]*halide.Func{"bitops": out, "edge": edge, "q": q, "padded": padded}, map[string]halide.VarOrRVar{"x": x, "y": y}, out, func(ib *halide.Buffer[int32]) func(c []int) int64 {
 				qv := func(x, y int) int64 { return min(max(int64(ib.Get(clampTo(x, W), clampTo(y, H)))*40, 0), 255) }
 				ev := func(x, y int) int64 {
 					a, b := qv(x-1, y), qv(x+1, y)
@@ -59,7 +48,7 @@ func bitopsAlgo() *Algo {
 					}
 					return b - a
 				}
-				return compareInt(res, func(c []int) int64 {
+				return func(c []int) int64 {
 					x, y := c[0], c[1]
 					switch y % 4 { // y >= 0 here
 					case 0:
@@ -71,9 +60,8 @@ func bitopsAlgo() *Algo {
 					}
 					w := int64(uint8(x * 37))
 					return (qv(x, y)*(255-w) + ev(x, y)*w + 127) / 255 // rounded
-				}, []int{W, H}), nil
-			}
-			return inst
+				}
+			})
 		},
 		Source: func(sz []int) string {
 			return fmt.Sprintf(`// bitops, W = %d, H = %d

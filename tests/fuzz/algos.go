@@ -167,6 +167,22 @@ func runInt2D(ctx context.Context, p *halide.Pipeline, in *halide.ImageParam, W,
 	return ib, out, p.RealizeContext(ctx, out)
 }
 
+// int2DInstance is the Instance of a W×H int32 algorithm over
+// int2DInput's in (vars has its x and y): its Run realizes the output
+// over W×H on a random input and compares it with want(input), the
+// reference on that input.
+func int2DInstance(W, H int, in *halide.ImageParam, funcs map[string]*halide.Func, vars map[string]halide.VarOrRVar, out *halide.Func, want func(ib *halide.Buffer[int32]) func(c []int) int64) *Instance {
+	inst := &Instance{Funcs: funcs, Images: map[string]*halide.ImageParam{"in": in}, Vars: vars, Out: out}
+	inst.Run = func(ctx context.Context, p *halide.Pipeline, seed int64) (string, error) {
+		ib, res, err := runInt2D(ctx, p, in, W, H, seed)
+		if err != nil {
+			return "", err
+		}
+		return compareInt(res, want(ib), []int{W, H}), nil
+	}
+	return inst
+}
+
 // clampTo is the index in [0, n) that a RepeatEdge reads at v.
 func clampTo(v, n int) int { return min(max(v, 0), n-1) }
 
@@ -304,26 +320,15 @@ func blurAlgo() *Algo {
 			W, H := sz[0], sz[1]
 			x, y, in, padded := int2DInput()
 			blurx, blury := blurFuncs(x, y, padded)
-			inst := &Instance{
-				Funcs:  map[string]*halide.Func{"blury": blury, "blurx": blurx, "padded": padded},
-				Images: map[string]*halide.ImageParam{"in": in},
-				Vars:   map[string]halide.VarOrRVar{"x": x, "y": y},
-				Out:    blury,
-			}
-			inst.Run = func(ctx context.Context, p *halide.Pipeline, seed int64) (string, error) {
-				ib, out, err := runInt2D(ctx, p, in, W, H, seed)
-				if err != nil {
-					return "", err
-				}
+			return int2DInstance(W, H, in, map[string]*halide.Func{"blury": blury, "blurx": blurx, "padded": padded}, map[string]halide.VarOrRVar{"x": x, "y": y}, blury, func(ib *halide.Buffer[int32]) func(c []int) int64 {
 				bx := func(x, y int) int64 {
 					y = clampTo(y, H)
 					return int64(ib.Get(clampTo(x-1, W), y)) + int64(ib.Get(clampTo(x, W), y)) + int64(ib.Get(clampTo(x+1, W), y))
 				}
-				return compareInt(out, func(c []int) int64 {
+				return func(c []int) int64 {
 					return bx(c[0], c[1]-1) + bx(c[0], c[1]) + bx(c[0], c[1]+1)
-				}, []int{W, H}), nil
-			}
-			return inst
+				}
+			})
 		},
 		Source: func(sz []int) string {
 			return fmt.Sprintf(`// blur, W = %d, H = %d (int32)
@@ -802,26 +807,15 @@ func stencilAlgo() *Algo {
 			W, H := sz[0], sz[1]
 			x, y, in, padded := int2DInput()
 			s1, s2, s3 := stencilFuncs(x, y, padded)
-			inst := &Instance{
-				Funcs:  map[string]*halide.Func{"s3": s3, "s2": s2, "s1": s1, "padded": padded},
-				Images: map[string]*halide.ImageParam{"in": in},
-				Vars:   map[string]halide.VarOrRVar{"x": x, "y": y},
-				Out:    s3,
-			}
-			inst.Run = func(ctx context.Context, p *halide.Pipeline, seed int64) (string, error) {
-				ib, out, err := runInt2D(ctx, p, in, W, H, seed)
-				if err != nil {
-					return "", err
-				}
+			return int2DInstance(W, H, in, map[string]*halide.Func{"s3": s3, "s2": s2, "s1": s1, "padded": padded}, map[string]halide.VarOrRVar{"x": x, "y": y}, s3, func(ib *halide.Buffer[int32]) func(c []int) int64 {
 				pd := func(x, y int) int64 { return int64(ib.Get(clampTo(x, W), clampTo(y, H))) }
 				f1 := func(x, y int) int64 { return pd(x, y-1) + 2*pd(x, y) + pd(x+1, y+1) }
 				f2 := func(x, y int) int64 { return f1(x, y-1) - f1(x, y+1) + f1(x-1, y) }
-				return compareInt(out, func(c []int) int64 {
+				return func(c []int) int64 {
 					x, y := c[0], c[1]
 					return max(f2(x, y-1), f2(x, y)) + f2(x, y+1)
-				}, []int{W, H}), nil
-			}
-			return inst
+				}
+			})
 		},
 		Source: func(sz []int) string {
 			return fmt.Sprintf(`// stencil, W = %d, H = %d (int32)
