@@ -114,13 +114,20 @@ def load_halide14(path, data):
             if wid is None:
                 data.notes.append("%s:%d: Halide 14 app %r has no workload" % (name, n, r.get("app")))
                 continue
-            key = (wid, "halide14_" + str(r.get("target")))
-            if "error" in r:
-                data.notes.append("Halide 14 %s %s: %s" % (key[0], key[1], r["error"]))
-                continue
-            if r.get("median_ms") is None:
-                continue
-            data.torch[key] = r
+            add_baseline(data, "Halide 14", (wid, "halide14_" + str(r.get("target"))), r)
+
+
+def add_baseline(data, who, key, r):
+    """Stores r, who's result for key (workload, variant), with the
+    baselines; False, leaving it out, when it has no time (with a note
+    when it is an error)."""
+    if "error" in r:
+        data.notes.append("%s %s %s: %s" % (who, key[0], key[1], r["error"]))
+        return False
+    if r.get("median_ms") is None:
+        return False
+    data.torch[key] = r
+    return True
 
 
 def load_file(path, data):
@@ -155,13 +162,8 @@ def load_file(path, data):
         return
     if kind == "torch":
         for r in doc:
-            key = (r.get("workload"), r.get("variant"))
-            if "error" in r:
-                data.notes.append("PyTorch %s %s: %s" % (key[0], key[1], r["error"]))
+            if not add_baseline(data, "PyTorch", (r.get("workload"), r.get("variant")), r):
                 continue
-            if r.get("median_ms") is None:
-                continue
-            data.torch[key] = r
             data.torch_device = data.torch_device or r.get("device", "")
             data.torch_version = data.torch_version or r.get("torch", "")
             if r.get("runs"):

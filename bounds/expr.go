@@ -570,23 +570,10 @@ func (en env) binary(e *ir.Binary) Interval {
 		return cmpIv(ir.LE, b, a)
 	case ir.EQ:
 		// Possibly equal unless the intervals are disjoint.
-		hi := ir.True
-		if a.Min != nil && b.Max != nil {
-			hi = mkBin(ir.LE, a.Min, b.Max)
-		}
-		if b.Min != nil && a.Max != nil {
-			hi = mkBin(ir.And, hi, mkBin(ir.LE, b.Min, a.Max))
-		}
-		return Interval{ir.False, hi}
+		return Interval{ir.False, joinCmps(ir.True, ir.And, ir.LE, a.Min, b.Max, b.Min, a.Max)}
 	case ir.NE:
-		lo := ir.False
-		if a.Max != nil && b.Min != nil {
-			lo = mkBin(ir.LT, a.Max, b.Min)
-		}
-		if b.Max != nil && a.Min != nil {
-			lo = mkBin(ir.Or, lo, mkBin(ir.LT, b.Max, a.Min))
-		}
-		return Interval{lo, ir.True}
+		// Surely unequal when the intervals are disjoint.
+		return Interval{joinCmps(ir.False, ir.Or, ir.LT, a.Max, b.Min, b.Max, a.Min), ir.True}
 	case ir.And, ir.Or:
 		// Monotone in both operands (false < true).
 		a, b = fill(ir.Bool, a), fill(ir.Bool, b)
@@ -1224,18 +1211,14 @@ func (en env) tighten(v *ir.Var, op ir.BinOp, e ir.Expr) env {
 	strict := !v.T.IsFloat()
 	var lim Interval
 	switch op {
-	case ir.LE:
+	case ir.LE, ir.LT:
 		lim.Max = r.Max
-	case ir.LT:
-		lim.Max = r.Max
-		if strict {
+		if op == ir.LT && strict {
 			lim.Max = binNil(ir.Sub, r.Max, oneOf(v.T))
 		}
-	case ir.GE:
+	case ir.GE, ir.GT:
 		lim.Min = r.Min
-	case ir.GT:
-		lim.Min = r.Min
-		if strict {
+		if op == ir.GT && strict {
 			lim.Min = binNil(ir.Add, r.Min, oneOf(v.T))
 		}
 	case ir.EQ:
@@ -1247,4 +1230,18 @@ func (en env) tighten(v *ir.Var, op ir.BinOp, e ir.Expr) env {
 		return en
 	}
 	return en.with(v.Name, Intersect(fill(v.T, old), lim))
+}
+
+// joinCmps is cmp(x1, y1) join cmp(x2, y2), leaving out a comparison with
+// an unknown (nil) bound, and unit when both are left out: EQ's and NE's
+// test of whether two intervals overlap.
+func joinCmps(unit ir.Expr, join, cmp ir.BinOp, x1, y1, x2, y2 ir.Expr) ir.Expr {
+	r := unit
+	if x1 != nil && y1 != nil {
+		r = mkBin(cmp, x1, y1)
+	}
+	if x2 != nil && y2 != nil {
+		r = mkBin(join, r, mkBin(cmp, x2, y2))
+	}
+	return r
 }

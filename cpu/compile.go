@@ -606,9 +606,7 @@ func storeElem[T element, R int64 | float64](name string, slot int, idx value, v
 			v := val(f)
 			i := f.ints[is]
 			s, _ := f.bufs[slot].([]T)
-			if uint64(i) >= uint64(len(s)) {
-				panic(oobError("store to", name, i, len(s)))
-			}
+			checkIndex(i, len(s), "store to", name)
 			s[i] = T(v)
 		}
 	}
@@ -617,9 +615,7 @@ func storeElem[T element, R int64 | float64](name string, slot int, idx value, v
 		v := val(f)
 		i := idxf(f)
 		s, _ := f.bufs[slot].([]T)
-		if uint64(i) >= uint64(len(s)) {
-			panic(oobError("store to", name, i, len(s)))
-		}
+		checkIndex(i, len(s), "store to", name)
 		s[i] = T(v)
 	}
 }
@@ -634,9 +630,7 @@ func storeConv[T any, R int64 | float64](name string, slot int, idx value, val f
 		v := val(f)
 		i := idxf(f)
 		s, _ := f.bufs[slot].([]T)
-		if uint64(i) >= uint64(len(s)) {
-			panic(oobError("store to", name, i, len(s)))
-		}
+		checkIndex(i, len(s), "store to", name)
 		s[i] = from(v)
 	}
 }

@@ -226,9 +226,7 @@ func loadElem[T element, R int64 | float64](name string, slot int, idx value) fu
 		return func(f *frame) R {
 			i := f.ints[is]
 			s, _ := f.bufs[slot].([]T)
-			if uint64(i) >= uint64(len(s)) {
-				panic(oobError("load of", name, i, len(s)))
-			}
+			checkIndex(i, len(s), "load of", name)
 			return R(s[i])
 		}
 	}
@@ -236,10 +234,17 @@ func loadElem[T element, R int64 | float64](name string, slot int, idx value) fu
 	return func(f *frame) R {
 		i := idxf(f)
 		s, _ := f.bufs[slot].([]T)
-		if uint64(i) >= uint64(len(s)) {
-			panic(oobError("load of", name, i, len(s)))
-		}
+		checkIndex(i, len(s), "load of", name)
 		return R(s[i])
+	}
+}
+
+// checkIndex panics with the out-of-bounds error of the access op ("load
+// of" or "store to") to the buffer name, of n elements, unless i is in
+// [0, n). The loads' and stores' closures inline it.
+func checkIndex(i int64, n int, op, name string) {
+	if uint64(i) >= uint64(n) {
+		panic(oobError(op, name, i, n))
 	}
 }
 
@@ -251,9 +256,7 @@ func loadConv[T any, R int64 | float64](name string, slot int, idx value, to fun
 	return func(f *frame) R {
 		i := idxf(f)
 		s, _ := f.bufs[slot].([]T)
-		if uint64(i) >= uint64(len(s)) {
-			panic(oobError("load of", name, i, len(s)))
-		}
+		checkIndex(i, len(s), "load of", name)
 		return to(s[i])
 	}
 }

@@ -493,37 +493,21 @@ func scalarParam(t ir.Type, v any) (unsafe.Pointer, error) {
 	var iv int64
 	var fv float64
 	isFloat := false
+	// One case per kind of number: reflect reads a value of any of the
+	// case's types.
 	switch x := v.(type) {
-	case int8:
-		iv = int64(x)
-	case int16:
-		iv = int64(x)
-	case int32:
-		iv = int64(x)
-	case int64:
-		iv = x
-	case int:
-		iv = int64(x)
-	case uint8:
-		iv = int64(x)
-	case uint16:
-		iv = int64(x)
-	case uint32:
-		iv = int64(x)
-	case uint64:
-		iv = int64(x)
+	case int8, int16, int32, int64, int:
+		iv = reflect.ValueOf(x).Int()
+	case uint8, uint16, uint32, uint64:
+		iv = int64(reflect.ValueOf(x).Uint())
 	case bool:
 		if x {
 			iv = 1
 		}
-	case float32:
-		fv, isFloat = float64(x), true
-	case float64:
-		fv, isFloat = x, true
-	case half.Float16:
-		fv, isFloat = x.ToFloat64(), true
-	case half.BFloat16:
-		fv, isFloat = x.ToFloat64(), true
+	case float32, float64:
+		fv, isFloat = reflect.ValueOf(x).Float(), true
+	case half.Float16, half.BFloat16:
+		fv, isFloat = x.(interface{ ToFloat64() float64 }).ToFloat64(), true
 	default:
 		return nil, fmt.Errorf("unsupported value %T", v)
 	}

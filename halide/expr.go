@@ -3,6 +3,7 @@ package halide
 import (
 	"fmt"
 	"math"
+	"reflect"
 	"strconv"
 
 	"github.com/gohalide/gohalide/half"
@@ -117,22 +118,10 @@ func E(v any) Expr {
 		return e
 	case int:
 		return constInt(ir.Int32, int64(v))
-	case int32:
-		return constInt(ir.Int32, int64(v))
-	case int64:
-		return constInt(ir.Int64, v)
-	case int8:
-		return constInt(ir.Int8, int64(v))
-	case int16:
-		return constInt(ir.Int16, int64(v))
-	case uint8:
-		return constInt(ir.UInt8, int64(v))
-	case uint16:
-		return constInt(ir.UInt16, int64(v))
-	case uint32:
-		return constInt(ir.UInt32, int64(v))
-	case uint64:
-		return constInt(ir.UInt64, int64(v))
+	case int8, int16, int32, int64:
+		return constInt(goType(v), reflect.ValueOf(v).Int())
+	case uint8, uint16, uint32, uint64:
+		return constInt(goType(v), int64(reflect.ValueOf(v).Uint()))
 	case uint:
 		if uint64(v) > math.MaxUint32 {
 			return Expr{err: ir.Errorf(ir.ErrType, "", "Expr", "the Go uint constant %d does not fit in uint32, the type of a Go uint in an expression", v).
@@ -620,7 +609,16 @@ func Inf(t Type) Expr {
 // typeOf returns the Type of a Go element type.
 func typeOf[T Number]() Type {
 	var z T
-	switch any(z).(type) {
+	if t := goType(z); t != (Type{}) {
+		return t
+	}
+	panic(fmt.Sprintf("halide: unsupported element type %T", z))
+}
+
+// goType is the Type of v's Go type, one of Number's (a Go integer
+// constant of E keeps its type), or the zero Type.
+func goType(v any) Type {
+	switch v.(type) {
 	case int8:
 		return Int8
 	case int16:
@@ -648,7 +646,7 @@ func typeOf[T Number]() Type {
 	case half.BFloat16:
 		return BFloat16
 	}
-	panic(fmt.Sprintf("halide: unsupported element type %T", z))
+	return Type{}
 }
 
 // Number is the set of element types of Buffers and Params: F16 and BF16

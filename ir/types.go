@@ -119,23 +119,14 @@ func (t Type) Max() int64 {
 // two's-complement wrap-around, as the hardware does. Bool values become 0 or 1.
 func (t Type) Wrap(v int64) int64 {
 	switch t.Code {
-	case IntCode:
-		switch t.Bits {
-		case 8:
-			return int64(int8(v))
-		case 16:
-			return int64(int16(v))
-		case 32:
-			return int64(int32(v))
-		}
-	case UIntCode:
-		switch t.Bits {
-		case 8:
-			return int64(uint8(v))
-		case 16:
-			return int64(uint16(v))
-		case 32:
-			return int64(uint32(v))
+	case IntCode, UIntCode:
+		if b := t.Bits; b == 8 || b == 16 || b == 32 {
+			// Keep the low b bits, extending the sign of an int.
+			s := 64 - b
+			if t.Code == IntCode {
+				return v << s >> s
+			}
+			return int64(uint64(v) << s >> s)
 		}
 	case BoolCode:
 		if v != 0 {

@@ -77,6 +77,15 @@ func run(p *halide.Pipeline, out halide.BufferRef) (halide.BufferRef, error) {
 	return out, nil
 }
 
+// check is the Check of the float32 algorithms: ErrNoInputs until Inputs
+// has made the inputs (ready), then compareTol of out against ref().
+func check(name string, ready bool, out halide.BufferRef, ref func() *halide.Buffer[float64], tol float64) (float64, error) {
+	if !ready {
+		return 0, ErrNoInputs
+	}
+	return compareTol(name, out, ref(), tol)
+}
+
 // compare returns the largest relative error of out (a float32 buffer)
 // against want (same shape) and an error naming the worst element if it
 // exceeds Tol.

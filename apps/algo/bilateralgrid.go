@@ -319,10 +319,7 @@ func (v *BilateralGrid) Reference() *halide.Buffer[float64] {
 
 // Check compares out with Reference, within Tol.
 func (v *BilateralGrid) Check(out halide.BufferRef) (float64, error) {
-	if v.in == nil {
-		return 0, ErrNoInputs
-	}
-	return compareTol(v.Name(), out, v.Reference(), v.Tol)
+	return check(v.Name(), v.in != nil, out, v.Reference, v.Tol)
 }
 
 // String describes the size, e.g. "1536x2560 s_sigma=8 r_sigma=0.1".

@@ -150,10 +150,7 @@ func (c *Conv2D) Reference() *halide.Buffer[float64] {
 
 // Check compares out with Reference (see Tol).
 func (c *Conv2D) Check(out halide.BufferRef) (float64, error) {
-	if c.inputBuf == nil {
-		return 0, ErrNoInputs
-	}
-	return compare(c.Name(), out, c.Reference())
+	return check(c.Name(), c.inputBuf != nil, out, c.Reference, Tol)
 }
 
 // ---------------------------------------------------------------------------
@@ -241,25 +238,46 @@ const (
 // The block tiles are ShiftInwards splits: batch and outC must be at least
 // 64 (the seed's are 256 and 512); inC need not be a multiple of 8.
 func (c *Conv2D) GPUScheduleTVM() {
+	_, vx, vy := c.tileOutput(true)
+	c.Output.Stage(0).Serial(vx).Serial(vy) // see above
+	c.scheduleBL(vx)
+}
+
+// tileOutput is the output's loops in both GPU schedules: the pixel fused
+// into xy, the out channels f and the images n split into the block's
+// 64x64 tile (fo, no: blocks, with xy), and the tile into threads (tx, ty)
+// of 8x8 points, each cut into 2x2 virtual threads (vx, vy) of 4x4 points
+// (ni, fi, unrolled). Strided (TVM's mapping) splits the tile into the
+// virtual threads first (2 of them, conv2DVTStride apart), then into the
+// threads (8 of them), so that a thread's points are strided; otherwise
+// into the threads first, each with a contiguous 8x8 tile.
+func (c *Conv2D) tileOutput(strided bool) (tx, vx, vy halide.Var) {
 	xy := halide.NewVar("xy")
-	no, nb, vx, nt, tx, ni := halide.NewVar("no"), halide.NewVar("nb"), halide.NewVar("vx"), halide.NewVar("nt"), halide.NewVar("tx"), halide.NewVar("ni")
-	fo, fb, vy, ft, ty, fi := halide.NewVar("fo"), halide.NewVar("fb"), halide.NewVar("vy"), halide.NewVar("ft"), halide.NewVar("ty"), halide.NewVar("fi")
+	no, nb, nt, ni := halide.NewVar("no"), halide.NewVar("nb"), halide.NewVar("nt"), halide.NewVar("ni")
+	fo, fb, ft, fi := halide.NewVar("fo"), halide.NewVar("fb"), halide.NewVar("ft"), halide.NewVar("fi")
+	tx, ty := halide.NewVar("tx"), halide.NewVar("ty")
+	vx, vy = halide.NewVar("vx"), halide.NewVar("vy")
+	// (ox, oy) are split off the block's tile first, by factor; (ix, iy)
+	// then split off what is left, by conv2DPerVThread.
+	ox, oy, ix, iy, factor := tx, ty, vx, vy, conv2DTile
+	if strided {
+		ox, oy, ix, iy, factor = vx, vy, tx, ty, conv2DVTStride
+	}
 	c.Output.Fuse(c.X, c.Y, xy).
 		Split(c.F, fo, fb, conv2DBlockFactor, halide.ShiftInwards).
 		Split(c.N, no, nb, conv2DBlockFactor, halide.ShiftInwards).
-		Split(fb, vy, ft, conv2DVTStride). // nparts = 2
-		Split(nb, vx, nt, conv2DVTStride).
-		Split(ft, ty, fi, conv2DPerVThread). // nparts = 8
-		Split(nt, tx, ni, conv2DPerVThread).
-		Reorder(ni, fi, tx, ty, vx, vy, no, fo, xy).
+		Split(fb, oy, ft, factor).
+		Split(nb, ox, nt, factor).
+		Split(ft, iy, fi, conv2DPerVThread).
+		Split(nt, ix, ni, conv2DPerVThread).
+		Reorder(ni, fi, ix, iy, ox, oy, no, fo, xy).
 		GPUBlocks(no, fo, xy).
 		GPUThreads(tx, ty).
 		VThread(vx).
 		VThread(vy).
 		Unroll(fi).
 		Unroll(ni)
-	c.Output.Stage(0).Serial(vx).Serial(vy) // see above
-	c.scheduleBL(vx)
+	return tx, vx, vy
 }
 
 // scheduleBL is the seed's schedule of BL (Conv), computed at the
@@ -302,22 +320,6 @@ func (c *Conv2D) scheduleBLUpdate() {
 // frame, at constant offsets, rather than in registers; the 16 of
 // GPUScheduleTVM are in registers.)
 func (c *Conv2D) GPUScheduleOurs() {
-	xy := halide.NewVar("xy")
-	no, nb, tx, nt, vx, ni := halide.NewVar("no"), halide.NewVar("nb"), halide.NewVar("tx"), halide.NewVar("nt"), halide.NewVar("vx"), halide.NewVar("ni")
-	fo, fb, ty, ft, vy, fi := halide.NewVar("fo"), halide.NewVar("fb"), halide.NewVar("ty"), halide.NewVar("ft"), halide.NewVar("vy"), halide.NewVar("fi")
-	c.Output.Fuse(c.X, c.Y, xy).
-		Split(c.F, fo, fb, conv2DBlockFactor, halide.ShiftInwards).
-		Split(c.N, no, nb, conv2DBlockFactor, halide.ShiftInwards).
-		Split(fb, ty, ft, conv2DTile).
-		Split(nb, tx, nt, conv2DTile).
-		Split(ft, vy, fi, conv2DPerVThread).
-		Split(nt, vx, ni, conv2DPerVThread).
-		Reorder(ni, fi, vx, vy, tx, ty, no, fo, xy).
-		GPUBlocks(no, fo, xy).
-		GPUThreads(tx, ty).
-		VThread(vx).
-		VThread(vy).
-		Unroll(fi).
-		Unroll(ni)
+	tx, _, _ := c.tileOutput(false)
 	c.scheduleBL(tx)
 }

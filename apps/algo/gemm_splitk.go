@@ -123,22 +123,12 @@ func (g *GEMMSplitK) Name() string { return "gemm_splitk" }
 func (g *GEMMSplitK) GPUScheduleSplitK(t GEMMTiling) {
 	g.Factor()
 	bx, by, tx, ty := halide.NewVar("bx"), halide.NewVar("by"), halide.NewVar("tx"), halide.NewVar("ty")
-	jo, jt, tj, jr := halide.NewVar("jo"), halide.NewVar("jt"), halide.NewVar("tj"), halide.NewVar("jr")
-	io, it, ti, ir := halide.NewVar("io"), halide.NewVar("it"), halide.NewVar("ti"), halide.NewVar("ir")
+	tj := halide.NewVar("tj")
 	ko, ki := halide.NewRVar("ko"), halide.NewRVar("ki")
 	g.Output.Bound(g.J, 0, g.N).Bound(g.I, 0, g.M).
 		GPUTile(g.J, g.I, bx, by, tx, ty, 32, 8, halide.GuardWithIf)
 	update := g.Output.Update(0)
-	update.Atomic().
-		Split(g.J, jo, jt, t.BlockJ, halide.GuardWithIf).
-		Split(g.I, io, it, t.BlockI, halide.GuardWithIf).
-		Split(jt, tj, jr, t.RegJ).
-		Split(it, ti, ir, t.RegI).
-		Reorder(jr, ir, tj, ti, jo, io, g.RS).
-		GPUBlocks(jo, io, g.RS).
-		GPUThreads(tj, ti).
-		Unroll(jr).
-		Unroll(ir)
+	tileGEMM(update.Atomic(), g.J, g.I, t, halide.GuardWithIf, g.RS)
 	g.Partial.ComputeAtStage(update, tj).StoreIn(halide.Register).
 		Unroll(g.J).
 		Unroll(g.I).

@@ -83,10 +83,17 @@ func (g *GEMM) GPUScheduleV1() {
 // per element (thread x = the row within the tile, as in the seed, thread y
 // the column), Prod in a register.
 func (g *GEMM) GPUScheduleV2() {
+	g.threadPerElement(32)
+}
+
+// threadPerElement is v2's and v3's mapping: n x n tiles of C per block,
+// one thread per element (thread x the row within the tile, thread y the
+// column), Prod computed per thread, in a register.
+func (g *GEMM) threadPerElement(n int) {
 	io, ii := halide.NewVar("io"), halide.NewVar("ii")
 	jo, ji := halide.NewVar("jo"), halide.NewVar("ji")
-	g.Output.Split(g.I, io, ii, 32, halide.GuardWithIf).
-		Split(g.J, jo, ji, 32, halide.GuardWithIf).
+	g.Output.Split(g.I, io, ii, n, halide.GuardWithIf).
+		Split(g.J, jo, ji, n, halide.GuardWithIf).
 		Reorder(ii, ji, io, jo).
 		GPUBlocks(io, jo).
 		GPUThreads(ii, ji)
@@ -100,21 +107,13 @@ func (g *GEMM) GPUScheduleV2() {
 // floats each, loaded by the block's 256 threads together; barriers after
 // the loads and before the next step overwrites them.
 func (g *GEMM) GPUScheduleV3() {
-	io, ii := halide.NewVar("io"), halide.NewVar("ii")
-	jo, ji := halide.NewVar("jo"), halide.NewVar("ji")
 	ko, ki := halide.NewRVar("ko"), halide.NewRVar("ki")
-	g.Output.Split(g.I, io, ii, 16, halide.GuardWithIf).
-		Split(g.J, jo, ji, 16, halide.GuardWithIf).
-		Reorder(ii, ji, io, jo).
-		GPUBlocks(io, jo).
-		GPUThreads(ii, ji)
-	g.Prod.ComputeAt(g.Output, ii).StoreIn(halide.Register)
+	g.threadPerElement(16)
 	// Prod's own loops over j and i (one point per thread) go inside the
 	// step loop: a loop that contains barriers must have the same bounds
 	// in every thread.
 	g.Prod.Update(0).Split(g.R, ko, ki, 8, halide.GuardWithIf).Reorder(ki, g.J, g.I, ko)
-	g.AIn.ComputeAt(g.Prod, ko).StoreIn(halide.GPUShared)
-	g.BIn.ComputeAt(g.Prod, ko).StoreIn(halide.GPUShared)
+	g.stageTiles(g.Prod, ko, 0)
 }
 
 // GEMMTiling are the factors of GPUScheduleTiledShared.
@@ -170,19 +169,9 @@ var DefaultGEMMTiling = GEMMTiling{BlockJ: 64, BlockI: 64, RegJ: 4, RegI: 4, KSt
 // tails: thread-dependent guards wrap the loads and stores, never the
 // barriers.
 func (g *GEMM) GPUScheduleTiledShared(t GEMMTiling) {
-	jo, jt, tj, jr := halide.NewVar("jo"), halide.NewVar("jt"), halide.NewVar("tj"), halide.NewVar("jr")
-	io, it, ti, ir := halide.NewVar("io"), halide.NewVar("it"), halide.NewVar("ti"), halide.NewVar("ir")
+	tj := halide.NewVar("tj")
 	ko, ki := halide.NewRVar("ko"), halide.NewRVar("ki")
-	g.Output.Bound(g.J, 0, g.N).Bound(g.I, 0, g.M).
-		Split(g.J, jo, jt, t.BlockJ, halide.ShiftInwards).
-		Split(g.I, io, it, t.BlockI, halide.ShiftInwards).
-		Split(jt, tj, jr, t.RegJ).
-		Split(it, ti, ir, t.RegI).
-		Reorder(jr, ir, tj, ti, jo, io).
-		GPUBlocks(jo, io).
-		GPUThreads(tj, ti).
-		Unroll(jr).
-		Unroll(ir)
+	tileGEMM(g.Output.Bound(g.J, 0, g.N).Bound(g.I, 0, g.M).Stage(0), g.J, g.I, t, halide.ShiftInwards)
 	g.Prod.ComputeAt(g.Output, tj).StoreIn(halide.Register).
 		Unroll(g.J).
 		Unroll(g.I)
@@ -207,6 +196,25 @@ func (g *GEMM) stageTiles(f *halide.Func, ko halide.VarOrRVar, vec int) {
 	}
 }
 
+// tileGEMM splits s, a stage of a GEMM's output over (j, i), into the
+// tiles of t: BlockJ x BlockI block tiles (jo, io, the block loops, their
+// tails by tail) of RegJ x RegI points per thread (tj, ti, the thread
+// loops; jr, ir, unrolled). outer are loops of s outside the tiles (block
+// loops too).
+func tileGEMM(s *halide.Stage, j, i halide.Var, t GEMMTiling, tail halide.TailStrategy, outer ...halide.VarOrRVar) *halide.Stage {
+	jo, jt, tj, jr := halide.NewVar("jo"), halide.NewVar("jt"), halide.NewVar("tj"), halide.NewVar("jr")
+	io, it, ti, ir := halide.NewVar("io"), halide.NewVar("it"), halide.NewVar("ti"), halide.NewVar("ir")
+	return s.Split(j, jo, jt, t.BlockJ, tail).
+		Split(i, io, it, t.BlockI, tail).
+		Split(jt, tj, jr, t.RegJ).
+		Split(it, ti, ir, t.RegI).
+		Reorder(append([]halide.VarOrRVar{jr, ir, tj, ti, jo, io}, outer...)...).
+		GPUBlocks(append([]halide.VarOrRVar{jo, io}, outer...)...).
+		GPUThreads(tj, ti).
+		Unroll(jr).
+		Unroll(ir)
+}
+
 // GPUScheduleTiledSharedAcc is GPUScheduleTiledShared with the step loop
 // literally between the block and thread loops: Prod is computed at the
 // block level (the innermost block loop of the output) and so stored in
@@ -221,18 +229,10 @@ func (g *GEMM) stageTiles(f *halide.Func, ko halide.VarOrRVar, vec int) {
 // are not unrolled here: unrolled, every unrolled statement gets a
 // barrier (see tests/gpu/apps_test.go).
 func (g *GEMM) GPUScheduleTiledSharedAcc(t GEMMTiling) {
-	jo, jt, tj, jr := halide.NewVar("jo"), halide.NewVar("jt"), halide.NewVar("tj"), halide.NewVar("jr")
-	io, it, ti, ir := halide.NewVar("io"), halide.NewVar("it"), halide.NewVar("ti"), halide.NewVar("ir")
+	jo, tj, jr := halide.NewVar("jo"), halide.NewVar("tj"), halide.NewVar("jr")
+	ti, ir := halide.NewVar("ti"), halide.NewVar("ir")
 	ko, ki := halide.NewRVar("ko"), halide.NewRVar("ki")
-	g.Output.Split(g.J, jo, jt, t.BlockJ, halide.ShiftInwards).
-		Split(g.I, io, it, t.BlockI, halide.ShiftInwards).
-		Split(jt, tj, jr, t.RegJ).
-		Split(it, ti, ir, t.RegI).
-		Reorder(jr, ir, tj, ti, jo, io).
-		GPUBlocks(jo, io).
-		GPUThreads(tj, ti).
-		Unroll(jr).
-		Unroll(ir)
+	tileGEMM(g.Output.Stage(0), g.J, g.I, t, halide.ShiftInwards)
 	g.Prod.ComputeAt(g.Output, jo).StoreIn(halide.GPUShared).
 		Split(g.J, tj, jr, t.RegJ).
 		Split(g.I, ti, ir, t.RegI).
@@ -244,8 +244,7 @@ func (g *GEMM) GPUScheduleTiledSharedAcc(t GEMMTiling) {
 		Split(g.I, ti, ir, t.RegI).
 		Reorder(jr, ir, ki, tj, ti, ko).
 		GPUThreads(tj, ti)
-	g.AIn.ComputeAt(g.Prod, ko).StoreIn(halide.GPUShared)
-	g.BIn.ComputeAt(g.Prod, ko).StoreIn(halide.GPUShared)
+	g.stageTiles(g.Prod, ko, 0)
 }
 
 // ---------------------------------------------------------------------------

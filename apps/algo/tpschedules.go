@@ -20,17 +20,25 @@ var IssueFactors = TPFactors{PBlock: 128, P0: 4, MBlock: 32, C0: 16}
 // over (m, r.y) of the scatter, threads over (m1, p1), r.x a serial outer
 // loop.
 func (t *TensorProduct) scheduleOutput(f TPFactors) {
+	t.Output.Parallel(t.Ov)
+	t.tileScatter(f).Parallel(t.R.Y())
+}
+
+// tileScatter splits the scatter (atomic, because pairs collide) into the
+// issue's tiles, for the CPU and GPU forms alike: MBlock output channels
+// (m) x PBlock pairs (r.y), each of m1 channels x p1 pairs (the threads'
+// loops) with P0 serial pairs p0 (and m0, of 1) inside, r.x outermost.
+// The caller binds the loops.
+func (t *TensorProduct) tileScatter(f TPFactors) *halide.Stage {
 	ry := t.R.Y()
 	p1, p0 := halide.NewRVar("p1"), halide.NewRVar("p0")
 	m1, m0 := halide.NewVar("m1"), halide.NewVar("m0")
-	t.Output.Parallel(t.Ov)
-	t.Output.Update(0).Atomic().
+	return t.Output.Update(0).Atomic().
 		Split(ry, ry, p1, f.PBlock, halide.GuardWithIf).
 		Split(p1, p1, p0, f.P0, halide.GuardWithIf).
 		Split(t.Mv, t.Mv, m1, f.MBlock, halide.GuardWithIf).
 		Split(m1, m1, m0, 1).
-		Reorder(p0, m0, m1, p1, t.Mv, ry, t.R.X()).
-		Parallel(ry)
+		Reorder(p0, m0, m1, p1, t.Mv, ry, t.R.X())
 }
 
 // scheduleProductAtThread computes Product per (m1, p1) thread, its
@@ -45,15 +53,28 @@ func (t *TensorProduct) scheduleProductAtThread(f TPFactors) {
 // inside the thread loops.
 func (t *TensorProduct) ScheduleA(f TPFactors) {
 	t.scheduleOutput(f)
-	t.scheduleProductAtThread(f)
-	t.GatherWeight.ComputeAt(t.Product, halide.NewRVar("c1")).StoreIn(halide.Stack)
+	t.weightAtC1(f).StoreIn(halide.Stack)
 }
 
 // ScheduleB computes GatherWeight at the block loop m of the scatter.
 func (t *TensorProduct) ScheduleB(f TPFactors) {
 	t.scheduleOutput(f)
+	t.weightAtM(f)
+}
+
+// weightAtC1 is schedules A's Product and GatherWeight, on the CPU and
+// the GPU: Product per thread, GatherWeight computed at its c1 (the
+// caller picks the memory).
+func (t *TensorProduct) weightAtC1(f TPFactors) *halide.Func {
 	t.scheduleProductAtThread(f)
-	t.GatherWeight.ComputeAt(t.Output, t.Mv)
+	return t.GatherWeight.ComputeAt(t.Product, halide.NewRVar("c1"))
+}
+
+// weightAtM is schedules B's: Product per thread, GatherWeight computed at
+// the scatter's block loop m.
+func (t *TensorProduct) weightAtM(f TPFactors) *halide.Func {
+	t.scheduleProductAtThread(f)
+	return t.GatherWeight.ComputeAt(t.Output, t.Mv)
 }
 
 // ScheduleC is the cooperative form: Product at the block level with its p
@@ -77,20 +98,12 @@ func (t *TensorProduct) ScheduleC(f TPFactors) {
 // output point with a thread per channel; the scatter with blocks over
 // (m, r.y) and threads over (m1, p1), atomic because pairs collide.
 func (t *TensorProduct) gpuOutput(f TPFactors) {
-	ry := t.R.Y()
-	p1, p0 := halide.NewRVar("p1"), halide.NewRVar("p0")
-	m1, m0 := halide.NewVar("m1"), halide.NewVar("m0")
 	// A thread per output channel: the block size is the output's
 	// channel count, known at launch.
 	t.Output.GPUBlocks(t.Ov).GPUThreads(t.Mv)
-	t.Output.Update(0).Atomic().
-		Split(ry, ry, p1, f.PBlock, halide.GuardWithIf).
-		Split(p1, p1, p0, f.P0, halide.GuardWithIf).
-		Split(t.Mv, t.Mv, m1, f.MBlock, halide.GuardWithIf).
-		Split(m1, m1, m0, 1).
-		Reorder(p0, m0, m1, p1, t.Mv, ry, t.R.X()).
-		GPUBlocks(t.Mv, ry).
-		GPUThreads(m1, p1)
+	t.tileScatter(f).
+		GPUBlocks(t.Mv, t.R.Y()).
+		GPUThreads(halide.NewVar("m1"), halide.NewRVar("p1"))
 }
 
 // GPUScheduleA is schedule A: Product per thread (computed at m1, a 4x1
@@ -99,16 +112,14 @@ func (t *TensorProduct) gpuOutput(f TPFactors) {
 // floats; the union of what the block's threads need is 16 x 32 = 512.
 func (t *TensorProduct) GPUScheduleA(f TPFactors) {
 	t.gpuOutput(f)
-	t.scheduleProductAtThread(f)
-	t.GatherWeight.ComputeAt(t.Product, halide.NewRVar("c1")).StoreIn(halide.GPUShared)
+	t.weightAtC1(f).StoreIn(halide.GPUShared)
 }
 
 // GPUScheduleB computes GatherWeight at the block loop m: all 64 channels
 // of the block's 32 output channels, 2048 floats.
 func (t *TensorProduct) GPUScheduleB(f TPFactors) {
 	t.gpuOutput(f)
-	t.scheduleProductAtThread(f)
-	t.GatherWeight.ComputeAt(t.Output, t.Mv).StoreIn(halide.GPUShared)
+	t.weightAtM(f).StoreIn(halide.GPUShared)
 }
 
 // GPUScheduleC moves c1 between the block and thread loops: Product at the

@@ -81,15 +81,7 @@ const (
 
 // build makes the algorithm at w x h under the GPU or the CPU schedule.
 func build(w, h int, gpu bool) func() algo.Algorithm {
-	return func() algo.Algorithm {
-		v := algo.NewBilateralGrid(w, h, sSigma)
-		if gpu {
-			v.GPUSchedule()
-		} else {
-			v.CPUSchedule()
-		}
-		return v
-	}
+	return appkit.Scheduled(func() *algo.BilateralGrid { return algo.NewBilateralGrid(w, h, sSigma) }, gpu)
 }
 
 // gridCells is the number of cells x bins x channels of the grid at w x

@@ -79,15 +79,7 @@ const (
 const flopsPerPixel = 160
 
 func build(w, h int, cpu bool) func() algo.Algorithm {
-	return func() algo.Algorithm {
-		v := algo.NewLocalLaplacian(w, h, levelsJ)
-		if cpu {
-			v.CPUSchedule()
-		} else {
-			v.GPUSchedule()
-		}
-		return v
-	}
+	return appkit.Scheduled(func() *algo.LocalLaplacian { return algo.NewLocalLaplacian(w, h, levelsJ) }, !cpu)
 }
 
 // manual is the generator's schedule (process.cpp's "manually-tuned"

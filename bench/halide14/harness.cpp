@@ -102,6 +102,16 @@ bool read_raw(const std::string &path, Buffer<T> &b) {
     return true;
 }
 
+// load_or_fill reads b from path (false when that fails), or, when path is
+// empty, fills it with values of draw (the random input).
+template<typename T, typename F>
+bool load_or_fill(const std::string &path, Buffer<T> &b, F draw) {
+    if (!path.empty()) return read_raw(path, b);
+    T *p = b.data();
+    for (size_t i = 0; i < b.number_of_elements(); i++) p[i] = draw();
+    return true;
+}
+
 template<typename T>
 bool write_raw(const std::string &path, const Buffer<T> &b) {
     FILE *f = fopen(path.c_str(), "wb");
@@ -293,36 +303,34 @@ int main(int argc, char **argv) {
     const float cp_temp = 3700, cp_gamma = 2.0f, cp_contrast = 50, cp_sharpen = 1.0f;
     const int cp_black = 25, cp_white = 1023;
 
+    // bind makes in (the image) and out the app's input and output: put on
+    // the device, written by --save-in and --out, checksummed.
+    auto bind = [&](auto &in, auto &out) {
+        auto *i = &in;
+        auto *o = &out;
+        inputs = {i->raw_buffer()};
+        output = o->raw_buffer();
+        write_output = [&, o]() { return write_raw(out_path, *o); };
+        write_input = [&, i]() { return write_raw(save_in_path, *i); };
+        sum_output = [o]() { return checksum(*o); };
+    };
+
     if (app == "bilateral_grid") {
         int w = width ? width : 1536, h = height ? height : 2560;
         bg_in = Buffer<float>(w, h);
         bg_out = Buffer<float>(w, h);
-        if (!in_path.empty()) {
-            if (!read_raw(in_path, bg_in)) return 2;
-        } else {
-            float *p = bg_in.data();
-            for (size_t i = 0; i < bg_in.number_of_elements(); i++) p[i] = (float)(rng.next() >> 40) * (1.0f / 16777216.0f);
-        }
+        if (!load_or_fill(in_path, bg_in, [&]() { return (float)(rng.next() >> 40) * (1.0f / 16777216.0f); })) return 2;
         size = std::to_string(w) + "x" + std::to_string(h);
         params = "\"r_sigma\":0.1,\"s_sigma\":8";
         auto fn = gpu ? bilateral_grid_cuda : bilateral_grid_cpu;
         halide_target = (gpu ? bilateral_grid_cuda_metadata() : bilateral_grid_cpu_metadata())->target;
         call = [&, fn]() { return fn(bg_in.raw_buffer(), r_sigma, bg_out.raw_buffer()); };
-        inputs = {bg_in.raw_buffer()};
-        output = bg_out.raw_buffer();
-        write_output = [&]() { return write_raw(out_path, bg_out); };
-        write_input = [&]() { return write_raw(save_in_path, bg_in); };
-        sum_output = [&]() { return checksum(bg_out); };
+        bind(bg_in, bg_out);
     } else if (app == "local_laplacian") {
         int w = width ? width : 1536, h = height ? height : 2560;
         ll_in = Buffer<uint16_t>(w, h, 3);
         ll_out = Buffer<uint16_t>(w, h, 3);
-        if (!in_path.empty()) {
-            if (!read_raw(in_path, ll_in)) return 2;
-        } else {
-            uint16_t *p = ll_in.data();
-            for (size_t i = 0; i < ll_in.number_of_elements(); i++) p[i] = (uint16_t)(rng.next() >> 48);
-        }
+        if (!load_or_fill(in_path, ll_in, [&]() { return (uint16_t)(rng.next() >> 48); })) return 2;
         size = std::to_string(w) + "x" + std::to_string(h) + "x3";
         params = "\"levels\":8,\"alpha\":1,\"beta\":1,\"alpha_passed\":" + fmt(ll_alpha / (ll_levels - 1)) +
                  ",\"pyramid_levels\":8";
@@ -331,23 +339,14 @@ int main(int argc, char **argv) {
         call = [&, fn]() {
             return fn(ll_in.raw_buffer(), ll_levels, ll_alpha / (ll_levels - 1), ll_beta, ll_out.raw_buffer());
         };
-        inputs = {ll_in.raw_buffer()};
-        output = ll_out.raw_buffer();
-        write_output = [&]() { return write_raw(out_path, ll_out); };
-        write_input = [&]() { return write_raw(save_in_path, ll_in); };
-        sum_output = [&]() { return checksum(ll_out); };
+        bind(ll_in, ll_out);
     } else {
         int w = width ? width : 2592, h = height ? height : 1968;
         int ow = ((w - 32) / 32) * 32, oh = ((h - 24) / 32) * 32;
         if (ow <= 0 || oh <= 0) usage("camera_pipe needs an input of at least 64 x 56");
         cp_in = Buffer<uint16_t>(w, h);
         cp_out = Buffer<uint8_t>(ow, oh, 3);
-        if (!in_path.empty()) {
-            if (!read_raw(in_path, cp_in)) return 2;
-        } else {
-            uint16_t *p = cp_in.data();
-            for (size_t i = 0; i < cp_in.number_of_elements(); i++) p[i] = (uint16_t)(rng.next() >> 54);
-        }
+        if (!load_or_fill(in_path, cp_in, [&]() { return (uint16_t)(rng.next() >> 54); })) return 2;
         // process.cpp's matrices (Nokia N900 sensor, from FCam), matrix(j, i) = m[i][j].
         const float a3200[3][4] = {{1.6697f, -0.2693f, -0.4004f, -42.4346f},
                                    {-0.3576f, 1.0615f, 1.5949f, -37.1158f},
@@ -369,11 +368,9 @@ int main(int argc, char **argv) {
             return fn(cp_in.raw_buffer(), m3200.raw_buffer(), m7000.raw_buffer(), cp_temp, cp_gamma, cp_contrast,
                       cp_sharpen, cp_black, cp_white, cp_out.raw_buffer());
         };
-        inputs = {cp_in.raw_buffer(), m3200.raw_buffer(), m7000.raw_buffer()};
-        output = cp_out.raw_buffer();
-        write_output = [&]() { return write_raw(out_path, cp_out); };
-        write_input = [&]() { return write_raw(save_in_path, cp_in); };
-        sum_output = [&]() { return checksum(cp_out); };
+        bind(cp_in, cp_out);
+        inputs.push_back(m3200.raw_buffer());
+        inputs.push_back(m7000.raw_buffer());
     }
 
     if (!save_in_path.empty() && !write_input()) return 2;

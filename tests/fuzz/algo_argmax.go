@@ -1,7 +1,6 @@
 package fuzz
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"math/rand"
@@ -43,17 +42,7 @@ func argmaxAlgo() *Algo {
 			x, y, in, padded := int2DInput()
 			r := halide.NewRDom("r", halide.Range(0, W))
 			v, am, out := argmaxFuncs(x, y, r, in, padded, W, H)
-			inst := &Instance{
-				Funcs:  map[string]*halide.Func{"argmax": out, "am": am, "v": v, "padded": padded},
-				Images: map[string]*halide.ImageParam{"in": in},
-				Vars:   map[string]halide.VarOrRVar{"x": x, "y": y, "r$x": r.X()},
-				Out:    out,
-			}
-			inst.Run = func(ctx context.Context, p *halide.Pipeline, seed int64) (string, error) {
-				ib, res, err := runInt2D(ctx, p, in, W, H, seed)
-				if err != nil {
-					return "", err
-				}
+			return int2DInstance(W, H, in, map[string]*halide.Func{"argmax": out, "am": am, "v": v, "padded": padded}, map[string]halide.VarOrRVar{"x": x, "y": y, "r$x": r.X()}, out, func(ib *halide.Buffer[int32]) func(c []int) int64 {
 				col, best, extra := make([]int64, H), make([]int64, H), make([]int64, H)
 				for j := 0; j < H; j++ {
 					col[j], best[j] = 0, math.MinInt32
@@ -63,12 +52,11 @@ func argmaxAlgo() *Algo {
 						}
 					}
 				}
-				return compareInt(res, func(c []int) int64 {
+				return func(c []int) int64 {
 					x, y := c[0], c[1]
 					return col[y]*1000 + best[y] + extra[y]*7 + int64(ib.Get(clampTo(x, W), clampTo(y, H)))
-				}, []int{W, H}), nil
-			}
-			return inst
+				}
+			})
 		},
 		Source: func(sz []int) string {
 			return fmt.Sprintf(`// argmax, W = %d, H = %d

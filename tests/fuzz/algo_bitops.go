@@ -1,9 +1,10 @@
 package fuzz
 
 import (
-	"context"
+	_ "embed"
 	"fmt"
 	"math/rand"
+	"strings"
 
 	"github.com/gohalide/gohalide/halide"
 )
@@ -38,17 +39,7 @@ func bitopsAlgo() *Algo {
 			W, H := sz[0], sz[1]
 			x, y, in, padded := int2DInput()
 			q, edge, out := bitopsFuncs(x, y, padded)
-			inst := &Instance{
-				Funcs:  map[string]*halide.Func{"bitops": out, "edge": edge, "q": q, "padded": padded},
-				Images: map[string]*halide.ImageParam{"in": in},
-				Vars:   map[string]halide.VarOrRVar{"x": x, "y": y},
-				Out:    out,
-			}
-			inst.Run = func(ctx context.Context, p *halide.Pipeline, seed int64) (string, error) {
-				ib, res, err := runInt2D(ctx, p, in, W, H, seed)
-				if err != nil {
-					return "", err
-				}
+			return int2DInstance(W, H, in, map[string]*halide.Func{"bitops": out, "edge": edge, "q": q, "padded": padded}, map[string]halide.VarOrRVar{"x": x, "y": y}, out, func(ib *halide.Buffer[int32]) func(c []int) int64 {
 				qv := func(x, y int) int64 { return min(max(int64(ib.Get(clampTo(x, W), clampTo(y, H)))*40, 0), 255) }
 				ev := func(x, y int) int64 {
 					a, b := qv(x-1, y), qv(x+1, y)
@@ -57,7 +48,7 @@ func bitopsAlgo() *Algo {
 					}
 					return b - a
 				}
-				return compareInt(res, func(c []int) int64 {
+				return func(c []int) int64 {
 					x, y := c[0], c[1]
 					switch y % 4 { // y >= 0 here
 					case 0:
@@ -69,45 +60,52 @@ func bitopsAlgo() *Algo {
 					}
 					w := int64(uint8(x * 37))
 					return (qv(x, y)*(255-w) + ev(x, y)*w + 127) / 255 // rounded
-				}, []int{W, H}), nil
-			}
-			return inst
+				}
+			})
 		},
 		Source: func(sz []int) string {
 			return fmt.Sprintf(`// bitops, W = %d, H = %d
 x, y := halide.NewVar("x"), halide.NewVar("y")
 in := halide.NewImageParam("in", halide.Int32, 2) // [W, H], values in ±[1, 9]
 padded := halide.RepeatEdge(in)
-q := halide.NewFunc("q")
-q.Define(x, y).Is(halide.U8Sat(padded.At(x, y).Mul(40)))
-edge := halide.NewFunc("edge")
-edge.Define(x, y).Is(halide.Absd(q.At(x.Sub(1), y), q.At(x.Add(1), y)))
-bitops := halide.NewFunc("bitops")
-i32 := func(e halide.Expr) halide.Expr { return halide.Cast(halide.Int32, e) }
-bitops.Define(x, y).Is(halide.Mux(y.BitAnd(3),
-	i32(edge.At(x, y.Sub(1))).Shl(2).BitOr(i32(edge.At(x, y.Add(1)))),
-	i32(edge.At(x, y)).Shr(1),
-	halide.BitNot(i32(q.At(x, y))),
-	i32(halide.Lerp(q.At(x, y), edge.At(x, y), halide.Cast(halide.UInt8, x.Mul(37))))))
-// output: bitops realized over [W, H]
-`, sz[0], sz[1])
+`, sz[0], sz[1]) + funcBody(bitopsSource, "bitopsFuncs") + "// output: bitops realized over [W, H]\n"
 		},
 	}
 }
 
-// bitopsFuncs defines q, edge and the output of bitops over padded (the
-// definitions Source prints).
-func bitopsFuncs(x, y halide.Var, padded *halide.Func) (q, edge, out *halide.Func) {
-	q = halide.NewFunc("q")
+// bitopsFuncs defines q, edge and the output of bitops over padded. Its
+// body, but for the return, is the Go that Source prints (read from this
+// file, bitopsSource).
+func bitopsFuncs(x, y halide.Var, padded *halide.Func) (*halide.Func, *halide.Func, *halide.Func) {
+	q := halide.NewFunc("q")
 	q.Define(x, y).Is(halide.U8Sat(padded.At(x, y).Mul(40)))
-	edge = halide.NewFunc("edge")
+	edge := halide.NewFunc("edge")
 	edge.Define(x, y).Is(halide.Absd(q.At(x.Sub(1), y), q.At(x.Add(1), y)))
-	out = halide.NewFunc("bitops")
+	bitops := halide.NewFunc("bitops")
 	i32 := func(e halide.Expr) halide.Expr { return halide.Cast(halide.Int32, e) }
-	out.Define(x, y).Is(halide.Mux(y.BitAnd(3),
+	bitops.Define(x, y).Is(halide.Mux(y.BitAnd(3),
 		i32(edge.At(x, y.Sub(1))).Shl(2).BitOr(i32(edge.At(x, y.Add(1)))),
 		i32(edge.At(x, y)).Shr(1),
 		halide.BitNot(i32(q.At(x, y))),
 		i32(halide.Lerp(q.At(x, y), edge.At(x, y), halide.Cast(halide.UInt8, x.Mul(37))))))
-	return q, edge, out
+	return q, edge, bitops
+}
+
+// bitopsSource is this file.
+//
+//go:embed algo_bitops.go
+var bitopsSource string
+
+// funcBody returns the body of the top-level function name in the Go
+// source src up to its last return, one tab less indented.
+func funcBody(src, name string) string {
+	_, body, _ := strings.Cut(src, "\nfunc "+name+"(")
+	body = body[strings.Index(body, "\n")+1:]
+	body, _, _ = strings.Cut(body, "\n}\n")
+	body = body[:strings.LastIndex(body, "\n\treturn ")+1]
+	var b strings.Builder
+	for _, l := range strings.SplitAfter(body, "\n") {
+		b.WriteString(strings.TrimPrefix(l, "\t"))
+	}
+	return b.String()
 }

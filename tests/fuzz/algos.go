@@ -2,6 +2,7 @@ package fuzz
 
 import (
 	"context"
+	_ "embed"
 	"fmt"
 	"math"
 	"math/rand"
@@ -166,6 +167,22 @@ func runInt2D(ctx context.Context, p *halide.Pipeline, in *halide.ImageParam, W,
 	return ib, out, p.RealizeContext(ctx, out)
 }
 
+// int2DInstance is the Instance of a W×H int32 algorithm over
+// int2DInput's in (vars has its x and y): its Run realizes the output
+// over W×H on a random input and compares it with want(input), the
+// reference on that input.
+func int2DInstance(W, H int, in *halide.ImageParam, funcs map[string]*halide.Func, vars map[string]halide.VarOrRVar, out *halide.Func, want func(ib *halide.Buffer[int32]) func(c []int) int64) *Instance {
+	inst := &Instance{Funcs: funcs, Images: map[string]*halide.ImageParam{"in": in}, Vars: vars, Out: out}
+	inst.Run = func(ctx context.Context, p *halide.Pipeline, seed int64) (string, error) {
+		ib, res, err := runInt2D(ctx, p, in, W, H, seed)
+		if err != nil {
+			return "", err
+		}
+		return compareInt(res, want(ib), []int{W, H}), nil
+	}
+	return inst
+}
+
 // clampTo is the index in [0, n) that a RepeatEdge reads at v.
 func clampTo(v, n int) int { return min(max(v, 0), n-1) }
 
@@ -264,6 +281,11 @@ func containsDollar(s string) bool {
 	return false
 }
 
+// algosSource is this file.
+//
+//go:embed algos.go
+var algosSource string
+
 // Algos are the algorithms of the fuzzer.
 var Algos = []*Algo{blurAlgo(), gemmAlgo(), conv1dAlgo(), histAlgo(), tensorProductAlgo(), depthwiseAlgo(), stencilAlgo(), bitopsAlgo(), argmaxAlgo()}
 
@@ -297,44 +319,35 @@ func blurAlgo() *Algo {
 		Build: func(sz []int) *Instance {
 			W, H := sz[0], sz[1]
 			x, y, in, padded := int2DInput()
-			blurx := halide.NewFunc("blurx")
-			blurx.Define(x, y).Is(padded.At(x.Sub(1), y).Add(padded.At(x, y)).Add(padded.At(x.Add(1), y)))
-			blury := halide.NewFunc("blury")
-			blury.Define(x, y).Is(blurx.At(x, y.Sub(1)).Add(blurx.At(x, y)).Add(blurx.At(x, y.Add(1))))
-			inst := &Instance{
-				Funcs:  map[string]*halide.Func{"blury": blury, "blurx": blurx, "padded": padded},
-				Images: map[string]*halide.ImageParam{"in": in},
-				Vars:   map[string]halide.VarOrRVar{"x": x, "y": y},
-				Out:    blury,
-			}
-			inst.Run = func(ctx context.Context, p *halide.Pipeline, seed int64) (string, error) {
-				ib, out, err := runInt2D(ctx, p, in, W, H, seed)
-				if err != nil {
-					return "", err
-				}
+			blurx, blury := blurFuncs(x, y, padded)
+			return int2DInstance(W, H, in, map[string]*halide.Func{"blury": blury, "blurx": blurx, "padded": padded}, map[string]halide.VarOrRVar{"x": x, "y": y}, blury, func(ib *halide.Buffer[int32]) func(c []int) int64 {
 				bx := func(x, y int) int64 {
 					y = clampTo(y, H)
 					return int64(ib.Get(clampTo(x-1, W), y)) + int64(ib.Get(clampTo(x, W), y)) + int64(ib.Get(clampTo(x+1, W), y))
 				}
-				return compareInt(out, func(c []int) int64 {
+				return func(c []int) int64 {
 					return bx(c[0], c[1]-1) + bx(c[0], c[1]) + bx(c[0], c[1]+1)
-				}, []int{W, H}), nil
-			}
-			return inst
+				}
+			})
 		},
 		Source: func(sz []int) string {
 			return fmt.Sprintf(`// blur, W = %d, H = %d (int32)
 x, y := halide.NewVar("x"), halide.NewVar("y")
 in := halide.NewImageParam("in", halide.Int32, 2) // [W, H], values in ±[1, 9]
 padded := halide.RepeatEdge(in)
-blurx := halide.NewFunc("blurx")
-blurx.Define(x, y).Is(padded.At(x.Sub(1), y).Add(padded.At(x, y)).Add(padded.At(x.Add(1), y)))
-blury := halide.NewFunc("blury")
-blury.Define(x, y).Is(blurx.At(x, y.Sub(1)).Add(blurx.At(x, y)).Add(blurx.At(x, y.Add(1))))
-// output: blury realized over [W, H]
-`, sz[0], sz[1])
+`, sz[0], sz[1]) + funcBody(algosSource, "blurFuncs") + "// output: blury realized over [W, H]\n"
 		},
 	}
+}
+
+// blurFuncs defines blur's Funcs: its body, but for the return, is the Go that
+// Source prints (read from this file, algosSource).
+func blurFuncs(x, y halide.Var, padded *halide.Func) (*halide.Func, *halide.Func) {
+	blurx := halide.NewFunc("blurx")
+	blurx.Define(x, y).Is(padded.At(x.Sub(1), y).Add(padded.At(x, y)).Add(padded.At(x.Add(1), y)))
+	blury := halide.NewFunc("blury")
+	blury.Define(x, y).Is(blurx.At(x, y.Sub(1)).Add(blurx.At(x, y)).Add(blurx.At(x, y.Add(1))))
+	return blurx, blury
 }
 
 // gemm: prod(j, i) = 0; prod(j, i) += A(r, i) * B(j, r); gemm = prod
@@ -359,15 +372,7 @@ func gemmAlgo() *Algo {
 		Known: map[string]string{"r$x": "r.X()"},
 		Build: func(sz []int) *Instance {
 			M, N, K := sz[0], sz[1], sz[2]
-			j, i := halide.NewVar("j"), halide.NewVar("i")
-			A := halide.NewImageParam("A", halide.Float32, 2)
-			B := halide.NewImageParam("B", halide.Float32, 2)
-			r := halide.NewRDom("r", halide.Range(0, K))
-			prod := halide.NewFunc("prod")
-			prod.Define(j, i).Is(float32(0))
-			prod.Define(j, i).PlusEq(A.At(r, i).Mul(B.At(j, r)))
-			gemm := halide.NewFunc("gemm")
-			gemm.Define(j, i).Is(prod.At(j, i))
+			j, i, A, B, r, prod, gemm := gemmFuncs(K)
 			inst := &Instance{
 				Funcs:  map[string]*halide.Func{"gemm": gemm, "prod": prod},
 				Images: map[string]*halide.ImageParam{"A": A, "B": B},
@@ -399,19 +404,24 @@ func gemmAlgo() *Algo {
 		},
 		Source: func(sz []int) string {
 			return fmt.Sprintf(`// gemm, M = %d, N = %d, K = %d (float32, checked against float64 with tolerance 1e-4)
-j, i := halide.NewVar("j"), halide.NewVar("i")
-A := halide.NewImageParam("A", halide.Float32, 2) // [K, M] (+ a halo of 128)
-B := halide.NewImageParam("B", halide.Float32, 2) // [N, K] (+ a halo of 128 in N)
-r := halide.NewRDom("r", halide.Range(0, K))
-prod := halide.NewFunc("prod")
-prod.Define(j, i).Is(float32(0))
-prod.Define(j, i).PlusEq(A.At(r, i).Mul(B.At(j, r)))
-gemm := halide.NewFunc("gemm")
-gemm.Define(j, i).Is(prod.At(j, i))
-// output: gemm realized over [N, M]
-`, sz[0], sz[1], sz[2])
+`, sz[0], sz[1], sz[2]) + funcBody(algosSource, "gemmFuncs") + "// output: gemm realized over [N, M]\n"
 		},
 	}
+}
+
+// gemmFuncs defines gemm's Funcs: its body, but for the return, is the Go that
+// Source prints (read from this file, algosSource).
+func gemmFuncs(K int) (halide.Var, halide.Var, *halide.ImageParam, *halide.ImageParam, *halide.RDom, *halide.Func, *halide.Func) {
+	j, i := halide.NewVar("j"), halide.NewVar("i")
+	A := halide.NewImageParam("A", halide.Float32, 2) // [K, M] (+ a halo of 128)
+	B := halide.NewImageParam("B", halide.Float32, 2) // [N, K] (+ a halo of 128 in N)
+	r := halide.NewRDom("r", halide.Range(0, K))
+	prod := halide.NewFunc("prod")
+	prod.Define(j, i).Is(float32(0))
+	prod.Define(j, i).PlusEq(A.At(r, i).Mul(B.At(j, r)))
+	gemm := halide.NewFunc("gemm")
+	gemm.Define(j, i).Is(prod.At(j, i))
+	return j, i, A, B, r, prod, gemm
 }
 
 // conv1d: conv(x, b) = 0; conv(x, b) += padded(x + r - K/2, b) * w(r),
@@ -434,14 +444,7 @@ func conv1dAlgo() *Algo {
 		Known: map[string]string{"r$x": "r.X()"},
 		Build: func(sz []int) *Instance {
 			W, NB, K := sz[0], sz[1], sz[2]
-			x, b := halide.NewVar("x"), halide.NewVar("b")
-			in := halide.NewImageParam("in", halide.Int32, 2)
-			w := halide.NewImageParam("w", halide.Int32, 1)
-			padded := halide.ConstantExterior(in, int32(0))
-			r := halide.NewRDom("r", halide.Range(0, K))
-			conv := halide.NewFunc("conv")
-			conv.Define(x, b).Is(int32(0))
-			conv.Define(x, b).PlusEq(padded.At(x.Add(r).Sub(K/2), b).Mul(w.At(r)))
+			x, b, in, w, padded, r, conv := conv1dFuncs(K)
 			inst := &Instance{
 				Funcs:  map[string]*halide.Func{"conv": conv, "padded": padded},
 				Images: map[string]*halide.ImageParam{"in": in, "w": w},
@@ -474,18 +477,23 @@ func conv1dAlgo() *Algo {
 		},
 		Source: func(sz []int) string {
 			return fmt.Sprintf(`// conv1d, W = %d, NB = %d, K = %d (int32)
-x, b := halide.NewVar("x"), halide.NewVar("b")
-in := halide.NewImageParam("in", halide.Int32, 2) // [W, NB]
-w := halide.NewImageParam("w", halide.Int32, 1)   // [K] (+ a halo of 128)
-padded := halide.ConstantExterior(in, int32(0))
-r := halide.NewRDom("r", halide.Range(0, K))
-conv := halide.NewFunc("conv")
-conv.Define(x, b).Is(int32(0))
-conv.Define(x, b).PlusEq(padded.At(x.Add(r).Sub(K/2), b).Mul(w.At(r)))
-// output: conv realized over [W, NB]
-`, sz[0], sz[1], sz[2])
+`, sz[0], sz[1], sz[2]) + funcBody(algosSource, "conv1dFuncs") + "// output: conv realized over [W, NB]\n"
 		},
 	}
+}
+
+// conv1dFuncs defines conv1d's Funcs: its body, but for the return, is the Go that
+// Source prints (read from this file, algosSource).
+func conv1dFuncs(K int) (halide.Var, halide.Var, *halide.ImageParam, *halide.ImageParam, *halide.Func, *halide.RDom, *halide.Func) {
+	x, b := halide.NewVar("x"), halide.NewVar("b")
+	in := halide.NewImageParam("in", halide.Int32, 2) // [W, NB]
+	w := halide.NewImageParam("w", halide.Int32, 1)   // [K] (+ a halo of 128)
+	padded := halide.ConstantExterior(in, int32(0))
+	r := halide.NewRDom("r", halide.Range(0, K))
+	conv := halide.NewFunc("conv")
+	conv.Define(x, b).Is(int32(0))
+	conv.Define(x, b).PlusEq(padded.At(x.Add(r).Sub(K/2), b).Mul(w.At(r)))
+	return x, b, in, w, padded, r, conv
 }
 
 // hist: hist(b) = 0; hist(clamp(in(r.x, r.y), 0, NB-1)) += 1; out = hist
@@ -508,14 +516,7 @@ func histAlgo() *Algo {
 		Known: map[string]string{"r$x": "r.X()", "r$y": "r.Y()"},
 		Build: func(sz []int) *Instance {
 			W, H, NB := sz[0], sz[1], sz[2]
-			b := halide.NewVar("b")
-			in := halide.NewImageParam("in", halide.Int32, 2)
-			r := halide.NewRDom("r", halide.Range(0, W), halide.Range(0, H))
-			hist := halide.NewFunc("hist")
-			hist.Define(b).Is(int32(0))
-			hist.Define(halide.Clamp(in.At(r.X(), r.Y()), 0, NB-1)).PlusEq(int32(1))
-			out := halide.NewFunc("out")
-			out.Define(b).Is(hist.At(b))
+			b, in, r, hist, out := histFuncs(W, H, NB)
 			inst := &Instance{
 				Funcs:  map[string]*halide.Func{"out": out, "hist": hist},
 				Images: map[string]*halide.ImageParam{"in": in},
@@ -542,18 +543,23 @@ func histAlgo() *Algo {
 		},
 		Source: func(sz []int) string {
 			return fmt.Sprintf(`// hist, W = %d, H = %d, NB = %d (int32)
-b := halide.NewVar("b")
-in := halide.NewImageParam("in", halide.Int32, 2) // [W, H] (+ a halo of 128), values in [-2, NB+1]
-r := halide.NewRDom("r", halide.Range(0, W), halide.Range(0, H))
-hist := halide.NewFunc("hist")
-hist.Define(b).Is(int32(0))
-hist.Define(halide.Clamp(in.At(r.X(), r.Y()), 0, NB-1)).PlusEq(int32(1))
-out := halide.NewFunc("out")
-out.Define(b).Is(hist.At(b))
-// output: out realized over [NB]
-`, sz[0], sz[1], sz[2])
+`, sz[0], sz[1], sz[2]) + funcBody(algosSource, "histFuncs") + "// output: out realized over [NB]\n"
 		},
 	}
+}
+
+// histFuncs defines hist's Funcs: its body, but for the return, is the Go that
+// Source prints (read from this file, algosSource).
+func histFuncs(W, H, NB int) (halide.Var, *halide.ImageParam, *halide.RDom, *halide.Func, *halide.Func) {
+	b := halide.NewVar("b")
+	in := halide.NewImageParam("in", halide.Int32, 2) // [W, H] (+ a halo of 128), values in [-2, NB+1]
+	r := halide.NewRDom("r", halide.Range(0, W), halide.Range(0, H))
+	hist := halide.NewFunc("hist")
+	hist.Define(b).Is(int32(0))
+	hist.Define(halide.Clamp(in.At(r.X(), r.Y()), 0, NB-1)).PlusEq(int32(1))
+	out := halide.NewFunc("out")
+	out.Define(b).Is(hist.At(b))
+	return b, in, r, hist, out
 }
 
 // tensorproduct: the gather / product / scatter pipeline of Halide issue
@@ -581,30 +587,8 @@ func tensorProductAlgo() *Algo {
 		Known: map[string]string{"r$x": "r.X()", "r$y": "r.Y()", "rc$x": "rc.X()"},
 		Build: func(sz []int) *Instance {
 			C, M, N, P, In, Out := sz[0], sz[1], sz[2], sz[3], sz[4], sz[5]
-			c, m, p, n, o := halide.NewVar("c"), halide.NewVar("m"), halide.NewVar("p"), halide.NewVar("n"), halide.NewVar("o")
-			imap := halide.NewImageParam("imap", halide.Int32, 2)
-			omap := halide.NewImageParam("omap", halide.Int32, 2)
-			weight := halide.NewImageParam("weight", halide.Float32, 3)
-			input := halide.NewImageParam("input", halide.Float32, 2)
-			gi := halide.NewFunc("GatherInput")
-			gi.Define(c, p, n).Is(input.At(c, halide.UnsafePromiseClamped(imap.At(p, n), 0, In-1)))
-			gw := halide.NewFunc("GatherWeight")
-			gw.Define(c, m, n).Is(weight.At(c, m, n))
-			rc := halide.NewRDom("rc", halide.Range(0, C))
-			prod := halide.NewFunc("Product")
-			prod.Define(m, p, n).Is(float32(0))
-			prod.Define(m, p, n).PlusEq(gi.At(rc, p, n).Mul(gw.At(rc, m, n)))
-			r := halide.NewRDom("r", halide.Range(0, N), halide.Range(0, P))
-			out := halide.NewFunc("output")
-			out.Define(m, o).Is(float32(0))
-			out.Define(m, halide.UnsafePromiseClamped(omap.At(r.Y(), r.X()), 0, Out-1)).PlusEq(prod.At(m, r.Y(), r.X()))
-			inst := &Instance{
-				Funcs:  map[string]*halide.Func{"output": out, "Product": prod, "GatherInput": gi, "GatherWeight": gw},
-				Images: map[string]*halide.ImageParam{"weight": weight, "input": input, "imap": imap, "omap": omap},
-				Vars: map[string]halide.VarOrRVar{"c": c, "m": m, "p": p, "n": n, "o": o,
-					"r$x": r.X(), "r$y": r.Y(), "rc$x": rc.X()},
-				Out: out,
-			}
+			inst := tensorProductInstance(C, N, P, In, Out)
+			input, weight, imap, omap := inst.Images["input"], inst.Images["weight"], inst.Images["imap"], inst.Images["omap"]
 			inst.Run = func(ctx context.Context, pl *halide.Pipeline, seed int64) (string, error) {
 				rng := rand.New(rand.NewSource(seed))
 				ib := padded2[float32](C, In, true, true)
@@ -655,26 +639,37 @@ func tensorProductAlgo() *Algo {
 		},
 		Source: func(sz []int) string {
 			return fmt.Sprintf(`// tensorproduct, C = %d, M = %d, N = %d, P = %d, In = %d, Out = %d (float32, checked against float64 with tolerance 1e-4)
-c, m, p, n, o := halide.NewVar("c"), halide.NewVar("m"), halide.NewVar("p"), halide.NewVar("n"), halide.NewVar("o")
-imap := halide.NewImageParam("imap", halide.Int32, 2)       // [P, N] (+ halo), values in [0, In)
-omap := halide.NewImageParam("omap", halide.Int32, 2)       // [P, N], values in [0, Out), with collisions
-weight := halide.NewImageParam("weight", halide.Float32, 3) // [C, M, N] (+ halo)
-input := halide.NewImageParam("input", halide.Float32, 2)   // [C, In] (+ halo)
-GatherInput := halide.NewFunc("GatherInput")
-GatherInput.Define(c, p, n).Is(input.At(c, halide.UnsafePromiseClamped(imap.At(p, n), 0, In-1)))
-GatherWeight := halide.NewFunc("GatherWeight")
-GatherWeight.Define(c, m, n).Is(weight.At(c, m, n))
-rc := halide.NewRDom("rc", halide.Range(0, C))
-Product := halide.NewFunc("Product")
-Product.Define(m, p, n).Is(float32(0))
-Product.Define(m, p, n).PlusEq(GatherInput.At(rc, p, n).Mul(GatherWeight.At(rc, m, n)))
-r := halide.NewRDom("r", halide.Range(0, N), halide.Range(0, P))
-output := halide.NewFunc("output")
-output.Define(m, o).Is(float32(0))
-output.Define(m, halide.UnsafePromiseClamped(omap.At(r.Y(), r.X()), 0, Out-1)).PlusEq(Product.At(m, r.Y(), r.X()))
-// output realized over [M, Out]
-`, sz[0], sz[1], sz[2], sz[3], sz[4], sz[5])
+`, sz[0], sz[1], sz[2], sz[3], sz[4], sz[5]) + funcBody(algosSource, "tensorProductInstance") + "// output realized over [M, Out]\n"
 		},
+	}
+}
+
+// tensorProductInstance defines tensorproduct's Funcs: its body, up to the
+// return, is the Go that Source prints (read from this file, algosSource).
+func tensorProductInstance(C, N, P, In, Out int) *Instance {
+	c, m, p, n, o := halide.NewVar("c"), halide.NewVar("m"), halide.NewVar("p"), halide.NewVar("n"), halide.NewVar("o")
+	imap := halide.NewImageParam("imap", halide.Int32, 2)       // [P, N] (+ halo), values in [0, In)
+	omap := halide.NewImageParam("omap", halide.Int32, 2)       // [P, N], values in [0, Out), with collisions
+	weight := halide.NewImageParam("weight", halide.Float32, 3) // [C, M, N] (+ halo)
+	input := halide.NewImageParam("input", halide.Float32, 2)   // [C, In] (+ halo)
+	GatherInput := halide.NewFunc("GatherInput")
+	GatherInput.Define(c, p, n).Is(input.At(c, halide.UnsafePromiseClamped(imap.At(p, n), 0, In-1)))
+	GatherWeight := halide.NewFunc("GatherWeight")
+	GatherWeight.Define(c, m, n).Is(weight.At(c, m, n))
+	rc := halide.NewRDom("rc", halide.Range(0, C))
+	Product := halide.NewFunc("Product")
+	Product.Define(m, p, n).Is(float32(0))
+	Product.Define(m, p, n).PlusEq(GatherInput.At(rc, p, n).Mul(GatherWeight.At(rc, m, n)))
+	r := halide.NewRDom("r", halide.Range(0, N), halide.Range(0, P))
+	output := halide.NewFunc("output")
+	output.Define(m, o).Is(float32(0))
+	output.Define(m, halide.UnsafePromiseClamped(omap.At(r.Y(), r.X()), 0, Out-1)).PlusEq(Product.At(m, r.Y(), r.X()))
+	return &Instance{
+		Funcs:  map[string]*halide.Func{"output": output, "Product": Product, "GatherInput": GatherInput, "GatherWeight": GatherWeight},
+		Images: map[string]*halide.ImageParam{"weight": weight, "input": input, "imap": imap, "omap": omap},
+		Vars: map[string]halide.VarOrRVar{"c": c, "m": m, "p": p, "n": n, "o": o,
+			"r$x": r.X(), "r$y": r.Y(), "rc$x": rc.X()},
+		Out: output,
 	}
 }
 
@@ -727,24 +722,9 @@ func depthwiseAlgo() *Algo {
 		Known: map[string]string{"r$x": "r.X()", "r$y": "r.Y()"},
 		Build: func(sz []int) *Instance {
 			B, C, H, W, K := sz[0], sz[1], sz[2], sz[3], sz[4]
-			x, y, c, b := halide.NewVar("x"), halide.NewVar("y"), halide.NewVar("c"), halide.NewVar("b")
-			input := halide.NewImageParam("input", halide.Float32, 4)
-			weight := halide.NewImageParam("weight", halide.Float32, 3)
+			inst := depthwiseInstance(K)
+			input, weight := inst.Images["input"], inst.Images["weight"]
 			pd := (K - 1) / 2
-			padded := halide.NewFunc("padded")
-			padded.Define(x, y, c, b).Is(halide.ConstantExterior(input, float32(0)).At(x, y, c, b))
-			r := halide.NewRDom("r", halide.Range(0, K), halide.Range(0, K))
-			conv := halide.NewFunc("conv")
-			conv.Define(x, y, c, b).Is(float32(0))
-			conv.Define(x, y, c, b).PlusEq(padded.At(x.Add(r.X()).Sub(pd), y.Add(r.Y()).Sub(pd), c, b).Mul(weight.At(r.X(), r.Y(), c)))
-			out := halide.NewFunc("depthwise")
-			out.Define(x, y, c, b).Is(conv.At(x, y, c, b))
-			inst := &Instance{
-				Funcs:  map[string]*halide.Func{"depthwise": out, "conv": conv, "padded": padded},
-				Images: map[string]*halide.ImageParam{"weight": weight, "input": input},
-				Vars:   map[string]halide.VarOrRVar{"x": x, "y": y, "c": c, "b": b, "r$x": r.X(), "r$y": r.Y()},
-				Out:    out,
-			}
 			inst.Run = func(ctx context.Context, p *halide.Pipeline, seed int64) (string, error) {
 				rng := rand.New(rand.NewSource(seed))
 				ib := halide.NewBuffer[float32](W, H, C, B)
@@ -774,20 +754,30 @@ func depthwiseAlgo() *Algo {
 		},
 		Source: func(sz []int) string {
 			return fmt.Sprintf(`// depthwise, B = %d, C = %d, H = %d, W = %d, K = %d (float32, checked against float64 with tolerance 1e-4)
-x, y, c, b := halide.NewVar("x"), halide.NewVar("y"), halide.NewVar("c"), halide.NewVar("b")
-input := halide.NewImageParam("input", halide.Float32, 4)   // [W, H, C, B]
-weight := halide.NewImageParam("weight", halide.Float32, 3) // [K, K, C] (+ a halo of 32)
-padded := halide.NewFunc("padded")
-padded.Define(x, y, c, b).Is(halide.ConstantExterior(input, float32(0)).At(x, y, c, b))
-r := halide.NewRDom("r", halide.Range(0, K), halide.Range(0, K))
-conv := halide.NewFunc("conv")
-conv.Define(x, y, c, b).Is(float32(0))
-conv.Define(x, y, c, b).PlusEq(padded.At(x.Add(r.X()).Sub((K-1)/2), y.Add(r.Y()).Sub((K-1)/2), c, b).Mul(weight.At(r.X(), r.Y(), c)))
-depthwise := halide.NewFunc("depthwise")
-depthwise.Define(x, y, c, b).Is(conv.At(x, y, c, b))
-// output: depthwise realized over [W, H, C, B]
-`, sz[0], sz[1], sz[2], sz[3], sz[4])
+`, sz[0], sz[1], sz[2], sz[3], sz[4]) + funcBody(algosSource, "depthwiseInstance") + "// output: depthwise realized over [W, H, C, B]\n"
 		},
+	}
+}
+
+// depthwiseInstance defines depthwise's Funcs: its body, up to the return,
+// is the Go that Source prints (read from this file, algosSource).
+func depthwiseInstance(K int) *Instance {
+	x, y, c, b := halide.NewVar("x"), halide.NewVar("y"), halide.NewVar("c"), halide.NewVar("b")
+	input := halide.NewImageParam("input", halide.Float32, 4)   // [W, H, C, B]
+	weight := halide.NewImageParam("weight", halide.Float32, 3) // [K, K, C] (+ a halo of 32)
+	padded := halide.NewFunc("padded")
+	padded.Define(x, y, c, b).Is(halide.ConstantExterior(input, float32(0)).At(x, y, c, b))
+	r := halide.NewRDom("r", halide.Range(0, K), halide.Range(0, K))
+	conv := halide.NewFunc("conv")
+	conv.Define(x, y, c, b).Is(float32(0))
+	conv.Define(x, y, c, b).PlusEq(padded.At(x.Add(r.X()).Sub((K-1)/2), y.Add(r.Y()).Sub((K-1)/2), c, b).Mul(weight.At(r.X(), r.Y(), c)))
+	depthwise := halide.NewFunc("depthwise")
+	depthwise.Define(x, y, c, b).Is(conv.At(x, y, c, b))
+	return &Instance{
+		Funcs:  map[string]*halide.Func{"depthwise": depthwise, "conv": conv, "padded": padded},
+		Images: map[string]*halide.ImageParam{"weight": weight, "input": input},
+		Vars:   map[string]halide.VarOrRVar{"x": x, "y": y, "c": c, "b": b, "r$x": r.X(), "r$y": r.Y()},
+		Out:    depthwise,
 	}
 }
 
@@ -816,46 +806,35 @@ func stencilAlgo() *Algo {
 		Build: func(sz []int) *Instance {
 			W, H := sz[0], sz[1]
 			x, y, in, padded := int2DInput()
-			s1 := halide.NewFunc("s1")
-			s1.Define(x, y).Is(padded.At(x, y.Sub(1)).Add(padded.At(x, y).Mul(2)).Add(padded.At(x.Add(1), y.Add(1))))
-			s2 := halide.NewFunc("s2")
-			s2.Define(x, y).Is(s1.At(x, y.Sub(1)).Sub(s1.At(x, y.Add(1))).Add(s1.At(x.Sub(1), y)))
-			s3 := halide.NewFunc("s3")
-			s3.Define(x, y).Is(halide.Max(s2.At(x, y.Sub(1)), s2.At(x, y)).Add(s2.At(x, y.Add(1))))
-			inst := &Instance{
-				Funcs:  map[string]*halide.Func{"s3": s3, "s2": s2, "s1": s1, "padded": padded},
-				Images: map[string]*halide.ImageParam{"in": in},
-				Vars:   map[string]halide.VarOrRVar{"x": x, "y": y},
-				Out:    s3,
-			}
-			inst.Run = func(ctx context.Context, p *halide.Pipeline, seed int64) (string, error) {
-				ib, out, err := runInt2D(ctx, p, in, W, H, seed)
-				if err != nil {
-					return "", err
-				}
+			s1, s2, s3 := stencilFuncs(x, y, padded)
+			return int2DInstance(W, H, in, map[string]*halide.Func{"s3": s3, "s2": s2, "s1": s1, "padded": padded}, map[string]halide.VarOrRVar{"x": x, "y": y}, s3, func(ib *halide.Buffer[int32]) func(c []int) int64 {
 				pd := func(x, y int) int64 { return int64(ib.Get(clampTo(x, W), clampTo(y, H))) }
 				f1 := func(x, y int) int64 { return pd(x, y-1) + 2*pd(x, y) + pd(x+1, y+1) }
 				f2 := func(x, y int) int64 { return f1(x, y-1) - f1(x, y+1) + f1(x-1, y) }
-				return compareInt(out, func(c []int) int64 {
+				return func(c []int) int64 {
 					x, y := c[0], c[1]
 					return max(f2(x, y-1), f2(x, y)) + f2(x, y+1)
-				}, []int{W, H}), nil
-			}
-			return inst
+				}
+			})
 		},
 		Source: func(sz []int) string {
 			return fmt.Sprintf(`// stencil, W = %d, H = %d (int32)
 x, y := halide.NewVar("x"), halide.NewVar("y")
 in := halide.NewImageParam("in", halide.Int32, 2) // [W, H], values in ±[1, 9]
 padded := halide.RepeatEdge(in)
-s1 := halide.NewFunc("s1")
-s1.Define(x, y).Is(padded.At(x, y.Sub(1)).Add(padded.At(x, y).Mul(2)).Add(padded.At(x.Add(1), y.Add(1))))
-s2 := halide.NewFunc("s2")
-s2.Define(x, y).Is(s1.At(x, y.Sub(1)).Sub(s1.At(x, y.Add(1))).Add(s1.At(x.Sub(1), y)))
-s3 := halide.NewFunc("s3")
-s3.Define(x, y).Is(halide.Max(s2.At(x, y.Sub(1)), s2.At(x, y)).Add(s2.At(x, y.Add(1))))
-// output: s3 realized over [W, H]
-`, sz[0], sz[1])
+`, sz[0], sz[1]) + funcBody(algosSource, "stencilFuncs") + "// output: s3 realized over [W, H]\n"
 		},
 	}
+}
+
+// stencilFuncs defines stencil's Funcs: its body, but for the return, is the Go that
+// Source prints (read from this file, algosSource).
+func stencilFuncs(x, y halide.Var, padded *halide.Func) (*halide.Func, *halide.Func, *halide.Func) {
+	s1 := halide.NewFunc("s1")
+	s1.Define(x, y).Is(padded.At(x, y.Sub(1)).Add(padded.At(x, y).Mul(2)).Add(padded.At(x.Add(1), y.Add(1))))
+	s2 := halide.NewFunc("s2")
+	s2.Define(x, y).Is(s1.At(x, y.Sub(1)).Sub(s1.At(x, y.Add(1))).Add(s1.At(x.Sub(1), y)))
+	s3 := halide.NewFunc("s3")
+	s3.Define(x, y).Is(halide.Max(s2.At(x, y.Sub(1)), s2.At(x, y)).Add(s2.At(x, y.Add(1))))
+	return s1, s2, s3
 }

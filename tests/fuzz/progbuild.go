@@ -154,16 +154,6 @@ func (b *builder) expr(e *PExpr) halide.Expr {
 		return b.funcs[e.N].At(args()...)
 	case "in":
 		return b.images[e.N].At(args()...)
-	case "+":
-		return x(0).Add(x(1))
-	case "-":
-		return x(0).Sub(x(1))
-	case "*":
-		return x(0).Mul(x(1))
-	case "/":
-		return x(0).Div(x(1))
-	case "%":
-		return x(0).Mod(x(1))
 	case "min":
 		return halide.Min(x(0), x(1))
 	case "max":
@@ -182,44 +172,10 @@ func (b *builder) expr(e *PExpr) halide.Expr {
 		return halide.Undef(halide.Int32)
 	case "tostore":
 		return halide.Cast(typedType[e.N], x(0))
-	case "fromstore":
-		if e.F {
-			return halide.Cast(halide.Float32, x(0))
-		}
-		return halide.Cast(halide.Int32, x(0))
-	case "popcount":
-		return halide.Popcount(x(0))
-	case "clz":
-		return halide.CountLeadingZeros(x(0))
-	case "ctz":
-		return halide.CountTrailingZeros(x(0))
-	case "sin":
-		return halide.Sin(x(0))
-	case "tanh":
-		return halide.Tanh(x(0))
+	case "fromstore", "cast":
+		return toResult(e.F, x(0))
 	case "atan2":
 		return halide.Atan2(x(0), x(1))
-	case "<":
-		return x(0).Lt(x(1))
-	case "==":
-		return x(0).Eq(x(1))
-	case "cast":
-		if e.F {
-			return halide.Cast(halide.Float32, x(0))
-		}
-		return halide.Cast(halide.Int32, x(0))
-	case "&":
-		return x(0).BitAnd(x(1))
-	case "|":
-		return x(0).BitOr(x(1))
-	case "^":
-		return x(0).BitXor(x(1))
-	case "~":
-		return halide.BitNot(x(0))
-	case "<<":
-		return x(0).Shl(x(1))
-	case ">>":
-		return x(0).Shr(x(1))
 	case "mux":
 		return halide.Mux(x(0), args()[1:]...)
 	case "absd":
@@ -239,36 +195,17 @@ func (b *builder) expr(e *PExpr) halide.Expr {
 		t := typedType[tn]
 		a, b := halide.Cast(t, x(0)), halide.Cast(t, x(1))
 		var r halide.Expr
-		switch op {
-		case "+":
-			r = a.Add(b)
-		case "-":
-			r = a.Sub(b)
-		case "*":
-			r = a.Mul(b)
-		case "/":
-			r = a.Div(b)
-		case "%":
-			r = a.Mod(b)
-		case "min":
+		switch o, ok := binaryOps[op]; {
+		case op == "min":
 			r = halide.Min(a, b)
-		case "max":
+		case op == "max":
 			r = halide.Max(a, b)
-		case "<":
-			r = a.Lt(b)
+		case ok:
+			r = o.apply(a, b)
 		default:
 			r = a.Eq(b)
 		}
-		if e.F {
-			return halide.Cast(halide.Float32, r)
-		}
-		return halide.Cast(halide.Int32, r)
-	case "sum":
-		return halide.Sum(x(0))
-	case "maximum":
-		return halide.Maximum(x(0))
-	case "minimum":
-		return halide.Minimum(x(0))
+		return toResult(e.F, r)
 	case "argmax", "argmin":
 		t := halide.Argmax(x(0))
 		if e.Op == "argmin" {
@@ -276,7 +213,54 @@ func (b *builder) expr(e *PExpr) halide.Expr {
 		}
 		return t.Elem(argIndex(e, b.p.RDoms[e.R]))
 	}
+	if o, ok := binaryOps[e.Op]; ok {
+		return o.apply(x(0), x(1))
+	}
+	if f, ok := unaryFuncs[e.Op]; ok {
+		return f.apply(x(0))
+	}
 	panic(fmt.Sprintf("fuzz: unknown program expression %q", e.Op))
+}
+
+// binaryOps are the operators of two operands that are methods of Expr:
+// the method, as the builder applies it and as goExpr prints it.
+var binaryOps = map[string]struct {
+	apply  func(halide.Expr, any) halide.Expr
+	method string
+}{
+	"+": {halide.Expr.Add, "Add"}, "-": {halide.Expr.Sub, "Sub"}, "*": {halide.Expr.Mul, "Mul"},
+	"/": {halide.Expr.Div, "Div"}, "%": {halide.Expr.Mod, "Mod"}, "<": {halide.Expr.Lt, "Lt"},
+	"==": {halide.Expr.Eq, "Eq"}, "&": {halide.Expr.BitAnd, "BitAnd"}, "|": {halide.Expr.BitOr, "BitOr"},
+	"^": {halide.Expr.BitXor, "BitXor"}, "<<": {halide.Expr.Shl, "Shl"}, ">>": {halide.Expr.Shr, "Shr"},
+}
+
+// unaryFuncs are the functions of one operand: the function, as the
+// builder applies it and as goExpr prints it.
+var unaryFuncs = map[string]struct {
+	apply func(any) halide.Expr
+	name  string
+}{
+	"popcount": {halide.Popcount, "Popcount"}, "clz": {halide.CountLeadingZeros, "CountLeadingZeros"},
+	"ctz": {halide.CountTrailingZeros, "CountTrailingZeros"}, "sin": {halide.Sin, "Sin"}, "tanh": {halide.Tanh, "Tanh"},
+	"~": {halide.BitNot, "BitNot"}, "sum": {halide.Sum, "Sum"}, "maximum": {halide.Maximum, "Maximum"},
+	"minimum": {halide.Minimum, "Minimum"},
+}
+
+// toResult casts r to the type of a program's values: float32 when float,
+// else int32.
+func toResult(float bool, r halide.Expr) halide.Expr {
+	if float {
+		return halide.Cast(halide.Float32, r)
+	}
+	return halide.Cast(halide.Int32, r)
+}
+
+// goResult prints toResult(float, r).
+func goResult(float bool, r string) string {
+	if float {
+		return fmt.Sprintf("halide.Cast(halide.Float32, %s)", r)
+	}
+	return fmt.Sprintf("halide.Cast(halide.Int32, %s)", r)
 }
 
 // typedType is the type of each "typed" expression, and typedName its
@@ -316,8 +300,6 @@ func (p *Prog) goExpr(e *PExpr) string {
 		}
 		return strings.Join(s, ", ")
 	}
-	method := map[string]string{"+": "Add", "-": "Sub", "*": "Mul", "/": "Div", "%": "Mod", "<": "Lt", "==": "Eq",
-		"&": "BitAnd", "|": "BitOr", "^": "BitXor", "<<": "Shl", ">>": "Shr"}
 	switch e.Op {
 	case "c":
 		return goConst(e.F, e.V)
@@ -330,7 +312,7 @@ func (p *Prog) goExpr(e *PExpr) string {
 		return e.N + ".Expr()"
 	case "call", "in":
 		return fmt.Sprintf("%s.At(%s)", e.N, all())
-	case "min", "max", "clamp", "sum", "maximum", "minimum":
+	case "min", "max", "clamp":
 		return fmt.Sprintf("halide.%s%s(%s)", strings.ToUpper(e.Op[:1]), e.Op[1:], all())
 	case "argmax", "argmin":
 		return fmt.Sprintf("halide.%s(%s).Elem(%d)", strings.ToUpper(e.Op[:1])+e.Op[1:], g(0), argIndex(e, p.RDoms[e.R]))
@@ -346,16 +328,10 @@ func (p *Prog) goExpr(e *PExpr) string {
 		return "halide.Undef(halide.Int32)"
 	case "tostore":
 		return fmt.Sprintf("halide.Cast(halide.%s, %s)", typedName[e.N], g(0))
-	case "fromstore":
-		if e.F {
-			return fmt.Sprintf("halide.Cast(halide.Float32, %s)", g(0))
-		}
-		return fmt.Sprintf("halide.Cast(halide.Int32, %s)", g(0))
-	case "popcount", "clz", "ctz", "sin", "tanh", "atan2":
-		fn := map[string]string{"popcount": "Popcount", "clz": "CountLeadingZeros", "ctz": "CountTrailingZeros", "sin": "Sin", "tanh": "Tanh", "atan2": "Atan2"}[e.Op]
-		return fmt.Sprintf("halide.%s(%s)", fn, all())
-	case "~":
-		return fmt.Sprintf("halide.BitNot(%s)", g(0))
+	case "fromstore", "cast":
+		return goResult(e.F, g(0))
+	case "atan2":
+		return fmt.Sprintf("halide.Atan2(%s)", all())
 	case "mux":
 		return fmt.Sprintf("halide.Mux(%s)", all())
 	case "lerp":
@@ -371,28 +347,23 @@ func (p *Prog) goExpr(e *PExpr) string {
 	case "sat":
 		name := map[string]string{"u8": "UInt8", "i8": "Int8", "u16": "UInt16", "i16": "Int16", "u32": "UInt32", "i32": "Int32"}[e.N]
 		return fmt.Sprintf("halide.Cast(halide.Int32, halide.SaturatingCast(halide.%s, %s))", name, g(0))
-	case "cast":
-		if e.F {
-			return fmt.Sprintf("halide.Cast(halide.Float32, %s)", g(0))
-		}
-		return fmt.Sprintf("halide.Cast(halide.Int32, %s)", g(0))
 	case "typed":
 		tn, op, _ := strings.Cut(e.N, ":")
 		a := fmt.Sprintf("halide.Cast(halide.%s, %s)", typedName[tn], g(0))
 		b := fmt.Sprintf("halide.Cast(halide.%s, %s)", typedName[tn], g(1))
 		var r string
-		if m, ok := method[op]; ok {
-			r = fmt.Sprintf("%s.%s(%s)", a, m, b)
+		if o, ok := binaryOps[op]; ok {
+			r = fmt.Sprintf("%s.%s(%s)", a, o.method, b)
 		} else {
 			r = fmt.Sprintf("halide.%s%s(%s, %s)", strings.ToUpper(op[:1]), op[1:], a, b)
 		}
-		if e.F {
-			return fmt.Sprintf("halide.Cast(halide.Float32, %s)", r)
-		}
-		return fmt.Sprintf("halide.Cast(halide.Int32, %s)", r)
+		return goResult(e.F, r)
 	}
-	if m, ok := method[e.Op]; ok {
-		return fmt.Sprintf("%s.%s(%s)", g(0), m, g(1))
+	if o, ok := binaryOps[e.Op]; ok {
+		return fmt.Sprintf("%s.%s(%s)", g(0), o.method, g(1))
+	}
+	if f, ok := unaryFuncs[e.Op]; ok {
+		return fmt.Sprintf("halide.%s(%s)", f.name, all())
 	}
 	return fmt.Sprintf("/* unknown %q */", e.Op)
 }

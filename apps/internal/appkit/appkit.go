@@ -57,6 +57,29 @@ type Schedule struct {
 	BenchOnly bool
 }
 
+// CPUAndGPU is an algorithm with a CPU and a GPU schedule of its own
+// (bilateral_grid, local_laplacian).
+type CPUAndGPU interface {
+	algo.Algorithm
+	CPUSchedule()
+	GPUSchedule()
+}
+
+// Scheduled is a Build (or Small, or CPU) function of such an algorithm:
+// newAlgo's algorithm under its GPU schedule, or its CPU schedule unless
+// gpu.
+func Scheduled[A CPUAndGPU](newAlgo func() A, gpu bool) func() algo.Algorithm {
+	return func() algo.Algorithm {
+		v := newAlgo()
+		if gpu {
+			v.GPUSchedule()
+		} else {
+			v.CPUSchedule()
+		}
+		return v
+	}
+}
+
 // App is a bundled app.
 type App struct {
 	// Name is the command's name; What says what it computes.
