@@ -86,14 +86,9 @@ func check(name string, ready bool, out halide.BufferRef, ref func() *halide.Buf
 	return compareTol(name, out, ref(), tol)
 }
 
-// compare returns the largest relative error of out (a float32 buffer)
-// against want (same shape) and an error naming the worst element if it
-// exceeds Tol.
-func compare(name string, out halide.BufferRef, want *halide.Buffer[float64]) (float64, error) {
-	return compareTol(name, out, want, Tol)
-}
-
-// compareTol is compare with the tolerance tol instead of Tol.
+// compareTol returns the largest relative error of out (a float32
+// buffer) against want (same shape) and an error naming the worst element
+// if it exceeds tol.
 func compareTol(name string, out halide.BufferRef, want *halide.Buffer[float64], tol float64) (float64, error) {
 	got, ok := out.(*halide.Buffer[float32])
 	if !ok || got == nil {

@@ -111,10 +111,7 @@ func (v *RowSum) Reference() *halide.Buffer[float64] {
 // more accurate (1e-5 measured); a missed or doubled value is off by its
 // own size, about 0.5 on average.
 func (v *RowSum) Check(out halide.BufferRef) (float64, error) {
-	if v.inBuf == nil {
-		return 0, ErrNoInputs
-	}
-	return compareTol(v.Name(), out, v.Reference(), 3*float64(v.W)*0x1p-24)
+	return check(v.Name(), v.inBuf != nil, out, v.Reference, 3*float64(v.W)*0x1p-24)
 }
 
 // GPUSchedulePlain is the contrast: one thread per row, blocks of 128
