@@ -22,14 +22,8 @@ import "github.com/gohalide/gohalide/ir"
 // refuses other schedules with an ErrSchedule error.
 func (s *Stage) GPULanes(v VarOrRVar) *Stage {
 	const directive = "gpu_lanes"
-	if !s.begin(directive, v) {
-		return s
-	}
-	d := s.def(directive)
-	if d == nil || s.f.err != nil {
-		return s
-	}
-	if _, ok := s.vars(directive, v); !ok {
+	d := s.beginVars(directive, v)
+	if d == nil {
 		return s
 	}
 	i, ok := s.findDim(d, directive, v.varName())

@@ -67,6 +67,19 @@ func (s *Stage) beginDef(directive string, vs ...VarOrRVar) *ir.Definition {
 	return s.def(directive)
 }
 
+// beginVars is beginDef for a directive on the loops vs: nil (with the
+// error recorded) when the stage or a var is not usable.
+func (s *Stage) beginVars(directive string, vs ...VarOrRVar) *ir.Definition {
+	d := s.beginDef(directive, vs...)
+	if d == nil || s.f.err != nil {
+		return nil
+	}
+	if _, ok := s.vars(directive, vs...); !ok {
+		return nil
+	}
+	return d
+}
+
 func (s *Stage) def(directive string) *ir.Definition {
 	f := s.f
 	if s.idx < 0 {
@@ -215,14 +228,8 @@ func (s *Stage) split(directive, old, outer, inner string, factor int, tail []Ta
 // fused.
 func (s *Stage) Fuse(inner, outer, fused VarOrRVar) *Stage {
 	const directive = "fuse"
-	if !s.begin(directive, inner, outer, fused) {
-		return s
-	}
-	d := s.def(directive)
-	if d == nil || s.f.err != nil {
-		return s
-	}
-	if _, ok := s.vars(directive, inner, outer, fused); !ok {
+	d := s.beginVars(directive, inner, outer, fused)
+	if d == nil {
 		return s
 	}
 	i, ok := s.findDim(d, directive, inner.varName())
@@ -260,14 +267,8 @@ func (s *Stage) Fuse(inner, outer, fused VarOrRVar) *Stage {
 // the same loops held before, and other loops stay where they are.
 func (s *Stage) Reorder(vars ...VarOrRVar) *Stage {
 	const directive = "reorder"
-	if !s.begin(directive, vars...) {
-		return s
-	}
-	d := s.def(directive)
-	if d == nil || s.f.err != nil {
-		return s
-	}
-	if _, ok := s.vars(directive, vars...); !ok {
+	d := s.beginVars(directive, vars...)
+	if d == nil {
 		return s
 	}
 	idx := make([]int, len(vars))
@@ -315,14 +316,8 @@ func (s *Stage) Tile(x, y, xo, yo, xi, yi VarOrRVar, xf, yf int, tail ...TailStr
 }
 
 func (s *Stage) setKind(directive string, v VarOrRVar, k ir.ForKind) *Stage {
-	if !s.begin(directive, v) {
-		return s
-	}
-	d := s.def(directive)
-	if d == nil || s.f.err != nil {
-		return s
-	}
-	if _, ok := s.vars(directive, v); !ok {
+	d := s.beginVars(directive, v)
+	if d == nil {
 		return s
 	}
 	if i, ok := s.findDim(d, directive, v.varName()); ok {
@@ -945,14 +940,8 @@ func (s *Stage) VThread(v VarOrRVar) *Stage {
 // answer: the guards are the same, only not moved.
 func (s *Stage) NeverPartition(vars ...VarOrRVar) *Stage {
 	const directive = "never_partition"
-	if !s.begin(directive, vars...) {
-		return s
-	}
-	d := s.def(directive)
-	if d == nil || s.f.err != nil {
-		return s
-	}
-	if _, ok := s.vars(directive, vars...); !ok {
+	d := s.beginVars(directive, vars...)
+	if d == nil {
 		return s
 	}
 	for _, v := range vars {

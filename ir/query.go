@@ -44,3 +44,26 @@ func exceeds(n int, walk func(visit func() bool)) bool {
 	})
 	return count > n
 }
+
+// Binders returns the names s binds: its lets (statements and
+// expressions), loops and allocations.
+func Binders(s Stmt) map[string]bool {
+	names := map[string]bool{}
+	WalkStmt(s, func(x Stmt) bool {
+		switch x := x.(type) {
+		case *LetStmt:
+			names[x.Name] = true
+		case *For:
+			names[x.Name] = true
+		case *Allocate:
+			names[x.Name] = true
+		}
+		return true
+	}, func(e Expr) bool {
+		if l, ok := e.(*Let); ok {
+			names[l.Name] = true
+		}
+		return true
+	})
+	return names
+}

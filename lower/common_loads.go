@@ -56,6 +56,7 @@ package lower
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"strconv"
 
@@ -80,7 +81,11 @@ func commonLoads(st *State) error {
 func commonLoadsKernel(body ir.Stmt, align map[string]int64) ir.Stmt {
 	names := boundNames(body)
 	body = uniqueBindings(body, names)
-	body = widenLets(body)
+	// widenLets rebuilds a let chain that it widened before (the same
+	// tree, of new nodes, on a second run): keep the old one then.
+	if w := widenLets(body); w != body && !reflect.DeepEqual(w, body) {
+		body = w
+	}
 	body = dedupeLets(body)
 	// Merged lets make terms cancel: A_in[r + i*8 - r] is A_in[i*8].
 	body = simplifyExprs(body)
@@ -109,23 +114,10 @@ func commonLoadsKernel(body ir.Stmt, align map[string]int64) ir.Stmt {
 
 // boundNames returns every name bound or used in s, for fresh names.
 func boundNames(s ir.Stmt) *nameSet {
-	names := map[string]bool{}
-	ir.WalkStmt(s, func(x ir.Stmt) bool {
-		switch x := x.(type) {
-		case *ir.LetStmt:
-			names[x.Name] = true
-		case *ir.For:
-			names[x.Name] = true
-		case *ir.Allocate:
-			names[x.Name] = true
-		}
-		return true
-	}, func(e ir.Expr) bool {
-		switch e := e.(type) {
-		case *ir.Var:
-			names[e.Name] = true
-		case *ir.Let:
-			names[e.Name] = true
+	names := ir.Binders(s)
+	ir.WalkStmt(s, func(ir.Stmt) bool { return true }, func(e ir.Expr) bool {
+		if v, ok := e.(*ir.Var); ok {
+			names[v.Name] = true
 		}
 		return true
 	})
@@ -296,6 +288,9 @@ func widenLets(s ir.Stmt) ir.Stmt {
 			}
 			if a, ok := acc.(*ir.Block); ok {
 				return ir.SameBlock(b, a.Stmts)
+			}
+			if len(b.Stmts) == 1 && acc == b.Stmts[0] {
+				return b // a block of one statement left as it was
 			}
 			return acc
 		}

@@ -250,22 +250,8 @@ func (c *threadReducer) reduce(l *ir.For, f *ir.Function, isLanes bool) ir.Stmt 
 	if t.IsHalf() {
 		return fail("compute the reduction in Float32 and cast the result in a consumer", "%s is of type %s, which has no warp shuffle here", f.Name, t)
 	}
-	bound := map[string]bool{l.Name: true}
-	ir.WalkStmt(l.Body, func(x ir.Stmt) bool {
-		switch x := x.(type) {
-		case *ir.LetStmt:
-			bound[x.Name] = true
-		case *ir.For:
-			bound[x.Name] = true
-		}
-		return true
-	}, func(e ir.Expr) bool {
-		if x, ok := e.(*ir.Let); ok {
-			bound[x.Name] = true
-		}
-		return true
-	})
-	inner := func(n string) bool { return bound[n] }
+	bound := ir.Binders(l.Body) // an allocation's name is no var: harmless
+	inner := func(n string) bool { return n == l.Name || bound[n] }
 	var (
 		op    AssocOp
 		index ir.Expr // the point, with the lets made inside the loop substituted
