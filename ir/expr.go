@@ -457,8 +457,9 @@ func EuclidMod[T Integer](a, b T) T {
 
 // ScalarConsts returns the constants of the scalar values a Realize binds
 // (Params, buffer shapes), by name: every integer type (a uint64 as its
-// bit pattern, as IntImm stores it), float32, float64 and the 16-bit
-// floats. Values of other Go types are left out.
+// bit pattern, as IntImm stores it), float32, float64, the 16-bit floats
+// and bool (True, False: a Specialize condition's Param, read by a size
+// known only at launch). Values of other Go types are left out.
 func ScalarConsts(scalars map[string]any) map[string]Expr {
 	m := make(map[string]Expr, len(scalars))
 	for name, v := range scalars {
@@ -487,6 +488,11 @@ func ScalarConsts(scalars map[string]any) map[string]Expr {
 			m[name] = &FloatImm{T: Float16, V: x.ToFloat64()}
 		case half.BFloat16:
 			m[name] = &FloatImm{T: BFloat16, V: x.ToFloat64()}
+		case bool:
+			m[name] = False
+			if x {
+				m[name] = True
+			}
 		}
 	}
 	return m
