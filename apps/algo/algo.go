@@ -69,6 +69,19 @@ func fillFloats(rng *rand.Rand, b *halide.Buffer[float32]) {
 	}
 }
 
+// float32Output is the NewOutput and Run of an algorithm whose output is
+// a float32 buffer; dims gives its extents (from the algorithm's sizes).
+type float32Output struct{ dims func() []int }
+
+// NewOutput returns a zeroed float32 output buffer of the algorithm's
+// shape.
+func (o float32Output) NewOutput() halide.BufferRef { return halide.NewBuffer[float32](o.dims()...) }
+
+// Run realizes p into a new output buffer.
+func (o float32Output) Run(p *halide.Pipeline) (halide.BufferRef, error) {
+	return run(p, o.NewOutput())
+}
+
 // run realizes p into out.
 func run(p *halide.Pipeline, out halide.BufferRef) (halide.BufferRef, error) {
 	if err := p.Realize(out); err != nil {

@@ -38,6 +38,8 @@ import (
 // the CPU and the emulator, and of BilateralGridTol on CUDA (ForTarget);
 // see BilateralGridTol for why.
 type BilateralGrid struct {
+	// float32Output is the output buffer of the algorithm's shape (NewOutput, Run).
+	float32Output
 	// W, H are the image's width and height; SSigma is s_sigma (a
 	// GeneratorParam in Halide: a constant of the pipeline).
 	W, H, SSigma int
@@ -93,6 +95,7 @@ const BilateralGridCPUTol = 1e-6
 // (Halide's default is 8).
 func NewBilateralGrid(w, h, s int) *BilateralGrid {
 	v := &BilateralGrid{W: w, H: h, SSigma: s, Tol: BilateralGridCPUTol}
+	v.float32Output = float32Output{func() []int { return []int{v.W, v.H} }}
 	v.Input = halide.NewImageParam("input", halide.Float32, 2)
 	v.RSigma = halide.NewParam[float32]("r_sigma")
 	x, y, z, c := halide.NewVar("x"), halide.NewVar("y"), halide.NewVar("z"), halide.NewVar("c")
@@ -202,14 +205,6 @@ func BilateralGridImage(rng *rand.Rand, w, h int) *halide.Buffer[float32] {
 		return float32(v)
 	})
 	return b
-}
-
-// NewOutput returns a zeroed W x H float32 output.
-func (v *BilateralGrid) NewOutput() halide.BufferRef { return halide.NewBuffer[float32](v.W, v.H) }
-
-// Run realizes p into a new output buffer.
-func (v *BilateralGrid) Run(p *halide.Pipeline) (halide.BufferRef, error) {
-	return run(p, v.NewOutput())
 }
 
 // Reference computes the output in plain Go, in float32, operation by

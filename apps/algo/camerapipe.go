@@ -237,22 +237,21 @@ func (p *CameraPipe) demosaic(deinterleaved *halide.Func) *halide.Func {
 	bGB := def("b_gb", correction.Add(avg(bB.At(x, y), bB.At(xp1, y))))
 
 	// Red at blue and blue at red: along the diagonal of least
-	// difference, corrected the same way.
-	correction = gB.At(x, y).Sub(avg(gR.At(x, y), gR.At(xm1, yp1)))
-	rpB := correction.Add(avg(rR.At(x, y), rR.At(xm1, yp1)))
-	rpdB := halide.Absd(rR.At(x, y), rR.At(xm1, yp1))
-	correction = gB.At(x, y).Sub(avg(gR.At(xm1, y), gR.At(x, yp1)))
-	rnB := correction.Add(avg(rR.At(xm1, y), rR.At(x, yp1)))
-	rndB := halide.Absd(rR.At(xm1, y), rR.At(x, yp1))
-	rB := def("r_b", halide.Select(rpdB.Lt(rndB), rpB, rnB))
-
-	correction = gR.At(x, y).Sub(avg(gB.At(x, y), gB.At(xp1, ym1)))
-	bpR := correction.Add(avg(bB.At(x, y), bB.At(xp1, ym1)))
-	bpdR := halide.Absd(bB.At(x, y), bB.At(xp1, ym1))
-	correction = gR.At(x, y).Sub(avg(gB.At(xp1, y), gB.At(x, ym1)))
-	bnR := correction.Add(avg(bB.At(xp1, y), bB.At(x, ym1)))
-	bndR := halide.Absd(bB.At(xp1, y), bB.At(x, ym1))
-	bR := def("b_r", halide.Select(bpdR.Lt(bndR), bpR, bnR))
+	// difference, corrected the same way. diagonal interpolates c (its
+	// green gc) at a site whose green is g, between the points p1, p2 of
+	// one diagonal and n1, n2 of the other.
+	type at struct{ x, y any }
+	diagonal := func(g, gc, c *halide.Func, p1, p2, n1, n2 at) halide.Expr {
+		along := func(a, b at) (v, d halide.Expr) {
+			correction := g.At(x, y).Sub(avg(gc.At(a.x, a.y), gc.At(b.x, b.y)))
+			return correction.Add(avg(c.At(a.x, a.y), c.At(b.x, b.y))), halide.Absd(c.At(a.x, a.y), c.At(b.x, b.y))
+		}
+		pv, pd := along(p1, p2)
+		nv, nd := along(n1, n2)
+		return halide.Select(pd.Lt(nd), pv, nv)
+	}
+	rB := def("r_b", diagonal(gB, gR, rR, at{x, y}, at{xm1, yp1}, at{xm1, y}, at{x, yp1}))
+	bR := def("b_r", diagonal(gR, gB, bB, at{x, y}, at{xp1, ym1}, at{xp1, y}, at{x, ym1}))
 
 	// Interleave the resulting channels.
 	r := p.interleaveY("r", p.interleaveX("r_top", rGR, rR), p.interleaveX("r_bottom", rB, rGB))

@@ -15,6 +15,8 @@ import (
 // for i in [0, M+N-1). The output Func is itself the reduction, so its
 // update stage can be scheduled directly.
 type Conv1D struct {
+	// float32Output is the output buffer of the algorithm's shape (NewOutput, Run).
+	float32Output
 	// Sizes: the lengths of a and b.
 	M, N int
 
@@ -50,6 +52,7 @@ func NewConv1D(M, N int) *Conv1D {
 // the var i and APad, a with a ConstantExterior(0) boundary.
 func newConv1DInputs(M, N int) *Conv1D {
 	v := &Conv1D{M: M, N: N}
+	v.float32Output = float32Output{func() []int { return []int{v.M + v.N - 1} }}
 	v.A = halide.NewImageParam("a", halide.Float32, 1)
 	v.B = halide.NewImageParam("b", halide.Float32, 1)
 	i := halide.NewVar("i")
@@ -83,16 +86,6 @@ func (v *Conv1D) Inputs(rng *rand.Rand) {
 	fillFloats(rng, v.bBuf)
 	v.A.Set(v.aBuf)
 	v.B.Set(v.bBuf)
-}
-
-// NewOutput returns a zeroed output buffer [M+N-1].
-func (v *Conv1D) NewOutput() halide.BufferRef {
-	return halide.NewBuffer[float32](v.M + v.N - 1)
-}
-
-// Run realizes p into a new output buffer.
-func (v *Conv1D) Run(p *halide.Pipeline) (halide.BufferRef, error) {
-	return run(p, v.NewOutput())
 }
 
 // Reference computes out[i] = sum_j a[i-j] b[j] in float64.

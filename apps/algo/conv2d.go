@@ -23,6 +23,8 @@ import (
 // nn]: out [batch, outC, outSize, outSize] with outSize = size + 2 pad - K
 // + 1. Conv is TVM's BL (the cache_write of B), Output its B.
 type Conv2D struct {
+	// float32Output is the output buffer of the algorithm's shape (NewOutput, Run).
+	float32Output
 	// Sizes: batch, input and output channels, the input's width and
 	// height, the kernel's width and height, the padding.
 	Batch, InC, OutC, Size, K, Pad int
@@ -52,6 +54,7 @@ type Conv2D struct {
 // zero padding pad.
 func NewConv2D(batch, inC, outC, size, kernel, pad int) *Conv2D {
 	c := &Conv2D{Batch: batch, InC: inC, OutC: outC, Size: size, K: kernel, Pad: pad}
+	c.float32Output = float32Output{func() []int { return []int{c.Batch, c.OutC, c.OutSize(), c.OutSize()} }}
 	c.Input = halide.NewImageParam("A", halide.Float32, 4)
 	c.Weight = halide.NewImageParam("W", halide.Float32, 4)
 	n, f, x, y, ch := halide.NewVar("n"), halide.NewVar("ff"), halide.NewVar("x"), halide.NewVar("y"), halide.NewVar("c")
@@ -93,17 +96,6 @@ func (c *Conv2D) Inputs(rng *rand.Rand) {
 	fillFloats(rng, c.weightBuf)
 	c.Input.Set(c.inputBuf)
 	c.Weight.Set(c.weightBuf)
-}
-
-// NewOutput returns a zeroed output buffer [batch, outC, outSize, outSize].
-func (c *Conv2D) NewOutput() halide.BufferRef {
-	o := c.OutSize()
-	return halide.NewBuffer[float32](c.Batch, c.OutC, o, o)
-}
-
-// Run realizes p into a new output buffer.
-func (c *Conv2D) Run(p *halide.Pipeline) (halide.BufferRef, error) {
-	return run(p, c.NewOutput())
 }
 
 // Reference computes the convolution in float64, skipping the taps that

@@ -17,6 +17,8 @@ import (
 //
 // with R = [0, K)² and pad = (K-1)/2. The output has the input's shape.
 type Depthwise struct {
+	// float32Output is the output buffer of the algorithm's shape (NewOutput, Run).
+	float32Output
 	// Sizes: batch, channels, height, width, kernel size.
 	B, C, H, W, K int
 
@@ -51,6 +53,7 @@ func NewDepthwise(B, C, H, W, K int) *Depthwise {
 // from d's Input and vars (NewDepthwise's and NewDepthwiseStaged's differ).
 func newDepthwise(B, C, H, W, K int, padded func(d *Depthwise) *halide.Func) *Depthwise {
 	d := &Depthwise{B: B, C: C, H: H, W: W, K: K}
+	d.float32Output = float32Output{func() []int { return []int{d.W, d.H, d.C, d.B} }}
 	d.Input = halide.NewImageParam("input", halide.Float32, 4)
 	d.Weight = halide.NewImageParam("weight", halide.Float32, 3)
 	x, y, c, b := halide.NewVar("x"), halide.NewVar("y"), halide.NewVar("c"), halide.NewVar("b")
@@ -82,16 +85,6 @@ func (d *Depthwise) Inputs(rng *rand.Rand) {
 	fillFloats(rng, d.weightBuf)
 	d.Input.Set(d.inputBuf)
 	d.Weight.Set(d.weightBuf)
-}
-
-// NewOutput returns a zeroed output buffer [W, H, C, B].
-func (d *Depthwise) NewOutput() halide.BufferRef {
-	return halide.NewBuffer[float32](d.W, d.H, d.C, d.B)
-}
-
-// Run realizes p into a new output buffer.
-func (d *Depthwise) Run(p *halide.Pipeline) (halide.BufferRef, error) {
-	return run(p, d.NewOutput())
 }
 
 // Reference computes the convolution in float64, skipping the taps that

@@ -16,6 +16,8 @@ import (
 //	Prod[j, i]   += AIn[R, i] * BIn[j, R]      R in [0, K)
 //	Output[j, i]  = Prod[j, i]
 type GEMM struct {
+	// float32Output is the output buffer of the algorithm's shape (NewOutput, Run).
+	float32Output
 	// Sizes: A is M×K, B is K×N, the output M×N.
 	M, N, K int
 
@@ -55,6 +57,7 @@ func NewGEMM(M, N, K int) *GEMM {
 // input wrappers AIn and BIn; R, Prod and Output are left nil.
 func newGEMMInputs(M, N, K int) *GEMM {
 	g := &GEMM{M: M, N: N, K: K}
+	g.float32Output = float32Output{func() []int { return []int{g.N, g.M} }}
 	g.A = halide.NewImageParam("A", halide.Float32, 2)
 	g.B = halide.NewImageParam("B", halide.Float32, 2)
 	// The sizes are part of the algorithm: loops over them get constant
@@ -86,16 +89,6 @@ func (g *GEMM) Inputs(rng *rand.Rand) {
 	fillFloats(rng, g.bBuf)
 	g.A.Set(g.aBuf)
 	g.B.Set(g.bBuf)
-}
-
-// NewOutput returns a zeroed output buffer [N, M].
-func (g *GEMM) NewOutput() halide.BufferRef {
-	return halide.NewBuffer[float32](g.N, g.M)
-}
-
-// Run realizes p into a new output buffer.
-func (g *GEMM) Run(p *halide.Pipeline) (halide.BufferRef, error) {
-	return run(p, g.NewOutput())
 }
 
 // Reference computes output[j, i] = sum_k a[k, i] b[j, k] in float64.

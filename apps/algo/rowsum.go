@@ -24,6 +24,8 @@ import (
 // reduces over that piece on the threads or the lanes of a block, which
 // lowering turns into warp shuffles and, between the warps, shared memory.
 type RowSum struct {
+	// float32Output is the output buffer of the algorithm's shape (NewOutput, Run).
+	float32Output
 	// Sizes: the row length W and the number of rows H.
 	W, H int
 
@@ -49,6 +51,7 @@ type RowSum struct {
 // constant W, so a split of r by a divisor of W has no tail).
 func NewRowSum(w, h int) *RowSum {
 	v := &RowSum{W: w, H: h}
+	v.float32Output = float32Output{func() []int { return []int{v.H} }}
 	v.In = halide.NewImageParam("in", halide.Float32, 2)
 	v.X, v.Y = halide.NewVar("x"), halide.NewVar("y")
 	v.InCopy = halide.NewFunc("in_copy")
@@ -73,14 +76,6 @@ func (v *RowSum) Inputs(rng *rand.Rand) {
 	v.inBuf = halide.NewBuffer[float32](v.W, v.H)
 	fillFloats(rng, v.inBuf)
 	v.In.Set(v.inBuf)
-}
-
-// NewOutput returns a zeroed output buffer [H].
-func (v *RowSum) NewOutput() halide.BufferRef { return halide.NewBuffer[float32](v.H) }
-
-// Run realizes p into a new output buffer.
-func (v *RowSum) Run(p *halide.Pipeline) (halide.BufferRef, error) {
-	return run(p, v.NewOutput())
 }
 
 // Reference sums each row in float64.
@@ -147,11 +142,7 @@ func (v *RowSum) GPUScheduleBlock(threads, vec int) error {
 	// Intm(u, w, y) per thread (u is the thread's rxi), in registers; its
 	// update runs rxo outside the vector w.
 	v.Intm.ComputeAtStage(v.Acc.Update(0), rxi)
-	if vec > 1 {
-		v.Intm.Update(0).Reorder(w, rxo)
-		xo, xv := halide.NewVar("xo"), halide.NewVar("xv")
-		v.InCopy.ComputeAtStage(v.Intm.Update(0), rxo).Split(v.X, xo, xv, vec, halide.RoundUp).Vectorize(xv)
-	}
+	v.vectorLoads(rxo, w, vec)
 	return nil
 }
 
@@ -175,10 +166,18 @@ func (v *RowSum) GPUScheduleWarp(rows, vec int) error {
 	v.Acc.ComputeAt(v.Sum, yo).GPUThreads(v.Y)
 	v.Acc.Update(0).GPUThreads(v.Y).GPULanes(rxi)
 	v.Intm.ComputeAtStage(v.Acc.Update(0), rxi)
-	if vec > 1 {
-		v.Intm.Update(0).Reorder(w, rxo)
-		xo, xv := halide.NewVar("xo"), halide.NewVar("xv")
-		v.InCopy.ComputeAtStage(v.Intm.Update(0), rxo).Split(v.X, xo, xv, vec, halide.RoundUp).Vectorize(xv)
-	}
+	v.vectorLoads(rxo, w, vec)
 	return nil
+}
+
+// vectorLoads reads the vec columns of each thread's chunk as one vector
+// (InCopy at the intermediate's rxo loop, vectorized) when vec > 1: the
+// intermediate's update runs rxo outside its vector dimension w.
+func (v *RowSum) vectorLoads(rxo halide.RVar, w halide.Var, vec int) {
+	if vec <= 1 {
+		return
+	}
+	v.Intm.Update(0).Reorder(w, rxo)
+	xo, xv := halide.NewVar("xo"), halide.NewVar("xv")
+	v.InCopy.ComputeAtStage(v.Intm.Update(0), rxo).Split(v.X, xo, xv, vec, halide.RoundUp).Vectorize(xv)
 }

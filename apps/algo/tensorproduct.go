@@ -41,6 +41,8 @@ const (
 // they index dimension 1 (points). We promise dimension 1, which is what
 // the values really satisfy.
 type TensorProduct struct {
+	// float32Output is the output buffer of the algorithm's shape (NewOutput, Run).
+	float32Output
 	// Sizes. C and M (input and output channels; 64 in the real app) are
 	// baked into the algorithm through weight's SetBounds and rc's extent;
 	// N (kernel offsets), P (pairs per offset, the value of maxPos), InPoints
@@ -78,6 +80,7 @@ type TensorProduct struct {
 // offsets, P pairs per offset, InPoints input points and OutPoints output points.
 func NewTensorProduct(C, M, N, P, InPoints, OutPoints int) *TensorProduct {
 	t := &TensorProduct{C: C, M: M, N: N, P: P, InPoints: InPoints, OutPoints: OutPoints}
+	t.float32Output = float32Output{func() []int { return []int{t.M, t.OutPoints} }}
 	t.MaxPos = halide.NewParam[int32]("maxPos")
 	t.OutSize = halide.NewParam[int32]("outSize")
 	t.Imap = halide.NewImageParam("imap", halide.Int32, 2)
@@ -155,16 +158,6 @@ func (t *TensorProduct) Inputs(rng *rand.Rand) {
 	t.Omap.Set(t.omapBuf)
 	t.MaxPos.Set(int32(t.P))
 	t.OutSize.Set(int32(t.OutPoints))
-}
-
-// NewOutput returns a zeroed output buffer [M, OutPoints].
-func (t *TensorProduct) NewOutput() halide.BufferRef {
-	return halide.NewBuffer[float32](t.M, t.OutPoints)
-}
-
-// Run realizes p into a new output buffer.
-func (t *TensorProduct) Run(p *halide.Pipeline) (halide.BufferRef, error) {
-	return run(p, t.NewOutput())
 }
 
 // Reference computes output[m, o] = sum over (p, n) with omap[p, n] = o of
