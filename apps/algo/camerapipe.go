@@ -205,19 +205,17 @@ func (p *CameraPipe) demosaic(deinterleaved *halide.Func) *halide.Func {
 
 	// Green at the red and blue sites: interpolate vertically or
 	// horizontally, whichever differs least.
-	gR := halide.NewFunc("g_r")
-	gvR := avg(gGB.At(x, ym1), gGB.At(x, y))
-	gvdR := halide.Absd(gGB.At(x, ym1), gGB.At(x, y))
-	ghR := avg(gGR.At(xp1, y), gGR.At(x, y))
-	ghdR := halide.Absd(gGR.At(xp1, y), gGR.At(x, y))
-	gR.Define(x, y).Is(halide.Select(ghdR.Lt(gvdR), ghR, gvR))
-
-	gB := halide.NewFunc("g_b")
-	gvB := avg(gGR.At(x, yp1), gGR.At(x, y))
-	gvdB := halide.Absd(gGR.At(x, yp1), gGR.At(x, y))
-	ghB := avg(gGB.At(xm1, y), gGB.At(x, y))
-	ghdB := halide.Absd(gGB.At(xm1, y), gGB.At(x, y))
-	gB.Define(x, y).Is(halide.Select(ghdB.Lt(gvdB), ghB, gvB))
+	// leastDiff averages v at (x, y) and (vx, vy), or h at (x, y) and
+	// (hx, hy), whichever pair differs least.
+	leastDiff := func(name string, v *halide.Func, vx, vy any, h *halide.Func, hx, hy any) *halide.Func {
+		gv, gvd := avg(v.At(vx, vy), v.At(x, y)), halide.Absd(v.At(vx, vy), v.At(x, y))
+		gh, ghd := avg(h.At(hx, hy), h.At(x, y)), halide.Absd(h.At(hx, hy), h.At(x, y))
+		f := halide.NewFunc(name)
+		f.Define(x, y).Is(halide.Select(ghd.Lt(gvd), gh, gv))
+		return f
+	}
+	gR := leastDiff("g_r", gGB, x, ym1, gGR, xp1, y)
+	gB := leastDiff("g_b", gGR, x, yp1, gGB, xm1, y)
 	p.GR, p.GB = gR, gB
 
 	// Red and blue at green sites: interpolate, then correct with green's

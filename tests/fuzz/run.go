@@ -196,17 +196,11 @@ func runCase(c Case, opt Options) (res Result) {
 		return Result{Class: Internal, Code: "fuzzer", Msg: "unknown algorithm " + c.Algo}
 	}
 	inst := a.Build(c.Sizes)
-	res.Applied = inst.Apply(c.Sched)
 	ctx, cancel, limit := deadline(opt)
 	defer cancel()
-	p, err := compile(ctx, c, opt, inst, &res)
-	if isCanceled(err) {
-		return lowerTimeout(res, limit, err)
-	}
-	if err != nil {
-		r := classify(err, RejectLower, res.Applied)
-		r.Lower = res.Lower
-		return r
+	p, failed := lowerCase(ctx, c, opt, inst, &res, limit)
+	if failed != nil {
+		return *failed
 	}
 	if opt.Windows {
 		res.Slid, res.Folded = windows(inst.Out)
@@ -259,6 +253,24 @@ func compile(ctx context.Context, c Case, opt Options, inst *Instance, res *Resu
 	err := p.CompileContext(ctx)
 	res.Lower = time.Since(t0)
 	return p, err
+}
+
+// lowerCase applies c's schedule to inst and lowers it under ctx: the
+// pipeline, or the Result of a Lower that failed (a Timeout past the
+// deadline limit, else rejected at Lower).
+func lowerCase(ctx context.Context, c Case, opt Options, inst *Instance, res *Result, limit time.Duration) (*halide.Pipeline, *Result) {
+	res.Applied = inst.Apply(c.Sched)
+	p, err := compile(ctx, c, opt, inst, res)
+	if isCanceled(err) {
+		r := lowerTimeout(*res, limit, err)
+		return nil, &r
+	}
+	if err != nil {
+		r := classify(err, RejectLower, res.Applied)
+		r.Lower = res.Lower
+		return nil, &r
+	}
+	return p, nil
 }
 
 func lowerTimeout(res Result, limit time.Duration, err error) Result {

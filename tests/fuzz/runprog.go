@@ -159,16 +159,11 @@ func runProgCauses(c Case, opt Options, causes bool) (res Result) {
 		}
 	}
 	inst := p.build()
-	res.Applied = inst.Apply(c.Sched)
 	ctx, cancel, limit := deadline(opt)
 	defer cancel()
-	pl, err := compile(ctx, c, opt, inst, &res)
-	if isCanceled(err) {
-		return lowerTimeout(res, limit, err)
-	}
-	if err != nil {
-		r := classify(err, RejectLower, res.Applied)
-		r.Lower = res.Lower
+	pl, failed := lowerCase(ctx, c, opt, inst, &res, limit)
+	if failed != nil {
+		r := *failed
 		if (re != nil || ev.BoundViolation != "" || ev.SoftViolation != "") && r.Class == RejectLower {
 			r.Class = RejectExpected
 		}
