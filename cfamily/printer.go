@@ -364,11 +364,17 @@ func (e *printer) allocate(s *ir.Allocate) {
 		}
 		n *= v
 	}
-	if n <= 0 {
+	if n < 0 {
 		e.fail("allocation %s has %d elements", s.Name, n)
 	}
 	c := e.declare(s.Name)
-	e.line("%s %s[%d];", cType(s.T), c, n)
+	if n == 0 {
+		// An empty region (a loop of no iterations computes the Func):
+		// nothing is stored or loaded, but C has no arrays of 0.
+		e.line("%s %s[1]; (void)%s; // empty: 0 elements", cType(s.T), c, c)
+	} else {
+		e.line("%s %s[%d];", cType(s.T), c, n)
+	}
 	restore := e.bindBuf(s.Name, cBuf{c, s.T, true})
 	e.stmt(s.Body)
 	restore()
