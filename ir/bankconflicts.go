@@ -61,13 +61,12 @@ func BankConflicts(k *Kernel) map[string]int {
 	if len(shared) == 0 {
 		return nil
 	}
-	b := &bankScan{k: k, block: block, lanes: lanes, shared: shared, lets: map[string]Expr{}, worst: map[string]int{}}
+	b := &bankScan{block: block, lanes: lanes, shared: shared, lets: map[string]Expr{}, worst: map[string]int{}}
 	b.stmt(k.Body)
 	return b.worst
 }
 
 type bankScan struct {
-	k      *Kernel
 	block  [3]int64
 	lanes  int64
 	shared map[string]Type
