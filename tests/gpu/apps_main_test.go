@@ -77,20 +77,7 @@ var appsMainWant = map[string][]appsMainSchedule{
 
 func TestAppsMain(t *testing.T) {
 	t.Parallel()
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("the go command is not on PATH")
-	}
-	root, err := filepath.Abs(filepath.Join("..", ".."))
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin := t.TempDir()
-	build := exec.Command(goTool, "build", "-o", bin+string(filepath.Separator), "./apps/depthwise", "./apps/conv1d", "./apps/gemm")
-	build.Dir = root
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildApps(t, "depthwise", "conv1d", "gemm")
 	for app, want := range appsMainWant {
 		t.Run(app, func(t *testing.T) {
 			t.Parallel()
@@ -226,4 +213,29 @@ func TestAppsMainFastKernelsNVCC(t *testing.T) {
 		t.Fatalf("%d kernels, want one per pipeline", len(ks))
 	}
 	checkKernelsNVCC(t, ks)
+}
+
+// buildApps builds the named apps (apps/<name>) into a temporary folder,
+// which it returns; the test is skipped without the go command.
+func buildApps(t *testing.T, names ...string) string {
+	t.Helper()
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("the go command is not on PATH")
+	}
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := t.TempDir()
+	args := []string{"build", "-o", bin + string(filepath.Separator)}
+	for _, n := range names {
+		args = append(args, "./apps/"+n)
+	}
+	build := exec.Command(goTool, args...)
+	build.Dir = root
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
 }

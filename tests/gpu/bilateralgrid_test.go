@@ -162,20 +162,7 @@ func TestBilateralGridCheckCatchesAnError(t *testing.T) {
 // schedule on the CPU, each checked ok.
 func TestBilateralGridApp(t *testing.T) {
 	t.Parallel()
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("the go command is not on PATH")
-	}
-	root, err := filepath.Abs(filepath.Join("..", ".."))
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin := filepath.Join(t.TempDir(), "bilateralgrid")
-	build := exec.Command(goTool, "build", "-o", bin, "./apps/bilateralgrid")
-	build.Dir = root
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := filepath.Join(buildApps(t, "bilateralgrid"), "bilateralgrid")
 	for _, target := range []string{"emulator", "cpu"} {
 		cmd := exec.Command(bin, "-json", "-no-ptxas", "-quiet", "-target="+target)
 		var stdout, stderr bytes.Buffer

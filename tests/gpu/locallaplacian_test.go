@@ -24,20 +24,7 @@ import (
 
 func TestLocalLaplacianApp(t *testing.T) {
 	t.Parallel()
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("the go command is not on PATH")
-	}
-	root, err := filepath.Abs(filepath.Join("..", ".."))
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin := t.TempDir()
-	build := exec.Command(goTool, "build", "-o", bin+string(filepath.Separator), "./apps/locallaplacian")
-	build.Dir = root
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildApps(t, "locallaplacian")
 	for _, target := range []string{"emulator", "cpu"} {
 		t.Run(target, func(t *testing.T) {
 			t.Parallel()
