@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds Halide 14's bilateral_grid, local_laplacian and camera_pipe (the
-# generators of Halide's v14.0.0 tag, in generators/) ahead of time for a CPU
+# generators of Halide's v14.0.0 tag, in third_party/generators/) ahead of time for a CPU
 # target and a CUDA target, and links one static runner, halide14_bench, that
 # holds all six pipelines and one Halide runtime. Needs Debian's
 # libhalide14-0-dev (headers, libHalide14.so, GenGen.cpp) and g++.
@@ -49,7 +49,7 @@ t0=$(date +%s)
 # 1. The generator executable: the three generators and GenGen's main.
 GENFLAGS=(-std=c++17 -O0 -g0 -I"$HALIDE_INC" -I"$HALIDE_SRC")
 objs=()
-for src in "$HERE"/generators/*_generator.cpp "$HALIDE_SRC/GenGen.cpp"; do
+for src in "$HERE"/third_party/generators/*_generator.cpp "$HALIDE_SRC/GenGen.cpp"; do
     obj="$BUILD/gen/$(basename "${src%.cpp}").o"
     objs+=("$obj")
     if [ ! -e "$obj" ] || [ "$src" -nt "$obj" ]; then
