@@ -66,6 +66,11 @@ func partitionKernel(k *ir.Kernel) *ir.Kernel {
 	type decision struct{ cond, lo ir.Expr }
 	var decided []decision
 	budget := &proofBudget{left: maxPartitionProofs}
+	// strong is the fast path's condition (nil while it is not known):
+	// with it, the fast path also drops a guard that is not marked likely
+	// when the condition implies it (a cooperative load's guard on a
+	// region clamped to the input, which a full block never needs).
+	var strong []ir.Expr
 	always := func(s ir.Stmt, partition bool) ir.Stmt {
 		sc := &walkScope{lets: newLetValues()}
 		next := 0
@@ -111,7 +116,13 @@ func partitionKernel(k *ir.Kernel) *ir.Kernel {
 			if ir.IsConstValue(lo, 1) {
 				return g.Then // true for every thread of every block
 			}
-			if !partition || !likely || ir.IsConstValue(lo, 0) || hasLoad(lo) || threadOrLoopDependent(lo, sc.loops) {
+			if !partition || ir.IsConstValue(lo, 0) || hasLoad(lo) || threadOrLoopDependent(lo, sc.loops) {
+				return x
+			}
+			if !likely {
+				if strong != nil && impliedBy(lo, strong) {
+					return g.Then
+				}
 				return x
 			}
 			conds = append(conds, lo)
@@ -122,6 +133,14 @@ func partitionKernel(k *ir.Kernel) *ir.Kernel {
 	fast := always(body, true)
 	if slow == body && len(conds) == 0 {
 		return k
+	}
+	if len(conds) > 0 {
+		// Again, knowing the condition: the guards it implies go too.
+		// The decisions are made, so this walk proves nothing new, and
+		// it collects the same conditions.
+		strong = strongest(conds)
+		conds = nil
+		fast = always(body, true)
 	}
 	var uniform ir.Expr
 	for _, c := range strongest(conds) {
@@ -289,6 +308,20 @@ func strongest(conds []ir.Expr) []ir.Expr {
 		}
 	}
 	return out
+}
+
+// impliedBy reports whether the conditions conds (strongest's result)
+// imply c: each conjunct of c is one of them or weaker than one of them in
+// strongest's sense.
+func impliedBy(c ir.Expr, conds []ir.Expr) bool {
+	if b, ok := c.(*ir.Binary); ok && b.Op == ir.And {
+		return impliedBy(b.A, conds) && impliedBy(b.B, conds)
+	}
+	// c comes last, so strongest drops it when a condition implies it
+	// or repeats it (it keeps the elements it does not drop, the same
+	// nodes).
+	kept := strongest(append(append([]ir.Expr(nil), conds...), c))
+	return len(kept) == 0 || kept[len(kept)-1] != c
 }
 
 // unlikely strips the likely marker of a guard's condition.
