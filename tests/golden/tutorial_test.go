@@ -1,6 +1,7 @@
 package golden
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -110,51 +111,36 @@ func TestTutorialPrograms(t *testing.T) {
 	}
 }
 
-// block returns the fenced code block that follows marker on the page.
+// block returns the fenced code block right after marker on the page
+// (only blank space between them). The marker must be on the page once.
 func block(t *testing.T, md, marker string) string {
 	t.Helper()
-	_, after, ok := strings.Cut(md, marker)
-	if !ok {
-		t.Fatalf("the page has no %q", marker)
+	if n := strings.Count(md, marker); n != 1 {
+		t.Fatalf("the page has %d times %q, not once", n, marker)
 	}
-	_, after, ok = strings.Cut(after, "```")
-	if !ok {
-		t.Fatalf("no code block after %q", marker)
+	m := regexp.MustCompile(regexp.QuoteMeta(marker) + "\\s*```[a-z]*\\n((?s:.*?))```").FindStringSubmatch(md)
+	if m == nil {
+		t.Fatalf("no complete code block right after %q", marker)
 	}
-	_, after, _ = strings.Cut(after, "\n") // the fence's language
-	body, _, ok := strings.Cut(after, "```")
-	if !ok {
-		t.Fatalf("the code block after %q does not end", marker)
-	}
-	return body
+	return m[1]
 }
 
 // diffLines shows the first line where the repository's text (a file,
 // what a program prints) and the page's differ.
 func diffLines(want, got string) string {
 	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
-	for i := 0; i < len(w) || i < len(g); i++ {
-		var a, b string
-		if i < len(w) {
-			a = w[i]
-		}
-		if i < len(g) {
-			b = g[i]
-		}
-		if a != b {
-			return "line " + itoa(i+1) + ":\nrepository " + a + "\npage       " + b
+	for i := range max(len(w), len(g)) {
+		if a, b := lineAt(w, i), lineAt(g, i); a != b {
+			return fmt.Sprintf("line %d:\nrepository %s\npage       %s", i+1, a, b)
 		}
 	}
 	return "(same lines)"
 }
 
-func itoa(i int) string {
-	s := ""
-	for ; i > 0; i /= 10 {
-		s = string(rune('0'+i%10)) + s
+// lineAt returns lines[i], or "" past the last line.
+func lineAt(lines []string, i int) string {
+	if i < len(lines) {
+		return lines[i]
 	}
-	if s == "" {
-		s = "0"
-	}
-	return s
+	return ""
 }

@@ -7,8 +7,8 @@ import (
 )
 
 // GPU defines the blur with step 3's GPU schedule, which steps 5 to 7 use
-// again, and returns its output Func and its input.
-func GPU(tile int) (*halide.Func, *halide.ImageParam) {
+// again, and returns its pipeline and its input.
+func GPU(tile int) (*halide.Pipeline, *halide.ImageParam) {
 	out, blur, padded, in, x, y := Algorithm()
 	// One block of tile x tile threads per tile of out, one thread per
 	// point.
@@ -19,7 +19,7 @@ func GPU(tile int) (*halide.Func, *halide.ImageParam) {
 	// blur reads padded through a wrapper, computed once per block (at the
 	// block loop bx) and stored in shared memory.
 	padded.In(blur).ComputeAt(out, bx).StoreIn(halide.GPUShared)
-	return out, in
+	return halide.NewPipeline(out), in
 }
 
 // PrintReport prints the kernel report of p as a table: for each kernel,

@@ -16,8 +16,8 @@ import (
 
 func main() {
 	// Step 3's schedule in 16x16 tiles, with its kernels on GPU 0.
-	out, in := boxblur.GPU(16)
-	p := halide.NewPipeline(out).WithTarget(halide.CUDA)
+	p, in := boxblur.GPU(16)
+	p.WithTarget(halide.CUDA)
 
 	const W, H = 4096, 4096
 	input := halide.NewBuffer[float32](W, H)

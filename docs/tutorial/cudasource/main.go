@@ -12,8 +12,8 @@ import (
 
 func main() {
 	// Step 3's pipeline and schedule.
-	out, _ := boxblur.GPU(8)
-	l, err := halide.NewPipeline(out).Lower()
+	p, _ := boxblur.GPU(8)
+	l, err := p.Lower()
 	if err != nil {
 		log.Fatal(err)
 	}

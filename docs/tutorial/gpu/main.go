@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/gohalide/gohalide/docs/tutorial/boxblur"
-	"github.com/gohalide/gohalide/halide"
 )
 
 // The size of the output: 3x2 tiles of 8x8, the last ones shifted
@@ -16,14 +15,14 @@ import (
 const w, h = 20, 12
 
 func main() {
-	// The blur in 8x8 tiles, one 8x8 block of threads each.
-	out, in := boxblur.GPU(8)
-	p := halide.NewPipeline(out)
-	nest, err := p.LoopNest()
+	// The blur in 8x8 tiles, one 8x8 block of threads each, lowered: the
+	// loop nest (as in step 2) and the lowered statement.
+	p, in := boxblur.GPU(8)
+	l, err := p.Lower()
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Print(nest)
+	fmt.Print(l.LoopNest)
 
 	// Realize on the GPU emulator (the default target).
 	_, result, err := boxblur.Realize(p, in, w, h)
@@ -38,10 +37,6 @@ func main() {
 	}
 
 	// The lowered statement: the kernel and its launch.
-	l, err := p.Lower()
-	if err != nil {
-		log.Fatal(err)
-	}
 	for _, k := range l.Kernels() {
 		fmt.Printf("\n%s: %d barrier(s), %d allocation(s)\n", k.Name, k.Barriers, len(k.Allocs))
 	}

@@ -37,8 +37,8 @@ func dropBarriers(s ir.Stmt) ir.Stmt {
 
 func main() {
 	// Step 3's pipeline and schedule.
-	out, in := boxblur.GPU(8)
-	l, err := halide.NewPipeline(out).Lower()
+	p, in := boxblur.GPU(8)
+	l, err := p.Lower()
 	if err != nil {
 		log.Fatal(err)
 	}
