@@ -14,14 +14,12 @@ import "math"
 func MapExpr(e Expr, f func(Expr) Expr) Expr {
 	switch e := e.(type) {
 	case *Cast:
-		x := f(e.X)
-		return edit(e, x != e.X, func(c *Cast) { c.X = x })
+		return editChild(e, e.X, f, func(c *Cast, x Expr) { c.X = x })
 	case *Binary:
 		a, b := f(e.A), f(e.B)
 		return edit(e, a != e.A || b != e.B, func(c *Binary) { c.A, c.B, c.t = a, b, binaryType(c.Op, a) })
 	case *Not:
-		x := f(e.X)
-		return edit(e, x != e.X, func(c *Not) { c.X = x })
+		return editChild(e, e.X, f, func(c *Not, x Expr) { c.X = x })
 	case *Select:
 		cond, t, fl := f(e.Cond), f(e.True), f(e.False)
 		return edit(e, cond != e.Cond || t != e.True || fl != e.False, func(c *Select) { c.Cond, c.True, c.False = cond, t, fl })
@@ -29,8 +27,7 @@ func MapExpr(e Expr, f func(Expr) Expr) Expr {
 		args, changed := mapExprs(e.Args, f)
 		return edit(e, changed, func(c *Call) { c.Args = args })
 	case *Load:
-		i := f(e.Index)
-		return edit(e, i != e.Index, func(c *Load) { c.Index = i })
+		return editChild(e, e.Index, f, func(c *Load, i Expr) { c.Index = i })
 	case *Let:
 		v, b := f(e.Value), f(e.Body)
 		return edit(e, v != e.Value || b != e.Body, func(c *Let) { c.Value, c.Body = v, b })
@@ -49,6 +46,14 @@ func edit[N any](n *N, changed bool, set func(*N)) *N {
 	c := *n
 	set(&c)
 	return &c
+}
+
+// editChild returns n with its one child, old, replaced by f(old): n
+// itself when f returns old unchanged, else a copy on which set stores the
+// new child.
+func editChild[N any, C comparable](n *N, old C, f func(C) C, set func(*N, C)) *N {
+	x := f(old)
+	return edit(n, x != old, func(c *N) { set(c, x) })
 }
 
 func mapExprs(es []Expr, f func(Expr) Expr) ([]Expr, bool) { return mapSlice(es, f) }
@@ -99,14 +104,11 @@ func MapStmt(s Stmt, fs func(Stmt) Stmt, fe func(Expr) Expr) Stmt {
 		args, changed := mapExprs(s.Args, fe)
 		return edit(s, cond != s.Cond || changed, func(c *AssertStmt) { c.Cond, c.Args = cond, args })
 	case *ProducerConsumer:
-		b := fs(s.Body)
-		return edit(s, b != s.Body, func(c *ProducerConsumer) { c.Body = b })
+		return editChild(s, s.Body, fs, func(c *ProducerConsumer, b Stmt) { c.Body = b })
 	case *LoadVector:
-		b := fs(s.Body)
-		return edit(s, b != s.Body, func(c *LoadVector) { c.Body = b })
+		return editChild(s, s.Body, fs, func(c *LoadVector, b Stmt) { c.Body = b })
 	case *StoreVector:
-		b := fs(s.Body)
-		return edit(s, b != s.Body, func(c *StoreVector) { c.Body = b })
+		return editChild(s, s.Body, fs, func(c *StoreVector, b Stmt) { c.Body = b })
 	case *For:
 		mn, ext, b := fe(s.Min), fe(s.Extent), fs(s.Body)
 		return edit(s, mn != s.Min || ext != s.Extent || b != s.Body, func(c *For) { c.Min, c.Extent, c.Body = mn, ext, b })
@@ -125,8 +127,7 @@ func MapStmt(s Stmt, fs func(Stmt) Stmt, fe func(Expr) Expr) Stmt {
 		}
 		return edit(s, cond != s.Cond || t != s.Then || el != s.Else, func(c *IfThenElse) { c.Cond, c.Then, c.Else = cond, t, el })
 	case *Evaluate:
-		x := fe(s.X)
-		return edit(s, x != s.X, func(c *Evaluate) { c.X = x })
+		return editChild(s, s.X, fe, func(c *Evaluate, x Expr) { c.X = x })
 	case *Provide:
 		v := fe(s.Value)
 		args, changed := mapExprs(s.Args, fe)
