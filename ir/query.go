@@ -6,16 +6,16 @@ package ir
 // those inside Allocates of s itself included).
 func Accesses(s Stmt) (reads, writes map[string]bool) {
 	reads, writes = map[string]bool{}, map[string]bool{}
-	WalkStmt(s, func(x Stmt) bool {
+	collectNames(s, writes, reads, func(x Stmt) (string, bool) {
 		if st, ok := x.(*Store); ok {
-			writes[st.Buf] = true
+			return st.Buf, true
 		}
-		return true
-	}, func(e Expr) bool {
+		return "", false
+	}, func(e Expr) (string, bool) {
 		if l, ok := e.(*Load); ok {
-			reads[l.Buf] = true
+			return l.Buf, true
 		}
-		return true
+		return "", false
 	})
 	return reads, writes
 }
@@ -49,21 +49,38 @@ func exceeds(n int, walk func(visit func() bool)) bool {
 // expressions), loops and allocations.
 func Binders(s Stmt) map[string]bool {
 	names := map[string]bool{}
-	WalkStmt(s, func(x Stmt) bool {
+	collectNames(s, names, names, func(x Stmt) (string, bool) {
 		switch x := x.(type) {
 		case *LetStmt:
-			names[x.Name] = true
+			return x.Name, true
 		case *For:
-			names[x.Name] = true
+			return x.Name, true
 		case *Allocate:
-			names[x.Name] = true
+			return x.Name, true
+		}
+		return "", false
+	}, func(e Expr) (string, bool) {
+		if l, ok := e.(*Let); ok {
+			return l.Name, true
+		}
+		return "", false
+	})
+	return names
+}
+
+// collectNames walks s, adding to stmtNames the name ofStmt gives each
+// statement that has one and to exprNames the name ofExpr gives each
+// expression that has one.
+func collectNames(s Stmt, stmtNames, exprNames map[string]bool, ofStmt func(Stmt) (string, bool), ofExpr func(Expr) (string, bool)) {
+	WalkStmt(s, func(x Stmt) bool {
+		if name, ok := ofStmt(x); ok {
+			stmtNames[name] = true
 		}
 		return true
 	}, func(e Expr) bool {
-		if l, ok := e.(*Let); ok {
-			names[l.Name] = true
+		if name, ok := ofExpr(e); ok {
+			exprNames[name] = true
 		}
 		return true
 	})
-	return names
 }
