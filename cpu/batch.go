@@ -469,11 +469,7 @@ func (bt *batcher) floatBinary(op ir.BinOp, x, y *floatNode) *floatNode {
 			scaled = vec
 		}
 		return &floatNode{scaled: scaled, scale: uni, scaleFirst: swapped, vec: func(f *frame, v0 int64, n int) ([]float32, bool) {
-			k, ok := uni(f)
-			if !ok {
-				return nil, false
-			}
-			a, ok := vec(f, v0, n)
+			k, a, ok := uniformAndLanes(f, v0, n, uni, vec)
 			if !ok {
 				return nil, false
 			}
@@ -505,6 +501,18 @@ func zipLanes[E float32 | int64](x, y func(*frame, int64, int) ([]E, bool), scra
 	}
 }
 
+// uniformAndLanes evaluates the operands of a uniform value and lanes
+// (floatBinary's scalar case, fusedAdd's product): k, the value of uni,
+// and the lanes of vec; false when either is out of bounds.
+func uniformAndLanes(f *frame, v0 int64, n int, uni func(*frame) (float32, bool), vec lanesF) (float32, []float32, bool) {
+	k, ok := uni(f)
+	if !ok {
+		return 0, nil, false
+	}
+	a, ok := vec(f, v0, n)
+	return k, a, ok
+}
+
 // fusedAdd is x + y where one of them is lanes times a uniform value k
 // (a GEMM's c + a*b[j]): one pass, each product rounded to float32
 // before the sum (the explicit conversion forbids a fused multiply-add),
@@ -518,11 +526,7 @@ func (bt *batcher) fusedAdd(x, y *floatNode) *floatNode {
 	}
 	scaled, scale, kFirst := p.scaled, p.scale, p.scaleFirst
 	return &floatNode{vec: func(f *frame, v0 int64, n int) ([]float32, bool) {
-		k, ok := scale(f)
-		if !ok {
-			return nil, false
-		}
-		b, ok := scaled(f, v0, n)
+		k, b, ok := uniformAndLanes(f, v0, n, scale, scaled)
 		if !ok {
 			return nil, false
 		}
