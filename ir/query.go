@@ -6,17 +6,8 @@ package ir
 // those inside Allocates of s itself included).
 func Accesses(s Stmt) (reads, writes map[string]bool) {
 	reads, writes = map[string]bool{}, map[string]bool{}
-	collectNames(s, writes, reads, func(x Stmt) (string, bool) {
-		if st, ok := x.(*Store); ok {
-			return st.Buf, true
-		}
-		return "", false
-	}, func(e Expr) (string, bool) {
-		if l, ok := e.(*Load); ok {
-			return l.Buf, true
-		}
-		return "", false
-	})
+	collectNames(s, writes, reads, nameOf[Stmt](func(st *Store) string { return st.Buf }),
+		nameOf[Expr](func(l *Load) string { return l.Buf }))
 	return reads, writes
 }
 
@@ -59,13 +50,19 @@ func Binders(s Stmt) map[string]bool {
 			return x.Name, true
 		}
 		return "", false
-	}, func(e Expr) (string, bool) {
-		if l, ok := e.(*Let); ok {
-			return l.Name, true
+	}, nameOf[Expr](func(l *Let) string { return l.Name }))
+	return names
+}
+
+// nameOf is the name get gives a node of type N, for collectNames: false
+// for a node of another type.
+func nameOf[X any, N any](get func(N) string) func(X) (string, bool) {
+	return func(x X) (string, bool) {
+		if n, ok := any(x).(N); ok {
+			return get(n), true
 		}
 		return "", false
-	})
-	return names
+	}
 }
 
 // collectNames walks s, adding to stmtNames the name ofStmt gives each
