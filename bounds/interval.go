@@ -341,8 +341,8 @@ func fold(op ir.BinOp, a, b ir.Expr, wrap bool) ir.Expr {
 			return a
 		}
 		ra, rb := constRange(a), constRange(b)
-		aLE := ra.hok && rb.lok && ra.hi <= rb.lo // a <= b always
-		bLE := rb.hok && ra.lok && rb.hi <= ra.lo // b <= a always
+		aLE := ra.HasHi && rb.HasLo && ra.Hi <= rb.Lo // a <= b always
+		bLE := rb.HasHi && ra.HasLo && rb.Hi <= ra.Lo // b <= a always
 		switch {
 		case op == ir.Min && aLE, op == ir.Max && bLE:
 			return a
@@ -603,7 +603,7 @@ func fit(t ir.Type, iv Interval) Interval {
 			return typeRange(t)
 		}
 		lo, hi := constRange(iv.Min), constRange(iv.Max)
-		if !lo.lok || lo.lo < t.Min() || !hi.hok || hi.hi > t.Max() {
+		if !lo.HasLo || lo.Lo < t.Min() || !hi.HasHi || hi.Hi > t.Max() {
 			return typeRange(t)
 		}
 	}
@@ -620,11 +620,11 @@ func capEnd(e ir.Expr, upper bool) ir.Expr {
 	}
 	r := constRange(e)
 	if upper {
-		if r.hok {
-			return ir.IntConst(e.Type(), r.hi)
+		if r.HasHi {
+			return ir.IntConst(e.Type(), r.Hi)
 		}
-	} else if r.lok {
-		return ir.IntConst(e.Type(), r.lo)
+	} else if r.HasLo {
+		return ir.IntConst(e.Type(), r.Lo)
 	}
 	return nil
 }

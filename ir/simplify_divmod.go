@@ -17,8 +17,8 @@ func mkDiv(a, b Expr) Expr {
 			// the rewrites of divLinear do not hold; a numerator known
 			// to lie within one multiple of c still divides to a
 			// constant (the quotient is monotone).
-			if bd := boundsOf(a, boundsDepth); bd.hasLo && bd.hasHi && EuclidDiv(bd.lo, c) == EuclidDiv(bd.hi, c) {
-				return IntConst(t, EuclidDiv(bd.lo, c)), true
+			if bd := boundsOf(a, boundsDepth); bd.HasLo && bd.HasHi && EuclidDiv(bd.Lo, c) == EuclidDiv(bd.Hi, c) {
+				return IntConst(t, EuclidDiv(bd.Lo, c)), true
 			}
 		}
 		return nil, false
@@ -112,8 +112,8 @@ func divAtom(num Expr, c int64) Expr {
 	}
 	// A numerator known to lie within one multiple of c divides to a
 	// constant: (x % 8)/8 is 0.
-	if bd := boundsOf(num, boundsDepth); bd.hasLo && bd.hasHi && EuclidDiv(bd.lo, c) == EuclidDiv(bd.hi, c) {
-		return IntConst(t, EuclidDiv(bd.lo, c))
+	if bd := boundsOf(num, boundsDepth); bd.HasLo && bd.HasHi && EuclidDiv(bd.Lo, c) == EuclidDiv(bd.Hi, c) {
+		return IntConst(t, EuclidDiv(bd.Lo, c))
 	}
 	// (x/c1)/c2 is x/(c1*c2) for positive divisors.
 	if d, ok := num.(*Binary); ok && d.Op == Div {
@@ -174,7 +174,7 @@ func modLinear(a Expr, c int64) Expr {
 			return IntConst(t, r.c)
 		}
 		num := r.expr()
-		if bd := boundsOf(num, boundsDepth); bd.hasLo && bd.hasHi && bd.lo >= 0 && bd.hi < c {
+		if bd := boundsOf(num, boundsDepth); bd.HasLo && bd.HasHi && bd.Lo >= 0 && bd.Hi < c {
 			return num
 		}
 		if m, ok := num.(*Binary); ok && m.Op == Mod {
