@@ -604,19 +604,13 @@ func storeElem[T element, R int64 | float64](name string, slot int, idx value, v
 		is := idx.slot
 		return func(f *frame) {
 			v := val(f)
-			i := f.ints[is]
-			s, _ := f.bufs[slot].([]T)
-			checkIndex(i, len(s), "store to", name)
-			s[i] = T(v)
+			*elemAt[T](f, slot, f.ints[is], "store to", name) = T(v)
 		}
 	}
 	idxf := idx.i
 	return func(f *frame) {
 		v := val(f)
-		i := idxf(f)
-		s, _ := f.bufs[slot].([]T)
-		checkIndex(i, len(s), "store to", name)
-		s[i] = T(v)
+		*elemAt[T](f, slot, idxf(f), "store to", name) = T(v)
 	}
 }
 
@@ -628,9 +622,6 @@ func storeConv[T any, R int64 | float64](name string, slot int, idx value, val f
 	idxf := idx.i
 	return func(f *frame) {
 		v := val(f)
-		i := idxf(f)
-		s, _ := f.bufs[slot].([]T)
-		checkIndex(i, len(s), "store to", name)
-		s[i] = from(v)
+		*elemAt[T](f, slot, idxf(f), "store to", name) = from(v)
 	}
 }

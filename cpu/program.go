@@ -330,6 +330,8 @@ func toError(r any) *Error {
 	switch r := r.(type) {
 	case *Error:
 		return r
+	case outOfBounds:
+		return oobError(r.op, r.name, r.i, r.n)
 	case runtime.Error:
 		return &Error{Kind: Internal, Msg: "internal error: " + r.Error()}
 	}
