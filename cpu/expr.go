@@ -318,26 +318,16 @@ func (c *compiler) convert(v value, t ir.Type) value {
 
 // wrapFn returns x wrapped to the integer or bool type t.
 func wrapFn(t ir.Type, x intFn) intFn {
-	switch t {
-	case ir.Bool:
+	if t == ir.Bool {
 		return func(f *frame) int64 {
 			if x(f) != 0 {
 				return 1
 			}
 			return 0
 		}
-	case ir.Int8:
-		return wrapT[int8](x)
-	case ir.Int16:
-		return wrapT[int16](x)
-	case ir.Int32:
-		return wrapT[int32](x)
-	case ir.UInt8:
-		return wrapT[uint8](x)
-	case ir.UInt16:
-		return wrapT[uint16](x)
-	case ir.UInt32:
-		return wrapT[uint32](x)
+	}
+	if w := elements[t].wrap; w != nil && t.Bits < 64 {
+		return w(x)
 	}
 	return x // int64, uint64: same bit pattern
 }
