@@ -87,11 +87,7 @@ func (c *compiler) expr(e ir.Expr) value {
 	case *ir.Load:
 		return c.load(e)
 	case *ir.Let:
-		v := c.expr(e.Value)
-		b, restore := c.bind(e.Name, v.t)
-		body := c.expr(e.Body)
-		restore()
-		slot := b.slot
+		v, body, slot := bindLet(c, e.Name, e.Value, func() value { return c.expr(e.Body) })
 		switch {
 		case v.t.IsFloat() && body.t.IsFloat():
 			vf, bf := v.f, body.f
