@@ -6,16 +6,10 @@ import (
 	"github.com/gohalide/gohalide/ir"
 )
 
-// crange is a range of integer constants; an end whose ok flag is false is
-// infinite.
-type crange struct {
-	lo, hi   int64
-	lok, hok bool
-}
-
-func cpoint(v int64) crange { return crange{v, v, true, true} }
-
-func (r crange) isPoint() bool { return r.lok && r.hok && r.lo == r.hi }
+// crange is a range of integer constants; an end whose Has flag is false
+// is infinite. It is the simplifier's own type: one type, and one
+// Intersect, serve both.
+type crange = ir.ConstRange
 
 // constRange is a fast structural bound of an integer or boolean expression
 // in which every variable is unbounded (apart from the limits of its type).
@@ -30,30 +24,30 @@ func constRange(e ir.Expr) crange {
 	switch e := e.(type) {
 	case *ir.IntImm:
 		if t.IsUInt() && t.Bits == 64 && e.V < 0 {
-			return crange{lo: 0, lok: true}
+			return crange{Lo: 0, HasLo: true}
 		}
-		return cpoint(e.V)
+		return ir.ConstPoint(e.V)
 	case *ir.Binary:
 		if e.Op.IsComparison() || e.Op == ir.And || e.Op == ir.Or {
-			return crange{0, 1, true, true}
+			return crange{Lo: 0, Hi: 1, HasLo: true, HasHi: true}
 		}
 		r := binRange(e.Op, constRange(e.A), constRange(e.B))
 		if t.IsUInt() && t.Bits == 64 && (e.Op == ir.Add || e.Op == ir.Sub || e.Op == ir.Mul) &&
-			!(r.lok && r.hok && r.lo >= 0 && r.hi < math.MaxInt64) {
+			!(r.HasLo && r.HasHi && r.Lo >= 0 && r.Hi < math.MaxInt64) {
 			// The sum may have wrapped around (or saturated).
 			return typeDefault(t)
 		}
 		return fitRange(t, r)
 	case *ir.Select:
 		a, b := constRange(e.True), constRange(e.False)
-		return crange{min(a.lo, b.lo), max(a.hi, b.hi), a.lok && b.lok, a.hok && b.hok}
+		return crange{Lo: min(a.Lo, b.Lo), Hi: max(a.Hi, b.Hi), HasLo: a.HasLo && b.HasLo, HasHi: a.HasHi && b.HasHi}
 	case *ir.Cast:
 		from := e.X.Type()
 		if from.IsFloat() {
 			return typeDefault(t)
 		}
 		r := constRange(e.X)
-		if r.lok && r.hok && inRange(t, r.lo) && inRange(t, r.hi) {
+		if r.HasLo && r.HasHi && inRange(t, r.Lo) && inRange(t, r.Hi) {
 			return r
 		}
 		if representable(from, t) {
@@ -71,14 +65,14 @@ func constRange(e ir.Expr) crange {
 				if len(e.Args) == 1 && e.Args[0].Type() == t {
 					r := constRange(e.Args[0])
 					switch {
-					case r.lok && r.lo >= 0:
+					case r.HasLo && r.Lo >= 0:
 						return r
-					case r.hok && r.hi <= 0:
-						return fitRange(t, crange{satSub(0, r.hi), satSub(0, r.lo), true, r.lok})
-					case r.lok && r.hok:
-						return fitRange(t, crange{0, max(satSub(0, r.lo), r.hi), true, true})
+					case r.HasHi && r.Hi <= 0:
+						return fitRange(t, crange{Lo: satSub(0, r.Hi), Hi: satSub(0, r.Lo), HasLo: true, HasHi: r.HasLo})
+					case r.HasLo && r.HasHi:
+						return fitRange(t, crange{Lo: 0, Hi: max(satSub(0, r.Lo), r.Hi), HasLo: true, HasHi: true})
 					}
-					return fitRange(t, crange{lo: 0, lok: true})
+					return fitRange(t, crange{Lo: 0, HasLo: true})
 				}
 			case ir.IntrinsicPromiseClamped:
 				if len(e.Args) == 3 {
@@ -89,7 +83,7 @@ func constRange(e ir.Expr) crange {
 			case ir.IntrinsicUnsafePromiseClamped:
 				if len(e.Args) == 3 {
 					lo, hi := constRange(e.Args[1]), constRange(e.Args[2])
-					return crange{lo.lo, hi.hi, lo.lok, hi.hok}
+					return crange{Lo: lo.Lo, Hi: hi.Hi, HasLo: lo.HasLo, HasHi: hi.HasHi}
 				}
 			}
 		}
@@ -105,104 +99,104 @@ func constRange(e ir.Expr) crange {
 func binRange(op ir.BinOp, a, b crange) crange {
 	switch op {
 	case ir.Add:
-		return crange{satAdd(a.lo, b.lo), satAdd(a.hi, b.hi), a.lok && b.lok, a.hok && b.hok}
+		return crange{Lo: satAdd(a.Lo, b.Lo), Hi: satAdd(a.Hi, b.Hi), HasLo: a.HasLo && b.HasLo, HasHi: a.HasHi && b.HasHi}
 	case ir.Sub:
-		return crange{satSub(a.lo, b.hi), satSub(a.hi, b.lo), a.lok && b.hok, a.hok && b.lok}
+		return crange{Lo: satSub(a.Lo, b.Hi), Hi: satSub(a.Hi, b.Lo), HasLo: a.HasLo && b.HasHi, HasHi: a.HasHi && b.HasLo}
 	case ir.Mul:
-		if b.isPoint() {
+		if b.IsPoint() {
 			a, b = b, a
 		}
-		if a.isPoint() {
-			c := a.lo
+		if a.IsPoint() {
+			c := a.Lo
 			switch {
 			case c == 0:
-				return cpoint(0)
+				return ir.ConstPoint(0)
 			case c > 0:
-				return crange{satMul(b.lo, c), satMul(b.hi, c), b.lok, b.hok}
+				return crange{Lo: satMul(b.Lo, c), Hi: satMul(b.Hi, c), HasLo: b.HasLo, HasHi: b.HasHi}
 			default:
-				return crange{satMul(b.hi, c), satMul(b.lo, c), b.hok, b.lok}
+				return crange{Lo: satMul(b.Hi, c), Hi: satMul(b.Lo, c), HasLo: b.HasHi, HasHi: b.HasLo}
 			}
 		}
-		if a.lok && a.hok && b.lok && b.hok {
-			p := [4]int64{satMul(a.lo, b.lo), satMul(a.lo, b.hi), satMul(a.hi, b.lo), satMul(a.hi, b.hi)}
-			return crange{min(p[0], p[1], p[2], p[3]), max(p[0], p[1], p[2], p[3]), true, true}
+		if a.HasLo && a.HasHi && b.HasLo && b.HasHi {
+			p := [4]int64{satMul(a.Lo, b.Lo), satMul(a.Lo, b.Hi), satMul(a.Hi, b.Lo), satMul(a.Hi, b.Hi)}
+			return crange{Lo: min(p[0], p[1], p[2], p[3]), Hi: max(p[0], p[1], p[2], p[3]), HasLo: true, HasHi: true}
 		}
-		if a.lok && a.lo >= 0 && b.lok && b.lo >= 0 {
-			return crange{satMul(a.lo, b.lo), satMul(a.hi, b.hi), true, a.hok && b.hok}
+		if a.HasLo && a.Lo >= 0 && b.HasLo && b.Lo >= 0 {
+			return crange{Lo: satMul(a.Lo, b.Lo), Hi: satMul(a.Hi, b.Hi), HasLo: true, HasHi: a.HasHi && b.HasHi}
 		}
 		return crange{}
 	case ir.Div:
 		// Euclidean (ir.EuclidDiv): floor division for a positive
 		// divisor; for a negative one a / b == -(a / -b).
-		if b.isPoint() {
-			c := b.lo
+		if b.IsPoint() {
+			c := b.Lo
 			switch {
 			case c == 0:
-				return cpoint(0)
+				return ir.ConstPoint(0)
 			case c == -1:
-				return crange{satSub(0, a.hi), satSub(0, a.lo), a.hok, a.lok}
+				return crange{Lo: satSub(0, a.Hi), Hi: satSub(0, a.Lo), HasLo: a.HasHi, HasHi: a.HasLo}
 			case c > 0:
-				return crange{ir.EuclidDiv(a.lo, c), ir.EuclidDiv(a.hi, c), a.lok, a.hok}
+				return crange{Lo: ir.EuclidDiv(a.Lo, c), Hi: ir.EuclidDiv(a.Hi, c), HasLo: a.HasLo, HasHi: a.HasHi}
 			default: // non-increasing in a
-				return crange{ir.EuclidDiv(a.hi, c), ir.EuclidDiv(a.lo, c), a.hok, a.lok}
+				return crange{Lo: ir.EuclidDiv(a.Hi, c), Hi: ir.EuclidDiv(a.Lo, c), HasLo: a.HasHi, HasHi: a.HasLo}
 			}
 		}
-		if b.lok && b.lo > 0 {
+		if b.HasLo && b.Lo > 0 {
 			return divPosRange(a, b)
 		}
-		if b.hok && b.hi < 0 && b.hi > math.MinInt64 {
+		if b.HasHi && b.Hi < 0 && b.Hi > math.MinInt64 {
 			// -b is exact: b = MIN (2^63 does not fit) counts as
 			// unbounded.
-			nb := crange{lo: -b.hi, lok: true}
-			if b.lok && b.lo > math.MinInt64 {
-				nb.hi, nb.hok = -b.lo, true
+			nb := crange{Lo: -b.Hi, HasLo: true}
+			if b.HasLo && b.Lo > math.MinInt64 {
+				nb.Hi, nb.HasHi = -b.Lo, true
 			}
 			r := divPosRange(a, nb)
-			return crange{satSub(0, r.hi), satSub(0, r.lo), r.hok, r.lok}
+			return crange{Lo: satSub(0, r.Hi), Hi: satSub(0, r.Lo), HasLo: r.HasHi, HasHi: r.HasLo}
 		}
-		if a.lok && a.hok {
+		if a.HasLo && a.HasHi {
 			// |a / b| <= |a| for any b (and a / 0 is 0).
-			m := max(satSub(0, a.lo), a.hi, 0)
-			return crange{min(-m, a.lo), m, true, true} // a.lo: MIN / 1
+			m := max(satSub(0, a.Lo), a.Hi, 0)
+			return crange{Lo: min(-m, a.Lo), Hi: m, HasLo: true, HasHi: true} // a.Lo: MIN / 1
 		}
 		return crange{}
 	case ir.Mod:
 		// Euclidean (ir.EuclidMod): in [0, |b|) whatever the signs, at
 		// most a for a >= 0, and 0 for b == 0.
-		if b.isPoint() {
-			c := b.lo
+		if b.IsPoint() {
+			c := b.Lo
 			switch {
 			case c == 0 || c == -1 || c == 1:
-				return cpoint(0)
+				return ir.ConstPoint(0)
 			case c > 0:
-				if a.lok && a.hok && a.lo >= 0 && a.hi < c {
+				if a.HasLo && a.HasHi && a.Lo >= 0 && a.Hi < c {
 					return a
 				}
-				return crange{0, c - 1, true, true}
+				return crange{Lo: 0, Hi: c - 1, HasLo: true, HasHi: true}
 			default:
 				m := -(c + 1) // |c| - 1, also for c = MIN
-				if a.lok && a.hok && a.lo >= 0 && a.hi <= m {
+				if a.HasLo && a.HasHi && a.Lo >= 0 && a.Hi <= m {
 					return a
 				}
-				return crange{0, m, true, true}
+				return crange{Lo: 0, Hi: m, HasLo: true, HasHi: true}
 			}
 		}
-		r := crange{lo: 0, lok: true}
-		if b.lok && b.hok {
+		r := crange{Lo: 0, HasLo: true}
+		if b.HasLo && b.HasHi {
 			// |b| - 1 over b's range, and 0 when b may be 0.
-			r.hi, r.hok = max(satSub(b.hi, 1), -(min(b.lo, 0)+1), 0), true
+			r.Hi, r.HasHi = max(satSub(b.Hi, 1), -(min(b.Lo, 0)+1), 0), true
 		}
-		if a.lok && a.lo >= 0 && a.hok && (!r.hok || a.hi < r.hi) {
-			r.hi, r.hok = a.hi, true
+		if a.HasLo && a.Lo >= 0 && a.HasHi && (!r.HasHi || a.Hi < r.Hi) {
+			r.Hi, r.HasHi = a.Hi, true
 		}
 		return r
 	case ir.Min:
-		r := crange{lo: min(a.lo, b.lo), lok: a.lok && b.lok}
-		r.hi, r.hok = knownEnd(true, a.hi, a.hok, b.hi, b.hok)
+		r := crange{Lo: min(a.Lo, b.Lo), HasLo: a.HasLo && b.HasLo}
+		r.Hi, r.HasHi = knownEnd(true, a.Hi, a.HasHi, b.Hi, b.HasHi)
 		return r
 	case ir.Max:
-		r := crange{hi: max(a.hi, b.hi), hok: a.hok && b.hok}
-		r.lo, r.lok = knownEnd(false, a.lo, a.lok, b.lo, b.lok)
+		r := crange{Hi: max(a.Hi, b.Hi), HasHi: a.HasHi && b.HasHi}
+		r.Lo, r.HasLo = knownEnd(false, a.Lo, a.HasLo, b.Lo, b.HasLo)
 		return r
 	}
 	return crange{}
@@ -261,14 +255,14 @@ func representable(from, to ir.Type) bool {
 func typeDefault(t ir.Type) crange {
 	switch {
 	case t.IsBool():
-		return crange{0, 1, true, true}
+		return crange{Lo: 0, Hi: 1, HasLo: true, HasHi: true}
 	case t.IsIntOrUInt() && t.Bits <= 32:
 		if t.IsInt() && t.Bits == 32 {
 			return crange{}
 		}
-		return crange{t.Min(), t.Max(), true, true}
+		return crange{Lo: t.Min(), Hi: t.Max(), HasLo: true, HasHi: true}
 	case t.IsUInt():
-		return crange{lo: 0, lok: true}
+		return crange{Lo: 0, HasLo: true}
 	}
 	return crange{}
 }
@@ -279,15 +273,15 @@ func fitRange(t ir.Type, r crange) crange {
 		return r
 	}
 	if t.Bits <= 32 {
-		if (r.lok && !inRange(t, r.lo)) || (r.hok && !inRange(t, r.hi)) {
+		if (r.HasLo && !inRange(t, r.Lo)) || (r.HasHi && !inRange(t, r.Hi)) {
 			return typeDefault(t)
 		}
-		if t.Bits < 32 && (!r.lok || !r.hok) {
+		if t.Bits < 32 && (!r.HasLo || !r.HasHi) {
 			return typeDefault(t)
 		}
 	}
-	if t.IsUInt() && (!r.lok || r.lo < 0) {
-		r.lo, r.lok = 0, true
+	if t.IsUInt() && (!r.HasLo || r.Lo < 0) {
+		r.Lo, r.HasLo = 0, true
 	}
 	return r
 }
@@ -297,26 +291,26 @@ func fitRange(t ir.Type, r crange) crange {
 // for fixed a monotone in b (toward 0 or -1 as b grows).
 func divPosRange(a, b crange) crange {
 	var r crange
-	if a.lok {
-		r.lok = true
+	if a.HasLo {
+		r.HasLo = true
 		switch {
-		case a.lo < 0:
-			r.lo = ir.EuclidDiv(a.lo, b.lo)
-		case b.hok:
-			r.lo = ir.EuclidDiv(a.lo, b.hi)
+		case a.Lo < 0:
+			r.Lo = ir.EuclidDiv(a.Lo, b.Lo)
+		case b.HasHi:
+			r.Lo = ir.EuclidDiv(a.Lo, b.Hi)
 		default:
-			r.lo = 0
+			r.Lo = 0
 		}
 	}
-	if a.hok {
-		r.hok = true
+	if a.HasHi {
+		r.HasHi = true
 		switch {
-		case a.hi >= 0:
-			r.hi = ir.EuclidDiv(a.hi, b.lo)
-		case b.hok:
-			r.hi = ir.EuclidDiv(a.hi, b.hi)
+		case a.Hi >= 0:
+			r.Hi = ir.EuclidDiv(a.Hi, b.Lo)
+		case b.HasHi:
+			r.Hi = ir.EuclidDiv(a.Hi, b.Hi)
 		default:
-			r.hi = -1
+			r.Hi = -1
 		}
 	}
 	return r

@@ -33,15 +33,15 @@ func TestBinRangeDivModEuclid(t *testing.T) {
 		if hi < lo {
 			lo, hi = hi, lo
 		}
-		return crange{lo, hi, rng.IntN(6) != 0, rng.IntN(6) != 0}
+		return crange{Lo: lo, Hi: hi, HasLo: rng.IntN(6) != 0, HasHi: rng.IntN(6) != 0}
 	}
 	sample := func(r crange) int64 {
 		lo, hi := int64(math.MinInt64), int64(math.MaxInt64)
-		if r.lok {
-			lo = r.lo
+		if r.HasLo {
+			lo = r.Lo
 		}
-		if r.hok {
-			hi = r.hi
+		if r.HasHi {
+			hi = r.Hi
 		}
 		switch rng.IntN(4) {
 		case 0:
@@ -54,7 +54,7 @@ func TestBinRangeDivModEuclid(t *testing.T) {
 		}
 		return int64(rng.Uint64())
 	}
-	in := func(r crange, v int64) bool { return (!r.lok || r.lo <= v) && (!r.hok || v <= r.hi) }
+	in := func(r crange, v int64) bool { return (!r.HasLo || r.Lo <= v) && (!r.HasHi || v <= r.Hi) }
 	for range 200000 {
 		a, b := rangeOf(), rangeOf()
 		rd, rm := binRange(ir.Div, a, b), binRange(ir.Mod, a, b)

@@ -97,13 +97,13 @@ func Of(e ir.Expr, s Scope) Interval {
 // its type). For example min(M - v*8, 8) is at most 8 and x % 16 at most 15.
 func ConstantUpperBound(e ir.Expr, s Scope) (int64, bool) {
 	r := constantEnd(e, s, true)
-	return r.hi, r.hok
+	return r.Hi, r.HasHi
 }
 
 // ConstantLowerBound is the lower-end counterpart of ConstantUpperBound.
 func ConstantLowerBound(e ir.Expr, s Scope) (int64, bool) {
 	r := constantEnd(e, s, false)
-	return r.lo, r.lok
+	return r.Lo, r.HasLo
 }
 
 // constantEnd is the constant range of the upper end (or the lower end) of
@@ -125,26 +125,15 @@ func constantEnd(e ir.Expr, s Scope, upper bool) crange {
 	if se.Type() == ir.Int32 {
 		// The expression's own linear form, where an interval walk loses
 		// a correlation ((m + 1)/2 - m/2 is at most 1).
-		r = r.intersect(linearRange(se))
+		r = r.Intersect(linearRange(se))
 	}
 	// A min/max next to terms that cancel one of its sides hides a
 	// correlation (min(A, M) - A <= 0): separated, it may bound tighter.
 	if sep := ir.SeparateMinMax(se); sep != se {
 		r2 := linearRange(end(sep))
-		if upper && r2.hok && (!r.hok || r2.hi < r.hi) || !upper && r2.lok && (!r.lok || r2.lo > r.lo) {
+		if upper && r2.HasHi && (!r.HasHi || r2.Hi < r.Hi) || !upper && r2.HasLo && (!r.HasLo || r2.Lo > r.Lo) {
 			r = r2
 		}
-	}
-	return r
-}
-
-// intersect keeps the tighter end of each side.
-func (r crange) intersect(o crange) crange {
-	if o.lok && (!r.lok || o.lo > r.lo) {
-		r.lo, r.lok = o.lo, true
-	}
-	if o.hok && (!r.hok || o.hi < r.hi) {
-		r.hi, r.hok = o.hi, true
 	}
 	return r
 }
@@ -157,11 +146,11 @@ func (r crange) intersect(o crange) crange {
 // soundness fuzzer, seed 11).
 func linearRange(e ir.Expr) crange {
 	r := constRange(e)
-	if r.isPoint() || e.Type() != ir.Int32 {
+	if r.IsPoint() || e.Type() != ir.Int32 {
 		return r
 	}
 	lo, hi, lok, hok := ir.ConstantBounds(e)
-	return r.intersect(crange{lo, hi, lok, hok})
+	return r.Intersect(crange{Lo: lo, Hi: hi, HasLo: lok, HasHi: hok})
 }
 
 // unknownInt stands in for an infinite end so constRange reports it as such.
@@ -416,7 +405,7 @@ func nonneg(e ir.Expr) bool {
 		return c.V >= 0
 	}
 	r := constRange(e)
-	return r.lok && r.lo >= 0
+	return r.HasLo && r.Lo >= 0
 }
 
 func positive(e ir.Expr) bool {
@@ -427,7 +416,7 @@ func positive(e ir.Expr) bool {
 		return c.V > 0
 	}
 	r := constRange(e)
-	return r.lok && r.lo > 0
+	return r.HasLo && r.Lo > 0
 }
 
 func nonpos(e ir.Expr) bool {
@@ -438,7 +427,7 @@ func nonpos(e ir.Expr) bool {
 		return c.V <= 0
 	}
 	r := constRange(e)
-	return r.hok && r.hi <= 0
+	return r.HasHi && r.Hi <= 0
 }
 
 func negative(e ir.Expr) bool {
@@ -449,7 +438,7 @@ func negative(e ir.Expr) bool {
 		return c.V < 0
 	}
 	r := constRange(e)
-	return r.hok && r.hi < 0
+	return r.HasHi && r.Hi < 0
 }
 
 // constSign returns the sign of a constant and whether e is one.
@@ -667,7 +656,7 @@ func mayWrap(t ir.Type, op ir.BinOp, a, b Interval) bool {
 		return false
 	}
 	ra, rb := ivRange(t, a), ivRange(t, b)
-	if op == ir.Div && !(rb.lok && rb.lo > t.Min()) {
+	if op == ir.Div && !(rb.HasLo && rb.Lo > t.Min()) {
 		// divIv negates a negative divisor: -t.Min() wraps.
 		return true
 	}
@@ -678,7 +667,7 @@ func mayWrap(t ir.Type, op ir.BinOp, a, b Interval) bool {
 		// not exact. (uint64 values from 2^63 up are not tracked.)
 		lo, hi = max(lo, math.MinInt64+1), math.MaxInt64-1
 	}
-	return !(r.lok && r.hok && r.lo >= lo && r.hi <= hi)
+	return !(r.HasLo && r.HasHi && r.Lo >= lo && r.Hi <= hi)
 }
 
 // ivRange is a range of constants holding every value of the interval iv
@@ -686,19 +675,19 @@ func mayWrap(t ir.Type, op ir.BinOp, a, b Interval) bool {
 func ivRange(t ir.Type, iv Interval) crange {
 	r := typeDefault(t)
 	if iv.Min != nil {
-		if c := constRange(iv.Min); c.lok {
-			if r.lok {
-				c.lo = max(c.lo, r.lo)
+		if c := constRange(iv.Min); c.HasLo {
+			if r.HasLo {
+				c.Lo = max(c.Lo, r.Lo)
 			}
-			r.lo, r.lok = c.lo, true
+			r.Lo, r.HasLo = c.Lo, true
 		}
 	}
 	if iv.Max != nil {
-		if c := constRange(iv.Max); c.hok {
-			if r.hok {
-				c.hi = min(c.hi, r.hi)
+		if c := constRange(iv.Max); c.HasHi {
+			if r.HasHi {
+				c.Hi = min(c.Hi, r.Hi)
 			}
-			r.hi, r.hok = c.hi, true
+			r.Hi, r.HasHi = c.Hi, true
 		}
 	}
 	return r
@@ -809,7 +798,7 @@ func divIv(t ir.Type, a, b Interval) Interval {
 		return Interval{zeroOf(t), a.Max}
 	case positive(b.Min):
 		return capIv(divPos(t, a, b))
-	case negative(b.Max) && ivRange(t, b).lok && ivRange(t, b).lo > t.Min():
+	case negative(b.Max) && ivRange(t, b).HasLo && ivRange(t, b).Lo > t.Min():
 		// Euclidean division by a negative b is a / b == -(a / -b)
 		// (-t.Min() would not fit). The quotient is negated, not a:
 		// mayWrap has checked that the result fits.
@@ -829,7 +818,7 @@ func divIv(t ir.Type, a, b Interval) Interval {
 func negExact(t ir.Type, a Interval) bool {
 	if wraps(t) {
 		r := ivRange(t, a)
-		return r.lok && r.lo > t.Min()
+		return r.HasLo && r.Lo > t.Min()
 	}
 	if t.Bits < 64 {
 		return true
@@ -907,7 +896,7 @@ func modIv(t ir.Type, a, b Interval) Interval {
 				m = -(c.V + 1) // |c| - 1, also for c = MIN
 			}
 			if nonneg(a.Min) {
-				if r := constRange(nonNil(a.Max)); r.hok && r.hi <= m {
+				if r := constRange(nonNil(a.Max)); r.HasHi && r.Hi <= m {
 					return a
 				}
 			}
@@ -1153,7 +1142,7 @@ func castIv(from, to ir.Type, a Interval) Interval {
 	// fit.
 	if a.Min != nil && a.Max != nil {
 		lo, hi := constRange(a.Min), constRange(a.Max)
-		if lo.lok && lo.lo >= to.Min() && hi.hok && hi.hi <= to.Max() {
+		if lo.HasLo && lo.Lo >= to.Min() && hi.HasHi && hi.Hi <= to.Max() {
 			return fill(to, Interval{castEnd(a.Min), castEnd(a.Max)})
 		}
 	}

@@ -314,12 +314,7 @@ func fold(op ir.BinOp, a, b ir.Expr, wrap bool) ir.Expr {
 	cb, bok := b.(*ir.IntImm)
 	switch op {
 	case ir.Add:
-		if bok && cb.V == 0 {
-			return a
-		}
-		if aok && ca.V == 0 {
-			return b
-		}
+		return unitOrZero(a, b, isIntZero, nil)
 	case ir.Sub:
 		if bok && cb.V == 0 {
 			return a
@@ -328,18 +323,7 @@ func fold(op ir.BinOp, a, b ir.Expr, wrap bool) ir.Expr {
 			return ir.IntConst(a.Type(), 0)
 		}
 	case ir.Mul:
-		if bok && cb.V == 1 {
-			return a
-		}
-		if aok && ca.V == 1 {
-			return b
-		}
-		if bok && cb.V == 0 {
-			return b
-		}
-		if aok && ca.V == 0 {
-			return a
-		}
+		return unitOrZero(a, b, isIntOne, isIntZero)
 	case ir.Div:
 		if bok && cb.V == 1 {
 			return a
@@ -357,8 +341,8 @@ func fold(op ir.BinOp, a, b ir.Expr, wrap bool) ir.Expr {
 			return a
 		}
 		ra, rb := constRange(a), constRange(b)
-		aLE := ra.hok && rb.lok && ra.hi <= rb.lo // a <= b always
-		bLE := rb.hok && ra.lok && rb.hi <= ra.lo // b <= a always
+		aLE := ra.HasHi && rb.HasLo && ra.Hi <= rb.Lo // a <= b always
+		bLE := rb.HasHi && ra.HasLo && rb.Hi <= ra.Lo // b <= a always
 		switch {
 		case op == ir.Min && aLE, op == ir.Max && bLE:
 			return a
@@ -366,29 +350,42 @@ func fold(op ir.BinOp, a, b ir.Expr, wrap bool) ir.Expr {
 			return b
 		}
 	case ir.And:
-		switch {
-		case isTrue(a):
-			return b
-		case isTrue(b):
-			return a
-		case isFalse(a):
-			return a
-		case isFalse(b):
-			return b
-		}
+		return unitOrZero(b, a, isTrue, isFalse)
 	case ir.Or:
-		switch {
-		case isFalse(a):
-			return b
-		case isFalse(b):
-			return a
-		case isTrue(a):
-			return a
-		case isTrue(b):
-			return b
-		}
+		return unitOrZero(b, a, isFalse, isTrue)
 	}
 	return nil
+}
+
+// unitOrZero folds x op y, or y op x, for an operator whose identity, on
+// either side, is the constant isUnit tells (Add's 0, Mul's 1, And's
+// true, Or's false) and whose absorbing element is the one isZero tells
+// (Mul's 0, And's false, Or's true; nil for none): in that order, y a
+// unit is x, x a unit is y, y a zero is y, x a zero is x. nil when none
+// holds.
+func unitOrZero(x, y ir.Expr, isUnit, isZero func(ir.Expr) bool) ir.Expr {
+	switch {
+	case isUnit(y):
+		return x
+	case isUnit(x):
+		return y
+	case isZero == nil:
+		return nil
+	case isZero(y):
+		return y
+	case isZero(x):
+		return x
+	}
+	return nil
+}
+
+func isIntZero(e ir.Expr) bool { return isIntConst(e, 0) }
+func isIntOne(e ir.Expr) bool  { return isIntConst(e, 1) }
+
+// isIntConst reports whether e is the integer constant v.
+func isIntConst(e ir.Expr, v int64) bool {
+	c, ok := e.(*ir.IntImm)
+	return ok && c.V == v
 }
 
 func foldInt(op ir.BinOp, x, y *ir.IntImm, wrap bool) ir.Expr {
@@ -606,7 +603,7 @@ func fit(t ir.Type, iv Interval) Interval {
 			return typeRange(t)
 		}
 		lo, hi := constRange(iv.Min), constRange(iv.Max)
-		if !lo.lok || lo.lo < t.Min() || !hi.hok || hi.hi > t.Max() {
+		if !lo.HasLo || lo.Lo < t.Min() || !hi.HasHi || hi.Hi > t.Max() {
 			return typeRange(t)
 		}
 	}
@@ -623,11 +620,11 @@ func capEnd(e ir.Expr, upper bool) ir.Expr {
 	}
 	r := constRange(e)
 	if upper {
-		if r.hok {
-			return ir.IntConst(e.Type(), r.hi)
+		if r.HasHi {
+			return ir.IntConst(e.Type(), r.Hi)
 		}
-	} else if r.lok {
-		return ir.IntConst(e.Type(), r.lo)
+	} else if r.HasLo {
+		return ir.IntConst(e.Type(), r.Lo)
 	}
 	return nil
 }

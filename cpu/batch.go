@@ -76,24 +76,19 @@ type batcher struct {
 // (per goroutine: frames of a parallel loop's goroutines, and of the
 // emulator's threads, have their own), allocated on first use at the size
 // the loop needs.
-func (f *frame) scratchF(id, n int) []float32 {
-	for len(f.lanesF) <= id {
-		f.lanesF = append(f.lanesF, nil)
-	}
-	if cap(f.lanesF[id]) < n {
-		f.lanesF[id] = make([]float32, lanesFor(n))
-	}
-	return f.lanesF[id][:n]
-}
+func (f *frame) scratchF(id, n int) []float32 { return scratch(&f.lanesF, id, n) }
 
-func (f *frame) scratchI(id, n int) []int64 {
-	for len(f.lanesI) <= id {
-		f.lanesI = append(f.lanesI, nil)
+func (f *frame) scratchI(id, n int) []int64 { return scratch(&f.lanesI, id, n) }
+
+// scratch is n lanes of the buffer id of bufs, grown as needed.
+func scratch[E float32 | int64](bufs *[][]E, id, n int) []E {
+	for len(*bufs) <= id {
+		*bufs = append(*bufs, nil)
 	}
-	if cap(f.lanesI[id]) < n {
-		f.lanesI[id] = make([]int64, lanesFor(n))
+	if cap((*bufs)[id]) < n {
+		(*bufs)[id] = make([]E, lanesFor(n))
 	}
-	return f.lanesI[id][:n]
+	return (*bufs)[id][:n]
 }
 
 // lanesFor rounds n up to a power of two, at most batchLanes.
@@ -474,11 +469,7 @@ func (bt *batcher) floatBinary(op ir.BinOp, x, y *floatNode) *floatNode {
 			scaled = vec
 		}
 		return &floatNode{scaled: scaled, scale: uni, scaleFirst: swapped, vec: func(f *frame, v0 int64, n int) ([]float32, bool) {
-			k, ok := uni(f)
-			if !ok {
-				return nil, false
-			}
-			a, ok := vec(f, v0, n)
+			k, a, ok := uniformAndLanes(f, v0, n, uni, vec)
 			if !ok {
 				return nil, false
 			}
@@ -487,20 +478,39 @@ func (bt *batcher) floatBinary(op ir.BinOp, x, y *floatNode) *floatNode {
 			return out, true
 		}}
 	}
-	lanes, xv, yv := floatLanesOp(op), x.vec, y.vec
-	return &floatNode{vec: func(f *frame, v0 int64, n int) ([]float32, bool) {
-		a, ok := xv(f, v0, n)
+	return &floatNode{vec: zipLanes(x.vec, y.vec, (*frame).scratchF, id, floatLanesOp(op))}
+}
+
+// zipLanes is the lanes of lanes(out, a, b), a and b the lanes of x and y
+// and out the scratch lanes id: a binary operation of two batched
+// operands, not uniform.
+func zipLanes[E float32 | int64](x, y func(*frame, int64, int) ([]E, bool), scratch func(f *frame, id, n int) []E, id int,
+	lanes func(out, a, b []E)) func(*frame, int64, int) ([]E, bool) {
+	return func(f *frame, v0 int64, n int) ([]E, bool) {
+		a, ok := x(f, v0, n)
 		if !ok {
 			return nil, false
 		}
-		b, ok := yv(f, v0, n)
+		b, ok := y(f, v0, n)
 		if !ok {
 			return nil, false
 		}
-		out := f.scratchF(id, n)
+		out := scratch(f, id, n)
 		lanes(out, a[:n], b[:n])
 		return out, true
-	}}
+	}
+}
+
+// uniformAndLanes evaluates the operands of a uniform value and lanes
+// (floatBinary's scalar case, fusedAdd's product): k, the value of uni,
+// and the lanes of vec; false when either is out of bounds.
+func uniformAndLanes(f *frame, v0 int64, n int, uni func(*frame) (float32, bool), vec lanesF) (float32, []float32, bool) {
+	k, ok := uni(f)
+	if !ok {
+		return 0, nil, false
+	}
+	a, ok := vec(f, v0, n)
+	return k, a, ok
 }
 
 // fusedAdd is x + y where one of them is lanes times a uniform value k
@@ -516,11 +526,7 @@ func (bt *batcher) fusedAdd(x, y *floatNode) *floatNode {
 	}
 	scaled, scale, kFirst := p.scaled, p.scale, p.scaleFirst
 	return &floatNode{vec: func(f *frame, v0 int64, n int) ([]float32, bool) {
-		k, ok := scale(f)
-		if !ok {
-			return nil, false
-		}
-		b, ok := scaled(f, v0, n)
+		k, b, ok := uniformAndLanes(f, v0, n, scale, scaled)
 		if !ok {
 			return nil, false
 		}
@@ -755,19 +761,7 @@ func (bt *batcher) intBinary(op ir.BinOp, x, y *intNode) *intNode {
 		return nil
 	}
 	xa, ya, id := bt.materialize(x), bt.materialize(y), bt.newI()
-	return &intNode{vec: func(f *frame, v0 int64, n int) ([]int64, bool) {
-		a, ok := xa(f, v0, n)
-		if !ok {
-			return nil, false
-		}
-		b, ok := ya(f, v0, n)
-		if !ok {
-			return nil, false
-		}
-		out := f.scratchI(id, n)
-		intLanesOp(op, out, a[:n], b[:n])
-		return out, true
-	}}
+	return &intNode{vec: zipLanes(xa, ya, (*frame).scratchI, id, func(out, a, b []int64) { intLanesOp(op, out, a, b) })}
 }
 
 func orZero(fn intFn, f *frame) int64 {

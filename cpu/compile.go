@@ -175,6 +175,17 @@ func (c *compiler) bind(name string, t ir.Type) (*binding, func()) {
 	}
 }
 
+// bindLet compiles a let, statement or expression: its value, then its
+// body, by compile, with name bound to the value; it returns them and the
+// slot of the binding.
+func bindLet[B any](c *compiler, name string, val ir.Expr, compile func() B) (value, B, int) {
+	v := c.expr(val)
+	b, restore := c.bind(name, v.t)
+	body := compile()
+	restore()
+	return v, body, b.slot
+}
+
 func (c *compiler) newBufSlot() int {
 	c.nBufs++
 	return c.nBufs - 1
@@ -207,11 +218,7 @@ func (c *compiler) stmt(s ir.Stmt) stmtFn {
 	case nil:
 		return nop
 	case *ir.LetStmt:
-		v := c.expr(s.Value)
-		b, restore := c.bind(s.Name, v.t)
-		body := c.stmt(s.Body)
-		restore()
-		slot := b.slot
+		v, body, slot := bindLet(c, s.Name, s.Value, func() stmtFn { return c.stmt(s.Body) })
 		if v.t.IsFloat() {
 			vf := v.f
 			return func(f *frame) {
@@ -604,19 +611,13 @@ func storeElem[T element, R int64 | float64](name string, slot int, idx value, v
 		is := idx.slot
 		return func(f *frame) {
 			v := val(f)
-			i := f.ints[is]
-			s, _ := f.bufs[slot].([]T)
-			checkIndex(i, len(s), "store to", name)
-			s[i] = T(v)
+			*elemAt[T](f, slot, f.ints[is], "store to", name) = T(v)
 		}
 	}
 	idxf := idx.i
 	return func(f *frame) {
 		v := val(f)
-		i := idxf(f)
-		s, _ := f.bufs[slot].([]T)
-		checkIndex(i, len(s), "store to", name)
-		s[i] = T(v)
+		*elemAt[T](f, slot, idxf(f), "store to", name) = T(v)
 	}
 }
 
@@ -628,9 +629,6 @@ func storeConv[T any, R int64 | float64](name string, slot int, idx value, val f
 	idxf := idx.i
 	return func(f *frame) {
 		v := val(f)
-		i := idxf(f)
-		s, _ := f.bufs[slot].([]T)
-		checkIndex(i, len(s), "store to", name)
-		s[i] = from(v)
+		*elemAt[T](f, slot, idxf(f), "store to", name) = from(v)
 	}
 }

@@ -87,11 +87,7 @@ func (c *compiler) expr(e ir.Expr) value {
 	case *ir.Load:
 		return c.load(e)
 	case *ir.Let:
-		v := c.expr(e.Value)
-		b, restore := c.bind(e.Name, v.t)
-		body := c.expr(e.Body)
-		restore()
-		slot := b.slot
+		v, body, slot := bindLet(c, e.Name, e.Value, func() value { return c.expr(e.Body) })
 		switch {
 		case v.t.IsFloat() && body.t.IsFloat():
 			vf, bf := v.f, body.f
@@ -223,29 +219,31 @@ type element interface {
 func loadElem[T element, R int64 | float64](name string, slot int, idx value) func(*frame) R {
 	if idx.slot >= 0 {
 		is := idx.slot
-		return func(f *frame) R {
-			i := f.ints[is]
-			s, _ := f.bufs[slot].([]T)
-			checkIndex(i, len(s), "load of", name)
-			return R(s[i])
-		}
+		return func(f *frame) R { return R(*elemAt[T](f, slot, f.ints[is], "load of", name)) }
 	}
 	idxf := idx.i
-	return func(f *frame) R {
-		i := idxf(f)
-		s, _ := f.bufs[slot].([]T)
-		checkIndex(i, len(s), "load of", name)
-		return R(s[i])
-	}
+	return func(f *frame) R { return R(*elemAt[T](f, slot, idxf(f), "load of", name)) }
 }
 
-// checkIndex panics with the out-of-bounds error of the access op ("load
-// of" or "store to") to the buffer name, of n elements, unless i is in
-// [0, n). The loads' and stores' closures inline it.
-func checkIndex(i int64, n int, op, name string) {
-	if uint64(i) >= uint64(n) {
-		panic(oobError(op, name, i, n))
+// elemAt is the element at i of the buffer in slot (a []T), for the access
+// op ("load of" or "store to") to the buffer name, checked: an index out of
+// bounds panics with an outOfBounds. It makes no call, so that the loads'
+// and stores' closures inline it.
+func elemAt[T any](f *frame, slot int, i int64, op, name string) *T {
+	s, _ := f.bufs[slot].([]T)
+	if uint64(i) >= uint64(len(s)) {
+		panic(outOfBounds{op, name, i, len(s)})
 	}
+	return &s[i]
+}
+
+// outOfBounds is the panic of elemAt: an access op to the buffer name, of
+// n elements, at the index i. toError makes it the *Error of oobError (the
+// panic is not that *Error itself, whose message is formatted by a call).
+type outOfBounds struct {
+	op, name string
+	i        int64
+	n        int
 }
 
 // loadConv returns a function that reads the element at idx of the buffer
@@ -253,12 +251,7 @@ func checkIndex(i int64, n int, op, name string) {
 // Go element is not a number (bool, the 16-bit floats' bits).
 func loadConv[T any, R int64 | float64](name string, slot int, idx value, to func(T) R) func(*frame) R {
 	idxf := idx.i
-	return func(f *frame) R {
-		i := idxf(f)
-		s, _ := f.bufs[slot].([]T)
-		checkIndex(i, len(s), "load of", name)
-		return to(s[i])
-	}
+	return func(f *frame) R { return to(*elemAt[T](f, slot, idxf(f), "load of", name)) }
 }
 
 // convert returns v converted to type t as a Cast does.
@@ -321,26 +314,16 @@ func (c *compiler) convert(v value, t ir.Type) value {
 
 // wrapFn returns x wrapped to the integer or bool type t.
 func wrapFn(t ir.Type, x intFn) intFn {
-	switch t {
-	case ir.Bool:
+	if t == ir.Bool {
 		return func(f *frame) int64 {
 			if x(f) != 0 {
 				return 1
 			}
 			return 0
 		}
-	case ir.Int8:
-		return wrapT[int8](x)
-	case ir.Int16:
-		return wrapT[int16](x)
-	case ir.Int32:
-		return wrapT[int32](x)
-	case ir.UInt8:
-		return wrapT[uint8](x)
-	case ir.UInt16:
-		return wrapT[uint16](x)
-	case ir.UInt32:
-		return wrapT[uint32](x)
+	}
+	if w := elements[t].wrap; w != nil && t.Bits < 64 {
+		return w(x)
 	}
 	return x // int64, uint64: same bit pattern
 }

@@ -142,13 +142,10 @@ func intBinary[T integer](op ir.BinOp, a, b value) intFn {
 		}
 	}
 	x, y := a.i, b.i
+	if fn := arith[T](op, x, y); fn != nil {
+		return fn
+	}
 	switch op {
-	case ir.Add:
-		return func(f *frame) int64 { return int64(T(x(f)) + T(y(f))) }
-	case ir.Sub:
-		return func(f *frame) int64 { return int64(T(x(f)) - T(y(f))) }
-	case ir.Mul:
-		return func(f *frame) int64 { return int64(T(x(f)) * T(y(f))) }
 	case ir.Div:
 		return func(f *frame) int64 { return int64(ir.EuclidDiv(T(x(f)), T(y(f)))) }
 	case ir.Mod:
@@ -261,6 +258,22 @@ func intFnVar[T integer](op ir.BinOp, x intFn, s int) intFn {
 	return nil
 }
 
+// arith is x op y for Add, Sub and Mul, computed in T (an integer type
+// wraps, float32 rounds) on operands carried as R: the general case of
+// intBinary and floatArith, once their faster special cases are passed
+// over. nil for another operator.
+func arith[T integer | float32 | float64, R int64 | float64](op ir.BinOp, x, y func(*frame) R) func(*frame) R {
+	switch op {
+	case ir.Add:
+		return func(f *frame) R { return R(T(x(f)) + T(y(f))) }
+	case ir.Sub:
+		return func(f *frame) R { return R(T(x(f)) - T(y(f))) }
+	case ir.Mul:
+		return func(f *frame) R { return R(T(x(f)) * T(y(f))) }
+	}
+	return nil
+}
+
 // floatArith compiles a float operation in type F (float32 results are
 // rounded to float32 by the Go arithmetic itself).
 func floatArith[F float32 | float64](op ir.BinOp, a, b value) floatFn {
@@ -295,13 +308,10 @@ func floatArith[F float32 | float64](op ir.BinOp, a, b value) floatFn {
 			return func(f *frame) float64 { return float64(F(x(f)) / k) }
 		}
 	}
+	if fn := arith[F](op, x, y); fn != nil {
+		return fn
+	}
 	switch op {
-	case ir.Add:
-		return func(f *frame) float64 { return float64(F(x(f)) + F(y(f))) }
-	case ir.Sub:
-		return func(f *frame) float64 { return float64(F(x(f)) - F(y(f))) }
-	case ir.Mul:
-		return func(f *frame) float64 { return float64(F(x(f)) * F(y(f))) }
 	case ir.Div:
 		return func(f *frame) float64 { return float64(F(x(f)) / F(y(f))) }
 	case ir.Mod:

@@ -330,6 +330,8 @@ func toError(r any) *Error {
 	switch r := r.(type) {
 	case *Error:
 		return r
+	case outOfBounds:
+		return oobError(r.op, r.name, r.i, r.n)
 	case runtime.Error:
 		return &Error{Kind: Internal, Msg: "internal error: " + r.Error()}
 	}
@@ -383,13 +385,16 @@ type elementOps struct {
 	storeFloat func(name string, slot int, idx value, val func(*frame) float64) stmtFn
 	// binary is the integer operation in the Go type (integer types only).
 	binary func(op ir.BinOp, a, b value) intFn
+	// wrap is a carried value converted to the Go type and back: its
+	// wrap-around (integer types only).
+	wrap func(intFn) intFn
 	// scalar converts a carried value to the Go type.
 	scalar func(int64, float64) any
 }
 
 func intOps[T integer]() elementOps {
 	return elementOps{check: checkSlice[T], make: newSliceOf[T], alloc: allocSlice[T], loadInt: loadElem[T, int64], storeInt: storeElem[T, int64],
-		binary: intBinary[T], scalar: func(i int64, _ float64) any { return T(i) }}
+		binary: intBinary[T], wrap: wrapT[T], scalar: func(i int64, _ float64) any { return T(i) }}
 }
 
 func floatOps[T float32 | float64]() elementOps {

@@ -22,11 +22,7 @@ import "github.com/gohalide/gohalide/ir"
 // refuses other schedules with an ErrSchedule error.
 func (s *Stage) GPULanes(v VarOrRVar) *Stage {
 	const directive = "gpu_lanes"
-	d := s.beginVars(directive, v)
-	if d == nil {
-		return s
-	}
-	i, ok := s.findDim(d, directive, v.varName())
+	d, i, ok := s.beginDim(directive, v)
 	if !ok {
 		return s
 	}

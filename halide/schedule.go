@@ -80,6 +80,17 @@ func (s *Stage) beginVars(directive string, vs ...VarOrRVar) *ir.Definition {
 	return d
 }
 
+// beginDim is beginVars for a directive on the one loop v: the definition
+// and v's index in its Dims, or false (with the error recorded).
+func (s *Stage) beginDim(directive string, v VarOrRVar) (*ir.Definition, int, bool) {
+	d := s.beginVars(directive, v)
+	if d == nil {
+		return nil, 0, false
+	}
+	i, ok := s.findDim(d, directive, v.varName())
+	return d, i, ok
+}
+
 func (s *Stage) def(directive string) *ir.Definition {
 	f := s.f
 	if s.idx < 0 {
@@ -316,17 +327,15 @@ func (s *Stage) Tile(x, y, xo, yo, xi, yi VarOrRVar, xf, yf int, tail ...TailStr
 }
 
 func (s *Stage) setKind(directive string, v VarOrRVar, k ir.ForKind) *Stage {
-	d := s.beginVars(directive, v)
-	if d == nil {
+	d, i, ok := s.beginDim(directive, v)
+	if !ok {
 		return s
 	}
-	if i, ok := s.findDim(d, directive, v.varName()); ok {
-		if err := s.onGPULoop(d, i, directive, k); err != nil {
-			s.f.fail(err)
-			return s
-		}
-		d.Schedule.Dims[i].Kind = k
+	if err := s.onGPULoop(d, i, directive, k); err != nil {
+		s.f.fail(err)
+		return s
 	}
+	d.Schedule.Dims[i].Kind = k
 	return s
 }
 
@@ -532,77 +541,40 @@ const (
 
 // ComputeRoot computes all of f that is needed before anything that uses it.
 func (f *Func) ComputeRoot() *Func {
-	f = f.begin("compute_root")
-	f.fn.Schedule.Compute = ir.LoopLevel{Kind: ir.LevelRoot}
-	f.fn.Schedule.ExplicitInline = false
-	return f
+	return f.place("compute_root", computeLevel, ir.LoopLevel{Kind: ir.LevelRoot})
 }
 
 // ComputeAt computes the part of f that one iteration of loop v of the last
 // stage of consumer needs, inside that loop.
 func (f *Func) ComputeAt(consumer *Func, v VarOrRVar) *Func {
-	f = f.begin("compute_at", v)
-	if l, ok := f.levelAt("compute_at", consumer, -1, v); ok {
-		f.fn.Schedule.Compute = l
-		f.fn.Schedule.ExplicitInline = false
-	}
-	return f
+	return f.placeAt("compute_at", computeLevel, consumer, -1, v)
 }
 
 // ComputeAtStage is ComputeAt for a loop of a given stage of the consumer.
 func (f *Func) ComputeAtStage(consumer *Stage, v VarOrRVar) *Func {
-	f = f.begin("compute_at", v)
 	var cf *Func
 	stage := -1
 	if consumer != nil {
 		cf, stage = consumer.f, consumer.idx
 	}
-	if l, ok := f.levelAt("compute_at", cf, stage, v); ok {
-		f.fn.Schedule.Compute = l
-		f.fn.Schedule.ExplicitInline = false
-	}
-	return f
-}
-
-// levelAt is the loop level of a loop-level directive: loop v of stage
-// stage of consumer (-1: its last stage). It is false, with the error
-// recorded on f, when consumer or v is missing.
-func (f *Func) levelAt(directive string, consumer *Func, stage int, v VarOrRVar) (ir.LoopLevel, bool) {
-	switch {
-	case consumer.nilErr("") != nil:
-		f.failf(ir.ErrComputeAt, directive, "the consumer is nil (or a zero Func or Stage)")
-		return ir.LoopLevel{}, false
-	case v == nil || v.varName() == "":
-		f.failf(ir.ErrComputeAt, directive, "the loop var is nil or unnamed")
-		return ir.LoopLevel{}, false
-	}
-	return ir.LoopLevel{Kind: ir.LevelAt, Func: consumer.fn.Name, Stage: stage, Var: v.varName()}, true
+	return f.placeAt("compute_at", computeLevel, cf, stage, v)
 }
 
 // ComputeInline substitutes f into its consumers (the default for Funcs
 // without updates).
 func (f *Func) ComputeInline() *Func {
-	f = f.begin("compute_inline")
-	f.fn.Schedule.Compute = ir.LoopLevel{Kind: ir.LevelInline}
-	f.fn.Schedule.ExplicitInline = true
-	return f
+	return f.place("compute_inline", computeLevel, ir.LoopLevel{Kind: ir.LevelInline})
 }
 
 // StoreRoot allocates f's storage outside all loops.
 func (f *Func) StoreRoot() *Func {
-	f = f.begin("store_root")
-	f.fn.Schedule.Store = ir.LoopLevel{Kind: ir.LevelRoot}
-	return f
+	return f.place("store_root", storeLevel, ir.LoopLevel{Kind: ir.LevelRoot})
 }
 
 // StoreAt allocates f's storage inside loop v of consumer (which must
 // enclose the compute level).
 func (f *Func) StoreAt(consumer *Func, v VarOrRVar) *Func {
-	f = f.begin("store_at", v)
-	if l, ok := f.levelAt("store_at", consumer, -1, v); ok {
-		f.fn.Schedule.Store = l
-	}
-	return f
+	return f.placeAt("store_at", storeLevel, consumer, -1, v)
 }
 
 // HoistStorage allocates f's storage at the top of loop v of consumer
@@ -612,19 +584,60 @@ func (f *Func) StoreAt(consumer *Func, v VarOrRVar) *Func {
 // inside needs. v must enclose f's store level, f must be computed at a
 // loop (compute_at), and the loops between must be serial.
 func (f *Func) HoistStorage(consumer *Func, v VarOrRVar) *Func {
-	f = f.begin("hoist_storage")
-	if l, ok := f.levelAt("hoist_storage", consumer, -1, v); ok {
-		f.fn.Schedule.Hoist = l
-	}
-	return f
+	return f.placeAt("hoist_storage", hoistLevel, consumer, -1, v)
 }
 
 // HoistStorageRoot allocates f's storage once, outside all loops, while f
 // keeps its store level (Halide's hoist_storage_root); see HoistStorage.
 func (f *Func) HoistStorageRoot() *Func {
-	f = f.begin("hoist_storage_root")
-	f.fn.Schedule.Hoist = ir.LoopLevel{Kind: ir.LevelRoot}
+	return f.place("hoist_storage_root", hoistLevel, ir.LoopLevel{Kind: ir.LevelRoot})
+}
+
+// A placement is the loop level of f that a directive sets: where f is
+// computed, where its storage is allocated, or where that allocation is
+// hoisted to (ir.FuncSchedule's Compute, Store and Hoist).
+type placement int
+
+const (
+	computeLevel placement = iota
+	storeLevel
+	hoistLevel
+)
+
+// place begins directive on f and sets its level p to l. Setting the
+// compute level also records whether the user asked for compute_inline.
+func (f *Func) place(directive string, p placement, l ir.LoopLevel) *Func {
+	f = f.begin(directive)
+	f.setLevel(p, l)
 	return f
+}
+
+// placeAt is place at loop v of stage stage of consumer (-1: its last
+// stage). When consumer or v is missing, the error is recorded on f and
+// no level changes.
+func (f *Func) placeAt(directive string, p placement, consumer *Func, stage int, v VarOrRVar) *Func {
+	f = f.begin(directive, v)
+	switch {
+	case consumer.nilErr("") != nil:
+		f.failf(ir.ErrComputeAt, directive, "the consumer is nil (or a zero Func or Stage)")
+	case v == nil || v.varName() == "":
+		f.failf(ir.ErrComputeAt, directive, "the loop var is nil or unnamed")
+	default:
+		f.setLevel(p, ir.LoopLevel{Kind: ir.LevelAt, Func: consumer.fn.Name, Stage: stage, Var: v.varName()})
+	}
+	return f
+}
+
+func (f *Func) setLevel(p placement, l ir.LoopLevel) {
+	s := &f.fn.Schedule
+	switch p {
+	case computeLevel:
+		s.Compute, s.ExplicitInline = l, l.Kind == ir.LevelInline
+	case storeLevel:
+		s.Store = l
+	case hoistLevel:
+		s.Hoist = l
+	}
 }
 
 // StoreIn picks the memory f is stored in.
@@ -913,21 +926,16 @@ func (f *Func) GPUTile1D(x, bx, tx VarOrRVar, xf int, tail ...TailStrategy) *Fun
 // unrolls it, so each thread computes the points of every virtual thread,
 // interleaved. Its extent must be a constant.
 func (s *Stage) VThread(v VarOrRVar) *Stage {
-	d := s.beginDef("vthread", v)
-	if d == nil || s.f.err != nil {
+	d, i, ok := s.beginDim("vthread", v)
+	if !ok {
 		return s
 	}
-	if _, ok := s.vars("vthread", v); !ok {
+	if d.Schedule.Dims[i].IsRVar {
+		s.f.failf(ir.ErrSchedule, "vthread", "in %s, %s is an RVar; virtual threads split pure vars (their iterations must be independent)", s.name(), v.varName())
 		return s
 	}
-	if i, ok := s.findDim(d, "vthread", v.varName()); ok {
-		if d.Schedule.Dims[i].IsRVar {
-			s.f.failf(ir.ErrSchedule, "vthread", "in %s, %s is an RVar; virtual threads split pure vars (their iterations must be independent)", s.name(), v.varName())
-			return s
-		}
-		d.Schedule.Dims[i].Kind = ir.Unrolled
-		d.Schedule.Dims[i].VThread = true
-	}
+	d.Schedule.Dims[i].Kind = ir.Unrolled
+	d.Schedule.Dims[i].VThread = true
 	return s
 }
 

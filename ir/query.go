@@ -6,17 +6,8 @@ package ir
 // those inside Allocates of s itself included).
 func Accesses(s Stmt) (reads, writes map[string]bool) {
 	reads, writes = map[string]bool{}, map[string]bool{}
-	WalkStmt(s, func(x Stmt) bool {
-		if st, ok := x.(*Store); ok {
-			writes[st.Buf] = true
-		}
-		return true
-	}, func(e Expr) bool {
-		if l, ok := e.(*Load); ok {
-			reads[l.Buf] = true
-		}
-		return true
-	})
+	collectNames(s, writes, reads, nameOf[Stmt](func(st *Store) string { return st.Buf }),
+		nameOf[Expr](func(l *Load) string { return l.Buf }))
 	return reads, writes
 }
 
@@ -49,21 +40,44 @@ func exceeds(n int, walk func(visit func() bool)) bool {
 // expressions), loops and allocations.
 func Binders(s Stmt) map[string]bool {
 	names := map[string]bool{}
-	WalkStmt(s, func(x Stmt) bool {
+	collectNames(s, names, names, func(x Stmt) (string, bool) {
 		switch x := x.(type) {
 		case *LetStmt:
-			names[x.Name] = true
+			return x.Name, true
 		case *For:
-			names[x.Name] = true
+			return x.Name, true
 		case *Allocate:
-			names[x.Name] = true
+			return x.Name, true
+		}
+		return "", false
+	}, nameOf[Expr](func(l *Let) string { return l.Name }))
+	return names
+}
+
+// nameOf is the name get gives a node of type N, for collectNames: false
+// for a node of another type.
+func nameOf[X any, N any](get func(N) string) func(X) (string, bool) {
+	return func(x X) (string, bool) {
+		if n, ok := any(x).(N); ok {
+			return get(n), true
+		}
+		return "", false
+	}
+}
+
+// collectNames walks s, adding to stmtNames the name ofStmt gives each
+// statement that has one and to exprNames the name ofExpr gives each
+// expression that has one.
+func collectNames(s Stmt, stmtNames, exprNames map[string]bool, ofStmt func(Stmt) (string, bool), ofExpr func(Expr) (string, bool)) {
+	WalkStmt(s, func(x Stmt) bool {
+		if name, ok := ofStmt(x); ok {
+			stmtNames[name] = true
 		}
 		return true
 	}, func(e Expr) bool {
-		if l, ok := e.(*Let); ok {
-			names[l.Name] = true
+		if name, ok := ofExpr(e); ok {
+			exprNames[name] = true
 		}
 		return true
 	})
-	return names
 }

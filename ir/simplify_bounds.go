@@ -9,13 +9,33 @@ import "math"
 // that asking for bounds stays cheap.
 const boundsDepth = 4
 
-// interval is a range of values; an end is unknown unless its has flag is set.
-type interval struct {
-	lo, hi       int64
-	hasLo, hasHi bool
+// ConstRange is a range of integer constants, [Lo, Hi]; an end is unknown
+// (infinite) unless its Has flag is set. The simplifier's bounds of an
+// expression are one, and so are package bounds' constant ranges.
+type ConstRange struct {
+	Lo, Hi       int64
+	HasLo, HasHi bool
 }
 
-func exact(v int64) interval { return interval{v, v, true, true} }
+// interval is the simplifier's name for a ConstRange.
+type interval = ConstRange
+
+// ConstPoint is the range of the one value v.
+func ConstPoint(v int64) ConstRange { return ConstRange{v, v, true, true} }
+
+// IsPoint reports whether r holds exactly one value.
+func (r ConstRange) IsPoint() bool { return r.HasLo && r.HasHi && r.Lo == r.Hi }
+
+// Intersect keeps the tighter of each end of r and o.
+func (r ConstRange) Intersect(o ConstRange) ConstRange {
+	if o.HasLo && (!r.HasLo || o.Lo > r.Lo) {
+		r.Lo, r.HasLo = o.Lo, true
+	}
+	if o.HasHi && (!r.HasHi || o.Hi < r.Hi) {
+		r.Hi, r.HasHi = o.Hi, true
+	}
+	return r
+}
 
 func addChecked(a, b int64) (int64, bool) {
 	s := a + b
@@ -38,38 +58,27 @@ func mulChecked(a, b int64) (int64, bool) {
 
 func (a interval) add(b interval) interval {
 	var r interval
-	if a.hasLo && b.hasLo {
-		r.lo, r.hasLo = addChecked(a.lo, b.lo)
+	if a.HasLo && b.HasLo {
+		r.Lo, r.HasLo = addChecked(a.Lo, b.Lo)
 	}
-	if a.hasHi && b.hasHi {
-		r.hi, r.hasHi = addChecked(a.hi, b.hi)
+	if a.HasHi && b.HasHi {
+		r.Hi, r.HasHi = addChecked(a.Hi, b.Hi)
 	}
 	return r
 }
 
 func (a interval) scale(k int64) interval {
 	var r interval
-	if a.hasLo {
-		r.lo, r.hasLo = mulChecked(a.lo, k)
+	if a.HasLo {
+		r.Lo, r.HasLo = mulChecked(a.Lo, k)
 	}
-	if a.hasHi {
-		r.hi, r.hasHi = mulChecked(a.hi, k)
+	if a.HasHi {
+		r.Hi, r.HasHi = mulChecked(a.Hi, k)
 	}
 	if k < 0 {
-		r.lo, r.hi, r.hasLo, r.hasHi = r.hi, r.lo, r.hasHi, r.hasLo
+		r.Lo, r.Hi, r.HasLo, r.HasHi = r.Hi, r.Lo, r.HasHi, r.HasLo
 	}
 	return r
-}
-
-// intersect keeps the tighter of each end.
-func (a interval) intersect(b interval) interval {
-	if b.hasLo && (!a.hasLo || b.lo > a.lo) {
-		a.lo, a.hasLo = b.lo, true
-	}
-	if b.hasHi && (!a.hasHi || b.hi < a.hi) {
-		a.hi, a.hasHi = b.hi, true
-	}
-	return a
 }
 
 // bounds is the interval of the linear form, from the bounds of its atoms.
@@ -106,7 +115,7 @@ func (l *linear) bounds(depth int) interval {
 		pair := interval{EuclidDiv(d, c), -EuclidDiv(-d, c), true, true}.scale(k)
 		r := rest.bounds(depth - 1).add(pair)
 		rest.release()
-		return r.intersect(l.sumBounds(depth))
+		return r.Intersect(l.sumBounds(depth))
 	}
 	if i, m, n, c := l.correlatedDiv(); i >= 0 && depth > 0 {
 		// k*(n/c) with k = m*c is m*(n - n%c), and n%c is in
@@ -116,7 +125,7 @@ func (l *linear) bounds(depth int) interval {
 		rel.addSimp(n, m)
 		r := rel.bounds(depth - 1).add(interval{0, c - 1, true, true}.scale(-m))
 		rel.release()
-		return r.intersect(l.sumBounds(depth))
+		return r.Intersect(l.sumBounds(depth))
 	}
 	return l.sumBounds(depth)
 }
@@ -167,7 +176,7 @@ func ConstantBounds(e Expr) (lo, hi int64, hasLo, hasHi bool) {
 	l := linearOf(se)
 	r := l.bounds(8)
 	l.release()
-	return r.lo, r.hi, r.hasLo, r.hasHi
+	return r.Lo, r.Hi, r.HasLo, r.HasHi
 }
 
 // correlatedDiv finds a term k*(n/c) of l, for a constant c > 0 dividing k,
@@ -202,13 +211,13 @@ func (l *linear) correlatedDiv() (int, int64, Expr, int64) {
 
 // sumBounds adds up the bounds of the terms.
 func (l *linear) sumBounds(depth int) interval {
-	r := exact(l.c)
+	r := ConstPoint(l.c)
 	for _, tm := range l.terms {
 		if tm.k == 0 {
 			continue
 		}
 		r = r.add(boundsOf(tm.x, depth).scale(tm.k))
-		if !r.hasLo && !r.hasHi {
+		if !r.HasLo && !r.HasHi {
 			break
 		}
 	}
@@ -223,16 +232,16 @@ func minMaxInterval(op BinOp, ia, ib interval) interval {
 		ia, ib = ia.scale(-1), ib.scale(-1)
 	}
 	var r interval
-	if ia.hasLo && ib.hasLo {
-		r.lo, r.hasLo = min(ia.lo, ib.lo), true
+	if ia.HasLo && ib.HasLo {
+		r.Lo, r.HasLo = min(ia.Lo, ib.Lo), true
 	}
 	switch {
-	case ia.hasHi && ib.hasHi:
-		r.hi, r.hasHi = min(ia.hi, ib.hi), true
-	case ia.hasHi:
-		r.hi, r.hasHi = ia.hi, true
-	case ib.hasHi:
-		r.hi, r.hasHi = ib.hi, true
+	case ia.HasHi && ib.HasHi:
+		r.Hi, r.HasHi = min(ia.Hi, ib.Hi), true
+	case ia.HasHi:
+		r.Hi, r.HasHi = ia.Hi, true
+	case ib.HasHi:
+		r.Hi, r.HasHi = ib.Hi, true
 	}
 	if op == Max {
 		r = r.scale(-1)
@@ -249,7 +258,7 @@ func boundsOf(e Expr, depth int) interval {
 	}
 	switch e := e.(type) {
 	case *IntImm:
-		return exact(e.V)
+		return ConstPoint(e.V)
 	case *Binary:
 		switch e.Op {
 		case Add:
@@ -266,14 +275,14 @@ func boundsOf(e Expr, depth int) interval {
 		case Div:
 			if c, ok := constInt(e.B); ok && c > 0 {
 				a := boundsOf(e.A, depth-1)
-				a.lo, a.hi = EuclidDiv(a.lo, c), EuclidDiv(a.hi, c)
+				a.Lo, a.Hi = EuclidDiv(a.Lo, c), EuclidDiv(a.Hi, c)
 				return a
 			}
 			if c, ok := constInt(e.B); ok && c < -1 {
 				// Non-increasing in the numerator (-1 is left out:
 				// MIN / -1 wraps).
 				a := boundsOf(e.A, depth-1)
-				return interval{EuclidDiv(a.hi, c), EuclidDiv(a.lo, c), a.hasHi, a.hasLo}
+				return interval{EuclidDiv(a.Hi, c), EuclidDiv(a.Lo, c), a.HasHi, a.HasLo}
 			}
 		case Mod:
 			if c, ok := constInt(e.B); ok && c > 0 {
@@ -289,7 +298,7 @@ func boundsOf(e Expr, depth int) interval {
 		}
 	case *Select:
 		a, b := boundsOf(e.True, depth-1), boundsOf(e.False, depth-1)
-		return interval{min(a.lo, b.lo), max(a.hi, b.hi), a.hasLo && b.hasLo, a.hasHi && b.hasHi}
+		return interval{min(a.Lo, b.Lo), max(a.Hi, b.Hi), a.HasLo && b.HasLo, a.HasHi && b.HasHi}
 	case *Cast:
 		s := e.X.Type()
 		var r interval
@@ -298,7 +307,7 @@ func boundsOf(e Expr, depth int) interval {
 				r = interval{s.Min(), s.Max(), true, true}
 			}
 			if algebraic(s) && s.Bits <= e.T.Bits {
-				r = r.intersect(boundsOf(e.X, depth-1))
+				r = r.Intersect(boundsOf(e.X, depth-1))
 			}
 		}
 		return r

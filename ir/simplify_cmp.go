@@ -129,16 +129,16 @@ func mayLeaveType(e Expr) bool {
 		if extremeAtom(tm.x) {
 			b = typeInterval(tm.x.Type())
 		}
-		if (b.hasLo && b.lo <= t.Min()) || (b.hasHi && b.hi >= t.Max()) {
+		if (b.HasLo && b.Lo <= t.Min()) || (b.HasHi && b.Hi >= t.Max()) {
 			extreme = true
 		}
-		if !b.hasLo || !b.hasHi {
+		if !b.HasLo || !b.HasHi {
 			unknown = true
 		}
 		if tm.k < 0 {
-			b.lo, b.hi, b.hasLo, b.hasHi = b.hi, b.lo, b.hasHi, b.hasLo
+			b.Lo, b.Hi, b.HasLo, b.HasHi = b.Hi, b.Lo, b.HasHi, b.HasLo
 		}
-		if overflows(&lo, &loOK, b.hasLo, b.lo, tm.k) || overflows(&hi, &hiOK, b.hasHi, b.hi, tm.k) {
+		if overflows(&lo, &loOK, b.HasLo, b.Lo, tm.k) || overflows(&hi, &hiOK, b.HasHi, b.Hi, tm.k) {
 			return true
 		}
 	}
@@ -153,24 +153,24 @@ func mayLeaveType(e Expr) bool {
 func decideCmp(op BinOp, bd interval) Expr {
 	switch op {
 	case LT:
-		if bd.hasHi && bd.hi < 0 {
+		if bd.HasHi && bd.Hi < 0 {
 			return True
 		}
-		if bd.hasLo && bd.lo >= 0 {
+		if bd.HasLo && bd.Lo >= 0 {
 			return False
 		}
 	case LE:
-		if bd.hasHi && bd.hi <= 0 {
+		if bd.HasHi && bd.Hi <= 0 {
 			return True
 		}
-		if bd.hasLo && bd.lo > 0 {
+		if bd.HasLo && bd.Lo > 0 {
 			return False
 		}
 	case EQ, NE:
-		if bd.hasLo && bd.hasHi && bd.lo == 0 && bd.hi == 0 {
+		if bd.HasLo && bd.HasHi && bd.Lo == 0 && bd.Hi == 0 {
 			return boolConst(op == EQ)
 		}
-		if (bd.hasLo && bd.lo > 0) || (bd.hasHi && bd.hi < 0) {
+		if (bd.HasLo && bd.Lo > 0) || (bd.HasHi && bd.Hi < 0) {
 			return boolConst(op == NE)
 		}
 	}

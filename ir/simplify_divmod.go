@@ -4,29 +4,41 @@ package ir
 
 // mkDiv divides simplified operands.
 func mkDiv(a, b Expr) Expr {
-	if r, ok := foldBinary(Div, a, b); ok {
-		return r
-	}
-	t := a.Type()
-	if c, ok := constInt(b); ok && t.IsIntOrUInt() {
+	return mkDivMod(Div, a, b, func(t Type, c int64) (Expr, bool) {
 		switch {
 		case c == 0:
-			return IntConst(t, 0) // x/0 is 0
+			return IntConst(t, 0), true // x/0 is 0
 		case c == 1:
-			return a
+			return a, true
 		case c > 0 && algebraic(t):
-			return divLinear(a, c)
+			return divLinear(a, c), true
 		case c < -1 && algebraic(t):
 			// Euclidean division by a negative constant rounds up, so
 			// the rewrites of divLinear do not hold; a numerator known
 			// to lie within one multiple of c still divides to a
 			// constant (the quotient is monotone).
-			if bd := boundsOf(a, boundsDepth); bd.hasLo && bd.hasHi && EuclidDiv(bd.lo, c) == EuclidDiv(bd.hi, c) {
-				return IntConst(t, EuclidDiv(bd.lo, c))
+			if bd := boundsOf(a, boundsDepth); bd.HasLo && bd.HasHi && EuclidDiv(bd.Lo, c) == EuclidDiv(bd.Hi, c) {
+				return IntConst(t, EuclidDiv(bd.Lo, c)), true
 			}
 		}
+		return nil, false
+	})
+}
+
+// mkDivMod builds a op b (Div or Mod) of simplified operands: folded when
+// both are constants, else byConst's answer for an integer divisor
+// constant c of a's type t when it has one, else the plain node.
+func mkDivMod(op BinOp, a, b Expr, byConst func(t Type, c int64) (Expr, bool)) Expr {
+	if r, ok := foldBinary(op, a, b); ok {
+		return r
 	}
-	return bin(Div, a, b)
+	t := a.Type()
+	if c, ok := constInt(b); ok && t.IsIntOrUInt() {
+		if r, ok := byConst(t, c); ok {
+			return r
+		}
+	}
+	return bin(op, a, b)
 }
 
 // divLinear simplifies a/c for c > 0, where Euclidean division is floor
@@ -37,29 +49,46 @@ func mkDiv(a, b Expr) Expr {
 // floor((c*Q + R)/c) = Q + floor(R/c). A common factor g of R and c is
 // cancelled too: floor(g*R'/(g*c')) = floor(R'/c').
 func divLinear(a Expr, c int64) Expr {
+	return withLinear(Div, a, c, func(t Type, l, r *linear) Expr {
+		q := newLinear(t)
+		defer q.release()
+		for _, tm := range l.terms {
+			if tm.k%c == 0 {
+				q.addAtom(tm.x, tm.k/c)
+			} else {
+				r.addAtom(tm.x, tm.k)
+			}
+		}
+		q.c = EuclidDiv(l.c, c)
+		if len(r.terms) == 0 {
+			return q.expr()
+		}
+		return divRemainder(q, r, c)
+	})
+}
+
+// withLinear is the start of divLinear and modLinear, a op c for a
+// constant c > 0: it takes a apart into its linear form l, and calls body
+// with l and an empty linear form r, the remainder, of a's type t whose
+// constant is already l's constant modulo c; both are released when body
+// returns. When taking a apart wrapped a constant (x - (-2^63)), l is not
+// a's value, and withLinear returns a op c as it is.
+func withLinear(op BinOp, a Expr, c int64, body func(t Type, l, r *linear) Expr) Expr {
 	t := a.Type()
 	l := linearOf(a)
 	defer l.release()
 	if l.inexact {
-		// A constant wrapped taking a apart (x - (-2^63)): its linear
-		// form is not a's value.
-		return bin(Div, a, IntConst(t, c))
+		return bin(op, a, IntConst(t, c))
 	}
-	q, r := newLinear(t), newLinear(t)
-	defer q.release()
+	r := newLinear(t)
 	defer r.release()
-	for _, tm := range l.terms {
-		if tm.k%c == 0 {
-			q.addAtom(tm.x, tm.k/c)
-		} else {
-			r.addAtom(tm.x, tm.k)
-		}
-	}
-	q.c = EuclidDiv(l.c, c)
-	if len(r.terms) == 0 {
-		return q.expr()
-	}
 	r.c = EuclidMod(l.c, c)
+	return body(t, l, r)
+}
+
+// divRemainder is q + r/c, divLinear's answer once the terms c divides are
+// in q: a common factor of r and c is cancelled.
+func divRemainder(q, r *linear, c int64) Expr {
 	g := GCD(c, r.c)
 	for _, tm := range r.terms {
 		g = GCD(g, tm.k)
@@ -83,8 +112,8 @@ func divAtom(num Expr, c int64) Expr {
 	}
 	// A numerator known to lie within one multiple of c divides to a
 	// constant: (x % 8)/8 is 0.
-	if bd := boundsOf(num, boundsDepth); bd.hasLo && bd.hasHi && EuclidDiv(bd.lo, c) == EuclidDiv(bd.hi, c) {
-		return IntConst(t, EuclidDiv(bd.lo, c))
+	if bd := boundsOf(num, boundsDepth); bd.HasLo && bd.HasHi && EuclidDiv(bd.Lo, c) == EuclidDiv(bd.Hi, c) {
+		return IntConst(t, EuclidDiv(bd.Lo, c))
 	}
 	// (x/c1)/c2 is x/(c1*c2) for positive divisors.
 	if d, ok := num.(*Binary); ok && d.Op == Div {
@@ -117,19 +146,15 @@ func divAtom(num Expr, c int64) Expr {
 
 // mkMod takes the Euclidean modulo of simplified operands.
 func mkMod(a, b Expr) Expr {
-	if r, ok := foldBinary(Mod, a, b); ok {
-		return r
-	}
-	t := a.Type()
-	if c, ok := constInt(b); ok && t.IsIntOrUInt() {
+	return mkDivMod(Mod, a, b, func(t Type, c int64) (Expr, bool) {
 		switch {
 		case c == 0 || c == 1:
-			return IntConst(t, 0) // x%0 is 0, x%1 is 0
+			return IntConst(t, 0), true // x%0 is 0, x%1 is 0
 		case c > 0 && algebraic(t):
-			return modLinear(a, c)
+			return modLinear(a, c), true
 		}
-	}
-	return bin(Mod, a, b)
+		return nil, false
+	})
 }
 
 // modLinear simplifies a % c for c > 0: terms whose coefficients c divides
@@ -137,35 +162,28 @@ func mkMod(a, b Expr) Expr {
 // is reduced into [0, c); a remainder already known to lie in [0, c) is the
 // answer (so (x % 8) % 8 is x % 8), and (x % (c*k)) % c is x % c.
 func modLinear(a Expr, c int64) Expr {
-	t := a.Type()
-	l := linearOf(a)
-	defer l.release()
-	if l.inexact {
-		return bin(Mod, a, IntConst(t, c)) // see divLinear
-	}
-	r := newLinear(t)
-	defer r.release()
-	for _, tm := range l.terms {
-		k := tm.k
-		if k >= c || k <= -c {
-			k %= c
+	return withLinear(Mod, a, c, func(t Type, l, r *linear) Expr {
+		for _, tm := range l.terms {
+			k := tm.k
+			if k >= c || k <= -c {
+				k %= c
+			}
+			r.addAtom(tm.x, k)
 		}
-		r.addAtom(tm.x, k)
-	}
-	r.c = EuclidMod(l.c, c)
-	if len(r.terms) == 0 {
-		return IntConst(t, r.c)
-	}
-	num := r.expr()
-	if bd := boundsOf(num, boundsDepth); bd.hasLo && bd.hasHi && bd.lo >= 0 && bd.hi < c {
-		return num
-	}
-	if m, ok := num.(*Binary); ok && m.Op == Mod {
-		if c1, ok := constInt(m.B); ok && c1 > 0 && c1%c == 0 {
-			return modLinear(m.A, c)
+		if len(r.terms) == 0 {
+			return IntConst(t, r.c)
 		}
-	}
-	return bin(Mod, num, IntConst(t, c))
+		num := r.expr()
+		if bd := boundsOf(num, boundsDepth); bd.HasLo && bd.HasHi && bd.Lo >= 0 && bd.Hi < c {
+			return num
+		}
+		if m, ok := num.(*Binary); ok && m.Op == Mod {
+			if c1, ok := constInt(m.B); ok && c1 > 0 && c1%c == 0 {
+				return modLinear(m.A, c)
+			}
+		}
+		return bin(Mod, num, IntConst(t, c))
+	})
 }
 
 // GCD is the greatest common divisor of |a| and |b| (GCD(0, b) = |b|).

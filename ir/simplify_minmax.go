@@ -27,8 +27,8 @@ func mkMinMax(op BinOp, a, b Expr) Expr {
 		d := diff(a, b)
 		bd := d.bounds(boundsDepth)
 		d.release()
-		aBelow := bd.hasHi && bd.hi <= 0 // a <= b always
-		aAbove := bd.hasLo && bd.lo >= 0 // a >= b always
+		aBelow := bd.HasHi && bd.Hi <= 0 // a <= b always
+		aAbove := bd.HasLo && bd.Lo >= 0 // a >= b always
 		if (op == Min && aBelow) || (op == Max && aAbove) {
 			return a
 		}

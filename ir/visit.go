@@ -14,26 +14,20 @@ import "math"
 func MapExpr(e Expr, f func(Expr) Expr) Expr {
 	switch e := e.(type) {
 	case *Cast:
-		x := f(e.X)
-		return edit(e, x != e.X, func(c *Cast) { c.X = x })
+		return edit1(e, e.X, f, func(c *Cast, x Expr) { c.X = x })
 	case *Binary:
-		a, b := f(e.A), f(e.B)
-		return edit(e, a != e.A || b != e.B, func(c *Binary) { c.A, c.B, c.t = a, b, binaryType(c.Op, a) })
+		return edit2(e, e.A, e.B, f, f, func(c *Binary, a, b Expr) { c.A, c.B, c.t = a, b, binaryType(c.Op, a) })
 	case *Not:
-		x := f(e.X)
-		return edit(e, x != e.X, func(c *Not) { c.X = x })
+		return edit1(e, e.X, f, func(c *Not, x Expr) { c.X = x })
 	case *Select:
-		cond, t, fl := f(e.Cond), f(e.True), f(e.False)
-		return edit(e, cond != e.Cond || t != e.True || fl != e.False, func(c *Select) { c.Cond, c.True, c.False = cond, t, fl })
+		return edit3(e, e.Cond, e.True, e.False, f, f, f, func(c *Select, cond, t, fl Expr) { c.Cond, c.True, c.False = cond, t, fl })
 	case *Call:
 		args, changed := mapExprs(e.Args, f)
 		return edit(e, changed, func(c *Call) { c.Args = args })
 	case *Load:
-		i := f(e.Index)
-		return edit(e, i != e.Index, func(c *Load) { c.Index = i })
+		return edit1(e, e.Index, f, func(c *Load, i Expr) { c.Index = i })
 	case *Let:
-		v, b := f(e.Value), f(e.Body)
-		return edit(e, v != e.Value || b != e.Body, func(c *Let) { c.Value, c.Body = v, b })
+		return edit2(e, e.Value, e.Body, f, f, func(c *Let, v, b Expr) { c.Value, c.Body = v, b })
 	}
 	// nil, constants and Vars.
 	return e
@@ -49,6 +43,28 @@ func edit[N any](n *N, changed bool, set func(*N)) *N {
 	c := *n
 	set(&c)
 	return &c
+}
+
+// edit1 returns n with its one child, old, replaced by f(old): n
+// itself when f returns old unchanged, else a copy on which set stores the
+// new child.
+func edit1[N any, C comparable](n *N, old C, f func(C) C, set func(*N, C)) *N {
+	x := f(old)
+	return edit(n, x != old, func(c *N) { set(c, x) })
+}
+
+// edit2 is edit1 for a node with two children, a and b:
+// f(a) is computed before g(b).
+func edit2[N any, A, B comparable](n *N, a A, b B, f func(A) A, g func(B) B, set func(*N, A, B)) *N {
+	x, y := f(a), g(b)
+	return edit(n, x != a || y != b, func(c *N) { set(c, x, y) })
+}
+
+// edit3 is edit1 for a node with three children, a, b and c, mapped in
+// that order.
+func edit3[N any, A, B, C comparable](n *N, a A, b B, c C, f func(A) A, g func(B) B, h func(C) C, set func(*N, A, B, C)) *N {
+	x, y, z := f(a), g(b), h(c)
+	return edit(n, x != a || y != b || z != c, func(m *N) { set(m, x, y, z) })
 }
 
 func mapExprs(es []Expr, f func(Expr) Expr) ([]Expr, bool) { return mapSlice(es, f) }
@@ -92,24 +108,19 @@ func MapStmt(s Stmt, fs func(Stmt) Stmt, fe func(Expr) Expr) Stmt {
 	}
 	switch s := s.(type) {
 	case *LetStmt:
-		v, b := fe(s.Value), fs(s.Body)
-		return edit(s, v != s.Value || b != s.Body, func(c *LetStmt) { c.Value, c.Body = v, b })
+		return edit2(s, s.Value, s.Body, fe, fs, func(c *LetStmt, v Expr, b Stmt) { c.Value, c.Body = v, b })
 	case *AssertStmt:
 		cond := fe(s.Cond)
 		args, changed := mapExprs(s.Args, fe)
 		return edit(s, cond != s.Cond || changed, func(c *AssertStmt) { c.Cond, c.Args = cond, args })
 	case *ProducerConsumer:
-		b := fs(s.Body)
-		return edit(s, b != s.Body, func(c *ProducerConsumer) { c.Body = b })
+		return edit1(s, s.Body, fs, func(c *ProducerConsumer, b Stmt) { c.Body = b })
 	case *LoadVector:
-		b := fs(s.Body)
-		return edit(s, b != s.Body, func(c *LoadVector) { c.Body = b })
+		return edit1(s, s.Body, fs, func(c *LoadVector, b Stmt) { c.Body = b })
 	case *StoreVector:
-		b := fs(s.Body)
-		return edit(s, b != s.Body, func(c *StoreVector) { c.Body = b })
+		return edit1(s, s.Body, fs, func(c *StoreVector, b Stmt) { c.Body = b })
 	case *For:
-		mn, ext, b := fe(s.Min), fe(s.Extent), fs(s.Body)
-		return edit(s, mn != s.Min || ext != s.Extent || b != s.Body, func(c *For) { c.Min, c.Extent, c.Body = mn, ext, b })
+		return edit3(s, s.Min, s.Extent, s.Body, fe, fe, fs, func(c *For, mn, ext Expr, b Stmt) { c.Min, c.Extent, c.Body = mn, ext, b })
 	case *Block:
 		if out, changed := mapStmts(s.Stmts, fs); changed {
 			if b := MakeBlock(out...); b != nil {
@@ -125,8 +136,7 @@ func MapStmt(s Stmt, fs func(Stmt) Stmt, fe func(Expr) Expr) Stmt {
 		}
 		return edit(s, cond != s.Cond || t != s.Then || el != s.Else, func(c *IfThenElse) { c.Cond, c.Then, c.Else = cond, t, el })
 	case *Evaluate:
-		x := fe(s.X)
-		return edit(s, x != s.X, func(c *Evaluate) { c.X = x })
+		return edit1(s, s.X, fe, func(c *Evaluate, x Expr) { c.X = x })
 	case *Provide:
 		v := fe(s.Value)
 		args, changed := mapExprs(s.Args, fe)
@@ -140,8 +150,7 @@ func MapStmt(s Stmt, fs func(Stmt) Stmt, fe func(Expr) Expr) Stmt {
 		b := fs(s.Body)
 		return edit(s, changed || b != s.Body, func(c *Allocate) { c.Extents, c.Body = ext, b })
 	case *Store:
-		i, v := fe(s.Index), fe(s.Value)
-		return edit(s, i != s.Index || v != s.Value, func(c *Store) { c.Index, c.Value = i, v })
+		return edit2(s, s.Index, s.Value, fe, fe, func(c *Store, i, v Expr) { c.Index, c.Value = i, v })
 	}
 	return s
 }

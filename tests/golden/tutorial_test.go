@@ -1,12 +1,11 @@
 package golden
 
 import (
-	"go/ast"
-	"go/parser"
-	"go/token"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -20,11 +19,12 @@ var tutorialPrograms = []string{"realize", "schedule", "gpu", "shared", "cudasou
 // TestTutorialPrograms checks every step of docs/tutorial.md against its
 // program in the repository (docs/tutorial/<name>/main.go): the code on
 // the page is the file, and what the page shows it printing is what it
-// prints. A step whose program starts with step 1's algorithm shows the
-// file in two blocks, before and after that function, which must be step
-// 1's text exactly. A step whose output depends on whether nvcc is
-// installed shows a second block, "without nvcc", that replaces the last
-// paragraph of the output where it is not.
+// prints. Every other Go file under docs/tutorial (the package boxblur
+// that steps 1 to 7 import) is on the page too, whole, after a marker
+// "tutorial file". Every marker on the page names a file that exists. A
+// step whose output depends on whether nvcc is installed shows a second
+// block, "without nvcc", that replaces the last paragraph of the output
+// where it is not.
 func TestTutorialPrograms(t *testing.T) {
 	root := filepath.Join("..", "..")
 	page, err := os.ReadFile(filepath.Join(root, "docs", "tutorial.md"))
@@ -47,7 +47,41 @@ func TestTutorialPrograms(t *testing.T) {
 	if err != nil || len(dirs) != len(tutorialPrograms) {
 		t.Errorf("docs/tutorial has %d programs, the test knows %d (%v): add a new step to tutorialPrograms", len(dirs), len(tutorialPrograms), err)
 	}
-	algorithm := funcText(t, filepath.Join(root, "docs", "tutorial", "realize", "main.go"), "algorithm")
+	// Every marker is one of the four kinds and names a file or folder of
+	// the repository.
+	marker := regexp.MustCompile(`^<!-- tutorial (?:program|file|output|output without nvcc): (\S+) -->$`)
+	for _, m := range regexp.MustCompile(`<!-- tutorial .*?-->`).FindAllString(md, -1) {
+		path := marker.FindStringSubmatch(m)
+		if path == nil {
+			t.Errorf("the page has a marker of no known kind: %q", m)
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(path[1]))); err != nil {
+			t.Errorf("the page's marker %q names no file: %v", m, err)
+		}
+	}
+	// The files that are not programs: the page shows each of them whole.
+	files, err := filepath.Glob(filepath.Join(root, "docs", "tutorial", "*", "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if filepath.Base(f) == "main.go" {
+			continue
+		}
+		rel, err := filepath.Rel(root, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := filepath.ToSlash(rel)
+		code, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := block(t, md, "<!-- tutorial file: "+name+" -->"); got != string(code) {
+			t.Errorf("the code on the page is not %s:\n%s", name, diffLines(string(code), got))
+		}
+	}
 	for _, name := range tutorialPrograms {
 		dir := "docs/tutorial/" + name
 		t.Run(name, func(t *testing.T) {
@@ -55,14 +89,7 @@ func TestTutorialPrograms(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			whole := "<!-- tutorial program: " + dir + "/main.go -->"
-			var got string
-			if strings.Contains(md, whole) {
-				got = block(t, md, whole)
-			} else {
-				got = block(t, md, "<!-- tutorial program: "+dir+"/main.go (before algorithm) -->") + "\n" + algorithm + "\n" +
-					block(t, md, "<!-- tutorial program: "+dir+"/main.go (after algorithm) -->")
-			}
+			got := block(t, md, "<!-- tutorial program: "+dir+"/main.go -->")
 			if got != string(code) {
 				t.Errorf("the code on the page is not %s/main.go:\n%s", dir, diffLines(string(code), got))
 			}
@@ -84,77 +111,36 @@ func TestTutorialPrograms(t *testing.T) {
 	}
 }
 
-// funcText returns the declaration of the function name in the Go file
-// path, from its doc comment to its closing brace and newline.
-func funcText(t *testing.T, path, name string) string {
-	t.Helper()
-	src, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, path, src, parser.ParseComments)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range f.Decls {
-		if fd, ok := d.(*ast.FuncDecl); ok && fd.Name.Name == name {
-			start := fd.Pos()
-			if fd.Doc != nil {
-				start = fd.Doc.Pos()
-			}
-			return string(src[fset.Position(start).Offset:fset.Position(fd.End()).Offset]) + "\n"
-		}
-	}
-	t.Fatalf("%s has no function %s", path, name)
-	return ""
-}
-
-// block returns the fenced code block that follows marker on the page.
+// block returns the fenced code block right after marker on the page
+// (only blank space between them). The marker must be on the page once.
 func block(t *testing.T, md, marker string) string {
 	t.Helper()
-	_, after, ok := strings.Cut(md, marker)
-	if !ok {
-		t.Fatalf("the page has no %q", marker)
+	if n := strings.Count(md, marker); n != 1 {
+		t.Fatalf("the page has %d times %q, not once", n, marker)
 	}
-	_, after, ok = strings.Cut(after, "```")
-	if !ok {
-		t.Fatalf("no code block after %q", marker)
+	m := regexp.MustCompile(regexp.QuoteMeta(marker) + "\\s*```[a-z]*\\n((?s:.*?))```").FindStringSubmatch(md)
+	if m == nil {
+		t.Fatalf("no complete code block right after %q", marker)
 	}
-	_, after, _ = strings.Cut(after, "\n") // the fence's language
-	body, _, ok := strings.Cut(after, "```")
-	if !ok {
-		t.Fatalf("the code block after %q does not end", marker)
-	}
-	return body
+	return m[1]
 }
 
 // diffLines shows the first line where the repository's text (a file,
 // what a program prints) and the page's differ.
 func diffLines(want, got string) string {
 	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
-	for i := 0; i < len(w) || i < len(g); i++ {
-		var a, b string
-		if i < len(w) {
-			a = w[i]
-		}
-		if i < len(g) {
-			b = g[i]
-		}
-		if a != b {
-			return "line " + itoa(i+1) + ":\nrepository " + a + "\npage       " + b
+	for i := range max(len(w), len(g)) {
+		if a, b := lineAt(w, i), lineAt(g, i); a != b {
+			return fmt.Sprintf("line %d:\nrepository %s\npage       %s", i+1, a, b)
 		}
 	}
 	return "(same lines)"
 }
 
-func itoa(i int) string {
-	s := ""
-	for ; i > 0; i /= 10 {
-		s = string(rune('0'+i%10)) + s
+// lineAt returns lines[i], or "" past the last line.
+func lineAt(lines []string, i int) string {
+	if i < len(lines) {
+		return lines[i]
 	}
-	if s == "" {
-		s = "0"
-	}
-	return s
+	return ""
 }

@@ -4,6 +4,7 @@ package main
 
 import (
 	"fmt"
+	"log"
 	"math"
 
 	"github.com/gohalide/gohalide/halide"
@@ -42,15 +43,13 @@ func main() {
 	p := halide.NewPipeline(sum)
 	nest, err := p.LoopNest()
 	if err != nil {
-		fmt.Println(err)
-		return
+		log.Fatal(err)
 	}
 	fmt.Print("\n", nest)
 	in.Set(input)
 	out := halide.NewBuffer[float32]()
 	if err := p.Realize(out); err != nil {
-		fmt.Println(err)
-		return
+		log.Fatal(err)
 	}
 	want := 0.0
 	for _, v := range input.Data() {

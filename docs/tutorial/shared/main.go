@@ -4,32 +4,12 @@ package main
 
 import (
 	"fmt"
-	"os"
+	"log"
 	"strings"
 
+	"github.com/gohalide/gohalide/docs/tutorial/boxblur"
 	"github.com/gohalide/gohalide/halide"
 )
-
-// algorithm defines a 3x3 box blur of an input with repeated edges. It
-// returns the output Func, the Funcs and the input a schedule refers to.
-func algorithm() (out, blur, padded *halide.Func, in *halide.ImageParam, x, y halide.Var) {
-	x, y = halide.NewVar("x"), halide.NewVar("y")
-	in = halide.NewImageParam("in", halide.Float32, 2)
-
-	// Boundary condition: outside its buffer, in repeats its edge values.
-	padded = halide.RepeatEdge(in)
-
-	// A reduction over a 3x3 RDom: blur starts at 0, and its update adds
-	// the 9 neighbours of (x, y).
-	r := halide.NewRDom("r", halide.Range(-1, 3), halide.Range(-1, 3))
-	blur = halide.NewFunc("blur")
-	blur.Define(x, y).Is(float32(0))
-	blur.Define(x, y).PlusEq(padded.At(x.Add(r.X()), y.Add(r.Y())))
-
-	out = halide.NewFunc("out")
-	out.Define(x, y).Is(blur.At(x, y).Div(float32(9)))
-	return
-}
 
 // reference is the blur in plain Go.
 func reference(in *halide.Buffer[float32], x, y int) float32 {
@@ -44,7 +24,7 @@ func reference(in *halide.Buffer[float32], x, y int) float32 {
 }
 
 func run(serialRows bool) {
-	out, blur, padded, in, x, y := algorithm()
+	out, blur, padded, in, x, y := boxblur.Algorithm()
 	bx, by, tx, ty := halide.NewVar("bx"), halide.NewVar("by"), halide.NewVar("tx"), halide.NewVar("ty")
 	if !serialRows {
 		// The wrapper at the thread loop tx: each thread needs a 3x3
@@ -64,18 +44,13 @@ func run(serialRows bool) {
 	p := halide.NewPipeline(out)
 	nest, err := p.LoopNest()
 	if err != nil {
-		fmt.Println(err)
-		return
+		log.Fatal(err)
 	}
 	fmt.Print(nest, "\n")
 
-	input := halide.NewBuffer[float32](20, 12)
-	input.Fill(func(c []int) float32 { return float32(c[0] + 10*c[1]) })
-	in.Set(input)
-	result := halide.NewBuffer[float32](20, 12)
-	if err := p.Realize(result); err != nil {
-		fmt.Println(err)
-		return
+	input, result, err := boxblur.Realize(p, in, 20, 12)
+	if err != nil {
+		log.Fatal(err)
 	}
 	ok := true
 	for y := 0; y < 12; y++ {
@@ -88,18 +63,12 @@ func run(serialRows bool) {
 	fmt.Println("matches the plain-Go reference:", ok)
 	fmt.Println()
 
-	r, err := p.Report()
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	if err := halide.WriteTable(os.Stdout, r); err != nil {
-		fmt.Println(err)
+	if err := boxblur.PrintReport(p); err != nil {
+		log.Fatal(err)
 	}
 	l, err := p.Lower()
 	if err != nil {
-		fmt.Println(err)
-		return
+		log.Fatal(err)
 	}
 	fmt.Println()
 	for _, line := range strings.Split(l.String(), "\n") {

@@ -3,7 +3,9 @@ package main
 
 import (
 	"fmt"
+	"log"
 
+	"github.com/gohalide/gohalide/docs/tutorial/boxblur"
 	"github.com/gohalide/gohalide/halide"
 )
 
@@ -29,18 +31,14 @@ func main() {
 	p := halide.NewPipeline(blurY).WithOptions(halide.Options{Trace: func(halide.TraceEvent) { stores++ }})
 	l, err := p.Lower()
 	if err != nil {
-		fmt.Println(err)
-		return
+		log.Fatal(err)
 	}
 	fmt.Print(l)
 
-	input := halide.NewBuffer[float32](6, 5)
-	input.Fill(func(c []int) float32 { return float32(c[0] + 10*c[1]) })
-	in.Set(input)
-	out := halide.NewBuffer[float32](6, 5)
-	if err := p.Realize(out); err != nil {
-		fmt.Println(err)
-		return
+	// Realized over 6x5, on step 1's input (x + 10*y).
+	_, out, err := boxblur.Realize(p, in, 6, 5)
+	if err != nil {
+		log.Fatal(err)
 	}
 	// blur_x is needed over 7 rows (one above and one below the image)
 	// of 6 columns: 42 points, each computed once.

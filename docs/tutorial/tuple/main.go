@@ -3,6 +3,7 @@ package main
 
 import (
 	"fmt"
+	"log"
 	"os"
 
 	"github.com/gohalide/gohalide/halide"
@@ -41,18 +42,16 @@ func main() {
 	p := halide.NewPipeline(norm)
 	nest, err := p.LoopNest()
 	if err != nil {
-		fmt.Println(err)
-		return
+		log.Fatal(err)
 	}
 	fmt.Print(nest)
 	report, err := p.Report()
 	if err != nil {
-		fmt.Println(err)
-		return
+		log.Fatal(err)
 	}
 	fmt.Println()
 	if err := halide.WriteTable(os.Stdout, report); err != nil {
-		fmt.Println(err)
+		log.Fatal(err)
 	}
 
 	// Random-looking positive pixels; the pipeline's output against a
@@ -62,8 +61,7 @@ func main() {
 	in.Set(input)
 	out := halide.NewBuffer[float32](w, h)
 	if err := p.Realize(out); err != nil {
-		fmt.Println(err)
-		return
+		log.Fatal(err)
 	}
 	fmt.Println()
 	worst := 0.0
