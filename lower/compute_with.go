@@ -341,6 +341,10 @@ func fuseLoops(p cwPair, gp, fp ir.Stmt) (ir.Stmt, error) {
 				return nil, nil, cwErr(p.child, p.parent, "the loops of %s down to %s are not perfectly nested (something lies between %s and the loop inside it)", h.Name, p.loops[n-1], want).
 					WithLegal("compute_with down to an outer loop")
 			}
+			if l.Kind == ir.GPUBlock || l.Kind == ir.GPUThread {
+				return nil, nil, cwErr(p.child, p.parent, "%s's loop %s is a GPU %s loop; compute_with fuses host loops only", h.Name, want, map[ir.ForKind]string{ir.GPUBlock: "block", ir.GPUThread: "thread"}[l.Kind]).
+					WithLegal("compute_with at a loop outside %s's GPU loops, or no compute_with on a GPU schedule", h.Name)
+			}
 			loops = append(loops, l)
 			s = l.Body
 		}

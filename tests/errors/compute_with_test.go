@@ -124,6 +124,21 @@ func TestErrComputeWith(t *testing.T) {
 			legal:    []string{"on the host"},
 		},
 		{
+			// progfuzz -seed 501, program 1246: the fused loop is one of
+			// the Func's GPU block loops (an internal error of the IR
+			// verifier before).
+			name: "along a GPU block loop",
+			run: func() error {
+				out, f, g, _ := fusable()
+				f.ComputeRoot().GPUBlocks(y)
+				g.ComputeRoot().ComputeWith(f, y)
+				return lowerErr(out)
+			},
+			code: halide.ErrSchedule, fn: "g", directive: "compute_with",
+			mentions: []string{"f.s0.y is a GPU block loop"},
+			legal:    []string{"outside f's GPU loops"},
+		},
+		{
 			name: "another Func computed between",
 			run: func() error {
 				out, f, g, h := fusable()
