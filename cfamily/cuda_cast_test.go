@@ -106,3 +106,104 @@ int main(void) {
 		}
 	}
 }
+
+// TestCUDAMinMaxHelpersOnHost compiles the float min and max helpers of the
+// CUDA preamble (gh_min_f32, gh_max_f64, ...) as plain C with the host's C
+// compiler and compares their bits with Go's math.Min and math.Max, which
+// the CPU executor computes, on every pair of edge values (NaN, the
+// infinities, the signed zeros) and random ones. A NaN result must be a
+// NaN (its payload is not compared). Skipped without cc.
+func TestCUDAMinMaxHelpersOnHost(t *testing.T) {
+	m := &module{d: hostHelpers{}, helpers: map[string]helper{}}
+	var src strings.Builder
+	src.WriteString("#include <stdio.h>\n#include <math.h>\n#include <string.h>\n")
+	for _, name := range []string{"gh_min_f32", "gh_max_f32", "gh_min_f64", "gh_max_f64"} {
+		_, h := m.helperSource(name)
+		src.WriteString(h)
+	}
+	// main reads two doubles per line (as bits) and prints the bits of
+	// min and max in float (of the values rounded to float) and double.
+	src.WriteString(`
+int main(void) {
+    unsigned long long x, y;
+    while (scanf("%llx %llx", &x, &y) == 2) {
+        double a, b;
+        memcpy(&a, &x, sizeof a);
+        memcpy(&b, &y, sizeof b);
+        float fmin = gh_min_f32((float)a, (float)b), fmax = gh_max_f32((float)a, (float)b);
+        double dmin = gh_min_f64(a, b), dmax = gh_max_f64(a, b);
+        unsigned int f1, f2;
+        unsigned long long d1, d2;
+        memcpy(&f1, &fmin, 4);
+        memcpy(&f2, &fmax, 4);
+        memcpy(&d1, &dmin, 8);
+        memcpy(&d2, &dmax, 8);
+        printf("%x %x %llx %llx\n", f1, f2, d1, d2);
+    }
+    return 0;
+}
+`)
+	bin := buildHostC(t, "minmax", src.String())
+	edge := []float64{math.NaN(), math.Inf(1), math.Inf(-1), 0, math.Copysign(0, -1), 1, -1, 2.5, -2.5, math.MaxFloat64, 1e-310}
+	rng := rand.New(rand.NewPCG(9, 11))
+	var pairs [][2]float64
+	for _, a := range edge {
+		for _, b := range edge {
+			pairs = append(pairs, [2]float64{a, b})
+		}
+	}
+	for range 500 {
+		a := math.Ldexp(rng.Float64()*2-1, rng.IntN(40)-20)
+		pairs = append(pairs, [2]float64{a, a * float64(rng.IntN(3)-1)}, [2]float64{a, rng.NormFloat64()})
+	}
+	var in bytes.Buffer
+	for _, p := range pairs {
+		fmt.Fprintf(&in, "%x %x\n", math.Float64bits(p[0]), math.Float64bits(p[1]))
+	}
+	cmd := exec.Command(bin)
+	cmd.Stdin = &in
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(lines) != len(pairs) {
+		t.Fatalf("%d lines for %d pairs: %s", len(lines), len(pairs), out)
+	}
+	same := func(got uint64, want float64, f32 bool) bool {
+		if math.IsNaN(want) {
+			if f32 {
+				return math.IsNaN(float64(math.Float32frombits(uint32(got))))
+			}
+			return math.IsNaN(math.Float64frombits(got))
+		}
+		if f32 {
+			return uint32(got) == math.Float32bits(float32(want))
+		}
+		return got == math.Float64bits(want)
+	}
+	bad := 0
+	for i, p := range pairs {
+		var g [4]uint64
+		if _, err := fmt.Sscanf(lines[i], "%x %x %x %x", &g[0], &g[1], &g[2], &g[3]); err != nil {
+			t.Fatalf("line %q: %v", lines[i], err)
+		}
+		a32, b32 := float64(float32(p[0])), float64(float32(p[1]))
+		wants := []struct {
+			name string
+			want float64
+			f32  bool
+		}{
+			{"gh_min_f32", math.Min(a32, b32), true},
+			{"gh_max_f32", math.Max(a32, b32), true},
+			{"gh_min_f64", math.Min(p[0], p[1]), false},
+			{"gh_max_f64", math.Max(p[0], p[1]), false},
+		}
+		for k, w := range wants {
+			if !same(g[k], w.want, w.f32) && bad < 10 {
+				bad++
+				t.Errorf("%s(%v, %v): bits %x on the host, Go gives %v", w.name, p[0], p[1], g[k], w.want)
+			}
+		}
+	}
+}

@@ -143,21 +143,14 @@ func (m *module) helperSource(name string) (int, string) {
 		if t.Bits == 32 {
 			zero = "0.0f"
 		}
+		// Selects, not branches: a GPU compiler turns each into one
+		// instruction, where early returns became branches around every
+		// call (the bilateral grid's slice kernel had 254).
 		return 0, fmt.Sprintf(`// Go's math.%[4]s: %[5]s wins over NaN, NaN propagates, and -0 < +0.
 %[1]s%[2]s %[3]s(%[2]s a, %[2]s b) {
-    if (isinf(a) && a %[6]s %[7]s) {
-        return a;
-    }
-    if (isinf(b) && b %[6]s %[7]s) {
-        return b;
-    }
-    if (isnan(a) || isnan(b)) {
-        return a + b;
-    }
-    if (a == b) {
-        return %[8]s;
-    }
-    return a %[6]s b ? a : b;
+    const %[2]s m = a == b ? (%[8]s) : (a %[6]s b ? a : b);
+    const %[2]s n = isnan(a) || isnan(b) ? a + b : m;
+    return isinf(a) && a %[6]s %[7]s ? a : (isinf(b) && b %[6]s %[7]s ? b : n);
 }
 `, m.d.HelperPrefix(), c, name, word, inf, lt, zero, pick)
 	case "shl", "shr":
@@ -190,8 +183,8 @@ func (m *module) helperSource(name string) (int, string) {
 
 // floatToIntHelper writes gh_to<to>_<from>: ir.FloatToInt's
 // conversion (truncate toward zero, saturate at the ends of to, NaN to 0),
-// spelled with comparisons so that it does not depend on what the hardware
-// conversion does with NaN and out-of-range values.
+// spelled with comparisons and selects so that it does not depend on what
+// the hardware conversion does with NaN and out-of-range values.
 func (m *module) floatToIntHelper(name string, to, from ir.Type) string {
 	c, ct := cType(from), cType(to)
 	lo, hi := fmt.Sprint(to.Min()), fmt.Sprint(to.Max())
@@ -223,19 +216,16 @@ func (m *module) floatToIntHelper(name string, to, from ir.Type) string {
 	if to == ir.UInt64 {
 		conv = "(unsigned long long)"
 	}
+	// Selects, not branches (see the min and max helpers); the conversion
+	// itself only ever sees a value inside the range (0 in place of the
+	// others), so it never depends on the hardware's out-of-range rule.
 	return fmt.Sprintf(`// Float to %[4]s as every target converts: truncate toward zero, saturate
 // at the ends of the type, NaN to 0 (ir.FloatToInt).
 %[1]s%[2]s %[3]s(%[5]s a) {
-    if (isnan(a)) {
-        return 0;
-    }
-    if (a <= %[6]s) {
-        return (%[2]s)(%[8]s);
-    }
-    if (a >= %[7]s) {
-        return (%[2]s)(%[9]s);
-    }
-    return (%[2]s)%[10]s(a);
+    const int below = a <= %[6]s, above = a >= %[7]s;
+    const %[5]s inside = below || above || isnan(a) ? 0 : a;
+    const %[2]s v = (%[2]s)%[10]s(inside);
+    return below ? (%[2]s)(%[8]s) : (above ? (%[2]s)(%[9]s) : v);
 }
 `, m.d.HelperPrefix(), ct, name, to, c, bottom, top, lo, hi, conv)
 }

@@ -4,51 +4,25 @@
 
 // Go's math.Max: +Inf wins over NaN, NaN propagates, and -0 < +0.
 static __device__ __forceinline__ float gh_max_f32(float a, float b) {
-    if (isinf(a) && a > 0.0f) {
-        return a;
-    }
-    if (isinf(b) && b > 0.0f) {
-        return b;
-    }
-    if (isnan(a) || isnan(b)) {
-        return a + b;
-    }
-    if (a == b) {
-        return signbit(a) ? b : a;
-    }
-    return a > b ? a : b;
+    const float m = a == b ? (signbit(a) ? b : a) : (a > b ? a : b);
+    const float n = isnan(a) || isnan(b) ? a + b : m;
+    return isinf(a) && a > 0.0f ? a : (isinf(b) && b > 0.0f ? b : n);
 }
 
 // Go's math.Min: -Inf wins over NaN, NaN propagates, and -0 < +0.
 static __device__ __forceinline__ float gh_min_f32(float a, float b) {
-    if (isinf(a) && a < 0.0f) {
-        return a;
-    }
-    if (isinf(b) && b < 0.0f) {
-        return b;
-    }
-    if (isnan(a) || isnan(b)) {
-        return a + b;
-    }
-    if (a == b) {
-        return signbit(a) ? a : b;
-    }
-    return a < b ? a : b;
+    const float m = a == b ? (signbit(a) ? a : b) : (a < b ? a : b);
+    const float n = isnan(a) || isnan(b) ? a + b : m;
+    return isinf(a) && a < 0.0f ? a : (isinf(b) && b < 0.0f ? b : n);
 }
 
 // Float to uint8 as every target converts: truncate toward zero, saturate
 // at the ends of the type, NaN to 0 (ir.FloatToInt).
 static __device__ __forceinline__ unsigned char gh_tou8_f32(float a) {
-    if (isnan(a)) {
-        return 0;
-    }
-    if (a <= 0.0f) {
-        return (unsigned char)(0);
-    }
-    if (a >= 256.0f) {
-        return (unsigned char)(255);
-    }
-    return (unsigned char)(long long)(a);
+    const int below = a <= 0.0f, above = a >= 256.0f;
+    const float inside = below || above || isnan(a) ? 0 : a;
+    const unsigned char v = (unsigned char)(long long)(inside);
+    return below ? (unsigned char)(0) : (above ? (unsigned char)(255) : v);
 }
 
 // Kernel brighten_s0_x: block 256 x 1 x 1 (256 threads).

@@ -53,70 +53,30 @@ static __device__ __forceinline__ unsigned long long gh_div_u64(unsigned long lo
 
 // Go's math.Max: +Inf wins over NaN, NaN propagates, and -0 < +0.
 static __device__ __forceinline__ float gh_max_f32(float a, float b) {
-    if (isinf(a) && a > 0.0f) {
-        return a;
-    }
-    if (isinf(b) && b > 0.0f) {
-        return b;
-    }
-    if (isnan(a) || isnan(b)) {
-        return a + b;
-    }
-    if (a == b) {
-        return signbit(a) ? b : a;
-    }
-    return a > b ? a : b;
+    const float m = a == b ? (signbit(a) ? b : a) : (a > b ? a : b);
+    const float n = isnan(a) || isnan(b) ? a + b : m;
+    return isinf(a) && a > 0.0f ? a : (isinf(b) && b > 0.0f ? b : n);
 }
 
 // Go's math.Max: +Inf wins over NaN, NaN propagates, and -0 < +0.
 static __device__ __forceinline__ double gh_max_f64(double a, double b) {
-    if (isinf(a) && a > 0.0) {
-        return a;
-    }
-    if (isinf(b) && b > 0.0) {
-        return b;
-    }
-    if (isnan(a) || isnan(b)) {
-        return a + b;
-    }
-    if (a == b) {
-        return signbit(a) ? b : a;
-    }
-    return a > b ? a : b;
+    const double m = a == b ? (signbit(a) ? b : a) : (a > b ? a : b);
+    const double n = isnan(a) || isnan(b) ? a + b : m;
+    return isinf(a) && a > 0.0 ? a : (isinf(b) && b > 0.0 ? b : n);
 }
 
 // Go's math.Min: -Inf wins over NaN, NaN propagates, and -0 < +0.
 static __device__ __forceinline__ float gh_min_f32(float a, float b) {
-    if (isinf(a) && a < 0.0f) {
-        return a;
-    }
-    if (isinf(b) && b < 0.0f) {
-        return b;
-    }
-    if (isnan(a) || isnan(b)) {
-        return a + b;
-    }
-    if (a == b) {
-        return signbit(a) ? a : b;
-    }
-    return a < b ? a : b;
+    const float m = a == b ? (signbit(a) ? a : b) : (a < b ? a : b);
+    const float n = isnan(a) || isnan(b) ? a + b : m;
+    return isinf(a) && a < 0.0f ? a : (isinf(b) && b < 0.0f ? b : n);
 }
 
 // Go's math.Min: -Inf wins over NaN, NaN propagates, and -0 < +0.
 static __device__ __forceinline__ double gh_min_f64(double a, double b) {
-    if (isinf(a) && a < 0.0) {
-        return a;
-    }
-    if (isinf(b) && b < 0.0) {
-        return b;
-    }
-    if (isnan(a) || isnan(b)) {
-        return a + b;
-    }
-    if (a == b) {
-        return signbit(a) ? a : b;
-    }
-    return a < b ? a : b;
+    const double m = a == b ? (signbit(a) ? a : b) : (a < b ? a : b);
+    const double n = isnan(a) || isnan(b) ? a + b : m;
+    return isinf(a) && a < 0.0 ? a : (isinf(b) && b < 0.0 ? b : n);
 }
 
 // Float modulo a - b * floor(a / b), computed in double and rounded once at
@@ -174,241 +134,145 @@ static __device__ __forceinline__ unsigned long long gh_mod_u64(unsigned long lo
 // Float to int16 as every target converts: truncate toward zero, saturate
 // at the ends of the type, NaN to 0 (ir.FloatToInt).
 static __device__ __forceinline__ short gh_toi16_f32(float a) {
-    if (isnan(a)) {
-        return 0;
-    }
-    if (a <= -32768.0f) {
-        return (short)(-32768);
-    }
-    if (a >= 32768.0f) {
-        return (short)(32767);
-    }
-    return (short)(long long)(a);
+    const int below = a <= -32768.0f, above = a >= 32768.0f;
+    const float inside = below || above || isnan(a) ? 0 : a;
+    const short v = (short)(long long)(inside);
+    return below ? (short)(-32768) : (above ? (short)(32767) : v);
 }
 
 // Float to int16 as every target converts: truncate toward zero, saturate
 // at the ends of the type, NaN to 0 (ir.FloatToInt).
 static __device__ __forceinline__ short gh_toi16_f64(double a) {
-    if (isnan(a)) {
-        return 0;
-    }
-    if (a <= -32768.0) {
-        return (short)(-32768);
-    }
-    if (a >= 32768.0) {
-        return (short)(32767);
-    }
-    return (short)(long long)(a);
+    const int below = a <= -32768.0, above = a >= 32768.0;
+    const double inside = below || above || isnan(a) ? 0 : a;
+    const short v = (short)(long long)(inside);
+    return below ? (short)(-32768) : (above ? (short)(32767) : v);
 }
 
 // Float to int32 as every target converts: truncate toward zero, saturate
 // at the ends of the type, NaN to 0 (ir.FloatToInt).
 static __device__ __forceinline__ int gh_toi32_f32(float a) {
-    if (isnan(a)) {
-        return 0;
-    }
-    if (a <= -2147483648.0f) {
-        return (int)(-2147483648ll);
-    }
-    if (a >= 2147483648.0f) {
-        return (int)(2147483647ll);
-    }
-    return (int)(long long)(a);
+    const int below = a <= -2147483648.0f, above = a >= 2147483648.0f;
+    const float inside = below || above || isnan(a) ? 0 : a;
+    const int v = (int)(long long)(inside);
+    return below ? (int)(-2147483648ll) : (above ? (int)(2147483647ll) : v);
 }
 
 // Float to int32 as every target converts: truncate toward zero, saturate
 // at the ends of the type, NaN to 0 (ir.FloatToInt).
 static __device__ __forceinline__ int gh_toi32_f64(double a) {
-    if (isnan(a)) {
-        return 0;
-    }
-    if (a <= -2147483648.0) {
-        return (int)(-2147483648ll);
-    }
-    if (a >= 2147483648.0) {
-        return (int)(2147483647ll);
-    }
-    return (int)(long long)(a);
+    const int below = a <= -2147483648.0, above = a >= 2147483648.0;
+    const double inside = below || above || isnan(a) ? 0 : a;
+    const int v = (int)(long long)(inside);
+    return below ? (int)(-2147483648ll) : (above ? (int)(2147483647ll) : v);
 }
 
 // Float to int64 as every target converts: truncate toward zero, saturate
 // at the ends of the type, NaN to 0 (ir.FloatToInt).
 static __device__ __forceinline__ long long gh_toi64_f32(float a) {
-    if (isnan(a)) {
-        return 0;
-    }
-    if (a <= -9223372036854775808.0f) {
-        return (long long)(-9223372036854775807ll - 1);
-    }
-    if (a >= 9223372036854775808.0f) {
-        return (long long)(9223372036854775807ll);
-    }
-    return (long long)(long long)(a);
+    const int below = a <= -9223372036854775808.0f, above = a >= 9223372036854775808.0f;
+    const float inside = below || above || isnan(a) ? 0 : a;
+    const long long v = (long long)(long long)(inside);
+    return below ? (long long)(-9223372036854775807ll - 1) : (above ? (long long)(9223372036854775807ll) : v);
 }
 
 // Float to int64 as every target converts: truncate toward zero, saturate
 // at the ends of the type, NaN to 0 (ir.FloatToInt).
 static __device__ __forceinline__ long long gh_toi64_f64(double a) {
-    if (isnan(a)) {
-        return 0;
-    }
-    if (a <= -9223372036854775808.0) {
-        return (long long)(-9223372036854775807ll - 1);
-    }
-    if (a >= 9223372036854775808.0) {
-        return (long long)(9223372036854775807ll);
-    }
-    return (long long)(long long)(a);
+    const int below = a <= -9223372036854775808.0, above = a >= 9223372036854775808.0;
+    const double inside = below || above || isnan(a) ? 0 : a;
+    const long long v = (long long)(long long)(inside);
+    return below ? (long long)(-9223372036854775807ll - 1) : (above ? (long long)(9223372036854775807ll) : v);
 }
 
 // Float to int8 as every target converts: truncate toward zero, saturate
 // at the ends of the type, NaN to 0 (ir.FloatToInt).
 static __device__ __forceinline__ signed char gh_toi8_f32(float a) {
-    if (isnan(a)) {
-        return 0;
-    }
-    if (a <= -128.0f) {
-        return (signed char)(-128);
-    }
-    if (a >= 128.0f) {
-        return (signed char)(127);
-    }
-    return (signed char)(long long)(a);
+    const int below = a <= -128.0f, above = a >= 128.0f;
+    const float inside = below || above || isnan(a) ? 0 : a;
+    const signed char v = (signed char)(long long)(inside);
+    return below ? (signed char)(-128) : (above ? (signed char)(127) : v);
 }
 
 // Float to int8 as every target converts: truncate toward zero, saturate
 // at the ends of the type, NaN to 0 (ir.FloatToInt).
 static __device__ __forceinline__ signed char gh_toi8_f64(double a) {
-    if (isnan(a)) {
-        return 0;
-    }
-    if (a <= -128.0) {
-        return (signed char)(-128);
-    }
-    if (a >= 128.0) {
-        return (signed char)(127);
-    }
-    return (signed char)(long long)(a);
+    const int below = a <= -128.0, above = a >= 128.0;
+    const double inside = below || above || isnan(a) ? 0 : a;
+    const signed char v = (signed char)(long long)(inside);
+    return below ? (signed char)(-128) : (above ? (signed char)(127) : v);
 }
 
 // Float to uint16 as every target converts: truncate toward zero, saturate
 // at the ends of the type, NaN to 0 (ir.FloatToInt).
 static __device__ __forceinline__ unsigned short gh_tou16_f32(float a) {
-    if (isnan(a)) {
-        return 0;
-    }
-    if (a <= 0.0f) {
-        return (unsigned short)(0);
-    }
-    if (a >= 65536.0f) {
-        return (unsigned short)(65535);
-    }
-    return (unsigned short)(long long)(a);
+    const int below = a <= 0.0f, above = a >= 65536.0f;
+    const float inside = below || above || isnan(a) ? 0 : a;
+    const unsigned short v = (unsigned short)(long long)(inside);
+    return below ? (unsigned short)(0) : (above ? (unsigned short)(65535) : v);
 }
 
 // Float to uint16 as every target converts: truncate toward zero, saturate
 // at the ends of the type, NaN to 0 (ir.FloatToInt).
 static __device__ __forceinline__ unsigned short gh_tou16_f64(double a) {
-    if (isnan(a)) {
-        return 0;
-    }
-    if (a <= 0.0) {
-        return (unsigned short)(0);
-    }
-    if (a >= 65536.0) {
-        return (unsigned short)(65535);
-    }
-    return (unsigned short)(long long)(a);
+    const int below = a <= 0.0, above = a >= 65536.0;
+    const double inside = below || above || isnan(a) ? 0 : a;
+    const unsigned short v = (unsigned short)(long long)(inside);
+    return below ? (unsigned short)(0) : (above ? (unsigned short)(65535) : v);
 }
 
 // Float to uint32 as every target converts: truncate toward zero, saturate
 // at the ends of the type, NaN to 0 (ir.FloatToInt).
 static __device__ __forceinline__ unsigned int gh_tou32_f32(float a) {
-    if (isnan(a)) {
-        return 0;
-    }
-    if (a <= 0.0f) {
-        return (unsigned int)(0ll);
-    }
-    if (a >= 4294967296.0f) {
-        return (unsigned int)(4294967295ll);
-    }
-    return (unsigned int)(long long)(a);
+    const int below = a <= 0.0f, above = a >= 4294967296.0f;
+    const float inside = below || above || isnan(a) ? 0 : a;
+    const unsigned int v = (unsigned int)(long long)(inside);
+    return below ? (unsigned int)(0ll) : (above ? (unsigned int)(4294967295ll) : v);
 }
 
 // Float to uint32 as every target converts: truncate toward zero, saturate
 // at the ends of the type, NaN to 0 (ir.FloatToInt).
 static __device__ __forceinline__ unsigned int gh_tou32_f64(double a) {
-    if (isnan(a)) {
-        return 0;
-    }
-    if (a <= 0.0) {
-        return (unsigned int)(0ll);
-    }
-    if (a >= 4294967296.0) {
-        return (unsigned int)(4294967295ll);
-    }
-    return (unsigned int)(long long)(a);
+    const int below = a <= 0.0, above = a >= 4294967296.0;
+    const double inside = below || above || isnan(a) ? 0 : a;
+    const unsigned int v = (unsigned int)(long long)(inside);
+    return below ? (unsigned int)(0ll) : (above ? (unsigned int)(4294967295ll) : v);
 }
 
 // Float to uint64 as every target converts: truncate toward zero, saturate
 // at the ends of the type, NaN to 0 (ir.FloatToInt).
 static __device__ __forceinline__ unsigned long long gh_tou64_f32(float a) {
-    if (isnan(a)) {
-        return 0;
-    }
-    if (a <= 0.0f) {
-        return (unsigned long long)(0);
-    }
-    if (a >= 18446744073709551616.0f) {
-        return (unsigned long long)(18446744073709551615ull);
-    }
-    return (unsigned long long)(unsigned long long)(a);
+    const int below = a <= 0.0f, above = a >= 18446744073709551616.0f;
+    const float inside = below || above || isnan(a) ? 0 : a;
+    const unsigned long long v = (unsigned long long)(unsigned long long)(inside);
+    return below ? (unsigned long long)(0) : (above ? (unsigned long long)(18446744073709551615ull) : v);
 }
 
 // Float to uint64 as every target converts: truncate toward zero, saturate
 // at the ends of the type, NaN to 0 (ir.FloatToInt).
 static __device__ __forceinline__ unsigned long long gh_tou64_f64(double a) {
-    if (isnan(a)) {
-        return 0;
-    }
-    if (a <= 0.0) {
-        return (unsigned long long)(0);
-    }
-    if (a >= 18446744073709551616.0) {
-        return (unsigned long long)(18446744073709551615ull);
-    }
-    return (unsigned long long)(unsigned long long)(a);
+    const int below = a <= 0.0, above = a >= 18446744073709551616.0;
+    const double inside = below || above || isnan(a) ? 0 : a;
+    const unsigned long long v = (unsigned long long)(unsigned long long)(inside);
+    return below ? (unsigned long long)(0) : (above ? (unsigned long long)(18446744073709551615ull) : v);
 }
 
 // Float to uint8 as every target converts: truncate toward zero, saturate
 // at the ends of the type, NaN to 0 (ir.FloatToInt).
 static __device__ __forceinline__ unsigned char gh_tou8_f32(float a) {
-    if (isnan(a)) {
-        return 0;
-    }
-    if (a <= 0.0f) {
-        return (unsigned char)(0);
-    }
-    if (a >= 256.0f) {
-        return (unsigned char)(255);
-    }
-    return (unsigned char)(long long)(a);
+    const int below = a <= 0.0f, above = a >= 256.0f;
+    const float inside = below || above || isnan(a) ? 0 : a;
+    const unsigned char v = (unsigned char)(long long)(inside);
+    return below ? (unsigned char)(0) : (above ? (unsigned char)(255) : v);
 }
 
 // Float to uint8 as every target converts: truncate toward zero, saturate
 // at the ends of the type, NaN to 0 (ir.FloatToInt).
 static __device__ __forceinline__ unsigned char gh_tou8_f64(double a) {
-    if (isnan(a)) {
-        return 0;
-    }
-    if (a <= 0.0) {
-        return (unsigned char)(0);
-    }
-    if (a >= 256.0) {
-        return (unsigned char)(255);
-    }
-    return (unsigned char)(long long)(a);
+    const int below = a <= 0.0, above = a >= 256.0;
+    const double inside = below || above || isnan(a) ? 0 : a;
+    const unsigned char v = (unsigned char)(long long)(inside);
+    return below ? (unsigned char)(0) : (above ? (unsigned char)(255) : v);
 }
 
 // Compare-and-swap on the bits of *p: if *p is *expected, store desired and

@@ -4,19 +4,9 @@
 
 // Go's math.Max: +Inf wins over NaN, NaN propagates, and -0 < +0.
 static __device__ __forceinline__ float gh_max_f32(float a, float b) {
-    if (isinf(a) && a > 0.0f) {
-        return a;
-    }
-    if (isinf(b) && b > 0.0f) {
-        return b;
-    }
-    if (isnan(a) || isnan(b)) {
-        return a + b;
-    }
-    if (a == b) {
-        return signbit(a) ? b : a;
-    }
-    return a > b ? a : b;
+    const float m = a == b ? (signbit(a) ? b : a) : (a > b ? a : b);
+    const float n = isnan(a) || isnan(b) ? a + b : m;
+    return isinf(a) && a > 0.0f ? a : (isinf(b) && b > 0.0f ? b : n);
 }
 
 // Compare-and-swap on the bits of *p: if *p is *expected, store desired and
