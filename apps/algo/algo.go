@@ -69,9 +69,25 @@ func fillFloats(rng *rand.Rand, b *halide.Buffer[float32]) {
 	}
 }
 
-// float32Output is the NewOutput and Run of an algorithm whose output is
-// a float32 buffer; dims gives its extents (from the algorithm's sizes).
-type float32Output struct{ dims func() []int }
+// randomFloats makes a float32 buffer of the extents, fills it with
+// fillFloats and sets it on p: a random input of an algorithm.
+func randomFloats(rng *rand.Rand, p *halide.ImageParam, extents ...int) *halide.Buffer[float32] {
+	b := halide.NewBuffer[float32](extents...)
+	fillFloats(rng, b)
+	p.Set(b)
+	return b
+}
+
+// float32Output is the Name, NewOutput and Run of an algorithm whose
+// output is a float32 buffer; dims gives its extents (from the
+// algorithm's sizes).
+type float32Output struct {
+	name string
+	dims func() []int
+}
+
+// Name returns the algorithm's short name.
+func (o float32Output) Name() string { return o.name }
 
 // NewOutput returns a zeroed float32 output buffer of the algorithm's
 // shape.

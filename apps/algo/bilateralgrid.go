@@ -95,7 +95,7 @@ const BilateralGridCPUTol = 1e-6
 // (Halide's default is 8).
 func NewBilateralGrid(w, h, s int) *BilateralGrid {
 	v := &BilateralGrid{W: w, H: h, SSigma: s, Tol: BilateralGridCPUTol}
-	v.float32Output = float32Output{func() []int { return []int{v.W, v.H} }}
+	v.float32Output = float32Output{"bilateral_grid", func() []int { return []int{v.W, v.H} }}
 	v.Input = halide.NewImageParam("input", halide.Float32, 2)
 	v.RSigma = halide.NewParam[float32]("r_sigma")
 	x, y, z, c := halide.NewVar("x"), halide.NewVar("y"), halide.NewVar("z"), halide.NewVar("c")
@@ -156,9 +156,6 @@ func (v *BilateralGrid) ForTarget(t halide.Target) {
 		v.Tol = BilateralGridTol
 	}
 }
-
-// Name returns "bilateral_grid".
-func (v *BilateralGrid) Name() string { return "bilateral_grid" }
 
 // Out returns the output Func.
 func (v *BilateralGrid) Out() *halide.Func { return v.Output }

@@ -52,7 +52,7 @@ func NewConv1D(M, N int) *Conv1D {
 // the var i and APad, a with a ConstantExterior(0) boundary.
 func newConv1DInputs(M, N int) *Conv1D {
 	v := &Conv1D{M: M, N: N}
-	v.float32Output = float32Output{func() []int { return []int{v.M + v.N - 1} }}
+	v.float32Output = float32Output{"conv1d", func() []int { return []int{v.M + v.N - 1} }}
 	v.A = halide.NewImageParam("a", halide.Float32, 1)
 	v.B = halide.NewImageParam("b", halide.Float32, 1)
 	i := halide.NewVar("i")
@@ -72,20 +72,13 @@ func newConv1DKernel(M, N int) *Conv1D {
 	return v
 }
 
-// Name returns "conv1d".
-func (v *Conv1D) Name() string { return "conv1d" }
-
 // Out returns the output Func.
 func (v *Conv1D) Out() *halide.Func { return v.Output }
 
 // Inputs makes a [M] and b [N] uniform in [-1, 1].
 func (v *Conv1D) Inputs(rng *rand.Rand) {
-	v.aBuf = halide.NewBuffer[float32](v.M)
-	fillFloats(rng, v.aBuf)
-	v.bBuf = halide.NewBuffer[float32](v.N)
-	fillFloats(rng, v.bBuf)
-	v.A.Set(v.aBuf)
-	v.B.Set(v.bBuf)
+	v.aBuf = randomFloats(rng, v.A, v.M)
+	v.bBuf = randomFloats(rng, v.B, v.N)
 }
 
 // Reference computes out[i] = sum_j a[i-j] b[j] in float64.

@@ -54,7 +54,7 @@ type Conv2D struct {
 // zero padding pad.
 func NewConv2D(batch, inC, outC, size, kernel, pad int) *Conv2D {
 	c := &Conv2D{Batch: batch, InC: inC, OutC: outC, Size: size, K: kernel, Pad: pad}
-	c.float32Output = float32Output{func() []int { return []int{c.Batch, c.OutC, c.OutSize(), c.OutSize()} }}
+	c.float32Output = float32Output{"conv2d", func() []int { return []int{c.Batch, c.OutC, c.OutSize(), c.OutSize()} }}
 	c.Input = halide.NewImageParam("A", halide.Float32, 4)
 	c.Weight = halide.NewImageParam("W", halide.Float32, 4)
 	n, f, x, y, ch := halide.NewVar("n"), halide.NewVar("ff"), halide.NewVar("x"), halide.NewVar("y"), halide.NewVar("c")
@@ -81,21 +81,14 @@ func NewConv2D(batch, inC, outC, size, kernel, pad int) *Conv2D {
 // OutSize is the output's width and height.
 func (c *Conv2D) OutSize() int { return c.Size + 2*c.Pad - c.K + 1 }
 
-// Name returns "conv2d".
-func (c *Conv2D) Name() string { return "conv2d" }
-
 // Out returns the output Func.
 func (c *Conv2D) Out() *halide.Func { return c.Output }
 
 // Inputs makes an input [batch, inC, size, size] and weights [outC, inC,
 // K, K] uniform in [-1, 1].
 func (c *Conv2D) Inputs(rng *rand.Rand) {
-	c.inputBuf = halide.NewBuffer[float32](c.Batch, c.InC, c.Size, c.Size)
-	fillFloats(rng, c.inputBuf)
-	c.weightBuf = halide.NewBuffer[float32](c.OutC, c.InC, c.K, c.K)
-	fillFloats(rng, c.weightBuf)
-	c.Input.Set(c.inputBuf)
-	c.Weight.Set(c.weightBuf)
+	c.inputBuf = randomFloats(rng, c.Input, c.Batch, c.InC, c.Size, c.Size)
+	c.weightBuf = randomFloats(rng, c.Weight, c.OutC, c.InC, c.K, c.K)
 }
 
 // Reference computes the convolution in float64, skipping the taps that

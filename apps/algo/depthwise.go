@@ -53,7 +53,7 @@ func NewDepthwise(B, C, H, W, K int) *Depthwise {
 // from d's Input and vars (NewDepthwise's and NewDepthwiseStaged's differ).
 func newDepthwise(B, C, H, W, K int, padded func(d *Depthwise) *halide.Func) *Depthwise {
 	d := &Depthwise{B: B, C: C, H: H, W: W, K: K}
-	d.float32Output = float32Output{func() []int { return []int{d.W, d.H, d.C, d.B} }}
+	d.float32Output = float32Output{"depthwise", func() []int { return []int{d.W, d.H, d.C, d.B} }}
 	d.Input = halide.NewImageParam("input", halide.Float32, 4)
 	d.Weight = halide.NewImageParam("weight", halide.Float32, 3)
 	x, y, c, b := halide.NewVar("x"), halide.NewVar("y"), halide.NewVar("c"), halide.NewVar("b")
@@ -70,21 +70,14 @@ func newDepthwise(B, C, H, W, K int, padded func(d *Depthwise) *halide.Func) *De
 	return d
 }
 
-// Name returns "depthwise".
-func (d *Depthwise) Name() string { return "depthwise" }
-
 // Out returns the output Func.
 func (d *Depthwise) Out() *halide.Func { return d.Output }
 
 // Inputs makes an input [W, H, C, B] and weights [K, K, C] uniform in
 // [-1, 1].
 func (d *Depthwise) Inputs(rng *rand.Rand) {
-	d.inputBuf = halide.NewBuffer[float32](d.W, d.H, d.C, d.B)
-	fillFloats(rng, d.inputBuf)
-	d.weightBuf = halide.NewBuffer[float32](d.K, d.K, d.C)
-	fillFloats(rng, d.weightBuf)
-	d.Input.Set(d.inputBuf)
-	d.Weight.Set(d.weightBuf)
+	d.inputBuf = randomFloats(rng, d.Input, d.W, d.H, d.C, d.B)
+	d.weightBuf = randomFloats(rng, d.Weight, d.K, d.K, d.C)
 }
 
 // Reference computes the convolution in float64, skipping the taps that

@@ -57,7 +57,7 @@ func NewGEMM(M, N, K int) *GEMM {
 // input wrappers AIn and BIn; R, Prod and Output are left nil.
 func newGEMMInputs(M, N, K int) *GEMM {
 	g := &GEMM{M: M, N: N, K: K}
-	g.float32Output = float32Output{func() []int { return []int{g.N, g.M} }}
+	g.float32Output = float32Output{"gemm", func() []int { return []int{g.N, g.M} }}
 	g.A = halide.NewImageParam("A", halide.Float32, 2)
 	g.B = halide.NewImageParam("B", halide.Float32, 2)
 	// The sizes are part of the algorithm: loops over them get constant
@@ -75,20 +75,13 @@ func newGEMMInputs(M, N, K int) *GEMM {
 	return g
 }
 
-// Name returns "gemm".
-func (g *GEMM) Name() string { return "gemm" }
-
 // Out returns the output Func.
 func (g *GEMM) Out() *halide.Func { return g.Output }
 
 // Inputs makes a [K, M] and b [N, K] uniform in [-1, 1].
 func (g *GEMM) Inputs(rng *rand.Rand) {
-	g.aBuf = halide.NewBuffer[float32](g.K, g.M)
-	fillFloats(rng, g.aBuf)
-	g.bBuf = halide.NewBuffer[float32](g.N, g.K)
-	fillFloats(rng, g.bBuf)
-	g.A.Set(g.aBuf)
-	g.B.Set(g.bBuf)
+	g.aBuf = randomFloats(rng, g.A, g.K, g.M)
+	g.bBuf = randomFloats(rng, g.B, g.N, g.K)
 }
 
 // Reference computes output[j, i] = sum_k a[k, i] b[j, k] in float64.

@@ -51,7 +51,7 @@ type RowSum struct {
 // constant W, so a split of r by a divisor of W has no tail).
 func NewRowSum(w, h int) *RowSum {
 	v := &RowSum{W: w, H: h}
-	v.float32Output = float32Output{func() []int { return []int{v.H} }}
+	v.float32Output = float32Output{"rowsum", func() []int { return []int{v.H} }}
 	v.In = halide.NewImageParam("in", halide.Float32, 2)
 	v.X, v.Y = halide.NewVar("x"), halide.NewVar("y")
 	v.InCopy = halide.NewFunc("in_copy")
@@ -65,17 +65,12 @@ func NewRowSum(w, h int) *RowSum {
 	return v
 }
 
-// Name returns "rowsum".
-func (v *RowSum) Name() string { return "rowsum" }
-
 // Out returns the output Func.
 func (v *RowSum) Out() *halide.Func { return v.Sum }
 
 // Inputs makes In uniform in [-1, 1].
 func (v *RowSum) Inputs(rng *rand.Rand) {
-	v.inBuf = halide.NewBuffer[float32](v.W, v.H)
-	fillFloats(rng, v.inBuf)
-	v.In.Set(v.inBuf)
+	v.inBuf = randomFloats(rng, v.In, v.W, v.H)
 }
 
 // Reference sums each row in float64.

@@ -80,7 +80,7 @@ type TensorProduct struct {
 // offsets, P pairs per offset, InPoints input points and OutPoints output points.
 func NewTensorProduct(C, M, N, P, InPoints, OutPoints int) *TensorProduct {
 	t := &TensorProduct{C: C, M: M, N: N, P: P, InPoints: InPoints, OutPoints: OutPoints}
-	t.float32Output = float32Output{func() []int { return []int{t.M, t.OutPoints} }}
+	t.float32Output = float32Output{"tensorproduct", func() []int { return []int{t.M, t.OutPoints} }}
 	t.MaxPos = halide.NewParam[int32]("maxPos")
 	t.OutSize = halide.NewParam[int32]("outSize")
 	t.Imap = halide.NewImageParam("imap", halide.Int32, 2)
@@ -112,9 +112,6 @@ func NewTensorProduct(C, M, N, P, InPoints, OutPoints int) *TensorProduct {
 	return t
 }
 
-// Name returns "tensorproduct".
-func (t *TensorProduct) Name() string { return "tensorproduct" }
-
 // Out returns the output Func.
 func (t *TensorProduct) Out() *halide.Func { return t.Output }
 
@@ -125,10 +122,8 @@ func (t *TensorProduct) Out() *halide.Func { return t.Output }
 // across offsets. The maps have 3 more rows (p) than maxPos = P, filled
 // with values that must not be read.
 func (t *TensorProduct) Inputs(rng *rand.Rand) {
-	t.inputBuf = halide.NewBuffer[float32](t.C, t.InPoints)
-	fillFloats(rng, t.inputBuf)
-	t.weightBuf = halide.NewBuffer[float32](t.C, t.M, t.N)
-	fillFloats(rng, t.weightBuf)
+	t.inputBuf = randomFloats(rng, t.Input, t.C, t.InPoints)
+	t.weightBuf = randomFloats(rng, t.Weight, t.C, t.M, t.N)
 	const spare = 3
 	t.imapBuf = halide.NewBuffer[int32](t.P+spare, t.N)
 	t.omapBuf = halide.NewBuffer[int32](t.P+spare, t.N)
@@ -152,8 +147,6 @@ func (t *TensorProduct) Inputs(rng *rand.Rand) {
 			t.omapBuf.Set(o, p, n)
 		}
 	}
-	t.Input.Set(t.inputBuf)
-	t.Weight.Set(t.weightBuf)
 	t.Imap.Set(t.imapBuf)
 	t.Omap.Set(t.omapBuf)
 	t.MaxPos.Set(int32(t.P))

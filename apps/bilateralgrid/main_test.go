@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gohalide/gohalide/apps/internal/appkit"
 	"github.com/gohalide/gohalide/halide"
 )
 
@@ -44,13 +45,13 @@ func TestSplitFlags(t *testing.T) {
 	}
 }
 
-// writeRaw and readRaw round-trip an image, and readRaw refuses a file of
+// appkit.WriteRaw and readRaw round-trip an image, and readRaw refuses a file of
 // the wrong size.
 func TestRawRoundTrip(t *testing.T) {
 	b := halide.NewBuffer[float32](3, 2)
 	b.Fill(func(c []int) float32 { return float32(c[0]) + 0.25*float32(c[1]) - 1 })
 	path := filepath.Join(t.TempDir(), "in.f32")
-	if err := writeRaw(path, b.Data()); err != nil {
+	if err := appkit.WriteRaw(path, b.Data()); err != nil {
 		t.Fatal(err)
 	}
 	got, err := readRaw(path, 3, 2)

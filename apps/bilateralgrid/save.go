@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/gohalide/gohalide/apps/algo"
+	"github.com/gohalide/gohalide/apps/internal/appkit"
 	"github.com/gohalide/gohalide/halide"
 )
 
@@ -159,10 +160,10 @@ func save(x extraFlags, w io.Writer) error {
 	}
 	inPath := filepath.Join(x.saveDir, "bilateral_grid_input.f32")
 	outPath := filepath.Join(x.saveDir, "bilateral_grid_output_"+x.target+".f32")
-	if err := writeRaw(inPath, in.Data()); err != nil {
+	if err := appkit.WriteRaw(inPath, in.Data()); err != nil {
 		return err
 	}
-	if err := writeRaw(outPath, out.(*halide.Buffer[float32]).Data()); err != nil {
+	if err := appkit.WriteRaw(outPath, out.(*halide.Buffer[float32]).Data()); err != nil {
 		return err
 	}
 	rel, err := v.Check(out)
@@ -230,13 +231,4 @@ func readRaw(path string, w, h int) (*halide.Buffer[float32], error) {
 		d[i] = math.Float32frombits(binary.LittleEndian.Uint32(data[4*i:]))
 	}
 	return b, nil
-}
-
-// writeRaw writes d as raw little-endian float32.
-func writeRaw(path string, d []float32) error {
-	buf := make([]byte, 4*len(d))
-	for i, f := range d {
-		binary.LittleEndian.PutUint32(buf[4*i:], math.Float32bits(f))
-	}
-	return os.WriteFile(path, buf, 0o644)
 }

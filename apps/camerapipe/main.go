@@ -60,10 +60,8 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/gohalide/gohalide/apps/algo"
 	"github.com/gohalide/gohalide/apps/internal/appkit"
@@ -126,43 +124,25 @@ var App = appkit.App{
 	}},
 }
 
-func main() {
-	for _, a := range os.Args[1:] {
-		if a == "-save" || a == "--save" || len(a) > 6 && (a[:6] == "-save=" || a[:7] == "--save=") {
-			os.Exit(save(os.Args[1:], os.Stdout, os.Stderr))
-		}
-	}
-	code := appkit.Command(App, os.Args[1:], os.Stdout, os.Stderr)
-	for _, a := range os.Args[1:] {
-		if a == "-h" || a == "-help" || a == "--help" || a == "--h" {
-			fmt.Println("\nand, for a cross-check with Halide:\n" +
-				"  -save DIR [-target=emulator|cuda|cpu] [-seed N] [-bench N]\n" +
-				"        run the target's schedule at the benchmark size, check it, print its best wall time,\n" +
-				"        and write DIR/input.raw (uint16 2592 x 1968) and DIR/output.raw (uint8 2560 x 1920 x 3),\n" +
-				"        little-endian, x fastest, then y, then c")
-		}
-	}
-	os.Exit(code)
-}
+// saveUsage is -save's help, printed after the shared flags' with -h.
+const saveUsage = "\nand, for a cross-check with Halide:\n" +
+	"  -save DIR [-target=emulator|cuda|cpu] [-seed N] [-bench N]\n" +
+	"        run the target's schedule at the benchmark size, check it, print its best wall time,\n" +
+	"        and write DIR/input.raw (uint16 2592 x 1968) and DIR/output.raw (uint8 2560 x 1920 x 3),\n" +
+	"        little-endian, x fastest, then y, then c"
+
+func main() { appkit.MainWithSave(App, save, saveUsage) }
 
 // save is -save: see the package comment.
 func save(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("camerapipe -save", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	dir := fs.String("save", "", "the folder to write input.raw and output.raw to")
-	target := fs.String("target", "emulator", "emulator, cuda or cpu")
-	seed := fs.Int64("seed", 1, "random seed of the input (the benchmark's is seed+1, as in the table)")
-	bench := fs.Int("bench", 5, "timed runs")
+	fs := appkit.NewSaveFlags("camerapipe -save", "the folder to write input.raw and output.raw to",
+		"random seed of the input (the benchmark's is seed+1, as in the table)", "bench", 5, stderr)
 	if err := fs.Parse(args); err != nil {
 		return appkit.ExitUsage
 	}
-	if *dir == "" || fs.NArg() > 0 || *bench < 1 {
+	if !fs.Usable() {
 		fmt.Fprintln(stderr, "camerapipe: usage: camerapipe -save DIR [-target=emulator|cuda|cpu] [-seed N] [-bench N]")
 		return appkit.ExitUsage
 	}
-	if err := saveRun(*dir, *target, *seed+1, *bench, stdout); err != nil {
-		fmt.Fprintf(stderr, "camerapipe: -save: %v\n", err)
-		return appkit.ExitFail
-	}
-	return appkit.ExitOK
+	return appkit.SaveStatus("camerapipe", saveRun(*fs.Dir, *fs.Target, *fs.Seed+1, *fs.Runs, stdout), stderr)
 }

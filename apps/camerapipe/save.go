@@ -1,15 +1,15 @@
 package main
 
 import (
-	"encoding/binary"
 	"fmt"
 	"io"
 	"math/rand"
 	"os"
 	"path/filepath"
-	"time"
+	"slices"
 
 	"github.com/gohalide/gohalide/apps/algo"
+	"github.com/gohalide/gohalide/apps/internal/appkit"
 	"github.com/gohalide/gohalide/halide"
 )
 
@@ -35,44 +35,25 @@ func saveRun(dir, target string, seed int64, runs int, stdout io.Writer) error {
 		return err
 	}
 	out := p.NewOutput()
-	best := time.Duration(-1)
-	for i := 0; i < runs+1; i++ { // the first run warms up
-		start := time.Now()
-		if err := pl.Realize(out); err != nil {
-			return err
-		}
-		if d := time.Since(start); i > 0 && (best < 0 || d < best) {
-			best = d
-		}
+	times, err := appkit.TimeRealize(pl, out, 1, runs) // the first run warms up
+	if err != nil {
+		return err
 	}
 	if _, err := p.Check(out); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "camerapipe: %s at %d x %d: check ok, best Realize of %d: %.3f ms\n", target, benchW, benchH, runs, float64(best.Microseconds())/1e3)
+	fmt.Fprintf(stdout, "camerapipe: %s at %d x %d: check ok, best Realize of %d: %.3f ms\n", target, benchW, benchH, runs, float64(slices.Min(times).Microseconds())/1e3)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
 	in := p.RawInput()
-	if err := writeRaw(filepath.Join(dir, "input.raw"), in.Data()); err != nil {
+	if err := appkit.WriteRaw(filepath.Join(dir, "input.raw"), in.Data()); err != nil {
 		return err
 	}
-	if err := writeRaw(filepath.Join(dir, "output.raw"), out.(*halide.Buffer[uint8]).Data()); err != nil {
+	if err := appkit.WriteRaw(filepath.Join(dir, "output.raw"), out.(*halide.Buffer[uint8]).Data()); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "camerapipe: wrote %s (uint16 %d x %d) and %s (uint8 %d x %d x 3), little-endian, x fastest\n",
 		filepath.Join(dir, "input.raw"), p.InputWidth(), p.InputHeight(), filepath.Join(dir, "output.raw"), benchW, benchH)
 	return nil
-}
-
-// writeRaw writes data (a new buffer's, dimension 0 fastest) little-endian.
-func writeRaw[T uint8 | uint16](name string, data []T) error {
-	f, err := os.Create(name)
-	if err != nil {
-		return err
-	}
-	if err := binary.Write(f, binary.LittleEndian, data); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }

@@ -62,49 +62,33 @@ const (
 
 // seed is one of the tutorial's schedules, v1 to v5, on algo.Conv1D.
 func seed(name string, apply func(*algo.Conv1D)) appkit.Schedule {
-	build := func(m, n int) func() algo.Algorithm {
-		return func() algo.Algorithm {
-			v := algo.NewConv1D(m, n)
-			apply(v)
-			return v
-		}
-	}
-	return schedule(name, seedM, seedN, build(seedM, seedN), build(smallM, smallN), smallM, smallN)
+	return schedule(name, seedM, seedN, smallM, smallN, algo.NewConv1D, apply)
 }
 
 // naive is the tutorial's naive baseline: its algorithm, scheduled as v1
 // (the output, pure stage and update, over the blocks). Checked at M = 1000:
 // each output sums M+N-1 terms, on one emulated thread.
 func naive() appkit.Schedule {
-	build := func(m, n int) func() algo.Algorithm {
-		return func() algo.Algorithm {
-			v := algo.NewConv1DSeedNaive(m, n)
-			v.GPUScheduleV1()
-			return v
-		}
-	}
-	return schedule("naive", seedM, seedN, build(seedM, seedN), build(1000, smallN), 1000, smallN)
+	return schedule("naive", seedM, seedN, 1000, smallN, algo.NewConv1DSeedNaive, (*algo.Conv1D).GPUScheduleV1)
 }
 
 // fast is ours at M = 2^24, N = 32.
 func fast() appkit.Schedule {
 	const m, n = 1 << 24, 32
-	build := func(m, n int) func() algo.Algorithm {
-		return func() algo.Algorithm {
-			v := algo.NewConv1DAcc(m, n)
-			v.GPUScheduleFast(algo.DefaultConv1DTiling)
-			return v
-		}
-	}
-	return schedule("fast", m, n, build(m, n), build(smallM, smallN), smallM, smallN)
+	return schedule("fast", m, n, smallM, smallN, algo.NewConv1DAcc, func(v *algo.Conv1DAcc) { v.GPUScheduleFast(algo.DefaultConv1DTiling) })
 }
 
-func schedule(name string, m, n int, build, small func() algo.Algorithm, smallM, smallN int) appkit.Schedule {
+// schedule is apply on newConv's algorithm at m x n, checked at smallM x
+// smallN.
+func schedule[A algo.Algorithm](name string, m, n, smallM, smallN int, newConv func(m, n int) A, apply func(A)) appkit.Schedule {
+	build := func(m, n int) func() algo.Algorithm {
+		return appkit.Build(func() A { return newConv(m, n) }, apply)
+	}
 	return appkit.Schedule{
 		Name:      name,
 		Size:      fmt.Sprintf("M=%d N=%d", m, n),
-		Build:     build,
-		Small:     small,
+		Build:     build(m, n),
+		Small:     build(smallM, smallN),
 		SmallSize: fmt.Sprintf("M=%d N=%d", smallM, smallN),
 		// a and b read once, the M+N-1 outputs written once.
 		Bytes: 4 * float64(m+n+m+n-1),
@@ -117,15 +101,8 @@ func schedule(name string, m, n int, build, small func() algo.Algorithm, smallM,
 var App = appkit.App{
 	Name: "conv1d",
 	What: "full 1-D convolution of a[M] and b[N] (M+N-1 outputs)",
-	Schedules: []appkit.Schedule{
-		naive(),
-		seed("v1", (*algo.Conv1D).GPUScheduleV1),
-		seed("v2", (*algo.Conv1D).GPUScheduleV2),
-		seed("v3", (*algo.Conv1D).GPUScheduleV3),
-		seed("v4", (*algo.Conv1D).GPUScheduleV4),
-		seed("v5", (*algo.Conv1D).GPUScheduleV5),
-		fast(),
-	},
+	// naive, then algo.Conv1DGPUSchedules (v1 to v5), then fast.
+	Schedules: append(append([]appkit.Schedule{naive()}, appkit.Schedules(algo.Conv1DGPUSchedules, nil, seed)...), fast()),
 }
 
 func main() { appkit.Main(App) }

@@ -49,11 +49,7 @@ const (
 
 func schedule(name string, apply func(*algo.Conv2D)) appkit.Schedule {
 	build := func(batch, inC, outC, size int) func() algo.Algorithm {
-		return func() algo.Algorithm {
-			c := algo.NewConv2D(batch, inC, outC, size, kernel, pad)
-			apply(c)
-			return c
-		}
+		return appkit.Build(func() *algo.Conv2D { return algo.NewConv2D(batch, inC, outC, size, kernel, pad) }, apply)
 	}
 	out := size + 2*pad - kernel + 1
 	return appkit.Schedule{
@@ -68,14 +64,12 @@ func schedule(name string, apply func(*algo.Conv2D)) appkit.Schedule {
 	}
 }
 
-// App is the conv2d app: the tutorial's schedule, then ours.
+// App is the conv2d app: the tutorial's schedule, then ours
+// (algo.Conv2DGPUSchedules: "tvm", "ours").
 var App = appkit.App{
-	Name: "conv2d",
-	What: "B[y][x][f][n] = sum A[y+ry-1][x+rx-1][c][n] · W[ry][rx][c][f], HWCN, float32",
-	Schedules: []appkit.Schedule{
-		schedule("tvm", (*algo.Conv2D).GPUScheduleTVM),
-		schedule("ours", (*algo.Conv2D).GPUScheduleOurs),
-	},
+	Name:      "conv2d",
+	What:      "B[y][x][f][n] = sum A[y+ry-1][x+rx-1][c][n] · W[ry][rx][c][f], HWCN, float32",
+	Schedules: appkit.Schedules(algo.Conv2DGPUSchedules, nil, schedule),
 }
 
 func main() { appkit.Main(App) }

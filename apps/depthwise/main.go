@@ -53,13 +53,9 @@ var seedT4Ms = map[string]float64{"naive": 3.2904, "v1": 0.7687, "v2": 0.0762, "
 func seed(name string, apply func(*algo.Depthwise)) appkit.Schedule {
 	const b, c, h, w, k = 3, 4, 16, 32, 7
 	return appkit.Schedule{
-		Name: name,
-		Size: size(b, c, h, w, k),
-		Build: func() algo.Algorithm {
-			d := algo.NewDepthwise(b, c, h, w, k)
-			apply(d)
-			return d
-		},
+		Name:  name,
+		Size:  size(b, c, h, w, k),
+		Build: appkit.Build(func() *algo.Depthwise { return algo.NewDepthwise(b, c, h, w, k) }, apply),
 		Bytes: bytes(b, c, h, w, k),
 		Flops: flops(b, c, h, w, k),
 		T4Ms:  seedT4Ms[name],
@@ -72,11 +68,8 @@ func seed(name string, apply func(*algo.Depthwise)) appkit.Schedule {
 func fast(b int) appkit.Schedule {
 	const c, h, w, k = 32, 112, 112, 3
 	build := func(b, c, h, w, k int) func() algo.Algorithm {
-		return func() algo.Algorithm {
-			d := algo.NewDepthwiseStaged(b, c, h, w, k)
-			d.GPUScheduleFast(algo.DefaultDepthwiseTiling)
-			return d
-		}
+		return appkit.Build(func() *algo.DepthwiseStaged { return algo.NewDepthwiseStaged(b, c, h, w, k) },
+			func(d *algo.DepthwiseStaged) { d.GPUScheduleFast(algo.DefaultDepthwiseTiling) })
 	}
 	return appkit.Schedule{
 		Name:      "fast",
@@ -97,19 +90,18 @@ func bytes(b, c, h, w, k int) float64 { return 4 * float64(2*b*c*h*w+c*k*k) }
 // flops: a multiply and an add per tap.
 func flops(b, c, h, w, k int) float64 { return 2 * float64(b*c*h*w*k*k) }
 
-// App is the depthwise app: the tutorial's schedules, then ours.
+// App is the depthwise app: the tutorial's schedules (those of
+// algo.DepthwiseGPUSchedules that it timed: naive, v1 to v4), then ours.
 var App = appkit.App{
-	Name: "depthwise",
-	What: "depthwise 2-D convolution, NCHW, same zero padding; size BxCxHxW K=kernel",
-	Schedules: []appkit.Schedule{
-		seed("naive", (*algo.Depthwise).GPUScheduleNaive),
-		seed("v1", (*algo.Depthwise).GPUScheduleV1),
-		seed("v2", (*algo.Depthwise).GPUScheduleV2),
-		seed("v3", (*algo.Depthwise).GPUScheduleV3),
-		seed("v4", (*algo.Depthwise).GPUScheduleV4),
-		fast(64),
-		fast(4),
-	},
+	Name:      "depthwise",
+	What:      "depthwise 2-D convolution, NCHW, same zero padding; size BxCxHxW K=kernel",
+	Schedules: append(appkit.Schedules(algo.DepthwiseGPUSchedules, isSeed, seed), fast(64), fast(4)),
+}
+
+// isSeed says whether a schedule is one the tutorial timed.
+func isSeed(name string) bool {
+	_, ok := seedT4Ms[name]
+	return ok
 }
 
 func main() { appkit.Main(App) }

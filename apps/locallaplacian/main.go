@@ -46,15 +46,12 @@
 package main
 
 import (
-	"encoding/binary"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"math/rand"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/gohalide/gohalide/apps/algo"
@@ -115,41 +112,13 @@ runs (default 3) and write DIR/input.raw, DIR/output_TARGET.raw,
 DIR/reference.raw (raw little-endian uint16, x fastest, then y, then c) and
 DIR/params.txt.`
 
-func main() {
-	args := os.Args[1:]
-	if hasFlag(args, "save") {
-		os.Exit(save(args, os.Stdout, os.Stderr))
-	}
-	code := appkit.Command(App, args, os.Stdout, os.Stderr)
-	if hasFlag(args, "h") || hasFlag(args, "help") {
-		fmt.Fprintln(os.Stdout, saveUsage)
-	}
-	os.Exit(code)
-}
-
-// hasFlag reports whether args set the flag name (-name, --name,
-// -name=v).
-func hasFlag(args []string, name string) bool {
-	for _, a := range args {
-		if a == "--" {
-			return false
-		}
-		a = strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-")
-		if a == name || strings.HasPrefix(a, name+"=") {
-			return true
-		}
-	}
-	return false
-}
+func main() { appkit.MainWithSave(App, save, saveUsage) }
 
 // save is the -save mode (see saveUsage).
 func save(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("locallaplacian", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	dir := fs.String("save", "", "the directory to write the files to")
-	target := fs.String("target", "emulator", "emulator, cuda or cpu")
-	seed := fs.Int64("seed", 1, "random seed (the input's is seed+1, as the benchmark's)")
-	runs := fs.Int("runs", 3, "timed runs")
+	fs := appkit.NewSaveFlags("locallaplacian", "the directory to write the files to",
+		"random seed (the input's is seed+1, as the benchmark's)", "runs", 3, stderr)
+	target := fs.Target
 	size := fs.String("size", fmt.Sprintf("%dx%d", benchW, benchH), "the image's width x height")
 	if err := fs.Parse(args); err != nil {
 		return appkit.ExitUsage
@@ -159,7 +128,7 @@ func save(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "locallaplacian: -size %q: want WIDTHxHEIGHT, e.g. 1536x2560\n", *size)
 		return appkit.ExitUsage
 	}
-	if *dir == "" || fs.NArg() > 0 || *runs < 1 {
+	if !fs.Usable() {
 		fmt.Fprintln(stderr, "locallaplacian: -save needs a directory, at least one run and no other argument")
 		return appkit.ExitUsage
 	}
@@ -175,11 +144,7 @@ func save(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "locallaplacian: unknown target %q; the targets are: emulator, cuda, cpu\n", *target)
 		return appkit.ExitUsage
 	}
-	if err := saveRun(*dir, *target, t, cpu, w, h, *seed, *runs, stdout); err != nil {
-		fmt.Fprintf(stderr, "locallaplacian: -save: %v\n", err)
-		return appkit.ExitFail
-	}
-	return appkit.ExitOK
+	return appkit.SaveStatus("locallaplacian", saveRun(*fs.Dir, *target, t, cpu, w, h, *fs.Seed, *fs.Runs, stdout), stderr)
 }
 
 func saveRun(dir, target string, t halide.Target, cpu bool, w, h int, seed int64, runs int, stdout io.Writer) error {
@@ -193,12 +158,12 @@ func saveRun(dir, target string, t halide.Target, cpu bool, w, h int, seed int64
 	fmt.Fprintf(stdout, "compiled in %.1f ms\n", float64(time.Since(start).Microseconds())/1e3)
 	v.Inputs(rand.New(rand.NewSource(seed + 1)))
 	out := v.NewOutput()
-	for i := 0; i < runs; i++ {
-		start := time.Now()
-		if err := p.Realize(out); err != nil {
-			return err
-		}
-		fmt.Fprintf(stdout, "run %d: %.3f ms (wall, Realize: uploads and downloads included)\n", i+1, float64(time.Since(start).Microseconds())/1e3)
+	times, err := appkit.TimeRealize(p, out, 0, runs)
+	if err != nil {
+		return err
+	}
+	for i, d := range times {
+		fmt.Fprintf(stdout, "run %d: %.3f ms (wall, Realize: uploads and downloads included)\n", i+1, float64(d.Microseconds())/1e3)
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -209,7 +174,7 @@ func saveRun(dir, target string, t halide.Target, cpu bool, w, h int, seed int64
 		b    *halide.Buffer[uint16]
 	}{{"input.raw", v.InputBuffer()}, {"output_" + target + ".raw", out.(*halide.Buffer[uint16])}, {"reference.raw", ref}}
 	for _, f := range files {
-		if err := writeRaw(filepath.Join(dir, f.name), f.b.Data()); err != nil {
+		if err := appkit.WriteRaw(filepath.Join(dir, f.name), f.b.Data()); err != nil {
 			return err
 		}
 	}
@@ -224,13 +189,4 @@ func saveRun(dir, target string, t halide.Target, cpu bool, w, h int, seed int64
 		return errors.New("check: " + err.Error())
 	}
 	return nil
-}
-
-// writeRaw writes d as little-endian uint16 values.
-func writeRaw(path string, d []uint16) error {
-	b := make([]byte, 2*len(d))
-	for i, x := range d {
-		binary.LittleEndian.PutUint16(b[2*i:], x)
-	}
-	return os.WriteFile(path, b, 0o644)
 }

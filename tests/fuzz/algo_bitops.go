@@ -2,9 +2,6 @@ package fuzz
 
 import (
 	_ "embed"
-	"fmt"
-	"math/rand"
-	"strings"
 
 	"github.com/gohalide/gohalide/halide"
 )
@@ -20,63 +17,43 @@ import (
 //	    ~int32(q(x, y)),
 //	    int32(lerp(q(x, y), edge(x, y), uint8(x * 37))))   (int32)
 func bitopsAlgo() *Algo {
-	return &Algo{
-		Name:      "bitops",
-		SizeNames: []string{"W", "H"},
-		Sizes:     func(rng *rand.Rand) []int { return []int{prime(rng, 5, 37), prime(rng, 5, 23)} },
-		Funcs: []FuncSpec{
-			{Name: "bitops", Stages: []StageSpec{{Dims: d("x", "y")}}},
-			{Name: "edge", Stages: []StageSpec{{Dims: d("x", "y")}}, Consumers: []StageRef{{"bitops", 0}}},
-			{Name: "q", Stages: []StageSpec{{Dims: d("x", "y")}}, Consumers: []StageRef{{"edge", 0}, {"bitops", 0}}},
-			{Name: "padded", Stages: []StageSpec{{Dims: d("x", "y")}}, Consumers: []StageRef{{"q", 0}}},
-		},
-		Wraps: []WrapSpec{
-			{Src: "q", Consumer: "edge", Dims: []string{"x", "y"}, ConsumerStages: []int{0}},
-			{Src: "edge", Consumer: "bitops", Dims: []string{"x", "y"}, ConsumerStages: []int{0}},
-		},
-		Known: map[string]string{},
-		Build: func(sz []int) *Instance {
-			W, H := sz[0], sz[1]
-			x, y, in, padded := int2DInput()
-			q, edge, out := bitopsFuncs(x, y, padded)
-			return int2DInstance(W, H, in, map[string]*halide.Func{"bitops": out, "edge": edge, "q": q, "padded": padded}, map[string]halide.VarOrRVar{"x": x, "y": y}, out, func(ib *halide.Buffer[int32]) func(c []int) int64 {
-				qv := func(x, y int) int64 { return min(max(int64(ib.Get(clampTo(x, W), clampTo(y, H)))*40, 0), 255) }
-				ev := func(x, y int) int64 {
-					a, b := qv(x-1, y), qv(x+1, y)
-					if a > b {
-						return a - b
-					}
-					return b - a
+	return int2D{
+		name: "bitops", maxW: 37, maxH: 23,
+		funcs:    []FuncSpec{xyFunc("bitops"), xyFunc("edge", StageRef{"bitops", 0}), xyFunc("q", StageRef{"edge", 0}, StageRef{"bitops", 0})},
+		paddedBy: "q",
+		wraps:    []WrapSpec{xyWrap("q", "edge"), xyWrap("edge", "bitops")},
+		define:   func(v int2DVars) map[string]*halide.Func { return bitopsFuncs(v.x, v.y, v.padded) },
+		source:   func() string { return funcBody(bitopsSource, "bitopsFuncs") },
+		want: func(ib *halide.Buffer[int32], W, H int) func(c []int) int64 {
+			qv := func(x, y int) int64 { return min(max(int64(ib.Get(clampTo(x, W), clampTo(y, H)))*40, 0), 255) }
+			ev := func(x, y int) int64 {
+				a, b := qv(x-1, y), qv(x+1, y)
+				if a > b {
+					return a - b
 				}
-				return func(c []int) int64 {
-					x, y := c[0], c[1]
-					switch y % 4 { // y >= 0 here
-					case 0:
-						return ev(x, y-1)*4 | ev(x, y+1)
-					case 1:
-						return ev(x, y) / 2
-					case 2:
-						return -1 - qv(x, y) // the bits of int32(q) flipped
-					}
-					w := int64(uint8(x * 37))
-					return (qv(x, y)*(255-w) + ev(x, y)*w + 127) / 255 // rounded
+				return b - a
+			}
+			return func(c []int) int64 {
+				x, y := c[0], c[1]
+				switch y % 4 { // y >= 0 here
+				case 0:
+					return ev(x, y-1)*4 | ev(x, y+1)
+				case 1:
+					return ev(x, y) / 2
+				case 2:
+					return -1 - qv(x, y) // the bits of int32(q) flipped
 				}
-			})
+				w := int64(uint8(x * 37))
+				return (qv(x, y)*(255-w) + ev(x, y)*w + 127) / 255 // rounded
+			}
 		},
-		Source: func(sz []int) string {
-			return fmt.Sprintf(`// bitops, W = %d, H = %d
-x, y := halide.NewVar("x"), halide.NewVar("y")
-in := halide.NewImageParam("in", halide.Int32, 2) // [W, H], values in ±[1, 9]
-padded := halide.RepeatEdge(in)
-`, sz[0], sz[1]) + funcBody(bitopsSource, "bitopsFuncs") + "// output: bitops realized over [W, H]\n"
-		},
-	}
+	}.algo()
 }
 
 // bitopsFuncs defines q, edge and the output of bitops over padded. Its
 // body, but for the return, is the Go that Source prints (read from this
 // file, bitopsSource).
-func bitopsFuncs(x, y halide.Var, padded *halide.Func) (*halide.Func, *halide.Func, *halide.Func) {
+func bitopsFuncs(x, y halide.Var, padded *halide.Func) map[string]*halide.Func {
 	q := halide.NewFunc("q")
 	q.Define(x, y).Is(halide.U8Sat(padded.At(x, y).Mul(40)))
 	edge := halide.NewFunc("edge")
@@ -88,24 +65,10 @@ func bitopsFuncs(x, y halide.Var, padded *halide.Func) (*halide.Func, *halide.Fu
 		i32(edge.At(x, y)).Shr(1),
 		halide.BitNot(i32(q.At(x, y))),
 		i32(halide.Lerp(q.At(x, y), edge.At(x, y), halide.Cast(halide.UInt8, x.Mul(37))))))
-	return q, edge, bitops
+	return map[string]*halide.Func{"bitops": bitops, "edge": edge, "q": q}
 }
 
 // bitopsSource is this file.
 //
 //go:embed algo_bitops.go
 var bitopsSource string
-
-// funcBody returns the body of the top-level function name in the Go
-// source src up to its last return, one tab less indented.
-func funcBody(src, name string) string {
-	_, body, _ := strings.Cut(src, "\nfunc "+name+"(")
-	body = body[strings.Index(body, "\n")+1:]
-	body, _, _ = strings.Cut(body, "\n}\n")
-	body = body[:strings.LastIndex(body, "\n\treturn ")+1]
-	var b strings.Builder
-	for _, l := range strings.SplitAfter(body, "\n") {
-		b.WriteString(strings.TrimPrefix(l, "\t"))
-	}
-	return b.String()
-}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand"
+	"strings"
 
 	"github.com/gohalide/gohalide/halide"
 )
@@ -146,41 +147,121 @@ func nonzeroFloat(rng *rand.Rand) float32 {
 	return v
 }
 
-// int2DInput is how the W×H int32 algorithms (blur, stencil, argmax,
-// bitops) start: the Vars x and y, the input in and padded, in with
-// repeated edges.
-func int2DInput() (x, y halide.Var, in *halide.ImageParam, padded *halide.Func) {
-	x, y = halide.NewVar("x"), halide.NewVar("y")
-	in = halide.NewImageParam("in", halide.Int32, 2)
-	return x, y, in, halide.RepeatEdge(in)
+// randomInput fills b with random values from rng (nonzeroInt or
+// nonzeroFloat), sets it as p's buffer and returns it.
+func randomInput[T int32 | float32](rng *rand.Rand, p *halide.ImageParam, b *halide.Buffer[T]) *halide.Buffer[T] {
+	switch b := any(b).(type) {
+	case *halide.Buffer[int32]:
+		fillInt(rng, b)
+	case *halide.Buffer[float32]:
+		fillFloat(rng, b)
+	}
+	p.Set(b)
+	return b
 }
 
-// runInt2D is how the W×H int32 algorithms run: it sets in to a W×H
-// image of random values from seed, realizes p over W×H and returns the
-// input and the output.
-func runInt2D(ctx context.Context, p *halide.Pipeline, in *halide.ImageParam, W, H int, seed int64) (ib, out *halide.Buffer[int32], err error) {
-	rng := rand.New(rand.NewSource(seed))
-	ib = halide.NewBuffer[int32](W, H)
-	fillInt(rng, ib)
-	in.Set(ib)
-	out = halide.NewBuffer[int32](W, H)
-	return ib, out, p.RealizeContext(ctx, out)
-}
-
-// int2DInstance is the Instance of a W×H int32 algorithm over
-// int2DInput's in (vars has its x and y): its Run realizes the output
-// over W×H on a random input and compares it with want(input), the
-// reference on that input.
-func int2DInstance(W, H int, in *halide.ImageParam, funcs map[string]*halide.Func, vars map[string]halide.VarOrRVar, out *halide.Func, want func(ib *halide.Buffer[int32]) func(c []int) int64) *Instance {
-	inst := &Instance{Funcs: funcs, Images: map[string]*halide.ImageParam{"in": in}, Vars: vars, Out: out}
-	inst.Run = func(ctx context.Context, p *halide.Pipeline, seed int64) (string, error) {
-		ib, res, err := runInt2D(ctx, p, in, W, H, seed)
-		if err != nil {
+// instanceRun is the Run of an Instance: inputs sets random inputs from
+// the seed and returns the reference on them, which compare (compareInt
+// or compareFloat) checks the output, realized over ext, against.
+func instanceRun[T int32 | float32, R any](ext []int, compare func(*halide.Buffer[T], R, []int) string, inputs func(rng *rand.Rand) R) func(context.Context, *halide.Pipeline, int64) (string, error) {
+	return func(ctx context.Context, p *halide.Pipeline, seed int64) (string, error) {
+		want := inputs(rand.New(rand.NewSource(seed)))
+		out := halide.NewBuffer[T](ext...)
+		if err := p.RealizeContext(ctx, out); err != nil {
 			return "", err
 		}
-		return compareInt(res, want(ib), []int{W, H}), nil
+		return compare(out, want, ext), nil
 	}
-	return inst
+}
+
+// int2D is an algorithm over a W×H int32 input in, values in ±[1, 9],
+// read through padded, in with repeated edges, and realized over W×H:
+// blur, stencil, bitops and argmax. algo makes its Algo.
+type int2D struct {
+	name string
+	// note ends the first line of Source.
+	note string
+	// maxW and maxH bound the sizes, primes from 5.
+	maxW, maxH int
+	pWindow    float64
+	// funcs are the Funcs, output first, but for padded, which paddedBy
+	// (stage 0) reads.
+	funcs    []FuncSpec
+	paddedBy string
+	wraps    []WrapSpec
+	// rdom gives define r, an RDom over [0, W) (the loop r$x).
+	rdom bool
+	// define defines the Funcs but padded, by name; source returns the Go
+	// of those definitions (for Source).
+	define func(v int2DVars) map[string]*halide.Func
+	source func() string
+	// want returns the reference on the input ib.
+	want func(ib *halide.Buffer[int32], W, H int) func(c []int) int64
+}
+
+// int2DVars are what an int2D algorithm's Funcs are defined over.
+type int2DVars struct {
+	x, y   halide.Var
+	in     *halide.ImageParam
+	padded *halide.Func
+	r      *halide.RDom // with int2D.rdom
+	W, H   int
+}
+
+// int2DSource is the Go of int2DVars' x, y, in and padded (for Source).
+const int2DSource = `x, y := halide.NewVar("x"), halide.NewVar("y")
+in := halide.NewImageParam("in", halide.Int32, 2) // [W, H], values in ±[1, 9]
+padded := halide.RepeatEdge(in)
+`
+
+// xyFunc is the spec of a Func of one pure stage over x and y.
+func xyFunc(name string, consumers ...StageRef) FuncSpec {
+	return FuncSpec{Name: name, Stages: []StageSpec{{Dims: d("x", "y")}}, Consumers: consumers}
+}
+
+// xyWrap is the wrapper over x and y of src for stage 0 of consumer.
+func xyWrap(src, consumer string) WrapSpec {
+	return WrapSpec{Src: src, Consumer: consumer, Dims: []string{"x", "y"}, ConsumerStages: []int{0}}
+}
+
+func (a int2D) algo() *Algo {
+	known := map[string]string{}
+	if a.rdom {
+		known["r$x"] = "r.X()"
+	}
+	out := a.funcs[0].Name
+	return &Algo{
+		Name:      a.name,
+		PWindow:   a.pWindow,
+		SizeNames: []string{"W", "H"},
+		Sizes:     func(rng *rand.Rand) []int { return []int{prime(rng, 5, a.maxW), prime(rng, 5, a.maxH)} },
+		Funcs:     append(a.funcs, xyFunc("padded", StageRef{a.paddedBy, 0})),
+		Wraps:     a.wraps,
+		Known:     known,
+		Build: func(sz []int) *Instance {
+			v := int2DVars{x: halide.NewVar("x"), y: halide.NewVar("y"), in: halide.NewImageParam("in", halide.Int32, 2), W: sz[0], H: sz[1]}
+			v.padded = halide.RepeatEdge(v.in)
+			vars := map[string]halide.VarOrRVar{"x": v.x, "y": v.y}
+			if a.rdom {
+				v.r = halide.NewRDom("r", halide.Range(0, v.W))
+				vars["r$x"] = v.r.X()
+			}
+			funcs := a.define(v)
+			funcs["padded"] = v.padded
+			inst := &Instance{Funcs: funcs, Images: map[string]*halide.ImageParam{"in": v.in}, Vars: vars, Out: funcs[out]}
+			inst.Run = instanceRun([]int{v.W, v.H}, compareInt, func(rng *rand.Rand) func(c []int) int64 {
+				return a.want(randomInput(rng, v.in, halide.NewBuffer[int32](v.W, v.H)), v.W, v.H)
+			})
+			return inst
+		},
+		Source: func(sz []int) string {
+			src := fmt.Sprintf("// %s, W = %d, H = %d%s\n", a.name, sz[0], sz[1], a.note) + int2DSource
+			if a.rdom {
+				src += `r := halide.NewRDom("r", halide.Range(0, W))` + "\n"
+			}
+			return src + a.source() + "// output: " + out + " realized over [W, H]\n"
+		},
+	}
 }
 
 // clampTo is the index in [0, n) that a RepeatEdge reads at v.
@@ -281,6 +362,20 @@ func containsDollar(s string) bool {
 	return false
 }
 
+// funcBody returns the body of the top-level function name in the Go
+// source src up to its last return, one tab less indented.
+func funcBody(src, name string) string {
+	_, body, _ := strings.Cut(src, "\nfunc "+name+"(")
+	body = body[strings.Index(body, "\n")+1:]
+	body, _, _ = strings.Cut(body, "\n}\n")
+	body = body[:strings.LastIndex(body, "\n\treturn ")+1]
+	var b strings.Builder
+	for _, l := range strings.SplitAfter(body, "\n") {
+		b.WriteString(strings.TrimPrefix(l, "\t"))
+	}
+	return b.String()
+}
+
 // algosSource is this file.
 //
 //go:embed algos.go
@@ -302,52 +397,33 @@ func AlgoByName(name string) *Algo {
 // blur: a 3x3 box sum through an intermediate, with a RepeatEdge boundary
 // (int32, exact).
 func blurAlgo() *Algo {
-	return &Algo{
-		Name:      "blur",
-		SizeNames: []string{"W", "H"},
-		Sizes:     func(rng *rand.Rand) []int { return []int{prime(rng, 5, 37), prime(rng, 5, 23)} },
-		Funcs: []FuncSpec{
-			{Name: "blury", Stages: []StageSpec{{Dims: d("x", "y")}}},
-			{Name: "blurx", Stages: []StageSpec{{Dims: d("x", "y")}}, Consumers: []StageRef{{"blury", 0}}},
-			{Name: "padded", Stages: []StageSpec{{Dims: d("x", "y")}}, Consumers: []StageRef{{"blurx", 0}}},
+	return int2D{
+		name: "blur", note: " (int32)", maxW: 37, maxH: 23,
+		funcs:    []FuncSpec{xyFunc("blury"), xyFunc("blurx", StageRef{"blury", 0})},
+		paddedBy: "blurx",
+		wraps:    []WrapSpec{xyWrap("padded", "blurx"), xyWrap("blurx", "blury")},
+		define:   func(v int2DVars) map[string]*halide.Func { return blurFuncs(v.x, v.y, v.padded) },
+		source:   func() string { return funcBody(algosSource, "blurFuncs") },
+		want: func(ib *halide.Buffer[int32], W, H int) func(c []int) int64 {
+			bx := func(x, y int) int64 {
+				y = clampTo(y, H)
+				return int64(ib.Get(clampTo(x-1, W), y)) + int64(ib.Get(clampTo(x, W), y)) + int64(ib.Get(clampTo(x+1, W), y))
+			}
+			return func(c []int) int64 {
+				return bx(c[0], c[1]-1) + bx(c[0], c[1]) + bx(c[0], c[1]+1)
+			}
 		},
-		Wraps: []WrapSpec{
-			{Src: "padded", Consumer: "blurx", Dims: []string{"x", "y"}, ConsumerStages: []int{0}},
-			{Src: "blurx", Consumer: "blury", Dims: []string{"x", "y"}, ConsumerStages: []int{0}},
-		},
-		Known: map[string]string{},
-		Build: func(sz []int) *Instance {
-			W, H := sz[0], sz[1]
-			x, y, in, padded := int2DInput()
-			blurx, blury := blurFuncs(x, y, padded)
-			return int2DInstance(W, H, in, map[string]*halide.Func{"blury": blury, "blurx": blurx, "padded": padded}, map[string]halide.VarOrRVar{"x": x, "y": y}, blury, func(ib *halide.Buffer[int32]) func(c []int) int64 {
-				bx := func(x, y int) int64 {
-					y = clampTo(y, H)
-					return int64(ib.Get(clampTo(x-1, W), y)) + int64(ib.Get(clampTo(x, W), y)) + int64(ib.Get(clampTo(x+1, W), y))
-				}
-				return func(c []int) int64 {
-					return bx(c[0], c[1]-1) + bx(c[0], c[1]) + bx(c[0], c[1]+1)
-				}
-			})
-		},
-		Source: func(sz []int) string {
-			return fmt.Sprintf(`// blur, W = %d, H = %d (int32)
-x, y := halide.NewVar("x"), halide.NewVar("y")
-in := halide.NewImageParam("in", halide.Int32, 2) // [W, H], values in ±[1, 9]
-padded := halide.RepeatEdge(in)
-`, sz[0], sz[1]) + funcBody(algosSource, "blurFuncs") + "// output: blury realized over [W, H]\n"
-		},
-	}
+	}.algo()
 }
 
 // blurFuncs defines blur's Funcs: its body, but for the return, is the Go that
 // Source prints (read from this file, algosSource).
-func blurFuncs(x, y halide.Var, padded *halide.Func) (*halide.Func, *halide.Func) {
+func blurFuncs(x, y halide.Var, padded *halide.Func) map[string]*halide.Func {
 	blurx := halide.NewFunc("blurx")
 	blurx.Define(x, y).Is(padded.At(x.Sub(1), y).Add(padded.At(x, y)).Add(padded.At(x.Add(1), y)))
 	blury := halide.NewFunc("blury")
 	blury.Define(x, y).Is(blurx.At(x, y.Sub(1)).Add(blurx.At(x, y)).Add(blurx.At(x, y.Add(1))))
-	return blurx, blury
+	return map[string]*halide.Func{"blury": blury, "blurx": blurx}
 }
 
 // gemm: prod(j, i) = 0; prod(j, i) += A(r, i) * B(j, r); gemm = prod
@@ -372,46 +448,31 @@ func gemmAlgo() *Algo {
 		Known: map[string]string{"r$x": "r.X()"},
 		Build: func(sz []int) *Instance {
 			M, N, K := sz[0], sz[1], sz[2]
-			j, i, A, B, r, prod, gemm := gemmFuncs(K)
-			inst := &Instance{
-				Funcs:  map[string]*halide.Func{"gemm": gemm, "prod": prod},
-				Images: map[string]*halide.ImageParam{"A": A, "B": B},
-				Vars:   map[string]halide.VarOrRVar{"j": j, "i": i, "r$x": r.X()},
-				Out:    gemm,
-			}
-			inst.Run = func(ctx context.Context, p *halide.Pipeline, seed int64) (string, error) {
-				rng := rand.New(rand.NewSource(seed))
+			inst := gemmInstance(K)
+			inst.Run = instanceRun([]int{N, M}, compareFloat, func(rng *rand.Rand) func(c []int) float64 {
 				// A halo on the pure-indexed dimensions (see pad).
-				ab := padded2[float32](K, M, true, true)
-				bb := padded2[float32](N, K, true, false)
-				fillFloat(rng, ab)
-				fillFloat(rng, bb)
-				A.Set(ab)
-				B.Set(bb)
-				out := halide.NewBuffer[float32](N, M)
-				if err := p.RealizeContext(ctx, out); err != nil {
-					return "", err
-				}
-				return compareFloat(out, func(c []int) float64 {
+				ab := randomInput(rng, inst.Images["A"], padded2[float32](K, M, true, true))
+				bb := randomInput(rng, inst.Images["B"], padded2[float32](N, K, true, false))
+				return func(c []int) float64 {
 					s := 0.0
 					for k := 0; k < K; k++ {
 						s += float64(ab.Get(k, c[1])) * float64(bb.Get(c[0], k))
 					}
 					return s
-				}, []int{N, M}), nil
-			}
+				}
+			})
 			return inst
 		},
 		Source: func(sz []int) string {
 			return fmt.Sprintf(`// gemm, M = %d, N = %d, K = %d (float32, checked against float64 with tolerance 1e-4)
-`, sz[0], sz[1], sz[2]) + funcBody(algosSource, "gemmFuncs") + "// output: gemm realized over [N, M]\n"
+`, sz[0], sz[1], sz[2]) + funcBody(algosSource, "gemmInstance") + "// output: gemm realized over [N, M]\n"
 		},
 	}
 }
 
-// gemmFuncs defines gemm's Funcs: its body, but for the return, is the Go that
-// Source prints (read from this file, algosSource).
-func gemmFuncs(K int) (halide.Var, halide.Var, *halide.ImageParam, *halide.ImageParam, *halide.RDom, *halide.Func, *halide.Func) {
+// gemmInstance defines gemm's Funcs: its body, up to the return, is the Go
+// that Source prints (read from this file, algosSource).
+func gemmInstance(K int) *Instance {
 	j, i := halide.NewVar("j"), halide.NewVar("i")
 	A := halide.NewImageParam("A", halide.Float32, 2) // [K, M] (+ a halo of 128)
 	B := halide.NewImageParam("B", halide.Float32, 2) // [N, K] (+ a halo of 128 in N)
@@ -421,7 +482,12 @@ func gemmFuncs(K int) (halide.Var, halide.Var, *halide.ImageParam, *halide.Image
 	prod.Define(j, i).PlusEq(A.At(r, i).Mul(B.At(j, r)))
 	gemm := halide.NewFunc("gemm")
 	gemm.Define(j, i).Is(prod.At(j, i))
-	return j, i, A, B, r, prod, gemm
+	return &Instance{
+		Funcs:  map[string]*halide.Func{"gemm": gemm, "prod": prod},
+		Images: map[string]*halide.ImageParam{"A": A, "B": B},
+		Vars:   map[string]halide.VarOrRVar{"j": j, "i": i, "r$x": r.X()},
+		Out:    gemm,
+	}
 }
 
 // conv1d: conv(x, b) = 0; conv(x, b) += padded(x + r - K/2, b) * w(r),
@@ -444,26 +510,11 @@ func conv1dAlgo() *Algo {
 		Known: map[string]string{"r$x": "r.X()"},
 		Build: func(sz []int) *Instance {
 			W, NB, K := sz[0], sz[1], sz[2]
-			x, b, in, w, padded, r, conv := conv1dFuncs(K)
-			inst := &Instance{
-				Funcs:  map[string]*halide.Func{"conv": conv, "padded": padded},
-				Images: map[string]*halide.ImageParam{"in": in, "w": w},
-				Vars:   map[string]halide.VarOrRVar{"x": x, "b": b, "r$x": r.X()},
-				Out:    conv,
-			}
-			inst.Run = func(ctx context.Context, p *halide.Pipeline, seed int64) (string, error) {
-				rng := rand.New(rand.NewSource(seed))
-				ib := halide.NewBuffer[int32](W, NB)
-				wb := halide.NewBuffer[int32](K + 2*pad).SetMin(-pad) // a halo (see pad)
-				fillInt(rng, ib)
-				fillInt(rng, wb)
-				in.Set(ib)
-				w.Set(wb)
-				out := halide.NewBuffer[int32](W, NB)
-				if err := p.RealizeContext(ctx, out); err != nil {
-					return "", err
-				}
-				return compareInt(out, func(c []int) int64 {
+			inst := conv1dInstance(K)
+			inst.Run = instanceRun([]int{W, NB}, compareInt, func(rng *rand.Rand) func(c []int) int64 {
+				ib := randomInput(rng, inst.Images["in"], halide.NewBuffer[int32](W, NB))
+				wb := randomInput(rng, inst.Images["w"], halide.NewBuffer[int32](K+2*pad).SetMin(-pad)) // a halo (see pad)
+				return func(c []int) int64 {
 					s := int64(0)
 					for k := 0; k < K; k++ {
 						if xx := c[0] + k - K/2; xx >= 0 && xx < W {
@@ -471,20 +522,20 @@ func conv1dAlgo() *Algo {
 						}
 					}
 					return s
-				}, []int{W, NB}), nil
-			}
+				}
+			})
 			return inst
 		},
 		Source: func(sz []int) string {
 			return fmt.Sprintf(`// conv1d, W = %d, NB = %d, K = %d (int32)
-`, sz[0], sz[1], sz[2]) + funcBody(algosSource, "conv1dFuncs") + "// output: conv realized over [W, NB]\n"
+`, sz[0], sz[1], sz[2]) + funcBody(algosSource, "conv1dInstance") + "// output: conv realized over [W, NB]\n"
 		},
 	}
 }
 
-// conv1dFuncs defines conv1d's Funcs: its body, but for the return, is the Go that
-// Source prints (read from this file, algosSource).
-func conv1dFuncs(K int) (halide.Var, halide.Var, *halide.ImageParam, *halide.ImageParam, *halide.Func, *halide.RDom, *halide.Func) {
+// conv1dInstance defines conv1d's Funcs: its body, up to the return, is the
+// Go that Source prints (read from this file, algosSource).
+func conv1dInstance(K int) *Instance {
 	x, b := halide.NewVar("x"), halide.NewVar("b")
 	in := halide.NewImageParam("in", halide.Int32, 2) // [W, NB]
 	w := halide.NewImageParam("w", halide.Int32, 1)   // [K] (+ a halo of 128)
@@ -493,7 +544,12 @@ func conv1dFuncs(K int) (halide.Var, halide.Var, *halide.ImageParam, *halide.Ima
 	conv := halide.NewFunc("conv")
 	conv.Define(x, b).Is(int32(0))
 	conv.Define(x, b).PlusEq(padded.At(x.Add(r).Sub(K/2), b).Mul(w.At(r)))
-	return x, b, in, w, padded, r, conv
+	return &Instance{
+		Funcs:  map[string]*halide.Func{"conv": conv, "padded": padded},
+		Images: map[string]*halide.ImageParam{"in": in, "w": w},
+		Vars:   map[string]halide.VarOrRVar{"x": x, "b": b, "r$x": r.X()},
+		Out:    conv,
+	}
 }
 
 // hist: hist(b) = 0; hist(clamp(in(r.x, r.y), 0, NB-1)) += 1; out = hist
@@ -516,41 +572,30 @@ func histAlgo() *Algo {
 		Known: map[string]string{"r$x": "r.X()", "r$y": "r.Y()"},
 		Build: func(sz []int) *Instance {
 			W, H, NB := sz[0], sz[1], sz[2]
-			b, in, r, hist, out := histFuncs(W, H, NB)
-			inst := &Instance{
-				Funcs:  map[string]*halide.Func{"out": out, "hist": hist},
-				Images: map[string]*halide.ImageParam{"in": in},
-				Vars:   map[string]halide.VarOrRVar{"b": b, "r$x": r.X(), "r$y": r.Y()},
-				Out:    out,
-			}
-			inst.Run = func(ctx context.Context, p *halide.Pipeline, seed int64) (string, error) {
-				rng := rand.New(rand.NewSource(seed))
+			inst := histInstance(W, H, NB)
+			inst.Run = instanceRun([]int{NB}, compareInt, func(rng *rand.Rand) func(c []int) int64 {
 				ib := padded2[int32](W, H, true, true) // a halo (see pad)
 				// Values in [-2, NB+1]: some fall outside and are clamped.
 				ib.Fill(func([]int) int32 { return int32(rng.Intn(NB+4) - 2) })
-				in.Set(ib)
-				ob := halide.NewBuffer[int32](NB)
-				if err := p.RealizeContext(ctx, ob); err != nil {
-					return "", err
-				}
+				inst.Images["in"].Set(ib)
 				ref := make([]int64, NB)
 				forEach([]int{W, H}, func(c []int) {
 					ref[min(max(int(ib.Get(c[0], c[1])), 0), NB-1)]++
 				})
-				return compareInt(ob, func(c []int) int64 { return ref[c[0]] }, []int{NB}), nil
-			}
+				return func(c []int) int64 { return ref[c[0]] }
+			})
 			return inst
 		},
 		Source: func(sz []int) string {
 			return fmt.Sprintf(`// hist, W = %d, H = %d, NB = %d (int32)
-`, sz[0], sz[1], sz[2]) + funcBody(algosSource, "histFuncs") + "// output: out realized over [NB]\n"
+`, sz[0], sz[1], sz[2]) + funcBody(algosSource, "histInstance") + "// output: out realized over [NB]\n"
 		},
 	}
 }
 
-// histFuncs defines hist's Funcs: its body, but for the return, is the Go that
-// Source prints (read from this file, algosSource).
-func histFuncs(W, H, NB int) (halide.Var, *halide.ImageParam, *halide.RDom, *halide.Func, *halide.Func) {
+// histInstance defines hist's Funcs: its body, up to the return, is the Go
+// that Source prints (read from this file, algosSource).
+func histInstance(W, H, NB int) *Instance {
 	b := halide.NewVar("b")
 	in := halide.NewImageParam("in", halide.Int32, 2) // [W, H] (+ a halo of 128), values in [-2, NB+1]
 	r := halide.NewRDom("r", halide.Range(0, W), halide.Range(0, H))
@@ -559,7 +604,12 @@ func histFuncs(W, H, NB int) (halide.Var, *halide.ImageParam, *halide.RDom, *hal
 	hist.Define(halide.Clamp(in.At(r.X(), r.Y()), 0, NB-1)).PlusEq(int32(1))
 	out := halide.NewFunc("out")
 	out.Define(b).Is(hist.At(b))
-	return b, in, r, hist, out
+	return &Instance{
+		Funcs:  map[string]*halide.Func{"out": out, "hist": hist},
+		Images: map[string]*halide.ImageParam{"in": in},
+		Vars:   map[string]halide.VarOrRVar{"b": b, "r$x": r.X(), "r$y": r.Y()},
+		Out:    out,
+	}
 }
 
 // tensorproduct: the gather / product / scatter pipeline of Halide issue
@@ -589,12 +639,9 @@ func tensorProductAlgo() *Algo {
 			C, M, N, P, In, Out := sz[0], sz[1], sz[2], sz[3], sz[4], sz[5]
 			inst := tensorProductInstance(C, N, P, In, Out)
 			input, weight, imap, omap := inst.Images["input"], inst.Images["weight"], inst.Images["imap"], inst.Images["omap"]
-			inst.Run = func(ctx context.Context, pl *halide.Pipeline, seed int64) (string, error) {
-				rng := rand.New(rand.NewSource(seed))
-				ib := padded2[float32](C, In, true, true)
-				fillFloat(rng, ib)
-				wb := padded3[float32](C, M, N)
-				fillFloat(rng, wb)
+			inst.Run = instanceRun([]int{M, Out}, compareFloat, func(rng *rand.Rand) func(c []int) float64 {
+				ib := randomInput(rng, input, padded2[float32](C, In, true, true))
+				wb := randomInput(rng, weight, padded3[float32](C, M, N))
 				im := padded2[int32](P, N, true, true)
 				om := halide.NewBuffer[int32](P, N)
 				// Every entry of imap, its halo included, is a valid point:
@@ -612,14 +659,8 @@ func tensorProductAlgo() *Algo {
 						om.Set(v, pp, nn)
 					}
 				}
-				input.Set(ib)
-				weight.Set(wb)
 				imap.Set(im)
 				omap.Set(om)
-				ob := halide.NewBuffer[float32](M, Out)
-				if err := pl.RealizeContext(ctx, ob); err != nil {
-					return "", err
-				}
 				ref := make([]float64, M*Out)
 				for nn := 0; nn < N; nn++ {
 					for pp := 0; pp < P; pp++ {
@@ -633,8 +674,8 @@ func tensorProductAlgo() *Algo {
 						}
 					}
 				}
-				return compareFloat(ob, func(c []int) float64 { return ref[c[0]+M*c[1]] }, []int{M, Out}), nil
-			}
+				return func(c []int) float64 { return ref[c[0]+M*c[1]] }
+			})
 			return inst
 		},
 		Source: func(sz []int) string {
@@ -723,21 +764,11 @@ func depthwiseAlgo() *Algo {
 		Build: func(sz []int) *Instance {
 			B, C, H, W, K := sz[0], sz[1], sz[2], sz[3], sz[4]
 			inst := depthwiseInstance(K)
-			input, weight := inst.Images["input"], inst.Images["weight"]
 			pd := (K - 1) / 2
-			inst.Run = func(ctx context.Context, p *halide.Pipeline, seed int64) (string, error) {
-				rng := rand.New(rand.NewSource(seed))
-				ib := halide.NewBuffer[float32](W, H, C, B)
-				fillFloat(rng, ib)
-				wb := padded3[float32](K, K, C)
-				fillFloat(rng, wb)
-				input.Set(ib)
-				weight.Set(wb)
-				ob := halide.NewBuffer[float32](W, H, C, B)
-				if err := p.RealizeContext(ctx, ob); err != nil {
-					return "", err
-				}
-				return compareFloat(ob, func(q []int) float64 {
+			inst.Run = instanceRun([]int{W, H, C, B}, compareFloat, func(rng *rand.Rand) func(q []int) float64 {
+				ib := randomInput(rng, inst.Images["input"], halide.NewBuffer[float32](W, H, C, B))
+				wb := randomInput(rng, inst.Images["weight"], padded3[float32](K, K, C))
+				return func(q []int) float64 {
 					s := 0.0
 					for ky := 0; ky < K; ky++ {
 						for kx := 0; kx < K; kx++ {
@@ -748,8 +779,8 @@ func depthwiseAlgo() *Algo {
 						}
 					}
 					return s
-				}, []int{W, H, C, B}), nil
-			}
+				}
+			})
 			return inst
 		},
 		Source: func(sz []int) string {
@@ -786,55 +817,33 @@ func depthwiseInstance(K int) *Instance {
 // chain sliding-window and storage-folding schedules are made for (Funcs
 // the generator inlines shorten it to two or one).
 func stencilAlgo() *Algo {
-	return &Algo{
-		Name:      "stencil",
-		PWindow:   0.6,
-		SizeNames: []string{"W", "H"},
-		Sizes:     func(rng *rand.Rand) []int { return []int{prime(rng, 5, 23), prime(rng, 5, 37)} },
-		Funcs: []FuncSpec{
-			{Name: "s3", Stages: []StageSpec{{Dims: d("x", "y")}}},
-			{Name: "s2", Stages: []StageSpec{{Dims: d("x", "y")}}, Consumers: []StageRef{{"s3", 0}}},
-			{Name: "s1", Stages: []StageSpec{{Dims: d("x", "y")}}, Consumers: []StageRef{{"s2", 0}}},
-			{Name: "padded", Stages: []StageSpec{{Dims: d("x", "y")}}, Consumers: []StageRef{{"s1", 0}}},
+	return int2D{
+		name: "stencil", note: " (int32)", maxW: 23, maxH: 37, pWindow: 0.6,
+		funcs:    []FuncSpec{xyFunc("s3"), xyFunc("s2", StageRef{"s3", 0}), xyFunc("s1", StageRef{"s2", 0})},
+		paddedBy: "s1",
+		wraps:    []WrapSpec{xyWrap("padded", "s1"), xyWrap("s1", "s2"), xyWrap("s2", "s3")},
+		define:   func(v int2DVars) map[string]*halide.Func { return stencilFuncs(v.x, v.y, v.padded) },
+		source:   func() string { return funcBody(algosSource, "stencilFuncs") },
+		want: func(ib *halide.Buffer[int32], W, H int) func(c []int) int64 {
+			pd := func(x, y int) int64 { return int64(ib.Get(clampTo(x, W), clampTo(y, H))) }
+			f1 := func(x, y int) int64 { return pd(x, y-1) + 2*pd(x, y) + pd(x+1, y+1) }
+			f2 := func(x, y int) int64 { return f1(x, y-1) - f1(x, y+1) + f1(x-1, y) }
+			return func(c []int) int64 {
+				x, y := c[0], c[1]
+				return max(f2(x, y-1), f2(x, y)) + f2(x, y+1)
+			}
 		},
-		Wraps: []WrapSpec{
-			{Src: "padded", Consumer: "s1", Dims: []string{"x", "y"}, ConsumerStages: []int{0}},
-			{Src: "s1", Consumer: "s2", Dims: []string{"x", "y"}, ConsumerStages: []int{0}},
-			{Src: "s2", Consumer: "s3", Dims: []string{"x", "y"}, ConsumerStages: []int{0}},
-		},
-		Known: map[string]string{},
-		Build: func(sz []int) *Instance {
-			W, H := sz[0], sz[1]
-			x, y, in, padded := int2DInput()
-			s1, s2, s3 := stencilFuncs(x, y, padded)
-			return int2DInstance(W, H, in, map[string]*halide.Func{"s3": s3, "s2": s2, "s1": s1, "padded": padded}, map[string]halide.VarOrRVar{"x": x, "y": y}, s3, func(ib *halide.Buffer[int32]) func(c []int) int64 {
-				pd := func(x, y int) int64 { return int64(ib.Get(clampTo(x, W), clampTo(y, H))) }
-				f1 := func(x, y int) int64 { return pd(x, y-1) + 2*pd(x, y) + pd(x+1, y+1) }
-				f2 := func(x, y int) int64 { return f1(x, y-1) - f1(x, y+1) + f1(x-1, y) }
-				return func(c []int) int64 {
-					x, y := c[0], c[1]
-					return max(f2(x, y-1), f2(x, y)) + f2(x, y+1)
-				}
-			})
-		},
-		Source: func(sz []int) string {
-			return fmt.Sprintf(`// stencil, W = %d, H = %d (int32)
-x, y := halide.NewVar("x"), halide.NewVar("y")
-in := halide.NewImageParam("in", halide.Int32, 2) // [W, H], values in ±[1, 9]
-padded := halide.RepeatEdge(in)
-`, sz[0], sz[1]) + funcBody(algosSource, "stencilFuncs") + "// output: s3 realized over [W, H]\n"
-		},
-	}
+	}.algo()
 }
 
 // stencilFuncs defines stencil's Funcs: its body, but for the return, is the Go that
 // Source prints (read from this file, algosSource).
-func stencilFuncs(x, y halide.Var, padded *halide.Func) (*halide.Func, *halide.Func, *halide.Func) {
+func stencilFuncs(x, y halide.Var, padded *halide.Func) map[string]*halide.Func {
 	s1 := halide.NewFunc("s1")
 	s1.Define(x, y).Is(padded.At(x, y.Sub(1)).Add(padded.At(x, y).Mul(2)).Add(padded.At(x.Add(1), y.Add(1))))
 	s2 := halide.NewFunc("s2")
 	s2.Define(x, y).Is(s1.At(x, y.Sub(1)).Sub(s1.At(x, y.Add(1))).Add(s1.At(x.Sub(1), y)))
 	s3 := halide.NewFunc("s3")
 	s3.Define(x, y).Is(halide.Max(s2.At(x, y.Sub(1)), s2.At(x, y)).Add(s2.At(x, y.Add(1))))
-	return s1, s2, s3
+	return map[string]*halide.Func{"s3": s3, "s2": s2, "s1": s1}
 }

@@ -100,6 +100,24 @@ func (c *Command) Driver(opt Options) *Driver {
 		MinimizeBudget: *c.Minimize, MinimizePerKey: *c.PerKey, Grep: *c.Grep, Progress: os.Stderr, ProgressEvery: *c.Progress}
 }
 
+// Run runs the cases -from to -from + -n of a driver of the parsed flags
+// that setup configures (its Make or Algos), and returns the driver and
+// the run's time. With -show it prints case -show of that driver as a
+// reproduction instead, and returns a nil driver.
+func (c *Command) Run(opt Options, setup func(d *Driver)) (*Driver, time.Duration) {
+	if *c.Show >= 0 {
+		d := &Driver{Seed: *c.Seed}
+		setup(d)
+		PrintCase(d.makeCase(*c.Show), opt)
+		return nil, 0
+	}
+	d := c.Driver(opt)
+	setup(d)
+	start := time.Now()
+	d.Run(*c.From, *c.N)
+	return d, time.Since(start)
+}
+
 // Report prints the table of outcomes of d's run, the cases -grep
 // matched and the most frequent refusals (under the heading refusals).
 func (c *Command) Report(w io.Writer, d *Driver, refusals string) {

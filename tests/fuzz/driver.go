@@ -117,13 +117,16 @@ func (d *Driver) Run(from, n int) {
 	wg.Wait()
 }
 
-func (d *Driver) one(i int) {
-	var c Case
+// makeCase draws case i: Make's, or MakeCase's over Algos.
+func (d *Driver) makeCase(i int) Case {
 	if d.Make != nil {
-		c = d.Make(d.Seed, i)
-	} else {
-		c = MakeCase(d.Seed, i, d.Algos)
+		return d.Make(d.Seed, i)
 	}
+	return MakeCase(d.Seed, i, d.Algos)
+}
+
+func (d *Driver) one(i int) {
+	c := d.makeCase(i)
 	r := Run(c, d.Opt)
 	key := c.Algo + "/" + c.Target()
 	d.mu.Lock()

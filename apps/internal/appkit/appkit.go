@@ -69,15 +69,33 @@ type CPUAndGPU interface {
 // newAlgo's algorithm under its GPU schedule, or its CPU schedule unless
 // gpu.
 func Scheduled[A CPUAndGPU](newAlgo func() A, gpu bool) func() algo.Algorithm {
-	return func() algo.Algorithm {
-		v := newAlgo()
-		if gpu {
-			v.GPUSchedule()
-		} else {
-			v.CPUSchedule()
-		}
-		return v
+	if gpu {
+		return Build(newAlgo, A.GPUSchedule)
 	}
+	return Build(newAlgo, A.CPUSchedule)
+}
+
+// Build is a Build (or Small, or CPU) function: newAlgo's algorithm,
+// scheduled by apply.
+func Build[A algo.Algorithm](newAlgo func() A, apply func(A)) func() algo.Algorithm {
+	return func() algo.Algorithm {
+		a := newAlgo()
+		apply(a)
+		return a
+	}
+}
+
+// Schedules is an app's Schedule of each of an algorithm's GPU schedules
+// (algo.Conv1DGPUSchedules, ...) in their order, made by schedule; keep,
+// when not nil, says which of them the app runs.
+func Schedules[A any](list []algo.GPUSchedule[A], keep func(name string) bool, schedule func(name string, apply func(A)) Schedule) []Schedule {
+	var out []Schedule
+	for _, s := range list {
+		if keep == nil || keep(s.Name) {
+			out = append(out, schedule(s.Name, s.Apply))
+		}
+	}
+	return out
 }
 
 // App is a bundled app.

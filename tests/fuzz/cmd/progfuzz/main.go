@@ -26,16 +26,11 @@ func main() {
 	cmd := fuzz.NewCommand(fuzz.CommandDefaults{Noun: "program", PerKey: "(class, target, error)",
 		Timeout: 10 * time.Second, Minimize: 200, MinimizePerKey: 2, Reasons: 30, Every: 500})
 	flag.Parse()
-	opt := cmd.Options()
-	if *cmd.Show >= 0 {
-		fuzz.PrintCase(fuzz.MakeProgCase(*cmd.Seed, *cmd.Show), opt)
+	d, took := cmd.Run(cmd.Options(), func(d *fuzz.Driver) { d.Make = fuzz.MakeProgCase })
+	if d == nil {
 		return
 	}
-	d := cmd.Driver(opt)
-	d.Make = fuzz.MakeProgCase
-	start := time.Now()
-	d.Run(*cmd.From, *cmd.N)
-	fmt.Printf("progfuzz -seed %d -from %d -n %d (GPU schedules on %s): %v\n\n", *cmd.Seed, *cmd.From, *cmd.N, *cmd.Target, time.Since(start).Round(time.Second))
+	fmt.Printf("progfuzz -seed %d -from %d -n %d (GPU schedules on %s): %v\n\n", *cmd.Seed, *cmd.From, *cmd.N, *cmd.Target, took.Round(time.Second))
 	cmd.Report(os.Stdout, d, "class | target | code | message, numbers and names normalized")
 	fmt.Println("\nslowest Lowers (program, time, outcome, Funcs):")
 	for _, s := range d.SlowLower {

@@ -40,15 +40,11 @@ func main() {
 			as = append(as, a)
 		}
 	}
-	if *cmd.Show >= 0 {
-		fuzz.PrintCase(fuzz.MakeCase(*cmd.Seed, *cmd.Show, as), opt)
+	d, took := cmd.Run(opt, func(d *fuzz.Driver) { d.Algos = as })
+	if d == nil {
 		return
 	}
-	d := cmd.Driver(opt)
-	d.Algos = as
-	start := time.Now()
-	d.Run(*cmd.From, *cmd.N)
-	fmt.Printf("schedfuzz -seed %d -from %d -n %d: %v\n\n", *cmd.Seed, *cmd.From, *cmd.N, time.Since(start).Round(time.Second))
+	fmt.Printf("schedfuzz -seed %d -from %d -n %d: %v\n\n", *cmd.Seed, *cmd.From, *cmd.N, took.Round(time.Second))
 	cmd.Report(os.Stdout, d, "at Lower, and for size")
 	fuzz.WriteFindings(os.Stdout, d)
 }
