@@ -31,7 +31,7 @@ var layers = []struct {
 	{[]string{"halide"}, "the user API: lowers, compiles, runs on the emulator or a registered CUDA device"},
 	{[]string{"cudart"}, "the CUDA runtime (tag cuda): registers itself with halide"},
 	{[]string{"apps/algo"}, "the apps' algorithms and schedules"},
-	{[]string{"apps/internal/...", "tests/fuzz"}, "the app driver and the fuzzers' library"},
+	{[]string{"apps/internal/...", "tests/fuzz", "docs/tutorial/boxblur"}, "the app driver, the fuzzers' library and the tutorial's blur"},
 	{[]string{"apps/...", "tests/...", "docs/..."}, "commands, cross-package tests and tutorial programs"},
 }
 
@@ -161,7 +161,8 @@ func userFacing(rel string) bool {
 }
 
 // userImportable reports whether a user's program may import the package:
-// halide, the CUDA runtime, and the apps' own packages.
+// halide, the CUDA runtime, the apps' own packages and the tutorial's
+// (its blur, which the steps share, written with halide only).
 func userImportable(dep string) bool {
-	return dep == "halide" || dep == "cudart" || strings.HasPrefix(dep, "apps/")
+	return dep == "halide" || dep == "cudart" || strings.HasPrefix(dep, "apps/") || dep == "docs/tutorial/boxblur"
 }
