@@ -6,7 +6,6 @@ package cfamily
 import (
 	"fmt"
 	"math"
-	"math/big"
 	"strconv"
 	"strings"
 
@@ -224,26 +223,4 @@ func cIdent(d Dialect, name string) string {
 		s += "_"
 	}
 	return s
-}
-
-// reciprocalForDivision returns 1/c correctly rounded to float32 when a
-// float32 division by the constant c may be computed by gh_divc_f32: c is
-// finite, not a power of two (a compiler multiplies by those exactly
-// already) and within [2^-30, 2^30] in magnitude (gh_divc_f32's range
-// argument assumes it). ok is false otherwise.
-func reciprocalForDivision(c float64) (rc float64, ok bool) {
-	f := float32(c)
-	if float64(f) != c || f == 0 || math.IsInf(c, 0) || math.IsNaN(c) {
-		return 0, false
-	}
-	m := math.Abs(c)
-	if m < 0x1p-30 || m > 0x1p30 {
-		return 0, false
-	}
-	if frac, _ := math.Frexp(m); frac == 0.5 {
-		return 0, false // a power of two
-	}
-	// 1/c rounded once to 24 bits (float32(1/c) would round twice).
-	r, _ := new(big.Float).SetPrec(24).SetMode(big.ToNearestEven).Quo(big.NewFloat(1), big.NewFloat(c)).Float64()
-	return r, true
 }

@@ -20,11 +20,6 @@ package cfamily
 //     Multiplications are __fmul_rn / __dmul_rn, which nvcc never contracts
 //     into an FMA with a following add: the CPU rounds every operation.
 //     CUDAOptions.Contract turns that off for speed.
-//   - A float32 division by a constant c (not a power of two, 2^-30 <= |c|
-//     <= 2^30) is gh_divc_f32: a multiply by 1/c and one correction with
-//     two FMAs, the correctly rounded quotient for 2^-90 <= |a| <= 2^90
-//     (Markstein's theorem; checked for every float32 a with six constants
-//     by TestDivideByConstantExhaustive), a division for any other a.
 //   - Float min and max are Go's math.Min / math.Max (a -Inf / +Inf operand
 //     wins, then NaN propagates, -0 < +0): gh_min_f32 and friends, not fminf.
 //     Float Mod is a - b*floor(a/b) computed in double, as the CPU does.

@@ -134,24 +134,6 @@ func (m *module) helperSource(name string) (int, string) {
     return b == 0 ? 0 : a %% b;
 }
 `, m.d.HelperPrefix(), c, name)
-	case "divc":
-		// gh_divc_f32 only: printer.go's reciprocalForDivision decides
-		// where it applies.
-		return 0, fmt.Sprintf(`// a / c correctly rounded, for a constant c (2^-30 <= |c| <= 2^30, not a
-// power of two) and rc, 1 / c correctly rounded: q = a * rc is within an ulp
-// of a / c, and one correction with FMAs makes it the correctly rounded
-// quotient (Markstein's theorem) wherever no step underflows or overflows,
-// which holds for 2^-90 <= |a| <= 2^90; any other a (0, tiny, huge, Inf, NaN)
-// is divided. One multiply and two FMAs instead of a division.
-%[1]sfloat %[2]s(float a, float c, float rc) {
-    const float m = fabsf(a);
-    if (m >= 8.077935669463161e-28f && m <= 1.2379400392853803e+27f) {
-        const float q = a * rc;
-        return fmaf(fmaf(-c, q, a), rc, q);
-    }
-    return a / c;
-}
-`, m.d.HelperPrefix(), name)
 	case "min", "max":
 		lt, inf, word, pick := "<", "-Inf", "Min", "signbit(a) ? a : b"
 		if parts[0] == "max" {

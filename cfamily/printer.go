@@ -709,13 +709,6 @@ func (e *printer) floatBinary(x *ir.Binary, t ir.Type) (string, int) {
 		}
 		return fn + "(" + e.top(x.A) + ", " + e.top(x.B) + ")", cPrecPostfix
 	case ir.Div:
-		if k, ok := x.B.(*ir.FloatImm); ok && x.A.Type() == ir.Float32 {
-			if rc, ok := reciprocalForDivision(k.V); ok {
-				c, _ := cFloatLiteral(e.m.d, ir.Float32, k.V)
-				r, _ := cFloatLiteral(e.m.d, ir.Float32, rc)
-				return e.m.use("gh_divc_f32") + "(" + e.top(x.A) + ", " + c + ", " + r + ")", cPrecPostfix
-			}
-		}
 		b := e.operand(x.B, cPrecMul+1)
 		if k, ok := x.B.(*ir.FloatImm); ok && k.V == 0 {
 			// The same zero, which the compiler does not warn about.

@@ -21,10 +21,8 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	// The source starts with helpers: Halide's integer division and
-	// modulo (gh_div_i32, gh_mod_i32) and the division by the constant 9
-	// (gh_divc_f32: a multiply and two FMAs, rounded exactly as a
-	// division); print the kernel that follows them.
+	// The source starts with helpers for Halide's integer division and
+	// modulo (gh_div_i32, gh_mod_i32); print the kernel that follows them.
 	fmt.Print(src[strings.Index(src, "// Kernel"):])
 
 	// Compile it with nvcc for sm_90, if a CUDA toolkit is installed (no
