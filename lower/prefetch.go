@@ -117,7 +117,7 @@ func prefetch(st *State) error {
 				st.logf(3, "prefetch: the prefetches at %s dropped (outside the kernel's thread loops)\n", s.Name)
 				break
 			}
-			body := ir.MapStmt(s.Body, fs, nil)
+			body := fs(s.Body)
 			var pre []ir.Stmt
 			for _, p := range list {
 				var box []ir.Range
