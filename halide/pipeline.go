@@ -432,6 +432,14 @@ func (p *Pipeline) build() (*built, error) {
 					return err
 				}
 			}
+			// A prefetch's offset may read Params.
+			for _, cd := range d.Cases() {
+				for _, p := range cd.Schedule.Prefetches {
+					if err := noteLeaves(p.Offset); err != nil {
+						return err
+					}
+				}
+			}
 			if i == 0 {
 				c.Pure = &nd
 			} else {

@@ -30,6 +30,7 @@ package lower
 // source's coordinates; storage_flattening makes it an ir.PrefetchFlat.
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -44,7 +45,10 @@ type prefetchAt struct {
 	from string // the full name of the loop from
 }
 
-func prefetch(st *State) error {
+// prefetchDirectives checks the prefetch directives of every stage (and
+// case) and returns them by the full name of their loop at, the last of
+// each source at a loop.
+func prefetchDirectives(st *State) (map[string][]prefetchAt, error) {
 	params := map[string]bool{}
 	for _, p := range st.P.Params {
 		params[p.Name] = true
@@ -53,7 +57,6 @@ func prefetch(st *State) error {
 	for _, in := range st.P.Inputs {
 		inputs[in.Name] = in
 	}
-	// at holds the directives by the full name of their loop at.
 	at := map[string][]prefetchAt{}
 	for _, name := range st.Order {
 		f := st.Funcs[name]
@@ -62,13 +65,43 @@ func prefetch(st *State) error {
 				for _, p := range d.Schedule.Prefetches {
 					loop, from, err := checkPrefetch(st, f, si, d, p, params, inputs)
 					if err != nil {
-						return err
+						return nil, err
 					}
 					list := slices.DeleteFunc(at[loop], func(q prefetchAt) bool { return q.dir.Source == p.Source })
 					at[loop] = append(list, prefetchAt{dir: p, f: name, from: from})
 				}
 			}
 		}
+	}
+	return at, nil
+}
+
+// prefetchNotes are the lines the loop nest (schedule_functions) shows at
+// the top of each loop with prefetches: "prefetch g from x + 1
+// (GuardWithIf)". None when a directive is wrong (the pass reports it).
+func prefetchNotes(st *State) map[string][]string {
+	at, err := prefetchDirectives(st)
+	if err != nil {
+		return nil
+	}
+	notes := map[string][]string{}
+	for loop, list := range at {
+		for _, p := range list {
+			notes[loop] = append(notes[loop], fmt.Sprintf("prefetch %s from %s + %s (%v)", p.dir.Source, trimLoop(p.from), ir.ExprString(p.dir.Offset), p.dir.Strategy))
+		}
+	}
+	return notes
+}
+
+func prefetch(st *State) error {
+	inputs := map[string]Input{}
+	for _, in := range st.P.Inputs {
+		inputs[in.Name] = in
+	}
+	// at holds the directives by the full name of their loop at.
+	at, err := prefetchDirectives(st)
+	if err != nil {
+		return err
 	}
 	if len(at) == 0 {
 		return nil
@@ -78,7 +111,6 @@ func prefetch(st *State) error {
 		inGPU  bool // realized inside GPU loops
 		onChip bool
 	}
-	var err error
 	scope := map[string]realized{}
 	gpuDepth, threadDepth := 0, 0
 	var fs func(ir.Stmt) ir.Stmt
@@ -119,7 +151,11 @@ func prefetch(st *State) error {
 			}
 			body := fs(s.Body)
 			var pre []ir.Stmt
+			placed := leadingPrefetches(body)
 			for _, p := range list {
+				if placed[p.dir.Source] {
+					continue // placed by an earlier run
+				}
 				var box []ir.Range
 				var t ir.Type
 				if p.dir.Input {
@@ -317,4 +353,29 @@ func prefetchStmt(s *ir.For, body ir.Stmt, p prefetchAt, storage []ir.Range, t i
 		}
 	}
 	return ps
+}
+
+// leadingPrefetches returns the sources of the prefetches (guarded or
+// not) that open the loop body s: the ones the pass put there.
+func leadingPrefetches(s ir.Stmt) map[string]bool {
+	stmts := []ir.Stmt{s}
+	if b, ok := s.(*ir.Block); ok {
+		stmts = b.Stmts
+	}
+	out := map[string]bool{}
+	for _, x := range stmts {
+		if g, ok := x.(*ir.IfThenElse); ok && g.Else == nil {
+			x = g.Then
+		}
+		ev, ok := x.(*ir.Evaluate)
+		if !ok {
+			break
+		}
+		buf, _, flat, ok := ir.IsPrefetch(ev.X)
+		if !ok || flat {
+			break
+		}
+		out[buf] = true
+	}
+	return out
 }
