@@ -3,6 +3,7 @@ package differential_test
 import (
 	"math/rand"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/gohalide/gohalide/halide"
@@ -113,11 +114,64 @@ func TestPrefetchSameResult(t *testing.T) {
 	}
 }
 
-func containsPrefetch(s string) bool {
-	for i := 0; i+len("prefetch ") <= len(s); i++ {
-		if s[i:i+len("prefetch ")] == "prefetch " {
-			return true
+func containsPrefetch(s string) bool { return strings.Contains(s, "prefetch ") }
+
+// TestPrefetchTupleAndOutput prefetches a Tuple Func (each of its values'
+// buffers) and, from an update, the output itself, on the CPU and the
+// emulator: the results are those without the prefetches.
+func TestPrefetchTupleAndOutput(t *testing.T) {
+	x, y, bx, by, tx, ty := v("x"), v("y"), v("bx"), v("by"), v("tx"), v("ty")
+	build := func(gpu, prefetch bool) (*halide.Func, *halide.ImageParam) {
+		in := halide.NewImageParam("in", halide.Float32, 2)
+		tu := halide.NewFunc("tu")
+		tu.Define(x, y).Is(halide.NewTuple(in.At(x, y).Mul(2), in.At(x.Add(1), y).Sub(1)))
+		out := halide.NewFunc("out")
+		out.Define(x, y).Is(tu.AtTuple(x, y).Elem(0).Add(tu.AtTuple(x, y.Add(1)).Elem(1)))
+		out.Define(x, y).Is(out.At(x, y).Mul(out.At(x, y)).Add(1))
+		tu.ComputeRoot()
+		if gpu {
+			tu.GPUTile(x, y, bx, by, tx, ty, 8, 8)
+			out.GPUTile(x, y, bx, by, tx, ty, 8, 4)
+			out.Update(0).GPUTile(x, y, bx, by, tx, ty, 8, 4)
+		}
+		if prefetch {
+			at := y
+			if gpu {
+				at = tx
+			}
+			out.Prefetch(tu, at, at, 1, halide.PrefetchClamp)
+			out.Update(0).Prefetch(out, at, at, 2)
+		}
+		return out, in
+	}
+	for _, gpu := range []bool{false, true} {
+		rng := rand.New(rand.NewSource(31))
+		input := halide.NewBuffer[float32](30, 20)
+		input.Fill(func([]int) float32 { return 1 + rng.Float32() })
+		var results [][]float32
+		for _, pf := range []bool{false, true} {
+			out, in := build(gpu, pf)
+			in.Set(input)
+			result := halide.NewBuffer[float32](28, 18)
+			p := halide.NewPipeline(out).WithOptions(halide.Options{Verify: true})
+			if err := p.Realize(result); err != nil {
+				t.Fatalf("gpu %v, prefetch %v: %v", gpu, pf, err)
+			}
+			if pf {
+				l, err := p.Lower()
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, want := range []string{"prefetch tu.0[", "prefetch tu.1[", "prefetch out["} {
+					if !strings.Contains(l.String(), want) {
+						t.Errorf("gpu %v: the lowered statement has no %q:\n%s", gpu, want, l)
+					}
+				}
+			}
+			results = append(results, result.Data())
+		}
+		if !slices.Equal(results[0], results[1]) {
+			t.Errorf("gpu %v: the output differs with the prefetches", gpu)
 		}
 	}
-	return false
 }
