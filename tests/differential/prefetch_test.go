@@ -175,3 +175,47 @@ func TestPrefetchTupleAndOutput(t *testing.T) {
 		}
 	}
 }
+
+// TestPrefetchBoundaryFunc prefetches a boundary condition (an anonymous
+// Func the pipeline names in_repeat_edge) computed at the root: the
+// prefetch follows the Func under its pipeline name.
+func TestPrefetchBoundaryFunc(t *testing.T) {
+	x, y := v("x"), v("y")
+	build := func(prefetch bool) (*halide.Func, *halide.ImageParam) {
+		in := halide.NewImageParam("in", halide.Float32, 2)
+		padded := halide.RepeatEdge(in)
+		out := halide.NewFunc("out")
+		out.Define(x, y).Is(padded.At(x.Sub(1), y).Add(padded.At(x.Add(1), y.Add(1))))
+		padded.ComputeRoot()
+		if prefetch {
+			out.Prefetch(padded, y, y, 1)
+		}
+		return out, in
+	}
+	rng := rand.New(rand.NewSource(5))
+	input := halide.NewBuffer[float32](16, 12)
+	input.Fill(func([]int) float32 { return 1 + rng.Float32() })
+	var results [][]float32
+	for _, pf := range []bool{false, true} {
+		out, in := build(pf)
+		in.Set(input)
+		p := halide.NewPipeline(out).WithOptions(halide.Options{Verify: true})
+		if pf {
+			l, err := p.Lower()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(l.String(), "prefetch in_repeat_edge[") {
+				t.Errorf("the lowered statement has no prefetch of in_repeat_edge:\n%s", l)
+			}
+		}
+		result := halide.NewBuffer[float32](16, 12)
+		if err := p.Realize(result); err != nil {
+			t.Fatal(err)
+		}
+		results = append(results, result.Data())
+	}
+	if !slices.Equal(results[0], results[1]) {
+		t.Error("the output differs with the prefetch")
+	}
+}
