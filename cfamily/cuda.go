@@ -518,6 +518,12 @@ func (cudaDialect) Barrier() string { return "__syncthreads();" }
 
 func (cudaDialect) Trap() string { return "__trap();" }
 
+// Prefetch: PTX's prefetch.global.L2 of the 128-byte line holding addr
+// (a hint; the line goes to L2, which every SM shares).
+func (cudaDialect) Prefetch(addr string) (string, int) {
+	return fmt.Sprintf("asm volatile(\"prefetch.global.L2 [%%0];\" :: \"l\"(%s));", addr), 128
+}
+
 func (cudaDialect) Unroll() string { return "#pragma unroll" }
 
 // VectorType is the CUDA vector type of n lanes of t ("" when there is

@@ -75,4 +75,9 @@ type Dialect interface {
 	// lane of the warp taking part; "" when the dialect has none (a
 	// shuffle is then an emission error).
 	ShuffleDown(ct, x string, delta int64) string
+	// Prefetch spells the statement that asks the cache hierarchy to
+	// fetch the line holding the address addr (a C expression of type
+	// const void *), and gives the line's size in bytes; "" when the
+	// dialect has none (a prefetch, a hint, is then left out).
+	Prefetch(addr string) (stmt string, lineBytes int)
 }

@@ -16,7 +16,9 @@
 // half). What differs between languages is a Dialect
 // (dialect.go): helper qualifiers, the spelling of float bit patterns and
 // of rounded multiplies, barriers, traps, unroll pragmas, vector types,
-// let-expressions, native atomics and compare-and-swap. CUDA (cuda.go) is
+// let-expressions, native atomics and compare-and-swap, prefetches (a
+// prefetch of a box prints one prefetch per cache line of each row, see
+// printer.prefetch). CUDA (cuda.go) is
 // the CUDA dialect, and cuda.go also holds what only CUDA has: the kernel
 // signature, the thread and block indices, and the shared memory
 // declarations, as the kernel record gives them (ir.Kernel: offsets and

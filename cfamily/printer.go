@@ -179,6 +179,13 @@ func (e *printer) stmt(s ir.Stmt) {
 		if s.X == nil || ir.IsConst(s.X) {
 			return
 		}
+		if buf, c, flat, ok := ir.IsPrefetch(s.X); ok {
+			if !flat {
+				e.fail("statement is not lowered: found the prefetch of the box of %s", buf)
+			}
+			e.prefetch(buf, c)
+			return
+		}
 		if fn, _, ok := ir.IsTraceStore(s.X); ok {
 			e.comment("a store to " + fn + " is traced on the CPU and the emulator only")
 			return
@@ -406,6 +413,120 @@ func (e *printer) store(s *ir.Store) {
 		v = e.top(s.Value)
 	}
 	e.line("%s[%s] = %s;", b.name, idx, v)
+}
+
+// prefetch prints an ir.PrefetchFlat: a loop nest over the dimensions
+// but the innermost (dimension 0) and, for each row, one prefetch per
+// cache line the row's elements touch: from the line of its first
+// element to the line of its last, when dimension 0 is dense (stride 1),
+// else one per element (a strided row has no lines to share; with a
+// stride of a line or more that is one per line anyway). Where the
+// stride is known only at run time both are printed, chosen by it.
+func (e *printer) prefetch(buf string, c *ir.Call) {
+	probe, line := e.m.d.Prefetch("p")
+	l := e.bufs[buf]
+	if len(l) == 0 || probe == "" || (len(c.Args)-1)%2 != 0 {
+		e.comment("prefetch of " + buf + " left out (not a buffer of the kernel, or no prefetch in " + e.m.d.Name() + ")")
+		return
+	}
+	b := l[len(l)-1]
+	dims := (len(c.Args) - 1) / 2
+	stride := func(d int) ir.Expr { return c.Args[2+2*d] }
+	e.comment(fmt.Sprintf("prefetch %s: a %d-dimensional box, one prefetch per %d-byte line", buf, dims, line))
+	e.open("{")
+	// The extents, named (a constant stays a literal); an empty box
+	// prefetches nothing.
+	extents := make([]string, dims)
+	for d := range dims {
+		x := c.Args[1+2*d]
+		if n, ok := ir.AsInt(x); ok {
+			if n <= 0 {
+				e.close()
+				return
+			}
+			extents[d] = strconv.FormatInt(n, 10)
+			continue
+		}
+		if cIsAtom(x) {
+			extents[d] = e.top(x)
+			continue
+		}
+		extents[d] = e.declare(buf + ".prefetch.extent." + strconv.Itoa(d))
+		e.line("const int %s = %s;", extents[d], e.top(x))
+	}
+	idx := e.declare(buf + ".prefetch.index")
+	e.line("const int %s = %s;", idx, e.top(c.Args[0]))
+	// The outer dimensions, outermost first, move the row's first element.
+	var closers int
+	for d := dims - 1; d >= 1; d-- {
+		if extents[d] == "1" {
+			continue // the row's first element stays
+		}
+		i := e.declare(buf + ".prefetch.i" + strconv.Itoa(d))
+		e.open("for (int %s = 0; %s < %s; %s++) {", i, i, extents[d], i)
+		row := e.declare(buf + ".prefetch.row" + strconv.Itoa(d))
+		e.line("const int %s = %s + %s * %s;", row, idx, i, e.operand(stride(d), cPrecMul))
+		idx = row
+		closers++
+	}
+	// issue prefetches the line of the address addr (a C expression).
+	issue := func(addr string) {
+		p := e.declare(buf + ".prefetch.addr")
+		e.line("const void *%s = (const void *)%s;", p, addr)
+		stmt, _ := e.m.d.Prefetch(p)
+		e.line("%s", stmt)
+	}
+	if dims == 0 {
+		e.open("{")
+		issue(fmt.Sprintf("(%s + %s)", b.name, idx))
+		e.close()
+	} else {
+		n := extents[0]
+		lines := func() {
+			first := e.declare(buf + ".prefetch.first")
+			last := e.declare(buf + ".prefetch.last")
+			e.line("const unsigned long long %s = (unsigned long long)(%s + %s) & ~%dull;", first, b.name, idx, line-1)
+			e.line("const unsigned long long %s = (unsigned long long)(%s + %s + %s - 1);", last, b.name, idx, n)
+			a := e.declare(buf + ".prefetch.line")
+			e.open("for (unsigned long long %s = %s; %s <= %s; %s += %d) {", a, first, a, last, a, line)
+			issue(a)
+			e.close()
+		}
+		each := func() {
+			i := e.declare(buf + ".prefetch.i0")
+			e.open("for (int %s = 0; %s < %s; %s++) {", i, i, n, i)
+			issue(fmt.Sprintf("(%s + %s + %s * %s)", b.name, idx, i, e.operand(stride(0), cPrecMul)))
+			e.close()
+		}
+		s0, known := ir.AsInt(stride(0))
+		switch {
+		case n == "1":
+			issue(fmt.Sprintf("(%s + %s)", b.name, idx))
+		case known && s0 == 1 && ir.IsConst(c.Args[1]):
+			lines()
+		case known && s0 == 1:
+			e.open("if (%s > 0) {", n)
+			lines()
+			e.close()
+		case known:
+			each()
+		default:
+			cond := e.operand(stride(0), cPrecEq) + " == 1"
+			if !ir.IsConst(c.Args[1]) {
+				cond += " && " + n + " > 0"
+			}
+			e.open("if (%s) {", cond)
+			lines()
+			e.pop()
+			e.open("} else {")
+			each()
+			e.close()
+		}
+	}
+	for range closers {
+		e.close()
+	}
+	e.close()
 }
 
 // atomicSelf reports whether x is a load of element index of buf.

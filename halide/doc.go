@@ -52,6 +52,8 @@
 // consumers (or, with none named, all) read instead, CloneIn a copy of the
 // Func that the consumers named read instead (computed separately),
 // NeverPartition keeps a GPU kernel's tail guards in one version of it,
+// Prefetch and PrefetchImage fetch what a loop will read a few iterations
+// ahead into the cache (CUDA; a hint the CPU skips),
 // Atomic makes a colliding scatter safe to run in parallel, and RFactor
 // splits an associative update into an intermediate Func that reduces
 // part of the RDom for each value of the rest (new pure dimensions, which

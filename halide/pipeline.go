@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -432,6 +433,14 @@ func (p *Pipeline) build() (*built, error) {
 					return err
 				}
 			}
+			// A prefetch's offset may read Params.
+			for _, cd := range d.Cases() {
+				for _, p := range cd.Schedule.Prefetches {
+					if err := noteLeaves(p.Offset); err != nil {
+						return err
+					}
+				}
+			}
 			if i == 0 {
 				c.Pure = &nd
 			} else {
@@ -633,6 +642,44 @@ func renameFunction(fn *ir.Function, rename map[string]string) {
 			l.Func = n
 		}
 	}
+	for _, d := range fn.Stages() {
+		renamePrefetches(d, rename)
+	}
+}
+
+// renamePrefetches renames the Func sources of the prefetches of the
+// stage d and of its cases. The stage is the pipeline's copy, but its
+// prefetches and cases are still the user's: it copies what it changes.
+func renamePrefetches(d *ir.Definition, rename map[string]string) {
+	renamed := func(d *ir.Definition) bool {
+		for _, c := range d.Cases() {
+			for _, p := range c.Schedule.Prefetches {
+				if _, ok := rename[p.Source]; ok && !p.Input {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	if !renamed(d) {
+		return
+	}
+	ps := slices.Clone(d.Schedule.Prefetches)
+	for i, p := range ps {
+		if n, ok := rename[p.Source]; ok && !p.Input {
+			ps[i].Source = n
+		}
+	}
+	d.Schedule.Prefetches = ps
+	specs := slices.Clone(d.Specializations)
+	for i := range specs {
+		if specs[i].Def != nil {
+			c := *specs[i].Def
+			renamePrefetches(&c, rename)
+			specs[i].Def = &c
+		}
+	}
+	d.Specializations = specs
 }
 
 // Lower runs the lowering passes and returns the lowered statement.

@@ -94,6 +94,7 @@ func (d *Definition) CopySchedule() *Definition {
 	c := *d
 	c.Schedule.Dims = append([]Dim(nil), d.Schedule.Dims...)
 	c.Schedule.Splits = append([]Split(nil), d.Schedule.Splits...)
+	c.Schedule.Prefetches = append([]PrefetchDirective(nil), d.Schedule.Prefetches...)
 	c.Specializations = nil
 	for _, s := range d.Specializations {
 		if s.Def != nil {
@@ -309,6 +310,9 @@ type StageSchedule struct {
 	// NeverPartition is never_partition_all: no tail guard of the stage
 	// is partitioned away (see Dim.NeverPartition).
 	NeverPartition bool
+	// Prefetches are the stage's prefetch directives, in the order given
+	// (lower/prefetch.go).
+	Prefetches []PrefetchDirective
 }
 
 // IsTuple reports whether f is a Tuple Func: one with several values per

@@ -209,6 +209,10 @@ func (p *printer) stmt(s Stmt) {
 		}
 		p.line("}")
 	case *Evaluate:
+		if buf, c, flat, ok := IsPrefetch(s.X); ok {
+			p.line("%s", prefetchString(buf, c, flat))
+			return
+		}
 		p.line("%s", ExprString(s.X))
 	case *Provide:
 		p.line("%s%s(%s) = %s", atomicPrefix(s.Atomic), s.Func, exprList(s.Args), ExprString(s.Value))

@@ -41,6 +41,9 @@
 //	                       becomes Stack or Heap
 //	storage_folding        fold the storage of a Func whose window moves along one serial loop to the window (a
 //	                       power of two, or FoldStorage's extent); refuse an unsafe FoldStorage
+//	prefetch               put each prefetch directive at the top of its loop: the region of its source the
+//	                       loop from reads offset iterations later, clamped to or guarded by the source's
+//	                       storage
 //	storage_flattening     multi-dimensional Funcs and buffers to flat allocations, loads and stores; the
 //	                       run-time size check of host allocations known only at run time
 //	hoist_storage          allocate a Func scheduled HoistStorage at its hoist level, sized for every

@@ -401,7 +401,7 @@ func scheduleFunctions(st *State) error {
 			return err
 		}
 	}
-	st.LoopNest = PrintLoopNest(s)
+	st.LoopNest = printLoopNest(s, prefetchNotes(st))
 	s = separateCaseKernels(st, s)
 	st.Stmt = ir.SubstituteStmt(s, st.promised)
 	return nil

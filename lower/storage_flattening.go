@@ -15,12 +15,15 @@ package lower
 // all, so an update reads only old values; a call of value i loads f.<i>.
 // A Tuple output's buffers f.<i> have their own stride variables.
 //
-// Before: allocation_bounds, storage_folding. After: no Realize, Provide, or Func or image
+// Before: allocation_bounds, storage_folding, prefetch. After: no Realize, Provide, or Func or image
 // Call is left. A host allocation whose size is not a constant is
 // preceded by the run-time check that it fits int32 indices (sizeCheck).
 // A store to a Func that traces its stores is followed by an
 // ir.TraceStore of the value and coordinates. A dimension that storage_folding folded is indexed by the
 // coordinate modulo its fold (Euclidean: never negative).
+// A prefetch of a box (ir.PrefetchBox) becomes ir.PrefetchFlat: the flat
+// index of the box's first element and the buffer's strides, one per
+// value of a Tuple Func.
 
 import (
 	"github.com/gohalide/gohalide/ir"
@@ -201,6 +204,10 @@ func storageFlattening(st *State) error {
 				stores = append(stores, flatStore(f, buf, l.index(args), &ir.Var{T: val.Type(), Name: name}, args, s.Atomic))
 			}
 			return wrapLets(ir.MakeBlock(stores...), binds)
+		case *ir.Evaluate:
+			if name, c, flat, ok := ir.IsPrefetch(s.X); ok && !flat {
+				return flatPrefetch(st.Funcs[name], name, c, buffer, fe)
+			}
 		}
 		return ir.MapStmt(s, fs, fe)
 	}
@@ -219,4 +226,30 @@ func flatStore(f *ir.Function, buf string, index, value ir.Expr, args []ir.Expr,
 		return ir.MakeBlock(store, &ir.Evaluate{X: ir.TraceStore(buf, stored, args)})
 	}
 	return store
+}
+
+// flatPrefetch is the flat form (ir.PrefetchFlat) of the prefetch c of the
+// box of Func f (nil for an input) or input name: one per value of a Tuple
+// Func, at the flat index of the box's first element with the buffer's
+// strides. (prefetch drops the prefetches of folded Funcs.)
+func flatPrefetch(f *ir.Function, name string, c *ir.Call, buffer func(string, int) (string, layout), fe func(ir.Expr) ir.Expr) ir.Stmt {
+	n := 1
+	if f != nil {
+		n = f.Values()
+	}
+	var mins, extents []ir.Expr
+	for i := 0; i+1 < len(c.Args); i += 2 {
+		mins = append(mins, fe(c.Args[i]))
+		extents = append(extents, fe(c.Args[i+1]))
+	}
+	var out []ir.Stmt
+	for i := range n {
+		buf, l := buffer(name, i)
+		t := c.T
+		if f != nil {
+			t = f.ValueType(i)
+		}
+		out = append(out, ir.PrefetchFlat(buf, t, l.index(mins), extents, l.strides))
+	}
+	return ir.MakeBlock(out...)
 }

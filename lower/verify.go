@@ -90,6 +90,9 @@ func (vr *verifier) expr(e ir.Expr) {
 		if vr.st.flattened && e.Kind != ir.CallIntrinsic {
 			vr.fail("call to %s after storage flattening", e.Name)
 		}
+		if buf, _, flat, ok := ir.IsPrefetch(e); ok && flat != vr.st.flattened {
+			vr.fail("a prefetch of %s in the form of the other side of storage flattening (flat: %v)", buf, flat)
+		}
 		if m, ok := ir.IsMaxOver(e); ok {
 			// max_over binds its variable in its last argument.
 			vr.expr(m.Args[1])

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math/rand"
+	"slices"
 	"sort"
 	"strings"
 
@@ -174,7 +175,75 @@ func Generate(a *Algo, gpu bool, rng *rand.Rand) Schedule {
 		g.schedule(g.funcs[name], i == 0)
 	}
 	g.computeWiths()
+	g.prefetches()
 	return g.s
+}
+
+// prefetches sometimes has stages prefetch a Func or an input they read
+// (Prefetch, PrefetchImage) at one of their loops, from that loop or one
+// inside it, a few iterations ahead (or behind), with any strategy: a
+// hint, so the result is the reference's. Mostly at a loop Lower takes
+// (not vectorized nor inside a vectorized loop; in a kernel, the
+// innermost thread loop or inside it); now and then at any loop, and the
+// source may be computed inline or inside the loop (rejected_lower).
+func (g *gen) prefetches() {
+	if !g.p(0.3) {
+		return
+	}
+	for _, name := range g.order {
+		f := g.funcs[name]
+		for si, st := range f.stages {
+			if f.inline || len(st.dims) == 0 || !g.p(0.4) {
+				continue
+			}
+			type source struct {
+				name  string
+				image int
+			}
+			var srcs []source
+			for _, p := range g.order {
+				if slices.Contains(g.funcs[p].consumers, StageRef{name, si}) {
+					srcs = append(srcs, source{p, 0})
+				}
+			}
+			for _, w := range g.a.Wraps {
+				if _, isFunc := g.funcs[w.Src]; !isFunc && w.Consumer == name && slices.Contains(w.ConsumerStages, si) {
+					srcs = append(srcs, source{w.Src, 1})
+				}
+			}
+			if len(srcs) == 0 {
+				continue
+			}
+			innermostThread, outermostGPU := -1, -1
+			for i, d := range st.dims {
+				if d.kind == kThread && innermostThread < 0 {
+					innermostThread = i
+				}
+				if d.kind == kThread || d.kind == kBlock {
+					outermostGPU = i
+				}
+			}
+			var ats []int
+			for i := range st.dims {
+				legal := !(i <= outermostGPU && i > innermostThread)
+				for _, d := range st.dims[i:] {
+					legal = legal && d.kind != kVector
+				}
+				if legal || g.p(0.05) {
+					ats = append(ats, i)
+				}
+			}
+			if len(ats) == 0 {
+				continue
+			}
+			at := g.pick(ats)
+			from := g.rng.Intn(at + 1)
+			src := srcs[g.rng.Intn(len(srcs))]
+			g.emit(Directive{Op: OpPrefetch, Func: name, Stage: si, Consumer: src.name,
+				Vars: []string{st.dims[at].name, st.dims[from].name},
+				Ints: []int{g.pick([]int{1, 1, 2, 3, -1, 8}), g.rng.Intn(3), src.image}})
+		}
+	}
 }
 
 func (g *gen) p(x float64) bool { return g.rng.Float64() < x }

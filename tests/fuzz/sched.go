@@ -53,6 +53,10 @@ const (
 	OpCloneIn           Op = "clone_in"
 	OpSpecialize        Op = "specialize"
 	OpRFactor           Op = "rfactor"
+	// OpPrefetch is Stage.Prefetch(Consumer, Vars[0], Vars[1], Ints[0],
+	// Ints[1]) (the source, at, from, offset and strategy), or
+	// PrefetchImage where Ints[2] is 1 (the source is an input).
+	OpPrefetch Op = "prefetch"
 )
 
 // NoTail means a split directive passes no tail strategy (TailAuto by
@@ -273,6 +277,12 @@ func (d Directive) GoString(known map[string]string) string {
 		return fmt.Sprintf("%s.NeverPartition(%s)", stage, strings.Join(vs, ", "))
 	case OpNeverPartitionAll:
 		return fmt.Sprintf("%s.NeverPartitionAll()", stage)
+	case OpPrefetch:
+		name := "Prefetch"
+		if d.Ints[2] == 1 {
+			name = "PrefetchImage"
+		}
+		return fmt.Sprintf("%s.%s(%s, %s, %s, %d, halide.Prefetch%v)", stage, name, cons, vs[0], vs[1], d.Ints[0], halide.PrefetchBoundStrategy(d.Ints[1]))
 	case OpComputeRoot:
 		return fmt.Sprintf("%s.ComputeRoot()", fn)
 	case OpComputeInline:
@@ -488,6 +498,15 @@ func (in *Instance) apply(d Directive) bool {
 		st.NeverPartition(vs...)
 	case OpNeverPartitionAll:
 		st.NeverPartitionAll()
+	case OpPrefetch:
+		strategy := halide.PrefetchBoundStrategy(d.Ints[1])
+		if src, ok := in.Funcs[d.Consumer]; ok && d.Ints[2] == 0 {
+			st.Prefetch(src, vs[0], vs[1], d.Ints[0], strategy)
+		} else if img, ok := in.Images[d.Consumer]; ok && d.Ints[2] == 1 {
+			st.PrefetchImage(img, vs[0], vs[1], d.Ints[0], strategy)
+		} else {
+			return false
+		}
 	case OpComputeRoot:
 		f.ComputeRoot()
 	case OpComputeInline:

@@ -138,6 +138,8 @@ var goldens = []golden{
 	{"reduction_split_rvar", "Column sums over an RDom of Param extent; the RVar split by 4 (tail guarded) and made outermost.", reductionSplitRVar, false},
 	{"tensor_product_a", "Tensor product (gather, product, scatter) with schedule A of Halide issue #8427 on the CPU:\nparallel loops for the GPU blocks, serial loops for the GPU threads, GatherWeight at Product's c1 in Stack.", tensorProductA, false},
 	{"depthwise", "Depthwise 3x3 convolution with ConstantExterior padding and an inline Sum; tiled 4x4, c and b fused and parallel.", depthwise, false},
+	{"tiled_prefetch", "tiled_unroll with prefetches: f prefetches sq at xo, the tile of xo + 1 (Clamp), and sq the\nrows of in at y, from x + 2 (GuardWithIf).", tiledPrefetch, false},
+	{"gpu_prefetch", "A 2-D stencil in 8x8 GPU tiles, a serial loop of extent 1 inside the thread loops; each thread\nprefetches what that loop reads k iterations (columns) on, k a Param, clamped to the input.", gpuPrefetch, true},
 	{"rowsum_block", "Row sums of a 2048 x 37 float32 array (apps/rowsum's block schedule): rfactor + GPUThreads on the RVar,\n256 threads per row, float4 loads; the update is an all-reduce (warp shuffles, a shared slot per warp).", rowSumBlock, true},
 }
 
@@ -234,7 +236,11 @@ func blurPipeline(tail halide.TailStrategy) func() (*halide.Func, func(*testing.
 	}
 }
 
-func tiledUnroll() (*halide.Func, func(*testing.T, *halide.Pipeline)) {
+func tiledUnroll() (*halide.Func, func(*testing.T, *halide.Pipeline)) { return tiledUnrollWith(false) }
+
+func tiledPrefetch() (*halide.Func, func(*testing.T, *halide.Pipeline)) { return tiledUnrollWith(true) }
+
+func tiledUnrollWith(prefetch bool) (*halide.Func, func(*testing.T, *halide.Pipeline)) {
 	x, y := halide.NewVar("x"), halide.NewVar("y")
 	xo, yo, xi, yi := halide.NewVar("xo"), halide.NewVar("yo"), halide.NewVar("xi"), halide.NewVar("yi")
 	in := halide.NewImageParam("in", halide.Int32, 2)
@@ -245,6 +251,10 @@ func tiledUnroll() (*halide.Func, func(*testing.T, *halide.Pipeline)) {
 	f.Define(x, y).Is(sq.At(x, y).Add(sq.At(y, x)).Add(k))
 	f.Tile(x, y, xo, yo, xi, yi, 8, 2, halide.GuardWithIf).Unroll(yi)
 	sq.ComputeRoot()
+	if prefetch {
+		f.Prefetch(sq, xo, xo, 1, halide.PrefetchClamp)
+		sq.PrefetchImage(in, y, x, 2)
+	}
 	return f, func(t *testing.T, p *halide.Pipeline) {
 		const n = 11
 		ib := halide.NewBuffer[int32](n, n)
@@ -446,6 +456,38 @@ func rowSumBlock() (*halide.Func, func(*testing.T, *halide.Pipeline)) {
 		}
 		if _, err := v.Check(out); err != nil {
 			t.Fatal(err)
+		}
+	}
+}
+
+// gpuPrefetch is out(x, y) = in(x, y) + 2 * in(x + 1, y + 1) in 8x8 GPU
+// tiles, each thread prefetching the input its point reads k columns on
+// (k a Param, 1 here), clamped to the input.
+func gpuPrefetch() (*halide.Func, func(*testing.T, *halide.Pipeline)) {
+	x, y := halide.NewVar("x"), halide.NewVar("y")
+	bx, by, tx, ty := halide.NewVar("bx"), halide.NewVar("by"), halide.NewVar("tx"), halide.NewVar("ty")
+	in := halide.NewImageParam("in", halide.Float32, 2)
+	k := halide.NewParam[int32]("k")
+	out := halide.NewFunc("out")
+	out.Define(x, y).Is(in.At(x, y).Add(in.At(x.Add(1), y.Add(1)).Mul(2)))
+	out.GPUTile(x, y, bx, by, tx, ty, 8, 8).Split(tx, tx, x, 1).PrefetchImage(in, tx, x, k, halide.PrefetchClamp)
+	return out, func(t *testing.T, p *halide.Pipeline) {
+		const w, h = 19, 11
+		ib := halide.NewBuffer[float32](w+1, h+1)
+		ib.Fill(func(c []int) float32 { return float32(c[0]*3+c[1]) + 0.5 })
+		in.Set(ib)
+		k.Set(1)
+		ob := halide.NewBuffer[float32](w, h)
+		if err := p.Realize(ob); err != nil {
+			t.Fatal(err)
+		}
+		for yy := 0; yy < h; yy++ {
+			for xx := 0; xx < w; xx++ {
+				want := float64(ib.Get(xx, yy)) + 2*float64(ib.Get(xx+1, yy+1))
+				if got := float64(ob.Get(xx, yy)); !near(got, want) {
+					t.Fatalf("out(%d, %d) = %v, want %v", xx, yy, got, want)
+				}
+			}
 		}
 	}
 }
