@@ -94,114 +94,146 @@ func prefetchNotes(st *State) map[string][]string {
 }
 
 func prefetch(st *State) error {
-	inputs := map[string]Input{}
-	for _, in := range st.P.Inputs {
-		inputs[in.Name] = in
-	}
 	// at holds the directives by the full name of their loop at.
 	at, err := prefetchDirectives(st)
-	if err != nil {
+	if err != nil || len(at) == 0 {
 		return err
 	}
-	if len(at) == 0 {
-		return nil
+	p := &prefetcher{st: st, at: at, inputs: map[string]Input{}, scope: map[string]realizedAt{}}
+	for _, in := range st.P.Inputs {
+		p.inputs[in.Name] = in
 	}
-	type realized struct {
-		r      *ir.Realize
-		inGPU  bool // realized inside GPU loops
-		onChip bool
-	}
-	scope := map[string]realized{}
-	gpuDepth, threadDepth := 0, 0
-	var fs func(ir.Stmt) ir.Stmt
-	fs = func(s ir.Stmt) ir.Stmt {
-		if err != nil {
-			return s
-		}
-		switch s := s.(type) {
-		case *ir.Realize:
-			saved, had := scope[s.Func]
-			scope[s.Func] = realized{s, gpuDepth > 0, s.Memory == ir.GPUShared || s.Memory == ir.Register}
-			defer func() {
-				if had {
-					scope[s.Func] = saved
-				} else {
-					delete(scope, s.Func)
-				}
-			}()
-		case *ir.For:
-			if s.Kind == ir.GPUBlock || s.Kind == ir.GPUThread {
-				gpuDepth++
-				defer func() { gpuDepth-- }()
-			}
-			if s.Kind == ir.GPUThread {
-				threadDepth++
-				defer func() { threadDepth-- }()
-			}
-			list := at[s.Name]
-			if len(list) == 0 {
-				break
-			}
-			if gpuDepth > 0 && threadDepth == 0 {
-				// A loop of a Func computed at the block level of a
-				// consumer's kernel: its threads share the loop (and
-				// gpu_cooperative deals its production out).
-				st.logf(3, "prefetch: the prefetches at %s dropped (outside the kernel's thread loops)\n", s.Name)
-				break
-			}
-			body := fs(s.Body)
-			var pre []ir.Stmt
-			placed := leadingPrefetches(body)
-			for _, p := range list {
-				if placed[p.dir.Source] {
-					continue // placed by an earlier run
-				}
-				var box []ir.Range
-				var t ir.Type
-				if p.dir.Input {
-					in := inputs[p.dir.Source]
-					t = in.T
-					for d := range in.Dims {
-						box = append(box, ir.Range{Min: v(BufferVar(in.Name, "min", d)), Extent: v(BufferVar(in.Name, "extent", d))})
-					}
-				} else if r, ok := scope[p.dir.Source]; !ok && p.dir.Source == st.P.Output {
-					// The output (an update prefetching the output's
-					// values) lives in its buffer.
-					f := st.Funcs[p.dir.Source]
-					t = f.T
-					for d := range f.Args {
-						box = append(box, ir.Range{Min: v(BufferVar(f.Name, "min", d)), Extent: v(BufferVar(f.Name, "extent", d))})
-					}
-				} else {
-					if !ok {
-						err = ir.Errorf(ir.ErrSchedule, p.f, "prefetch", "%s prefetches %s at loop %s, but %s is not stored around that loop (it is computed inside it, or in another branch of the pipeline)", p.f, p.dir.Source, trimLoop(s.Name), p.dir.Source).
-							WithLegal("compute (or store) %s at a loop outside %s, or compute_root it", p.dir.Source, trimLoop(s.Name))
-						return s
-					}
-					if slices.ContainsFunc(r.r.Folds, func(n int64) bool { return n > 0 }) || r.onChip || r.inGPU {
-						st.logf(3, "prefetch: %s at %s dropped (folded, on chip or in a kernel)\n", p.dir.Source, s.Name)
-						continue
-					}
-					t = st.Funcs[p.dir.Source].T
-					box = r.r.Bounds
-				}
-				if ps := prefetchStmt(s, body, p, box, t); ps != nil {
-					pre = append(pre, ps)
-				}
-			}
-			if len(pre) == 0 {
-				return ir.WithBody(s, body)
-			}
-			return ir.WithBody(s, ir.MakeBlock(append(pre, body)...))
-		}
-		return ir.MapStmt(s, fs, nil)
-	}
-	out := fs(st.Stmt)
-	if err != nil {
-		return err
+	out := p.stmt(st.Stmt)
+	if p.err != nil {
+		return p.err
 	}
 	st.Stmt = out
 	return nil
+}
+
+// realizedAt is a Realize in scope during the prefetch pass's walk.
+type realizedAt struct {
+	r      *ir.Realize
+	inGPU  bool // realized inside GPU loops
+	onChip bool // in shared memory or registers
+}
+
+// prefetcher is the prefetch pass's walk: the Realizes around the
+// statement it is at, how many GPU loops and GPU thread loops enclose it,
+// and the first error.
+type prefetcher struct {
+	st                    *State
+	at                    map[string][]prefetchAt
+	inputs                map[string]Input
+	scope                 map[string]realizedAt
+	gpuDepth, threadDepth int
+	err                   error
+}
+
+// stmt returns s with the prefetches of the loops inside it.
+func (p *prefetcher) stmt(s ir.Stmt) ir.Stmt {
+	if p.err != nil {
+		return s
+	}
+	switch s := s.(type) {
+	case *ir.Realize:
+		defer p.enterRealize(s)()
+	case *ir.For:
+		defer p.enterLoop(s)()
+		if list := p.at[s.Name]; len(list) > 0 {
+			if p.gpuDepth > 0 && p.threadDepth == 0 {
+				// A loop of a Func computed at the block level of a
+				// consumer's kernel: its threads share the loop (and
+				// gpu_cooperative deals its production out).
+				p.st.logf(3, "prefetch: the prefetches at %s dropped (outside the kernel's thread loops)\n", s.Name)
+			} else {
+				return p.loop(s, list)
+			}
+		}
+	}
+	return ir.MapStmt(s, p.stmt, nil)
+}
+
+// enterRealize puts r in scope and returns what takes it out again.
+func (p *prefetcher) enterRealize(r *ir.Realize) func() {
+	saved, had := p.scope[r.Func]
+	p.scope[r.Func] = realizedAt{r, p.gpuDepth > 0, r.Memory == ir.GPUShared || r.Memory == ir.Register}
+	return func() {
+		if had {
+			p.scope[r.Func] = saved
+		} else {
+			delete(p.scope, r.Func)
+		}
+	}
+}
+
+// enterLoop counts l if it is a GPU loop and returns what uncounts it.
+func (p *prefetcher) enterLoop(l *ir.For) func() {
+	gpu, thread := l.Kind == ir.GPUBlock || l.Kind == ir.GPUThread, l.Kind == ir.GPUThread
+	if gpu {
+		p.gpuDepth++
+	}
+	if thread {
+		p.threadDepth++
+	}
+	return func() {
+		if gpu {
+			p.gpuDepth--
+		}
+		if thread {
+			p.threadDepth--
+		}
+	}
+}
+
+// loop returns loop s (the loop at of the directives list) with its body's
+// prefetches and the prefetches of list in front of its body.
+func (p *prefetcher) loop(s *ir.For, list []prefetchAt) ir.Stmt {
+	st := p.st
+	body := p.stmt(s.Body)
+	var pre []ir.Stmt
+	placed := leadingPrefetches(body)
+	for _, d := range list {
+		if placed[d.dir.Source] {
+			continue // placed by an earlier run
+		}
+		var box []ir.Range
+		var t ir.Type
+		if d.dir.Input {
+			in := p.inputs[d.dir.Source]
+			t = in.T
+			for i := range in.Dims {
+				box = append(box, ir.Range{Min: v(BufferVar(in.Name, "min", i)), Extent: v(BufferVar(in.Name, "extent", i))})
+			}
+		} else if r, ok := p.scope[d.dir.Source]; !ok && d.dir.Source == st.P.Output {
+			// The output (an update prefetching the output's values)
+			// lives in its buffer.
+			f := st.Funcs[d.dir.Source]
+			t = f.T
+			for i := range f.Args {
+				box = append(box, ir.Range{Min: v(BufferVar(f.Name, "min", i)), Extent: v(BufferVar(f.Name, "extent", i))})
+			}
+		} else {
+			if !ok {
+				p.err = ir.Errorf(ir.ErrSchedule, d.f, "prefetch", "%s prefetches %s at loop %s, but %s is not stored around that loop (it is computed inside it, or in another branch of the pipeline)", d.f, d.dir.Source, trimLoop(s.Name), d.dir.Source).
+					WithLegal("compute (or store) %s at a loop outside %s, or compute_root it", d.dir.Source, trimLoop(s.Name))
+				return s
+			}
+			if slices.ContainsFunc(r.r.Folds, func(n int64) bool { return n > 0 }) || r.onChip || r.inGPU {
+				st.logf(3, "prefetch: %s at %s dropped (folded, on chip or in a kernel)\n", d.dir.Source, s.Name)
+				continue
+			}
+			t = st.Funcs[d.dir.Source].T
+			box = r.r.Bounds
+		}
+		if ps := prefetchStmt(s, body, d, box, t); ps != nil {
+			pre = append(pre, ps)
+		}
+	}
+	if len(pre) == 0 {
+		return ir.WithBody(s, body)
+	}
+	return ir.WithBody(s, ir.MakeBlock(append(pre, body)...))
 }
 
 // checkPrefetch checks directive p of stage si of f (d, one case of it)
