@@ -337,6 +337,10 @@ func withoutRVarOrder(s Schedule) Schedule {
 		case OpTile, OpGPUTile:
 			made(0, 2, 4)
 			made(1, 3, 5)
+		case OpGPUTile3D:
+			made(0, 3, 6)
+			made(1, 4, 7)
+			made(2, 5, 8)
 		case OpFuse:
 			made(0, 2)
 			made(1, 2)
@@ -347,7 +351,7 @@ func withoutRVarOrder(s Schedule) Schedule {
 		}
 		drop := anyGone
 		switch d.Op {
-		case OpReorder, OpTile, OpGPUTile, OpFuse, OpVectorize:
+		case OpReorder, OpTile, OpGPUTile, OpGPUTile3D, OpFuse, OpVectorize:
 			drop = drop || anyR
 		}
 		if drop {

@@ -30,7 +30,9 @@ const (
 	OpGPULanes   Op = "gpu_lanes"
 	OpGPUTile    Op = "gpu_tile"
 	OpGPUTile1D  Op = "gpu_tile_1d"
-	OpAtomic     Op = "atomic"
+	// OpGPUTile3D is GPUTile3D(x, y, z, bx, by, bz, tx, ty, tz, xf, yf, zf).
+	OpGPUTile3D Op = "gpu_tile_3d"
+	OpAtomic    Op = "atomic"
 	// OpGPUSingleThread is GPUSingleThread on a stage.
 	OpGPUSingleThread Op = "gpu_single_thread"
 	// OpComputeWith is Func.ComputeWith(Consumer, Vars[0]) with the
@@ -263,6 +265,8 @@ func (d Directive) GoString(known map[string]string) string {
 		return fmt.Sprintf("%s.GPUTile(%s%s%s)", stage, strings.Join(vs, ", "), ints(), tail)
 	case OpGPUTile1D:
 		return fmt.Sprintf("%s.GPUTile1D(%s%s%s)", stage, strings.Join(vs, ", "), ints(), tail)
+	case OpGPUTile3D:
+		return fmt.Sprintf("%s.GPUTile3D(%s%s%s)", stage, strings.Join(vs, ", "), ints(), tail)
 	case OpAtomic:
 		return fmt.Sprintf("%s.Atomic()", stage)
 	case OpGPUSingleThread:
@@ -478,6 +482,8 @@ func (in *Instance) apply(d Directive) bool {
 		st.GPUTile(vs[0], vs[1], vs[2], vs[3], vs[4], vs[5], d.Ints[0], d.Ints[1], tail...)
 	case OpGPUTile1D:
 		st.GPUTile1D(vs[0], vs[1], vs[2], d.Ints[0], tail...)
+	case OpGPUTile3D:
+		st.GPUTile3D(vs[0], vs[1], vs[2], vs[3], vs[4], vs[5], vs[6], vs[7], vs[8], d.Ints[0], d.Ints[1], d.Ints[2], tail...)
 	case OpAtomic:
 		st.Atomic()
 	case OpGPUSingleThread:
