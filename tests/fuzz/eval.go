@@ -504,6 +504,17 @@ func (ev *Evaluator) eval(e *PExpr, en *env) float64 {
 			ev.fail("invalid", "RVar %s unbound", e.N)
 		}
 		return float64(v)
+	case "odim":
+		if e.R < 0 || e.R >= len(ev.outExts) {
+			ev.fail("invalid", "the output has no dimension %d", e.R)
+		}
+		switch e.N {
+		case "min":
+			return float64(ev.outMins[e.R])
+		case "max":
+			return float64(ev.outMins[e.R] + ev.outExts[e.R] - 1)
+		}
+		return float64(ev.outExts[e.R])
 	case "p":
 		for _, pa := range ev.P.Params {
 			if pa.Name == e.N {

@@ -121,6 +121,9 @@ type PBound struct {
 //	a definition of a Func stored in that type) and "fromstore" (A[0], a
 //	call of such a Func, converted back to float32 or int32 as F says).
 //	"undef" with N set is of that type (an Undef arm of a stored Func).
+//	"odim" is the output buffer's shape in dimension R (int32): N "ext"
+//	(Dim(R).Extent(), printed Width, Height or Channels for dimension 0,
+//	1, 2 when W is set), "min" (Dim(R).Min()) or "max" (Dim(R).Max()).
 type PExpr struct {
 	Op string   `json:"op"`
 	F  bool     `json:"f,omitempty"` // the value is float32 (else int32, or bool for "<" and "==")
@@ -128,6 +131,8 @@ type PExpr struct {
 	N  string   `json:"n,omitempty"`
 	R  int      `json:"r,omitempty"`
 	A  []*PExpr `json:"a,omitempty"`
+	// W prints an "odim" extent as Width, Height or Channels.
+	W bool `json:"w,omitempty"`
 }
 
 var varNames = []string{"x", "y", "z"}

@@ -145,6 +145,21 @@ func (b *builder) expr(e *PExpr) halide.Expr {
 		}
 	case "r":
 		return b.rvars[e.N].Expr
+	case "odim":
+		out := b.funcs[b.p.Funcs[0].Name]
+		switch {
+		case e.N == "min":
+			return out.Dim(e.R).Min()
+		case e.N == "max":
+			return out.Dim(e.R).Max()
+		case e.W && e.R == 0:
+			return out.Width()
+		case e.W && e.R == 1:
+			return out.Height()
+		case e.W && e.R == 2:
+			return out.Channels()
+		}
+		return out.Dim(e.R).Extent()
 	case "p":
 		if e.F {
 			return b.floats[e.N].Expr()
@@ -308,6 +323,17 @@ func (p *Prog) goExpr(e *PExpr) string {
 	case "r":
 		name, suf, _ := strings.Cut(e.N, "$")
 		return fmt.Sprintf("%s.%s()", name, strings.ToUpper(suf))
+	case "odim":
+		out := p.Funcs[0].Name
+		switch {
+		case e.N == "min":
+			return fmt.Sprintf("%s.Dim(%d).Min()", out, e.R)
+		case e.N == "max":
+			return fmt.Sprintf("%s.Dim(%d).Max()", out, e.R)
+		case e.W && e.R < 3:
+			return fmt.Sprintf("%s.%s()", out, []string{"Width", "Height", "Channels"}[e.R])
+		}
+		return fmt.Sprintf("%s.Dim(%d).Extent()", out, e.R)
 	case "p":
 		return e.N + ".Expr()"
 	case "call", "in":

@@ -473,8 +473,23 @@ func (g *pgen) typed(float bool, depth int, c *ectx) *PExpr {
 	return &PExpr{Op: "typed", F: float, N: t + ":" + op, A: []*PExpr{a, b}}
 }
 
-// leaf draws a constant, a var, a Param or a read.
+// pOutDim is the share of leaves that are the output buffer's shape.
+const pOutDim = 0.02
+
+// outDim draws the output buffer's extent, min or max in one of its
+// dimensions (Func.Width, Height, Channels, Dim).
+func (g *pgen) outDim() *PExpr {
+	d := g.rng.Intn(len(g.p.OutMin))
+	e := &PExpr{Op: "odim", N: []string{"ext", "ext", "ext", "min", "max"}[g.rng.Intn(5)], R: d}
+	e.W = e.N == "ext" && g.p_(0.6)
+	return e
+}
+
+// leaf draws a constant, a var, a Param, the output's shape or a read.
 func (g *pgen) leaf(float bool, c *ectx) *PExpr {
+	if g.p_(pOutDim) {
+		return cast(float, g.outDim())
+	}
 	r := g.rng.Float64()
 	switch {
 	case r < 0.15:
