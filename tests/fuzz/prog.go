@@ -51,6 +51,41 @@ type PFunc struct {
 	Region  [][]int    `json:"region,omitempty"`
 	Pure    *PExpr     `json:"pure,omitempty"`
 	Updates []*PUpdate `json:"updates,omitempty"`
+	// Tuple are the values of a Tuple Func after the first (Float, Pure
+	// and the updates' Values are the first's): a call of the Func picks
+	// one ("call" with V the value's index). Each update defines every
+	// value with its Op (PlusEq, TimesEq, ... of a Tuple, value by value),
+	// and value k reads the Func itself only at value k, so the values
+	// reduce independently (what RFactor of a Tuple update needs, and
+	// what lets the evaluator compute each value as a Func of its own).
+	Tuple []*PValue `json:"tuple,omitempty"`
+}
+
+// PValue is a value of a Tuple Func after the first: its type, its pure
+// definition and its value in each update.
+type PValue struct {
+	Float   bool     `json:"float,omitempty"`
+	Pure    *PExpr   `json:"pure"`
+	Updates []*PExpr `json:"updates,omitempty"`
+}
+
+// valueFloat says whether value k of f is float32.
+func (f *PFunc) valueFloat(k int) bool {
+	if k == 0 || k > len(f.Tuple) {
+		return f.Float
+	}
+	return f.Tuple[k-1].Float
+}
+
+// element returns value k (> 0) of the Tuple Func f as a Func of one
+// value, named f.Name#k: what the evaluator computes it as.
+func (f *PFunc) element(k int) *PFunc {
+	v := f.Tuple[k-1]
+	e := &PFunc{Name: fmt.Sprintf("%s#%d", f.Name, k), Float: v.Float, Dims: f.Dims, Pure: v.Pure}
+	for j, u := range f.Updates {
+		e.Updates = append(e.Updates, &PUpdate{RDom: u.RDom, Args: u.Args, Op: u.Op, Value: v.Updates[j]})
+	}
+	return e
 }
 
 // PUpdate is an update definition: Args(...) Op Value, reducing over RDom
@@ -58,7 +93,7 @@ type PFunc struct {
 type PUpdate struct {
 	RDom  int      `json:"rdom"`
 	Args  []*PExpr `json:"args"`
-	Op    string   `json:"op"` // "=", "+=", "max=", "min="
+	Op    string   `json:"op"` // "=", "+=", "max=", "min=", "*=" (only of Tuple Funcs)
 	Value *PExpr   `json:"value"`
 }
 
@@ -121,6 +156,7 @@ type PBound struct {
 //	a definition of a Func stored in that type) and "fromstore" (A[0], a
 //	call of such a Func, converted back to float32 or int32 as F says).
 //	"undef" with N set is of that type (an Undef arm of a stored Func).
+//	A "call" of a Tuple Func reads its value V (AtTuple(...).Elem(V)).
 //	"odim" is the output buffer's shape in dimension R (int32): N "ext"
 //	(Dim(R).Extent(), printed Width, Height or Channels for dimension 0,
 //	1, 2 when W is set), "min" (Dim(R).Min()) or "max" (Dim(R).Max()).
@@ -180,10 +216,34 @@ func (f *PFunc) stageExprs(s int) []*PExpr {
 		if f.Pure == nil {
 			return nil
 		}
-		return []*PExpr{f.Pure}
+		out := []*PExpr{f.Pure}
+		for _, v := range f.Tuple {
+			out = append(out, v.Pure)
+		}
+		return out
 	}
 	u := f.Updates[s-1]
-	return append(append([]*PExpr(nil), u.Args...), u.Value)
+	out := append(append([]*PExpr(nil), u.Args...), u.Value)
+	for _, v := range f.Tuple {
+		out = append(out, v.Updates[s-1])
+	}
+	return out
+}
+
+// nArgs is the number of left-hand side arguments among stageExprs(s).
+func (f *PFunc) nArgs(s int) int {
+	if s == 0 {
+		return 0
+	}
+	return len(f.Updates[s-1].Args)
+}
+
+// dropUpdate removes update k of f (of each of its values).
+func (f *PFunc) dropUpdate(k int) {
+	f.Updates = append(f.Updates[:k], f.Updates[k+1:]...)
+	for _, v := range f.Tuple {
+		v.Updates = append(v.Updates[:k], v.Updates[k+1:]...)
+	}
 }
 
 // calls says whether the expressions call Func or input name.
@@ -330,6 +390,14 @@ func (p *Prog) clone() *Prog {
 			v.Value = u.Value.clone()
 			g.Updates = append(g.Updates, &v)
 		}
+		g.Tuple = nil
+		for _, t := range f.Tuple {
+			c := &PValue{Float: t.Float, Pure: t.Pure.clone()}
+			for _, u := range t.Updates {
+				c.Updates = append(c.Updates, u.clone())
+			}
+			g.Tuple = append(g.Tuple, c)
+		}
 		q.Funcs = append(q.Funcs, &g)
 	}
 	for _, in := range p.Inputs {
@@ -424,7 +492,7 @@ func (p *Prog) typeErr() string {
 					bad = fmt.Sprintf("%s %s has a non-int argument %s", e.Op, e.N, a.Op)
 				}
 			}
-			if f := p.Func(e.N); f != nil && f.Float != e.F {
+			if f := p.Func(e.N); f != nil && (f.valueFloat(int(e.V)) != e.F || int(e.V) < 0 || int(e.V) > len(f.Tuple)) {
 				bad = "call of " + e.N + " with the wrong type"
 			}
 			if in := p.Input(e.N); in != nil && in.Float != e.F {
@@ -443,8 +511,8 @@ func (p *Prog) typeErr() string {
 		for s := 0; s <= len(f.Updates); s++ {
 			for i, e := range f.stageExprs(s) {
 				check(e)
-				value := s == 0 || i == len(f.stageExprs(s))-1
-				if value && (e.F != f.Float || isBool(e)) && bad == "" {
+				value := i >= f.nArgs(s)
+				if value && (e.F != f.valueFloat(i-f.nArgs(s)) || isBool(e)) && bad == "" {
 					bad = fmt.Sprintf("stage %d of %s has a value of the wrong type", s, f.Name)
 				}
 				if !value && (e.F || isBool(e)) && bad == "" {

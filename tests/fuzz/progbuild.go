@@ -86,8 +86,8 @@ func (p *Prog) build() *Instance {
 		for d := range args {
 			args[d] = b.vars[d]
 		}
-		hf.Define(args...).Is(b.expr(f.Pure))
-		for _, u := range f.Updates {
+		hf.Define(args...).Is(b.value(f, 0))
+		for k, u := range f.Updates {
 			largs := make([]any, len(u.Args))
 			for d, a := range u.Args {
 				// A pure argument is passed as the Var: the library
@@ -98,10 +98,12 @@ func (p *Prog) build() *Instance {
 					largs[d] = b.expr(a)
 				}
 			}
-			def, v := hf.Define(largs...), b.expr(u.Value)
+			def, v := hf.Define(largs...), b.value(f, k+1)
 			switch u.Op {
 			case "+=":
 				def.PlusEq(v)
+			case "*=":
+				def.TimesEq(v)
 			case "max=":
 				def.MaxEq(v)
 			case "min=":
@@ -116,6 +118,33 @@ func (p *Prog) build() *Instance {
 	}
 	inst.Out = b.funcs[p.Funcs[0].Name]
 	return inst
+}
+
+// value is the value of stage s of f: an Expr, or the Tuple of a Tuple
+// Func's values.
+func (b *builder) value(f *PFunc, s int) any {
+	es := f.stageExprs(s)[f.nArgs(s):]
+	if len(f.Tuple) == 0 {
+		return b.expr(es[0])
+	}
+	vs := make([]any, len(es))
+	for i, e := range es {
+		vs[i] = b.expr(e)
+	}
+	return halide.NewTuple(vs...)
+}
+
+// goValue prints value(f, s).
+func (p *Prog) goValue(f *PFunc, s int) string {
+	es := f.stageExprs(s)[f.nArgs(s):]
+	if len(f.Tuple) == 0 {
+		return p.goExpr(es[0])
+	}
+	vs := make([]string, len(es))
+	for i, e := range es {
+		vs[i] = p.goExpr(e)
+	}
+	return "halide.NewTuple(" + strings.Join(vs, ", ") + ")"
 }
 
 func (b *builder) constant(float bool, v float64) halide.Expr {
@@ -166,6 +195,9 @@ func (b *builder) expr(e *PExpr) halide.Expr {
 		}
 		return b.ints[e.N].Expr()
 	case "call":
+		if f := b.p.Func(e.N); f != nil && len(f.Tuple) > 0 {
+			return b.funcs[e.N].AtTuple(args()...).Elem(int(e.V))
+		}
 		return b.funcs[e.N].At(args()...)
 	case "in":
 		return b.images[e.N].At(args()...)
@@ -337,6 +369,9 @@ func (p *Prog) goExpr(e *PExpr) string {
 	case "p":
 		return e.N + ".Expr()"
 	case "call", "in":
+		if f := p.Func(e.N); e.Op == "call" && f != nil && len(f.Tuple) > 0 {
+			return fmt.Sprintf("%s.AtTuple(%s).Elem(%d)", e.N, all(), int(e.V))
+		}
 		return fmt.Sprintf("%s.At(%s)", e.N, all())
 	case "min", "max", "clamp":
 		return fmt.Sprintf("halide.%s%s(%s)", strings.ToUpper(e.Op[:1]), e.Op[1:], all())
@@ -445,17 +480,17 @@ func (p *Prog) algoSource(sizes []int) string {
 		if f.BC != "" {
 			continue
 		}
-		fmt.Fprintf(&b, "%s.Define(%s).Is(%s)\n", f.Name, strings.Join(varNames[:f.Dims], ", "), p.goExpr(f.Pure))
-		for _, u := range f.Updates {
+		fmt.Fprintf(&b, "%s.Define(%s).Is(%s)\n", f.Name, strings.Join(varNames[:f.Dims], ", "), p.goValue(f, 0))
+		for k, u := range f.Updates {
 			var as []string
 			for _, a := range u.Args {
 				as = append(as, p.goExpr(a))
 			}
-			m := map[string]string{"+=": "PlusEq", "max=": "MaxEq", "min=": "MinEq"}[u.Op]
+			m := map[string]string{"+=": "PlusEq", "*=": "TimesEq", "max=": "MaxEq", "min=": "MinEq"}[u.Op]
 			if m == "" {
 				m = "Is"
 			}
-			fmt.Fprintf(&b, "%s.Define(%s).%s(%s)\n", f.Name, strings.Join(as, ", "), m, p.goExpr(u.Value))
+			fmt.Fprintf(&b, "%s.Define(%s).%s(%s)\n", f.Name, strings.Join(as, ", "), m, p.goValue(f, k+1))
 		}
 	}
 	for _, bd := range p.Bounds {

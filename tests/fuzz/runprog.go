@@ -410,7 +410,7 @@ func minimizeProg(c Case, r Result, try func(Case) (Result, bool)) (Case, Result
 				if g == nil || k >= len(g.Updates) {
 					continue
 				}
-				g.Updates = append(g.Updates[:k], g.Updates[k+1:]...)
+				g.dropUpdate(k)
 				c2.Sched = dropStage(c.Sched, name, k+1)
 				if accept(c2) {
 					changed = true
@@ -667,14 +667,8 @@ func clampedBeyond(p *Prog, msg string) bool {
 			walk(a)
 		}
 	}
-	for _, f := range p.Funcs {
-		walk(f.Pure)
-		for _, u := range f.Updates {
-			walk(u.Value)
-			for _, a := range u.Args {
-				walk(a)
-			}
-		}
+	for _, e := range p.allExprs() {
+		walk(e)
 	}
 	return found
 }
