@@ -453,7 +453,7 @@ func (p *Prog) algoSource(sizes []int) string {
 		for d := range r.Mins {
 			rs = append(rs, fmt.Sprintf("halide.Range(%d, %d)", r.Mins[d], r.Exts[d]))
 		}
-		fmt.Fprintf(&b, "%s := halide.NewRDom(%q, %s)\n", r.Name, r.Name, strings.Join(rs, ", "))
+		fmt.Fprintf(&b, "%s := halide.NewRDom(%q, %s)\n_ = %s\n", r.Name, r.Name, strings.Join(rs, ", "), r.Name)
 		if r.Where != nil {
 			fmt.Fprintf(&b, "%s.Where(%s)\n", r.Name, p.goExpr(r.Where))
 		}

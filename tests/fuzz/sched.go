@@ -165,7 +165,7 @@ func condSrc(cond string) string {
 	if _, err := fmt.Sscanf(cond, "extent %d %d %s %d", &k, &dim, &op, &n); err != nil {
 		return fmt.Sprintf("/* bad condition %q */ nil", cond)
 	}
-	return fmt.Sprintf("input(%d).Dim(%d).Extent().%s(%d)", k, dim, map[string]string{"eq": "Eq", "ge": "Ge"}[op], n)
+	return fmt.Sprintf("input(%d).Dim(%d %% input(%d).Dims()).Extent().%s(%d)", k, dim, k, map[string]string{"eq": "Eq", "ge": "Ge"}[op], n)
 }
 
 // Schedule is a list of directives applied in order.
@@ -272,7 +272,11 @@ func (d Directive) GoString(known map[string]string) string {
 	case OpGPUSingleThread:
 		return fmt.Sprintf("%s.GPUSingleThread()", stage)
 	case OpComputeWith:
-		return fmt.Sprintf("%s.ComputeWith(%s, %s, halide.LoopAlign{Var: %s, Strategy: halide.%v})", fn, cons, vs[0], vs[0], halide.LoopAlignStrategy(d.Ints[0]))
+		strategy := halide.LoopAlignStrategy(d.Ints[0]).String()
+		if halide.LoopAlignStrategy(d.Ints[0]) == halide.AlignAuto {
+			strategy = "AlignAuto" // its String is "Auto"
+		}
+		return fmt.Sprintf("%s.ComputeWith(%s, %s, halide.LoopAlign{Var: %s, Strategy: halide.%s})", fn, cons, vs[0], vs[0], strategy)
 	case OpNeverPartition:
 		return fmt.Sprintf("%s.NeverPartition(%s)", stage, strings.Join(vs, ", "))
 	case OpNeverPartitionAll:
