@@ -59,6 +59,36 @@ type PFunc struct {
 	// reduce independently (what RFactor of a Tuple update needs, and
 	// what lets the evaluator compute each value as a Func of its own).
 	Tuple []*PValue `json:"tuple,omitempty"`
+	// Implicit makes the dimensions after the first the implicit Vars
+	// _0, _1 (halide.ImplicitVar): in f's definitions the vars y and z
+	// are those, the pure definition is written f.Define(x,
+	// halide.Implicit) (when its value uses the last of them: Implicit
+	// on the left stands for the implicit Vars the value uses), an update
+	// whose arguments after the first are the pure vars f.Define(a,
+	// halide.Implicit), and calls marked I g.At(a, halide.Implicit). The
+	// program holds the expansion (the evaluator computes it), so a run
+	// checks the library's expansion against it.
+	Implicit bool `json:"implicit,omitempty"`
+}
+
+// implicitNames are the names of the implicit Vars (halide.ImplicitVar).
+var implicitNames = []string{"_0", "_1"}
+
+// varName is the name of f's pure var of dimension d.
+func (f *PFunc) varName(d int) string {
+	if f.Implicit && d > 0 {
+		return implicitNames[d-1]
+	}
+	return varNames[d]
+}
+
+// varNames returns the names of f's pure vars.
+func (f *PFunc) varNames() []string {
+	out := make([]string, f.Dims)
+	for d := range out {
+		out[d] = f.varName(d)
+	}
+	return out
 }
 
 // PValue is a value of a Tuple Func after the first: its type, its pure
@@ -167,6 +197,10 @@ type PExpr struct {
 	N  string   `json:"n,omitempty"`
 	R  int      `json:"r,omitempty"`
 	A  []*PExpr `json:"a,omitempty"`
+	// I writes a "call" or "in" in an Implicit Func's definition with
+	// halide.Implicit for its arguments after the first, which are the
+	// pure vars y, z, ... in order (the implicit Vars _0, _1, ...).
+	I bool `json:"i,omitempty"`
 	// W prints an "odim" extent as Width, Height or Channels.
 	W bool `json:"w,omitempty"`
 }
@@ -226,6 +260,15 @@ func (f *PFunc) stageExprs(s int) []*PExpr {
 	out := append(append([]*PExpr(nil), u.Args...), u.Value)
 	for _, v := range f.Tuple {
 		out = append(out, v.Updates[s-1])
+	}
+	return out
+}
+
+// exprsOf lists the top-level expressions of f's definitions.
+func (p *Prog) exprsOf(f *PFunc) []*PExpr {
+	var out []*PExpr
+	for s := 0; s <= len(f.Updates); s++ {
+		out = append(out, f.stageExprs(s)...)
 	}
 	return out
 }
@@ -299,7 +342,7 @@ func hasOp(e *PExpr, ops ...string) bool {
 // Driver and the minimizer. Its Build ignores the sizes (the output's
 // extents are the Case's Sizes, used by the run).
 func (p *Prog) Algo() *Algo {
-	a := &Algo{Name: "prog", Known: map[string]string{"x": "x", "y": "y", "z": "z"}}
+	a := &Algo{Name: "prog", Known: map[string]string{"x": "x", "y": "y", "z": "z", "_0": "halide.ImplicitVar(0)", "_1": "halide.ImplicitVar(1)"}}
 	if p.Chain {
 		a.PWindow = 0.6
 	}
@@ -313,7 +356,7 @@ func (p *Prog) Algo() *Algo {
 	}
 	for _, f := range p.Funcs {
 		fs := FuncSpec{Name: f.Name}
-		fs.Stages = append(fs.Stages, StageSpec{Dims: pureDims(f.Dims)})
+		fs.Stages = append(fs.Stages, StageSpec{Dims: f.pureDims()})
 		for _, u := range f.Updates {
 			// An update over an RDom with +=, max= or min= reduces
 			// associatively (if its value reads the Func only at the
@@ -327,7 +370,7 @@ func (p *Prog) Algo() *Algo {
 			}
 			for i, arg := range u.Args {
 				if pureArg(arg, i) {
-					st.Dims = append(st.Dims, DimSpec{Name: varNames[i]})
+					st.Dims = append(st.Dims, DimSpec{Name: f.varName(i)})
 				} else if hasOp(arg, "call", "in") {
 					st.Scatter = true
 				}
@@ -343,7 +386,7 @@ func (p *Prog) Algo() *Algo {
 				}
 			}
 			if cs != nil {
-				a.Wraps = append(a.Wraps, WrapSpec{Src: f.Name, Consumer: g.Name, Dims: varNames[:f.Dims], ConsumerStages: cs})
+				a.Wraps = append(a.Wraps, WrapSpec{Src: f.Name, Consumer: g.Name, Dims: f.varNames(), ConsumerStages: cs})
 			}
 		}
 		a.Funcs = append(a.Funcs, fs)
@@ -366,10 +409,10 @@ func (p *Prog) Algo() *Algo {
 	return a
 }
 
-func pureDims(n int) []DimSpec {
-	out := make([]DimSpec, n)
+func (f *PFunc) pureDims() []DimSpec {
+	out := make([]DimSpec, f.Dims)
 	for i := range out {
-		out[i] = DimSpec{Name: varNames[i]}
+		out[i] = DimSpec{Name: f.varName(i)}
 	}
 	return out
 }

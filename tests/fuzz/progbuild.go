@@ -17,6 +17,10 @@ type builder struct {
 	ints   map[string]*halide.Param[int32]
 	floats map[string]*halide.Param[float32]
 	rvars  map[string]halide.RVar
+	// ivars are the implicit Vars _0, _1; imp says that the Func being
+	// defined is Implicit (its vars y, z are ivars).
+	ivars []halide.Var
+	imp   bool
 }
 
 func (p *Prog) build() *Instance {
@@ -26,6 +30,11 @@ func (p *Prog) build() *Instance {
 	for _, n := range varNames {
 		v := halide.NewVar(n)
 		b.vars = append(b.vars, v)
+		inst.Vars[n] = v
+	}
+	for i, n := range implicitNames {
+		v := halide.ImplicitVar(i)
+		b.ivars = append(b.ivars, v)
 		inst.Vars[n] = v
 	}
 	for _, in := range p.Inputs {
@@ -82,9 +91,13 @@ func (p *Prog) build() *Instance {
 			continue
 		}
 		hf := b.funcs[f.Name]
+		b.imp = f.Implicit
 		args := make([]any, f.Dims)
 		for d := range args {
-			args[d] = b.vars[d]
+			args[d] = b.pureVar(d)
+		}
+		if f.implicitLHS(0) {
+			args = []any{b.vars[0], halide.Implicit}
 		}
 		hf.Define(args...).Is(b.value(f, 0))
 		for k, u := range f.Updates {
@@ -93,10 +106,13 @@ func (p *Prog) build() *Instance {
 				// A pure argument is passed as the Var: the library
 				// does not take a Var's Expr (x.Expr) for the Var.
 				if pureArg(a, d) {
-					largs[d] = b.vars[d]
+					largs[d] = b.pureVar(d)
 				} else {
 					largs[d] = b.expr(a)
 				}
+			}
+			if f.implicitLHS(k + 1) {
+				largs = append(largs[:1], halide.Implicit)
 			}
 			def, v := hf.Define(largs...), b.value(f, k+1)
 			switch u.Op {
@@ -112,12 +128,53 @@ func (p *Prog) build() *Instance {
 				def.Is(v)
 			}
 		}
+		b.imp = false
 	}
 	for _, bd := range p.Bounds {
-		b.funcs[bd.Func].Bound(b.vars[bd.Dim], bd.Min, bd.Ext)
+		v := b.vars[bd.Dim]
+		if f := p.Func(bd.Func); f != nil && f.Implicit && bd.Dim > 0 {
+			v = b.ivars[bd.Dim-1]
+		}
+		b.funcs[bd.Func].Bound(v, bd.Min, bd.Ext)
 	}
 	inst.Out = b.funcs[p.Funcs[0].Name]
 	return inst
+}
+
+// pureVar is the pure var of dimension d of the Func being defined.
+func (b *builder) pureVar(d int) halide.Var {
+	if b.imp && d > 0 {
+		return b.ivars[d-1]
+	}
+	return b.vars[d]
+}
+
+// implicitLHS says whether the left-hand side of stage s of the Implicit
+// Func f is written (a, halide.Implicit): for the pure definition, when
+// its value uses the last implicit Var (Implicit stands for the ones it
+// uses); for an update, when its arguments after the first are the pure
+// vars (Implicit stands for f's remaining dimensions).
+func (f *PFunc) implicitLHS(s int) bool {
+	if !f.Implicit || f.Dims < 2 {
+		return false
+	}
+	if s > 0 {
+		for d, a := range f.Updates[s-1].Args[1:] {
+			if !pureArg(a, d+1) {
+				return false
+			}
+		}
+		return true
+	}
+	last := varNames[f.Dims-1]
+	uses := false
+	for _, e := range f.stageExprs(0) {
+		e.walk(func(x *PExpr) bool {
+			uses = uses || x.Op == "v" && x.N == last
+			return !uses
+		})
+	}
+	return uses
 }
 
 // value is the value of stage s of f: an Expr, or the Tuple of a Tuple
@@ -138,11 +195,11 @@ func (b *builder) value(f *PFunc, s int) any {
 func (p *Prog) goValue(f *PFunc, s int) string {
 	es := f.stageExprs(s)[f.nArgs(s):]
 	if len(f.Tuple) == 0 {
-		return p.goExpr(es[0])
+		return p.goExprIn(es[0], f.Implicit)
 	}
 	vs := make([]string, len(es))
 	for i, e := range es {
-		vs[i] = p.goExpr(e)
+		vs[i] = p.goExprIn(e, f.Implicit)
 	}
 	return "halide.NewTuple(" + strings.Join(vs, ", ") + ")"
 }
@@ -169,7 +226,7 @@ func (b *builder) expr(e *PExpr) halide.Expr {
 	case "v":
 		for i, n := range varNames {
 			if n == e.N {
-				return b.vars[i].Expr
+				return b.pureVar(i).Expr
 			}
 		}
 	case "r":
@@ -195,12 +252,20 @@ func (b *builder) expr(e *PExpr) halide.Expr {
 		}
 		return b.ints[e.N].Expr()
 	case "call":
-		if f := b.p.Func(e.N); f != nil && len(f.Tuple) > 0 {
-			return b.funcs[e.N].AtTuple(args()...).Elem(int(e.V))
+		as := args()
+		if e.I {
+			as = []any{as[0], halide.Implicit}
 		}
-		return b.funcs[e.N].At(args()...)
+		if f := b.p.Func(e.N); f != nil && len(f.Tuple) > 0 {
+			return b.funcs[e.N].AtTuple(as...).Elem(int(e.V))
+		}
+		return b.funcs[e.N].At(as...)
 	case "in":
-		return b.images[e.N].At(args()...)
+		as := args()
+		if e.I {
+			as = []any{as[0], halide.Implicit}
+		}
+		return b.images[e.N].At(as...)
 	case "min":
 		return halide.Min(x(0), x(1))
 	case "max":
@@ -338,12 +403,18 @@ func goConst(float bool, v float64) string {
 }
 
 // goExpr prints e as the Go the builder runs.
-func (p *Prog) goExpr(e *PExpr) string {
-	g := func(i int) string { return p.goExpr(e.A[i]) }
+func (p *Prog) goExpr(e *PExpr) string { return p.goExprIn(e, false) }
+
+// goExprIn prints e, in the definitions of an Implicit Func if imp.
+func (p *Prog) goExprIn(e *PExpr, imp bool) string {
+	g := func(i int) string { return p.goExprIn(e.A[i], imp) }
 	all := func() string {
 		var s []string
 		for i := range e.A {
 			s = append(s, g(i))
+		}
+		if e.I {
+			s = []string{s[0], "halide.Implicit"}
 		}
 		return strings.Join(s, ", ")
 	}
@@ -351,6 +422,13 @@ func (p *Prog) goExpr(e *PExpr) string {
 	case "c":
 		return goConst(e.F, e.V)
 	case "v":
+		if imp && e.N != varNames[0] {
+			for i, n := range varNames {
+				if n == e.N {
+					return fmt.Sprintf("halide.ImplicitVar(%d)", i-1)
+				}
+			}
+		}
 		return e.N
 	case "r":
 		name, suf, _ := strings.Cut(e.N, "$")
@@ -480,11 +558,18 @@ func (p *Prog) algoSource(sizes []int) string {
 		if f.BC != "" {
 			continue
 		}
-		fmt.Fprintf(&b, "%s.Define(%s).Is(%s)\n", f.Name, strings.Join(varNames[:f.Dims], ", "), p.goValue(f, 0))
+		lhs := f.goVars()
+		if f.implicitLHS(0) {
+			lhs = []string{lhs[0], "halide.Implicit"}
+		}
+		fmt.Fprintf(&b, "%s.Define(%s).Is(%s)\n", f.Name, strings.Join(lhs, ", "), p.goValue(f, 0))
 		for k, u := range f.Updates {
 			var as []string
 			for _, a := range u.Args {
-				as = append(as, p.goExpr(a))
+				as = append(as, p.goExprIn(a, f.Implicit))
+			}
+			if f.implicitLHS(k + 1) {
+				as = []string{as[0], "halide.Implicit"}
 			}
 			m := map[string]string{"+=": "PlusEq", "*=": "TimesEq", "max=": "MaxEq", "min=": "MinEq"}[u.Op]
 			if m == "" {
@@ -494,10 +579,26 @@ func (p *Prog) algoSource(sizes []int) string {
 		}
 	}
 	for _, bd := range p.Bounds {
-		fmt.Fprintf(&b, "%s.Bound(%s, %d, %d)\n", bd.Func, varNames[bd.Dim], bd.Min, bd.Ext)
+		v := varNames[bd.Dim]
+		if f := p.Func(bd.Func); f != nil {
+			v = f.goVars()[bd.Dim]
+		}
+		fmt.Fprintf(&b, "%s.Bound(%s, %d, %d)\n", bd.Func, v, bd.Min, bd.Ext)
 	}
 	fmt.Fprintf(&b, "// output: %s realized over mins %v, extents %v\n", p.Funcs[0].Name, p.OutMin, sizes)
 	return b.String()
+}
+
+// goVars prints f's pure vars.
+func (f *PFunc) goVars() []string {
+	out := make([]string, f.Dims)
+	for d := range out {
+		out[d] = varNames[d]
+		if f.Implicit && d > 0 {
+			out[d] = fmt.Sprintf("halide.ImplicitVar(%d)", d-1)
+		}
+	}
+	return out
 }
 
 // bcRanges are the bounds f's boundary condition is given: none for the

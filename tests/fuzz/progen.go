@@ -174,7 +174,42 @@ func (g *pgen) prog() (*Prog, []int) {
 	}
 	p.prune()
 	g.storeTypes()
+	g.implicit()
 	return p, sizes
+}
+
+// pImplicit is the share of Funcs of two or three dimensions that are
+// Implicit (PFunc.Implicit).
+const pImplicit = 0.15
+
+// implicit makes some Funcs Implicit, and writes most calls in their
+// definitions whose arguments after the first are the pure vars in order
+// with halide.Implicit.
+func (g *pgen) implicit() {
+	p := g.p
+	for _, f := range p.Funcs {
+		if f.BC != "" || f.Dims < 2 || !g.p_(pImplicit) {
+			continue
+		}
+		f.Implicit = true
+		for _, e := range p.exprsOf(f) {
+			e.walk(func(x *PExpr) bool {
+				n := -1
+				if callee := p.Func(x.N); x.Op == "call" && callee != nil {
+					n = callee.Dims
+				} else if in := p.Input(x.N); x.Op == "in" && in != nil {
+					n = len(in.Mins)
+				}
+				if n >= 2 && n <= f.Dims && len(x.A) == n && g.p_(0.85) {
+					x.I = true
+					for d := 1; d < n; d++ {
+						x.I = x.I && pureArg(x.A[d], d)
+					}
+				}
+				return true
+			})
+		}
+	}
 }
 
 // storeTypes are the types a Func may be stored in besides float32 and
