@@ -14,7 +14,10 @@ import (
 // select/min/max/clamp, casts, division and modulo by constants and
 // expressions of either sign, updates (pure, over 1-D and 2-D RDoms,
 // histograms, scans, loop-carried self reads, constant left-hand sides),
-// inline reductions and Bound.
+// inline reductions, Bound, Tuple Funcs with PlusEq, TimesEq, MinEq, MaxEq
+// and Is updates of Tuples (tupleUpdate), Funcs written with Implicit
+// (implicit) and the output buffer's shape (outDim: Width, Height,
+// Channels, Dim).
 func GenProg(rng *rand.Rand) (*Prog, []int) {
 	g := &pgen{rng: rng, p: &Prog{}, raw: map[string]bool{}}
 	return g.prog()
