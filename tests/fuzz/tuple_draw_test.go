@@ -1,6 +1,9 @@
 package fuzz
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestTupleUpdatesDrawn checks that the program generator draws Tuple
 // Funcs with PlusEq, TimesEq, MinEq, MaxEq and Is updates of Tuples, that
@@ -55,5 +58,41 @@ func TestTupleUpdatesDrawn(t *testing.T) {
 	}
 	if rfactored == 0 {
 		t.Error("no schedule rfactors a Tuple update")
+	}
+	// The drawn schedules of programs seldom run (they are refused for
+	// their other directives): rerun the rfactored Tuple updates with
+	// their rfactors (and the splits and fuses of the updates they
+	// rfactor) alone.
+	rfClasses := map[string]int{}
+	for i := 0; i < 1600; i++ {
+		c := MakeProgCase(13, i)
+		tuples := map[string]bool{}
+		for _, f := range c.Prog.Funcs {
+			if f.Tuple != nil {
+				tuples[f.Name] = true
+			}
+		}
+		var s Schedule
+		rf := false
+		for _, d := range c.Sched {
+			base, _, _ := strings.Cut(d.Func, "_intm")
+			if tuples[base] && (d.Op == OpRFactor || d.Stage > 0 && (d.Op == OpSplit || d.Op == OpFuse)) {
+				s = append(s, d)
+				rf = rf || d.Op == OpRFactor
+			}
+		}
+		if !rf {
+			continue
+		}
+		c.Sched = s
+		r := Run(c, Options{Verify: true})
+		rfClasses[r.Class.String()]++
+		if r.Class.IsDefect() {
+			t.Errorf("program %d of seed 13 (gpu %v), its Tuple rfactors alone: %s %s: %s", i, c.GPU, r.Class, r.Code, r.Msg)
+		}
+	}
+	t.Logf("programs 0-1599 of seed 13 that rfactor a Tuple update, their rfactors alone: %v", rfClasses)
+	if rfClasses["ok"] == 0 {
+		t.Error("no rfactored Tuple update runs")
 	}
 }
