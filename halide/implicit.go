@@ -24,7 +24,7 @@ type ImplicitArgs struct{}
 //
 // defines down(x, _0, _1) for a three-dimensional f. A call or definition
 // has at most one Implicit; a right-hand side that uses implicit Vars
-// needs an Implicit on the left.
+// needs an Implicit on the left, or the left names them (ImplicitVar).
 var Implicit = ImplicitArgs{}
 
 // implicitPrefix names the implicit Vars: _0, _1, ...
@@ -113,7 +113,10 @@ func (f *Func) expandLHS(directive string, args []any, values ...ir.Expr) ([]any
 		has = has || ok
 	}
 	if !has {
-		if uses > 0 && f.fn.Pure == nil {
+		// A left-hand side that names the implicit Vars the value uses
+		// (f.Define(x, ImplicitVar(0)), or the wrapper In defines for f)
+		// needs no Implicit, as in Halide.
+		if uses > 0 && f.fn.Pure == nil && !namesImplicit(args, uses) {
 			return nil, ir.Errorf(ir.ErrDefinition, f.fn.Name, directive, "the right-hand side uses the implicit Vars %s (a call with Implicit) but the left-hand side of %s has no Implicit", implicitList(uses), f.fn.Name).
 				WithLegal("%s.Define(..., Implicit) to give %s a dimension for each", f.fn.Name, f.fn.Name)
 		}
@@ -128,6 +131,22 @@ func (f *Func) expandLHS(directive string, args []any, values ...ir.Expr) ([]any
 			WithLegal("calls with Implicit of Funcs and inputs with at most %d dimensions beyond their explicit arguments", dims)
 	}
 	return out, nil
+}
+
+// namesImplicit says whether args has a Var named _i for each i < n.
+func namesImplicit(args []any, n int) bool {
+	for i := 0; i < n; i++ {
+		name, found := implicitPrefix+strconv.Itoa(i), false
+		for _, a := range args {
+			if v, ok := a.(Var); ok && v.name == name {
+				found = true
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
 }
 
 // implicitList prints _0, ..., _{n-1}.

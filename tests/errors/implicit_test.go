@@ -54,6 +54,20 @@ func TestErrImplicit(t *testing.T) {
 			legal:     []string{"f.Define(..., Implicit)"},
 		},
 		{
+			// The left may name the implicit Vars instead (as In's
+			// wrappers do), but all of them.
+			name: "implicit Vars on the right, one named on the left",
+			run: func() error {
+				f := halide.NewFunc("f")
+				f.Define(x, halide.ImplicitVar(0)).Is(in.At(x, halide.Implicit))
+				return lowerErr(f)
+			},
+			code:      halide.ErrDefinition,
+			fn:        "f",
+			directive: "Define",
+			mentions:  []string{"the right-hand side uses the implicit Vars _0, _1 (a call with Implicit) but the left-hand side of f has no Implicit"},
+		},
+		{
 			name: "an update wider than its Func",
 			run: func() error {
 				f := halide.NewFunc("f")

@@ -160,11 +160,19 @@ func (ev *Evaluator) Realize(mins, exts []int) (out []float64, err error) {
 	ev.funcs = map[string]*funcState{}
 	ev.outMins, ev.outExts = mins, exts
 	for _, f := range ev.P.Funcs {
-		fs := &funcState{f: f, slices: map[sliceKey]map[pt]float64{}}
-		for s := 0; s <= len(f.Updates); s++ {
-			fs.vals = append(fs.vals, map[pt]float64{})
+		// The values of a Tuple Func after the first are Funcs of their
+		// own, f#1, ...: they reduce independently (PFunc.Tuple).
+		elems := []*PFunc{f}
+		for k := range f.Tuple {
+			elems = append(elems, f.element(k+1))
 		}
-		ev.funcs[f.Name] = fs
+		for _, e := range elems {
+			fs := &funcState{f: e, slices: map[sliceKey]map[pt]float64{}}
+			for s := 0; s <= len(e.Updates); s++ {
+				fs.vals = append(fs.vals, map[pt]float64{})
+			}
+			ev.funcs[e.Name] = fs
+		}
 	}
 	out0 := ev.funcs[ev.P.Funcs[0].Name]
 	forEach(exts, func(c []int) {
@@ -177,10 +185,18 @@ func (ev *Evaluator) Realize(mins, exts []int) (out []float64, err error) {
 	// A Func needed outside its Bound may be refused (or not, when the
 	// schedule inlines it: Bound then has nothing to bound).
 	for _, b := range ev.P.Bounds {
-		fs := ev.funcs[b.Func]
-		if fs != nil && fs.seen && (fs.lo[b.Dim] < b.Min || fs.hi[b.Dim] > b.Min+b.Ext-1) && ev.BoundViolation == "" {
-			ev.BoundViolation = fmt.Sprintf("%s is needed over [%d, %d] in dimension %d, outside its Bound [%d, %d]",
-				b.Func, fs.lo[b.Dim], fs.hi[b.Dim], b.Dim, b.Min, b.Min+b.Ext-1)
+		names := []string{b.Func}
+		if f := ev.P.Func(b.Func); f != nil {
+			for k := range f.Tuple {
+				names = append(names, fmt.Sprintf("%s#%d", b.Func, k+1))
+			}
+		}
+		for _, n := range names {
+			fs := ev.funcs[n]
+			if fs != nil && fs.seen && (fs.lo[b.Dim] < b.Min || fs.hi[b.Dim] > b.Min+b.Ext-1) && ev.BoundViolation == "" {
+				ev.BoundViolation = fmt.Sprintf("%s is needed over [%d, %d] in dimension %d, outside its Bound [%d, %d]",
+					n, fs.lo[b.Dim], fs.hi[b.Dim], b.Dim, b.Min, b.Min+b.Ext-1)
+			}
 		}
 	}
 	return out, nil
@@ -364,6 +380,8 @@ func (ev *Evaluator) update(fs *funcState, k int, p pt) float64 {
 			switch u.Op {
 			case "+=":
 				v = ev.arith(fs.f.Float, old+rhs)
+			case "*=":
+				v = ev.arith(fs.f.Float, old*rhs)
 			case "max=":
 				v = math.Max(old, rhs)
 			case "min=":
@@ -504,6 +522,17 @@ func (ev *Evaluator) eval(e *PExpr, en *env) float64 {
 			ev.fail("invalid", "RVar %s unbound", e.N)
 		}
 		return float64(v)
+	case "odim":
+		if e.R < 0 || e.R >= len(ev.outExts) {
+			ev.fail("invalid", "the output has no dimension %d", e.R)
+		}
+		switch e.N {
+		case "min":
+			return float64(ev.outMins[e.R])
+		case "max":
+			return float64(ev.outMins[e.R] + ev.outExts[e.R] - 1)
+		}
+		return float64(ev.outExts[e.R])
 	case "p":
 		for _, pa := range ev.P.Params {
 			if pa.Name == e.N {
@@ -516,10 +545,17 @@ func (ev *Evaluator) eval(e *PExpr, en *env) float64 {
 		for i := range e.A {
 			q[i] = int(a(i))
 		}
-		if en.self != nil && e.N == en.self.f.Name {
+		name := e.N
+		if e.V > 0 {
+			name = fmt.Sprintf("%s#%d", e.N, int(e.V))
+		}
+		if en.self != nil && name == en.self.f.Name {
 			return en.cur(q)
 		}
-		fs := ev.funcs[e.N]
+		fs := ev.funcs[name]
+		if fs == nil {
+			ev.fail("invalid", "no Func %s", name)
+		}
 		return ev.value(fs, len(fs.f.Updates), q)
 	case "in":
 		c := make([]int, len(e.A))

@@ -134,7 +134,7 @@ func TestCoverage(t *testing.T) {
 		for _, d := range c.Sched {
 			seen[string(d.Op)]++
 			switch d.Op {
-			case OpSplit, OpTile, OpGPUTile, OpGPUTile1D:
+			case OpSplit, OpTile, OpGPUTile, OpGPUTile1D, OpGPUTile3D:
 				seen["tail "+tailName(d.Tail)]++
 			case OpStoreIn:
 				seen["mem "+memName(d.Mem)]++
@@ -151,7 +151,7 @@ func TestCoverage(t *testing.T) {
 	}
 	want := []string{string(OpSplit), string(OpFuse), string(OpReorder), string(OpTile), string(OpUnroll),
 		string(OpVectorize), string(OpParallel), string(OpGPUBlocks), string(OpGPUThreads), string(OpGPULanes), string(OpGPUTile),
-		string(OpGPUTile1D), string(OpAtomic), string(OpGPUSingleThread), string(OpComputeWith), string(OpComputeRoot), string(OpComputeInline), string(OpComputeAt),
+		string(OpGPUTile1D), string(OpGPUTile3D), string(OpAtomic), string(OpGPUSingleThread), string(OpComputeWith), string(OpComputeRoot), string(OpComputeInline), string(OpComputeAt),
 		string(OpStoreRoot), string(OpStoreAt), string(OpStoreIn), string(OpIn), string(OpFoldStorage),
 		string(OpHoistStorage), string(OpHoistRoot), string(OpRFactor),
 		"store_at outside compute_at",

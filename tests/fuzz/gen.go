@@ -465,7 +465,7 @@ func (g *gen) newName(base string) string {
 }
 
 func (g *gen) emit(d Directive) {
-	if d.Tail == 0 && d.Op != OpSplit && d.Op != OpTile && d.Op != OpGPUTile && d.Op != OpGPUTile1D {
+	if d.Tail == 0 && d.Op != OpSplit && d.Op != OpTile && d.Op != OpGPUTile && d.Op != OpGPUTile1D && d.Op != OpGPUTile3D {
 		d.Tail = NoTail
 	}
 	if d.Op != OpSpecialize && g.curCase > 0 {
@@ -1100,7 +1100,30 @@ func (g *gen) kernel(f *mfunc, si int, st *mstage) {
 		return
 	}
 	r := g.rng.Float64()
+	var ds []int
+	if len(pure) >= 3 && !st.dims[pure[0]].rvar && r < pGPUTile3D {
+		ds = g.tile3D(st, pure)
+	}
 	switch {
+	case ds != nil:
+		// A 3-D tile of threads on three adjacent loops, usually the
+		// innermost.
+		fs := []int{[]int{2, 4, 8, 16}[g.rng.Intn(4)], []int{1, 2, 3, 4}[g.rng.Intn(4)], []int{1, 2, 3}[g.rng.Intn(3)]}
+		tail := g.tail(st, st.dims[ds[0]])
+		var ns, bs, ts []string
+		for _, k := range ds {
+			n := st.dims[k].name
+			ns, bs, ts = append(ns, n), append(bs, g.newName(n+"b")), append(ts, g.newName(n+"t"))
+		}
+		g.emit(Directive{Op: OpGPUTile3D, Func: f.name, Stage: si, Vars: append(append(append([]string(nil), ns...), bs...), ts...), Ints: fs, Tail: tail})
+		for k := range ns {
+			g.applySplit(st, st.index(ns[k]), bs[k], ts[k], fs[k])
+		}
+		st.reorder(append(append([]string(nil), ts...), bs...))
+		for k := range ns {
+			st.dims[st.index(bs[k])].kind = kBlock
+			st.dims[st.index(ts[k])].kind = kThread
+		}
 	case len(pure) >= 2 && r < 0.45:
 		// A 2-D tile of threads, usually on the two innermost loops.
 		a, b := pure[0], pure[1]
@@ -1175,6 +1198,38 @@ func (g *gen) kernel(f *mfunc, si int, st *mstage) {
 		g.walkInThreads(f, si, st)
 	}
 }
+
+// tile3D picks three adjacent serial loops of pure (the innermost most of
+// the time), or, now and then, any three, in order; nil if there are none
+// (GPUTile3D leaves the loops between them serial, between block loops).
+func (g *gen) tile3D(st *mstage, pure []int) []int {
+	var starts []int
+	for k := 0; k+2 < len(pure); k++ {
+		if pure[k+2]-pure[k] == 2 {
+			starts = append(starts, k)
+		}
+	}
+	if len(starts) == 0 || g.p(0.05) {
+		if g.p(0.8) {
+			return nil
+		}
+		ds := g.rng.Perm(len(pure))[:3]
+		for k := range ds {
+			ds[k] = pure[ds[k]]
+		}
+		sortInts(ds)
+		return ds
+	}
+	k := starts[0]
+	if g.p(0.3) {
+		k = starts[g.rng.Intn(len(starts))]
+	}
+	return pure[k : k+3]
+}
+
+// pGPUTile3D is the share of GPU kernels of three or more serial loops
+// tiled with GPUTile3D.
+const pGPUTile3D = 0.2
 
 // pAllReduce is the share of associative updates computed on the host
 // that the generator makes an all-reduce across a block's threads.

@@ -51,6 +51,71 @@ type PFunc struct {
 	Region  [][]int    `json:"region,omitempty"`
 	Pure    *PExpr     `json:"pure,omitempty"`
 	Updates []*PUpdate `json:"updates,omitempty"`
+	// Tuple are the values of a Tuple Func after the first (Float, Pure
+	// and the updates' Values are the first's): a call of the Func picks
+	// one ("call" with V the value's index). Each update defines every
+	// value with its Op (PlusEq, TimesEq, ... of a Tuple, value by value),
+	// and value k reads the Func itself only at value k, so the values
+	// reduce independently (what RFactor of a Tuple update needs, and
+	// what lets the evaluator compute each value as a Func of its own).
+	Tuple []*PValue `json:"tuple,omitempty"`
+	// Implicit makes the dimensions after the first the implicit Vars
+	// _0, _1 (halide.ImplicitVar): in f's definitions the vars y and z
+	// are those, the pure definition is written f.Define(x,
+	// halide.Implicit) (when its value uses the last of them: Implicit
+	// on the left stands for the implicit Vars the value uses), an update
+	// whose arguments after the first are the pure vars f.Define(a,
+	// halide.Implicit), and calls marked I g.At(a, halide.Implicit). The
+	// program holds the expansion (the evaluator computes it), so a run
+	// checks the library's expansion against it.
+	Implicit bool `json:"implicit,omitempty"`
+}
+
+// implicitNames are the names of the implicit Vars (halide.ImplicitVar).
+var implicitNames = []string{"_0", "_1"}
+
+// varName is the name of f's pure var of dimension d.
+func (f *PFunc) varName(d int) string {
+	if f.Implicit && d > 0 {
+		return implicitNames[d-1]
+	}
+	return varNames[d]
+}
+
+// varNames returns the names of f's pure vars.
+func (f *PFunc) varNames() []string {
+	out := make([]string, f.Dims)
+	for d := range out {
+		out[d] = f.varName(d)
+	}
+	return out
+}
+
+// PValue is a value of a Tuple Func after the first: its type, its pure
+// definition and its value in each update.
+type PValue struct {
+	Float   bool     `json:"float,omitempty"`
+	Pure    *PExpr   `json:"pure"`
+	Updates []*PExpr `json:"updates,omitempty"`
+}
+
+// valueFloat says whether value k of f is float32.
+func (f *PFunc) valueFloat(k int) bool {
+	if k == 0 || k > len(f.Tuple) {
+		return f.Float
+	}
+	return f.Tuple[k-1].Float
+}
+
+// element returns value k (> 0) of the Tuple Func f as a Func of one
+// value, named f.Name#k: what the evaluator computes it as.
+func (f *PFunc) element(k int) *PFunc {
+	v := f.Tuple[k-1]
+	e := &PFunc{Name: fmt.Sprintf("%s#%d", f.Name, k), Float: v.Float, Dims: f.Dims, Pure: v.Pure}
+	for j, u := range f.Updates {
+		e.Updates = append(e.Updates, &PUpdate{RDom: u.RDom, Args: u.Args, Op: u.Op, Value: v.Updates[j]})
+	}
+	return e
 }
 
 // PUpdate is an update definition: Args(...) Op Value, reducing over RDom
@@ -58,7 +123,7 @@ type PFunc struct {
 type PUpdate struct {
 	RDom  int      `json:"rdom"`
 	Args  []*PExpr `json:"args"`
-	Op    string   `json:"op"` // "=", "+=", "max=", "min="
+	Op    string   `json:"op"` // "=", "+=", "max=", "min=", "*=" (only of Tuple Funcs)
 	Value *PExpr   `json:"value"`
 }
 
@@ -121,6 +186,10 @@ type PBound struct {
 //	a definition of a Func stored in that type) and "fromstore" (A[0], a
 //	call of such a Func, converted back to float32 or int32 as F says).
 //	"undef" with N set is of that type (an Undef arm of a stored Func).
+//	A "call" of a Tuple Func reads its value V (AtTuple(...).Elem(V)).
+//	"odim" is the output buffer's shape in dimension R (int32): N "ext"
+//	(Dim(R).Extent(), printed Width, Height or Channels for dimension 0,
+//	1, 2 when W is set), "min" (Dim(R).Min()) or "max" (Dim(R).Max()).
 type PExpr struct {
 	Op string   `json:"op"`
 	F  bool     `json:"f,omitempty"` // the value is float32 (else int32, or bool for "<" and "==")
@@ -128,6 +197,12 @@ type PExpr struct {
 	N  string   `json:"n,omitempty"`
 	R  int      `json:"r,omitempty"`
 	A  []*PExpr `json:"a,omitempty"`
+	// I writes a "call" or "in" in an Implicit Func's definition with
+	// halide.Implicit for its arguments after the first, which are the
+	// pure vars y, z, ... in order (the implicit Vars _0, _1, ...).
+	I bool `json:"i,omitempty"`
+	// W prints an "odim" extent as Width, Height or Channels.
+	W bool `json:"w,omitempty"`
 }
 
 var varNames = []string{"x", "y", "z"}
@@ -175,10 +250,43 @@ func (f *PFunc) stageExprs(s int) []*PExpr {
 		if f.Pure == nil {
 			return nil
 		}
-		return []*PExpr{f.Pure}
+		out := []*PExpr{f.Pure}
+		for _, v := range f.Tuple {
+			out = append(out, v.Pure)
+		}
+		return out
 	}
 	u := f.Updates[s-1]
-	return append(append([]*PExpr(nil), u.Args...), u.Value)
+	out := append(append([]*PExpr(nil), u.Args...), u.Value)
+	for _, v := range f.Tuple {
+		out = append(out, v.Updates[s-1])
+	}
+	return out
+}
+
+// exprsOf lists the top-level expressions of f's definitions.
+func (p *Prog) exprsOf(f *PFunc) []*PExpr {
+	var out []*PExpr
+	for s := 0; s <= len(f.Updates); s++ {
+		out = append(out, f.stageExprs(s)...)
+	}
+	return out
+}
+
+// nArgs is the number of left-hand side arguments among stageExprs(s).
+func (f *PFunc) nArgs(s int) int {
+	if s == 0 {
+		return 0
+	}
+	return len(f.Updates[s-1].Args)
+}
+
+// dropUpdate removes update k of f (of each of its values).
+func (f *PFunc) dropUpdate(k int) {
+	f.Updates = append(f.Updates[:k], f.Updates[k+1:]...)
+	for _, v := range f.Tuple {
+		v.Updates = append(v.Updates[:k], v.Updates[k+1:]...)
+	}
 }
 
 // calls says whether the expressions call Func or input name.
@@ -234,7 +342,7 @@ func hasOp(e *PExpr, ops ...string) bool {
 // Driver and the minimizer. Its Build ignores the sizes (the output's
 // extents are the Case's Sizes, used by the run).
 func (p *Prog) Algo() *Algo {
-	a := &Algo{Name: "prog", Known: map[string]string{"x": "x", "y": "y", "z": "z"}}
+	a := &Algo{Name: "prog", Known: map[string]string{"x": "x", "y": "y", "z": "z", "_0": "halide.ImplicitVar(0)", "_1": "halide.ImplicitVar(1)"}}
 	if p.Chain {
 		a.PWindow = 0.6
 	}
@@ -248,7 +356,7 @@ func (p *Prog) Algo() *Algo {
 	}
 	for _, f := range p.Funcs {
 		fs := FuncSpec{Name: f.Name}
-		fs.Stages = append(fs.Stages, StageSpec{Dims: pureDims(f.Dims)})
+		fs.Stages = append(fs.Stages, StageSpec{Dims: f.pureDims()})
 		for _, u := range f.Updates {
 			// An update over an RDom with +=, max= or min= reduces
 			// associatively (if its value reads the Func only at the
@@ -262,7 +370,7 @@ func (p *Prog) Algo() *Algo {
 			}
 			for i, arg := range u.Args {
 				if pureArg(arg, i) {
-					st.Dims = append(st.Dims, DimSpec{Name: varNames[i]})
+					st.Dims = append(st.Dims, DimSpec{Name: f.varName(i)})
 				} else if hasOp(arg, "call", "in") {
 					st.Scatter = true
 				}
@@ -278,7 +386,7 @@ func (p *Prog) Algo() *Algo {
 				}
 			}
 			if cs != nil {
-				a.Wraps = append(a.Wraps, WrapSpec{Src: f.Name, Consumer: g.Name, Dims: varNames[:f.Dims], ConsumerStages: cs})
+				a.Wraps = append(a.Wraps, WrapSpec{Src: f.Name, Consumer: g.Name, Dims: f.varNames(), ConsumerStages: cs})
 			}
 		}
 		a.Funcs = append(a.Funcs, fs)
@@ -301,10 +409,10 @@ func (p *Prog) Algo() *Algo {
 	return a
 }
 
-func pureDims(n int) []DimSpec {
-	out := make([]DimSpec, n)
+func (f *PFunc) pureDims() []DimSpec {
+	out := make([]DimSpec, f.Dims)
 	for i := range out {
-		out[i] = DimSpec{Name: varNames[i]}
+		out[i] = DimSpec{Name: f.varName(i)}
 	}
 	return out
 }
@@ -324,6 +432,14 @@ func (p *Prog) clone() *Prog {
 			}
 			v.Value = u.Value.clone()
 			g.Updates = append(g.Updates, &v)
+		}
+		g.Tuple = nil
+		for _, t := range f.Tuple {
+			c := &PValue{Float: t.Float, Pure: t.Pure.clone()}
+			for _, u := range t.Updates {
+				c.Updates = append(c.Updates, u.clone())
+			}
+			g.Tuple = append(g.Tuple, c)
 		}
 		q.Funcs = append(q.Funcs, &g)
 	}
@@ -419,7 +535,7 @@ func (p *Prog) typeErr() string {
 					bad = fmt.Sprintf("%s %s has a non-int argument %s", e.Op, e.N, a.Op)
 				}
 			}
-			if f := p.Func(e.N); f != nil && f.Float != e.F {
+			if f := p.Func(e.N); f != nil && (f.valueFloat(int(e.V)) != e.F || int(e.V) < 0 || int(e.V) > len(f.Tuple)) {
 				bad = "call of " + e.N + " with the wrong type"
 			}
 			if in := p.Input(e.N); in != nil && in.Float != e.F {
@@ -438,8 +554,8 @@ func (p *Prog) typeErr() string {
 		for s := 0; s <= len(f.Updates); s++ {
 			for i, e := range f.stageExprs(s) {
 				check(e)
-				value := s == 0 || i == len(f.stageExprs(s))-1
-				if value && (e.F != f.Float || isBool(e)) && bad == "" {
+				value := i >= f.nArgs(s)
+				if value && (e.F != f.valueFloat(i-f.nArgs(s)) || isBool(e)) && bad == "" {
 					bad = fmt.Sprintf("stage %d of %s has a value of the wrong type", s, f.Name)
 				}
 				if !value && (e.F || isBool(e)) && bad == "" {

@@ -17,6 +17,10 @@ type builder struct {
 	ints   map[string]*halide.Param[int32]
 	floats map[string]*halide.Param[float32]
 	rvars  map[string]halide.RVar
+	// ivars are the implicit Vars _0, _1; imp says that the Func being
+	// defined is Implicit (its vars y, z are ivars).
+	ivars []halide.Var
+	imp   bool
 }
 
 func (p *Prog) build() *Instance {
@@ -26,6 +30,11 @@ func (p *Prog) build() *Instance {
 	for _, n := range varNames {
 		v := halide.NewVar(n)
 		b.vars = append(b.vars, v)
+		inst.Vars[n] = v
+	}
+	for i, n := range implicitNames {
+		v := halide.ImplicitVar(i)
+		b.ivars = append(b.ivars, v)
 		inst.Vars[n] = v
 	}
 	for _, in := range p.Inputs {
@@ -82,26 +91,35 @@ func (p *Prog) build() *Instance {
 			continue
 		}
 		hf := b.funcs[f.Name]
+		b.imp = f.Implicit
 		args := make([]any, f.Dims)
 		for d := range args {
-			args[d] = b.vars[d]
+			args[d] = b.pureVar(d)
 		}
-		hf.Define(args...).Is(b.expr(f.Pure))
-		for _, u := range f.Updates {
+		if f.implicitLHS(0) {
+			args = []any{b.vars[0], halide.Implicit}
+		}
+		hf.Define(args...).Is(b.value(f, 0))
+		for k, u := range f.Updates {
 			largs := make([]any, len(u.Args))
 			for d, a := range u.Args {
 				// A pure argument is passed as the Var: the library
 				// does not take a Var's Expr (x.Expr) for the Var.
 				if pureArg(a, d) {
-					largs[d] = b.vars[d]
+					largs[d] = b.pureVar(d)
 				} else {
 					largs[d] = b.expr(a)
 				}
 			}
-			def, v := hf.Define(largs...), b.expr(u.Value)
+			if f.implicitLHS(k + 1) {
+				largs = append(largs[:1], halide.Implicit)
+			}
+			def, v := hf.Define(largs...), b.value(f, k+1)
 			switch u.Op {
 			case "+=":
 				def.PlusEq(v)
+			case "*=":
+				def.TimesEq(v)
 			case "max=":
 				def.MaxEq(v)
 			case "min=":
@@ -110,12 +128,80 @@ func (p *Prog) build() *Instance {
 				def.Is(v)
 			}
 		}
+		b.imp = false
 	}
 	for _, bd := range p.Bounds {
-		b.funcs[bd.Func].Bound(b.vars[bd.Dim], bd.Min, bd.Ext)
+		v := b.vars[bd.Dim]
+		if f := p.Func(bd.Func); f != nil && f.Implicit && bd.Dim > 0 {
+			v = b.ivars[bd.Dim-1]
+		}
+		b.funcs[bd.Func].Bound(v, bd.Min, bd.Ext)
 	}
 	inst.Out = b.funcs[p.Funcs[0].Name]
 	return inst
+}
+
+// pureVar is the pure var of dimension d of the Func being defined.
+func (b *builder) pureVar(d int) halide.Var {
+	if b.imp && d > 0 {
+		return b.ivars[d-1]
+	}
+	return b.vars[d]
+}
+
+// implicitLHS says whether the left-hand side of stage s of the Implicit
+// Func f is written (a, halide.Implicit): for the pure definition, when
+// its value uses the last implicit Var (Implicit stands for the ones it
+// uses); for an update, when its arguments after the first are the pure
+// vars (Implicit stands for f's remaining dimensions).
+func (f *PFunc) implicitLHS(s int) bool {
+	if !f.Implicit || f.Dims < 2 {
+		return false
+	}
+	if s > 0 {
+		for d, a := range f.Updates[s-1].Args[1:] {
+			if !pureArg(a, d+1) {
+				return false
+			}
+		}
+		return true
+	}
+	last := varNames[f.Dims-1]
+	uses := false
+	for _, e := range f.stageExprs(0) {
+		e.walk(func(x *PExpr) bool {
+			uses = uses || x.Op == "v" && x.N == last
+			return !uses
+		})
+	}
+	return uses
+}
+
+// value is the value of stage s of f: an Expr, or the Tuple of a Tuple
+// Func's values.
+func (b *builder) value(f *PFunc, s int) any {
+	es := f.stageExprs(s)[f.nArgs(s):]
+	if len(f.Tuple) == 0 {
+		return b.expr(es[0])
+	}
+	vs := make([]any, len(es))
+	for i, e := range es {
+		vs[i] = b.expr(e)
+	}
+	return halide.NewTuple(vs...)
+}
+
+// goValue prints value(f, s).
+func (p *Prog) goValue(f *PFunc, s int) string {
+	es := f.stageExprs(s)[f.nArgs(s):]
+	if len(f.Tuple) == 0 {
+		return p.goExprIn(es[0], f.Implicit)
+	}
+	vs := make([]string, len(es))
+	for i, e := range es {
+		vs[i] = p.goExprIn(e, f.Implicit)
+	}
+	return "halide.NewTuple(" + strings.Join(vs, ", ") + ")"
 }
 
 func (b *builder) constant(float bool, v float64) halide.Expr {
@@ -140,20 +226,46 @@ func (b *builder) expr(e *PExpr) halide.Expr {
 	case "v":
 		for i, n := range varNames {
 			if n == e.N {
-				return b.vars[i].Expr
+				return b.pureVar(i).Expr
 			}
 		}
 	case "r":
 		return b.rvars[e.N].Expr
+	case "odim":
+		out := b.funcs[b.p.Funcs[0].Name]
+		switch {
+		case e.N == "min":
+			return out.Dim(e.R).Min()
+		case e.N == "max":
+			return out.Dim(e.R).Max()
+		case e.W && e.R == 0:
+			return out.Width()
+		case e.W && e.R == 1:
+			return out.Height()
+		case e.W && e.R == 2:
+			return out.Channels()
+		}
+		return out.Dim(e.R).Extent()
 	case "p":
 		if e.F {
 			return b.floats[e.N].Expr()
 		}
 		return b.ints[e.N].Expr()
 	case "call":
-		return b.funcs[e.N].At(args()...)
+		as := args()
+		if e.I {
+			as = []any{as[0], halide.Implicit}
+		}
+		if f := b.p.Func(e.N); f != nil && len(f.Tuple) > 0 {
+			return b.funcs[e.N].AtTuple(as...).Elem(int(e.V))
+		}
+		return b.funcs[e.N].At(as...)
 	case "in":
-		return b.images[e.N].At(args()...)
+		as := args()
+		if e.I {
+			as = []any{as[0], halide.Implicit}
+		}
+		return b.images[e.N].At(as...)
 	case "min":
 		return halide.Min(x(0), x(1))
 	case "max":
@@ -291,12 +403,18 @@ func goConst(float bool, v float64) string {
 }
 
 // goExpr prints e as the Go the builder runs.
-func (p *Prog) goExpr(e *PExpr) string {
-	g := func(i int) string { return p.goExpr(e.A[i]) }
+func (p *Prog) goExpr(e *PExpr) string { return p.goExprIn(e, false) }
+
+// goExprIn prints e, in the definitions of an Implicit Func if imp.
+func (p *Prog) goExprIn(e *PExpr, imp bool) string {
+	g := func(i int) string { return p.goExprIn(e.A[i], imp) }
 	all := func() string {
 		var s []string
 		for i := range e.A {
 			s = append(s, g(i))
+		}
+		if e.I {
+			s = []string{s[0], "halide.Implicit"}
 		}
 		return strings.Join(s, ", ")
 	}
@@ -304,13 +422,34 @@ func (p *Prog) goExpr(e *PExpr) string {
 	case "c":
 		return goConst(e.F, e.V)
 	case "v":
+		if imp && e.N != varNames[0] {
+			for i, n := range varNames {
+				if n == e.N {
+					return fmt.Sprintf("halide.ImplicitVar(%d)", i-1)
+				}
+			}
+		}
 		return e.N
 	case "r":
 		name, suf, _ := strings.Cut(e.N, "$")
 		return fmt.Sprintf("%s.%s()", name, strings.ToUpper(suf))
+	case "odim":
+		out := p.Funcs[0].Name
+		switch {
+		case e.N == "min":
+			return fmt.Sprintf("%s.Dim(%d).Min()", out, e.R)
+		case e.N == "max":
+			return fmt.Sprintf("%s.Dim(%d).Max()", out, e.R)
+		case e.W && e.R < 3:
+			return fmt.Sprintf("%s.%s()", out, []string{"Width", "Height", "Channels"}[e.R])
+		}
+		return fmt.Sprintf("%s.Dim(%d).Extent()", out, e.R)
 	case "p":
 		return e.N + ".Expr()"
 	case "call", "in":
+		if f := p.Func(e.N); e.Op == "call" && f != nil && len(f.Tuple) > 0 {
+			return fmt.Sprintf("%s.AtTuple(%s).Elem(%d)", e.N, all(), int(e.V))
+		}
 		return fmt.Sprintf("%s.At(%s)", e.N, all())
 	case "min", "max", "clamp":
 		return fmt.Sprintf("halide.%s%s(%s)", strings.ToUpper(e.Op[:1]), e.Op[1:], all())
@@ -392,7 +531,7 @@ func (p *Prog) algoSource(sizes []int) string {
 		for d := range r.Mins {
 			rs = append(rs, fmt.Sprintf("halide.Range(%d, %d)", r.Mins[d], r.Exts[d]))
 		}
-		fmt.Fprintf(&b, "%s := halide.NewRDom(%q, %s)\n", r.Name, r.Name, strings.Join(rs, ", "))
+		fmt.Fprintf(&b, "%s := halide.NewRDom(%q, %s)\n_ = %s\n", r.Name, r.Name, strings.Join(rs, ", "), r.Name)
 		if r.Where != nil {
 			fmt.Fprintf(&b, "%s.Where(%s)\n", r.Name, p.goExpr(r.Where))
 		}
@@ -419,24 +558,47 @@ func (p *Prog) algoSource(sizes []int) string {
 		if f.BC != "" {
 			continue
 		}
-		fmt.Fprintf(&b, "%s.Define(%s).Is(%s)\n", f.Name, strings.Join(varNames[:f.Dims], ", "), p.goExpr(f.Pure))
-		for _, u := range f.Updates {
+		lhs := f.goVars()
+		if f.implicitLHS(0) {
+			lhs = []string{lhs[0], "halide.Implicit"}
+		}
+		fmt.Fprintf(&b, "%s.Define(%s).Is(%s)\n", f.Name, strings.Join(lhs, ", "), p.goValue(f, 0))
+		for k, u := range f.Updates {
 			var as []string
 			for _, a := range u.Args {
-				as = append(as, p.goExpr(a))
+				as = append(as, p.goExprIn(a, f.Implicit))
 			}
-			m := map[string]string{"+=": "PlusEq", "max=": "MaxEq", "min=": "MinEq"}[u.Op]
+			if f.implicitLHS(k + 1) {
+				as = []string{as[0], "halide.Implicit"}
+			}
+			m := map[string]string{"+=": "PlusEq", "*=": "TimesEq", "max=": "MaxEq", "min=": "MinEq"}[u.Op]
 			if m == "" {
 				m = "Is"
 			}
-			fmt.Fprintf(&b, "%s.Define(%s).%s(%s)\n", f.Name, strings.Join(as, ", "), m, p.goExpr(u.Value))
+			fmt.Fprintf(&b, "%s.Define(%s).%s(%s)\n", f.Name, strings.Join(as, ", "), m, p.goValue(f, k+1))
 		}
 	}
 	for _, bd := range p.Bounds {
-		fmt.Fprintf(&b, "%s.Bound(%s, %d, %d)\n", bd.Func, varNames[bd.Dim], bd.Min, bd.Ext)
+		v := varNames[bd.Dim]
+		if f := p.Func(bd.Func); f != nil {
+			v = f.goVars()[bd.Dim]
+		}
+		fmt.Fprintf(&b, "%s.Bound(%s, %d, %d)\n", bd.Func, v, bd.Min, bd.Ext)
 	}
 	fmt.Fprintf(&b, "// output: %s realized over mins %v, extents %v\n", p.Funcs[0].Name, p.OutMin, sizes)
 	return b.String()
+}
+
+// goVars prints f's pure vars.
+func (f *PFunc) goVars() []string {
+	out := make([]string, f.Dims)
+	for d := range out {
+		out[d] = varNames[d]
+		if f.Implicit && d > 0 {
+			out[d] = fmt.Sprintf("halide.ImplicitVar(%d)", d-1)
+		}
+	}
+	return out
 }
 
 // bcRanges are the bounds f's boundary condition is given: none for the

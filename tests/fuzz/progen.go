@@ -14,7 +14,10 @@ import (
 // select/min/max/clamp, casts, division and modulo by constants and
 // expressions of either sign, updates (pure, over 1-D and 2-D RDoms,
 // histograms, scans, loop-carried self reads, constant left-hand sides),
-// inline reductions and Bound.
+// inline reductions, Bound, Tuple Funcs with PlusEq, TimesEq, MinEq, MaxEq
+// and Is updates of Tuples (tupleUpdate), Funcs written with Implicit
+// (implicit) and the output buffer's shape (outDim: Width, Height,
+// Channels, Dim).
 func GenProg(rng *rand.Rand) (*Prog, []int) {
 	g := &pgen{rng: rng, p: &Prog{}, raw: map[string]bool{}}
 	return g.prog()
@@ -122,6 +125,11 @@ func (g *pgen) prog() (*Prog, []int) {
 		if i > 0 && !chain && g.p_(0.3) {
 			fs[i].Dims = g.intn(1, 3)
 		}
+		if i > 0 && !chain && g.p_(pTuple) {
+			for range g.intn(1, 2) {
+				fs[i].Tuple = append(fs[i].Tuple, &PValue{Float: g.p_(0.4)})
+			}
+		}
 	}
 	p.Funcs = append(fs, bcs...)
 	for i := n - 1; i >= 0; i-- {
@@ -141,6 +149,9 @@ func (g *pgen) prog() (*Prog, []int) {
 		if i+1 < n && !calls([]*PExpr{f.Pure}, fs[i+1].Name) {
 			f.Pure = g.combine(f.Float, f.Pure, cast(f.Float, g.call(fs[i+1], c, 1)))
 		}
+		for _, v := range f.Tuple {
+			v.Pure = g.expr(v.Float, 2, c)
+		}
 		pu := 0.3
 		if i == 0 {
 			pu = 0.5
@@ -150,7 +161,11 @@ func (g *pgen) prog() (*Prog, []int) {
 		}
 		if g.p_(pu) {
 			for k := 0; k < []int{1, 1, 1, 2, 2, 3}[g.rng.Intn(6)]; k++ {
-				g.update(f, c)
+				if f.Tuple != nil {
+					g.tupleUpdate(f, c)
+				} else {
+					g.update(f, c)
+				}
 			}
 		}
 	}
@@ -162,7 +177,42 @@ func (g *pgen) prog() (*Prog, []int) {
 	}
 	p.prune()
 	g.storeTypes()
+	g.implicit()
 	return p, sizes
+}
+
+// pImplicit is the share of Funcs of two or three dimensions that are
+// Implicit (PFunc.Implicit).
+const pImplicit = 0.15
+
+// implicit makes some Funcs Implicit, and writes most calls in their
+// definitions whose arguments after the first are the pure vars in order
+// with halide.Implicit.
+func (g *pgen) implicit() {
+	p := g.p
+	for _, f := range p.Funcs {
+		if f.BC != "" || f.Dims < 2 || !g.p_(pImplicit) {
+			continue
+		}
+		f.Implicit = true
+		for _, e := range p.exprsOf(f) {
+			e.walk(func(x *PExpr) bool {
+				n := -1
+				if callee := p.Func(x.N); x.Op == "call" && callee != nil {
+					n = callee.Dims
+				} else if in := p.Input(x.N); x.Op == "in" && in != nil {
+					n = len(in.Mins)
+				}
+				if n >= 2 && n <= f.Dims && len(x.A) == n && g.p_(0.85) {
+					x.I = true
+					for d := 1; d < n; d++ {
+						x.I = x.I && pureArg(x.A[d], d)
+					}
+				}
+				return true
+			})
+		}
+	}
 }
 
 // storeTypes are the types a Func may be stored in besides float32 and
@@ -182,7 +232,7 @@ func (g *pgen) storeTypes() {
 	p := g.p
 	stored := map[string]string{}
 	for _, f := range p.Funcs[1:] {
-		if f.BC == "" && g.p_(pStore) {
+		if f.BC == "" && f.Tuple == nil && g.p_(pStore) {
 			stored[f.Name] = storeTypes[g.rng.Intn(len(storeTypes))]
 		}
 	}
@@ -223,6 +273,12 @@ func (g *pgen) storeTypes() {
 				u.Args[i] = back(a)
 			}
 			u.Value = back(u.Value)
+		}
+		for _, v := range f.Tuple {
+			v.Pure = back(v.Pure)
+			for i, e := range v.Updates {
+				v.Updates[i] = back(e)
+			}
 		}
 	}
 	for _, r := range p.RDoms {
@@ -473,8 +529,23 @@ func (g *pgen) typed(float bool, depth int, c *ectx) *PExpr {
 	return &PExpr{Op: "typed", F: float, N: t + ":" + op, A: []*PExpr{a, b}}
 }
 
-// leaf draws a constant, a var, a Param or a read.
+// pOutDim is the share of leaves that are the output buffer's shape.
+const pOutDim = 0.02
+
+// outDim draws the output buffer's extent, min or max in one of its
+// dimensions (Func.Width, Height, Channels, Dim).
+func (g *pgen) outDim() *PExpr {
+	d := g.rng.Intn(len(g.p.OutMin))
+	e := &PExpr{Op: "odim", N: []string{"ext", "ext", "ext", "min", "max"}[g.rng.Intn(5)], R: d}
+	e.W = e.N == "ext" && g.p_(0.6)
+	return e
+}
+
+// leaf draws a constant, a var, a Param, the output's shape or a read.
 func (g *pgen) leaf(float bool, c *ectx) *PExpr {
+	if g.p_(pOutDim) {
+		return cast(float, g.outDim())
+	}
 	r := g.rng.Float64()
 	switch {
 	case r < 0.15:
@@ -590,9 +661,13 @@ func containsInt(a []int, v int) bool {
 	return false
 }
 
-// call draws a call of f.
+// call draws a call of f (of one of its values, for a Tuple Func).
 func (g *pgen) call(f *PFunc, c *ectx, depth int) *PExpr {
 	e := &PExpr{Op: "call", F: f.Float, N: f.Name}
+	if f.Tuple != nil {
+		k := g.rng.Intn(len(f.Tuple) + 1)
+		e.V, e.F = float64(k), f.valueFloat(k)
+	}
 	for d := 0; d < f.Dims; d++ {
 		a := g.arg(d, c, depth)
 		if f.BC != "" && g.p_(0.15) {
@@ -831,6 +906,77 @@ func (g *pgen) update(f *PFunc, base *ectx) {
 }
 
 func (g *pgen) pickOne(es ...*PExpr) *PExpr { return es[g.rng.Intn(len(es))] }
+
+// pTuple is the share of Funcs (not the output, not in a stencil chain)
+// that are Tuple Funcs of two or three values.
+const pTuple = 0.12
+
+// tupleUpdate draws an update of the Tuple Func f: over a new RDom (or
+// none, or a histogram's scattered first argument), PlusEq, TimesEq,
+// MinEq, MaxEq or Is of a Tuple, each value k computed from the others'
+// inputs and, for Is, f's own value k at the point written: the values
+// reduce independently, so the update is associative (RFactor) for every
+// op but Is.
+func (g *pgen) tupleUpdate(f *PFunc, base *ectx) {
+	u := &PUpdate{RDom: -1}
+	c := *base
+	c.reduce, c.vars, c.rvars, c.self = g.p_(0.3), nil, nil, nil
+	kind := []string{"reduce", "reduce", "reduce", "reduce", "reduce", "hist", "pure", "pure"}[g.rng.Intn(8)]
+	var names []string
+	switch kind {
+	case "reduce":
+		u.RDom, names = g.newRDom(g.intn(1, 2))
+	case "hist":
+		u.RDom, names = g.newRDom(g.intn(1, 2))
+	}
+	c.rvars = names
+	for d := 0; d < f.Dims; d++ {
+		if kind != "hist" || d > 0 {
+			c.vars = append(c.vars, d)
+		}
+	}
+	for d := 0; d < f.Dims; d++ {
+		if kind == "hist" && d == 0 {
+			lo := g.intn(-3, 1)
+			u.Args = append(u.Args, &PExpr{Op: "clamp", A: []*PExpr{g.expr(false, 1, c.noReduce()), {Op: "c", V: float64(lo)}, {Op: "c", V: float64(lo + g.intn(2, 9))}}})
+			continue
+		}
+		u.Args = append(u.Args, &PExpr{Op: "v", N: varNames[d]})
+	}
+	u.Op = []string{"+=", "+=", "*=", "max=", "min=", "="}[g.rng.Intn(6)]
+	vals := make([]*PExpr, len(f.Tuple)+1)
+	for k := range vals {
+		fl := f.valueFloat(k)
+		var v *PExpr
+		switch u.Op {
+		case "*=":
+			// A factor of a few exact values (products stay exact in
+			// float32 and reassociate without rounding), chosen by a
+			// condition over the RDom.
+			cond := &PExpr{Op: "<", A: []*PExpr{g.expr(false, 1, c.noReduce()), g.iconst(-2, 4)}}
+			if len(names) > 0 {
+				cond.A[0] = &PExpr{Op: "+", A: []*PExpr{cond.A[0], {Op: "r", N: names[g.rng.Intn(len(names))]}}}
+			}
+			ks := []float64{-2, -1, 1, 1, 2}
+			v = &PExpr{Op: "sel", F: fl, A: []*PExpr{cond, {Op: "c", F: fl, V: ks[g.rng.Intn(5)]}, {Op: "c", F: fl, V: ks[g.rng.Intn(5)]}}}
+		default:
+			v = g.expr(fl, 2, &c)
+			if len(names) > 0 && !usesRVar(v, names) {
+				v = &PExpr{Op: "+", F: fl, A: []*PExpr{v, cast(fl, &PExpr{Op: "r", N: names[0]})}}
+			}
+			if u.Op == "=" && g.p_(0.7) {
+				self := &PExpr{Op: "call", F: fl, N: f.Name, V: float64(k), A: cloneAll(u.Args)}
+				v = g.combine(fl, self, v)
+			}
+		}
+		vals[k] = v
+	}
+	u.Value = vals[0]
+	f.Updates = append(f.Updates, u)
+	for k, v := range f.Tuple {
+		v.Updates = append(v.Updates, vals[k+1])
+	}
+}
 
 // prune drops the Funcs, inputs and RDoms the output does not use,
 // renumbering nothing (names stay).

@@ -311,7 +311,7 @@ func shiftsOutput(s Schedule, out string) bool {
 			continue
 		}
 		switch d.Op {
-		case OpSplit, OpTile, OpGPUTile, OpGPUTile1D:
+		case OpSplit, OpTile, OpGPUTile, OpGPUTile1D, OpGPUTile3D:
 			if d.Tail != int(halide.GuardWithIf) {
 				return true
 			}
@@ -354,7 +354,7 @@ func overComputesBy(msg string, s Schedule, padded bool) bool {
 	prod, shifts := 1, false
 	for _, d := range s {
 		switch d.Op {
-		case OpSplit, OpTile, OpGPUTile, OpGPUTile1D, OpUnroll, OpVectorize, OpParallel:
+		case OpSplit, OpTile, OpGPUTile, OpGPUTile1D, OpGPUTile3D, OpUnroll, OpVectorize, OpParallel:
 			for _, f := range d.Ints {
 				prod = min(prod*f, 1<<30) // many splits: no overflow
 			}
@@ -492,7 +492,7 @@ func Signature(c Case, r Result) string {
 	var ops []string
 	for _, d := range c.Sched {
 		s := string(d.Op)
-		if d.Tail != NoTail && (d.Op == OpSplit || d.Op == OpTile || d.Op == OpGPUTile || d.Op == OpGPUTile1D) {
+		if d.Tail != NoTail && (d.Op == OpSplit || d.Op == OpTile || d.Op == OpGPUTile || d.Op == OpGPUTile1D || d.Op == OpGPUTile3D) {
 			s += "(" + strings.TrimPrefix(tailName(d.Tail), "halide.") + ")"
 		}
 		if d.Op == OpStoreIn {

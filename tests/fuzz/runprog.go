@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"math/rand"
+	"slices"
 	"strings"
 
 	"github.com/gohalide/gohalide/halide"
@@ -337,6 +339,10 @@ func withoutRVarOrder(s Schedule) Schedule {
 		case OpTile, OpGPUTile:
 			made(0, 2, 4)
 			made(1, 3, 5)
+		case OpGPUTile3D:
+			made(0, 3, 6)
+			made(1, 4, 7)
+			made(2, 5, 8)
 		case OpFuse:
 			made(0, 2)
 			made(1, 2)
@@ -347,7 +353,7 @@ func withoutRVarOrder(s Schedule) Schedule {
 		}
 		drop := anyGone
 		switch d.Op {
-		case OpReorder, OpTile, OpGPUTile, OpFuse, OpVectorize:
+		case OpReorder, OpTile, OpGPUTile, OpGPUTile3D, OpFuse, OpVectorize:
 			drop = drop || anyR
 		}
 		if drop {
@@ -406,7 +412,7 @@ func minimizeProg(c Case, r Result, try func(Case) (Result, bool)) (Case, Result
 				if g == nil || k >= len(g.Updates) {
 					continue
 				}
-				g.Updates = append(g.Updates[:k], g.Updates[k+1:]...)
+				g.dropUpdate(k)
 				c2.Sched = dropStage(c.Sched, name, k+1)
 				if accept(c2) {
 					changed = true
@@ -581,7 +587,29 @@ func progRepro(c Case, r Result, original int) string {
 		fmt.Fprintf(&body, "copy(%sBuf.Data(), %sData)\n%s.Set(%sBuf)\n", in.Name, in.Name, in.Name, in.Name)
 	}
 	body.WriteString("\n// schedule:\n")
-	body.WriteString(c.Sched.GoSource(p.Algo().Known))
+	// The conditions of Specialize: the instance's bool Param, as the
+	// run set it, and the inputs in name order.
+	inst := p.build()
+	applied := inst.Apply(c.Sched)
+	if inst.spec != nil {
+		fmt.Fprintf(&body, "spec := halide.NewParam[bool](%q)\nspec.Set(%v)\n", inst.spec.Name(), inst.spec.Get())
+	}
+	for _, d := range c.Sched {
+		if d.Op == OpSpecialize && strings.HasPrefix(d.Cond, "extent ") && len(p.Inputs) > 0 {
+			names := slices.Sorted(maps.Keys(inst.Images))
+			fmt.Fprintf(&body, "input := func(k int) *halide.ImageParam { return []*halide.ImageParam{%s}[k%%%d] }\n", strings.Join(names, ", "), len(names))
+			break
+		}
+	}
+	// What ran (a Specialize whose condition the program cannot test
+	// is skipped); the handles a directive makes but no later one uses
+	// are marked used, so that the reproduction compiles.
+	for _, l := range strings.SplitAfter(applied.GoSource(p.Algo().Known), "\n") {
+		body.WriteString(l)
+		if name, _, ok := strings.Cut(l, " := "); ok && !strings.ContainsAny(name, " (") {
+			fmt.Fprintf(&body, "_ = %s\n", name)
+		}
+	}
 	t := goType(p.Funcs[0].Float)
 	fmt.Fprintf(&body, "\nout := halide.NewBuffer[%s](%s).SetMin(%s)\n", t, joinInts(c.Sizes), joinInts(p.OutMin))
 	fmt.Fprintf(&body, "pl := halide.NewPipeline(%s)\n", p.Funcs[0].Name)
@@ -663,14 +691,8 @@ func clampedBeyond(p *Prog, msg string) bool {
 			walk(a)
 		}
 	}
-	for _, f := range p.Funcs {
-		walk(f.Pure)
-		for _, u := range f.Updates {
-			walk(u.Value)
-			for _, a := range u.Args {
-				walk(a)
-			}
-		}
+	for _, e := range p.allExprs() {
+		walk(e)
 	}
 	return found
 }

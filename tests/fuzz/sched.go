@@ -30,7 +30,9 @@ const (
 	OpGPULanes   Op = "gpu_lanes"
 	OpGPUTile    Op = "gpu_tile"
 	OpGPUTile1D  Op = "gpu_tile_1d"
-	OpAtomic     Op = "atomic"
+	// OpGPUTile3D is GPUTile3D(x, y, z, bx, by, bz, tx, ty, tz, xf, yf, zf).
+	OpGPUTile3D Op = "gpu_tile_3d"
+	OpAtomic    Op = "atomic"
 	// OpGPUSingleThread is GPUSingleThread on a stage.
 	OpGPUSingleThread Op = "gpu_single_thread"
 	// OpComputeWith is Func.ComputeWith(Consumer, Vars[0]) with the
@@ -167,7 +169,7 @@ func condSrc(cond string) string {
 	if _, err := fmt.Sscanf(cond, "extent %d %d %s %d", &k, &dim, &op, &n); err != nil {
 		return fmt.Sprintf("/* bad condition %q */ nil", cond)
 	}
-	return fmt.Sprintf("input(%d).Dim(%d).Extent().%s(%d)", k, dim, map[string]string{"eq": "Eq", "ge": "Ge"}[op], n)
+	return fmt.Sprintf("input(%d).Dim(%d %% input(%d).Dims()).Extent().%s(%d)", k, dim, k, map[string]string{"eq": "Eq", "ge": "Ge"}[op], n)
 }
 
 // Schedule is a list of directives applied in order.
@@ -267,12 +269,18 @@ func (d Directive) GoString(known map[string]string) string {
 		return fmt.Sprintf("%s.GPUTile(%s%s%s)", stage, strings.Join(vs, ", "), ints(), tail)
 	case OpGPUTile1D:
 		return fmt.Sprintf("%s.GPUTile1D(%s%s%s)", stage, strings.Join(vs, ", "), ints(), tail)
+	case OpGPUTile3D:
+		return fmt.Sprintf("%s.GPUTile3D(%s%s%s)", stage, strings.Join(vs, ", "), ints(), tail)
 	case OpAtomic:
 		return fmt.Sprintf("%s.Atomic()", stage)
 	case OpGPUSingleThread:
 		return fmt.Sprintf("%s.GPUSingleThread()", stage)
 	case OpComputeWith:
-		return fmt.Sprintf("%s.ComputeWith(%s, %s, halide.LoopAlign{Var: %s, Strategy: halide.%v})", fn, cons, vs[0], vs[0], halide.LoopAlignStrategy(d.Ints[0]))
+		strategy := halide.LoopAlignStrategy(d.Ints[0]).String()
+		if halide.LoopAlignStrategy(d.Ints[0]) == halide.AlignAuto {
+			strategy = "AlignAuto" // its String is "Auto"
+		}
+		return fmt.Sprintf("%s.ComputeWith(%s, %s, halide.LoopAlign{Var: %s, Strategy: halide.%s})", fn, cons, vs[0], vs[0], strategy)
 	case OpNeverPartition:
 		return fmt.Sprintf("%s.NeverPartition(%s)", stage, strings.Join(vs, ", "))
 	case OpNeverPartitionAll:
@@ -488,6 +496,8 @@ func (in *Instance) apply(d Directive) bool {
 		st.GPUTile(vs[0], vs[1], vs[2], vs[3], vs[4], vs[5], d.Ints[0], d.Ints[1], tail...)
 	case OpGPUTile1D:
 		st.GPUTile1D(vs[0], vs[1], vs[2], d.Ints[0], tail...)
+	case OpGPUTile3D:
+		st.GPUTile3D(vs[0], vs[1], vs[2], vs[3], vs[4], vs[5], vs[6], vs[7], vs[8], d.Ints[0], d.Ints[1], d.Ints[2], tail...)
 	case OpAtomic:
 		st.Atomic()
 	case OpGPUSingleThread:
