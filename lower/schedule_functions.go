@@ -596,7 +596,12 @@ func inject(st *State, s ir.Stmt, f *ir.Function) (ir.Stmt, error) {
 	shared := false
 	for _, store := range orRoot(storeSites) {
 		for _, site := range orRoot(sites) {
-			if separateStore && site != store && (store == "" || site == "" || findLoop(findLoop(s, store).Body, site) != nil) {
+			// Every path to every copy of the site (one per case of a
+			// specialized stage); a path that does not pass the store
+			// loop has nothing to check. (Looking for the site only
+			// inside the first copy of the store loop missed the cases
+			// after the first: schedfuzz -seed 16002, schedule 81233.)
+			if separateStore && site != store {
 				if err := checkStoreOutsideParallel(s, f, store, site); err != nil {
 					return nil, err
 				}

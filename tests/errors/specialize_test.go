@@ -151,6 +151,24 @@ func TestErrSpecialize(t *testing.T) {
 			mentions: []string{"race condition"},
 		},
 		{
+			// schedfuzz -seed 16002, schedule 81233: only the last case
+			// is parallel; the check looked for the compute loop inside
+			// the first case's copy of the store loop alone (a race on the
+			// CPU before).
+			name: "stored outside a parallel loop of a later case",
+			run: func() error {
+				b := newBlur()
+				b.f.Specialize(w.Expr().Eq(1)).Vectorize(x, 4)
+				b.f.Specialize(w.Expr().Eq(2))
+				b.f.Parallel(x)
+				b.g.ComputeAt(b.f, x).StoreAt(b.f, y)
+				return lowerErr(b.f)
+			},
+			code: halide.ErrSchedule, fn: "g", directive: "store_at",
+			mentions: []string{"stored outside the parallel loop f.s0.x but computed inside it"},
+			legal:    []string{"store g at x"},
+		},
+		{
 			name: "a thread loop without a block loop in one case",
 			run: func() error {
 				b := newBlur()
