@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os/exec"
 	"strconv"
 	"strings"
 	"testing"
@@ -69,16 +68,7 @@ int main(void) {
 	for _, v := range vals {
 		fmt.Fprintf(&in, "%x\n", math.Float64bits(v))
 	}
-	cmd := exec.Command(bin)
-	cmd.Stdin = &in
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("%v: %s", err, out)
-	}
-	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-	if len(lines) != len(vals) {
-		t.Fatalf("%d lines for %d values: %s", len(lines), len(vals), out)
-	}
+	lines := runHostC(t, bin, &in, len(vals))
 	bad := 0
 	for i, v := range vals {
 		got := strings.Fields(lines[i])
@@ -160,16 +150,7 @@ int main(void) {
 	for _, p := range pairs {
 		fmt.Fprintf(&in, "%x %x\n", math.Float64bits(p[0]), math.Float64bits(p[1]))
 	}
-	cmd := exec.Command(bin)
-	cmd.Stdin = &in
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("%v: %s", err, out)
-	}
-	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-	if len(lines) != len(pairs) {
-		t.Fatalf("%d lines for %d pairs: %s", len(lines), len(pairs), out)
-	}
+	lines := runHostC(t, bin, &in, len(pairs))
 	same := func(got uint64, want float64, f32 bool) bool {
 		if math.IsNaN(want) {
 			if f32 {

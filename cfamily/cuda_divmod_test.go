@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os/exec"
 	"strconv"
 	"strings"
 	"testing"
@@ -87,16 +86,7 @@ int main(void) {
 			pairs = append(pairs, p)
 		}
 	}
-	cmd := exec.Command(bin)
-	cmd.Stdin = &in
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("%v: %s", err, out)
-	}
-	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-	if len(lines) != len(pairs) {
-		t.Fatalf("%d results for %d pairs: %s", len(lines), len(pairs), out)
-	}
+	lines := runHostC(t, bin, &in, len(pairs))
 	for i, p := range pairs {
 		var want string
 		switch p.sfx {

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os/exec"
-	"strings"
 	"testing"
 
 	"github.com/gohalide/gohalide/half"
@@ -80,16 +78,7 @@ int main(void) {
 	for _, x := range xs {
 		fmt.Fprintf(&in, "%x\n", x)
 	}
-	cmd := exec.Command(bin)
-	cmd.Stdin = &in
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("%v", err)
-	}
-	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-	if len(lines) != 1<<16+len(xs) {
-		t.Fatalf("%d lines, want %d", len(lines), 1<<16+len(xs))
-	}
+	lines := runHostC(t, bin, &in, 1<<16+len(xs))
 	bad := 0
 	report := func(format string, args ...any) {
 		if bad++; bad <= 10 {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os/exec"
 	"strconv"
 	"strings"
 	"testing"
@@ -76,16 +75,7 @@ func TestCUDAShiftHelpersOnHost(t *testing.T) {
 			pairs = append(pairs, p)
 		}
 	}
-	cmd := exec.Command(bin)
-	cmd.Stdin = &in
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("%v: %s", err, out)
-	}
-	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-	if len(lines) != len(pairs) {
-		t.Fatalf("%d results for %d pairs: %s", len(lines), len(pairs), out)
-	}
+	lines := runHostC(t, bin, &in, len(pairs))
 	str := func(ty ir.Type, v int64) string {
 		if ty.IsUInt() {
 			return strconv.FormatUint(uint64(v), 10)
@@ -170,16 +160,7 @@ func TestCUDABitwiseExprsOnHost(t *testing.T) {
 			k++
 		}
 	}
-	cmd := exec.Command(bin)
-	cmd.Stdin = &in
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("%v: %s", err, out)
-	}
-	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-	if len(lines) != len(runs) {
-		t.Fatalf("%d results for %d runs: %s", len(lines), len(runs), out)
-	}
+	lines := runHostC(t, bin, &in, len(runs))
 	for i, r := range runs {
 		v := ir.Simplify(ir.Substitute(r.e, map[string]ir.Expr{"a": &ir.IntImm{T: r.t, V: r.a}, "b": &ir.IntImm{T: r.t, V: r.b}}))
 		c, ok := v.(*ir.IntImm)

@@ -1,11 +1,13 @@
 package cfamily
 
 import (
+	"bytes"
 	"fmt"
 	"github.com/gohalide/gohalide/ir"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -54,4 +56,22 @@ func (hostHelpers) HelperPrefix() string { return "static " }
 // ReadOnlyLoad is a plain load: plain C has no __ldg.
 func (hostHelpers) ReadOnlyLoad(_ ir.Type, buf, index string) string {
 	return buf + "[" + index + "]"
+}
+
+// runHostC runs the program bin with input on its standard input and
+// returns the lines it prints, failing the test unless it exits cleanly
+// with one line per case (want of them).
+func runHostC(t *testing.T, bin string, input *bytes.Buffer, want int) []string {
+	t.Helper()
+	cmd := exec.Command(bin)
+	cmd.Stdin = input
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(lines) != want {
+		t.Fatalf("%d lines for %d cases: %.500s", len(lines), want, out)
+	}
+	return lines
 }
