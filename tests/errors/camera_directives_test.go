@@ -81,11 +81,7 @@ func TestErrGPUSingleThread(t *testing.T) {
 		{
 			name: "inside another kernel",
 			run: func() error {
-				in := halide.NewImageParam("in", halide.Float32, 2)
-				m := halide.NewFunc("m")
-				m.Define(x, y).Is(in.At(x, y).Mul(2))
-				f := halide.NewFunc("f")
-				f.Define(x, y).Is(m.At(x, y))
+				m, f := producerConsumer()
 				f.GPUTile(x, y, bx, by, tx, ty, 8, 8)
 				m.ComputeAt(f, bx).GPUSingleThread()
 				return lowerErr(f)
@@ -97,11 +93,7 @@ func TestErrGPUSingleThread(t *testing.T) {
 		{
 			name: "inside another Func's thread loops",
 			run: func() error {
-				in := halide.NewImageParam("in", halide.Float32, 2)
-				m := halide.NewFunc("m")
-				m.Define(x, y).Is(in.At(x, y).Mul(2))
-				f := halide.NewFunc("f")
-				f.Define(x, y).Is(m.At(x, y))
+				m, f := producerConsumer()
 				f.GPUTile(x, y, bx, by, tx, ty, 8, 8)
 				m.ComputeAt(f, tx).GPUSingleThread()
 				return lowerErr(f)
@@ -110,4 +102,14 @@ func TestErrGPUSingleThread(t *testing.T) {
 			mentions: []string{"kernel of one thread", "inside the kernel of f"},
 		},
 	})
+}
+
+// producerConsumer returns f(x, y) = m(x, y) with m(x, y) = 2 in(x, y).
+func producerConsumer() (m, f *halide.Func) {
+	in := halide.NewImageParam("in", halide.Float32, 2)
+	m = halide.NewFunc("m")
+	m.Define(x, y).Is(in.At(x, y).Mul(2))
+	f = halide.NewFunc("f")
+	f.Define(x, y).Is(m.At(x, y))
+	return m, f
 }
