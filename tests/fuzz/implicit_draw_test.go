@@ -1,6 +1,7 @@
 package fuzz
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -10,8 +11,8 @@ import (
 // calls, halide.ImplicitVar in their schedules) and that such programs run
 // right against the evaluator, as progfuzz runs them.
 func TestImplicitDrawn(t *testing.T) {
-	seen, classes := map[string]int{}, map[string]int{}
-	progs, ran := 0, 0
+	seen := map[string]int{}
+	progs, runs := 0, newDrawnRuns(60)
 	for i := 0; i < 400; i++ {
 		c := MakeProgCase(17, i)
 		found := false
@@ -45,14 +46,9 @@ func TestImplicitDrawn(t *testing.T) {
 			continue
 		}
 		progs++
-		if ran >= 60 {
+		r, ok := runs.run(t, c, fmt.Sprintf("program %d of seed 17", i))
+		if !ok {
 			continue
-		}
-		ran++
-		r := Run(c, Options{Verify: true})
-		classes[r.Class.String()]++
-		if r.Class.IsDefect() {
-			t.Errorf("program %d of seed 17 (gpu %v): %s %s: %s", i, c.GPU, r.Class, r.Code, r.Msg)
 		}
 		// The programs' uses of Implicit are all legal (Halide's): a
 		// refusal of one is a defect the classes do not show.
@@ -60,7 +56,7 @@ func TestImplicitDrawn(t *testing.T) {
 			t.Errorf("program %d of seed 17: a legal use of Implicit refused: %s", i, r.Msg)
 		}
 	}
-	t.Logf("%d of 400 programs have an Implicit Func: %v; %d of them run: %v", progs, seen, ran, classes)
+	t.Logf("%d of 400 programs have an Implicit Func: %v; %v", progs, seen, runs)
 	for _, k := range []string{"pure Define(x, Implicit)", "update Define(a, Implicit)", "calls with Implicit", "directives on an implicit Var"} {
 		if seen[k] == 0 {
 			t.Errorf("no %s (of 400 programs)", k)

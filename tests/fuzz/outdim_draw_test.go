@@ -1,14 +1,17 @@
 package fuzz
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 // TestOutputDimsDrawn checks that the program generator uses the output
 // buffer's shape (Func.Width, Height, Channels, Dim(i).Min, Extent, Max)
 // in definitions, and that such programs run right against the
 // evaluator, as progfuzz runs them.
 func TestOutputDimsDrawn(t *testing.T) {
-	kinds, classes := map[string]int{}, map[string]int{}
-	progs, ran := 0, 0
+	kinds := map[string]int{}
+	progs, runs := 0, newDrawnRuns(60)
 	for i := 0; i < 400; i++ {
 		c := MakeProgCase(11, i)
 		found := false
@@ -28,17 +31,9 @@ func TestOutputDimsDrawn(t *testing.T) {
 			continue
 		}
 		progs++
-		if ran >= 60 {
-			continue
-		}
-		ran++
-		r := Run(c, Options{Verify: true})
-		classes[r.Class.String()]++
-		if r.Class.IsDefect() {
-			t.Errorf("program %d of seed 11 (gpu %v): %s %s: %s", i, c.GPU, r.Class, r.Code, r.Msg)
-		}
+		runs.run(t, c, fmt.Sprintf("program %d of seed 11", i))
 	}
-	t.Logf("%d of 400 programs use the output's shape %v; %d of them run: %v", progs, kinds, ran, classes)
+	t.Logf("%d of 400 programs use the output's shape %v; %v", progs, kinds, runs)
 	for _, k := range []string{"width", "height", "ext", "min", "max"} {
 		if kinds[k] == 0 {
 			t.Errorf("no program uses the output's %s (of 400)", k)
