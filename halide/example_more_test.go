@@ -386,8 +386,8 @@ func ExampleFunc_ComputeWith() {
 	//           f(f.s0.x, f.s0.y) = (in(f.s0.x, f.s0.y) * 2.0f)
 	//         }
 	//       }
-	//       if (((f.s0.y + g.s0.y.min) < ((f.s0.y.min + g.s0.y.max) + 1))) {
-	//         let g.s0.y = ((f.s0.y + g.s0.y.min) - f.s0.y.min)
+	//       let g.s0.y = ((f.s0.y + g.s0.y.min) - f.s0.y.min)
+	//       if ((g.s0.y < (g.s0.y.max + 1))) {
 	//         for (g.s0.x, g.s0.x.min, ((g.s0.x.max - g.s0.x.min) + 1)) {
 	//           g(g.s0.x, g.s0.y) = (in(g.s0.x, g.s0.y) + 1.0f)
 	//         }

@@ -62,44 +62,85 @@ type LoopAlign struct {
 	Strategy LoopAlignStrategy
 }
 
-// ComputeWith fuses the loops of f's pure definition, from the outermost
-// down to v, with the same loops of g's pure definition (Halide's
-// f.compute_with(g, v, align)): at each iteration of the fused loops g's
-// body runs, then f's, each where its own range has an iteration (the
-// loops run over both ranges, lined up per loop by align: AlignAuto, which
-// is NoAlign, where a loop is not named). f and g must be computed at the
-// same loop level (ComputeAt or ComputeRoot), have no update definitions
-// and no specializations, not read each other, and have the same loops
-// (names and order) from the outermost down to v, all serial or unrolled,
-// outside GPU kernels; Lower checks it and says what is legal. The fused
-// loops change the order of computation, never the result.
-func (f *Func) ComputeWith(g *Func, v VarOrRVar, align ...LoopAlign) *Func {
+// StageRef is a stage to fuse with (ComputeWith): a *Func, which is its
+// pure definition, or a *Stage.
+type StageRef interface {
+	stageRef() *Stage
+}
+
+func (f *Func) stageRef() *Stage {
+	if f == nil {
+		return nil
+	}
+	return &Stage{f: f, idx: 0}
+}
+
+func (s *Stage) stageRef() *Stage { return s }
+
+// ComputeWith fuses the loops of f's pure definition with the stage t
+// (see Stage.ComputeWith; Halide's f.compute_with(t, v, align)).
+func (f *Func) ComputeWith(t StageRef, v VarOrRVar, align ...LoopAlign) *Func {
+	return f.stage0("compute_with").ComputeWith(t, v, align...).f
+}
+
+// ComputeWith fuses the loops of stage s, from the outermost down to v,
+// with the same loops of stage t of another Func (Halide's
+// Stage::compute_with): at each iteration of the fused loops t's body
+// runs, then s's, each where its own range has an iteration (the loops
+// run over both ranges, lined up per loop by align: AlignAuto, which is
+// NoAlign, where a loop is not named). Chains and trees of compute_with
+// join the Funcs into one group whose productions must be adjacent at
+// one loop level (ComputeAt or ComputeRoot); the Funcs of a group may not
+// read each other; fused stages have no specializations and the same
+// loops (names and order) from the outermost down to v, of one kind:
+// serial or unrolled, parallel, or GPU block and thread loops of kernels
+// launched from the host (all of a kernel's block loops fused). Each
+// Func's stages keep their order; stages of one Func that share a fused
+// loop must each touch one slice of a pure dimension per iteration.
+// Lower checks it all and says what is legal. The fused loops change the
+// order of computation, never the result.
+func (s *Stage) ComputeWith(t StageRef, v VarOrRVar, align ...LoopAlign) *Stage {
 	const directive = "compute_with"
-	f = f.begin(directive, v)
-	if f.err != nil {
-		return f
+	d := s.beginDef(directive, v)
+	if d == nil || s.f.err != nil {
+		return s
 	}
+	f := s.f
 	if v == nil {
-		f.failf(ir.ErrBadArgument, directive, "%s.ComputeWith names no loop", f.fn.Name)
-		return f
+		f.failf(ir.ErrBadArgument, directive, "%s.ComputeWith names no loop", s.name())
+		return s
 	}
-	if err := g.nilErr(directive); err != nil {
+	var ts *Stage
+	if t != nil {
+		ts = t.stageRef()
+	}
+	if ts == nil || ts.f == nil {
+		var nf *Func
+		f.fail(withFunc(nf.nilErr(directive), f.fn.Name, directive))
+		return s
+	}
+	if err := ts.f.nilErr(directive); err != nil {
 		f.fail(withFunc(err, f.fn.Name, directive))
-		return f
+		return s
 	}
-	d := &ir.ComputeWithDirective{Func: g.fn.Name, Var: v.varName(), Align: map[string]ir.LoopAlignStrategy{}}
+	if ts.idx < 0 || ts.spec != nil || s.spec != nil {
+		f.fail(ir.Errorf(ir.ErrSchedule, f.fn.Name, directive, "%s.ComputeWith(%s, %s): a specialization case or a missing stage cannot be fused", s.name(), ts.name(), v.varName()).
+			WithLegal("compute_with of a stage itself (a Func, or Func.Update(i)), without specializations"))
+		return s
+	}
+	cw := &ir.ComputeWithDirective{Func: ts.f.fn.Name, Stage: ts.idx, Var: v.varName(), Align: map[string]ir.LoopAlignStrategy{}}
 	for _, a := range align {
 		if a.Var == nil {
-			f.failf(ir.ErrBadArgument, directive, "an alignment of %s.ComputeWith(%s, %s) names no loop", f.fn.Name, g.fn.Name, v.varName())
-			return f
+			f.failf(ir.ErrBadArgument, directive, "an alignment of %s.ComputeWith(%s, %s) names no loop", s.name(), ts.name(), v.varName())
+			return s
 		}
 		if a.Strategy > ir.NoAlign {
 			f.fail(ir.Errorf(ir.ErrBadArgument, f.fn.Name, directive, "%d is not a loop alignment", uint8(a.Strategy)).
 				WithLegal("AlignAuto, AlignStart, AlignEnd or NoAlign"))
-			return f
+			return s
 		}
-		d.Align[a.Var.varName()] = a.Strategy
+		cw.Align[a.Var.varName()] = a.Strategy
 	}
-	f.fn.Schedule.ComputeWith = d
-	return f
+	d.Schedule.ComputeWith = cw
+	return s
 }

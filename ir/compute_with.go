@@ -32,13 +32,15 @@ func (s LoopAlignStrategy) String() string {
 	return "LoopAlignStrategy(?)"
 }
 
-// ComputeWithDirective is f.compute_with(Func, Var, Align): the loops of
-// f's pure definition from the outermost down to Var run fused with the
-// same loops of Func's pure definition (computed at the same level), Func's
-// body first at each iteration.
+// ComputeWithDirective is s.compute_with(Func stage Stage, Var, Align):
+// the loops of stage s from the outermost down to Var run fused with the
+// same loops of stage Stage of Func (computed at the same level), the
+// other stage's body first at each iteration.
 type ComputeWithDirective struct {
 	Func string
-	Var  string
+	// Stage is the other Func's stage: 0 its pure definition, i+1 update i.
+	Stage int
+	Var   string
 	// Align is the strategy of each fused loop by its short name (absent:
 	// AlignAuto).
 	Align map[string]LoopAlignStrategy

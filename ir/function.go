@@ -192,9 +192,6 @@ type FuncSchedule struct {
 	// most one entry per pure var (lower/allocation_bounds.go applies
 	// them).
 	StorageDims []StorageDim
-	// ComputeWith fuses the loops of f's pure definition with another
-	// Func's (compute_with; lower/compute_with.go); nil when not.
-	ComputeWith *ComputeWithDirective
 }
 
 // StorageDim sizes the storage of a Func in dimension Var: Bound, when not
@@ -313,6 +310,9 @@ type StageSchedule struct {
 	// Prefetches are the stage's prefetch directives, in the order given
 	// (lower/prefetch.go).
 	Prefetches []PrefetchDirective
+	// ComputeWith fuses the stage's outer loops with another Func's
+	// stage (compute_with; lower/compute_with.go); nil when not.
+	ComputeWith *ComputeWithDirective
 }
 
 // IsTuple reports whether f is a Tuple Func: one with several values per

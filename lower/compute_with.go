@@ -1,37 +1,53 @@
 package lower
 
-// compute_with: f.ComputeWith(g, v) (Halide's compute_with) fuses the
-// loops of f's pure definition, from the outermost down to v, with the same
-// loops of g's: where the two productions follow each other at their
-// common loop level,
+// compute_with: s.ComputeWith(t, v) (Halide's Stage::compute_with) fuses
+// the loops of stage s of a Func, from the outermost down to v, with the
+// same loops of stage t of another Func. The directives join Funcs into
+// fused groups; the stages joined by them form trees (each stage has at
+// most one parent, the stage it was fused with), and each tree runs as one
+// loop nest. Where the productions of a group's Funcs follow each other at
+// their common loop level,
 //
-//	produce g { for y_g { for x_g { G } } }  consume g { produce f { for y_f { for x_f { F } } } consume f { ... } }
+//	produce g { G0; G1 }  consume g { produce f { F0; F1 } consume f { ... } }
 //
-// becomes
+// with f.update(0).ComputeWith(g.update(0), y) becomes
 //
-//	produce g { produce f { for y { for x { if (in g's range) G; if (in f's range) { let y_f, x_f; F } } } } }
+//	produce g { produce f { G0; F0; for y { if (in G1's range) G1; if (in F1's range) { let y_f; F1 } } } }
 //	consume g { consume f { ... } }
 //
-// (the second one's storage, when it is allocated inside the first's
-// consumer, moves out to enclose both)
-// (in either order of the two productions). Each fused loop runs over both
-// stages' ranges, lined up by the loop's LoopAlignStrategy: AlignStart
-// (the first iterations coincide: the loop is g's shifted to cover f's
-// extent, and f's variable is the loop's minus g's start plus f's),
-// AlignEnd (the last ones coincide) or NoAlign / Auto (the union of the two
-// ranges, each stage at its own coordinates); each body is guarded by its
-// own range. The regions are final by then (after sliding_window), so the
-// fused loops' bounds are the two stages' own, read from their loops.
+// (a member's storage allocated inside another's consumer moves out to
+// enclose all of them). The units (trees and the stages fused with
+// nothing) run in an order that keeps each Func's stages in order, the
+// productions' own order where nothing forces another; inside a fused loop
+// the same holds for the parts below it, a parent before its children.
 //
-// The directive is checked here: f and g computed at the same level, pure
-// (no updates, no specializations), neither reading the other, with the
-// same loops (names and order) from the outermost down to v, serial or
-// unrolled, outside GPU kernels, and their productions adjacent. The
-// bodies are independent, so any interleaving gives the same values.
+// Each fused loop runs over every stage's range, lined up along each edge
+// of the tree by the loop's LoopAlignStrategy: AlignStart (the first
+// iterations coincide), AlignEnd (the last ones do) or NoAlign / Auto
+// (each stage at its own coordinates). A stage's variable is the loop's
+// plus an offset, bound by a let at the stage's body, which runs only
+// where the stage's own range has the iteration. The regions are final by
+// then (after sliding_window), so the stages' bounds are read from their
+// loops.
+//
+// The directive is checked here: the Funcs of a group computed at one
+// level, none reading another, none the output, no specializations on a
+// fused stage, the same loops (names and order) from the outermost down
+// to v, of one kind (serial or unrolled, parallel, GPU block or GPU
+// thread; on the host, or the kernel's block loops all fused), the
+// productions adjacent, and the order of the units possible. Stages of
+// the same Func that share a fused loop (update_stage3 in Halide's tests)
+// must touch one slice of that loop's dimension per iteration: the loop
+// is a pure dimension of the Func, not split, and every access of the
+// Func there is that variable; such stages line up at the same
+// coordinates whatever the alignment asks, so each iteration updates the
+// slice its earlier stages have just finished. Funcs of a group do not
+// read each other, so any interleaving of their iterations gives the same
+// values.
 //
 // Before: sliding_window (the regions are final). After: the productions
-// of each compute_with pair share their outer loops; a second run finds
-// them fused and changes nothing.
+// of each group share their fused loops; a second run finds them fused
+// and changes nothing.
 
 import (
 	"fmt"
@@ -41,121 +57,170 @@ import (
 	"github.com/gohalide/gohalide/ir"
 )
 
-func computeWith(st *State) error {
-	var pairs []cwPair
-	names := append([]string(nil), st.Order...)
-	sort.Strings(names)
-	for _, name := range names {
-		f := st.Funcs[name]
-		if f == nil || f.Schedule.ComputeWith == nil {
-			continue
-		}
-		p, err := checkComputeWith(st, f)
-		if err != nil {
-			return err
-		}
-		pairs = append(pairs, p)
+// cwStage is one stage of a Func: 0 the pure definition, i+1 update i.
+type cwStage struct {
+	f  *ir.Function
+	si int
+}
+
+func (s cwStage) def() *ir.Definition { return s.f.Stages()[s.si] }
+
+func (s cwStage) String() string {
+	if s.si == 0 {
+		return s.f.Name
 	}
-	for _, p := range pairs {
+	return fmt.Sprintf("%s.update(%d)", s.f.Name, s.si-1)
+}
+
+// loop returns the qualified name of the stage's loop short.
+func (s cwStage) loop(short string) string { return stagePrefix(s.f.Name, s.si) + short }
+
+// cwEdge is one compute_with: child fused with parent along loops (the
+// Dims' names, outermost first), each lined up by align.
+type cwEdge struct {
+	child, parent cwStage
+	loops         []string
+	kinds         []ir.ForKind
+	align         []ir.LoopAlignStrategy
+}
+
+// cwGroup is a set of Funcs joined by compute_with edges.
+type cwGroup struct {
+	funcs map[string]bool
+	edges []*cwEdge
+}
+
+func computeWith(st *State) error {
+	edges, err := cwEdges(st)
+	if err != nil || len(edges) == 0 {
+		return err
+	}
+	groups, err := cwGroups(st, edges)
+	if err != nil {
+		return err
+	}
+	for _, g := range groups {
 		done := false
-		var err error
-		st.Stmt = fuseProductions(st.Stmt, p, false, &done, &err)
+		st.Stmt = fuseGroup(st.Stmt, g, false, &done, &err)
 		if err != nil {
 			return err
 		}
 		if !done {
-			return cwErr(p.child, p.parent, "the productions of %s and %s are not one right after the other at their loop level (another Func is computed between them, or one of them is not computed at all)", p.child.Name, p.parent.Name).
-				WithLegal("compute the Funcs between them elsewhere, or compute_with a Func computed next to %s", p.child.Name)
+			e := g.edges[0]
+			return cwErr(e, "the productions of %s are not one right after the other at their loop level (another Func is computed between them, or one of them is not computed at all)", strings.Join(sortedKeys(g.funcs), ", ")).
+				WithLegal("compute the Funcs between them elsewhere, or compute_with Funcs computed next to each other")
 		}
 	}
 	return nil
 }
 
-// cwPair is one compute_with: child.ComputeWith(parent, ...), fusing the
-// loops (short names, outermost first) with their alignments.
-type cwPair struct {
-	child, parent *ir.Function
-	loops         []string
-	align         []ir.LoopAlignStrategy
+func cwErr(e *cwEdge, format string, args ...any) *ir.Error {
+	return ir.Errorf(ir.ErrSchedule, e.child.f.Name, "compute_with", "%s.ComputeWith(%s, ...): "+format, append([]any{e.child, e.parent}, args...)...)
 }
 
-func cwErr(f, g *ir.Function, format string, args ...any) *ir.Error {
-	return ir.Errorf(ir.ErrSchedule, f.Name, "compute_with", "%s.ComputeWith(%s, ...): "+format, append([]any{f.Name, g.Name}, args...)...)
+// cwEdges checks each compute_with directive on its own and returns the
+// edges, by child Func name and stage.
+func cwEdges(st *State) ([]*cwEdge, error) {
+	var edges []*cwEdge
+	names := append([]string(nil), st.Order...)
+	sort.Strings(names)
+	for _, name := range names {
+		f := st.Funcs[name]
+		if f == nil {
+			continue
+		}
+		for si, d := range f.Stages() {
+			if d.Schedule.ComputeWith == nil {
+				continue
+			}
+			e, err := checkComputeWith(st, cwStage{f, si})
+			if err != nil {
+				return nil, err
+			}
+			edges = append(edges, e)
+		}
+	}
+	return edges, nil
 }
 
-// checkComputeWith checks f's compute_with against the pipeline and
-// returns the pair.
-func checkComputeWith(st *State, f *ir.Function) (cwPair, error) {
-	d := f.Schedule.ComputeWith
+// checkComputeWith checks stage c's compute_with against the pipeline and
+// returns the edge.
+func checkComputeWith(st *State, c cwStage) (*cwEdge, error) {
+	f := c.f
+	d := c.def().Schedule.ComputeWith
 	g := st.Funcs[d.Func]
 	if g == nil {
-		return cwPair{}, ir.Errorf(ir.ErrSchedule, f.Name, "compute_with", "%s.ComputeWith(%s, ...): %s is not computed in this pipeline (inlined, or not called)", f.Name, d.Func, d.Func).
+		return nil, ir.Errorf(ir.ErrSchedule, f.Name, "compute_with", "%s.ComputeWith(%s, ...): %s is not computed in this pipeline (inlined, or not called)", c, d.Func, d.Func).
 			WithLegal("compute_with a Func that is computed (ComputeRoot or ComputeAt) at the level of %s", f.Name)
 	}
+	e := &cwEdge{child: c, parent: cwStage{g, d.Stage}}
+	if d.Stage < 0 || d.Stage >= len(g.Stages()) {
+		return nil, ir.Errorf(ir.ErrSchedule, f.Name, "compute_with", "%s.ComputeWith(%s stage %d, ...): %s has %d stages", c, g.Name, d.Stage, g.Name, len(g.Stages())).
+			WithLegal("a stage of %s: its pure definition or one of its %d updates", g.Name, len(g.Updates))
+	}
 	if g == f {
-		return cwPair{}, cwErr(f, g, "a Func's loops cannot be fused with themselves").WithLegal("another Func computed at the same level")
+		return nil, cwErr(e, "a Func's loops cannot be fused with themselves (its stages run one after the other)").
+			WithLegal("another Func computed at the same level (stages of one Func fused with the same other Func share its loops)")
 	}
-	if g.Schedule.ComputeWith != nil {
-		return cwPair{}, cwErr(f, g, "%s is itself fused with %s; chains of compute_with are not supported", g.Name, g.Schedule.ComputeWith.Func).
-			WithLegal("fuse %s with %s directly", f.Name, g.Schedule.ComputeWith.Func)
-	}
-	for _, h := range []*ir.Function{f, g} {
-		if len(h.Updates) > 0 || len(h.Pure.Specializations) > 0 {
-			return cwPair{}, cwErr(f, g, "%s has update definitions or specializations; compute_with fuses pure definitions only", h.Name).
-				WithLegal("compute_with of two Funcs with a pure definition alone")
+	for _, s := range []cwStage{e.child, e.parent} {
+		if len(s.def().Specializations) > 0 {
+			return nil, cwErr(e, "%s has specializations; a fused stage must have one loop nest", s).
+				WithLegal("compute_with of stages without specializations")
 		}
-		if h.Name == st.P.Output {
-			return cwPair{}, cwErr(f, g, "%s is the pipeline's output, which is computed outside every loop", h.Name).
+		if s.f.Name == st.P.Output {
+			return nil, cwErr(e, "%s is the pipeline's output, which is computed outside every loop", s.f.Name).
 				WithLegal("compute_with of two Funcs computed at a loop (or at the root) that the output consumes")
 		}
 	}
 	if f.Schedule.Compute != g.Schedule.Compute || f.Schedule.Compute.Kind == ir.LevelInline {
-		return cwPair{}, cwErr(f, g, "%s is computed %s and %s %s; fused loops need one loop level", f.Name, levelString(f.Schedule.Compute), g.Name, levelString(g.Schedule.Compute)).
+		return nil, cwErr(e, "%s is computed %s and %s %s; fused loops need one loop level", f.Name, levelString(f.Schedule.Compute), g.Name, levelString(g.Schedule.Compute)).
 			WithLegal("ComputeAt (or ComputeRoot) both at the same loop")
 	}
-	if dependsOn(st, f, g.Name) || dependsOn(st, g, f.Name) {
-		return cwPair{}, cwErr(f, g, "one of them reads the other (directly or through other Funcs), so their bodies cannot run side by side").
-			WithLegal("compute_with of two Funcs that do not read each other")
-	}
-	outer := func(h *ir.Function) ([]string, []ir.Dim, bool) {
-		dims := h.Pure.Schedule.Dims // innermost first
+	outer := func(s cwStage) ([]ir.Dim, bool) {
+		dims := s.def().Schedule.Dims // innermost first
 		for i, dd := range dims {
 			if ir.MatchDim(dd.Name, d.Var) {
-				var names []string
 				var fused []ir.Dim
 				for j := len(dims) - 1; j >= i; j-- {
-					names = append(names, dims[j].Name)
 					fused = append(fused, dims[j])
 				}
-				return names, fused, true
+				return fused, true
 			}
 		}
-		return nil, nil, false
+		return nil, false
 	}
-	fl, fd, ok1 := outer(f)
-	gl, _, ok2 := outer(g)
+	cd, ok1 := outer(e.child)
+	pd, ok2 := outer(e.parent)
 	if !ok1 || !ok2 {
-		h := f
+		s := e.child
 		if ok1 {
-			h = g
+			s = e.parent
 		}
-		return cwPair{}, cwErr(f, g, "%s has no loop %s", h.Name, d.Var).
-			WithLegal("a loop of both: %s has %s", h.Name, loopList(h))
+		return nil, cwErr(e, "%s has no loop %s", s, d.Var).
+			WithLegal("a loop of both: %s has %s", s, loopList(s.def()))
 	}
-	if strings.Join(fl, ",") != strings.Join(gl, ",") {
-		return cwPair{}, cwErr(f, g, "the loops down to %s differ: %s in %s, %s in %s", d.Var, strings.Join(fl, ", "), f.Name, strings.Join(gl, ", "), g.Name).
-			WithLegal("the same loops (names and order) from the outermost down to the fused one in both Funcs")
-	}
-	for _, dd := range fd {
-		if dd.Kind != ir.Serial && dd.Kind != ir.Unrolled {
-			return cwPair{}, cwErr(f, g, "the fused loop %s is %s", dd.Name, dd.Kind).
-				WithLegal("fuse serial (or unrolled) loops only: make the loops inside %s vector, parallel or GPU loops", d.Var)
+	names := func(ds []ir.Dim) string {
+		var out []string
+		for _, x := range ds {
+			out = append(out, x.Name)
 		}
+		return strings.Join(out, ", ")
 	}
-	p := cwPair{child: f, parent: g, loops: fl}
+	if names(cd) != names(pd) {
+		return nil, cwErr(e, "the loops down to %s differ: %s in %s, %s in %s", d.Var, names(cd), e.child, names(pd), e.parent).
+			WithLegal("the same loops (names and order) from the outermost down to the fused one in both stages")
+	}
+	for i := range cd {
+		a, b := cd[i], pd[i]
+		if err := fusableKind(e, a, b); err != nil {
+			return nil, err
+		}
+		e.loops = append(e.loops, a.Name)
+		e.kinds = append(e.kinds, b.Kind)
+	}
 	known := map[string]bool{}
-	for _, l := range fl {
-		p.align = append(p.align, alignOf(d.Align, l))
+	for _, l := range e.loops {
+		e.align = append(e.align, alignOf(d.Align, l))
 		for short := range d.Align {
 			if ir.MatchDim(l, short) {
 				known[short] = true
@@ -164,11 +229,47 @@ func checkComputeWith(st *State, f *ir.Function) (cwPair, error) {
 	}
 	for short := range d.Align {
 		if !known[short] {
-			return cwPair{}, cwErr(f, g, "the alignment names %s, which is not one of the fused loops", short).
-				WithLegal("the fused loops: %s", strings.Join(fl, ", "))
+			return nil, cwErr(e, "the alignment names %s, which is not one of the fused loops", short).
+				WithLegal("the fused loops: %s", strings.Join(e.loops, ", "))
 		}
 	}
-	return p, nil
+	return e, nil
+}
+
+// fusableKind checks that the child's loop a and the parent's loop b (of
+// the same name) can be one loop.
+func fusableKind(e *cwEdge, a, b ir.Dim) error {
+	kindName := func(x ir.Dim) string {
+		switch {
+		case x.Lanes:
+			return "a GPU lanes loop"
+		case x.VThread:
+			return "a virtual thread loop"
+		}
+		switch x.Kind {
+		case ir.GPUBlock:
+			return "a GPU block loop"
+		case ir.GPUThread:
+			return "a GPU thread loop"
+		case ir.Vectorized:
+			return "vectorized"
+		case ir.Parallel:
+			return "parallel"
+		}
+		return "serial"
+	}
+	for _, x := range []ir.Dim{a, b} {
+		if x.Lanes || x.VThread || x.Kind == ir.Vectorized {
+			return cwErr(e, "the fused loop %s is %s", x.Name, kindName(x)).
+				WithLegal("fuse serial, unrolled, parallel or GPU block and thread loops only: make the loops inside %s vector or lanes loops", e.child.def().Schedule.ComputeWith.Var)
+		}
+	}
+	host := func(k ir.ForKind) bool { return k == ir.Serial || k == ir.Unrolled }
+	if a.Kind == b.Kind || host(a.Kind) && host(b.Kind) {
+		return nil
+	}
+	return cwErr(e, "%s is %s and %s is %s; a fused loop is one kind of loop", e.parent.loop(b.Name), kindName(b), e.child.loop(a.Name), kindName(a)).
+		WithLegal("the same kind for the loops down to %s in both stages (the same GPU block and thread loops, both parallel, or both serial)", e.child.def().Schedule.ComputeWith.Var)
 }
 
 func alignOf(m map[string]ir.LoopAlignStrategy, loop string) ir.LoopAlignStrategy {
@@ -190,13 +291,78 @@ func levelString(l ir.LoopLevel) string {
 	return fmt.Sprintf("at %s.%s", l.Func, l.Var)
 }
 
-func loopList(h *ir.Function) string {
+func loopList(d *ir.Definition) string {
 	var names []string
-	dims := h.Pure.Schedule.Dims
+	dims := d.Schedule.Dims
 	for i := len(dims) - 1; i >= 0; i-- {
 		names = append(names, dims[i].Name)
 	}
 	return strings.Join(names, ", ")
+}
+
+// cwGroups joins the edges' Funcs into groups and checks each: no stage
+// fused twice in a cycle, no Func of a group reading another.
+func cwGroups(st *State, edges []*cwEdge) ([]*cwGroup, error) {
+	of := map[string]*cwGroup{}
+	var groups []*cwGroup
+	for _, e := range edges {
+		a, b := of[e.child.f.Name], of[e.parent.f.Name]
+		switch {
+		case a == nil && b == nil:
+			g := &cwGroup{funcs: map[string]bool{e.child.f.Name: true, e.parent.f.Name: true}}
+			groups = append(groups, g)
+			of[e.child.f.Name], of[e.parent.f.Name] = g, g
+			a = g
+		case a == nil:
+			b.funcs[e.child.f.Name] = true
+			of[e.child.f.Name] = b
+			a = b
+		case b == nil:
+			a.funcs[e.parent.f.Name] = true
+			of[e.parent.f.Name] = a
+		case a != b:
+			for n := range b.funcs {
+				a.funcs[n] = true
+				of[n] = a
+			}
+			a.edges = append(a.edges, b.edges...)
+			b.funcs = nil
+		}
+		a.edges = append(a.edges, e)
+	}
+	var out []*cwGroup
+	for _, g := range groups {
+		if g.funcs == nil {
+			continue
+		}
+		// A cycle of stages: following parents comes back.
+		parent := map[cwStage]*cwEdge{}
+		for _, e := range g.edges {
+			parent[e.child] = e
+		}
+		for _, e := range g.edges {
+			seen := map[cwStage]bool{e.child: true}
+			for p, ok := parent[e.parent]; ok; p, ok = parent[p.parent] {
+				if seen[p.child] {
+					return nil, cwErr(e, "the compute_with directives form a cycle through %s", p.child).
+						WithLegal("compute_with directives that form a tree: each stage fused with a stage that is not fused, directly or through others, with it")
+				}
+				seen[p.child] = true
+			}
+		}
+		names := sortedKeys(g.funcs)
+		for _, a := range names {
+			for _, b := range names {
+				if a != b && dependsOn(st, st.Funcs[a], b) {
+					e := g.edges[0]
+					return nil, cwErr(e, "%s reads %s (directly or through other Funcs), and both are in one group of fused loops, so their bodies cannot run side by side", a, b).
+						WithLegal("compute_with of Funcs that do not read each other")
+				}
+			}
+		}
+		out = append(out, g)
+	}
+	return out, nil
 }
 
 // dependsOn reports whether h reads the Func name, directly or through
@@ -238,9 +404,9 @@ func dependsOn(st *State, h *ir.Function, name string) bool {
 	return visit(h)
 }
 
-// fuseProductions finds the adjacent productions of p's two Funcs in s and
-// fuses their loops.
-func fuseProductions(s ir.Stmt, p cwPair, inKernel bool, done *bool, errp *error) ir.Stmt {
+// fuseGroup finds the adjacent productions of g's Funcs in s and fuses
+// their stages.
+func fuseGroup(s ir.Stmt, g *cwGroup, inKernel bool, done *bool, errp *error) ir.Stmt {
 	var mut func(s ir.Stmt, inKernel bool) ir.Stmt
 	mut = func(s ir.Stmt, inKernel bool) ir.Stmt {
 		if *done || *errp != nil {
@@ -248,10 +414,10 @@ func fuseProductions(s ir.Stmt, p cwPair, inKernel bool, done *bool, errp *error
 		}
 		switch x := s.(type) {
 		case *ir.ProducerConsumer:
-			if inKernel && x.Producer && (x.Func == p.child.Name || x.Func == p.parent.Name) {
+			if inKernel && x.Producer && g.funcs[x.Func] {
 				*done = true
-				*errp = cwErr(p.child, p.parent, "%s is computed inside a GPU kernel, where compute_with is not supported", x.Func).
-					WithLegal("compute_with of Funcs computed on the host (outside GPU block loops)")
+				*errp = cwErr(g.edges[0], "%s is computed inside a GPU kernel, where compute_with is not supported", x.Func).
+					WithLegal("compute_with of Funcs computed on the host (their GPU block loops among the fused loops, or outside them)")
 				return x
 			}
 		case *ir.For:
@@ -265,62 +431,29 @@ func fuseProductions(s ir.Stmt, p cwPair, inKernel bool, done *bool, errp *error
 			for i := 0; i+1 < len(x.Stmts); i++ {
 				prod, ok1 := x.Stmts[i].(*ir.ProducerConsumer)
 				cons, ok2 := x.Stmts[i+1].(*ir.ProducerConsumer)
-				if !ok1 || !ok2 || !prod.Producer || cons.Producer || prod.Func != cons.Func ||
-					(prod.Func != p.child.Name && prod.Func != p.parent.Name) {
+				if !ok1 || !ok2 || !prod.Producer || cons.Producer || prod.Func != cons.Func || !g.funcs[prod.Func] {
 					continue
 				}
 				if inKernel {
 					break // the ProducerConsumer case reports it
 				}
-				other := p.parent.Name
-				if prod.Func == p.parent.Name {
-					other = p.child.Name
-				}
-				if in, ok := prod.Body.(*ir.ProducerConsumer); ok && in.Producer && in.Func == other {
+				if in, ok := prod.Body.(*ir.ProducerConsumer); ok && in.Producer && g.funcs[in.Func] {
 					*done = true // fused already (a second run)
 					return x
 				}
-				cb := cons.Body
-				// The other's storage may be allocated here too, inside
-				// the first's consumer: it moves out to enclose both.
-				realize, _ := cb.(*ir.Realize)
-				if realize != nil && realize.Func == other {
-					cb = realize.Body
-				} else {
-					realize = nil
-				}
-				inner, ok := cb.(*ir.Block)
-				if !ok || len(inner.Stmts) < 2 {
-					break // not adjacent: reported when nothing fused
-				}
-				prod2, ok1 := inner.Stmts[0].(*ir.ProducerConsumer)
-				cons2, ok2 := inner.Stmts[1].(*ir.ProducerConsumer)
-				if !ok1 || !ok2 || prod2.Func != other || !prod2.Producer || cons2.Func != other || cons2.Producer {
-					break
-				}
-				*done = true
-				byFunc := map[string]ir.Stmt{prod.Func: prod.Body, prod2.Func: prod2.Body}
-				fused, err := fuseLoops(p, byFunc[p.parent.Name], byFunc[p.child.Name])
+				out, ok, err := fuseAt(g, prod, cons)
 				if err != nil {
-					*errp = err
+					*done, *errp = true, err
 					return x
 				}
-				first, second := prod.Func, other
-				newProd := &ir.ProducerConsumer{Func: first, Producer: true,
-					Body: &ir.ProducerConsumer{Func: second, Producer: true, Body: fused}}
-				rest := ir.MakeBlock(append([]ir.Stmt{cons2.Body}, inner.Stmts[2:]...)...)
-				newCons := &ir.ProducerConsumer{Func: first, Producer: false,
-					Body: &ir.ProducerConsumer{Func: second, Producer: false, Body: rest}}
-				stmts := append([]ir.Stmt{}, x.Stmts[:i]...)
-				if realize != nil {
-					r := *realize
-					r.Body = ir.MakeBlock(newProd, newCons)
-					stmts = append(stmts, &r)
-				} else {
-					stmts = append(stmts, newProd, newCons)
+				if !ok {
+					break // not adjacent: reported when nothing fused
 				}
+				*done = true
+				stmts := append([]ir.Stmt{}, x.Stmts[:i]...)
+				stmts = append(stmts, out)
 				stmts = append(stmts, x.Stmts[i+2:]...)
-				return &ir.Block{Stmts: stmts}
+				return ir.MakeBlock(stmts...)
 			}
 		}
 		return ir.MapStmt(s, func(c ir.Stmt) ir.Stmt { return mut(c, inKernel) }, nil)
@@ -328,95 +461,505 @@ func fuseProductions(s ir.Stmt, p cwPair, inKernel bool, done *bool, errp *error
 	return mut(s, inKernel)
 }
 
-// fuseLoops fuses the loop nests gp (the parent's production) and fp (the
-// child's) along p.loops.
-func fuseLoops(p cwPair, gp, fp ir.Stmt) (ir.Stmt, error) {
-	n := len(p.loops)
-	peel := func(h *ir.Function, s ir.Stmt) ([]*ir.For, ir.Stmt, error) {
-		var loops []*ir.For
-		for i := 0; i < n; i++ {
-			l, ok := s.(*ir.For)
-			want := stagePrefix(h.Name, 0) + p.loops[i]
-			if !ok || l.Name != want {
-				return nil, nil, cwErr(p.child, p.parent, "the loops of %s down to %s are not perfectly nested (something lies between %s and the loop inside it)", h.Name, p.loops[n-1], want).
-					WithLegal("compute_with down to an outer loop")
+// fuseAt collects the productions of the group's Funcs from prod and the
+// consumers nested in cons (each member's Realize inside another's
+// consumer moving out) and returns the fused statement, or false when the
+// productions are not adjacent.
+func fuseAt(g *cwGroup, prod, cons *ir.ProducerConsumer) (ir.Stmt, bool, error) {
+	order := []string{prod.Func}
+	bodies := map[string]ir.Stmt{prod.Func: prod.Body}
+	var realizes []*ir.Realize
+	rest := cons.Body
+	for len(order) < len(g.funcs) {
+		cb := rest
+		var rs []*ir.Realize
+		for {
+			r, ok := cb.(*ir.Realize)
+			if !ok || !g.funcs[r.Func] {
+				break
 			}
-			if l.Kind == ir.GPUBlock || l.Kind == ir.GPUThread {
-				return nil, nil, cwErr(p.child, p.parent, "%s's loop %s is a GPU %s loop; compute_with fuses host loops only", h.Name, want, map[ir.ForKind]string{ir.GPUBlock: "block", ir.GPUThread: "thread"}[l.Kind]).
-					WithLegal("compute_with at a loop outside %s's GPU loops, or no compute_with on a GPU schedule", h.Name)
-			}
-			loops = append(loops, l)
-			s = l.Body
+			rs = append(rs, r)
+			cb = r.Body
 		}
-		// A fused loop's bounds are evaluated once for both stages: they
-		// may not depend on the stage's outer fused loops.
-		for i, l := range loops {
-			for _, o := range loops[:i] {
-				if ir.Uses(l.Min, o.Name) || ir.Uses(l.Extent, o.Name) {
-					return nil, nil, cwErr(p.child, p.parent, "the bounds of %s's loop %s depend on its loop %s", h.Name, l.Name, o.Name).
-						WithLegal("compute_with down to %s", o.Name)
+		inner, ok := cb.(*ir.Block)
+		if !ok || len(inner.Stmts) < 2 {
+			return nil, false, nil
+		}
+		p2, ok1 := inner.Stmts[0].(*ir.ProducerConsumer)
+		c2, ok2 := inner.Stmts[1].(*ir.ProducerConsumer)
+		if !ok1 || !ok2 || !p2.Producer || c2.Producer || p2.Func != c2.Func || !g.funcs[p2.Func] || bodies[p2.Func] != nil {
+			return nil, false, nil
+		}
+		realizes = append(realizes, rs...)
+		order = append(order, p2.Func)
+		bodies[p2.Func] = p2.Body
+		rest = ir.MakeBlock(append([]ir.Stmt{c2.Body}, inner.Stmts[2:]...)...)
+	}
+	fused, err := fuseStages(g, order, bodies)
+	if err != nil {
+		return nil, false, err
+	}
+	newProd, newCons := fused, rest
+	for i := len(order) - 1; i >= 0; i-- {
+		newProd = &ir.ProducerConsumer{Func: order[i], Producer: true, Body: newProd}
+		newCons = &ir.ProducerConsumer{Func: order[i], Producer: false, Body: newCons}
+	}
+	var out ir.Stmt = ir.MakeBlock(newProd, newCons)
+	for i := len(realizes) - 1; i >= 0; i-- {
+		r := *realizes[i]
+		r.Body = out
+		out = &r
+	}
+	return out, true, nil
+}
+
+// cwUnit is a set of stages run as one statement at the level being
+// built: a tree of fused stages (or a subtree at a deeper loop), or a
+// stage fused with nothing.
+type cwUnit struct {
+	stages []cwStage
+	key    int // the position of its first stage in the preferred order
+}
+
+// fuseStages builds the fused productions of a group from its members'
+// production bodies (members in order of appearance).
+func fuseStages(g *cwGroup, order []string, bodies map[string]ir.Stmt) (ir.Stmt, error) {
+	funcs := map[string]*ir.Function{}
+	for _, e := range g.edges {
+		funcs[e.child.f.Name], funcs[e.parent.f.Name] = e.child.f, e.parent.f
+	}
+	b := &cwBuilder{g: g, stmts: map[cwStage]ir.Stmt{}, pos: map[cwStage]int{}, depth: map[cwStage]int{}}
+	var all []cwStage
+	for _, name := range order {
+		f := funcs[name]
+		n := len(f.Stages())
+		var parts []ir.Stmt
+		if blk, ok := bodies[name].(*ir.Block); ok && n > 1 {
+			parts = blk.Stmts
+		} else {
+			parts = []ir.Stmt{bodies[name]}
+		}
+		if len(parts) != n {
+			return nil, cwErr(g.edges[0], "the production of %s is not one loop nest per stage (%d statements for %d stages)", name, len(parts), n).
+				WithLegal("compute_with of stages whose loop nests stand alone")
+		}
+		for si, p := range parts {
+			s := cwStage{f, si}
+			b.stmts[s] = p
+			b.pos[s] = len(all)
+			all = append(all, s)
+		}
+	}
+	for _, e := range g.edges {
+		for _, s := range []cwStage{e.child, e.parent} {
+			b.depth[s] = max(b.depth[s], len(e.loops))
+		}
+	}
+	// The peeled loops of each fused stage.
+	b.loops = map[cwStage][]*ir.For{}
+	b.inner = map[cwStage]ir.Stmt{}
+	for s, n := range b.depth {
+		if err := b.peel(s, n); err != nil {
+			return nil, err
+		}
+	}
+	return b.level(all, 0, nil)
+}
+
+// cwAt is where a stage lies in one fused loop: its variable is the
+// loop's plus off; lo and hi say whether its range may start after the
+// loop's or end before it (so its body needs that guard).
+type cwAt struct {
+	off    ir.Expr
+	lo, hi bool
+}
+
+// cwBuilder builds the fused loops of one group.
+type cwBuilder struct {
+	g     *cwGroup
+	stmts map[cwStage]ir.Stmt // each stage's loop nest
+	pos   map[cwStage]int     // its position in the productions
+	depth map[cwStage]int     // the number of its fused loops
+	loops map[cwStage][]*ir.For
+	inner map[cwStage]ir.Stmt // what lies inside its fused loops
+}
+
+func (b *cwBuilder) edgeOf(s cwStage) *cwEdge {
+	for _, e := range b.g.edges {
+		if e.child == s || e.parent == s {
+			return e
+		}
+	}
+	return b.g.edges[0]
+}
+
+// peel takes the n outermost loops of stage s.
+func (b *cwBuilder) peel(s cwStage, n int) error {
+	e := b.edgeOf(s)
+	cur := b.stmts[s]
+	var loops []*ir.For
+	dims := s.def().Schedule.Dims
+	for i := 0; i < n; i++ {
+		l, ok := cur.(*ir.For)
+		want := s.loop(dims[len(dims)-1-i].Name)
+		if !ok || l.Name != want {
+			return cwErr(e, "the loops of %s down to %s are not perfectly nested (something lies between %s and the loop inside it)", s, dims[len(dims)-n].Name, want).
+				WithLegal("compute_with down to an outer loop")
+		}
+		loops = append(loops, l)
+		cur = l.Body
+	}
+	// A fused loop's bounds are evaluated once for every stage: they may
+	// not depend on the stage's outer fused loops.
+	for i, l := range loops {
+		for _, o := range loops[:i] {
+			if ir.Uses(l.Min, o.Name) || ir.Uses(l.Extent, o.Name) {
+				return cwErr(e, "the bounds of %s's loop %s depend on its loop %s", s, l.Name, o.Name).
+					WithLegal("compute_with down to %s", o.Name)
+			}
+		}
+	}
+	// Block loops of a kernel all fused, or none: the kernel's grid is
+	// the fused loops'.
+	for _, kind := range []ir.ForKind{ir.GPUBlock, ir.GPUThread} {
+		fusedKind := false
+		for _, l := range loops {
+			fusedKind = fusedKind || l.Kind == kind
+		}
+		if fusedKind && hasLoopKind(cur, kind) {
+			what := map[ir.ForKind]string{ir.GPUBlock: "block", ir.GPUThread: "thread"}[kind]
+			return cwErr(e, "some of %s's GPU %s loops are fused and some are not", s, what).
+				WithLegal("compute_with down to %s's innermost GPU %s loop, or above its GPU loops", s, what)
+		}
+	}
+	b.loops[s], b.inner[s] = loops, cur
+	return nil
+}
+
+func hasLoopKind(s ir.Stmt, kind ir.ForKind) bool {
+	found := false
+	ir.WalkStmt(s, func(x ir.Stmt) bool {
+		if l, ok := x.(*ir.For); ok && l.Kind == kind {
+			found = true
+		}
+		return !found
+	}, nil)
+	return found
+}
+
+// level returns the statement of stages at fused loop i: the units they
+// form (joined by the edges that fuse loop i), in an order that keeps
+// each Func's stages in order. offsets are each stage's offsets at the
+// loops outside (its variable is the fused loop's plus the offset).
+func (b *cwBuilder) level(stages []cwStage, i int, offsets map[cwStage][]cwAt) (ir.Stmt, error) {
+	units := b.units(stages, i)
+	ordered, err := b.order(units)
+	if err != nil {
+		return nil, err
+	}
+	var out []ir.Stmt
+	for _, u := range ordered {
+		s, err := b.unit(u, i, offsets)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return ir.MakeBlock(out...), nil
+}
+
+// units splits stages into the sets joined by edges that fuse loop i.
+func (b *cwBuilder) units(stages []cwStage, i int) []*cwUnit {
+	in := map[cwStage]bool{}
+	for _, s := range stages {
+		in[s] = true
+	}
+	root := map[cwStage]cwStage{}
+	var find func(s cwStage) cwStage
+	find = func(s cwStage) cwStage {
+		r, ok := root[s]
+		if !ok || r == s {
+			return s
+		}
+		r = find(r)
+		root[s] = r
+		return r
+	}
+	for _, e := range b.g.edges {
+		if len(e.loops) > i && in[e.child] && in[e.parent] {
+			root[find(e.child)] = find(e.parent)
+		}
+	}
+	by := map[cwStage]*cwUnit{}
+	var units []*cwUnit
+	for _, s := range stages {
+		r := find(s)
+		u := by[r]
+		if u == nil {
+			u = &cwUnit{key: b.pos[s]}
+			by[r] = u
+			units = append(units, u)
+		}
+		u.stages = append(u.stages, s)
+		u.key = min(u.key, b.pos[s])
+	}
+	return units
+}
+
+// order sorts units so that each Func's stages run in order (a unit
+// whose stage is before another stage of the same Func comes first),
+// and otherwise by key; a parent's key is lower than its children's
+// where it comes first in the productions.
+func (b *cwBuilder) order(units []*cwUnit) ([]*cwUnit, error) {
+	of := map[cwStage]int{}
+	for k, u := range units {
+		for _, s := range u.stages {
+			of[s] = k
+		}
+	}
+	after := make([]map[int]bool, len(units)) // after[k]: units that must precede k
+	for k := range units {
+		after[k] = map[int]bool{}
+	}
+	for s, k := range of {
+		for t, j := range of {
+			if s.f == t.f && s.si < t.si && k != j {
+				after[j][k] = true
+			}
+		}
+	}
+	var out []*cwUnit
+	placed := make([]bool, len(units))
+	for len(out) < len(units) {
+		best := -1
+		for k, u := range units {
+			if placed[k] {
+				continue
+			}
+			ready := true
+			for j := range after[k] {
+				ready = ready && placed[j]
+			}
+			if ready && (best < 0 || u.key < units[best].key) {
+				best = k
+			}
+		}
+		if best < 0 {
+			var names []string
+			for k, u := range units {
+				if !placed[k] {
+					for _, s := range u.stages {
+						names = append(names, s.String())
+					}
+				}
+			}
+			sort.Strings(names)
+			return nil, cwErr(b.g.edges[0], "the stages %s cannot run in an order that keeps each Func's stages in order (a fused loop would run a stage before an earlier stage of its Func)", strings.Join(names, ", ")).
+				WithLegal("fuse the stages of a Func in their order: a stage fused with a later stage of another Func than the one its earlier stages are fused with runs after them")
+		}
+		placed[best] = true
+		out = append(out, units[best])
+	}
+	return out, nil
+}
+
+// unit returns the statement of one unit at loop i: a stage fused with
+// nothing more (its loops inside, guarded by its ranges at the fused
+// loops outside), or the fused loop i of several.
+func (b *cwBuilder) unit(u *cwUnit, i int, offsets map[cwStage][]cwAt) (ir.Stmt, error) {
+	if len(u.stages) == 1 && b.depth[u.stages[0]] <= i {
+		return b.leaf(u.stages[0], offsets), nil
+	}
+	// The unit's root: the stage whose parent is outside the unit.
+	in := map[cwStage]bool{}
+	for _, s := range u.stages {
+		in[s] = true
+	}
+	children := map[cwStage][]*cwEdge{}
+	hasParent := map[cwStage]bool{}
+	for _, e := range b.g.edges {
+		if len(e.loops) > i && in[e.child] && in[e.parent] {
+			children[e.parent] = append(children[e.parent], e)
+			hasParent[e.child] = true
+		}
+	}
+	var root cwStage
+	for _, s := range u.stages {
+		if !hasParent[s] {
+			root = s
+			break
+		}
+	}
+	// Offsets along the tree, parents first; stages of one Func line up
+	// at the same coordinates.
+	rl := b.loops[root][i]
+	off := map[cwStage]ir.Expr{root: ir.Int(0)}
+	firstOf := map[string]cwStage{root.f.Name: root}
+	queue := []cwStage{root}
+	var treeOrder []cwStage
+	for len(queue) > 0 {
+		p := queue[0]
+		queue = queue[1:]
+		treeOrder = append(treeOrder, p)
+		kids := children[p]
+		sort.Slice(kids, func(a, c int) bool { return b.pos[kids[a].child] < b.pos[kids[c].child] })
+		for _, e := range kids {
+			c := e.child
+			pl, cl := b.loops[p][i], b.loops[c][i]
+			if first, ok := firstOf[c.f.Name]; ok {
+				if err := b.sameFuncLegal(e, first, c, i); err != nil {
+					return nil, err
+				}
+				off[c] = off[first]
+			} else {
+				firstOf[c.f.Name] = c
+				var delta ir.Expr = ir.Int(0)
+				switch e.align[i] {
+				case ir.AlignStart:
+					delta = ir.SubE(cl.Min, pl.Min)
+				case ir.AlignEnd:
+					delta = ir.SubE(ir.AddE(cl.Min, cl.Extent), ir.AddE(pl.Min, pl.Extent))
+				}
+				off[c] = ir.Simplify(ir.AddE(off[p], delta))
+			}
+			queue = append(queue, c)
+		}
+	}
+	if len(treeOrder) != len(u.stages) {
+		return nil, cwErr(b.g.edges[0], "the fused stages %v do not form one tree at loop %s", u.stages, rl.Name).
+			WithLegal("compute_with directives that join the stages through their parents")
+	}
+	// The fused loop covers every stage's range, shifted by its offset:
+	// [lo, hi) relative to the root's min, where the root's is [0, extent).
+	// A stage whose range starts (ends) where the loop does needs no
+	// guard on that side.
+	lo, hi := map[cwStage]ir.Expr{}, map[cwStage]ir.Expr{}
+	var mn, mx ir.Expr
+	for _, s := range treeOrder {
+		l := b.loops[s][i]
+		lo[s] = ir.Simplify(ir.SubE(ir.SubE(l.Min, off[s]), rl.Min))
+		hi[s] = ir.Simplify(ir.AddE(lo[s], l.Extent))
+		if mn == nil {
+			mn, mx = lo[s], hi[s]
+		} else {
+			mn, mx = ir.MinE(mn, lo[s]), ir.MaxE(mx, hi[s])
+		}
+	}
+	mn, mx = ir.Simplify(mn), ir.Simplify(mx)
+	inner := map[cwStage][]cwAt{}
+	for _, s := range u.stages {
+		at := cwAt{off: off[s], lo: !isZero(ir.Simplify(ir.SubE(lo[s], mn))), hi: !isZero(ir.Simplify(ir.SubE(hi[s], mx)))}
+		inner[s] = append(append([]cwAt{}, offsets[s]...), at)
+	}
+	// Inside: the stages ordered parents first where nothing else decides.
+	saved := map[cwStage]int{}
+	for k, s := range treeOrder {
+		saved[s] = b.pos[s]
+		b.pos[s] = k // the tree order breaks ties inside
+	}
+	body, err := b.level(treeOrder, i+1, inner)
+	for s, p := range saved {
+		b.pos[s] = p
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &ir.For{Name: rl.Name, Min: ir.Simplify(ir.AddE(rl.Min, mn)), Extent: ir.Simplify(ir.SubE(mx, mn)), Kind: rl.Kind, Body: body}, nil
+}
+
+// leaf is stage s inside its fused loops: its variables bound to the fused
+// loops' plus its offsets, run where each is in the stage's own range.
+func (b *cwBuilder) leaf(s cwStage, offsets map[cwStage][]cwAt) ir.Stmt {
+	loops := b.loops[s]
+	if len(loops) == 0 {
+		return b.stmts[s]
+	}
+	// The variables: fused loop i's name is its unit root's; the stage's
+	// own variable is that plus the offset. The guard reads them.
+	var conds []ir.Expr
+	var lets []*ir.LetStmt
+	for i, l := range loops {
+		fv := b.fusedName(s, i)
+		at := offsets[s][i]
+		if fv != l.Name || !isZero(at.off) {
+			lets = append(lets, &ir.LetStmt{Name: l.Name, Value: ir.Simplify(ir.AddE(v(fv), at.off))})
+		}
+		x := v(l.Name)
+		if at.lo {
+			conds = append(conds, ir.LEE(l.Min, x))
+		}
+		if at.hi {
+			conds = append(conds, ir.LTE(x, ir.AddE(l.Min, l.Extent)))
+		}
+	}
+	var body ir.Stmt = b.inner[s]
+	if len(conds) > 0 {
+		c := conds[0]
+		for _, x := range conds[1:] {
+			c = ir.AndE(c, x)
+		}
+		body = &ir.IfThenElse{Cond: ir.Simplify(c), Then: body}
+	}
+	for i := len(lets) - 1; i >= 0; i-- {
+		lets[i].Body = body
+		body = lets[i]
+	}
+	return body
+}
+
+func isZero(e ir.Expr) bool {
+	n, ok := ir.AsInt(e)
+	return ok && n == 0
+}
+
+// fusedName is the name of the fused loop i of stage s: the loop of the
+// root of the unit that holds s at loop i.
+func (b *cwBuilder) fusedName(s cwStage, i int) string {
+	// Walk up the edges that fuse loop i.
+	for {
+		var up *cwEdge
+		for _, e := range b.g.edges {
+			if e.child == s && len(e.loops) > i {
+				up = e
+				break
+			}
+		}
+		if up == nil {
+			return b.loops[s][i].Name
+		}
+		s = up.parent
+	}
+}
+
+// sameFuncLegal checks that stages a and c of one Func may share fused
+// loop i (and so every loop outside it): the loop is a pure dimension of
+// the Func, not split, in both stages and those between. An update
+// reads and writes the Func at its pure variables in their places (the
+// algorithm's rule, checked at Define), so each iteration of the loop
+// touches one slice of the Func in every stage, which the earlier stages
+// have finished when the later ones run.
+func (b *cwBuilder) sameFuncLegal(e *cwEdge, a, c cwStage, i int) error {
+	f := a.f
+	lo, hi := min(a.si, c.si), max(a.si, c.si)
+	for j := 0; j <= i; j++ {
+		dims := c.def().Schedule.Dims
+		name := dims[len(dims)-1-j].Name
+		pure := false
+		for _, arg := range f.Args {
+			pure = pure || arg == name
+		}
+		if !pure {
+			return cwErr(e, "stages %s and %s of %s share the fused loop %s, which is not one of %s's pure dimensions", cwStage{f, lo}, cwStage{f, hi}, f.Name, name, f.Name).
+				WithLegal("stages of one Func share only fused loops over a pure dimension of it, not split (fuse them with the other Func down to an outer loop)")
+		}
+		for si := lo; si <= hi; si++ {
+			for _, sp := range f.Stages()[si].Schedule.Splits {
+				if sp.Old == name {
+					return cwErr(e, "stages %s and %s of %s share the fused loop %s, which %s splits", cwStage{f, lo}, cwStage{f, hi}, f.Name, name, cwStage{f, si}).
+						WithLegal("stages of one Func share only unsplit loops over a pure dimension of it")
 				}
 			}
 		}
-		return loops, s, nil
 	}
-	gl, gb, err := peel(p.parent, gp)
-	if err != nil {
-		return nil, err
-	}
-	fl, fb, err := peel(p.child, fp)
-	if err != nil {
-		return nil, err
-	}
-	// The fused loops are the parent's, stretched; the child's variables
-	// are lets inside its guard.
-	var gConds, fConds []ir.Expr
-	var fLets []*ir.LetStmt
-	type bounds struct{ min, extent ir.Expr }
-	fusedB := make([]bounds, n)
-	for i := 0; i < n; i++ {
-		g, f := gl[i], fl[i]
-		pv := ir.NewVar(g.Name)
-		gEnd, fEnd := ir.AddE(g.Min, g.Extent), ir.AddE(f.Min, f.Extent)
-		var fv ir.Expr
-		switch p.align[i] {
-		case ir.AlignStart:
-			fusedB[i] = bounds{g.Min, ir.MaxE(g.Extent, f.Extent)}
-			gConds = append(gConds, ir.LTE(pv, gEnd))
-			fv = ir.AddE(ir.SubE(pv, g.Min), f.Min)
-			fConds = append(fConds, ir.LTE(ir.SubE(pv, g.Min), f.Extent))
-		case ir.AlignEnd:
-			e := ir.MaxE(g.Extent, f.Extent)
-			fusedB[i] = bounds{ir.SubE(gEnd, e), e}
-			gConds = append(gConds, ir.LEE(g.Min, pv))
-			fv = ir.AddE(ir.SubE(pv, gEnd), fEnd)
-			fConds = append(fConds, ir.LEE(f.Min, fv))
-		default: // NoAlign, Auto
-			mn := ir.MinE(g.Min, f.Min)
-			fusedB[i] = bounds{mn, ir.SubE(ir.MaxE(gEnd, fEnd), mn)}
-			gConds = append(gConds, ir.AndE(ir.LEE(g.Min, pv), ir.LTE(pv, gEnd)))
-			fv = pv
-			fConds = append(fConds, ir.AndE(ir.LEE(f.Min, pv), ir.LTE(pv, fEnd)))
-		}
-		fLets = append(fLets, &ir.LetStmt{Name: f.Name, Value: fv})
-	}
-	and := func(cs []ir.Expr) ir.Expr {
-		c := cs[0]
-		for _, x := range cs[1:] {
-			c = ir.AndE(c, x)
-		}
-		return ir.Simplify(c)
-	}
-	var fBody ir.Stmt = fb
-	for i := n - 1; i >= 0; i-- {
-		fBody = &ir.LetStmt{Name: fLets[i].Name, Value: ir.Simplify(fLets[i].Value), Body: fBody}
-	}
-	var body ir.Stmt = ir.MakeBlock(
-		&ir.IfThenElse{Cond: and(gConds), Then: gb},
-		&ir.IfThenElse{Cond: and(fConds), Then: fBody})
-	for i := n - 1; i >= 0; i-- {
-		g := gl[i]
-		body = &ir.For{Name: g.Name, Min: ir.Simplify(fusedB[i].min), Extent: ir.Simplify(fusedB[i].extent), Kind: g.Kind, Body: body}
-	}
-	return body, nil
+	return nil
 }

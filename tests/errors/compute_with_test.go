@@ -51,7 +51,7 @@ func TestErrComputeWith(t *testing.T) {
 				return lowerErr(out)
 			},
 			code: halide.ErrSchedule, fn: "g", directive: "compute_with",
-			mentions: []string{"reads the other"},
+			mentions: []string{"g reads f"},
 			legal:    []string{"do not read each other"},
 		},
 		{
@@ -108,7 +108,7 @@ func TestErrComputeWith(t *testing.T) {
 			},
 			code: halide.ErrSchedule, fn: "g", directive: "compute_with",
 			mentions: []string{"fused loop x.x_v is vectorized"},
-			legal:    []string{"serial (or unrolled) loops only"},
+			legal:    []string{"fuse serial, unrolled, parallel or GPU block and thread loops only"},
 		},
 		{
 			name: "inside a GPU kernel",
@@ -135,8 +135,8 @@ func TestErrComputeWith(t *testing.T) {
 				return lowerErr(out)
 			},
 			code: halide.ErrSchedule, fn: "g", directive: "compute_with",
-			mentions: []string{"f.s0.y is a GPU block loop"},
-			legal:    []string{"outside f's GPU loops"},
+			mentions: []string{"f.s0.y is a GPU block loop and g.s0.y is serial"},
+			legal:    []string{"the same kind for the loops down to y"},
 		},
 		{
 			name: "another Func computed between",
@@ -152,17 +152,85 @@ func TestErrComputeWith(t *testing.T) {
 			legal:    []string{"compute the Funcs between them elsewhere"},
 		},
 		{
-			name: "a Func with an update",
+			name: "stages of one Func share a split loop",
 			run: func() error {
 				out, f, g, _ := fusable()
 				f.Define(x, y).PlusEq(1)
+				f.ComputeRoot().Split(y, yo, yi, 4)
+				f.Update(0).Split(y, yo, yi, 4)
+				g.ComputeRoot().Split(y, yo, yi, 4)
+				f.ComputeWith(g, yo)
+				f.Update(0).ComputeWith(g, yo)
+				return lowerErr(out)
+			},
+			code: halide.ErrSchedule, fn: "f", directive: "compute_with",
+			mentions: []string{"share the fused loop y.yo, which is not one of f's pure dimensions"},
+			legal:    []string{"pure dimension"},
+		},
+		{
+			name: "stages that cannot keep their order",
+			run: func() error {
+				out, f, g, _ := fusable()
+				f.Define(x, y).PlusEq(1)
+				g.Define(x, y).PlusEq(2)
 				f.ComputeRoot()
+				g.ComputeRoot()
+				f.ComputeWith(g.Update(0), y)
+				g.ComputeWith(f.Update(0), y)
+				return lowerErr(out)
+			},
+			code: halide.ErrSchedule, fn: "f", directive: "compute_with",
+			mentions: []string{"cannot run in an order that keeps each Func's stages in order"},
+			legal:    []string{"fuse the stages of a Func in their order"},
+		},
+		{
+			name: "a cycle",
+			run: func() error {
+				out, f, g, _ := fusable()
+				f.ComputeRoot()
+				g.ComputeRoot().ComputeWith(f, y)
+				f.ComputeWith(g, y)
+				return lowerErr(out)
+			},
+			code: halide.ErrSchedule, fn: "f", directive: "compute_with",
+			mentions: []string{"form a cycle"},
+			legal:    []string{"form a tree"},
+		},
+		{
+			name: "some of a kernel's block loops",
+			run: func() error {
+				out, f, g, _ := fusable()
+				f.ComputeRoot().GPUTile(x, y, bx, by, tx, ty, 8, 8)
+				g.ComputeRoot().GPUTile(x, y, bx, by, tx, ty, 8, 8).ComputeWith(f, by)
+				return lowerErr(out)
+			},
+			code: halide.ErrSchedule, fn: "g", directive: "compute_with",
+			mentions: []string{"GPU block loops are fused and some are not"},
+			legal:    []string{"innermost GPU block loop"},
+		},
+		{
+			name: "a stage with specializations",
+			run: func() error {
+				out, f, g, _ := fusable()
+				p := halide.NewParam[bool]("p")
+				f.ComputeRoot().Specialize(p.Expr())
 				g.ComputeRoot().ComputeWith(f, y)
 				return lowerErr(out)
 			},
 			code: halide.ErrSchedule, fn: "g", directive: "compute_with",
-			mentions: []string{"f has update definitions"},
-			legal:    []string{"pure definition alone"},
+			mentions: []string{"f has specializations"},
+			legal:    []string{"without specializations"},
+		},
+		{
+			name: "an update that does not exist",
+			run: func() error {
+				out, f, g, _ := fusable()
+				f.ComputeRoot()
+				g.ComputeRoot().ComputeWith(f.Update(0), y)
+				return lowerErr(out)
+			},
+			code: halide.ErrSchedule, fn: "f", directive: "Update",
+			mentions: []string{"no update 0"},
 		},
 		{
 			name: "with itself",

@@ -132,7 +132,7 @@ var receivers = map[string][]receiver{
 	"ErrorCode": {{`ErrorCode("")`, func() any { return halide.ErrorCode("") }, false}},
 	// Interfaces and constraints: their methods are those of the types
 	// above.
-	"VarOrRVar": nil, "BufferRef": nil, "Source": nil, "Number": nil,
+	"VarOrRVar": nil, "BufferRef": nil, "Source": nil, "Number": nil, "StageRef": nil,
 }
 
 // functions calls each exported function with nil, zero and out-of-range

@@ -482,35 +482,52 @@ func (g *gen) emit(d Directive) {
 	g.s = append(g.s, d)
 }
 
-// computeWiths sometimes fuses two Funcs computed at one level
-// (ComputeWith) down to a loop both have, from the outermost, with one
-// alignment; Lower refuses the pairs whose productions are not adjacent or
-// whose loops are not all serial.
+// computeWiths sometimes fuses stages of Funcs computed at one level
+// (ComputeWith, pure definitions or updates) down to a loop both have,
+// from the outermost, with one alignment; several draws at a level make
+// chains and trees of fused stages. Lower refuses the groups whose
+// productions are not adjacent, whose Funcs read each other, whose loops
+// differ in kind, or whose stages of one Func share a loop that is not a
+// pure dimension.
 func (g *gen) computeWiths() {
-	byLevel := map[string][]*mfunc{}
-	var all []*mfunc
+	type ref struct {
+		f  *mfunc
+		si int
+	}
+	byLevel := map[string][]ref{}
+	var all []ref
 	for _, name := range g.order {
 		f := g.funcs[name]
-		if f.level == "" || f.inline || len(f.stages) != 1 || len(f.stages[0].cases) > 0 || f.stages[0].single || len(f.stages[0].dims) == 0 {
+		if f.level == "" || f.inline {
 			continue
 		}
-		byLevel[f.level] = append(byLevel[f.level], f)
-		all = append(all, f)
+		for si, st := range f.stages {
+			if len(st.cases) > 0 || st.single || len(st.dims) == 0 {
+				continue
+			}
+			byLevel[f.level] = append(byLevel[f.level], ref{f, si})
+			all = append(all, ref{f, si})
+		}
+	}
+	emit := func(c, p ref, v string) {
+		g.emit(Directive{Op: OpComputeWith, Func: c.f.name, Stage: c.si, Consumer: p.f.name, ConsumerStage: p.si,
+			Vars: []string{v}, Ints: []int{g.rng.Intn(4)}})
+	}
+	pick := func(rs []ref) (ref, ref, bool) {
+		i := g.rng.Intn(len(rs))
+		j := g.rng.Intn(len(rs))
+		return rs[i], rs[j], rs[i].f != rs[j].f
 	}
 	drawn := false
 	defer func() {
-		// Pairs at one level are rare: sometimes any two Funcs, fused
+		// Groups at one level are rare: sometimes any two stages, fused
 		// at the first one's outermost loop (Lower refuses two levels,
 		// or loops that differ).
 		if !drawn && len(all) >= 2 && g.p(0.1) {
-			i := g.rng.Intn(len(all))
-			j := g.rng.Intn(len(all) - 1)
-			if j >= i {
-				j++
+			if c, p, ok := pick(all); ok {
+				dims := p.f.stages[p.si].dims
+				emit(c, p, dims[len(dims)-1].name)
 			}
-			dims := all[i].stages[0].dims
-			g.emit(Directive{Op: OpComputeWith, Func: all[j].name, Consumer: all[i].name,
-				Vars: []string{dims[len(dims)-1].name}, Ints: []int{g.rng.Intn(4)}})
 		}
 	}()
 	var levels []string
@@ -519,30 +536,30 @@ func (g *gen) computeWiths() {
 	}
 	sort.Strings(levels)
 	for _, l := range levels {
-		fs := byLevel[l]
-		if len(fs) < 2 || !g.p(0.9) {
+		rs := byLevel[l]
+		if len(rs) < 2 || !g.p(0.9) {
 			continue
 		}
-		i := g.rng.Intn(len(fs))
-		j := g.rng.Intn(len(fs) - 1)
-		if j >= i {
-			j++
-		}
-		a, b := fs[i].stages[0].dims, fs[j].stages[0].dims
-		var common []string
-		for k := 1; k <= len(a) && k <= len(b); k++ {
-			da, db := a[len(a)-k], b[len(b)-k]
-			if da.name != db.name || !ordered(da.kind) || !ordered(db.kind) {
-				break
+		for n := 1 + g.rng.Intn(3); n > 0; n-- {
+			c, p, ok := pick(rs)
+			if !ok {
+				continue
 			}
-			common = append(common, da.name)
+			a, b := c.f.stages[c.si].dims, p.f.stages[p.si].dims
+			var common []string
+			for k := 1; k <= len(a) && k <= len(b); k++ {
+				da, db := a[len(a)-k], b[len(b)-k]
+				if da.name != db.name || da.kind == kVector || !(da.kind == db.kind || ordered(da.kind) && ordered(db.kind)) {
+					break
+				}
+				common = append(common, da.name)
+			}
+			if len(common) == 0 {
+				continue
+			}
+			emit(c, p, common[g.rng.Intn(len(common))])
+			drawn = true
 		}
-		if len(common) == 0 {
-			continue
-		}
-		g.emit(Directive{Op: OpComputeWith, Func: fs[j].name, Consumer: fs[i].name,
-			Vars: []string{common[g.rng.Intn(len(common))]}, Ints: []int{g.rng.Intn(4)}})
-		drawn = true
 	}
 }
 

@@ -35,8 +35,8 @@ const (
 	OpAtomic    Op = "atomic"
 	// OpGPUSingleThread is GPUSingleThread on a stage.
 	OpGPUSingleThread Op = "gpu_single_thread"
-	// OpComputeWith is Func.ComputeWith(Consumer, Vars[0]) with the
-	// alignment Ints[0] on every fused loop.
+	// OpComputeWith is Func.Stage(Stage).ComputeWith(Consumer's stage
+	// ConsumerStage, Vars[0]) with the alignment Ints[0] on that loop.
 	OpComputeWith       Op = "compute_with"
 	OpNeverPartition    Op = "never_partition"
 	OpNeverPartitionAll Op = "never_partition_all"
@@ -280,7 +280,11 @@ func (d Directive) GoString(known map[string]string) string {
 		if halide.LoopAlignStrategy(d.Ints[0]) == halide.AlignAuto {
 			strategy = "AlignAuto" // its String is "Auto"
 		}
-		return fmt.Sprintf("%s.ComputeWith(%s, %s, halide.LoopAlign{Var: %s, Strategy: halide.%s})", fn, cons, vs[0], vs[0], strategy)
+		parent := cons
+		if d.ConsumerStage > 0 {
+			parent = fmt.Sprintf("%s.Update(%d)", cons, d.ConsumerStage-1)
+		}
+		return fmt.Sprintf("%s.ComputeWith(%s, %s, halide.LoopAlign{Var: %s, Strategy: halide.%s})", stage, parent, vs[0], vs[0], strategy)
 	case OpNeverPartition:
 		return fmt.Sprintf("%s.NeverPartition(%s)", stage, strings.Join(vs, ", "))
 	case OpNeverPartitionAll:
@@ -503,7 +507,7 @@ func (in *Instance) apply(d Directive) bool {
 	case OpGPUSingleThread:
 		st.GPUSingleThread()
 	case OpComputeWith:
-		f.ComputeWith(cons, vs[0], halide.LoopAlign{Var: vs[0], Strategy: halide.LoopAlignStrategy(d.Ints[0])})
+		st.ComputeWith(cons.Stage(d.ConsumerStage), vs[0], halide.LoopAlign{Var: vs[0], Strategy: halide.LoopAlignStrategy(d.Ints[0])})
 	case OpNeverPartition:
 		st.NeverPartition(vs...)
 	case OpNeverPartitionAll:
