@@ -78,15 +78,97 @@ func TestComputeWith(t *testing.T) {
 	}
 }
 
-// ComputeWith between stages (Halide's Stage::compute_with): update
-// stages fused with other Funcs' stages, stages of one Func sharing a
-// fused loop, chains and trees of fusions, down to the rows or the
-// columns, with each alignment, computed at the root, at a row of the
-// consumer, as GPU kernels fused at their block or thread loops (on the
-// emulator) and as parallel loops: the output is the plain-Go
-// reference's, bit for bit.
+// cwFuncs are the Funcs of the compute_with stage tests: f and g with
+// two updates each, h pure.
+type cwFuncs struct{ f, g, h *halide.Func }
+
+// runComputeWithCase builds out = f(x-2, y) + f(x, y-1) + g(x+3, y) +
+// g(x, y+2) + h(x, y+1), computes f, g and h at level ("root", "at_y",
+// "parallel": root with every stage parallel in y, "gpu": root with every
+// stage a GPU kernel of 8x4 tiles), lets sched fuse them (y and x are the
+// outer and inner loops to fuse: on the GPU the innermost block loop and
+// the innermost thread loop) and checks the output against the plain-Go
+// reference, bit for bit. It returns Realize's error (the test fails on
+// a wrong value).
+func runComputeWithCase(t *testing.T, level string, sched func(p cwFuncs, y, x halide.VarOrRVar)) error {
+	t.Helper()
+	x, y := halide.NewVar("x"), halide.NewVar("y")
+	in := halide.NewImageParam("in", halide.Int32, 2)
+	f, g, h := halide.NewFunc("f"), halide.NewFunc("g"), halide.NewFunc("h")
+	f.Define(x, y).Is(in.At(x, y).Mul(3).Add(in.At(x.Add(1), y)))
+	f.Define(x, y).Is(f.At(x, y).Mul(2).Add(in.At(x, y.Add(1))))
+	f.Define(x, y).Is(f.At(x, y).Sub(x).Add(y))
+	g.Define(x, y).Is(in.At(x, y).Sub(in.At(x, y.Add(1)).Mul(2)))
+	g.Define(x, y).Is(g.At(x, y).Add(in.At(x.Add(2), y).Mul(5)))
+	g.Define(x, y).Is(g.At(x, y).Mul(3).Sub(1))
+	h.Define(x, y).Is(in.At(x, y).Add(7))
+	out := halide.NewFunc("out")
+	out.Define(x, y).Is(f.At(x.Sub(2), y).Add(f.At(x, y.Sub(1))).Add(g.At(x.Add(3), y)).Add(g.At(x, y.Add(2))).Add(h.At(x, y.Add(1))))
+	fy, fx := halide.VarOrRVar(y), halide.VarOrRVar(x)
+	for _, fn := range []*halide.Func{f, g, h} {
+		stages := []*halide.Stage{fn.Stage(0)}
+		if fn != h {
+			stages = append(stages, fn.Update(0), fn.Update(1))
+		}
+		if level == "at_y" {
+			fn.ComputeAt(out, y)
+		} else {
+			fn.ComputeRoot()
+		}
+		for _, st := range stages {
+			switch level {
+			case "gpu":
+				st.GPUTile(x, y, halide.NewVar("bx"), halide.NewVar("by"), halide.NewVar("tx"), halide.NewVar("ty"), 8, 4)
+			case "parallel":
+				st.Parallel(y)
+			}
+		}
+	}
+	if level == "gpu" {
+		fy, fx = halide.NewVar("bx"), halide.NewVar("tx")
+		out.GPUTile(x, y, halide.NewVar("bx"), halide.NewVar("by"), halide.NewVar("tx"), halide.NewVar("ty"), 16, 4)
+	}
+	sched(cwFuncs{f, g, h}, fy, fx)
+	const w, ht = 37, 11
+	// Room for the GPU tiles' ShiftInwards tails.
+	buf := halide.NewBuffer[int32](w+24, ht+16)
+	rng := rand.New(rand.NewSource(11))
+	buf.Fill(func([]int) int32 { return int32(rng.Intn(2000) - 1000) })
+	buf.SetMin(-8, -6)
+	in.Set(buf)
+	res := halide.NewBuffer[int32](w, ht)
+	if err := halide.NewPipeline(out).WithOptions(halide.Options{Verify: true}).Realize(res); err != nil {
+		return err
+	}
+	fv := func(x, y int) int32 {
+		v := buf.Get(x, y)*3 + buf.Get(x+1, y)
+		v = v*2 + buf.Get(x, y+1)
+		return v - int32(x) + int32(y)
+	}
+	gv := func(x, y int) int32 {
+		v := buf.Get(x, y) - buf.Get(x, y+1)*2
+		v += buf.Get(x+2, y) * 5
+		return v*3 - 1
+	}
+	hv := func(x, y int) int32 { return buf.Get(x, y) + 7 }
+	for yy := 0; yy < ht; yy++ {
+		for xx := 0; xx < w; xx++ {
+			want := fv(xx-2, yy) + fv(xx, yy-1) + gv(xx+3, yy) + gv(xx, yy+2) + hv(xx, yy+1)
+			if got := res.Get(xx, yy); got != want {
+				t.Fatalf("out(%d, %d) = %d, want %d", xx, yy, got, want)
+			}
+		}
+	}
+	return nil
+}
+
+// ComputeWith between stages (Halide's Stage::compute_with, after its
+// update_stage tests): update stages fused with other Funcs' stages,
+// stages of one Func sharing a fused loop, chains and trees of fusions,
+// down to the rows or the columns, with each alignment, at each level of
+// runComputeWithCase.
 func TestComputeWithStages(t *testing.T) {
-	type fns struct{ f, g, h *halide.Func }
+	type fns = cwFuncs
 	schedules := map[string]func(p fns, y, x halide.VarOrRVar, a halide.LoopAlignStrategy){
 		"update_stage": func(p fns, y, _ halide.VarOrRVar, a halide.LoopAlignStrategy) {
 			p.f.Update(1).ComputeWith(p.g.Update(0), y, halide.LoopAlign{Var: y, Strategy: a})
@@ -124,106 +206,70 @@ func TestComputeWithStages(t *testing.T) {
 			p.g.Update(1).ComputeWith(p.f, y, halide.LoopAlign{Var: y, Strategy: a})
 		},
 	}
-	aligns := []halide.LoopAlignStrategy{halide.AlignAuto, halide.AlignStart, halide.AlignEnd}
 	for _, level := range []string{"root", "at_y", "gpu", "parallel"} {
 		for name, sched := range schedules {
-			for _, a := range aligns {
+			for _, a := range []halide.LoopAlignStrategy{halide.AlignAuto, halide.AlignStart, halide.AlignEnd} {
 				t.Run(fmt.Sprintf("%s/%s/%v", level, name, a), func(t *testing.T) {
-					x, y := halide.NewVar("x"), halide.NewVar("y")
-					in := halide.NewImageParam("in", halide.Int32, 2)
-					f, g, h := halide.NewFunc("f"), halide.NewFunc("g"), halide.NewFunc("h")
-					f.Define(x, y).Is(in.At(x, y).Mul(3).Add(in.At(x.Add(1), y)))
-					f.Define(x, y).Is(f.At(x, y).Mul(2).Add(in.At(x, y.Add(1))))
-					f.Define(x, y).Is(f.At(x, y).Sub(x).Add(y))
-					g.Define(x, y).Is(in.At(x, y).Sub(in.At(x, y.Add(1)).Mul(2)))
-					g.Define(x, y).Is(g.At(x, y).Add(in.At(x.Add(2), y).Mul(5)))
-					g.Define(x, y).Is(g.At(x, y).Mul(3).Sub(1))
-					h.Define(x, y).Is(in.At(x, y).Add(7))
-					out := halide.NewFunc("out")
-					out.Define(x, y).Is(f.At(x.Sub(2), y).Add(f.At(x, y.Sub(1))).Add(g.At(x.Add(3), y)).Add(g.At(x, y.Add(2))).Add(h.At(x, y.Add(1))))
-					fy, fx := halide.VarOrRVar(y), halide.VarOrRVar(x)
-					for _, fn := range []*halide.Func{f, g, h} {
-						// nil is the pure definition.
-						stages := []*halide.Stage{nil}
-						if fn != h {
-							stages = append(stages, fn.Update(0), fn.Update(1))
-						}
-						switch level {
-						case "root":
-							fn.ComputeRoot()
-						case "at_y":
-							fn.ComputeAt(out, y)
-						case "gpu":
-							fn.ComputeRoot()
-						case "parallel":
-							fn.ComputeRoot()
-						}
-						for _, st := range stages {
-							bx, by, tx, ty := halide.NewVar("bx"), halide.NewVar("by"), halide.NewVar("tx"), halide.NewVar("ty")
-							switch level {
-							case "gpu":
-								if st == nil {
-									fn.GPUTile(x, y, bx, by, tx, ty, 8, 4)
-								} else {
-									st.GPUTile(x, y, bx, by, tx, ty, 8, 4)
-								}
-							case "parallel":
-								if st == nil {
-									fn.Parallel(y)
-								} else {
-									st.Parallel(y)
-								}
-							}
-						}
-					}
-					if level == "gpu" {
-						// Fused at all block loops, or at all block and
-						// thread loops.
-						fy, fx = halide.NewVar("bx"), halide.NewVar("tx")
-						out.GPUTile(x, y, halide.NewVar("bx"), halide.NewVar("by"), halide.NewVar("tx"), halide.NewVar("ty"), 16, 4)
-					}
-					sched(fns{f, g, h}, fy, fx, a)
+					err := runComputeWithCase(t, level, func(p cwFuncs, y, x halide.VarOrRVar) { sched(p, y, x, a) })
 					if level == "gpu" && strings.HasPrefix(name, "stage3") {
 						// Stages of f share the split loops of y: refused.
-						err := halide.NewPipeline(out).Compile()
 						var he *halide.Error
 						if !errors.As(err, &he) || he.Code != halide.ErrSchedule || !strings.Contains(he.Msg, "share the fused loop") {
 							t.Fatalf("got %v, want an ErrSchedule saying the stages of f share a split loop", err)
 						}
 						return
 					}
-					const w, ht = 37, 11
-					// Room for the GPU tiles' ShiftInwards tails.
-					buf := halide.NewBuffer[int32](w+24, ht+16)
-					rng := rand.New(rand.NewSource(11))
-					buf.Fill(func([]int) int32 { return int32(rng.Intn(2000) - 1000) })
-					buf.SetMin(-8, -6)
-					in.Set(buf)
-					res := halide.NewBuffer[int32](w, ht)
-					if err := halide.NewPipeline(out).WithOptions(halide.Options{Verify: true}).Realize(res); err != nil {
+					if err != nil {
 						t.Fatal(err)
-					}
-					fv := func(x, y int) int32 {
-						v := buf.Get(x, y)*3 + buf.Get(x+1, y)
-						v = v*2 + buf.Get(x, y+1)
-						return v - int32(x) + int32(y)
-					}
-					gv := func(x, y int) int32 {
-						v := buf.Get(x, y) - buf.Get(x, y+1)*2
-						v += buf.Get(x+2, y) * 5
-						return v*3 - 1
-					}
-					hv := func(x, y int) int32 { return buf.Get(x, y) + 7 }
-					for yy := 0; yy < ht; yy++ {
-						for xx := 0; xx < w; xx++ {
-							want := fv(xx-2, yy) + fv(xx, yy-1) + gv(xx+3, yy) + gv(xx, yy+2) + hv(xx, yy+1)
-							if got := res.Get(xx, yy); got != want {
-								t.Fatalf("out(%d, %d) = %d, want %d", xx, yy, got, want)
-							}
-						}
 					}
 				})
 			}
 		}
 	}
 }
+
+// Random sets of one to four compute_with directives between random
+// stages of f, g and h, down to a random one of the two loops, with random
+// alignments, at every level: each lowers to the reference's output or is
+// refused with an ErrSchedule at Lower (never a wrong value, a panic or
+// another error), and most run.
+func TestComputeWithRandomStages(t *testing.T) {
+	rng := rand.New(rand.NewSource(cwSeed))
+	ok, refused := map[string]int{}, map[string]int{}
+	for i := 0; i < int(cwCases); i++ {
+		level := []string{"root", "at_y", "gpu", "parallel"}[i%4]
+		type edge struct{ c, cs, p, ps, v, a int }
+		var edges []edge
+		for n := 1 + rng.Intn(4); n > 0; n-- {
+			c, p := rng.Intn(3), rng.Intn(3)
+			stages := func(f int) int { return []int{3, 3, 1}[f] }
+			edges = append(edges, edge{c, rng.Intn(stages(c)), p, rng.Intn(stages(p)), rng.Intn(2), rng.Intn(4)})
+		}
+		err := runComputeWithCase(t, level, func(p cwFuncs, y, x halide.VarOrRVar) {
+			fs := []*halide.Func{p.f, p.g, p.h}
+			for _, e := range edges {
+				v := []halide.VarOrRVar{y, x}[e.v]
+				fs[e.c].Stage(e.cs).ComputeWith(fs[e.p].Stage(e.ps), v, halide.LoopAlign{Var: v, Strategy: halide.LoopAlignStrategy(e.a)})
+			}
+		})
+		if err != nil {
+			var he *halide.Error
+			if !errors.As(err, &he) || he.Code != halide.ErrSchedule {
+				t.Fatalf("case %d (%s, %v): %v", i, level, edges, err)
+			}
+			refused[level]++
+			continue
+		}
+		ok[level]++
+	}
+	t.Logf("ran %v, refused %v", ok, refused)
+	for _, level := range []string{"root", "at_y", "gpu", "parallel"} {
+		if ok[level] < 10 {
+			t.Errorf("only %d random cases at %s ran", ok[level], level)
+		}
+	}
+}
+
+// cwSeed and cwCases set TestComputeWithRandomStages' draws (a longer run:
+// change them here).
+var cwSeed, cwCases int64 = 5, 240

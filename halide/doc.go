@@ -83,7 +83,9 @@
 // kernels that read it find it on the device. g.ComputeWith(f, v, align...)
 // fuses the loops of two Funcs computed at the same level, from the
 // outermost down to v (Halide's compute_with, with its LoopAlignStrategy
-// per loop: AlignStart, AlignEnd, NoAlign).
+// per loop: AlignStart, AlignEnd, NoAlign); g.Update(i).ComputeWith(
+// f.Update(j), v) fuses update stages, and chains of them fuse several
+// Funcs, on the host, in parallel loops or in one GPU kernel.
 //
 // Names given to NewFunc, NewVar, NewRVar, NewRDom, NewParam and
 // NewImageParam must be non-empty and free of '.' and '$', which the

@@ -35,8 +35,9 @@
 //	                       at the block level; index the array per thread (local coordinates)
 //	sliding_window         a Func stored outside the serial loop it is computed in computes only the part of
 //	                       its region earlier iterations did not (the region's min moves up)
-//	compute_with           fuse the outer loops of the productions of each compute_with pair, each body guarded
-//	                       by its own range (loops lined up by their LoopAlignStrategy)
+//	compute_with           fuse the outer loops of the stages joined by compute_with (each group's productions
+//	                       adjacent, each Func's stages in order), each body guarded by its own range (loops
+//	                       lined up by their LoopAlignStrategy)
 //	allocation_bounds      size each realization from the region its body touches; Auto memory outside kernels
 //	                       becomes Stack or Heap
 //	storage_folding        fold the storage of a Func whose window moves along one serial loop to the window (a
