@@ -297,7 +297,7 @@ def evaluate_target(w, ours, data):
 
 
 HEAD = ["workload", "ours", "ours us", "ours throughput", "of floor",
-        "PyTorch", "PyTorch us", "ratio", "target met"]
+        "PyTorch", "PyTorch us", "ratio", "PyTorch graph us", "graph ratio", "target met"]
 
 
 def build_rows(data):
@@ -310,9 +310,11 @@ def build_rows(data):
             sentences.append(sentence)
         for i, v in enumerate(w["variants"]):
             th = data.torch.get((w["id"], v))
-            ratio = None
+            ratio = gratio = None
             if th is not None and ours is not None:
                 ratio = th["median_ms"] / ours["ms"]
+                if th.get("graph_median_ms"):
+                    gratio = th["graph_median_ms"] / ours["ms"]
             first = i == 0
             rows.append([
                 w["id"] if first else "",
@@ -323,6 +325,8 @@ def build_rows(data):
                 v,
                 fmt_us(th["median_ms"] if th else None),
                 fmt_ratio(ratio),
+                fmt_us(th.get("graph_median_ms") if th else None),
+                fmt_ratio(gratio),
                 (cell if w.get("target") else "") if first else "",
             ])
     return rows, sentences

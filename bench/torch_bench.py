@@ -10,6 +10,9 @@ on unless --no-cudnn-benchmark), then --runs times, each run between two
 CUDA events (torch.cuda.Event(enable_timing=True)) and synchronized on its
 end event, as our Go benchmark (gpu/cuda Device.Benchmark) does. The median
 is the same as ours: the element at index runs//2 of the sorted times.
+That event pair also covers the Python call and the launches; the "graph"
+time (time_graph) takes them out: GRAPH_CALLS calls captured in one CUDA
+graph, each replay timed between two events, the median per call.
 
 The PyTorch way of each workload:
   depthwise   F.conv2d(x, w, groups=C, padding=K//2), x [B,C,H,W], w [C,1,K,K],
@@ -85,14 +88,15 @@ def summarize(times):
 
 
 def format_table(rows):
-    head = ["workload", "variant", "median us", "min us", "max us", "runs"]
+    head = ["workload", "variant", "median us", "min us", "max us", "runs", "graph us"]
     body = []
     for r in rows:
         if "error" in r:
-            body.append([r["workload"], r["variant"], "error: " + r["error"][:60], "", "", ""])
+            body.append([r["workload"], r["variant"], "error: " + r["error"][:60], "", "", "", ""])
         else:
             body.append([r["workload"], r["variant"], "%.1f" % (r["median_ms"] * 1e3),
-                         "%.1f" % (r["min_ms"] * 1e3), "%.1f" % (r["max_ms"] * 1e3), str(r["runs"])])
+                         "%.1f" % (r["min_ms"] * 1e3), "%.1f" % (r["max_ms"] * 1e3), str(r["runs"]),
+                         "%.1f" % (r["graph_median_ms"] * 1e3) if "graph_median_ms" in r else "-"])
     widths = [max(len(x) for x in col) for col in zip(head, *body)]
     lines = ["  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in [head] + body]
     return "\n".join(lines)
@@ -115,6 +119,37 @@ def time_cuda(torch, fn, runs, warmup):
         end.record()
         end.synchronize()
         times.append(start.elapsed_time(end))
+    return summarize(times)
+
+
+GRAPH_CALLS = 10
+
+
+def time_graph(torch, fn, runs):
+    """The GPU time of one call without the Python and launch overhead: the
+    call captured GRAPH_CALLS times in one CUDA graph (after time_cuda's
+    warm-up), each replay timed between two CUDA events; the median per
+    call (the replay's time / GRAPH_CALLS), as summarize gives it."""
+    s = torch.cuda.Stream()
+    s.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(s):
+        fn()  # allocations of the capture come from the graph pool
+    torch.cuda.current_stream().wait_stream(s)
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        for _ in range(GRAPH_CALLS):
+            fn()
+    g.replay()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(runs):
+        start = torch.cuda.Event(enable_timing=True)
+        end = torch.cuda.Event(enable_timing=True)
+        start.record()
+        g.replay()
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end) / GRAPH_CALLS)
     return summarize(times)
 
 
@@ -311,8 +346,15 @@ def run(args):
             for v in w["variants"]:
                 try:
                     t = time_cuda(torch, variants[v], args.runs, args.warmup)
-                    rows.append(dict(base, variant=v, **t))
                     msg = "median %.1f us" % (t["median_ms"] * 1e3)
+                    try:
+                        gt = time_graph(torch, variants[v], args.runs)
+                        t["graph_median_ms"] = gt["median_ms"]
+                        msg += ", in a CUDA graph %.1f us per call" % (gt["median_ms"] * 1e3)
+                    except Exception as e:  # some calls cannot be captured
+                        t["graph_error"] = "%s: %s" % (type(e).__name__, e)
+                        msg += ", no CUDA graph: %s" % t["graph_error"][:80]
+                    rows.append(dict(base, variant=v, **t))
                 except Exception as e:
                     rows.append(dict(base, variant=v, error="%s: %s" % (type(e).__name__, e)))
                     msg = "FAILED: %s: %s" % (type(e).__name__, e)

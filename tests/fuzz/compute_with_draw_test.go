@@ -4,11 +4,11 @@ import "testing"
 
 // TestComputeWithDrawn checks that the generators draw compute_with of
 // update stages and along parallel or GPU loops (besides pure stages along
-// serial loops), and that such cases run right: the first 150 of them run,
+// serial loops), and that such cases run right: all of them run,
 // and some must lower and run (ok), or the draw tests nothing.
 func TestComputeWithDrawn(t *testing.T) {
 	updates, gpu, cases := 0, 0, 0
-	runs := newDrawnRuns(150)
+	runs := newDrawnRuns(1000)
 	for i := 0; i < 3000; i++ {
 		for _, c := range []Case{MakeProgCase(19, i), MakeCase(19, i, Algos)} {
 			n := 0
