@@ -3,8 +3,8 @@ package halide_test
 import (
 	"errors"
 	"fmt"
-	"strings"
 	"math/rand"
+	"strings"
 	"testing"
 
 	"github.com/gohalide/gohalide/halide"
