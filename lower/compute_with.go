@@ -255,6 +255,8 @@ func fusableKind(e *cwEdge, a, b ir.Dim) error {
 			return "vectorized"
 		case ir.Parallel:
 			return "parallel"
+		case ir.Unrolled:
+			return "unrolled"
 		}
 		return "serial"
 	}
