@@ -946,6 +946,11 @@ func (en env) sel(e *ir.Select) Interval {
 }
 
 func (en env) call(e *ir.Call) Interval {
+	if e.Kind == ir.CallFunc {
+		if iv, ok := en.base[FuncValue(e.Name, e.Index)]; ok {
+			return iv
+		}
+	}
 	if e.Kind != ir.CallIntrinsic {
 		return dataDependent(e.T)
 	}

@@ -2,6 +2,7 @@ package bounds
 
 import (
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/gohalide/gohalide/ir"
@@ -17,6 +18,14 @@ type Interval struct {
 // in a scope are symbolic constants. Functions of this package never modify
 // a Scope they are given.
 type Scope map[string]Interval
+
+// FuncValue is the key under which a Scope bounds the values of a Func:
+// with Scope[FuncValue(f, i)] set, every call of f (its value i, 0 for a
+// Func of one value) lies in that interval, whatever its arguments
+// (Halide's function value bounds: a histogram's bin index computed by
+// another Func is bounded by that Func's definition). The key is not a
+// variable name, so it never shadows one.
+func FuncValue(f string, i int) string { return "\x00" + f + "#" + strconv.Itoa(i) }
 
 // Point returns the interval [e, e].
 func Point(e ir.Expr) Interval { return Interval{e, e} }

@@ -160,6 +160,9 @@ func (e *printer) stmt(s ir.Stmt) {
 			e.fail("a barrier (%s) in %s code, which has none", s.Reason, e.m.d.Name())
 		}
 		e.line("%s", bar)
+	case *ir.Atomic:
+		// validate_gpu refuses it in kernels, and only kernels are printed.
+		e.fail("a critical section of %s (a Tuple update that needs a mutex) in %s code, which has no mutex", s.Func, e.m.d.Name())
 	case *ir.ProducerConsumer:
 		if s.Producer {
 			e.line("// produce %s", s.Func)
@@ -399,9 +402,6 @@ func (e *printer) store(s *ir.Store) {
 		e.fail("store of a %v value to buffer %s of %v", s.Value.Type(), s.Buf, b.t)
 	}
 	if s.Atomic && atomicUsesSelf(s.Value, s.Buf, s.Index) {
-		if b.t.IsHalf() {
-			e.fail("atomic update of %s, a %v buffer (validate_schedules refuses Atomic() on 16-bit floats)", s.Buf, b.t)
-		}
 		e.atomicStore(s, b)
 		return
 	}
@@ -558,9 +558,13 @@ func commutative(op ir.BinOp) bool {
 // atomic where one computes the value, a helper with a compare-and-swap
 // loop for other operators, and an inline compare-and-swap loop for any
 // other expression of the old value.
+//
+// A 16-bit float always takes the loop, on its bits: the new value is
+// computed as any store's is (in float, rounded once to t by the store),
+// so an atomic update gives the bits a plain one would.
 func (e *printer) atomicStore(s *ir.Store, b cBuf) {
 	t := b.t
-	if bin, ok := s.Value.(*ir.Binary); ok && opWord[bin.Op] != "" {
+	if bin, ok := s.Value.(*ir.Binary); ok && opWord[bin.Op] != "" && !t.IsHalf() {
 		var x ir.Expr
 		switch {
 		case atomicSelf(bin.A, s.Buf, s.Index) && !atomicUsesSelf(bin.B, s.Buf, s.Index):
@@ -594,7 +598,13 @@ func (e *printer) atomicStore(s *ir.Store, b cBuf) {
 	e.open("do {")
 	e.tmp++
 	oldName := fmt.Sprintf("#old%d", e.tmp)
-	restore := e.bindVar(oldName, old, t)
+	oldValue := old
+	if t.IsHalf() {
+		// The bits in memory, the float in the expression.
+		oldValue = e.declare(s.Buf + ".oldf")
+		e.line("const float %s = %s(%s);", oldValue, e.m.use("gh_load_"+cTypeSuffix(t)), old)
+	}
+	restore := e.bindVar(oldName, oldValue, t)
 	var repl func(ir.Expr) ir.Expr
 	repl = func(x ir.Expr) ir.Expr {
 		if atomicSelf(x, s.Buf, s.Index) {
@@ -602,7 +612,12 @@ func (e *printer) atomicStore(s *ir.Store, b cBuf) {
 		}
 		return ir.MapExpr(x, repl)
 	}
-	v := e.top(repl(s.Value))
+	var v string
+	if t.IsHalf() {
+		v = e.m.use("gh_store_"+cTypeSuffix(t)) + "(" + e.unrounded(repl(s.Value)) + ")"
+	} else {
+		v = e.top(repl(s.Value))
+	}
 	restore()
 	e.line("%s = %s;", nw, v)
 	e.pop()

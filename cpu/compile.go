@@ -89,7 +89,8 @@ type compiler struct {
 	loopDepth             int
 	nLanesF, nLanesI      int // lane buffers of batched loops (batch.go)
 	opts                  Options
-	atomicBuf             string // while compiling the Value of an atomic Store: its buffer
+	atomicBuf             string                 // while compiling the Value of an atomic Store: its buffer
+	locks                 map[string]*sync.Mutex // Func -> the lock of its ir.Atomic sections
 }
 
 // compileError is the panic value used to abort compilation.
@@ -235,6 +236,8 @@ func (c *compiler) stmt(s ir.Stmt) stmtFn {
 		return c.assert(s)
 	case *ir.ProducerConsumer:
 		return c.stmt(s.Body)
+	case *ir.Atomic:
+		return c.critical(s)
 	case *ir.LoadVector:
 		return c.loadVector(s)
 	case *ir.StoreVector:
@@ -574,6 +577,26 @@ func allocSlice[T any](f *frame, slot int, n int64, reuse bool) {
 		}
 	}
 	f.bufs[slot] = make([]T, n)
+}
+
+// critical runs an ir.Atomic's body holding the lock of its Func, one
+// lock per Func in the program: the sections of one Func exclude one
+// another however their iterations are spread over goroutines.
+func (c *compiler) critical(s *ir.Atomic) stmtFn {
+	if c.locks == nil {
+		c.locks = map[string]*sync.Mutex{}
+	}
+	mu := c.locks[s.Func]
+	if mu == nil {
+		mu = new(sync.Mutex)
+		c.locks[s.Func] = mu
+	}
+	body := c.stmt(s.Body)
+	return func(f *frame) {
+		mu.Lock()
+		defer mu.Unlock()
+		body(f)
+	}
 }
 
 func (c *compiler) store(s *ir.Store) stmtFn {

@@ -185,6 +185,10 @@ func (p *printer) stmt(s Stmt) {
 		}
 		p.block(s.Body)
 		p.line("}")
+	case *Atomic:
+		p.line("atomic %s {", s.Func)
+		p.block(s.Body)
+		p.line("}")
 	case *For:
 		p.line("%s (%s, %s, %s) {", s.Kind, s.Name, ExprString(s.Min), ExprString(s.Extent))
 		p.block(s.Body)

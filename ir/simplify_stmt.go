@@ -113,7 +113,7 @@ func (c *stmtSimp) stmt(s Stmt) Stmt {
 			return nil
 		}
 		return edit(s, x != s.X, func(e *Evaluate) { e.X = x })
-	case *ProducerConsumer, *Realize, *Allocate:
+	case *ProducerConsumer, *Realize, *Allocate, *Atomic:
 		// Kept when their body vanishes (see body).
 		return MapStmt(s, c.body, c.expr)
 	}

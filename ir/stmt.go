@@ -63,6 +63,17 @@ type Provide struct {
 	Atomic bool
 }
 
+// Atomic runs Body as one critical section of Func's storage: no two
+// Atomic statements of the same Func run at once (Halide's Atomic node
+// with a mutex). It makes the read-modify-write of a Tuple update whole
+// when one value reads another (an argmax), which no single atomic store
+// can. Only host code has it: a kernel has no mutex (validate_gpu refuses
+// such an update there).
+type Atomic struct {
+	Func string
+	Body Stmt
+}
+
 // Range is a min and an extent.
 type Range struct{ Min, Extent Expr }
 
@@ -113,6 +124,7 @@ type Store struct {
 func (*LetStmt) isStmt()          {}
 func (*AssertStmt) isStmt()       {}
 func (*ProducerConsumer) isStmt() {}
+func (*Atomic) isStmt()           {}
 func (*For) isStmt()              {}
 func (*Block) isStmt()            {}
 func (*IfThenElse) isStmt()       {}

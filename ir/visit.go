@@ -115,6 +115,8 @@ func MapStmt(s Stmt, fs func(Stmt) Stmt, fe func(Expr) Expr) Stmt {
 		return edit(s, cond != s.Cond || changed, func(c *AssertStmt) { c.Cond, c.Args = cond, args })
 	case *ProducerConsumer:
 		return edit1(s, s.Body, fs, func(c *ProducerConsumer, b Stmt) { c.Body = b })
+	case *Atomic:
+		return edit1(s, s.Body, fs, func(c *Atomic, b Stmt) { c.Body = b })
 	case *LoadVector:
 		return edit1(s, s.Body, fs, func(c *LoadVector, b Stmt) { c.Body = b })
 	case *StoreVector:
@@ -208,6 +210,8 @@ func VisitStmt(s Stmt, fs func(Stmt), fe func(Expr)) {
 			ex(a)
 		}
 	case *ProducerConsumer:
+		st(s.Body)
+	case *Atomic:
 		st(s.Body)
 	case *LoadVector:
 		st(s.Body)

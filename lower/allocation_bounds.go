@@ -51,7 +51,7 @@ func allocationBounds(st *State) error {
 			}
 		}
 		mem := r.Memory // decided by gpu_memory
-		box := bounds.TouchedOf(r.Body, nil, r.Func, idx)
+		box := bounds.TouchedOf(r.Body, st.values, r.Func, idx)
 		// A Func.bound fixes the region (bounds_inference checks that it
 		// covers what is read), so it also fixes the allocation, widened
 		// to what the production writes where that is bounded: a
@@ -61,7 +61,7 @@ func allocationBounds(st *State) error {
 		// to keep inside, leaves the bound.)
 		var written bounds.Box
 		if len(f.Schedule.Bounds) > 0 {
-			written = bounds.ProvidedOf(r.Body, nil, r.Func, idx)
+			written = bounds.ProvidedOf(r.Body, st.values, r.Func, idx)
 		}
 		for _, b := range f.Schedule.Bounds {
 			if box == nil {

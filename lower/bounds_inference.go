@@ -16,6 +16,12 @@ package lower
 // tail strategies, and every input and the output are accessed only inside
 // their buffers.
 //
+// A Func called in an index (a histogram's bin, a lookup's key) bounds the
+// index by the values its definitions can give (funcValueScope, Halide's
+// function value bounds), in this pass and the later ones that work out
+// boxes (st.values): hist(im(r)) += 1 with im(x) = x*x % 7 computed at the
+// root touches hist over [0, 6].
+//
 // Before: schedule_functions; gpu_memory and gpu_uniform_loops (a shared
 // Func's region is the union over the block's threads at one uniform
 // iteration). After: every variable of the statement is defined by a loop
@@ -23,6 +29,7 @@ package lower
 
 import (
 	"fmt"
+	"maps"
 	"sort"
 	"strings"
 
@@ -31,6 +38,7 @@ import (
 )
 
 func boundsInference(st *State) error {
+	st.values = funcValueScope(st)
 	perThread := map[string][]string{}
 	idx := bounds.NewIndex()
 	idx.Check = st.checkStop
@@ -67,6 +75,59 @@ func boundsInference(st *State) error {
 	st.Stmt = ir.MakeBlock(append(first, s)...)
 	st.boundsDone = true
 	return nil
+}
+
+// funcValueScope bounds the values of each realized Func by its
+// definitions (Halide's compute_function_value_bounds): the union, over its
+// stages and their cases, of each value with the Func's pure variables
+// unbounded and each RVar over its range, the Funcs it calls (producers,
+// earlier in st.Order) by their own bounds. A Func whose update reads
+// itself (a histogram's count) is unbounded, since its call there is.
+// Only integer values are bounded, and only constant ends kept: the bounds hold at every call, whatever scope it
+// is in. A value of undefined storage (undef in a pure definition) is never
+// read before an update defines it, so the bounds of the definitions cover
+// every value read.
+func funcValueScope(st *State) bounds.Scope {
+	values := bounds.Scope{}
+	for _, name := range st.Order {
+		f := st.Funcs[name]
+		for i := 0; i < f.Values(); i++ {
+			if !f.ValueType(i).IsIntOrUInt() {
+				continue // a float may be NaN, which no interval holds
+			}
+			var iv bounds.Interval
+			for si, d := range f.Stages() {
+				for ci, c := range stageCases(d) {
+					sc := make(bounds.Scope, len(values)+len(f.Args))
+					maps.Copy(sc, values)
+					for _, a := range f.Args {
+						sc[a] = bounds.Everything()
+					}
+					if c.RDom != nil {
+						for _, rv := range c.RDom.Vars {
+							sc[rv.Name] = bounds.Interval{Min: rv.Min, Max: ir.Simplify(ir.SubE(ir.AddE(rv.Min, rv.Extent), ir.Int(1)))}
+						}
+					}
+					v := bounds.Of(ir.TupleValues(c.Value)[i], sc)
+					if !ir.IsConst(v.Min) {
+						v.Min = nil
+					}
+					if !ir.IsConst(v.Max) {
+						v.Max = nil
+					}
+					if si == 0 && ci == 0 {
+						iv = v
+					} else {
+						iv = bounds.Union(iv, v)
+					}
+				}
+			}
+			if !iv.IsEverything() {
+				values[bounds.FuncValue(name, i)] = iv
+			}
+		}
+	}
+	return values
 }
 
 // stmtUsesAny says whether s uses one of the lets' names.
@@ -160,7 +221,7 @@ func defineRegions(st *State, s ir.Stmt, idx *bounds.Index, perThread map[string
 			cc.Body = cbody
 			c = &cc
 		}
-		lets, checks, e := regionLets(f, p.Body, c.Body, idx)
+		lets, checks, e := regionLets(f, p.Body, c.Body, st.values, idx)
 		if e != nil {
 			err = e
 			return nil
@@ -351,10 +412,10 @@ func stageStmts(produce ir.Stmt, n int) []ir.Stmt {
 	return blk.Stmts
 }
 
-func regionLets(f *ir.Function, produce, consume ir.Stmt, idx *bounds.Index) ([]let, []ir.Stmt, error) {
+func regionLets(f *ir.Function, produce, consume ir.Stmt, values bounds.Scope, idx *bounds.Index) ([]let, []ir.Stmt, error) {
 	stages := f.Stages()
 	stmts := stageStmts(produce, len(stages))
-	need := bounds.RequiredOf(consume, nil, f.Name, idx)
+	need := bounds.RequiredOf(consume, values, f.Name, idx)
 	if need == nil {
 		// Nothing reads f (every use was simplified away): compute nothing.
 		need = make(bounds.Box, len(f.Args))
@@ -370,7 +431,7 @@ func regionLets(f *ir.Function, produce, consume ir.Stmt, idx *bounds.Index) ([]
 	box := need
 	for k := len(stages) - 1; k >= 0; k-- {
 		if k < len(stages)-1 {
-			if later := bounds.RequiredOf(stmts[k+1], nil, f.Name, idx); later != nil {
+			if later := bounds.RequiredOf(stmts[k+1], values, f.Name, idx); later != nil {
 				box = bounds.Union(box, later)
 			}
 		}
@@ -462,9 +523,9 @@ func bufferChecks(st *State, s ir.Stmt, out *ir.Function, idx *bounds.Index) ([]
 		box        bounds.Box
 	}
 	var bufs []buf
-	bufs = append(bufs, buf{out.Name, "Output buffer", bounds.TouchedOf(s, nil, out.Name, idx)})
+	bufs = append(bufs, buf{out.Name, "Output buffer", bounds.TouchedOf(s, st.values, out.Name, idx)})
 	for _, in := range st.P.Inputs {
-		for _, b := range inputBoxes(s, in.Name, out.Name, idx) {
+		for _, b := range inputBoxes(s, in.Name, out.Name, st.values, idx) {
 			bufs = append(bufs, buf{in.Name, "Input buffer", b})
 		}
 	}
@@ -518,7 +579,7 @@ func inputOutOfBounds(st *State, what, name string, d int) *ir.Error {
 // panics with the TooComplex when s has reads of in outside the
 // productions at its root (under other lets than the output's region
 // lets), or a production's box is too large itself.
-func inputBoxes(s ir.Stmt, in, out string, idx *bounds.Index) (boxes []bounds.Box) {
+func inputBoxes(s ir.Stmt, in, out string, values bounds.Scope, idx *bounds.Index) (boxes []bounds.Box) {
 	tc, ok := func() (tc any, ok bool) {
 		defer func() {
 			if r := recover(); r != nil {
@@ -528,7 +589,7 @@ func inputBoxes(s ir.Stmt, in, out string, idx *bounds.Index) (boxes []bounds.Bo
 				tc = r
 			}
 		}()
-		if b := bounds.RequiredOf(s, nil, in, idx); b != nil {
+		if b := bounds.RequiredOf(s, values, in, idx); b != nil {
 			boxes = append(boxes, b)
 		}
 		return nil, true
@@ -555,7 +616,7 @@ func inputBoxes(s ir.Stmt, in, out string, idx *bounds.Index) (boxes []bounds.Bo
 		return true
 	}, nil)
 	for _, p := range productions {
-		if b := bounds.RequiredOf(p, nil, in, idx); b != nil {
+		if b := bounds.RequiredOf(p, values, in, idx); b != nil {
 			boxes = append(boxes, b)
 		}
 	}

@@ -23,14 +23,16 @@
 //	validate_schedules     check directives that need the whole pipeline; an update's RVar loops keep the
 //	                       algorithm's order unless the moved iterations are independent (rvar_order.go)
 //	schedule_functions     build the loop nest: splits, fuses, reorders, tails, compute/store levels
-//	validate_gpu           check the GPU loop structure (block and thread loops)
+//	validate_gpu           check the GPU loop structure (block and thread loops); no atomic update that needs a
+//	                       lock in a kernel
 //	gpu_memory             decide the memory of each realization inside a kernel (shared, registers, a global
 //	                       copy per block)
 //	gpu_uniform_loops      start at zero the serial loops between a thread loop and a shared production, so all
 //	                       threads run the same iterations
 //	bounds_inference       define the region each stage computes (f.s0.x.min/max, at the top of its loop level,
 //	                       in terms of its consumers' regions) and check input and output bounds; a shared Func
-//	                       computed inside thread loops gets the union over the block's threads
+//	                       computed inside thread loops gets the union over the block's threads; a Func called
+//	                       in an index bounds it by its definitions' values
 //	gpu_register_ownership prove that each thread reads back only its own points of a Func stored in registers
 //	                       at the block level; index the array per thread (local coordinates)
 //	sliding_window         a Func stored outside the serial loop it is computed in computes only the part of
@@ -46,7 +48,8 @@
 //	                       loop from reads offset iterations later, clamped to or guarded by the source's
 //	                       storage
 //	storage_flattening     multi-dimensional Funcs and buffers to flat allocations, loads and stores; the
-//	                       run-time size check of host allocations known only at run time
+//	                       run-time size check of host allocations known only at run time; an atomic Tuple
+//	                       update whose values read one another under one lock
 //	hoist_storage          allocate a Func scheduled HoistStorage at its hoist level, sized for every
 //	                       realization inside; its min and stride lets stay at the store level
 //	unroll_loops           replicate unrolled loops; check vectorized loops have constant extents

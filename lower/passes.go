@@ -34,17 +34,17 @@ var Passes = []Pass{
 	{"inline_functions", inlineFunctions, "substitute Funcs computed inline into their consumers"},
 	{"validate_schedules", validateSchedules, "check directives that need the whole pipeline; an update's RVar loops keep the algorithm's order unless the moved iterations are independent (rvar_order.go)"},
 	{"schedule_functions", scheduleFunctions, "build the loop nest: splits, fuses, reorders, tails, compute/store levels"},
-	{"validate_gpu", validateGPU, "check the GPU loop structure (block and thread loops)"},
+	{"validate_gpu", validateGPU, "check the GPU loop structure (block and thread loops); no atomic update that needs a lock in a kernel"},
 	{"gpu_memory", gpuMemory, "decide the memory of each realization inside a kernel (shared, registers, a global copy per block)"},
 	{"gpu_uniform_loops", gpuUniformLoops, "start at zero the serial loops between a thread loop and a shared production, so all threads run the same iterations"},
-	{"bounds_inference", boundsInference, "define the region each stage computes (f.s0.x.min/max, at the top of its loop level, in terms of its consumers' regions) and check input and output bounds; a shared Func computed inside thread loops gets the union over the block's threads"},
+	{"bounds_inference", boundsInference, "define the region each stage computes (f.s0.x.min/max, at the top of its loop level, in terms of its consumers' regions) and check input and output bounds; a shared Func computed inside thread loops gets the union over the block's threads; a Func called in an index bounds it by its definitions' values"},
 	{"gpu_register_ownership", gpuRegisterOwnership, "prove that each thread reads back only its own points of a Func stored in registers at the block level; index the array per thread (local coordinates)"},
 	{"sliding_window", slidingWindow, "a Func stored outside the serial loop it is computed in computes only the part of its region earlier iterations did not (the region's min moves up)"},
 	{"compute_with", computeWith, "fuse the outer loops of the stages joined by compute_with (each group's productions adjacent, each Func's stages in order), each body guarded by its own range (loops lined up by their LoopAlignStrategy)"},
 	{"allocation_bounds", allocationBounds, "size each realization from the region its body touches; Auto memory outside kernels becomes Stack or Heap"},
 	{"storage_folding", storageFolding, "fold the storage of a Func whose window moves along one serial loop to the window (a power of two, or FoldStorage's extent); refuse an unsafe FoldStorage"},
 	{"prefetch", prefetch, "put each prefetch directive at the top of its loop: the region of its source the loop from reads offset iterations later, clamped to or guarded by the source's storage"},
-	{"storage_flattening", storageFlattening, "multi-dimensional Funcs and buffers to flat allocations, loads and stores; the run-time size check of host allocations known only at run time"},
+	{"storage_flattening", storageFlattening, "multi-dimensional Funcs and buffers to flat allocations, loads and stores; the run-time size check of host allocations known only at run time; an atomic Tuple update whose values read one another under one lock"},
 	{"hoist_storage", hoistStorage, "allocate a Func scheduled HoistStorage at its hoist level, sized for every realization inside; its min and stride lets stay at the store level"},
 	{"unroll_loops", unrollLoops, "replicate unrolled loops; check vectorized loops have constant extents"},
 	{"simplify", simplify, "simplify the whole statement"},
@@ -169,6 +169,11 @@ type State struct {
 	debug  int
 	log    io.Writer
 	ctx    context.Context
+	// values bounds the values of the Funcs whose definitions bound them
+	// (bounds.FuncValue keys; funcValueScope), the scope of every region
+	// and box from bounds_inference on: a Func called in an index (a
+	// histogram's bin) bounds the index.
+	values bounds.Scope
 	// slid are the Funcs sliding_window made slide.
 	slid map[string]bool
 	// caseConds are the conditions under which the kernels of the cases

@@ -226,7 +226,7 @@ func (p *prefetcher) loop(s *ir.For, list []prefetchAt) ir.Stmt {
 			t = st.Funcs[d.dir.Source].T
 			box = r.r.Bounds
 		}
-		if ps := prefetchStmt(s, body, d, box, t); ps != nil {
+		if ps := prefetchStmt(s, body, d, box, t, st.values); ps != nil {
 			pre = append(pre, ps)
 		}
 	}
@@ -321,7 +321,7 @@ func checkPrefetch(st *State, f *ir.Function, si int, d *ir.Definition, p ir.Pre
 // prefetchStmt returns the prefetch of p at the top of loop s (whose body,
 // already visited, is body), its region fitted to storage, the box of the
 // source; nil when there is nothing to prefetch.
-func prefetchStmt(s *ir.For, body ir.Stmt, p prefetchAt, storage []ir.Range, t ir.Type) ir.Stmt {
+func prefetchStmt(s *ir.For, body ir.Stmt, p prefetchAt, storage []ir.Range, t ir.Type, values bounds.Scope) ir.Stmt {
 	// The body with from's variable moved offset iterations on.
 	shift := func(l *ir.For) ir.Stmt {
 		off := p.dir.Offset
@@ -344,7 +344,7 @@ func prefetchStmt(s *ir.For, body ir.Stmt, p prefetchAt, storage []ir.Range, t i
 		}
 		ahead = fs(body)
 	}
-	req := bounds.RequiredOf(ahead, nil, p.dir.Source, nil)
+	req := bounds.RequiredOf(ahead, values, p.dir.Source, nil)
 	if req == nil || len(req) != len(storage) {
 		return nil
 	}

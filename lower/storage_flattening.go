@@ -13,6 +13,10 @@ package lower
 // Realize's shape and indexed by the same f.min / f.stride lets; a
 // Provide of its values binds each to a let f.value.<i>, then stores them
 // all, so an update reads only old values; a call of value i loads f.<i>.
+// An atomic Tuple update stores each value with an atomic update of its
+// own where each reads only its own element (hist += (1, 2)); where one
+// reads another (an argmax), the lets and stores go inside an ir.Atomic of
+// f, a lock over the whole Tuple (atomicNeedsLock; host code only).
 // A Tuple output's buffers f.<i> have their own stride variables.
 //
 // Before: allocation_bounds, storage_folding, prefetch. After: no Realize, Provide, or Func or image
@@ -192,18 +196,32 @@ func storageFlattening(st *State) error {
 				buf, l := buffer(s.Func, 0)
 				return flatStore(f, buf, l.index(args), fe(s.Value), args, s.Atomic)
 			}
+			var stores []ir.Stmt
+			if s.Atomic && !atomicNeedsLock(s) {
+				// Each value reads only its own element: one atomic
+				// read-modify-write per value, each on its own buffer.
+				for i, val := range values {
+					buf, l := buffer(s.Func, i)
+					stores = append(stores, flatStore(f, buf, l.index(args), fe(val), args, true))
+				}
+				return ir.MakeBlock(stores...)
+			}
 			// A Tuple Func's values are all computed before any is stored
 			// (an update reads the old values): each is bound by a let,
-			// then stored to its buffer.
-			var stores []ir.Stmt
+			// then stored to its buffer. An atomic update whose values
+			// read one another does all of it holding f's lock.
 			var binds []let
 			for i, val := range values {
 				name := s.Func + ".value." + itoa(i)
 				binds = append(binds, let{name, fe(val)})
 				buf, l := buffer(s.Func, i)
-				stores = append(stores, flatStore(f, buf, l.index(args), &ir.Var{T: val.Type(), Name: name}, args, s.Atomic))
+				stores = append(stores, flatStore(f, buf, l.index(args), &ir.Var{T: val.Type(), Name: name}, args, false))
 			}
-			return wrapLets(ir.MakeBlock(stores...), binds)
+			body := wrapLets(ir.MakeBlock(stores...), binds)
+			if s.Atomic {
+				return &ir.Atomic{Func: s.Func, Body: body}
+			}
+			return body
 		case *ir.Evaluate:
 			if name, c, flat, ok := ir.IsPrefetch(s.X); ok && !flat {
 				return flatPrefetch(st.Funcs[name], name, c, buffer, fe)
@@ -214,6 +232,28 @@ func storageFlattening(st *State) error {
 	st.Stmt = fs(st.Stmt)
 	st.flattened = true
 	return nil
+}
+
+// atomicNeedsLock reports whether the atomic Provide p of a Tuple Func
+// needs a lock over all its values (an ir.Atomic): some value reads another
+// element of the Func (an argmax's index reads the max). Where each value
+// reads only its own element, each is an atomic update of its own buffer,
+// and the values' updates may interleave without changing the result.
+func atomicNeedsLock(p *ir.Provide) bool {
+	values := ir.TupleValues(p.Value)
+	if !p.Atomic || len(values) < 2 {
+		return false
+	}
+	for i, v := range values {
+		other := ir.ContainsExpr(v, func(x ir.Expr) bool {
+			c, ok := x.(*ir.Call)
+			return ok && c.Kind == ir.CallFunc && c.Name == p.Func && c.Index != i
+		})
+		if other {
+			return true
+		}
+	}
+	return false
 }
 
 // flatStore is the store of value at index of buffer buf of Func f (nil

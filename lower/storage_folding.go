@@ -116,7 +116,7 @@ func (fd *folder) fold(r *ir.Realize) ir.Stmt {
 	// The window of one iteration of loop, in terms of its variable and
 	// what lies outside the Realize (the lets between are resolved).
 	lv := letsDownTo(r.Body, loop)
-	box := bounds.TouchedOf(unslid(loop.Body), nil, r.Func, nil)
+	box := bounds.TouchedOf(unslid(loop.Body), fd.st.values, r.Func, nil)
 	v := &ir.Var{T: ir.Int32, Name: loop.Name}
 	next := map[string]ir.Expr{loop.Name: ir.AddE(v, ir.Int(1))}
 	grows := func(e ir.Expr) bool { return growsWith(e, loop.Name, next) }

@@ -6,7 +6,8 @@ package lower
 // loop, a Func with its own block loops is not computed inside another
 // kernel, a Func with its own thread loops is not computed inside another
 // Func's thread loops, no nest has more than three block or thread
-// loops, and no parallel loop is inside a kernel.
+// loops, no parallel loop is inside a kernel, and no atomic Tuple update
+// that needs a lock (atomicNeedsLock) is inside a kernel.
 //
 // Before: schedule_functions. After: the loop nest is a valid GPU nest.
 
@@ -107,6 +108,12 @@ func walkGPU(s ir.Stmt, ctx *gpuCtx) error {
 			}
 			err = walkGPU(l.Body, &c)
 			return false
+		case *ir.Provide:
+			if ctx != nil && len(ctx.blocks) > 0 && atomicNeedsLock(l) {
+				err = ir.Errorf(ir.ErrSchedule, l.Func, "atomic", "the atomic update of the Tuple Func %s runs in a GPU kernel (block loop %s), and its values read one another: the update needs a lock held over all of them, which a kernel does not have", l.Func, ctx.blocks[len(ctx.blocks)-1].Name).
+					WithLegal("compute %s outside the kernel (host loops, parallel ones too), drop Atomic() and keep the update's RVar loops serial, or write the update so each value reads only its own element (each is then an atomic update of its own)", l.Func)
+				return false
+			}
 		case *ir.ProducerConsumer:
 			if ctx != nil && len(ctx.blocks) > 0 {
 				c := *ctx

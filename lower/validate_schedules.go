@@ -5,8 +5,7 @@ package lower
 // Func.bound names a pure var, tail strategies suit their stage, a
 // parallel or GPU loop over an RVar runs independent iterations
 // (or atomic ones reading only their own point), and the loops of an update's
-// RVars keep the algorithm's order (rvar_order.go). Atomic() on a Func of a
-// 16-bit float type is refused (no target has those atomics).
+// RVars keep the algorithm's order (rvar_order.go).
 //
 // Before: inline_functions has run. After: every LevelAt names an existing
 // loop (schedule_functions still checks that the loop encloses every use).
@@ -132,9 +131,6 @@ func validateSchedules(st *State) error {
 	for _, name := range st.Order {
 		f := st.Funcs[name]
 		s := f.Schedule
-		if err := validateTuple(f); err != nil {
-			return err
-		}
 		if s.Compute.Kind == ir.LevelAt {
 			if _, err := levelLoops(st, f, s.Compute, "compute_at"); err != nil {
 				return err
@@ -191,10 +187,6 @@ func validateSchedules(st *State) error {
 // the schedule of one of its cases.
 func validateCase(f *ir.Function, si int, d *ir.Definition) error {
 	name := f.Name
-	if d.Schedule.Atomic && f.T.IsHalf() {
-		return ir.Errorf(ir.ErrSchedule, name, "atomic", "%s is %s, and atomic updates of 16-bit floats are not supported (stage %d)", name, f.T, si).
-			WithLegal("Atomic() on a Func of another type: compute the reduction in Float32 and cast the result to %s in a consumer", f.T)
-	}
 	for k, sp := range d.Schedule.Splits {
 		if sp.Kind != ir.SplitVar {
 			continue
@@ -307,21 +299,4 @@ func kindWord(k ir.ForKind) string {
 		return "GPU block"
 	}
 	return "parallel"
-}
-
-// validateTuple refuses the directive a Tuple Func does not support:
-// atomic updates (each value would be its own atomic store, so another
-// thread could see one value updated and the other not; Halide takes a
-// mutex).
-func validateTuple(f *ir.Function) error {
-	if !f.IsTuple() {
-		return nil
-	}
-	for i, u := range f.Updates {
-		if u.Schedule.Atomic {
-			return ir.Errorf(ir.ErrTuple, f.Name, "atomic", "update %d of the Tuple Func %s is atomic: each of its %d values would be stored atomically on its own, so a thread could read one value of another thread's update and the other value of its own", i, f.Name, len(f.Types)).
-				WithLegal("run the update's RVar loops serially (no Atomic), or split %s into one Func per value if each value's update is associative on its own", f.Name)
-		}
-	}
-	return nil
 }

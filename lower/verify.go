@@ -164,7 +164,7 @@ func (vr *verifier) stmt(s ir.Stmt) {
 		}
 		vr.stmt(s.Then)
 		vr.stmt(s.Else)
-	case *ir.AssertStmt, *ir.ProducerConsumer, *ir.Block, *ir.Evaluate:
+	case *ir.AssertStmt, *ir.ProducerConsumer, *ir.Block, *ir.Evaluate, *ir.Atomic:
 		ir.VisitStmt(s, vr.stmt, vr.expr)
 	case *ir.Provide:
 		if vr.st.flattened {

@@ -8,8 +8,8 @@ import (
 
 // TestErrTuple checks the mistakes with Tuple Funcs: a call used as one
 // value, an update with the wrong number or types of values, a reduction
-// operator (PlusEq, ...) on a Tuple Func, the directive a Tuple Func
-// does not support (atomic), and realizing a Tuple output
+// operator (PlusEq, ...) on a Tuple Func, an atomic update that needs a
+// lock inside a GPU kernel, and realizing a Tuple output
 // into the wrong buffers. Each names the Func, the directive and what
 // would be legal.
 func TestErrTuple(t *testing.T) {
@@ -160,23 +160,26 @@ func TestErrTuple(t *testing.T) {
 			legal:     []string{"the same number of values"},
 		},
 		{
-			name: "atomic update",
+			name: "atomic update whose values read one another, in a kernel",
 			run: func() error {
 				in := halide.NewImageParam("in", halide.Int32, 1)
-				r := halide.NewRDom("r", halide.Range(0, 100))
+				r := halide.NewRDom("r", halide.Range(0, 128))
 				f := tuple()
 				k := halide.Clamped(in.At(r), 0, 9)
 				old := f.AtTuple(k)
-				f.Define(k).Is(halide.NewTuple(old.Elem(0).Add(1), old.Elem(1).Add(1)))
-				f.Update(0).Atomic().Parallel(r.X())
+				// The values swap: each reads the other, so the update
+				// needs a lock over both, which a kernel does not have.
+				f.Define(k).Is(halide.NewTuple(halide.Cast(halide.Int32, old.Elem(1)).Add(1), halide.Cast(halide.Float32, old.Elem(0)).Add(2)))
+				ro, ri := halide.NewRVar("ro"), halide.NewRVar("ri")
+				f.Update(0).Atomic().Split(r.X(), ro, ri, 32).GPUBlocks(ro).GPUThreads(ri)
 				f.Bound(x, 0, 10)
 				return lowerErr(f)
 			},
-			code:      halide.ErrTuple,
+			code:      halide.ErrSchedule,
 			fn:        "f",
 			directive: "atomic",
-			mentions:  []string{"update 0 of the Tuple Func f is atomic"},
-			legal:     []string{"serially"},
+			mentions:  []string{"values read one another", "a lock"},
+			legal:     []string{"outside the kernel", "each value reads only its own element"},
 		},
 		{
 			name: "Realize into one buffer",

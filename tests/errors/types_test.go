@@ -6,30 +6,14 @@ import (
 	"github.com/gohalide/gohalide/halide"
 )
 
-// TestErrTypes: what the scalar types refuse. Atomic updates of a 16-bit
-// float Func (no target has them; the reduction is computed in Float32
-// instead); Float16 and BFloat16 operands together (neither holds the
+// TestErrTypes: what the scalar types refuse. Float16 and BFloat16
+// operands together (neither holds the
 // other's values: Halide would convert one silently); an int64 index into
 // a Func (coordinates are int32, as in Halide); and a buffer of the other
 // 16-bit float type.
 func TestErrTypes(t *testing.T) {
 	x := halide.NewVar("x")
 	runCases(t, []errCase{
-		{
-			name: "atomic Float16 histogram",
-			run: func() error {
-				idx := halide.NewImageParam("idx", halide.Int32, 1)
-				r := halide.NewRDom("r", halide.Range(0, 100))
-				h := halide.NewFunc("h")
-				h.Define(x).Is(halide.Lit(halide.Float16, 0))
-				h.Define(halide.Clamped(idx.At(r), 0, 15)).PlusEq(halide.Lit(halide.Float16, 1))
-				h.Update(0).Atomic().Parallel(r.X())
-				return lowerErr(h)
-			},
-			code: halide.ErrSchedule, fn: "h", directive: "atomic",
-			mentions: []string{"float16", "atomic updates of 16-bit floats"},
-			legal:    []string{"Float32"},
-		},
 		{
 			name: "Float16 plus BFloat16",
 			run: func() error {
