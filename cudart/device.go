@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"runtime"
 	"sync"
+	"time"
 	"unsafe"
 
 	"gorgonia.org/cu"
@@ -58,6 +59,10 @@ type Device struct {
 	// events are the (start, end) events of the launches of the run being
 	// benchmarked.
 	events [][2]cu.Event
+	// backToBack is set during the back-to-back rounds of Benchmark (see
+	// backToBackRounds): a launch is then queued alone, with no events and no
+	// spin, right behind the previous one.
+	backToBack bool
 	// spinMod and spinFn are the kernel a benchmarked launch waits behind
 	// (see spin), compiled on first use.
 	spinMod cu.Module
@@ -454,7 +459,8 @@ func (d *Device) launch(env *cpu.Env, k *ir.Kernel, grid, block [3]int, scalars,
 		params = append(params, p)
 	}
 	var ev [2]cu.Event
-	if !d.copyBack {
+	timed := !d.copyBack && !d.backToBack
+	if timed {
 		// Benchmarking: time the launch with a pair of events.
 		var err error
 		if ev[0], err = cu.MakeEvent(cu.DefaultEvent); err != nil {
@@ -474,10 +480,12 @@ func (d *Device) launch(env *cpu.Env, k *ir.Kernel, grid, block [3]int, scalars,
 		return fmt.Errorf("launch of grid %v, block %v, %d bytes of dynamic shared memory: %w", grid, block, dyn, err)
 	}
 	if !d.copyBack {
-		if err := ev[1].Record(cu.Stream{}); err != nil {
-			return fmt.Errorf("events: %w", err)
+		if timed {
+			if err := ev[1].Record(cu.Stream{}); err != nil {
+				return fmt.Errorf("events: %w", err)
+			}
+			d.events = append(d.events, ev)
 		}
-		d.events = append(d.events, ev)
 		// Benchmarking: launches queue up; errors surface when the
 		// benchmark waits for its end event.
 		return nil
@@ -596,7 +604,11 @@ func (d *Device) Attributes(k *ir.Kernel) (report.CompiledInfo, error) {
 // sum of the times of its kernel launches, each measured with a pair of
 // CUDA events recorded around it (so the host code between launches does
 // not count), each launch queued behind a spin kernel so that the driver's
-// launch call does not count either (see spin). The buffers are copied back after the last run.
+// launch call does not count either (see spin). Then it measures the time
+// per run back to back (see backToBackRounds): runs queued one after the other
+// between one pair of events, without per-launch events or spins, the way
+// PyTorch's time in a CUDA graph counts. The buffers are copied back after
+// the last run.
 func (d *Device) Benchmark(runs int, f func() error) (report.Timing, error) {
 	if err := f(); err != nil {
 		return report.Timing{}, err
@@ -604,11 +616,16 @@ func (d *Device) Benchmark(runs int, f func() error) (report.Timing, error) {
 	d.setCopyBack(false)
 	defer d.setCopyBack(true)
 	times := make([]float64, 0, runs)
+	// host holds the wall time each run took the host to queue, which
+	// sizes the first spin of the back-to-back rounds.
+	host := make([]float64, 0, runs)
 	for i := 0; i < runs; i++ {
 		d.do(func() error { d.events = d.events[:0]; return nil })
+		start := time.Now()
 		if err := f(); err != nil {
 			return report.Timing{}, err
 		}
+		host = append(host, float64(time.Since(start).Nanoseconds())/1e6)
 		var ms float64
 		err := d.do(func() error {
 			defer func() {
@@ -635,11 +652,16 @@ func (d *Device) Benchmark(runs int, f func() error) (report.Timing, error) {
 		}
 		times = append(times, ms)
 	}
+	t := report.NewTiming("cuda events around each launch, queued behind a spin", times)
+	hostMs := report.NewTiming("", host).MedianMs
+	if err := d.backToBackRounds(&t, backToBackRoundCount(runs, t.MedianMs), hostMs, f); err != nil {
+		return report.Timing{}, err
+	}
 	d.setCopyBack(true)
 	if err := d.syncAll(); err != nil {
 		return report.Timing{}, err
 	}
-	return report.NewTiming("cuda events around each launch, queued behind a spin", times), nil
+	return t, nil
 }
 
 func (d *Device) setCopyBack(on bool) {

@@ -31,9 +31,13 @@ const spinSource = `extern "C" __global__ void gh_spin(unsigned long long ns) {
 }
 `
 
-// spin queues the spin kernel on the default stream, compiling it on
-// first use.
-func (d *Device) spin() error {
+// spin queues the spin kernel of a benchmarked launch on the default
+// stream.
+func (d *Device) spin() error { return d.spinFor(spinNanoseconds) }
+
+// spinFor queues the spin kernel on the default stream, waiting ns
+// nanoseconds, compiling it on first use.
+func (d *Device) spinFor(ns uint64) error {
 	if d.spinFn == nil {
 		ptx, err := nvrtc.Compile(spinSource, "gh_spin.cu", d.Info.Arch())
 		if err != nil {
@@ -49,6 +53,5 @@ func (d *Device) spin() error {
 		}
 		d.spinMod, d.spinFn = mod, &fn
 	}
-	ns := uint64(spinNanoseconds)
 	return d.spinFn.Launch(1, 1, 1, 1, 1, 1, 0, cu.Stream{}, []unsafe.Pointer{unsafe.Pointer(&ns)})
 }

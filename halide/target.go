@@ -90,7 +90,9 @@ func newLauncher(t Target, trace func(fn string, coords []int64, value float64),
 // Benchmark realizes the pipeline into out once to warm up (compiling and,
 // on a GPU, uploading the inputs), then runs more times and returns the
 // median and spread. On the CUDA target the times are GPU times from CUDA
-// events with the buffers resident on the device; on the emulator they are
+// events with the buffers resident on the device (with, in the
+// BackToBack fields, the time per run of runs queued back to back, as
+// PyTorch's CUDA graphs time them); on the emulator they are
 // the wall clock of the CPU, which says nothing about GPU speed. runs must
 // be at least 1.
 func (p *Pipeline) Benchmark(out BufferRef, runs int) (Timing, error) {

@@ -28,7 +28,9 @@ type CUDADevice interface {
 	// MarkHostDirty says a host buffer changed since it was uploaded.
 	MarkHostDirty(buf any)
 	// Benchmark runs f once to warm up, then runs times, and returns the
-	// GPU time of each run (CUDA events around its launches).
+	// GPU time of each run (CUDA events around its launches) and, where
+	// it can measure it, the time per run of runs queued back to back
+	// (Timing.BackToBackMs).
 	Benchmark(runs int, f func() error) (Timing, error)
 	// Attributes returns what the compiled kernel k uses, as the driver
 	// reports it.

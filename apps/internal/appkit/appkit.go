@@ -141,7 +141,12 @@ type Result struct {
 	// not a GPU time.
 	WallMs float64 `json:"wall_ms"`
 	// Timing is the benchmark on CUDA, at Size; GBps, TFlops and
-	// FloorFrac follow from it and Schedule.Bytes and Flops.
+	// FloorFrac follow from it (its event-timed median) and Schedule.Bytes
+	// and Flops. It also carries the back-to-back time per run
+	// (timing.back_to_back_ms and the other back_to_back_ fields: runs
+	// queued one after the other between one pair of events, as PyTorch's
+	// CUDA graph times them), which bench/compare.py sets beside PyTorch's
+	// graph time.
 	Timing    *halide.Timing `json:"timing,omitempty"`
 	GBps      float64        `json:"gbps,omitempty"`
 	TFlops    float64        `json:"tflops,omitempty"`

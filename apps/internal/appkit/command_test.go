@@ -319,3 +319,26 @@ func TestAppCommandPtxas(t *testing.T) {
 		t.Errorf("ptxas not announced:\n%s", stderr)
 	}
 }
+
+// A GPU result's JSON carries the back-to-back measure inside "timing",
+// with the names bench/compare.py reads.
+func TestResultJSONBackToBack(t *testing.T) {
+	tm := halide.Timing{MedianMs: 0.02, MinMs: 0.019, MaxMs: 0.03, Runs: 50, Clock: "cuda events"}
+	tm.SetBackToBack("cuda events around 10 runs", 10, []float64{0.011, 0.012, 0.010})
+	b, err := json.Marshal(Result{App: "testapp", Target: "cuda", Check: "ok", Timing: &tm})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r struct {
+		Timing map[string]any `json:"timing"`
+	}
+	if err := json.Unmarshal(b, &r); err != nil {
+		t.Fatal(err)
+	}
+	for k, want := range map[string]any{"median_ms": 0.02, "back_to_back_ms": 0.011, "back_to_back_runs": 3.0,
+		"back_to_back_calls": 10.0, "back_to_back_clock": "cuda events around 10 runs"} {
+		if r.Timing[k] != want {
+			t.Errorf("timing.%s = %v, want %v (JSON %s)", k, r.Timing[k], want, b)
+		}
+	}
+}
