@@ -131,7 +131,9 @@ type CUDASharedArray struct {
 //   - NaN payloads are not preserved by float min, max and mod.
 //
 // Atomic stores of 8- and 16-bit values are compare-and-swap loops on the
-// aligned 32-bit word that holds them.
+// aligned 32-bit word that holds them; a 16-bit float's new value is
+// computed in float from its old bits and rounded once, as a plain store
+// of the same expression is.
 //
 // IR it cannot emit (a Provide or Realize left in the body, a GPU loop, an
 // unknown intrinsic, a variable that is not bound, a GPUShared allocation

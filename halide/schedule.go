@@ -457,7 +457,15 @@ func (s *Stage) ParallelTail(v VarOrRVar, taskSize int, tail TailStrategy) *Stag
 func (s *Stage) Serial(v VarOrRVar) *Stage { return s.setKind("serial", v, ir.Serial) }
 
 // Atomic makes the stage's stores atomic, so that a scatter whose
-// iterations may collide can run in parallel.
+// iterations may collide can run in parallel (Halide's atomic(true): the
+// update's iterations are taken to commute, as a histogram's do). Every
+// type has atomic updates: a native atomic where the target has one, else
+// a compare-and-swap loop (8- and 16-bit values, the 16-bit floats on
+// their bits, operators with no native atomic). On a Tuple Func each value
+// is an atomic update of its own when each reads only its own element
+// (hist += (1, 2)); when one value reads another (an argmax), the update
+// runs holding a lock over the whole Tuple, which only host loops have:
+// in a GPU kernel Lower refuses it with an ErrSchedule.
 func (s *Stage) Atomic() *Stage {
 	if d := s.beginDef("atomic"); d != nil {
 		d.Schedule.Atomic = true
