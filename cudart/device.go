@@ -317,10 +317,11 @@ func (d *Device) buffer(env *cpu.Env, name string, v any) (*devBuf, error) {
 		if ce := env.CheckAllocation(name, bytes); ce != nil {
 			return nil, fmt.Errorf("device %w", ce)
 		}
-		size := bytes
-		if size == 0 {
-			size = 1
-		}
+		// Whole 4-byte words: an atomic update of an 8- or 16-bit
+		// element is a compare-and-swap of the aligned word holding it,
+		// which may reach past the last element (compute-sanitizer's
+		// memcheck reports that read when the allocation ends there).
+		size := max(4, (bytes+3)&^3)
 		ptr, err := cu.MemAlloc(size)
 		if err != nil {
 			return nil, fmt.Errorf("allocating %d bytes on the device: %w", size, err)

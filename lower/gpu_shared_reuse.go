@@ -187,7 +187,10 @@ func layoutShared(k *ir.Kernel) *ir.Kernel {
 		// size the launch and the limits count is the padded one.
 		total = (total + ir.SharedPoolAlign - 1) / ir.SharedPoolAlign * ir.SharedPoolAlign
 	}
-	nk.SharedBytes = total
+	// Whole 4-byte words, for the same reason as the runtime's device
+	// allocations: an atomic update of an 8- or 16-bit element is a
+	// compare-and-swap of the aligned word that holds it.
+	nk.SharedBytes = (total + 3) &^ 3
 	return sameLayout(k, &nk)
 }
 
