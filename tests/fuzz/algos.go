@@ -60,6 +60,10 @@ type FuncSpec struct {
 	Stages []StageSpec
 	// Consumers are the stages whose definitions call this Func.
 	Consumers []StageRef
+	// ReducedIn are the Funcs that read this Func only inside an inline
+	// reduction (an anonymous Func, which is the direct consumer): they
+	// read it all the same (compute_with of the two is refused).
+	ReducedIn []string
 }
 
 // WrapSpec is an In wrapper the generator may create: Src (a Func or an

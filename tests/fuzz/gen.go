@@ -174,6 +174,9 @@ func Generate(a *Algo, gpu bool, rng *rand.Rand) Schedule {
 	for i, name := range g.order {
 		g.schedule(g.funcs[name], i == 0)
 	}
+	if g.p(pCWFocus) && g.computeWithFocus() {
+		return g.s
+	}
 	g.computeWiths()
 	g.prefetches()
 	return g.s
@@ -485,10 +488,14 @@ func (g *gen) emit(d Directive) {
 // computeWiths sometimes fuses stages of Funcs computed at one level
 // (ComputeWith, pure definitions or updates) down to a loop both have,
 // from the outermost, with one alignment; several draws at a level make
-// chains and trees of fused stages. Lower refuses the groups whose
-// productions are not adjacent, whose Funcs read each other, whose loops
-// differ in kind, or whose stages of one Func share a loop that is not a
-// pure dimension.
+// chains and trees of fused stages. The two Funcs of a draw do not read
+// each other (directly or not), and the one fused into the other is the
+// later in g.order, so the draws make no cycle. Lower refuses the groups
+// whose productions are not adjacent, whose loops differ in kind, or
+// whose stages of one Func share a loop that is not a pure dimension,
+// and the draws the rest of the schedule makes illegal (a Func's level
+// is the drawn one; rootShared may move it to root later). A share of
+// schedules (pCWFocus) is drawn by computeWithFocus instead.
 func (g *gen) computeWiths() {
 	type ref struct {
 		f  *mfunc
@@ -513,10 +520,22 @@ func (g *gen) computeWiths() {
 		g.emit(Directive{Op: OpComputeWith, Func: c.f.name, Stage: c.si, Consumer: p.f.name, ConsumerStage: p.si,
 			Vars: []string{v}, Ints: []int{g.rng.Intn(4)}})
 	}
-	pick := func(rs []ref) (ref, ref, bool) {
-		i := g.rng.Intn(len(rs))
-		j := g.rng.Intn(len(rs))
-		return rs[i], rs[j], rs[i].f != rs[j].f
+	index := map[*mfunc]int{}
+	for i, name := range g.order {
+		index[g.funcs[name]] = i
+	}
+	// pick draws two stages of Funcs that do not read each other, the
+	// one fused into the other always the later in g.order (so that the
+	// draws make no cycle), trying a few times.
+	pick := func(rs []ref) (c, p ref, ok bool) {
+		for try := 0; try < 4 && !ok; try++ {
+			c, p = rs[g.rng.Intn(len(rs))], rs[g.rng.Intn(len(rs))]
+			if index[c.f] < index[p.f] {
+				c, p = p, c
+			}
+			ok = c.f != p.f && !g.reads(c.f.name, p.f.name) && !g.reads(p.f.name, c.f.name)
+		}
+		return c, p, ok
 	}
 	drawn := false
 	defer func() {
@@ -1511,4 +1530,147 @@ func hasKind(st *mstage, k kind) bool {
 		}
 	}
 	return false
+}
+
+// pCWFocus is the share of schedules that test compute_with itself (see
+// computeWithFocus).
+const pCWFocus = 0.1
+
+// reads says whether Func a reads Func b, directly or through other
+// Funcs (the model's, wrappers and intermediates included) or inline
+// reductions.
+func (g *gen) reads(a, b string) bool {
+	seen := map[string]bool{b: true}
+	work := []string{b}
+	for len(work) > 0 {
+		n := work[len(work)-1]
+		work = work[:len(work)-1]
+		var next []string
+		if f := g.funcs[n]; f != nil {
+			for _, c := range f.consumers {
+				next = append(next, c.Func)
+			}
+		}
+		if fs := g.a.Func(n); fs != nil {
+			next = append(next, fs.ReducedIn...)
+		}
+		for _, c := range next {
+			if c == a {
+				return true
+			}
+			if !seen[c] {
+				seen[c] = true
+				work = append(work, c)
+			}
+		}
+	}
+	return false
+}
+
+// computeWithFocus draws a schedule made to test compute_with: two
+// Funcs of the algorithm that do not read each other (nor are the
+// output, nor internal boundary-condition Funcs, whose names hold '$'),
+// computed at root, one stage of one fused with a stage of the other
+// along a pure loop both have, from the outermost, with any alignment;
+// sometimes both fused loops are split alike first (GuardWithIf) and the
+// fusion is along the outer piece, and sometimes the fused loop is
+// parallel (on the GPU, a block loop) in both. The rest of the schedule
+// is simplified so that it lowers: a Func drawn at a loop is computed
+// inline (one stage) or at root (updates), and only In and CloneIn
+// wrappers and the compute levels are kept (no loop, storage, rfactor,
+// specialize or prefetch directives).
+// It says whether it found such a pair (else the schedule is unchanged).
+func (g *gen) computeWithFocus() bool {
+	type cand struct {
+		name string
+		si   int
+		vars []string // pure loops, outermost first
+	}
+	var cands []cand
+	for fi, fs := range g.a.Funcs {
+		if fi == 0 || len(fs.Consumers) == 0 || strings.Contains(fs.Name, "$") {
+			continue
+		}
+		for si, ss := range fs.Stages {
+			var vars []string
+			for k := len(ss.Dims) - 1; k >= 0 && !ss.Dims[k].RVar; k-- {
+				vars = append(vars, ss.Dims[k].Name)
+			}
+			if len(vars) > 0 {
+				cands = append(cands, cand{fs.Name, si, vars})
+			}
+		}
+	}
+	type pair struct {
+		c, p   cand
+		common []string
+	}
+	var pairs []pair
+	for _, c := range cands {
+		for _, p := range cands {
+			if c.name == p.name || g.reads(c.name, p.name) || g.reads(p.name, c.name) {
+				continue
+			}
+			var common []string
+			for k := 0; k < len(c.vars) && k < len(p.vars) && c.vars[k] == p.vars[k]; k++ {
+				common = append(common, c.vars[k])
+			}
+			if len(common) > 0 {
+				pairs = append(pairs, pair{c, p, common})
+			}
+		}
+	}
+	if len(pairs) == 0 {
+		return false
+	}
+	pr := pairs[g.rng.Intn(len(pairs))]
+	// Keep the wrappers and the compute levels (at root) of the others.
+	exists := map[string]bool{}
+	for _, fs := range g.a.Funcs {
+		exists[fs.Name] = true
+	}
+	var s Schedule
+	for _, d := range g.s {
+		switch d.Op {
+		case OpIn, OpCloneIn:
+			exists[d.Wrapper] = true
+		case OpComputeRoot, OpComputeInline:
+		case OpComputeAt:
+			d = Directive{Op: OpComputeRoot, Func: d.Func, Tail: NoTail}
+			if f := g.funcs[d.Func]; f != nil && len(f.stages) == 1 {
+				d.Op = OpComputeInline
+			}
+		default:
+			continue
+		}
+		if d.Op != OpIn && d.Op != OpCloneIn && (!exists[d.Func] || d.Func == pr.c.name || d.Func == pr.p.name) {
+			continue
+		}
+		s = append(s, d)
+	}
+	g.s = s
+	g.curCase = 0
+	g.emit(Directive{Op: OpComputeRoot, Func: pr.c.name})
+	g.emit(Directive{Op: OpComputeRoot, Func: pr.p.name})
+	v := pr.common[g.rng.Intn(len(pr.common))]
+	if g.p(0.3) {
+		o, in := g.newName(v+"o"), g.newName(v+"i")
+		factor := 2 + g.rng.Intn(3)
+		for _, r := range []cand{pr.c, pr.p} {
+			g.emit(Directive{Op: OpSplit, Func: r.name, Stage: r.si, Vars: []string{v, o, in}, Ints: []int{factor}, Tail: int(halide.GuardWithIf)})
+		}
+		v = o
+	}
+	if g.p(0.3) {
+		op := OpParallel
+		if g.gpu {
+			op = OpGPUBlocks
+		}
+		for _, r := range []cand{pr.c, pr.p} {
+			g.emit(Directive{Op: op, Func: r.name, Stage: r.si, Vars: []string{v}})
+		}
+	}
+	g.emit(Directive{Op: OpComputeWith, Func: pr.c.name, Stage: pr.c.si, Consumer: pr.p.name, ConsumerStage: pr.p.si,
+		Vars: []string{v}, Ints: []int{g.rng.Intn(4)}})
+	return true
 }

@@ -388,6 +388,12 @@ func (p *Prog) Algo() *Algo {
 			if cs != nil {
 				a.Wraps = append(a.Wraps, WrapSpec{Src: f.Name, Consumer: g.Name, Dims: f.varNames(), ConsumerStages: cs})
 			}
+			for s := 0; s <= len(g.Updates) && cs == nil; s++ {
+				if g != f && g.BC == "" && callsIn(g.stageExprs(s), f.Name, true) {
+					fs.ReducedIn = append(fs.ReducedIn, g.Name)
+					break
+				}
+			}
 		}
 		a.Funcs = append(a.Funcs, fs)
 	}
