@@ -273,3 +273,47 @@ func TestComputeWithRandomStages(t *testing.T) {
 // cwSeed and cwCases set TestComputeWithRandomStages' draws (a longer run:
 // change them here).
 var cwSeed, cwCases int64 = 5, 240
+
+// TestComputeWithBoundaryConditions fuses two boundary-condition Funcs,
+// which the pipeline renames (they are anonymous until then): the
+// directive follows the rename (a fuzzer case found it refused as "not
+// computed in this pipeline").
+func TestComputeWithBoundaryConditions(t *testing.T) {
+	x, y := halide.NewVar("x"), halide.NewVar("y")
+	rng := rand.New(rand.NewSource(5))
+	const w, h = 9, 6
+	in0, in1 := halide.NewImageParam("in0", halide.Int32, 2), halide.NewImageParam("in1", halide.Int32, 2)
+	b0, b1 := halide.NewBuffer[int32](w, h), halide.NewBuffer[int32](w, h)
+	for j := range h {
+		for i := range w {
+			b0.Set(int32(rng.Intn(100)), i, j)
+			b1.Set(int32(rng.Intn(100)), i, j)
+		}
+	}
+	in0.Set(b0)
+	in1.Set(b1)
+	e0 := halide.RepeatEdge(in0)
+	e1 := halide.ConstantExterior(in1, int32(-7))
+	e0.ComputeRoot()
+	e1.ComputeRoot()
+	e0.ComputeWith(e1, y, halide.LoopAlign{Var: y, Strategy: halide.AlignStart})
+	out := halide.NewFunc("out")
+	out.Define(x, y).Is(e0.At(x.Sub(1), y).Add(e1.At(x.Add(1), y.Sub(1)).Mul(3)))
+	got := halide.NewBuffer[int32](w, h)
+	if err := halide.NewPipeline(out).Realize(got); err != nil {
+		t.Fatal(err)
+	}
+	clampI := func(v, hi int) int { return min(max(v, 0), hi-1) }
+	for j := range h {
+		for i := range w {
+			a := b0.Get(clampI(i-1, w), j)
+			c := int32(-7)
+			if i+1 < w && j-1 >= 0 {
+				c = b1.Get(i+1, j-1)
+			}
+			if want := a + 3*c; got.Get(i, j) != want {
+				t.Fatalf("out(%d, %d) = %d, want %d", i, j, got.Get(i, j), want)
+			}
+		}
+	}
+}

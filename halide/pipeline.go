@@ -610,8 +610,9 @@ func paramsIn(e ir.Expr) []paramValue {
 	return out
 }
 
-// renameFunction renames anonymous Funcs in fn (its name, its calls and its
-// loop levels).
+// renameFunction renames anonymous Funcs in fn (its name, its calls, its
+// loop levels, its prefetches' sources and the Funcs its stages are
+// computed with).
 func renameFunction(fn *ir.Function, rename map[string]string) {
 	if n, ok := rename[fn.Name]; ok {
 		fn.Name = n
@@ -644,6 +645,14 @@ func renameFunction(fn *ir.Function, rename map[string]string) {
 	}
 	for _, d := range fn.Stages() {
 		renamePrefetches(d, rename)
+		// The directive is still the user's: a renamed copy.
+		if cw := d.Schedule.ComputeWith; cw != nil {
+			if n, ok := rename[cw.Func]; ok {
+				c := *cw
+				c.Func = n
+				d.Schedule.ComputeWith = &c
+			}
+		}
 	}
 }
 
