@@ -534,6 +534,7 @@ func (c *compiler) allocate(s *ir.Allocate) stmtFn {
 	inLoop := c.loopDepth > 0 // keep the buffer for reuse by the next entry
 	poison := c.opts.Poison
 	atomicStores := b.atomic
+	release := c.opts.Release
 	return func(f *frame) {
 		n := int64(1)
 		for _, e := range exts {
@@ -558,6 +559,10 @@ func (c *compiler) allocate(s *ir.Allocate) stmtFn {
 		}
 		if atomicStores {
 			f.mus[slot] = new(sync.Mutex)
+		}
+		if release != nil {
+			buf := f.bufs[slot]
+			defer release(f.ctx, buf)
 		}
 		body(f)
 		if !inLoop {

@@ -53,6 +53,12 @@ type Options struct {
 	// stored (as a float64). Calls from a Parallel loop or from the
 	// threads of a kernel may be concurrent.
 	Trace func(fn string, coords []int64, value float64)
+	// Release, if set, is called with the slice of an Allocate when its
+	// body ends (normally or not): the run will not read that allocation
+	// again (an Allocate inside a loop may hand the same slice to its next
+	// entry, as a new allocation). A device runtime drops its copy of the
+	// buffer there.
+	Release func(ctx any, buf any)
 	// Poison makes each Allocate fill its buffer with Poison's value
 	// instead of zeros, as on a GPU, where memory is not cleared, so that
 	// reads before writes show in the results.

@@ -53,6 +53,14 @@ type Device struct {
 	modules map[[32]byte]*module
 	kernels map[*ir.Kernel]*compiled // by IR node: kernels are immutable
 	bufs    map[bufKey]*devBuf
+	// deviceOnly are the host buffers whose device copy is made without
+	// an upload (MarkDeviceOnly), until they are released.
+	deviceOnly map[bufKey]bool
+	// pool holds the device memory of released buffers, by allocation
+	// size, for the next buffer of that size (Release): a pipeline's
+	// intermediate buffers are new host slices at every run, and neither
+	// cuMemAlloc nor cuMemFree (which waits for the GPU) is paid again.
+	pool map[int64][]cu.DevicePtr
 	// copyBack says whether buffers written by kernels are copied back to
 	// the host after each launch (false while benchmarking).
 	copyBack bool
@@ -95,6 +103,7 @@ type bufKey struct {
 type devBuf struct {
 	ptr   cu.DevicePtr
 	bytes int64
+	size  int64 // the allocation's bytes (see buffer)
 	host  unsafe.Pointer
 	// dirty: the host copy changed since the last upload.
 	dirty bool
@@ -102,7 +111,7 @@ type devBuf struct {
 
 // Open creates a context on the device with the given ordinal.
 func Open(ordinal int) (*Device, error) {
-	d := &Device{work: make(chan func()), modules: map[[32]byte]*module{}, kernels: map[*ir.Kernel]*compiled{}, bufs: map[bufKey]*devBuf{}, copyBack: true}
+	d := &Device{work: make(chan func()), modules: map[[32]byte]*module{}, kernels: map[*ir.Kernel]*compiled{}, bufs: map[bufKey]*devBuf{}, deviceOnly: map[bufKey]bool{}, pool: map[int64][]cu.DevicePtr{}, copyBack: true}
 	ready := make(chan error)
 	go d.loop(ordinal, ready)
 	if err := <-ready; err != nil {
@@ -188,6 +197,7 @@ func (d *Device) Close() error {
 			cu.MemFree(b.ptr)
 			delete(d.bufs, k)
 		}
+		d.freePool()
 		for h, m := range d.modules {
 			m.mod.Unload()
 			delete(d.modules, h)
@@ -322,11 +332,11 @@ func (d *Device) buffer(env *cpu.Env, name string, v any) (*devBuf, error) {
 		// which may reach past the last element (compute-sanitizer's
 		// memcheck reports that read when the allocation ends there).
 		size := max(4, (bytes+3)&^3)
-		ptr, err := cu.MemAlloc(size)
+		ptr, err := d.alloc(size)
 		if err != nil {
 			return nil, fmt.Errorf("allocating %d bytes on the device: %w", size, err)
 		}
-		b = &devBuf{ptr: ptr, bytes: bytes, host: p, dirty: true}
+		b = &devBuf{ptr: ptr, bytes: bytes, size: size, host: p, dirty: !d.deviceOnly[key]}
 		d.bufs[key] = b
 	}
 	if b.dirty && bytes > 0 {
@@ -336,6 +346,48 @@ func (d *Device) buffer(env *cpu.Env, name string, v any) (*devBuf, error) {
 	}
 	b.dirty = false
 	return b, nil
+}
+
+// alloc returns size bytes of device memory: a released allocation of that
+// size, else a new one (after freeing the pool, if the device is full).
+func (d *Device) alloc(size int64) (cu.DevicePtr, error) {
+	if l := d.pool[size]; len(l) > 0 {
+		d.pool[size] = l[:len(l)-1]
+		return l[len(l)-1], nil
+	}
+	ptr, err := cu.MemAlloc(size)
+	if err != nil && len(d.pool) > 0 {
+		d.freePool()
+		ptr, err = cu.MemAlloc(size)
+	}
+	return ptr, err
+}
+
+// freePool frees the device memory of the released buffers.
+func (d *Device) freePool() {
+	for size, l := range d.pool {
+		for _, p := range l {
+			cu.MemFree(p)
+		}
+		delete(d.pool, size)
+	}
+}
+
+// MarkDeviceOnly says that nothing the host holds in buf matters to a
+// kernel: it is an allocation of the host code that only kernels write (a
+// Func computed on the GPU at the root). Its device copy, when a launch
+// first needs it, is made without an upload.
+func (d *Device) MarkDeviceOnly(buf any) {
+	p, n, _, err := sliceBytes(buf)
+	if err != nil {
+		return
+	}
+	d.do(func() error {
+		if key := (bufKey{uintptr(p), n}); d.bufs[key] == nil {
+			d.deviceOnly[key] = true
+		}
+		return nil
+	})
 }
 
 // MarkHostDirty says the host copy of buf changed: the next launch that
@@ -353,17 +405,22 @@ func (d *Device) MarkHostDirty(buf any) {
 	})
 }
 
-// Free releases the device copy of a host buffer.
-func (d *Device) Free(buf any) error {
+// Release drops the device copy of a host buffer that the program will not
+// use again (the end of an Allocate of the host code, cpu.Options.Release)
+// and keeps its memory for the next buffer of the same size. Kernels still
+// queued that use it run before any later use of the memory: every launch
+// and copy goes to the one default stream, in order.
+func (d *Device) Release(buf any) {
 	p, n, _, err := sliceBytes(buf)
 	if err != nil {
-		return err
+		return
 	}
-	return d.do(func() error {
+	d.do(func() error {
 		key := bufKey{uintptr(p), n}
+		delete(d.deviceOnly, key)
 		if b, ok := d.bufs[key]; ok {
 			delete(d.bufs, key)
-			return cu.MemFree(b.ptr)
+			d.pool[b.size] = append(d.pool[b.size], b.ptr)
 		}
 		return nil
 	})
@@ -682,4 +739,15 @@ func (d *Device) syncAll() error {
 		}
 		return nil
 	})
+}
+
+// MemInfo returns the device's free and total memory in bytes
+// (cuMemGetInfo).
+func (d *Device) MemInfo() (free, total int64, err error) {
+	err = d.do(func() error {
+		var e error
+		free, total, e = cu.MemInfo()
+		return e
+	})
+	return free, total, err
 }

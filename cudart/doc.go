@@ -20,7 +20,13 @@
 // on the device between launches and realizations: a host buffer is
 // uploaded the first time a kernel uses it and again only after
 // MarkHostDirty; buffers a kernel writes are copied back after the launch
-// unless copies are switched off for timing (Benchmark).
+// unless copies are switched off for timing (Benchmark). An allocation of
+// the host code that only kernels write (a Func computed on the GPU at the
+// root) is never uploaded (MarkDeviceOnly), and when it ends its device
+// copy is released (Release) into a pool that the next buffer of the same
+// size takes: a pipeline's intermediates, new host slices at every run,
+// neither pile up on the device nor cost a cuMemAlloc and a cuMemFree
+// (which waits for the GPU) per run.
 //
 // gorgonia.org/cu initializes the driver in its package init and exits the
 // process when there is none, so only files built with the tag `cuda`

@@ -788,10 +788,15 @@ func (l *Lowered) compile(t Target, opts Options) (*compiled, error) {
 	// Buffers the host code writes (Funcs computed on the host, between
 	// launches) change under the device's copy: each launch that takes one
 	// uploads it again.
-	hostWritten := map[string]bool{}
+	// The host's own allocations that it never writes are written only by
+	// kernels: their device copies need no upload.
+	hostWritten, hostAllocated := map[string]bool{}, map[string]bool{}
 	ir.WalkStmt(l.Stmt, func(s ir.Stmt) bool {
-		if st, ok := s.(*ir.Store); ok {
-			hostWritten[st.Buf] = true
+		switch s := s.(type) {
+		case *ir.Store:
+			hostWritten[s.Buf] = true
+		case *ir.Allocate:
+			hostAllocated[s.Name] = true
 		}
 		return true
 	}, nil)
@@ -807,8 +812,15 @@ func (l *Lowered) compile(t Target, opts Options) (*compiled, error) {
 			return nil, deviceError("Compile (CUDA)", err)
 		}
 	}
+	var release func(ctx any, buf any)
+	if isDevice {
+		// An allocation of the host code that ends gives its device
+		// copy back (the device reuses the memory for the next run's).
+		release = func(_ any, buf any) { d.Release(buf) }
+	}
 	prog, err := cpu.CompileWith(l.Stmt, cpu.Options{
-		Trace: opts.traceHook(),
+		Trace:   opts.traceHook(),
+		Release: release,
 		Launch: func(ctx any, k *ir.Kernel, grid, block [3]int, scalars, buffers map[string]any) error {
 			c.mu.Lock()
 			l := report.Launch{Grid: grid, Block: block}
@@ -820,8 +832,11 @@ func (l *Lowered) compile(t Target, opts Options) (*compiled, error) {
 			c.mu.Unlock()
 			if isDevice {
 				for name, b := range buffers {
-					if hostWritten[name] {
+					switch {
+					case hostWritten[name]:
 						d.MarkHostDirty(b)
+					case hostAllocated[name]:
+						d.MarkDeviceOnly(b)
 					}
 				}
 			}

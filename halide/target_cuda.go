@@ -27,6 +27,13 @@ type CUDADevice interface {
 	LaunchEnv(env *cpu.Env, k *ir.Kernel, grid, block [3]int, scalars, buffers map[string]any) error
 	// MarkHostDirty says a host buffer changed since it was uploaded.
 	MarkHostDirty(buf any)
+	// MarkDeviceOnly says nothing the host holds in buf matters to a
+	// kernel (an allocation of the host code that only kernels write):
+	// its device copy is made without an upload.
+	MarkDeviceOnly(buf any)
+	// Release says the host code will not use buf again (its Allocate
+	// ended): the device may reuse its copy's memory.
+	Release(buf any)
 	// Benchmark runs f once to warm up, then runs times, and returns the
 	// GPU time of each run (CUDA events around its launches) and, where
 	// it can measure it, the time per run of runs queued back to back
