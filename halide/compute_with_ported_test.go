@@ -447,14 +447,14 @@ func TestComputeWithPorted(t *testing.T) {
 	}
 
 	t.Run("update_stage_test_variant", func(t *testing.T) {
-		// Variant (the faithful port is REFUSED, see the end of the file): no Bound directives.
+		// Variant: without the Bound directives of the faithful port (further down).
 		x, y := halide.NewVar("x"), halide.NewVar("y")
 		f, g, _, ks := fgh(3, x, y)
 		f.Update(1).ComputeWith(g.Update(0), y)
 		updRun(t, []*halide.Func{f, g}, ks, x, y, false)
 	})
 	t.Run("update_stage2_test_variant", func(t *testing.T) {
-		// Variant (the faithful port is REFUSED, see the end of the file): no Bound directives.
+		// Variant: without the Bound directives of the faithful port (further down).
 		x, y := halide.NewVar("x"), halide.NewVar("y")
 		f, g, _, ks := fgh(3, x, y)
 		f.Update(0).ComputeWith(g.Update(0), y)
@@ -462,7 +462,7 @@ func TestComputeWithPorted(t *testing.T) {
 		updRun(t, []*halide.Func{f, g}, ks, x, y, false)
 	})
 	t.Run("update_stage3_test_variant", func(t *testing.T) {
-		// Variant (the faithful port is REFUSED, see the end of the file): no Bound directives.
+		// Variant: without the Bound directives of the faithful port (further down).
 		x, y := halide.NewVar("x"), halide.NewVar("y")
 		f, g, _, ks := fgh(3, x, y)
 		f.ComputeWith(g, y)
@@ -471,7 +471,7 @@ func TestComputeWithPorted(t *testing.T) {
 		updRun(t, []*halide.Func{f, g}, ks, x, y, false)
 	})
 	t.Run("update_stage_pairwise_test_variant", func(t *testing.T) {
-		// Variant (the faithful port is REFUSED, see the end of the file): no Bound directives.
+		// Variant: without the Bound directives of the faithful port (further down).
 		x, y := halide.NewVar("x"), halide.NewVar("y")
 		f, g, _, ks := fgh(3, x, y)
 		f.ComputeWith(g, y)
@@ -480,7 +480,7 @@ func TestComputeWithPorted(t *testing.T) {
 		updRun(t, []*halide.Func{f, g}, ks, x, y, false)
 	})
 	t.Run("update_stage_pairwise_zigzag_test_variant", func(t *testing.T) {
-		// Variant (the faithful port is REFUSED, see the end of the file): no Bound directives.
+		// Variant: without the Bound directives of the faithful port (further down).
 		// [[maybe_unused]] in Halide's file (not run there).
 		x, y := halide.NewVar("x"), halide.NewVar("y")
 		f, g, _, ks := fgh(4, x, y)
@@ -491,7 +491,7 @@ func TestComputeWithPorted(t *testing.T) {
 		updRun(t, []*halide.Func{f, g}, ks, x, y, false)
 	})
 	t.Run("update_stage_diagonal_test_variant", func(t *testing.T) {
-		// Variant (the faithful port is REFUSED, see the end of the file): no Bound directives.
+		// Variant: without the Bound directives of the faithful port (further down).
 		x, y := halide.NewVar("x"), halide.NewVar("y")
 		f, g, h, ks := fgh(3, x, y)
 		f.Update(1).ComputeWith(g.Update(0), y)
@@ -522,7 +522,7 @@ func TestComputeWithPorted(t *testing.T) {
 	})
 
 	t.Run("vectorize_inlined_test_variant", func(t *testing.T) {
-		// Variant (the faithful port is REFUSED, see the end of the file): no Bound directives.
+		// Variant: without the Bound directives of the faithful port (further down).
 		// Two outputs h (128x128x5) and g (256x256).
 		const fsz, gsz = 128, 256
 		x, y, c, yi, yo := halide.NewVar("x"), halide.NewVar("y"), halide.NewVar("c"), halide.NewVar("yi"), halide.NewVar("yo")
@@ -699,6 +699,89 @@ func TestComputeWithPorted(t *testing.T) {
 				t.Fatalf("at %d: f %d g %d, want %d %d", i, fb.Get(i), gb.Get(i), i+2, i)
 			}
 		}
+	})
+	// update_stage_test: the faithful port, Bound directives included.
+	t.Run("update_stage_test", func(t *testing.T) {
+		x, y := halide.NewVar("x"), halide.NewVar("y")
+		f, g, _, ks := fgh(3, x, y)
+		f.Update(1).ComputeWith(g.Update(0), y)
+		updRun(t, []*halide.Func{f, g}, ks, x, y, true)
+	})
+	// update_stage2_test: the faithful port, Bound directives included.
+	t.Run("update_stage2_test", func(t *testing.T) {
+		x, y := halide.NewVar("x"), halide.NewVar("y")
+		f, g, _, ks := fgh(3, x, y)
+		f.Update(0).ComputeWith(g.Update(0), y)
+		f.Update(1).ComputeWith(g.Update(0), y)
+		updRun(t, []*halide.Func{f, g}, ks, x, y, true)
+	})
+	// update_stage3_test: the faithful port, Bound directives included.
+	t.Run("update_stage3_test", func(t *testing.T) {
+		x, y := halide.NewVar("x"), halide.NewVar("y")
+		f, g, _, ks := fgh(3, x, y)
+		f.ComputeWith(g, y)
+		f.Update(0).ComputeWith(g, y)
+		f.Update(1).ComputeWith(g, y)
+		updRun(t, []*halide.Func{f, g}, ks, x, y, true)
+	})
+	// update_stage_pairwise_test: the faithful port, Bound directives included.
+	t.Run("update_stage_pairwise_test", func(t *testing.T) {
+		x, y := halide.NewVar("x"), halide.NewVar("y")
+		f, g, _, ks := fgh(3, x, y)
+		f.ComputeWith(g, y)
+		f.Update(0).ComputeWith(g.Update(0), y)
+		f.Update(1).ComputeWith(g.Update(1), y)
+		updRun(t, []*halide.Func{f, g}, ks, x, y, true)
+	})
+	// update_stage_pairwise_zigzag_test: the faithful port, Bound directives included.
+	t.Run("update_stage_pairwise_zigzag_test", func(t *testing.T) {
+		// [[maybe_unused]] in Halide's file (not run there).
+		x, y := halide.NewVar("x"), halide.NewVar("y")
+		f, g, _, ks := fgh(4, x, y)
+		f.ComputeWith(g, y)
+		g.Update(0).ComputeWith(f.Update(0), y)
+		f.Update(1).ComputeWith(g.Update(1), y)
+		g.Update(2).ComputeWith(f.Update(2), y)
+		updRun(t, []*halide.Func{f, g}, ks, x, y, true)
+	})
+	// update_stage_diagonal_test: the faithful port, Bound directives included.
+	t.Run("update_stage_diagonal_test", func(t *testing.T) {
+		x, y := halide.NewVar("x"), halide.NewVar("y")
+		f, g, h, ks := fgh(3, x, y)
+		f.Update(1).ComputeWith(g.Update(0), y)
+		g.Update(0).ComputeWith(h, y)
+		updRun(t, []*halide.Func{f, g, h}, ks, x, y, true)
+	})
+	// vectorize_inlined_test: the faithful port, Bound directives included.
+	t.Run("vectorize_inlined_test", func(t *testing.T) {
+		// Two outputs h (128x128x5) and g (256x256).
+		const fsz, gsz = 128, 256
+		x, y, c, yi, yo := halide.NewVar("x"), halide.NewVar("y"), halide.NewVar("c"), halide.NewVar("yi"), halide.NewVar("yo")
+		f, g, h, input := halide.NewFunc("f"), halide.NewFunc("g"), halide.NewFunc("h"), halide.NewFunc("input")
+		input.Define(x, y).Is(x)
+		f.Define(x, y, c).Is(c.Mul(input.At(x, y)))
+		h.Define(x, y, c).Is(f.At(x, y, c))
+		inl := halide.NewFunc("inl")
+		inl.Define(x, y).Is(f.At(x.Div(2), y.Div(2), 0))
+		inl.Define(x, y).PlusEq(f.At(x.Div(2), y.Div(2), 2))
+		g.Define(x, y).Is(inl.At(x, y))
+		g.ComputeRoot()
+		g.Split(y, yo, y, 32*2, halide.RoundUp).
+			Split(y, y, yi, 2, halide.RoundUp).
+			VectorizeTail(x, 4, halide.GuardWithIf).
+			ComputeWith(h, y, cwAlign(halide.AlignEnd, yo, y)...)
+		h.Reorder(x, c, y).
+			Split(y, yo, y, 32, halide.RoundUp).
+			Split(y, y, yi, 1, halide.RoundUp).
+			VectorizeTail(x, 4, halide.GuardWithIf).
+			ComputeRoot()
+		g.Bound(y, 0, gsz)
+		h.Bound(y, 0, fsz).Bound(c, 0, 5)
+		out := halide.NewFunc("out")
+		out.Define(x, y, c).Is(halide.NewTuple(h.At(halide.Min(x, fsz-1), halide.Min(y, fsz-1), c), g.At(x, y)))
+		hi, gi := halide.NewBuffer[int32](gsz, gsz, 5), halide.NewBuffer[int32](gsz, gsz, 5)
+		cwRealize(t, out, hi, gi)
+		cwCheckHG(t, hi, gi, fsz, gsz)
 	})
 }
 
@@ -989,76 +1072,6 @@ closures mixed, upd, fgh, updRun of TestComputeWithPorted).
 		cwCheck2(t, "g2", b, g2s, g2s+10, func(x, y int) int32 { return int32((x + y + 20) * (x + y) * (x + y)) })
 	})
 
-// update_stage_test: REFUSED:
-// schedule: Func f: compute_with: f.update(1).ComputeWith(g.update(0), ...): the productions of f, g are not one right after the other at their loop level (another Func is computed between them, or one of them is not computed at all) (legal: compute the Funcs between them elsewhere, or compute_with Funcs computed next to each other)
-// Trigger: the Bound directives: Bound's asserts/allocation land between the productions of f and g (misleading message); without Bound it passes.
-	t.Run("update_stage_test", func(t *testing.T) {
-		x, y := halide.NewVar("x"), halide.NewVar("y")
-		f, g, _, ks := fgh(3, x, y)
-		f.Update(1).ComputeWith(g.Update(0), y)
-		updRun(t, []*halide.Func{f, g}, ks, x, y, true)
-	})
-
-// update_stage2_test: REFUSED:
-// schedule: Func f: compute_with: f.update(0).ComputeWith(g.update(0), ...): the productions of f, g are not one right after the other at their loop level (another Func is computed between them, or one of them is not computed at all) (legal: compute the Funcs between them elsewhere, or compute_with Funcs computed next to each other)
-// Trigger: the Bound directives (as update_stage_test).
-	t.Run("update_stage2_test", func(t *testing.T) {
-		x, y := halide.NewVar("x"), halide.NewVar("y")
-		f, g, _, ks := fgh(3, x, y)
-		f.Update(0).ComputeWith(g.Update(0), y)
-		f.Update(1).ComputeWith(g.Update(0), y)
-		updRun(t, []*halide.Func{f, g}, ks, x, y, true)
-	})
-
-// update_stage3_test: REFUSED:
-// schedule: Func f: compute_with: f.ComputeWith(g, ...): the productions of f, g are not one right after the other at their loop level (another Func is computed between them, or one of them is not computed at all) (legal: compute the Funcs between them elsewhere, or compute_with Funcs computed next to each other)
-// Trigger: the Bound directives (as update_stage_test).
-	t.Run("update_stage3_test", func(t *testing.T) {
-		x, y := halide.NewVar("x"), halide.NewVar("y")
-		f, g, _, ks := fgh(3, x, y)
-		f.ComputeWith(g, y)
-		f.Update(0).ComputeWith(g, y)
-		f.Update(1).ComputeWith(g, y)
-		updRun(t, []*halide.Func{f, g}, ks, x, y, true)
-	})
-
-// update_stage_pairwise_test: REFUSED:
-// schedule: Func f: compute_with: f.ComputeWith(g, ...): the productions of f, g are not one right after the other at their loop level (another Func is computed between them, or one of them is not computed at all) (legal: compute the Funcs between them elsewhere, or compute_with Funcs computed next to each other)
-// Trigger: the Bound directives (as update_stage_test).
-	t.Run("update_stage_pairwise_test", func(t *testing.T) {
-		x, y := halide.NewVar("x"), halide.NewVar("y")
-		f, g, _, ks := fgh(3, x, y)
-		f.ComputeWith(g, y)
-		f.Update(0).ComputeWith(g.Update(0), y)
-		f.Update(1).ComputeWith(g.Update(1), y)
-		updRun(t, []*halide.Func{f, g}, ks, x, y, true)
-	})
-
-// update_stage_pairwise_zigzag_test: REFUSED:
-// schedule: Func f: compute_with: f.ComputeWith(g, ...): the productions of f, g are not one right after the other at their loop level (another Func is computed between them, or one of them is not computed at all) (legal: compute the Funcs between them elsewhere, or compute_with Funcs computed next to each other)
-// Trigger: the Bound directives (as update_stage_test); [[maybe_unused]] in Halide's file.
-	t.Run("update_stage_pairwise_zigzag_test", func(t *testing.T) {
-		// [[maybe_unused]] in Halide's file (not run there).
-		x, y := halide.NewVar("x"), halide.NewVar("y")
-		f, g, _, ks := fgh(4, x, y)
-		f.ComputeWith(g, y)
-		g.Update(0).ComputeWith(f.Update(0), y)
-		f.Update(1).ComputeWith(g.Update(1), y)
-		g.Update(2).ComputeWith(f.Update(2), y)
-		updRun(t, []*halide.Func{f, g}, ks, x, y, true)
-	})
-
-// update_stage_diagonal_test: REFUSED:
-// schedule: Func f: compute_with: f.update(1).ComputeWith(g.update(0), ...): the productions of f, g, h are not one right after the other at their loop level (another Func is computed between them, or one of them is not computed at all) (legal: compute the Funcs between them elsewhere, or compute_with Funcs computed next to each other)
-// Trigger: the Bound directives (as update_stage_test).
-	t.Run("update_stage_diagonal_test", func(t *testing.T) {
-		x, y := halide.NewVar("x"), halide.NewVar("y")
-		f, g, h, ks := fgh(3, x, y)
-		f.Update(1).ComputeWith(g.Update(0), y)
-		g.Update(0).ComputeWith(h, y)
-		updRun(t, []*halide.Func{f, g, h}, ks, x, y, true)
-	})
-
 // update_stage_rfactor_test: REFUSED:
 // schedule: Func cost_intm: compute_with: cost_intm.update(0).ComputeWith(cost_intm_1.update(0), ...): the productions of cost_intm, cost_intm_1 are not one right after the other at their loop level (another Func is computed between them, or one of them is not computed at all) (legal: compute the Funcs between them elsewhere, or compute_with Funcs computed next to each other)
 // Trigger: f0.ComputeRoot()/f1.ComputeRoot(): f1 is produced between cost_intm and cost_intm_1 (our realization order does not keep the fused group together).
@@ -1083,40 +1096,6 @@ closures mixed, upd, fgh, updRun of TestComputeWithPorted).
 		if got := res.Get(); got != 9900 {
 			t.Fatalf("cost() = %d, want 9900", got)
 		}
-	})
-
-// vectorize_inlined_test: REFUSED:
-// schedule: Func g: compute_with: g.ComputeWith(h, ...): the productions of g, h are not one right after the other at their loop level (another Func is computed between them, or one of them is not computed at all) (legal: compute the Funcs between them elsewhere, or compute_with Funcs computed next to each other)
-// Trigger: the Bound directives (as update_stage_test).
-	t.Run("vectorize_inlined_test", func(t *testing.T) {
-		// Two outputs h (128x128x5) and g (256x256).
-		const fsz, gsz = 128, 256
-		x, y, c, yi, yo := halide.NewVar("x"), halide.NewVar("y"), halide.NewVar("c"), halide.NewVar("yi"), halide.NewVar("yo")
-		f, g, h, input := halide.NewFunc("f"), halide.NewFunc("g"), halide.NewFunc("h"), halide.NewFunc("input")
-		input.Define(x, y).Is(x)
-		f.Define(x, y, c).Is(c.Mul(input.At(x, y)))
-		h.Define(x, y, c).Is(f.At(x, y, c))
-		inl := halide.NewFunc("inl")
-		inl.Define(x, y).Is(f.At(x.Div(2), y.Div(2), 0))
-		inl.Define(x, y).PlusEq(f.At(x.Div(2), y.Div(2), 2))
-		g.Define(x, y).Is(inl.At(x, y))
-		g.ComputeRoot()
-		g.Split(y, yo, y, 32*2, halide.RoundUp).
-			Split(y, y, yi, 2, halide.RoundUp).
-			VectorizeTail(x, 4, halide.GuardWithIf).
-			ComputeWith(h, y, cwAlign(halide.AlignEnd, yo, y)...)
-		h.Reorder(x, c, y).
-			Split(y, yo, y, 32, halide.RoundUp).
-			Split(y, y, yi, 1, halide.RoundUp).
-			VectorizeTail(x, 4, halide.GuardWithIf).
-			ComputeRoot()
-		g.Bound(y, 0, gsz)
-		h.Bound(y, 0, fsz).Bound(c, 0, 5)
-		out := halide.NewFunc("out")
-		out.Define(x, y, c).Is(halide.NewTuple(h.At(halide.Min(x, fsz-1), halide.Min(y, fsz-1), c), g.At(x, y)))
-		hi, gi := halide.NewBuffer[int32](gsz, gsz, 5), halide.NewBuffer[int32](gsz, gsz, 5)
-		cwRealize(t, out, hi, gi)
-		cwCheckHG(t, hi, gi, fsz, gsz)
 	})
 
 // mismatching_splits_test: REFUSED:

@@ -465,12 +465,13 @@ func fuseGroup(s ir.Stmt, g *cwGroup, inKernel bool, done *bool, errp *error) ir
 
 // fuseAt collects the productions of the group's Funcs from prod and the
 // consumers nested in cons (each member's Realize inside another's
-// consumer moving out) and returns the fused statement, or false when the
-// productions are not adjacent.
+// consumer moving out, with the checks of its Func.bound) and returns the
+// fused statement, or false when the productions are not adjacent.
 func fuseAt(g *cwGroup, prod, cons *ir.ProducerConsumer) (ir.Stmt, bool, error) {
 	order := []string{prod.Func}
 	bodies := map[string]ir.Stmt{prod.Func: prod.Body}
 	var realizes []*ir.Realize
+	var asserts []ir.Stmt // the checks of a member's bound, before its production
 	rest := cons.Body
 	for len(order) < len(g.funcs) {
 		cb := rest
@@ -484,18 +485,31 @@ func fuseAt(g *cwGroup, prod, cons *ir.ProducerConsumer) (ir.Stmt, bool, error) 
 			cb = r.Body
 		}
 		inner, ok := cb.(*ir.Block)
-		if !ok || len(inner.Stmts) < 2 {
+		if !ok {
 			return nil, false, nil
 		}
-		p2, ok1 := inner.Stmts[0].(*ir.ProducerConsumer)
-		c2, ok2 := inner.Stmts[1].(*ir.ProducerConsumer)
+		// A Func.bound puts its checks first (they read region lets of
+		// this level only): they go before the fused productions.
+		k := 0
+		for k < len(inner.Stmts) {
+			if _, isAssert := inner.Stmts[k].(*ir.AssertStmt); !isAssert {
+				break
+			}
+			k++
+		}
+		if len(inner.Stmts)-k < 2 {
+			return nil, false, nil
+		}
+		p2, ok1 := inner.Stmts[k].(*ir.ProducerConsumer)
+		c2, ok2 := inner.Stmts[k+1].(*ir.ProducerConsumer)
 		if !ok1 || !ok2 || !p2.Producer || c2.Producer || p2.Func != c2.Func || !g.funcs[p2.Func] || bodies[p2.Func] != nil {
 			return nil, false, nil
 		}
 		realizes = append(realizes, rs...)
+		asserts = append(asserts, inner.Stmts[:k]...)
 		order = append(order, p2.Func)
 		bodies[p2.Func] = p2.Body
-		rest = ir.MakeBlock(append([]ir.Stmt{c2.Body}, inner.Stmts[2:]...)...)
+		rest = ir.MakeBlock(append([]ir.Stmt{c2.Body}, inner.Stmts[k+2:]...)...)
 	}
 	fused, err := fuseStages(g, order, bodies)
 	if err != nil {
@@ -506,7 +520,7 @@ func fuseAt(g *cwGroup, prod, cons *ir.ProducerConsumer) (ir.Stmt, bool, error) 
 		newProd = &ir.ProducerConsumer{Func: order[i], Producer: true, Body: newProd}
 		newCons = &ir.ProducerConsumer{Func: order[i], Producer: false, Body: newCons}
 	}
-	var out ir.Stmt = ir.MakeBlock(newProd, newCons)
+	var out ir.Stmt = ir.MakeBlock(append(asserts, newProd, newCons)...)
 	for i := len(realizes) - 1; i >= 0; i-- {
 		r := *realizes[i]
 		r.Body = out
