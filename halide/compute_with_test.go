@@ -317,3 +317,41 @@ func TestComputeWithBoundaryConditions(t *testing.T) {
 		}
 	}
 }
+
+// TestComputeWithFuncBetween fuses f and g with h realized between them in
+// the order of productions (out reads f, h, g in that order): h moves out
+// of the way (it reads neither), and the result is exact.
+func TestComputeWithFuncBetween(t *testing.T) {
+	x, y := halide.NewVar("x"), halide.NewVar("y")
+	rng := rand.New(rand.NewSource(9))
+	const w, hgt = 11, 7
+	in := halide.NewImageParam("in", halide.Int32, 2)
+	ib := halide.NewBuffer[int32](w, hgt)
+	for j := range hgt {
+		for i := range w {
+			ib.Set(int32(rng.Intn(200)-100), i, j)
+		}
+	}
+	in.Set(ib)
+	f, g, h := halide.NewFunc("f"), halide.NewFunc("g"), halide.NewFunc("h")
+	f.Define(x, y).Is(in.At(x, y).Mul(2))
+	h.Define(x, y).Is(in.At(x, y).Sub(1))
+	g.Define(x, y).Is(in.At(x, y).Add(1))
+	out := halide.NewFunc("out")
+	out.Define(x, y).Is(f.At(x, y).Add(h.At(x, y)).Add(g.At(x, y).Mul(3)))
+	f.ComputeRoot()
+	h.ComputeRoot()
+	g.ComputeRoot().ComputeWith(f, y)
+	got := halide.NewBuffer[int32](w, hgt)
+	if err := halide.NewPipeline(out).Realize(got); err != nil {
+		t.Fatal(err)
+	}
+	for j := range hgt {
+		for i := range w {
+			v := ib.Get(i, j)
+			if want := 2*v + (v - 1) + 3*(v+1); got.Get(i, j) != want {
+				t.Fatalf("out(%d, %d) = %d, want %d", i, j, got.Get(i, j), want)
+			}
+		}
+	}
+}

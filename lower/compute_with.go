@@ -406,6 +406,84 @@ func dependsOn(st *State, h *ir.Function, name string) bool {
 	return visit(h)
 }
 
+// clusterComputeWith reorders st.Order, the order of the productions at
+// each loop level, so that the Funcs of each compute_with group are
+// produced one right after the other: of the Funcs between the group's
+// first and last member, those a member reads (directly or not) go first,
+// then the members, then the rest. Any order with each Func after the
+// Funcs it reads is a valid order of productions, and this one is: a Func
+// that reads a member and is read by another would make the members read
+// each other, which cwGroups refuses. Without it, a Func that happens to
+// come between two fused Funcs (the Funcs an rfactor's intermediates
+// read) makes the group refused as not adjacent. schedule_functions calls
+// it before it builds the nest.
+func clusterComputeWith(st *State) {
+	group := map[string]int{} // Func -> group id
+	n := 0
+	for _, name := range st.Order {
+		for _, d := range st.Funcs[name].Stages() {
+			cw := d.Schedule.ComputeWith
+			if cw == nil || st.Funcs[cw.Func] == nil || cw.Func == name {
+				continue
+			}
+			ga, okA := group[name]
+			gb, okB := group[cw.Func]
+			switch {
+			case !okA && !okB:
+				group[name], group[cw.Func] = n, n
+				n++
+			case !okA:
+				group[name] = gb
+			case !okB:
+				group[cw.Func] = ga
+			case ga != gb:
+				for k, g := range group {
+					if g == gb {
+						group[k] = ga
+					}
+				}
+			}
+		}
+	}
+	for g := 0; g < n; g++ {
+		first, last := -1, -1
+		var members []string
+		for i, name := range st.Order {
+			if gi, ok := group[name]; ok && gi == g {
+				if first < 0 {
+					first = i
+				}
+				last = i
+				members = append(members, name)
+			}
+		}
+		if len(members) < 2 || last-first == len(members)-1 {
+			continue // merged away, or adjacent already
+		}
+		var read, rest []string
+		for _, name := range st.Order[first : last+1] {
+			if gi, ok := group[name]; ok && gi == g {
+				continue
+			}
+			isRead := false
+			for _, m := range members {
+				if dependsOn(st, st.Funcs[m], name) {
+					isRead = true
+					break
+				}
+			}
+			if isRead {
+				read = append(read, name)
+			} else {
+				rest = append(rest, name)
+			}
+		}
+		order := append([]string{}, st.Order[:first]...)
+		order = append(append(append(order, read...), members...), rest...)
+		st.Order = append(order, st.Order[last+1:]...)
+	}
+}
+
 // fuseGroup finds the adjacent productions of g's Funcs in s and fuses
 // their stages.
 func fuseGroup(s ir.Stmt, g *cwGroup, inKernel bool, done *bool, errp *error) ir.Stmt {

@@ -14,6 +14,9 @@ package lower
 // Realize at its store level. A stage with specializations becomes a
 // chain of ifs over its cases, each with its own nest (specialize.go); a
 // Func computed at a loop of such a stage is produced in every case's copy.
+// The Funcs of a compute_with group are injected one right after the other
+// (clusterComputeWith reorders State.Order, keeping each Func after the
+// Funcs it reads), so that compute_with finds their productions adjacent.
 //
 // Before: inline_functions, validate_schedules. After: State.Stmt uses the region variables
 // f.s<k>.<x>.min / .max of each stage, which bounds_inference defines, and
@@ -386,6 +389,7 @@ func buildStages(st *State, f *ir.Function, shared bool) (ir.Stmt, error) {
 
 func scheduleFunctions(st *State) error {
 	st.promised = promisedBounds(st.P)
+	clusterComputeWith(st)
 	out := st.Funcs[st.P.Output]
 	produce, err := buildStages(st, out, false)
 	if err != nil {

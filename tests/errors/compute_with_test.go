@@ -139,19 +139,6 @@ func TestErrComputeWith(t *testing.T) {
 			legal:    []string{"the same kind for the loops down to y"},
 		},
 		{
-			name: "another Func computed between",
-			run: func() error {
-				out, f, g, h := fusable()
-				f.ComputeRoot()
-				h.ComputeRoot()
-				g.ComputeRoot().ComputeWith(f, y)
-				return lowerErr(out)
-			},
-			code: halide.ErrSchedule, fn: "g", directive: "compute_with",
-			mentions: []string{"not one right after the other"},
-			legal:    []string{"compute the Funcs between them elsewhere"},
-		},
-		{
 			name: "stages of one Func share a split loop",
 			run: func() error {
 				out, f, g, _ := fusable()
