@@ -206,9 +206,20 @@ func checkComputeWith(st *State, c cwStage) (*cwEdge, error) {
 		}
 		return strings.Join(out, ", ")
 	}
-	if names(cd) != names(pd) {
+	// The loops match by the names the schedule gave them (the last part
+	// of a split loop's name), as in Halide: g.split(y, yo, y, 64)
+	// .split(y, y, yi, 2) has the loops y.yo, y.y.y, which line up with
+	// h.split(y, yo, y, 32)'s y.yo, y.y. Each stage keeps its own names.
+	shortNames := func(ds []ir.Dim) string {
+		var out []string
+		for _, x := range ds {
+			out = append(out, x.Name[strings.LastIndex(x.Name, ".")+1:])
+		}
+		return strings.Join(out, ", ")
+	}
+	if shortNames(cd) != shortNames(pd) {
 		return nil, cwErr(e, "the loops down to %s differ: %s in %s, %s in %s", d.Var, names(cd), e.child, names(pd), e.parent).
-			WithLegal("the same loops (names and order) from the outermost down to the fused one in both stages")
+			WithLegal("the same loops (names and order, as the schedule names them) from the outermost down to the fused one in both stages")
 	}
 	for i := range cd {
 		a, b := cd[i], pd[i]
