@@ -833,6 +833,26 @@ func TestComputeWithPorted(t *testing.T) {
 		cwRealize(t, out, hi, gi)
 		cwCheckHG(t, hi, gi, hsz, gsz)
 	})
+	// vectorize_test: the faithful port (fused down to the vectorized loop xi).
+	t.Run("vectorize_test", func(t *testing.T) {
+		const width, height = 111, 31
+		x, y := halide.NewVar("x"), halide.NewVar("y")
+		f, g, h := halide.NewFunc("f"), halide.NewFunc("g"), halide.NewFunc("h")
+		f.Define(x, y).Is(x.Add(y))
+		g.Define(x, y).Is(x.Sub(y))
+		h.Define(x, y).Is(f.At(x.Sub(1), y.Add(1)).Add(g.At(x.Add(2), y.Sub(2))))
+		f.ComputeRoot()
+		g.ComputeRoot()
+		xo, xi := halide.NewVar("xo"), halide.NewVar("xi")
+		f.Split(x, xo, xi, 8)
+		g.Split(x, xo, xi, 8)
+		f.Vectorize(xi)
+		g.Vectorize(xi)
+		g.ComputeWith(f, xi, cwAlign(halide.AlignEnd, y, xo, xi)...)
+		im := halide.NewBuffer[int32](width, height)
+		cwRealize(t, h, im)
+		cwCheck2(t, "h", im, width, height, func(x, y int) int32 { return int32((x - 1 + y + 1) + (x + 2 - (y - 2))) })
+	})
 }
 
 /*
@@ -977,29 +997,6 @@ closures mixed, upd, fgh, updRun of TestComputeWithPorted).
 		cwCheck2(t, "v_part", vi, size/2, size/2, func(x, y int) int32 {
 			return ((112*rg(2*x, 2*y, 0) - 94*rg(2*x, 2*y, 1) - 18*rg(2*x, 2*y, 2) + 128) >> 8) + 128
 		})
-	})
-
-// vectorize_test: REFUSED:
-// schedule: Func g: compute_with: g.ComputeWith(f, ...): the fused loop x.xi is vectorized (legal: fuse serial, unrolled, parallel or GPU block and thread loops only: make the loops inside xi vector or lanes loops)
-// Trigger: compute_with at the vectorized loop xi.
-	t.Run("vectorize_test", func(t *testing.T) {
-		const width, height = 111, 31
-		x, y := halide.NewVar("x"), halide.NewVar("y")
-		f, g, h := halide.NewFunc("f"), halide.NewFunc("g"), halide.NewFunc("h")
-		f.Define(x, y).Is(x.Add(y))
-		g.Define(x, y).Is(x.Sub(y))
-		h.Define(x, y).Is(f.At(x.Sub(1), y.Add(1)).Add(g.At(x.Add(2), y.Sub(2))))
-		f.ComputeRoot()
-		g.ComputeRoot()
-		xo, xi := halide.NewVar("xo"), halide.NewVar("xi")
-		f.Split(x, xo, xi, 8)
-		g.Split(x, xo, xi, 8)
-		f.Vectorize(xi)
-		g.Vectorize(xi)
-		g.ComputeWith(f, xi, cwAlign(halide.AlignEnd, y, xo, xi)...)
-		im := halide.NewBuffer[int32](width, height)
-		cwRealize(t, h, im)
-		cwCheck2(t, "h", im, width, height, func(x, y int) int32 { return int32((x - 1 + y + 1) + (x + 2 - (y - 2))) })
 	})
 
 // some_are_skipped_test: REFUSED:

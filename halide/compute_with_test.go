@@ -121,8 +121,13 @@ func runComputeWithCase(t *testing.T, level string, sched func(p cwFuncs, y, x h
 				st.GPUTile(x, y, halide.NewVar("bx"), halide.NewVar("by"), halide.NewVar("tx"), halide.NewVar("ty"), 8, 4)
 			case "parallel":
 				st.Parallel(y)
+			case "vector":
+				st.Split(x, halide.NewVar("xo"), halide.NewVar("xi"), 4, halide.GuardWithIf).Vectorize(halide.NewVar("xi"))
 			}
 		}
+	}
+	if level == "vector" {
+		fy, fx = halide.NewVar("xo"), halide.NewVar("xi")
 	}
 	if level == "gpu" {
 		fy, fx = halide.NewVar("bx"), halide.NewVar("tx")
@@ -230,14 +235,15 @@ func TestComputeWithStages(t *testing.T) {
 
 // Random sets of one to four compute_with directives between random
 // stages of f, g and h, down to a random one of the two loops, with random
-// alignments, at every level: each lowers to the reference's output or is
+// alignments, at every level (vector: x split by 4 and its inner loop
+// vectorized, fused down to xo or xi): each lowers to the reference's output or is
 // refused with an ErrSchedule at Lower (never a wrong value, a panic or
 // another error), and most run.
 func TestComputeWithRandomStages(t *testing.T) {
 	rng := rand.New(rand.NewSource(cwSeed))
 	ok, refused := map[string]int{}, map[string]int{}
 	for i := 0; i < int(cwCases); i++ {
-		level := []string{"root", "at_y", "gpu", "parallel"}[i%4]
+		level := []string{"root", "at_y", "gpu", "parallel", "vector"}[i%5]
 		type edge struct{ c, cs, p, ps, v, a int }
 		var edges []edge
 		for n := 1 + rng.Intn(4); n > 0; n-- {
@@ -263,7 +269,7 @@ func TestComputeWithRandomStages(t *testing.T) {
 		ok[level]++
 	}
 	t.Logf("ran %v, refused %v", ok, refused)
-	for _, level := range []string{"root", "at_y", "gpu", "parallel"} {
+	for _, level := range []string{"root", "at_y", "gpu", "parallel", "vector"} {
 		if ok[level] < 10 {
 			t.Errorf("only %d random cases at %s ran", ok[level], level)
 		}

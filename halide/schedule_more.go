@@ -89,12 +89,14 @@ func (f *Func) ComputeWith(t StageRef, v VarOrRVar, align ...LoopAlign) *Func {
 // runs, then s's, each where its own range has an iteration (the loops
 // run over both ranges, lined up per loop by align: AlignAuto, which is
 // NoAlign, where a loop is not named). Chains and trees of compute_with
-// join the Funcs into one group whose productions must be adjacent at
-// one loop level (ComputeAt or ComputeRoot); the Funcs of a group may not
-// read each other; fused stages have no specializations and the same
-// loops (names and order) from the outermost down to v, of one kind:
-// serial or unrolled, parallel, or GPU block and thread loops of kernels
-// launched from the host (all of a kernel's block loops fused). Each
+// join the Funcs into one group, produced one right after the other at
+// one loop level (ComputeAt or ComputeRoot; Lower moves the Funcs
+// between them out of the way); the Funcs of a group may not read each
+// other; fused stages have no specializations and the same loops (by the
+// names the schedule gave them, in order) from the outermost down to v,
+// of one kind: serial or unrolled, parallel, vectorized, or GPU block and
+// thread loops of kernels launched from the host (all of a kernel's
+// block loops fused). Each
 // Func's stages keep their order; stages of one Func that share a fused
 // loop must each touch one slice of a pure dimension per iteration.
 // Lower checks it all and says what is legal. The fused loops change the

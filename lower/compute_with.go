@@ -272,9 +272,9 @@ func fusableKind(e *cwEdge, a, b ir.Dim) error {
 		return "serial"
 	}
 	for _, x := range []ir.Dim{a, b} {
-		if x.Lanes || x.VThread || x.Kind == ir.Vectorized {
+		if x.Lanes || x.VThread || x.Kind == ir.Vectorized && a.Kind != b.Kind {
 			return cwErr(e, "the fused loop %s is %s", x.Name, kindName(x)).
-				WithLegal("fuse serial, unrolled, parallel or GPU block and thread loops only: make the loops inside %s vector or lanes loops", e.child.def().Schedule.ComputeWith.Var)
+				WithLegal("fuse serial, unrolled, parallel, vectorized (in both stages) or GPU block and thread loops only: make the loops inside %s lanes loops", e.child.def().Schedule.ComputeWith.Var)
 		}
 	}
 	host := func(k ir.ForKind) bool { return k == ir.Serial || k == ir.Unrolled }

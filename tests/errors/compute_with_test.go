@@ -99,16 +99,16 @@ func TestErrComputeWith(t *testing.T) {
 			legal:    []string{"a loop of both"},
 		},
 		{
-			name: "a vector loop among the fused ones",
+			name: "a vector loop fused with a serial one",
 			run: func() error {
 				out, f, g, _ := fusable()
-				f.ComputeRoot().Vectorize(x, 4)
+				f.ComputeRoot().Split(x, x, halide.NewVar("x_v"), 4)
 				g.ComputeRoot().Vectorize(x, 4).ComputeWith(f, halide.NewVar("x_v"))
 				return lowerErr(out)
 			},
 			code: halide.ErrSchedule, fn: "g", directive: "compute_with",
 			mentions: []string{"fused loop x.x_v is vectorized"},
-			legal:    []string{"fuse serial, unrolled, parallel or GPU block and thread loops only"},
+			legal:    []string{"vectorized (in both stages)"},
 		},
 		{
 			name: "inside a GPU kernel",

@@ -568,7 +568,7 @@ func (g *gen) computeWiths() {
 			var common []string
 			for k := 1; k <= len(a) && k <= len(b); k++ {
 				da, db := a[len(a)-k], b[len(b)-k]
-				if da.name != db.name || da.kind == kVector || !(da.kind == db.kind || ordered(da.kind) && ordered(db.kind)) {
+				if da.name != db.name || (da.kind == kVector) != (db.kind == kVector) || !(da.kind == db.kind || ordered(da.kind) && ordered(db.kind)) {
 					break
 				}
 				common = append(common, da.name)
