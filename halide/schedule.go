@@ -235,8 +235,10 @@ func (s *Stage) split(directive, old, outer, inner string, factor int, tail []Ta
 	return qo, qi, true
 }
 
-// Fuse fuses loop inner and the loop just outside it, outer, into one loop
-// fused.
+// Fuse fuses loop inner and loop outer into one loop fused, at inner's
+// place (fused = inner + outer * inner's extent). As in Halide, loops that
+// are not next to each other are first reordered so that outer is just
+// outside inner.
 func (s *Stage) Fuse(inner, outer, fused VarOrRVar) *Stage {
 	const directive = "fuse"
 	d := s.beginVars(directive, inner, outer, fused)
@@ -252,9 +254,17 @@ func (s *Stage) Fuse(inner, outer, fused VarOrRVar) *Stage {
 		return s
 	}
 	if o != i+1 {
-		s.f.fail(ir.Errorf(ir.ErrSchedule, s.f.fn.Name, directive, "in %s, %s is not the loop just outside %s", s.name(), outer.varName(), inner.varName()).
-			WithLegal("reorder first so that %s is directly outside %s; loops, outermost first: %s", outer.varName(), inner.varName(), dimNames(d)))
-		return s
+		// As Halide: outer moves to just outside inner first (a reorder,
+		// which Lower checks as it checks Reorder).
+		moved := d.Schedule.Dims[o]
+		dims := append([]ir.Dim{}, d.Schedule.Dims[:o]...)
+		dims = append(dims, d.Schedule.Dims[o+1:]...)
+		if o < i {
+			i--
+		}
+		dims = append(dims[:i+1], append([]ir.Dim{moved}, dims[i+1:]...)...)
+		d.Schedule.Dims = dims
+		o = i + 1
 	}
 	di, do := d.Schedule.Dims[i], d.Schedule.Dims[o]
 	if di.IsRVar != do.IsRVar {

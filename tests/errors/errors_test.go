@@ -1087,19 +1087,6 @@ func TestErrSchedule(t *testing.T) {
 			mentions: []string{"f", "before", "definition"},
 		},
 		{
-			name: "fuse of loops that are not adjacent",
-			run: func() error {
-				in3 := halide.NewImageParam("in3", halide.Float32, 3)
-				f := halide.NewFunc("f")
-				f.Define(x, y, z).Is(in3.At(x, y, z))
-				f.Fuse(x, z, halide.NewVar("xz"))
-				return lowerErr(f)
-			},
-			code: halide.ErrSchedule, fn: "f", directive: "fuse",
-			mentions: []string{"z", "x"},
-			legal:    []string{"reorder"},
-		},
-		{
 			name: "fuse of a pure var and an RVar",
 			run: func() error {
 				f, r := reduction()
