@@ -9,7 +9,8 @@ package lower
 // inside the thread loops is global scratch, one slice per thread, and at
 // the block level a GPUShared realization InGlobal: one copy per block,
 // shared by its threads, in global scratch (gpu_kernels places both).
-// GPUShared and Register outside kernels are errors. Outside kernels Auto
+// GPUShared outside kernels is an error; Register there is the stack (a
+// local array, as in Halide's CPU targets). Outside kernels Auto
 // stays Auto until allocation_bounds knows the size (Stack when small and
 // constant, else Heap). Every later pass and the executors read
 // Realize.Memory (and
@@ -71,9 +72,14 @@ func kernelPlace(loops []*ir.For) (inKernel, inThreads bool) {
 // realizeMemory picks the memory of f realized inside or outside a kernel.
 func realizeMemory(f *ir.Function, m ir.MemoryType, inKernel, inThreads bool) (ir.MemoryType, error) {
 	if !inKernel {
-		if m == ir.GPUShared || m == ir.Register {
+		switch m {
+		case ir.GPUShared:
 			return m, ir.Errorf(ir.ErrSchedule, f.Name, "store_in("+m.String()+")", "%s is stored in %s but allocated outside any GPU kernel (on the host)", f.Name, m).
 				WithLegal("compute and store %s inside a kernel (compute_at a block or thread loop of a Func with gpu_blocks), or use store_in(Heap) or the default memory", f.Name)
+		case ir.Register:
+			// On the host, as in Halide's CPU targets, registers are
+			// a local array: the stack.
+			return ir.Stack, nil
 		}
 		return m, nil
 	}
