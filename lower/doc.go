@@ -20,6 +20,8 @@
 // The passes, in order (Passes in passes.go):
 //
 //	inline_functions       substitute Funcs computed inline into their consumers
+//	compute_with_levels    a Func computed at a loop of a compute_with fusion is computed at the innermost
+//	                       fused loop, and a fused partner that reads it reads a copy computed at its own
 //	validate_schedules     check directives that need the whole pipeline; an update's RVar loops keep the
 //	                       algorithm's order unless the moved iterations are independent (rvar_order.go)
 //	schedule_functions     build the loop nest: splits, fuses, reorders, tails, compute/store levels

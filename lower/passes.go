@@ -32,6 +32,7 @@ type Pass struct {
 // list against the table.
 var Passes = []Pass{
 	{"inline_functions", inlineFunctions, "substitute Funcs computed inline into their consumers"},
+	{"compute_with_levels", computeWithLevels, "a Func computed at a loop of a compute_with fusion is computed at the innermost fused loop, and a fused partner that reads it reads a copy computed at its own"},
 	{"validate_schedules", validateSchedules, "check directives that need the whole pipeline; an update's RVar loops keep the algorithm's order unless the moved iterations are independent (rvar_order.go)"},
 	{"schedule_functions", scheduleFunctions, "build the loop nest: splits, fuses, reorders, tails, compute/store levels"},
 	{"validate_gpu", validateGPU, "check the GPU loop structure (block and thread loops); no atomic update that needs a lock in a kernel"},
@@ -65,6 +66,8 @@ var Passes = []Pass{
 // {before, after, reason}.
 var PassOrder = [][3]string{
 	{"inline_functions", "validate_schedules", "schedules are checked on the Funcs that are realized"},
+	{"inline_functions", "compute_with_levels", "the levels moved and the copies made are of realized Funcs"},
+	{"compute_with_levels", "validate_schedules", "the moved levels and the copies are checked as the user's"},
 	{"inline_functions", "schedule_functions", "inlined Funcs get no loops"},
 	{"validate_schedules", "schedule_functions", "compute levels must name real loops"},
 	{"schedule_functions", "bounds_inference", "bounds are found by walking the loops"},

@@ -7,7 +7,7 @@ package lower
 // (or atomic ones reading only their own point), and the loops of an update's
 // RVars keep the algorithm's order (rvar_order.go).
 //
-// Before: inline_functions has run. After: every LevelAt names an existing
+// Before: inline_functions, compute_with_levels. After: every LevelAt names an existing
 // loop (schedule_functions still checks that the loop encloses every use).
 
 import (
