@@ -361,3 +361,88 @@ func TestComputeWithFuncBetween(t *testing.T) {
 		}
 	}
 }
+
+// TestComputeWithProducerAtFusedLoop: a, b and c each read src at their
+// own offsets; random compute_with directives join them down to y or x (with random alignments), and src is computed at a random
+// loop of one of them, which compute_with_levels moves to the innermost
+// fused loop, giving the other fused readers copies. Every case runs exact
+// or is refused with a typed error (src at x where a fusion stops at y);
+// most run.
+func TestComputeWithProducerAtFusedLoop(t *testing.T) {
+	rng := rand.New(rand.NewSource(cwSeed + 1))
+	ok, refused := map[string]int{}, 0
+	for i := 0; i < int(cwCases); i++ {
+		level := []string{"root", "parallel", "vector"}[i%3]
+		x, y := halide.NewVar("x"), halide.NewVar("y")
+		xo, xi := halide.NewVar("xo"), halide.NewVar("xi")
+		in := halide.NewImageParam("in", halide.Int32, 2)
+		src := halide.NewFunc("src")
+		src.Define(x, y).Is(in.At(x, y).Mul(5).Add(1))
+		var fs []*halide.Func
+		offs := [3][2]int{}
+		for k, name := range []string{"a", "b", "c"} {
+			dx, dy := rng.Intn(3)-1, rng.Intn(3)-1
+			offs[k] = [2]int{dx, dy}
+			f := halide.NewFunc(name)
+			f.Define(x, y).Is(src.At(x.Add(dx), y.Add(dy)).Mul(int32(k + 2)).Add(src.At(x, y)))
+			f.ComputeRoot()
+			switch level {
+			case "parallel":
+				f.Parallel(y)
+			case "vector":
+				f.Split(x, xo, xi, 4, halide.GuardWithIf).Vectorize(xi)
+			}
+			fs = append(fs, f)
+		}
+		fy, fx := halide.VarOrRVar(y), halide.VarOrRVar(x)
+		if level == "vector" {
+			fx = xo
+		}
+		loops := []halide.VarOrRVar{fy, fx}
+		// A chain or a star over a, b and c (a reader of src left out of
+		// the fusion would not be inside src's loop).
+		perm := rng.Perm(3)
+		n := 3
+		for k := 1; k < n; k++ {
+			parent := perm[0]
+			if rng.Intn(2) == 0 {
+				parent = perm[k-1]
+			}
+			v := loops[rng.Intn(2)]
+			fs[perm[k]].ComputeWith(fs[parent], v, halide.LoopAlign{Var: v, Strategy: halide.LoopAlignStrategy(rng.Intn(4))})
+		}
+		src.ComputeAt(fs[perm[rng.Intn(n)]], loops[rng.Intn(2)])
+		out := halide.NewFunc("out")
+		out.Define(x, y).Is(fs[0].At(x, y).Add(fs[1].At(x.Add(1), y)).Add(fs[2].At(x, y.Add(1))))
+		const w, ht = 19, 9
+		buf := halide.NewBuffer[int32](w+6, ht+6).SetMin(-3, -3)
+		buf.Fill(func([]int) int32 { return int32(rng.Intn(2000) - 1000) })
+		in.Set(buf)
+		res := halide.NewBuffer[int32](w, ht)
+		if err := halide.NewPipeline(out).WithOptions(halide.Options{Verify: true}).Realize(res); err != nil {
+			var he *halide.Error
+			if !errors.As(err, &he) || he.Code != halide.ErrSchedule && he.Code != halide.ErrComputeAt && he.Code != halide.ErrOutOfBounds {
+				t.Fatalf("case %d (%s): %v", i, level, err)
+			}
+			refused++
+			continue
+		}
+		sv := func(x, y int) int32 { return buf.Get(x, y)*5 + 1 }
+		fv := func(k, x, y int) int32 { return sv(x+offs[k][0], y+offs[k][1])*int32(k+2) + sv(x, y) }
+		for yy := 0; yy < ht; yy++ {
+			for xx := 0; xx < w; xx++ {
+				want := fv(0, xx, yy) + fv(1, xx+1, yy) + fv(2, xx, yy+1)
+				if got := res.Get(xx, yy); got != want {
+					t.Fatalf("case %d (%s): out(%d, %d) = %d, want %d", i, level, xx, yy, got, want)
+				}
+			}
+		}
+		ok[level]++
+	}
+	t.Logf("ran %v, refused %d", ok, refused)
+	for _, level := range []string{"root", "parallel", "vector"} {
+		if ok[level] < 10 {
+			t.Errorf("only %d cases ran at %s", ok[level], level)
+		}
+	}
+}
