@@ -176,7 +176,7 @@ func TestComputeWithPorted(t *testing.T) {
 	})
 
 	t.Run("multiple_outputs_test_variant", func(t *testing.T) {
-		// Variant (the faithful port is REFUSED, see the end of the file): input.ComputeRoot() in place of input.ComputeAt(f, y).
+		// Variant (the faithful port runs too, further down): input.ComputeRoot() in place of input.ComputeAt(f, y).
 		// Two outputs f (4x4) and g (6x6): see the top of the file.
 		const fs, gs = 4, 6
 		x, y := halide.NewVar("x"), halide.NewVar("y")
@@ -197,7 +197,7 @@ func TestComputeWithPorted(t *testing.T) {
 	})
 
 	t.Run("fuse_compute_at_test_variant", func(t *testing.T) {
-		// Variant (the faithful port is REFUSED, see the end of the file): h.ComputeRoot() in place of h.ComputeAt(p, y).
+		// Variant (the faithful port runs too, further down): h.ComputeRoot() in place of h.ComputeAt(p, y).
 		x, y := halide.NewVar("x"), halide.NewVar("y")
 		f, g, h, p, q, r := halide.NewFunc("f"), halide.NewFunc("g"), halide.NewFunc("h"), halide.NewFunc("p"), halide.NewFunc("q"), halide.NewFunc("r")
 		f.Define(x, y).Is(x.Add(y))
@@ -225,7 +225,7 @@ func TestComputeWithPorted(t *testing.T) {
 	})
 
 	t.Run("double_split_fuse_test_variant", func(t *testing.T) {
-		// Variant (the faithful port is REFUSED, see the end of the file): f.Fuse(xi, xoi, t) (and g) in place of Halide's fuse(xoi, xi, t).
+		// Variant (the faithful port runs too, further down): f.Fuse(xi, xoi, t) (and g) in place of Halide's fuse(xoi, xi, t).
 		x, y := halide.NewVar("x"), halide.NewVar("y")
 		xo, xi, xoo, xoi, tt := halide.NewVar("xo"), halide.NewVar("xi"), halide.NewVar("xoo"), halide.NewVar("xoi"), halide.NewVar("t")
 		f, g, h := halide.NewFunc("f"), halide.NewFunc("g"), halide.NewFunc("h")
@@ -247,7 +247,7 @@ func TestComputeWithPorted(t *testing.T) {
 	})
 
 	t.Run("rgb_yuv420_test_variant", func(t *testing.T) {
-		// Variant (the faithful port is REFUSED, see the end of the file): rgb and rgb_x inline (no compute_at, store_root, fold_storage, vectorize) and no Bound directives.
+		// Variant (the faithful port runs too, further down): rgb and rgb_x inline (no compute_at, store_root, fold_storage, vectorize) and no Bound directives.
 		// Three outputs y_part (64x64), u_part and v_part (32x32).
 		const size = 64
 		input := halide.NewBuffer[int32](size, size, 3)
@@ -298,7 +298,7 @@ func TestComputeWithPorted(t *testing.T) {
 	})
 
 	t.Run("vectorize_test_variant", func(t *testing.T) {
-		// Variant (the faithful port is REFUSED, see the end of the file): compute_with at xo in place of the vectorized xi.
+		// Variant (the faithful port runs too, further down): compute_with at xo in place of the vectorized xi.
 		const width, height = 111, 31
 		x, y := halide.NewVar("x"), halide.NewVar("y")
 		f, g, h := halide.NewFunc("f"), halide.NewFunc("g"), halide.NewFunc("h")
@@ -500,7 +500,7 @@ func TestComputeWithPorted(t *testing.T) {
 	})
 
 	t.Run("update_stage_rfactor_test_variant", func(t *testing.T) {
-		// Variant (the faithful port is REFUSED, see the end of the file): f0 and f1 inline (no ComputeRoot), and tmp2.update(0) computed with tmp1.update(0).
+		// Variant (the faithful port runs too, further down): f0 and f1 inline (no ComputeRoot), and tmp2.update(0) computed with tmp1.update(0).
 		x := halide.NewVar("x")
 		f0, f1, cost := halide.NewFunc("f0"), halide.NewFunc("f1"), halide.NewFunc("cost")
 		f0.Define(x).Is(x)
@@ -552,7 +552,7 @@ func TestComputeWithPorted(t *testing.T) {
 	})
 
 	t.Run("different_arg_num_compute_at_test_variant", func(t *testing.T) {
-		// Variant (the faithful port is REFUSED, see the end of the file): reduce_big.ComputeRoot() in place of ComputeAt(output_a, c), and no Bound directives.
+		// Variant (the faithful port runs too, further down): reduce_big.ComputeRoot() in place of ComputeAt(output_a, c), and no Bound directives.
 		// Two outputs output_a (16x16x3) and output_b (3).
 		const width, height, channels = 16, 16, 3
 		x, y, c := halide.NewVar("x"), halide.NewVar("y"), halide.NewVar("c")
@@ -604,7 +604,7 @@ func TestComputeWithPorted(t *testing.T) {
 	})
 
 	t.Run("rvar_bounds_test_variant", func(t *testing.T) {
-		// Variant (the faithful port is REFUSED, see the end of the file): add_1.ComputeAt(sum_1, rxOuter) in place of (sum_2, rxOuter), input_c.ComputeRoot() in place of ComputeAt(sum_2, rxOuter).
+		// Variant (the faithful port runs too, further down): add_1.ComputeAt(sum_1, rxOuter) in place of (sum_2, rxOuter), input_c.ComputeRoot() in place of ComputeAt(sum_2, rxOuter).
 		input := halide.NewImageParam("input", halide.Int16, 2)
 		x, y := halide.NewVar("x"), halide.NewVar("y")
 		inputC, add1, mul2 := halide.NewFunc("input_c"), halide.NewFunc("add_1"), halide.NewFunc("mul_2")
@@ -649,7 +649,7 @@ func TestComputeWithPorted(t *testing.T) {
 	})
 
 	t.Run("child_var_dependent_bounds_test_variant", func(t *testing.T) {
-		// Variant (the faithful port is REFUSED, see the end of the file): g_inter.ComputeAt(g, r.x) in place of (f, r).
+		// Variant (the faithful port runs too, further down): g_inter.ComputeAt(g, r.x) in place of (f, r).
 		// Two outputs f (min 2, 10) and g (min 0, 10): out(x) reads f(x+2), g(x).
 		f, g := halide.NewFunc("f"), halide.NewFunc("g")
 		x, y := halide.NewVar("x"), halide.NewVar("y")
@@ -1101,6 +1101,48 @@ func TestComputeWithPorted(t *testing.T) {
 			}
 		}
 	})
+	// two_compute_at_test: the faithful port (output1 reads copies of output1_value and intermediate, computed at its own loop k by compute_with_levels; StoreIn(Register) on the host is the stack).
+	t.Run("two_compute_at_test", func(t *testing.T) {
+		// Three outputs output1, output2, output3 (8 each); Halide's
+		// output_buffer().dim(0).set_bounds(0, num) are left out.
+		input1 := halide.NewImageParam("input1", halide.Int16, 2)
+		k := halide.NewVar("k")
+		o1, o2, o3 := halide.NewFunc("output1"), halide.NewFunc("output2"), halide.NewFunc("output3")
+		inter, o1v, o3v := halide.NewFunc("intermediate"), halide.NewFunc("output1_value"), halide.NewFunc("output3_value")
+		inter.Define(k).Is(input1.At(k, 0).Mul(input1.At(k, 1)))
+		o1v.Define(k).Is(inter.At(k).Mul(inter.At(k)))
+		o1.Define(k).Is(o1v.At(k))
+		o2.Define(k).Is(o1v.At(k).Add(o1v.At(k)))
+		o3v.Define(k).Is(input1.At(k, 0).Add(2))
+		o3.Define(k).Is(o3v.At(k))
+		num := input1.Dim(0).Extent()
+		input1.Dim(0).SetBounds(0, num)
+		input1.Dim(1).SetBounds(0, 2)
+		o1.ComputeRoot()
+		o2.ComputeRoot()
+		o3.ComputeRoot()
+		inter.Vectorize(k, 8).ComputeAt(o1v, k).BoundStorage(k, 8).StoreIn(halide.Register)
+		o1v.Vectorize(k, 8).ComputeAt(o2, k).BoundStorage(k, 8).StoreIn(halide.Register)
+		o1.Vectorize(k, 8).ComputeWith(o2, k)
+		o2.Vectorize(k, 8)
+		o3v.Vectorize(k, 8).ComputeAt(o3, k).BoundStorage(k, 8).StoreIn(halide.Register)
+		o3.Vectorize(k, 8).ComputeWith(o2, k)
+		out := halide.NewFunc("out")
+		out.Define(k).Is(halide.NewTuple(o1.At(k), o2.At(k), o3.At(k)))
+		in := halide.NewBuffer[int16](8, 2)
+		rng := rand.New(rand.NewSource(4))
+		in.Fill(func([]int) int16 { return int16(rng.Intn(60) - 30) })
+		input1.Set(in)
+		b1, b2, b3 := halide.NewBuffer[int16](8), halide.NewBuffer[int16](8), halide.NewBuffer[int16](8)
+		cwRealize(t, out, b1, b2, b3)
+		for i := 0; i < 8; i++ {
+			iv := in.Get(i, 0) * in.Get(i, 1)
+			v := iv * iv
+			if b1.Get(i) != v || b2.Get(i) != v+v || b3.Get(i) != in.Get(i, 0)+2 {
+				t.Fatalf("at %d: got %d %d %d, want %d %d %d", i, b1.Get(i), b2.Get(i), b3.Get(i), v, v+v, in.Get(i, 0)+2)
+			}
+		}
+	})
 }
 
 /*
@@ -1215,51 +1257,6 @@ closures mixed, upd, fgh, updRun of TestComputeWithPorted).
 		cwRealize(t, out, a, b)
 		cwCheck2(t, "g1", a, g1s, g1s+5, func(x, y int) int32 { return int32(x + y + 20 + x + y) })
 		cwCheck2(t, "g2", b, g2s, g2s+10, func(x, y int) int32 { return int32((x + y + 20) * (x + y) * (x + y)) })
-	})
-
-// two_compute_at_test: REFUSED:
-// compute_at: Func intermediate: compute_at: the loop output1_value.s0.k.k does not contain every use of intermediate (legal: compute_root)
-// Trigger: output1 reads a copy of output1_value (compute_with_levels), but intermediate, computed at output1_value's k, is not copied with it.
-	t.Run("two_compute_at_test", func(t *testing.T) {
-		// Three outputs output1, output2, output3 (8 each); Halide's
-		// output_buffer().dim(0).set_bounds(0, num) are left out.
-		input1 := halide.NewImageParam("input1", halide.Int16, 2)
-		k := halide.NewVar("k")
-		o1, o2, o3 := halide.NewFunc("output1"), halide.NewFunc("output2"), halide.NewFunc("output3")
-		inter, o1v, o3v := halide.NewFunc("intermediate"), halide.NewFunc("output1_value"), halide.NewFunc("output3_value")
-		inter.Define(k).Is(input1.At(k, 0).Mul(input1.At(k, 1)))
-		o1v.Define(k).Is(inter.At(k).Mul(inter.At(k)))
-		o1.Define(k).Is(o1v.At(k))
-		o2.Define(k).Is(o1v.At(k).Add(o1v.At(k)))
-		o3v.Define(k).Is(input1.At(k, 0).Add(2))
-		o3.Define(k).Is(o3v.At(k))
-		num := input1.Dim(0).Extent()
-		input1.Dim(0).SetBounds(0, num)
-		input1.Dim(1).SetBounds(0, 2)
-		o1.ComputeRoot()
-		o2.ComputeRoot()
-		o3.ComputeRoot()
-		inter.Vectorize(k, 8).ComputeAt(o1v, k).BoundStorage(k, 8).StoreIn(halide.Register)
-		o1v.Vectorize(k, 8).ComputeAt(o2, k).BoundStorage(k, 8).StoreIn(halide.Register)
-		o1.Vectorize(k, 8).ComputeWith(o2, k)
-		o2.Vectorize(k, 8)
-		o3v.Vectorize(k, 8).ComputeAt(o3, k).BoundStorage(k, 8).StoreIn(halide.Register)
-		o3.Vectorize(k, 8).ComputeWith(o2, k)
-		out := halide.NewFunc("out")
-		out.Define(k).Is(halide.NewTuple(o1.At(k), o2.At(k), o3.At(k)))
-		in := halide.NewBuffer[int16](8, 2)
-		rng := rand.New(rand.NewSource(4))
-		in.Fill(func([]int) int16 { return int16(rng.Intn(60) - 30) })
-		input1.Set(in)
-		b1, b2, b3 := halide.NewBuffer[int16](8), halide.NewBuffer[int16](8), halide.NewBuffer[int16](8)
-		cwRealize(t, out, b1, b2, b3)
-		for i := 0; i < 8; i++ {
-			iv := in.Get(i, 0) * in.Get(i, 1)
-			v := iv * iv
-			if b1.Get(i) != v || b2.Get(i) != v+v || b3.Get(i) != in.Get(i, 0)+2 {
-				t.Fatalf("at %d: got %d %d %d, want %d %d %d", i, b1.Get(i), b2.Get(i), b3.Get(i), v, v+v, in.Get(i, 0)+2)
-			}
-		}
 	})
 
 */

@@ -223,10 +223,8 @@ func computeWithLevels(st *State) error {
 			}
 			cn := xn + "_cw_" + t.f
 			if st.Funcs[cn] == nil {
-				c := cloneFunc(x, cn)
-				move(c, l)
-				st.Funcs[cn] = c
-				st.Order = insertAfter(st.Order, xn, cn)
+				cloneTree(st, xn, "_cw_"+t.f, inGroup)
+				move(st.Funcs[cn], l)
 				st.logf(2, "compute_with_levels: %s reads %s through a copy, %s, computed at %s.%s\n", t.f, xn, cn, t.f, l.Var)
 			}
 			for _, d := range readersAt(t, lvl.Var, xn) {
@@ -268,20 +266,51 @@ func renameCalls(d *ir.Definition, from, to string) {
 	}
 }
 
-// cloneFunc is a copy of f named name, its reads of itself reading the
-// copy.
-func cloneFunc(f *ir.Function, name string) *ir.Function {
-	c := *f
-	c.Name = name
-	c.Pure = copyDef(f.Pure)
-	c.Updates = nil
-	for _, u := range f.Updates {
-		c.Updates = append(c.Updates, copyDef(u))
+// cloneTree copies the Func name, as name+suffix, with the Funcs computed
+// at its loops (recursively, where they have no specializations and are
+// not fused themselves; the others stay shared), each copy computed and
+// stored where its original is, at the copy of its level, and reading
+// the copies. The copies go into st.Funcs and st.Order, each right after
+// its original. A copy is fused with nothing (its stages lose their
+// compute_with).
+func cloneTree(st *State, name, suffix string, inGroup func(string) bool) {
+	names := map[string]string{name: name + suffix}
+	for grew := true; grew; {
+		grew = false
+		for _, n := range st.Order {
+			f := st.Funcs[n]
+			if _, done := names[n]; done || f.Schedule.Compute.Kind != ir.LevelAt || len(f.Pure.Specializations) > 0 || inGroup(n) {
+				continue
+			}
+			if _, under := names[f.Schedule.Compute.Func]; under {
+				names[n] = n + suffix
+				grew = true
+			}
+		}
 	}
-	for _, d := range c.Stages() {
-		renameCalls(d, f.Name, name)
+	for old, nw := range names {
+		f := st.Funcs[old]
+		c := *f
+		c.Name = nw
+		c.Pure = copyDef(f.Pure)
+		c.Updates = nil
+		for _, u := range f.Updates {
+			c.Updates = append(c.Updates, copyDef(u))
+		}
+		for _, d := range c.Stages() {
+			d.Schedule.ComputeWith = nil
+			for from, to := range names {
+				renameCalls(d, from, to)
+			}
+		}
+		for _, l := range []*ir.LoopLevel{&c.Schedule.Compute, &c.Schedule.Store} {
+			if to, ok := names[l.Func]; ok && l.Kind == ir.LevelAt {
+				l.Func = to
+			}
+		}
+		st.Funcs[nw] = &c
+		st.Order = insertAfter(st.Order, old, nw)
 	}
-	return &c
 }
 
 // insertAfter returns order with name inserted right after after.
