@@ -9,6 +9,8 @@ package lower
 // Before: State.P holds the pipeline as the user wrote it.
 // After: State.Funcs holds copies of the Functions that are realized, with
 // no calls to inlined Funcs left; State.Order lists them producers first.
+// A realized Func that nothing reads once the inlined Funcs are
+// substituted is dropped (it has no place to be computed).
 
 import (
 	"github.com/gohalide/gohalide/ir"
@@ -83,7 +85,46 @@ func inlineFunctions(st *State) error {
 			delete(st.Funcs, name)
 		}
 	}
+	dropUnread(st)
 	return nil
+}
+
+// dropUnread removes the realized Funcs that nothing reads once the
+// inlined Funcs are substituted: a wrapper (In) or producer read only
+// through a value of an inlined Tuple Func that no consumer calls, say.
+// The pipeline is what the output reads, directly or not (as Halide's
+// realization order is); a realized Func outside it would have no
+// production site.
+func dropUnread(st *State) {
+	read := map[string]bool{st.P.Output: true}
+	for i := len(st.Order) - 1; i >= 0; i-- {
+		name := st.Order[i]
+		if !read[name] {
+			continue
+		}
+		for _, d := range st.Funcs[name].Stages() {
+			for _, c := range d.Cases() {
+				for _, e := range append(append([]ir.Expr{}, c.Args...), c.Evaluated()...) {
+					ir.WalkExpr(e, func(x ir.Expr) bool {
+						if call, ok := x.(*ir.Call); ok && call.Kind == ir.CallFunc {
+							read[call.Name] = true
+						}
+						return true
+					})
+				}
+			}
+		}
+	}
+	order := st.Order[:0]
+	for _, name := range st.Order {
+		if read[name] {
+			order = append(order, name)
+		} else {
+			st.logf(2, "inline_functions: %s is read by nothing once the inlined Funcs are substituted; it is not computed\n", name)
+			delete(st.Funcs, name)
+		}
+	}
+	st.Order = order
 }
 
 // MaxInlinedSize is the largest expression, in nodes, that inlining may

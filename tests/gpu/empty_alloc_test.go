@@ -8,12 +8,12 @@ import (
 	"github.com/gohalide/gohalide/halide"
 )
 
-// TestEmptyRegisterAllocationCUDA: a Func computed per thread over an
-// empty region (a boundary condition whose region is one point, at a
-// fused loop) has a register allocation of 0 elements; the CUDA emitter
-// declares it with one (C has no arrays of 0) instead of failing with an
-// internal error (progfuzz -seed 32, program 1069, on the H100). The
-// source must also compile with nvcc where it is installed.
+// TestEmptyRegisterAllocationCUDA: progfuzz -seed 32, program 1069, on
+// the H100: a boundary condition computed per thread that nothing reads
+// once f3 (which ignores its arguments) is inlined got a register
+// allocation of 0 elements, which the CUDA emitter failed on (it now
+// declares one element). Such a Func is not computed at all now. The
+// source must compile with nvcc where it is installed.
 func TestEmptyRegisterAllocationCUDA(t *testing.T) {
 	v := halide.NewVar
 	x, y := halide.NewVar("x"), halide.NewVar("y")
@@ -38,8 +38,11 @@ func TestEmptyRegisterAllocationCUDA(t *testing.T) {
 	if err != nil {
 		t.Fatalf("CUDA: %v", err)
 	}
-	if !strings.Contains(src, "// empty: 0 elements") {
-		t.Errorf("no empty allocation declared with one element:\n%s", src)
+	// f3 ignores its arguments, so once it is inlined nothing reads b0:
+	// b0 is not computed at all (inline_functions drops it), where it
+	// used to get a register allocation of 0 elements.
+	if strings.Contains(src, "in0_constant_exterior") {
+		t.Errorf("b0, which nothing reads, is still computed:\n%s", src)
 	}
 	if _, ok := cfamily.NVCCPath(); ok {
 		checkKernelsNVCC(t, l.Kernels())
