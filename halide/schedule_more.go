@@ -96,7 +96,10 @@ func (f *Func) ComputeWith(t StageRef, v VarOrRVar, align ...LoopAlign) *Func {
 // names the schedule gave them, in order) from the outermost down to v,
 // of one kind: serial or unrolled, parallel, vectorized, or GPU block and
 // thread loops of kernels launched from the host (all of a kernel's
-// block loops fused). Each
+// block loops fused). A Func computed at one of the fused loops is
+// computed at the innermost fused loop, and the other fused stages that
+// read it read copies of it computed at theirs (Halide computes it once
+// for all: the values are the same). Each
 // Func's stages keep their order; stages of one Func that share a fused
 // loop must each touch one slice of a pure dimension per iteration.
 // Lower checks it all and says what is legal. The fused loops change the
