@@ -303,89 +303,6 @@ func TestComputeWithPorted(t *testing.T) {
 		return f, g, h, [][]int32{fk, gk, {10, 11, 12}}
 	}
 
-	t.Run("update_stage_test_variant", func(t *testing.T) {
-		// Variant: without the Bound directives of the faithful port (further down).
-		x, y := halide.NewVar("x"), halide.NewVar("y")
-		f, g, _, ks := fgh(3, x, y)
-		f.Update(1).ComputeWith(g.Update(0), y)
-		updRun(t, []*halide.Func{f, g}, ks, x, y, false)
-	})
-	t.Run("update_stage2_test_variant", func(t *testing.T) {
-		// Variant: without the Bound directives of the faithful port (further down).
-		x, y := halide.NewVar("x"), halide.NewVar("y")
-		f, g, _, ks := fgh(3, x, y)
-		f.Update(0).ComputeWith(g.Update(0), y)
-		f.Update(1).ComputeWith(g.Update(0), y)
-		updRun(t, []*halide.Func{f, g}, ks, x, y, false)
-	})
-	t.Run("update_stage3_test_variant", func(t *testing.T) {
-		// Variant: without the Bound directives of the faithful port (further down).
-		x, y := halide.NewVar("x"), halide.NewVar("y")
-		f, g, _, ks := fgh(3, x, y)
-		f.ComputeWith(g, y)
-		f.Update(0).ComputeWith(g, y)
-		f.Update(1).ComputeWith(g, y)
-		updRun(t, []*halide.Func{f, g}, ks, x, y, false)
-	})
-	t.Run("update_stage_pairwise_test_variant", func(t *testing.T) {
-		// Variant: without the Bound directives of the faithful port (further down).
-		x, y := halide.NewVar("x"), halide.NewVar("y")
-		f, g, _, ks := fgh(3, x, y)
-		f.ComputeWith(g, y)
-		f.Update(0).ComputeWith(g.Update(0), y)
-		f.Update(1).ComputeWith(g.Update(1), y)
-		updRun(t, []*halide.Func{f, g}, ks, x, y, false)
-	})
-	t.Run("update_stage_pairwise_zigzag_test_variant", func(t *testing.T) {
-		// Variant: without the Bound directives of the faithful port (further down).
-		// [[maybe_unused]] in Halide's file (not run there).
-		x, y := halide.NewVar("x"), halide.NewVar("y")
-		f, g, _, ks := fgh(4, x, y)
-		f.ComputeWith(g, y)
-		g.Update(0).ComputeWith(f.Update(0), y)
-		f.Update(1).ComputeWith(g.Update(1), y)
-		g.Update(2).ComputeWith(f.Update(2), y)
-		updRun(t, []*halide.Func{f, g}, ks, x, y, false)
-	})
-	t.Run("update_stage_diagonal_test_variant", func(t *testing.T) {
-		// Variant: without the Bound directives of the faithful port (further down).
-		x, y := halide.NewVar("x"), halide.NewVar("y")
-		f, g, h, ks := fgh(3, x, y)
-		f.Update(1).ComputeWith(g.Update(0), y)
-		g.Update(0).ComputeWith(h, y)
-		updRun(t, []*halide.Func{f, g, h}, ks, x, y, false)
-	})
-
-	t.Run("vectorize_inlined_test_variant", func(t *testing.T) {
-		// Variant: without the Bound directives of the faithful port (further down).
-		// Two outputs h (128x128x5) and g (256x256).
-		const fsz, gsz = 128, 256
-		x, y, c, yi, yo := halide.NewVar("x"), halide.NewVar("y"), halide.NewVar("c"), halide.NewVar("yi"), halide.NewVar("yo")
-		f, g, h, input := halide.NewFunc("f"), halide.NewFunc("g"), halide.NewFunc("h"), halide.NewFunc("input")
-		input.Define(x, y).Is(x)
-		f.Define(x, y, c).Is(c.Mul(input.At(x, y)))
-		h.Define(x, y, c).Is(f.At(x, y, c))
-		inl := halide.NewFunc("inl")
-		inl.Define(x, y).Is(f.At(x.Div(2), y.Div(2), 0))
-		inl.Define(x, y).PlusEq(f.At(x.Div(2), y.Div(2), 2))
-		g.Define(x, y).Is(inl.At(x, y))
-		g.ComputeRoot()
-		g.Split(y, yo, y, 32*2, halide.RoundUp).
-			Split(y, y, yi, 2, halide.RoundUp).
-			VectorizeTail(x, 4, halide.GuardWithIf).
-			ComputeWith(h, y, cwAlign(halide.AlignEnd, yo, y)...)
-		h.Reorder(x, c, y).
-			Split(y, yo, y, 32, halide.RoundUp).
-			Split(y, y, yi, 1, halide.RoundUp).
-			VectorizeTail(x, 4, halide.GuardWithIf).
-			ComputeRoot()
-		out := halide.NewFunc("out")
-		out.Define(x, y, c).Is(halide.NewTuple(h.At(halide.Min(x, fsz-1), halide.Min(y, fsz-1), c), g.At(x, y)))
-		hi, gi := halide.NewBuffer[int32](gsz, gsz, 5), halide.NewBuffer[int32](gsz, gsz, 5)
-		cwRealize(t, out, hi, gi)
-		cwCheckHG(t, hi, gi, fsz, gsz)
-	})
-
 	t.Run("store_at_different_levels_test", func(t *testing.T) {
 		x, y := halide.NewVar("x"), halide.NewVar("y")
 		p1, p2, consumer := halide.NewFunc("producer1"), halide.NewFunc("producer2"), halide.NewFunc("consumer")
@@ -422,88 +339,111 @@ func TestComputeWithPorted(t *testing.T) {
 			}
 		}
 	})
-	// update_stage_test: the faithful port, Bound directives included.
+	// update_stage_test: the faithful port, Bound directives included (and without them).
 	t.Run("update_stage_test", func(t *testing.T) {
-		x, y := halide.NewVar("x"), halide.NewVar("y")
-		f, g, _, ks := fgh(3, x, y)
-		f.Update(1).ComputeWith(g.Update(0), y)
-		updRun(t, []*halide.Func{f, g}, ks, x, y, true)
+		// With the Bound directives Halide writes, and without them.
+		for _, bound := range []bool{true, false} {
+			x, y := halide.NewVar("x"), halide.NewVar("y")
+			f, g, _, ks := fgh(3, x, y)
+			f.Update(1).ComputeWith(g.Update(0), y)
+			updRun(t, []*halide.Func{f, g}, ks, x, y, bound)
+		}
 	})
-	// update_stage2_test: the faithful port, Bound directives included.
+	// update_stage2_test: the faithful port, Bound directives included (and without them).
 	t.Run("update_stage2_test", func(t *testing.T) {
-		x, y := halide.NewVar("x"), halide.NewVar("y")
-		f, g, _, ks := fgh(3, x, y)
-		f.Update(0).ComputeWith(g.Update(0), y)
-		f.Update(1).ComputeWith(g.Update(0), y)
-		updRun(t, []*halide.Func{f, g}, ks, x, y, true)
+		// With the Bound directives Halide writes, and without them.
+		for _, bound := range []bool{true, false} {
+			x, y := halide.NewVar("x"), halide.NewVar("y")
+			f, g, _, ks := fgh(3, x, y)
+			f.Update(0).ComputeWith(g.Update(0), y)
+			f.Update(1).ComputeWith(g.Update(0), y)
+			updRun(t, []*halide.Func{f, g}, ks, x, y, bound)
+		}
 	})
-	// update_stage3_test: the faithful port, Bound directives included.
+	// update_stage3_test: the faithful port, Bound directives included (and without them).
 	t.Run("update_stage3_test", func(t *testing.T) {
-		x, y := halide.NewVar("x"), halide.NewVar("y")
-		f, g, _, ks := fgh(3, x, y)
-		f.ComputeWith(g, y)
-		f.Update(0).ComputeWith(g, y)
-		f.Update(1).ComputeWith(g, y)
-		updRun(t, []*halide.Func{f, g}, ks, x, y, true)
+		// With the Bound directives Halide writes, and without them.
+		for _, bound := range []bool{true, false} {
+			x, y := halide.NewVar("x"), halide.NewVar("y")
+			f, g, _, ks := fgh(3, x, y)
+			f.ComputeWith(g, y)
+			f.Update(0).ComputeWith(g, y)
+			f.Update(1).ComputeWith(g, y)
+			updRun(t, []*halide.Func{f, g}, ks, x, y, bound)
+		}
 	})
-	// update_stage_pairwise_test: the faithful port, Bound directives included.
+	// update_stage_pairwise_test: the faithful port, Bound directives included (and without them).
 	t.Run("update_stage_pairwise_test", func(t *testing.T) {
-		x, y := halide.NewVar("x"), halide.NewVar("y")
-		f, g, _, ks := fgh(3, x, y)
-		f.ComputeWith(g, y)
-		f.Update(0).ComputeWith(g.Update(0), y)
-		f.Update(1).ComputeWith(g.Update(1), y)
-		updRun(t, []*halide.Func{f, g}, ks, x, y, true)
+		// With the Bound directives Halide writes, and without them.
+		for _, bound := range []bool{true, false} {
+			x, y := halide.NewVar("x"), halide.NewVar("y")
+			f, g, _, ks := fgh(3, x, y)
+			f.ComputeWith(g, y)
+			f.Update(0).ComputeWith(g.Update(0), y)
+			f.Update(1).ComputeWith(g.Update(1), y)
+			updRun(t, []*halide.Func{f, g}, ks, x, y, bound)
+		}
 	})
-	// update_stage_pairwise_zigzag_test: the faithful port, Bound directives included.
+	// update_stage_pairwise_zigzag_test: the faithful port, Bound directives included (and without them).
 	t.Run("update_stage_pairwise_zigzag_test", func(t *testing.T) {
-		// [[maybe_unused]] in Halide's file (not run there).
-		x, y := halide.NewVar("x"), halide.NewVar("y")
-		f, g, _, ks := fgh(4, x, y)
-		f.ComputeWith(g, y)
-		g.Update(0).ComputeWith(f.Update(0), y)
-		f.Update(1).ComputeWith(g.Update(1), y)
-		g.Update(2).ComputeWith(f.Update(2), y)
-		updRun(t, []*halide.Func{f, g}, ks, x, y, true)
+		// With the Bound directives Halide writes, and without them.
+		for _, bound := range []bool{true, false} {
+			// [[maybe_unused]] in Halide's file (not run there).
+			x, y := halide.NewVar("x"), halide.NewVar("y")
+			f, g, _, ks := fgh(4, x, y)
+			f.ComputeWith(g, y)
+			g.Update(0).ComputeWith(f.Update(0), y)
+			f.Update(1).ComputeWith(g.Update(1), y)
+			g.Update(2).ComputeWith(f.Update(2), y)
+			updRun(t, []*halide.Func{f, g}, ks, x, y, bound)
+		}
 	})
-	// update_stage_diagonal_test: the faithful port, Bound directives included.
+	// update_stage_diagonal_test: the faithful port, Bound directives included (and without them).
 	t.Run("update_stage_diagonal_test", func(t *testing.T) {
-		x, y := halide.NewVar("x"), halide.NewVar("y")
-		f, g, h, ks := fgh(3, x, y)
-		f.Update(1).ComputeWith(g.Update(0), y)
-		g.Update(0).ComputeWith(h, y)
-		updRun(t, []*halide.Func{f, g, h}, ks, x, y, true)
+		// With the Bound directives Halide writes, and without them.
+		for _, bound := range []bool{true, false} {
+			x, y := halide.NewVar("x"), halide.NewVar("y")
+			f, g, h, ks := fgh(3, x, y)
+			f.Update(1).ComputeWith(g.Update(0), y)
+			g.Update(0).ComputeWith(h, y)
+			updRun(t, []*halide.Func{f, g, h}, ks, x, y, bound)
+		}
 	})
-	// vectorize_inlined_test: the faithful port, Bound directives included.
+	// vectorize_inlined_test: the faithful port, Bound directives included (and without them).
 	t.Run("vectorize_inlined_test", func(t *testing.T) {
-		// Two outputs h (128x128x5) and g (256x256).
-		const fsz, gsz = 128, 256
-		x, y, c, yi, yo := halide.NewVar("x"), halide.NewVar("y"), halide.NewVar("c"), halide.NewVar("yi"), halide.NewVar("yo")
-		f, g, h, input := halide.NewFunc("f"), halide.NewFunc("g"), halide.NewFunc("h"), halide.NewFunc("input")
-		input.Define(x, y).Is(x)
-		f.Define(x, y, c).Is(c.Mul(input.At(x, y)))
-		h.Define(x, y, c).Is(f.At(x, y, c))
-		inl := halide.NewFunc("inl")
-		inl.Define(x, y).Is(f.At(x.Div(2), y.Div(2), 0))
-		inl.Define(x, y).PlusEq(f.At(x.Div(2), y.Div(2), 2))
-		g.Define(x, y).Is(inl.At(x, y))
-		g.ComputeRoot()
-		g.Split(y, yo, y, 32*2, halide.RoundUp).
-			Split(y, y, yi, 2, halide.RoundUp).
-			VectorizeTail(x, 4, halide.GuardWithIf).
-			ComputeWith(h, y, cwAlign(halide.AlignEnd, yo, y)...)
-		h.Reorder(x, c, y).
-			Split(y, yo, y, 32, halide.RoundUp).
-			Split(y, y, yi, 1, halide.RoundUp).
-			VectorizeTail(x, 4, halide.GuardWithIf).
-			ComputeRoot()
-		g.Bound(y, 0, gsz)
-		h.Bound(y, 0, fsz).Bound(c, 0, 5)
-		out := halide.NewFunc("out")
-		out.Define(x, y, c).Is(halide.NewTuple(h.At(halide.Min(x, fsz-1), halide.Min(y, fsz-1), c), g.At(x, y)))
-		hi, gi := halide.NewBuffer[int32](gsz, gsz, 5), halide.NewBuffer[int32](gsz, gsz, 5)
-		cwRealize(t, out, hi, gi)
-		cwCheckHG(t, hi, gi, fsz, gsz)
+		// With the Bound directives Halide writes, and without them.
+		for _, bound := range []bool{true, false} {
+			// Two outputs h (128x128x5) and g (256x256).
+			const fsz, gsz = 128, 256
+			x, y, c, yi, yo := halide.NewVar("x"), halide.NewVar("y"), halide.NewVar("c"), halide.NewVar("yi"), halide.NewVar("yo")
+			f, g, h, input := halide.NewFunc("f"), halide.NewFunc("g"), halide.NewFunc("h"), halide.NewFunc("input")
+			input.Define(x, y).Is(x)
+			f.Define(x, y, c).Is(c.Mul(input.At(x, y)))
+			h.Define(x, y, c).Is(f.At(x, y, c))
+			inl := halide.NewFunc("inl")
+			inl.Define(x, y).Is(f.At(x.Div(2), y.Div(2), 0))
+			inl.Define(x, y).PlusEq(f.At(x.Div(2), y.Div(2), 2))
+			g.Define(x, y).Is(inl.At(x, y))
+			g.ComputeRoot()
+			g.Split(y, yo, y, 32*2, halide.RoundUp).
+				Split(y, y, yi, 2, halide.RoundUp).
+				VectorizeTail(x, 4, halide.GuardWithIf).
+				ComputeWith(h, y, cwAlign(halide.AlignEnd, yo, y)...)
+			h.Reorder(x, c, y).
+				Split(y, yo, y, 32, halide.RoundUp).
+				Split(y, y, yi, 1, halide.RoundUp).
+				VectorizeTail(x, 4, halide.GuardWithIf).
+				ComputeRoot()
+			if bound {
+				g.Bound(y, 0, gsz)
+				h.Bound(y, 0, fsz).Bound(c, 0, 5)
+			}
+			out := halide.NewFunc("out")
+			out.Define(x, y, c).Is(halide.NewTuple(h.At(halide.Min(x, fsz-1), halide.Min(y, fsz-1), c), g.At(x, y)))
+			hi, gi := halide.NewBuffer[int32](gsz, gsz, 5), halide.NewBuffer[int32](gsz, gsz, 5)
+			cwRealize(t, out, hi, gi)
+			cwCheckHG(t, hi, gi, fsz, gsz)
+		}
 	})
 	// update_stage_rfactor_test: the faithful port (f0 and f1, at the root, used to sit between the two intermediates).
 	t.Run("update_stage_rfactor_test", func(t *testing.T) {
