@@ -74,57 +74,57 @@ func (b Box) DependsOn(names func(string) bool) bool {
 // lets and if conditions inside s narrow the variables they define, so the
 // boxes are expressed in variables free in s (and in the ends of scope).
 func Required(s ir.Stmt, scope Scope) map[string]Box {
-	w := boxWalker{reads: true, out: map[string]Box{}}
+	w := newWalker(true, false, "", nil)
 	w.stmt(s, env{base: scope})
-	return w.out
+	return w.result()
 }
 
 // Provided returns, for each Func written by Provide and each flat buffer
 // written by Store in s, the box of coordinates written.
 func Provided(s ir.Stmt, scope Scope) map[string]Box {
-	w := boxWalker{writes: true, out: map[string]Box{}}
+	w := newWalker(false, true, "", nil)
 	w.stmt(s, env{base: scope})
-	return w.out
+	return w.result()
 }
 
 // Touched returns the union of Required and Provided: the box of each Func,
 // image and buffer that s reads or writes.
 func Touched(s ir.Stmt, scope Scope) map[string]Box {
-	w := boxWalker{reads: true, writes: true, out: map[string]Box{}}
+	w := newWalker(true, true, "", nil)
 	w.stmt(s, env{base: scope})
-	return w.out
+	return w.result()
 }
 
 // RequiredOf is Required(s, scope)[name], worked out for name alone: the
 // parts of s that do not mention name are skipped (found with idx, which
 // may be nil, and which the queries on the statements of one pass share).
 func RequiredOf(s ir.Stmt, scope Scope, name string, idx *Index) Box {
-	w := boxWalker{reads: true, only: name, idx: idx, out: map[string]Box{}}
+	w := newWalker(true, false, name, idx)
 	w.stmt(s, env{base: scope})
-	return w.out[name]
+	return w.result()[name]
 }
 
 // TouchedOf is Touched(s, scope)[name], worked out for name alone (see
 // RequiredOf).
 func TouchedOf(s ir.Stmt, scope Scope, name string, idx *Index) Box {
-	w := boxWalker{reads: true, writes: true, only: name, idx: idx, out: map[string]Box{}}
+	w := newWalker(true, true, name, idx)
 	w.stmt(s, env{base: scope})
-	return w.out[name]
+	return w.result()[name]
 }
 
 // ProvidedOf is Provided(s, scope)[name], worked out for name alone (see
 // RequiredOf).
 func ProvidedOf(s ir.Stmt, scope Scope, name string, idx *Index) Box {
-	w := boxWalker{writes: true, only: name, idx: idx, out: map[string]Box{}}
+	w := newWalker(false, true, name, idx)
 	w.stmt(s, env{base: scope})
-	return w.out[name]
+	return w.result()[name]
 }
 
 // RequiredExpr is Required for an expression alone.
 func RequiredExpr(e ir.Expr, scope Scope) map[string]Box {
-	w := boxWalker{reads: true, out: map[string]Box{}}
+	w := newWalker(true, false, "", nil)
 	w.expr(e, env{base: scope})
-	return w.out
+	return w.result()
 }
 
 type boxWalker struct {
@@ -134,6 +134,113 @@ type boxWalker struct {
 	only string
 	idx  *Index
 	out  map[string]Box
+	// unkept holds the names whose boxes read an unsafe promise in code
+	// that may not run (see result); the walkers of one walk share it.
+	unkept map[string]bool
+}
+
+func newWalker(reads, writes bool, only string, idx *Index) boxWalker {
+	return boxWalker{reads: reads, writes: writes, only: only, idx: idx, out: map[string]Box{}, unkept: map[string]bool{}}
+}
+
+// sub returns a walker for a part of w's walk, with boxes of its own.
+func (w *boxWalker) sub() boxWalker {
+	return boxWalker{reads: w.reads, writes: w.writes, only: w.only, idx: w.idx, out: map[string]Box{}, unkept: w.unkept}
+}
+
+// result returns the boxes of the walk, with the unsafe promises in the
+// ends of those that read one in code that may not run made true where the
+// ends are evaluated.
+//
+// A coordinate that is one value inside a loop keeps the lets it reads,
+// and an unsafe promise in one (a fused var promises to lie in its loop's
+// region) stays in the box's end when it does not depend on the loops
+// ranged over. The end is evaluated where the region is needed (at a
+// Func's production), outside the loops and conditions around the let,
+// whether they run or not. Where the let is in code that may not run
+// (env.mayNotRun) the promise can be false: over an empty region, where the fused loop runs no
+// iteration, no value lies in [lo, hi], and x lies past it. A producer
+// computed over such a region reads past what its own producers hold,
+// which were sized by the promise.
+//
+// So each unsafe promise unsafe_promise_clamped(x, lo, hi) in such a box
+// becomes unsafe_promise_clamped(min(max(x, lo), hi), lo, hi): the same
+// value where the code runs (the promise holds there), a value the bounds
+// of the promise cover (hi, when lo > hi) where it does not, and the same
+// interval, [lo, hi], to the analyses that range the end further. All the
+// ends of the box change, so that the same promise read where the code
+// runs and where it may not is one expression, whose union is itself.
+func (w *boxWalker) result() map[string]Box {
+	for name := range w.unkept {
+		b, ok := w.out[name]
+		if !ok {
+			continue
+		}
+		nb := make(Box, len(b))
+		for d, iv := range b {
+			nb[d] = Interval{clampPromises(iv.Min), clampPromises(iv.Max)}
+		}
+		w.out[name] = nb
+	}
+	return w.out
+}
+
+// end is the interval of the coordinate e of a box of name found in en.
+func (w *boxWalker) end(name string, e ir.Expr, en env) Interval {
+	iv := en.of(ir.Simplify(e))
+	if en.mayNotRun && !w.unkept[name] && (hasUnsafePromise(iv.Min) || hasUnsafePromise(iv.Max)) && en.readsLetThatMayNotRun(e) {
+		w.unkept[name] = true
+	}
+	return iv
+}
+
+func hasUnsafePromise(e ir.Expr) bool { return e != nil && ir.ContainsExpr(e, isUnsafePromise) }
+
+func isUnsafePromise(e ir.Expr) bool {
+	c, ok := e.(*ir.Call)
+	return ok && c.Kind == ir.CallIntrinsic && c.Name == ir.IntrinsicUnsafePromiseClamped && len(c.Args) == 3
+}
+
+// isClamp reports whether e is min(max(x, lo), hi) for some x, in either
+// order of the operands (a promise clamped before).
+func isClamp(e, lo, hi ir.Expr) bool {
+	mn, ok := e.(*ir.Binary)
+	if !ok || mn.Op != ir.Min {
+		return false
+	}
+	for _, p := range [][2]ir.Expr{{mn.A, mn.B}, {mn.B, mn.A}} {
+		mx, ok := p[0].(*ir.Binary)
+		if ok && mx.Op == ir.Max && ir.Equal(p[1], hi) && (ir.Equal(mx.A, lo) || ir.Equal(mx.B, lo)) {
+			return true
+		}
+	}
+	return false
+}
+
+// clampPromises returns e with the value of each unsafe promise in it
+// clamped to the promise's range (see boxWalker.result).
+func clampPromises(e ir.Expr) ir.Expr {
+	if !hasUnsafePromise(e) {
+		return e
+	}
+	var f func(ir.Expr) ir.Expr
+	f = func(x ir.Expr) ir.Expr {
+		x = ir.MapExpr(x, f)
+		if !isUnsafePromise(x) {
+			return x
+		}
+		c := x.(*ir.Call)
+		v, lo, hi := c.Args[0], c.Args[1], c.Args[2]
+		if !v.Type().IsIntOrUInt() || isClamp(v, lo, hi) {
+			return x
+		}
+		clamped := ir.Simplify(ir.MinE(ir.MaxE(v, lo), hi))
+		if ir.Equal(clamped, v) {
+			return x
+		}
+		return &ir.Call{T: c.T, Kind: ir.CallIntrinsic, Name: c.Name, Args: []ir.Expr{clamped, lo, hi}}
+	}
+	return ir.Simplify(f(e))
 }
 
 // wants reports whether the box of name is wanted.
@@ -169,10 +276,10 @@ type TooComplex struct {
 	Dim  int
 }
 
-func (w *boxWalker) box(args []ir.Expr, en env) Box {
+func (w *boxWalker) box(name string, args []ir.Expr, en env) Box {
 	b := make(Box, len(args))
 	for i, a := range args {
-		b[i] = en.of(ir.Simplify(a))
+		b[i] = w.end(name, a, en)
 	}
 	return b
 }
@@ -231,7 +338,7 @@ func (w *boxWalker) reqExpr(e ir.Expr, en env) {
 	switch e := e.(type) {
 	case *ir.Call:
 		if e.Kind != ir.CallIntrinsic && w.wants(e.Name) {
-			w.add(e.Name, w.box(e.Args, en))
+			w.add(e.Name, w.box(e.Name, e.Args, en))
 		}
 		for _, a := range e.Args {
 			w.expr(a, en)
@@ -239,7 +346,7 @@ func (w *boxWalker) reqExpr(e ir.Expr, en env) {
 		return
 	case *ir.Load:
 		if w.wants(e.Buf) {
-			w.add(e.Buf, Box{en.of(ir.Simplify(e.Index))})
+			w.add(e.Buf, Box{w.end(e.Buf, e.Index, en)})
 		}
 		w.expr(e.Index, en)
 		return
@@ -291,8 +398,12 @@ func (w *boxWalker) stmt(s ir.Stmt, en env) {
 		// loop variable symbolic (so lets inside stay exact functions of it
 		// and correlated ends such as min(v*8, M) and min(v*8, M) + 7 keep
 		// their link), simplified, and only then ranged over the loop.
-		inner := boxWalker{reads: w.reads, writes: w.writes, only: w.only, idx: w.idx, out: map[string]Box{}}
-		inner.stmt(s.Body, en.with(s.Name, Point(&ir.Var{T: s.Min.Type(), Name: s.Name})))
+		inner := w.sub()
+		body := en.with(s.Name, Point(&ir.Var{T: s.Min.Type(), Name: s.Name}))
+		if !runs(en.of(ir.Simplify(s.Extent))) {
+			body.mayNotRun = true
+		}
+		inner.stmt(s.Body, body)
 		if len(inner.out) == 0 {
 			return
 		}
@@ -310,8 +421,10 @@ func (w *boxWalker) stmt(s ir.Stmt, en env) {
 	case *ir.IfThenElse:
 		w.expr(s.Cond, en)
 		if s.Else == nil || !en.uniform(s.Cond) {
-			w.stmt(s.Then, en.refine(s.Cond, true))
-			w.stmt(s.Else, en.refine(s.Cond, false))
+			then, els := en.refine(s.Cond, true), en.refine(s.Cond, false)
+			then.mayNotRun, els.mayNotRun = true, true
+			w.stmt(s.Then, then)
+			w.stmt(s.Else, els)
 			return
 		}
 		// A condition on nothing the walk binds (a specialization's, on
@@ -319,9 +432,9 @@ func (w *boxWalker) stmt(s ir.Stmt, en env) {
 		// branches touch is select(cond, then's box, else's box), not
 		// their union, so a case does not widen the other's region
 		// (nor the checks of the inputs it reads).
-		then := boxWalker{reads: w.reads, writes: w.writes, only: w.only, idx: w.idx, out: map[string]Box{}}
+		then := w.sub()
 		then.stmt(s.Then, en.refine(s.Cond, true))
-		els := boxWalker{reads: w.reads, writes: w.writes, only: w.only, idx: w.idx, out: map[string]Box{}}
+		els := w.sub()
 		els.stmt(s.Else, en.refine(s.Cond, false))
 		for name, tb := range then.out {
 			eb, both := els.out[name]
@@ -346,17 +459,23 @@ func (w *boxWalker) stmt(s ir.Stmt, en env) {
 		}
 		w.expr(s.Value, en)
 		if w.writes && w.wants(s.Func) {
-			w.add(s.Func, w.box(s.Args, en))
+			w.add(s.Func, w.box(s.Func, s.Args, en))
 		}
 	case *ir.Store:
 		w.expr(s.Index, en)
 		w.expr(s.Value, en)
 		if w.writes && w.wants(s.Buf) {
-			w.add(s.Buf, Box{en.of(ir.Simplify(s.Index))})
+			w.add(s.Buf, Box{w.end(s.Buf, s.Index, en)})
 		}
 	case *ir.Block, *ir.ProducerConsumer, *ir.Realize, *ir.Allocate, *ir.AssertStmt, *ir.Evaluate:
 		ir.VisitStmt(s, func(c ir.Stmt) { w.stmt(c, en) }, func(e ir.Expr) { w.expr(e, en) })
 	}
+}
+
+// runs reports whether a loop whose extent lies in ext runs at least once.
+func runs(ext Interval) bool {
+	c, ok := ext.Min.(*ir.IntImm)
+	return ok && c.V >= 1
 }
 
 // rangeEnd is the lowest (or, for max, the highest) value of the end e of

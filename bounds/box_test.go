@@ -326,3 +326,61 @@ func BenchmarkOfSymbolic(b *testing.B) {
 		Of(e, scope)
 	}
 }
+
+// A promise in a let inside a loop that may run no iteration is false
+// there when the loop's region is empty: a box end that reads the let as
+// one point (the loop's variable ranged out) is evaluated outside the
+// loop, so its value is clamped into the promise's range; where the loop
+// surely runs the end keeps the promise as it is.
+func TestPromiseInLoopThatMayNotRun(t *testing.T) {
+	lo, hi, f := ir.NewVar("lo"), ir.NewVar("hi"), ir.NewVar("f")
+	// A let the loop's variable does not reach (as a fused var's outer
+	// half over a region one row high).
+	promise := intrin(ir.Int32, ir.IntrinsicUnsafePromiseClamped, lo, lo, hi)
+	nest := func(extent ir.Expr) ir.Stmt {
+		return loop("f", ir.Int(0), extent,
+			&ir.LetStmt{Name: "i", Value: promise,
+				Body: &ir.Provide{Func: "out", Args: []ir.Expr{f}, Value: fcall("g", ir.NewVar("i"))}})
+	}
+	// The loop runs no iteration when hi < lo.
+	b := Required(nest(ir.AddE(ir.MaxE(ir.SubE(hi, lo), ir.Int(-1)), ir.Int(1))), nil)["g"]
+	if len(b) != 1 {
+		t.Fatalf("box of g is %v", b)
+	}
+	for _, c := range []struct{ lo, hi int64 }{{3, 9}, {5, 5}, {7, 2}} {
+		m := map[string]ir.Expr{"lo": ir.Int(c.lo), "hi": ir.Int(c.hi)}
+		gotLo, ok1 := ir.AsInt(ir.Simplify(ir.Substitute(dropPromise(b[0].Min), m)))
+		gotHi, ok2 := ir.AsInt(ir.Simplify(ir.Substitute(dropPromise(b[0].Max), m)))
+		if !ok1 || !ok2 {
+			t.Fatalf("lo=%d hi=%d: box %s does not fold", c.lo, c.hi, b)
+		}
+		// Where the loop runs, g is read at lo; where it does not, the
+		// region may be anything inside [lo, hi] or at hi, never past it.
+		want := c.lo
+		if c.hi < c.lo {
+			want = c.hi
+		}
+		if gotLo != want || gotHi != want {
+			t.Errorf("lo=%d hi=%d: g's region is [%d, %d], want [%d, %d]", c.lo, c.hi, gotLo, gotHi, want, want)
+		}
+	}
+	// A loop that runs keeps the promise unclamped.
+	b = Required(nest(ir.Int(1)), nil)["g"]
+	if got := ir.ExprString(b[0].Min); got != "unsafe_promise_clamped(lo, lo, hi)" {
+		t.Errorf("in a loop that runs, g's region starts at %s, want unsafe_promise_clamped(lo, lo, hi)", got)
+	}
+}
+
+// dropPromise replaces each unsafe promise in e by the value it promises
+// about (what the code evaluates).
+func dropPromise(e ir.Expr) ir.Expr {
+	var f func(ir.Expr) ir.Expr
+	f = func(x ir.Expr) ir.Expr {
+		x = ir.MapExpr(x, f)
+		if isUnsafePromise(x) {
+			return x.(*ir.Call).Args[0]
+		}
+		return x
+	}
+	return f(e)
+}

@@ -15,6 +15,10 @@ type binding struct {
 	next  *binding
 	value ir.Expr
 	outer env
+	// src is a let's value, kept after the lookup, and mayNotRun says
+	// whether the let is bound in code that may not run (env.mayNotRun).
+	src       ir.Expr
+	mayNotRun bool
 }
 
 // env is the scope the analysis works in: the caller's Scope, which is never
@@ -26,6 +30,10 @@ type env struct {
 	base Scope
 	top  *binding
 	free bool
+	// mayNotRun marks code that may not run wherever the ends of the boxes
+	// found in it are evaluated: the body of a loop that may run no
+	// iteration, a branch of a condition that varies (see boxWalker.result).
+	mayNotRun bool
 }
 
 func (en env) with(name string, iv Interval) env {
@@ -36,8 +44,38 @@ func (en env) with(name string, iv Interval) env {
 // withLet is with(name, en.of(ir.Simplify(value))), worked out when name
 // is first looked up.
 func (en env) withLet(name string, value ir.Expr) env {
-	en.top = &binding{name: name, next: en.top, value: value, outer: en}
+	en.top = &binding{name: name, next: en.top, value: value, outer: en, src: value, mayNotRun: en.mayNotRun}
 	return en
+}
+
+// readsLetThatMayNotRun reports whether e reads, directly or through the
+// values of other lets, a let bound in code that may not run.
+func (en env) readsLetThatMayNotRun(e ir.Expr) bool {
+	return readsLetThatMayNotRun(en.top, e, 0)
+}
+
+func readsLetThatMayNotRun(top *binding, e ir.Expr, depth int) bool {
+	if depth > 64 {
+		return true // too deep to tell: assume it does
+	}
+	found := false
+	ir.WalkExpr(e, func(x ir.Expr) bool {
+		v, ok := x.(*ir.Var)
+		if found || !ok {
+			return !found
+		}
+		for b := top; b != nil; b = b.next {
+			if b.name != v.Name {
+				continue
+			}
+			if b.mayNotRun || b.src != nil && readsLetThatMayNotRun(b.next, b.src, depth+1) {
+				found = true
+			}
+			break
+		}
+		return !found
+	})
+	return found
 }
 
 func (en env) lookup(v *ir.Var) (Interval, bool) {

@@ -265,13 +265,13 @@ func (d *Driver) WriteTable(w io.Writer) {
 		cl   Class
 	}
 	cols := []col{{"rejected at Lower", RejectLower}, {"rejected for size", RejectSize}, {"rejected at Realize", RejectRealize},
-		{"wrong", Wrong}, {"panics", Panic}, {"internal", Internal}, {"timeouts", Timeout}, {"slow runs", SlowRun}, {"ok", OK}}
+		{"out-of-bounds accesses", BadAccess}, {"wrong", Wrong}, {"panics", Panic}, {"internal", Internal}, {"timeouts", Timeout}, {"slow runs", SlowRun}, {"ok", OK}}
 	first := "algorithm"
 	if d.Make != nil {
 		first = "programs"
 		cols = []col{{"invalid", Invalid}, {"refused (expected)", RejectExpected}, {"refused at Lower", RejectLower},
 			{"refused for size", RejectSize}, {"refused at Realize", RejectRealize},
-			{"wrong", Wrong}, {"wrong (neg. divisor)", WrongDiv}, {"wrong (RVar order)", WrongRVar},
+			{"out-of-bounds accesses", BadAccess}, {"wrong", Wrong}, {"wrong (neg. divisor)", WrongDiv}, {"wrong (RVar order)", WrongRVar},
 			{"panics", Panic}, {"internal", Internal}, {"timeouts", Timeout}, {"slow runs", SlowRun}, {"ok", OK}}
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)

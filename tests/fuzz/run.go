@@ -54,11 +54,17 @@ const (
 	// that the interpreter cannot finish in time. Not a defect, but counted
 	// (a Lower past its deadline is a Timeout: lowering must be fast).
 	SlowRun
+	// BadAccess: Realize stopped at a load or store outside a buffer the
+	// library allocated and sized (the CPU interpreter and the GPU
+	// emulator check every access): on a GPU, an out-of-bounds access.
+	// A defect; the inputs are checked before, by assertions that are
+	// RejectRealize (or RejectExpected).
+	BadAccess
 	numClasses
 )
 
 var classNames = [...]string{"ok", "rejected_lower", "rejected_size", "rejected_realize", "wrong", "panic", "internal", "timeout",
-	"invalid_program", "refused_as_expected", "wrong_negative_divisor", "wrong_rvar_order", "slow_run"}
+	"invalid_program", "refused_as_expected", "wrong_negative_divisor", "wrong_rvar_order", "slow_run", "out_of_bounds_access"}
 
 func (c Class) String() string { return classNames[c] }
 
@@ -292,8 +298,15 @@ func classify(err error, as Class, applied Schedule) Result {
 	if as == RejectRealize && sizeAssertion.MatchString(he.Msg) {
 		as = RejectSize
 	}
+	if as == RejectRealize && badAccess.MatchString(he.Msg) {
+		as = BadAccess
+	}
 	return Result{Class: as, Code: string(he.Code), Msg: he.Error(), Applied: applied}
 }
+
+// badAccess matches the interpreter's (and the emulator's) stop at an
+// access outside a buffer (cpu/program.go).
+var badAccess = regexp.MustCompile(`at index -?\d+ is out of bounds \[0, \d+\)`)
 
 // outputOOB matches Realize's check that the output buffer covers the
 // region the pipeline writes.
@@ -405,7 +418,7 @@ func sameFailure(r, r2 Result) bool {
 		return false
 	}
 	switch r.Class {
-	case RejectRealize, Internal, RejectLower, RejectExpected:
+	case RejectRealize, BadAccess, Internal, RejectLower, RejectExpected:
 		return r.Code == r2.Code && msgKey(r.Msg) == msgKey(r2.Msg)
 	case Panic:
 		return msgKey(r.Msg) == msgKey(r2.Msg)

@@ -201,7 +201,10 @@ func runProgCauses(c Case, opt Options, causes bool) (res Result) {
 		r := classify(err, RejectRealize, res.Applied)
 		r.Lower, r.Slid, r.Folded = res.Lower, res.Slid, res.Folded
 		switch {
-		case (re != nil || ev.BoundViolation != "" || ev.SoftViolation != "") && (r.Class == RejectRealize || r.Class == RejectSize):
+		case (re != nil || ev.BoundViolation != "" || ev.SoftViolation != "") && (r.Class == RejectRealize || r.Class == RejectSize || r.Class == BadAccess):
+			// A program that reads outside an input (through a
+			// data-dependent index no assertion sees) may be stopped
+			// at the read itself.
 			r.Class = RejectExpected
 		case r.Class == RejectRealize && outputOOB.MatchString(r.Msg) && shiftsOutput(res.Applied, p.Funcs[0].Name):
 			r.Class = RejectSize
