@@ -229,14 +229,9 @@ func (c *threadReducer) reduce(l *ir.For, f *ir.Function, isLanes bool) ir.Stmt 
 	}
 	// The stores to f in the loop (an unrolled loop inside it makes
 	// several), each op(f(point), e) at one point for the whole loop.
-	var stores []*ir.Store
+	stores, paths := storesOf(l.Body, f.Name)
 	loads := 0
-	ir.WalkStmt(l.Body, func(x ir.Stmt) bool {
-		if s, ok := x.(*ir.Store); ok && s.Buf == f.Name {
-			stores = append(stores, s)
-		}
-		return true
-	}, func(e ir.Expr) bool {
+	ir.WalkStmt(l.Body, func(ir.Stmt) bool { return true }, func(e ir.Expr) bool {
 		if ld, ok := e.(*ir.Load); ok && ld.Buf == f.Name {
 			loads++
 		}
@@ -278,7 +273,7 @@ func (c *threadReducer) reduce(l *ir.For, f *ir.Function, isLanes bool) ir.Stmt 
 		accOf[store] = assoc.Y
 		lets := map[string]ir.Expr{}
 		var conds []ir.Expr
-		path := pathTo(l.Body, store)
+		path := paths[k]
 		for i, a := range path {
 			switch a := a.(type) {
 			case *ir.LetStmt:
@@ -298,8 +293,12 @@ func (c *threadReducer) reduce(l *ir.For, f *ir.Function, isLanes bool) ir.Stmt 
 			return ir.Simplify(e)
 		}
 		at := resolve(store.Index)
-		if ir.UsesAny(at, inner) || k > 0 && !ir.Equal(at, index) {
+		if ir.UsesAny(at, inner) {
 			return fail(simple, "the point it stores, %s, depends on the loop or on a loop inside it", ir.ExprString(store.Index))
+		}
+		if k > 0 && !ir.Equal(at, index) {
+			return fail("keep the loops of the update's pure vars outside its RVar loops (an unrolled or vectorized pure var inside them makes one store per point)",
+				"its loop body stores to %d different points of %s (%s and %s), and one all-reduce makes one value", len(stores), f.Name, ir.ExprString(index), ir.ExprString(at))
 		}
 		var w ir.Expr
 		for _, cond := range conds {
@@ -422,19 +421,26 @@ func replaceStores(s ir.Stmt, by func(*ir.Store) ir.Stmt) ir.Stmt {
 	return mut(s)
 }
 
-// pathTo returns the statements from s down to target (s first, target
-// last), or nil when target is not in s.
-func pathTo(s ir.Stmt, target ir.Stmt) []ir.Stmt {
-	if s == target {
-		return []ir.Stmt{s}
-	}
-	var found []ir.Stmt
-	ir.VisitStmt(s, func(c ir.Stmt) {
-		if found == nil {
-			if p := pathTo(c, target); p != nil {
-				found = append([]ir.Stmt{s}, p...)
-			}
+// storesOf returns the stores to buf in s, in order, and for each the
+// statements from s down to it (s first, the store last). An unrolled
+// loop repeats one Store node (its body did not name the loop's variable,
+// only lets around it do), so a store is told by its path, not by the
+// node.
+func storesOf(s ir.Stmt, buf string) (stores []*ir.Store, paths [][]ir.Stmt) {
+	var path []ir.Stmt
+	var walk func(ir.Stmt)
+	walk = func(x ir.Stmt) {
+		if x == nil {
+			return
 		}
-	}, nil)
-	return found
+		path = append(path, x)
+		if st, ok := x.(*ir.Store); ok && st.Buf == buf {
+			stores = append(stores, st)
+			paths = append(paths, append([]ir.Stmt(nil), path...))
+		}
+		ir.VisitStmt(x, walk, nil)
+		path = path[:len(path)-1]
+	}
+	walk(s)
+	return stores, paths
 }
