@@ -529,8 +529,14 @@ func (d Dimension) Max() Expr { return d.Min().Add(d.Extent()).Sub(1) }
 func (d Dimension) Stride() Expr { return d.field("stride") }
 
 // SetBounds promises that the dimension has the given min and extent; the
-// compiler may rely on it, and Realize checks it.
+// compiler may rely on it, and Realize checks it. On a dimension of an
+// output Func (Func.Dim) it constrains the output buffer, in a pipeline
+// whose output is the Func (Lower refuses it in another).
 func (d Dimension) SetBounds(min, extent any) Dimension {
+	if f, ok := d.owner.(*Func); ok {
+		f.setOutputBounds(d.i, min, extent)
+		return d
+	}
 	if d.p == nil {
 		return d
 	}

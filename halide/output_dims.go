@@ -29,6 +29,60 @@ func (f *Func) Height() Expr { return f.Dim(1).Extent() }
 // Channels is f.Dim(2).Extent(), Halide's channels() of an output.
 func (f *Func) Channels() Expr { return f.Dim(2).Extent() }
 
+// setOutputBounds records Dim(i).SetBounds(min, extent) of f's output
+// buffer (see Dimension.SetBounds).
+func (f *Func) setOutputBounds(i int, min, extent any) {
+	f = f.begin("set_bounds")
+	if f.err != nil {
+		return
+	}
+	if n := len(f.fn.Args); i < 0 || f.fn.Pure != nil && i >= n {
+		f.fail(dimRangeErr(f, i))
+		return
+	}
+	var r ir.Range
+	for _, b := range []struct {
+		v    any
+		end  *ir.Expr
+		what string
+	}{{min, &r.Min, "min"}, {extent, &r.Extent, "extent"}} {
+		e := E(b.v)
+		if e.err != nil {
+			f.fail(withFunc(e.err, f.fn.Name, "set_bounds"))
+			return
+		}
+		e, err := toInt32(f.fn.Name, "set_bounds", fmt.Sprintf("the %s of dimension %d of %s's output buffer", b.what, i, f.fn.Name), e, false)
+		if err != nil {
+			f.fail(err)
+			return
+		}
+		*b.end = e.node
+	}
+	ob := f.fn.Schedule.OutputBounds
+	for len(ob) <= i {
+		ob = append(ob, ir.Range{})
+	}
+	ob[i] = r
+	f.fn.Schedule.OutputBounds = ob
+}
+
+// checkOutputBounds checks the output buffer bounds of f (SetBounds on
+// f.Dim) in a pipeline whose output is out.
+func checkOutputBounds(f, out *Func) error {
+	ob := f.fn.Schedule.OutputBounds
+	if len(ob) == 0 {
+		return nil
+	}
+	if f != out {
+		return ir.Errorf(ir.ErrSchedule, f.fn.Name, "set_bounds", "%s.Dim(i).SetBounds constrains %s's output buffer, but the pipeline's output is %s", f.fn.Name, f.fn.Name, out.fn.Name).
+			WithLegal("SetBounds on the dimensions of the pipeline's output Func (or Bound(v, min, extent) to fix the region of %s)", f.fn.Name)
+	}
+	if n := len(f.fn.Args); len(ob) > n {
+		return dimRangeErr(f, len(ob)-1)
+	}
+	return nil
+}
+
 // outputDim is the Param of the Var of a field of an output buffer's
 // dimension (Func.Dim): the pipeline checks that f is its output.
 type outputDim struct {

@@ -455,6 +455,16 @@ func (p *Pipeline) build() (*built, error) {
 				return err
 			}
 		}
+		if err := checkOutputBounds(f, p.out); err != nil {
+			return err
+		}
+		for _, b := range f.fn.Schedule.OutputBounds {
+			for _, e := range []ir.Expr{b.Min, b.Extent} {
+				if err := noteLeaves(e); err != nil {
+					return err
+				}
+			}
+		}
 		stack = append(stack, f)
 		for _, g := range callees {
 			if err := visit(g); err != nil {
@@ -1214,7 +1224,7 @@ func (c *compiled) bind(outs []BufferRef) (map[string]any, map[string]any, error
 		}
 		if im.p != nil {
 			for d, b := range im.p.bounds {
-				if err := checkDimBound(name, im.name, d, b, shape[d], scalars); err != nil {
+				if err := checkDimBound(name, "input "+im.name, d, b.min.node, b.extent.node, shape[d], scalars); err != nil {
 					return nil, nil, err
 				}
 			}
@@ -1224,6 +1234,16 @@ func (c *compiled) bind(outs []BufferRef) (map[string]any, map[string]any, error
 	}
 	if err := checkInt32Bounds(name, c.l.b.lp, scalars); err != nil {
 		return nil, nil, err
+	}
+	if f := c.l.b.lp.Funcs[name]; f != nil {
+		shape := outs[0].Shape()
+		for d, b := range f.Schedule.OutputBounds {
+			if d < len(shape) {
+				if err := checkDimBound(name, "the output buffer", d, b.Min, b.Extent, shape[d], scalars); err != nil {
+					return nil, nil, err
+				}
+			}
+		}
 	}
 	return scalars, buffers, nil
 }
@@ -1326,27 +1346,29 @@ func checkInt32Bounds(fn string, lp *lower.Pipeline, scalars map[string]any) err
 	return nil
 }
 
-// checkDimBound checks an ImageParam's SetBounds against the buffer given.
-func checkDimBound(fn, name string, d int, b dimBounds, s BufDim, scalars map[string]any) error {
+// checkDimBound checks the SetBounds (min and extent, either nil) of
+// dimension d of an input or of the output (what) against the buffer
+// given.
+func checkDimBound(fn, what string, d int, min, extent ir.Expr, s BufDim, scalars map[string]any) error {
 	m := ir.ScalarConsts(scalars)
-	eval := func(e Expr) (int64, bool) {
-		if e.node == nil {
+	eval := func(e ir.Expr) (int64, bool) {
+		if e == nil {
 			return 0, false
 		}
-		if c, ok := e.node.(*ir.Cast); ok && c.T == ir.Int32 {
+		if c, ok := e.(*ir.Cast); ok && c.T == ir.Int32 {
 			// A wider bound must not wrap to the buffer's value (see
 			// checkInt32Bounds, which reports it).
 			if x, ok := ir.Simplify(ir.Substitute(c.X, m)).(*ir.IntImm); ok && !constFits(x, ir.Int32) {
 				return 0, false
 			}
 		}
-		return ir.AsInt(ir.Simplify(ir.Substitute(e.node, m)))
+		return ir.AsInt(ir.Simplify(ir.Substitute(e, m)))
 	}
-	if mn, ok := eval(b.min); ok && int(mn) != s.Min {
-		return ir.Errorf(ir.ErrBufferShape, fn, "Realize", "input %s must have min %d in dimension %d (SetBounds) but the buffer's min is %d", name, mn, d, s.Min)
+	if mn, ok := eval(min); ok && int(mn) != s.Min {
+		return ir.Errorf(ir.ErrBufferShape, fn, "Realize", "%s must have min %d in dimension %d (SetBounds) but the buffer's min is %d", what, mn, d, s.Min)
 	}
-	if ext, ok := eval(b.extent); ok && int(ext) != s.Extent {
-		return ir.Errorf(ir.ErrBufferShape, fn, "Realize", "input %s must have extent %d in dimension %d (SetBounds) but the buffer's extent is %d", name, ext, d, s.Extent)
+	if ext, ok := eval(extent); ok && int(ext) != s.Extent {
+		return ir.Errorf(ir.ErrBufferShape, fn, "Realize", "%s must have extent %d in dimension %d (SetBounds) but the buffer's extent is %d", what, ext, d, s.Extent)
 	}
 	return nil
 }

@@ -178,6 +178,12 @@ type FuncSchedule struct {
 	Hoist  LoopLevel
 	Memory MemoryType
 	Bounds []BoundDirective
+	// OutputBounds holds the min and extent promised for each dimension
+	// of the Func's output buffer (Func.Dim(d).SetBounds; nil Min or
+	// Extent where there is none), which count only where the Func is a
+	// pipeline's output. Realize checks them; lowering uses them as
+	// constants.
+	OutputBounds []Range
 	// StorageOrder lists the pure vars in the order of their storage
 	// strides, innermost first (nil: argument order).
 	StorageOrder []string

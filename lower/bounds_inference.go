@@ -169,6 +169,16 @@ func outputRegionLets(out *ir.Function) []let {
 		p := stagePrefix(out.Name, k)
 		for d, a := range out.Args {
 			var mn, ext ir.Expr = v(BufferVar(out.Name, "min", d)), v(BufferVar(out.Name, "extent", d))
+			if d < len(out.Schedule.OutputBounds) {
+				// The output buffer's promised shape (SetBounds),
+				// which Realize checks.
+				if b := out.Schedule.OutputBounds[d]; b.Min != nil {
+					mn = b.Min
+				}
+				if b := out.Schedule.OutputBounds[d]; b.Extent != nil {
+					ext = b.Extent
+				}
+			}
 			for _, b := range out.Schedule.Bounds {
 				if b.Var == a {
 					// The buffer is checked to match; the constants let

@@ -426,6 +426,15 @@ func promisedBounds(p *Pipeline) map[string]ir.Expr {
 			}
 		}
 	}
+	out := p.Funcs[p.Output]
+	for d, b := range out.Schedule.OutputBounds {
+		if b.Min != nil {
+			promised[BufferVar(out.Name, "min", d)] = b.Min
+		}
+		if b.Extent != nil {
+			promised[BufferVar(out.Name, "extent", d)] = b.Extent
+		}
+	}
 	return promised
 }
 
