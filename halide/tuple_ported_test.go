@@ -208,3 +208,201 @@ func TestTuplePortedReduction(t *testing.T) {
 		tpCheck2(t, "buf", buf, w, 2, func(x, y int) int32 { return c[y][x] })
 	})
 }
+
+func TestTuplePortedUndef(t *testing.T) {
+	const size = 1024
+	const A, B = int32(-559038737), int32(-267519234) // (int)0xdeadbeef, (int)0xf00dcafe
+	prefilled := func() (a, b *halide.Buffer[int32]) {
+		a, b = halide.NewBuffer[int32](size, size), halide.NewBuffer[int32](size, size)
+		a.Fill(func([]int) int32 { return A })
+		b.Fill(func([]int) int32 { return B })
+		return a, b
+	}
+	t.Run("test1", func(t *testing.T) {
+		// REFUSED (see the end of the file): Undef as one value of a Tuple.
+		x, y := halide.NewVar("x"), halide.NewVar("y")
+		f := halide.NewFunc("f")
+		f.Define(x, y).Is(halide.NewTuple(x.Add(y), halide.Undef(halide.Int32)))
+		old := f.AtTuple(x, y)
+		f.Define(x, y).Is(halide.NewTuple(old.Elem(0).Add(halide.Undef(halide.Int32)), old.Elem(1).Add(2)))
+		a, b := prefilled()
+		tpRefused(t, tpRun(f, a, b))
+	})
+	t.Run("test1_variant", func(t *testing.T) {
+		// Variant: the pure definition's Undef is B, the value the
+		// prefilled buffer holds, and the update's f[0] + undef keeps
+		// f[0].
+		x, y := halide.NewVar("x"), halide.NewVar("y")
+		f := halide.NewFunc("f")
+		f.Define(x, y).Is(halide.NewTuple(x.Add(y), B))
+		old := f.AtTuple(x, y)
+		f.Define(x, y).Is(halide.NewTuple(old.Elem(0), old.Elem(1).Add(2)))
+		a, b := prefilled()
+		tpRealize(t, f, a, b)
+		tpCheck2(t, "a", a, size, size, func(x, y int) int32 { return int32(x + y) })
+		tpCheck2(t, "b", b, size, size, func(x, y int) int32 { return B + 2 })
+	})
+	test2 := func(t *testing.T, undefFirst bool, f *halide.Func, x, y halide.Var) {
+		old := f.AtTuple(x, y)
+		first := old.Elem(0)
+		if undefFirst {
+			first = halide.Undef(halide.Int32)
+		}
+		second := halide.Undef(halide.Int32)
+		if !undefFirst {
+			second = old.Elem(1)
+		}
+		f.Define(x, y).Is(halide.NewTuple(first, halide.Select(x.Lt(20), halide.E(int32(20)).Mul(old.Elem(0)), second)))
+	}
+	t.Run("test2", func(t *testing.T) {
+		// REFUSED (see the end of the file): Undef as the whole value of
+		// one value of the update.
+		x, y := halide.NewVar("x"), halide.NewVar("y")
+		f := halide.NewFunc("f")
+		f.Define(x, y).Is(halide.NewTuple(x, y))
+		test2(t, true, f, x, y)
+		a, b := prefilled()
+		tpRefused(t, tpRun(f, a, b))
+	})
+	t.Run("test2_variant", func(t *testing.T) {
+		// Variant: each Undef is the old value of its value (f[0], and
+		// f[1] in the Select's arm): Undef is refused anywhere in a Tuple.
+		x, y := halide.NewVar("x"), halide.NewVar("y")
+		f := halide.NewFunc("f")
+		f.Define(x, y).Is(halide.NewTuple(x, y))
+		test2(t, false, f, x, y)
+		a, b := prefilled()
+		tpRealize(t, f, a, b)
+		tpCheck2(t, "a", a, size, size, func(x, y int) int32 { return int32(x) })
+		tpCheck2(t, "b", b, size, size, func(x, y int) int32 {
+			if x < 20 {
+				return int32(20 * x)
+			}
+			return int32(y)
+		})
+	})
+	test3Check := func(t *testing.T, a, b *halide.Buffer[int32]) {
+		t.Helper()
+		tpCheck2(t, "a", a, size, size, func(x, y int) int32 {
+			if x == 13 && y == 23 {
+				return 20
+			}
+			return 0
+		})
+		tpCheck2(t, "b", b, size, size, func(x, y int) int32 {
+			if x == 13 && y == 23 {
+				return 10
+			}
+			return 0
+		})
+	}
+	t.Run("test3", func(t *testing.T) {
+		// REFUSED (see the end of the file): Undef in the coordinates of
+		// an update.
+		x, y := halide.NewVar("x"), halide.NewVar("y")
+		f := halide.NewFunc("f")
+		f.Define(x, y).Is(halide.NewTuple(0, 0))
+		r := halide.NewRDom("r", halide.Range(0, 10))
+		arg0 := halide.Clamp(halide.Select(r.X().Lt(2), 13, halide.Undef(halide.Int32)), 0, 100)
+		arg1 := halide.Clamp(halide.Select(r.X().Lt(2), 23, halide.Undef(halide.Int32)), 0, 100)
+		old := f.AtTuple(arg0, arg1)
+		f.Define(arg0, arg1).Is(halide.NewTuple(old.Elem(0).Add(10), old.Elem(1).Add(5)))
+		a, b := prefilled()
+		tpRefused(t, tpRun(f, a, b))
+	})
+	t.Run("test3_variant", func(t *testing.T) {
+		// Variant: the Selects' condition r.x < 2 is the RDom's Where,
+		// their Undef arm left out.
+		x, y := halide.NewVar("x"), halide.NewVar("y")
+		f := halide.NewFunc("f")
+		f.Define(x, y).Is(halide.NewTuple(0, 0))
+		r := halide.NewRDom("r", halide.Range(0, 10))
+		r.Where(r.X().Lt(2))
+		arg0 := halide.Clamp(halide.E(int32(13)).Add(r.X().Mul(0)), 0, 100)
+		arg1 := halide.Clamp(halide.E(int32(23)).Add(r.X().Mul(0)), 0, 100)
+		old := f.AtTuple(arg0, arg1)
+		f.Define(arg0, arg1).Is(halide.NewTuple(old.Elem(0).Add(10), old.Elem(1).Add(5)))
+		a, b := prefilled()
+		tpRealize(t, f, a, b)
+		test3Check(t, a, b)
+	})
+	t.Run("test4", func(t *testing.T) {
+		// REFUSED (see the end of the file): a Tuple of Undefs as the pure
+		// definition. Halide checks only that there are no stores.
+		x, y := halide.NewVar("x"), halide.NewVar("y")
+		f := halide.NewFunc("f")
+		f.Define(x, y).Is(halide.NewTuple(halide.Undef(halide.Int32), halide.Undef(halide.Int32)))
+		a, b := prefilled()
+		tpRefused(t, tpRun(f, a, b))
+	})
+}
+
+func TestTuplePortedSelect(t *testing.T) {
+	const size = 200
+	check := func(t *testing.T, f *halide.Func, ra, rb func(x, y int) int32) {
+		t.Helper()
+		a, b := halide.NewBuffer[int32](size, size), halide.NewBuffer[int32](size, size)
+		tpRealize(t, f, a, b)
+		tpCheck2(t, "a", a, size, size, ra)
+		tpCheck2(t, "b", b, size, size, rb)
+	}
+	pick := func(c bool, u, v int) int32 {
+		if c {
+			return int32(u)
+		}
+		return int32(v)
+	}
+	t.Run("ternary_expr_condition", func(t *testing.T) {
+		x, y := halide.NewVar("x"), halide.NewVar("y")
+		f := halide.NewFunc("f")
+		f.Define(x, y).Is(halide.SelectTuple(x.Add(y).Lt(30), halide.NewTuple(x, y), halide.NewTuple(x.Sub(1), y.Sub(2))))
+		check(t, f, func(x, y int) int32 { return pick(x+y < 30, x, x-1) }, func(x, y int) int32 { return pick(x+y < 30, y, y-2) })
+	})
+	t.Run("ternary_tuple_condition_variant", func(t *testing.T) {
+		// Variant (MISSING API: SelectTuple takes one condition, not a
+		// Tuple of them): one Select per value.
+		x, y := halide.NewVar("x"), halide.NewVar("y")
+		f := halide.NewFunc("f")
+		f.Define(x, y).Is(halide.NewTuple(halide.Select(x.Lt(30), x, x.Sub(1)), halide.Select(y.Lt(30), y, y.Sub(2))))
+		check(t, f, func(x, y int) int32 { return pick(x < 30, x, x-1) }, func(x, y int) int32 { return pick(y < 30, y, y-2) })
+	})
+	t.Run("multiway_expr_condition", func(t *testing.T) {
+		// Halide's multiway select(c0, a, c1, b, c) is select(c0, a,
+		// select(c1, b, c)); SelectTuple nests the same way.
+		x, y := halide.NewVar("x"), halide.NewVar("y")
+		f := halide.NewFunc("f")
+		f.Define(x, y).Is(halide.SelectTuple(x.Add(y).Lt(30), halide.NewTuple(x, y),
+			halide.SelectTuple(x.Add(y).Lt(100), halide.NewTuple(x.Sub(1), y.Sub(2)),
+				halide.NewTuple(x.Sub(100), y.Sub(200)))))
+		check(t, f, func(x, y int) int32 {
+			if x+y < 30 {
+				return int32(x)
+			}
+			return pick(x+y < 100, x-1, x-100)
+		}, func(x, y int) int32 {
+			if x+y < 30 {
+				return int32(y)
+			}
+			return pick(x+y < 100, y-2, y-200)
+		})
+	})
+	t.Run("multiway_tuple_condition_variant", func(t *testing.T) {
+		// Variant (MISSING API: a Tuple of conditions): nested Selects per value.
+		x, y := halide.NewVar("x"), halide.NewVar("y")
+		f := halide.NewFunc("f")
+		f.Define(x, y).Is(halide.NewTuple(
+			halide.Select(x.Lt(30), x, halide.Select(x.Lt(100), x.Sub(1), x.Sub(100))),
+			halide.Select(y.Lt(30), y, halide.Select(y.Lt(100), y.Sub(2), y.Sub(200)))))
+		check(t, f, func(x, y int) int32 {
+			if x < 30 {
+				return int32(x)
+			}
+			return pick(x < 100, x-1, x-100)
+		}, func(x, y int) int32 {
+			if y < 30 {
+				return int32(y)
+			}
+			return pick(y < 100, y-2, y-200)
+		})
+	})
+}
