@@ -39,8 +39,9 @@ package halide_test
 
 import (
 	"errors"
-	_ "math"
-	_ "math/rand"
+	"math"
+	"math/rand"
+	"strconv"
 	"testing"
 
 	"github.com/gohalide/gohalide/halide"
@@ -560,3 +561,133 @@ func TestTuplePortedUpdateOps(t *testing.T) {
 		tpCheck2(t, "a", a, size, size, func(x, y int) int32 { return int32((2*x + y) * (2*x + y)) })
 	})
 }
+
+func TestTuplePortedVectorReduce(t *testing.T) {
+	t.Run("tuple_addition", func(t *testing.T) {
+		const n = 100
+		x := halide.NewVar("x")
+		in, f := halide.NewFunc("in"), halide.NewFunc("f")
+		in.Define(x).Is(halide.NewTuple(x, x.Mul(2)))
+		f.Define().Is(halide.NewTuple(0, 0))
+		r := halide.NewRDom("r", halide.Range(1, n))
+		old, ir := f.AtTuple(), in.AtTuple(r)
+		f.Define().Is(halide.NewTuple(old.Elem(0).Add(ir.Elem(0)), old.Elem(1).Add(ir.Elem(1))))
+		in.ComputeRoot()
+		f.Update(0).Atomic().Vectorize(r, 8).Parallel(r)
+		a, b := halide.NewBuffer[int32](), halide.NewBuffer[int32]()
+		tpRealize(t, f, a, b)
+		if a.Get() != n*(n+1)/2 || b.Get() != n*(n+1) {
+			t.Fatalf("got %d %d, want %d %d", a.Get(), b.Get(), n*(n+1)/2, n*(n+1))
+		}
+	})
+	t.Run("complex_multiplication", func(t *testing.T) {
+		x := halide.NewVar("x")
+		in, f := halide.NewFunc("in"), halide.NewFunc("f")
+		in.Define(x).Is(halide.NewTuple(halide.Cos(halide.Cast(halide.Float32, x)), halide.Sin(halide.Cast(halide.Float32, x))))
+		f.Define().Is(halide.NewTuple(float32(1), float32(0)))
+		r := halide.NewRDom("r", halide.Range(1, 50))
+		ar, ai := f.AtTuple().Elem(0), f.AtTuple().Elem(1)
+		br, bi := in.AtTuple(r).Elem(0), in.AtTuple(r).Elem(1)
+		f.Define().Is(halide.NewTuple(ar.Mul(br).Sub(ai.Mul(bi)), ar.Mul(bi).Add(br.Mul(ai))))
+		in.ComputeRoot()
+		f.Update(0).Atomic().Vectorize(r, 8)
+		a, b := halide.NewBuffer[float32](), halide.NewBuffer[float32]()
+		tpRealize(t, f, a, b)
+		if mag := a.Get()*a.Get() + b.Get()*b.Get(); mag <= 0.9 || mag >= 1.1 {
+			t.Fatalf("should have been magnitude one: %g + %g i", a.Get(), b.Get())
+		}
+		// And the plain-Go product, in float64: within 1e-4.
+		re, im := 1.0, 0.0
+		for k := 1; k <= 50; k++ {
+			c, s := math.Cos(float64(k)), math.Sin(float64(k))
+			re, im = re*c-im*s, re*s+c*im
+		}
+		if math.Abs(float64(a.Get())-re) > 1e-4 || math.Abs(float64(b.Get())-im) > 1e-4 {
+			t.Fatalf("got %g + %g i, want %g + %g i (within 1e-4)", a.Get(), b.Get(), re, im)
+		}
+	})
+}
+
+func TestTuplePortedArgmax(t *testing.T) {
+	// evaluate_may_gpu runs its Func by one GPU thread on a GPU target:
+	// each evaluation runs on the host ("cpu") and so ("gpu").
+	t.Run("one_dimensional", func(t *testing.T) {
+		tpBoth(t, func(t *testing.T, gpu bool) {
+			x := halide.NewVar("x")
+			f, am := halide.NewFunc("f"), halide.NewFunc("arg_max_f")
+			f.Define(x).Is(x.Mul(halide.E(int32(100)).Sub(x)))
+			r := halide.NewRDom("r", halide.Range(0, 100))
+			am.Define().Is(int32(0))
+			best := f.At(halide.Clamp(am.At(), 0, 100))
+			am.Define().Is(halide.Select(f.At(r).Gt(best), r, am.At()))
+			res := halide.NewBuffer[int32]()
+			if err := tpEvaluate(gpu, am.At(), res); err != nil {
+				t.Fatal(err)
+			}
+			if res.Get() != 50 {
+				t.Fatalf("arg max of f is %d, want 50", res.Get())
+			}
+		})
+	})
+	g2 := func() (*halide.Func, *halide.RDom) {
+		x, y := halide.NewVar("x"), halide.NewVar("y")
+		g := halide.NewFunc("g")
+		g.Define(x, y).Is(x.Mul(halide.E(int32(100)).Sub(x)).Add(y.Mul(halide.E(int32(80)).Sub(y))))
+		g.ComputeRoot()
+		return g, halide.NewRDom("r", halide.Range(0, 100), halide.Range(0, 100))
+	}
+	eval3 := func(t *testing.T, gpu bool, v halide.Tuple, want [3]int32) {
+		t.Helper()
+		bx, by, bv := halide.NewBuffer[int32](), halide.NewBuffer[int32](), halide.NewBuffer[int32]()
+		if err := tpEvaluate(gpu, halide.NewTuple(v.Elem(0), v.Elem(1), v.Elem(2)), bx, by, bv); err != nil {
+			t.Fatal(err)
+		}
+		if got := [3]int32{bx.Get(), by.Get(), bv.Get()}; got != want {
+			t.Fatalf("got (x, y, value) %v, want %v", got, want)
+		}
+	}
+	t.Run("multi_dimensional", func(t *testing.T) {
+		tpBoth(t, func(t *testing.T, gpu bool) {
+			g, r := g2()
+			am := halide.NewFunc("arg_max_g")
+			am.Define().Is(halide.NewTuple(0, 0, g.At(0, 0)))
+			am.Define().Is(halide.SelectTuple(g.At(r.X(), r.Y()).Gt(am.AtTuple().Elem(2)),
+				halide.NewTuple(r.X(), r.Y(), g.At(r.X(), r.Y())), am.AtTuple()))
+			eval3(t, gpu, am.AtTuple(), [3]int32{50, 40, 4100})
+		})
+	})
+	t.Run("inline_argmax", func(t *testing.T) {
+		tpBoth(t, func(t *testing.T, gpu bool) {
+			g, r := g2()
+			eval3(t, gpu, halide.Argmax(g.At(r.X(), r.Y())), [3]int32{50, 40, 4100})
+		})
+	})
+	t.Run("inline_argmin", func(t *testing.T) {
+		tpBoth(t, func(t *testing.T, gpu bool) {
+			g, r := g2()
+			eval3(t, gpu, halide.Argmin(g.At(r.X(), r.Y())), [3]int32{0, 99, -1881})
+		})
+	})
+	for _, init := range []int{-1, 0, 1, 5, 99, 100, 101} {
+		t.Run("in_place/init="+itoa(init), func(t *testing.T) {
+			tpBoth(t, func(t *testing.T, gpu bool) {
+				x := halide.NewVar("x")
+				h, am := halide.NewFunc("h"), halide.NewFunc("arg_max_h")
+				r := halide.NewRDom("r", halide.Range(0, 100))
+				h.Define(x).Is(halide.NewTuple(x.Mul(halide.E(int32(100)).Sub(x)), x))
+				h.Define(init).Is(halide.SelectTuple(h.AtTuple(init).Elem(0).Ge(h.AtTuple(r).Elem(0)), h.AtTuple(init), h.AtTuple(r)))
+				am.Define().Is(h.AtTuple(init))
+				bv, bx := halide.NewBuffer[int32](), halide.NewBuffer[int32]()
+				if err := tpEvaluate(gpu, am.AtTuple(), bv, bx); err != nil {
+					t.Fatal(err)
+				}
+				if bv.Get() != 2500 || bx.Get() != 50 {
+					t.Fatalf("arg max of h is (%d, %d), want (2500, 50)", bv.Get(), bx.Get())
+				}
+			})
+		})
+	}
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }
+var _ = rand.New
