@@ -691,3 +691,183 @@ func TestTuplePortedArgmax(t *testing.T) {
 
 func itoa(i int) string { return strconv.Itoa(i) }
 var _ = rand.New
+
+func TestTuplePortedMultipleOutputs(t *testing.T) {
+	t.Run("internal_tuple_func", func(t *testing.T) {
+		// Halide only realizes g; the port checks g(x) = x + sin(x)
+		// within 1e-5.
+		tpBoth(t, func(t *testing.T, gpu bool) {
+			x, xi := halide.NewVar("x"), halide.NewVar("xi")
+			f, g := halide.NewFunc("f"), halide.NewFunc("g")
+			f.Define(x).Is(halide.NewTuple(x, halide.Sin(x)))
+			f.ComputeRoot()
+			tt := f.AtTuple(x)
+			g.Define(x).Is(tt.Elem(0).Add(tt.Elem(1)))
+			if gpu {
+				g.GPUTile1D(x, x, xi, 8)
+			}
+			out := halide.NewBuffer[float32](100)
+			tpRealize(t, g, out)
+			for i := 0; i < 100; i++ {
+				if want := float64(i) + math.Sin(float64(i)); math.Abs(float64(out.Get(i))-want) > 1e-5*max(1, math.Abs(want)) {
+					t.Fatalf("g(%d) = %g, want %g", i, out.Get(i), want)
+				}
+			}
+		})
+	})
+	t.Run("reduction_returns_tuple", func(t *testing.T) {
+		tpBoth(t, func(t *testing.T, gpu bool) {
+			x, y := halide.NewVar("x"), halide.NewVar("y")
+			f, g := halide.NewFunc("f"), halide.NewFunc("g")
+			f.Define(x, y).Is(halide.Sin(x.Mul(y)))
+			f.ComputeRoot()
+			r := halide.NewRDom("r", halide.Range(0, 100), halide.Range(0, 100))
+			g.Define().Is(halide.NewTuple(0, 0, f.At(0, 0)))
+			old := g.AtTuple()
+			next := f.At(r.X(), r.Y())
+			g.Define().Is(halide.SelectTuple(next.Gt(old.Elem(2)), halide.NewTuple(r.X(), r.Y(), next), halide.NewTuple(old.Elem(0), old.Elem(1), old.Elem(2))))
+			if gpu {
+				g.GPUSingleThread()
+			}
+			bx, by, bv := halide.NewBuffer[int32](), halide.NewBuffer[int32](), halide.NewBuffer[float32]()
+			tpRealize(t, g, bx, by, bv)
+			if bv.Get() < 0.9999 {
+				t.Fatalf("argmax of sin(x*y) is underwhelming: %g", bv.Get())
+			}
+			// And it is sin(x*y) at the point found, within 1e-6.
+			if want := math.Sin(float64(bx.Get() * by.Get())); math.Abs(float64(bv.Get())-want) > 1e-6 {
+				t.Fatalf("value %g at (%d, %d), want %g", bv.Get(), bx.Get(), by.Get(), want)
+			}
+		})
+	})
+	t.Run("outputs_of_different_sizes", func(t *testing.T) {
+		// MISSING API: Pipeline({f, g}). Outputs f (100) and g (10),
+		// computed at the root, read by one Tuple output.
+		tpBoth(t, func(t *testing.T, gpu bool) {
+			x, xi := halide.NewVar("x"), halide.NewVar("xi")
+			f, g := halide.NewFunc("f"), halide.NewFunc("g")
+			f.Define(x).Is(x.Mul(100))
+			g.Define(x).Is(x)
+			f.ComputeRoot()
+			g.ComputeRoot()
+			if gpu {
+				f.GPUTile1D(x, x, xi, 8)
+				g.GPUTile1D(x, x, xi, 8)
+			}
+			out := halide.NewFunc("out")
+			out.Define(x).Is(halide.NewTuple(f.At(x), g.At(halide.Min(x, 9))))
+			fi, gi := halide.NewBuffer[int32](100), halide.NewBuffer[int32](100)
+			tpRealize(t, out, fi, gi)
+			for i := 0; i < 100; i++ {
+				if fi.Get(i) != int32(100*i) {
+					t.Fatalf("f(%d) = %d, want %d", i, fi.Get(i), 100*i)
+				}
+				if i < 10 && gi.Get(i) != int32(i) {
+					t.Fatalf("g(%d) = %d, want %d", i, gi.Get(i), i)
+				}
+			}
+		})
+	})
+	t.Run("inferred_realization", func(t *testing.T) {
+		// MISSING API: Pipeline({f, g}); one Tuple output of f and g's
+		// two values.
+		tpBoth(t, func(t *testing.T, gpu bool) {
+			x, xi := halide.NewVar("x"), halide.NewVar("xi")
+			f, g := halide.NewFunc("f"), halide.NewFunc("g")
+			f.Define(x).Is(halide.Cast(halide.Float32, x.Mul(100)))
+			g.Define(x).Is(halide.NewTuple(halide.Cast(halide.UInt8, x), halide.Cast(halide.Int16, x.Add(1))))
+			f.ComputeRoot()
+			g.ComputeRoot()
+			if gpu {
+				f.GPUTile1D(x, x, xi, 8)
+				g.GPUTile1D(x, x, xi, 8)
+			}
+			out := halide.NewFunc("out")
+			out.Define(x).Is(halide.NewTuple(f.At(x), g.AtTuple(x).Elem(0), g.AtTuple(x).Elem(1)))
+			fi, g0, g1 := halide.NewBuffer[float32](100), halide.NewBuffer[uint8](100), halide.NewBuffer[int16](100)
+			tpRealize(t, out, fi, g0, g1)
+			for i := 0; i < 100; i++ {
+				if fi.Get(i) != float32(100*i) || g0.Get(i) != uint8(i) || g1.Get(i) != int16(i+1) {
+					t.Fatalf("at %d: f %g g0 %d g1 %d, want %d %d %d", i, fi.Get(i), g0.Get(i), g1.Get(i), 100*i, i, i+1)
+				}
+			}
+		})
+	})
+	t.Run("outputs_call_each_other", func(t *testing.T) {
+		// MISSING API: Pipeline({h, g, f}). Outputs h (50, two values), g
+		// (20x20, three values) and f (100), computed at the root, read by
+		// one Tuple output over 100x20.
+		tpBoth(t, func(t *testing.T, gpu bool) {
+			x, y, xi, yi := halide.NewVar("x"), halide.NewVar("y"), halide.NewVar("xi"), halide.NewVar("yi")
+			f, g, h := halide.NewFunc("f"), halide.NewFunc("g"), halide.NewFunc("h")
+			f.Define(x).Is(x)
+			h.Define(x).Is(halide.NewTuple(f.At(x).Add(17), f.At(x).Sub(17)))
+			g.Define(x, y).Is(halide.NewTuple(f.At(x.Add(y)).Mul(2), h.AtTuple(x).Elem(0).Mul(y), h.AtTuple(x).Elem(1).Sub(2)))
+			f.ComputeRoot()
+			g.ComputeRoot()
+			h.ComputeRoot()
+			if gpu {
+				g.GPUTile(x, y, x, y, xi, yi, 1, 1)
+			}
+			out := halide.NewFunc("out")
+			hx := halide.Min(x, 49)
+			gx := halide.Min(x, 19)
+			out.Define(x, y).Is(halide.NewTuple(h.AtTuple(hx).Elem(0), h.AtTuple(hx).Elem(1),
+				g.AtTuple(gx, y).Elem(0), g.AtTuple(gx, y).Elem(1), g.AtTuple(gx, y).Elem(2), f.At(x)))
+			var bufs []halide.BufferRef
+			var ims []*halide.Buffer[int32]
+			for i := 0; i < 6; i++ {
+				b := halide.NewBuffer[int32](100, 20)
+				bufs, ims = append(bufs, b), append(ims, b)
+			}
+			tpRealize(t, out, bufs...)
+			h0, h1, g0, g1, g2, fi := ims[0], ims[1], ims[2], ims[3], ims[4], ims[5]
+			for x := 0; x < 100; x++ {
+				if fi.Get(x, 0) != int32(x) {
+					t.Fatalf("f(%d) = %d, want %d", x, fi.Get(x, 0), x)
+				}
+				if x < 50 && (h0.Get(x, 0) != int32(x+17) || h1.Get(x, 0) != int32(x-17)) {
+					t.Fatalf("h(%d) = {%d, %d}, want {%d, %d}", x, h0.Get(x, 0), h1.Get(x, 0), x+17, x-17)
+				}
+				if x < 20 {
+					for y := 0; y < 20; y++ {
+						c0, c1, c2 := int32((x+y)*2), int32((x+17)*y), int32(x-17-2)
+						if g0.Get(x, y) != c0 || g1.Get(x, y) != c1 || g2.Get(x, y) != c2 {
+							t.Fatalf("g(%d, %d) = {%d, %d, %d}, want {%d, %d, %d}", x, y, g0.Get(x, y), g1.Get(x, y), g2.Get(x, y), c0, c1, c2)
+						}
+					}
+				}
+			}
+		})
+	})
+}
+
+func TestTuplePortedRealizeConditionDependsOnTuple(t *testing.T) {
+	t.Run("realize_condition_depends_on_tuple", func(t *testing.T) {
+		// Halide only compiles it; the port also runs it with p = 3
+		// (out = h() = 4) and p = 5 (out = 17).
+		p := halide.NewParam[int32]("p")
+		f, g, h, out := halide.NewFunc("f"), halide.NewFunc("g"), halide.NewFunc("h"), halide.NewFunc("out")
+		f.Define().Is(halide.NewTuple(p.Expr(), p.Expr()))
+		g.Define().Is(halide.NewTuple(4, 4))
+		h.Define().Is(g.AtTuple().Elem(1))
+		out.Define().Is(halide.Select(f.AtTuple().Elem(1).Eq(3), h.At(), 17))
+		f.ComputeRoot()
+		g.ComputeRoot()
+		h.ComputeRoot()
+		pl := halide.NewPipeline(out).WithOptions(halide.Options{Verify: true})
+		if err := pl.Compile(); err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []struct{ p, want int32 }{{3, 4}, {5, 17}} {
+			p.Set(c.p)
+			res := halide.NewBuffer[int32]()
+			if err := pl.Realize(res); err != nil {
+				t.Fatal(err)
+			}
+			if res.Get() != c.want {
+				t.Fatalf("p = %d: out() = %d, want %d", c.p, res.Get(), c.want)
+			}
+		}
+	})
+}
