@@ -871,3 +871,94 @@ func TestTuplePortedRealizeConditionDependsOnTuple(t *testing.T) {
 		}
 	})
 }
+
+func TestTuplePortedAtomicTuples(t *testing.T) {
+	// Halide's counts of Atomic nodes and mutexes are not ported.
+	const size = 128
+	// run defines f's pure values and its update (given x, y and the old
+	// values), schedules f.compute_root().update().parallel(y).atomic(),
+	// and checks g = the sum of f's values against want.
+	run := func(t *testing.T, pure func(x, y halide.Var) []any, upd func(x, y halide.Var, o halide.Tuple) []any, want func(x, y int) int32) {
+		x, y := halide.NewVar("x"), halide.NewVar("y")
+		f, g := halide.NewFunc("f"), halide.NewFunc("g")
+		f.Define(x, y).Is(halide.NewTuple(pure(x, y)...))
+		f.Define(x, y).Is(halide.NewTuple(upd(x, y, f.AtTuple(x, y))...))
+		f.ComputeRoot().Update(0).Parallel(y).Atomic()
+		ft := f.AtTuple(x, y)
+		sum := ft.Elem(0)
+		for i := 1; i < ft.Len(); i++ {
+			sum = sum.Add(ft.Elem(i))
+		}
+		g.Define(x, y).Is(sum)
+		out := halide.NewBuffer[int32](size, size)
+		tpRealize(t, g, out)
+		tpCheck2(t, "out", out, size, size, want)
+	}
+	t.Run("independent_values", func(t *testing.T) {
+		run(t, func(x, y halide.Var) []any { return []any{x, y} },
+			func(x, y halide.Var, o halide.Tuple) []any { return []any{o.Elem(0).Add(x), o.Elem(1).Add(y)} },
+			func(x, y int) int32 { return int32(2*x + 2*y) })
+	})
+	t.Run("coupled_values", func(t *testing.T) {
+		run(t, func(x, y halide.Var) []any { return []any{x, y} },
+			func(x, y halide.Var, o halide.Tuple) []any { return []any{o.Elem(1).Add(x), o.Elem(0).Add(y)} },
+			func(x, y int) int32 { return int32(2*x + 2*y) })
+	})
+	t.Run("coupled_and_independent", func(t *testing.T) {
+		run(t, func(x, y halide.Var) []any { return []any{x, y, 0} },
+			func(x, y halide.Var, o halide.Tuple) []any {
+				return []any{o.Elem(1).Add(x), o.Elem(0).Add(y), o.Elem(2).Add(1)}
+			},
+			func(x, y int) int32 { return int32(2*x + 2*y + 1) })
+	})
+	t.Run("two_coupled_pairs", func(t *testing.T) {
+		run(t, func(x, y halide.Var) []any { return []any{x, y, x, y} },
+			func(x, y halide.Var, o halide.Tuple) []any {
+				return []any{o.Elem(1).Add(x), o.Elem(0).Add(y), o.Elem(3).Add(x), o.Elem(2).Add(y)}
+			},
+			func(x, y int) int32 { return int32(4*x + 4*y) })
+	})
+	evenOdd := func(t *testing.T, parallel bool) error {
+		x, y := halide.NewVar("x"), halide.NewVar("y")
+		f, g := halide.NewFunc("f"), halide.NewFunc("g")
+		f.Define(x, y).Is(halide.NewTuple(x, y))
+		r := halide.NewRDom("r", halide.Range(0, 65))
+		r2 := r.X().Mul(2)
+		f.Define(x, r2).Is(halide.NewTuple(f.AtTuple(x, r2.Add(1)).Elem(1).Add(x), f.AtTuple(x, r2.Sub(1)).Elem(0).Add(r2)))
+		f.Define(x, r2.Add(1)).Is(halide.NewTuple(f.AtTuple(x, r2).Elem(1).Add(x), f.AtTuple(x, r2.Add(2)).Elem(0).Add(r2).Add(1)))
+		f.ComputeRoot()
+		if parallel {
+			f.Update(0).Parallel(r).Atomic()
+			f.Update(1).Parallel(r).Atomic()
+		} else {
+			f.Update(0).Atomic()
+			f.Update(1).Atomic()
+		}
+		g.Define(x, y).Is(f.AtTuple(x, y).Elem(0).Add(f.AtTuple(x, y).Elem(1)))
+		out := halide.NewBuffer[int32](size, size)
+		if err := tpRun(g, out); err != nil {
+			return err
+		}
+		// Halide prints a mismatch here but does not fail (its return 1
+		// is commented out); the port fails on one.
+		tpCheck2(t, "out", out, size, size, func(x, y int) int32 {
+			c := 2*x + 2*y + 1
+			if y&1 == 1 {
+				c += x + y
+			}
+			return int32(c)
+		})
+		return nil
+	}
+	t.Run("even_odd_rows", func(t *testing.T) {
+		// REFUSED (see the end of the file): parallel(r) of an update
+		// that reads other points of f (rows of the other parity).
+		tpRefused(t, evenOdd(t, true))
+	})
+	t.Run("even_odd_rows_variant", func(t *testing.T) {
+		// Variant: without parallel(r) (atomic() kept).
+		if err := evenOdd(t, false); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
