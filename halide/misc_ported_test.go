@@ -837,3 +837,303 @@ func TestMiscPortedBug2(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// inline_reduction.cpp. Halide's minimum(e, f) and sum(e, f) name the
+// Func that holds the reduction (min_y_inner, sum_implicit_inner); the
+// API's Sum, Product, Minimum and Maximum take no Func (see the end of the
+// file), so those cases are variants without it. evaluate<T>(e) is a
+// zero-dimensional Func realized into a zero-dimensional buffer.
+// strict_float has no counterpart (our floats are never reassociated).
+func TestMiscPortedInlineReduction(t *testing.T) {
+	// inputVal is input(x + r.x, y + r.y) of Halide's file.
+	setup := func() (x, y halide.Var, input *halide.Func, r *halide.RDom) {
+		x, y = halide.NewVar("x"), halide.NewVar("y")
+		r = halide.NewRDom("r", halide.Range(-1, 3), halide.Range(-1, 3))
+		input = halide.NewFunc("input")
+		input.Define(x, y).Is(halide.Cast(halide.Float32, x.Mul(y).Add(1)))
+		return
+	}
+	// patch folds the 3x3 patch at (x, y) as Halide's check does (rx
+	// outer, ry inner).
+	patch := func(x, y int, init float32, op func(acc, v float32) float32) float32 {
+		acc := init
+		for rx := -1; rx < 2; rx++ {
+			for ry := -1; ry < 2; ry++ {
+				acc = op(acc, float32((x+rx)*(y+ry))+1)
+			}
+		}
+		return acc
+	}
+	checkF := func(t *testing.T, name string, b *halide.Buffer[float32], ok func(x, y int, got float32) (float32, bool)) {
+		t.Helper()
+		for yy := 0; yy < 10; yy++ {
+			for xx := 0; xx < 10; xx++ {
+				if want, good := ok(xx, yy, b.Get(xx, yy)); !good {
+					t.Fatalf("%s(%d, %d) = %g, want %g", name, xx, yy, b.Get(xx, yy), want)
+				}
+			}
+		}
+	}
+	abs := func(d float32) float32 { return float32(math.Abs(float64(d))) }
+
+	t.Run("local_variance", func(t *testing.T) {
+		// Tolerance 0.001, as Halide's.
+		x, y, input, r := setup()
+		inputVal := input.At(x.Add(r.X()), y.Add(r.Y()))
+		localMean := halide.Sum(inputVal).Div(float32(9))
+		lv := halide.NewFunc("local_variance")
+		lv.Define(x, y).Is(halide.Sum(inputVal.Mul(inputVal)).Div(float32(81)).Sub(localMean.Mul(localMean)))
+		out := halide.NewBuffer[float32](10, 10)
+		mpRealize(t, lv, out)
+		checkF(t, "local_variance", out, func(x, y int, got float32) (float32, bool) {
+			mean := patch(x, y, 0, func(a, v float32) float32 { return a + v }) / 9
+			v := patch(x, y, 0, func(a, v float32) float32 { return a + v*v })
+			want := v/81 - mean*mean
+			return want, abs(want-got) <= 0.001
+		})
+	})
+
+	t.Run("product_maximum_minimum", func(t *testing.T) {
+		// Tolerances as Halide's: product within 1% (of value + 10),
+		// minimum and maximum within 0.001.
+		x, y, input, r := setup()
+		inputVal := input.At(x.Add(r.X()), y.Add(r.Y()))
+		lp, lmax, lmin := halide.NewFunc("local_product"), halide.NewFunc("local_max"), halide.NewFunc("local_min")
+		lp.Define(x, y).Is(halide.Product(inputVal))
+		lmax.Define(x, y).Is(halide.Maximum(inputVal))
+		lmin.Define(x, y).Is(halide.Minimum(inputVal))
+		lp.Vectorize(x, 4)
+		lmax.Vectorize(x, 4)
+		lmin.Vectorize(x, 4)
+		prod, mx, mn := halide.NewBuffer[float32](10, 10), halide.NewBuffer[float32](10, 10), halide.NewBuffer[float32](10, 10)
+		mpRealize(t, lp, prod)
+		mpRealize(t, lmax, mx)
+		mpRealize(t, lmin, mn)
+		checkF(t, "prod_im", prod, func(x, y int, got float32) (float32, bool) {
+			want := patch(x, y, 1, func(a, v float32) float32 { return a * v })
+			d := (want + 10) / (got + 10)
+			return want, d >= 0.99 && d <= 1.01
+		})
+		checkF(t, "max_im", mx, func(x, y int, got float32) (float32, bool) {
+			want := patch(x, y, -1e10, func(a, v float32) float32 { return float32(math.Max(float64(a), float64(v))) })
+			return want, abs(want-got) <= 0.001
+		})
+		checkF(t, "min_im", mn, func(x, y int, got float32) (float32, bool) {
+			want := patch(x, y, 1e10, func(a, v float32) float32 { return float32(math.Min(float64(a), float64(v))) })
+			return want, abs(want-got) <= 0.001
+		})
+	})
+
+	t.Run("separable_minimum_variant", func(t *testing.T) {
+		// minimum(min_x(x, y + ky)) without the provided Func
+		// min_y_inner, and so without min_y_inner.update().unroll(ky).
+		x, y, input, _ := setup()
+		kx, ky := halide.NewRDom("kx", halide.Range(-1, 3)), halide.NewRDom("ky", halide.Range(-1, 3))
+		minX, minY := halide.NewFunc("min_x"), halide.NewFunc("min_y")
+		minX.Define(x, y).Is(halide.Minimum(input.At(x.Add(kx), y)))
+		minY.Define(x, y).Is(halide.Minimum(minX.At(x, y.Add(ky))))
+		minY.Vectorize(x, 4)
+		out := halide.NewBuffer[float32](10, 10)
+		mpRealize(t, minY, out)
+		checkF(t, "min_im_separable", out, func(x, y int, got float32) (float32, bool) {
+			want := patch(x, y, 1e10, func(a, v float32) float32 { return float32(math.Min(float64(a), float64(v))) })
+			return want, abs(want-got) <= 0.001
+		})
+	})
+
+	// input3d is lambda(x, y, z, x * 100.0f + y * 10.0f + ((z + 5 % 10))),
+	// realized over 10x10x10.
+	input3d := func(t *testing.T) *halide.Buffer[float32] {
+		x, y, z := halide.NewVar("x"), halide.NewVar("y"), halide.NewVar("z")
+		l := halide.NewFunc("lambda")
+		l.Define(x, y, z).Is(halide.E(x).Mul(float32(100)).Add(halide.E(y).Mul(float32(10))).Add(halide.Cast(halide.Float32, z.Add(5%10))))
+		b := halide.NewBuffer[float32](10, 10, 10)
+		mpRealize(t, l, b)
+		return b
+	}
+	in3 := func(x, y, z int) float32 { return float32(x)*100 + float32(y)*10 + float32(z+5) }
+	// Halide only checks that these compile; the port checks values
+	// (sums exactly: they are small integers; products within 1e-5
+	// relative).
+	t.Run("implicit_sum_variant", func(t *testing.T) {
+		// sum(input_3d(_, all_z)) without the provided Func
+		// sum_implicit_inner, whose args Halide checks are _0, _1.
+		b := input3d(t)
+		allZ := halide.NewRDom("all_z", halide.Range(b.Dim(2).Min, b.Dim(2).Extent))
+		s := halide.NewFunc("sum_implicit")
+		s.Define(halide.Implicit).Is(halide.Sum(b.At(halide.Implicit, allZ)))
+		out := halide.NewBuffer[float32](10, 10)
+		mpRealize(t, s, out)
+		checkF(t, "sum_implicit", out, func(x, y int, got float32) (float32, bool) {
+			var want float32
+			for z := 0; z < 10; z++ {
+				want += in3(x, y, z)
+			}
+			return want, want == got
+		})
+	})
+	t.Run("implicit_product_minimum_maximum", func(t *testing.T) {
+		b := input3d(t)
+		allZ := halide.NewRDom("all_z", halide.Range(b.Dim(2).Min, b.Dim(2).Extent))
+		y := halide.NewVar("y")
+		pi, mni, mxi := halide.NewFunc("product_implicit"), halide.NewFunc("min_implicit"), halide.NewFunc("max_implicit")
+		pi.Define(halide.Implicit).Is(halide.Product(b.At(halide.Implicit, allZ)))
+		mni.Define(halide.Implicit).Is(halide.Minimum(b.At(halide.Implicit, allZ)))
+		mxi.Define(halide.Implicit, y).Is(halide.Maximum(b.At(halide.Implicit, y, allZ)))
+		po, mno, mxo := halide.NewBuffer[float32](10, 10), halide.NewBuffer[float32](10, 10), halide.NewBuffer[float32](10, 10)
+		mpRealize(t, pi, po)
+		mpRealize(t, mni, mno)
+		mpRealize(t, mxi, mxo)
+		checkF(t, "product_implicit", po, func(x, y int, got float32) (float32, bool) {
+			want := float32(1)
+			for z := 0; z < 10; z++ {
+				want *= in3(x, y, z)
+			}
+			return want, abs(want-got) <= 1e-5*abs(want)
+		})
+		checkF(t, "min_implicit", mno, func(x, y int, got float32) (float32, bool) { return in3(x, y, 0), got == in3(x, y, 0) })
+		checkF(t, "max_implicit", mxo, func(x, y int, got float32) (float32, bool) { return in3(x, y, 9), got == in3(x, y, 9) })
+	})
+	t.Run("implicit_argmin_argmax", func(t *testing.T) {
+		b := input3d(t)
+		allZ := halide.NewRDom("all_z", halide.Range(b.Dim(2).Min, b.Dim(2).Extent))
+		x := halide.NewVar("x")
+		ami, amx := halide.NewFunc("argmin_implicit"), halide.NewFunc("argmax_implicit")
+		ami.Define(halide.Implicit).Is(halide.Argmin(b.At(halide.Implicit, allZ)).Elem(0))
+		amx.Define(x, halide.Implicit).Is(halide.Argmax(b.At(x, halide.Implicit, allZ)).Elem(0))
+		ao, xo := halide.NewBuffer[int32](10, 10), halide.NewBuffer[int32](10, 10)
+		mpRealize(t, ami, ao)
+		mpRealize(t, amx, xo)
+		mpCheck2(t, "argmin_implicit", ao, 10, 10, func(int, int) int32 { return 0 })
+		mpCheck2(t, "argmax_implicit", xo, 10, 10, func(int, int) int32 { return 9 })
+	})
+
+	t.Run("minimum_of_negative_floats", func(t *testing.T) {
+		f := halide.NewFunc("f")
+		f.Define().Is(halide.Minimum(halide.E(halide.NewRDom("r", halide.Range(0, 11))).Mul(float32(-0.5))))
+		out := halide.NewBuffer[float32]()
+		mpRealize(t, f, out)
+		if got := out.Get(); got != -5 {
+			t.Fatalf("minimum is %g instead of -5", got)
+		}
+		g := halide.NewFunc("g")
+		g.Define().Is(halide.Minimum(halide.Cast(halide.Float64, halide.NewRDom("r", halide.Range(0, 11))).Mul(halide.Cast(halide.Float64, float32(-0.5)))))
+		out64 := halide.NewBuffer[float64]()
+		mpRealize(t, g, out64)
+		if got := out64.Get(); got != -5 {
+			t.Fatalf("minimum is %g instead of -5 (float64)", got)
+		}
+	})
+
+	t.Run("reductions_of_infinities", func(t *testing.T) {
+		// Without strict_float (no counterpart).
+		for _, c := range []struct {
+			name string
+			typ  halide.Type
+			max  bool
+			want float64
+		}{
+			{"minimum_f32", halide.Float32, false, math.Inf(1)},
+			{"minimum_f64", halide.Float64, false, math.Inf(1)},
+			{"maximum_f32", halide.Float32, true, math.Inf(-1)},
+			{"maximum_f64", halide.Float64, true, math.Inf(-1)},
+		} {
+			r := halide.NewRDom("r", halide.Range(1, 10))
+			inf := halide.Inf(c.typ)
+			if c.max {
+				inf = inf.Neg()
+			}
+			e := halide.Cast(c.typ, r).Mul(inf)
+			f := halide.NewFunc("f")
+			if c.max {
+				f.Define().Is(halide.Maximum(e))
+			} else {
+				f.Define().Is(halide.Minimum(e))
+			}
+			var got float64
+			if c.typ == halide.Float32 {
+				out := halide.NewBuffer[float32]()
+				mpRealize(t, f, out)
+				got = float64(out.Get())
+			} else {
+				out := halide.NewBuffer[float64]()
+				mpRealize(t, f, out)
+				got = out.Get()
+			}
+			if got != c.want {
+				t.Fatalf("%s is %g instead of %g", c.name, got, c.want)
+			}
+		}
+	})
+}
+
+// align_bounds.cpp: align_bounds, align_extent and trace_realizations
+// have no counterpart (AlignStorage aligns storage, not the computed
+// region; see the end of the file), so Halide's checks of the realized
+// bounds and of the absence of Select in the lowered code are not ported:
+// the first three cases are variants without align_bounds/align_extent
+// that check the values for p = 3, 4, 5. The last case is faithful.
+func TestMiscPortedAlignBounds(t *testing.T) {
+	// run builds h(x) = g(x - p) + g(x + p) with g scheduled by sched and
+	// checks it for p = 3, 4, 5 into one buffer, as Halide does.
+	run := func(t *testing.T, sched func(g *halide.Func, x halide.Var)) {
+		x := halide.NewVar("x")
+		f, g, h := halide.NewFunc("f"), halide.NewFunc("g"), halide.NewFunc("h")
+		f.Define(x).Is(3)
+		g.Define(x).Is(halide.Select(x.Mod(2).Eq(0), f.At(x.Add(1)), f.At(x.Sub(1)).Add(8)))
+		p := halide.NewParam[int32]("p")
+		h.Define(x).Is(g.At(x.Sub(p)).Add(g.At(x.Add(p))))
+		f.ComputeRoot()
+		sched(g, x)
+		pl := halide.NewPipeline(h).WithOptions(halide.Options{Verify: true})
+		result := halide.NewBuffer[int32](10)
+		for _, pv := range []int32{3, 4, 5} {
+			p.Set(pv)
+			if err := pl.Realize(result); err != nil {
+				t.Fatalf("p = %d: %v", pv, err)
+			}
+			mpCheck1(t, "result", result, 10, func(i int) int32 {
+				if (i-int(pv))&1 == 0 {
+					return 6
+				}
+				return 22
+			})
+		}
+	}
+	t.Run("align_bounds_even_variant", func(t *testing.T) {
+		// g.compute_root().unroll(x, 2), without align_bounds(x, 2) and
+		// trace_realizations().
+		run(t, func(g *halide.Func, x halide.Var) { g.ComputeRoot().Unroll(x, 2) })
+	})
+	t.Run("align_bounds_odd_variant", func(t *testing.T) {
+		// g.compute_root().unroll(x, 2), without align_bounds(x, 2, 1)
+		// and trace_realizations().
+		run(t, func(g *halide.Func, x halide.Var) { g.ComputeRoot().Unroll(x, 2) })
+	})
+	t.Run("align_extent_variant", func(t *testing.T) {
+		// g.compute_root(), without align_extent(x, 32) and
+		// trace_realizations().
+		run(t, func(g *halide.Func, x halide.Var) { g.ComputeRoot() })
+	})
+	t.Run("strided_loads", func(t *testing.T) {
+		x := halide.NewVar("x")
+		f, g := halide.NewFunc("f"), halide.NewFunc("g")
+		f.Define(x).Is(x)
+		e := halide.E(int32(0))
+		for i := -32; i <= 32; i++ {
+			e = e.Add(f.At(x.Mul(3).Add(int32(i))))
+		}
+		g.Define(x).Is(e)
+		f.ComputeRoot()
+		g.Bound(x, 0, 1024).VectorizeTail(x, 16, halide.RoundUp)
+		out := halide.NewBuffer[int32](1024)
+		mpRealize(t, g, out)
+		mpCheck1(t, "g", out, 1024, func(x int) int32 {
+			s := 0
+			for i := -32; i <= 32; i++ {
+				s += 3*x + i
+			}
+			return int32(s)
+		})
+	})
+}
