@@ -33,7 +33,10 @@ package halide_test
 // Where the faithful port is refused (a typed *halide.Error), the
 // subtest asserts the refusal and the block comment at the end of the
 // file records the error and the directive that triggers it; a subtest
-// <name>_variant changes the fewest directives for it to pass.
+// <name>_variant changes the least it can for it to pass (its comment
+// says what: one rewrites an update into an equal form RFactor proves
+// associative, one casts an input). Where no small change passes, there
+// is no variant.
 // Library bugs (wrong values, panics, internal errors) have a skipped
 // reproduction, TestRFactorPortedBugN, at the end of the file.
 
