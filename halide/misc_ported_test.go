@@ -342,10 +342,9 @@ func outerSplitAlloc(t *testing.T, p *halide.Pipeline) string {
 }
 
 // bounds_of_split.cpp: Halide constrains the output buffer to [0, 100) in
-// both dimensions (output_buffer().dim(i).set_min(0).set_extent(100)); the
-// API has no such constraint on an output (Func.Dim(i) has no effective
-// SetBounds), so the port leaves it out and realizes 100x100. Halide fills
-// the input with zeros; the port fills it at random.
+// both dimensions (output_buffer().dim(i).set_min(0).set_extent(100)), as
+// the port does with output.Dim(i).SetBounds(0, 100). Halide fills the
+// input with zeros; the port fills it at random.
 func TestMiscPortedBoundsOfSplit(t *testing.T) {
 	t.Run("bounds_of_split", func(t *testing.T) {
 		x, y, chunk := halide.NewVar("x"), halide.NewVar("y"), halide.NewVar("chunk")
@@ -355,6 +354,8 @@ func TestMiscPortedBoundsOfSplit(t *testing.T) {
 		output.Define(x, y).Is(intermed.At(x, y))
 		intermed.ComputeAt(output, y)
 		output.Split(y, chunk, y, 64, halide.GuardWithIf)
+		output.Dim(0).SetBounds(0, 100)
+		output.Dim(1).SetBounds(0, 100)
 		in := halide.NewBuffer[uint8](100, 100)
 		rng := rand.New(rand.NewSource(2))
 		in.Fill(func([]int) uint8 { return uint8(rng.Intn(255) + 1) })
@@ -1229,10 +1230,9 @@ Not ported, or ported as a variant only, for lack of API:
   vector and scalar stores through halide_trace_event_t::lanes):
   TraceEvent has no lanes; only values are checked.
 - Constraints on an output buffer's shape
-  (output_buffer().dim(i).set_min(m).set_extent(e), bounds_of_split.cpp and
-  vectorize_guard_with_if.cpp): left out. Note that f.Dim(i).SetBounds(m,
-  e) on an output Func compiles and is silently ignored (SetBounds acts
-  only on an ImageParam's dimension), with no error.
+  (output_buffer().dim(i).set_min(m).set_extent(e)): ported in
+  bounds_of_split.cpp (f.Dim(i).SetBounds), left out in
+  vectorize_guard_with_if.cpp.
 - Several outputs in one Pipeline (unroll_loop_with_implied_constant_bounds.cpp):
   one Tuple-valued output reads output1 and output2 (both at the root),
   and the specialization condition reads its channel dimension.

@@ -27,9 +27,9 @@ package halide_test
 //     vectorizes); g.rename(x, xi) of gpu_specialize, spelled
 //     g.Split(x, x, xi, 1) (the loop xi runs once per x: f, computed at
 //     xi, is computed per point as after the rename);
-//   - out.output_buffer().dim(0).set_min(0) of block 10: SetBounds on an
-//     output Func's Dimension is a silent no-op (TestSpecializePortedBug1);
-//     our output buffers have min 0 anyway.
+//   - out.output_buffer().dim(0).set_min(0) of block 10: left out (our
+//     output buffers have min 0 anyway); TestSpecializePortedOutputSetBounds
+//     checks that SetBounds on an output's Dimension is checked.
 //
 // Checked through the lowered statement where that is natural:
 // specialize_stride_lowering (two parallel loops: the case survived
@@ -862,15 +862,12 @@ func TestSpecializePorted(t *testing.T) {
 	})
 }
 
-// TestSpecializePortedBug1: Dimension.SetBounds on an output Func's
-// dimension (Halide's f.output_buffer().dim(0).set_bounds / set_min, used
-// by specialize.cpp's block 10) is silently ignored: no error is recorded
-// and Realize does not check the promise, though SetBounds' doc says
-// "Realize checks it" (and the Func.Dim doc presents the same Dimension
-// type). Here the output is promised to be 5 wide and a 10-wide buffer is
-// realized without an error.
-func TestSpecializePortedBug1(t *testing.T) {
-	t.Skip("library bug: Func.Dim(i).SetBounds is a silent no-op (no error, Realize does not check it)")
+// TestSpecializePortedOutputSetBounds: Dimension.SetBounds on an output
+// Func's dimension (Halide's f.output_buffer().dim(0).set_bounds /
+// set_min, used by specialize.cpp's block 10) is a promise Realize checks:
+// here the output is promised to be 5 wide and a 10-wide buffer is
+// refused. (It was once silently ignored.)
+func TestSpecializePortedOutputSetBounds(t *testing.T) {
 	x := halide.NewVar("x")
 	f := halide.NewFunc("f")
 	f.Define(x).Is(x)
