@@ -841,6 +841,14 @@ func divIv(t ir.Type, a, b Interval) Interval {
 		// (-t.Min() would not fit). The quotient is negated, not a:
 		// mayWrap has checked that the result fits.
 		return capIv(negIv(t, divPos(t, a, negIv(t, b))))
+	case isPt(b) && a.IsBounded() && ivRange(t, a).HasLo && ivRange(t, a).Lo > t.Min():
+		// One divisor of unknown sign (a Param): Euclidean division by
+		// it is monotone in the dividend (non-decreasing for b > 0,
+		// non-increasing for b < 0, 0 for b = 0), so the quotient lies
+		// between a's ends divided by it, as in Halide. (a's min is
+		// above the type's, so t.Min() / -1 does not wrap.)
+		lo, hi := mkBin(ir.Div, a.Min, b.Min), mkBin(ir.Div, a.Max, b.Min)
+		return Interval{minLo(lo, hi), maxHi(lo, hi)}
 	case a.IsBounded() && negExact(t, a):
 		// |a / b| <= |a| for every b, and a / 0 is 0 (-a must not
 		// wrap).

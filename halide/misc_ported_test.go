@@ -807,8 +807,7 @@ func TestMiscPortedDynamicReductionBounds(t *testing.T) {
 	})
 	t.Run("dynamic_reduction_bounds_variant", func(t *testing.T) {
 		// hard_to_reason_about is the constant 45 instead of
-		// cast<int>(hypot(input.width(), input.height())); a Param set
-		// to 45 is refused as the faithful port is (TestMiscPortedBug2).
+		// cast<int>(hypot(input.width(), input.height())).
 		if err := run(t, true); err != nil {
 			t.Fatal(err)
 		}
@@ -864,15 +863,13 @@ func TestMiscPortedShadowedBound(t *testing.T) {
 	})
 }
 
-// TestMiscPortedBug2 (from dynamic_reduction_bounds.cpp): a scatter
-// f(x, r / p) with p a Param (> 0 at run time) writes z in [0, 255/p];
-// Halide bounds r / p, p a single symbolic point, by [min(0/p, 255/p),
-// max(0/p, 255/p)], which holds for either sign of p, and realizes
-// f over [0, 16) for p = 45. We bound it by [-255, 255], and Realize
-// refuses the output buffer (runtime: "Output buffer f is accessed
-// outside its bounds in dimension 1 ... -255 255 0 15").
-func TestMiscPortedBug2(t *testing.T) {
-	t.Skip("library disagreement: bounds of r / p (p a Param) are [-255, 255] instead of [0/p, 255/p]; a valid scatter is refused")
+// TestMiscPortedParamDivisor (from dynamic_reduction_bounds.cpp): a
+// scatter f(x, r / p) with p a Param (> 0 at run time) writes z in [0,
+// 255/p]; as Halide does, r / p, p a single symbolic point, is bounded by
+// [min(0/p, 255/p), max(0/p, 255/p)], which holds for either sign of p,
+// and f is realized over [0, 16) for p = 45. (It was once bounded by
+// [-255, 255], and Realize refused the output buffer.)
+func TestMiscPortedParamDivisor(t *testing.T) {
 	x := halide.NewVar("x")
 	p := halide.NewParam[int32]("p")
 	r := halide.NewRDom("r", halide.Range(0, 256))
@@ -1214,11 +1211,14 @@ unroll_loop_with_implied_constant_bounds/vectorize:
 dynamic_reduction_bounds:
   runtime: Func f: Realize: assertion failed: Output buffer f is accessed outside its bounds in dimension 2: accessed [min, max], buffer [min, max] = -255 255 0 15
   Trigger: f.Define(x, y, dom / cast<int>(hypot(w, h))).PlusEq(1), dom over
-  [0, 8*w): we bound dom / e, e a non-constant divisor of unknown sign, by
-  [-255, 255]; Halide bounds it by [min(0/e, 255/e), max(0/e, 255/e)]
-  (the divisor a single symbolic point), [0, 5] for a 32x32 input, and
-  realizes f over [0, 16) in z. The same holds for a Param divisor
-  (TestMiscPortedBug2). Variant: the divisor is the constant 45.
+  [0, 8*w). Halide takes the divisor, an expression of the input's shape,
+  as one symbolic point and bounds dom / e by [min(0/e, 255/e),
+  max(0/e, 255/e)]. Here the divisor converts a float that bounds
+  inference cannot prove is not NaN (sqrt of a sum it cannot prove is not
+  negative), which converts to 0: the divisor is one of two values, not
+  one point, and dom / e is bounded by [-255, 255]. A divisor that is one
+  point (a Param) is bounded as in Halide (TestMiscPortedParamDivisor).
+  Variant: the divisor is the constant 45.
 
 Not ported, or ported as a variant only, for lack of API:
 
