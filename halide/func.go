@@ -315,8 +315,10 @@ func (f *Func) redefines(args []any, value Expr) bool {
 func (d Definer) reduce(op ir.BinOp, name string, value any) *Func {
 	f := d.f.begin(name)
 	if f.fn.Pure == nil {
-		f.failf(ir.ErrDefinition, name, "%s needs a pure definition of %s first", name, f.fn.Name)
-		return f
+		f.defineBaseCase(op, name, d.args, value)
+		if f.err != nil {
+			return f
+		}
 	}
 	var rhs []ir.Expr
 	if t, ok := value.(Tuple); ok {
@@ -366,13 +368,95 @@ func (d Definer) reduce(op ir.BinOp, name string, value any) *Func {
 	return f
 }
 
+// defineBaseCase gives f, which has no pure definition, the one Halide's
+// f(args) op= value gives it (see PlusEq): the identity of op, of value's
+// type (each value's, for a Tuple), over the Vars of args.
+func (f *Func) defineBaseCase(op ir.BinOp, directive string, args []any, value any) {
+	var vals []Expr
+	if t, ok := value.(Tuple); ok {
+		if t.err != nil {
+			f.fail(withFunc(t.err, f.fn.Name, directive))
+			return
+		}
+		for i := 0; i < t.Len(); i++ {
+			vals = append(vals, t.Elem(i))
+		}
+	} else {
+		vals = []Expr{E(value)}
+	}
+	var rhs []ir.Expr
+	for _, v := range vals {
+		if v.err != nil {
+			f.fail(withFunc(v.err, f.fn.Name, directive))
+			return
+		}
+		rhs = append(rhs, v.node)
+	}
+	args, err := f.expandLHS(directive, args, rhs...)
+	if err != nil {
+		f.fail(err)
+		return
+	}
+	pure := make([]any, len(args))
+	seen := map[string]bool{}
+	for i, a := range args {
+		if v, ok := a.(Var); ok && v.err == nil && !seen[v.name] {
+			seen[v.name] = true
+			pure[i] = v
+		}
+	}
+	for i := range pure {
+		if pure[i] == nil {
+			name := fmt.Sprintf("%s_v%d", f.fn.Name, i)
+			for seen[name] {
+				name += "_"
+			}
+			seen[name] = true
+			pure[i] = NewVar(name)
+		}
+	}
+	inits := make([]any, len(vals))
+	for i, v := range vals {
+		switch op {
+		case ir.Add, ir.Sub:
+			inits[i] = identity(ir.Add, v.Type())
+		case ir.Mul, ir.Div:
+			inits[i] = identity(ir.Mul, v.Type())
+		case ir.Min, ir.Max:
+			inits[i] = identity(op, v.Type())
+		default:
+			f.failf(ir.ErrDefinition, directive, "%s needs a pure definition of %s first", directive, f.fn.Name)
+			return
+		}
+	}
+	var init any = inits[0]
+	if len(inits) > 1 {
+		init = NewTuple(inits...)
+	}
+	Definer{f: f, args: pure}.Is(init)
+}
+
 // PlusEq defines the update f(args) = f(args) + value. For a Tuple Func,
 // value is a Tuple of as many values, added value by value (as Halide's
-// f(x) += Tuple(a, b)); so for TimesEq, MinEq and MaxEq.
+// f(x) += Tuple(a, b)); so for MinusEq, TimesEq, DivEq, MinEq and MaxEq.
+//
+// As in Halide, f(args) + value is typed as written (an int32 f plus a
+// uint8 value is int32), and must have f's type. On a Func with no pure
+// definition yet, PlusEq and MinusEq first define f(args) = 0, TimesEq
+// and DivEq f(args) = 1, MinEq the largest value of value's type and MaxEq
+// the smallest (the op's identity; Halide has no min= or max=), of
+// value's type, over the Vars of args (a fresh Var where an argument is
+// not a Var), as Halide's f(x) += e does.
 func (d Definer) PlusEq(value any) *Func { return d.reduce(ir.Add, "PlusEq", value) }
+
+// MinusEq defines the update f(args) = f(args) - value.
+func (d Definer) MinusEq(value any) *Func { return d.reduce(ir.Sub, "MinusEq", value) }
 
 // TimesEq defines the update f(args) = f(args) * value.
 func (d Definer) TimesEq(value any) *Func { return d.reduce(ir.Mul, "TimesEq", value) }
+
+// DivEq defines the update f(args) = f(args) / value.
+func (d Definer) DivEq(value any) *Func { return d.reduce(ir.Div, "DivEq", value) }
 
 // MinEq defines the update f(args) = min(f(args), value).
 func (d Definer) MinEq(value any) *Func { return d.reduce(ir.Min, "MinEq", value) }
@@ -480,16 +564,22 @@ func (f *Func) defineUpdate(args []any, value Expr, op *ir.BinOp) {
 		return
 	}
 	if op != nil {
-		self := &ir.Call{T: f.fn.T, Kind: ir.CallFunc, Name: name, Args: irArgs, Ref: f}
-		v := value.node
-		if ir.IsConst(v) && v.Type() != f.fn.T {
-			v = ir.Const(f.fn.T, constValue(v))
+		// f(args) op value, typed as Halide types it (an int32 f plus a
+		// uint8 value is int32); the result must be of f's type.
+		self := Expr{node: &ir.Call{T: f.fn.T, Kind: ir.CallFunc, Name: name, Args: irArgs, Ref: f}}
+		v := value
+		if ir.IsConst(v.node) && v.Type() != f.fn.T {
+			v = Expr{node: ir.Const(f.fn.T, constValue(v.node))}
 		}
-		if v.Type() != f.fn.T {
-			f.failf(ir.ErrType, dir, "the update's value has type %s but %s has type %s", v.Type(), name, f.fn.T)
+		if value = binary(*op, self, v); value.err != nil {
+			f.fail(withFunc(value.err, name, dir))
 			return
 		}
-		value = Expr{node: ir.Bin(*op, self, v)}
+		if value.Type() != f.fn.T {
+			f.failf(ir.ErrType, dir, "the update's value, %s(args) %s %s, has type %s but %s has type %s", name, op, v, value.Type(), name, f.fn.T)
+			f.err.(*ir.Error).Legal = fmt.Sprintf("a value that converts to %s implicitly (a narrower integer), or an explicit Cast(%s, ...)", f.fn.T, f.fn.T)
+			return
+		}
 	}
 	if ir.IsUndef(value.node) {
 		value = Undef(f.fn.T) // no value: of f's type

@@ -431,13 +431,17 @@ func TestErrDefinition(t *testing.T) {
 			mentions: []string{"f", "r1", "r2"},
 		},
 		{
-			name: "update before the pure definition",
+			name: "an update over an RDom before the pure definition",
 			run: func() error {
+				// PlusEq and the other operator updates define f as
+				// Halide does (f = 0 first); an update written with Is
+				// cannot be the first definition.
 				f := halide.NewFunc("f")
-				f.Define(x).PlusEq(in.At(x))
+				r := halide.NewRDom("r", halide.Range(0, 4))
+				f.Define(r).Is(in.At(r))
 				return lowerErr(f)
 			},
-			code: halide.ErrDefinition, fn: "f", directive: "PlusEq",
+			code: halide.ErrDefinition, fn: "f", directive: "Define",
 			mentions: []string{"f", "pure definition"},
 		},
 		{
