@@ -121,6 +121,12 @@ func (s *Stage) rfactor(directive string, pairs []RFactorPair) (*Func, error) {
 		return nil, ir.Errorf(ir.ErrSchedule, fn.Name, directive, "rfactor of %s, its pure definition: rfactor factors an update that reduces over an RDom", fn.Name).
 			WithLegal("%s.Update(i).RFactor(...) on one of its %d updates", fn.Name, len(fn.Updates))
 	}
+	if s.spec != nil {
+		// The cases of a stage share its algorithm (they differ in
+		// schedule only), and rfactor rewrites the algorithm.
+		return nil, ir.Errorf(ir.ErrSchedule, fn.Name, directive, "rfactor of a specialization of %s: the cases of a stage share its algorithm, and rfactor rewrites it (Halide factors the one case)", name).
+			WithLegal("%s.Update(%d).RFactor(...) on the stage itself, which factors it in every case (then specialize the intermediate and the update), or a Func of its own for the case", fn.Name, s.idx-1)
+	}
 	if d.RDom == nil {
 		return nil, ir.Errorf(ir.ErrSchedule, fn.Name, directive, "in %s, the update reduces over no RDom, so it has no RVar to factor", name).
 			WithLegal("rfactor an update that reduces over an RDom")

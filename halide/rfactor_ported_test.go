@@ -483,11 +483,13 @@ func TestRFactorPorted(t *testing.T) {
 			p := halide.NewParam[int32]("p")
 			u := halide.NewVar("u")
 			intm := g.Update(0).Specialize(p.Expr().Ge(10)).RFactor(halide.RFactorPair{R: r.Y(), V: u})
+			if rfpDone(t, g.Err()) {
+				return // refused: see rfpRefusals
+			}
 			intm.ComputeRoot()
 			intm.Vectorize(u, 8)
 			intm.Update(0).Vectorize(r.X(), 2)
 			if m.compileModule {
-				t.Skip("library bug: RFactor of a specialization replaces the whole update, so g's default case reads g_intm, not f (see TestRFactorPortedBug1)")
 				p.Set(20)
 				rfpCheckCalls(t, g, map[string][]string{
 					g.Name():    {f.Name(), intm.Name(), g.Name()},
@@ -719,9 +721,6 @@ func TestRFactorPorted(t *testing.T) {
 			x, y, z := halide.NewVar("x"), halide.NewVar("y"), halide.NewVar("z")
 			f.Define(x, y, z).Is(halide.NewTuple(x.Add(y).Add(z), x.Sub(y).Add(z)))
 			f.ComputeRoot()
-			if !tupleSpecVariant {
-				t.Skip("library bug: RFactor of the specialization p >= 5 replaces the whole update, so intm4's rfactor of r.x on g's default case fails with unknown_var: g.update(0) has no loop r$x (see TestRFactorPortedBug1)")
-			}
 			r := halide.NewRDom("r", halide.Range(5, 20), halide.Range(5, 20), halide.Range(5, 20))
 			r.Where(r.X().Mul(r.X()).Add(r.Z().Mul(r.Z())).Le(200))
 			r.Where(r.Y().Mul(r.Z()).Add(r.Z().Mul(r.Z())).Gt(100))
@@ -745,6 +744,9 @@ func TestRFactorPorted(t *testing.T) {
 			q := halide.NewParam[bool]("q")
 			u, v, w := halide.NewVar("u"), halide.NewVar("v"), halide.NewVar("w")
 			intm1 := g.Update(0).Specialize(p.Expr().Ge(5)).RFactor(halide.RFactorPair{R: r.Y(), V: v}, halide.RFactorPair{R: r.Z(), V: w})
+			if rfpDone(t, g.Err()) {
+				return // refused: see rfpRefusals
+			}
 			intm1.Update(0).Parallel(v, 4)
 			intm1.ComputeRoot()
 			rxi, rxo := halide.NewRVar("rxi"), halide.NewRVar("rxo")
@@ -1213,39 +1215,36 @@ func TestRFactorPorted(t *testing.T) {
 // rfpRefusals lists the faithful ports our library refuses, with the
 // code of the error (see the block comment at the end of the file).
 var rfpRefusals = map[string]halide.ErrorCode{
-	"self_assignment_rfactor_test":                    halide.ErrNotAssociative,
-	"simple_rfactor_test/call_graph":                  halide.ErrNotAssociative,
-	"simple_rfactor_test/image":                       halide.ErrNotAssociative,
-	"rfactor_wrapper_test/call_graph":                 halide.ErrNotAssociative,
-	"rfactor_wrapper_test/image":                      halide.ErrNotAssociative,
-	"tuple_partial_reduction_rfactor_test/call_graph": halide.ErrNotAssociative,
-	"tuple_partial_reduction_rfactor_test/image":      halide.ErrNotAssociative,
-	"complex_multiply_rfactor_test":                   halide.ErrNotAssociative,
-	"saturating_add_rfactor_test":                     halide.ErrNotAssociative,
-	"argmin_rfactor_test":                             halide.ErrNotAssociative,
-	"inline_reductions_test/argmin":                   halide.ErrNotAssociative,
-	"inline_reductions_test/argmax":                   halide.ErrNotAssociative,
-	"argmax_rfactor_test/explicit_index_first":        halide.ErrNotAssociative,
-	"argmax_rfactor_test/tuple_index_first":           halide.ErrNotAssociative,
-	"argmax_rfactor_test/explicit_value_first":        halide.ErrNotAssociative,
-	"argmax_rfactor_test/tuple_value_first":           halide.ErrNotAssociative,
-	"isnan_max_rfactor_test/bitwise_or":               halide.ErrNotAssociative,
-	"isnan_max_rfactor_test/logical_or":               halide.ErrNotAssociative,
+	"self_assignment_rfactor_test":                            halide.ErrNotAssociative,
+	"simple_rfactor_test/call_graph":                          halide.ErrNotAssociative,
+	"simple_rfactor_test/image":                               halide.ErrNotAssociative,
+	"rfactor_wrapper_test/call_graph":                         halide.ErrNotAssociative,
+	"rfactor_wrapper_test/image":                              halide.ErrNotAssociative,
+	"tuple_partial_reduction_rfactor_test/call_graph":         halide.ErrNotAssociative,
+	"tuple_partial_reduction_rfactor_test/image":              halide.ErrNotAssociative,
+	"complex_multiply_rfactor_test":                           halide.ErrNotAssociative,
+	"saturating_add_rfactor_test":                             halide.ErrNotAssociative,
+	"argmin_rfactor_test":                                     halide.ErrNotAssociative,
+	"inline_reductions_test/argmin":                           halide.ErrNotAssociative,
+	"inline_reductions_test/argmax":                           halide.ErrNotAssociative,
+	"argmax_rfactor_test/explicit_index_first":                halide.ErrNotAssociative,
+	"argmax_rfactor_test/tuple_index_first":                   halide.ErrNotAssociative,
+	"argmax_rfactor_test/explicit_value_first":                halide.ErrNotAssociative,
+	"argmax_rfactor_test/tuple_value_first":                   halide.ErrNotAssociative,
+	"isnan_max_rfactor_test/bitwise_or":                       halide.ErrNotAssociative,
+	"simple_rfactor_with_specialize_test/call_graph":          halide.ErrSchedule,
+	"simple_rfactor_with_specialize_test/image":               halide.ErrSchedule,
+	"tuple_specialize_rdom_predicate_rfactor_test/call_graph": halide.ErrSchedule,
+	"tuple_specialize_rdom_predicate_rfactor_test/image":      halide.ErrSchedule,
+	"isnan_max_rfactor_test/logical_or":                       halide.ErrNotAssociative,
 }
 
-// tupleSpecVariant: whether tuple_specialize_rdom_predicate_rfactor_test
-// runs (false while TestRFactorPortedBug1 is open).
-const tupleSpecVariant = false
-
-// TestRFactorPortedBug1: RFactor on a specialization (Halide's
-// g.update(0).specialize(p >= 10).rfactor(r.y, u)) should factor the
-// update only in that case; the default case keeps the update over the
-// whole RDom (Halide's simple_rfactor_with_specialize_test expects g to
-// read f in its default case). Ours replaces the whole update with the
-// factored one: the default case and any other cases are dropped, so the
-// default case's loop r$x no longer exists and the lowered g reads no f.
-func TestRFactorPortedBug1(t *testing.T) {
-	t.Skip("library bug: RFactor of a specialization replaces the stage's whole update (default case and other cases dropped)")
+// TestRFactorPortedSpecialization: RFactor on a specialization (Halide's
+// g.update(0).specialize(p >= 10).rfactor(r.y, u)) factors the update only
+// in that case in Halide. Our cases share the stage's algorithm, so it is
+// refused with a typed error naming the Func and the directive (it once
+// replaced the whole update, every case's, with the factored one).
+func TestRFactorPortedSpecialization(t *testing.T) {
 	x, y, u := halide.NewVar("x"), halide.NewVar("y"), halide.NewVar("u")
 	f, g := halide.NewFunc("f"), halide.NewFunc("g")
 	f.Define(x, y).Is(x.Add(y))
@@ -1254,19 +1253,10 @@ func TestRFactorPortedBug1(t *testing.T) {
 	g.Define().Is(int32(0))
 	g.Define().PlusEq(f.At(r.X(), r.Y()))
 	p := halide.NewParam[int32]("p")
-	g.Update(0).Specialize(p.Expr().Ge(10)).RFactor(halide.RFactorPair{R: r.Y(), V: u}).ComputeRoot()
-	// The default case (p < 10) still reduces over r.x and r.y.
-	rxo, rxi := halide.NewRVar("rxo"), halide.NewRVar("rxi")
-	g.Update(0).Split(r.X(), rxo, rxi, 2)
-	if err := g.Err(); err != nil {
-		t.Fatalf("the default case lost its loop r$x: %v", err)
-	}
-	graph, err := rfpCallGraph(g)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !slicesHas(graph["g"], "f") {
-		t.Fatalf("g's default case should read f; g reads %v", graph["g"])
+	g.Update(0).Specialize(p.Expr().Ge(10)).RFactor(halide.RFactorPair{R: r.Y(), V: u})
+	var he *halide.Error
+	if err := g.Err(); !errors.As(err, &he) || he.Code != halide.ErrSchedule || he.Func != "g" || he.Directive != "rfactor" {
+		t.Fatalf("RFactor of a specialization: %v, want ErrSchedule naming g and rfactor", err)
 	}
 }
 
@@ -1283,8 +1273,7 @@ func slicesHas(a []string, s string) bool {
 Faithful ports our library refuses (each asserted as a typed refusal in
 TestRFactorPorted, listed in rfpRefusals), with the error they give now
 and the directive that triggers it. None gave a wrong value, a panic or
-an internal error; one library bug (TestRFactorPortedBug1) makes three
-subtests skip.
+an internal error.
 
 self_assignment_rfactor_test: REFUSED (not_associative), trigger
 g.Update(0).RFactor({r.y, u}) on g(r.x, r.y) = g(r.x, r.y):
@@ -1320,13 +1309,12 @@ rfactor_precise_bounds_test runs as Halide writes it (f() += input(r.x,
 r.y) with f Int32 and input UInt8 was refused before; the uint8 value now
 widens to int32, as in Halide).
 
-Skipped for a library bug (TestRFactorPortedBug1: RFactor on a
-specialization replaces the stage's whole update):
-  simple_rfactor_with_specialize_test/call_graph: g's default case
-    should read f; ours reads only g and g_intm (values are right).
-  tuple_specialize_rdom_predicate_rfactor_test/call_graph and /image:
-    intm4 := g.Update(0).RFactor({r.x, u}, {r.z, w}) on the default
-    case fails with
-    unknown_var: Func g: rfactor: g.update(0) has no loop r$x (legal: the stage's loops, outermost first: y, x, r$z, r$y)
-    because the specialized RFactor({r.y, v}, {r.z, w}) replaced it.
+simple_rfactor_with_specialize_test (both modes) and
+tuple_specialize_rdom_predicate_rfactor_test (both modes): REFUSED
+(schedule), trigger RFactor on a specialization
+(g.Update(0).Specialize(p >= 10).RFactor(...)): the cases of a stage share
+its algorithm here, and rfactor rewrites it; Halide factors the one case.
+  schedule: Func g: rfactor: rfactor of a specialization of g.update(0): the cases of a stage share its algorithm, and rfactor rewrites it (Halide factors the one case)
+(It once replaced the whole update, every case's, with the factored one:
+the values stayed right, but the default case's loops were gone.)
 */
