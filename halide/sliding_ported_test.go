@@ -30,6 +30,7 @@ package halide_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"math/rand"
@@ -37,6 +38,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/gohalide/gohalide/halide"
 )
@@ -120,6 +122,7 @@ func slRefused(t *testing.T, want string, out *halide.Func, bufs ...halide.Buffe
 	if !errors.As(err, &he) {
 		t.Fatalf("untyped error: %v", err)
 	}
+	t.Logf("refused: %v", err)
 	if !strings.Contains(err.Error(), want) {
 		t.Fatalf("error %q, want one containing %q", err, want)
 	}
@@ -170,6 +173,26 @@ func slAlloc(t *testing.T, r *slOut, f string) (int, string) {
 	}
 	t.Fatalf("no allocation of %s in:\n%s", f, r.stmt)
 	return 0, ""
+}
+
+// slAllocLine returns f's allocate line of the lowered statement.
+func slAllocLine(t *testing.T, r *slOut, f string) string {
+	t.Helper()
+	for _, line := range strings.Split(r.stmt, "\n") {
+		if line = strings.TrimSpace(line); strings.HasPrefix(line, "allocate "+f+"[") {
+			return line
+		}
+	}
+	t.Fatalf("no allocation of %s in:\n%s", f, r.stmt)
+	return ""
+}
+
+// slAllocHas checks that f's allocation has the size expression size.
+func slAllocHas(t *testing.T, r *slOut, f, size string) {
+	t.Helper()
+	if l := slAllocLine(t, r, f); !strings.Contains(l, f+"["+size+"]") {
+		t.Errorf("%s, want %s[%s]", l, f, size)
+	}
 }
 
 func slCheck1(t *testing.T, b *halide.Buffer[int32], n int, ref func(x int) int32) {
@@ -261,7 +284,8 @@ func TestSlidingPortedSlidingWindow(t *testing.T) {
 			if mem.m == halide.Register {
 				want = 103
 			}
-			slCount(t, "f", r.stores["f"], want, want)
+			// We compute f 102 times with Register too (Halide: 103).
+			slCount(t, "f", r.stores["f"], 102, want)
 		})
 	}
 
@@ -277,7 +301,8 @@ func TestSlidingPortedSlidingWindow(t *testing.T) {
 			im := halide.NewBuffer[int32](100)
 			r := slMust(t, h, im)
 			slCheck1(t, im, 100, func(x int) int32 { return ccv(x, 0) + ccv(x-1, 0) })
-			slCount(t, "f", r.stores["f"], 101, 101)
+			// MISSED: f slides along g.s0.x (one iteration per h.x), not along h.s0.x.
+			slCount(t, "f", r.stores["f"], 200, 101)
 		})
 	}
 
@@ -310,7 +335,8 @@ func TestSlidingPortedSlidingWindow(t *testing.T) {
 		res := slMust(t, g, im)
 		slCheck2(t, im, 10, 10, func(x, y int) int32 { return ccv(x, y) + ccv(x, y-1) })
 		// The update's stores are the non-zero ones (cc is never 0 here).
-		slCount(t, "f's update", res.nonzero["f"], 100*11, 100*11)
+		// MISSED: no slide (see the end of the file).
+		slCount(t, "f's update", res.nonzero["f"], 2000, 100*11)
 	})
 
 	t.Run("multiple_dimensions", func(t *testing.T) {
@@ -322,7 +348,8 @@ func TestSlidingPortedSlidingWindow(t *testing.T) {
 		im := halide.NewBuffer[int32](10, 10)
 		r := slMust(t, g, im)
 		slCheck2(t, im, 10, 10, func(x, y int) int32 { return ccv(x-1, y) + ccv(x, y) + ccv(x, y-1) })
-		slCount(t, "f", r.stores["f"], 11*11, 11*11)
+		// MISSED: slides along x only, not y.
+		slCount(t, "f", r.stores["f"], 220, 11*11)
 	})
 
 	t.Run("diagonal", func(t *testing.T) {
@@ -349,9 +376,9 @@ func TestSlidingPortedSlidingWindow(t *testing.T) {
 		r := slMust(t, g, im)
 		slCheck2(t, im, 10, 10, func(x, y int) int32 { return int32(x*y + (x+1)*y + x*(y+1) + (x+1)*(y+1)) })
 		// Halide asserts no heap allocation (custom malloc exits).
-		n, mem := slAlloc(t, r, "f")
-		if n < 0 || mem == "Heap" {
-			t.Errorf("f is allocated with %d elements in %s, want a constant size off the heap", n, mem)
+		// MISSED: f is folded to 4 elements but stays on the Heap.
+		if n, mem := slAlloc(t, r, "f"); n != 4 || mem != "Heap" {
+			t.Errorf("f is allocated with %d elements in %s, want 4 in Heap (now; Halide: no heap allocation)", n, mem)
 		}
 	})
 
@@ -364,7 +391,8 @@ func TestSlidingPortedSlidingWindow(t *testing.T) {
 		im := halide.NewBuffer[int32](100)
 		r := slMust(t, g, im)
 		slCheck1(t, im, 100, func(int) int32 { return ccv(0, 0) + ccv(5, 0) })
-		slCount(t, "f", r.stores["f"], 6, 6)
+		// MISSED: f's region [0, 5] does not move: recomputed each iteration.
+		slCount(t, "f", r.stores["f"], 600, 6)
 	})
 
 	for _, mem := range slMems {
@@ -401,12 +429,23 @@ func TestSlidingPortedSlidingWindow(t *testing.T) {
 
 	for _, mem := range slMems {
 		t.Run("unrolled_producer_"+mem.name, func(t *testing.T) {
+			// REFUSED (see the end of the file).
 			x, xi := halide.NewVar("x"), halide.NewVar("xi")
 			f, g := halide.NewFunc("f"), halide.NewFunc("g")
 			f.Define(x).Is(cc(x, 0).Add(x.Mul(x)))
 			g.Define(x).Is(f.At(x).Add(f.At(x.Sub(1))))
 			g.Split(x, x, xi, 10)
 			f.StoreRoot().ComputeAt(g, x).StoreIn(mem.m).Unroll(x).TraceStores()
+			slRefused(t, "unroll: cannot unroll loop f.s0.x", g, halide.NewBuffer[int32](100))
+		})
+		t.Run("unrolled_producer_"+mem.name+"_variant", func(t *testing.T) {
+			// Variant: f's Unroll(x) left out.
+			x, xi := halide.NewVar("x"), halide.NewVar("xi")
+			f, g := halide.NewFunc("f"), halide.NewFunc("g")
+			f.Define(x).Is(cc(x, 0).Add(x.Mul(x)))
+			g.Define(x).Is(f.At(x).Add(f.At(x.Sub(1))))
+			g.Split(x, x, xi, 10)
+			f.StoreRoot().ComputeAt(g, x).StoreIn(mem.m).TraceStores()
 			im := halide.NewBuffer[int32](100)
 			r := slMust(t, g, im)
 			fv := func(x int) int32 { return ccv(x, 0) + int32(x*x) }
@@ -438,7 +477,8 @@ func TestSlidingPortedSlidingWindow(t *testing.T) {
 		im := halide.NewBuffer[int32](100)
 		r := slMust(t, g, im)
 		slCheck1(t, im, 100, func(x int) int32 { return ccv(x+1, 0) + ccv(x-1, 0) })
-		slCount(t, "f", r.stores["f"], 102, 102)
+		// MISSED: slides along g.s0.x.x but still computes 2 points per 1.
+		slCount(t, "f", r.stores["f"], 200, 102)
 	})
 
 	stencils := func(t *testing.T, sched func(f, g, h, u, v *halide.Func, y halide.Var)) {
@@ -521,7 +561,8 @@ func TestSlidingPortedSlidingWindow(t *testing.T) {
 		r := slMust(t, out, a, b)
 		slCheck2(t, a, 10, 10, func(x, y int) int32 { return ccv(x, y-1) + ccv(x, y+1) })
 		slCheck2(t, b, 10, 10, func(x, y int) int32 { return ccv(x, y-1) - ccv(x, y+1) })
-		slCount(t, "f", r.stores["f"], 120, 120)
+		// MISSED: f is computed at the fused loop x (and copied for g2), no slide along y.
+		slCount(t, "f", r.stores["f"], 300, 120)
 	})
 
 	t.Run("cascade_of_filters", func(t *testing.T) {
@@ -558,9 +599,9 @@ func TestSlidingPortedStorageFolding(t *testing.T) {
 		im := halide.NewBuffer[int32](100, 1000, 3)
 		r := slMust(t, g, im)
 		slCheck3(t, im, 100, 1000, 3, func(x, y, c int) int32 { return int32(2*x - 1) })
-		if n, _ := slAlloc(t, r, "f"); n != 101*4 {
-			t.Errorf("f has %d elements, want %d (Halide)", n, 101*4)
-		}
+		// MISSED: Halide folds y by 4 and c to 1 (101 * 4 elements); we
+		// fold x by 2 and keep every row and channel.
+		slLogHas(t, r, "storage_folding: f folded by 2 in x along g.s0.x")
 	})
 
 	t.Run("no_fold_with_specialize", func(t *testing.T) {
@@ -581,12 +622,24 @@ func TestSlidingPortedStorageFolding(t *testing.T) {
 	})
 
 	t.Run("explicit_fold_with_specialize", func(t *testing.T) {
+		// REFUSED (see the end of the file).
 		x, y := halide.NewVar("x"), halide.NewVar("y")
 		f, g := halide.NewFunc("f"), halide.NewFunc("g")
 		f.Define(x, y).Is(x)
 		g.Define(x, y).Is(f.At(x.Sub(1), y.Add(1)).Add(f.At(x, y.Sub(1))))
 		f.StoreRoot().ComputeAt(g, y).FoldStorage(y, 3)
 		g.Specialize(g.Width().Gt(4)).Vectorize(x, 4)
+		slRefused(t, "fold_storage: folding the storage of f in y by 3 is not safe", g, halide.NewBuffer[int32](100, 1000))
+	})
+
+	t.Run("explicit_fold_with_specialize_variant", func(t *testing.T) {
+		// Variant: g.Vectorize(x, 4) without the Specialize.
+		x, y := halide.NewVar("x"), halide.NewVar("y")
+		f, g := halide.NewFunc("f"), halide.NewFunc("g")
+		f.Define(x, y).Is(x)
+		g.Define(x, y).Is(f.At(x.Sub(1), y.Add(1)).Add(f.At(x, y.Sub(1))))
+		f.StoreRoot().ComputeAt(g, y).FoldStorage(y, 3)
+		g.Vectorize(x, 4)
 		im := halide.NewBuffer[int32](100, 1000)
 		r := slMust(t, g, im)
 		slCheck2(t, im, 100, 1000, func(x, y int) int32 { return int32(2*x - 1) })
@@ -604,9 +657,8 @@ func TestSlidingPortedStorageFolding(t *testing.T) {
 		im := halide.NewBuffer[int32](1000, 1000)
 		r := slMust(t, f, im)
 		slCheck2(t, im, 1000, 1000, func(x, y int) int32 { return int32((2*x)*(2*y) + (2*x+1)*(2*y+1)) })
-		if n, mem := slAlloc(t, r, "g"); n < 0 || mem == "Heap" {
-			t.Errorf("g is allocated with %d elements in %s, want no heap allocation (Halide)", n, mem)
-		}
+		// MISSED: Halide folds both x and y (a stack allocation); we fold x only.
+		slLogHas(t, r, "storage_folding: g folded by 2 in x along f.s0.x")
 	})
 
 	t.Run("fold_x_and_y", func(t *testing.T) {
@@ -618,9 +670,8 @@ func TestSlidingPortedStorageFolding(t *testing.T) {
 		im := halide.NewBuffer[int32](1000, 1000)
 		r := slMust(t, f, im)
 		slCheck2(t, im, 1000, 1000, func(x, y int) int32 { return int32(x*(2*y) + (x+3)*(2*y+1)) })
-		if n, mem := slAlloc(t, r, "g"); n < 0 || mem == "Heap" {
-			t.Errorf("g is allocated with %d elements in %s, want no heap allocation (Halide)", n, mem)
-		}
+		// MISSED: Halide folds both x and y (a stack allocation); we fold x only.
+		slLogHas(t, r, "storage_folding: g folded by 4 in x along f.s0.x")
 	})
 
 	t.Run("no_fold_in_x_stencil_in_y", func(t *testing.T) {
@@ -632,10 +683,9 @@ func TestSlidingPortedStorageFolding(t *testing.T) {
 		im := halide.NewBuffer[int32](1000, 1000)
 		r := slMust(t, f, im)
 		slCheck2(t, im, 1000, 1000, func(x, y int) int32 { return int32((2*x)*y + (2*x+1)*(y+3)) })
-		slLogHas(t, r, "storage_folding: g folded by 4 in y")
-		if n, _ := slAlloc(t, r, "g"); n != -1 && n != 2*1000*4 {
-			t.Errorf("g has %d elements, want %d (Halide)", n, 2*1000*4)
-		}
+		// MISSED: Halide folds y by 4 (2 * 1000 * 4 elements); we fold x by 2
+		// and keep every row.
+		slLogHas(t, r, "storage_folding: g folded by 2 in x along f.s0.x")
 	})
 
 	t.Run("fold_with_split", func(t *testing.T) {
@@ -672,7 +722,9 @@ func TestSlidingPortedStorageFolding(t *testing.T) {
 		im := halide.NewBuffer[int32](1000, 1000)
 		r := slMust(t, f, im)
 		slCheck2(t, im, 1000, 1000, func(x, y int) int32 { return int32(x*(y/2) + x*(y/2+1)) })
-		slLogHas(t, r, "storage_folding: g folded by 2 in y")
+		// MISSED: Halide folds y by 2 (1000 * 2 elements); we fold x by 1
+		// and keep every row.
+		slLogHas(t, r, "storage_folding: g folded by 1 in x along f.s0.x")
 	})
 
 	t.Run("two_stages_upsampling", func(t *testing.T) {
@@ -710,9 +762,7 @@ func TestSlidingPortedStorageFolding(t *testing.T) {
 		})
 	}
 
-	t.Run("fold_with_align_bounds_variant", func(t *testing.T) {
-		// Variant: a.align_bounds(y, 2) is left out (we have no
-		// AlignBounds); "Check a case which used to be problematic".
+	problematic := func(fold bool) *halide.Func {
 		x, y := halide.NewVar("x"), halide.NewVar("y")
 		xo, yo, line, chunk := halide.NewVar("xo"), halide.NewVar("yo"), halide.NewVar("line"), halide.NewVar("chunk")
 		input, a, b, c, output := halide.NewFunc("input"), halide.NewFunc("a"), halide.NewFunc("b"), halide.NewFunc("c"), halide.NewFunc("output")
@@ -725,9 +775,22 @@ func TestSlidingPortedStorageFolding(t *testing.T) {
 			Split(y, line, y, 2, halide.RoundUp).
 			Split(line, chunk, line, 32, halide.RoundUp)
 		c.Tile(x, y, xo, yo, x, y, 2, 2, halide.RoundUp).ComputeAt(output, line).StoreAt(output, chunk)
-		a.Tile(x, y, xo, yo, x, y, 2, 2, halide.RoundUp).ComputeAt(c, yo).StoreAt(output, chunk).FoldStorage(y, 4)
+		a.Tile(x, y, xo, yo, x, y, 2, 2, halide.RoundUp).ComputeAt(c, yo).StoreAt(output, chunk)
+		if fold {
+			a.FoldStorage(y, 4) // .align_bounds(y, 2): we have no AlignBounds
+		}
+		return output
+	}
+	t.Run("problematic_fold", func(t *testing.T) {
+		// "Check a case which used to be problematic", without
+		// a.align_bounds(y, 2) (we have no AlignBounds): REFUSED (see the
+		// end of the file).
+		slRefused(t, "fold_storage: folding the storage of a in y by 4 is not safe", problematic(true), halide.NewBuffer[int32](64, 64))
+	})
+	t.Run("problematic_fold_variant", func(t *testing.T) {
+		// Variant: a.FoldStorage(y, 4) (and align_bounds) left out.
 		im := halide.NewBuffer[int32](64, 64)
-		slMust(t, output, im)
+		slMust(t, problematic(false), im)
 		slCheck2(t, im, 64, 64, func(x, y int) int32 { return int32(x) })
 	})
 }
@@ -773,14 +836,30 @@ func TestSlidingPortedSlidingReduction(t *testing.T) {
 				return 0 + 1 + 0
 			}
 			return x
-		}, 24, 24)
+		}, 60, 24) // MISSED: f does not slide (no sliding_window line)
 	})
 
 	t.Run("scatter", func(t *testing.T) {
+		// REFUSED (see the end of the file).
 		x, y := halide.NewVar("x"), halide.NewVar("y")
 		f := halide.NewFunc("f")
 		f.Define(x, y).Is(x)
 		f.Define(x, x).PlusEq(f.At(x, 0).Add(f.At(x, 1)))
+		f.Define(x, y).Is(cc1(f.At(x, y)))
+		g := halide.NewFunc("g")
+		g.Define(x, y).Is(f.At(x, y).Add(f.At(x, y.Sub(1))).Add(f.At(x, y.Sub(2))))
+		f.StoreRoot().ComputeAt(g, y)
+		slRefused(t, "Var x is argument 1 of the update but the pure definition has y there", g, halide.NewBuffer[int32](2, 10))
+	})
+
+	t.Run("scatter_variant", func(t *testing.T) {
+		// Variant: f(r, r) += ... over an RDom r in [0, 1] (f's region in
+		// x) in place of f(x, x) += ....
+		x, y := halide.NewVar("x"), halide.NewVar("y")
+		rd := halide.NewRDom("r", halide.Range(0, 2))
+		f := halide.NewFunc("f")
+		f.Define(x, y).Is(x)
+		f.Define(rd.X(), rd.X()).PlusEq(f.At(rd.X(), 0).Add(f.At(rd.X(), 1)))
 		f.Define(x, y).Is(cc1(f.At(x, y)))
 		run(t, f, x, y, func(x, y int) int {
 			if x == 1 && y == 1 {
@@ -804,7 +883,7 @@ func TestSlidingPortedSlidingReduction(t *testing.T) {
 				return 0 + 1 + 2
 			}
 			return x
-		}, 48, 48)
+		}, 60, 48) // MISSED: f does not slide (no sliding_window line)
 	})
 }
 
@@ -819,13 +898,19 @@ func TestSlidingPortedSlidingBackwards(t *testing.T) {
 		im := halide.NewBuffer[int32](10)
 		r := slMust(t, f, im)
 		slCheck1(t, im, 10, func(x int) int32 { return ccv(100-x, 0) + ccv(101-x, 0) })
-		slCount(t, "g", r.stores["g"], 11, 11)
+		// MISSED: g's region moves backwards: no slide.
+		slCount(t, "g", r.stores["g"], 20, 11)
 	})
 }
 
 func TestSlidingPortedSlidingWindowCascade(t *testing.T) {
 	t.Run("cascade", func(t *testing.T) {
-		const N = 100
+		t.Skip("library bug: sliding_window takes exponential time (TestSlidingPortedBug1)")
+	})
+	t.Run("cascade_variant", func(t *testing.T) {
+		// Variant: a chain of N = 8 Funcs in place of 100 (at 10 Lower is
+		// refused with expression_too_large; at 100 it does not end).
+		const N = 8
 		x := halide.NewVar("x")
 		out := halide.NewFunc("out")
 		f := make([]*halide.Func, N)
@@ -950,15 +1035,138 @@ func TestSlidingPortedReorderStorage(t *testing.T) {
 		im := halide.NewBuffer[int32](W, H, 3)
 		r := slMust(t, g, im)
 		slCheck3(t, im, W, H, 3, func(int, int, int) int32 { return 1 })
-		n, _ := slAlloc(t, r, "f")
-		t.Logf("f: %d elements (Halide: %d)", n, 3*W*H)
+		// Halide: 3 * W * H elements. The size is not a constant here; the
+		// allocation's dimensions are c, x, y.
+		slAllocHas(t, r, "f", "int32 * (max((g.s0.c.max - g.min.2), -1) + 1) * (max((g.s0.x.max - g.min.0), -1) + 1) * (max((g.s0.y.max - g.min.1), -1) + 1)")
 
 		f.AlignStorage(x, 16)
 		g.ComputeRoot()
 		im = halide.NewBuffer[int32](W, H, 3)
 		r = slMust(t, g, im)
 		slCheck3(t, im, W, H, 3, func(int, int, int) int32 { return 1 })
-		n, _ = slAlloc(t, r, "f")
-		t.Logf("f: %d elements (Halide: %d)", n, 16*H*3)
+		// Halide: 16 * H * 3 elements (x rounded up to 16).
+		slAllocHas(t, r, "f", "int32 * (max((g.s0.c.max - g.min.2), -1) + 1) * (max((((g.s0.x.max - g.min.0) / 16) * 16), -16) + 16) * (max((g.s0.y.max - g.min.1), -1) + 1)")
 	})
 }
+
+// TestSlidingPortedBug1: the sliding_window pass takes time exponential in
+// the length of a chain of Funcs each stored at the root and computed at
+// the output's x (sliding_window_cascade.cpp with N = 30: Lower does not
+// end within a minute, N = 20 takes about 20 s before refusing with
+// expression_too_large, N = 100 is killed after about 5 minutes), and
+// LowerContext's deadline does not stop it (the pass does not check ctx).
+func TestSlidingPortedBug1(t *testing.T) {
+	t.Skip("library bug: sliding_window is exponential in a cascade of sliding Funcs and ignores LowerContext's deadline")
+	const N = 30
+	x := halide.NewVar("x")
+	out := halide.NewFunc("out")
+	prev := halide.NewFunc("f0")
+	prev.Define(x).Is(x.Mod(2))
+	prev.StoreRoot().ComputeAt(out, x)
+	for i := 1; i < N; i++ {
+		f := halide.NewFunc(fmt.Sprintf("f%d", i))
+		f.Define(x).Is(prev.At(x.Sub(1)).Add(prev.At(halide.Min(x.Add(1), 20))))
+		f.StoreRoot().ComputeAt(out, x)
+		prev = f
+	}
+	out.Define(x).Is(prev.At(x))
+	out.Bound(x, 0, 10)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	start := time.Now()
+	_, err := halide.NewPipeline(out).LowerContext(ctx)
+	if d := time.Since(start); d > 10*time.Second {
+		t.Fatalf("LowerContext with a 5 s deadline returned after %v (err %v)", d, err)
+	}
+}
+
+/*
+Cases that do not run as Halide writes them, and the missed
+optimizations (values right, but a Func computed more often or stored
+larger than in Halide). All REFUSED cases give a typed *halide.Error; no
+case gave a wrong value, a panic or an internal error. The one library
+bug (TestSlidingPortedBug1) is the cascade's lowering time.
+
+REFUSED:
+
+sliding_window.cpp, unrolled_producer_Heap / _Register:
+  schedule: Func f: unroll: cannot unroll loop f.s0.x: its extent ((min(((g.s0.x.x * 10) + g.min.0), ...) + 10) is not a constant (legal: split the loop by a constant factor and unroll the inner loop, or bound the Func)
+  Trigger: f.StoreRoot().ComputeAt(g, x).Unroll(x): after sliding, f's
+  loop per iteration of g's outer x is not of constant extent (Halide
+  unrolls it). Variant: the Unroll left out (f computed 101 times, as in
+  Halide).
+
+storage_folding.cpp, explicit_fold_with_specialize:
+  schedule: Func f: fold_storage: folding the storage of f in y by 3 is not safe: no loop inside its storage holds every access of it (legal: compute and store f so that one serial loop holds every access of it and moves forward along y (StoreAt outside the loop, ComputeAt in it), or drop the fold)
+  Trigger: f.FoldStorage(y, 3) with g.Specialize(g.Width().Gt(4)): the
+  specialization makes two productions of f (Halide folds explicitly
+  anyway). Variant: g.Vectorize(x, 4) without the Specialize.
+
+storage_folding.cpp, problematic_fold ("a case which used to be
+problematic"; written without a.align_bounds(y, 2), we have no
+AlignBounds):
+  schedule: Func a: fold_storage: folding the storage of a in y by 4 is not safe: its window along c.s0.y.yo, [...], has no constant size (legal: ... or drop the fold)
+  Trigger: a.FoldStorage(y, 4) without the align_bounds(y, 2) that makes
+  the window's size constant in Halide. Variant: the fold left out.
+
+sliding_reduction.cpp, scatter:
+  definition: Func f: Define (update): Var x is argument 1 of the update but the pure definition has y there
+  Trigger: f(x, x) += ...: a pure Var used twice on an update's left-hand
+  side. Variant: f(r, r) += ... with an RDom r over [0, 1] (f's region in
+  x); it computes f's last stage 60 times, as Halide.
+
+NOT PORTABLE (no counterpart in our API):
+  storage_folding.cpp: the six define_extern cases (fold the output of an
+  extern stage, fold its input, and the four expected-error cases) - we
+  have no define_extern.
+  bound_storage.cpp, expression_bound: bound_storage(x, input.width())
+  takes an Expr; our BoundStorage takes an int. Variant:
+  BoundStorage(x, 10).
+  sliding_window_cascade.cpp: the faithful N = 100 does not finish
+  (TestSlidingPortedBug1); at N = 10 Lower refuses with
+  expression_too_large: Func f1: allocation bounds: the region of f1 in
+  dimension 0 grew past 2000 nodes. Variant: N = 8.
+
+MISSED SLIDES AND FOLDS (our count / Halide's; the Debug 3 log line):
+
+sliding_window.cpp
+  containing_stage_*: f 200 / 101. "sliding_window: f slides along g.s0.x
+    in f.s0.x.min": it slides along g's own loop (one iteration per h.x),
+    not along h.s0.x, the loop that moves.
+  reduction: f's update 2000 / 1100. No sliding_window line for f;
+    "storage_folding: f not folded in x: its window [min(g.s0.x.min, 0),
+    max(g.s0.x.max, 99)] does not move along g.s0.y".
+  multiple_dimensions: f 220 / 121. "sliding_window: f slides along
+    g.s0.x in f.s0.x.min" only (no slide along g.s0.y).
+  fold_to_stack: f folded to 4 elements but allocated in Heap (Halide: no
+    heap allocation). "storage_folding: f folded by 2 in x along g.s0.x".
+  fixed_footprint: f 600 / 6. No sliding_window line; "storage_folding: f
+    not folded in x: its window [0, 5] does not move along g.s0.x".
+  vectorized_rotate_in_registers: f 200 / 102. "sliding_window: f slides
+    along g.s0.x.x in f.s0.x.min", yet 2 points of f per point of g.
+  compute_with_outer_loop: f 300 / 120. No sliding_window line; f is
+    computed at the fused loop x and copied for g2 ("storage_folding:
+    f_cw_g2 not folded: its window along g1.s0.x, ... has no constant
+    size"; "f folded by 1 in x along g1.s0.x").
+  two_sliding_windows_Register: f 102 / 103 (fewer than Halide; not a miss).
+storage_folding.cpp
+  fold_y_and_c: Halide 101 * 4 elements (y folded by 4, c by 1); we
+    "storage_folding: f folded by 2 in x along g.s0.x", "f not folded in y:
+    its window [(g.s0.y - 1), (g.s0.y + 1)] does not move along g.s0.x".
+  fold_2x2_box_to_stack, fold_x_and_y: Halide a stack allocation; we fold
+    x only, "g not folded in y: its window [(f.s0.y * 2), ((f.s0.y * 2) +
+    1)] does not move along f.s0.x" (heap, size not constant).
+  no_fold_in_x_stencil_in_y: Halide 2 * 1000 * 4; we "g folded by 2 in x
+    along f.s0.x", "g not folded in y: its window [f.s0.y, (f.s0.y + 3)]
+    does not move along f.s0.x".
+  upsampling: Halide 1000 * 2; we "g folded by 1 in x along f.s0.x", "g not
+    folded in y: its window [(f.s0.y / 2), ((f.s0.y / 2) + 1)] does not
+    move along f.s0.x".
+sliding_reduction.cpp
+  not_slid_intermediate_stages: f's last stage 60 / 24; unrolled_first_stage:
+    60 / 48. No sliding_window line for f (a Func with updates does not
+    slide); "storage_folding: f folded by 4 in y along g.s0.y".
+sliding_backwards.cpp
+  backwards: g 20 / 11. "sliding_window: g does not slide along f.s0.x: its
+    region [(100 - f.s0.x), (101 - f.s0.x)] does not move forward".
+*/
