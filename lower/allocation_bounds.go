@@ -27,6 +27,10 @@ import (
 // larger than this is not useful as a fixed size.
 const maxConstExtent = 1 << 28
 
+// maxResolvedRegion is the most nodes an end of a region may have,
+// resolved through the lets of its loop level, before it is simplified.
+const maxResolvedRegion = 20 * bounds.MaxEndSize
+
 // maxStackBytes is the largest Auto allocation placed on the stack.
 const maxStackBytes = 64 << 10
 
@@ -99,6 +103,20 @@ func allocationBounds(st *State) error {
 				continue
 			}
 			iv := box[d]
+			if iv.IsBounded() {
+				// A region resolved through the lets of its loop level is
+				// a tree that can be exponential in the length of a chain
+				// of Funcs that each read the next at two places (the lets
+				// share it as a DAG; simplifying or walking it would not):
+				// past maxResolvedRegion nodes (which simplifying may
+				// shrink) the allocation is refused, as the box walk
+				// refuses a region past bounds.MaxEndSize.
+				for _, e := range []ir.Expr{iv.Min, iv.Max} {
+					if exprSize(ir.Substitute(e, lv.vals), maxResolvedRegion) > maxResolvedRegion {
+						panic(bounds.TooComplex{Name: f.Name, Dim: d})
+					}
+				}
+			}
 			if !inKernel && iv.IsBounded() {
 				// Outside kernels the box sees through the region lets
 				// of its loop level (those of f and of the Funcs computed

@@ -84,12 +84,16 @@ type slider struct {
 	regionLets map[string]bool
 }
 
-// see returns e with the unslid values substituted.
+// see returns e with the unslid values substituted, simplified: an unslid
+// value is itself seen through the unslid values of the consumers it
+// reads, so in a chain of Funcs that each read the next at two places
+// (Halide's sliding_window_cascade) the substituted copies double at every
+// link unless each is folded as it is made.
 func (sw *slider) see(e ir.Expr) ir.Expr {
-	if len(sw.unslid) == 0 {
+	if len(sw.unslid) == 0 || !ir.UsesAny(e, func(n string) bool { return sw.unslid[n] != nil }) {
 		return e
 	}
-	return ir.Substitute(e, sw.unslid)
+	return ir.Simplify(ir.Substitute(e, sw.unslid))
 }
 
 func (sw *slider) mut(s ir.Stmt) ir.Stmt {
@@ -194,6 +198,7 @@ func firstRegionLet(name string, realized map[string]int, funcs map[string]*ir.F
 // the innermost loop, and returns the region let to change (the min of the
 // dimension that moves) and its new value.
 func (sw *slider) slide(fn string, l *ir.LetStmt) (string, ir.Expr, bool) {
+	sw.st.checkStop()
 	depth := sw.realized[fn]
 	if depth >= len(sw.loops) {
 		return "", nil, false // computed at the Realize's own level
@@ -236,7 +241,10 @@ func (sw *slider) slide(fn string, l *ir.LetStmt) (string, ir.Expr, bool) {
 		p := stagePrefix(fn, 0) + a + "."
 		mn, mx := ends[p+"min"], ends[p+"max"]
 		if mn == nil || mx == nil {
-			return "", nil, false // not the chain bounds_inference makes
+			// Not the chain bounds_inference makes, or an end too large
+			// to resolve (see regionChain).
+			sw.st.logf(3, "  sliding_window: %s does not slide along %s: its region in %s is not a chain of region lets of at most %d nodes each\n", fn, loop.Name, a, maxSlideSize)
+			return "", nil, false
 		}
 		if ir.Uses(mn, loop.Name) || ir.Uses(mx, loop.Name) {
 			if dim != "" {
@@ -332,6 +340,10 @@ func regionLetValue(l *ir.LetStmt, name string, see func(ir.Expr) ir.Expr) ir.Ex
 	}
 }
 
+// maxSlideSize is the most nodes an end of a region may have, resolved in
+// the loop variables, for sliding_window to slide it.
+const maxSlideSize = 2000
+
 // regionChain returns the values of the region lets of fn's stage 0 in
 // the chain of lets that starts at l, each resolved in lv and the lets
 // before it (in terms of the loop variables and what lies outside), each
@@ -351,7 +363,15 @@ func regionChain(l *ir.LetStmt, fn string, lv letValues, see func(ir.Expr) ir.Ex
 			return out
 		}
 		value := see(ls.Value)
-		out[ls.Name] = lv.resolve(value)
+		// A region resolved in the loop variables is a tree that can be
+		// exponential in the length of a chain of Funcs that each read
+		// the next at two places (Halide's sliding_window_cascade: each
+		// end holds the next Func's twice); the lets share it as a DAG,
+		// but simplifying or walking it would not. Past maxSlideSize
+		// nodes the end is left out, and fn does not slide.
+		if r := ir.Substitute(value, lv.vals); exprSize(r, maxSlideSize) <= maxSlideSize {
+			out[ls.Name] = ir.Simplify(r)
+		}
 		undo = append(undo, lv.bind(ls.Name, value))
 		s = ls.Body
 	}
