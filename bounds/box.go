@@ -357,12 +357,14 @@ func (w *boxWalker) reqExpr(e ir.Expr, en env) {
 		}
 		return
 	case *ir.Select:
-		// The arms are evaluated only when the condition selects them.
+		// The arms are evaluated only when the condition selects them
+		// (never, for a constant condition that selects the other: a
+		// specialization's known Param, substituted).
 		w.expr(e.Cond, en)
-		if w.hasWanted(e.True) {
+		if w.hasWanted(e.True) && !isFalse(e.Cond) {
 			w.reqExpr(e.True, en.refine(e.Cond, true))
 		}
-		if w.hasWanted(e.False) {
+		if w.hasWanted(e.False) && !isTrue(e.Cond) {
 			w.reqExpr(e.False, en.refine(e.Cond, false))
 		}
 		return

@@ -257,11 +257,12 @@ func TestSpecializePorted(t *testing.T) {
 		return nil
 	}
 	t.Run("input_bounds_depend_on_param", func(t *testing.T) {
-		spRefused(t, boundsOnParam(t, false))
+		if err := boundsOnParam(t, false); err != nil {
+			t.Fatal(err)
+		}
 	})
-	t.Run("input_bounds_depend_on_param_variant", func(t *testing.T) {
-		// Variant (the faithful port is REFUSED, see the end of the file):
-		// the input covers [-10, 110), the union of both cases' reads.
+	t.Run("input_bounds_depend_on_param_union", func(t *testing.T) {
+		// An input that covers [-10, 110), the union of both cases' reads.
 		if err := boundsOnParam(t, true); err != nil {
 			t.Fatal(err)
 		}
@@ -780,14 +781,15 @@ func TestSpecializePorted(t *testing.T) {
 		return nil
 	}
 	t.Run("gpu_specialize_cpu_or_gpu_tiles", func(t *testing.T) {
-		spRefused(t, gpuTiles(t, true))
+		if err := gpuTiles(t, true); err != nil {
+			t.Fatal(err)
+		}
 	})
-	t.Run("gpu_specialize_cpu_or_gpu_tiles_variant", func(t *testing.T) {
-		// Variant (the faithful port is REFUSED, see the end of the file):
-		// without g.specialize(use_gpu).gpu_threads(x, y) (g runs serially
+	t.Run("gpu_specialize_cpu_or_gpu_tiles_serial_g", func(t *testing.T) {
+		// Without g.specialize(use_gpu).gpu_threads(x, y) (g runs serially
 		// in each of h's GPU blocks), and f inlined in place of
 		// f.compute_at(g, xi) (f computed at xi of a g without thread loops
-		// is refused too: f in GPU shared memory would be overwritten).
+		// is refused: f in GPU shared memory would be overwritten).
 		if err := gpuTiles(t, false); err != nil {
 			t.Fatal(err)
 		}
@@ -884,16 +886,18 @@ Cases that do not pass as Halide writes them (all REFUSED: Realize or
 Lower returns a typed *halide.Error; none WRONG or PANIC), with the
 errors they give now. The faithful subtests assert the refusal.
 
-Five share one cause: the input-bounds checks, made before anything
-runs, cover the union of what every case of a specialization reads,
-not the box of the case that will run (Halide's boxes are conditioned
-on the case); and the default (else) case does not learn that the
-condition is false, so select(param, a, b) there still reads both
-sides.
+Three share one cause: the input-bounds checks, made before anything
+runs, cover the union of what the cases of a specialization read where
+only one case reads an input (or where the cases' conditions are not
+one boolean Param), not the box of the case that will run (Halide's
+boxes are conditioned on the case). Two that had it run now: inside a
+case on a boolean Param, select(param, a, b) reads only the arm it
+selects, and the default case knows the Param is false.
 
-// input_bounds_depend_on_param (specialize.cpp block 6): REFUSED:
-// out_of_bounds: Func f: Realize: Func f reads input im over [-10, 109] in dimension 0, but the buffer covers [10, 109]
-// Trigger: f.Specialize(param) with param = true and an input of exactly [10, 110) (Halide infers min 10).
+// input_bounds_depend_on_param (specialize.cpp block 6) runs as Halide
+// writes it now: inside a case, select(param, a, b) with param known reads
+// only the arm it selects (it was refused: "Func f reads input im over
+// [-10, 109] in dimension 0, but the buffer covers [10, 109]").
 
 // input_unused_in_specialization (block 8): REFUSED:
 // out_of_bounds: Func f: Realize: Func f reads input im over [0, 99] in dimension 0, but the buffer covers [0, 9]
@@ -921,10 +925,9 @@ sides.
 // height 1. Halide only runs a bounds query (infer_input_bounds({3, 1}),
 // which gives height 2) and never realizes this output.
 
-// gpu_specialize_cpu_or_gpu_tiles (gpu_specialize.cpp block 1): REFUSED (at Lower):
-// schedule: Func g: gpu_threads: the thread loop g.s0.y has no enclosing block loop (legal: mark an outer loop of g with gpu_blocks, or compute g inside another Func's block loops)
-// Trigger: g.Specialize(use_gpu).GPUThreads(x, y) with g.ComputeAt(h, t):
-// g is computed in both of h's cases, and in h's CPU (default) case g's
-// use_gpu case is kept (not pruned as known false there) and validated
-// without block loops. Halide prunes it.
+// gpu_specialize_cpu_or_gpu_tiles (gpu_specialize.cpp block 1) runs as
+// Halide writes it now: g, specialized on use_gpu and computed in both of
+// h's cases (also on use_gpu), keeps in each only the case that can run
+// there (it was refused at Lower: "the thread loop g.s0.y has no enclosing
+// block loop", g's GPU case validated inside h's CPU case).
 */

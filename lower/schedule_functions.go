@@ -405,6 +405,7 @@ func scheduleFunctions(st *State) error {
 			return err
 		}
 	}
+	s = pruneDecidedCases(st, s)
 	st.LoopNest = printLoopNest(s, prefetchNotes(st))
 	s = separateCaseKernels(st, s)
 	st.Stmt = ir.SubstituteStmt(s, st.promised)

@@ -107,9 +107,24 @@ func (k caseFacts) learn(cond ir.Expr, others []ir.Expr) caseFacts {
 // otherwise returns what is known in the default of a chain of cases whose
 // conditions are conds: none of them holds.
 func (k caseFacts) otherwise(conds []ir.Expr) caseFacts {
-	n := k
+	n := caseFacts{known: map[string]ir.Expr{}, facts: append([]ir.Expr(nil), k.facts...), path: k.path}
+	for name, e := range k.known {
+		n.known[name] = e
+	}
 	for _, c := range conds {
 		n.path = andPath(n.path, &ir.Not{X: c})
+		// A condition that is a boolean Param (or its negation) fixes it
+		// here too: false (true) where none of the cases holds.
+		switch c := c.(type) {
+		case *ir.Var:
+			if c.T == ir.Bool {
+				n.known[c.Name] = ir.False
+			}
+		case *ir.Not:
+			if x, ok := c.X.(*ir.Var); ok && x.T == ir.Bool {
+				n.known[x.Name] = ir.True
+			}
+		}
 	}
 	return n
 }
@@ -201,6 +216,81 @@ func buildCases(st *State, f *ir.Function, si int, d, c *ir.Definition, shared b
 		s = &ir.IfThenElse{Cond: conds[i], Then: then, Else: s}
 	}
 	return s, nil
+}
+
+// pruneDecidedCases replaces each specialization if whose condition the
+// cases around it decide by the branch that runs: a Func specialized on a
+// boolean Param and computed inside another's cases on the same Param
+// (Halide's gpu_specialize: g.specialize(use_gpu) computed at h, itself
+// specialized on use_gpu) keeps only its case that can run there. Its
+// other case is dead, and may not even be legal there (thread loops in
+// h's CPU case). A condition is decided where it is a boolean Param or
+// its negation, and the Param's value is known from the ifs around it.
+func pruneDecidedCases(st *State, s ir.Stmt) ir.Stmt {
+	params := map[string]bool{}
+	for _, p := range st.P.Params {
+		if p.T == ir.Bool {
+			params[p.Name] = true
+		}
+	}
+	if len(params) == 0 {
+		return s
+	}
+	known := map[string]bool{}
+	// decided returns the value of cond (a Param, or its negation) where
+	// it is known.
+	decided := func(cond ir.Expr) (value, ok bool) {
+		neg := false
+		if n, isNot := cond.(*ir.Not); isNot {
+			cond, neg = n.X, true
+		}
+		v, isVar := cond.(*ir.Var)
+		if !isVar || !params[v.Name] {
+			return false, false
+		}
+		b, ok := known[v.Name]
+		return b != neg, ok
+	}
+	var mut func(ir.Stmt) ir.Stmt
+	mut = func(x ir.Stmt) ir.Stmt {
+		c, ok := x.(*ir.IfThenElse)
+		if !ok || isLikely(c.Cond) {
+			return ir.MapStmt(x, mut, nil)
+		}
+		if b, ok := decided(c.Cond); ok {
+			if b {
+				return mut(c.Then)
+			}
+			if c.Else == nil {
+				return &ir.Block{}
+			}
+			return mut(c.Else)
+		}
+		// Inside each branch, a condition that is a Param (or its
+		// negation) is known.
+		cond, neg := c.Cond, false
+		if n, isNot := cond.(*ir.Not); isNot {
+			cond, neg = n.X, true
+		}
+		v, isVar := cond.(*ir.Var)
+		if !isVar || !params[v.Name] {
+			return ir.MapStmt(x, mut, nil)
+		}
+		branch := func(s ir.Stmt, value bool) ir.Stmt {
+			if s == nil {
+				return nil
+			}
+			known[v.Name] = value
+			defer delete(known, v.Name)
+			return mut(s)
+		}
+		then, els := branch(c.Then, !neg), branch(c.Else, neg)
+		if then == c.Then && els == c.Else {
+			return x
+		}
+		return &ir.IfThenElse{Cond: c.Cond, Then: then, Else: els}
+	}
+	return mut(s)
 }
 
 // separateCaseKernels gives the kernels of each case of a specialization
