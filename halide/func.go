@@ -244,7 +244,12 @@ func (f *Func) Define(args ...any) Definer { return Definer{f, args} }
 // A Tuple value (NewTuple, SelectTuple, AtTuple) defines a Tuple Func: the
 // pure definition fixes the number and types of the values, and every
 // update gives all of them again, computed from the old values before any
-// is stored (see Tuple).
+// is stored (see Tuple). As in Halide, an update's value that is Undef (or
+// an expression of Undef) keeps its old value, and an Undef arm of a
+// Select in a value stores the value only where the other arm is taken:
+// Tuple(f(x)[0] + 1, Undef(t)) updates value 0 alone. A pure definition's
+// Undef value holds 0 (Halide leaves it undefined) until an update writes
+// it.
 func (d Definer) Is(value any) *Func {
 	f := d.f.begin("Define")
 	var v Expr
@@ -291,7 +296,8 @@ func (d Definer) Is(value any) *Func {
 // definition: args are f's pure Vars in order and value reads neither f
 // nor an RDom.
 func (f *Func) redefines(args []any, value Expr) bool {
-	if len(args) != len(f.fn.Args) {
+	if len(args) != len(f.fn.Args) || f.fn.IsTuple() && containsUndef(value.node) {
+		// (An Undef value of a Tuple keeps its old value: an update.)
 		return false
 	}
 	for i, a := range args {
@@ -580,6 +586,9 @@ func (f *Func) defineUpdate(args []any, value Expr, op *ir.BinOp) {
 			f.err.(*ir.Error).Legal = fmt.Sprintf("a value that converts to %s implicitly (a narrower integer), or an explicit Cast(%s, ...)", f.fn.T, f.fn.T)
 			return
 		}
+	}
+	if f.fn.IsTuple() {
+		value = Expr{node: keepOldValues(f, irArgs, value.node)}
 	}
 	if ir.IsUndef(value.node) {
 		value = Undef(f.fn.T) // no value: of f's type

@@ -165,6 +165,11 @@ func (f *Func) tupleValue(t Tuple, dir string) (Expr, error) {
 		nodes := make([]ir.Expr, t.Len())
 		for i, e := range t.elems {
 			nodes[i] = e.node
+			if ir.IsUndef(e.node) {
+				// An Undef value of the pure definition (Halide leaves
+				// it undefined until an update writes it) holds 0.
+				nodes[i] = ir.Const(e.node.Type(), 0)
+			}
 		}
 		return Expr{node: ir.MakeTuple(nodes)}, nil
 	}
@@ -175,7 +180,7 @@ func (f *Func) tupleValue(t Tuple, dir string) (Expr, error) {
 	nodes := make([]ir.Expr, t.Len())
 	for i, e := range t.elems {
 		want := f.fn.ValueType(i)
-		n := e.node
+		n := retypeUndef(e.node, want)
 		if n.Type() != want {
 			if !ir.IsConst(n) {
 				return Expr{}, ir.Errorf(ir.ErrType, f.fn.Name, dir, "value %d of the update has type %s but value %d of %s has type %s", i, n.Type(), i, f.fn.Name, want).
@@ -189,6 +194,123 @@ func (f *Func) tupleValue(t Tuple, dir string) (Expr, error) {
 		return Expr{node: nodes[0]}, nil
 	}
 	return Expr{node: ir.MakeTuple(nodes)}, nil
+}
+
+// retypeUndef returns e with each Undef at its top (e itself, or an arm of
+// the Selects at its top) of type t: an update's Undef value of a Tuple
+// leaves the value as it was, whatever type Undef was written with.
+func retypeUndef(e ir.Expr, t ir.Type) ir.Expr {
+	if ir.IsUndef(e) {
+		return &ir.Call{T: t, Kind: ir.CallIntrinsic, Name: ir.IntrinsicUndef}
+	}
+	if s, ok := e.(*ir.Select); ok && s.True.Type() != t && containsUndef(s) {
+		return &ir.Select{Cond: s.Cond, True: retypeUndef(s.True, t), False: retypeUndef(s.False, t)}
+	}
+	return e
+}
+
+// keepOldValues returns the update value v of the Tuple Func f, at args,
+// with the Undefs in each value resolved as Halide's RemoveUndef does: a
+// value that is Undef, or an expression of one, is not written (it keeps
+// its old value, f(args)[i]); an Undef arm of a Select makes the value
+// written only where the other arm is taken (f(x)[1] + select(c, e,
+// undef) writes f(x)[1] + e where c holds). So Tuple(f(x)[0] + 1, undef)
+// updates value 0 alone.
+func keepOldValues(f *Func, args []ir.Expr, v ir.Expr) ir.Expr {
+	vals := ir.TupleValues(v)
+	if len(vals) < 2 {
+		return v
+	}
+	out := make([]ir.Expr, len(vals))
+	changed := false
+	for i, e := range vals {
+		out[i] = e
+		if !containsUndef(e) {
+			continue
+		}
+		changed = true
+		old := &ir.Call{T: f.fn.ValueType(i), Kind: ir.CallFunc, Name: f.fn.Name, Args: args, Index: i, Ref: f}
+		value, when, defined := removeUndef(e)
+		switch {
+		case !defined:
+			out[i] = old
+		case when == nil:
+			out[i] = value
+		default:
+			out[i] = &ir.Select{Cond: when, True: value, False: old}
+		}
+	}
+	if !changed {
+		return v
+	}
+	return ir.MakeTuple(out)
+}
+
+// removeUndef splits e into the value it has where it is defined and the
+// condition under which it is (nil: always); defined is false where e is
+// undefined everywhere (Undef, or an expression of one outside a Select's
+// arm).
+func removeUndef(e ir.Expr) (value, when ir.Expr, defined bool) {
+	if ir.IsUndef(e) {
+		return nil, nil, false
+	}
+	if !containsUndef(e) {
+		return e, nil, true
+	}
+	if sel, ok := e.(*ir.Select); ok {
+		if containsUndef(sel.Cond) {
+			return nil, nil, false
+		}
+		vt, wt, okt := removeUndef(sel.True)
+		vf, wf, okf := removeUndef(sel.False)
+		switch {
+		case !okt && !okf:
+			return nil, nil, false
+		case !okt:
+			return vf, andCond(&ir.Not{X: sel.Cond}, wf), true
+		case !okf:
+			return vt, andCond(sel.Cond, wt), true
+		}
+		var w ir.Expr
+		if wt != nil || wf != nil {
+			if wt == nil {
+				wt = ir.True
+			}
+			if wf == nil {
+				wf = ir.True
+			}
+			w = &ir.Select{Cond: sel.Cond, True: wt, False: wf}
+		}
+		return &ir.Select{Cond: sel.Cond, True: vt, False: vf}, w, true
+	}
+	var when2 ir.Expr
+	defined = true
+	value = ir.MapExpr(e, func(c ir.Expr) ir.Expr {
+		if !defined {
+			return c
+		}
+		v, w, ok := removeUndef(c)
+		if !ok {
+			defined = false
+			return c
+		}
+		when2 = andCond(when2, w)
+		return v
+	})
+	if !defined {
+		return nil, nil, false
+	}
+	return value, when2, true
+}
+
+func andCond(a, b ir.Expr) ir.Expr {
+	switch {
+	case a == nil:
+		return b
+	case b == nil:
+		return a
+	}
+	return ir.AndE(a, b)
 }
 
 func typeList(f *Func) string {
