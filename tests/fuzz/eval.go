@@ -380,6 +380,8 @@ func (ev *Evaluator) update(fs *funcState, k int, p pt) float64 {
 			switch u.Op {
 			case "+=":
 				v = ev.arith(fs.f.Float, old+rhs)
+			case "-=":
+				v = ev.arith(fs.f.Float, old-rhs)
 			case "*=":
 				v = ev.arith(fs.f.Float, old*rhs)
 			case "max=":

@@ -123,7 +123,7 @@ func (f *PFunc) element(k int) *PFunc {
 type PUpdate struct {
 	RDom  int      `json:"rdom"`
 	Args  []*PExpr `json:"args"`
-	Op    string   `json:"op"` // "=", "+=", "max=", "min=", "*=" (only of Tuple Funcs)
+	Op    string   `json:"op"` // "=", "+=", "-=", "max=", "min=", "*=" (only of Tuple Funcs)
 	Value *PExpr   `json:"value"`
 }
 

@@ -118,6 +118,8 @@ func (p *Prog) build() *Instance {
 			switch u.Op {
 			case "+=":
 				def.PlusEq(v)
+			case "-=":
+				def.MinusEq(v)
 			case "*=":
 				def.TimesEq(v)
 			case "max=":
@@ -571,7 +573,7 @@ func (p *Prog) algoSource(sizes []int) string {
 			if f.implicitLHS(k + 1) {
 				as = []string{as[0], "halide.Implicit"}
 			}
-			m := map[string]string{"+=": "PlusEq", "*=": "TimesEq", "max=": "MaxEq", "min=": "MinEq"}[u.Op]
+			m := map[string]string{"+=": "PlusEq", "-=": "MinusEq", "*=": "TimesEq", "max=": "MaxEq", "min=": "MinEq"}[u.Op]
 			if m == "" {
 				m = "Is"
 			}

@@ -291,7 +291,7 @@ func (g *pgen) storeTypes() {
 		}
 		f.Pure = to(f, f.Pure)
 		for _, u := range f.Updates {
-			op := map[string]string{"+=": "+", "max=": "max", "min=": "min"}[u.Op]
+			op := map[string]string{"+=": "+", "-=": "-", "max=": "max", "min=": "min"}[u.Op]
 			if op != "" {
 				self := &PExpr{Op: "fromstore", F: f.Float, N: t, A: []*PExpr{{Op: "call", F: f.Float, N: f.Name, A: cloneAll(u.Args)}}}
 				v := u.Value
@@ -888,7 +888,7 @@ func (g *pgen) update(f *PFunc, base *ectx) {
 			u.Value = g.combine(f.Float, u.Value, g.expr(f.Float, 1, c.noReduce()))
 		}
 	default:
-		u.Op = []string{"=", "+=", "+=", "max=", "min="}[g.rng.Intn(5)]
+		u.Op = []string{"=", "+=", "+=", "-=", "max=", "min="}[g.rng.Intn(6)]
 		u.Value = g.expr(f.Float, 2, &c)
 		if u.Op == "=" && g.p_(0.6) {
 			u.Value = g.combine(f.Float, self(cloneAll(u.Args)), u.Value)
