@@ -142,6 +142,19 @@ func (f *Func) Name() string {
 	return f.fn.Name
 }
 
+// Args returns the Vars of the Func's pure definition, in order (Halide's
+// Func::args()); nil before it has one.
+func (f *Func) Args() []Var {
+	if f.nilErr("") != nil || f.fn.Pure == nil {
+		return nil
+	}
+	vs := make([]Var, len(f.fn.Args))
+	for i, a := range f.fn.Args {
+		vs[i] = newVar(a)
+	}
+	return vs
+}
+
 // Type returns the type of the Func's values (valid once defined); for a
 // Tuple Func, the type of its first value (Types lists them all).
 func (f *Func) Type() Type {

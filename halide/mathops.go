@@ -39,6 +39,26 @@ func Tanh(x any) Expr { return floatCall(ir.IntrinsicTanh, x) }
 // quadrant (Go's math.Atan2, C's atan2). x is converted to y's type.
 func Atan2(y, x any) Expr { return floatCall2(ir.IntrinsicAtan2, y, x) }
 
+// Hypot returns sqrt(x*x + y*y), as Halide defines it (an integer x is
+// converted to Float32; y to x's type).
+func Hypot(x, y any) Expr {
+	a := E(x)
+	if a.err != nil {
+		return a
+	}
+	if !a.Type().IsFloat() {
+		a = Cast(Float32, a)
+	}
+	b := E(y)
+	if b.err != nil {
+		return b
+	}
+	if b.Type() != a.Type() {
+		b = Cast(a.Type(), b)
+	}
+	return Sqrt(a.Mul(a).Add(b.Mul(b)))
+}
+
 // classArg makes x the operand of the intrinsic what, whose type must be
 // one that is accepts (class names them in the error: "a float", "an
 // integer"; legal says what is). It is false, with the Expr of the error

@@ -466,6 +466,11 @@ func (s *Stage) ParallelTail(v VarOrRVar, taskSize int, tail TailStrategy) *Stag
 // Serial makes loop v an ordinary sequential loop again.
 func (s *Stage) Serial(v VarOrRVar) *Stage { return s.setKind("serial", v, ir.Serial) }
 
+// Unscheduled marks the stage as left unscheduled on purpose, and returns
+// it: Halide's Stage::unscheduled(), which silences its warning about a
+// stage with no directive. It changes nothing here.
+func (s *Stage) Unscheduled() *Stage { return s }
+
 // Atomic makes the stage's stores atomic, so that a scatter whose
 // iterations may collide can run in parallel (Halide's atomic(true): the
 // update's iterations are taken to commute, as a histogram's do). Every
