@@ -128,6 +128,12 @@ func validateSchedules(st *State) error {
 				WithLegal("compute_at %s at a loop inside the hoist level as well", name)
 		}
 	}
+	// compute_with groups are fused in the pass compute_with, but their
+	// legality (one loop level, loops the partners have) is checked here,
+	// before schedule_functions places the fused productions together.
+	if _, err := cwEdges(st); err != nil {
+		return err
+	}
 	for _, name := range st.Order {
 		f := st.Funcs[name]
 		s := f.Schedule

@@ -146,6 +146,7 @@ var functions = map[string]func() (result any, bad bool){
 	"Acos":                 func() (any, bool) { return halide.Acos(nil), true },
 	"Atan":                 func() (any, bool) { return halide.Atan(halide.Expr{}), true },
 	"Atan2":                func() (any, bool) { return halide.Atan2(nil, halide.Expr{}), true },
+	"Hypot":                func() (any, bool) { return halide.Hypot(nil, halide.Expr{}), true },
 	"Sinh":                 func() (any, bool) { return halide.Sinh(nil), true },
 	"Cosh":                 func() (any, bool) { return halide.Cosh(halide.Expr{}), true },
 	"Tanh":                 func() (any, bool) { return halide.Tanh(nil), true },
