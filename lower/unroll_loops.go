@@ -25,7 +25,7 @@ const maxUnroll = 1024
 func unrollLoops(st *State) error {
 	var err error
 	lv := newRootLetValues()
-	s := walkWithLets(registerLoops(st.Stmt), lv, func(s ir.Stmt) ir.Stmt {
+	s := walkWithLets(caseExtents(registerLoops(st.Stmt)), lv, func(s ir.Stmt) ir.Stmt {
 		l, ok := s.(*ir.For)
 		if err != nil || !ok || (l.Kind != ir.Unrolled && l.Kind != ir.Vectorized) {
 			return s
@@ -195,4 +195,87 @@ func hasCollective(s ir.Stmt) bool {
 		}
 		return false
 	})
+}
+
+// caseExtents gives each unrolled or vectorized loop whose extent is not a
+// constant, but is one under the conditions of the ifs around it, that
+// constant. A specialization's condition fixes a Param or a buffer's shape
+// (out.extent.2 == 3, Halide's unroll_loop_with_implied_constant_bounds):
+// inside its case, a loop over that dimension has a constant extent, as
+// Halide's simplifier learns from the if. Only equalities of a variable
+// bound nowhere in s (a Param, a buffer's min or extent) with a constant
+// are used, so they hold everywhere inside the branch.
+func caseExtents(s ir.Stmt) ir.Stmt {
+	bound := ir.Binders(s)
+	lv := newRootLetValues()
+	facts := map[string]ir.Expr{}
+	var learn func(cond ir.Expr, into map[string]ir.Expr)
+	learn = func(cond ir.Expr, into map[string]ir.Expr) {
+		b, ok := cond.(*ir.Binary)
+		if !ok {
+			return
+		}
+		switch b.Op {
+		case ir.And:
+			learn(b.A, into)
+			learn(b.B, into)
+		case ir.EQ:
+			v, c := b.A, b.B
+			if _, isVar := v.(*ir.Var); !isVar {
+				v, c = c, v
+			}
+			if x, isVar := v.(*ir.Var); isVar && !bound[x.Name] && ir.IsConst(c) && x.T.IsIntOrUInt() {
+				into[x.Name] = c
+			}
+		}
+	}
+	var mut func(ir.Stmt) ir.Stmt
+	mut = func(x ir.Stmt) ir.Stmt {
+		switch n := x.(type) {
+		case *ir.LetStmt:
+			defer lv.bind(n.Name, n.Value)()
+		case *ir.For:
+			defer lv.bind(n.Name, nil)()
+			if (n.Kind == ir.Unrolled || n.Kind == ir.Vectorized) && len(facts) > 0 {
+				ext := lv.resolve(n.Extent)
+				if _, isConst := ir.AsInt(ext); !isConst {
+					if c, ok := ir.AsInt(ir.Simplify(ir.Substitute(ext, facts))); ok {
+						l := *n
+						l.Extent = ir.Int(c)
+						l.Body = mut(n.Body)
+						return &l
+					}
+				}
+			}
+		case *ir.IfThenElse:
+			if isLikely(n.Cond) {
+				break
+			}
+			learned := map[string]ir.Expr{}
+			learn(n.Cond, learned)
+			if len(learned) == 0 {
+				break
+			}
+			saved := facts
+			facts = map[string]ir.Expr{}
+			for k, v := range saved {
+				facts[k] = v
+			}
+			for k, v := range learned {
+				facts[k] = v
+			}
+			then := mut(n.Then)
+			facts = saved
+			var els ir.Stmt
+			if n.Else != nil {
+				els = mut(n.Else)
+			}
+			if then == n.Then && els == n.Else {
+				return n
+			}
+			return &ir.IfThenElse{Cond: n.Cond, Then: then, Else: els}
+		}
+		return ir.MapStmt(x, mut, nil)
+	}
+	return mut(s)
 }
