@@ -841,12 +841,15 @@ func divIv(t ir.Type, a, b Interval) Interval {
 		// (-t.Min() would not fit). The quotient is negated, not a:
 		// mayWrap has checked that the result fits.
 		return capIv(negIv(t, divPos(t, a, negIv(t, b))))
-	case isPt(b) && a.IsBounded() && ivRange(t, a).HasLo && ivRange(t, a).Lo > t.Min():
+	case isPt(b) && isVar(b.Min) && a.IsBounded() && ivRange(t, a).HasLo && ivRange(t, a).Lo > t.Min():
 		// One divisor of unknown sign (a Param): Euclidean division by
 		// it is monotone in the dividend (non-decreasing for b > 0,
 		// non-increasing for b < 0, 0 for b = 0), so the quotient lies
 		// between a's ends divided by it, as in Halide. (a's min is
-		// above the type's, so t.Min() / -1 does not wrap.)
+		// above the type's, so t.Min() / -1 does not wrap.) Only for a
+		// variable: ends divided by a larger expression (a fused loop's
+		// extent) cost the passes that prove things about them more than
+		// the bound below gains.
 		lo, hi := mkBin(ir.Div, a.Min, b.Min), mkBin(ir.Div, a.Max, b.Min)
 		return Interval{minLo(lo, hi), maxHi(lo, hi)}
 	case a.IsBounded() && negExact(t, a):
@@ -855,6 +858,11 @@ func divIv(t ir.Type, a, b Interval) Interval {
 		return Interval{minLo(a.Min, mkBin(ir.Sub, zeroOf(t), a.Max)), maxHi(a.Max, mkBin(ir.Sub, zeroOf(t), a.Min))}
 	}
 	return Interval{}
+}
+
+func isVar(e ir.Expr) bool {
+	_, ok := e.(*ir.Var)
+	return ok
 }
 
 // negExact reports whether negIv(t, a) is exact: 0 - c saturates for the
