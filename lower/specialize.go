@@ -237,19 +237,18 @@ func pruneDecidedCases(st *State, s ir.Stmt) ir.Stmt {
 		return s
 	}
 	known := map[string]bool{}
-	// decided returns the value of cond (a Param, or its negation) where
-	// it is known.
-	decided := func(cond ir.Expr) (value, ok bool) {
-		neg := false
+	// param returns the Param a condition is (or negates): cond holds
+	// where the Param is value.
+	param := func(cond ir.Expr) (name string, value, ok bool) {
+		value = true
 		if n, isNot := cond.(*ir.Not); isNot {
-			cond, neg = n.X, true
+			cond, value = n.X, false
 		}
 		v, isVar := cond.(*ir.Var)
 		if !isVar || !params[v.Name] {
-			return false, false
+			return "", false, false
 		}
-		b, ok := known[v.Name]
-		return b != neg, ok
+		return v.Name, value, true
 	}
 	var mut func(ir.Stmt) ir.Stmt
 	mut = func(x ir.Stmt) ir.Stmt {
@@ -257,8 +256,12 @@ func pruneDecidedCases(st *State, s ir.Stmt) ir.Stmt {
 		if !ok || isLikely(c.Cond) {
 			return ir.MapStmt(x, mut, nil)
 		}
-		if b, ok := decided(c.Cond); ok {
-			if b {
+		name, holds, ok := param(c.Cond)
+		if !ok {
+			return ir.MapStmt(x, mut, nil)
+		}
+		if v, decided := known[name]; decided {
+			if v == holds {
 				return mut(c.Then)
 			}
 			if c.Else == nil {
@@ -266,25 +269,16 @@ func pruneDecidedCases(st *State, s ir.Stmt) ir.Stmt {
 			}
 			return mut(c.Else)
 		}
-		// Inside each branch, a condition that is a Param (or its
-		// negation) is known.
-		cond, neg := c.Cond, false
-		if n, isNot := cond.(*ir.Not); isNot {
-			cond, neg = n.X, true
-		}
-		v, isVar := cond.(*ir.Var)
-		if !isVar || !params[v.Name] {
-			return ir.MapStmt(x, mut, nil)
-		}
+		// Inside each branch the Param is known.
 		branch := func(s ir.Stmt, value bool) ir.Stmt {
 			if s == nil {
 				return nil
 			}
-			known[v.Name] = value
-			defer delete(known, v.Name)
+			known[name] = value
+			defer delete(known, name)
 			return mut(s)
 		}
-		then, els := branch(c.Then, !neg), branch(c.Else, neg)
+		then, els := branch(c.Then, holds), branch(c.Else, !holds)
 		if then == c.Then && els == c.Else {
 			return x
 		}

@@ -209,26 +209,6 @@ func caseExtents(s ir.Stmt) ir.Stmt {
 	bound := ir.Binders(s)
 	lv := newRootLetValues()
 	facts := map[string]ir.Expr{}
-	var learn func(cond ir.Expr, into map[string]ir.Expr)
-	learn = func(cond ir.Expr, into map[string]ir.Expr) {
-		b, ok := cond.(*ir.Binary)
-		if !ok {
-			return
-		}
-		switch b.Op {
-		case ir.And:
-			learn(b.A, into)
-			learn(b.B, into)
-		case ir.EQ:
-			v, c := b.A, b.B
-			if _, isVar := v.(*ir.Var); !isVar {
-				v, c = c, v
-			}
-			if x, isVar := v.(*ir.Var); isVar && !bound[x.Name] && ir.IsConst(c) && x.T.IsIntOrUInt() {
-				into[x.Name] = c
-			}
-		}
-	}
 	var mut func(ir.Stmt) ir.Stmt
 	mut = func(x ir.Stmt) ir.Stmt {
 		switch n := x.(type) {
@@ -251,8 +231,14 @@ func caseExtents(s ir.Stmt) ir.Stmt {
 			if isLikely(n.Cond) {
 				break
 			}
-			learned := map[string]ir.Expr{}
-			learn(n.Cond, learned)
+			// What a specialization's case knows (caseFacts.learn), but
+			// for variables bound in s, which vary inside the branch.
+			learned := caseFacts{}.learn(n.Cond, nil).known
+			for name, v := range learned {
+				if bound[name] || !v.Type().IsIntOrUInt() || v.Type().IsBool() {
+					delete(learned, name)
+				}
+			}
 			if len(learned) == 0 {
 				break
 			}
