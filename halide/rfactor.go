@@ -62,9 +62,17 @@ type RFactorPair struct {
 // the pairs' RVars. See rfactor.go for an example.
 //
 // The update must be f(args) = f(args) op e, op one of +, -, *, min, max
-// and the logical or bitwise and, or and xor, and e must not read f; the
-// update of a Tuple Func must be so for each value, with an op of its own
-// (values that depend on each other, such as an argmax's, are refused). The
+// and the logical or bitwise and, or and xor, and e must not read f, or
+// another reduction Halide's rfactor proves associative
+// (lower.ProveReduction): an unsigned saturating add written with a
+// select, a max or min that keeps NaN; for a Tuple Func, each value so or
+// left as it is, an argmin or argmax (a key reduced by min or max and
+// values taken from the point whose key wins, any number of them), or a
+// complex product. An argmin or argmax is not commutative (of equal keys
+// it keeps the first or the last), so the pieces the pairs keep must be
+// the update's outermost RVar loops: the partial results then combine in
+// the serial order and the index found is the serial one (Halide does not
+// ask this; we refuse with ErrNotAssociative). The
 // intermediate is called f_intm; schedule it like any Func (ComputeRoot,
 // ComputeAt, GPUBlocks on a pair's Var, ...). Like every directive,
 // RFactor does not fail on the spot: a refusal (ErrNotAssociative,
@@ -131,29 +139,16 @@ func (s *Stage) rfactor(directive string, pairs []RFactorPair) (*Func, error) {
 		return nil, ir.Errorf(ir.ErrSchedule, fn.Name, directive, "in %s, the update reduces over no RDom, so it has no RVar to factor", name).
 			WithLegal("rfactor an update that reduces over an RDom")
 	}
-	// One Associative per value: a Tuple Func's values must each reduce
-	// on their own (lower.ProveAssociativeTuple).
-	var assocs []lower.Associative
-	if fn.IsTuple() {
-		as, ok := lower.ProveAssociativeTuple(fn.Name, d.Args, d.Value)
-		if !ok {
-			return nil, notAssociative(fn, name, d)
-		}
-		assocs = as
-	} else {
-		a, ok := lower.ProveAssociative(fn.Name, d.Args, d.Value)
-		if !ok {
-			return nil, notAssociative(fn, name, d)
-		}
-		assocs = []lower.Associative{a}
+	// The reduction's operator (lower.ProveReduction): how its values
+	// combine with a partial result's, and its identity.
+	types := fn.ValueTypes()
+	red, ok := lower.ProveReduction(fn.Name, d.Args, d.Value, types)
+	if !ok {
+		return nil, notAssociative(fn, name, d)
 	}
-	// tuple makes one value of each Associative (with its type and index)
-	// into the stage's value: the value itself for a single-valued Func.
-	tuple := func(value func(i int, a lower.Associative, t ir.Type) ir.Expr) ir.Expr {
-		vals := make([]ir.Expr, len(assocs))
-		for i, a := range assocs {
-			vals[i] = value(i, a, fn.ValueType(i))
-		}
+	// tuple makes values into the stage's value: the value itself for a
+	// single-valued Func.
+	tuple := func(vals []ir.Expr) ir.Expr {
 		if len(vals) == 1 {
 			return vals[0]
 		}
@@ -214,6 +209,26 @@ func (s *Stage) rfactor(directive string, pairs []RFactorPair) (*Func, error) {
 	for _, p := range pieces {
 		kept[p.name] = p.v
 	}
+	if !red.Commutative {
+		// The partial results combine in the order of f's loops over the
+		// pieces it keeps, after each was reduced in order: the serial
+		// order only if those loops are the outermost RVar loops.
+		var outer string // an RVar loop the intermediate reduces, outside a kept one
+		for i := len(d.Schedule.Dims) - 1; i >= 0; i-- {
+			dim := d.Schedule.Dims[i]
+			if !dim.IsRVar {
+				continue
+			}
+			if _, keep := kept[dim.Name]; !keep {
+				if outer == "" {
+					outer = dim.Name
+				}
+			} else if outer != "" {
+				return nil, ir.Errorf(ir.ErrNotAssociative, fn.Name, directive, "in %s, rfactor keeps the RVar loop %s in the update but not %s, which runs outside it; the update is an %s, which is associative but not commutative (of equal keys it keeps the first or the last), so partial results combined in another order than the serial one would pick another index", name, dim.Name, outer, red.Kind).
+					WithLegal("keep the outermost RVar loops (%s, outermost first) with every loop outside the one kept", rvarLoops(d))
+			}
+		}
+	}
 
 	// The splits of RVars and the loops they make, with their ranges;
 	// the splits of pure vars stay in both stages.
@@ -254,7 +269,7 @@ func (s *Stage) rfactor(directive string, pairs []RFactorPair) (*Func, error) {
 		pureArgs[i] = &ir.Var{T: ir.Int32, Name: a}
 		pureDims[i] = ir.Dim{Name: a}
 	}
-	intm.fn.Pure = &ir.Definition{Args: pureArgs, Value: tuple(func(_ int, a lower.Associative, t ir.Type) ir.Expr { return a.Op.Identity(t) }), Schedule: ir.StageSchedule{Dims: pureDims}}
+	intm.fn.Pure = &ir.Definition{Args: pureArgs, Value: tuple(red.Identity), Schedule: ir.StageSchedule{Dims: pureDims}}
 	// The intermediate reads what the update read, through the update's
 	// In wrappers (which replace a Func or input only in the definitions
 	// of the consumer they were made for).
@@ -271,8 +286,13 @@ func (s *Stage) rfactor(directive string, pairs []RFactorPair) (*Func, error) {
 		upDims[p.dim] = ir.Dim{Name: p.v}
 		upSplits = append(upSplits, ir.Split{Kind: ir.PurifyRVar, Old: p.name, Outer: p.v})
 	}
-	intmSelf := func(i int, t ir.Type) ir.Expr {
-		return &ir.Call{T: t, Kind: ir.CallFunc, Name: intm.fn.Name, Args: upArgs, Index: i, Ref: intm}
+	intmSelf := make([]ir.Expr, len(types))
+	ys := make([]ir.Expr, len(types))
+	for i, t := range types {
+		intmSelf[i] = &ir.Call{T: t, Kind: ir.CallFunc, Name: intm.fn.Name, Args: upArgs, Index: i, Ref: intm}
+		if red.Ys[i] != nil {
+			ys[i] = rewriteWrapped(f, red.Ys[i])
+		}
 	}
 	// The update's Where condition (or Undef arms) stays with the points
 	// it reduces: the intermediate skips them, and f's combining update
@@ -282,10 +302,8 @@ func (s *Stage) rfactor(directive string, pairs []RFactorPair) (*Func, error) {
 		pred = rewriteWrapped(f, d.Predicate)
 	}
 	intm.fn.Updates = []*ir.Definition{{
-		Args: upArgs,
-		Value: tuple(func(i int, a lower.Associative, t ir.Type) ir.Expr {
-			return a.Op.Make(intmSelf(i, t), rewriteWrapped(f, a.Y))
-		}),
+		Args:      upArgs,
+		Value:     tuple(red.Apply(intmSelf, ys)),
 		RDom:      d.RDom,
 		Predicate: pred,
 		Schedule:  ir.StageSchedule{Dims: upDims, Splits: upSplits, Atomic: d.Schedule.Atomic},
@@ -320,14 +338,14 @@ func (s *Stage) rfactor(directive string, pairs []RFactorPair) (*Func, error) {
 			dims = append(dims, ir.Dim{Name: a})
 		}
 	}
-	combine := func(i int, a lower.Associative, t ir.Type) ir.Expr {
-		self := &ir.Call{T: t, Kind: ir.CallFunc, Name: fn.Name, Args: fArgs, Index: i, Ref: f}
-		read := &ir.Call{T: t, Kind: ir.CallFunc, Name: intm.fn.Name, Args: readArgs, Index: i, Ref: intm}
-		return a.Op.Make(self, read)
+	selfs, reads := make([]ir.Expr, len(types)), make([]ir.Expr, len(types))
+	for i, t := range types {
+		selfs[i] = &ir.Call{T: t, Kind: ir.CallFunc, Name: fn.Name, Args: fArgs, Index: i, Ref: f}
+		reads[i] = &ir.Call{T: t, Kind: ir.CallFunc, Name: intm.fn.Name, Args: readArgs, Index: i, Ref: intm}
 	}
 	fn.Updates[s.idx-1] = &ir.Definition{
 		Args:     fArgs,
-		Value:    tuple(combine),
+		Value:    tuple(red.Apply(selfs, reads)),
 		RDom:     dom,
 		Schedule: ir.StageSchedule{Dims: dims, Splits: varSplits, Atomic: d.Schedule.Atomic},
 	}
@@ -362,14 +380,14 @@ func notAssociative(fn *ir.Function, name string, d *ir.Definition) error {
 	var why string
 	switch {
 	case fn.IsTuple() && readsFuncNamed(d.Value, fn.Name):
-		why = fmt.Sprintf("its values %s are not each %s[i] op e_i for an associative and commutative op with no e_i reading %s (rfactor splits a Tuple update whose values reduce on their own, such as a sum and a sum of squares; values that depend on each other, such as an argmax's, need a proof it does not make)", ir.ExprString(d.Value), point, fn.Name)
+		why = fmt.Sprintf("its values %s are neither each %s[i] op e_i for an associative op with no e_i reading %s, nor an argmin or argmax (a key reduced by min or max, the other values taken from the point whose key wins), nor a complex product, nor another of the forms listed as legal", ir.ExprString(d.Value), point, fn.Name)
 	case !readsFuncNamed(d.Value, fn.Name):
 		why = fmt.Sprintf("its value %s does not read %s, so each iteration replaces the value instead of combining with it", ir.ExprString(d.Value), point)
 	default:
 		why = fmt.Sprintf("its value %s is not %s op e for an associative and commutative op and an e that does not read %s", ir.ExprString(d.Value), point, fn.Name)
 	}
 	return ir.Errorf(ir.ErrNotAssociative, fn.Name, "rfactor", "in %s, %s = ...: %s, so partial results over parts of the RDom cannot be combined", name, point, why).
-		WithLegal("an update %s = %s op e with op +, -, *, min, max, or the logical or bitwise and, or, xor (PlusEq, TimesEq, MinEq, MaxEq make them), e not reading %s", point, point, fn.Name)
+		WithLegal("an update %s = %s op e with op +, -, *, min, max, or the logical or bitwise and, or, xor (PlusEq, TimesEq, MinEq, MaxEq make them), e not reading %s; an unsigned saturating add select(%s > max - e, max, %s + e); a max or min that keeps NaN, select(%s > e || is_nan(%s), %s, e); for a Tuple, each value so (or left as it is), an argmin or argmax, or a complex product", point, point, fn.Name, point, point, point, point, point)
 }
 
 // isRVarOf reports whether the stage's var q (qualified) derives from an

@@ -1215,28 +1215,15 @@ func TestRFactorPorted(t *testing.T) {
 // rfpRefusals lists the faithful ports our library refuses, with the
 // code of the error (see the block comment at the end of the file).
 var rfpRefusals = map[string]halide.ErrorCode{
-	"self_assignment_rfactor_test":                            halide.ErrNotAssociative,
 	"simple_rfactor_test/call_graph":                          halide.ErrNotAssociative,
 	"simple_rfactor_test/image":                               halide.ErrNotAssociative,
 	"rfactor_wrapper_test/call_graph":                         halide.ErrNotAssociative,
 	"rfactor_wrapper_test/image":                              halide.ErrNotAssociative,
-	"tuple_partial_reduction_rfactor_test/call_graph":         halide.ErrNotAssociative,
-	"tuple_partial_reduction_rfactor_test/image":              halide.ErrNotAssociative,
-	"complex_multiply_rfactor_test":                           halide.ErrNotAssociative,
-	"saturating_add_rfactor_test":                             halide.ErrNotAssociative,
 	"argmin_rfactor_test":                                     halide.ErrNotAssociative,
-	"inline_reductions_test/argmin":                           halide.ErrNotAssociative,
-	"inline_reductions_test/argmax":                           halide.ErrNotAssociative,
-	"argmax_rfactor_test/explicit_index_first":                halide.ErrNotAssociative,
-	"argmax_rfactor_test/tuple_index_first":                   halide.ErrNotAssociative,
-	"argmax_rfactor_test/explicit_value_first":                halide.ErrNotAssociative,
-	"argmax_rfactor_test/tuple_value_first":                   halide.ErrNotAssociative,
-	"isnan_max_rfactor_test/bitwise_or":                       halide.ErrNotAssociative,
 	"simple_rfactor_with_specialize_test/call_graph":          halide.ErrSchedule,
 	"simple_rfactor_with_specialize_test/image":               halide.ErrSchedule,
 	"tuple_specialize_rdom_predicate_rfactor_test/call_graph": halide.ErrSchedule,
 	"tuple_specialize_rdom_predicate_rfactor_test/image":      halide.ErrSchedule,
-	"isnan_max_rfactor_test/logical_or":                       halide.ErrNotAssociative,
 }
 
 // TestRFactorPortedSpecialization: RFactor on a specialization (Halide's

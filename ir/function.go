@@ -342,6 +342,15 @@ func (f *Function) ValueType(i int) Type {
 	return f.T
 }
 
+// ValueTypes returns the types of f's values, one for a single-valued Func.
+func (f *Function) ValueTypes() []Type {
+	ts := make([]Type, f.Values())
+	for i := range ts {
+		ts[i] = f.ValueType(i)
+	}
+	return ts
+}
+
 // TupleElem returns the name of the buffer that holds value i of the
 // Tuple Func f: "f.0", "f.1", ... (as in Halide). A user's Func name has
 // no '.' (ErrBadName), so it cannot collide with a user's Func; the

@@ -4,7 +4,9 @@ package lower
 // associative and commutative op and an e that does not read f, the
 // question both rfactor (halide/rfactor.go) and the RVar order rule
 // (rvar_order.go, reassociable) ask. It is Halide's prove_associativity
-// (Associativity.cpp) for single-valued Funcs, without its solver: the
+// (Associativity.cpp) for single-valued Funcs, without its solver (its
+// table of other patterns, argmin and the rest, is in
+// associativity_patterns.go): the
 // operands of a tree of one op are gathered (so f + a + b, a + f and
 // max(a, max(f, b)) are all f op e), and a subtraction counts as the
 // addition of the negated operand (f - e is f + (0 - e), which Halide
@@ -153,28 +155,6 @@ func gather(op AssocOp, e ir.Expr, neg bool, ts []term) []term {
 // not subtracted.
 func ProveAssociative(f string, args []ir.Expr, value ir.Expr) (Associative, bool) {
 	return proveAssociative(f, args, value, 0)
-}
-
-// ProveAssociativeTuple is ProveAssociative for the update of a Tuple Func
-// (value an ir.MakeTuple of its values): each value i must be
-// f(args)[i] op_i Y_i with no Y reading f, so the values reduce
-// independently (a sum and a sum of squares; not argmax, whose values
-// depend on each other, which would need Halide's solver). It returns one
-// Associative per value.
-func ProveAssociativeTuple(f string, args []ir.Expr, value ir.Expr) ([]Associative, bool) {
-	vals := ir.TupleValues(value)
-	if len(vals) < 2 {
-		return nil, false
-	}
-	out := make([]Associative, len(vals))
-	for i, v := range vals {
-		a, ok := proveAssociative(f, args, v, i)
-		if !ok {
-			return nil, false
-		}
-		out[i] = a
-	}
-	return out, true
 }
 
 // proveAssociative is ProveAssociative with f(args) the value index of f.

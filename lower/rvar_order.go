@@ -182,8 +182,9 @@ func loopIndependent(f string, d *ir.Definition, dim string) bool {
 // reassociable reports whether the iterations of update d of f may run in
 // any order: its value is f(args) op e for an associative and commutative
 // op and an e that does not read f (ProveAssociative: +, *, min, max, the
-// logical and bitwise and, or and xor; for a Tuple Func, each value so,
-// ProveAssociativeTuple), or it reads neither f nor any
+// logical and bitwise and, or and xor; for a Tuple Func, each value so),
+// or another commutative reduction ProveReduction knows (a saturating
+// add, a complex product; not argmin or argmax), or it reads neither f nor any
 // RVar (every iteration stores the same value at a point). Integer + and
 // * wrap, which keeps them associative; float + and * round differently in
 // another order, which Halide accepts too (its reorder and rfactor treat
@@ -192,11 +193,8 @@ func reassociable(f *ir.Function, d *ir.Definition) bool {
 	if d.RDom == nil || d.Predicate != nil && readsFunc(d.Predicate, f.Name) {
 		return false
 	}
-	if _, ok := ProveAssociative(f.Name, d.Args, d.Value); ok {
-		return true
-	}
-	if _, ok := ProveAssociativeTuple(f.Name, d.Args, d.Value); ok {
-		return true
+	if r, ok := ProveReduction(f.Name, d.Args, d.Value, f.ValueTypes()); ok {
+		return r.Commutative
 	}
 	if readsFunc(d.Value, f.Name) {
 		return false

@@ -192,7 +192,25 @@ func storageFlattening(st *State) error {
 			}
 			f := st.Funcs[s.Func]
 			values := ir.TupleValues(s.Value)
+			// A value that is the element's own old value (a Tuple
+			// update that leaves a value as it was, f(x) = {f(x)[0] + 1,
+			// f(x)[1]}) is neither bound nor stored, as in Halide.
+			same := func(i int, v ir.Expr) bool {
+				c, ok := v.(*ir.Call)
+				if !ok || c.Kind != ir.CallFunc || c.Name != s.Func || c.Index != i || len(c.Args) != len(s.Args) {
+					return false
+				}
+				for k := range c.Args {
+					if !ir.Equal(c.Args[k], s.Args[k]) {
+						return false
+					}
+				}
+				return true
+			}
 			if len(values) == 1 {
+				if same(0, values[0]) {
+					return &ir.Block{}
+				}
 				buf, l := buffer(s.Func, 0)
 				return flatStore(f, buf, l.index(args), fe(s.Value), args, s.Atomic)
 			}
@@ -201,6 +219,9 @@ func storageFlattening(st *State) error {
 				// Each value reads only its own element: one atomic
 				// read-modify-write per value, each on its own buffer.
 				for i, val := range values {
+					if same(i, val) {
+						continue
+					}
 					buf, l := buffer(s.Func, i)
 					stores = append(stores, flatStore(f, buf, l.index(args), fe(val), args, true))
 				}
@@ -212,6 +233,9 @@ func storageFlattening(st *State) error {
 			// read one another does all of it holding f's lock.
 			var binds []let
 			for i, val := range values {
+				if same(i, val) {
+					continue
+				}
 				name := s.Func + ".value." + itoa(i)
 				binds = append(binds, let{name, fe(val)})
 				buf, l := buffer(s.Func, i)

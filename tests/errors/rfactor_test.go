@@ -66,6 +66,17 @@ func TestErrRFactor(t *testing.T) {
 			code: halide.ErrNotAssociative, fn: "f", directive: "rfactor",
 			mentions: []string{"f.update(0)", "is not f(x) op e", "cannot be combined"}, legal: []string{assocLegal}}},
 		{make: func() (*halide.Func, *halide.Func) {
+			in := halide.NewImageParam("in", halide.Int32, 3)
+			r := halide.NewRDom("r", halide.Range(0, 8), halide.Range(0, 8))
+			f := halide.NewFunc("f")
+			f.Define(x).Is(halide.NewTuple(int32(1<<30), int32(0)))
+			old, val := f.AtTuple(x), in.At(r.X(), r.Y(), x)
+			f.Define(x).Is(halide.SelectTuple(val.Lt(old.Elem(0)), halide.NewTuple(val, r.X()), old))
+			return f, f.Update(0).RFactor(halide.RFactorPair{R: r.X(), V: u})
+		}, errCase: errCase{name: "argmin keeping an inner RVar",
+			code: halide.ErrNotAssociative, fn: "f", directive: "rfactor",
+			mentions: []string{"f.update(0)", "keeps the RVar loop r$x", "not r$y", "argmin", "not commutative"}, legal: []string{"keep the outermost RVar loops (r$y, r$x"}}},
+		{make: func() (*halide.Func, *halide.Func) {
 			f, r := alg(func(f *halide.Func, r *halide.RDom, in *halide.ImageParam) {
 				f.Define(x).Is(in.At(r.X(), r.Y(), x))
 			})

@@ -129,22 +129,25 @@ func TestErrTuple(t *testing.T) {
 			legal:     []string{"MaxEq with a Tuple of 2 values"},
 		},
 		{
-			name: "rfactor of an argmax: values that depend on each other",
+			name: "rfactor of a Tuple whose index does not follow its key (not an argmax)",
 			run: func() error {
 				in := halide.NewImageParam("in", halide.Float32, 1)
 				r := halide.NewRDom("r", halide.Range(0, 10))
 				f := halide.NewFunc("f")
 				f.Define().Is(halide.NewTuple(int32(0), float32(0)))
 				old := f.AtTuple()
-				better := in.At(r).Gt(old.Elem(1))
-				f.Define().Is(halide.NewTuple(halide.Select(better, r, old.Elem(0)), halide.Max(old.Elem(1), in.At(r))))
+				// The index is taken where the new value is smaller,
+				// the key keeps the larger: not an argmax.
+				worse := in.At(r).Lt(old.Elem(1))
+				f.Define().Is(halide.NewTuple(halide.Select(worse, r, old.Elem(0)), halide.Max(old.Elem(1), in.At(r))))
 				f.Update(0).RFactor(halide.RFactorPair{R: r, V: halide.NewVar("u")})
 				return lowerErr(f)
 			},
 			code:      halide.ErrNotAssociative,
 			fn:        "f",
 			directive: "rfactor",
-			mentions:  []string{"are not each f()[i] op e_i", "values that depend on each other, such as an argmax's"},
+			mentions:  []string{"are neither each f()[i] op e_i", "nor an argmin or argmax"},
+			legal:     []string{"an argmin or argmax"},
 		},
 		{
 			name: "SelectTuple of different lengths",

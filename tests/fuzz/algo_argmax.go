@@ -25,7 +25,7 @@ func argmaxAlgo() *Algo {
 		name: "argmax", maxW: 29, maxH: 19,
 		funcs: []FuncSpec{
 			xyFunc("argmax"),
-			{Name: "am", Stages: []StageSpec{{Dims: d("y")}, {Dims: d("r$x", "y")}}, Consumers: []StageRef{{"argmax", 0}}},
+			{Name: "am", Stages: []StageSpec{{Dims: d("y")}, {Dims: d("r$x", "y"), Assoc: true, Ordered: true}}, Consumers: []StageRef{{"argmax", 0}}},
 			xyFunc("v", StageRef{"am", 1}),
 		},
 		paddedBy: "v",

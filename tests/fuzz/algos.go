@@ -46,6 +46,10 @@ type StageSpec struct {
 	// Assoc marks an update f(args) = f(args) op e for an associative op
 	// (PlusEq, ...), which the generator may rfactor.
 	Assoc bool
+	// Ordered marks an Assoc update whose op is not commutative (an
+	// argmax: of equal keys the first wins): its partial results may not
+	// be combined in parallel with Atomic.
+	Ordered bool
 }
 
 // StageRef names a stage of a Func.

@@ -46,6 +46,7 @@ type mstage struct {
 	dims    []mdim // innermost first
 	scatter bool
 	assoc   bool // an associative update (StageSpec.Assoc): rfactor may apply
+	ordered bool // associative but not commutative (StageSpec.Ordered)
 	pure    bool // the stage is the pure definition
 	output  bool // the stage is the output's pure definition
 	single  bool // GPUSingleThread: every loop runs in one GPU thread
@@ -110,7 +111,7 @@ func Generate(a *Algo, gpu bool, rng *rand.Rand) Schedule {
 	for _, fs := range a.Funcs {
 		mf := &mfunc{name: fs.Name, consumers: append([]StageRef(nil), fs.Consumers...)}
 		for si, ss := range fs.Stages {
-			st := &mstage{scatter: ss.Scatter, assoc: ss.Assoc, pure: si == 0}
+			st := &mstage{scatter: ss.Scatter, assoc: ss.Assoc, ordered: ss.Ordered, pure: si == 0}
 			for _, dd := range ss.Dims {
 				st.dims = append(st.dims, mdim{name: dd.Name, rvar: dd.RVar, root: dd.Name})
 			}
@@ -420,7 +421,7 @@ func (g *gen) rfactor(f *mfunc, si, at int) {
 		args = append(args, mdim{name: dd.name, root: dd.root})
 	}
 	pure := &mstage{pure: true, dims: append([]mdim{}, args...)}
-	up := &mstage{scatter: st.scatter, assoc: true}
+	up := &mstage{scatter: st.scatter, assoc: true, ordered: st.ordered}
 	for i, dd := range st.dims {
 		if u, ok := kept[i]; ok {
 			pure.dims = append(pure.dims, mdim{name: u, root: u})
@@ -441,7 +442,9 @@ func (g *gen) rfactor(f *mfunc, si, at int) {
 	g.order = append(g.order[:at+1], append([]string{name}, g.order[at+1:]...)...)
 	// f's update: its pure loops, the kept pieces, and every pure var it
 	// did not have (outermost); its kept RVars write one point each
-	// iteration, so parallel ones need Atomic, as a scatter's.
+	// iteration, so parallel ones need Atomic, as a scatter's (not for an
+	// ordered update, whose partial results must combine in order:
+	// Atomic would assert they commute).
 	var dims []mdim
 	has := map[string]bool{}
 	for i, dd := range st.dims {
@@ -455,7 +458,7 @@ func (g *gen) rfactor(f *mfunc, si, at int) {
 			dims = append(dims, a)
 		}
 	}
-	st.dims, st.scatter = dims, len(keep) > 0
+	st.dims, st.scatter = dims, len(keep) > 0 && !st.ordered
 }
 
 func (g *gen) newName(base string) string {

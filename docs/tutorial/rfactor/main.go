@@ -58,6 +58,29 @@ func main() {
 	fmt.Printf("\nsum = %.4f, plain Go in float64: %.4f, |difference| < 1e-3: %v\n",
 		out.Get(), want, math.Abs(float64(out.Get())-want) < 1e-3)
 
+	// An argmax: a Tuple of the largest value and where it is. The index
+	// follows the value, so the two depend on each other; rfactor knows
+	// this form (and argmin, and a complex product). Of equal values the
+	// first wins (>), and still does when factored: the chunks are kept
+	// in the update, outermost, so their results combine in order.
+	amax := halide.NewFunc("amax")
+	amax.Define().Is(halide.NewTuple(float32(math.Inf(-1)), int32(-1)))
+	old := amax.AtTuple()
+	amax.Define().Is(halide.SelectTuple(in.At(r).Gt(old.Elem(0)), halide.NewTuple(in.At(r), r), old))
+	intm = amax.Update(0).Split(r, ro, ri, 1024).RFactor(halide.RFactorPair{R: ro, V: u})
+	intm.ComputeRoot().Update(0).Parallel(u)
+	val, idx := halide.NewBuffer[float32](), halide.NewBuffer[int32]()
+	if err := halide.NewPipeline(amax).RealizeTuple(val, idx); err != nil {
+		log.Fatal(err)
+	}
+	best := 0
+	for i, v := range input.Data() {
+		if v > input.Data()[best] {
+			best = i
+		}
+	}
+	fmt.Printf("\nargmax: in(%d) = %.6f; plain Go: in(%d)\n", idx.Get(), val.Get(), best)
+
 	// An update that is not associative: each step halves what came
 	// before, so the order of the terms matters. rfactor refuses it.
 	decay := halide.NewFunc("decay")
