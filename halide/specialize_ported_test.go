@@ -312,11 +312,13 @@ func TestSpecializePorted(t *testing.T) {
 		return nil
 	}
 	t.Run("input_unused_in_specialization", func(t *testing.T) {
-		spRefused(t, unusedInput(t, 10))
+		if err := unusedInput(t, 10); err != nil {
+			t.Fatal(err)
+		}
 	})
 	t.Run("input_unused_in_specialization_variant", func(t *testing.T) {
-		// Variant (the faithful port is REFUSED, see the end of the file):
-		// an input of 100 points in place of 10.
+		// Variant: an input of 100 points in place of 10 (the faithful
+		// port was refused before the checks were made per case).
 		if err := unusedInput(t, 100); err != nil {
 			t.Fatal(err)
 		}
@@ -470,11 +472,12 @@ func TestSpecializePorted(t *testing.T) {
 		return nil
 	}
 	t.Run("complex_condition_in_select", func(t *testing.T) {
-		spRefused(t, complexCond(t, false))
+		if err := complexCond(t, false); err != nil {
+			t.Fatal(err)
+		}
 	})
 	t.Run("complex_condition_in_select_variant", func(t *testing.T) {
-		// Variant (the faithful port is REFUSED, see the end of the file):
-		// inputs of 10x10 in place of 10x1 and 1x10.
+		// Variant: inputs of 10x10 in place of 10x1 and 1x10.
 		if err := complexCond(t, true); err != nil {
 			t.Fatal(err)
 		}
@@ -509,11 +512,12 @@ func TestSpecializePorted(t *testing.T) {
 		return nil
 	}
 	t.Run("implied_condition", func(t *testing.T) {
-		spRefused(t, implied(t, false))
+		if err := implied(t, false); err != nil {
+			t.Fatal(err)
+		}
 	})
 	t.Run("implied_condition_variant", func(t *testing.T) {
-		// Variant (the faithful port is REFUSED, see the end of the file):
-		// an input of 10x10 in place of 10x1 when p = 100.
+		// Variant: an input of 10x10 in place of 10x1 when p = 100.
 		if err := implied(t, true); err != nil {
 			t.Fatal(err)
 		}
@@ -886,30 +890,17 @@ Cases that do not pass as Halide writes them (all REFUSED: Realize or
 Lower returns a typed *halide.Error; none WRONG or PANIC), with the
 errors they give now. The faithful subtests assert the refusal.
 
-Three share one cause: the input-bounds checks, made before anything
-runs, cover the union of what the cases of a specialization read where
-only one case reads an input (or where the cases' conditions are not
-one boolean Param), not the box of the case that will run (Halide's
-boxes are conditioned on the case). Two that had it run now: inside a
-case on a boolean Param, select(param, a, b) reads only the arm it
-selects, and the default case knows the Param is false.
-
 // input_bounds_depend_on_param (specialize.cpp block 6) runs as Halide
-// writes it now: inside a case, select(param, a, b) with param known reads
-// only the arm it selects (it was refused: "Func f reads input im over
-// [-10, 109] in dimension 0, but the buffer covers [10, 109]").
+// writes it: inside a case, select(param, a, b) with param known reads
+// only the arm it selects.
 
-// input_unused_in_specialization (block 8): REFUSED:
-// out_of_bounds: Func f: Realize: Func f reads input im over [0, 99] in dimension 0, but the buffer covers [0, 9]
-// Trigger: f.Specialize(param) with param = false: the default case keeps select(param, im(x), 0) and reads im.
-
-// complex_condition_in_select (block 13): REFUSED:
-// out_of_bounds: Func f: Realize: Func f reads input im over [0, 9] in dimension 1, but the buffer covers [0, 0]
-// Trigger: f.Specialize(test) with p = 100 and an input of 10x1 (Halide infers 10x1).
-
-// implied_condition (block 14): REFUSED:
-// out_of_bounds: Func f: Realize: Func f reads input im over [0, 9] in dimension 1, but the buffer covers [0, 0]
-// Trigger: f.Specialize(p > 73) with p = 100 and an input of 10x1 (Halide infers 10x1; p > 73 implies p > 50).
+// input_unused_in_specialization (block 8), complex_condition_in_select
+// (block 13) and implied_condition (block 14) run as Halide writes them:
+// the buffer checks are made for the case that runs (lower/case_checks.go),
+// not for the union of the cases' reads; the default case knows the
+// conditions of the cases before it are false; a case on p > 73 knows
+// p > 50. They were refused ("Func f reads input im over [0, 99] in
+// dimension 0, but the buffer covers [0, 9]").
 
 // intermediate_stages_need_no_specialization (block 10): REFUSED:
 // out_of_bounds: Func f: Realize: Func f reads input im over [-1, 2] in dimension 0, but the buffer covers [0, 2]

@@ -528,6 +528,48 @@ func bufferChecks(st *State, s ir.Stmt, out *ir.Function, idx *bounds.Index) ([]
 			Args:    []ir.Expr{mn, ext},
 		})
 	}
+	// The buffers are checked for the case that runs (case_checks.go).
+	splits := caseSplits(st, s)
+	var sets [][]ir.Stmt
+	same := true
+	for _, sp := range splits {
+		set, err := accessChecks(st, sp.s, out, idx)
+		if err != nil {
+			return nil, err
+		}
+		if len(sets) > 0 && !sameStmts(set, sets[0]) {
+			same = false
+		}
+		sets = append(sets, set)
+	}
+	if same {
+		return append(checks, sets[0]...), nil
+	}
+	for i, set := range sets {
+		for _, c := range set {
+			checks = append(checks, &ir.IfThenElse{Cond: splits[i].guard, Then: c})
+		}
+	}
+	return checks, nil
+}
+
+// sameStmts reports whether a and b are the same statements.
+func sameStmts(a, b []ir.Stmt) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if ir.StmtString(a[i]) != ir.StmtString(b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// accessChecks returns the checks that the output and every input are
+// accessed in s only inside their buffers.
+func accessChecks(st *State, s ir.Stmt, out *ir.Function, idx *bounds.Index) ([]ir.Stmt, error) {
+	var checks []ir.Stmt
 	type buf struct {
 		name, what string
 		box        bounds.Box

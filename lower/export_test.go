@@ -70,6 +70,7 @@ func (st *State) clone() *State {
 	c.Kernels = slices.Clone(st.Kernels)
 	c.tails = slices.Clone(st.tails)
 	c.failChecks = slices.Clone(st.failChecks)
+	c.specConds = slices.Clone(st.specConds)
 	c.promised = maps.Clone(st.promised)
 	c.kernels = maps.Clone(st.kernels)
 	c.slid = maps.Clone(st.slid)

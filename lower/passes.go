@@ -161,6 +161,10 @@ type State struct {
 	// a specialize_fail holds (specialize.go); bounds_inference puts them
 	// first.
 	failChecks []ir.Stmt
+	// specConds are the conditions of the specialization ifs
+	// schedule_functions built (specialize.go); bounds_inference checks
+	// the buffers for each way they may go (case_checks.go).
+	specConds []ir.Expr
 	// promised are the input bounds users promised, by buffer variable.
 	promised map[string]ir.Expr
 	// kernels is the record of each kernel before gpu_kernels extracts

@@ -14,6 +14,8 @@ package lower
 // branches of an if.
 
 import (
+	"math"
+
 	"github.com/gohalide/gohalide/ir"
 )
 
@@ -56,16 +58,17 @@ func specialized(f *ir.Function) bool {
 type caseFacts struct {
 	known map[string]ir.Expr
 	facts []ir.Expr
-	path  ir.Expr
+	// falses are the conditions of the cases before this one in its
+	// chain, which do not hold here.
+	falses []ir.Expr
+	path   ir.Expr
 }
 
 // learn returns what is known inside the case with condition cond (taken
 // when the conditions of the cases before it, others, do not hold).
 func (k caseFacts) learn(cond ir.Expr, others []ir.Expr) caseFacts {
-	n := caseFacts{known: map[string]ir.Expr{}, facts: append([]ir.Expr(nil), k.facts...), path: k.path}
-	for name, e := range k.known {
-		n.known[name] = e
-	}
+	n := k.copy()
+	n.falses = append(n.falses, others...)
 	var visit func(e ir.Expr)
 	visit = func(e ir.Expr) {
 		if b, ok := e.(*ir.Binary); ok && b.Op == ir.And {
@@ -107,10 +110,8 @@ func (k caseFacts) learn(cond ir.Expr, others []ir.Expr) caseFacts {
 // otherwise returns what is known in the default of a chain of cases whose
 // conditions are conds: none of them holds.
 func (k caseFacts) otherwise(conds []ir.Expr) caseFacts {
-	n := caseFacts{known: map[string]ir.Expr{}, facts: append([]ir.Expr(nil), k.facts...), path: k.path}
-	for name, e := range k.known {
-		n.known[name] = e
-	}
+	n := k.copy()
+	n.falses = append(n.falses, conds...)
 	for _, c := range conds {
 		n.path = andPath(n.path, &ir.Not{X: c})
 		// A condition that is a boolean Param (or its negation) fixes it
@@ -129,6 +130,16 @@ func (k caseFacts) otherwise(conds []ir.Expr) caseFacts {
 	return n
 }
 
+// copy returns a copy of k that learning more leaves k as it is.
+func (k caseFacts) copy() caseFacts {
+	n := caseFacts{known: map[string]ir.Expr{}, facts: append([]ir.Expr(nil), k.facts...),
+		falses: append([]ir.Expr(nil), k.falses...), path: k.path}
+	for name, e := range k.known {
+		n.known[name] = e
+	}
+	return n
+}
+
 func andPath(p, c ir.Expr) ir.Expr {
 	if p == nil {
 		return c
@@ -136,10 +147,12 @@ func andPath(p, c ir.Expr) ir.Expr {
 	return ir.AndE(p, c)
 }
 
-// apply substitutes what is known into e: the fixed variables, and true
-// for each conjunct of the conditions.
+// apply substitutes what is known into e: the fixed variables, true for
+// each conjunct of the conditions and for a comparison one of them implies
+// (p > 73 implies p > 50), false for a comparison one of them excludes and
+// for the conditions of the cases before.
 func (k caseFacts) apply(e ir.Expr) ir.Expr {
-	if len(k.known) == 0 && len(k.facts) == 0 {
+	if len(k.known) == 0 && len(k.facts) == 0 && len(k.falses) == 0 {
 		return e
 	}
 	var mut func(ir.Expr) ir.Expr
@@ -149,11 +162,71 @@ func (k caseFacts) apply(e ir.Expr) ir.Expr {
 				if ir.Equal(x, f) {
 					return ir.True
 				}
+				if v, ok := decides(f, x); ok && v {
+					return ir.True
+				} else if ok {
+					return ir.False
+				}
+			}
+			for _, f := range k.falses {
+				if ir.Equal(x, f) {
+					return ir.False
+				}
 			}
 		}
 		return ir.MapExpr(x, mut)
 	}
 	return ir.Substitute(mut(e), k.known)
+}
+
+// decides reports whether fact, a comparison of an integer expression
+// with a constant, decides e, another comparison of the same expression
+// with a constant, and how: true where every value fact allows makes e
+// hold, false where none does.
+func decides(fact, e ir.Expr) (value, ok bool) {
+	fx, flo, fhi, ok1 := constRange(fact)
+	ex, elo, ehi, ok2 := constRange(e)
+	if !ok1 || !ok2 || !ir.Equal(fx, ex) {
+		return false, false
+	}
+	switch {
+	case elo <= flo && fhi <= ehi:
+		return true, true
+	case fhi < elo || ehi < flo:
+		return false, true
+	}
+	return false, false
+}
+
+// constRange reads the comparison e of an integer expression x with a
+// constant as lo <= x <= hi.
+func constRange(e ir.Expr) (x ir.Expr, lo, hi int64, ok bool) {
+	b, isBin := e.(*ir.Binary)
+	if !isBin || !b.Op.IsComparison() || b.Op == ir.NE || !b.A.Type().IsInt() && !b.A.Type().IsUInt() {
+		return nil, 0, 0, false
+	}
+	op, a, c := b.Op, b.A, b.B
+	if ir.IsConst(a) {
+		op, a, c = op.Swapped(), c, a
+	}
+	k, isConst := ir.AsInt(c)
+	if !isConst || ir.IsConst(a) || k == math.MinInt64 || k == math.MaxInt64 {
+		return nil, 0, 0, false
+	}
+	lo, hi = math.MinInt64, math.MaxInt64
+	switch op {
+	case ir.LT:
+		hi = k - 1
+	case ir.LE:
+		hi = k
+	case ir.GT:
+		lo = k + 1
+	case ir.GE:
+		lo = k
+	case ir.EQ:
+		lo, hi = k, k
+	}
+	return a, lo, hi, true
 }
 
 // buildStage returns the loop nest of stage si of f: with cases, the chain
@@ -180,6 +253,7 @@ func buildCases(st *State, f *ir.Function, si int, d, c *ir.Definition, shared b
 				c = ir.Simplify(k.apply(c))
 			}
 			conds = append(conds, c)
+			st.specConds = append(st.specConds, c)
 		}
 	}
 	var s ir.Stmt
