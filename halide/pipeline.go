@@ -123,9 +123,15 @@ func (o Options) traceHook() func(fn string, coords []int64, value float64) {
 // (or an input's In or SetBounds) changed since: Realize always runs the
 // schedule that LoopNest and Lower show.
 type Pipeline struct {
-	out    *Func
-	opts   Options
-	target Target
+	out *Func
+	// multi is the record of a pipeline with several outputs (outputs.go),
+	// whose parts are pipelines of one output each.
+	multi *outputs
+	// asInputs are, in a part of a pipeline with several outputs, the
+	// outputs computed before it, which it reads from their buffers.
+	asInputs map[*Func][]*ImageParam
+	opts     Options
+	target   Target
 	// err is the error of a Pipeline method called on a nil *Pipeline,
 	// carried by the Pipeline it returned.
 	err error
@@ -134,8 +140,22 @@ type Pipeline struct {
 	compiled *compiled
 }
 
-// NewPipeline returns the pipeline that computes out.
-func NewPipeline(out *Func) *Pipeline { return &Pipeline{out: out} }
+// NewPipeline returns the pipeline that computes outs: one output Func,
+// or several (Halide's Pipeline({f, g})), each computed over its own
+// buffer; RealizeTuple takes one buffer per value of each output, in the
+// order given here. An output that another output reads is computed first
+// and read from its buffer (the reads must lie inside it); see outputs.go
+// for how several outputs are lowered.
+func NewPipeline(outs ...*Func) *Pipeline {
+	if len(outs) > 1 {
+		return newOutputs(outs)
+	}
+	p := &Pipeline{}
+	if len(outs) == 1 {
+		p.out = outs[0]
+	}
+	return p
+}
 
 // WithOptions sets the lowering options and returns p.
 func (p *Pipeline) WithOptions(o Options) *Pipeline {
@@ -189,6 +209,10 @@ type Lowered struct {
 	LoopNest string
 	res      *lower.Result
 	b        *built
+	// multi and parts are those of a pipeline with several outputs: the
+	// Lowered of each part, in the order they run (Stmt is their block).
+	multi *outputs
+	parts []*Lowered
 	// err is the error of WithStmt(nil) or of WithStmt on a nil Lowered,
 	// which Realize returns.
 	err error
@@ -196,6 +220,13 @@ type Lowered struct {
 
 // String returns the lowered statement as text.
 func (l *Lowered) String() string {
+	if l != nil && l.multi != nil {
+		var parts []string
+		for k, pl := range l.parts {
+			parts = append(parts, fmt.Sprintf("// output %s\n%s", l.multi.name(k), pl.String()))
+		}
+		return strings.Join(parts, "\n")
+	}
 	if l == nil || l.Stmt == nil {
 		return ""
 	}
@@ -210,6 +241,13 @@ func (l *Lowered) check(directive string) error {
 		return ir.Errorf(ir.ErrNilObject, "", directive, "%s of a nil *Lowered", directive).WithLegal("a Lowered from Pipeline.Lower")
 	case l.err != nil:
 		return l.err
+	case l.multi != nil:
+		for _, pl := range l.parts {
+			if err := pl.check(directive); err != nil {
+				return err
+			}
+		}
+		return nil
 	case l.res == nil || l.b == nil:
 		return ir.Errorf(ir.ErrNilObject, "", directive, "%s of a zero Lowered (one not made by Pipeline.Lower)", directive).WithLegal("a Lowered from Pipeline.Lower")
 	case l.Stmt == nil:
@@ -402,11 +440,11 @@ func (p *Pipeline) build() (*built, error) {
 			nd := *d
 			nd.Args = make([]ir.Expr, len(d.Args))
 			for j, a := range d.Args {
-				nd.Args[j] = rewriteWrapped(f, a)
+				nd.Args[j] = p.readOutputs(rewriteWrapped(f, a))
 			}
-			nd.Value = rewriteWrapped(f, d.Value)
+			nd.Value = p.readOutputs(rewriteWrapped(f, d.Value))
 			if d.Predicate != nil {
-				nd.Predicate = rewriteWrapped(f, d.Predicate)
+				nd.Predicate = p.readOutputs(rewriteWrapped(f, d.Predicate))
 			}
 			exprs := append(append([]ir.Expr{}, nd.Args...), nd.Evaluated()...)
 			if d.RDom != nil {
@@ -721,6 +759,9 @@ func (p *Pipeline) lower(ctx context.Context, stopAfter string) (l *Lowered, err
 	if err := p.check("Lower"); err != nil {
 		return nil, err
 	}
+	if p.multi != nil {
+		return p.multi.lowerAll(p, ctx, stopAfter)
+	}
 	b, err := p.build()
 	if err != nil {
 		return nil, err
@@ -762,6 +803,13 @@ func (p *Pipeline) Compile() (err error) {
 
 // CompileContext is Compile stopping when ctx is done (see LowerContext).
 func (p *Pipeline) CompileContext(ctx context.Context) (err error) {
+	if err := p.check("Compile"); err != nil {
+		return err
+	}
+	if p.multi != nil {
+		defer recoverInternal("Compile", &err)
+		return p.multi.compileAll(p, ctx)
+	}
 	_, err = p.compile(ctx)
 	return err
 }
@@ -871,6 +919,10 @@ func (l *Lowered) WithStmt(s ir.Stmt) *Lowered {
 	if l == nil {
 		return &Lowered{err: l.check("WithStmt")}
 	}
+	if l.multi != nil {
+		return &Lowered{err: ir.Errorf(ir.ErrBadArgument, l.multi.funcs[0].fn.Name, "WithStmt", "WithStmt of a pipeline with %d outputs, lowered as one statement per output", len(l.multi.funcs)).
+			WithLegal("WithStmt on the Lowered of a pipeline of one output")}
+	}
 	c := *l
 	c.Stmt = s
 	if s == nil && c.err == nil {
@@ -901,6 +953,14 @@ func (l *Lowered) realize(method string, outs ...BufferRef) (err error) {
 	if err := l.check(method); err != nil {
 		return err
 	}
+	if l.multi != nil {
+		if method == "Realize" {
+			return l.multi.errSeveralOutputs(method)
+		}
+		return l.multi.realizeAll(nil, method, outs, func(k int, bufs []BufferRef) error {
+			return l.parts[k].realize(method, bufs...)
+		})
+	}
 	c, err := l.compile(Emulator, Options{})
 	if err != nil {
 		return err
@@ -911,6 +971,13 @@ func (l *Lowered) realize(method string, outs ...BufferRef) (err error) {
 // Kernels returns the GPU kernels of the lowered pipeline (none for a nil
 // or zero Lowered).
 func (l *Lowered) Kernels() []*ir.Kernel {
+	if l != nil && l.multi != nil {
+		var ks []*ir.Kernel
+		for _, pl := range l.parts {
+			ks = append(ks, pl.Kernels()...)
+		}
+		return ks
+	}
 	if l == nil || l.res == nil {
 		return nil
 	}
@@ -925,6 +992,19 @@ func (l *Lowered) Kernels() []*ir.Kernel {
 // rounds every operation as the CPU does.
 func (l *Lowered) CUDA() (src string, err error) {
 	defer recoverInternal("CUDA", &err)
+	if l != nil && l.multi != nil {
+		// One translation unit per output (the parts compile apart,
+		// and a Func two outputs read has a kernel in each).
+		var srcs []string
+		for k, pl := range l.parts {
+			src, err := pl.CUDA()
+			if err != nil {
+				return "", err
+			}
+			srcs = append(srcs, fmt.Sprintf("// output %s\n%s", l.multi.name(k), src))
+		}
+		return strings.Join(srcs, "\n"), nil
+	}
 	if l == nil || l.res == nil {
 		return "", l.check("CUDA")
 	}
@@ -949,6 +1029,9 @@ func cudaSource(kernels []*ir.Kernel) (string, error) {
 // emulator Compiled is nil: it compiles no GPU code to measure.
 func (p *Pipeline) Report() (r []report.KernelReport, err error) {
 	defer recoverInternal("Report", &err)
+	if p != nil && p.err == nil && p.multi != nil {
+		return p.multi.report(p)
+	}
 	c, err := p.compile(context.Background())
 	if err != nil {
 		return nil, err
@@ -1023,6 +1106,14 @@ func (p *Pipeline) RealizeTupleContext(ctx context.Context, outs ...BufferRef) e
 
 func (p *Pipeline) realize(ctx context.Context, directive string, outs []BufferRef) (err error) {
 	defer recoverInternal(directive, &err)
+	if p != nil && p.err == nil && p.multi != nil {
+		if directive == "Realize" {
+			return p.multi.errSeveralOutputs(directive)
+		}
+		return p.multi.realizeAll(p, directive, outs, func(k int, bufs []BufferRef) error {
+			return p.multi.parts[k].realize(ctx, directive, bufs)
+		})
+	}
 	c, err := p.compile(ctx)
 	if err != nil {
 		return err

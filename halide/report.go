@@ -85,6 +85,20 @@ func nvccError(err error) error {
 // of the package function CheckWithNVCC.
 func (l *Lowered) CheckWithNVCC() (info map[string]PtxasInfo, err error) {
 	defer recoverInternal("CheckWithNVCC", &err)
+	if l != nil && l.multi != nil {
+		// Each output's kernels are their own translation unit.
+		info = map[string]PtxasInfo{}
+		for _, pl := range l.parts {
+			pi, err := pl.CheckWithNVCC()
+			if err != nil {
+				return nil, err
+			}
+			for k, v := range pi {
+				info[k] = v
+			}
+		}
+		return info, nil
+	}
 	src, err := l.CUDA()
 	if err != nil {
 		return nil, err

@@ -103,6 +103,10 @@ func (p *Pipeline) Benchmark(out BufferRef, runs int) (Timing, error) {
 // ErrCanceled error as RealizeContext.
 func (p *Pipeline) BenchmarkContext(ctx context.Context, out BufferRef, runs int) (t Timing, err error) {
 	defer recoverInternal("Benchmark", &err)
+	if p != nil && p.err == nil && p.multi != nil {
+		return Timing{}, ir.Errorf(ir.ErrBadArgument, p.multi.funcs[0].fn.Name, "Benchmark", "Benchmark of a pipeline with %d outputs is not built", len(p.multi.funcs)).
+			WithLegal("benchmark the pipeline of each output (NewPipeline(f))")
+	}
 	if runs < 1 {
 		return Timing{}, ir.Errorf(ir.ErrBadArgument, "", "Benchmark", "Benchmark with %d runs", runs).WithLegal("at least 1 run")
 	}

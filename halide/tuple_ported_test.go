@@ -21,12 +21,13 @@ package halide_test
 // device_dirty asserts. Halide's Buffer-producing lambda(...) is only
 // used to make inputs; the port fills Buffers in Go instead.
 //
-// Our Pipeline has one output Func. Where Halide realizes several outputs
-// in one Pipeline (multiple_outputs' Pipeline({f, g})), the port computes
-// each at the root (as Halide does with outputs) and adds one
-// Tuple-valued output Func whose elements read them (clamped to each
-// output's own size), realized with RealizeTuple, as
-// compute_with_ported_test.go does.
+// Where Halide realizes several outputs in one Pipeline
+// (multiple_outputs' Pipeline({f, g})), the port here computes each at
+// the root and adds one Tuple-valued output Func whose elements read them
+// (clamped to each output's own size), realized with RealizeTuple, as
+// compute_with_ported_test.go does; it was written before NewPipeline
+// took several outputs. outputs_test.go ports the same three cases as
+// Halide writes them, NewPipeline(f, g).RealizeTuple(f's, g's buffers).
 //
 // Subtests named after the C++ case pass as Halide writes them. Where the
 // faithful port is refused (a typed *halide.Error), the subtest asserts
@@ -736,7 +737,7 @@ func TestTuplePortedMultipleOutputs(t *testing.T) {
 		})
 	})
 	t.Run("outputs_of_different_sizes", func(t *testing.T) {
-		// MISSING API: Pipeline({f, g}). Outputs f (100) and g (10),
+		// Written before Pipeline({...}) (see outputs_test.go): Pipeline({f, g}). Outputs f (100) and g (10),
 		// computed at the root, read by one Tuple output.
 		tpBoth(t, func(t *testing.T, gpu bool) {
 			x, xi := halide.NewVar("x"), halide.NewVar("xi")
@@ -764,7 +765,7 @@ func TestTuplePortedMultipleOutputs(t *testing.T) {
 		})
 	})
 	t.Run("inferred_realization", func(t *testing.T) {
-		// MISSING API: Pipeline({f, g}); one Tuple output of f and g's
+		// Written before Pipeline({...}) (see outputs_test.go): Pipeline({f, g}); one Tuple output of f and g's
 		// two values.
 		tpBoth(t, func(t *testing.T, gpu bool) {
 			x, xi := halide.NewVar("x"), halide.NewVar("xi")
@@ -789,7 +790,7 @@ func TestTuplePortedMultipleOutputs(t *testing.T) {
 		})
 	})
 	t.Run("outputs_call_each_other", func(t *testing.T) {
-		// MISSING API: Pipeline({h, g, f}). Outputs h (50, two values), g
+		// Written before Pipeline({...}) (see outputs_test.go): Pipeline({h, g, f}). Outputs h (50, two values), g
 		// (20x20, three values) and f (100), computed at the root, read by
 		// one Tuple output over 100x20.
 		tpBoth(t, func(t *testing.T, gpu bool) {
@@ -1229,8 +1230,7 @@ undef.cpp, issue 8667 (REFUSED), trigger: f(x) = select(x == 0, x + 1, undef<int
   whose top-level Selects store where Halide's f and g are defined.
 
 Other MISSING API (no counterpart, used as the port says above):
-  Pipeline({f, g}) of several outputs (multiple_outputs.cpp: one Tuple
-  output reads them); Stage::unscheduled() (left out: it only silences a
+  Stage::unscheduled() (left out: it only silences a
   warning); add_custom_lowering_pass (the IR checks are left out);
   lambda(...) and evaluate/evaluate_may_gpu (a Func of the expression,
   GPUSingleThread on a GPU target: tpEvaluate).
