@@ -12,7 +12,9 @@ package halide
 // only). A Func that several outputs read and that is not an output itself
 // is computed in each part that reads it, where Halide computes a
 // compute_root Func once for all its consumers: that costs time, never a
-// value.
+// value. Not built: compute_with between two outputs (Halide fuses their
+// loops; here they are in different loop nests), refused with a typed
+// error.
 
 import (
 	"context"
@@ -51,6 +53,24 @@ func newOutputs(outs []*Func) *Pipeline {
 			if g == f {
 				return &Pipeline{err: ir.Errorf(ir.ErrBadArgument, f.fn.Name, "NewPipeline", "%s is given twice as an output", f.fn.Name).
 					WithLegal("each output once")}
+			}
+		}
+	}
+	// The parts are loop nests of their own: a stage of one output
+	// cannot share loops with another output's.
+	for _, f := range outs {
+		for _, d := range f.fn.Stages() {
+			for _, c := range d.Cases() {
+				cw := c.Schedule.ComputeWith
+				if cw == nil {
+					continue
+				}
+				for _, g := range outs {
+					if g != f && g.fn.Name == cw.Func {
+						return &Pipeline{err: ir.Errorf(ir.ErrSchedule, f.fn.Name, "compute_with", "%s.ComputeWith(%s, ...) fuses two outputs of the pipeline, and each output of a pipeline with several outputs is lowered as a loop nest of its own (Halide fuses them)", f.fn.Name, g.fn.Name).
+							WithLegal("compute_with between Funcs that are not both outputs, or one output whose Tuple holds both values")}
+					}
+				}
 			}
 		}
 	}

@@ -165,9 +165,21 @@ func TestOutputsErrors(t *testing.T) {
 		{"one buffer of two", p.RealizeTuple(fIm), halide.ErrBufferShape},
 		{"Realize", p.Realize(fIm), halide.ErrBadArgument},
 		{"an output twice", halide.NewPipeline(f, f).Compile(), halide.ErrBadArgument},
+		{"compute_with of two outputs", cwOutputs(), halide.ErrSchedule},
 	} {
 		if !errors.As(c.err, &he) || he.Code != c.code {
 			t.Errorf("%s: want %v, got %v", c.name, c.code, c.err)
 		}
 	}
+}
+
+// cwOutputs compiles a pipeline of two outputs fused by ComputeWith,
+// which is not built.
+func cwOutputs() error {
+	x, y := halide.NewVar("x"), halide.NewVar("y")
+	f, g := halide.NewFunc("f"), halide.NewFunc("g")
+	f.Define(x, y).Is(x.Add(y))
+	g.Define(x, y).Is(x.Sub(y))
+	g.ComputeWith(f, x)
+	return halide.NewPipeline(f, g).Compile()
 }
