@@ -49,6 +49,9 @@ func newOutputs(outs []*Func) *Pipeline {
 		if f.err != nil {
 			return &Pipeline{err: f.err}
 		}
+		if f.fn.Pure == nil {
+			return &Pipeline{err: ir.Errorf(ir.ErrUndefined, f.fn.Name, "NewPipeline", "%s has no definition", f.fn.Name)}
+		}
 		for _, g := range outs[:i] {
 			if g == f {
 				return &Pipeline{err: ir.Errorf(ir.ErrBadArgument, f.fn.Name, "NewPipeline", "%s is given twice as an output", f.fn.Name).
@@ -145,6 +148,9 @@ func readsFunc(f, g *Func) bool {
 		seen[h] = true
 		found := false
 		for _, d := range h.fn.Stages() {
+			if d == nil {
+				continue
+			}
 			for _, e := range append(append([]ir.Expr{}, d.Args...), d.Evaluated()...) {
 				ir.WalkExpr(rewriteWrapped(h, e), func(x ir.Expr) bool {
 					if found {

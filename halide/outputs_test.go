@@ -166,6 +166,8 @@ func TestOutputsErrors(t *testing.T) {
 		{"Realize", p.Realize(fIm), halide.ErrBadArgument},
 		{"an output twice", halide.NewPipeline(f, f).Compile(), halide.ErrBadArgument},
 		{"compute_with of two outputs", cwOutputs(), halide.ErrSchedule},
+		{"an undefined output", halide.NewPipeline(f, halide.NewFunc("u")).Compile(), halide.ErrUndefined},
+		{"a nil output", halide.NewPipeline(f, nil).Compile(), halide.ErrNilObject},
 	} {
 		if !errors.As(c.err, &he) || he.Code != c.code {
 			t.Errorf("%s: want %v, got %v", c.name, c.code, c.err)
