@@ -9,8 +9,8 @@ package ir
 // left. ProducerConsumer, Realize and Allocate nodes are kept, with an empty
 // Block for a body that vanished.
 func SimplifyStmt(s Stmt) Stmt {
-	c := &stmtSimp{sub: map[string]Expr{}, binders: map[string]int{}, scope: map[string]int{}}
-	countBinders(s, c.binders)
+	c := &stmtSimp{sub: map[string]Expr{}, binders: map[string]int{}, letExprs: map[string]int{}, scope: map[string]int{}}
+	countBinders(s, c.binders, c.letExprs)
 	return c.stmt(s)
 }
 
@@ -24,11 +24,14 @@ func SimplifyStmt(s Stmt) Stmt {
 type stmtSimp struct {
 	sub     map[string]Expr
 	binders map[string]int
-	scope   map[string]int
+	// letExprs counts the binders of each name that are Let expressions.
+	letExprs map[string]int
+	scope    map[string]int
 }
 
-// countBinders adds the binders of each name in s to n.
-func countBinders(s Stmt, n map[string]int) {
+// countBinders adds the binders of each name in s to n, and those that
+// are Let expressions to lets too.
+func countBinders(s Stmt, n, lets map[string]int) {
 	WalkStmt(s, func(x Stmt) bool {
 		switch x := x.(type) {
 		case *For:
@@ -40,6 +43,7 @@ func countBinders(s Stmt, n map[string]int) {
 	}, func(e Expr) bool {
 		if l, ok := e.(*Let); ok {
 			n[l.Name]++
+			lets[l.Name]++
 		}
 		return true
 	})
@@ -169,21 +173,22 @@ func (c *stmtSimp) loop(s *For) Stmt {
 }
 
 // safe reports whether substituting v (a constant or Var) for name in
-// body is safe, as !stmtBinds(body, name, v), without walking body where
-// the binder counts suffice: no other binder of name anywhere (so no For
-// rebinds it), and v a constant, a Var bound nowhere, or a Var whose one
-// binder encloses this let.
+// body, as a pending substitution, is safe, without walking body where
+// the binder counts suffice. A binder of name inside body (a For or a
+// LetStmt of the same name) is no danger: bind shadows the pending
+// substitution under it, and Substitute stops at a Let of name. A Var v
+// may be captured by a binder of its own name around a use of name: safe
+// where v is bound nowhere, or by one binder that encloses this let;
+// otherwise body is walked (stmtBinds).
 func (c *stmtSimp) safe(name string, v Expr, body Stmt) bool {
-	if c.binders[name] <= 1 {
-		vr, ok := v.(*Var)
-		if !ok {
-			return true
-		}
-		if n := c.binders[vr.Name]; n == 0 || (n == 1 && c.scope[vr.Name] > 0) {
-			return true
-		}
+	vr, ok := v.(*Var)
+	if !ok {
+		return true
 	}
-	return !stmtBinds(body, name, v)
+	if n := c.binders[vr.Name]; n == 0 || (n == 1 && c.scope[vr.Name] > 0) {
+		return true
+	}
+	return !stmtBinds(body, name, v, c.letExprs[vr.Name] > 0)
 }
 
 // letStmt builds "let name = v (simplified) in body (not simplified)": a
@@ -212,7 +217,7 @@ func (c *stmtSimp) letStmt(old *LetStmt, name string, v Expr, body Stmt) Stmt {
 	}
 	// As in simpLet: the binder that blocked substitution may be gone. b is
 	// simplified, with every pending substitution applied.
-	if substitutable(v) && !stmtBinds(b, name, v) {
+	if substitutable(v) && !stmtBinds(b, name, v, true) {
 		pending := c.sub
 		c.sub = map[string]Expr{}
 		out := c.stmt(SubstituteStmt(b, map[string]Expr{name: v}))
@@ -229,7 +234,9 @@ func (c *stmtSimp) letStmt(old *LetStmt, name string, v Expr, body Stmt) Stmt {
 // a For loop in s rebinds name around a use of it (SubstituteStmt stops at
 // a LetStmt of the same name, not at a For), or v is a Var that a binder
 // inside s (For, LetStmt or Let) would capture around a use of name.
-func stmtBinds(s Stmt, name string, v Expr) bool {
+// letExprs false says no Let expression binds v's name, so expressions
+// need no walk for one.
+func stmtBinds(s Stmt, name string, v Expr, letExprs bool) bool {
 	vr, _ := v.(*Var)
 	captured := func(binder string) bool { return vr != nil && binder == vr.Name }
 	found := false
@@ -245,7 +252,7 @@ func stmtBinds(s Stmt, name string, v Expr) bool {
 		}
 		return !found
 	}, func(x Expr) bool {
-		if vr != nil && !found {
+		if vr != nil && letExprs && !found {
 			found = captures(x, name, vr)
 		}
 		return false // captures walked x already

@@ -375,8 +375,12 @@ func TestSimplifyStmt(t *testing.T) {
 		{"let var", &LetStmt{"t", sy, store("f", tv, ci(1))}, "f[y] = 1\n"},
 		{"let unused", &LetStmt{"t", mul(sx, sy), store("f", ci(0), ci(1))}, "f[0] = 1\n"},
 		{"let kept", &LetStmt{"t", mul(sx, sy), store("f", tv, ci(1))}, "let t = (x * y)\nf[t] = 1\n"},
+		// The loop rebinds i: its body keeps the loop's i, and the let,
+		// used nowhere else, goes.
 		{"let not into loop of same name", &LetStmt{"i", ci(3), &For{"i", ci(0), sx, Serial, body}},
-			"let i = 3\nfor (i, 0, x) {\n  f[i] = i\n}\n"},
+			"for (i, 0, x) {\n  f[i] = i\n}\n"},
+		{"let into loop bounds, not a loop of the same name", &LetStmt{"i", ci(3), &For{"i", add(NewVar("i"), ci(1)), sx, Serial, body}},
+			"for (i, 4, x) {\n  f[i] = i\n}\n"},
 		{"let var not captured", &LetStmt{"t", sx, &For{"x", ci(0), sy, Serial, store("f", sx, tv)}},
 			"let t = x\nfor (x, 0, y) {\n  f[x] = t\n}\n"},
 		{"let var captured after a store", &LetStmt{"t", sx, &Block{[]Stmt{
