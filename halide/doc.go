@@ -15,8 +15,11 @@
 // A Func may have several values per point, of possibly different types
 // (Halide's Tuple): f.Define(x).Is(NewTuple(a, b)) defines it, a call
 // picks a value with f.AtTuple(x).Elem(i), an update gives every value
-// again and computes them all from the old ones before storing any, and
-// Argmax and Argmin are Tuple-valued reductions. Each value is stored in
+// again and computes them all from the old ones before storing any, or
+// updates one value alone, f.Define(x).Elem(i).PlusEq(e) (Halide's
+// f(x)[i] += e), SelectTuple picks value by value by one condition or a
+// Tuple of them, MuxTuple by an index, and Argmax and Argmin are
+// Tuple-valued reductions. Each value is stored in
 // its own buffer (f.0, f.1); RealizeTuple realizes a Tuple output into one
 // buffer per value.
 //
