@@ -51,7 +51,9 @@
 // pure definition, f.Update(i) to update i); ComputeRoot, ComputeAt and
 // ComputeInline say where a Func is computed, StoreAt and StoreIn where it
 // is stored, FoldStorage, ReorderStorage, AlignStorage and BoundStorage
-// how its storage is laid out and sized, Bound fixes its region, In makes a wrapper that some
+// how its storage is laid out and sized, Bound fixes its region,
+// AlignBounds and AlignExtent expand it to an aligned min and extent, In
+// makes a wrapper that some
 // consumers (or, with none named, all) read instead, CloneIn a copy of the
 // Func that the consumers named read instead (computed separately),
 // NeverPartition keeps a GPU kernel's tail guards in one version of it,
