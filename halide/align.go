@@ -1,19 +1,25 @@
 package halide
 
-import "github.com/gohalide/gohalide/ir"
+import (
+	"math"
+
+	"github.com/gohalide/gohalide/ir"
+)
 
 // AlignBounds expands the region of f computed along its pure var v so
 // that its min is congruent to remainder modulo modulus and its extent is
 // a multiple of modulus (Halide's align_bounds): f.AlignBounds(x, 2, 0)
-// computes f over an even number of points from an even x, so that a loop
-// over x unrolled by 2 needs no tail and a Select on x % 2 has one value
-// per unrolled copy. The region computed always contains the one needed,
+// computes f over an even number of points from an even x. (Halide's
+// simplifier then also drops the tail of a split of x by 2 and decides x
+// % 2 in each unrolled copy; ours does not use the alignment for that
+// yet: the split keeps its tail strategy and the Select stays.) The
+// region computed always contains the one needed,
 // in every realization of f (compute_root, compute_at), and the storage
 // grows with it; no check is added. Expanding the region computes points
 // no consumer reads, which may read inputs past what the consumers need
 // (give them a boundary condition where that is outside the input).
 //
-// modulus must be at least 1 and remainder in [0, modulus). A second
+// modulus must be in [1, 2^31 - 1] and remainder in [0, modulus). A second
 // alignment of the same var replaces the first. On the pipeline's output
 // the region is the output buffer's, so the buffer given to Realize must
 // be aligned itself: a buffer whose min or extent is not is an
@@ -22,16 +28,18 @@ import "github.com/gohalide/gohalide/ir"
 // fixed region is aligned by choosing its min and extent. A Func computed
 // inline has no region of its own, and the directive does nothing (as in
 // Halide); a sliding window (StoreAt outside ComputeAt) computes only the
-// new points of each iteration, which are not aligned.
+// new points of each iteration, which are not aligned, and a FoldStorage
+// of the aligned dimension may be refused (Lower does not prove that the
+// aligned window moves forward).
 func (f *Func) AlignBounds(v Var, modulus, remainder int) *Func {
 	const directive = "align_bounds"
 	f = f.beginPureVar(directive, v)
 	if f.Err() != nil {
 		return f
 	}
-	if modulus < 1 {
+	if modulus < 1 || modulus > math.MaxInt32 {
 		f.fail(ir.Errorf(ir.ErrBadArgument, f.fn.Name, directive, "align_bounds of %s in %s to a modulus of %d", f.fn.Name, v.name, modulus).
-			WithLegal("a modulus of at least 1"))
+			WithLegal("a modulus of at least 1 and at most 2^31 - 1 (coordinates are int32)"))
 		return f
 	}
 	if remainder < 0 || remainder >= modulus {
@@ -54,9 +62,9 @@ func (f *Func) AlignExtent(v Var, modulus int) *Func {
 	if f.Err() != nil {
 		return f
 	}
-	if modulus < 1 {
+	if modulus < 1 || modulus > math.MaxInt32 {
 		f.fail(ir.Errorf(ir.ErrBadArgument, f.fn.Name, directive, "align_extent of %s in %s to a modulus of %d", f.fn.Name, v.name, modulus).
-			WithLegal("a modulus of at least 1"))
+			WithLegal("a modulus of at least 1 and at most 2^31 - 1 (coordinates are int32)"))
 		return f
 	}
 	f.setAlign(ir.AlignDirective{Var: v.name, Modulus: int64(modulus), ExtentOnly: true})

@@ -49,6 +49,19 @@ func TestErrAlign(t *testing.T) {
 			legal:     []string{"a modulus of at least 1"},
 		},
 		{
+			name: "modulus past int32",
+			run: func() error {
+				f, g := pipeline()
+				g.AlignBounds(x, 1<<31, 0)
+				return lowerErr(f)
+			},
+			code:      halide.ErrBadArgument,
+			fn:        "g",
+			directive: "align_bounds",
+			mentions:  []string{"to a modulus of 2147483648"},
+			legal:     []string{"at most 2^31 - 1"},
+		},
+		{
 			name: "remainder past the modulus",
 			run: func() error {
 				f, g := pipeline()
