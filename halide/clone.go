@@ -90,6 +90,7 @@ func cloneFunction(fn *ir.Function, name string, src, clone *Func) *ir.Function 
 	c.Args = slices.Clone(fn.Args)
 	c.Types = slices.Clone(fn.Types)
 	c.Schedule.Bounds = slices.Clone(fn.Schedule.Bounds)
+	c.Schedule.Aligns = slices.Clone(fn.Schedule.Aligns)
 	c.Schedule.StorageOrder = slices.Clone(fn.Schedule.StorageOrder)
 	c.Schedule.Folds = slices.Clone(fn.Schedule.Folds)
 	c.Schedule.StorageDims = slices.Clone(fn.Schedule.StorageDims)

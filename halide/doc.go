@@ -15,8 +15,11 @@
 // A Func may have several values per point, of possibly different types
 // (Halide's Tuple): f.Define(x).Is(NewTuple(a, b)) defines it, a call
 // picks a value with f.AtTuple(x).Elem(i), an update gives every value
-// again and computes them all from the old ones before storing any, and
-// Argmax and Argmin are Tuple-valued reductions. Each value is stored in
+// again and computes them all from the old ones before storing any, or
+// updates one value alone, f.Define(x).Elem(i).PlusEq(e) (Halide's
+// f(x)[i] += e), SelectTuple picks value by value by one condition or a
+// Tuple of them, MuxTuple by an index, and Argmax and Argmin are
+// Tuple-valued reductions. Each value is stored in
 // its own buffer (f.0, f.1); RealizeTuple realizes a Tuple output into one
 // buffer per value.
 //
@@ -48,7 +51,9 @@
 // pure definition, f.Update(i) to update i); ComputeRoot, ComputeAt and
 // ComputeInline say where a Func is computed, StoreAt and StoreIn where it
 // is stored, FoldStorage, ReorderStorage, AlignStorage and BoundStorage
-// how its storage is laid out and sized, Bound fixes its region, In makes a wrapper that some
+// how its storage is laid out and sized, Bound fixes its region,
+// AlignBounds and AlignExtent expand it to an aligned min and extent, In
+// makes a wrapper that some
 // consumers (or, with none named, all) read instead, CloneIn a copy of the
 // Func that the consumers named read instead (computed separately),
 // NeverPartition keeps a GPU kernel's tail guards in one version of it,

@@ -140,3 +140,74 @@ func ExamplePipeline_RealizeTuple_gpu() {
 	// kernel_out_s0: shared am.1, 4 x float32
 	// 5 10
 }
+
+// ExampleSelectTuple picks each value of a Tuple by its own condition
+// (Halide's select(Tuple(c0, c1), a, b)): value 0 is clamped below at 0,
+// value 1 above at 10.
+func ExampleSelectTuple() {
+	x := halide.NewVar("x")
+	in := halide.NewBuffer[int32](5)
+	for i, v := range []int32{-3, 7, 12, -1, 4} {
+		in.Set(v, i)
+	}
+	v := in.At(x)
+	f := halide.NewFunc("f")
+	f.Define(x).Is(halide.SelectTuple(
+		halide.NewTuple(v.Lt(0), v.Gt(10)),
+		halide.NewTuple(0, 10),
+		halide.NewTuple(v, v)))
+	lo, hi := halide.NewBuffer[int32](5), halide.NewBuffer[int32](5)
+	if err := f.RealizeTuple(lo, hi); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(lo.Data(), hi.Data())
+	// Output:
+	// [0 7 12 0 4] [-3 7 10 -1 4]
+}
+
+// ExampleMuxTuple picks one of three Tuples by an index (Halide's mux of
+// Tuples); an index out of range picks the last one.
+func ExampleMuxTuple() {
+	x := halide.NewVar("x")
+	f := halide.NewFunc("f")
+	f.Define(x).Is(halide.MuxTuple(x,
+		halide.NewTuple(10, float32(0.5)),
+		halide.NewTuple(20, float32(1.5)),
+		halide.NewTuple(30, float32(2.5))))
+	a, b := halide.NewBuffer[int32](4), halide.NewBuffer[float32](4)
+	if err := f.RealizeTuple(a, b); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(a.Data(), b.Data())
+	// Output:
+	// [10 20 30 30] [0.5 1.5 2.5 2.5]
+}
+
+// ExampleDefiner_Elem updates one value of a Tuple Func at a time
+// (Halide's f(x)[i] += e): a running count and the largest sample seen of
+// each bin of a histogram; the update of one value leaves the other as
+// it was.
+func ExampleDefiner_Elem() {
+	in := halide.NewBuffer[float32](6)
+	for i, v := range []float32{0.5, 2.25, 1.5, 0.75, 2.5, 0.25} {
+		in.Set(v, i)
+	}
+	x := halide.NewVar("x")
+	r := halide.NewRDom("r", halide.Range(0, 6))
+	bin := halide.Clamp(halide.Cast(halide.Int32, in.At(r)), 0, 2)
+	h := halide.NewFunc("h")
+	h.Define(x).Is(halide.NewTuple(0, float32(0)))
+	h.Define(bin).Elem(0).PlusEq(1)       // h(bin)[0] += 1
+	h.Define(bin).Elem(1).MaxEq(in.At(r)) // h(bin)[1] = max(h(bin)[1], in(r))
+	h.Define(x).Elem(0).TimesEq(10)       // h(x)[0] *= 10
+	count, top := halide.NewBuffer[int32](3), halide.NewBuffer[float32](3)
+	if err := h.RealizeTuple(count, top); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(count.Data(), top.Data())
+	// Output:
+	// [30 10 20] [0.75 1.5 2.5]
+}

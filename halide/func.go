@@ -238,16 +238,23 @@ func (f *Func) toExpr() Expr {
 }
 
 // Definer is the left-hand side of a definition; finish it with Is, PlusEq,
-// TimesEq, MinEq or MaxEq.
+// MinusEq, TimesEq, DivEq, MinEq or MaxEq. Elem narrows it to one value of
+// a Tuple Func.
 type Definer struct {
 	f    *Func
 	args []any
+	// elem, where hasElem is set, is the value of the Tuple Func that the
+	// definition updates alone (Elem); elems counts the Elem calls, of
+	// which only one is legal.
+	elem    int
+	hasElem bool
+	elems   int
 }
 
 // Define starts a definition of f at args. The first definition of a Func is
 // its pure definition, whose arguments must be distinct Vars; later ones are
 // updates, whose arguments may be any integer expressions (a scatter).
-func (f *Func) Define(args ...any) Definer { return Definer{f, args} }
+func (f *Func) Define(args ...any) Definer { return Definer{f: f, args: args} }
 
 // Is defines f(args) = value. On a Func that has a pure definition it is
 // an update; one that would replace the pure definition (the pure Vars on
@@ -264,6 +271,9 @@ func (f *Func) Define(args ...any) Definer { return Definer{f, args} }
 // Undef value holds 0 (Halide leaves it undefined) until an update writes
 // it.
 func (d Definer) Is(value any) *Func {
+	if d.hasElem {
+		return d.elemUpdate(nil, "Is", value)
+	}
 	f := d.f.begin("Define")
 	var v Expr
 	switch t := value.(type) {
@@ -332,6 +342,9 @@ func (f *Func) redefines(args []any, value Expr) bool {
 }
 
 func (d Definer) reduce(op ir.BinOp, name string, value any) *Func {
+	if d.hasElem {
+		return d.elemUpdate(&op, name, value)
+	}
 	f := d.f.begin(name)
 	if f.fn.Pure == nil {
 		f.defineBaseCase(op, name, d.args, value)

@@ -1135,6 +1135,17 @@ func (f *Func) BoundStorage(v Var, extent int) *Func {
 // beginStorage begins a directive on the storage of f in its pure var v
 // with a size n (an extent or an alignment) that must be at least 1.
 func (f *Func) beginStorage(directive string, v Var, n int) *Func {
+	f = f.beginPureVar(directive, v)
+	if f.Err() == nil && n < 1 {
+		f.fail(ir.Errorf(ir.ErrBadArgument, f.fn.Name, directive, "%s of %s in %s by %d", directive, f.fn.Name, v.name, n).
+			WithLegal("a size of at least 1"))
+	}
+	return f
+}
+
+// beginPureVar begins a directive on f's pure var v: f must have its
+// pure definition, and v be one of its Vars.
+func (f *Func) beginPureVar(directive string, v Var) *Func {
 	f = f.begin(directive, v)
 	if f.Err() != nil {
 		return f
@@ -1147,10 +1158,6 @@ func (f *Func) beginStorage(directive string, v Var, n int) *Func {
 		f.fail(ir.Errorf(ir.ErrUnknownVar, f.fn.Name, directive, "%s has no pure var %s", f.fn.Name, v.name).
 			WithLegal("one of %s", strings.Join(f.fn.Args, ", ")))
 		return f
-	}
-	if n < 1 {
-		f.fail(ir.Errorf(ir.ErrBadArgument, f.fn.Name, directive, "%s of %s in %s by %d", directive, f.fn.Name, v.name, n).
-			WithLegal("a size of at least 1"))
 	}
 	return f
 }

@@ -84,7 +84,11 @@ func (t Tuple) String() string {
 }
 
 // SelectTuple returns a where cond holds and b elsewhere, value by value
-// (Halide's tuple_select); a and b must have the same number of values.
+// (Halide's select of Tuples); a and b must have the same number of
+// values. cond is one condition for every value, or a Tuple of conditions,
+// one per value (Halide's select(Tuple(c0, c1), a, b)): value i is then
+// Select(cond.Elem(i), a.Elem(i), b.Elem(i)), and cond must have as many
+// values as a and b.
 func SelectTuple(cond any, a, b Tuple) Tuple {
 	for _, t := range []Tuple{a, b} {
 		if err := t.Err(); err != nil {
@@ -95,9 +99,61 @@ func SelectTuple(cond any, a, b Tuple) Tuple {
 		return Tuple{err: ir.Errorf(ir.ErrTuple, "", "SelectTuple", "the Tuples have %d and %d values", a.Len(), b.Len()).
 			WithLegal("two Tuples with the same number of values")}
 	}
+	conds := make([]any, a.Len())
+	if c, ok := cond.(Tuple); ok {
+		if err := c.Err(); err != nil {
+			return Tuple{err: err}
+		}
+		if c.Len() != a.Len() {
+			return Tuple{err: ir.Errorf(ir.ErrTuple, "", "SelectTuple", "the Tuple of conditions has %d values but the Tuples it selects between have %d", c.Len(), a.Len()).
+				WithLegal("one condition for every value, or a Tuple of %d conditions, one per value", a.Len())}
+		}
+		for i := range conds {
+			conds[i] = c.elems[i]
+		}
+	} else {
+		for i := range conds {
+			conds[i] = cond
+		}
+	}
 	out := Tuple{elems: make([]Expr, a.Len())}
 	for i := range out.elems {
-		out.elems[i] = Select(cond, a.elems[i], b.elems[i])
+		out.elems[i] = Select(conds[i], a.elems[i], b.elems[i])
+		if err := out.elems[i].err; err != nil {
+			return Tuple{err: err}
+		}
+	}
+	return out
+}
+
+// MuxTuple returns values[index], value by value (Halide's mux of
+// Tuples): value i is Mux(index, values[0].Elem(i), values[1].Elem(i),
+// ...), so an index out of range gives the last Tuple. The Tuples must
+// have the same number of values.
+func MuxTuple(index any, values ...Tuple) Tuple {
+	if len(values) == 0 {
+		return Tuple{err: ir.Errorf(ir.ErrTuple, "", "MuxTuple", "MuxTuple of no Tuples").
+			WithLegal("at least one Tuple")}
+	}
+	for _, t := range values {
+		if err := t.Err(); err != nil {
+			return Tuple{err: err}
+		}
+	}
+	n := values[0].Len()
+	for j, t := range values {
+		if t.Len() != n {
+			return Tuple{err: ir.Errorf(ir.ErrTuple, "", "MuxTuple", "Tuple %d has %d values but Tuple 0 has %d", j, t.Len(), n).
+				WithLegal("Tuples with the same number of values")}
+		}
+	}
+	out := Tuple{elems: make([]Expr, n)}
+	for i := range out.elems {
+		arms := make([]any, len(values))
+		for j, t := range values {
+			arms[j] = t.elems[i]
+		}
+		out.elems[i] = Mux(index, arms...)
 		if err := out.elems[i].err; err != nil {
 			return Tuple{err: err}
 		}
@@ -142,6 +198,76 @@ func (f *Func) AtTuple(args ...any) Tuple {
 		t.elems[i] = Expr{node: &ci}
 	}
 	return t
+}
+
+// Elem narrows the left-hand side to value i of a Tuple Func (Halide's
+// f(x)[i]): f.Define(x).Elem(i).Is(e) is the update f(x)[i] = e and
+// f.Define(x).Elem(i).PlusEq(e) is f(x)[i] += e (so for MinusEq, TimesEq,
+// DivEq, MinEq and MaxEq); the other values keep their old values. It is
+// the update with Undef for every other value, as Halide writes it, and
+// follows the rules of one: the new value must have the type of value i
+// (a constant adapts to it; f(x)[i] + e is typed as written), f must
+// already have its pure definition, with more than one value, and i must
+// be in [0, f.Values()). A mistake is an ErrTuple, ErrUndefined or ErrType
+// error of f whose directive is Elem.Is, Elem.PlusEq, ...
+func (d Definer) Elem(i int) Definer {
+	d.elem, d.hasElem = i, true
+	d.elems++
+	return d
+}
+
+// elemUpdate defines the update of value d.elem of d.f alone: f(args)[i] =
+// value (op nil) or f(args)[i] op= value, as the update of every value
+// with Undef for the others (Halide's FuncTupleElementRef).
+func (d Definer) elemUpdate(op *ir.BinOp, name string, value any) *Func {
+	dir := "Elem." + name
+	f := d.f.begin(dir)
+	if f.err != nil {
+		return f
+	}
+	fn, i := f.fn, d.elem
+	switch {
+	case d.elems > 1:
+		f.fail(ir.Errorf(ir.ErrTuple, fn.Name, dir, "Elem is called %d times on one left-hand side of %s", d.elems, fn.Name).
+			WithLegal("one Elem(i): %s.Define(args...).Elem(i).%s(value)", fn.Name, name))
+		return f
+	case fn.Pure == nil:
+		f.fail(ir.Errorf(ir.ErrUndefined, fn.Name, dir, "value %d of %s is updated before %s has a pure definition", i, fn.Name, fn.Name).
+			WithLegal("define %s with a Tuple first, %s.Define(vars...).Is(NewTuple(...)), then update its values", fn.Name, fn.Name))
+		return f
+	case !fn.IsTuple():
+		f.fail(ir.Errorf(ir.ErrTuple, fn.Name, dir, "%s has one value, not a Tuple, so it has no value %d to update alone", fn.Name, i).
+			WithLegal("%s.Define(args...).%s(value) without Elem", fn.Name, name))
+		return f
+	case i < 0 || i >= len(fn.Types):
+		f.fail(ir.Errorf(ir.ErrTuple, fn.Name, dir, "value %d of %s, which has %d values", i, fn.Name, len(fn.Types)).
+			WithLegal("Elem(i) with i in [0, %d)", len(fn.Types)))
+		return f
+	}
+	e := E(value)
+	if e.err != nil {
+		f.fail(withFunc(e.err, fn.Name, dir))
+		return f
+	}
+	vals := make([]any, len(fn.Types))
+	for j := range vals {
+		vals[j] = Undef(fn.Types[j])
+	}
+	vals[i] = e
+	whole := Definer{f: f, args: d.args}
+	if op == nil {
+		whole.Is(NewTuple(vals...))
+	} else {
+		whole.reduce(*op, name, NewTuple(vals...))
+	}
+	// The update's errors (a value of another type, a bad left-hand side)
+	// are this directive's: f had none before it.
+	if ie, ok := f.err.(*ir.Error); ok && ie.Func == fn.Name {
+		c := *ie
+		c.Directive = dir
+		f.err = &c
+	}
+	return f
 }
 
 // errTupleCall is the error of a call of the Tuple Func f used as one

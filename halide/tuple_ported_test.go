@@ -371,12 +371,10 @@ func TestTuplePortedSelect(t *testing.T) {
 		f.Define(x, y).Is(halide.SelectTuple(x.Add(y).Lt(30), halide.NewTuple(x, y), halide.NewTuple(x.Sub(1), y.Sub(2))))
 		check(t, f, func(x, y int) int32 { return pick(x+y < 30, x, x-1) }, func(x, y int) int32 { return pick(x+y < 30, y, y-2) })
 	})
-	t.Run("ternary_tuple_condition_variant", func(t *testing.T) {
-		// Variant (MISSING API: SelectTuple takes one condition, not a
-		// Tuple of them): one Select per value.
+	t.Run("ternary_tuple_condition", func(t *testing.T) {
 		x, y := halide.NewVar("x"), halide.NewVar("y")
 		f := halide.NewFunc("f")
-		f.Define(x, y).Is(halide.NewTuple(halide.Select(x.Lt(30), x, x.Sub(1)), halide.Select(y.Lt(30), y, y.Sub(2))))
+		f.Define(x, y).Is(halide.SelectTuple(halide.NewTuple(x.Lt(30), y.Lt(30)), halide.NewTuple(x, y), halide.NewTuple(x.Sub(1), y.Sub(2))))
 		check(t, f, func(x, y int) int32 { return pick(x < 30, x, x-1) }, func(x, y int) int32 { return pick(y < 30, y, y-2) })
 	})
 	t.Run("multiway_expr_condition", func(t *testing.T) {
@@ -399,13 +397,13 @@ func TestTuplePortedSelect(t *testing.T) {
 			return pick(x+y < 100, y-2, y-200)
 		})
 	})
-	t.Run("multiway_tuple_condition_variant", func(t *testing.T) {
-		// Variant (MISSING API: a Tuple of conditions): nested Selects per value.
+	t.Run("multiway_tuple_condition", func(t *testing.T) {
+		// Halide's multiway select(c0, a, c1, b, c) nests as above.
 		x, y := halide.NewVar("x"), halide.NewVar("y")
 		f := halide.NewFunc("f")
-		f.Define(x, y).Is(halide.NewTuple(
-			halide.Select(x.Lt(30), x, halide.Select(x.Lt(100), x.Sub(1), x.Sub(100))),
-			halide.Select(y.Lt(30), y, halide.Select(y.Lt(100), y.Sub(2), y.Sub(200)))))
+		f.Define(x, y).Is(halide.SelectTuple(halide.NewTuple(x.Lt(30), y.Lt(30)), halide.NewTuple(x, y),
+			halide.SelectTuple(halide.NewTuple(x.Lt(100), y.Lt(100)), halide.NewTuple(x.Sub(1), y.Sub(2)),
+				halide.NewTuple(x.Sub(100), y.Sub(200)))))
 		check(t, f, func(x, y int) int32 {
 			if x < 30 {
 				return int32(x)
@@ -422,21 +420,15 @@ func TestTuplePortedSelect(t *testing.T) {
 
 func TestTuplePortedPartialUpdate(t *testing.T) {
 	const size = 1024
-	// MISSING API: Halide's f(x, y)[i] op= e (an update of one value of a
-	// Tuple, the others Undef). The variants give the whole Tuple, with
-	// Undef for the values Halide leaves alone, as Halide's
-	// FuncTupleElementRef does: those (test1, test2) are REFUSED (see
-	// the end of the file), Undef being refused inside a Tuple.
 	t.Run("test1", func(t *testing.T) {
 		x, y := halide.NewVar("x"), halide.NewVar("y")
 		f := halide.NewFunc("f")
-		u := halide.Undef(halide.Int32)
-		f.Define(x, y).Is(halide.NewTuple(x.Add(y), u))
-		f.Define(x, y).Is(halide.NewTuple(f.AtTuple(x, y).Elem(0).Add(3), u))
-		f.Define(x, y).Is(halide.NewTuple(u, x))
-		f.Define(x, y).Is(halide.NewTuple(f.AtTuple(x, y).Elem(0).Sub(1), u))
-		f.Define(x, y).Is(halide.NewTuple(u, f.AtTuple(x, y).Elem(1).Mul(4)))
-		f.Define(x, y).Is(halide.NewTuple(u, f.AtTuple(x, y).Elem(1).Div(2)))
+		f.Define(x, y).Is(halide.NewTuple(x.Add(y), halide.Undef(halide.Int32)))
+		f.Define(x, y).Elem(0).PlusEq(3)
+		f.Define(x, y).Elem(1).Is(x)
+		f.Define(x, y).Elem(0).MinusEq(1)
+		f.Define(x, y).Elem(1).TimesEq(4)
+		f.Define(x, y).Elem(1).DivEq(2)
 		a, b := halide.NewBuffer[int32](size, size), halide.NewBuffer[int32](size, size)
 		tpRealize(t, f, a, b)
 		tpCheck2(t, "a", a, size, size, func(x, y int) int32 { return int32(x + y + 2) })
@@ -446,44 +438,7 @@ func TestTuplePortedPartialUpdate(t *testing.T) {
 		x, y := halide.NewVar("x"), halide.NewVar("y")
 		f := halide.NewFunc("f")
 		f.Define(x, y).Is(halide.NewTuple(x, y))
-		old := f.AtTuple(x, y)
-		f.Define(x, y).Is(halide.NewTuple(halide.Undef(halide.Int32), old.Elem(1).Add(halide.Select(x.Lt(20), halide.E(int32(20)).Mul(x), halide.Undef(halide.Int32)))))
-		a, b := halide.NewBuffer[int32](size, size), halide.NewBuffer[int32](size, size)
-		tpRealize(t, f, a, b)
-		tpCheck2(t, "a", a, size, size, func(x, y int) int32 { return int32(x) })
-		tpCheck2(t, "b", b, size, size, func(x, y int) int32 {
-			if x < 20 {
-				return int32(20*x + y)
-			}
-			return int32(y)
-		})
-	})
-	t.Run("test1_variant", func(t *testing.T) {
-		// Variant: Undef is refused in a Tuple; the values
-		// Halide leaves alone keep their old value (the pure definition's
-		// Undef is 0).
-		x, y := halide.NewVar("x"), halide.NewVar("y")
-		f := halide.NewFunc("f")
-		f.Define(x, y).Is(halide.NewTuple(x.Add(y), 0))
-		o := func() halide.Tuple { return f.AtTuple(x, y) }
-		f.Define(x, y).Is(halide.NewTuple(o().Elem(0).Add(3), o().Elem(1)))
-		f.Define(x, y).Is(halide.NewTuple(o().Elem(0), x))
-		f.Define(x, y).Is(halide.NewTuple(o().Elem(0).Sub(1), o().Elem(1)))
-		f.Define(x, y).Is(halide.NewTuple(o().Elem(0), o().Elem(1).Mul(4)))
-		f.Define(x, y).Is(halide.NewTuple(o().Elem(0), o().Elem(1).Div(2)))
-		a, b := halide.NewBuffer[int32](size, size), halide.NewBuffer[int32](size, size)
-		tpRealize(t, f, a, b)
-		tpCheck2(t, "a", a, size, size, func(x, y int) int32 { return int32(x + y + 2) })
-		tpCheck2(t, "b", b, size, size, func(x, y int) int32 { return int32(x * 2) })
-	})
-	t.Run("test2_variant", func(t *testing.T) {
-		// Variant: f[0] keeps its old value and the Select
-		// is the top of f[1]'s value, its Undef arm f[1].
-		x, y := halide.NewVar("x"), halide.NewVar("y")
-		f := halide.NewFunc("f")
-		f.Define(x, y).Is(halide.NewTuple(x, y))
-		old := f.AtTuple(x, y)
-		f.Define(x, y).Is(halide.NewTuple(old.Elem(0), halide.Select(x.Lt(20), old.Elem(1).Add(halide.E(int32(20)).Mul(x)), old.Elem(1))))
+		f.Define(x, y).Elem(1).PlusEq(halide.Select(x.Lt(20), halide.E(int32(20)).Mul(x), halide.Undef(halide.Int32)))
 		a, b := halide.NewBuffer[int32](size, size), halide.NewBuffer[int32](size, size)
 		tpRealize(t, f, a, b)
 		tpCheck2(t, "a", a, size, size, func(x, y int) int32 { return int32(x) })
@@ -1207,13 +1162,8 @@ tuple_undef.cpp test3 (REFUSED), trigger: Undef in the update's coordinates, f(c
   (the message speaks of the value: the Undef is in the coordinates,
   and so in the value's calls f(args)).
 
-tuple_select.cpp, two cases: MISSING API: select with a Tuple of
-  conditions, select(Tuple(x < 30, y < 30), a, b) and its multiway form
-  (SelectTuple takes one condition). Variants: one Select per value.
-
-tuple_partial_update.cpp, both cases: MISSING API: f(x, y)[i] op= e (a
-  Func's value i as the left-hand side). Spelled as Halide lowers it (the
-  other values Undef), both run and give Halide's values.
+tuple_select.cpp and tuple_partial_update.cpp run as Halide writes them
+(SelectTuple takes a Tuple of conditions, and Definer.Elem is f(x)[i]).
 
 tuple_update_ops.cpp test1 and test2 run as Halide writes them (they were
 refused: += on a Func with no pure definition, and no -= or /=).

@@ -166,6 +166,16 @@ type BoundDirective struct {
 	Min, Extent Expr
 }
 
+// AlignDirective expands the region of a Func computed along the pure var
+// Var (Func.align_bounds, align_extent): its extent is rounded up to a
+// multiple of Modulus and, unless ExtentOnly, its min down to the nearest
+// value congruent to Remainder modulo Modulus (0 <= Remainder < Modulus).
+type AlignDirective struct {
+	Var                string
+	Modulus, Remainder int64
+	ExtentOnly         bool
+}
+
 // FuncSchedule is the Func-level part of a schedule.
 type FuncSchedule struct {
 	Compute LoopLevel
@@ -178,6 +188,9 @@ type FuncSchedule struct {
 	Hoist  LoopLevel
 	Memory MemoryType
 	Bounds []BoundDirective
+	// Aligns are the align_bounds and align_extent directives, at most
+	// one per pure var (lower/bounds_inference.go applies them).
+	Aligns []AlignDirective
 	// OutputBounds holds the min and extent promised for each dimension
 	// of the Func's output buffer (Func.Dim(d).SetBounds; nil Min or
 	// Extent where there is none), which count only where the Func is a

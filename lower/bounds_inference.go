@@ -10,8 +10,11 @@ package lower
 // the production itself inside a GPU kernel), consumers first, so a
 // producer's lets use its consumers' ones by name, as in Halide: the
 // lowering of a deep pipeline stays linear in its depth. Func.bound fixes
-// a region (with a check that it covers the need). The output's regions
-// are its buffer's. Then run-time checks are added at the top (after the
+// a region (with a check that it covers the need); align_bounds and
+// align_extent expand one to an aligned min and extent (alignLets, after
+// the union over a block's threads). The output's regions are its
+// buffer's (an aligned output's buffer is checked to be aligned). Then
+// run-time checks are added at the top (after the
 // root's region lets where they name them): the output's extents suit its
 // tail strategies, and every input and the output are accessed only inside
 // their buffers.
@@ -241,6 +244,9 @@ func defineRegions(st *State, s ir.Stmt, idx *bounds.Index, perThread map[string
 				return nil
 			}
 		}
+		// Aligned after the union: the block's threads compute the
+		// smallest aligned region that holds what all of them need.
+		lets = alignLets(f, lets)
 		hoist := !inKernel(path)
 		if hoist {
 			level = append(level, lets...)
@@ -488,6 +494,52 @@ func regionLets(f *ir.Function, produce, consume ir.Stmt, values bounds.Scope, i
 	return lets, checks, nil
 }
 
+// alignLets applies f's align_bounds and align_extent directives to its
+// region lets (the pairs f.s<k>.<x>.min and .max of regionLets), every
+// stage's: each stage computes the aligned region of what it must cover.
+func alignLets(f *ir.Function, lets []let) []let {
+	if len(f.Schedule.Aligns) == 0 {
+		return lets
+	}
+	byName := map[string]ir.AlignDirective{}
+	for k := range f.Stages() {
+		for _, a := range f.Schedule.Aligns {
+			byName[stagePrefix(f.Name, k)+a.Var+".min"] = a
+		}
+	}
+	out := append([]let(nil), lets...)
+	for i := 0; i+1 < len(out); i += 2 {
+		if a, ok := byName[out[i].name]; ok {
+			iv := alignRegion(bounds.Interval{Min: out[i].value, Max: out[i+1].value}, a)
+			out[i].value, out[i+1].value = iv.Min, iv.Max
+		}
+	}
+	return out
+}
+
+// alignRegion expands the region iv as the align_bounds or align_extent
+// directive a asks, as Halide's bounds inference does: the min down to the
+// nearest value congruent to a.Remainder modulo a.Modulus (align_bounds
+// only) and the extent up to a multiple of a.Modulus. It is written as
+// min - d and an extent of roundUp(extent + d), with d = (min - remainder)
+// mod modulus in [0, modulus), rather than as Halide's two roundings of
+// the ends: a region of constant extent then has an aligned extent with a
+// constant bound (extent + 2*(modulus-1) at most), which its allocation
+// needs to be a constant size. Division and modulo round down
+// (ir.EuclidDiv, a.Modulus > 0).
+func alignRegion(iv bounds.Interval, a ir.AlignDirective) bounds.Interval {
+	m := ir.Int(a.Modulus)
+	ext := ir.AddE(ir.SubE(iv.Max, iv.Min), ir.Int(1))
+	mn := iv.Min
+	if !a.ExtentOnly {
+		d := ir.ModE(ir.SubE(iv.Min, ir.Int(a.Remainder)), m)
+		mn = ir.SubE(iv.Min, d)
+		ext = ir.AddE(ext, d)
+	}
+	ext = ir.MulE(ir.DivE(ir.AddE(ext, ir.Int(a.Modulus-1)), m), m)
+	return bounds.Interval{Min: ir.Simplify(mn), Max: ir.Simplify(ir.SubE(ir.AddE(mn, ext), ir.Int(1)))}
+}
+
 // bufferChecks returns the run-time checks that go before everything: the
 // output's extents suit its tail strategies, and the output and every input
 // are accessed only inside their buffers. s is the whole statement, whose
@@ -526,6 +578,28 @@ func bufferChecks(st *State, s ir.Stmt, out *ir.Function, idx *bounds.Index) ([]
 			Cond:    ir.AndE(ir.Bin(ir.EQ, mn, b.Min), ir.Bin(ir.EQ, ext, b.Extent)),
 			Message: fmt.Sprintf("%s is bounded to min %s, extent %s in %s, but the output buffer's min and extent are", out.Name, ir.ExprString(b.Min), ir.ExprString(b.Extent), b.Var),
 			Args:    []ir.Expr{mn, ext},
+		})
+	}
+	for _, a := range out.Schedule.Aligns {
+		// The output's region is its buffer's: aligning it means the
+		// buffer must be aligned (Halide expands the region and its
+		// output bounds check fails the same way).
+		d := argIndex(out, a.Var)
+		mn, ext := v(BufferVar(out.Name, "min", d)), v(BufferVar(out.Name, "extent", d))
+		m := ir.Int(a.Modulus)
+		cond := ir.Bin(ir.EQ, ir.ModE(ext, m), ir.Int(0))
+		dir, want := "align_extent", fmt.Sprintf("an extent that is a multiple of %d", a.Modulus)
+		if !a.ExtentOnly {
+			cond = ir.AndE(ir.Bin(ir.EQ, ir.ModE(ir.SubE(mn, ir.Int(a.Remainder)), m), ir.Int(0)), cond)
+			dir, want = "align_bounds", fmt.Sprintf("a min congruent to %d modulo %d and an extent that is a multiple of %d", a.Remainder, a.Modulus, a.Modulus)
+		}
+		checks = append(checks, &ir.AssertStmt{
+			Cond:    cond,
+			Message: fmt.Sprintf("%s is the output and is aligned in %s (%s), so its buffer must have %s; its min and extent are", out.Name, a.Var, dir, want),
+			Args:    []ir.Expr{mn, ext},
+			Error: &ir.Error{Code: ir.ErrBufferShape, Func: out.Name, Directive: dir,
+				Msg:   strings.NewReplacer("%", "%%").Replace(fmt.Sprintf("%s is the output and is aligned in %s, but the output buffer's min and extent in dimension %d are ", out.Name, a.Var, d)) + "%s and %s",
+				Legal: fmt.Sprintf("an output buffer with %s in dimension %d, or %s on a Func computed inside the pipeline", want, d, dir)},
 		})
 	}
 	// The buffers are checked for the case that runs (case_checks.go).

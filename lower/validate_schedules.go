@@ -177,6 +177,20 @@ func validateSchedules(st *State) error {
 				return ir.Errorf(ir.ErrUnknownVar, name, "bound", "%s has no pure var %s", name, b.Var).
 					WithLegal("one of %s", strings.Join(f.Args, ", "))
 			}
+			for _, a := range s.Aligns {
+				if a.Var == b.Var {
+					// A bound fixes the region, and schedule_functions
+					// and allocation_bounds take its extent as the
+					// loop's and the storage's: an alignment would
+					// change both behind them.
+					dir := "align_bounds"
+					if a.ExtentOnly {
+						dir = "align_extent"
+					}
+					return ir.Errorf(ir.ErrSchedule, name, dir, "%s is both bounded and aligned in %s: the bound fixes the region that %s would expand", name, b.Var, dir).
+						WithLegal("Bound(%s, min, extent) with an aligned min and extent, or %s without Bound", b.Var, dir)
+				}
+			}
 		}
 		for si, sd := range f.Stages() {
 			for _, d := range stageCases(sd) {

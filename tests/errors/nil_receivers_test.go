@@ -219,6 +219,7 @@ var functions = map[string]func() (result any, bad bool){
 	"NewTuple":             func() (any, bool) { return halide.NewTuple(), true },
 	"ImplicitVar":          func() (any, bool) { return halide.ImplicitVar(-1), true },
 	"SelectTuple":          func() (any, bool) { return halide.SelectTuple(nil, halide.Tuple{}, halide.Tuple{}), true },
+	"MuxTuple":             func() (any, bool) { return halide.MuxTuple(nil), true },
 	"Unbounded":            func() (any, bool) { return halide.Unbounded(), false },
 	"UnsafePromiseClamped": func() (any, bool) { return halide.UnsafePromiseClamped(halide.Expr{}, 0, 1), true },
 }

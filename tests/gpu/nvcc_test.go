@@ -28,6 +28,11 @@ func pipelines() map[string]*halide.Func {
 	for _, memory := range []string{"shared", "registers"} {
 		out["tuple_argmax_"+memory] = tupleArgmax(memory)
 	}
+	for _, level := range []string{"block", "thread"} {
+		out["align_bounds_"+level] = alignedStencil(level, false, halide.NewImageParam("in", halide.Int32, 2))
+		out["align_extent_"+level] = alignedStencil(level, true, halide.NewImageParam("in", halide.Int32, 2))
+	}
+	out["tuple_elem_updates"] = tupleElemUpdates(halide.NewImageParam("in", halide.Int32, 2))
 	return out
 }
 
