@@ -26,6 +26,7 @@ package halide_test
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"math/rand"
 	"sort"
@@ -292,4 +293,243 @@ func TestMorePortedMedian3x3(t *testing.T) {
 			})
 		})
 	}
+}
+
+// gameoflife.cpp
+func TestMorePortedGameOfLife(t *testing.T) {
+	const N = 32
+	u8 := func(a any) halide.Expr { return halide.Cast(halide.UInt8, a) }
+	var gameOfLife func(input *halide.ImageParam, n int) *halide.Func
+	gameOfLife = func(input *halide.ImageParam, n int) *halide.Func {
+		x, y := halide.NewVar("x"), halide.NewVar("y")
+		// Halide's Funcs here are anonymous (unique names); the port names
+		// them after n, as names must be distinct in a pipeline.
+		in := halide.NewFunc(fmt.Sprint("in", n))
+		if n == 1 {
+			in.Define(x, y).Is(input.At(x, y))
+		} else {
+			in = gameOfLife(input, n-1)
+			in.ComputeRoot()
+		}
+		w, h := input.Dim(0).Extent(), input.Dim(1).Extent()
+		W, E := x.Add(w).Sub(1).Mod(w), x.Add(1).Mod(w)
+		Nn, S := y.Add(h).Sub(1).Mod(h), y.Add(1).Mod(h)
+		living := in.At(W, Nn).Add(in.At(x, Nn)).Add(in.At(E, Nn)).Add(in.At(W, y)).
+			Add(in.At(E, y)).Add(in.At(W, S)).Add(in.At(x, S)).Add(in.At(E, S))
+		alive := in.At(x, y).Ne(0)
+		output := halide.NewFunc(fmt.Sprint("output", n))
+		output.Define(x, y).Is(halide.Select(living.Eq(3).Or(alive.And(living.Eq(2))), u8(1), u8(0)))
+		return output
+	}
+	step := func(b *halide.Buffer[uint8]) *halide.Buffer[uint8] {
+		o := halide.NewBuffer[uint8](N, N)
+		for y := 0; y < N; y++ {
+			for x := 0; x < N; x++ {
+				n := 0
+				for dy := -1; dy <= 1; dy++ {
+					for dx := -1; dx <= 1; dx++ {
+						if dx != 0 || dy != 0 {
+							n += int(b.Get((x+dx+N)%N, (y+dy+N)%N))
+						}
+					}
+				}
+				if n == 3 || (b.Get(x, y) != 0 && n == 2) {
+					o.Set(1, x, y)
+				}
+			}
+		}
+		return o
+	}
+	rng := rand.New(rand.NewSource(5))
+	board := halide.NewBuffer[uint8](N, N)
+	board.Fill(func([]int) uint8 {
+		if rng.Intn(256) < 128 {
+			return 1
+		}
+		return 0
+	})
+	ref := board
+	for i := 0; i < 20; i++ {
+		ref = step(ref)
+	}
+	copyBoard := func() *halide.Buffer[uint8] {
+		b := halide.NewBuffer[uint8](N, N)
+		b.Fill(func(c []int) uint8 { return board.Get(c...) })
+		return b
+	}
+	same := func(t *testing.T, name string, b *halide.Buffer[uint8]) {
+		t.Helper()
+		m2Check2(t, name, b, 0, N, 0, N, func(x, y int) uint8 { return ref.Get(x, y) })
+	}
+	t.Run("outer_loop_in_go", func(t *testing.T) {
+		input := halide.NewImageParam("input", halide.UInt8, 2)
+		one := halide.NewPipeline(gameOfLife(input, 1)).WithOptions(halide.Options{Verify: true})
+		two := halide.NewPipeline(gameOfLife(input, 2)).WithOptions(halide.Options{Verify: true})
+		board1, board2 := copyBoard(), copyBoard()
+		run := func(p *halide.Pipeline, b *halide.Buffer[uint8]) *halide.Buffer[uint8] {
+			input.Set(b)
+			o := halide.NewBuffer[uint8](N, N)
+			if err := p.Realize(o); err != nil {
+				t.Fatal(err)
+			}
+			return o
+		}
+		for i := 0; i < 10; i++ {
+			board1 = run(one, board1)
+			board1 = run(one, board1)
+			board2 = run(two, board2)
+			m2Check2(t, "board2", board2, 0, N, 0, N, func(x, y int) uint8 { return board1.Get(x, y) })
+		}
+		same(t, "board1", board1)
+	})
+	t.Run("outer_loop_in_halide", func(t *testing.T) {
+		input := halide.NewImageParam("input", halide.UInt8, 2)
+		x, y, z := halide.NewVar("x"), halide.NewVar("y"), halide.NewVar("z")
+		life := halide.NewFunc("life")
+		life.Define(x, y, z).Is(input.At(x, y))
+		w, h := input.Dim(0).Extent(), input.Dim(1).Extent()
+		tt := halide.NewRDom("t", halide.Range(0, w), halide.Range(0, h), halide.Range(0, 21))
+		tx, ty, tz := tt.X(), tt.Y(), tt.Z()
+		lastT := tz.Add(1).Mod(2)
+		W, E := tx.Add(w).Sub(1).Mod(w), tx.Add(1).Mod(w)
+		Nn, S := ty.Add(h).Sub(1).Mod(h), ty.Add(1).Mod(h)
+		alive := life.At(tx, ty, lastT).Ne(u8(0))
+		living := life.At(W, Nn, lastT).Add(life.At(tx, Nn, lastT)).Add(life.At(E, Nn, lastT)).Add(life.At(W, ty, lastT)).
+			Add(life.At(E, ty, lastT)).Add(life.At(W, S, lastT)).Add(life.At(tx, S, lastT)).Add(life.At(E, S, lastT))
+		life.Define(tx, ty, tz.Mod(2)).Is(halide.Select(living.Eq(3).Or(alive.And(living.Eq(2))), u8(1), u8(0)))
+		life.ComputeRoot()
+		output := halide.NewFunc("output")
+		output.Define(x, y).Is(life.At(x, y, 1))
+		board3 := copyBoard()
+		input.Set(board3)
+		out := halide.NewBuffer[uint8](N, N)
+		m2Realize(t, output, out)
+		same(t, "board3", out)
+	})
+}
+
+// fibonacci.cpp
+func TestMorePortedFibonacci(t *testing.T) {
+	t.Run("fibonacci", func(t *testing.T) {
+		fib, g := halide.NewFunc("fib"), halide.NewFunc("g")
+		x := halide.NewVar("x")
+		r := halide.NewRDom("r", halide.Range(2, 18))
+		fib.Define(x).Is(1)
+		fib.Define(r).Is(fib.At(halide.E(r).Sub(2)).Add(fib.At(halide.E(r).Sub(1))))
+		g.Define(x).Is(fib.At(x.Add(10)))
+		fib.ComputeRoot()
+		out := halide.NewBuffer[int32](10)
+		m2Realize(t, g, out)
+		ref := make([]int32, 20)
+		ref[0], ref[1] = 1, 1
+		for i := 2; i < 20; i++ {
+			ref[i] = ref[i-1] + ref[i-2]
+		}
+		m2Check1(t, "out", out, 0, 10, func(i int) int32 { return ref[i+10] })
+	})
+}
+
+// histogram.cpp: test<float, int> (Halide's CPU case) faithfully; the
+// other type pairs, which Halide runs only with its HVX schedule, run
+// with the CPU schedule (hist.compute_root()).
+func TestMorePortedHistogram(t *testing.T) {
+	const W, H = 128, 128
+	run := func(t *testing.T, it, ht halide.Type, in halide.Source, val func(x, y int) int, get func(b halide.BufferRef, i int) int64, hb halide.BufferRef) {
+		ref := make([]int64, 256)
+		for y := 0; y < H; y++ {
+			for x := 0; x < W; x++ {
+				ref[uint8(val(x, y))]++
+			}
+		}
+		hist, g := halide.NewFunc("hist"), halide.NewFunc("g")
+		x := halide.NewVar("x")
+		r := halide.NewRDom("r", halide.Range(0, W), halide.Range(0, H))
+		hist.Define(x).Is(halide.Cast(ht, 0))
+		hist.Define(halide.Clamp(halide.Cast(halide.Int32, in.At(r.X(), r.Y())), 0, 255)).PlusEq(halide.Cast(ht, 1))
+		g.Define(x).Is(hist.At(x.Add(10)))
+		hist.ComputeRoot()
+		m2Realize(t, g, hb)
+		for i := 10; i < 138; i++ {
+			if got := get(hb, i-10); got != ref[i] {
+				t.Fatalf("bucket %d is %d instead of %d", i, got, ref[i])
+			}
+		}
+	}
+	t.Run("float_int", func(t *testing.T) {
+		in := m2Rand[float32](6, 0xff, W, H)
+		hb := halide.NewBuffer[int32](128)
+		run(t, halide.Float32, halide.Int32, in, func(x, y int) int { return int(in.Get(x, y)) },
+			func(b halide.BufferRef, i int) int64 { return int64(hb.Get(i)) }, hb)
+	})
+	t.Run("uint8_int16", func(t *testing.T) {
+		in := m2Rand[uint8](7, 0xff, W, H)
+		hb := halide.NewBuffer[int16](128)
+		run(t, halide.UInt8, halide.Int16, in, func(x, y int) int { return int(in.Get(x, y)) },
+			func(b halide.BufferRef, i int) int64 { return int64(hb.Get(i)) }, hb)
+	})
+	t.Run("uint16_uint16", func(t *testing.T) {
+		in := m2Rand[uint16](8, 0xff, W, H)
+		hb := halide.NewBuffer[uint16](128)
+		run(t, halide.UInt16, halide.UInt16, in, func(x, y int) int { return int(in.Get(x, y)) },
+			func(b halide.BufferRef, i int) int64 { return int64(hb.Get(i)) }, hb)
+	})
+	t.Run("uint32_uint32", func(t *testing.T) {
+		in := m2Rand[uint32](9, 0xff, W, H)
+		hb := halide.NewBuffer[uint32](128)
+		run(t, halide.UInt32, halide.UInt32, in, func(x, y int) int { return int(in.Get(x, y)) },
+			func(b halide.BufferRef, i int) int64 { return int64(hb.Get(i)) }, hb)
+	})
+}
+
+// histogram_equalize.cpp (1000x1000 reduced to 200x160). Halide checks
+// that the output's histogram is roughly flat; the port checks it too,
+// and compares every pixel with the same computation in Go.
+func TestMorePortedHistogramEqualize(t *testing.T) {
+	t.Run("histogram_equalize", func(t *testing.T) {
+		const W, H = 200, 160
+		rng := rand.New(rand.NewSource(10))
+		in := halide.NewBuffer[uint8](W, H)
+		in.Fill(func([]int) uint8 { return uint8((rng.Intn(256))/2 + 64) })
+		hist, cdf, equalized, rescaled := halide.NewFunc("hist"), halide.NewFunc("cdf"), halide.NewFunc("equalized"), halide.NewFunc("rescaled")
+		r := halide.NewRDom("r", halide.Range(0, W), halide.Range(0, H))
+		ri := halide.NewRDom("ri", halide.Range(0, 255))
+		x, y, i := halide.NewVar("x"), halide.NewVar("y"), halide.NewVar("i")
+		hist.Define(in.At(r.X(), r.Y())).PlusEq(1)
+		cdf.Define(i).Is(0)
+		cdf.Define(ri.X()).Is(cdf.At(ri.X().Sub(1)).Add(hist.At(ri.X())))
+		equalized.Define(x, y).Is(cdf.At(in.At(x, y)))
+		hist.ComputeRoot()
+		cdf.ComputeRoot()
+		pixels := int32(W * H)
+		rescaled.Define(i, halide.Implicit).Is(halide.Cast(halide.UInt8, equalized.At(i, halide.Implicit).Mul(256).Div(pixels)))
+		out := halide.NewBuffer[uint8](W, H)
+		m2Realize(t, rescaled, out)
+		var rh [256]int32
+		for yy := 0; yy < H; yy++ {
+			for xx := 0; xx < W; xx++ {
+				rh[in.Get(xx, yy)]++
+			}
+		}
+		var rc [256]int32
+		for k := 0; k < 255; k++ {
+			prev := int32(0)
+			if k > 0 {
+				prev = rc[k-1]
+			}
+			rc[k] = prev + rh[k]
+		}
+		m2Check2(t, "out", out, 0, W, 0, H, func(x, y int) uint8 { return uint8(rc[in.Get(x, y)] * 256 / pixels) })
+		var outHist [16]int
+		for yy := 0; yy < H; yy++ {
+			for xx := 0; xx < W; xx++ {
+				outHist[out.Get(xx, yy)/16]++
+			}
+		}
+		correct := W * H / 16
+		for k, n := range outHist {
+			if n < correct/2 || n > 2*correct {
+				t.Fatalf("out_hist[%d] = %d, not near %d", k, n, correct)
+			}
+		}
+	})
 }
