@@ -985,3 +985,254 @@ func TestMorePortedIterateOverCircle(t *testing.T) {
 		})
 	})
 }
+
+// split_by_non_factor.cpp
+func TestMorePortedSplitByNonFactor(t *testing.T) {
+	x := halide.NewVar("x")
+	t.Run("unroll_update_guard_with_if", func(t *testing.T) {
+		f := halide.NewFunc("f")
+		f.Define(x).Is(0)
+		f.Define(x).PlusEq(x)
+		f.Update(0).UnrollTail(x, 2, halide.GuardWithIf)
+		out := halide.NewBuffer[int32](3)
+		m2Realize(t, f, out)
+		m2Check1(t, "result", out, 0, 3, func(i int) int32 { return int32(i) })
+	})
+	t.Run("split_update_and_rdom", func(t *testing.T) {
+		// Halide only realizes; the port checks the values too.
+		f := halide.NewFunc("f")
+		f.Define(x).Is(x)
+		f.Define(x).PlusEq(3)
+		sumSize := halide.NewParam[int32]("sum_size")
+		r := halide.NewRDom("r", halide.Range(0, sumSize))
+		f.Define(0).PlusEq(f.At(r))
+		f.Update(0).VectorizeTail(x, 8, halide.GuardWithIf)
+		f.Update(1).Unroll(r, 4)
+		p := halide.NewPipeline(f).WithOptions(halide.Options{Verify: true})
+		for i := 1; i < 20; i++ {
+			for j := 1; j < i; j++ {
+				sumSize.Set(int32(j))
+				out := halide.NewBuffer[int32](i)
+				if err := p.Realize(out); err != nil {
+					t.Fatalf("size %d, sum_size %d: %v", i, j, err)
+				}
+				m2Check1(t, "f", out, 0, i, func(k int) int32 {
+					if k != 0 {
+						return int32(k + 3)
+					}
+					// f(0) += f(r) for r in [0, j): f(0) doubles at r = 0.
+					v := int32(3)
+					v += v
+					for q := 1; q < j; q++ {
+						v += int32(q + 3)
+					}
+					return v
+				})
+			}
+		}
+	})
+	t.Run("compute_at_inside_and_outside_split", func(t *testing.T) {
+		f, g, h := halide.NewFunc("f"), halide.NewFunc("g"), halide.NewFunc("h")
+		g.Define(x).Is(x.Sub(3))
+		h.Define(x).Is(x.Mul(7))
+		f.Define(x).Is(0)
+		f.Define(x).PlusEq(g.At(x).Add(h.At(x)))
+		xo, xi := halide.NewVar("xo"), halide.NewVar("xi")
+		f.Update(0).Split(x, xo, xi, 7, halide.GuardWithIf)
+		g.ComputeAt(f, xo)
+		h.ComputeAt(f, xi)
+		out := halide.NewBuffer[int32](15)
+		m2Realize(t, f, out)
+		m2Check1(t, "result", out, 0, 15, func(i int) int32 { return int32(i - 3 + i*7) })
+	})
+	t.Run("split_inner_of_update", func(t *testing.T) {
+		f := halide.NewFunc("f")
+		f.Define(x).Is(x)
+		f.Define(x).PlusEq(1)
+		xo, xi, xio, xii := halide.NewVar("xo"), halide.NewVar("xi"), halide.NewVar("xio"), halide.NewVar("xii")
+		f.ComputeRoot()
+		f.Update(0).Split(x, xo, xi, 4).Split(xi, xio, xii, 6)
+		g := halide.NewFunc("g")
+		g.Define(x).Is(f.At(x))
+		out := halide.NewBuffer[int32](32)
+		m2Realize(t, g, out)
+		m2Check1(t, "result", out, 0, 32, func(i int) int32 { return int32(i + 1) })
+	})
+}
+
+// split_store_compute.cpp
+func TestMorePortedSplitStoreCompute(t *testing.T) {
+	t.Run("split_store_compute", func(t *testing.T) {
+		x, y := halide.NewVar("x"), halide.NewVar("y")
+		f, g, h := halide.NewFunc("f"), halide.NewFunc("g"), halide.NewFunc("h")
+		f.Define(x, y).Is(halide.Max(x, y))
+		g.Define(x, y).Is(halide.E(int32(17)).Mul(f.At(x, y)))
+		h.Define(x, y).Is(g.At(x, y.Sub(1)).Add(g.At(x.Sub(1), y)).Add(g.At(x, y)).Add(g.At(x.Add(1), y)).Add(g.At(x, y.Add(1))))
+		g.StoreRoot()
+		g.ComputeAt(h, y)
+		f.ComputeRoot()
+		out := halide.NewBuffer[int32](32, 32)
+		m2Realize(t, h, out)
+		m2Check2(t, "imh", out, 0, 32, 0, 32, func(i, j int) int32 {
+			return int32(17 * (maxi(i-1, j) + maxi(i+1, j) + maxi(i, j) + maxi(i, j-1) + maxi(i, j+1)))
+		})
+	})
+}
+
+// split_reuse_inner_name_bug.cpp: Halide only realizes; the port checks
+// the values too.
+func TestMorePortedSplitReuseInnerNameBug(t *testing.T) {
+	t.Run("split_reuse_inner_name_bug", func(t *testing.T) {
+		x, x0, x1, x2, x3 := halide.NewVar("x"), halide.NewVar("x0"), halide.NewVar("x1"), halide.NewVar("x2"), halide.NewVar("x3")
+		f := halide.NewFunc("f")
+		f.Define(x).Is(1)
+		f.ComputeRoot().Split(x, x0, x, 16).Split(x, x, x1, 2).Split(x, x2, x, 4).Split(x, x, x3, 2)
+		out := halide.NewBuffer[int32](1024)
+		m2Realize(t, f, out)
+		m2Check1(t, "f", out, 0, 1024, func(int) int32 { return 1 })
+	})
+}
+
+// multi_splits_with_diff_tail_strategies.cpp (3000x2000x3 reduced to
+// 300x200x3: yo still has a tail of its split by 64). Only GuardWithIf
+// of Halide's three tail strategies exists here (Predicate and
+// PredicateLoads do not).
+func TestMorePortedMultiSplitsWithDiffTailStrategies(t *testing.T) {
+	t.Run("guard_with_if", func(t *testing.T) {
+		f := halide.NewFunc("f")
+		x, y, c := halide.NewVar("x"), halide.NewVar("y"), halide.NewVar("c")
+		f.Define(x, y, c).Is(x.Add(y).Add(c))
+		f.Reorder(c, x, y)
+		yo, yi := halide.NewVar("yo"), halide.NewVar("yi")
+		f.Split(y, yo, yi, 2, halide.RoundUp)
+		yoo, yoi := halide.NewVar("yoo"), halide.NewVar("yoi")
+		f.Split(yo, yoo, yoi, 64, halide.GuardWithIf)
+		out := halide.NewBuffer[int32](300, 200, 3)
+		m2Realize(t, f, out)
+		for cc := 0; cc < 3; cc++ {
+			for yy := 0; yy < 200; yy++ {
+				for xx := 0; xx < 300; xx++ {
+					if got := out.Get(xx, yy, cc); got != int32(xx+yy+cc) {
+						t.Fatalf("im(%d, %d, %d) = %d", xx, yy, cc, got)
+					}
+				}
+			}
+		}
+	})
+}
+
+// nested_tail_strategies.cpp: the tail strategies that exist here
+// (RoundUp, GuardWithIf, ShiftInwards; not RoundUpAndBlend,
+// ShiftInwardsAndBlend, PredicateLoads, PredicateStores), every
+// combination instead of Halide's random subsample, at Halide's sizes.
+// Halide checks the largest allocation through a custom malloc (no
+// counterpart); the port checks the values only.
+func TestMorePortedNestedTailStrategies(t *testing.T) {
+	tails := []halide.TailStrategy{halide.RoundUp, halide.GuardWithIf, halide.ShiftInwards}
+	tname := map[halide.TailStrategy]string{halide.RoundUp: "RoundUp", halide.GuardWithIf: "GuardWithIf", halide.ShiftInwards: "ShiftInwards"}
+	check := func(t *testing.T, out *halide.Func, ts ...halide.TailStrategy) {
+		t.Helper()
+		roundUp, shift := false, false
+		for _, tt := range ts {
+			roundUp = roundUp || tt == halide.RoundUp
+			shift = shift || tt == halide.ShiftInwards
+		}
+		sizes := []int{1024}
+		if !roundUp {
+			sizes = append(sizes, 130)
+		}
+		if !roundUp && !shift {
+			sizes = append(sizes, 3)
+		}
+		p := halide.NewPipeline(out)
+		for _, s := range sizes {
+			b := halide.NewBuffer[int32](s)
+			if err := p.Realize(b); err != nil {
+				var names []string
+				for _, tt := range ts {
+					names = append(names, tname[tt])
+				}
+				t.Fatalf("tails %v, size %d: %v", names, s, err)
+			}
+			m2Check1(t, "out", b, 0, s, func(i int) int32 { return int32(i) })
+		}
+	}
+	chain := func(n int) (x halide.Var, fs []*halide.Func) {
+		x = halide.NewVar("x")
+		names := []string{"in", "f", "g", "h"}
+		for i := 0; i < n; i++ {
+			f := halide.NewFunc(names[i])
+			if i == 0 {
+				f.Define(x).Is(x)
+			} else {
+				f.Define(x).Is(fs[i-1].At(x))
+			}
+			fs = append(fs, f)
+		}
+		return
+	}
+	v := halide.NewVar
+	t.Run("two_stages", func(t *testing.T) {
+		for _, t1 := range tails {
+			for _, t2 := range tails {
+				x, fs := chain(3)
+				in, f, g := fs[0], fs[1], fs[2]
+				xo, xi := v("xo"), v("xi")
+				g.Split(x, xo, xi, 64, t1)
+				f.ComputeAt(g, xo).Split(x, xo, xi, 8, t2)
+				in.ComputeRoot()
+				check(t, g, t1, t2)
+			}
+		}
+	})
+	t.Run("three_stages_nested", func(t *testing.T) {
+		for _, t1 := range tails {
+			for _, t2 := range tails {
+				for _, t3 := range tails {
+					x, fs := chain(4)
+					in, f, g, h := fs[0], fs[1], fs[2], fs[3]
+					xo, xi := v("xo"), v("xi")
+					h.Split(x, xo, xi, 64, t1)
+					g.ComputeAt(h, xo).Split(x, xo, xi, 16, t2)
+					f.ComputeAt(g, xo).Split(x, xo, xi, 4, t3)
+					in.ComputeRoot()
+					check(t, h, t1, t2, t3)
+				}
+			}
+		}
+	})
+	t.Run("three_stages_tiles_of_third", func(t *testing.T) {
+		for _, t1 := range tails {
+			for _, t2 := range tails {
+				for _, t3 := range tails {
+					x, fs := chain(4)
+					in, f, g, h := fs[0], fs[1], fs[2], fs[3]
+					xo, xi, xii, xio := v("xo"), v("xi"), v("xii"), v("xio")
+					h.Split(x, xo, xi, 128, t1).Split(xi, xio, xii, 64)
+					g.ComputeAt(h, xio).Split(x, xo, xi, 8, t2)
+					f.ComputeAt(h, xo).Split(x, xo, xi, 8, t3)
+					in.ComputeRoot()
+					check(t, h, t1, t2, t3)
+				}
+			}
+		}
+	})
+	t.Run("reverse_composed_splits", func(t *testing.T) {
+		for _, t1 := range tails {
+			for _, t2 := range tails {
+				for _, t3 := range tails {
+					for _, t4 := range tails {
+						x, fs := chain(4)
+						in, f, g, h := fs[0], fs[1], fs[2], fs[3]
+						xo, xi, xoo, xoi := v("xo"), v("xi"), v("xoo"), v("xoi")
+						h.Split(x, xo, xi, 64, t1).Split(xo, xoo, xoi, 2, t2)
+						g.ComputeAt(h, xoi).Split(x, xo, xi, 8, t3)
+						f.ComputeAt(h, xoo).Split(x, xo, xi, 8, t4)
+						in.ComputeRoot()
+						check(t, h, t1, t2, t3, t4)
+					}
+				}
+			}
+		}
+	})
+}
