@@ -1236,3 +1236,220 @@ func TestMorePortedNestedTailStrategies(t *testing.T) {
 		}
 	})
 }
+
+// partial_realization.cpp
+func TestMorePortedPartialRealization(t *testing.T) {
+	scatter := func(t *testing.T, n int) error {
+		im, hist := halide.NewFunc("im"), halide.NewFunc("hist")
+		x, y := halide.NewVar("x"), halide.NewVar("y")
+		im.Define(x, y).Is(x.Add(y))
+		r := halide.NewRDom("r", halide.Range(0, 100), halide.Range(0, 100))
+		hist.Define(im.At(r.X(), r.Y())).PlusEq(1)
+		h := halide.NewBuffer[int32](n)
+		if err := m2Try(hist, h); err != nil {
+			return err
+		}
+		m2Check1(t, "h", h, 0, 100, func(i int) int32 { return int32(i + 1) })
+		return nil
+	}
+	t.Run("scatter_past_the_output", func(t *testing.T) {
+		// Refused: Halide realizes hist over [0, 198] and returns the
+		// crop [0, 99] asked for.
+		m2Refused(t, scatter(t, 100))
+	})
+	t.Run("scatter_past_the_output_variant", func(t *testing.T) {
+		// Realized over [0, 198], what the scatter writes; the first 100
+		// checked.
+		if err := scatter(t, 199); err != nil {
+			t.Fatal(err)
+		}
+	})
+	roundUp := func(t *testing.T, w, h int) error {
+		f := halide.NewFunc("f")
+		x, y, xi, yi := halide.NewVar("x"), halide.NewVar("y"), halide.NewVar("xi"), halide.NewVar("yi")
+		f.Define(x, y).Is(x.Add(y))
+		f.Tile(x, y, x, y, xi, yi, 16, 8, halide.RoundUp)
+		buf := halide.NewBuffer[int32](w, h)
+		if err := m2Try(f, buf); err != nil {
+			return err
+		}
+		m2Check2(t, "buf", buf, 0, 30, 0, 20, func(x, y int) int32 { return int32(x + y) })
+		return nil
+	}
+	t.Run("round_up_past_the_output", func(t *testing.T) {
+		// Refused: Halide realizes 32x24 and returns the 30x20 crop.
+		m2Refused(t, roundUp(t, 30, 20))
+	})
+	t.Run("round_up_past_the_output_variant", func(t *testing.T) {
+		// Realized over 32x24; the 30x20 corner checked.
+		if err := roundUp(t, 32, 24); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// realize_over_shifted_domain.cpp
+func TestMorePortedRealizeOverShiftedDomain(t *testing.T) {
+	t.Run("realize_over_shifted_domain", func(t *testing.T) {
+		input := m2Rand[int32](14, 1000, 100, 50).SetMin(100, 50)
+		input.Set(123, 100, 50)
+		input.Set(234, 198, 99)
+		f := halide.NewFunc("f")
+		x, y := halide.NewVar("x"), halide.NewVar("y")
+		f.Define(x, y).Is(input.At(x.Mul(2), y.Div(2)))
+		result := halide.NewBuffer[int32](50, 100).SetMin(50, 100)
+		m2Realize(t, f, result)
+		if result.Get(50, 100) != 123 || result.Get(99, 199) != 234 {
+			t.Fatalf("f(50, 100) = %d (supposed to be 123), f(99, 199) = %d (supposed to be 234)", result.Get(50, 100), result.Get(99, 199))
+		}
+		for yy := 100; yy < 200; yy++ {
+			for xx := 50; xx < 100; xx++ {
+				if got, want := result.Get(xx, yy), input.Get(2*xx, yy/2); got != want {
+					t.Fatalf("f(%d, %d) = %d, want %d", xx, yy, got, want)
+				}
+			}
+		}
+	})
+}
+
+// recursive_box_filters.cpp
+func TestMorePortedRecursiveBoxFilters(t *testing.T) {
+	t.Run("recursive_box_filters", func(t *testing.T) {
+		x := halide.NewVar("x")
+		f := halide.NewFunc("f")
+		f.Define(x).Is(x)
+		f.ComputeRoot()
+		const size = 1024
+		h := halide.NewFunc("h")
+		h.Define(x).Is(halide.NewTuple(halide.Undef(halide.Int32), halide.Undef(halide.Int32)))
+		h.Define(0).Is(halide.NewTuple(f.At(0), f.At(0)))
+		h.Define(1).Is(halide.NewTuple(f.At(1).Add(f.At(0)), f.At(1).Add(f.At(0))))
+		r := halide.NewRDom("r", halide.Range(2, size-2))
+		blur2 := f.At(r).Add(f.At(halide.E(r).Sub(1)))
+		h.Define(r).Is(halide.NewTuple(blur2, blur2.Add(h.AtTuple(halide.E(r).Sub(2)).Elem(0))))
+		h.Update(2).Atomic().Vectorize(r, 16)
+		h.Update(0).Unscheduled()
+		h.Update(1).Unscheduled()
+		r0, r1 := halide.NewBuffer[int32](size), halide.NewBuffer[int32](size)
+		m2Realize(t, h, r0, r1)
+		m2Check1(t, "r0", r0, 3, size, func(i int) int32 { return int32(i + i - 1) })
+		m2Check1(t, "r1", r1, 3, size, func(i int) int32 { return int32(4*i - 6) })
+	})
+}
+
+// shifted_image.cpp: a buffer whose mins are not zero (Halide's
+// halide_dimension_t shape {min, extent, stride}); the strides here are
+// the dense ones Halide gives.
+func TestMorePortedShiftedImage(t *testing.T) {
+	t.Run("shifted_image", func(t *testing.T) {
+		buf := halide.NewBuffer[int32](10, 10, 10, 10).SetMin(100, 300, 500, 400)
+		for i, want := range []int{1, 10, 100, 1000} {
+			if s := buf.Dim(i).Stride; s != want {
+				t.Fatalf("stride %d is %d, want %d", i, s, want)
+			}
+		}
+		buf.Data()[0] = 17
+		if got := buf.Get(100, 300, 500, 400); got != 17 {
+			t.Fatalf("buf(100, 300, 500, 400) = %d", got)
+		}
+	})
+}
+
+// stack_allocations.cpp: Halide fails the test if f or g is allocated
+// with malloc (a custom malloc handler, no counterpart); the port checks
+// the values.
+func TestMorePortedStackAllocations(t *testing.T) {
+	t.Run("stack_allocations", func(t *testing.T) {
+		f, g, h := halide.NewFunc("f"), halide.NewFunc("g"), halide.NewFunc("h")
+		x, y := halide.NewVar("x"), halide.NewVar("y")
+		f.Define(x, y).Is(x.Add(y))
+		g.Define(x, y).Is(f.At(x.Sub(1), y.Add(1)).Mul(f.At(x.Add(1), y.Sub(1))))
+		h.Define(x, y).Is(g.At(x.Add(1), y.Add(1)).Add(g.At(x.Sub(1), y.Sub(1))))
+		f.ComputeAt(h, x)
+		g.ComputeAt(h, x)
+		xi, yi := halide.NewVar("xi"), halide.NewVar("yi")
+		h.Tile(x, y, x, y, xi, yi, 4, 3).Vectorize(xi)
+		out := halide.NewBuffer[int32](10, 10)
+		m2Realize(t, h, out)
+		gr := func(x, y int) int { return (x - 1 + y + 1) * (x + 1 + y - 1) }
+		m2Check2(t, "h", out, 0, 10, 0, 10, func(x, y int) int32 { return int32(gr(x+1, y+1) + gr(x-1, y-1)) })
+	})
+}
+
+// store_in.cpp: Halide counts the mallocs (a custom malloc handler, no
+// counterpart); the port checks the values for every combination of
+// memory types.
+func TestMorePortedStoreIn(t *testing.T) {
+	types := []halide.MemoryType{halide.MemoryAuto, halide.Stack, halide.Heap}
+	for _, t1 := range types {
+		for _, t2 := range types {
+			for _, t3 := range types {
+				t.Run(fmt.Sprint(t1, "_", t2, "_", t3), func(t *testing.T) {
+					x := halide.NewVar("x")
+					f1, f2, f3 := halide.NewFunc("f1"), halide.NewFunc("f2"), halide.NewFunc("f3")
+					f1.Define(x).Is(x)
+					f1.ComputeRoot().StoreIn(t1)
+					f2.Define(x).Is(x)
+					f2.ComputeRoot().StoreIn(t2)
+					f3.Define(x).Is(x)
+					f3.ComputeRoot().StoreIn(t3)
+					f := halide.NewFunc("f")
+					p := halide.NewParam[bool]("p")
+					f.Define(x).Is(f1.At(0).Add(f1.At(1)).Add(f2.At(halide.Select(p, 0, 2))).Add(f2.At(0)).Add(f3.At(x.Mod(1000))))
+					p.Set(true)
+					out := halide.NewBuffer[int32](1024)
+					m2Realize(t, f, out)
+					m2Check1(t, "f", out, 0, 1024, func(i int) int32 { return int32(1 + i%1000) })
+				})
+			}
+		}
+	}
+}
+
+// compute_outermost.cpp
+func TestMorePortedComputeOutermost(t *testing.T) {
+	// Var::outermost() has no counterpart: blurx.compute_at(blury,
+	// Var::outermost()) computes blurx at the level blury is computed
+	// at. The variant computes blurx at out's loop t, where blury is.
+	t.Run("compute_outermost_variant", func(t *testing.T) {
+		blur := func(in *halide.Func, n int) (blurx, blury *halide.Func) {
+			blurx, blury = halide.NewFunc(fmt.Sprint("blurx", n)), halide.NewFunc(fmt.Sprint("blury", n))
+			x, y := halide.NewVar("x"), halide.NewVar("y")
+			blurx.Define(x, y).Is(in.At(x.Sub(1), y).Add(in.At(x, y)).Add(in.At(x.Add(1), y)))
+			blury.Define(x, y).Is(blurx.At(x, y.Sub(1)).Add(blurx.At(x, y)).Add(blurx.At(x, y.Add(1))).Div(9))
+			return
+		}
+		fn1, fn2 := halide.NewFunc("fn1"), halide.NewFunc("fn2")
+		x, y := halide.NewVar("x"), halide.NewVar("y")
+		fn1.Define(x, y).Is(x.Add(y))
+		fn2.Define(x, y).Is(x.Mul(2).Add(y.Mul(3)))
+		bx1, b1 := blur(fn1, 1)
+		bx2, b2 := blur(fn2, 2)
+		out := halide.NewFunc("out")
+		out.Define(x, y).Is(b1.At(x, y).Add(b2.At(x, y)))
+		xi, yi, tt := halide.NewVar("xi"), halide.NewVar("yi"), halide.NewVar("t")
+		out.Tile(x, y, x, y, xi, yi, 16, 16).Fuse(x, y, tt).Parallel(tt)
+		b1.ComputeAt(out, tt)
+		b2.ComputeAt(out, tt)
+		bx1.ComputeAt(out, tt)
+		bx2.ComputeAt(out, tt)
+		result := halide.NewBuffer[int32](256, 256)
+		m2Realize(t, out, result)
+		m2Check2(t, "result", result, 0, 256, 0, 256, func(x, y int) int32 { return int32(3*x + 4*y) })
+	})
+}
+
+// computed_index.cpp (Halide leaves the inputs uninitialized and only
+// runs; the port fills them and checks the values)
+func TestMorePortedComputedIndex(t *testing.T) {
+	t.Run("computed_index", func(t *testing.T) {
+		in1 := m2Rand[uint8](15, 0xff, 256, 256)
+		in2 := m2Rand[uint8](16, 0xff, 256, 256, 10)
+		f := halide.NewFunc("f")
+		x, y := halide.NewVar("x"), halide.NewVar("y")
+		f.Define(x, y).Is(in2.At(x, y, halide.Clamp(in1.At(x, y), 0, 9)))
+		out := halide.NewBuffer[uint8](256, 256)
+		m2Realize(t, f, out)
+		m2Check2(t, "f", out, 0, 256, 0, 256, func(x, y int) uint8 { return in2.Get(x, y, m2Clampi(int(in1.Get(x, y)), 0, 9)) })
+	})
+}
