@@ -1453,3 +1453,185 @@ func TestMorePortedComputedIndex(t *testing.T) {
 		m2Check2(t, "f", out, 0, 256, 0, 256, func(x, y int) uint8 { return in2.Get(x, y, m2Clampi(int(in1.Get(x, y)), 0, 9)) })
 	})
 }
+
+// mux.cpp
+func TestMorePortedMux(t *testing.T) {
+	check := func(t *testing.T, out *halide.Buffer[int32]) {
+		t.Helper()
+		for x := 0; x < 100; x++ {
+			correct := []int32{int32(x), 456, 789, 789}
+			for c := 0; c < 4; c++ {
+				if got := out.Get(x, c); got != correct[c] {
+					t.Fatalf("result(%d, %d) = %d instead of %d", x, c, got, correct[c])
+				}
+			}
+		}
+	}
+	x, c := halide.NewVar("x"), halide.NewVar("c")
+	t.Run("mux_of_exprs", func(t *testing.T) {
+		f := halide.NewFunc("f")
+		f.Define(x, c).Is(halide.Mux(c, x, 456, 789))
+		out := halide.NewBuffer[int32](100, 4)
+		m2Realize(t, f, out)
+		check(t, out)
+	})
+	muxTuple := func(t *testing.T, variant bool) error {
+		f, g := halide.NewFunc("f"), halide.NewFunc("g")
+		f.Define(x).Is(halide.NewTuple(x, 456, 789))
+		if variant {
+			// mux(c, {f(x)[0], f(x)[1], f(x)[2]}) instead of mux(c, f(x)).
+			ft := f.AtTuple(x)
+			g.Define(x, c).Is(halide.Mux(c, ft.Elem(0), ft.Elem(1), ft.Elem(2)))
+		} else {
+			g.Define(x, c).Is(halide.Mux(c, f.AtTuple(x)))
+		}
+		out := halide.NewBuffer[int32](100, 4)
+		if err := m2Try(g, out); err != nil {
+			return err
+		}
+		check(t, out)
+		return nil
+	}
+	t.Run("mux_of_tuple", func(t *testing.T) {
+		// Refused: Mux takes Exprs, not a Tuple.
+		m2Refused(t, muxTuple(t, false))
+	})
+	t.Run("mux_of_tuple_variant", func(t *testing.T) {
+		if err := muxTuple(t, true); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// integer_powers.cpp: strict_float and the names of the inline sums have
+// no counterpart and are left out. Halide checks the RMS error of each
+// approximation against the exact function (at most 1e-4); so does the
+// port.
+func TestMorePortedIntegerPowers(t *testing.T) {
+	invFact := func(x int) float32 {
+		y := 1.0
+		for i := 2; i <= x; i++ {
+			y /= float64(i)
+		}
+		return float32(y)
+	}
+	x := halide.NewVar("x")
+	rms := func(t *testing.T, name string, approx, exact *halide.Func) {
+		t.Helper()
+		a, e := halide.NewBuffer[float32](256*5), halide.NewBuffer[float32](256*5)
+		m2Realize(t, approx, a)
+		m2Realize(t, exact, e)
+		r := halide.NewRDom("r", halide.Range(0, 256*5))
+		f := halide.NewFunc("rms")
+		f.Define().Is(halide.Sqrt(halide.Sum(halide.Pow(a.At(r).Sub(e.At(r)), 2))))
+		out := halide.NewBuffer[float32]()
+		m2Realize(t, f, out)
+		var s float64
+		for i := 0; i < 256*5; i++ {
+			d := float64(a.Get(i) - e.Get(i))
+			s += d * d
+		}
+		if got := out.Get(); got > 1e-4 || math.Abs(float64(got)-math.Sqrt(s)) > 1e-6+1e-3*math.Sqrt(s) {
+			t.Fatalf("%s: rms error %g (Go: %g)", name, got, math.Sqrt(s))
+		}
+	}
+	t.Run("positive_powers", func(t *testing.T) {
+		xf := x.Div(float32(256))
+		y1 := halide.E(float32(0))
+		for k := 0; k < 20; k++ {
+			y1 = y1.Add(halide.Pow(-1, int32(k)).Mul(halide.Pow(xf, int32(1+2*k))).Mul(invFact(1 + 2*k)))
+		}
+		s1 := halide.NewFunc("approx_sin_1")
+		s1.Define(x).Is(y1)
+		y2 := halide.E(float32(1))
+		for k := 20; k > 0; k-- {
+			y2 = halide.E(float32(1)).Sub(y2.Mul(halide.Pow(xf, 2)).Div(float32(2 * k * (2*k + 1))))
+		}
+		y2 = y2.Mul(xf)
+		s2 := halide.NewFunc("approx_sin_2")
+		s2.Define(x).Is(y2)
+		ex := halide.NewFunc("exact_sin")
+		ex.Define(x).Is(halide.Sin(xf))
+		rms(t, "approx_sin_1", s1, ex)
+		rms(t, "approx_sin_2", s2, ex)
+	})
+	t.Run("negative_powers", func(t *testing.T) {
+		xf := x.Div(float32(256)).Add(1)
+		y1 := halide.E(float32(0))
+		for k := 0; k < 20; k++ {
+			y1 = y1.Add(halide.Pow(xf, int32(-k)).Mul(invFact(k)))
+		}
+		e1 := halide.NewFunc("approx_exp_1")
+		e1.Define(x).Is(y1)
+		y2 := halide.E(float32(0))
+		for k := 20; k > 0; k-- {
+			y2 = halide.E(float32(1)).Add(y2.Div(xf.Mul(float32(k))))
+		}
+		e2 := halide.NewFunc("approx_exp_2")
+		e2.Define(x).Is(y2)
+		ex := halide.NewFunc("exact_exp")
+		ex.Define(x).Is(halide.Exp(halide.E(float32(1)).Div(xf)))
+		rms(t, "approx_exp_1", e1, ex)
+		rms(t, "approx_exp_2", e2, ex)
+	})
+}
+
+// mod.cpp
+func TestMorePortedMod(t *testing.T) {
+	run := func(t *testing.T, typ halide.Type, get func(b halide.BufferRef, i int) float64, mk func() halide.BufferRef) {
+		x := halide.NewVar("x")
+		f, nf := halide.NewFunc("f"), halide.NewFunc("nf")
+		f.Define(x).Is(halide.Cast(typ, x).Mod(2))
+		im := mk()
+		m2Realize(t, f, im)
+		for i := 0; i < 16; i++ {
+			if got := get(im, i); got != float64(i%2) {
+				t.Fatalf("f(%d) = %v instead of %d", i, got, i%2)
+			}
+		}
+		nf.Define(x).Is(halide.Cast(typ, x.Neg()).Mod(4))
+		nim := mk()
+		m2Realize(t, nf, nim)
+		for i := 1; i < 16; i++ {
+			if got, want := get(nim, i), float64((4-i%4)%4); got != want {
+				t.Fatalf("nf(%d) = %v instead of %v", i, got, want)
+			}
+		}
+	}
+	type tc struct {
+		name string
+		typ  halide.Type
+		mk   func() halide.BufferRef
+		get  func(b halide.BufferRef, i int) float64
+	}
+	cases := []tc{
+		{"float", halide.Float32, func() halide.BufferRef { return halide.NewBuffer[float32](16) }, func(b halide.BufferRef, i int) float64 { return float64(b.(*halide.Buffer[float32]).Get(i)) }},
+		{"double", halide.Float64, func() halide.BufferRef { return halide.NewBuffer[float64](16) }, func(b halide.BufferRef, i int) float64 { return b.(*halide.Buffer[float64]).Get(i) }},
+		{"int32", halide.Int32, func() halide.BufferRef { return halide.NewBuffer[int32](16) }, func(b halide.BufferRef, i int) float64 { return float64(b.(*halide.Buffer[int32]).Get(i)) }},
+		{"uint32", halide.UInt32, func() halide.BufferRef { return halide.NewBuffer[uint32](16) }, func(b halide.BufferRef, i int) float64 { return float64(b.(*halide.Buffer[uint32]).Get(i)) }},
+		{"int16", halide.Int16, func() halide.BufferRef { return halide.NewBuffer[int16](16) }, func(b halide.BufferRef, i int) float64 { return float64(b.(*halide.Buffer[int16]).Get(i)) }},
+		{"uint16", halide.UInt16, func() halide.BufferRef { return halide.NewBuffer[uint16](16) }, func(b halide.BufferRef, i int) float64 { return float64(b.(*halide.Buffer[uint16]).Get(i)) }},
+		{"int8", halide.Int8, func() halide.BufferRef { return halide.NewBuffer[int8](16) }, func(b halide.BufferRef, i int) float64 { return float64(b.(*halide.Buffer[int8]).Get(i)) }},
+		{"uint8", halide.UInt8, func() halide.BufferRef { return halide.NewBuffer[uint8](16) }, func(b halide.BufferRef, i int) float64 { return float64(b.(*halide.Buffer[uint8]).Get(i)) }},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) { run(t, c.typ, c.get, c.mk) })
+	}
+}
+
+// min_extent.cpp
+func TestMorePortedMinExtent(t *testing.T) {
+	t.Run("min_extent", func(t *testing.T) {
+		x := halide.NewVar("x")
+		f := halide.NewFunc("f")
+		in := halide.NewImageParam("in", halide.Int32, 1)
+		factor := halide.Select(x.Lt(in.Dim(0).Min()), -10, halide.Select(x.Gt(in.Dim(0).Max()), 10, 1))
+		f.Define(x).Is(factor.Mul(x))
+		input := m2Rand[int32](17, 100, 5).SetMin(4)
+		out := halide.NewBuffer[int32](10).SetMin(1)
+		in.Set(input)
+		m2Realize(t, f, out)
+		expected := []int32{-10, -20, -30, 4, 5, 6, 7, 8, 90, 100}
+		m2Check1(t, "out", out, 1, 11, func(i int) int32 { return expected[i-1] })
+	})
+}
