@@ -1635,3 +1635,273 @@ func TestMorePortedMinExtent(t *testing.T) {
 		m2Check1(t, "out", out, 1, 11, func(i int) int32 { return expected[i-1] })
 	})
 }
+
+// m2Eval realizes a Func of no dimension into a scalar buffer.
+func m2Eval[T halide.Number](t *testing.T, f *halide.Func) T {
+	t.Helper()
+	out := halide.NewBuffer[T]()
+	m2Realize(t, f, out)
+	return out.Get()
+}
+
+// fuse.cpp: the last three cases are compile-only in Halide (a custom
+// lowering pass fails on any Mod left in the code; no counterpart). The
+// first of them needs set_stride on an input and the output (no
+// counterpart) and is not ported; the other two are ported with a check
+// of the values (p.dim(1).set_stride(8) is left out: an 8x2 buffer has
+// that stride).
+func TestMorePortedFuse(t *testing.T) {
+	x, y := halide.NewVar("x"), halide.NewVar("y")
+	// evalError realizes error() = maximum(abs(f(r) - g(r))) as Halide's
+	// evaluate_may_gpu<uint32_t> does (Halide's abs of an int32 is a
+	// uint32), or, in the variant, into an int32 (abs keeps the type
+	// here).
+	evalError := func(t *testing.T, e halide.Expr, variant bool) error {
+		errf := halide.NewFunc("error")
+		errf.Define().Is(halide.Maximum(e))
+		if variant {
+			if v := m2Eval[int32](t, errf); v != 0 {
+				t.Fatalf("fuse error %d", v)
+			}
+			return nil
+		}
+		out := halide.NewBuffer[uint32]()
+		if err := m2Try(errf, out); err != nil {
+			return err
+		}
+		if v := out.Get(); v != 0 {
+			t.Fatalf("fuse error %d", v)
+		}
+		return nil
+	}
+	tileFuse := func(t *testing.T, variant bool) error {
+		f, g := halide.NewFunc("f"), halide.NewFunc("g")
+		e := x.Mul(3).Add(y)
+		f.Define(x, y).Is(e)
+		g.Define(x, y).Is(e)
+		f.ComputeRoot()
+		xi, xo, yi, yo := halide.NewVar("xi"), halide.NewVar("xo"), halide.NewVar("yi"), halide.NewVar("yo")
+		g.ComputeRoot().
+			Tile(x, y, xo, yo, xi, yi, 3, 5).
+			Fuse(xo, yo, y).
+			Fuse(xi, yi, x).
+			Tile(x, y, xo, yo, xi, yi, 7, 6).
+			Fuse(xo, yo, y).
+			Fuse(xi, yi, x).
+			Vectorize(y, 4)
+		r := halide.NewRDom("r", halide.Range(-16, 32), halide.Range(-16, 32))
+		return evalError(t, halide.Abs(f.At(r.X(), r.Y()).Sub(g.At(r.X(), r.Y()))), variant)
+	}
+	t.Run("tile_fuse_tile_fuse", func(t *testing.T) {
+		// Refused: the error is an int32 here, not a uint32.
+		m2Refused(t, tileFuse(t, false))
+	})
+	t.Run("tile_fuse_tile_fuse_variant", func(t *testing.T) {
+		// The error evaluated into an int32.
+		if err := tileFuse(t, true); err != nil {
+			t.Fatal(err)
+		}
+	})
+	fuseSplit := func(t *testing.T, variant bool) error {
+		f, g := halide.NewFunc("f"), halide.NewFunc("g")
+		r := halide.NewRDom("r", halide.Range(0, 10))
+		ro, ri, fused := halide.NewRVar("ro"), halide.NewRVar("ri"), halide.NewRVar("fused")
+		f.Define(x, y).Is(0)
+		f.Define(x, y).PlusEq(x.Add(y).Add(r))
+		f.Update(0).Split(r, ro, ri, 8).Fuse(ro, ri, fused)
+		g.Define(x, y).Is(0)
+		g.Define(x, y).PlusEq(x.Add(y).Add(r))
+		r2 := halide.NewRDom("r2", halide.Range(-16, 32), halide.Range(-16, 32))
+		return evalError(t, halide.Abs(f.At(r2.X(), r2.Y()).Sub(g.At(r2.X(), r2.Y()))), variant)
+	}
+	t.Run("fuse_split_rvar_swapped", func(t *testing.T) {
+		// Refused: the error is an int32 here, not a uint32.
+		m2Refused(t, fuseSplit(t, false))
+	})
+	t.Run("fuse_split_rvar_swapped_variant", func(t *testing.T) {
+		// The error evaluated into an int32.
+		if err := fuseSplit(t, true); err != nil {
+			t.Fatal(err)
+		}
+	})
+	sumOfRows := func(t *testing.T, sliceOrder, variant bool) error {
+		p := halide.NewImageParam("p", halide.Int32, 2)
+		r := halide.NewRDom("r", halide.Range(0, 2))
+		f := halide.NewFunc("f")
+		f.Define(x).PlusEq(p.At(x, r))
+		f.Dim(0).SetBounds(0, 8)
+		p.Dim(0).SetBounds(0, 8)
+		rx := halide.NewRVar("rx")
+		switch {
+		case sliceOrder && !variant:
+			f.ComputeRoot().Update(0).Reorder(x, r).Fuse(x, r, rx).Atomic().Vectorize(rx)
+		case !sliceOrder && !variant:
+			f.ComputeRoot().Update(0).Reorder(r, x).Fuse(r, x, rx).Atomic().Vectorize(rx)
+		case sliceOrder:
+			// Without the fuse: the inner loop, x, vectorized.
+			f.ComputeRoot().Update(0).Reorder(x, r).Atomic().Vectorize(x)
+		default:
+			// Without the fuse: the inner loop, r, vectorized.
+			f.ComputeRoot().Update(0).Reorder(r, x).Atomic().Vectorize(r)
+		}
+		in := m2Rand[int32](18, 1000, 8, 2)
+		p.Set(in)
+		out := halide.NewBuffer[int32](8)
+		if err := m2Try(f, out); err != nil {
+			return err
+		}
+		m2Check1(t, "f", out, 0, 8, func(i int) int32 { return in.Get(i, 0) + in.Get(i, 1) })
+		return nil
+	}
+	t.Run("fused_vectorized_sum_of_slices", func(t *testing.T) {
+		// Refused: fuse of a pure Var and an RVar.
+		m2Refused(t, sumOfRows(t, true, false))
+	})
+	t.Run("fused_vectorized_sum_of_slices_variant", func(t *testing.T) {
+		if err := sumOfRows(t, true, true); err != nil {
+			t.Fatal(err)
+		}
+	})
+	t.Run("fused_vectorized_vector_reduce", func(t *testing.T) {
+		// Refused: fuse of an RVar and a pure Var.
+		m2Refused(t, sumOfRows(t, false, false))
+	})
+	t.Run("fused_vectorized_vector_reduce_variant", func(t *testing.T) {
+		if err := sumOfRows(t, false, true); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// parallel_nested.cpp
+func TestMorePortedParallelNested(t *testing.T) {
+	t.Run("parallel_nested", func(t *testing.T) {
+		x, y, z := halide.NewVar("x"), halide.NewVar("y"), halide.NewVar("z")
+		f := halide.NewFunc("f")
+		k := halide.NewParam[int32]("k")
+		k.Set(3)
+		f.Define(x, y, z).Is(x.Mul(y).Add(z.Mul(k)).Add(1))
+		f.Parallel(x)
+		f.Parallel(y)
+		f.Parallel(z)
+		out := halide.NewBuffer[int32](64, 64, 64)
+		m2Realize(t, f, out)
+		for xx := 0; xx < 64; xx++ {
+			for yy := 0; yy < 64; yy++ {
+				for zz := 0; zz < 64; zz++ {
+					if got := out.Get(xx, yy, zz); got != int32(xx*yy+zz*3+1) {
+						t.Fatalf("im(%d, %d, %d) = %d", xx, yy, zz, got)
+					}
+				}
+			}
+		}
+	})
+}
+
+// parallel_reductions.cpp
+func TestMorePortedParallelReductions(t *testing.T) {
+	t.Run("sum_of_runs", func(t *testing.T) {
+		r1, r2 := halide.NewRDom("r1", halide.Range(0, 16)), halide.NewRDom("r2", halide.Range(0, 16))
+		i := halide.NewVar("i")
+		f1, f2 := halide.NewFunc("f1"), halide.NewFunc("f2")
+		f1.Define(i).Is(halide.Sum(i.Mul(16).Add(r1)))
+		f2.Define().Is(halide.Sum(f1.At(r2)))
+		f1.ComputeRoot().Vectorize(i, 4).Parallel(i)
+		if got := m2Eval[int32](t, f2); got != 256*255/2 {
+			t.Fatalf("sum = %d instead of %d", got, 256*255/2)
+		}
+	})
+	t.Run("prefix_sum", func(t *testing.T) {
+		i, j := halide.NewVar("i"), halide.NewVar("j")
+		rng := rand.New(rand.NewSource(19))
+		input := halide.NewBuffer[int32](256)
+		input.Fill(func([]int) int32 { return int32(1 + rng.Intn(15)) })
+		correct := make([]int32, 256)
+		for k := range correct {
+			correct[k] = input.Get(k)
+			if k > 0 {
+				correct[k] += correct[k-1]
+			}
+		}
+		const chunk = 16
+		r1 := halide.NewRDom("r1", halide.Range(0, chunk))
+		sumRows := halide.NewFunc("sum_rows")
+		sumRows.Define(i, j).Is(0)
+		sumRows.Define(r1, j).Is(sumRows.At(halide.E(r1).Sub(1), j).Add(input.At(halide.E(r1).Add(j.Mul(chunk)))))
+		sumCols := halide.NewFunc("sum_cols")
+		sumCols.Define(j).Is(0)
+		sumCols.Define(r1).PlusEq(sumCols.At(halide.E(r1).Sub(1)).Add(sumRows.At(chunk-1, r1)))
+		out := halide.NewFunc("out")
+		xe, ye := i.Mod(chunk), i.Div(chunk)
+		out.Define(i).Is(sumRows.At(xe, ye).Add(sumCols.At(ye.Sub(1))))
+		ii, io := halide.NewVar("ii"), halide.NewVar("io")
+		out.Split(i, io, ii, chunk).Vectorize(ii, 4).Parallel(io)
+		sumRows.ComputeRoot().Vectorize(i, 4).Parallel(j)
+		sumRows.Update(0).Parallel(j)
+		sumCols.ComputeRoot().Vectorize(j, 4)
+		sumCols.Update(0).Unscheduled()
+		out.Dim(0).SetBounds(0, 256)
+		result := halide.NewBuffer[int32](256)
+		m2Realize(t, out, result)
+		m2Check1(t, "result", result, 0, 256, func(k int) int32 { return correct[k] })
+	})
+}
+
+// unroll_dynamic_loop.cpp
+func TestMorePortedUnrollDynamicLoop(t *testing.T) {
+	t.Run("unroll_dynamic_loop", func(t *testing.T) {
+		f, g := halide.NewFunc("f"), halide.NewFunc("g")
+		x := halide.NewVar("x")
+		in := halide.NewBuffer[float32](100)
+		in.Fill(func(c []int) float32 { return float32(c[0]) * 2 })
+		f.Define(x).Is(in.At(x).Mul(float32(3)))
+		g.Define(x).Is(f.At(x).Mul(float32(2)))
+		xo, xi := halide.NewVar("xo"), halide.NewVar("xi")
+		g.Split(x, xo, xi, 8, halide.GuardWithIf).Unroll(xi)
+		f.ComputeAt(g, xo).Unroll(x).StoreIn(halide.Stack)
+		out := halide.NewBuffer[float32](23)
+		m2Realize(t, g, out)
+		m2Check1(t, "result", out, 0, 23, func(i int) float32 { return float32(i * 2 * 3 * 2) })
+	})
+}
+
+// newtons_method.cpp: Halide's tolerance is 1e-20, that is the exact
+// value (T)M_PI; so is the port's.
+func TestMorePortedNewtonsMethod(t *testing.T) {
+	run := func(t *testing.T, typ halide.Type) (newton, secant float64) {
+		f := halide.NewFunc("f")
+		f.Define().Is(halide.Cast(typ, 3))
+		value, deriv := halide.Sin(f.At()), halide.Cos(f.At())
+		r := halide.NewRDom("r", halide.Range(0, 10))
+		f.Define().MinusEq(value.Div(deriv).Add(halide.E(r).Mul(0)))
+		g := halide.NewFunc("g")
+		c3, c4 := halide.Cast(typ, 3), halide.Cast(typ, 4)
+		g.Define().Is(halide.NewTuple(c3, halide.Sin(c3), c4, halide.Sin(c4)))
+		gt := g.AtTuple()
+		x1, y1, x2, y2 := gt.Elem(0), gt.Elem(1), gt.Elem(2), gt.Elem(3)
+		x0 := x1.Sub(y1.Mul(x1.Sub(x2)).Div(y1.Sub(y2)))
+		baseline := halide.Abs(y2.Sub(y1))
+		x0 = halide.Select(baseline.Gt(0), x0, x1)
+		x0 = x0.Add(halide.E(r).Mul(0))
+		y0 := halide.Sin(x0)
+		g.Define().Is(halide.NewTuple(x0, y0, x1, y1))
+		sec := halide.NewFunc("secant")
+		sec.Define().Is(g.AtTuple().Elem(0))
+		if typ == halide.Float32 {
+			return float64(m2Eval[float32](t, f)), float64(m2Eval[float32](t, sec))
+		}
+		return m2Eval[float64](t, f), m2Eval[float64](t, sec)
+	}
+	t.Run("float", func(t *testing.T) {
+		n, s := run(t, halide.Float32)
+		if want := float64(float32(math.Pi)); n != want || s != want {
+			t.Fatalf("newton %v, secant %v, want %v", n, s, want)
+		}
+	})
+	t.Run("double", func(t *testing.T) {
+		n, s := run(t, halide.Float64)
+		if n != math.Pi || s != math.Pi {
+			t.Fatalf("newton %v, secant %v, want %v", n, s, math.Pi)
+		}
+	})
+}
