@@ -1905,3 +1905,244 @@ func TestMorePortedNewtonsMethod(t *testing.T) {
 		}
 	})
 }
+
+// m2LerpRange is lerp.cpp's check_range<value_t, weight_t>: it realizes
+// lerp over a grid of zero, one and weight values (each (v + min) *
+// scale + offset, the scale and offset in Params) and compares every
+// point with Halide's reference, the lerp in double rounded half away
+// from zero for integer values (exact), floats within 1e-4 or 2e-7
+// relative.
+func m2LerpRange[V m2Num, W m2Num](t *testing.T, vt, wt halide.Type,
+	zMin, zExt int32, zOff, zScale V,
+	oMin, oExt int32, oOff, oScale V,
+	wMin, wExt int32, wOff, wScale W) {
+	t.Helper()
+	vInt, wInt := !vt.IsFloat(), !wt.IsFloat()
+	zsp, zop, osp, oop := halide.NewParam[V]("zero_scale"), halide.NewParam[V]("zero_offset"), halide.NewParam[V]("one_scale"), halide.NewParam[V]("one_offset")
+	wsp, wop := halide.NewParam[W]("weight_scale"), halide.NewParam[W]("weight_offset")
+	zsp.Set(zScale)
+	zop.Set(zOff)
+	osp.Set(oScale)
+	oop.Set(oOff)
+	wsp.Set(wScale)
+	wop.Set(wOff)
+	zv, ov, wv := halide.NewVar("zero_val"), halide.NewVar("one_val"), halide.NewVar("weight")
+	f := halide.NewFunc("lerp_test")
+	f.Define(zv, ov, wv).Is(halide.Lerp(
+		halide.Cast(vt, zv.Add(zMin).Mul(zsp).Add(zop)),
+		halide.Cast(vt, ov.Add(oMin).Mul(osp).Add(oop)),
+		halide.Cast(wt, wv.Add(wMin).Mul(wsp).Add(wop))))
+	out := halide.NewBuffer[V](int(zExt), int(oExt), int(wExt))
+	m2Realize(t, f, out)
+	// value computes (i + min) * scale + offset as C++ does: in int64
+	// and wrapped to the type for integers, in float32 for floats.
+	value := func(i, min int32, scale, off float64, isInt bool) (asInt int64, asFloat float32) {
+		if isInt {
+			return (int64(i)+int64(min))*int64(scale) + int64(off), 0
+		}
+		return 0, float32(float32(int64(i)+int64(min))*float32(scale)) + float32(off)
+	}
+	wMax := 1.0
+	if wInt {
+		wMax = float64(wt.Max())
+	}
+	conv := func(iv int64, fv float32, isInt bool) float64 {
+		if isInt {
+			return float64(V(iv))
+		}
+		return float64(V(fv))
+	}
+	for k := int32(0); k < wExt; k++ {
+		wi, wf := value(k, wMin, float64(wScale), float64(wOff), wInt)
+		var w float64
+		if wInt {
+			w = float64(W(wi))
+		} else {
+			w = float64(W(wf))
+		}
+		aw := w / wMax
+		for j := int32(0); j < oExt; j++ {
+			oi, of := value(j, oMin, float64(oScale), float64(oOff), vInt)
+			one := conv(oi, of, vInt)
+			for i := int32(0); i < zExt; i++ {
+				zi, zf := value(i, zMin, float64(zScale), float64(zOff), vInt)
+				zero := conv(zi, zf, vInt)
+				full := zero*(1-aw) + one*aw
+				got := out.Get(int(i), int(j), int(k))
+				if vInt {
+					if full < 0 {
+						full -= 0.5
+					} else {
+						full += 0.5
+					}
+					if want := V(math.Trunc(full)); got != want {
+						t.Fatalf("lerp(%v, %v, %v) = %v, want %v", zero, one, w, got, want)
+					}
+					continue
+				}
+				want := float64(float32(full))
+				g := float64(got)
+				if g == want || math.Abs(g-want) < 1e-4 {
+					continue
+				}
+				rel := math.Abs((g - want) / math.Max(math.Abs(g), math.Abs(want)))
+				if rel >= 2e-7 {
+					t.Fatalf("lerp(%v, %v, %v) = %v, want %v (relative error %g)", zero, one, w, got, want, rel)
+				}
+			}
+		}
+	}
+}
+
+// lerp.cpp. The exhaustive 8-bit cases take every 17th value of one
+// (one_extent 16, one_scale 17: 0, 17, ..., 255) instead of all 256, and
+// the 16-bit cases over 65536 values every 257th (extent 256, scale 257),
+// so that the file runs quickly.
+func TestMorePortedLerp(t *testing.T) {
+	const i32min = math.MinInt32
+	boolLerp := func(t *testing.T, variant bool) error {
+		zv, ov, wv := halide.NewVar("zero_val"), halide.NewVar("one_val"), halide.NewVar("weight")
+		wsp, wop := halide.NewParam[uint8]("weight_scale"), halide.NewParam[uint8]("weight_offset")
+		wsp.Set(1)
+		wop.Set(0)
+		f := halide.NewFunc("lerp_test")
+		wExpr := halide.Cast(halide.UInt8, wv.Add(0).Mul(wsp).Add(wop))
+		if !variant {
+			zsp, zop, osp, oop := halide.NewParam[bool]("zero_scale"), halide.NewParam[bool]("zero_offset"), halide.NewParam[bool]("one_scale"), halide.NewParam[bool]("one_offset")
+			zsp.Set(true)
+			zop.Set(false)
+			osp.Set(true)
+			oop.Set(false)
+			f.Define(zv, ov, wv).Is(halide.Lerp(
+				halide.Cast(halide.Bool, zv.Add(0).Mul(zsp).Add(zop)),
+				halide.Cast(halide.Bool, ov.Add(0).Mul(osp).Add(oop)), wExpr))
+		} else {
+			// The scales and offsets are Param<uint8>, the values
+			// uint8 (0 or 1), and the lerp's result is cast to bool.
+			zsp, zop, osp, oop := halide.NewParam[uint8]("zero_scale"), halide.NewParam[uint8]("zero_offset"), halide.NewParam[uint8]("one_scale"), halide.NewParam[uint8]("one_offset")
+			zsp.Set(1)
+			zop.Set(0)
+			osp.Set(1)
+			oop.Set(0)
+			f.Define(zv, ov, wv).Is(halide.Cast(halide.Bool, halide.Lerp(
+				halide.Cast(halide.UInt8, zv.Add(0).Mul(zsp).Add(zop)),
+				halide.Cast(halide.UInt8, ov.Add(0).Mul(osp).Add(oop)), wExpr)))
+		}
+		out := halide.NewBuffer[bool](2, 2, 256)
+		if err := m2Try(f, out); err != nil {
+			return err
+		}
+		for k := 0; k < 256; k++ {
+			aw := float64(k) / 255
+			for j := 0; j < 2; j++ {
+				for i := 0; i < 2; i++ {
+					want := float64(i)*(1-aw)+float64(j)*aw+0.5 >= 1
+					if got := out.Get(i, j, k); got != want {
+						t.Fatalf("lerp(%d, %d, %d) = %v, want %v", i, j, k, got, want)
+					}
+				}
+			}
+		}
+		return nil
+	}
+	t.Run("bool_uint8", func(t *testing.T) {
+		// Refused: (zero_val + zero_min) * zero_scale_p with a
+		// Param<bool> (an int32 times a bool).
+		m2Refused(t, boolLerp(t, false))
+	})
+	t.Run("bool_uint8_variant", func(t *testing.T) {
+		if err := boolLerp(t, true); err != nil {
+			t.Fatal(err)
+		}
+	})
+	t.Run("uint8_uint8", func(t *testing.T) {
+		m2LerpRange[uint8, uint8](t, halide.UInt8, halide.UInt8, 0, 256, 0, 1, 0, 16, 0, 17, 0, 256, 0, 1)
+	})
+	t.Run("int8_uint8", func(t *testing.T) {
+		m2LerpRange[int8, uint8](t, halide.Int8, halide.UInt8, 0, 256, -128, 1, 0, 16, -128, 17, 0, 256, 0, 1)
+	})
+	t.Run("uint8_float", func(t *testing.T) {
+		m2LerpRange[uint8, float32](t, halide.UInt8, halide.Float32, 0, 256, 0, 1, 0, 16, 0, 17, 0, 256, 0, 1/255.0)
+	})
+	t.Run("int8_float", func(t *testing.T) {
+		m2LerpRange[int8, float32](t, halide.Int8, halide.Float32, 0, 256, -128, 1, 0, 16, -128, 17, 0, 256, 0, 1/255.0)
+	})
+	t.Run("uint16_uint16_zero_starts", func(t *testing.T) {
+		m2LerpRange[uint16, uint16](t, halide.UInt16, halide.UInt16, 0, 256, 0, 257, 65535, 1, 0, 1, 0, 257, 255, 1)
+	})
+	t.Run("uint16_uint16_one_starts", func(t *testing.T) {
+		m2LerpRange[uint16, uint16](t, halide.UInt16, halide.UInt16, 65535, 1, 0, 1, 0, 256, 0, 257, 0, 257, 255, 1)
+	})
+	t.Run("uint16_uint8", func(t *testing.T) {
+		m2LerpRange[uint16, uint8](t, halide.UInt16, halide.UInt8, 0, 1, 0, 1, 65535, 1, 0, 1, 0, 255, 1, 1)
+	})
+	t.Run("uint16_uint32", func(t *testing.T) {
+		m2LerpRange[uint16, uint32](t, halide.UInt16, halide.UInt32, 0, 1, 0, 1, 65535, 1, 0, 1, i32min, 257, 255*65535, 1)
+	})
+	t.Run("uint32_uint8", func(t *testing.T) {
+		m2LerpRange[uint32, uint8](t, halide.UInt32, halide.UInt8, 0, 1, 0, 1, i32min, 1, 0, 1, 0, 255, 0, 1)
+	})
+	t.Run("uint32_uint16", func(t *testing.T) {
+		m2LerpRange[uint32, uint16](t, halide.UInt32, halide.UInt16, 0, 1, 0, 1, i32min, 1, 0, 1, 0, 65535, 0, 1)
+	})
+	t.Run("uint16_float", func(t *testing.T) {
+		m2LerpRange[uint16, float32](t, halide.UInt16, halide.Float32, 0, 1, 0, 1, 65535, 1, 0, 1, 0, 257, 0, 255.0/65535.0)
+	})
+	t.Run("int16_uint16", func(t *testing.T) {
+		m2LerpRange[int16, uint16](t, halide.Int16, halide.UInt16, 0, 256, -32768, 257, 0, 1, 0, 1, 0, 257, 0, 255)
+	})
+	t.Run("float_float_0_1", func(t *testing.T) {
+		m2LerpRange[float32, float32](t, halide.Float32, halide.Float32, 0, 100, 0, .01, 0, 100, 0, .01, 0, 100, 0, .01)
+	})
+	t.Run("float_float_-5_5", func(t *testing.T) {
+		m2LerpRange[float32, float32](t, halide.Float32, halide.Float32, 0, 100, -5, .1, 0, 100, 0, .1, 0, 100, 0, .1)
+	})
+	t.Run("float_uint8", func(t *testing.T) {
+		m2LerpRange[float32, uint8](t, halide.Float32, halide.UInt8, 0, 100, -5, .1, 0, 100, 0, .1, 0, 255, 0, 1)
+	})
+	t.Run("float_uint16", func(t *testing.T) {
+		m2LerpRange[float32, uint16](t, halide.Float32, halide.UInt16, 0, 100, -5, .1, 0, 100, 0, .1, 0, 255, 0, 257)
+	})
+	t.Run("float_uint32", func(t *testing.T) {
+		m2LerpRange[float32, uint32](t, halide.Float32, halide.UInt32, 0, 100, -5, .1, 0, 100, 0, .1, i32min, 257, 255*65535, 1)
+	})
+	t.Run("constants", func(t *testing.T) {
+		f := halide.NewFunc("lerp_constants")
+		f.Define().Is(halide.Lerp(0, halide.Cast(halide.UInt32, 1023), float32(.5)))
+		g := halide.NewFunc("expected")
+		g.Define().Is(halide.Cast(halide.UInt32, halide.Lerp(0, halide.Cast(halide.UInt16, 1023), float32(.5))))
+		got, want := m2Eval[uint32](t, f), m2Eval[uint32](t, g)
+		if got != want || got != 511 {
+			t.Fatalf("lerp_constants = %d, expected %d (511)", got, want)
+		}
+	})
+	t.Run("lerp_with_casts", func(t *testing.T) {
+		a, b := halide.NewBuffer[uint8](16, 16), halide.NewBuffer[uint8](16, 16)
+		for i := 0; i < 16; i++ {
+			for j := 0; j < 16; j++ {
+				a.Set(uint8(i<<4+j), i, j)
+				b.Set(uint8((15-i)<<4+(15-j)), i, j)
+			}
+		}
+		ia, ib := halide.NewImageParam("input_a", halide.UInt8, 2), halide.NewImageParam("input_b", halide.UInt8, 2)
+		x, y := halide.NewVar("x"), halide.NewVar("y")
+		w := halide.NewParam[float32]("w")
+		f := halide.NewFunc("lerp_with_casts")
+		f.Define(x, y).Is(halide.Lerp(halide.Cast(halide.Int32, ia.At(x, y)), halide.Cast(halide.Int32, ib.At(x, y)), w))
+		f.Vectorize(x, 4)
+		ia.Set(a)
+		ib.Set(b)
+		p := halide.NewPipeline(f).WithOptions(halide.Options{Verify: true})
+		for _, c := range []struct {
+			w   float32
+			src *halide.Buffer[uint8]
+		}{{0, a}, {1, b}} {
+			w.Set(c.w)
+			out := halide.NewBuffer[int32](16, 16)
+			if err := p.Realize(out); err != nil {
+				t.Fatal(err)
+			}
+			m2Check2(t, "result", out, 0, 16, 0, 16, func(x, y int) int32 { return int32(c.src.Get(x, y)) })
+		}
+	})
+}
