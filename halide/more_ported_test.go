@@ -2146,3 +2146,87 @@ func TestMorePortedLerp(t *testing.T) {
 		}
 	})
 }
+
+// widening_reduction.cpp (256x256 reduced to 128x64)
+func TestMorePortedWideningReduction(t *testing.T) {
+	const W, H = 128, 64
+	for _, name := range []string{"cpu", "gpu"} {
+		gpu := name == "gpu"
+		setup := func() (in *halide.Buffer[uint8], kernel *halide.Buffer[int8], input *halide.Func, x, y, xi, yi halide.Var, r *halide.RDom) {
+			in = m2Rand[uint8](20, 0xff, W, H)
+			rng := rand.New(rand.NewSource(21))
+			kernel = halide.NewBuffer[int8](3, 3).SetMin(-1, -1)
+			kernel.Fill(func([]int) int8 {
+				for {
+					if v := int8(rng.Intn(8) - 4); v != 0 {
+						return v
+					}
+				}
+			})
+			x, y, xi, yi = halide.NewVar("x"), halide.NewVar("y"), halide.NewVar("xi"), halide.NewVar("yi")
+			r = halide.NewRDom("r", halide.Range(-1, 3), halide.Range(-1, 3))
+			input = halide.RepeatEdge(in)
+			input.ComputeRoot()
+			return
+		}
+		conv := func(in *halide.Buffer[uint8], kernel *halide.Buffer[int8], x, y int, withKernelSum bool) uint8 {
+			var c int16
+			for ry := -1; ry <= 1; ry++ {
+				for rx := -1; rx <= 1; rx++ {
+					c += int16(in.Get(x+rx, y+ry)) * int16(kernel.Get(rx, ry))
+					if withKernelSum {
+						c += int16(kernel.Get(rx, ry))
+					}
+				}
+			}
+			return uint8(m2Clampi(int(c/16), 0, 255))
+		}
+		t.Run("widening_then_narrowing_"+name, func(t *testing.T) {
+			in, kernel, input, x, y, xi, yi, r := setup()
+			f := halide.NewFunc("f")
+			f.Define(x, y).Is(halide.U8Sat(halide.Sum(halide.Cast(halide.Int16, input.At(x.Add(r.X()), y.Add(r.Y()))).Mul(kernel.At(r.X(), r.Y()))).Div(16)))
+			if gpu {
+				f.GPUTile(x, y, x, y, xi, yi, 16, 16)
+			} else {
+				f.Vectorize(x, 16)
+			}
+			out := halide.NewBuffer[uint8](W, H)
+			m2Realize(t, f, out)
+			m2Check2(t, "out", out, 1, W-1, 1, H-1, func(x, y int) uint8 { return conv(in, kernel, x, y, false) })
+		})
+		t.Run("tuple_widening_"+name, func(t *testing.T) {
+			in, kernel, input, x, y, xi, yi, r := setup()
+			f, g := halide.NewFunc("f"), halide.NewFunc("g")
+			f.Define(x, y).Is(halide.NewTuple(halide.Cast(halide.Int16, 0), halide.Cast(halide.Int8, 0)))
+			ft := f.AtTuple(x, y)
+			f.Define(x, y).Is(halide.NewTuple(
+				ft.Elem(0).Add(halide.Cast(halide.Int16, input.At(x.Add(r.X()), y.Add(r.Y()))).Mul(kernel.At(r.X(), r.Y()))),
+				ft.Elem(1).Add(kernel.At(r.X(), r.Y()))))
+			g.Define(x, y).Is(halide.U8Sat(f.AtTuple(x, y).Elem(0).Add(f.AtTuple(x, y).Elem(1)).Div(16)))
+			if gpu {
+				g.GPUTile(x, y, x, y, xi, yi, 16, 16)
+			} else {
+				g.Vectorize(x, 16)
+			}
+			out := halide.NewBuffer[uint8](W, H)
+			m2Realize(t, g, out)
+			m2Check2(t, "out", out, 1, W-1, 1, H-1, func(x, y int) uint8 { return conv(in, kernel, x, y, true) })
+		})
+		t.Run("unaligned_output_"+name, func(t *testing.T) {
+			in, _, input, x, y, xi, yi, _ := setup()
+			f, g := halide.NewFunc("f"), halide.NewFunc("g")
+			f.Define(x, y).Is(halide.Cast(halide.Int16, input.At(x, y)))
+			g.Define(x, y).Is(halide.U8Sat(f.At(x, y).Add(f.At(x.Add(1), y)).Div(2)))
+			if gpu {
+				g.GPUTile(x, y, x, y, xi, yi, 16, 16)
+			} else {
+				g.Vectorize(x, 16)
+			}
+			g.Dim(0).SetBounds(0, W-2)
+			g.Dim(1).SetBounds(0, H)
+			out := halide.NewBuffer[uint8](W-2, H)
+			m2Realize(t, g, out)
+			m2Check2(t, "out", out, 0, W-3, 1, H-1, func(x, y int) uint8 { return uint8((int16(in.Get(x, y)) + int16(in.Get(x+1, y))) / 2) })
+		})
+	}
+}
