@@ -2230,3 +2230,182 @@ func TestMorePortedWideningReduction(t *testing.T) {
 		})
 	}
 }
+
+// m2TypeMin and m2TypeMax are Halide's t.min() and t.max(): the
+// integer type's range, and for floats the largest finite value.
+func m2TypeMin(t halide.Type) halide.Expr {
+	switch {
+	case t.IsFloat():
+		return halide.Cast(t, halide.Lit(halide.Float64, -t.MaxFloat()))
+	case t.IsUInt():
+		return halide.Cast(t, 0)
+	}
+	return halide.Cast(t, halide.E(t.Min()))
+}
+
+func m2TypeMax(t halide.Type) halide.Expr {
+	switch {
+	case t.IsFloat():
+		return halide.Cast(t, halide.Lit(halide.Float64, t.MaxFloat()))
+	case t.IsUInt() && t.Bits == 64:
+		return halide.E(uint64(math.MaxUint64))
+	}
+	return halide.Cast(t, halide.E(t.Max()))
+}
+
+// vector_reductions.cpp: every case schedules the update with
+// split(x, xo, xi, dst_lanes).fuse(r, xi, rx).atomic().vectorize(rx),
+// and the fuse of an RVar with a pure Var is refused (see the end of the
+// file): fused_rvar_and_var asserts it on one case, and the variant runs
+// every case of Halide's with vectorize(r).vectorize(xi) in place of the
+// fuse and the vectorize of the fused var (and, for the || and &&
+// reductions, whose values are bools, a check without absd, which is
+// refused for bools). random_float() and
+// random_int() (no counterpart) are a random input buffer read by in.
+// Halide runs every case on several x86 SIMD targets; here, once.
+func TestMorePortedVectorReductions(t *testing.T) {
+	types := []halide.Type{halide.UInt8, halide.Int8, halide.UInt16, halide.Int16, halide.UInt32, halide.Int32,
+		halide.UInt64, halide.Int64, halide.Float16, halide.Float32, halide.Float64}
+	withBits := func(ty halide.Type, bits int) (halide.Type, bool) {
+		for _, c := range types {
+			if c.IsFloat() == ty.IsFloat() && c.IsInt() == ty.IsInt() && c.IsUInt() == ty.IsUInt() && int(c.Bits) == bits {
+				return c, true
+			}
+		}
+		return ty, false
+	}
+	rng := rand.New(rand.NewSource(22))
+	fbuf := halide.NewBuffer[float64](600)
+	fbuf.Fill(func([]int) float64 { return rng.Float64() })
+	ibuf := halide.NewBuffer[int64](600)
+	ibuf.Fill(func([]int) int64 { return int64(rng.Uint64()) })
+	build := func(dstLanes, reduceFactor int, src, dst halide.Type, op int, fused bool) (f, ref *halide.Func, ok bool) {
+		x, xo, xi := halide.NewVar("x"), halide.NewVar("xo"), halide.NewVar("xi")
+		r := halide.NewRDom("r", halide.Range(0, reduceFactor))
+		rx := halide.NewRVar("rx")
+		in := halide.NewFunc("in")
+		if src.IsFloat() {
+			in.Define(x).Is(halide.Cast(src, fbuf.At(x)))
+		} else {
+			in.Define(x).Is(halide.Cast(src, ibuf.At(x)))
+		}
+		in.ComputeRoot()
+		rhs := halide.Cast(dst, in.At(x.Mul(int32(reduceFactor)).Add(r)))
+		rhs2 := halide.Cast(dst, in.At(x.Mul(int32(reduceFactor)).Add(r).Add(32)))
+		if op == 4 || op == 5 {
+			rhs = rhs.Gt(halide.Cast(dst, 5))
+		}
+		f, ref = halide.NewFunc("f"), halide.NewFunc("ref")
+		switch op {
+		case 0:
+			f.Define(x).PlusEq(rhs)
+			ref.Define(x).PlusEq(rhs)
+		case 1:
+			f.Define(x).TimesEq(rhs)
+			ref.Define(x).TimesEq(rhs)
+		case 2, 3, 4, 5:
+			if op <= 3 && src != dst {
+				return nil, nil, false
+			}
+			if op >= 4 && src != dst {
+				return nil, nil, false
+			}
+			var init halide.Expr
+			switch op {
+			case 2:
+				init = m2TypeMin(dst)
+			case 3:
+				init = m2TypeMax(dst)
+			case 4:
+				init = halide.Cast(halide.Bool, false)
+			default:
+				init = halide.Cast(halide.Bool, true)
+			}
+			f.Define(x).Is(init)
+			ref.Define(x).Is(init)
+			comb := func(a halide.Expr) halide.Expr {
+				switch op {
+				case 2:
+					return halide.Max(a, rhs)
+				case 3:
+					return halide.Min(a, rhs)
+				case 4:
+					return a.Or(rhs)
+				}
+				return a.And(rhs)
+			}
+			f.Define(x).Is(comb(f.At(x)))
+			// Halide's ref(x) = max(f(x), rhs) (and so on) reads f, as
+			// written.
+			ref.Define(x).Is(comb(f.At(x)))
+		case 6:
+			f.Define(x).PlusEq(rhs.Mul(rhs2))
+			ref.Define(x).PlusEq(rhs.Mul(rhs2))
+		}
+		s := f.ComputeRoot().Update(0).Split(x, xo, xi, dstLanes)
+		if fused {
+			s.Fuse(r, xi, rx).Atomic().Vectorize(rx)
+		} else {
+			s.Atomic().Vectorize(r).Vectorize(xi)
+		}
+		ref.ComputeRoot()
+		return f, ref, true
+	}
+	check := func(f, ref *halide.Func, boolOp bool) error {
+		c := halide.NewRDom("c", halide.Range(0, 128))
+		errf := halide.NewFunc("err")
+		if boolOp {
+			// absd of two bools is refused (see the end of the file):
+			// the variant takes maximum(cast<double>(f(c) != ref(c))).
+			errf.Define().Is(halide.Maximum(halide.Cast(halide.Float64, f.At(c).Ne(ref.At(c)))))
+		} else {
+			errf.Define().Is(halide.Cast(halide.Float64, halide.Maximum(halide.Absd(f.At(c), ref.At(c)))))
+		}
+		out := halide.NewBuffer[float64]()
+		if err := m2Try(errf, out); err != nil {
+			return err
+		}
+		if e := out.Get(); e > 1e-3 {
+			return fmt.Errorf("maximum error %g", e)
+		}
+		return nil
+	}
+	t.Run("fused_rvar_and_var", func(t *testing.T) {
+		f, ref, _ := build(3, 2, halide.Int32, halide.Int32, 0, true)
+		m2Refused(t, check(f, ref, false))
+	})
+	t.Run("absd_of_bools", func(t *testing.T) {
+		// Halide's check of the || reduction, without the fuse.
+		f, ref, _ := build(3, 2, halide.Int32, halide.Int32, 4, false)
+		m2Refused(t, check(f, ref, false))
+	})
+	t.Run("variant", func(t *testing.T) {
+		n := 0
+		for _, dstLanes := range []int{1, 3} {
+			for _, rf := range []int{2, 3, 4} {
+				for _, src := range types {
+					for _, wf := range []int{1, 2, 4} {
+						dst, ok := withBits(src, int(src.Bits)*wf)
+						if !ok {
+							continue
+						}
+						for op := 0; op < 7; op++ {
+							if dst == halide.Float16 && rf > 2 {
+								continue
+							}
+							f, ref, ok := build(dstLanes, rf, src, dst, op, false)
+							if !ok {
+								continue
+							}
+							n++
+							if err := check(f, ref, op == 4 || op == 5); err != nil {
+								t.Errorf("dst_lanes %d, reduce_factor %d, %v to %v, op %d: %v", dstLanes, rf, src, dst, op, err)
+							}
+						}
+					}
+				}
+			}
+		}
+		t.Logf("%d cases", n)
+	})
+}
