@@ -2409,3 +2409,125 @@ func TestMorePortedVectorReductions(t *testing.T) {
 		t.Logf("%d cases", n)
 	})
 }
+
+// vectorize_nested.cpp. TailStrategy::Predicate has no counterpart: the
+// second case runs GuardWithIf only. The last case checks, with a custom
+// lowering pass, which loops Halide scalarizes (no counterpart: the
+// lowered statement here keeps both loops vectorized, with the guard
+// inside); the port checks its values.
+func TestMorePortedVectorizeNested(t *testing.T) {
+	chk := func(t *testing.T, f *halide.Func, w, h int, ref func(x, y int) int32) {
+		t.Helper()
+		out := halide.NewBuffer[int32](w, h)
+		m2Realize(t, f, out)
+		m2Check2(t, "result", out, 0, w, 0, h, ref)
+	}
+	v := halide.NewVar
+	t.Run("vectorize_2d_round_up", func(t *testing.T) {
+		f := halide.NewFunc("f")
+		x, y, xi, yi := v("x"), v("y"), v("xi"), v("yi")
+		f.Define(x, y).Is(x.Mul(3).Add(y))
+		f.ComputeRoot().Tile(x, y, x, y, xi, yi, 8, 4, halide.RoundUp).Vectorize(xi).Vectorize(yi)
+		chk(t, f, 32, 24, func(x, y int) int32 { return int32(3*x + y) })
+	})
+	t.Run("vectorize_2d_guard_with_if", func(t *testing.T) {
+		f := halide.NewFunc("f")
+		x, y, xi, yi := v("x"), v("y"), v("xi"), v("yi")
+		f.Define(x, y).Is(x.Mul(3).Add(y))
+		f.ComputeRoot().Tile(x, y, x, y, xi, yi, 8, 4, halide.GuardWithIf).Vectorize(xi).Vectorize(yi)
+		chk(t, f, 33, 22, func(x, y int) int32 { return int32(3*x + y) })
+	})
+	t.Run("vectorize_2d_inlined_with_update", func(t *testing.T) {
+		f, inlined := halide.NewFunc("f"), halide.NewFunc("inlined")
+		x, y, xi, yi := v("x"), v("y"), v("xi"), v("yi")
+		r := halide.NewRDom("r", halide.Range(0, 10))
+		inlined.Define(x).Is(x)
+		inlined.Define(x).PlusEq(r)
+		f.Define(x, y).Is(inlined.At(x).Add(y.Mul(2)))
+		f.ComputeRoot().Tile(x, y, x, y, xi, yi, 8, 4, halide.GuardWithIf).Vectorize(xi).Vectorize(yi)
+		chk(t, f, 33, 22, func(x, y int) int32 { return int32(x + 2*y + 45) })
+	})
+	t.Run("vectorize_2d_with_inner_for", func(t *testing.T) {
+		f := halide.NewFunc("f")
+		x, y, c, xi, yi := v("x"), v("y"), v("c"), v("xi"), v("yi")
+		f.Define(x, y, c).Is(x.Mul(3).Add(y).Add(c.Mul(7)))
+		f.ComputeRoot().Tile(x, y, x, y, xi, yi, 8, 4, halide.GuardWithIf).Reorder(c, xi, yi, x, y).Vectorize(xi).Vectorize(yi)
+		out := halide.NewBuffer[int32](33, 22, 3)
+		m2Realize(t, f, out)
+		for cc := 0; cc < 3; cc++ {
+			for yy := 0; yy < 22; yy++ {
+				for xx := 0; xx < 33; xx++ {
+					if got := out.Get(xx, yy, cc); got != int32(3*xx+yy+7*cc) {
+						t.Fatalf("result(%d, %d, %d) = %d", xx, yy, cc, got)
+					}
+				}
+			}
+		}
+	})
+	computeAt := func(t *testing.T, variant bool) error {
+		f, g := halide.NewFunc("f"), halide.NewFunc("g")
+		x, y, xi, xii := v("x"), v("y"), v("xi"), v("xii")
+		f.Define(x, y).Is(x.Mul(3).Add(y))
+		g.Define(x, y).Is(f.At(x, y).Add(f.At(x.Add(1), y)))
+		g.Split(x, x, xi, 8, halide.GuardWithIf).Split(xi, xi, xii, 2, halide.GuardWithIf).Vectorize(xi).Vectorize(xii)
+		if variant {
+			// f.vectorize(x, 2) instead of f.vectorize(x).
+			f.ComputeAt(g, xii).Vectorize(x, 2)
+		} else {
+			f.ComputeAt(g, xii).Vectorize(x)
+		}
+		out := halide.NewBuffer[int32](35, 17)
+		if err := m2Try(g, out); err != nil {
+			return err
+		}
+		m2Check2(t, "result", out, 0, 35, 0, 17, func(x, y int) int32 { return int32(6*x + 3 + 2*y) })
+		return nil
+	}
+	t.Run("vectorize_2d_with_compute_at", func(t *testing.T) {
+		// Refused: f's loop over x inside g's guarded tail has no
+		// constant extent.
+		m2Refused(t, computeAt(t, false))
+	})
+	t.Run("vectorize_2d_with_compute_at_variant", func(t *testing.T) {
+		if err := computeAt(t, true); err != nil {
+			t.Fatal(err)
+		}
+	})
+	t.Run("vectorize_2d_with_compute_at_vectorized", func(t *testing.T) {
+		f, g := halide.NewFunc("f"), halide.NewFunc("g")
+		x, y, xi := v("x"), v("y"), v("xi")
+		f.Define(x, y).Is(x.Mul(3).Add(y))
+		g.Define(x, y).Is(f.At(x, y).Add(f.At(x.Add(1), y)))
+		g.Split(x, x, xi, 8).Vectorize(xi)
+		f.ComputeAt(g, xi).Vectorize(x)
+		chk(t, g, 16, 16, func(x, y int) int32 { return int32(6*x + 3 + 2*y) })
+	})
+	t.Run("vectorize_all_d", func(t *testing.T) {
+		f := halide.NewFunc("f")
+		x, y, xi, yi := v("x"), v("y"), v("xi"), v("yi")
+		f.Define(x, y).Is(x.Mul(3).Add(y))
+		f.ComputeRoot().Tile(x, y, x, y, xi, yi, 4, 2, halide.GuardWithIf).Vectorize(x).Vectorize(y).Vectorize(xi).Vectorize(yi)
+		f.Bound(x, 0, 12).Bound(y, 0, 10)
+		chk(t, f, 12, 10, func(x, y int) int32 { return int32(3*x + y) })
+	})
+	t.Run("vectorize_lets_order", func(t *testing.T) {
+		f := halide.NewFunc("f")
+		x, y, yo, yi, yoi, yoio, yoii := v("x"), v("y"), v("yo"), v("yi"), v("yoi"), v("yoio"), v("yoii")
+		f.Define(x, y).Is(x.Add(y))
+		f.Split(y, yo, yi, 8, halide.TailAuto).Split(yo, yo, yoi, 4, halide.RoundUp).Vectorize(yoi).Vectorize(yi).Split(yoi, yoio, yoii, 2, halide.TailAuto)
+		chk(t, f, 128, 128, func(x, y int) int32 { return int32(x + y) })
+	})
+	t.Run("vectorize_inner_of_scalarization_values", func(t *testing.T) {
+		in := halide.NewImageParam("in", halide.UInt8, 2)
+		x, y := v("x_inner"), v("y_inner")
+		out := halide.NewFunc("out")
+		out.Define(x, y).Is(in.At(x, y))
+		xo, yo := v("xo"), v("yo")
+		out.Split(x, xo, x, 8, halide.RoundUp).Split(y, yo, y, 8, halide.GuardWithIf).Vectorize(x).Vectorize(y)
+		b := m2Rand[uint8](23, 0xff, 64, 30)
+		in.Set(b)
+		o := halide.NewBuffer[uint8](64, 30)
+		m2Realize(t, out, o)
+		m2Check2(t, "out", o, 0, 64, 0, 30, func(x, y int) uint8 { return b.Get(x, y) })
+	})
+}
