@@ -2888,7 +2888,7 @@ func TestMorePortedLikely(t *testing.T) {
 		}
 	})
 	for _, c := range []struct {
-		name        string
+		name           string
 		neverX, neverY bool
 	}{{"mirror_image_2d", false, false}, {"mirror_image_always_x_never_y_variant", false, true},
 		{"mirror_image_never_x_always_y_variant", true, false}, {"mirror_image_never_x_y", true, true},
