@@ -152,7 +152,7 @@ func TestCoverage(t *testing.T) {
 	want := []string{string(OpSplit), string(OpFuse), string(OpReorder), string(OpTile), string(OpUnroll),
 		string(OpVectorize), string(OpParallel), string(OpGPUBlocks), string(OpGPUThreads), string(OpGPULanes), string(OpGPUTile),
 		string(OpGPUTile1D), string(OpGPUTile3D), string(OpAtomic), string(OpGPUSingleThread), string(OpComputeWith), string(OpComputeRoot), string(OpComputeInline), string(OpComputeAt),
-		string(OpStoreRoot), string(OpStoreAt), string(OpStoreIn), string(OpIn), string(OpFoldStorage),
+		string(OpStoreRoot), string(OpStoreAt), string(OpStoreIn), string(OpIn), string(OpFoldStorage), string(OpAlignBounds), string(OpAlignExtent),
 		string(OpHoistStorage), string(OpHoistRoot), string(OpRFactor),
 		"store_at outside compute_at",
 		"tail halide.TailAuto", "tail halide.GuardWithIf", "tail halide.ShiftInwards", "tail halide.RoundUp",

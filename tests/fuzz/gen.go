@@ -907,17 +907,24 @@ func (g *gen) storageVar(f *mfunc) (vars []string, v string) {
 // storageSize draws AlignStorage or BoundStorage of f in one of its pure
 // vars: alignments that pad a little or a lot (33 pads rows of 32 for
 // the banks), bounds that may be too small (refused at Lower, or at run
-// time as a size the schedule cannot hold).
+// time as a size the schedule cannot hold); or AlignBounds / AlignExtent,
+// which widen the region computed.
 func (g *gen) storageSize(f *mfunc) {
 	_, v := g.storageVar(f)
 	if v == "" {
 		return
 	}
-	if g.p(0.5) {
+	switch r := g.rng.Float64(); {
+	case r < 0.35:
 		g.emit(Directive{Op: OpAlignStorage, Func: f.name, Vars: []string{v}, Ints: []int{[]int{2, 3, 4, 8, 33}[g.rng.Intn(5)]}})
-		return
+	case r < 0.7:
+		g.emit(Directive{Op: OpBoundStorage, Func: f.name, Vars: []string{v}, Ints: []int{[]int{4, 8, 16, 64, 256}[g.rng.Intn(5)]}})
+	case r < 0.85:
+		m := []int{2, 3, 4, 8}[g.rng.Intn(4)]
+		g.emit(Directive{Op: OpAlignBounds, Func: f.name, Vars: []string{v}, Ints: []int{m, g.rng.Intn(m)}})
+	default:
+		g.emit(Directive{Op: OpAlignExtent, Func: f.name, Vars: []string{v}, Ints: []int{[]int{2, 3, 4, 8}[g.rng.Intn(4)]}})
 	}
-	g.emit(Directive{Op: OpBoundStorage, Func: f.name, Vars: []string{v}, Ints: []int{[]int{4, 8, 16, 64, 256}[g.rng.Intn(5)]}})
 }
 
 func (g *gen) memory(f *mfunc, isOutput bool) {

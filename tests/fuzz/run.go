@@ -374,6 +374,11 @@ func overComputesBy(msg string, s Schedule, padded bool) bool {
 			if d.Tail != int(halide.GuardWithIf) && len(d.Ints) > 0 {
 				shifts = true
 			}
+		case OpAlignBounds, OpAlignExtent:
+			// An aligned region reaches up to a modulus past the
+			// region needed.
+			prod = min(prod*d.Ints[0], 1<<30)
+			shifts = true
 		}
 	}
 	halo := 0

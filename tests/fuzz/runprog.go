@@ -493,7 +493,7 @@ func dropStage(sched Schedule, f string, s int) Schedule {
 					d.ConsumerStage--
 				}
 			}
-		case OpComputeRoot, OpComputeInline, OpStoreRoot, OpStoreIn, OpFoldStorage, OpAlignStorage, OpBoundStorage, OpHoistRoot, OpIn:
+		case OpComputeRoot, OpComputeInline, OpStoreRoot, OpStoreIn, OpFoldStorage, OpAlignStorage, OpBoundStorage, OpAlignBounds, OpAlignExtent, OpHoistRoot, OpIn:
 		default:
 			if d.Func == f {
 				if d.Stage == s {

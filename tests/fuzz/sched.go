@@ -49,12 +49,16 @@ const (
 	OpFoldStorage       Op = "fold_storage"
 	OpAlignStorage      Op = "align_storage"
 	OpBoundStorage      Op = "bound_storage"
-	OpHoistStorage      Op = "hoist_storage"
-	OpHoistRoot         Op = "hoist_storage_root"
-	OpIn                Op = "in"
-	OpCloneIn           Op = "clone_in"
-	OpSpecialize        Op = "specialize"
-	OpRFactor           Op = "rfactor"
+	// OpAlignBounds is AlignBounds(Vars[0], Ints[0], Ints[1]) (modulus,
+	// remainder); OpAlignExtent is AlignExtent(Vars[0], Ints[0]).
+	OpAlignBounds  Op = "align_bounds"
+	OpAlignExtent  Op = "align_extent"
+	OpHoistStorage Op = "hoist_storage"
+	OpHoistRoot    Op = "hoist_storage_root"
+	OpIn           Op = "in"
+	OpCloneIn      Op = "clone_in"
+	OpSpecialize   Op = "specialize"
+	OpRFactor      Op = "rfactor"
 	// OpPrefetch is Stage.Prefetch(Consumer, Vars[0], Vars[1], Ints[0],
 	// Ints[1]) (the source, at, from, offset and strategy), or
 	// PrefetchImage where Ints[2] is 1 (the source is an input).
@@ -316,6 +320,10 @@ func (d Directive) GoString(known map[string]string) string {
 		return fmt.Sprintf("%s.AlignStorage(%s, %d)", fn, vs[0], d.Ints[0])
 	case OpBoundStorage:
 		return fmt.Sprintf("%s.BoundStorage(%s, %d)", fn, vs[0], d.Ints[0])
+	case OpAlignBounds:
+		return fmt.Sprintf("%s.AlignBounds(%s, %d, %d)", fn, vs[0], d.Ints[0], d.Ints[1])
+	case OpAlignExtent:
+		return fmt.Sprintf("%s.AlignExtent(%s, %d)", fn, vs[0], d.Ints[0])
 	case OpHoistStorage:
 		return fmt.Sprintf("%s.HoistStorage(%s)", fn, level())
 	case OpHoistRoot:
@@ -541,7 +549,7 @@ func (in *Instance) apply(d Directive) bool {
 		f.HoistStorageRoot()
 	case OpStoreIn:
 		f.StoreIn(halide.MemoryType(d.Mem))
-	case OpFoldStorage, OpAlignStorage, OpBoundStorage:
+	case OpFoldStorage, OpAlignStorage, OpBoundStorage, OpAlignBounds, OpAlignExtent:
 		// These take a pure Var (a loop name of the schedule names a
 		// Var as well: Lower refuses one f has not).
 		v, ok := vs[0].(halide.Var)
@@ -553,6 +561,10 @@ func (in *Instance) apply(d Directive) bool {
 			f.FoldStorage(v, d.Ints[0])
 		case OpAlignStorage:
 			f.AlignStorage(v, d.Ints[0])
+		case OpAlignBounds:
+			f.AlignBounds(v, d.Ints[0], d.Ints[1])
+		case OpAlignExtent:
+			f.AlignExtent(v, d.Ints[0])
 		default:
 			f.BoundStorage(v, d.Ints[0])
 		}
