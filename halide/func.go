@@ -533,7 +533,7 @@ func (f *Func) definePure(args []any, value Expr) {
 		return
 	}
 	var bad error
-	ir.WalkExpr(value.node, func(e ir.Expr) bool {
+	ir.WalkExprOnce(value.node, func(e ir.Expr) bool {
 		if v, ok := e.(*ir.Var); ok && bad == nil {
 			switch {
 			case v.RDom != nil:
@@ -644,7 +644,7 @@ func (f *Func) defineUpdate(args []any, value Expr, op *ir.BinOp) {
 	var bad error
 	where := "" // what check is looking at, for its message
 	check := func(e ir.Expr) {
-		ir.WalkExpr(e, func(e ir.Expr) bool {
+		ir.WalkExprOnce(e, func(e ir.Expr) bool {
 			v, ok := e.(*ir.Var)
 			if !ok || bad != nil {
 				return bad == nil
@@ -680,7 +680,7 @@ func (f *Func) defineUpdate(args []any, value Expr, op *ir.BinOp) {
 	// of f in the update reads that same point in that position (Halide's
 	// rule). The points are then independent, which is what lets a
 	// schedule run them in parallel, on GPU threads or in any order.
-	ir.WalkExpr(value.node, func(e ir.Expr) bool {
+	ir.WalkExprOnce(value.node, func(e ir.Expr) bool {
 		c, ok := e.(*ir.Call)
 		if !ok || c.Kind != ir.CallFunc || c.Name != name || bad != nil {
 			return bad == nil
@@ -748,7 +748,14 @@ func constValue(e ir.Expr) float64 {
 }
 
 // containsUndef reports whether e has an Undef anywhere.
-func containsUndef(e ir.Expr) bool { return ir.ContainsExpr(e, ir.IsUndef) }
+func containsUndef(e ir.Expr) bool {
+	found := false
+	ir.WalkExprOnce(e, func(x ir.Expr) bool {
+		found = found || ir.IsUndef(x)
+		return !found
+	})
+	return found
+}
 
 // peelUndef takes the Undef arms out of an update's value: it returns the
 // value to store (nil: none, the value is Undef everywhere) and the

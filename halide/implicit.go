@@ -83,7 +83,7 @@ func implicitCount(e ir.Expr) int {
 	if e == nil {
 		return 0
 	}
-	ir.WalkExpr(e, func(x ir.Expr) bool {
+	ir.WalkExprOnce(e, func(x ir.Expr) bool {
 		if v, ok := x.(*ir.Var); ok && v.Param == nil && v.RDom == nil && strings.HasPrefix(v.Name, implicitPrefix) {
 			if i, err := strconv.Atoi(v.Name[len(implicitPrefix):]); err == nil && i >= 0 {
 				n = max(n, i+1)

@@ -94,7 +94,9 @@ func (e Expr) Shr(n any) Expr { return bitwise("Shr", ir.IntrinsicShiftRight, e,
 // Mux returns values[index]: as in Halide, the select chain
 // select(index == 0, values[0], index == 1, values[1], ..., values[n-1]),
 // so an index out of range (below 0 or past the end) gives the last value.
-// The values take one type, as Select's arms do.
+// The values take one type, as Select's arms do. Mux(index, t) of one Tuple
+// picks one of its values (Halide's mux(Expr, Tuple)); MuxTuple picks one
+// of several Tuples.
 func Mux(index any, values ...any) Expr {
 	id := E(index)
 	if id.err != nil {
@@ -102,6 +104,19 @@ func Mux(index any, values ...any) Expr {
 	}
 	if !id.Type().IsIntOrUInt() {
 		return opErr("Mux", "an integer index", "the index of Mux is a %s: %s", id.Type(), id)
+	}
+	if len(values) == 1 {
+		// Mux(i, t) of a Tuple picks one of its values (Halide's
+		// mux(Expr, Tuple)).
+		if t, ok := values[0].(Tuple); ok {
+			if err := t.Err(); err != nil {
+				return Expr{err: err}
+			}
+			values = make([]any, t.Len())
+			for i := range values {
+				values[i] = t.Elem(i)
+			}
+		}
 	}
 	if len(values) == 0 {
 		return opErr("Mux", "at least one value", "Mux of no values")

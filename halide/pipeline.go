@@ -442,9 +442,12 @@ func (p *Pipeline) build() (*built, error) {
 			for j, a := range d.Args {
 				nd.Args[j] = p.readOutputs(rewriteWrapped(f, a))
 			}
-			nd.Value = p.readOutputs(rewriteWrapped(f, d.Value))
+			// A value whose nodes are shared (built in Go from one Expr
+			// used many times) gets Lets first (shared_exprs.go).
+			prefix := fmt.Sprintf("%s.s%d", f.fn.Name, i)
+			nd.Value = p.readOutputs(rewriteWrapped(f, bindSharedValue(d.Value, prefix)))
 			if d.Predicate != nil {
-				nd.Predicate = p.readOutputs(rewriteWrapped(f, d.Predicate))
+				nd.Predicate = p.readOutputs(rewriteWrapped(f, bindShared(d.Predicate, prefix+".p")))
 			}
 			exprs := append(append([]ir.Expr{}, nd.Args...), nd.Evaluated()...)
 			if d.RDom != nil {

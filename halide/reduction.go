@@ -35,7 +35,7 @@ func reduced(e Expr, name string) ([]any, *ir.ReductionDomain, error) {
 	var free []any
 	seen := map[string]bool{}
 	var dom *ir.ReductionDomain
-	ir.WalkExpr(e.node, func(x ir.Expr) bool {
+	ir.WalkExprOnce(e.node, func(x ir.Expr) bool {
 		if v, ok := x.(*ir.Var); ok {
 			switch {
 			case v.RDom != nil:

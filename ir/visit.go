@@ -262,6 +262,26 @@ func WalkExpr(e Expr, f func(Expr) bool) {
 	VisitExpr(e, func(c Expr) { WalkExpr(c, f) })
 }
 
+// WalkExprOnce is WalkExpr visiting each node once, however many parents
+// it has: for the queries whose answer does not depend on how often a node
+// is seen (does e read x, which Vars does it use), on expressions built in
+// Go, where one node may be used many times (e = e*e + y in a loop: a
+// tree of 2^n nodes on a graph of n).
+func WalkExprOnce(e Expr, f func(Expr) bool) {
+	seen := map[Expr]bool{}
+	var walk func(Expr)
+	walk = func(x Expr) {
+		if x == nil || seen[x] {
+			return
+		}
+		seen[x] = true
+		if f(x) {
+			VisitExpr(x, walk)
+		}
+	}
+	walk(e)
+}
+
 // WalkStmt calls fs on s and, when it returns true, walks its children:
 // statements with fs, expressions with WalkExpr(·, fe). fe may be nil.
 func WalkStmt(s Stmt, fs func(Stmt) bool, fe func(Expr) bool) {

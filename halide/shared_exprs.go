@@ -1,0 +1,144 @@
+package halide
+
+// shared_exprs: an expression built in Go may use one node many times
+// (e = e*e + y in a loop makes a chain whose tree doubles at each step),
+// and the IR's walks visit a node once per path to it: a definition of
+// 25 such steps (Halide's likely.cpp) is a tree of 2^25 nodes. Where a
+// definition's tree is much larger than its graph, the nodes used more
+// than once become Let bindings at the top of the expression (Halide's
+// common subexpression elimination, by identity only), so the lowering
+// sees a value of the graph's size. Expressions without such sharing, all
+// ordinary ones, are left as they are.
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gohalide/gohalide/ir"
+)
+
+// Sharing is bound where the tree has more than minSharedTree nodes and
+// more than sharedFactor times the graph's.
+const (
+	minSharedTree = 1 << 14
+	sharedFactor  = 4
+)
+
+// bindSharedValue is bindShared of a stage's value, value by value for a
+// Tuple (whose values stay a tuple at the top).
+func bindSharedValue(e ir.Expr, prefix string) ir.Expr {
+	vals := ir.TupleValues(e)
+	if len(vals) < 2 {
+		return bindShared(e, prefix)
+	}
+	out := make([]ir.Expr, len(vals))
+	changed := false
+	for i, v := range vals {
+		out[i] = bindShared(v, fmt.Sprintf("%s.%d", prefix, i))
+		changed = changed || out[i] != v
+	}
+	if !changed {
+		return e
+	}
+	return ir.MakeTuple(out)
+}
+
+// bindShared returns e with its shared nodes bound by Lets (named
+// prefix$cse0, ...) when its tree is much larger than its graph; e itself
+// otherwise.
+func bindShared(e ir.Expr, prefix string) ir.Expr {
+	if e == nil {
+		return nil
+	}
+	parents := map[ir.Expr]int{}
+	var order []ir.Expr // the graph's nodes, children first
+	tree := map[ir.Expr]int64{}
+	var visit func(x ir.Expr) int64
+	visit = func(x ir.Expr) int64 {
+		parents[x]++
+		if n, seen := tree[x]; seen {
+			return n
+		}
+		n := int64(1)
+		ir.VisitExpr(x, func(c ir.Expr) {
+			n += visit(c)
+			if n > 1<<40 {
+				n = 1 << 40
+			}
+		})
+		tree[x] = n
+		order = append(order, x)
+		return n
+	}
+	size := visit(e)
+	if size <= minSharedTree || size <= sharedFactor*int64(len(order)) {
+		return e
+	}
+	// A node is bound if it is used more than once and is pure
+	// arithmetic: calls stay where they are (bounds inference and the
+	// passes that look for calls see them there).
+	pure := map[ir.Expr]bool{}
+	for _, x := range order {
+		ok := true
+		switch x := x.(type) {
+		case *ir.Call:
+			ok = x.Kind == ir.CallIntrinsic && !ir.IsUndef(x) && x.Name != ir.IntrinsicTuple && x.Name != ir.IntrinsicLikely
+		case *ir.Let:
+			ok = false
+		}
+		ir.VisitExpr(x, func(c ir.Expr) { ok = ok && pure[c] })
+		pure[x] = ok
+	}
+	// The names, prefix$cse<k>, are printed in C as prefix_cse<k>: k
+	// starts past any cse<k> the expression's own names end with (a
+	// loop of a Var called cse0 is f.s0.cse0, also f_s0_cse0 in C).
+	skip := 0
+	for _, x := range order {
+		if v, ok := x.(*ir.Var); ok {
+			var k int
+			name := v.Name
+			if i := strings.LastIndexAny(name, ".$"); i >= 0 {
+				name = name[i+1:]
+			}
+			if _, err := fmt.Sscanf(name, "cse%d", &k); err == nil && k >= skip {
+				skip = k + 1
+			}
+		}
+	}
+	names := map[ir.Expr]*ir.Var{}
+	var binds []*ir.Let
+	var rebuild func(x ir.Expr) ir.Expr
+	built := map[ir.Expr]ir.Expr{}
+	rebuild = func(x ir.Expr) ir.Expr {
+		if v, ok := names[x]; ok {
+			return v
+		}
+		if b, ok := built[x]; ok {
+			return b
+		}
+		b := ir.MapExpr(x, rebuild)
+		built[x] = b
+		return b
+	}
+	for _, x := range order {
+		if parents[x] < 2 || !pure[x] || x == e {
+			continue
+		}
+		switch x.(type) {
+		case *ir.Var, *ir.IntImm, *ir.FloatImm:
+			continue
+		}
+		value := rebuild(x)
+		v := &ir.Var{T: x.Type(), Name: fmt.Sprintf("%s$cse%d", prefix, len(binds)+skip)}
+		names[x] = v
+		binds = append(binds, &ir.Let{Name: v.Name, Value: value})
+	}
+	if len(binds) == 0 {
+		return e
+	}
+	body := rebuild(e)
+	for i := len(binds) - 1; i >= 0; i-- {
+		body = &ir.Let{Name: binds[i].Name, Value: binds[i].Value, Body: body}
+	}
+	return body
+}
