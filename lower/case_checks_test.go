@@ -27,6 +27,8 @@ func TestDecides(t *testing.T) {
 		{"p>=4 excludes p<4", ir.Bin(ir.GE, p, c(4)), ir.LTE(p, c(4)), false, true},
 		{"p<4 undecides p!=2", ir.LTE(p, c(4)), ir.Bin(ir.NE, p, c(2)), false, false},
 		{"other expression", ir.Bin(ir.GT, p, c(73)), ir.Bin(ir.GT, q, c(50)), false, false},
+		{"uint64 is not read", ir.Bin(ir.GT, &ir.Var{T: ir.UInt64, Name: "u"}, ir.IntConst(ir.UInt64, -1)), ir.Bin(ir.GT, &ir.Var{T: ir.UInt64, Name: "u"}, ir.IntConst(ir.UInt64, 5)), false, false},
+		{"not a comparison", p, ir.Bin(ir.GT, p, c(1)), false, false},
 		{"floats are not read", ir.Bin(ir.GT, f, ir.Const(ir.Float32, 3)), ir.Bin(ir.GT, f, ir.Const(ir.Float32, 1)), false, false},
 	} {
 		v, ok := decides(tc.fact, tc.e)

@@ -202,7 +202,11 @@ func decides(fact, e ir.Expr) (value, ok bool) {
 // constant as lo <= x <= hi.
 func constRange(e ir.Expr) (x ir.Expr, lo, hi int64, ok bool) {
 	b, isBin := e.(*ir.Binary)
-	if !isBin || !b.Op.IsComparison() || b.Op == ir.NE || !b.A.Type().IsInt() && !b.A.Type().IsUInt() {
+	if !isBin || !b.Op.IsComparison() || b.Op == ir.NE {
+		return nil, 0, 0, false
+	}
+	if t := b.A.Type(); !t.IsInt() && !t.IsUInt() || t.IsUInt() && t.Bits == 64 {
+		// (A uint64 constant past 2^63 is negative in an IntImm.)
 		return nil, 0, 0, false
 	}
 	op, a, c := b.Op, b.A, b.B
