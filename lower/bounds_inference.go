@@ -66,8 +66,12 @@ func boundsInference(st *State) error {
 		lv.bind(l.name, l.value)
 	}
 	var first, after []ir.Stmt
+	// A check may be an if around asserts (a specialization's case):
+	// resolve the expressions of the statements inside too.
+	var resolve func(ir.Stmt) ir.Stmt
+	resolve = func(s ir.Stmt) ir.Stmt { return ir.MapStmt(s, resolve, lv.resolve) }
 	for _, c := range checks {
-		c = ir.MapStmt(c, func(s ir.Stmt) ir.Stmt { return s }, lv.resolve)
+		c = resolve(c)
 		if stmtUsesAny(c, lets) {
 			after = append(after, c)
 		} else {
