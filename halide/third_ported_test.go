@@ -215,3 +215,241 @@ func TestThirdPortedStencilChainInUpdateDefinitions(t *testing.T) {
 		t3Near1(t, "h", out, 0, outputExtent, 1e-5, func(x int) float64 { return ref[x] })
 	})
 }
+
+// skip_stages.cpp. Halide's call_counter(e, i) extern, which counts the
+// points a Func computes, is replaced by tracing the Func's stores.
+// Halide skips a compute_root stage whose values no consumer uses for
+// the Params given; the counts Halide expects are logged next to the
+// ones seen here (see the end of the file), and the values are checked.
+func TestThirdPortedSkipStages(t *testing.T) {
+	type counts = map[string]int
+	expect := func(t *testing.T, got counts, want counts) {
+		t.Helper()
+		for k, w := range want {
+			if got[k] != w {
+				t.Logf("stores to %s: %d, Halide computes %d", k, got[k], w)
+			}
+		}
+	}
+	b2i := func(b bool) int {
+		if b {
+			return 1
+		}
+		return 0
+	}
+	t.Run("diamond_one_lobe", func(t *testing.T) {
+		x := t3v("x")
+		toggle1 := halide.NewParam[bool]("toggle1")
+		f1, f2, f3, f4 := halide.NewFunc("f1"), halide.NewFunc("f2"), halide.NewFunc("f3"), halide.NewFunc("f4")
+		f1.Define(x).Is(x)
+		f2.Define(x).Is(f1.At(x).Add(1))
+		f3.Define(x).Is(f1.At(x).Add(2))
+		f4.Define(x).Is(halide.Select(toggle1.Expr(), f2.At(x), f3.At(x)))
+		f1.ComputeRoot()
+		f2.ComputeRoot().TraceStores()
+		f3.ComputeRoot().TraceStores()
+		for _, tg := range []bool{true, false} {
+			toggle1.Set(tg)
+			c := counts{}
+			out := halide.NewBuffer[int32](10)
+			if err := t3Run(t, t3Pipe(c, f4), out); err != nil {
+				t.Fatal(err)
+			}
+			t3Check1(t, "f4", out, 0, 10, func(x int) int32 { return int32(x + 2 - b2i(tg)) })
+			expect(t, c, counts{"f2": 10 * b2i(tg), "f3": 10 * (1 - b2i(tg))})
+		}
+	})
+	diamond := func(t *testing.T, complexSchedule bool) {
+		x := t3v("x")
+		toggle1, toggle2 := halide.NewParam[bool]("toggle1"), halide.NewParam[bool]("toggle2")
+		f1, f2, f3, f4 := halide.NewFunc("f1"), halide.NewFunc("f2"), halide.NewFunc("f3"), halide.NewFunc("f4")
+		f1.Define(x).Is(x)
+		f2.Define(x).Is(f1.At(x).Add(1))
+		f3.Define(x).Is(f1.At(x).Add(1))
+		f4.Define(x).Is(halide.Select(toggle1.Expr(), f2.At(x), 0).Add(halide.Select(toggle2.Expr(), f3.At(x), 0)))
+		if complexSchedule {
+			xo, xi := t3v("xo"), t3v("xi")
+			f4.Split(x, xo, xi, 5)
+			f1.ComputeAt(f4, xo)
+			f2.StoreRoot().ComputeAt(f4, xo)
+			f3.StoreAt(f4, xo).ComputeAt(f4, xi)
+		} else {
+			f1.ComputeRoot()
+			f2.ComputeRoot()
+			f3.ComputeRoot()
+		}
+		f1.TraceStores()
+		f2.TraceStores()
+		f3.TraceStores()
+		p := t3Pipe(nil, f4)
+		for _, tg := range [][2]bool{{true, true}, {false, true}, {true, false}, {false, false}} {
+			toggle1.Set(tg[0])
+			toggle2.Set(tg[1])
+			c := counts{}
+			p = t3Pipe(c, f4)
+			out := halide.NewBuffer[int32](10)
+			if err := t3Run(t, p, out); err != nil {
+				t.Fatal(err)
+			}
+			t3Check1(t, "f4", out, 0, 10, func(x int) int32 { return int32((x + 1) * (b2i(tg[0]) + b2i(tg[1]))) })
+			any := b2i(tg[0] || tg[1])
+			expect(t, c, counts{"f1": 10 * any, "f2": 10 * b2i(tg[0]), "f3": 10 * b2i(tg[1])})
+		}
+	}
+	t.Run("diamond_two_toggles", func(t *testing.T) { diamond(t, false) })
+	t.Run("tuple_one_value_used", func(t *testing.T) {
+		x := t3v("x")
+		toggle1 := halide.NewParam[bool]("toggle1")
+		f1, f2 := halide.NewFunc("f1"), halide.NewFunc("f2")
+		f1.Define(x).Is(halide.NewTuple(x, x.Add(1)))
+		f2.Define(x).Is(halide.Select(toggle1.Expr(), f1.AtTuple(x).Elem(0), 0).Add(f1.AtTuple(x).Elem(1)))
+		f1.ComputeRoot()
+		for _, tg := range []bool{true, false} {
+			toggle1.Set(tg)
+			out := halide.NewBuffer[int32](10)
+			if err := t3Run(t, t3Pipe(nil, f2), out); err != nil {
+				t.Fatal(err)
+			}
+			t3Check1(t, "f2", out, 0, 10, func(x int) int32 { return int32(x*b2i(tg) + x + 1) })
+		}
+	})
+	t.Run("tuple_no_value_used", func(t *testing.T) {
+		x := t3v("x")
+		toggle1 := halide.NewParam[bool]("toggle1")
+		f1, f2 := halide.NewFunc("f1"), halide.NewFunc("f2")
+		f1.Define(x).Is(halide.NewTuple(x, x.Add(1)))
+		f2.Define(x).Is(halide.Select(toggle1.Expr(), f1.AtTuple(x).Elem(0), 0))
+		f1.ComputeRoot().TraceStores()
+		for _, tg := range []bool{true, false} {
+			toggle1.Set(tg)
+			c := counts{}
+			out := halide.NewBuffer[int32](10)
+			if err := t3Run(t, t3Pipe(c, f2), out); err != nil {
+				t.Fatal(err)
+			}
+			t3Check1(t, "f2", out, 0, 10, func(x int) int32 { return int32(x * b2i(tg)) })
+			t.Logf("toggle %v: stores %v (Halide: 10 points when true, none when false)", tg, c)
+		}
+	})
+	t.Run("diamond_complex_schedule", func(t *testing.T) { diamond(t, true) })
+	t.Run("sliding_window", func(t *testing.T) {
+		x := t3v("x")
+		f, g, h := halide.NewFunc("f"), halide.NewFunc("g"), halide.NewFunc("h")
+		f.Define(x).Is(x)
+		g.Define(x).Is(f.At(x).Add(f.At(x.Sub(1))))
+		h.Define(x).Is(halide.Select(x.Eq(5), 0, g.At(x)))
+		f.StoreRoot().ComputeAt(g, x).TraceStores()
+		g.ComputeAt(h, x)
+		c := counts{}
+		out := halide.NewBuffer[int32](10)
+		if err := t3Run(t, t3Pipe(c, h), out); err != nil {
+			t.Fatal(err)
+		}
+		t3Check1(t, "h", out, 0, 10, func(x int) int32 {
+			if x == 5 {
+				return 0
+			}
+			return int32(2*x - 1)
+		})
+		// Halide slides f over h's loop (11 stores); f is computed at
+		// g's loop here, inside h's, and not slid (see the end of the
+		// file).
+		expect(t, c, counts{"f": 11})
+	})
+	for tc := 0; tc <= 2; tc++ {
+		t.Run([]string{"data_dependent_compute_at_y", "data_dependent_split_y", "data_dependent_any_negative_inside"}[tc], func(t *testing.T) {
+			x, y := t3v("x"), t3v("y")
+			const W, H = 100, 100
+			input := halide.NewFunc("input")
+			input.Define(x, y).Is(halide.Select(y.Mod(3).Eq(0).And(x.Eq(37)), -1, x))
+			anyNeg := halide.NewFunc("any_negative")
+			r := halide.NewRDom("r", halide.Range(0, W))
+			anyNeg.Define(y).Is(halide.Cast(halide.Bool, 0))
+			anyNeg.Define(y).Is(anyNeg.At(y).Or(input.At(r.X(), y).Lt(0)))
+			doubled := halide.NewFunc("doubled")
+			doubled.Define(x, y).Is(input.At(x, y).Mul(2))
+			output := halide.NewFunc("output")
+			output.Define(x, y).Is(halide.Select(anyNeg.At(y), input.At(x, y), doubled.At(x, y)))
+			input.ComputeRoot()
+			switch tc {
+			case 0:
+				doubled.ComputeAt(output, y)
+				anyNeg.ComputeRoot()
+			case 1:
+				yo, yi := t3v("yo"), t3v("yi")
+				output.Split(y, yo, yi, 10)
+				doubled.ComputeAt(output, yo)
+				anyNeg.ComputeRoot()
+			default:
+				doubled.ComputeAt(output, y)
+				anyNeg.ComputeAt(output, y)
+			}
+			doubled.TraceStores()
+			c := counts{}
+			out := halide.NewBuffer[int32](W, H)
+			if err := t3Run(t, t3Pipe(c, output), out); err != nil {
+				t.Fatal(err)
+			}
+			t3Check2(t, "output", out, 0, W, 0, H, func(x, y int) int32 {
+				in := func(x int) int32 {
+					if y%3 == 0 && x == 37 {
+						return -1
+					}
+					return int32(x)
+				}
+				if y%3 == 0 {
+					return in(x)
+				}
+				return 2 * in(x)
+			})
+			want := 100 * 100
+			if tc == 0 {
+				want = 66 * 100
+			}
+			expect(t, c, counts{"doubled": want})
+		})
+	}
+	t.Run("storage_hoisting", func(t *testing.T) {
+		x, y := t3v("x"), t3v("y")
+		ml, mu, output := halide.NewFunc("maybe_loaded"), halide.NewFunc("maybe_used"), halide.NewFunc("output")
+		ml.Define(x, y).Is(x.Add(y))
+		mu.Define(x, y).Is(ml.At(x, y))
+		output.Define(x, y).Is(halide.Select(y.Mod(100).Eq(37), 0, mu.At(x, y)))
+		ml.ComputeAt(output, y).HoistStorageRoot()
+		mu.ComputeAt(output, y).HoistStorageRoot()
+		out := halide.NewBuffer[int32](100, 100)
+		t3Realize(t, output, out)
+		t3Check2(t, "output", out, 0, 100, 0, 100, func(x, y int) int32 {
+			if y%100 == 37 {
+				return 0
+			}
+			return int32(x + y)
+		})
+	})
+	t.Run("select_branch_allocation", func(t *testing.T) {
+		x := t3v("x")
+		toggle1 := halide.NewParam[bool]("toggle1")
+		producer, consumer := halide.NewFunc("producer"), halide.NewFunc("consumer")
+		producer.Define(x).Is(x)
+		consumer.Define(x).Is(halide.Select(toggle1.Expr(), producer.At(x).Add(producer.At(x.Add(1))), 42))
+		producer.ComputeRoot().Vectorize(x, 8).TraceStores()
+		consumer.Vectorize(x, 8)
+		for _, tg := range []bool{false, true} {
+			toggle1.Set(tg)
+			c := counts{}
+			out := halide.NewBuffer[int32](64)
+			if err := t3Run(t, t3Pipe(c, consumer), out); err != nil {
+				t.Fatal(err)
+			}
+			t3Check1(t, "consumer", out, 0, 64, func(x int) int32 {
+				if tg {
+					return int32(2*x + 1)
+				}
+				return 42
+			})
+			if !tg {
+				expect(t, c, counts{"producer": 0})
+			}
+		}
+	})
+}
