@@ -453,3 +453,192 @@ func TestThirdPortedSkipStages(t *testing.T) {
 		}
 	})
 }
+
+// shared_self_references.cpp (Halide checks reference counting under
+// valgrind; here the values of the updates that share one call f(2)).
+func TestThirdPortedSharedSelfReferences(t *testing.T) {
+	x := t3v("x")
+	f := halide.NewFunc("f")
+	f.Define(x).Is(x)
+	e := f.At(2)
+	f.Define(0).Is(e)
+	f.Define(1).Is(e)
+	out := halide.NewBuffer[int32](5)
+	t3Realize(t, f, out)
+	t3Check1(t, "f", out, 0, 5, func(x int) int32 {
+		if x < 2 {
+			return 2
+		}
+		return int32(x)
+	})
+}
+
+// t3BoundsCheck realizes f over [-1234, -1234+12345) with input bound to
+// a random buffer of exactly [min, min+extent), the region Halide's
+// infer_input_bounds gives, and checks f against ref(input). With
+// refused set, it asserts that the realization is refused instead.
+func t3BoundsCheck(t *testing.T, f *halide.Func, input *halide.ImageParam, min, extent int, index func(x int) int, refused ...bool) {
+	t.Helper()
+	in := t3Rand[int32](int64(extent), 1000, extent).SetMin(min)
+	input.Set(in)
+	out := halide.NewBuffer[int32](12345).SetMin(-1234)
+	err := t3Try(t, f, out)
+	if len(refused) > 0 && refused[0] {
+		t3Refused(t, err)
+		return
+	}
+	if err != nil {
+		t.Fatalf("input of Halide's inferred size [%d, %d) refused: %v", min, min+extent, err)
+	}
+	t3Check1(t, f.Name(), out, -1234, -1234+12345, func(x int) int32 { return in.Get(index(x)) })
+}
+
+// bounds_of_abs.cpp
+func TestThirdPortedBoundsOfAbs(t *testing.T) {
+	x := t3v("x")
+	input := halide.NewImageParam("input", halide.Int32, 1)
+	lambda := func(name string, e halide.Expr) *halide.Func {
+		f := halide.NewFunc(name)
+		f.Define(x).Is(input.At(e))
+		return f
+	}
+	absi := func(v int) int {
+		if v < 0 {
+			return -v
+		}
+		return v
+	}
+	t.Run("abs_int8", func(t *testing.T) {
+		t3BoundsCheck(t, lambda("f1", halide.Abs(halide.Cast(halide.Int8, x))), input, 0, 129, nil, true)
+	})
+	t.Run("abs_int8_variant", func(t *testing.T) {
+		// Halide's abs of an int8 is a uint8: the cast made explicit,
+		// and the input covers [0, 255], the region inferred here.
+		t3BoundsCheck(t, lambda("f1", halide.Cast(halide.UInt8, halide.Abs(halide.Cast(halide.Int8, x)))), input, 0, 256, func(x int) int { return absi(int(int8(x))) })
+	})
+	t.Run("abs_int16", func(t *testing.T) {
+		t3BoundsCheck(t, lambda("f2", halide.Abs(halide.Cast(halide.Int16, x))), input, 0, 32769, nil, true)
+	})
+	t.Run("abs_int16_variant", func(t *testing.T) {
+		// Halide's abs of an int16 is a uint16: the cast made explicit,
+		// and the input covers [0, 65535], the region inferred here.
+		t3BoundsCheck(t, lambda("f2", halide.Cast(halide.UInt16, halide.Abs(halide.Cast(halide.Int16, x)))), input, 0, 65536, func(x int) int { return absi(int(int16(x))) })
+	})
+	f3 := func() halide.Expr { return halide.Cast(halide.Int32, halide.Abs(halide.Cast(halide.Float32, x))) }
+	t.Run("abs_float", func(t *testing.T) {
+		t3BoundsCheck(t, lambda("f3", f3()), input, 0, 11111, nil, true)
+	})
+	t.Run("abs_float_variant", func(t *testing.T) {
+		// The index promised to lie in Halide's inferred range.
+		t3BoundsCheck(t, lambda("f3", halide.UnsafePromiseClamped(f3(), 0, 11110)), input, 0, 11111, absi)
+	})
+	t.Run("reflect", func(t *testing.T) {
+		reflect := halide.E(100).Sub(halide.Cast(halide.Int32, halide.Abs(halide.E(100).Sub(x.Mod(200)))))
+		t3BoundsCheck(t, lambda("f4", reflect), input, 0, 101, func(x int) int {
+			m := ((x % 200) + 200) % 200
+			return 100 - absi(100-m)
+		})
+	})
+	f5 := func() halide.Expr {
+		return halide.Cast(halide.Int32, halide.Clamp(halide.Abs(halide.E(float32(1)).Div(halide.Cast(halide.Float32, x).Add(float32(.1)))), float32(-50), float32(50)))
+	}
+	f5ref := func(x int) int {
+		v := float32(math.Abs(float64(float32(1) / (float32(x) + float32(.1)))))
+		if v > 50 {
+			v = 50
+		}
+		return int(v)
+	}
+	t.Run("clamped_reciprocal", func(t *testing.T) {
+		t3BoundsCheck(t, lambda("f5", f5()), input, 0, 51, nil, true)
+	})
+	t.Run("clamped_reciprocal_variant", func(t *testing.T) {
+		// The input covers [-50, 50], the region inferred here.
+		t3BoundsCheck(t, lambda("f5", f5()), input, -50, 101, f5ref)
+	})
+}
+
+// bounds_of_cast.cpp
+func TestThirdPortedBoundsOfCast(t *testing.T) {
+	x := t3v("x")
+	input := halide.NewImageParam("input", halide.Int32, 1)
+	cases := []struct {
+		name        string
+		ty          halide.Type
+		min, extent int
+		index       func(int) int
+	}{
+		{"uint8", halide.UInt8, 0, 256, func(x int) int { return int(uint8(x)) }},
+		{"int8", halide.Int8, -128, 256, func(x int) int { return int(int8(x)) }},
+		{"uint16", halide.UInt16, 0, 65536, func(x int) int { return int(uint16(x)) }},
+		{"int16", halide.Int16, -32768, 65536, func(x int) int { return int(int16(x)) }},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f := halide.NewFunc("f_" + c.name)
+			f.Define(x).Is(input.At(halide.Cast(c.ty, x)))
+			t3BoundsCheck(t, f, input, c.min, c.extent, c.index)
+		})
+	}
+}
+
+// bounds_of_monotonic_math.cpp
+func TestThirdPortedBoundsOfMonotonicMath(t *testing.T) {
+	for _, variant := range []bool{false, true} {
+		name := "infer_input_bounds"
+		if variant {
+			name += "_variant"
+		}
+		t.Run(name, func(t *testing.T) {
+			x := t3v("x")
+			input := halide.NewImageParam("input", halide.Float32, 1)
+			f := halide.NewFunc("f")
+			idx := halide.Cast(halide.Int32, halide.Ceil(halide.E(float32(0.3)).Mul(halide.Ceil(halide.E(float32(0.4)).Mul(halide.Floor(halide.Cast(halide.Float32, x).Mul(float32(22.5))))))))
+			if variant {
+				// The index promised to lie in [0, 25], Halide's inferred
+				// region.
+				idx = halide.UnsafePromiseClamped(idx, 0, 25)
+			}
+			f.Define(x).Is(input.At(idx))
+			in := t3Rand[float32](5, 1000, 26)
+			input.Set(in)
+			out := halide.NewBuffer[float32](10)
+			if !variant {
+				t3Refused(t, t3Try(t, f, out))
+				return
+			}
+			t3Realize(t, f, out)
+			t3Check1(t, "f", out, 0, 10, func(x int) float32 {
+				i := float32(math.Ceil(float64(float32(0.3) * float32(math.Ceil(float64(float32(0.4)*float32(math.Floor(float64(float32(x)*22.5)))))))))
+				return in.Get(int(i))
+			})
+		})
+	}
+}
+
+// bounds_of_multiply.cpp
+func TestThirdPortedBoundsOfMultiply(t *testing.T) {
+	for _, ty := range []string{"int32", "int16"} {
+		t.Run(ty, func(t *testing.T) {
+			x := t3v("x")
+			in := halide.NewImageParam("in", halide.UInt8, 1)
+			f := halide.NewFunc("f")
+			var bound halide.Expr
+			if ty == "int32" {
+				p := halide.NewParam[int32]("bound")
+				p.Set(5)
+				bound = p.Expr()
+			} else {
+				p := halide.NewParam[int16]("bound")
+				p.Set(5)
+				bound = p.Expr()
+			}
+			f.Define(x).Is(in.At(halide.Clamp(x, 0, bound.Mul(2).Sub(1))))
+			foo := t3Rand[uint8](6, 255, 10)
+			in.Set(foo)
+			out := halide.NewBuffer[uint8](200)
+			t3Realize(t, f, out)
+			t3Check1(t, "f", out, 0, 200, func(x int) uint8 { return foo.Get(m2Clampi(x, 0, 9)) })
+		})
+	}
+}
