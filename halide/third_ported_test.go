@@ -642,3 +642,252 @@ func TestThirdPortedBoundsOfMultiply(t *testing.T) {
 		})
 	}
 }
+
+// bounds_of_func.cpp. The input is given the region Halide infers from
+// the value bounds of the compute_root Funcs that index it.
+func TestThirdPortedBoundsOfFunc(t *testing.T) {
+	check := func(t *testing.T, g *halide.Func, in *halide.ImageParam, min, extent int, index func(x int) int) {
+		t.Helper()
+		buf := t3Rand[float32](int64(extent), 1000, extent).SetMin(min)
+		in.Set(buf)
+		out := halide.NewBuffer[float32](1024)
+		t3Realize(t, g, out)
+		t3Check1(t, g.Name(), out, 0, 1024, func(x int) float32 { return buf.Get(index(x)) })
+	}
+	t.Run("clamp_const", func(t *testing.T) {
+		x := t3v("x")
+		in := halide.NewImageParam("in", halide.Float32, 1)
+		f, g := halide.NewFunc("f"), halide.NewFunc("g")
+		f.Define(x).Is(halide.Clamp(x, 10, 20))
+		f.ComputeRoot()
+		g.Define(x).Is(in.At(f.At(x)))
+		check(t, g, in, 10, 11, func(x int) int { return m2Clampi(x, 10, 20) })
+	})
+	for _, variant := range []bool{false, true} {
+		name := "clamp_param"
+		if variant {
+			name += "_variant"
+		}
+		t.Run(name, func(t *testing.T) {
+			x := t3v("x")
+			in := halide.NewImageParam("in", halide.Float32, 1)
+			p := halide.NewParam[int32]("p")
+			f, g := halide.NewFunc("f"), halide.NewFunc("g")
+			f.Define(x).Is(halide.Clamp(x, 10, p.Expr()))
+			f.ComputeRoot()
+			if variant {
+				// The call to f clamped again to [10, p] (Clamped).
+				g.Define(x).Is(in.At(halide.Clamped(f.At(x), 10, p.Expr())))
+			} else {
+				g.Define(x).Is(in.At(f.At(x)))
+			}
+			p.Set(20)
+			if !variant {
+				in.Set(t3Rand[float32](11, 1000, 11).SetMin(10))
+				t3Refused(t, t3Try(t, g, halide.NewBuffer[float32](1024)))
+				return
+			}
+			check(t, g, in, 10, 11, func(x int) int { return m2Clampi(x, 10, 20) })
+		})
+	}
+	t.Run("nested_calls", func(t *testing.T) {
+		x := t3v("x")
+		in := halide.NewImageParam("in", halide.Float32, 1)
+		f, g, h := halide.NewFunc("f"), halide.NewFunc("g"), halide.NewFunc("h")
+		f.Define(x).Is(halide.Min(x, 100))
+		f.ComputeRoot()
+		g.Define(x).Is(halide.Max(f.At(x).Sub(10), 0))
+		g.ComputeRoot()
+		h.Define(x).Is(in.At(g.At(g.At(g.At(x)))))
+		gg := func(x int) int {
+			if x > 100 {
+				x = 100
+			}
+			if x-10 < 0 {
+				return 0
+			}
+			return x - 10
+		}
+		check(t, h, in, 0, 91, func(x int) int { return gg(gg(gg(x))) })
+	})
+	t.Run("tuple_chain", func(t *testing.T) {
+		x := t3v("x")
+		in := halide.NewImageParam("in", halide.Float32, 1)
+		f := halide.NewFunc("f0")
+		f.Define(x).Is(halide.NewTuple(halide.Clamp(x, 0, 2), halide.Clamp(x, 1, 3)))
+		f.ComputeRoot()
+		for i := 1; i < 20; i++ {
+			prev := f
+			f = halide.NewFunc("f" + string(rune('a'+i)))
+			a, b := prev.AtTuple(x).Elem(0), prev.AtTuple(x).Elem(1)
+			f.Define(x).Is(halide.NewTuple(a.Add(b), b.Sub(a)))
+			f.ComputeRoot()
+		}
+		h := halide.NewFunc("h")
+		h.Define(x).Is(in.At(f.AtTuple(x).Elem(0).Add(f.AtTuple(x).Elem(1))))
+		check(t, h, in, -1049600, 2097153, func(x int) int {
+			a, b := m2Clampi(x, 0, 2), m2Clampi(x, 1, 3)
+			for i := 1; i < 20; i++ {
+				a, b = a+b, b-a
+			}
+			return a + b
+		})
+	})
+}
+
+// bounds_query.cpp (1024x1024 reduced to 256x256). The input tmp is
+// given the region Halide's infer_input_bounds gives, [-1, W+3) x [-1,
+// H+1), and filled by realizing first over it.
+func TestThirdPortedBoundsQuery(t *testing.T) {
+	const W, H = 256, 256
+	x, y := t3v("x"), t3v("y")
+	first, second := halide.NewFunc("first"), halide.NewFunc("second")
+	tmp := halide.NewImageParam("tmp", halide.Int32, 2)
+	first.Define(x, y).Is(x.Add(y))
+	second.Define(x, y).Is(tmp.At(x.Sub(1), y.Sub(1)).Add(tmp.At(x.Add(3), y.Add(1))))
+	b := halide.NewBuffer[int32](W+4, H+2).SetMin(-1, -1)
+	t3Realize(t, first, b)
+	tmp.Set(b)
+	out := halide.NewBuffer[int32](W, H)
+	t3Realize(t, second, out)
+	fas := halide.NewFunc("first_and_second")
+	fas.Define(x, y).Is(first.At(x.Sub(1), y.Sub(1)).Add(first.At(x.Add(3), y.Add(1))))
+	ref := halide.NewBuffer[int32](W, H)
+	t3Realize(t, fas, ref)
+	t3Check2(t, "out", out, 0, W, 0, H, func(x, y int) int32 { return ref.Get(x, y) })
+	t3Check2(t, "reference", ref, 0, W, 0, H, func(x, y int) int32 { return int32(x + y - 2 + x + y + 4) })
+}
+
+// chunk.cpp
+func TestThirdPortedChunk(t *testing.T) {
+	for _, name := range []string{"cpu", "gpu"} {
+		t.Run(name, func(t *testing.T) {
+			x, y := t3v("x"), t3v("y")
+			f, g := halide.NewFunc("f"), halide.NewFunc("g")
+			f.Define(x, y).Is(halide.Cast(halide.Int32, x))
+			g.Define(x, y).Is(f.At(x.Add(1), y).Add(f.At(x.Sub(1), y)))
+			if name == "gpu" {
+				xo, yo, xi, yi := t3v("xo"), t3v("yo"), t3v("xi"), t3v("yi")
+				g.GPUTile(x, y, xo, yo, xi, yi, 8, 8)
+				f.ComputeAt(g, xo).GPUThreads(x, y).StoreIn(halide.GPUShared)
+			}
+			im := halide.NewBuffer[int32](32, 32)
+			t3Realize(t, g, im)
+			t3Check2(t, "im", im, 0, 32, 0, 32, func(x, y int) int32 { return int32(2 * x) })
+		})
+	}
+}
+
+// chunk_sharing.cpp
+func TestThirdPortedChunkSharing(t *testing.T) {
+	x, y, i, j := t3v("x"), t3v("y"), t3v("i"), t3v("j")
+	a, b, c, d := halide.NewFunc("a"), halide.NewFunc("b"), halide.NewFunc("c"), halide.NewFunc("d")
+	a.Define(i, j).Is(i.Add(j))
+	b.Define(i, j).Is(a.At(i, j).Add(1))
+	c.Define(i, j).Is(a.At(i, j).Mul(2))
+	d.Define(x, y).Is(b.At(x, y).Add(c.At(x, y)))
+	c.ComputeAt(d, y)
+	b.ComputeAt(d, y)
+	a.ComputeAt(d, y)
+	im := halide.NewBuffer[int32](32, 32)
+	t3Realize(t, d, im)
+	t3Check2(t, "im", im, 0, 32, 0, 32, func(x, y int) int32 { a := int32(x + y); return a + 1 + a*2 })
+}
+
+// compare_vars.cpp
+func TestThirdPortedCompareVars(t *testing.T) {
+	x, y := t3v("x"), t3v("y")
+	f := halide.NewFunc("f")
+	f.Define(x, y).Is(halide.Select(x.Eq(y), 1, 0))
+	im := halide.NewBuffer[int32](10, 10)
+	t3Realize(t, f, im)
+	t3Check2(t, "im", im, 0, 10, 0, 10, func(x, y int) int32 {
+		if x == y {
+			return 1
+		}
+		return 0
+	})
+}
+
+// compute_at_split_rvar.cpp. Halide's f(x) = count(x) returns how many
+// calls came before; here f(x) = x traces its stores, and the position
+// of the store to f(i) in the trace plays count's value: g(i) must be
+// i, f must be stored exactly once per point, and the store order must
+// give Halide's expected count values.
+func TestThirdPortedComputeAtSplitRVar(t *testing.T) {
+	run := func(t *testing.T, n int, sched func(f, g *halide.Func, r *halide.RDom), want func(i int) int) {
+		x := t3v("x")
+		f, g := halide.NewFunc("f"), halide.NewFunc("g")
+		r := halide.NewRDom("r", halide.Range(0, n))
+		f.Define(x).Is(x)
+		g.Define(x).Is(0)
+		g.Define(r.X()).Is(f.At(r.X()))
+		sched(f, g, r)
+		f.TraceStores()
+		var order []int
+		p := halide.NewPipeline(g).WithOptions(halide.Options{Verify: true, Trace: func(e halide.TraceEvent) {
+			order = append(order, e.Coords[0])
+		}})
+		im := halide.NewBuffer[int32](n)
+		if err := t3Run(t, p, im); err != nil {
+			t.Fatal(err)
+		}
+		t3Check1(t, "im", im, 0, n, func(i int) int32 { return int32(i) })
+		if len(order) != n {
+			t.Fatalf("f stored %d times, want %d (%v)", len(order), n, order)
+		}
+		for k, i := range order {
+			if want(i) != k {
+				t.Fatalf("f(%d) stored %dth, Halide's count gives %d (order %v)", i, k, want(i), order)
+			}
+		}
+	}
+	id := func(i int) int { return i }
+	t.Run("compute_at_ri", func(t *testing.T) {
+		run(t, 10, func(f, g *halide.Func, r *halide.RDom) {
+			ro, ri := halide.NewRVar("ro"), halide.NewRVar("ri")
+			g.Update(0).Split(r.X(), ro, ri, 2)
+			f.ComputeAt(g, ri)
+		}, id)
+	})
+	t.Run("compute_at_ro_unroll", func(t *testing.T) {
+		run(t, 10, func(f, g *halide.Func, r *halide.RDom) {
+			ro, ri := halide.NewRVar("ro"), halide.NewRVar("ri")
+			g.Update(0).Split(r.X(), ro, ri, 2)
+			f.ComputeAt(g, ro).Unroll(t3v("x"))
+		}, id)
+	})
+	t.Run("unrolled_ri", func(t *testing.T) {
+		run(t, 10, func(f, g *halide.Func, r *halide.RDom) {
+			ro, ri := halide.NewRVar("ro"), halide.NewRVar("ri")
+			g.Update(0).Split(r.X(), ro, ri, 2).Unroll(ri)
+			f.ComputeAt(g, ri)
+		}, id)
+	})
+	t.Run("reordered", func(t *testing.T) {
+		run(t, 10, func(f, g *halide.Func, r *halide.RDom) {
+			ro, ri := halide.NewRVar("ro"), halide.NewRVar("ri")
+			g.Update(0).Split(r.X(), ro, ri, 2).Reorder(ro, ri)
+			f.ComputeAt(g, ro)
+		}, func(i int) int {
+			if i%2 == 0 {
+				return i / 2
+			}
+			return i/2 + 5
+		})
+	})
+	t.Run("split_split_fuse", func(t *testing.T) {
+		run(t, 20, func(f, g *halide.Func, r *halide.RDom) {
+			ro, ri, rio, rii, fused := halide.NewRVar("ro"), halide.NewRVar("ri"), halide.NewRVar("rio"), halide.NewRVar("rii"), halide.NewRVar("fused")
+			g.Update(0).Split(r.X(), ro, ri, 4).Split(ri, rio, rii, 2).Fuse(rio, ro, fused)
+			f.ComputeAt(g, fused)
+		}, id)
+	})
+	t.Run("split_by_3", func(t *testing.T) {
+		run(t, 10, func(f, g *halide.Func, r *halide.RDom) {
+			ro, ri := halide.NewRVar("ro"), halide.NewRVar("ri")
+			g.Update(0).Split(r.X(), ro, ri, 3)
+			f.ComputeAt(g, ro)
+		}, id)
+	})
+}
