@@ -891,3 +891,170 @@ func TestThirdPortedComputeAtSplitRVar(t *testing.T) {
 		}, id)
 	})
 }
+
+// t3Const realizes f(x) = e over 3 points into a buffer of T and checks
+// the type of e and every value against want.
+func t3Const[T halide.Number](t *testing.T, e halide.Expr, ty halide.Type, want T) {
+	t.Helper()
+	if e.Err() != nil {
+		t.Fatalf("constant %v of %v: %v", want, ty, e.Err())
+	}
+	if e.Type() != ty {
+		t.Fatalf("constant %v of %v has type %v", want, ty, e.Type())
+	}
+	x := t3v("x")
+	f := halide.NewFunc("f")
+	f.Define(x).Is(e)
+	out := halide.NewBuffer[T](3)
+	t3Realize(t, f, out)
+	for i := 0; i < 3; i++ {
+		if got := out.Get(i); got != want {
+			t.Fatalf("constant of %v: stored %v, want %v", ty, got, want)
+		}
+	}
+}
+
+// constant_expr.cpp: make_const and as_const_* round trips become
+// E(value) (a cast for bool, halide.Lit for float64: E of a Go float64,
+// like Halide's Expr(double), is a float32), its type, and its value stored by a
+// Func.
+func TestThirdPortedConstantExpr(t *testing.T) {
+	t.Run("bool", func(t *testing.T) {
+		t3Const(t, halide.Cast(halide.Bool, 0), halide.Bool, false)
+		t3Const(t, halide.Cast(halide.Bool, 1), halide.Bool, true)
+	})
+	t.Run("uint8", func(t *testing.T) {
+		for _, v := range []uint8{0, 1, 0, 0, math.MaxUint8} {
+			t3Const(t, halide.E(v), halide.UInt8, v)
+		}
+	})
+	t.Run("uint16", func(t *testing.T) {
+		for _, v := range []uint16{0, 1, 0, 0, math.MaxUint16} {
+			t3Const(t, halide.E(v), halide.UInt16, v)
+		}
+	})
+	t.Run("uint32", func(t *testing.T) {
+		for _, v := range []uint32{0, 1, 0, 0, math.MaxUint32} {
+			t3Const(t, halide.E(v), halide.UInt32, v)
+		}
+	})
+	t.Run("int8", func(t *testing.T) {
+		for _, v := range []int8{0, 1, math.MinInt8, math.MinInt8, math.MaxInt8} {
+			t3Const(t, halide.E(v), halide.Int8, v)
+		}
+	})
+	t.Run("int16", func(t *testing.T) {
+		for _, v := range []int16{0, 1, math.MinInt16, math.MinInt16, math.MaxInt16} {
+			t3Const(t, halide.E(v), halide.Int16, v)
+		}
+	})
+	t.Run("int32", func(t *testing.T) {
+		for _, v := range []int32{0, 1, math.MinInt32, math.MinInt32, math.MaxInt32} {
+			t3Const(t, halide.E(v), halide.Int32, v)
+		}
+	})
+	i64 := []int64{0, 1, math.MinInt64, math.MinInt64, math.MaxInt64, -64, 0x000000007fffffff, 0x0000000080000000,
+		0x0000000080000001, 0x00000000ffffffff, 0x00000001ffffffff, 0x7fffffff00000000, 0x7fffffff80000000}
+	t.Run("int64", func(t *testing.T) {
+		vs := append([]int64{}, i64...)
+		for _, u := range []uint64{0xffffffff80000000, 0xffffffff00000001, 0x7FFFFFFFFFFFFFFF, 0x8000000000000000, 0x8000000000000001} {
+			vs = append(vs, int64(u))
+		}
+		for _, v := range vs {
+			t3Const(t, halide.E(v), halide.Int64, v)
+		}
+	})
+	t.Run("uint64", func(t *testing.T) {
+		vs := []uint64{0, 1, 0, 0, math.MaxUint64, 0xffffffffffffffc0 /* (uint64)-64 */, 0x000000007fffffff, 0x0000000080000000,
+			0x0000000080000001, 0x00000000ffffffff, 0x00000001ffffffff, 0x7fffffff00000000, 0x7fffffff80000000,
+			0xffffffff80000000, 0xffffffff00000001, 0x7FFFFFFFFFFFFFFF, 0x8000000000000000, 0x8000000000000001}
+		for _, v := range vs {
+			t3Const(t, halide.E(v), halide.UInt64, v)
+		}
+	})
+	t.Run("float32", func(t *testing.T) {
+		for _, v := range []float32{0, 1, -math.MaxFloat32, math.SmallestNonzeroFloat32 * (1 << 23), math.MaxFloat32, 3.141592, 3.40282e+38} {
+			t3Const(t, halide.E(v), halide.Float32, v)
+		}
+	})
+	t.Run("float64", func(t *testing.T) {
+		for _, v := range []float64{0, 1, -math.MaxFloat64, 2.2250738585072014e-308, math.MaxFloat64, 3.1415926535897932384626433832795, 1.79769e+308, -1.79769e+308} {
+			t3Const(t, halide.Lit(halide.Float64, v), halide.Float64, v)
+		}
+	})
+}
+
+// constant_type.cpp
+func TestThirdPortedConstantType(t *testing.T) {
+	check := func(t *testing.T, ty halide.Type, im halide.Source, f *halide.Func) {
+		t.Helper()
+		if f.Type() != ty {
+			t.Fatalf("Func defined with type %v has type %v", ty, f.Type())
+		}
+		addOne := im.At(halide.Implicit).Add(1)
+		if addOne.Err() != nil || addOne.Type() != ty {
+			t.Fatalf("im(_) + 1: type %v (%v), want %v", addOne.Type(), addOne.Err(), ty)
+		}
+		// Halide's 1 + im(_): a Go constant on the left.
+		oneAdd := halide.E(1).Add(im.At(halide.Implicit))
+		if oneAdd.Err() != nil || oneAdd.Type() != ty {
+			t.Logf("1 + im(_): type %v (%v), want %v", oneAdd.Type(), oneAdd.Err(), ty)
+		}
+	}
+	run := func(name string, ty halide.Type, body func(t *testing.T, f *halide.Func)) {
+		t.Run(name, func(t *testing.T) {
+			x := t3v("x")
+			f := halide.NewFunc("f")
+			f.Define(x).Is(halide.Cast(ty, 1))
+			body(t, f)
+		})
+	}
+	run("uint8", halide.UInt8, func(t *testing.T, f *halide.Func) {
+		im := halide.NewBuffer[uint8](10)
+		t3Realize(t, f, im)
+		t3Check1(t, "im", im, 0, 10, func(int) uint8 { return 1 })
+		check(t, halide.UInt8, im, f)
+	})
+	run("uint16", halide.UInt16, func(t *testing.T, f *halide.Func) {
+		im := halide.NewBuffer[uint16](10)
+		t3Realize(t, f, im)
+		t3Check1(t, "im", im, 0, 10, func(int) uint16 { return 1 })
+		check(t, halide.UInt16, im, f)
+	})
+	run("uint32", halide.UInt32, func(t *testing.T, f *halide.Func) {
+		im := halide.NewBuffer[uint32](10)
+		t3Realize(t, f, im)
+		t3Check1(t, "im", im, 0, 10, func(int) uint32 { return 1 })
+		check(t, halide.UInt32, im, f)
+	})
+	run("int8", halide.Int8, func(t *testing.T, f *halide.Func) {
+		im := halide.NewBuffer[int8](10)
+		t3Realize(t, f, im)
+		t3Check1(t, "im", im, 0, 10, func(int) int8 { return 1 })
+		check(t, halide.Int8, im, f)
+	})
+	run("int16", halide.Int16, func(t *testing.T, f *halide.Func) {
+		im := halide.NewBuffer[int16](10)
+		t3Realize(t, f, im)
+		t3Check1(t, "im", im, 0, 10, func(int) int16 { return 1 })
+		check(t, halide.Int16, im, f)
+	})
+	run("int32", halide.Int32, func(t *testing.T, f *halide.Func) {
+		im := halide.NewBuffer[int32](10)
+		t3Realize(t, f, im)
+		t3Check1(t, "im", im, 0, 10, func(int) int32 { return 1 })
+		check(t, halide.Int32, im, f)
+	})
+	run("float32", halide.Float32, func(t *testing.T, f *halide.Func) {
+		im := halide.NewBuffer[float32](10)
+		t3Realize(t, f, im)
+		t3Check1(t, "im", im, 0, 10, func(int) float32 { return 1 })
+		check(t, halide.Float32, im, f)
+	})
+	run("float64", halide.Float64, func(t *testing.T, f *halide.Func) {
+		im := halide.NewBuffer[float64](10)
+		t3Realize(t, f, im)
+		t3Check1(t, "im", im, 0, 10, func(int) float64 { return 1 })
+		check(t, halide.Float64, im, f)
+	})
+}
