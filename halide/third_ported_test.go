@@ -1058,3 +1058,144 @@ func TestThirdPortedConstantType(t *testing.T) {
 		check(t, halide.Float64, im, f)
 	})
 }
+
+// t3Eval is Halide's evaluate<T>(e): e realized at one point.
+func t3Eval[T halide.Number](t *testing.T, e halide.Expr) T {
+	t.Helper()
+	f := halide.NewFunc("eval")
+	f.Define(t3v("x")).Is(e)
+	out := halide.NewBuffer[T](1)
+	t3Realize(t, f, out)
+	return out.Get(0)
+}
+
+func t3DivByZero[T int8 | int16 | int32 | uint8 | uint16 | uint32](t *testing.T, minVal T, signedSmall bool) {
+	a, b := halide.NewParam[T]("a"), halide.NewParam[T]("b")
+	a.Set(5)
+	b.Set(0)
+	if r := t3Eval[T](t, a.Expr().Div(b.Expr())); r != 0 {
+		t.Fatalf("5 / 0 = %v", r)
+	}
+	if r := t3Eval[T](t, a.Expr().Mod(b.Expr())); r != 0 {
+		t.Fatalf("5 %% 0 = %v", r)
+	}
+	// Halide's simplify(x / 0 == 0) for a variable x: here a Var.
+	x := t3v("x")
+	f := halide.NewFunc("f")
+	f.Define(x).Is(halide.Cast(f3Type[T](), x).Div(halide.Cast(f3Type[T](), 0)).Add(halide.Cast(f3Type[T](), x).Mod(halide.Cast(f3Type[T](), 0))))
+	out := halide.NewBuffer[T](16)
+	t3Realize(t, f, out)
+	t3Check1(t, "x / 0 + x % 0", out, 0, 16, func(int) T { return 0 })
+	if signedSmall {
+		var m1 T
+		m1--
+		a.Set(minVal)
+		b.Set(m1)
+		if r := t3Eval[T](t, a.Expr().Div(b.Expr())); r != minVal {
+			t.Fatalf("min / -1 = %v, want %v", r, minVal)
+		}
+		if r := t3Eval[T](t, a.Expr().Mod(b.Expr())); r != 0 {
+			t.Fatalf("min %% -1 = %v", r)
+		}
+		// simplify(t.min() / cast<T>(-1) == t.min()): constants.
+		if r := t3Eval[T](t, halide.E(minVal).Div(halide.E(m1))); r != minVal {
+			t.Fatalf("const min / -1 = %v, want %v", r, minVal)
+		}
+		if r := t3Eval[T](t, halide.E(minVal).Mod(halide.E(m1))); r != 0 {
+			t.Fatalf("const min %% -1 = %v", r)
+		}
+	}
+}
+
+func f3Type[T halide.Number]() halide.Type { return halide.NewBuffer[T](1).ElemType() }
+
+// div_by_zero.cpp
+func TestThirdPortedDivByZero(t *testing.T) {
+	t.Run("uint8", func(t *testing.T) { t3DivByZero[uint8](t, 0, false) })
+	t.Run("int8", func(t *testing.T) { t3DivByZero[int8](t, math.MinInt8, true) })
+	t.Run("uint16", func(t *testing.T) { t3DivByZero[uint16](t, 0, false) })
+	t.Run("int16", func(t *testing.T) { t3DivByZero[int16](t, math.MinInt16, true) })
+	t.Run("uint32", func(t *testing.T) { t3DivByZero[uint32](t, 0, false) })
+	t.Run("int32", func(t *testing.T) { t3DivByZero[int32](t, math.MinInt32, false) })
+	for _, n := range []int{5, 8} {
+		name := "vectorize_shift_inwards_small_output"
+		if n == 8 {
+			// The output as wide as the vector (Halide realizes 5).
+			name += "_variant"
+		}
+		t.Run(name, func(t *testing.T) {
+			x := t3v("x")
+			f := halide.NewFunc("f")
+			f.Define(x).Is(halide.E(256).Div(x.Add(1)))
+			f.VectorizeTail(x, 8, halide.ShiftInwards)
+			out := halide.NewBuffer[int32](n)
+			if n == 5 {
+				t3Refused(t, t3Try(t, f, out))
+				return
+			}
+			t3Realize(t, f, out)
+			t3Check1(t, "f", out, 0, n, func(x int) int32 { return int32(256 / (x + 1)) })
+		})
+	}
+}
+
+// t3DivRoundToZero is Halide's div_round_to_zero(n, d) written with
+// Euclidean / and %: the quotient moves toward zero when n < 0 and the
+// division is inexact.
+func t3DivRoundToZero(n, d halide.Expr) halide.Expr {
+	q, r := n.Div(d), n.Mod(d)
+	one := halide.Cast(n.Type(), 1)
+	return halide.Select(n.Lt(0).And(r.Ne(0)), halide.Select(d.Gt(0), q.Add(one), q.Sub(one)), q)
+}
+
+func t3DivRTZ[T int8 | int16 | int32](t *testing.T, ty halide.Type) {
+	minT := func() int {
+		var m T = 1
+		for m > 0 {
+			m <<= 1
+		}
+		return int(m)
+	}()
+	t.Run("vector", func(t *testing.T) {
+		x, y := t3v("x"), t3v("y")
+		f := halide.NewFunc("f")
+		d := halide.Cast(ty, y.Sub(128))
+		n := halide.Cast(ty, x.Sub(128))
+		d = halide.Select(d.Eq(0).Or(d.Eq(-1).And(n.Eq(halide.Lit(ty, float64(minT))))), halide.Cast(ty, 1), d)
+		f.Define(x, y).Is(t3DivRoundToZero(n, d))
+		f.Vectorize(x, 8)
+		res := halide.NewBuffer[T](256, 256)
+		t3Realize(t, f, res)
+		for dv := -128; dv < 128; dv++ {
+			for nv := -128; nv < 128; nv++ {
+				if dv == 0 || (dv == -1 && nv == minT) {
+					continue
+				}
+				if got, want := res.Get(nv+128, dv+128), T(nv/dv); got != want {
+					t.Fatalf("result(%d, %d) = %v, want %v", nv, dv, got, want)
+				}
+			}
+		}
+	})
+	t.Run("const", func(t *testing.T) {
+		for _, dv := range []int{-128, -54, -3, -1, 1, 2, 25, 32, 127} {
+			x := t3v("x")
+			f := halide.NewFunc("f")
+			f.Define(x).Is(t3DivRoundToZero(halide.Cast(ty, x.Sub(128)), halide.Lit(ty, float64(dv))))
+			f.Vectorize(x, 8)
+			res := halide.NewBuffer[T](256)
+			t3Realize(t, f, res)
+			t3Check1(t, "result_const", res, 0, 256, func(x int) T { return T((x - 128) / dv) })
+		}
+	})
+}
+
+// div_round_to_zero.cpp. div_round_to_zero is not in the API: a user's
+// version (t3DivRoundToZero) over the Euclidean / and %, with Halide's
+// algorithm and schedule; fast_integer_divide_round_to_zero (a uint8
+// divisor from a lookup table) has no counterpart and is left out.
+func TestThirdPortedDivRoundToZero(t *testing.T) {
+	t.Run("int8", func(t *testing.T) { t3DivRTZ[int8](t, halide.Int8) })
+	t.Run("int16", func(t *testing.T) { t3DivRTZ[int16](t, halide.Int16) })
+	t.Run("int32", func(t *testing.T) { t3DivRTZ[int32](t, halide.Int32) })
+}
