@@ -1199,3 +1199,148 @@ func TestThirdPortedDivRoundToZero(t *testing.T) {
 	t.Run("int16", func(t *testing.T) { t3DivRTZ[int16](t, halide.Int16) })
 	t.Run("int32", func(t *testing.T) { t3DivRTZ[int32](t, halide.Int32) })
 }
+
+func t3Gather[T int8 | int16 | int32 | uint8 | uint16 | uint32](t *testing.T, seed int64) {
+	const wImg, hImg, wLut, hLut = 128, 8, 256, 1
+	rng := rand.New(rand.NewSource(seed))
+	input := halide.NewBuffer[T](wImg, 2)
+	for x := 0; x < wImg; x++ {
+		input.Set(T(rng.Intn(1<<16)%wLut), x, 0)
+		input.Set(T(rng.Intn(1<<16)%hLut), x, 1)
+	}
+	lut := halide.NewBuffer[T](wLut, hLut)
+	lut.Fill(func([]int) T { return T(rng.Uint32()) })
+	x, y := t3v("x"), t3v("y")
+	lutV, outV, output := halide.NewFunc("lut_vtcm"), halide.NewFunc("output_vtcm"), halide.NewFunc("output")
+	xc := halide.Clamp(halide.Cast(halide.Int32, input.At(x, 0)), 0, wLut-1)
+	yc := halide.Clamp(halide.Cast(halide.Int32, input.At(x, 1)), 0, hLut-1)
+	lutV.Define(x, y).Is(lut.At(x, y))
+	outV.Define(x, y).Is(lutV.At(xc, yc))
+	output.Define(x, y).Is(outV.At(x, y))
+	out := halide.NewBuffer[T](wImg, hImg)
+	t3Realize(t, output, out)
+	t3Check2(t, "output", out, 0, wImg, 0, hImg, func(x, y int) T {
+		return lut.Get(m2Clampi(int(input.Get(x, 0)), 0, wLut-1), m2Clampi(int(input.Get(x, 1)), 0, hLut-1))
+	})
+}
+
+// gather.cpp (the HVX schedule is left out: the CPU one has none).
+func TestThirdPortedGather(t *testing.T) {
+	t.Run("uint8", func(t *testing.T) { t3Gather[uint8](t, 1) })
+	t.Run("int8", func(t *testing.T) { t3Gather[int8](t, 2) })
+	t.Run("uint16", func(t *testing.T) { t3Gather[uint16](t, 3) })
+	t.Run("int16", func(t *testing.T) { t3Gather[int16](t, 4) })
+	t.Run("uint32", func(t *testing.T) { t3Gather[uint32](t, 5) })
+	t.Run("int32", func(t *testing.T) { t3Gather[int32](t, 6) })
+}
+
+// interleave_x.cpp
+func TestThirdPortedInterleaveX(t *testing.T) {
+	for _, name := range []string{"cpu", "gpu"} {
+		t.Run(name, func(t *testing.T) {
+			x, y := t3v("x"), t3v("y")
+			f := halide.NewFunc("interleaved")
+			f.Define(x, y).Is(halide.Select(x.Mod(2).Eq(0), halide.Cast(halide.UInt16, 3), halide.Cast(halide.UInt16, 7)))
+			if name == "gpu" {
+				tx, ty := t3v("tx"), t3v("ty")
+				f.GPUTile(x, y, x, y, tx, ty, 16, 16)
+			} else {
+				xo, yo := t3v("xo"), t3v("yo")
+				f.Tile(x, y, xo, yo, x, y, 8, 8).Vectorize(x)
+			}
+			out := halide.NewBuffer[uint16](128, 128)
+			t3Realize(t, f, out)
+			t3Check2(t, "out", out, 0, 128, 0, 128, func(x, y int) uint16 {
+				if x%2 == 0 {
+					return 3
+				}
+				return 7
+			})
+		})
+	}
+}
+
+// isnan.cpp (strict_float is left out: values here are IEEE floats).
+func TestThirdPortedIsNaN(t *testing.T) {
+	const w, h = 16, 16
+	ratio := func(x, y int) float32 { return float32(x-w/2) / float32(y-h/2) }
+	nanRef := func(x, y int) float32 {
+		if x-y < 0 {
+			return 0
+		}
+		return 1
+	}
+	b2f := func(b bool) float32 {
+		if b {
+			return 1
+		}
+		return 0
+	}
+	infRef := func(x, y int) float32 { return b2f(math.IsInf(float64(ratio(x, y)), 0)) }
+	finRef := func(x, y int) float32 {
+		e := float64(ratio(x, y))
+		return b2f(!math.IsInf(e, 0) && !math.IsNaN(e))
+	}
+	for _, gpu := range []bool{false, true} {
+		sched := func(f *halide.Func) {
+			x, y := f.Args()[0], f.Args()[1]
+			if gpu {
+				tx, ty := t3v("tx"), t3v("ty")
+				f.GPUTile(x, y, x, y, tx, ty, 8, 8)
+			} else {
+				f.Vectorize(x, 8)
+			}
+		}
+		sfx := ""
+		if gpu {
+			sfx = "_gpu"
+		}
+		fromInput := func(fill func(x, y int) float32) *halide.ImageParam {
+			b := halide.NewBuffer[float32](w, h)
+			b.Fill(func(c []int) float32 { return fill(c[0], c[1]) })
+			in := halide.NewImageParam("in", halide.Float32, 2)
+			in.Set(b)
+			return in
+		}
+		cases := []struct {
+			name string
+			def  func(x, y halide.Var) halide.Expr
+			ref  func(x, y int) float32
+		}{
+			{"is_nan", func(x, y halide.Var) halide.Expr {
+				return halide.Select(halide.IsNaN(halide.Sqrt(x.Sub(y))), float32(0), float32(1))
+			}, nanRef},
+			{"is_nan_input", func(x, y halide.Var) halide.Expr {
+				in := fromInput(func(x, y int) float32 { return float32(math.Sqrt(float64(x - y))) })
+				return halide.Select(halide.IsNaN(in.At(x, y)), float32(0), float32(1))
+			}, nanRef},
+			{"is_inf", func(x, y halide.Var) halide.Expr {
+				e := halide.Cast(halide.Float32, x.Sub(w/2)).Div(halide.Cast(halide.Float32, y.Sub(h/2)))
+				return halide.Select(halide.IsInf(e), float32(1), float32(0))
+			}, infRef},
+			{"is_inf_input", func(x, y halide.Var) halide.Expr {
+				in := fromInput(ratio)
+				return halide.Select(halide.IsInf(in.At(x, y)), float32(1), float32(0))
+			}, infRef},
+			{"is_finite", func(x, y halide.Var) halide.Expr {
+				e := halide.Cast(halide.Float32, x.Sub(w/2)).Div(halide.Cast(halide.Float32, y.Sub(h/2)))
+				return halide.Select(halide.IsFinite(e), float32(1), float32(0))
+			}, finRef},
+			{"is_finite_input", func(x, y halide.Var) halide.Expr {
+				in := fromInput(ratio)
+				return halide.Select(halide.IsFinite(in.At(x, y)), float32(1), float32(0))
+			}, finRef},
+		}
+		for _, c := range cases {
+			t.Run(c.name+sfx, func(t *testing.T) {
+				x, y := t3v("x"), t3v("y")
+				f := halide.NewFunc("f")
+				f.Define(x, y).Is(c.def(x, y))
+				sched(f)
+				im := halide.NewBuffer[float32](w, h)
+				t3Realize(t, f, im)
+				t3Check2(t, "im", im, 0, w, 0, h, c.ref)
+			})
+		}
+	}
+}
