@@ -1475,3 +1475,161 @@ func TestThirdPortedBug1(t *testing.T) {
 	t3Realize(t, f, out)
 	t3Check1(t, "f", out, 0, 87, func(x int) int32 { return int32(2 * x) })
 }
+
+// strided_load.cpp (a random input; Halide only checks that it runs).
+func TestThirdPortedStridedLoad(t *testing.T) {
+	im := t3Rand[int8](9, 127, 1697)
+	x := t3v("x")
+	f, g := halide.NewFunc("f"), halide.NewFunc("g")
+	f.Define(x).Is(im.At(x.Mul(2)))
+	f.ComputeRoot().Vectorize(x, 16).Bound(x, 0, 849)
+	g.Define(x).Is(f.At(x.Mul(2)))
+	g.ComputeRoot().Vectorize(x, 16).Bound(x, 0, 425)
+	out := halide.NewBuffer[int8](425)
+	t3Realize(t, g, out)
+	t3Check1(t, "g", out, 0, 425, func(x int) int8 { return im.Get(4 * x) })
+}
+
+// two_vector_args.cpp
+func TestThirdPortedTwoVectorArgs(t *testing.T) {
+	x, y := t3v("x"), t3v("y")
+	f, g := halide.NewFunc("f"), halide.NewFunc("g")
+	g.Define(x, y).Is(x.Add(y))
+	f.Define(x, y).Is(g.At(x, x))
+	f.Vectorize(x, 4)
+	out := halide.NewBuffer[int32](4, 4)
+	t3Realize(t, f, out)
+	t3Check2(t, "f", out, 0, 4, 0, 4, func(x, y int) int32 { return int32(2 * x) })
+}
+
+// vectorized_initialization.cpp
+func TestThirdPortedVectorizedInitialization(t *testing.T) {
+	x := t3v("x")
+	f, g := halide.NewFunc("f"), halide.NewFunc("g")
+	r := halide.NewRDom("r", halide.Range(0, 4))
+	f.Define(x).Is(x)
+	f.Define(r.X()).Is(f.At(r.X().Sub(1)).Add(f.At(r.X().Add(1))))
+	f.ComputeRoot().Vectorize(x, 4)
+	f.Update(0).Unscheduled()
+	g.Define(x).Is(f.At(x))
+	out := halide.NewBuffer[int32](4)
+	t3Realize(t, g, out)
+	want := []int32{0, 2, 5, 9}
+	t3Check1(t, "g", out, 0, 4, func(x int) int32 { return want[x] })
+}
+
+// vectorized_reduction_bug.cpp
+func TestThirdPortedVectorizedReductionBug(t *testing.T) {
+	t.Run("select_over_vectorized_c", func(t *testing.T) {
+		x, y, c := t3v("x"), t3v("y"), t3v("c")
+		sum, foo := halide.NewFunc("sum"), halide.NewFunc("foo")
+		r := halide.NewRDom("r", halide.Range(1, 2))
+		sum.Define(x, y).PlusEq(r.X())
+		foo.Define(x, y, c).Is(halide.Select(c.Eq(3), 255, sum.At(x, y)))
+		foo.Vectorize(c, 4)
+		out := halide.NewBuffer[int32](2, 2, 4)
+		t3Realize(t, foo, out)
+		for yy := 0; yy < 2; yy++ {
+			for xx := 0; xx < 2; xx++ {
+				for cc := 0; cc < 4; cc++ {
+					want := int32(3)
+					if cc == 3 {
+						want = 255
+					}
+					if got := out.Get(xx, yy, cc); got != want {
+						t.Fatalf("foo(%d, %d, %d) = %d, want %d", xx, yy, cc, got, want)
+					}
+				}
+			}
+		}
+	})
+	t.Run("vectorized_update_at_split", func(t *testing.T) {
+		x, y := t3v("x"), t3v("y")
+		f, g, h := halide.NewFunc("f"), halide.NewFunc("g"), halide.NewFunc("h")
+		h.Define(x, y).Is(x.Add(y))
+		h.ComputeRoot()
+		g.Define(x, y).Is(0)
+		g.Define(x, 0).Is(halide.Sum(h.At(x, halide.NewRDom("r", halide.Range(0, 120)).X())))
+		f.Define(y, x).Is(g.At(x, y))
+		xOuter := t3v("x_outer")
+		f.Split(x, xOuter, x, 8*2)
+		g.ComputeAt(f, xOuter)
+		g.Update(0).Vectorize(x)
+		f.ComputeRoot()
+		im := halide.NewBuffer[int32](100, 100)
+		t3Realize(t, f, im)
+		t3Check2(t, "f", im, 0, 100, 0, 100, func(x, y int) int32 {
+			if x != 0 {
+				return 0
+			}
+			return int32(120*(x+y) + 120*119/2)
+		})
+	})
+}
+
+// vector_tile.cpp (Halide's tile of vectors of Vars: two-dimensional
+// Tile).
+func TestThirdPortedVectorTile(t *testing.T) {
+	ref := func(x, y int) int32 { return int32(x * y) }
+	t.Run("round_up", func(t *testing.T) {
+		i, j, io, jo := t3v("i"), t3v("j"), t3v("io"), t3v("jo")
+		f := halide.NewFunc("f")
+		f.Define(i, j).Is(i.Mul(j))
+		f.Tile(i, j, io, jo, i, j, 8, 8, halide.RoundUp)
+		out := halide.NewBuffer[int32](128, 128)
+		t3Realize(t, f, out)
+		t3Check2(t, "f", out, 0, 128, 0, 128, ref)
+	})
+	t.Run("default_tail", func(t *testing.T) {
+		i, j, io, jo := t3v("i"), t3v("j"), t3v("io"), t3v("jo")
+		f := halide.NewFunc("f")
+		f.Define(i, j).Is(i.Mul(j))
+		f.Tile(i, j, io, jo, i, j, 8, 8)
+		out := halide.NewBuffer[int32](128, 128)
+		t3Realize(t, f, out)
+		t3Check2(t, "f", out, 0, 128, 0, 128, ref)
+	})
+	t.Run("update", func(t *testing.T) {
+		i, j, io, jo := t3v("i"), t3v("j"), t3v("io"), t3v("jo")
+		f := halide.NewFunc("f")
+		f.Define(i, j).Is(0)
+		f.Define(i, j).PlusEq(i.Mul(j))
+		f.Update(0).Tile(i, j, io, jo, i, j, 8, 8)
+		out := halide.NewBuffer[int32](128, 128)
+		t3Realize(t, f, out)
+		t3Check2(t, "f", out, 0, 128, 0, 128, ref)
+	})
+}
+
+// unrolled_reduction.cpp (64x64x4 reduced to 32x16x4).
+func TestThirdPortedUnrolledReduction(t *testing.T) {
+	rng := rand.New(rand.NewSource(10))
+	noise := halide.NewBuffer[float32](32)
+	noise.Fill(func([]int) float32 { return rng.Float32() })
+	x, y, z := t3v("x"), t3v("y"), t3v("z")
+	f, g := halide.NewFunc("f"), halide.NewFunc("g")
+	r := halide.NewRDom("r", halide.Range(0, 32))
+	g.Define(x, y).Is(float32(0))
+	g.Define(r.X(), y).PlusEq(noise.At(r.X()))
+	f.Define(x, y, z).Is(g.At(x, y).Add(g.At(x.Add(1), y)))
+	rxo, rxi := halide.NewRVar("rxo"), halide.NewRVar("rxi")
+	g.ComputeAt(f, y).Update(0).Split(r.X(), rxo, rxi, 2).Unroll(rxi)
+	f.Unroll(z, 2)
+	out := halide.NewBuffer[float32](32, 16, 4)
+	t3Realize(t, f, out)
+	gr := func(x int) float32 {
+		if x >= 0 && x < 32 {
+			return noise.Get(x)
+		}
+		return 0
+	}
+	for zz := 0; zz < 4; zz++ {
+		for yy := 0; yy < 16; yy++ {
+			for xx := 0; xx < 32; xx++ {
+				if got, want := out.Get(xx, yy, zz), gr(xx)+gr(xx+1); got != want {
+					t.Fatalf("f(%d, %d, %d) = %v, want %v", xx, yy, zz, got, want)
+				}
+			}
+		}
+	}
+}
