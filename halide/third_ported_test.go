@@ -1633,3 +1633,167 @@ func TestThirdPortedUnrolledReduction(t *testing.T) {
 		}
 	}
 }
+
+// shift_by_unsigned_negated.cpp
+func TestThirdPortedShiftByUnsignedNegated(t *testing.T) {
+	step := halide.NewBuffer[uint32](31)
+	for i := 0; i < 31; i++ {
+		step.Set(uint32(-i), i)
+	}
+	x := t3v("x")
+	t.Run("shl", func(t *testing.T) {
+		f := halide.NewFunc("f")
+		f.Define(x).Is(halide.E(uint32(math.MaxUint32)).Shl(step.At(x).Neg()))
+		out := halide.NewBuffer[uint32](31)
+		t3Realize(t, f, out)
+		t3Check1(t, "f", out, 0, 31, func(x int) uint32 { return math.MaxUint32 << x })
+	})
+	t.Run("shr", func(t *testing.T) {
+		f := halide.NewFunc("f")
+		f.Define(x).Is(halide.E(uint32(math.MaxUint32)).Shr(step.At(x).Neg()))
+		out := halide.NewBuffer[uint32](31)
+		t3Realize(t, f, out)
+		t3Check1(t, "f", out, 0, 31, func(x int) uint32 { return math.MaxUint32 >> x })
+	})
+}
+
+// simplified_away_embedded_image.cpp (a random input).
+func TestThirdPortedSimplifiedAwayEmbeddedImage(t *testing.T) {
+	input := t3Rand[float32](11, 1000, 32, 32)
+	x, y := t3v("x"), t3v("y")
+	foo := halide.NewFunc("foo")
+	foo.Define(x, y).Is(input.At(x, y).Sub(input.At(x, y)))
+	out := halide.NewBuffer[float32](32, 32)
+	out.Fill(func([]int) float32 { return 7 })
+	t3Realize(t, foo, out)
+	t3Check2(t, "foo", out, 0, 32, 0, 32, func(x, y int) float32 { return 0 })
+}
+
+// sort_exprs.cpp: a bitonic sorting network of Exprs (an undefined
+// Expr is a nil pointer here).
+func TestThirdPortedSortExprs(t *testing.T) {
+	sort2 := func(a, b **halide.Expr) {
+		if *a == nil {
+			*a, *b = *b, *a
+		} else if *b == nil {
+			return
+		} else {
+			lo, hi := halide.Min(**a, **b), halide.Max(**a, **b)
+			*a, *b = &lo, &hi
+		}
+	}
+	var inner func(v []*halide.Expr, flipped bool) []*halide.Expr
+	inner = func(v []*halide.Expr, flipped bool) []*halide.Expr {
+		size := len(v)
+		half := size / 2
+		if half == 0 {
+			return v
+		}
+		a := inner(append([]*halide.Expr{}, v[:half]...), true)
+		b := inner(append([]*halide.Expr{}, v[half:]...), false)
+		a = append(a, b...)
+		for stride := half; stride > 0; stride /= 2 {
+			for i := 0; i < size; i++ {
+				if i%(2*stride) < stride {
+					if !flipped {
+						sort2(&a[i], &a[i+stride])
+					} else {
+						sort2(&a[i+stride], &a[i])
+					}
+				}
+			}
+		}
+		return a
+	}
+	bitonic := func(v []*halide.Expr) []*halide.Expr {
+		for len(v)&(len(v)-1) != 0 {
+			v = append(v, nil)
+		}
+		v = inner(v, false)
+		for v[len(v)-1] == nil {
+			v = v[:len(v)-1]
+		}
+		return v
+	}
+	x := t3v("x")
+	f := halide.NewFunc("f")
+	f.Define(x).Is(halide.Sin(halide.Cast(halide.Float32, x)))
+	f.ComputeRoot()
+	const N = 9
+	var exprs []*halide.Expr
+	for i := 0; i < N; i++ {
+		e := f.At(i)
+		exprs = append(exprs, &e)
+	}
+	exprs = bitonic(exprs)
+	if len(exprs) != N {
+		t.Fatalf("%d exprs", len(exprs))
+	}
+	g := halide.NewFunc("g")
+	g.Define(x).Is(halide.Undef(halide.Float32))
+	for i := 0; i < N; i++ {
+		g.Define(i).Is(*exprs[i])
+	}
+	out := halide.NewBuffer[float32](N)
+	t3Realize(t, g, out)
+	for i := 0; i < N-1; i++ {
+		if out.Get(i) >= out.Get(i+1) {
+			t.Fatalf("not sorted: %v", out.Data())
+		}
+	}
+}
+
+// stream_compaction.cpp
+func TestThirdPortedStreamCompaction(t *testing.T) {
+	build := func(parallel bool) *halide.Func {
+		x := t3v("x")
+		f := halide.NewFunc("f")
+		f.Define(x).Is(halide.Select(x.Mod(7).Eq(0).Or(x.Mod(5).Eq(0)), 1, 0))
+		f.ComputeRoot()
+		cum := halide.NewFunc("cum_sum")
+		cum.Define(x).Is(0)
+		r := halide.NewRDom("r", halide.Range(0, 1000))
+		cum.Define(r.X().Add(1)).Is(f.At(r.X()).Add(cum.At(r.X())))
+		cum.ComputeRoot()
+		ones := halide.NewFunc("ones")
+		ones.Define(x).Is(-1)
+		bin := halide.Clamp(cum.At(r.X()), 0, 1000)
+		ones.Define(bin).Is(halide.Select(f.At(r.X()).Eq(1), r.X(), halide.Undef(halide.Int32)))
+		if parallel {
+			// allow_race_conditions() has no counterpart.
+			ones.Update(0).Parallel(r.X(), 50)
+		}
+		return ones
+	}
+	check := func(t *testing.T, res *halide.Buffer[int32]) {
+		next := 0
+		for i := 0; i < 1001; i++ {
+			if got := res.Get(i); got != int32(next) {
+				t.Fatalf("result(%d) = %d, want %d", i, got, next)
+			}
+			for {
+				next++
+				if next%5 == 0 || next%7 == 0 {
+					break
+				}
+			}
+			if next >= 1000 {
+				break
+			}
+		}
+	}
+	t.Run("parallel_scatter", func(t *testing.T) {
+		res := halide.NewBuffer[int32](1001)
+		if err := t3Try(t, build(true), res); err != nil {
+			t3Refused(t, err)
+			return
+		}
+		check(t, res)
+	})
+	t.Run("parallel_scatter_variant", func(t *testing.T) {
+		// Without the parallel RVar loop.
+		res := halide.NewBuffer[int32](1001)
+		t3Realize(t, build(false), res)
+		check(t, res)
+	})
+}
