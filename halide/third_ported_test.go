@@ -30,6 +30,7 @@ package halide_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand"
 	"sync"
@@ -1796,4 +1797,209 @@ func TestThirdPortedStreamCompaction(t *testing.T) {
 		t3Realize(t, build(false), res)
 		check(t, res)
 	})
+}
+
+// truncated_pyramid.cpp (1000x1000 reduced to 200x120; random_float()
+// is a random input buffer read by the compute_root Func input; the
+// anonymous Funcs of each level are given distinct names).
+func TestThirdPortedTruncatedPyramid(t *testing.T) {
+	const W, H, levels = 200, 120, 20
+	buf := t3Rand[float32](12, 1000, W, H)
+	x, y := t3v("x"), t3v("y")
+	input := halide.NewFunc("input")
+	input.Define(x, y).Is(buf.At(x, y))
+	input.ComputeRoot()
+	width, height := halide.NewParam[int32]("width"), halide.NewParam[int32]("height")
+	type sz struct{ w, h halide.Expr }
+	sizes := make([]sz, levels)
+	sizes[0] = sz{width.Expr(), height.Expr()}
+	for i := 1; i < levels; i++ {
+		sizes[i] = sz{sizes[i-1].w.Add(1).Div(2), sizes[i-1].h.Add(1).Div(2)}
+	}
+	down := make([]*halide.Func, levels)
+	down[0] = input
+	for i := 1; i < levels; i++ {
+		bounded := halide.RepeatEdge(down[i-1], halide.Range(0, sizes[i].w), halide.Range(0, sizes[i].h))
+		ds := halide.NewFunc(fmt.Sprintf("downsampled%d", i))
+		ds.Define(x, y).Is(bounded.At(x.Mul(2).Sub(1), y.Mul(2).Sub(1)).Add(bounded.At(x.Mul(2).Add(2), y.Mul(2).Add(2))))
+		down[i] = halide.NewFunc(fmt.Sprintf("pyr_down%d", i))
+		down[i].Define(x, y).Is(halide.Select(halide.Max(sizes[i].w, sizes[i].h).Gt(5), ds.At(x, y), float32(0)))
+		down[i].ComputeRoot().Specialize(halide.Max(width.Expr(), height.Expr()).Gt(32)).Vectorize(x, 16).ParallelTail(y, 16, halide.GuardWithIf)
+	}
+	up := make([]*halide.Func, levels)
+	up[levels-1] = down[levels-1]
+	for i := levels - 2; i >= 0; i-- {
+		us := halide.NewFunc(fmt.Sprintf("upsample%d", i))
+		us.Define(x, y).Is(up[i+1].At(x.Div(2).Sub(1), y.Div(2).Sub(1)).Add(up[i+1].At(x.Div(2).Add(1), y.Div(2).Add(1))))
+		up[i] = halide.NewFunc(fmt.Sprintf("pyr_up%d", i))
+		up[i].Define(x, y).Is(halide.Select(halide.Max(sizes[i].w, sizes[i].h).Gt(5), down[i].At(x, y).Sub(us.At(x, y)), down[i].At(x, y)))
+		up[i].ComputeRoot().Specialize(halide.Max(width.Expr(), height.Expr()).Gt(32)).Vectorize(x, 16).ParallelTail(y, 16, halide.GuardWithIf)
+	}
+	width.Set(W)
+	height.Set(H)
+	out := halide.NewBuffer[float32](W, H)
+	t3Realize(t, up[0], out)
+
+	// Reference, memoized per level and point.
+	sw, sh := make([]int, levels), make([]int, levels)
+	sw[0], sh[0] = W, H
+	for i := 1; i < levels; i++ {
+		sw[i], sh[i] = (sw[i-1]+1)/2, (sh[i-1]+1)/2
+	}
+	fdiv := func(a int) int {
+		if a < 0 {
+			return -((-a + 1) / 2)
+		}
+		return a / 2
+	}
+	type key struct{ i, x, y int }
+	dm, um := map[key]float32{}, map[key]float32{}
+	var dref, uref func(i, x, y int) float32
+	dref = func(i, x, y int) float32 {
+		if i == 0 {
+			return buf.Get(x, y)
+		}
+		k := key{i, x, y}
+		if v, ok := dm[k]; ok {
+			return v
+		}
+		b := func(a, c int) float32 { return dref(i-1, m2Clampi(a, 0, sw[i]-1), m2Clampi(c, 0, sh[i]-1)) }
+		v := float32(0)
+		if max(sw[i], sh[i]) > 5 {
+			v = b(2*x-1, 2*y-1) + b(2*x+2, 2*y+2)
+		}
+		dm[k] = v
+		return v
+	}
+	uref = func(i, x, y int) float32 {
+		if i == levels-1 {
+			return dref(i, x, y)
+		}
+		k := key{i, x, y}
+		if v, ok := um[k]; ok {
+			return v
+		}
+		v := dref(i, x, y)
+		if max(sw[i], sh[i]) > 5 {
+			v -= uref(i+1, fdiv(x)-1, fdiv(y)-1) + uref(i+1, fdiv(x)+1, fdiv(y)+1)
+		}
+		um[k] = v
+		return v
+	}
+	for yy := 0; yy < H; yy++ {
+		for xx := 0; xx < W; xx++ {
+			want := uref(0, xx, yy)
+			// Tolerance: 1e-4 relative (the same float32 sums).
+			if got := out.Get(xx, yy); math.Abs(float64(got-want)) > 1e-4*math.Max(1, math.Abs(float64(want))) {
+				t.Fatalf("pyr_up[0](%d, %d) = %v, want %v", xx, yy, got, want)
+			}
+		}
+	}
+}
+
+// unique_func_image.cpp: Funcs named alike. Halide makes the names
+// unique; here names must be distinct within a pipeline, and each
+// pipeline below has one "ext".
+func TestThirdPortedUniqueFuncImage(t *testing.T) {
+	x := t3v("x")
+	ext1, ext2 := halide.NewFunc("ext"), halide.NewFunc("ext")
+	ext1.Define(x).Is(x.Add(1))
+	ext2.Define(x).Is(x.Add(2))
+	out1, out2 := halide.NewBuffer[int32](10), halide.NewBuffer[int32](10)
+	t3Realize(t, ext1, out1)
+	t3Realize(t, ext2, out2)
+	t3Check1(t, "ext1", out1, 0, 10, func(x int) int32 { return int32(x + 1) })
+	t3Check1(t, "ext2", out2, 0, 10, func(x int) int32 { return int32(x + 2) })
+	// Func out1_as_func(out1); add2 defines a(_) = in(_) + 2, a named
+	// "ext" too.
+	asFunc := halide.NewFunc("out1_as_func")
+	asFunc.Define(halide.Implicit).Is(out1.At(halide.Implicit))
+	a := halide.NewFunc("ext")
+	a.Define(halide.Implicit).Is(asFunc.At(halide.Implicit).Add(2))
+	out3 := halide.NewBuffer[int32](10)
+	t3Realize(t, a, out3)
+	t3Check1(t, "ext3", out3, 0, 10, func(x int) int32 { return int32(x + 3) })
+	t.Run("same_name_in_one_pipeline", func(t *testing.T) {
+		// Not in the C++ file: ext1 and ext2 (both "ext") in one pipeline.
+		h := halide.NewFunc("h")
+		h.Define(x).Is(ext1.At(x).Add(ext2.At(x)))
+		out := halide.NewBuffer[int32](10)
+		if err := t3Try(t, h, out); err != nil {
+			t3Refused(t, err)
+			return
+		}
+		t3Check1(t, "h", out, 0, 10, func(x int) int32 { return int32(2*x + 3) })
+	})
+}
+
+// unsafe_promises.cpp. Halide's unsafe_promise_clamped(e, Expr(), 99)
+// with one bound undefined has no counterpart (both bounds are given);
+// infer_input_bounds is replaced by a lut of exactly Halide's inferred
+// region.
+func TestThirdPortedUnsafePromises(t *testing.T) {
+	t.Run("ten_bit_lut", func(t *testing.T) {
+		data := halide.NewBuffer[uint16](100)
+		for i := 0; i < 100; i++ {
+			data.Set(uint16(i*10), i)
+		}
+		lutB := halide.NewBuffer[float32](1024)
+		for i := 0; i < 1024; i++ {
+			lutB.Set(float32(math.Sin(float64(2*3.1415*float32(i)/1024))), i)
+		}
+		x := t3v("x")
+		in := halide.NewImageParam("in", halide.UInt16, 1)
+		lut := halide.NewImageParam("lut", halide.Float32, 1)
+		f := halide.NewFunc("f")
+		f.Define(x).Is(lut.At(halide.UnsafePromiseClamped(in.At(x), 0, 1023)))
+		in.Set(data)
+		lut.Set(lutB)
+		out := halide.NewBuffer[float32](100)
+		t3Realize(t, f, out)
+		t3Check1(t, "f", out, 0, 100, func(x int) float32 { return lutB.Get(x * 10) })
+	})
+	for _, c := range []struct {
+		name        string
+		lo, hi      int
+		min, extent int
+	}{{"upper_bound_only_variant", 0, 99, 0, 100}, {"lower_bound_only_variant", 10, 255, 10, 246}} {
+		t.Run(c.name, func(t *testing.T) {
+			// Both bounds given: the missing one is uint8's.
+			x := t3v("x")
+			in := halide.NewImageParam("in", halide.UInt8, 1)
+			lut := halide.NewImageParam("lut", halide.Float32, 1)
+			f := halide.NewFunc("f")
+			f.Define(x).Is(lut.At(halide.UnsafePromiseClamped(in.At(x), c.lo, c.hi)))
+			rng := rand.New(rand.NewSource(13))
+			inB := halide.NewBuffer[uint8](10)
+			inB.Fill(func([]int) uint8 { return uint8(c.lo + rng.Intn(c.hi-c.lo+1)) })
+			lutB := t3Rand[float32](14, 1000, c.extent).SetMin(c.min)
+			in.Set(inB)
+			lut.Set(lutB)
+			out := halide.NewBuffer[float32](10)
+			t3Realize(t, f, out)
+			t3Check1(t, "f", out, 0, 10, func(x int) float32 { return lutB.Get(int(inB.Get(x))) })
+		})
+	}
+}
+
+// uninitialized_read.cpp: Halide checks with a realization trace that
+// g, vectorized by 4 for an output of 1, makes f realize 4 points; values
+// only here.
+func TestThirdPortedUninitializedRead(t *testing.T) {
+	x := t3v("x")
+	f, g, h := halide.NewFunc("f"), halide.NewFunc("g"), halide.NewFunc("h")
+	f.Define(x).Is(x)
+	f.ComputeRoot().TraceStores()
+	g.Define(x).Is(f.At(x).Add(1))
+	g.ComputeRoot().Vectorize(x, 4)
+	h.Define(x).Is(g.At(x).Add(2))
+	c := map[string]int{}
+	out := halide.NewBuffer[int32](1)
+	if err := t3Run(t, t3Pipe(c, h), out); err != nil {
+		t.Fatal(err)
+	}
+	t3Check1(t, "h", out, 0, 1, func(x int) int32 { return int32(x + 3) })
+	if c["f"] != 4 {
+		t.Logf("f stored %d points, Halide realizes 4", c["f"])
+	}
 }
