@@ -2003,3 +2003,167 @@ func TestThirdPortedUninitializedRead(t *testing.T) {
 		t.Logf("f stored %d points, Halide realizes 4", c["f"])
 	}
 }
+
+// t3Trunc is Halide's trunc(e), which the API lacks: written as a user
+// would, from Ceil and Floor.
+func t3Trunc(e halide.Expr) halide.Expr {
+	return halide.Select(e.Lt(halide.Cast(e.Type(), 0)), halide.Ceil(e), halide.Floor(e))
+}
+
+func t3Round[T float32 | float64](t *testing.T, data []T, results [4][]T) {
+	x := t3v("x")
+	input := halide.NewBuffer[T](len(data))
+	for i, v := range data {
+		input.Set(v, i)
+	}
+	names := []string{"round", "floor", "ceil", "trunc"}
+	ops := []func(halide.Expr) halide.Expr{
+		func(e halide.Expr) halide.Expr { return halide.Round(e) },
+		func(e halide.Expr) halide.Expr { return halide.Floor(e) },
+		func(e halide.Expr) halide.Expr { return halide.Ceil(e) },
+		t3Trunc,
+	}
+	for k, name := range names {
+		for _, vw := range []int{0, 1, 2, 4, 8} {
+			sub := fmt.Sprintf("%s_vec%d", name, vw)
+			if vw == 0 {
+				sub = name + "_gpu_single_thread"
+			}
+			t.Run(sub, func(t *testing.T) {
+				f := halide.NewFunc("f")
+				f.Define(x).Is(ops[k](input.At(x)))
+				if vw == 0 {
+					f.GPUSingleThread()
+				} else if vw > 1 {
+					f.Vectorize(x, vw)
+				}
+				im := halide.NewBuffer[T](len(data))
+				t3Realize(t, f, im)
+				for i := range data {
+					got, want := im.Get(i), results[k][i]
+					if got != want || math.Signbit(float64(got)) != math.Signbit(float64(want)) && want != 0 {
+						t.Fatalf("%s(%v) = %v, want %v", name, data[i], got, want)
+					}
+				}
+			})
+		}
+	}
+}
+
+// round.cpp (trunc written with Ceil and Floor, see t3Trunc; the sign of
+// a zero result is not checked, as C++'s != does not).
+func TestThirdPortedRound(t *testing.T) {
+	nz := float32(math.Copysign(0, -1))
+	t.Run("float32", func(t *testing.T) {
+		in := []float32{-2.6, -2.5, -2.3, -1.5, -1.0, -0.5, -0.49999997, -0.2, nz, 2.6, 2.5, 2.3, 1.5, 1.0, 0.5, 0.49999997, 0.2, 0, 8388609, -8388609, 16777216, -16777218}
+		big := []float32{8388609, -8388609, 16777216, -16777218}
+		res := [4][]float32{
+			append([]float32{-3, -2, -2, -2, -1, 0, 0, 0, 0, 3, 2, 2, 2, 1, 0, 0, 0, 0}, big...),
+			append([]float32{-3, -3, -3, -2, -1, -1, -1, -1, 0, 2, 2, 2, 1, 1, 0, 0, 0, 0}, big...),
+			append([]float32{-2, -2, -2, -1, -1, 0, 0, 0, 0, 3, 3, 3, 2, 1, 1, 1, 1, 0}, big...),
+			append([]float32{-2, -2, -2, -1, -1, 0, 0, 0, 0, 2, 2, 2, 1, 1, 0, 0, 0, 0}, big...),
+		}
+		t3Round(t, in, res)
+	})
+	t.Run("float64", func(t *testing.T) {
+		in := []float64{-2.6, -2.5, -2.3, -1.5, -1.0, -0.5, -0.49999999999999994, -0.2, float64(nz), 2.6, 2.5, 2.3, 1.5, 1.0, 0.5, 0.49999999999999994, 0.2, 0,
+			8388609, -8388610, 16777216, -16777218, 4503599627370497, -4503599627370497}
+		big := []float64{8388609, -8388610, 16777216, -16777218, 4503599627370497, -4503599627370497}
+		res := [4][]float64{
+			append([]float64{-3, -2, -2, -2, -1, 0, 0, 0, 0, 3, 2, 2, 2, 1, 0, 0, 0, 0}, big...),
+			append([]float64{-3, -3, -3, -2, -1, -1, -1, -1, 0, 2, 2, 2, 1, 1, 0, 0, 0, 0}, big...),
+			append([]float64{-2, -2, -2, -1, -1, 0, 0, 0, 0, 3, 3, 3, 2, 1, 1, 1, 1, 0}, big...),
+			append([]float64{-2, -2, -2, -1, -1, 0, 0, 0, 0, 2, 2, 2, 1, 1, 0, 0, 0, 0}, big...),
+		}
+		t3Round(t, in, res)
+	})
+}
+
+// reschedule.cpp: f realized, then vectorized and realized again (Halide
+// checks that the second run stores vectors; trace events here carry no
+// lane count, so values and store counts only).
+func TestThirdPortedReschedule(t *testing.T) {
+	x := t3v("x")
+	f := halide.NewFunc("f")
+	f.Define(x).Is(x)
+	f.TraceStores()
+	for _, vec := range []bool{false, true} {
+		if vec {
+			f.Vectorize(x, 4)
+		}
+		c := map[string]int{}
+		out := halide.NewBuffer[int32](10)
+		if err := t3Run(t, t3Pipe(c, f), out); err != nil {
+			t.Fatal(err)
+		}
+		t3Check1(t, "f", out, 0, 10, func(x int) int32 { return int32(x) })
+		if c["f"] < 10 {
+			t.Fatalf("vectorized %v: %d stores traced", vec, c["f"])
+		}
+	}
+}
+
+// param.cpp: a Param set through another reference to it (Halide's
+// copies of a Param share it; here the same *Param). Param<> of a
+// run-time type has no counterpart: the typed cases only.
+func TestThirdPortedParam(t *testing.T) {
+	for _, name := range []string{"cpu", "gpu"} {
+		t.Run(name, func(t *testing.T) {
+			x := t3v("x")
+			f := halide.NewFunc("f")
+			u := halide.NewParam[int32]("u")
+			_ = halide.NewParam[int32]("u_name")
+			f.Define(x).Is(u.Expr())
+			if name == "gpu" {
+				xo, xi := t3v("xo"), t3v("xi")
+				f.GPUTile1D(x, xo, xi, 256)
+			}
+			u.Set(17)
+			p := t3Pipe(nil, f)
+			out17 := halide.NewBuffer[int32](1024)
+			if err := t3Run(t, p, out17); err != nil {
+				t.Fatal(err)
+			}
+			if u.Get() != 17 {
+				t.Fatal("u.Get")
+			}
+			alias := u
+			alias.Set(123)
+			out123 := halide.NewBuffer[int32](1024)
+			if err := t3Run(t, p, out123); err != nil {
+				t.Fatal(err)
+			}
+			if u.Get() != 123 {
+				t.Fatal("u.Get")
+			}
+			t3Check1(t, "out_17", out17, 0, 1024, func(int) int32 { return 17 })
+			t3Check1(t, "out_123", out123, 0, 1024, func(int) int32 { return 123 })
+		})
+	}
+}
+
+// obscure_image_references.cpp
+func TestThirdPortedObscureImageReferences(t *testing.T) {
+	im1 := halide.NewImageParam("im1", halide.UInt8, 1)
+	im2, im3 := t3Rand[uint8](15, 255, 10), t3Rand[uint8](16, 255, 20)
+	j := halide.NewParam[int32]("j")
+	if im1.Dims() != 1 || im2.Dims() != 1 || im3.Dims() != 1 {
+		t.Fatal("dims")
+	}
+	x := t3v("x")
+	f := halide.NewFunc("f")
+	f.Define(x).Is(x.Add(im1.Dim(0).Extent()))
+	r := halide.NewRDom("r", halide.Range(0, halide.Cast(halide.Int32, halide.Clamp(im2.At(j.Expr()), 0, 99))))
+	f.Define(r.X()).Is(37)
+	im2.Set(10, 3)
+	j.Set(3)
+	im1.Set(im3)
+	out := halide.NewBuffer[int32](100)
+	t3Realize(t, f, out)
+	t3Check1(t, "f", out, 0, 100, func(i int) int32 {
+		if i < int(im2.Get(3)) {
+			return 37
+		}
+		return int32(i + 20)
+	})
+}
