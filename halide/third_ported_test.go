@@ -2167,3 +2167,87 @@ func TestThirdPortedObscureImageReferences(t *testing.T) {
 		return int32(i + 20)
 	})
 }
+
+// vectorized_load_from_vectorized_allocation.cpp (size 80 reduced to
+// 24). g.bound_extent(x, size*size) has no counterpart (Bound fixes the
+// min too): the faithful subtest leaves it out, the variant bounds x to
+// [0, size*size).
+func TestThirdPortedVectorizedLoadFromVectorizedAllocation(t *testing.T) {
+	const size = 24
+	for _, bound := range []bool{false, true} {
+		name := "vectorized_load"
+		if bound {
+			name += "_variant"
+		}
+		t.Run(name, func(t *testing.T) {
+			x, y, z := t3v("x"), t3v("y"), t3v("z")
+			f, g := halide.NewFunc("f"), halide.NewFunc("g")
+			g.Define(x, y, z).Is(x)
+			f.Define(x, y, z).Is(100)
+			r := halide.NewRDom("r", halide.Range(0, size), halide.Range(0, size), halide.Range(0, size))
+			f.Define(r.X(), r.Y(), r.Z()).PlusEq(halide.E(2).Mul(g.At(r.X().Mul(r.Z()), r.Y(), r.Z())))
+			f.Update(0).Vectorize(r.Z(), 8)
+			g.ComputeAt(f, r.Y())
+			if bound {
+				g.Bound(x, 0, size*size)
+			}
+			im := halide.NewBuffer[int32](size, size, size)
+			t3Realize(t, f, im)
+			for zz := 0; zz < size; zz++ {
+				for yy := 0; yy < size; yy++ {
+					for xx := 0; xx < size; xx++ {
+						if got, want := im.Get(xx, yy, zz), int32(100+2*xx*zz); got != want {
+							t.Fatalf("f(%d, %d, %d) = %d, want %d", xx, yy, zz, got, want)
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
+// vectorize_varying_allocation_size.cpp
+func TestThirdPortedVectorizeVaryingAllocationSize(t *testing.T) {
+	x, xo, xi := t3v("x"), t3v("xo"), t3v("xi")
+	f, g := halide.NewFunc("f"), halide.NewFunc("g")
+	f.Define(x).Is(x)
+	g.Define(x).Is(f.At(x).Add(f.At(x.Mul(x).Sub(20))))
+	g.Split(x, xo, xi, 4).Vectorize(xi)
+	f.ComputeAt(g, xi)
+	out := halide.NewBuffer[int32](100)
+	t3Realize(t, g, out)
+	t3Check1(t, "g", out, 0, 100, func(i int) int32 { return int32(i + i*i - 20) })
+}
+
+// multipass_constraints.cpp: constraints on the input's and the output's
+// shapes that refer to each other. Halide's infer_input_bounds on a 7x8
+// output at (2, 2) grows the output to [0, 24) x [2, 10) and gives the
+// input [-4, 30) x [1, 11); here the realization with those buffers is
+// checked, and the 7x8 output is refused by the constraint.
+func TestThirdPortedMultipassConstraints(t *testing.T) {
+	build := func() (*halide.Func, *halide.ImageParam) {
+		in := halide.NewImageParam("in", halide.Float32, 2)
+		out := halide.NewFunc("out")
+		x, y := t3v("x"), t3v("y")
+		out.Define(x, y).Is(in.At(x.Add(1), y.Add(1)).Add(in.At(x.Sub(1), y.Sub(1))))
+		out.Define(x, y).PlusEq(float32(3))
+		out.Update(0).Vectorize(x, 4)
+		o := out.Dim(0)
+		in.Dim(0).SetBounds(in.Dim(1).Min().Sub(5), in.Dim(1).Extent().Add(o.Extent()))
+		o.SetBounds(0, halide.Select(o.Extent().Lt(22), o.Extent().Add(1), o.Extent()))
+		return out, in
+	}
+	t.Run("inferred_shapes", func(t *testing.T) {
+		out, in := build()
+		inB := t3Rand[float32](17, 1000, 34, 10).SetMin(-4, 1)
+		in.Set(inB)
+		ob := halide.NewBuffer[float32](24, 8).SetMin(0, 2)
+		t3Realize(t, out, ob)
+		t3Check2(t, "out", ob, 0, 24, 2, 10, func(x, y int) float32 { return inB.Get(x+1, y+1) + inB.Get(x-1, y-1) + 3 })
+	})
+	t.Run("output_7x8_refused", func(t *testing.T) {
+		out, in := build()
+		in.Set(t3Rand[float32](17, 1000, 34, 10).SetMin(-4, 1))
+		t3Refused(t, t3Try(t, out, halide.NewBuffer[float32](7, 8).SetMin(2, 2)))
+	})
+}
