@@ -2251,3 +2251,195 @@ func TestThirdPortedMultipassConstraints(t *testing.T) {
 		t3Refused(t, t3Try(t, out, halide.NewBuffer[float32](7, 8).SetMin(2, 2)))
 	})
 }
+
+// partition_loops.cpp (1024x1024x3 reduced to 128x96x3; the second
+// case, a PredicateStores split, is not ported: no such TailStrategy).
+func TestThirdPortedPartitionLoops(t *testing.T) {
+	const W, H = 128, 96
+	input := halide.NewBuffer[uint8](W, H, 3)
+	input.Fill(func(c []int) uint8 { return uint8(c[0] + c[1] + c[2]) })
+	x, y, c := t3v("x"), t3v("y"), t3v("c")
+	clamped := halide.RepeatEdge(input)
+	f, g, h := halide.NewFunc("f"), halide.NewFunc("g"), halide.NewFunc("h")
+	g.Define(x, y, c).Is(x.Add(y).Add(c))
+	g.Define(x, y, 0).Is(x)
+	h.Define(x, y).Is(clamped.At(x.Add(g.At(x, y, 0)), y, 2))
+	f.Define(x, y, c).Is(halide.Select(h.At(x, y).Lt(x.Add(y)), x.Add(y), y.Add(c)))
+	f.ComputeRoot()
+	output := halide.NewFunc("output")
+	output.Define(x, y, c).Is(halide.Cast(halide.Float32, f.At(x, y, c)))
+	im := halide.NewBuffer[float32](W, H, 3)
+	t3Realize(t, output, im)
+	for yy := 0; yy < H; yy++ {
+		for xx := 0; xx < W; xx++ {
+			for cc := 0; cc < 3; cc++ {
+				want := float32(yy + cc)
+				if int(input.Get(min(2*xx, W-1), yy, 2)) < xx+yy {
+					want = float32(xx + yy)
+				}
+				if got := im.Get(xx, yy, cc); got != want {
+					t.Fatalf("output(%d, %d, %d) = %v, want %v", xx, yy, cc, got, want)
+				}
+			}
+		}
+	}
+}
+
+// t3Scatter2 runs a plain-Go update over r.y (outer) and r.x (inner) of
+// a w x h image initialized by init.
+func t3Scatter2(w, h int, init func(x, y int) int32, rx, ry int, where func(x, y int) bool, upd func(im [][]int32, x, y int)) [][]int32 {
+	im := make([][]int32, w)
+	for i := range im {
+		im[i] = make([]int32, h)
+		for j := range im[i] {
+			im[i][j] = init(i, j)
+		}
+	}
+	for y := 0; y < ry; y++ {
+		for x := 0; x < rx; x++ {
+			if where(x, y) {
+				upd(im, x, y)
+			}
+		}
+	}
+	return im
+}
+
+// predicated_store_load.cpp: values only (Halide counts predicated loads
+// and stores with a custom lowering pass). The cases with
+// TailStrategy::Predicate, PredicateLoads or PredicateStores
+// (predicated_tail, predicated_tail_with_scalar,
+// vectorized_dense_load_with_stride_minus_one) are not ported.
+func TestThirdPortedPredicatedStoreLoad(t *testing.T) {
+	gxy := func(x, y int) int32 { return int32(x + y) }
+	c10 := func(int, int) int32 { return 10 }
+	check := func(t *testing.T, im *halide.Buffer[int32], ref [][]int32) {
+		t.Helper()
+		t3Check2(t, "f", im, 0, len(ref), 0, len(ref[0]), func(x, y int) int32 { return ref[x][y] })
+	}
+	t.Run("vectorized_predicated_store_scalarized_predicated_load", func(t *testing.T) {
+		x, y := t3v("x"), t3v("y")
+		f, g := halide.NewFunc("f"), halide.NewFunc("g")
+		g.Define(x, y).Is(x.Add(y))
+		g.ComputeRoot()
+		r := halide.NewRDom("r", halide.Range(0, 100), halide.Range(0, 100))
+		r.Where(r.X().Add(r.Y()).Lt(r.X().Mul(r.Y())))
+		f.Define(x, y).Is(10)
+		f.Define(r.X(), r.Y()).PlusEq(g.At(r.X().Mul(2), r.Y()).Add(g.At(r.X().Mul(2).Add(1), r.Y())))
+		f.Update(0).Vectorize(r.X(), 32)
+		im := halide.NewBuffer[int32](170, 170)
+		t3Realize(t, f, im)
+		check(t, im, t3Scatter2(170, 170, c10, 100, 100, func(x, y int) bool { return x+y < x*y }, func(im [][]int32, x, y int) {
+			im[x][y] += gxy(2*x, y) + gxy(2*x+1, y)
+		}))
+	})
+	t.Run("multiple_vectorized_predicate", func(t *testing.T) {
+		const size = 100
+		x, y := t3v("x"), t3v("y")
+		f, g := halide.NewFunc("f"), halide.NewFunc("g")
+		g.Define(x, y).Is(x.Mul(y))
+		g.ComputeRoot()
+		r := halide.NewRDom("r", halide.Range(0, size), halide.Range(0, size))
+		r.Where(r.X().Add(r.Y()).Lt(57))
+		r.Where(r.X().Mul(r.Y()).Add(r.X().Mul(r.X())).Lt(490))
+		f.Define(x, y).Is(10)
+		f.Define(r.X(), r.Y()).Is(g.At(halide.E(size).Sub(r.X()), r.Y()).Mul(2).Add(g.At(halide.E(67).Sub(r.X()), r.Y())))
+		f.Update(0).Vectorize(r.X(), 32)
+		im := halide.NewBuffer[int32](size, size)
+		t3Realize(t, f, im)
+		check(t, im, t3Scatter2(size, size, c10, size, size, func(x, y int) bool { return x+y < 57 && x*y+x*x < 490 }, func(im [][]int32, x, y int) {
+			im[x][y] = int32((size-x)*y*2 + (67-x)*y)
+		}))
+	})
+	t.Run("scalar_load", func(t *testing.T) {
+		x, y := t3v("x"), t3v("y")
+		f, g := halide.NewFunc("f"), halide.NewFunc("g")
+		g.Define(x, y).Is(x.Add(y))
+		g.ComputeRoot()
+		r := halide.NewRDom("r", halide.Range(0, 80), halide.Range(0, 80))
+		r.Where(r.X().Add(r.Y()).Lt(48))
+		f.Define(x, y).Is(10)
+		f.Define(r.X(), r.Y()).PlusEq(halide.E(1).Add(halide.Max(g.At(0, 1), g.At(r.X().Mul(2).Add(1), r.Y()))))
+		f.Update(0).Vectorize(r.X(), 32)
+		im := halide.NewBuffer[int32](160, 160)
+		t3Realize(t, f, im)
+		check(t, im, t3Scatter2(160, 160, c10, 80, 80, func(x, y int) bool { return x+y < 48 }, func(im [][]int32, x, y int) {
+			im[x][y] += 1 + max(gxy(0, 1), gxy(2*x+1, y))
+		}))
+	})
+	scalarStore := func(t *testing.T, vectorize bool) {
+		x, y := t3v("x"), t3v("y")
+		f, g := halide.NewFunc("f"), halide.NewFunc("g")
+		g.Define(x, y).Is(x.Add(y))
+		g.ComputeRoot()
+		r := halide.NewRDom("r", halide.Range(0, 80), halide.Range(0, 80))
+		r.Where(r.X().Add(r.Y()).Lt(48))
+		f.Define(x, y).Is(10)
+		f.Define(13, 13).Is(halide.Max(g.At(0, 1), g.At(r.X().Mul(2).Add(1), r.Y())))
+		// allow_race_conditions() has no counterpart.
+		if vectorize {
+			f.Update(0).Vectorize(r.X(), 32)
+		}
+		im := halide.NewBuffer[int32](160, 160)
+		if err := t3Try(t, f, im); vectorize && err != nil {
+			t3Refused(t, err)
+			return
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		check(t, im, t3Scatter2(160, 160, c10, 80, 80, func(x, y int) bool { return x+y < 48 }, func(im [][]int32, x, y int) {
+			im[13][13] = max(gxy(0, 1), gxy(2*x+1, y))
+		}))
+	}
+	t.Run("scalar_store", func(t *testing.T) { scalarStore(t, true) })
+	t.Run("no_op_store", func(t *testing.T) {
+		x, y := t3v("x"), t3v("y")
+		f := halide.NewFunc("f")
+		r := halide.NewRDom("r", halide.Range(0, 80), halide.Range(0, 80))
+		r.Where(r.X().Add(r.Y()).Lt(47))
+		f.Define(x, y).Is(x.Add(y))
+		f.Define(r.X().Mul(2).Add(1), r.Y()).Is(f.At(r.X().Mul(2).Add(1), r.Y()))
+		f.Define(r.X().Mul(2), r.Y().Mul(3)).Is(f.At(r.X().Mul(2), r.Y().Mul(3)))
+		f.Update(0).Vectorize(r.X(), 32)
+		f.Update(1).Vectorize(r.Y(), 32)
+		im := halide.NewBuffer[int32](240, 240)
+		t3Realize(t, f, im)
+		t3Check2(t, "f", im, 0, 240, 0, 240, func(x, y int) int32 { return int32(x + y) })
+	})
+	t.Run("vectorized_predicated_predicate_with_pure_call", func(t *testing.T) {
+		x, y := t3v("x"), t3v("y")
+		f, g := halide.NewFunc("f"), halide.NewFunc("g")
+		g.Define(x, y).Is(x.Add(y))
+		g.ComputeRoot()
+		r := halide.NewRDom("r", halide.Range(0, 100), halide.Range(0, 100))
+		r.Where(r.X().Add(r.Y()).Lt(r.X().Mul(r.Y())))
+		f.Define(x, y).Is(10)
+		f.Define(r.X(), r.Y()).PlusEq(halide.Abs(r.X().Mul(r.Y())).Add(g.At(r.X().Mul(2).Add(1), r.Y())))
+		f.Update(0).Vectorize(r.X(), 32)
+		im := halide.NewBuffer[int32](160, 160)
+		t3Realize(t, f, im)
+		check(t, im, t3Scatter2(160, 160, c10, 100, 100, func(x, y int) bool { return x+y < x*y }, func(im [][]int32, x, y int) {
+			im[x][y] += int32(x*y) + gxy(2*x+1, y)
+		}))
+	})
+	t.Run("vectorized_predicated_load_const_index", func(t *testing.T) {
+		in := t3Rand[int32](18, 1<<30, 100, 100)
+		x, y := t3v("x"), t3v("y")
+		f := halide.NewFunc("f")
+		input := halide.NewImageParam("input", halide.Int32, 2)
+		input.Set(in)
+		r := halide.NewRDom("r", halide.Range(0, 100))
+		f.Define(x, y).Is(x.Add(y))
+		f.Define(r.X(), y).Is(halide.Clamp(halide.Select(r.X().Mod(2).Eq(0), r.X(), y).Add(input.At(r.X().Mod(2), y)), 0, 10))
+		f.Update(0).Vectorize(r.X(), 32)
+		im := halide.NewBuffer[int32](100, 100)
+		t3Realize(t, f, im)
+		t3Check2(t, "f", im, 0, 100, 0, 100, func(x, y int) int32 {
+			s := int32(y)
+			if x%2 == 0 {
+				s = int32(x)
+			}
+			return int32(m2Clampi(int(s+in.Get(x%2, y)), 0, 10))
+		})
+	})
+}
