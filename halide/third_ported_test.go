@@ -2443,3 +2443,101 @@ func TestThirdPortedPredicatedStoreLoad(t *testing.T) {
 		})
 	})
 }
+
+// input_image_bounds_check.cpp: Halide's custom error handler becomes
+// the error returned by Realize.
+func TestThirdPortedInputImageBoundsCheck(t *testing.T) {
+	input := halide.NewBuffer[float32](19)
+	for i := 0; i < 19; i++ {
+		input.Set(float32(i), i)
+	}
+	x := t3v("x")
+	t.Run("output_past_input", func(t *testing.T) {
+		f := halide.NewFunc("f")
+		f.Define(x).Is(input.At(x).Mul(float32(2)))
+		t3Refused(t, t3Try(t, f, halide.NewBuffer[float32](23)))
+	})
+	t.Run("vectorized_shift_inwards_inside_input", func(t *testing.T) {
+		g, h := halide.NewFunc("g"), halide.NewFunc("h")
+		g.Define(x).Is(input.At(x).Mul(float32(2)))
+		h.Define(x).Is(g.At(x))
+		g.ComputeRoot().Vectorize(x, 4)
+		out := halide.NewBuffer[float32](18)
+		t3Realize(t, h, out)
+		t3Check1(t, "h", out, 0, 18, func(x int) float32 { return float32(2 * x) })
+	})
+	t.Run("vectorized_past_small_input", func(t *testing.T) {
+		small := t3Rand[float32](19, 100, 3)
+		i := halide.NewFunc("i")
+		i.Define(x).Is(small.At(x))
+		i.Vectorize(x, 4)
+		t3Refused(t, t3Try(t, i, halide.NewBuffer[float32](4)))
+	})
+}
+
+// lots_of_dimensions.cpp. Halide's pow(x, 2) of an integer with a
+// constant integer exponent is x * x, of x's type; Pow here is float32,
+// and the uint64 output is refused. Variant: input * input.
+func TestThirdPortedLotsOfDimensions(t *testing.T) {
+	for _, variant := range []bool{false, true} {
+		name := "eight_dimensions"
+		if variant {
+			name += "_variant"
+		}
+		t.Run(name, func(t *testing.T) { t3LotsOfDimensions(t, variant) })
+	}
+}
+
+func t3LotsOfDimensions(t *testing.T, variant bool) {
+	ext := []int{2, 3, 4, 5, 6, 7, 8, 9}
+	mins := []int{90, 80, 70, 60, 50, 40, 30, 20}
+	fn := func(i []int) uint64 {
+		u := make([]uint64, 8)
+		for k := range u {
+			u[k] = uint64(i[k])
+		}
+		return (((u[0]+u[1])*u[2]+u[3])*u[4]+u[5])*u[6] + u[7]
+	}
+	in := halide.NewBuffer[uint64](ext...).SetMin(mins...)
+	out := halide.NewBuffer[uint64](ext...).SetMin(mins...)
+	in.Fill(func(c []int) uint64 { return fn(c) })
+	input := halide.NewImageParam("input", halide.UInt64, 8)
+	vs := make([]any, 8)
+	vars := make([]halide.Var, 8)
+	for k := range vs {
+		vars[k] = t3v(fmt.Sprintf("v%d", k))
+		vs[k] = vars[k]
+	}
+	f, g, h := halide.NewFunc("f"), halide.NewFunc("g"), halide.NewFunc("h")
+	if variant {
+		f.Define(vs...).Is(input.At(vs...).Mul(input.At(vs...)))
+	} else {
+		f.Define(vs...).Is(halide.Pow(input.At(vs...), 2))
+	}
+	g.Define(vs...).Is(f.At(vs...).Sub(2))
+	h.Define(halide.Implicit).Is(g.At(halide.Implicit).Sub(1))
+	f.ComputeRoot().Parallel(vars[7])
+	g.ComputeRoot().Parallel(vars[7])
+	input.Set(in)
+	if !variant {
+		t3Refused(t, t3Try(t, h, out))
+		return
+	}
+	t3Realize(t, h, out)
+	idx := make([]int, 8)
+	var walk func(d int)
+	walk = func(d int) {
+		if d < 0 {
+			v := in.Get(idx...)
+			if got, want := out.Get(idx...), v*v-3; got != want {
+				t.Fatalf("h%v = %d, want %d", idx, got, want)
+			}
+			return
+		}
+		for i := mins[d]; i < mins[d]+ext[d]; i++ {
+			idx[d] = i
+			walk(d - 1)
+		}
+	}
+	walk(7)
+}
