@@ -2541,3 +2541,57 @@ func t3LotsOfDimensions(t *testing.T, variant bool) {
 	}
 	walk(7)
 }
+
+func t3VecCast[A, B m2Num](t *testing.T, seed int64, vw int, gpu bool) {
+	const W, H = 256, 1
+	rng := rand.New(rand.NewSource(seed))
+	input := halide.NewBuffer[A](W, H)
+	input.Fill(func([]int) A { return A(float64(rng.Intn(0x10000)) / 512.0) })
+	x, y := t3v("x"), t3v("y")
+	f := halide.NewFunc("f")
+	bt := f3Type[B]()
+	f.Define(x, y).Is(halide.Cast(bt, input.At(x, y)))
+	if gpu {
+		xo, xi := t3v("xo"), t3v("xi")
+		f.GPUTile1D(x, xo, xi, 64)
+	} else if vw > 1 {
+		f.Vectorize(x, vw)
+	}
+	out := halide.NewBuffer[B](W, H)
+	t3Realize(t, f, out)
+	t3Check2(t, "f", out, 0, W, 0, H, func(x, y int) B { return B(input.Get(x, y)) })
+}
+
+func t3VecCastAll[A m2Num](t *testing.T, seed int64, vw int, gpu bool) {
+	t.Run("float32", func(t *testing.T) { t3VecCast[A, float32](t, seed, vw, gpu) })
+	t.Run("float64", func(t *testing.T) { t3VecCast[A, float64](t, seed, vw, gpu) })
+	t.Run("uint8", func(t *testing.T) { t3VecCast[A, uint8](t, seed, vw, gpu) })
+	t.Run("uint16", func(t *testing.T) { t3VecCast[A, uint16](t, seed, vw, gpu) })
+	t.Run("uint32", func(t *testing.T) { t3VecCast[A, uint32](t, seed, vw, gpu) })
+	t.Run("int8", func(t *testing.T) { t3VecCast[A, int8](t, seed, vw, gpu) })
+	t.Run("int16", func(t *testing.T) { t3VecCast[A, int16](t, seed, vw, gpu) })
+	t.Run("int32", func(t *testing.T) { t3VecCast[A, int32](t, seed, vw, gpu) })
+}
+
+// vector_cast.cpp (1024 wide reduced to 256; vector widths 1, 2, 8 and
+// 64 of Halide's 1 ... 64, and the GPU schedule). Values are in [0, 128),
+// where Go's conversions agree with C++'s.
+func TestThirdPortedVectorCast(t *testing.T) {
+	for _, vw := range []int{0, 1, 2, 8, 64} {
+		name := fmt.Sprintf("vec%d", vw)
+		if vw == 0 {
+			name = "gpu"
+		}
+		t.Run(name, func(t *testing.T) {
+			gpu := vw == 0
+			t.Run("float32", func(t *testing.T) { t3VecCastAll[float32](t, 20, vw, gpu) })
+			t.Run("float64", func(t *testing.T) { t3VecCastAll[float64](t, 21, vw, gpu) })
+			t.Run("uint8", func(t *testing.T) { t3VecCastAll[uint8](t, 22, vw, gpu) })
+			t.Run("uint16", func(t *testing.T) { t3VecCastAll[uint16](t, 23, vw, gpu) })
+			t.Run("uint32", func(t *testing.T) { t3VecCastAll[uint32](t, 24, vw, gpu) })
+			t.Run("int8", func(t *testing.T) { t3VecCastAll[int8](t, 25, vw, gpu) })
+			t.Run("int16", func(t *testing.T) { t3VecCastAll[int16](t, 26, vw, gpu) })
+			t.Run("int32", func(t *testing.T) { t3VecCastAll[int32](t, 27, vw, gpu) })
+		})
+	}
+}
