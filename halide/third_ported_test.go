@@ -2595,3 +2595,177 @@ func TestThirdPortedVectorCast(t *testing.T) {
 		})
 	}
 }
+
+type t3Int interface {
+	int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | uint64
+}
+
+// t3Init is mul_div_mod.cpp's init: random values of T salted with its
+// extremes, the four corners set to min and max.
+func t3Init[T t3Int](unique int64, w, h int) *halide.Buffer[T] {
+	rng := rand.New(rand.NewSource(unique))
+	var zero T
+	minV, maxV := zero, ^zero
+	if ^zero < 0 { // signed
+		maxV = T(^uint64(0) >> (65 - 8*int(t3Size[T]())))
+		minV = -maxV - 1
+	}
+	b := halide.NewBuffer[T](w, h)
+	b.Fill(func([]int) T {
+		switch rng.Intn(50) {
+		case 0:
+			return maxV
+		case 1:
+			return minV
+		}
+		return T(rng.Uint64())
+	})
+	b.Set(minV, 0, 0)
+	b.Set(maxV, 1, 0)
+	if unique&1 == 1 {
+		b.Set(minV, 0, 1)
+		b.Set(maxV, 1, 1)
+	} else {
+		b.Set(maxV, 0, 1)
+		b.Set(minV, 1, 1)
+	}
+	return b
+}
+
+func t3Size[T t3Int]() int {
+	var v T
+	switch any(v).(type) {
+	case int8, uint8:
+		return 1
+	case int16, uint16:
+		return 2
+	case int32, uint32:
+		return 4
+	}
+	return 8
+}
+
+// t3DivMod is mul_div_mod.cpp's div_mod: the Tuple (a / b, a % b) must
+// satisfy Euclid's rules, and the first 32 pairs must equal the same
+// division of constants (Halide compares with simplify(a / b)).
+func t3DivMod[T t3Int](t *testing.T, vw int, gpu bool) {
+	const W, H = 64, 16
+	a, b := t3Init[T](1, W, H), t3Init[T](2, W, H)
+	var zero T
+	signed := ^zero < 0
+	for j := 0; j < H; j++ {
+		for i := 0; i < W; i++ {
+			if b.Get(i, j) == 0 {
+				b.Set(1, i, j)
+			}
+			if signed && a.Get(i, j) == a.Get(0, 0) && b.Get(i, j) == ^zero {
+				a.Set(a.Get(i, j)+1, i, j)
+			}
+		}
+	}
+	x, y, xi, yi := t3v("x"), t3v("y"), t3v("xi"), t3v("yi")
+	f := halide.NewFunc("f")
+	f.Define(x, y).Is(halide.NewTuple(a.At(x, y).Div(b.At(x, y)), a.At(x, y).Mod(b.At(x, y))))
+	if vw > 1 {
+		f.Vectorize(x, vw)
+	}
+	if gpu {
+		f.ComputeRoot().GPUTile(x, y, x, y, xi, yi, 16, 16)
+	}
+	q, r := halide.NewBuffer[T](W, H), halide.NewBuffer[T](W, H)
+	if err := t3Run(t, t3Pipe(nil, f), q, r); err != nil {
+		t.Fatal(err)
+	}
+	for j := 0; j < H; j++ {
+		for i := 0; i < W; i++ {
+			ai, bi, qi, ri := a.Get(i, j), b.Get(i, j), q.Get(i, j), r.Get(i, j)
+			if qi*bi+ri != ai {
+				t.Fatalf("(%v / %v) * b + %v %% b != a: q, r = %v, %v", ai, bi, ai, qi, ri)
+			}
+			absb := bi
+			if signed && bi < 0 {
+				absb = -bi
+			}
+			if signed && ri < 0 || (absb > 0 && ri >= absb) {
+				t.Fatalf("%v %% %v = %v, not in [0, |b|)", ai, bi, ri)
+			}
+		}
+	}
+	// Constant division of the first 32 pairs (rows 0 and 1 alternately).
+	g := halide.NewFunc("g")
+	g.Define(x).Is(halide.NewTuple(halide.Cast(f3Type[T](), 0), halide.Cast(f3Type[T](), 0)))
+	for i := 0; i < 32; i++ {
+		ai, bi := halide.E(a.Get(i, i%2)), halide.E(b.Get(i, i%2))
+		g.Define(i).Is(halide.NewTuple(ai.Div(bi), ai.Mod(bi)))
+	}
+	cq, cr := halide.NewBuffer[T](32), halide.NewBuffer[T](32)
+	if err := t3Run(t, t3Pipe(nil, g), cq, cr); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 32; i++ {
+		if cq.Get(i) != q.Get(i, i%2) || cr.Get(i) != r.Get(i, i%2) {
+			t.Fatalf("constants %v / %v = %v, %v %% %v = %v; computed %v, %v", a.Get(i, i%2), b.Get(i, i%2), cq.Get(i), a.Get(i, i%2), b.Get(i, i%2), cr.Get(i), q.Get(i, i%2), r.Get(i, i%2))
+		}
+	}
+}
+
+// t3Mul is mul_div_mod.cpp's mul for T1 x T1 -> RT (the wrapping product),
+// with the first 32 products of constants compared too.
+func t3Mul[T1, RT t3Int](t *testing.T, vw int, gpu bool) {
+	const W, H = 64, 16
+	a, b := t3Init[T1](1, W, H), t3Init[T1](2, W, H)
+	x, y, xi, yi := t3v("x"), t3v("y"), t3v("xi"), t3v("yi")
+	rt := f3Type[RT]()
+	f := halide.NewFunc("f")
+	f.Define(x, y).Is(halide.Cast(rt, a.At(x, y)).Mul(halide.Cast(rt, b.At(x, y))))
+	if vw > 1 {
+		f.Vectorize(x, vw)
+	}
+	if gpu {
+		f.ComputeRoot().GPUTile(x, y, x, y, xi, yi, 16, 16)
+	}
+	out := halide.NewBuffer[RT](W, H)
+	t3Realize(t, f, out)
+	t3Check2(t, "a*b", out, 0, W, 0, H, func(x, y int) RT { return RT(a.Get(x, y)) * RT(b.Get(x, y)) })
+	g := halide.NewFunc("g")
+	g.Define(x).Is(halide.Cast(rt, 0))
+	for i := 0; i < 32; i++ {
+		g.Define(i).Is(halide.Cast(rt, halide.E(a.Get(i, 0))).Mul(halide.Cast(rt, halide.E(b.Get(i, 0)))))
+	}
+	c := halide.NewBuffer[RT](32)
+	t3Realize(t, g, c)
+	t3Check1(t, "constant a*b", c, 0, 32, func(i int) RT { return RT(a.Get(i, 0)) * RT(b.Get(i, 0)) })
+}
+
+// mul_div_mod.cpp (1024x1024 reduced to 64x16; the inputs are random
+// with Halide's salting of extremes; vector widths 1, 2, 4, 8 and 16 and
+// the GPU schedule; the products T x T -> RT of the same and wider
+// types).
+func TestThirdPortedMulDivMod(t *testing.T) {
+	for _, vw := range []int{0, 1, 2, 4, 8, 16} {
+		name := fmt.Sprintf("vec%d", vw)
+		if vw == 0 {
+			name = "gpu"
+		}
+		gpu := vw == 0
+		t.Run(name, func(t *testing.T) {
+			t.Run("div_mod_int8", func(t *testing.T) { t3DivMod[int8](t, vw, gpu) })
+			t.Run("div_mod_int16", func(t *testing.T) { t3DivMod[int16](t, vw, gpu) })
+			t.Run("div_mod_int32", func(t *testing.T) { t3DivMod[int32](t, vw, gpu) })
+			t.Run("div_mod_int64", func(t *testing.T) { t3DivMod[int64](t, vw, gpu) })
+			t.Run("div_mod_uint8", func(t *testing.T) { t3DivMod[uint8](t, vw, gpu) })
+			t.Run("div_mod_uint16", func(t *testing.T) { t3DivMod[uint16](t, vw, gpu) })
+			t.Run("div_mod_uint32", func(t *testing.T) { t3DivMod[uint32](t, vw, gpu) })
+			t.Run("div_mod_uint64", func(t *testing.T) { t3DivMod[uint64](t, vw, gpu) })
+			t.Run("mul_int8", func(t *testing.T) { t3Mul[int8, int8](t, vw, gpu) })
+			t.Run("mul_int8_int16", func(t *testing.T) { t3Mul[int8, int16](t, vw, gpu) })
+			t.Run("mul_int16_int32", func(t *testing.T) { t3Mul[int16, int32](t, vw, gpu) })
+			t.Run("mul_int32", func(t *testing.T) { t3Mul[int32, int32](t, vw, gpu) })
+			t.Run("mul_int32_int64", func(t *testing.T) { t3Mul[int32, int64](t, vw, gpu) })
+			t.Run("mul_uint8_uint16", func(t *testing.T) { t3Mul[uint8, uint16](t, vw, gpu) })
+			t.Run("mul_uint16", func(t *testing.T) { t3Mul[uint16, uint16](t, vw, gpu) })
+			t.Run("mul_uint32_uint64", func(t *testing.T) { t3Mul[uint32, uint64](t, vw, gpu) })
+			t.Run("mul_uint64", func(t *testing.T) { t3Mul[uint64, uint64](t, vw, gpu) })
+		})
+	}
+}
