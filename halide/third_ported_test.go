@@ -2769,3 +2769,115 @@ func TestThirdPortedMulDivMod(t *testing.T) {
 		})
 	}
 }
+
+// boundary_conditions.cpp: every boundary condition on a Func input and
+// an image input, with bounds given, undefined in one dimension
+// (Unbounded) or implicit, realized over [-25, 75)^2 (or the input's
+// range in the unbounded dimension), with vector widths 1, 2, 4 and 8
+// and Partition::Auto or Never (NeverPartition), and the GPU schedule
+// (gpu_tile 2x2). Partition::Always has no counterpart.
+func TestThirdPortedBoundaryConditions(t *testing.T) {
+	const W, H = 32, 32
+	input := halide.NewBuffer[uint8](W, H)
+	input.Fill(func(c []int) uint8 { return uint8(c[0] + c[1]*W) })
+	x, y, xo, yo, xi, yi := t3v("x"), t3v("y"), t3v("xo"), t3v("yo"), t3v("xi"), t3v("yi")
+	inputF := halide.NewFunc("input_f")
+	inputF.Define(x, y).Is(input.At(x, y))
+	const exterior = 42
+	mod := func(a, n int) int { return ((a % n) + n) % n }
+	type bc struct {
+		name string
+		make func(src halide.Source, b ...halide.RangeSpec) *halide.Func
+		ref  func(x, y int) uint8
+	}
+	absi := func(v int) int {
+		if v < 0 {
+			return -v
+		}
+		return v
+	}
+	mirror := func(v, n int) int {
+		if v < 0 {
+			v = -(v + 1)
+		}
+		v %= 2 * n
+		if v > n-1 {
+			v = 2*n - 1 - v
+		}
+		return v
+	}
+	interior := func(v, n int) int {
+		v = absi(v) % (2*n - 2)
+		if v > n-1 {
+			v = 2*n - 2 - v
+		}
+		return v
+	}
+	bcs := []bc{
+		{"repeat_edge", halide.RepeatEdge, func(x, y int) uint8 { return input.Get(m2Clampi(x, 0, W-1), m2Clampi(y, 0, H-1)) }},
+		{"constant_exterior", func(src halide.Source, b ...halide.RangeSpec) *halide.Func {
+			return halide.ConstantExterior(src, uint8(exterior), b...)
+		}, func(x, y int) uint8 {
+			if x < 0 || y < 0 || x >= W || y >= H {
+				return exterior
+			}
+			return input.Get(x, y)
+		}},
+		{"repeat_image", halide.RepeatImage, func(x, y int) uint8 { return input.Get(mod(x, W), mod(y, H)) }},
+		{"mirror_image", halide.MirrorImage, func(x, y int) uint8 { return input.Get(mirror(x, W), mirror(y, H)) }},
+		{"mirror_interior", halide.MirrorInterior, func(x, y int) uint8 { return input.Get(interior(x, W), interior(y, H)) }},
+	}
+	type mode struct {
+		name           string
+		funcInput      bool
+		bounds         []halide.RangeSpec
+		x0, xe, y0, ye int
+	}
+	modes := []mode{
+		{"func_input", true, []halide.RangeSpec{halide.Range(0, W), halide.Range(0, H)}, -25, 100, -25, 100},
+		{"image_input", false, []halide.RangeSpec{halide.Range(0, W), halide.Range(0, H)}, -25, 100, -25, 100},
+		{"undefined_x_bounds", false, []halide.RangeSpec{halide.Unbounded(), halide.Range(0, H)}, 0, W, -25, 100},
+		{"undefined_y_bounds", false, []halide.RangeSpec{halide.Range(0, W), halide.Unbounded()}, -25, 100, 0, H},
+		{"implicit_bounds", false, nil, -25, 100, -25, 100},
+	}
+	type sched struct {
+		name  string
+		vw    int
+		never bool
+		gpu   bool
+	}
+	var scheds []sched
+	for _, vw := range []int{1, 2, 4, 8} {
+		scheds = append(scheds, sched{fmt.Sprintf("vec%d_auto", vw), vw, false, false}, sched{fmt.Sprintf("vec%d_never", vw), vw, true, false})
+	}
+	scheds = append(scheds, sched{"gpu", 1, false, true})
+	for _, s := range scheds {
+		t.Run(s.name, func(t *testing.T) {
+			for _, b := range bcs {
+				for _, m := range modes {
+					t.Run(b.name+"_"+m.name, func(t *testing.T) {
+						var src halide.Source = input
+						if m.funcInput {
+							src = inputF
+						}
+						g := b.make(src, m.bounds...)
+						f := halide.NewFunc("f")
+						f.Define(x, y).Is(g.At(x, y))
+						if s.vw != 1 {
+							f.Vectorize(x, s.vw)
+						}
+						if s.never {
+							f.NeverPartition(x, y)
+						}
+						if s.gpu {
+							f.GPUTile(x, y, xo, yo, xi, yi, 2, 2)
+						}
+						res := halide.NewBuffer[uint8](m.xe, m.ye).SetMin(m.x0, m.y0)
+						t3Realize(t, f, res)
+						t3Check2(t, "f", res, m.x0, m.x0+m.xe, m.y0, m.y0+m.ye, b.ref)
+					})
+				}
+			}
+		})
+	}
+}
