@@ -2881,3 +2881,152 @@ func TestThirdPortedBoundaryConditions(t *testing.T) {
 		})
 	}
 }
+
+// many_dimensions.cpp: a 20-dimensional Func computed at x of g.
+func TestThirdPortedManyDimensions(t *testing.T) {
+	rng := rand.New(rand.NewSource(21))
+	const n = 20
+	vars := make([]any, n)
+	e := halide.E(0)
+	for i := range vars {
+		v := t3v(fmt.Sprintf("v%d", i))
+		vars[i] = v
+		e = e.Add(v)
+	}
+	f := halide.NewFunc("f")
+	f.Define(vars...).Is(e)
+	x, y := t3v("x"), t3v("y")
+	type site struct{ c, ax, ay int }
+	s1, s2 := make([]site, n), make([]site, n)
+	for i := 0; i < n; i++ {
+		s1[i] = site{rng.Intn(2), rng.Intn(2), rng.Intn(2)}
+		s2[i] = site{rng.Intn(2), rng.Intn(2), rng.Intn(2)}
+		if rng.Intn(8)&4 != 0 {
+			s1[i] = s2[i]
+		}
+	}
+	args := func(s []site) []any {
+		out := make([]any, n)
+		for i, st := range s {
+			ex := halide.E(st.c)
+			if st.ax == 1 {
+				ex = ex.Add(x)
+			}
+			if st.ay == 1 {
+				ex = ex.Add(y)
+			}
+			out[i] = ex.Mod(2)
+		}
+		return out
+	}
+	g := halide.NewFunc("g")
+	g.Define(x, y).Is(f.At(args(s1)...).Add(f.At(args(s2)...)))
+	f.ComputeAt(g, x)
+	out := halide.NewBuffer[int32](10, 10)
+	t3Realize(t, g, out)
+	sum := func(s []site, x, y int) int32 {
+		var v int32
+		for _, st := range s {
+			v += int32((st.c + st.ax*x + st.ay*y) % 2)
+		}
+		return v
+	}
+	t3Check2(t, "g", out, 0, 10, 0, 10, func(x, y int) int32 { return sum(s1, x, y) + sum(s2, x, y) })
+}
+
+// multi_output_pipeline_with_bad_sizes.cpp: a Tuple realized into
+// buffers of different sizes is an error.
+func TestThirdPortedMultiOutputPipelineWithBadSizes(t *testing.T) {
+	x := t3v("x")
+	f := halide.NewFunc("f")
+	f.Define(x).Is(halide.NewTuple(x, halide.Sin(halide.Cast(halide.Float32, x))))
+	t3Refused(t, t3Try(t, f, halide.NewBuffer[int32](100), halide.NewBuffer[float32](101)))
+}
+
+// lots_of_loop_invariants.cpp (1024x1024x3 reduced to 64x32x3; Halide
+// only checks that it runs).
+func TestThirdPortedLotsOfLoopInvariants(t *testing.T) {
+	const N = 100
+	for _, name := range []string{"cpu", "gpu"} {
+		t.Run(name, func(t *testing.T) {
+			x, y, c := t3v("x"), t3v("y"), t3v("c")
+			e := halide.E(0)
+			for i := 0; i < N; i++ {
+				inv := c.Add(i).Mul(c.Add(i))
+				e = e.Add(inv.Mul(x.Add(i)))
+			}
+			f := halide.NewFunc("f")
+			f.Define(x, y, c).Is(e)
+			if name == "gpu" {
+				xi, yi := t3v("xi"), t3v("yi")
+				f.GPUTile(x, y, x, y, xi, yi, 8, 8)
+			}
+			out := halide.NewBuffer[int32](64, 32, 3)
+			if err := t3Run(t, t3Pipe(nil, f), out); err != nil {
+				t.Fatal(err)
+			}
+			for cc := 0; cc < 3; cc++ {
+				for xx := 0; xx < 64; xx++ {
+					var want int32
+					for i := 0; i < N; i++ {
+						want += int32((cc+i)*(cc+i)) * int32(xx+i)
+					}
+					for yy := 0; yy < 32; yy++ {
+						if got := out.Get(xx, yy, cc); got != want {
+							t.Fatalf("f(%d, %d, %d) = %d, want %d", xx, yy, cc, got, want)
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
+// heap_cleanup.cpp: g bounded to [0, 100000) read over 100100 points is
+// an error (Halide also checks that every allocation is freed; custom
+// allocators have no counterpart).
+func TestThirdPortedHeapCleanup(t *testing.T) {
+	x := t3v("x")
+	f, g, h := halide.NewFunc("f"), halide.NewFunc("g"), halide.NewFunc("h")
+	f.Define(x).Is(x)
+	f.ComputeRoot()
+	g.Define(x).Is(f.At(x).Add(1))
+	g.ComputeRoot()
+	h.Define(x).Is(g.At(x).Add(1))
+	const gSize = 100000
+	g.Bound(x, 0, gSize)
+	t3Refused(t, t3Try(t, h, halide.NewBuffer[int32](gSize+100)))
+}
+
+// func_lifetime.cpp: f realized, another Func g realized, f again.
+func TestThirdPortedFuncLifetime(t *testing.T) {
+	for _, name := range []string{"cpu", "gpu"} {
+		t.Run(name, func(t *testing.T) {
+			x, y, xi, yi := t3v("x"), t3v("y"), t3v("xi"), t3v("yi")
+			f := halide.NewFunc("f")
+			f.Define(x, y).Is(x.Mul(y).Add(1))
+			if name == "gpu" {
+				f.GPUTile(x, y, x, y, xi, yi, 8, 8)
+			}
+			ref := func(add int32) func(x, y int) int32 {
+				return func(x, y int) int32 { return int32(x*y) + add }
+			}
+			imf := halide.NewBuffer[int32](32, 32)
+			t3Realize(t, f, imf)
+			t3Check2(t, "f", imf, 0, 32, 0, 32, ref(1))
+			{
+				g := halide.NewFunc("g")
+				g.Define(x, y).Is(x.Mul(y).Add(2))
+				if name == "gpu" {
+					g.GPUTile(x, y, x, y, xi, yi, 8, 8)
+				}
+				img := halide.NewBuffer[int32](32, 32)
+				t3Realize(t, g, img)
+				t3Check2(t, "g", img, 0, 32, 0, 32, ref(2))
+			}
+			imf2 := halide.NewBuffer[int32](32, 32)
+			t3Realize(t, f, imf2)
+			t3Check2(t, "f", imf2, 0, 32, 0, 32, ref(1))
+		})
+	}
+}
