@@ -3442,6 +3442,154 @@ func TestThirdPortedSaturatingCasts(t *testing.T) {
 	t.Run("from_float64", func(t *testing.T) { t3SatAll[float64](t) })
 }
 
+
+// circular_reference_leak.cpp (Halide checks for leaks under valgrind;
+// 10000 iterations reduced to 200, the last realized).
+func TestThirdPortedCircularReferenceLeak(t *testing.T) {
+	var f *halide.Func
+	for i := 0; i < 200; i++ {
+		f = halide.NewFunc("f")
+		x := t3v("x")
+		r := halide.NewRDom("r", halide.Range(0, 10))
+		f.Define(x).Is(x)
+		f.Define(r.X()).Is(f.At(r.X().Sub(1)).Add(f.At(r.X().Add(1))))
+	}
+	// Realized over [-1, 11), the region the update reads (Halide only
+	// builds the Func).
+	out := halide.NewBuffer[int32](12).SetMin(-1)
+	t3Realize(t, f, out)
+	want := make([]int32, 12) // want[i+1] is f(i)
+	for i := range want {
+		want[i] = int32(i - 1)
+	}
+	for r := 0; r < 10; r++ {
+		want[r+1] = want[r] + want[r+2]
+	}
+	t3Check1(t, "f", out, -1, 11, func(x int) int32 { return want[x+1] })
+}
+
+// t3Check3 compares a 3-D buffer with ref.
+func t3Check3(t *testing.T, name string, b *halide.Buffer[int32], ref func(x, y, z int) int32) {
+	t.Helper()
+	s := b.Shape()
+	for z := 0; z < s[2].Extent; z++ {
+		for y := 0; y < s[1].Extent; y++ {
+			for x := 0; x < s[0].Extent; x++ {
+				if got, want := b.Get(x, y, z), ref(x, y, z); got != want {
+					t.Fatalf("%s(%d, %d, %d) = %d, want %d", name, x, y, z, got, want)
+				}
+			}
+		}
+	}
+}
+
+// implicit_args_tests.cpp (100^3 outputs reduced to 20^3).
+func TestThirdPortedImplicitArgsTests(t *testing.T) {
+	const N = 20
+	I := halide.Implicit
+	hxy := func() (*halide.Func, halide.Var, halide.Var) {
+		x, y := t3v("x"), t3v("y")
+		h := halide.NewFunc("h")
+		h.Define(x, y).Is(x.Add(y))
+		h.ComputeRoot()
+		return h, x, y
+	}
+	t.Run("pure", func(t *testing.T) {
+		h, x, _ := hxy()
+		f := halide.NewFunc("f")
+		f.Define(x, I).Is(h.At(I).Add(2))
+		b := halide.NewBuffer[int32](N, N, N)
+		t3Realize(t, f, b)
+		t3Check3(t, "f", b, func(x, y, z int) int32 { return int32(y + z + 2) })
+	})
+	t.Run("scatter_update", func(t *testing.T) {
+		h, x, y := hxy()
+		z := t3v("z")
+		f, g := halide.NewFunc("f"), halide.NewFunc("g")
+		f.Define(x, y, z).Is(x)
+		f.ComputeRoot()
+		r := halide.NewRDom("r", halide.Range(0, 2))
+		g.Define(x, I).Is(h.At(I).Add(1))
+		g.Define(halide.Clamp(f.At(r.X(), I), 0, 50), I).PlusEq(2)
+		// 51 wide: the scatter may write up to x = 50.
+		b := halide.NewBuffer[int32](51, N, N)
+		t3Realize(t, g, b)
+		t3Check3(t, "g", b, func(x, y, z int) int32 {
+			if x <= 1 {
+				return int32(y + z + 3)
+			}
+			return int32(y + z + 1)
+		})
+	})
+	t.Run("update_with_fewer_dims", func(t *testing.T) {
+		h, x, _ := hxy()
+		g, f := halide.NewFunc("g"), halide.NewFunc("f")
+		g.Define(x).Is(x.Add(2))
+		g.ComputeRoot()
+		f.Define(x, I).Is(h.At(I).Add(3))
+		f.Define(x, I).PlusEq(h.At(I).Mul(g.At(I)))
+		b := halide.NewBuffer[int32](N, N, N)
+		t3Realize(t, f, b)
+		t3Check3(t, "f", b, func(x, y, z int) int32 { return int32((y + z + 3) + (y+z)*(y+2)) })
+	})
+	t.Run("implicit_init", func(t *testing.T) {
+		h, x, _ := hxy()
+		f := halide.NewFunc("f")
+		f.Define(x, I).PlusEq(h.At(I).Add(2))
+		b := halide.NewBuffer[int32](N, N, N)
+		t3Realize(t, f, b)
+		t3Check3(t, "f", b, func(x, y, z int) int32 { return int32(y + z + 2) })
+	})
+	t.Run("implicit_init_all_implicit", func(t *testing.T) {
+		h, x, _ := hxy()
+		g, f := halide.NewFunc("g"), halide.NewFunc("f")
+		g.Define(x).Is(x.Add(2))
+		g.ComputeRoot()
+		f.Define(I).PlusEq(h.At(I).Mul(g.At(I)).Add(3))
+		b := halide.NewBuffer[int32](N, N)
+		t3Realize(t, f, b)
+		t3Check2(t, "f", b, 0, N, 0, N, func(x, y int) int32 { return int32((x+y)*(x+2) + 3) })
+	})
+	t.Run("tuple", func(t *testing.T) {
+		h, x, _ := hxy()
+		f := halide.NewFunc("f")
+		f.Define(x, I).Is(halide.NewTuple(h.At(I).Add(2), x.Add(2)))
+		b0, b1 := halide.NewBuffer[int32](N, N, N), halide.NewBuffer[int32](N, N, N)
+		if err := t3Run(t, t3Pipe(nil, f), b0, b1); err != nil {
+			t.Fatal(err)
+		}
+		t3Check3(t, "f.0", b0, func(x, y, z int) int32 { return int32(y + z + 2) })
+		t3Check3(t, "f.1", b1, func(x, y, z int) int32 { return int32(x + 2) })
+	})
+	t.Run("tuple_implicit_times_eq", func(t *testing.T) {
+		h, x, _ := hxy()
+		f := halide.NewFunc("f")
+		f.Define(x, I).TimesEq(halide.NewTuple(h.At(I).Add(2), h.At(I).Mul(3)))
+		b0, b1 := halide.NewBuffer[int32](N, N, N), halide.NewBuffer[int32](N, N, N)
+		if err := t3Run(t, t3Pipe(nil, f), b0, b1); err != nil {
+			t.Fatal(err)
+		}
+		t3Check3(t, "f.0", b0, func(x, y, z int) int32 { return int32(y + z + 2) })
+		t3Check3(t, "f.1", b1, func(x, y, z int) int32 { return int32((y + z) * 3) })
+	})
+	t.Run("tuple_update", func(t *testing.T) {
+		x, y := t3v("x"), t3v("y")
+		h, g, f := halide.NewFunc("h"), halide.NewFunc("g"), halide.NewFunc("f")
+		h.Define(x, y).Is(halide.NewTuple(x.Add(y), x.Sub(y)))
+		h.ComputeRoot()
+		g.Define(x).Is(halide.NewTuple(x.Add(2), x.Sub(2)))
+		g.ComputeRoot()
+		f.Define(x, I).Is(halide.NewTuple(h.AtTuple(I).Elem(0).Add(3), h.AtTuple(I).Elem(1).Add(4)))
+		f.Define(x, I).PlusEq(halide.NewTuple(h.AtTuple(I).Elem(0).Mul(g.AtTuple(I).Elem(0)), h.AtTuple(I).Elem(1).Mul(g.AtTuple(I).Elem(1))))
+		b0, b1 := halide.NewBuffer[int32](N, N, N), halide.NewBuffer[int32](N, N, N)
+		if err := t3Run(t, t3Pipe(nil, f), b0, b1); err != nil {
+			t.Fatal(err)
+		}
+		t3Check3(t, "f.0", b0, func(x, y, z int) int32 { return int32((y + z + 3) + (y+z)*(y+2)) })
+		t3Check3(t, "f.1", b1, func(x, y, z int) int32 { return int32((y - z + 4) + (y-z)*(y-2)) })
+	})
+}
+
 /*
 Library bugs found by these ports:
 
@@ -3610,150 +3758,3 @@ where the RDom covers 100x100), implicit_args_tests (20^3; 51 wide for
 the scatter clamped to [0, 50]), circular_reference_leak (200 Funcs, the
 last realized over [-1, 11)).
 */
-
-// circular_reference_leak.cpp (Halide checks for leaks under valgrind;
-// 10000 iterations reduced to 200, the last realized).
-func TestThirdPortedCircularReferenceLeak(t *testing.T) {
-	var f *halide.Func
-	for i := 0; i < 200; i++ {
-		f = halide.NewFunc("f")
-		x := t3v("x")
-		r := halide.NewRDom("r", halide.Range(0, 10))
-		f.Define(x).Is(x)
-		f.Define(r.X()).Is(f.At(r.X().Sub(1)).Add(f.At(r.X().Add(1))))
-	}
-	// Realized over [-1, 11), the region the update reads (Halide only
-	// builds the Func).
-	out := halide.NewBuffer[int32](12).SetMin(-1)
-	t3Realize(t, f, out)
-	want := make([]int32, 12) // want[i+1] is f(i)
-	for i := range want {
-		want[i] = int32(i - 1)
-	}
-	for r := 0; r < 10; r++ {
-		want[r+1] = want[r] + want[r+2]
-	}
-	t3Check1(t, "f", out, -1, 11, func(x int) int32 { return want[x+1] })
-}
-
-// t3Check3 compares a 3-D buffer with ref.
-func t3Check3(t *testing.T, name string, b *halide.Buffer[int32], ref func(x, y, z int) int32) {
-	t.Helper()
-	s := b.Shape()
-	for z := 0; z < s[2].Extent; z++ {
-		for y := 0; y < s[1].Extent; y++ {
-			for x := 0; x < s[0].Extent; x++ {
-				if got, want := b.Get(x, y, z), ref(x, y, z); got != want {
-					t.Fatalf("%s(%d, %d, %d) = %d, want %d", name, x, y, z, got, want)
-				}
-			}
-		}
-	}
-}
-
-// implicit_args_tests.cpp (100^3 outputs reduced to 20^3).
-func TestThirdPortedImplicitArgsTests(t *testing.T) {
-	const N = 20
-	I := halide.Implicit
-	hxy := func() (*halide.Func, halide.Var, halide.Var) {
-		x, y := t3v("x"), t3v("y")
-		h := halide.NewFunc("h")
-		h.Define(x, y).Is(x.Add(y))
-		h.ComputeRoot()
-		return h, x, y
-	}
-	t.Run("pure", func(t *testing.T) {
-		h, x, _ := hxy()
-		f := halide.NewFunc("f")
-		f.Define(x, I).Is(h.At(I).Add(2))
-		b := halide.NewBuffer[int32](N, N, N)
-		t3Realize(t, f, b)
-		t3Check3(t, "f", b, func(x, y, z int) int32 { return int32(y + z + 2) })
-	})
-	t.Run("scatter_update", func(t *testing.T) {
-		h, x, y := hxy()
-		z := t3v("z")
-		f, g := halide.NewFunc("f"), halide.NewFunc("g")
-		f.Define(x, y, z).Is(x)
-		f.ComputeRoot()
-		r := halide.NewRDom("r", halide.Range(0, 2))
-		g.Define(x, I).Is(h.At(I).Add(1))
-		g.Define(halide.Clamp(f.At(r.X(), I), 0, 50), I).PlusEq(2)
-		// 51 wide: the scatter may write up to x = 50.
-		b := halide.NewBuffer[int32](51, N, N)
-		t3Realize(t, g, b)
-		t3Check3(t, "g", b, func(x, y, z int) int32 {
-			if x <= 1 {
-				return int32(y + z + 3)
-			}
-			return int32(y + z + 1)
-		})
-	})
-	t.Run("update_with_fewer_dims", func(t *testing.T) {
-		h, x, _ := hxy()
-		g, f := halide.NewFunc("g"), halide.NewFunc("f")
-		g.Define(x).Is(x.Add(2))
-		g.ComputeRoot()
-		f.Define(x, I).Is(h.At(I).Add(3))
-		f.Define(x, I).PlusEq(h.At(I).Mul(g.At(I)))
-		b := halide.NewBuffer[int32](N, N, N)
-		t3Realize(t, f, b)
-		t3Check3(t, "f", b, func(x, y, z int) int32 { return int32((y + z + 3) + (y+z)*(y+2)) })
-	})
-	t.Run("implicit_init", func(t *testing.T) {
-		h, x, _ := hxy()
-		f := halide.NewFunc("f")
-		f.Define(x, I).PlusEq(h.At(I).Add(2))
-		b := halide.NewBuffer[int32](N, N, N)
-		t3Realize(t, f, b)
-		t3Check3(t, "f", b, func(x, y, z int) int32 { return int32(y + z + 2) })
-	})
-	t.Run("implicit_init_all_implicit", func(t *testing.T) {
-		h, x, _ := hxy()
-		g, f := halide.NewFunc("g"), halide.NewFunc("f")
-		g.Define(x).Is(x.Add(2))
-		g.ComputeRoot()
-		f.Define(I).PlusEq(h.At(I).Mul(g.At(I)).Add(3))
-		b := halide.NewBuffer[int32](N, N)
-		t3Realize(t, f, b)
-		t3Check2(t, "f", b, 0, N, 0, N, func(x, y int) int32 { return int32((x+y)*(x+2) + 3) })
-	})
-	t.Run("tuple", func(t *testing.T) {
-		h, x, _ := hxy()
-		f := halide.NewFunc("f")
-		f.Define(x, I).Is(halide.NewTuple(h.At(I).Add(2), x.Add(2)))
-		b0, b1 := halide.NewBuffer[int32](N, N, N), halide.NewBuffer[int32](N, N, N)
-		if err := t3Run(t, t3Pipe(nil, f), b0, b1); err != nil {
-			t.Fatal(err)
-		}
-		t3Check3(t, "f.0", b0, func(x, y, z int) int32 { return int32(y + z + 2) })
-		t3Check3(t, "f.1", b1, func(x, y, z int) int32 { return int32(x + 2) })
-	})
-	t.Run("tuple_implicit_times_eq", func(t *testing.T) {
-		h, x, _ := hxy()
-		f := halide.NewFunc("f")
-		f.Define(x, I).TimesEq(halide.NewTuple(h.At(I).Add(2), h.At(I).Mul(3)))
-		b0, b1 := halide.NewBuffer[int32](N, N, N), halide.NewBuffer[int32](N, N, N)
-		if err := t3Run(t, t3Pipe(nil, f), b0, b1); err != nil {
-			t.Fatal(err)
-		}
-		t3Check3(t, "f.0", b0, func(x, y, z int) int32 { return int32(y + z + 2) })
-		t3Check3(t, "f.1", b1, func(x, y, z int) int32 { return int32((y + z) * 3) })
-	})
-	t.Run("tuple_update", func(t *testing.T) {
-		x, y := t3v("x"), t3v("y")
-		h, g, f := halide.NewFunc("h"), halide.NewFunc("g"), halide.NewFunc("f")
-		h.Define(x, y).Is(halide.NewTuple(x.Add(y), x.Sub(y)))
-		h.ComputeRoot()
-		g.Define(x).Is(halide.NewTuple(x.Add(2), x.Sub(2)))
-		g.ComputeRoot()
-		f.Define(x, I).Is(halide.NewTuple(h.AtTuple(I).Elem(0).Add(3), h.AtTuple(I).Elem(1).Add(4)))
-		f.Define(x, I).PlusEq(halide.NewTuple(h.AtTuple(I).Elem(0).Mul(g.AtTuple(I).Elem(0)), h.AtTuple(I).Elem(1).Mul(g.AtTuple(I).Elem(1))))
-		b0, b1 := halide.NewBuffer[int32](N, N, N), halide.NewBuffer[int32](N, N, N)
-		if err := t3Run(t, t3Pipe(nil, f), b0, b1); err != nil {
-			t.Fatal(err)
-		}
-		t3Check3(t, "f.0", b0, func(x, y, z int) int32 { return int32((y + z + 3) + (y+z)*(y+2)) })
-		t3Check3(t, "f.1", b1, func(x, y, z int) int32 { return int32((y - z + 4) + (y-z)*(y-2)) })
-	})
-}
