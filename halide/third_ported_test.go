@@ -3442,7 +3442,6 @@ func TestThirdPortedSaturatingCasts(t *testing.T) {
 	t.Run("from_float64", func(t *testing.T) { t3SatAll[float64](t) })
 }
 
-
 // circular_reference_leak.cpp (Halide checks for leaks under valgrind;
 // 10000 iterations reduced to 200, the last realized).
 func TestThirdPortedCircularReferenceLeak(t *testing.T) {
