@@ -3757,3 +3757,191 @@ where the RDom covers 100x100), implicit_args_tests (20^3; 51 wide for
 the scatter clamped to [0, 50]), circular_reference_leak (200 Funcs, the
 last realized over [-1, 11)).
 */
+
+// t3MathEq is math.cpp's relatively_equal: equal (NaNs alike), or an
+// absolute difference under 1e-4, or a relative one under 1.25e-6.
+func t3MathEq(a, b float64) bool {
+	if a == b || math.IsNaN(a) && math.IsNaN(b) {
+		return true
+	}
+	if math.Abs(b-a) < .0001 {
+		return true
+	}
+	den := math.Max(math.Abs(a), math.Abs(b))
+	return math.Abs(b-a)/den < .00000125
+}
+
+func t3Steps[T float32 | float64](steps int, start, end float64) *halide.Buffer[T] {
+	b := halide.NewBuffer[T](steps)
+	for i := 0; i < steps; i++ {
+		b.Set(T(start+float64(i)*(end-start)/float64(steps)), i)
+	}
+	return b
+}
+
+func t3Steps2[T float32 | float64](steps int, sx, ex, sy, ey float64) *halide.Buffer[T] {
+	b := halide.NewBuffer[T](2, steps)
+	for i := 0; i < steps; i++ {
+		b.Set(T(sx+float64(i)*(ex-sx)/float64(steps)), 0, i)
+		b.Set(T(sy+float64(i)*(ey-sy)/float64(steps)), 1, i)
+	}
+	return b
+}
+
+func t3MathRun[T float32 | float64](t *testing.T, gpu bool, n int, def func(x halide.Var) halide.Expr, ref func(i int) float64) {
+	x, xi := t3v("x"), t3v("xi")
+	f := halide.NewFunc("test")
+	f.Define(x).Is(def(x))
+	if gpu {
+		f.GPUTile1D(x, x, xi, 16).Vectorize(xi, 2)
+	}
+	out := halide.NewBuffer[T](n)
+	t3Realize(t, f, out)
+	for i := 0; i < n; i++ {
+		// The reference is computed in float64 and rounded to T, as the
+		// C library's float function would.
+		want := float64(T(ref(i)))
+		if got := float64(out.Get(i)); !t3MathEq(want, got) {
+			t.Fatalf("at %d: got %v, want %v", i, got, want)
+		}
+	}
+}
+
+func t3Math1[T float32 | float64](t *testing.T, gpu bool, op func(any) halide.Expr, gop func(float64) float64, steps int, lo, hi float64) {
+	in := t3Steps[T](steps, lo, hi)
+	t3MathRun[T](t, gpu, steps, func(x halide.Var) halide.Expr { return op(in.At(x)) }, func(i int) float64 { return gop(float64(in.Get(i))) })
+}
+
+func t3Math2[T float32 | float64](t *testing.T, gpu bool, op func(a, b any) halide.Expr, gop func(a, b float64) float64, steps int, sx, ex, sy, ey float64) {
+	in := t3Steps2[T](steps, sx, ex, sy, ey)
+	t3MathRun[T](t, gpu, steps, func(x halide.Var) halide.Expr { return op(in.At(0, x), in.At(1, x)) }, func(i int) float64 {
+		return gop(float64(in.Get(0, i)), float64(in.Get(1, i)))
+	})
+}
+
+// math.cpp: the float functions the API has, for float32 and float64, on
+// the CPU and with the GPU schedule gpu_tile(x, xi, 16).vectorize(xi, 2)
+// (asinh, acosh, atanh and trunc are not in the API); the integer abs
+// and absd cases are ported too.
+func TestThirdPortedMath(t *testing.T) {
+	pi := float64(float32(3.1415))
+	type one struct {
+		name   string
+		op     func(any) halide.Expr
+		gop    func(float64) float64
+		lo, hi float64
+	}
+	ones := []one{
+		{"abs", halide.Abs, math.Abs, -1000, 1000},
+		{"sqrt", halide.Sqrt, math.Sqrt, 0, 1000000},
+		{"sin", halide.Sin, math.Sin, 5 * -pi, 5 * pi},
+		{"cos", halide.Cos, math.Cos, 5 * -pi, 5 * pi},
+		{"tan", halide.Tan, math.Tan, float64(float32(0.49)) * -pi, float64(float32(0.49)) * pi},
+		{"asin", halide.Asin, math.Asin, -1, 1},
+		{"acos", halide.Acos, math.Acos, -1, 1},
+		{"atan", halide.Atan, math.Atan, -256, 100},
+		{"sinh", halide.Sinh, math.Sinh, 5 * -pi, 5 * pi},
+		{"cosh", halide.Cosh, math.Cosh, 0, 1},
+		{"tanh", halide.Tanh, math.Tanh, 5 * -pi, 5 * pi},
+		{"round", halide.Round, math.RoundToEven, -15, 15},
+		{"exp", halide.Exp, math.Exp, 0, 20},
+		{"log", halide.Log, math.Log, 1, 1000000},
+		{"floor", halide.Floor, math.Floor, -25, 25},
+		{"ceil", halide.Ceil, math.Ceil, -25, 25},
+		{"abs_small", halide.Abs, math.Abs, -25, 25},
+	}
+	type two struct {
+		name           string
+		op             func(a, b any) halide.Expr
+		gop            func(a, b float64) float64
+		sx, ex, sy, ey float64
+	}
+	twos := []two{
+		{"atan2", halide.Atan2, math.Atan2, -20, 20, -2, float64(float32(2.001))},
+		{"pow", halide.Pow, math.Pow, -10, 10, -4, 4},
+		{"absd", halide.Absd, func(a, b float64) float64 { return math.Abs(a - b) }, -25, 25, -25, 25},
+	}
+	for _, gpu := range []bool{false, true} {
+		sfx := ""
+		if gpu {
+			sfx = "_gpu"
+		}
+		for _, c := range ones {
+			t.Run(c.name+"_float32"+sfx, func(t *testing.T) { t3Math1[float32](t, gpu, c.op, c.gop, 256, c.lo, c.hi) })
+			t.Run(c.name+"_float64"+sfx, func(t *testing.T) { t3Math1[float64](t, gpu, c.op, c.gop, 256, c.lo, c.hi) })
+		}
+		for _, c := range twos {
+			t.Run(c.name+"_float32"+sfx, func(t *testing.T) { t3Math2[float32](t, gpu, c.op, c.gop, 256, c.sx, c.ex, c.sy, c.ey) })
+			t.Run(c.name+"_float64"+sfx, func(t *testing.T) { t3Math2[float64](t, gpu, c.op, c.gop, 256, c.sx, c.ex, c.sy, c.ey) })
+		}
+		t.Run("pow_positive"+sfx, func(t *testing.T) {
+			in := t3Steps[float32](256, 0, 10)
+			t3MathRun[float32](t, gpu, 256, func(x halide.Var) halide.Expr { return halide.Pow(float32(1.5), in.At(x)) }, func(i int) float64 {
+				return math.Pow(1.5, float64(in.Get(i)))
+			})
+		})
+	}
+	t.Run("abs_int", func(t *testing.T) {
+		x := t3v("x")
+		in := halide.NewBuffer[int32](255)
+		for i := 0; i < 255; i++ {
+			in.Set(int32(-math.MaxInt32+int64(i)*(2*math.MaxInt32)/255), i)
+		}
+		f := halide.NewFunc("f")
+		f.Define(x).Is(halide.Abs(in.At(x)))
+		out := halide.NewBuffer[int32](255)
+		if err := t3Try(t, f, out); err != nil {
+			// Abs of an int32 may be a uint32.
+			outU := halide.NewBuffer[uint32](255)
+			t3Realize(t, f, outU)
+			t3Check1(t, "abs", outU, 0, 255, func(i int) uint32 { v := int64(in.Get(i)); return uint32(max(v, -v)) })
+			return
+		}
+		t3Check1(t, "abs", out, 0, 255, func(i int) int32 { v := in.Get(i); return max(v, -v) })
+	})
+	t.Run("absd_int8", func(t *testing.T) {
+		x := t3v("x")
+		in := halide.NewBuffer[int8](2, 256)
+		for i := 0; i < 256; i++ {
+			in.Set(int8(-128+i*255/256), 0, i)
+			in.Set(int8(127-i*255/256), 1, i)
+		}
+		f := halide.NewFunc("f")
+		f.Define(x).Is(halide.Absd(in.At(0, x), in.At(1, x)))
+		if f.Type() != halide.UInt8 {
+			t.Fatalf("absd of int8 has type %v, Halide uint8", f.Type())
+		}
+		out := halide.NewBuffer[uint8](256)
+		t3Realize(t, f, out)
+		t3Check1(t, "absd", out, 0, 256, func(i int) uint8 {
+			a, b := int(in.Get(0, i)), int(in.Get(1, i))
+			return uint8(absInt(a - b))
+		})
+	})
+	t.Run("absd_uint32", func(t *testing.T) {
+		x := t3v("x")
+		in := halide.NewBuffer[uint32](2, 256)
+		for i := 0; i < 256; i++ {
+			in.Set(uint32(uint64(i)*math.MaxUint32/256), 0, i)
+			in.Set(uint32(math.MaxUint32-uint64(i)*math.MaxUint32/256), 1, i)
+		}
+		f := halide.NewFunc("f")
+		f.Define(x).Is(halide.Absd(in.At(0, x), in.At(1, x)))
+		out := halide.NewBuffer[uint32](256)
+		t3Realize(t, f, out)
+		t3Check1(t, "absd", out, 0, 256, func(i int) uint32 {
+			a, b := in.Get(0, i), in.Get(1, i)
+			if a < b {
+				return b - a
+			}
+			return a - b
+		})
+	})
+}
+
+func absInt(v int) int {
+	if v < 0 {
+		return -v
+	}
+	return v
+}
