@@ -3608,7 +3608,7 @@ TestThirdPortedBug1 (oddly_sized_output.cpp), skipped: two Unroll (or
   wrapper_of_func_with_update).
 
 No wrong value, panic, ErrInternal error or slow Lower/Realize was found:
-the whole file runs in about 1 s.
+the whole file runs in about 1.5 s.
 
 Refused faithful ports (each subtest asserts a typed *halide.Error):
 
@@ -3666,6 +3666,18 @@ lots_of_dimensions/eight_dimensions:
   Trigger: pow(input(...), 2) of a uint64 input: Halide's pow with a
   constant integer exponent is an integer power of x's type; Pow here is
   float32. Variant: input * input.
+
+image_wrapper/global_wrapper, update_defined_after_wrapper,
+wrapper_depend_on_mutated_func:
+  unknown_var: Func img_in: split: img_in has no loop _0 (legal: the stage's loops, outermost first: y, x)
+  Trigger: img.in() scheduled by Halide's implicit names, wrapper.tile(
+  _0, _1, xi, yi, 8, 8), vectorize(_0, 8), split(_0, xo, xi, 8): the
+  wrapper of an ImageParam here has Vars x, y. Variant: its own Vars
+  (w.Args()). global_wrapper's variant also needs the image to start 7
+  rows higher (y from -7): the wrapper, computed at a row of h and tiled
+  8x8 with the default ShiftInwards tail, reads [y - 7, y]; Halide's test
+  passes with the image at [0, 200)^2 (a difference in tail handling of
+  a region smaller than the split factor; values are right).
 
 Refusals Halide makes too (asserted as in the C++ file, where Halide's
 custom error handler sees an error): input_image_bounds_check
@@ -3744,7 +3756,8 @@ integer_powers, iterate_over_circle, let_in_rdom_bound, median3x3,
 realize_condition_depends_on_tuple, reorder_storage,
 sliding_over_guard_with_if, split_reuse_inner_name_bug, tuple_reduction,
 undef, vector_bounds_inference (ported before). Not reached before the
-deadline: func_clone, image_wrapper, math, vector_math. vector_shuffle
+deadline: func_clone, vector_math, and image_wrapper's cases after
+wrapper_depend_on_mutated_func. vector_shuffle
 (Internal::Shuffle) and infer_arguments (Internal) have no counterpart.
 
 Sizes reduced for speed: bounds_query (256x256), lazy_convolution
@@ -3755,7 +3768,8 @@ mul_div_mod (64x16; widths 1, 2, 4, 8, 16), lots_of_loop_invariants
 (64x32x3), partition_loops (128x96x3), func_wrapper (64x64; 120x120
 where the RDom covers 100x100), implicit_args_tests (20^3; 51 wide for
 the scatter clamped to [0, 50]), circular_reference_leak (200 Funcs, the
-last realized over [-1, 11)).
+last realized over [-1, 11)), image_wrapper (64x64; 120x120 where the
+RDom covers 100x100).
 */
 
 // t3MathEq is math.cpp's relatively_equal: equal (NaNs alike), or an
@@ -3944,4 +3958,166 @@ func absInt(v int) int {
 		return -v
 	}
 	return v
+}
+
+// image_wrapper.cpp: ImageParam.In wrappers (values; Halide's
+// Func img_f = img; img_f.compute_root() has no counterpart and is left
+// out; the images are random instead of source's x + y; 200x200 outputs
+// reduced to 64x64, 120x120 where the RDom covers 100x100).
+func TestThirdPortedImageWrapper(t *testing.T) {
+	t.Run("func_wrapper", func(t *testing.T) {
+		x, y := t3v("x"), t3v("y")
+		buf := t3Rand[int32](30, 1000, 64)
+		img := halide.NewImageParam("img", halide.Int32, 1)
+		img.Set(buf)
+		g := halide.NewFunc("g")
+		g.Define(x, y).Is(img.At(x))
+		img.In(g).ComputeRoot()
+		im := halide.NewBuffer[int32](64, 64)
+		t3Realize(t, g, im)
+		t3Check2(t, "g", im, 0, 64, 0, 64, func(x, y int) int32 { return buf.Get(x) })
+	})
+	t.Run("multiple_funcs_sharing_wrapper", func(t *testing.T) {
+		x, y := t3v("x"), t3v("y")
+		buf := t3Rand[int32](31, 1000, 64)
+		img := halide.NewImageParam("img", halide.Int32, 1)
+		img.Set(buf)
+		g1, g2, g3 := halide.NewFunc("g1"), halide.NewFunc("g2"), halide.NewFunc("g3")
+		g1.Define(x, y).Is(img.At(x))
+		g2.Define(x, y).Is(img.At(x))
+		g3.Define(x, y).Is(img.At(x))
+		img.In(g1, g2).ComputeRoot()
+		bs := []*halide.Buffer[int32]{halide.NewBuffer[int32](64, 64), halide.NewBuffer[int32](64, 64), halide.NewBuffer[int32](64, 64)}
+		if err := t3Run(t, t3Pipe(nil, g1, g2, g3), bs[0], bs[1], bs[2]); err != nil {
+			t.Fatal(err)
+		}
+		for _, b := range bs {
+			t3Check2(t, "g", b, 0, 64, 0, 64, func(x, y int) int32 { return buf.Get(x) })
+		}
+	})
+	for _, variant := range []bool{false, true} {
+		t.Run(t3VName("global_wrapper", variant), func(t *testing.T) {
+			x, y := t3v("x"), t3v("y")
+			buf := t3Rand[int32](32, 1000, 64, 64)
+			if variant {
+				// The wrapper, computed at a row of h and tiled 8x8 with the
+				// default (ShiftInwards) tail, reads 7 rows above it here;
+				// Halide's test passes with the image at [0, 200)^2.
+				buf = t3Rand[int32](32, 1000, 64, 71).SetMin(0, -7)
+			}
+			img := halide.NewImageParam("img", halide.Int32, 2)
+			img.Set(buf)
+			g, h := halide.NewFunc("g"), halide.NewFunc("h")
+			g.Define(x, y).Is(img.At(x, y))
+			h.Define(x, y).Is(g.At(x, y).Add(img.At(x, y)))
+			xi, yi, tt := t3v("xi"), t3v("yi"), t3v("t")
+			w := img.In()
+			h.ComputeRoot().Tile(x, y, x, y, xi, yi, 16, 16).Fuse(x, y, tt).Parallel(tt)
+			g.ComputeAt(h, yi)
+			w0, w1 := t3WVar(w, variant, 0), t3WVar(w, variant, 1)
+			w.ComputeAt(h, yi).Tile(w0, w1, w0, w1, xi, yi, 8, 8).Fuse(xi, yi, tt).Vectorize(tt, 4)
+			if !variant {
+				t3Refused(t, t3Try(t, h, halide.NewBuffer[int32](64, 64)))
+				return
+			}
+			im := halide.NewBuffer[int32](64, 64)
+			t3Realize(t, h, im)
+			t3Check2(t, "h", im, 0, 64, 0, 64, func(x, y int) int32 { return 2 * buf.Get(x, y) })
+		})
+	}
+	for _, variant := range []bool{false, true} {
+		t.Run(t3VName("update_defined_after_wrapper", variant), func(t *testing.T) {
+			x, y := t3v("x"), t3v("y")
+			buf := t3Rand[int32](33, 1000, 120, 120)
+			img := halide.NewImageParam("img", halide.Int32, 2)
+			img.Set(buf)
+			g := halide.NewFunc("g")
+			g.Define(x, y).Is(img.At(x, y))
+			r := halide.NewRDom("r", halide.Range(0, 100), halide.Range(0, 100))
+			r.Where(r.X().Lt(r.Y()))
+			g.Define(r.X(), r.Y()).PlusEq(halide.E(2).Mul(img.At(r.X(), r.Y())))
+			w := img.In(g)
+			param := halide.NewParam[bool]("param")
+			xi := t3v("xi")
+			rxo, rxi := halide.NewRVar("rxo"), halide.NewRVar("rxi")
+			g.Specialize(param.Expr()).Vectorize(x, 8).Unroll(x, 2).Split(x, x, xi, 4).Parallel(x)
+			g.Update(0).Split(r.X(), rxo, rxi, 2).Unroll(rxi)
+			w0 := t3WVar(w, variant, 0)
+			w.ComputeRoot().Vectorize(w0, 8).Unroll(w0, 2).Split(w0, w0, xi, 4).Parallel(w0)
+			if !variant {
+				t3Refused(t, t3Try(t, g, halide.NewBuffer[int32](120, 120)))
+				return
+			}
+			for _, pv := range []bool{false, true} {
+				param.Set(pv)
+				im := halide.NewBuffer[int32](120, 120)
+				t3Realize(t, g, im)
+				t3Check2(t, "g", im, 0, 120, 0, 120, func(x, y int) int32 {
+					if x <= 99 && y <= 99 && x < y {
+						return 3 * buf.Get(x, y)
+					}
+					return buf.Get(x, y)
+				})
+			}
+		})
+	}
+	t.Run("global_and_custom_wrapper", func(t *testing.T) {
+		x, y := t3v("x"), t3v("y")
+		buf := t3Rand[int32](34, 1000, 64)
+		img := halide.NewImageParam("img", halide.Int32, 1)
+		img.Set(buf)
+		g, result := halide.NewFunc("g"), halide.NewFunc("result")
+		g.Define(x, y).Is(img.At(x))
+		result.Define(x, y).Is(img.At(x).Add(g.At(x, y)))
+		img.In(g).ComputeAt(g, x)
+		img.In().ComputeAt(result, y)
+		g.ComputeAt(result, y)
+		im := halide.NewBuffer[int32](64, 64)
+		t3Realize(t, result, im)
+		t3Check2(t, "result", im, 0, 64, 0, 64, func(x, y int) int32 { return 2 * buf.Get(x) })
+	})
+	for _, variant := range []bool{false, true} {
+		t.Run(t3VName("wrapper_depend_on_mutated_func", variant), func(t *testing.T) {
+			x, y := t3v("x"), t3v("y")
+			buf := t3Rand[int32](35, 1000, 64, 64)
+			img := halide.NewImageParam("img", halide.Int32, 2)
+			img.Set(buf)
+			f, g, h := halide.NewFunc("f"), halide.NewFunc("g"), halide.NewFunc("h")
+			f.Define(x, y).Is(img.At(x, y))
+			g.Define(x, y).Is(f.At(x, y))
+			h.Define(x, y).Is(g.At(x, y))
+			xo, xi := t3v("xo"), t3v("xi")
+			f.ComputeAt(g, y).Vectorize(x, 8)
+			g.ComputeRoot()
+			imgInF := img.In(f)
+			gInH := g.In(h).ComputeRoot()
+			gInH.ComputeAt(h, y).Vectorize(x, 8)
+			imgInF.ComputeAt(f, y).Split(t3WVar(imgInF, variant, 0), xo, xi, 8)
+			if !variant {
+				t3Refused(t, t3Try(t, h, halide.NewBuffer[int32](64, 64)))
+				return
+			}
+			im := halide.NewBuffer[int32](64, 64)
+			t3Realize(t, h, im)
+			t3Check2(t, "h", im, 0, 64, 0, 64, func(x, y int) int32 { return buf.Get(x, y) })
+		})
+	}
+}
+
+// t3VName names a faithful subtest or its variant.
+func t3VName(name string, variant bool) string {
+	if variant {
+		return name + "_variant"
+	}
+	return name
+}
+
+// t3WVar is dimension i of a wrapper of an ImageParam: Halide's _i
+// (ImplicitVar(i)) in the faithful port, the wrapper's own Var in the
+// variant.
+func t3WVar(w *halide.Func, variant bool, i int) halide.Var {
+	if variant {
+		return w.Args()[i]
+	}
+	return halide.ImplicitVar(i)
 }
