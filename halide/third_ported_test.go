@@ -4104,6 +4104,161 @@ func TestThirdPortedFuncClone(t *testing.T) {
 	})
 }
 
+// t3EDiv is Euclidean division of Go integers (Halide's /).
+func t3EDiv[T int8 | int16 | int32 | uint8 | uint16 | uint32](a, b T) T {
+	q, r := a/b, a%b
+	if r < 0 {
+		if b > 0 {
+			q--
+		} else {
+			q++
+		}
+	}
+	return q
+}
+
+func t3VecMath[T int8 | int16 | int32 | uint8 | uint16 | uint32](t *testing.T, lanes int, seed int64) {
+	const W, H = 64, 16
+	rng := rand.New(rand.NewSource(seed))
+	input := halide.NewBuffer[T](W+16, H+16)
+	var z T
+	signed := z-1 < 0
+	input.Fill(func([]int) T {
+		v := T(float64(rng.Intn(1024))*0.0625 + 1)
+		if signed {
+			v -= 10
+		}
+		return v
+	})
+	ty := f3Type[T]()
+	x, y := t3v("x"), t3v("y")
+	in := func(a, b any) halide.Expr { return input.At(a, b) }
+	run := func(t *testing.T, f *halide.Func, vec halide.Var, ref func(x, y int) T) {
+		t.Helper()
+		f.Vectorize(vec, lanes)
+		out := halide.NewBuffer[T](W, H)
+		t3Realize(t, f, out)
+		t3Check2(t, f.Name(), out, 0, W, 0, H, ref)
+	}
+	g := input.Get
+	t.Run("add", func(t *testing.T) {
+		f := halide.NewFunc("f1")
+		f.Define(x, y).Is(in(x, y).Add(in(x.Add(1), y)))
+		run(t, f, x, func(x, y int) T { return g(x, y) + g(x+1, y) })
+	})
+	t.Run("sub", func(t *testing.T) {
+		f := halide.NewFunc("f2")
+		f.Define(x, y).Is(in(x, y).Sub(in(x.Add(1), y)))
+		run(t, f, x, func(x, y int) T { return g(x, y) - g(x+1, y) })
+	})
+	t.Run("mul", func(t *testing.T) {
+		f := halide.NewFunc("f3")
+		f.Define(x, y).Is(in(x, y).Mul(in(x.Add(1), y)))
+		run(t, f, x, func(x, y int) T { return g(x, y) * g(x+1, y) })
+	})
+	t.Run("select", func(t *testing.T) {
+		f := halide.NewFunc("f4")
+		f.Define(x, y).Is(halide.Select(in(x, y).Gt(in(x.Add(1), y)), in(x.Add(2), y), in(x.Add(3), y)))
+		run(t, f, x, func(x, y int) T {
+			if g(x, y) > g(x+1, y) {
+				return g(x+2, y)
+			}
+			return g(x+3, y)
+		})
+	})
+	t.Run("gather", func(t *testing.T) {
+		f := halide.NewFunc("f5")
+		xc := halide.Clamp(halide.Cast(halide.Int32, in(x, y)), 0, W-1)
+		yc := halide.Clamp(halide.Cast(halide.Int32, in(x.Add(1), y)), 0, H-1)
+		f.Define(x, y).Is(in(xc, yc))
+		run(t, f, x, func(x, y int) T { return g(m2Clampi(int(g(x, y)), 0, W-1), m2Clampi(int(g(x+1, y)), 0, H-1)) })
+	})
+	t.Run("vectorize_y", func(t *testing.T) {
+		f := halide.NewFunc("f5a")
+		f.Define(x, y).Is(in(x, y).Mul(halide.Cast(ty, 2)))
+		run(t, f, y, func(x, y int) T { return g(x, y) * 2 })
+	})
+	t.Run("scatter", func(t *testing.T) {
+		f := halide.NewFunc("f6")
+		f.Define(x, y).Is(0)
+		f.Define(x, halide.Clamp(x.Mul(x), 0, H-1)).Is(1)
+		f.Update(0).Vectorize(x, lanes)
+		out := halide.NewBuffer[int32](W, H)
+		t3Realize(t, f, out)
+		t3Check2(t, "f6", out, 0, W, 0, H, func(x, y int) int32 {
+			if y == m2Clampi(x*x, 0, H-1) {
+				return 1
+			}
+			return 0
+		})
+	})
+	t.Run("clamp", func(t *testing.T) {
+		f := halide.NewFunc("f7")
+		f.Define(x, y).Is(halide.Clamp(in(x, y), halide.Cast(ty, 10), halide.Cast(ty, 20)))
+		run(t, f, x, func(x, y int) T { return min(max(g(x, y), 10), 20) })
+	})
+	t.Run("div", func(t *testing.T) {
+		f := halide.NewFunc("f9")
+		f.Define(x, y).Is(in(x, y).Div(halide.Clamp(in(x.Add(1), y), halide.Cast(ty, 1), halide.Cast(ty, 3))))
+		run(t, f, x, func(x, y int) T { return t3EDiv(g(x, y), min(max(g(x+1, y), 1), 3)) })
+	})
+	t.Run("div_small_constants", func(t *testing.T) {
+		for c := 2; c < 16; c++ {
+			f := halide.NewFunc("f10")
+			f.Define(x, y).Is(in(x, y).Div(halide.Cast(ty, c)))
+			run(t, f, x, func(x, y int) T { return t3EDiv(g(x, y), T(c)) })
+		}
+	})
+	t.Run("interleave", func(t *testing.T) {
+		f := halide.NewFunc("f11")
+		f.Define(x, y).Is(halide.Select(x.Mod(2).Eq(0), in(x.Div(2), y), in(x.Div(2), y.Add(1))))
+		run(t, f, x, func(x, y int) T {
+			if x%2 == 0 {
+				return g(x/2, y)
+			}
+			return g(x/2, y+1)
+		})
+	})
+	t.Run("reverse", func(t *testing.T) {
+		f := halide.NewFunc("f12")
+		f.Define(x, y).Is(in(halide.E(W-1).Sub(x), halide.E(H-1).Sub(y)))
+		run(t, f, x, func(x, y int) T { return g(W-1-x, H-1-y) })
+	})
+	t.Run("unaligned", func(t *testing.T) {
+		f := halide.NewFunc("f13")
+		f.Define(x, y).Is(in(x.Add(3), y))
+		run(t, f, x, func(x, y int) T { return g(x+3, y) })
+	})
+	if signed {
+		t.Run("abs", func(t *testing.T) {
+			f := halide.NewFunc("f14")
+			f.Define(x, y).Is(halide.Cast(ty, halide.Abs(in(x, y))))
+			out := halide.NewBuffer[T](W, H)
+			t3Realize(t, f, out)
+			t3Check2(t, "f14", out, 0, W, 0, H, func(x, y int) T { return max(g(x, y), -g(x, y)) })
+		})
+	}
+}
+
+// vector_math.cpp: the integer cases of its test<A> (add, sub, mul,
+// select, gather, vectorized y, scatter, clamp, division by a clamped
+// value and by constants 2 ... 15, interleave, reverse, unaligned load,
+// abs) for 8-, 16- and 32-bit types and 2, 4, 8 and 16 lanes (320x16
+// reduced to 64x16). Not reached: the float types, hypot and the fast
+// math cases.
+func TestThirdPortedVectorMath(t *testing.T) {
+	for _, lanes := range []int{2, 4, 8, 16} {
+		t.Run(fmt.Sprintf("lanes%d", lanes), func(t *testing.T) {
+			t.Run("uint8", func(t *testing.T) { t3VecMath[uint8](t, lanes, 40) })
+			t.Run("int8", func(t *testing.T) { t3VecMath[int8](t, lanes, 41) })
+			t.Run("uint16", func(t *testing.T) { t3VecMath[uint16](t, lanes, 42) })
+			t.Run("int16", func(t *testing.T) { t3VecMath[int16](t, lanes, 43) })
+			t.Run("uint32", func(t *testing.T) { t3VecMath[uint32](t, lanes, 44) })
+			t.Run("int32", func(t *testing.T) { t3VecMath[int32](t, lanes, 45) })
+		})
+	}
+}
+
 /*
 Library bugs found by these ports:
 
@@ -4271,8 +4426,8 @@ integer_powers, iterate_over_circle, let_in_rdom_bound, median3x3,
 realize_condition_depends_on_tuple, reorder_storage,
 sliding_over_guard_with_if, split_reuse_inner_name_bug, tuple_reduction,
 undef, vector_bounds_inference (ported before). Not reached before the
-deadline: vector_math, and image_wrapper's cases after
-wrapper_depend_on_mutated_func. vector_shuffle
+deadline: vector_math's float cases (hypot, float division, fast
+math), and image_wrapper's cases after wrapper_depend_on_mutated_func. vector_shuffle
 (Internal::Shuffle) and infer_arguments (Internal) have no counterpart.
 
 Sizes reduced for speed: bounds_query (256x256), lazy_convolution
@@ -4284,5 +4439,5 @@ mul_div_mod (64x16; widths 1, 2, 4, 8, 16), lots_of_loop_invariants
 where the RDom covers 100x100), implicit_args_tests (20^3; 51 wide for
 the scatter clamped to [0, 50]), circular_reference_leak (200 Funcs, the
 last realized over [-1, 11)), image_wrapper and func_clone (64x64;
-120x120 where the RDom covers 100x100).
+120x120 where the RDom covers 100x100), vector_math (64x16).
 */
