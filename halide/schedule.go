@@ -409,7 +409,16 @@ func (s *Stage) splitAndMark(directive, suffix string, v VarOrRVar, k ir.ForKind
 			}
 		}
 	}
-	qo, qi, ok := s.split(directive, v.varName(), v.varName(), v.varName()+suffix, factor[0], tail)
+	// The inner loop is v+suffix, or v+suffix+"2", ... where an earlier
+	// directive took that name (Unroll(x, 3).Unroll(x, 2), as Halide
+	// allows).
+	inner := v.varName() + suffix
+	if d := s.def(directive); d != nil {
+		for k := 2; s.hasShort(d, inner); k++ {
+			inner = fmt.Sprintf("%s%s%d", v.varName(), suffix, k)
+		}
+	}
+	qo, qi, ok := s.split(directive, v.varName(), v.varName(), inner, factor[0], tail)
 	if ok {
 		mark := qi
 		if outer {
@@ -426,7 +435,8 @@ func (s *Stage) splitAndMark(directive, suffix string, v VarOrRVar, k ir.ForKind
 }
 
 // Unroll unrolls loop v (its extent must be constant), or with a factor
-// splits v and unrolls the inner loop (named v + "_u").
+// splits v and unrolls the inner loop (named v + "_u", or v + "_u2", ...
+// where that name is taken).
 func (s *Stage) Unroll(v VarOrRVar, factor ...int) *Stage {
 	return s.splitAndMark("unroll", "_u", v, ir.Unrolled, false, factor, nil)
 }
@@ -438,7 +448,8 @@ func (s *Stage) UnrollTail(v VarOrRVar, factor int, tail TailStrategy) *Stage {
 }
 
 // Vectorize marks loop v as vectorized (its extent must be constant), or
-// with a factor splits v and vectorizes the inner loop (named v + "_v").
+// with a factor splits v and vectorizes the inner loop (named v + "_v", or
+// v + "_v2", ... where that name is taken).
 func (s *Stage) Vectorize(v VarOrRVar, factor ...int) *Stage {
 	return s.splitAndMark("vectorize", "_v", v, ir.Vectorized, false, factor, nil)
 }
