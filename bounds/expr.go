@@ -1136,6 +1136,25 @@ func mkCall(e *ir.Call, args ...ir.Expr) ir.Expr {
 
 func absIv(e *ir.Call, a Interval) Interval {
 	t := e.Args[0].Type()
+	if lo, okLo := ir.AsInt(a.Min); okLo && t.IsInt() && e.T.IsUInt() && e.T.Bits == t.Bits {
+		// A signed argument with constant ends and an unsigned result
+		// of its width (Halide's abs): |x| <= 2^(bits-1) fits, exactly.
+		if hi, okHi := ir.AsInt(a.Max); okHi && lo <= hi {
+			abs := func(v int64) int64 {
+				if v < 0 {
+					return -v
+				}
+				return v
+			}
+			switch {
+			case lo >= 0:
+				return Interval{ir.IntConst(e.T, lo), ir.IntConst(e.T, hi)}
+			case hi <= 0:
+				return Interval{ir.IntConst(e.T, abs(hi)), ir.IntConst(e.T, abs(lo))}
+			}
+			return Interval{ir.IntConst(e.T, 0), ir.IntConst(e.T, max(abs(lo), hi))}
+		}
+	}
 	var r Interval
 	switch {
 	case wraps(t) && t.IsInt() && mayWrap(t, ir.Sub, Point(zeroOf(t)), a):

@@ -510,7 +510,9 @@ func floatCall(name string, x any) Expr {
 	return Expr{node: &ir.Call{T: e.Type(), Kind: ir.CallIntrinsic, Name: name, Args: []ir.Expr{e.node}}}
 }
 
-// Abs returns |x| (of the same type as x).
+// Abs returns |x|: of x's type for floats and unsigned integers, and, as
+// in Halide, of the unsigned type of the same width for signed integers,
+// which holds |x| for every x (Abs(int8(-128)) is uint8(128)).
 func Abs(x any) Expr {
 	e := E(x)
 	if e.err != nil {
@@ -519,7 +521,11 @@ func Abs(x any) Expr {
 	if e.Type().IsBool() {
 		return bad("Abs of a bool")
 	}
-	return Expr{node: &ir.Call{T: e.Type(), Kind: ir.CallIntrinsic, Name: ir.IntrinsicAbs, Args: []ir.Expr{e.node}}}
+	t := e.Type()
+	if t.IsInt() {
+		t = ir.Type{Code: ir.UIntCode, Bits: t.Bits}
+	}
+	return Expr{node: &ir.Call{T: t, Kind: ir.CallIntrinsic, Name: ir.IntrinsicAbs, Args: []ir.Expr{e.node}}}
 }
 
 // Sqrt returns the square root of x (integers are converted to float32).

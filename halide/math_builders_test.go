@@ -122,7 +122,7 @@ func b2f(v bool) float64 {
 }
 
 func mathCases() []mathCase {
-	f32, f64, i32, u8, i16 := halide.Float32, halide.Float64, halide.Int32, halide.UInt8, halide.Int16
+	f32, f64, i32, u8, i16, u32 := halide.Float32, halide.Float64, halide.Int32, halide.UInt8, halide.Int16, halide.UInt32
 	pos32 := uniform(0.01, 100, true)
 	any32 := uniform(-100, 100, true)
 	any64 := uniform(-100, 100, false)
@@ -195,7 +195,10 @@ func mathCases() []mathCase {
 		// Intrinsics.
 		{"Abs", f32, any32, func(a, _ halide.Expr) halide.Expr { return halide.Abs(a) }, f32,
 			func(a, _ float64) float64 { return math.Abs(a) }, 0},
-		{"Abs", i32, anyInt, func(a, _ halide.Expr) halide.Expr { return halide.Abs(a) }, i32,
+		// As in Halide, the abs of a signed integer is unsigned.
+		{"Abs", i32, anyInt, func(a, _ halide.Expr) halide.Expr { return halide.Abs(a) }, u32,
+			func(a, _ float64) float64 { return math.Abs(a) }, 0},
+		{"Abs", i16, ints(-32768, 32767), func(a, _ halide.Expr) halide.Expr { return halide.Abs(a) }, halide.UInt16,
 			func(a, _ float64) float64 { return math.Abs(a) }, 0},
 		{"Abs", f64, any64, func(a, _ halide.Expr) halide.Expr { return halide.Abs(a) }, f64,
 			func(a, _ float64) float64 { return math.Abs(a) }, 0},
@@ -324,13 +327,17 @@ func buffer1(t halide.Type, vs []float64) halide.BufferRef {
 		return fill(halide.NewBuffer[int16](len(vs)), vs)
 	case halide.UInt8:
 		return fill(halide.NewBuffer[uint8](len(vs)), vs)
+	case halide.UInt16:
+		return fill(halide.NewBuffer[uint16](len(vs)), vs)
+	case halide.UInt32:
+		return fill(halide.NewBuffer[uint32](len(vs)), vs)
 	}
 	panic(fmt.Sprintf("buffer1: no buffer of %s in this test", t))
 }
 
 // numeric is the element types of this test (halide.Number has bool too).
 type numeric interface {
-	float32 | float64 | int32 | int16 | uint8
+	float32 | float64 | int32 | int16 | uint8 | uint16 | uint32
 }
 
 func fill[T numeric](b *halide.Buffer[T], vs []float64) *halide.Buffer[T] {
@@ -352,6 +359,10 @@ func values(b halide.BufferRef) []float64 {
 	case *halide.Buffer[int16]:
 		return read(b)
 	case *halide.Buffer[uint8]:
+		return read(b)
+	case *halide.Buffer[uint16]:
+		return read(b)
+	case *halide.Buffer[uint32]:
 		return read(b)
 	}
 	panic(fmt.Sprintf("values: %T", b))
@@ -463,6 +474,37 @@ func TestMathBuildersReductions(t *testing.T) {
 				}
 				checkClose(t, [][]float64{a[:mathInputs]}, got, want, c.tol)
 			})
+		}
+	}
+}
+
+// Abs of a signed integer is unsigned, as in Halide, so the most negative
+// value has an absolute value too: |int8(-128)| = uint8(128),
+// |int32(-2^31)| = uint32(2^31), read from an input (CPU and emulator)
+// and folded from a constant.
+func TestAbsOfMostNegative(t *testing.T) {
+	for _, gpu := range []bool{false, true} {
+		in8 := halide.NewBuffer[int8](4)
+		in32 := halide.NewBuffer[int32](4)
+		for i, v := range []int32{math.MinInt32, -7, 0, math.MaxInt32} {
+			in32.Set(v, i)
+			in8.Set([]int8{-128, -7, 0, 127}[i], i)
+		}
+		x := halide.NewVar("x")
+		f := halide.NewFunc("f")
+		f.Define(x).Is(halide.NewTuple(halide.Abs(in8.At(x)), halide.Abs(in32.At(x)), halide.Abs(halide.E(int32(math.MinInt32)))))
+		if gpu {
+			f.GPUTile1D(x, halide.NewVar("bx"), halide.NewVar("tx"), 2)
+		}
+		a, b, c := halide.NewBuffer[uint8](4), halide.NewBuffer[uint32](4), halide.NewBuffer[uint32](4)
+		if err := halide.NewPipeline(f).RealizeTuple(a, b, c); err != nil {
+			t.Fatal(err)
+		}
+		for i, w := range []uint32{1 << 31, 7, 0, math.MaxInt32} {
+			w8 := []uint8{128, 7, 0, 127}[i]
+			if a.Get(i) != w8 || b.Get(i) != w || c.Get(i) != 1<<31 {
+				t.Errorf("gpu %v, at %d: (%d, %d, %d), want (%d, %d, %d)", gpu, i, a.Get(i), b.Get(i), c.Get(i), w8, w, uint32(1<<31))
+			}
 		}
 	}
 }
