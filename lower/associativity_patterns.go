@@ -32,8 +32,13 @@ package lower
 // commutative; we do not (Reduction.Commutative is false), so rfactor
 // keeps the order of the RVars it factors (the pieces f keeps must be the
 // outermost RVar loops) and RVar loops may not be reordered: the index
-// found is the one the serial update finds. Like Halide's, the proofs
-// read float comparisons as if no value were NaN.
+// found is the one the serial update finds. The identity of an argmin's
+// partial result is the key type's largest value with index 0 (argmax:
+// the smallest). Where ties take the new index it is an exact identity;
+// where ties keep the old one, a part whose keys all equal that value
+// keeps index 0, but such a part never changes the merge (its key ties or
+// loses against f's), as its elements never win serially either. Like
+// Halide's, the proofs read float comparisons as if no value were NaN.
 
 import (
 	"strconv"
