@@ -63,7 +63,9 @@
 // splits an associative update into an intermediate Func that reduces
 // part of the RDom for each value of the rest (new pure dimensions, which
 // can run in parallel or on GPU blocks) and an update that combines the
-// partial results.
+// partial results; it knows Halide's associative forms (+, *, min, max,
+// bitwise ops, argmin and argmax, complex products, a saturating add), and
+// keeps an argmin's serial order (see rfactor.go).
 // Implicit (Halide's _) stands for a call's remaining coordinates and a
 // definition's matching dimensions, so helpers work on Funcs of any
 // dimension.
@@ -96,6 +98,11 @@
 // NewImageParam must be non-empty and free of '.' and '$', which the
 // compiler uses in the names it makes (blur.s0.x, r$x); a bad name is an
 // ErrBadName error.
+//
+// NewPipeline(f, g, ...) has several outputs (Halide's Pipeline({f, g})),
+// realized with RealizeTuple into one buffer per value of each output; an
+// output another reads is computed first and read from its buffer (see
+// outputs.go).
 //
 // Directives never fail on the spot: the first error is recorded and
 // returned, as a *halide.Error with a code, the Func, the directive and what
