@@ -26,7 +26,6 @@ package halide_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"math/rand"
@@ -41,39 +40,7 @@ import (
 var _ = math.Abs
 var _ = sort.Ints
 
-// m2Realize realizes out into bufs (one buffer, or one per Tuple value)
-// with the IR verifier on.
-func m2Realize(t *testing.T, out *halide.Func, bufs ...halide.BufferRef) {
-	t.Helper()
-	if err := m2Try(out, bufs...); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func m2Try(out *halide.Func, bufs ...halide.BufferRef) error {
-	p := halide.NewPipeline(out).WithOptions(halide.Options{Verify: true})
-	if len(bufs) == 1 {
-		return p.Realize(bufs[0])
-	}
-	return p.RealizeTuple(bufs...)
-}
-
-// m2Refused checks that err is a typed *halide.Error (a refusal), not an
-// internal error, and logs it.
-func m2Refused(t *testing.T, err error) {
-	t.Helper()
-	var he *halide.Error
-	if err == nil {
-		t.Fatal("expected a refusal, got none")
-	}
-	if !errors.As(err, &he) {
-		t.Fatalf("untyped error: %v", err)
-	}
-	if he.Code == halide.ErrInternal {
-		t.Fatalf("internal error: %v", err)
-	}
-	t.Logf("refused: %v", err)
-}
+// The ports share misc_ported_test.go's mpRealize, mpTry and mpRefused.
 
 // m2Rand returns a w x h buffer of random values in [1, mask] (never
 // all zeros).
@@ -158,8 +125,8 @@ func TestMorePortedConvolution(t *testing.T) {
 				blur2.Vectorize(x, 4).Parallel(y)
 			}
 			out1, out2 := halide.NewBuffer[uint16](W, H), halide.NewBuffer[uint16](W, H)
-			m2Realize(t, blur1, out1)
-			m2Realize(t, blur2, out2)
+			mpRealize(t, blur1, out1)
+			mpRealize(t, blur2, out2)
 			ref := func(x, y int) uint16 {
 				var s uint16
 				for j := 0; j < 3; j++ {
@@ -200,7 +167,7 @@ func TestMorePortedConvolutionMultipleKernels(t *testing.T) {
 				blur.GPUTile(x, y, x, y, xi, yi, 16, 16)
 			}
 			out := halide.NewBuffer[uint16](W, H)
-			m2Realize(t, blur, out)
+			mpRealize(t, blur, out)
 			m2Check2(t, "out", out, 2, W-2, 2, H-2, func(x, y int) uint16 {
 				var s uint16
 				for j := -1; j <= 1; j++ {
@@ -235,7 +202,7 @@ func TestMorePortedDilate3x3(t *testing.T) {
 				dilate.Vectorize(x, 16)
 			}
 			out := halide.NewBuffer[uint8](W, H)
-			m2Realize(t, dilate, out)
+			mpRealize(t, dilate, out)
 			m2Check2(t, "out", out, 1, W-1, 1, H-1, func(x, y int) uint8 {
 				var m uint8
 				for j := -1; j <= 1; j++ {
@@ -283,7 +250,7 @@ func TestMorePortedMedian3x3(t *testing.T) {
 				median.Vectorize(x, 16)
 			}
 			out := halide.NewBuffer[uint8](W, H)
-			m2Realize(t, median, out)
+			mpRealize(t, median, out)
 			m2Check2(t, "out", out, 1, W-1, 1, H-1, func(x, y int) uint8 {
 				var v []int
 				for j := -1; j <= 1; j++ {
@@ -406,7 +373,7 @@ func TestMorePortedGameOfLife(t *testing.T) {
 		board3 := copyBoard()
 		input.Set(board3)
 		out := halide.NewBuffer[uint8](N, N)
-		m2Realize(t, output, out)
+		mpRealize(t, output, out)
 		same(t, "board3", out)
 	})
 }
@@ -422,7 +389,7 @@ func TestMorePortedFibonacci(t *testing.T) {
 		g.Define(x).Is(fib.At(x.Add(10)))
 		fib.ComputeRoot()
 		out := halide.NewBuffer[int32](10)
-		m2Realize(t, g, out)
+		mpRealize(t, g, out)
 		ref := make([]int32, 20)
 		ref[0], ref[1] = 1, 1
 		for i := 2; i < 20; i++ {
@@ -451,7 +418,7 @@ func TestMorePortedHistogram(t *testing.T) {
 		hist.Define(halide.Clamp(halide.Cast(halide.Int32, in.At(r.X(), r.Y())), 0, 255)).PlusEq(halide.Cast(ht, 1))
 		g.Define(x).Is(hist.At(x.Add(10)))
 		hist.ComputeRoot()
-		m2Realize(t, g, hb)
+		mpRealize(t, g, hb)
 		for i := 10; i < 138; i++ {
 			if got := get(hb, i-10); got != ref[i] {
 				t.Fatalf("bucket %d is %d instead of %d", i, got, ref[i])
@@ -506,7 +473,7 @@ func TestMorePortedHistogramEqualize(t *testing.T) {
 		pixels := int32(W * H)
 		rescaled.Define(i, halide.Implicit).Is(halide.Cast(halide.UInt8, equalized.At(i, halide.Implicit).Mul(256).Div(pixels)))
 		out := halide.NewBuffer[uint8](W, H)
-		m2Realize(t, rescaled, out)
+		mpRealize(t, rescaled, out)
 		var rh [256]int32
 		for yy := 0; yy < H; yy++ {
 			for xx := 0; xx < W; xx++ {
@@ -562,7 +529,7 @@ func TestMorePortedMultiPassReduction(t *testing.T) {
 		f.Define(xl).Is(f.At(xl.Sub(1)).Add(f.At(xl)))
 		f.Define(xr).Is(f.At(xr.Add(1)).Add(f.At(xr)))
 		out := halide.NewBuffer[float32](11)
-		m2Realize(t, f, out)
+		mpRealize(t, f, out)
 		var ref [11]float32
 		for i := range ref {
 			ref[i] = float32(math.Sin(float64(i)))
@@ -591,7 +558,7 @@ func TestMorePortedMultiPassReduction(t *testing.T) {
 		f.Define(r2).Is(g.At(r2))
 		g.ComputeAt(f, r2)
 		out := halide.NewBuffer[int32](110)
-		m2Realize(t, f, out)
+		mpRealize(t, f, out)
 		var c [110]int32
 		for i := range c {
 			c[i] = int32(i)
@@ -612,7 +579,7 @@ func TestMorePortedMultiPassReduction(t *testing.T) {
 			f.Define(i).Is(f.At(i - 1).Add(f.At(i - 2)))
 		}
 		out := halide.NewBuffer[int32](20)
-		m2Realize(t, f, out)
+		mpRealize(t, f, out)
 		ref := make([]int32, 20)
 		ref[0], ref[1] = 1, 1
 		for i := 2; i < 20; i++ {
@@ -629,7 +596,7 @@ func TestMorePortedMultiPassReduction(t *testing.T) {
 		f.Update(0).Vectorize(x, 4)
 		f.Update(1).Reorder(r.X(), y).Parallel(y)
 		out := halide.NewBuffer[float32](100, 100)
-		m2Realize(t, f, out)
+		mpRealize(t, f, out)
 		ref := make([][]float32, 100)
 		for xx := range ref {
 			ref[xx] = make([]float32, 100)
@@ -689,7 +656,7 @@ func TestMorePortedReductionChain(t *testing.T) {
 			f1.StoreAt(out, x).ComputeAtStage(g.Update(1), d.X())
 			f2.StoreAt(out, x).ComputeAtStage(g.Update(2), d.X())
 			b := halide.NewBuffer[int32](10, 10)
-			if err := m2Try(out, b); err != nil {
+			if err := mpTry(out, b); err != nil {
 				return err
 			}
 			m2Check2(t, "out", b, 0, 10, 0, 10, func(x, y int) int32 {
@@ -706,7 +673,7 @@ func TestMorePortedReductionChain(t *testing.T) {
 		f1.StoreAt(out, x).ComputeAt(g, y)
 		f2.StoreAt(out, x).ComputeAt(g, x)
 		b := halide.NewBuffer[int32](10, 10)
-		if err := m2Try(out, b); err != nil {
+		if err := mpTry(out, b); err != nil {
 			return err
 		}
 		m2Check2(t, "out", b, 0, 10, 0, 10, func(x, y int) int32 {
@@ -720,7 +687,7 @@ func TestMorePortedReductionChain(t *testing.T) {
 	t.Run("reduction_chain", func(t *testing.T) {
 		// Refused: g(x, x) = ..., a pure Var in two places of an update's
 		// left-hand side (see the end of the file).
-		m2Refused(t, run(t, false))
+		mpRefused(t, run(t, false))
 	})
 	t.Run("reduction_chain_variant", func(t *testing.T) {
 		if err := run(t, true); err != nil {
@@ -745,7 +712,7 @@ func TestMorePortedReductionSchedule(t *testing.T) {
 		energy.Define(r.X(), r.Y()).Is(noise.At(r.X(), r.Y()).Add(m2Min3(energy.At(xm, r.Y().Sub(1)),
 			energy.At(r.X(), r.Y().Sub(1)), energy.At(xp, r.Y().Sub(1)))))
 		out := halide.NewBuffer[float32](size, size)
-		m2Realize(t, energy, out)
+		mpRealize(t, energy, out)
 		var ref [size][size]float32
 		for yy := 0; yy < size; yy++ {
 			for xx := 0; xx < size; xx++ {
@@ -775,7 +742,7 @@ func TestMorePortedManyUpdates(t *testing.T) {
 		}
 		f.ComputeRoot()
 		out := halide.NewBuffer[int32](N, N)
-		m2Realize(t, f, out)
+		mpRealize(t, f, out)
 		m2Check2(t, "f", out, 0, N, 0, N, func(x, y int) int32 { return int32(x + y + 2) })
 	})
 }
@@ -812,7 +779,7 @@ func TestMorePortedMultipleScatter(t *testing.T) {
 		sorted2.Define(x, y).Is(halide.Mux(y, vals...))
 		sorted2.Vectorize(x, 8)
 		out := halide.NewBuffer[int32](128, 8)
-		m2Realize(t, sorted2, out)
+		mpRealize(t, sorted2, out)
 		for i := 0; i < 128; i++ {
 			c := make([]int, 8)
 			for j := range c {
@@ -842,7 +809,7 @@ func TestMorePortedMultipleScatter(t *testing.T) {
 			re.Mul(input.At(1, r)).Add(im.Mul(input.At(0, r)))))
 		prod.Update(0).Atomic().Parallel(r)
 		o0, o1 := halide.NewBuffer[uint8](), halide.NewBuffer[uint8]()
-		m2Realize(t, prod, o0, o1)
+		mpRealize(t, prod, o0, o1)
 		cre, cim := uint8(1), uint8(0)
 		for i := 0; i < 100; i++ {
 			a, b := input.Get(0, i), input.Get(1, i)
@@ -859,7 +826,7 @@ func TestMorePortedMultipleScatter(t *testing.T) {
 		r := halide.NewRDom("r", halide.Range(0, 4))
 		f.Define(r).Is(5)
 		out := halide.NewBuffer[int32](5)
-		m2Realize(t, f, out)
+		mpRealize(t, f, out)
 		m2Check1(t, "out", out, 0, 5, func(i int) int32 {
 			if i < 4 {
 				return 5
@@ -875,7 +842,7 @@ func TestMorePortedMultipleScatter(t *testing.T) {
 		f.Define(3).Is(1)
 		f.Define(3).Is(9)
 		out := halide.NewBuffer[int32](5)
-		m2Realize(t, f, out)
+		mpRealize(t, f, out)
 		m2Check1(t, "out", out, 0, 5, func(i int) int32 {
 			if i == 3 {
 				return 9
@@ -898,13 +865,13 @@ func TestMorePortedInPlace(t *testing.T) {
 		r := halide.NewRDom("r", halide.Range(1, 99))
 		f.Define(r).PlusEq(f.At(halide.E(r).Sub(1)))
 		data := sinData()
-		m2Realize(t, f, data)
+		mpRealize(t, f, data)
 		refIn := sinData()
 		g := halide.NewFunc("g")
 		g.Define(x).Is(refIn.At(x))
 		g.Define(r).PlusEq(g.At(halide.E(r).Sub(1)))
 		refOut := halide.NewBuffer[float32](100)
-		m2Realize(t, g, refOut)
+		mpRealize(t, g, refOut)
 		var errSum float64
 		for i := 1; i < 100; i++ {
 			errSum += math.Abs(float64(data.Get(i) - refOut.Get(i)))
@@ -940,7 +907,7 @@ func TestMorePortedInPlace(t *testing.T) {
 			h.Vectorize(x, 4)
 			h.Update(0).Vectorize(x, 4)
 		}
-		if err := m2Try(h, data); err != nil {
+		if err := mpTry(h, data); err != nil {
 			return err
 		}
 		for i := 0; i < 100; i++ {
@@ -956,7 +923,7 @@ func TestMorePortedInPlace(t *testing.T) {
 	}
 	t.Run("undef_in_select", func(t *testing.T) {
 		// Refused: Undef in an arm of a pure definition's Select.
-		m2Refused(t, undefInSelect(t, false))
+		mpRefused(t, undefInSelect(t, false))
 	})
 	t.Run("undef_in_select_variant", func(t *testing.T) {
 		if err := undefInSelect(t, true); err != nil {
@@ -978,7 +945,7 @@ func TestMorePortedIterateOverCircle(t *testing.T) {
 		tt := halide.Cast(halide.Int32, halide.Ceil(halide.Sqrt(halide.Max(0, halide.E(int32(100)).Sub(y.Mul(y))))))
 		f.Define(x, y).PlusEq(halide.Select(x.Gt(tt.Neg()).And(x.Lt(tt)), in.At(x, y), 0))
 		out := halide.NewBuffer[int32](20, 20)
-		m2Realize(t, f, out)
+		mpRealize(t, f, out)
 		m2Check2(t, "f", out, 0, 20, 0, 20, func(x, y int) int32 {
 			tv := int(math.Ceil(math.Sqrt(math.Max(0, float64(100-y*y)))))
 			if x > -tv && x < tv {
@@ -998,7 +965,7 @@ func TestMorePortedSplitByNonFactor(t *testing.T) {
 		f.Define(x).PlusEq(x)
 		f.Update(0).UnrollTail(x, 2, halide.GuardWithIf)
 		out := halide.NewBuffer[int32](3)
-		m2Realize(t, f, out)
+		mpRealize(t, f, out)
 		m2Check1(t, "result", out, 0, 3, func(i int) int32 { return int32(i) })
 	})
 	t.Run("split_update_and_rdom", func(t *testing.T) {
@@ -1045,7 +1012,7 @@ func TestMorePortedSplitByNonFactor(t *testing.T) {
 		g.ComputeAt(f, xo)
 		h.ComputeAt(f, xi)
 		out := halide.NewBuffer[int32](15)
-		m2Realize(t, f, out)
+		mpRealize(t, f, out)
 		m2Check1(t, "result", out, 0, 15, func(i int) int32 { return int32(i - 3 + i*7) })
 	})
 	t.Run("split_inner_of_update", func(t *testing.T) {
@@ -1058,7 +1025,7 @@ func TestMorePortedSplitByNonFactor(t *testing.T) {
 		g := halide.NewFunc("g")
 		g.Define(x).Is(f.At(x))
 		out := halide.NewBuffer[int32](32)
-		m2Realize(t, g, out)
+		mpRealize(t, g, out)
 		m2Check1(t, "result", out, 0, 32, func(i int) int32 { return int32(i + 1) })
 	})
 }
@@ -1075,7 +1042,7 @@ func TestMorePortedSplitStoreCompute(t *testing.T) {
 		g.ComputeAt(h, y)
 		f.ComputeRoot()
 		out := halide.NewBuffer[int32](32, 32)
-		m2Realize(t, h, out)
+		mpRealize(t, h, out)
 		m2Check2(t, "imh", out, 0, 32, 0, 32, func(i, j int) int32 {
 			return int32(17 * (maxi(i-1, j) + maxi(i+1, j) + maxi(i, j) + maxi(i, j-1) + maxi(i, j+1)))
 		})
@@ -1091,7 +1058,7 @@ func TestMorePortedSplitReuseInnerNameBug(t *testing.T) {
 		f.Define(x).Is(1)
 		f.ComputeRoot().Split(x, x0, x, 16).Split(x, x, x1, 2).Split(x, x2, x, 4).Split(x, x, x3, 2)
 		out := halide.NewBuffer[int32](1024)
-		m2Realize(t, f, out)
+		mpRealize(t, f, out)
 		m2Check1(t, "f", out, 0, 1024, func(int) int32 { return 1 })
 	})
 }
@@ -1111,7 +1078,7 @@ func TestMorePortedMultiSplitsWithDiffTailStrategies(t *testing.T) {
 		yoo, yoi := halide.NewVar("yoo"), halide.NewVar("yoi")
 		f.Split(yo, yoo, yoi, 64, halide.GuardWithIf)
 		out := halide.NewBuffer[int32](300, 200, 3)
-		m2Realize(t, f, out)
+		mpRealize(t, f, out)
 		for cc := 0; cc < 3; cc++ {
 			for yy := 0; yy < 200; yy++ {
 				for xx := 0; xx < 300; xx++ {
@@ -1249,7 +1216,7 @@ func TestMorePortedPartialRealization(t *testing.T) {
 		r := halide.NewRDom("r", halide.Range(0, 100), halide.Range(0, 100))
 		hist.Define(im.At(r.X(), r.Y())).PlusEq(1)
 		h := halide.NewBuffer[int32](n)
-		if err := m2Try(hist, h); err != nil {
+		if err := mpTry(hist, h); err != nil {
 			return err
 		}
 		m2Check1(t, "h", h, 0, 100, func(i int) int32 { return int32(i + 1) })
@@ -1258,7 +1225,7 @@ func TestMorePortedPartialRealization(t *testing.T) {
 	t.Run("scatter_past_the_output", func(t *testing.T) {
 		// Refused: Halide realizes hist over [0, 198] and returns the
 		// crop [0, 99] asked for.
-		m2Refused(t, scatter(t, 100))
+		mpRefused(t, scatter(t, 100))
 	})
 	t.Run("scatter_past_the_output_variant", func(t *testing.T) {
 		// Realized over [0, 198], what the scatter writes; the first 100
@@ -1273,7 +1240,7 @@ func TestMorePortedPartialRealization(t *testing.T) {
 		f.Define(x, y).Is(x.Add(y))
 		f.Tile(x, y, x, y, xi, yi, 16, 8, halide.RoundUp)
 		buf := halide.NewBuffer[int32](w, h)
-		if err := m2Try(f, buf); err != nil {
+		if err := mpTry(f, buf); err != nil {
 			return err
 		}
 		m2Check2(t, "buf", buf, 0, 30, 0, 20, func(x, y int) int32 { return int32(x + y) })
@@ -1281,7 +1248,7 @@ func TestMorePortedPartialRealization(t *testing.T) {
 	}
 	t.Run("round_up_past_the_output", func(t *testing.T) {
 		// Refused: Halide realizes 32x24 and returns the 30x20 crop.
-		m2Refused(t, roundUp(t, 30, 20))
+		mpRefused(t, roundUp(t, 30, 20))
 	})
 	t.Run("round_up_past_the_output_variant", func(t *testing.T) {
 		// Realized over 32x24; the 30x20 corner checked.
@@ -1301,7 +1268,7 @@ func TestMorePortedRealizeOverShiftedDomain(t *testing.T) {
 		x, y := halide.NewVar("x"), halide.NewVar("y")
 		f.Define(x, y).Is(input.At(x.Mul(2), y.Div(2)))
 		result := halide.NewBuffer[int32](50, 100).SetMin(50, 100)
-		m2Realize(t, f, result)
+		mpRealize(t, f, result)
 		if result.Get(50, 100) != 123 || result.Get(99, 199) != 234 {
 			t.Fatalf("f(50, 100) = %d (supposed to be 123), f(99, 199) = %d (supposed to be 234)", result.Get(50, 100), result.Get(99, 199))
 		}
@@ -1334,7 +1301,7 @@ func TestMorePortedRecursiveBoxFilters(t *testing.T) {
 		h.Update(0).Unscheduled()
 		h.Update(1).Unscheduled()
 		r0, r1 := halide.NewBuffer[int32](size), halide.NewBuffer[int32](size)
-		m2Realize(t, h, r0, r1)
+		mpRealize(t, h, r0, r1)
 		m2Check1(t, "r0", r0, 3, size, func(i int) int32 { return int32(i + i - 1) })
 		m2Check1(t, "r1", r1, 3, size, func(i int) int32 { return int32(4*i - 6) })
 	})
@@ -1373,7 +1340,7 @@ func TestMorePortedStackAllocations(t *testing.T) {
 		xi, yi := halide.NewVar("xi"), halide.NewVar("yi")
 		h.Tile(x, y, x, y, xi, yi, 4, 3).Vectorize(xi)
 		out := halide.NewBuffer[int32](10, 10)
-		m2Realize(t, h, out)
+		mpRealize(t, h, out)
 		gr := func(x, y int) int { return (x - 1 + y + 1) * (x + 1 + y - 1) }
 		m2Check2(t, "h", out, 0, 10, 0, 10, func(x, y int) int32 { return int32(gr(x+1, y+1) + gr(x-1, y-1)) })
 	})
@@ -1401,7 +1368,7 @@ func TestMorePortedStoreIn(t *testing.T) {
 					f.Define(x).Is(f1.At(0).Add(f1.At(1)).Add(f2.At(halide.Select(p, 0, 2))).Add(f2.At(0)).Add(f3.At(x.Mod(1000))))
 					p.Set(true)
 					out := halide.NewBuffer[int32](1024)
-					m2Realize(t, f, out)
+					mpRealize(t, f, out)
 					m2Check1(t, "f", out, 0, 1024, func(i int) int32 { return int32(1 + i%1000) })
 				})
 			}
@@ -1437,7 +1404,7 @@ func TestMorePortedComputeOutermost(t *testing.T) {
 		bx1.ComputeAt(out, tt)
 		bx2.ComputeAt(out, tt)
 		result := halide.NewBuffer[int32](256, 256)
-		m2Realize(t, out, result)
+		mpRealize(t, out, result)
 		m2Check2(t, "result", result, 0, 256, 0, 256, func(x, y int) int32 { return int32(3*x + 4*y) })
 	})
 }
@@ -1452,7 +1419,7 @@ func TestMorePortedComputedIndex(t *testing.T) {
 		x, y := halide.NewVar("x"), halide.NewVar("y")
 		f.Define(x, y).Is(in2.At(x, y, halide.Clamp(in1.At(x, y), 0, 9)))
 		out := halide.NewBuffer[uint8](256, 256)
-		m2Realize(t, f, out)
+		mpRealize(t, f, out)
 		m2Check2(t, "f", out, 0, 256, 0, 256, func(x, y int) uint8 { return in2.Get(x, y, m2Clampi(int(in1.Get(x, y)), 0, 9)) })
 	})
 }
@@ -1475,7 +1442,7 @@ func TestMorePortedMux(t *testing.T) {
 		f := halide.NewFunc("f")
 		f.Define(x, c).Is(halide.Mux(c, x, 456, 789))
 		out := halide.NewBuffer[int32](100, 4)
-		m2Realize(t, f, out)
+		mpRealize(t, f, out)
 		check(t, out)
 	})
 	muxTuple := func(t *testing.T, variant bool) error {
@@ -1489,7 +1456,7 @@ func TestMorePortedMux(t *testing.T) {
 			g.Define(x, c).Is(halide.Mux(c, f.AtTuple(x)))
 		}
 		out := halide.NewBuffer[int32](100, 4)
-		if err := m2Try(g, out); err != nil {
+		if err := mpTry(g, out); err != nil {
 			return err
 		}
 		check(t, out)
@@ -1523,13 +1490,13 @@ func TestMorePortedIntegerPowers(t *testing.T) {
 	rms := func(t *testing.T, name string, approx, exact *halide.Func) {
 		t.Helper()
 		a, e := halide.NewBuffer[float32](256*5), halide.NewBuffer[float32](256*5)
-		m2Realize(t, approx, a)
-		m2Realize(t, exact, e)
+		mpRealize(t, approx, a)
+		mpRealize(t, exact, e)
 		r := halide.NewRDom("r", halide.Range(0, 256*5))
 		f := halide.NewFunc("rms")
 		f.Define().Is(halide.Sqrt(halide.Sum(halide.Pow(a.At(r).Sub(e.At(r)), 2))))
 		out := halide.NewBuffer[float32]()
-		m2Realize(t, f, out)
+		mpRealize(t, f, out)
 		var s float64
 		for i := 0; i < 256*5; i++ {
 			d := float64(a.Get(i) - e.Get(i))
@@ -1587,7 +1554,7 @@ func TestMorePortedMod(t *testing.T) {
 		f, nf := halide.NewFunc("f"), halide.NewFunc("nf")
 		f.Define(x).Is(halide.Cast(typ, x).Mod(2))
 		im := mk()
-		m2Realize(t, f, im)
+		mpRealize(t, f, im)
 		for i := 0; i < 16; i++ {
 			if got := get(im, i); got != float64(i%2) {
 				t.Fatalf("f(%d) = %v instead of %d", i, got, i%2)
@@ -1595,7 +1562,7 @@ func TestMorePortedMod(t *testing.T) {
 		}
 		nf.Define(x).Is(halide.Cast(typ, x.Neg()).Mod(4))
 		nim := mk()
-		m2Realize(t, nf, nim)
+		mpRealize(t, nf, nim)
 		for i := 1; i < 16; i++ {
 			if got, want := get(nim, i), float64((4-i%4)%4); got != want {
 				t.Fatalf("nf(%d) = %v instead of %v", i, got, want)
@@ -1634,7 +1601,7 @@ func TestMorePortedMinExtent(t *testing.T) {
 		input := m2Rand[int32](17, 100, 5).SetMin(4)
 		out := halide.NewBuffer[int32](10).SetMin(1)
 		in.Set(input)
-		m2Realize(t, f, out)
+		mpRealize(t, f, out)
 		expected := []int32{-10, -20, -30, 4, 5, 6, 7, 8, 90, 100}
 		m2Check1(t, "out", out, 1, 11, func(i int) int32 { return expected[i-1] })
 	})
@@ -1644,7 +1611,7 @@ func TestMorePortedMinExtent(t *testing.T) {
 func m2Eval[T halide.Number](t *testing.T, f *halide.Func) T {
 	t.Helper()
 	out := halide.NewBuffer[T]()
-	m2Realize(t, f, out)
+	mpRealize(t, f, out)
 	return out.Get()
 }
 
@@ -1663,7 +1630,7 @@ func TestMorePortedFuse(t *testing.T) {
 		errf := halide.NewFunc("error")
 		errf.Define().Is(halide.Maximum(e))
 		out := halide.NewBuffer[uint32]()
-		if err := m2Try(errf, out); err != nil {
+		if err := mpTry(errf, out); err != nil {
 			return err
 		}
 		if v := out.Get(); v != 0 {
@@ -1734,7 +1701,7 @@ func TestMorePortedFuse(t *testing.T) {
 		in := m2Rand[int32](18, 1000, 8, 2)
 		p.Set(in)
 		out := halide.NewBuffer[int32](8)
-		if err := m2Try(f, out); err != nil {
+		if err := mpTry(f, out); err != nil {
 			return err
 		}
 		m2Check1(t, "f", out, 0, 8, func(i int) int32 { return in.Get(i, 0) + in.Get(i, 1) })
@@ -1742,7 +1709,7 @@ func TestMorePortedFuse(t *testing.T) {
 	}
 	t.Run("fused_vectorized_sum_of_slices", func(t *testing.T) {
 		// Refused: fuse of a pure Var and an RVar.
-		m2Refused(t, sumOfRows(t, true, false))
+		mpRefused(t, sumOfRows(t, true, false))
 	})
 	t.Run("fused_vectorized_sum_of_slices_variant", func(t *testing.T) {
 		if err := sumOfRows(t, true, true); err != nil {
@@ -1751,7 +1718,7 @@ func TestMorePortedFuse(t *testing.T) {
 	})
 	t.Run("fused_vectorized_vector_reduce", func(t *testing.T) {
 		// Refused: fuse of an RVar and a pure Var.
-		m2Refused(t, sumOfRows(t, false, false))
+		mpRefused(t, sumOfRows(t, false, false))
 	})
 	t.Run("fused_vectorized_vector_reduce_variant", func(t *testing.T) {
 		if err := sumOfRows(t, false, true); err != nil {
@@ -1772,7 +1739,7 @@ func TestMorePortedParallelNested(t *testing.T) {
 		f.Parallel(y)
 		f.Parallel(z)
 		out := halide.NewBuffer[int32](64, 64, 64)
-		m2Realize(t, f, out)
+		mpRealize(t, f, out)
 		for xx := 0; xx < 64; xx++ {
 			for yy := 0; yy < 64; yy++ {
 				for zz := 0; zz < 64; zz++ {
@@ -1829,7 +1796,7 @@ func TestMorePortedParallelReductions(t *testing.T) {
 		sumCols.Update(0).Unscheduled()
 		out.Dim(0).SetBounds(0, 256)
 		result := halide.NewBuffer[int32](256)
-		m2Realize(t, out, result)
+		mpRealize(t, out, result)
 		m2Check1(t, "result", result, 0, 256, func(k int) int32 { return correct[k] })
 	})
 }
@@ -1847,7 +1814,7 @@ func TestMorePortedUnrollDynamicLoop(t *testing.T) {
 		g.Split(x, xo, xi, 8, halide.GuardWithIf).Unroll(xi)
 		f.ComputeAt(g, xo).Unroll(x).StoreIn(halide.Stack)
 		out := halide.NewBuffer[float32](23)
-		m2Realize(t, g, out)
+		mpRealize(t, g, out)
 		m2Check1(t, "result", out, 0, 23, func(i int) float32 { return float32(i * 2 * 3 * 2) })
 	})
 }
@@ -1920,7 +1887,7 @@ func m2LerpRange[V m2Num, W m2Num](t *testing.T, vt, wt halide.Type,
 		halide.Cast(vt, ov.Add(oMin).Mul(osp).Add(oop)),
 		halide.Cast(wt, wv.Add(wMin).Mul(wsp).Add(wop))))
 	out := halide.NewBuffer[V](int(zExt), int(oExt), int(wExt))
-	m2Realize(t, f, out)
+	mpRealize(t, f, out)
 	// value computes (i + min) * scale + offset as C++ does: in int64
 	// and wrapped to the type for integers, in float32 for floats.
 	value := func(i, min int32, scale, off float64, isInt bool) (asInt int64, asFloat float32) {
@@ -2016,7 +1983,7 @@ func TestMorePortedLerp(t *testing.T) {
 				halide.Cast(halide.UInt8, ov.Add(0).Mul(osp).Add(oop)), wExpr)))
 		}
 		out := halide.NewBuffer[bool](2, 2, 256)
-		if err := m2Try(f, out); err != nil {
+		if err := mpTry(f, out); err != nil {
 			return err
 		}
 		for k := 0; k < 256; k++ {
@@ -2035,7 +2002,7 @@ func TestMorePortedLerp(t *testing.T) {
 	t.Run("bool_uint8", func(t *testing.T) {
 		// Refused: (zero_val + zero_min) * zero_scale_p with a
 		// Param<bool> (an int32 times a bool).
-		m2Refused(t, boolLerp(t, false))
+		mpRefused(t, boolLerp(t, false))
 	})
 	t.Run("bool_uint8_variant", func(t *testing.T) {
 		if err := boolLerp(t, true); err != nil {
@@ -2178,7 +2145,7 @@ func TestMorePortedWideningReduction(t *testing.T) {
 				f.Vectorize(x, 16)
 			}
 			out := halide.NewBuffer[uint8](W, H)
-			m2Realize(t, f, out)
+			mpRealize(t, f, out)
 			m2Check2(t, "out", out, 1, W-1, 1, H-1, func(x, y int) uint8 { return conv(in, kernel, x, y, false) })
 		})
 		t.Run("tuple_widening_"+name, func(t *testing.T) {
@@ -2196,7 +2163,7 @@ func TestMorePortedWideningReduction(t *testing.T) {
 				g.Vectorize(x, 16)
 			}
 			out := halide.NewBuffer[uint8](W, H)
-			m2Realize(t, g, out)
+			mpRealize(t, g, out)
 			m2Check2(t, "out", out, 1, W-1, 1, H-1, func(x, y int) uint8 { return conv(in, kernel, x, y, true) })
 		})
 		t.Run("unaligned_output_"+name, func(t *testing.T) {
@@ -2212,7 +2179,7 @@ func TestMorePortedWideningReduction(t *testing.T) {
 			g.Dim(0).SetBounds(0, W-2)
 			g.Dim(1).SetBounds(0, H)
 			out := halide.NewBuffer[uint8](W-2, H)
-			m2Realize(t, g, out)
+			mpRealize(t, g, out)
 			m2Check2(t, "out", out, 0, W-3, 1, H-1, func(x, y int) uint8 { return uint8((int16(in.Get(x, y)) + int16(in.Get(x+1, y))) / 2) })
 		})
 	}
@@ -2349,7 +2316,7 @@ func TestMorePortedVectorReductions(t *testing.T) {
 			errf.Define().Is(halide.Cast(halide.Float64, halide.Maximum(halide.Absd(f.At(c), ref.At(c)))))
 		}
 		out := halide.NewBuffer[float64]()
-		if err := m2Try(errf, out); err != nil {
+		if err := mpTry(errf, out); err != nil {
 			return err
 		}
 		if e := out.Get(); e > 1e-3 {
@@ -2359,12 +2326,12 @@ func TestMorePortedVectorReductions(t *testing.T) {
 	}
 	t.Run("fused_rvar_and_var", func(t *testing.T) {
 		f, ref, _ := build(3, 2, halide.Int32, halide.Int32, 0, true)
-		m2Refused(t, check(f, ref, false))
+		mpRefused(t, check(f, ref, false))
 	})
 	t.Run("absd_of_bools", func(t *testing.T) {
 		// Halide's check of the || reduction, without the fuse.
 		f, ref, _ := build(3, 2, halide.Int32, halide.Int32, 4, false)
-		m2Refused(t, check(f, ref, false))
+		mpRefused(t, check(f, ref, false))
 	})
 	t.Run("variant", func(t *testing.T) {
 		n := 0
@@ -2406,7 +2373,7 @@ func TestMorePortedVectorizeNested(t *testing.T) {
 	chk := func(t *testing.T, f *halide.Func, w, h int, ref func(x, y int) int32) {
 		t.Helper()
 		out := halide.NewBuffer[int32](w, h)
-		m2Realize(t, f, out)
+		mpRealize(t, f, out)
 		m2Check2(t, "result", out, 0, w, 0, h, ref)
 	}
 	v := halide.NewVar
@@ -2440,7 +2407,7 @@ func TestMorePortedVectorizeNested(t *testing.T) {
 		f.Define(x, y, c).Is(x.Mul(3).Add(y).Add(c.Mul(7)))
 		f.ComputeRoot().Tile(x, y, x, y, xi, yi, 8, 4, halide.GuardWithIf).Reorder(c, xi, yi, x, y).Vectorize(xi).Vectorize(yi)
 		out := halide.NewBuffer[int32](33, 22, 3)
-		m2Realize(t, f, out)
+		mpRealize(t, f, out)
 		for cc := 0; cc < 3; cc++ {
 			for yy := 0; yy < 22; yy++ {
 				for xx := 0; xx < 33; xx++ {
@@ -2464,7 +2431,7 @@ func TestMorePortedVectorizeNested(t *testing.T) {
 			f.ComputeAt(g, xii).Vectorize(x)
 		}
 		out := halide.NewBuffer[int32](35, 17)
-		if err := m2Try(g, out); err != nil {
+		if err := mpTry(g, out); err != nil {
 			return err
 		}
 		m2Check2(t, "result", out, 0, 35, 0, 17, func(x, y int) int32 { return int32(6*x + 3 + 2*y) })
@@ -2473,7 +2440,7 @@ func TestMorePortedVectorizeNested(t *testing.T) {
 	t.Run("vectorize_2d_with_compute_at", func(t *testing.T) {
 		// Refused: f's loop over x inside g's guarded tail has no
 		// constant extent.
-		m2Refused(t, computeAt(t, false))
+		mpRefused(t, computeAt(t, false))
 	})
 	t.Run("vectorize_2d_with_compute_at_variant", func(t *testing.T) {
 		if err := computeAt(t, true); err != nil {
@@ -2514,7 +2481,7 @@ func TestMorePortedVectorizeNested(t *testing.T) {
 		b := m2Rand[uint8](23, 0xff, 64, 30)
 		in.Set(b)
 		o := halide.NewBuffer[uint8](64, 30)
-		m2Realize(t, out, o)
+		mpRealize(t, out, o)
 		m2Check2(t, "out", o, 0, 64, 0, 30, func(x, y int) uint8 { return b.Get(x, y) })
 	})
 }
@@ -2553,7 +2520,7 @@ func TestMorePortedInterleave(t *testing.T) {
 		for i := range bufs {
 			bufs[i] = mk()
 		}
-		m2Realize(t, f, bufs...)
+		mpRealize(t, f, bufs...)
 		return bufs
 	}
 	closeTo := func(t *testing.T, name string, got, want float64) {
@@ -2602,7 +2569,7 @@ func TestMorePortedInterleave(t *testing.T) {
 		interleaved.Reorder(y, x).Bound(y, 0, 3).Bound(x, 0, 16).Fuse(y, x, xy).Vectorize(xy, 12)
 		interleaved.Dim(1).SetBounds(0, 3)
 		b := halide.NewBuffer[float32](16, 3)
-		m2Realize(t, interleaved, b)
+		mpRealize(t, interleaved, b)
 		for xx := 0; xx < 16; xx++ {
 			for yy := 0; yy < 3; yy++ {
 				closeTo(t, fmt.Sprintf("buff3(%d, %d)", xx, yy), float64(b.Get(xx, yy)), float64(3*xx+yy))
@@ -2626,7 +2593,7 @@ func TestMorePortedInterleave(t *testing.T) {
 			out.Reorder(y, x).Bound(y, 0, int32(n)).Unroll(y).Vectorize(x, 4)
 			out.Dim(1).SetBounds(0, int32(n))
 			b := halide.NewBuffer[float32](16, n)
-			m2Realize(t, out, b)
+			mpRealize(t, out, b)
 			for xx := 0; xx < 16; xx++ {
 				for yy := 0; yy < n; yy++ {
 					closeTo(t, fmt.Sprintf("buff%d(%d, %d)", n, xx, yy), float64(b.Get(xx, yy)), math.Sin(float64((yy+1)*xx)))
@@ -2645,7 +2612,7 @@ func TestMorePortedInterleave(t *testing.T) {
 		u.Define(x, y).Is(halide.Select(x.Mod(2).Eq(0), f1.At(x), f2.At(x)).Add(y))
 		u.Tile(x, y, x, y, xi, yi, 16, 2).Unroll(xi, 2).Vectorize(xi, 4).Unroll(xi).Unroll(yi)
 		b := halide.NewBuffer[float32](32, 4)
-		m2Realize(t, u, b)
+		mpRealize(t, u, b)
 		for yy := 0; yy < 4; yy++ {
 			for xx := 0; xx < 32; xx++ {
 				want := math.Sin(float64(2*xx)) + float64(yy)
@@ -2744,7 +2711,7 @@ func TestMorePortedInterleave(t *testing.T) {
 			trans.Dim(0).SetBounds(0, int32(sz))
 			trans.Dim(1).SetBounds(0, int32(sz))
 			b := halide.NewBuffer[uint16](sz, sz)
-			m2Realize(t, trans, b)
+			mpRealize(t, trans, b)
 			m2Check2(t, "result7", b, 0, sz, 0, sz, func(x, y int) uint16 { return uint16(5*y + x) })
 		})
 	}
@@ -2770,7 +2737,7 @@ func m2Nasty(t *testing.T, N int) {
 	g := halide.NewFunc("g")
 	g.Define(c, x, y).Is(halide.Sum(halide.Select(nasty, 10, c.Add(r))))
 	b := halide.NewBuffer[int32](3, 8, 8).SetMin(0, -4, -2)
-	m2Realize(t, g, b)
+	mpRealize(t, g, b)
 	for yy := -2; yy < 6; yy++ {
 		for xx := -4; xx < 4; xx++ {
 			for cc := 0; cc < 3; cc++ {
@@ -2842,7 +2809,7 @@ func TestMorePortedLikely(t *testing.T) {
 	run1 := func(t *testing.T, g *halide.Func, min, n int, ref func(x int) int32) {
 		t.Helper()
 		b := halide.NewBuffer[int32](n).SetMin(min)
-		m2Realize(t, g, b)
+		mpRealize(t, g, b)
 		m2Check1(t, g.Name(), b, min, min+n, ref)
 	}
 	t.Run("repeat_edge", func(t *testing.T) {
@@ -2885,7 +2852,7 @@ func TestMorePortedLikely(t *testing.T) {
 				h.NeverPartition(y)
 			}
 			b := halide.NewBuffer[int32](40, 40).SetMin(-15, -15)
-			m2Realize(t, h, b)
+			mpRealize(t, h, b)
 			mirror := func(a int) int {
 				a = ((a % 20) + 20) % 20
 				if a >= 10 {
@@ -2915,7 +2882,7 @@ func TestMorePortedLikely(t *testing.T) {
 		g := halide.NewFunc("g")
 		g.Define(x).Is(halide.Select(x.Lt(10), halide.Sin(x), float32(1)))
 		b := halide.NewBuffer[float32](40)
-		m2Realize(t, g, b)
+		mpRealize(t, g, b)
 		for i := 0; i < 40; i++ {
 			want := 1.0
 			if i < 10 {
@@ -2931,7 +2898,7 @@ func TestMorePortedLikely(t *testing.T) {
 		g := halide.NewFunc("g")
 		g.Define(x).Is(halide.Select(x.Lt(10).Or(x.Gt(100)), halide.Sin(x), float32(1)))
 		b := halide.NewBuffer[float32](120)
-		m2Realize(t, g, b)
+		mpRealize(t, g, b)
 		for i := 0; i < 120; i++ {
 			want := 1.0
 			if i < 10 || i > 100 {
@@ -2995,7 +2962,7 @@ func TestMorePortedLikely(t *testing.T) {
 				h.Vectorize(x, 8)
 			}
 			b := halide.NewBuffer[int32](40, 5).SetMin(-8, 0)
-			m2Realize(t, h, b)
+			mpRealize(t, h, b)
 			m2Check2(t, "h", b, -8, 32, 0, 5, func(x, y int) int32 { return int32(3 * m2Clampi(x, 0, 19)) })
 		}
 	})
@@ -3053,7 +3020,7 @@ func TestMorePortedReductionNonRectangular(t *testing.T) {
 		r.Where(halide.Not(r.X().Ne(10)))
 		f.Define(r.X(), r.Y()).PlusEq(1)
 		im := halide.NewBuffer[int32](200, 200)
-		m2Realize(t, f, im)
+		mpRealize(t, f, im)
 		check2(t, "im", im, func(x, y int) int32 {
 			c := int32(x + y)
 			if x == 10 && 0 <= y && y <= 99 && x < y {
@@ -3074,7 +3041,7 @@ func TestMorePortedReductionNonRectangular(t *testing.T) {
 		f.Update(0).Split(r.X(), rxo, rxi, 4)
 		f.Update(0).Fuse(rxi, r.Y(), rf)
 		im := halide.NewBuffer[int32](200, 200)
-		m2Realize(t, f, im)
+		mpRealize(t, f, im)
 		check2(t, "im", im, func(x, y int) int32 {
 			c := int32(x + y)
 			if in100(x, y) && x < y {
@@ -3092,7 +3059,7 @@ func TestMorePortedReductionNonRectangular(t *testing.T) {
 		f.Define(r.X(), r.Y(), z).PlusEq(1)
 		const Z = 8
 		im := halide.NewBuffer[int32](200, 200, Z)
-		m2Realize(t, f, im)
+		mpRealize(t, f, im)
 		for zz := 0; zz < Z; zz++ {
 			for yy := 0; yy < 200; yy++ {
 				for xx := 0; xx < 200; xx++ {
@@ -3144,7 +3111,7 @@ func TestMorePortedReductionNonRectangular(t *testing.T) {
 		r.Where(r.X().Lt(g.At(r.Y()).Add(h.At(r.X()))))
 		f.Define(r.X(), r.Y()).PlusEq(1)
 		im := halide.NewBuffer[int32](200, 200)
-		m2Realize(t, f, im)
+		mpRealize(t, f, im)
 		check2(t, "im", im, func(x, y int) int32 {
 			c := int32(x + y)
 			if in100(x, y) && x < y+2*x {
@@ -3318,7 +3285,7 @@ func TestMorePortedReductionNonRectangular(t *testing.T) {
 		r2.Where(f.At(r2.X(), r2.Y()).Lt(30))
 		g.Define(r2.X(), r2.Y()).PlusEq(f.At(r2.X(), r2.Y()))
 		im1 := halide.NewBuffer[int32](200, 200)
-		m2Realize(t, f, im1)
+		mpRealize(t, f, im1)
 		check2(t, "im1", im1, func(x, y int) int32 {
 			c := int32(x + y)
 			if in100(x, y) && c >= 40 && c != 50 {
@@ -3327,7 +3294,7 @@ func TestMorePortedReductionNonRectangular(t *testing.T) {
 			return c
 		})
 		im2 := halide.NewBuffer[int32](200, 200)
-		m2Realize(t, g, im2)
+		mpRealize(t, g, im2)
 		check2(t, "im2", im2, func(x, y int) int32 {
 			c := int32(10)
 			if x <= 49 && y <= 49 && im1.Get(x, y) < 30 {
@@ -3351,7 +3318,7 @@ func TestMorePortedReductionNonRectangular(t *testing.T) {
 		ft := f.AtTuple(r.X(), r.Y())
 		f.Define(r.X(), r.Y()).Is(halide.NewTuple(ft.Elem(0), ft.Elem(1).Add(10)))
 		im0, im1 := halide.NewBuffer[bool](200, 200), halide.NewBuffer[int32](200, 200)
-		m2Realize(t, f, im0, im1)
+		mpRealize(t, f, im0, im1)
 		nTrue := 0
 		for yy := 0; yy < 200; yy++ {
 			for xx := 0; xx < 200; xx++ {
@@ -3387,7 +3354,7 @@ func TestMorePortedReductionNonRectangular(t *testing.T) {
 		r.Where(notConverged)
 		inverse.Define(x).Is(halide.NewTuple(inv.Mul(halide.E(float32(2)).Sub(halide.Cast(halide.Float32, x.Add(1)).Mul(inv))), halide.E(r).Add(1)))
 		r0, r1 := halide.NewBuffer[float32](128), halide.NewBuffer[int32](128)
-		m2Realize(t, inverse, r0, r1)
+		mpRealize(t, inverse, r0, r1)
 		for i := 0; i < 128; i++ {
 			xv := float32(i + 1)
 			prod := xv * r0.Get(i)
@@ -3410,7 +3377,7 @@ func TestMorePortedReductionNonRectangular(t *testing.T) {
 		f.Define(r.X(), r.Y()).PlusEq(10)
 		f.Update(0).Unroll(r.X(), 2).Vectorize(r.X(), 8)
 		im := halide.NewBuffer[int32](200, 200)
-		m2Realize(t, f, im)
+		mpRealize(t, f, im)
 		check2(t, "im", im, func(x, y int) int32 {
 			if 1 <= x && x < 199 && 1 <= y && y < 199 && (x+y)%2 == 0 {
 				return 10
@@ -3436,7 +3403,7 @@ func TestMorePortedReductionNonRectangular(t *testing.T) {
 		xi, yi := v("xi"), v("yi")
 		f.GPUTile(x, y, x, y, xi, yi, 4, 4)
 		im := halide.NewBuffer[int32](200, 200)
-		m2Realize(t, f, im)
+		mpRealize(t, f, im)
 		check2(t, "im", im, func(x, y int) int32 { return diag(x, y, 3) })
 	})
 	t.Run("init_on_cpu_update_on_gpu", func(t *testing.T) {
@@ -3450,7 +3417,7 @@ func TestMorePortedReductionNonRectangular(t *testing.T) {
 		rxi, ryi := halide.NewRVar("rxi"), halide.NewRVar("ryi")
 		f.Update(0).GPUTile(r.X(), r.Y(), r.X(), r.Y(), rxi, ryi, 4, 4)
 		im := halide.NewBuffer[int32](200, 200)
-		m2Realize(t, f, im)
+		mpRealize(t, f, im)
 		check2(t, "im", im, func(x, y int) int32 { return diag(x, y, 3) })
 	})
 	t.Run("gpu_intermediate_computed_if_param", func(t *testing.T) {

@@ -29,7 +29,6 @@ package halide_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"math/big"
@@ -94,22 +93,7 @@ func t3Try(t *testing.T, out *halide.Func, bufs ...halide.BufferRef) error {
 	return t3Run(t, t3Pipe(nil, out), bufs...)
 }
 
-// t3Refused checks that err is a typed *halide.Error that is not
-// internal, and logs it.
-func t3Refused(t *testing.T, err error) {
-	t.Helper()
-	var he *halide.Error
-	if err == nil {
-		t.Fatal("expected a refusal, got none")
-	}
-	if !errors.As(err, &he) {
-		t.Fatalf("untyped error: %v", err)
-	}
-	if he.Code == halide.ErrInternal {
-		t.Fatalf("internal error: %v", err)
-	}
-	t.Logf("refused: %v", err)
-}
+// Refusals are checked by misc_ported_test.go's mpRefused.
 
 func t3Rand[T m2Num](seed int64, mask int, extents ...int) *halide.Buffer[T] {
 	return m2Rand[T](seed, mask, extents...)
@@ -189,7 +173,7 @@ func TestThirdPortedStencilChainInUpdateDefinitions(t *testing.T) {
 		if err == nil {
 			t.Fatal("ran; this port expected the refusal of a pure var in two places (update as below)")
 		}
-		t3Refused(t, err)
+		mpRefused(t, err)
 	})
 	t.Run("iterated_stencil_variant", func(t *testing.T) {
 		// Each update written over an RDom r spanning the diagonal
@@ -486,7 +470,7 @@ func t3BoundsCheck(t *testing.T, f *halide.Func, input *halide.ImageParam, min, 
 	out := halide.NewBuffer[int32](12345).SetMin(-1234)
 	err := t3Try(t, f, out)
 	if len(refused) > 0 && refused[0] {
-		t3Refused(t, err)
+		mpRefused(t, err)
 		return
 	}
 	if err != nil {
@@ -598,7 +582,7 @@ func TestThirdPortedBoundsOfMonotonicMath(t *testing.T) {
 			input.Set(in)
 			out := halide.NewBuffer[float32](10)
 			if !variant {
-				t3Refused(t, t3Try(t, f, out))
+				mpRefused(t, t3Try(t, f, out))
 				return
 			}
 			t3Realize(t, f, out)
@@ -678,7 +662,7 @@ func TestThirdPortedBoundsOfFunc(t *testing.T) {
 			p.Set(20)
 			if !variant {
 				in.Set(t3Rand[float32](11, 1000, 11).SetMin(10))
-				t3Refused(t, t3Try(t, g, halide.NewBuffer[float32](1024)))
+				mpRefused(t, t3Try(t, g, halide.NewBuffer[float32](1024)))
 				return
 			}
 			check(t, g, in, 10, 11, func(x int) int { return m2Clampi(x, 10, 20) })
@@ -1124,7 +1108,7 @@ func TestThirdPortedDivByZero(t *testing.T) {
 			f.VectorizeTail(x, 8, halide.ShiftInwards)
 			out := halide.NewBuffer[int32](n)
 			if n == 5 {
-				t3Refused(t, t3Try(t, f, out))
+				mpRefused(t, t3Try(t, f, out))
 				return
 			}
 			t3Realize(t, f, out)
@@ -1773,7 +1757,7 @@ func TestThirdPortedStreamCompaction(t *testing.T) {
 	t.Run("parallel_scatter", func(t *testing.T) {
 		res := halide.NewBuffer[int32](1001)
 		if err := t3Try(t, build(true), res); err != nil {
-			t3Refused(t, err)
+			mpRefused(t, err)
 			return
 		}
 		check(t, res)
@@ -1912,7 +1896,7 @@ func TestThirdPortedUniqueFuncImage(t *testing.T) {
 		h.Define(x).Is(ext1.At(x).Add(ext2.At(x)))
 		out := halide.NewBuffer[int32](10)
 		if err := t3Try(t, h, out); err != nil {
-			t3Refused(t, err)
+			mpRefused(t, err)
 			return
 		}
 		t3Check1(t, "h", out, 0, 10, func(x int) int32 { return int32(2*x + 3) })
@@ -2235,7 +2219,7 @@ func TestThirdPortedMultipassConstraints(t *testing.T) {
 	t.Run("output_7x8_refused", func(t *testing.T) {
 		out, in := build()
 		in.Set(t3Rand[float32](17, 1000, 34, 10).SetMin(-4, 1))
-		t3Refused(t, t3Try(t, out, halide.NewBuffer[float32](7, 8).SetMin(2, 2)))
+		mpRefused(t, t3Try(t, out, halide.NewBuffer[float32](7, 8).SetMin(2, 2)))
 	})
 }
 
@@ -2369,7 +2353,7 @@ func TestThirdPortedPredicatedStoreLoad(t *testing.T) {
 		}
 		im := halide.NewBuffer[int32](160, 160)
 		if err := t3Try(t, f, im); vectorize && err != nil {
-			t3Refused(t, err)
+			mpRefused(t, err)
 			return
 		} else if err != nil {
 			t.Fatal(err)
@@ -2442,7 +2426,7 @@ func TestThirdPortedInputImageBoundsCheck(t *testing.T) {
 	t.Run("output_past_input", func(t *testing.T) {
 		f := halide.NewFunc("f")
 		f.Define(x).Is(input.At(x).Mul(float32(2)))
-		t3Refused(t, t3Try(t, f, halide.NewBuffer[float32](23)))
+		mpRefused(t, t3Try(t, f, halide.NewBuffer[float32](23)))
 	})
 	t.Run("vectorized_shift_inwards_inside_input", func(t *testing.T) {
 		g, h := halide.NewFunc("g"), halide.NewFunc("h")
@@ -2458,7 +2442,7 @@ func TestThirdPortedInputImageBoundsCheck(t *testing.T) {
 		i := halide.NewFunc("i")
 		i.Define(x).Is(small.At(x))
 		i.Vectorize(x, 4)
-		t3Refused(t, t3Try(t, i, halide.NewBuffer[float32](4)))
+		mpRefused(t, t3Try(t, i, halide.NewBuffer[float32](4)))
 	})
 }
 
@@ -2507,7 +2491,7 @@ func t3LotsOfDimensions(t *testing.T, variant bool) {
 	g.ComputeRoot().Parallel(vars[7])
 	input.Set(in)
 	if !variant {
-		t3Refused(t, t3Try(t, h, out))
+		mpRefused(t, t3Try(t, h, out))
 		return
 	}
 	t3Realize(t, h, out)
@@ -2927,7 +2911,7 @@ func TestThirdPortedMultiOutputPipelineWithBadSizes(t *testing.T) {
 	x := t3v("x")
 	f := halide.NewFunc("f")
 	f.Define(x).Is(halide.NewTuple(x, halide.Sin(halide.Cast(halide.Float32, x))))
-	t3Refused(t, t3Try(t, f, halide.NewBuffer[int32](100), halide.NewBuffer[float32](101)))
+	mpRefused(t, t3Try(t, f, halide.NewBuffer[int32](100), halide.NewBuffer[float32](101)))
 }
 
 // lots_of_loop_invariants.cpp (1024x1024x3 reduced to 64x32x3; Halide
@@ -2982,7 +2966,7 @@ func TestThirdPortedHeapCleanup(t *testing.T) {
 	h.Define(x).Is(g.At(x).Add(1))
 	const gSize = 100000
 	g.Bound(x, 0, gSize)
-	t3Refused(t, t3Try(t, h, halide.NewBuffer[int32](gSize+100)))
+	mpRefused(t, t3Try(t, h, halide.NewBuffer[int32](gSize+100)))
 }
 
 // func_lifetime.cpp: f realized, another Func g realized, f again.
@@ -3184,7 +3168,7 @@ func TestThirdPortedFuncWrapper(t *testing.T) {
 		g.In(h).ComputeRoot()
 		im := halide.NewBuffer[int32](64, 64)
 		if err := t3Try(t, h, im); err != nil {
-			t3Refused(t, err)
+			mpRefused(t, err)
 			return
 		}
 		t3Check2(t, "h", im, 0, 64, 0, 64, func(x, y int) int32 { return int32(4 * (x + y)) })
@@ -3241,7 +3225,7 @@ func TestThirdPortedFuncWrapper(t *testing.T) {
 		h.ComputeRoot().Tile(x, y, x, y, xi, yi, 8, 8)
 		bg, bh := halide.NewBuffer[int32](64, 64), halide.NewBuffer[int32](64, 64)
 		if err := t3Run(t, t3Pipe(nil, g, h), bg, bh); err != nil {
-			t3Refused(t, err)
+			mpRefused(t, err)
 			return
 		}
 		ref := func(x, y int) int32 { return int32(3*x + 2*y) }
@@ -3820,7 +3804,7 @@ func TestThirdPortedImageWrapper(t *testing.T) {
 			w0, w1 := t3WVar(w, variant, 0), t3WVar(w, variant, 1)
 			w.ComputeAt(h, yi).Tile(w0, w1, w0, w1, xi, yi, 8, 8).Fuse(xi, yi, tt).Vectorize(tt, 4)
 			if !variant {
-				t3Refused(t, t3Try(t, h, halide.NewBuffer[int32](64, 64)))
+				mpRefused(t, t3Try(t, h, halide.NewBuffer[int32](64, 64)))
 				return
 			}
 			im := halide.NewBuffer[int32](64, 64)
@@ -3848,7 +3832,7 @@ func TestThirdPortedImageWrapper(t *testing.T) {
 			w0 := t3WVar(w, variant, 0)
 			w.ComputeRoot().Vectorize(w0, 8).Unroll(w0, 2).Split(w0, w0, xi, 4).Parallel(w0)
 			if !variant {
-				t3Refused(t, t3Try(t, g, halide.NewBuffer[int32](120, 120)))
+				mpRefused(t, t3Try(t, g, halide.NewBuffer[int32](120, 120)))
 				return
 			}
 			for _, pv := range []bool{false, true} {
@@ -3897,7 +3881,7 @@ func TestThirdPortedImageWrapper(t *testing.T) {
 			gInH.ComputeAt(h, y).Vectorize(x, 8)
 			imgInF.ComputeAt(f, y).Split(t3WVar(imgInF, variant, 0), xo, xi, 8)
 			if !variant {
-				t3Refused(t, t3Try(t, h, halide.NewBuffer[int32](64, 64)))
+				mpRefused(t, t3Try(t, h, halide.NewBuffer[int32](64, 64)))
 				return
 			}
 			im := halide.NewBuffer[int32](64, 64)
