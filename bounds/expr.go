@@ -530,9 +530,14 @@ func nanFree(e ir.Expr) bool {
 			ok = ok && !math.IsNaN(x.V)
 		case *ir.Binary:
 			// A finite nonzero constant divided by a number is a number
-			// (1.0f / p, the reciprocal of a Param).
-			ok = ok && !(x.A.Type().IsFloat() && (x.Op == ir.Mod || x.Op == ir.Div && !finiteNonzero(x.A)))
-		case *ir.Call, *ir.Load:
+			// (1.0f / p, the reciprocal of a Param), and so is a number
+			// divided by one.
+			ok = ok && !(x.A.Type().IsFloat() && (x.Op == ir.Mod || x.Op == ir.Div && !finiteNonzero(x.A) && !finiteNonzero(x.B)))
+		case *ir.Call:
+			// floor, abs, exp, ... of numbers are numbers (nanKeepers);
+			// their arguments are walked.
+			ok = ok && (!x.Type().IsFloat() || x.Kind == ir.CallIntrinsic && nanKeepers[x.Name])
+		case *ir.Load:
 			ok = ok && !x.Type().IsFloat()
 		}
 		return ok
@@ -551,7 +556,10 @@ func (en env) binary(e *ir.Binary) Interval {
 	}
 	// Points fold, except sums of signed 32/64-bit values, which
 	// exactSum keeps exact (a folded point would wrap).
-	if isPt(a) && isPt(b) && !exactArith(e) {
+	// A float zero that is not e's own divisor may be +0 or -0 (intervals
+	// do not keep the sign of zero), and x / 0 is +-inf by that sign.
+	zeroDivisor := e.Op == ir.Div && isFloatZero(b.Min) && b.Min != e.B
+	if isPt(a) && isPt(b) && !exactArith(e) && !zeroDivisor {
 		if e.A.Type().IsFloat() && e.Type().IsBool() && (en.mayNaN(e.A) || en.mayNaN(e.B)) {
 			// The points bound the numbers, not NaN, which makes the
 			// comparison false (!= true).

@@ -170,8 +170,12 @@ func mkBin(op ir.BinOp, a, b ir.Expr) ir.Expr {
 // offsetOverflows reports whether a op b (Add, Sub, or Mul by a constant)
 // combines the constant terms of a and b into a value outside type t.
 func offsetOverflows(t ir.Type, op ir.BinOp, a, b ir.Expr) bool {
+	if op != ir.Add && op != ir.Sub && op != ir.Mul {
+		// Comparisons, min and max make no new constant.
+		return false
+	}
 	for _, x := range [2]ir.Expr{a, b} {
-		if c, ok := x.(*ir.IntImm); ok && !inTypeRange(c) && (op == ir.Add || op == ir.Sub || op == ir.Mul) {
+		if c, ok := x.(*ir.IntImm); ok && !inTypeRange(c) {
 			// An exact end outside the type (see exact) cannot be
 			// written in a symbolic end.
 			return true
@@ -194,8 +198,6 @@ func offsetOverflows(t ir.Type, op ir.BinOp, a, b ir.Expr) bool {
 		} else if k, ok := a.(*ir.IntImm); ok {
 			r = satMul(cb, k.V)
 		}
-	default:
-		return false
 	}
 	return !inRange(t, r) || r == math.MaxInt64 || r == math.MinInt64
 }

@@ -125,3 +125,61 @@ func TestInt64DivByNegativeOfMin(t *testing.T) {
 		checkContains(t, "-2^63 / b", e, s, evalEnv{"b": {i: bv}})
 	}
 }
+
+// Was: a float zero found as an interval end (floor(b * 0.0) over b of
+// both signs, [-0, -0]) was folded as a point divisor, and x / -0 is -inf
+// where x / +0 is +inf: the quotient's interval held one of them. Seed 101
+// of the soundness fuzzer.
+func TestFloatDivByZeroOfUnknownSign(t *testing.T) {
+	b := &ir.Var{T: ir.Float32, Name: "b"}
+	floor := &ir.Call{T: ir.Float32, Kind: ir.CallIntrinsic, Name: ir.IntrinsicFloor, Args: []ir.Expr{ir.MulE(b, ir.Const(ir.Float32, 0))}}
+	e := ir.DivE(ir.Const(ir.Float32, -1.8432105e+29), floor)
+	s := Scope{"b": {ir.Const(ir.Float32, -1.1542498), ir.Const(ir.Float32, 7.8457503)}}
+	checkContains(t, "-1.8e29 / floor(b * 0.0)", e, s, evalEnv{"b": {f: 4.716221809387207}})
+	checkContains(t, "-1.8e29 / floor(b * 0.0)", e, s, evalEnv{"b": {f: -1}})
+}
+
+// Was: the comparisons of EQ's and NE's overlap test (and min/max ends)
+// whose operand's constant term was -2^63 came back nil from mkBin, whose
+// constant-overflow check is for sums and products only, and the
+// comparison dereferenced it (a panic; soundness fuzzer, seed 101).
+func TestCompareOfEndWithMinInt64Offset(t *testing.T) {
+	x := &ir.Var{T: ir.Int64, Name: "x"}
+	end := &ir.Binary{Op: ir.Sub, A: x, B: ir.IntConst(ir.Int64, math.MinInt64)}
+	for _, op := range []ir.BinOp{ir.LE, ir.LT, ir.Min, ir.Max} {
+		if mkBin(op, end, x) == nil {
+			t.Errorf("mkBin(%v, %s, x) is nil", op, ir.ExprString(end))
+		}
+	}
+}
+
+// Was: an interval end that calls floor, ceil, abs, ... was taken as
+// possibly NaN and made infinite, even where its argument is a number:
+// int32(ceil(0.3f * ceil(0.4f * floor(float32(x) * 22.5f)))) over a
+// symbolic x was unbounded (Halide's bounds_of_monotonic_math), and
+// int32(clamp(abs(1.0f / (float32(x) + 0.1f)), -50, 50)) lost abs >= 0.
+func TestMonotonicFloatCallsKeepBounds(t *testing.T) {
+	x := ir.NewVar("x")
+	m, n := ir.NewVar("m"), ir.NewVar("n")
+	s := Scope{"x": {m, ir.SubE(ir.AddE(m, n), ir.Int(1))}}
+	f32 := func(v float64) ir.Expr { return ir.Const(ir.Float32, v) }
+	call := func(name string, a ir.Expr) ir.Expr {
+		return &ir.Call{T: ir.Float32, Kind: ir.CallIntrinsic, Name: name, Args: []ir.Expr{a}}
+	}
+	fx := &ir.Cast{T: ir.Float32, X: x}
+	idx := &ir.Cast{T: ir.Int32, X: call(ir.IntrinsicCeil, ir.MulE(f32(0.3), call(ir.IntrinsicCeil, ir.MulE(f32(0.4), call(ir.IntrinsicFloor, ir.MulE(fx, f32(22.5)))))))}
+	if iv := Of(idx, s); !iv.IsBounded() {
+		t.Errorf("%s: %s, want bounded ends", ir.ExprString(idx), iv)
+	}
+	// The loop walk sees x as a point first (box.go): its ends are calls.
+	clamped := &ir.Cast{T: ir.Int32, X: ir.MinE(ir.MaxE(call(ir.IntrinsicAbs, ir.DivE(f32(1), ir.AddE(fx, f32(0.1)))), f32(-50)), f32(50))}
+	if iv := (env{}).with("x", Point(x)).of(clamped); !isPt(iv) {
+		t.Errorf("%s with x a point: %s, want the point", ir.ExprString(clamped), iv)
+	}
+	if iv := Of(clamped, s); !ir.Equal(iv.Min, ir.Int(0)) {
+		t.Errorf("%s: %s, want the lower end 0", ir.ExprString(clamped), iv)
+	}
+	for _, v := range []int64{-3, 0, 5, 1 << 20} {
+		checkContains(t, "ceil(0.3 * ceil(0.4 * floor(x * 22.5)))", idx, s, evalEnv{"x": {i: v}, "m": {i: -10}, "n": {i: 1 << 21}})
+	}
+}
