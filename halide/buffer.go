@@ -435,7 +435,9 @@ func (p *ImageParam) Err() error {
 // (for example computed at a tile of a consumer and stored in GPU shared
 // memory). As Func.In: with consumers only they see it, with none every
 // reader of the input does; calling In again with the same consumers
-// returns the same wrapper.
+// returns the same wrapper. Its Vars are x, y, z, w, x_, ...; its
+// directives may also name them as Halide does, by the implicit Vars
+// ImplicitVar(0), ImplicitVar(1), ... (_0, _1, ...).
 func (p *ImageParam) In(consumers ...*Func) *Func {
 	if err := p.Err(); err != nil {
 		w := newFunc("")
@@ -450,6 +452,7 @@ func (p *ImageParam) In(consumers ...*Func) *Func {
 			args[i] = newVar([]string{"x", "y", "z", "w"}[i%4] + strings.Repeat("_", i/4))
 		}
 		w.Define(args...).Is(p.At(args...))
+		w.inputWrapper = true
 		return w
 	})
 	if err != nil {

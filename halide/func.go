@@ -18,6 +18,10 @@ type Func struct {
 	wrappers map[*Func]*Func
 	// wrapped is the Func this one wraps (set on wrappers).
 	wrapped *Func
+	// inputWrapper marks a wrapper of an ImageParam (ImageParam.In), whose
+	// Vars x, y, ... its directives may also name _0, _1, ..., as Halide
+	// names them (implicitName).
+	inputWrapper bool
 	// clone marks a Func made by CloneIn (registered in wrappers like a
 	// wrapper, but a copy of the Func's definitions).
 	clone bool

@@ -123,6 +123,9 @@ func dimNames(d *ir.Definition) string {
 
 // findDim returns the index in Dims of the loop called short.
 func (s *Stage) findDim(d *ir.Definition, directive, short string) (int, bool) {
+	if s.f.inputWrapper && !s.hasShort(d, short) {
+		short = s.f.implicitName(s, short)
+	}
 	found := -1
 	for i, x := range d.Schedule.Dims {
 		if ir.MatchDim(x.Name, short) {
@@ -174,9 +177,26 @@ func (s *Stage) vars(directive string, vs ...VarOrRVar) ([]string, bool) {
 			s.f.failf(ir.ErrUnknownVar, directive, "argument %d of %s is a nil or unnamed var", i, directive)
 			return nil, false
 		}
-		out[i] = v.varName()
+		out[i] = s.f.implicitName(s, v.varName())
 	}
 	return out, true
+}
+
+// implicitName maps Halide's names of an input wrapper's dimensions, the
+// implicit Vars _0, _1, ... (ImplicitVar), to the wrapper's own Vars (x,
+// y, ...: ImageParam.In), where the stage has no loop of that name.
+func (f *Func) implicitName(s *Stage, name string) string {
+	if !f.inputWrapper || !strings.HasPrefix(name, implicitPrefix) {
+		return name
+	}
+	i, err := strconv.Atoi(name[len(implicitPrefix):])
+	if err != nil || i < 0 || i >= len(f.fn.Args) || s.idx < 0 || f.fn.Pure == nil {
+		return name
+	}
+	if d := s.def(""); d != nil && s.hasShort(d, name) {
+		return name
+	}
+	return f.fn.Args[i]
 }
 
 // Split splits loop old into outer and inner loops, inner of extent factor.
@@ -398,11 +418,13 @@ func (s *Stage) splitAndMark(directive, suffix string, v VarOrRVar, k ir.ForKind
 	if len(factor) == 0 {
 		return s.setKind(directive, v, k)
 	}
-	if _, ok := s.vars(directive, v); !ok {
+	names, ok := s.vars(directive, v)
+	if !ok {
 		return s
 	}
+	name := names[0]
 	if d := s.def(directive); d != nil && s.f.err == nil {
-		if i, ok := s.findDim(d, directive, v.varName()); ok {
+		if i, ok := s.findDim(d, directive, name); ok {
 			if err := s.onGPULoop(d, i, directive, k, factor[0]); err != nil {
 				s.f.fail(err)
 				return s
@@ -412,13 +434,13 @@ func (s *Stage) splitAndMark(directive, suffix string, v VarOrRVar, k ir.ForKind
 	// The inner loop is v+suffix, or v+suffix+"2", ... where an earlier
 	// directive took that name (Unroll(x, 3).Unroll(x, 2), as Halide
 	// allows).
-	inner := v.varName() + suffix
+	inner := name + suffix
 	if d := s.def(directive); d != nil {
 		for k := 2; s.hasShort(d, inner); k++ {
-			inner = fmt.Sprintf("%s%s%d", v.varName(), suffix, k)
+			inner = fmt.Sprintf("%s%s%d", name, suffix, k)
 		}
 	}
-	qo, qi, ok := s.split(directive, v.varName(), v.varName(), inner, factor[0], tail)
+	qo, qi, ok := s.split(directive, name, name, inner, factor[0], tail)
 	if ok {
 		mark := qi
 		if outer {

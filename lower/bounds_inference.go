@@ -90,12 +90,43 @@ func boundsInference(st *State) error {
 // unbounded and each RVar over its range, the Funcs it calls (producers,
 // earlier in st.Order) by their own bounds. A Func whose update reads
 // itself (a histogram's count) is unbounded, since its call there is.
-// Only integer values are bounded, and only constant ends kept: the bounds hold at every call, whatever scope it
-// is in. A value of undefined storage (undef in a pure definition) is never
+// Only integer values are bounded, and only ends in constants, Params and
+// the inputs' shapes are kept (clamp(x, 10, p) is in [10, p]): the bounds
+// hold at every call, whatever scope it is in. A value of undefined storage (undef in a pure definition) is never
 // read before an update defines it, so the bounds of the definitions cover
 // every value read.
 func funcValueScope(st *State) bounds.Scope {
 	values := bounds.Scope{}
+	global := map[string]bool{}
+	for _, p := range st.P.Params {
+		global[p.Name] = true
+	}
+	for _, in := range st.P.Inputs {
+		for d := 0; d < in.Dims; d++ {
+			for _, field := range []string{"min", "extent", "stride"} {
+				global[BufferVar(in.Name, field, d)] = true
+			}
+		}
+	}
+	keep := func(e ir.Expr) ir.Expr {
+		if e == nil {
+			return nil
+		}
+		ok := true
+		ir.WalkExpr(e, func(x ir.Expr) bool {
+			switch x := x.(type) {
+			case *ir.Var:
+				ok = ok && global[x.Name]
+			case *ir.Call, *ir.Load:
+				ok = false
+			}
+			return ok
+		})
+		if !ok {
+			return nil
+		}
+		return e
+	}
 	for _, name := range st.Order {
 		f := st.Funcs[name]
 		for i := 0; i < f.Values(); i++ {
@@ -116,12 +147,7 @@ func funcValueScope(st *State) bounds.Scope {
 						}
 					}
 					v := bounds.Of(ir.TupleValues(c.Value)[i], sc)
-					if !ir.IsConst(v.Min) {
-						v.Min = nil
-					}
-					if !ir.IsConst(v.Max) {
-						v.Max = nil
-					}
+					v.Min, v.Max = keep(v.Min), keep(v.Max)
 					if si == 0 && ci == 0 {
 						iv = v
 					} else {
