@@ -23,6 +23,10 @@ type BufferRef interface {
 	rawData() any
 	valid() bool
 	shapeErr() error
+	// withShape and copyFrom serve Realize into a buffer smaller than
+	// what the schedule writes (realize_grow.go).
+	withShape(shape []BufDim) BufferRef
+	copyFrom(src BufferRef)
 }
 
 // Buffer is an N-dimensional array of T that users allocate, fill and read.

@@ -99,6 +99,13 @@
 // compiler uses in the names it makes (blur.s0.x, r$x); a bad name is an
 // ErrBadName error.
 //
+// Realize into a buffer smaller than what the schedule writes (an output
+// narrower than a ShiftInwards split factor, an extent that is not a
+// multiple of a RoundUp one, align_bounds on the output, a scatter past
+// it) computes the region written and copies back the part the buffer
+// covers, as Halide's realize(sizes) (realize_grow.go); a pipeline whose
+// values read the output's shape (Dim, Width) is not grown.
+//
 // NewPipeline(f, g, ...) has several outputs (Halide's Pipeline({f, g})),
 // realized with RealizeTuple into one buffer per value of each output; an
 // output another reads is computed first and read from its buffer (see

@@ -225,21 +225,19 @@ func ExampleFunc_UnrollTail() {
 	x := halide.NewVar("x")
 	f := halide.NewFunc("f")
 	f.Define(x).Is(x.Add(1))
-	// Unroll by 4 with RoundUp: the loop runs over whole groups of 4, so
-	// the output's extent must be a multiple of 4 (Realize says so
-	// otherwise), and no tail code is made.
+	// Unroll by 4 with RoundUp: the loop runs over whole groups of 4, and
+	// no tail code is made. An output of 6 is realized over the 8 the
+	// loop writes and the 6 asked for copied back (Halide's
+	// realize(sizes)).
 	f.UnrollTail(x, 4, halide.RoundUp)
-	out := halide.NewBuffer[int32](8)
+	out := halide.NewBuffer[int32](6)
 	if err := halide.NewPipeline(f).Realize(out); err != nil {
 		fmt.Println(err)
 		return
 	}
 	fmt.Println(out.Data())
-	err := halide.NewPipeline(f).Realize(halide.NewBuffer[int32](6))
-	fmt.Println(err != nil)
 	// Output:
-	// [1 2 3 4 5 6 7 8]
-	// true
+	// [1 2 3 4 5 6]
 }
 
 func ExampleFunc_In_global() {

@@ -216,6 +216,9 @@ type Lowered struct {
 	// err is the error of WithStmt(nil) or of WithStmt on a nil Lowered,
 	// which Realize returns.
 	err error
+	// edited marks a Lowered of WithStmt: its output query (made for the
+	// lowered statement) is not run.
+	edited bool
 }
 
 // String returns the lowered statement as text.
@@ -275,6 +278,10 @@ type built struct {
 	gens      []uint64
 	inputs    []*ImageParam
 	inputGens []uint64
+	// readsOutputShape is set when a Func or directive reads the output
+	// buffer's shape (Func.Dim): values may then depend on the buffer,
+	// which Realize does not grow (realize_grow.go).
+	readsOutputShape bool
 }
 
 // stale reports whether a Func or input of b changed since b was built.
@@ -353,6 +360,7 @@ func (p *Pipeline) build() (*built, error) {
 		return nil
 	}
 	var images []imageRef
+	readsShape := false
 	var params []paramValue
 	noteLeaves := func(e ir.Expr) error {
 		var err error
@@ -398,6 +406,7 @@ func (p *Pipeline) build() (*built, error) {
 				if err = checkOutputDim(r, p.out); err != nil {
 					return false
 				}
+				readsShape = true
 			case paramValue:
 				if byName[r.Name()] != r {
 					if err = claim(r.Name(), r, "a Param"); err == nil {
@@ -607,7 +616,7 @@ func (p *Pipeline) build() (*built, error) {
 	for _, pv := range params {
 		lp.Params = append(lp.Params, lower.Param{Name: pv.Name(), T: pv.typ()})
 	}
-	b := &built{lp: lp, images: images, params: params}
+	b := &built{lp: lp, images: images, params: params, readsOutputShape: readsShape}
 	for _, f := range order {
 		b.funcs = append(b.funcs, f)
 		b.gens = append(b.gens, f.gen)
@@ -787,8 +796,11 @@ func (p *Pipeline) LoopNest() (string, error) {
 }
 
 type compiled struct {
-	l        *Lowered
-	prog     *cpu.Program
+	l    *Lowered
+	prog *cpu.Program
+	// query is the compiled output query (realize_grow.go); nil for a
+	// statement without one.
+	query    *cpu.Program
 	launcher launcher
 	// resident is set while benchmarking: the device keeps its buffers
 	// and none is marked changed between runs.
@@ -909,6 +921,11 @@ func (l *Lowered) compile(t Target, opts Options) (*compiled, error) {
 		return nil, &ir.Error{Code: ir.ErrInternal, Directive: "cpu.Compile", Msg: err.Error()}
 	}
 	c.prog = prog
+	if q := l.res.OutputQuery; q != nil && !l.edited && l.b != nil && !l.b.readsOutputShape {
+		if c.query, err = cpu.Compile(q); err != nil {
+			return nil, &ir.Error{Code: ir.ErrInternal, Directive: "cpu.Compile (output query)", Msg: err.Error()}
+		}
+	}
 	return c, nil
 }
 
@@ -928,6 +945,7 @@ func (l *Lowered) WithStmt(s ir.Stmt) *Lowered {
 	}
 	c := *l
 	c.Stmt = s
+	c.edited = true
 	if s == nil && c.err == nil {
 		fn := ""
 		if l.res != nil {
@@ -1131,9 +1149,22 @@ func (c *compiled) run(outs ...BufferRef) error { return c.runEnv(nil, outs...) 
 // runEnv runs the pipeline into outs (one buffer per value of the output)
 // in env (nil: not cancelable, the default allocation limit).
 func (c *compiled) runEnv(env *cpu.Env, outs ...BufferRef) error {
+	return c.runDepth(env, 0, outs...)
+}
+
+// runDepth is runEnv after depth growths of the output (realize_grow.go).
+func (c *compiled) runDepth(env *cpu.Env, depth int, outs ...BufferRef) error {
 	scalars, buffers, err := c.bind(outs)
 	if err != nil {
 		return err
+	}
+	if c.query != nil && !c.resident && depth < maxGrowths {
+		// A schedule may write past the buffers (a tail, a scatter):
+		// realize into buffers of the region it writes and copy back, as
+		// Halide's realize(sizes).
+		if shape, larger, err := c.outputNeed(env, outs[0], scalars, buffers); err == nil && larger {
+			return c.runGrown(env, outs, shape, depth)
+		}
 	}
 	name := c.l.res.Output
 	if d, ok := c.launcher.(CUDADevice); ok && !c.resident {

@@ -56,7 +56,8 @@ func boundsInference(st *State) error {
 	// uses none goes before everything, the others after those lets.
 	out := st.Funcs[st.P.Output]
 	outLets := outputRegionLets(out)
-	checks, err := bufferChecks(st, wrapLets(s, outLets), out, idx)
+	q := &outputQuery{out: out}
+	checks, err := bufferChecks(st, wrapLets(s, outLets), out, idx, q)
 	if err != nil {
 		return err
 	}
@@ -80,6 +81,7 @@ func boundsInference(st *State) error {
 	}
 	s = wrapLets(wrapLets(ir.MakeBlock(append(after, s)...), lets), outLets)
 	st.Stmt = ir.MakeBlock(append(first, s)...)
+	st.outputQuery = q.stmt(resolve, outLets, lets)
 	st.boundsDone = true
 	return nil
 }
@@ -574,7 +576,9 @@ func alignRegion(iv bounds.Interval, a ir.AlignDirective) bounds.Interval {
 // output's extents suit its tail strategies, and the output and every input
 // are accessed only inside their buffers. s is the whole statement, whose
 // boxes are in terms of Params and buffer variables only.
-func bufferChecks(st *State, s ir.Stmt, out *ir.Function, idx *bounds.Index) ([]ir.Stmt, error) {
+//
+// q collects the output region the checks ask for (output_query.go).
+func bufferChecks(st *State, s ir.Stmt, out *ir.Function, idx *bounds.Index, q *outputQuery) ([]ir.Stmt, error) {
 	checks := append([]ir.Stmt(nil), st.failChecks...)
 	for _, t := range st.tails {
 		d := argIndex(out, t.root)
@@ -600,6 +604,7 @@ func bufferChecks(st *State, s ir.Stmt, out *ir.Function, idx *bounds.Index) ([]
 			check = &ir.IfThenElse{Cond: t.cond, Then: check}
 		}
 		checks = append(checks, check)
+		q.tail(d, t)
 	}
 	for _, b := range out.Schedule.Bounds {
 		d := argIndex(out, b.Var)
@@ -623,6 +628,7 @@ func bufferChecks(st *State, s ir.Stmt, out *ir.Function, idx *bounds.Index) ([]
 			cond = ir.AndE(ir.Bin(ir.EQ, ir.ModE(ir.SubE(mn, ir.Int(a.Remainder)), m), ir.Int(0)), cond)
 			dir, want = "align_bounds", fmt.Sprintf("a min congruent to %d modulo %d and an extent that is a multiple of %d", a.Remainder, a.Modulus, a.Modulus)
 		}
+		q.need(d, alignRegion(bounds.Interval{Min: mn, Max: ir.SubE(ir.AddE(mn, ext), ir.Int(1))}, a), nil)
 		checks = append(checks, &ir.AssertStmt{
 			Cond:    cond,
 			Message: fmt.Sprintf("%s is the output and is aligned in %s (%s), so its buffer must have %s; its min and extent are", out.Name, a.Var, dir, want),
@@ -637,9 +643,12 @@ func bufferChecks(st *State, s ir.Stmt, out *ir.Function, idx *bounds.Index) ([]
 	var sets [][]ir.Stmt
 	same := true
 	for _, sp := range splits {
-		set, err := accessChecks(st, sp.s, out, idx)
+		set, outBox, err := accessChecks(st, sp.s, out, idx)
 		if err != nil {
 			return nil, err
+		}
+		for d, iv := range outBox {
+			q.need(d, iv, sp.guard)
 		}
 		if len(sets) > 0 && !sameStmts(set, sets[0]) {
 			same = false
@@ -672,14 +681,16 @@ func sameStmts(a, b []ir.Stmt) bool {
 
 // accessChecks returns the checks that the output and every input are
 // accessed in s only inside their buffers.
-func accessChecks(st *State, s ir.Stmt, out *ir.Function, idx *bounds.Index) ([]ir.Stmt, error) {
+// It returns the box of the output that s touches too.
+func accessChecks(st *State, s ir.Stmt, out *ir.Function, idx *bounds.Index) ([]ir.Stmt, bounds.Box, error) {
 	var checks []ir.Stmt
 	type buf struct {
 		name, what string
 		box        bounds.Box
 	}
 	var bufs []buf
-	bufs = append(bufs, buf{out.Name, "Output buffer", bounds.TouchedOf(s, st.values, out.Name, idx)})
+	outBox := bounds.TouchedOf(s, st.values, out.Name, idx)
+	bufs = append(bufs, buf{out.Name, "Output buffer", outBox})
 	for _, in := range st.P.Inputs {
 		for _, b := range inputBoxes(s, in.Name, out.Name, st.values, idx) {
 			bufs = append(bufs, buf{in.Name, "Input buffer", b})
@@ -688,7 +699,7 @@ func accessChecks(st *State, s ir.Stmt, out *ir.Function, idx *bounds.Index) ([]
 	for _, b := range bufs {
 		for d, iv := range b.box {
 			if !iv.IsBounded() {
-				return nil, ir.Errorf(ir.ErrUnbounded, readerOf(st, b.name), "bounds inference", "%s %s is accessed in an unbounded way in dimension %d: the region needed is %s", b.what, b.name, d, iv).
+				return nil, nil, ir.Errorf(ir.ErrUnbounded, readerOf(st, b.name), "bounds inference", "%s %s is accessed in an unbounded way in dimension %d: the region needed is %s", b.what, b.name, d, iv).
 					WithLegal("clamp the coordinate, use a boundary condition, or promise its range with Clamped / UnsafePromiseClamped")
 			}
 			mn := v(BufferVar(b.name, "min", d))
@@ -702,7 +713,7 @@ func accessChecks(st *State, s ir.Stmt, out *ir.Function, idx *bounds.Index) ([]
 			})
 		}
 	}
-	return checks, nil
+	return checks, outBox, nil
 }
 
 // inputOutOfBounds is the typed error of a failed check that input name

@@ -157,6 +157,9 @@ type State struct {
 	boundsDone, flattened, sharedLaidOut bool
 
 	tails []tailCheck
+	// outputQuery is the output bounds query bounds_inference builds
+	// (output_query.go).
+	outputQuery ir.Stmt
 	// failChecks are the host's checks that some case of each stage with
 	// a specialize_fail holds (specialize.go); bounds_inference puts them
 	// first.
@@ -251,6 +254,10 @@ type Result struct {
 	Params      []Param
 	// Kernels are the GPU kernels the host statement launches.
 	Kernels []*ir.Kernel
+	// OutputQuery is a host statement that writes, for the output buffer,
+	// Params and inputs it is run with, the region of the output the
+	// pipeline writes to OutputQueryBuffer (output_query.go).
+	OutputQuery ir.Stmt
 }
 
 // Lower runs the pass table on p. Errors a user can cause are *ir.Error
@@ -324,5 +331,6 @@ func Lower(p *Pipeline, opts Options) (res *Result, err error) {
 		Stmt: st.Stmt, LoopNest: st.LoopNest, Output: p.Output,
 		OutputType: out.T, OutputDims: len(out.Args), OutputTypes: out.Types,
 		Inputs: p.Inputs, Params: p.Params, Kernels: st.Kernels,
+		OutputQuery: st.outputQuery,
 	}, nil
 }

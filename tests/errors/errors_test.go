@@ -1195,8 +1195,11 @@ func TestErrRuntime(t *testing.T) {
 				b.set(6, 2)
 				return b.f.Realize(halide.NewBuffer[float32](5, 2))
 			},
-			code: halide.ErrRuntime, fn: "f", directive: "Realize",
-			mentions: []string{"ShiftInwards", "8", "5"},
+			// Realize computes f over the 8 columns the split writes
+			// ([-3, 4]), as Halide's realize(sizes), which reads the
+			// input past its 6 columns.
+			code: halide.ErrOutOfBounds, fn: "f", directive: "Realize",
+			mentions: []string{"reads input in over [-3, 5]", "writes f over [-3, 5) x [0, 2)", "buffer's [0, 5) x [0, 2)", "ShiftInwards"},
 		},
 		{
 			name: "output extent not a multiple of a RoundUp factor",
@@ -1206,8 +1209,10 @@ func TestErrRuntime(t *testing.T) {
 				b.set(11, 2)
 				return b.f.Realize(halide.NewBuffer[float32](10, 2))
 			},
-			code: halide.ErrRuntime, fn: "f", directive: "Realize",
-			mentions: []string{"RoundUp", "multiple of 4", "10"},
+			// Realize computes f over the 12 columns the split writes,
+			// which reads the input past its 11 columns.
+			code: halide.ErrOutOfBounds, fn: "f", directive: "Realize",
+			mentions: []string{"reads input in over [0, 12]", "writes f over [0, 12) x [0, 2)", "RoundUp"},
 		},
 		{
 			name: "input too small",
