@@ -655,10 +655,22 @@ func (en env) exact(e ir.Expr) Interval {
 // intervals of its operands.
 func (en env) exactSum(e *ir.Binary, a, b Interval) Interval {
 	if isPt(a) && isPt(b) {
-		// A point is folded with wrap-around, exactly modulo 2^bits.
 		if a.Min == e.A && b.Min == e.B {
 			return Point(e)
 		}
+		// Two constants fold exactly, as the ends below: the sum is of
+		// a value the analysis takes not to overflow, and a simplified
+		// form may hold an intermediate that would (SeparateMinMax
+		// writes (max(s, c) - s) + a as a + max(0, c - s)); wrapped,
+		// max(0, c - s) would be large where it is 0. An end outside
+		// the type is widened by fit at the root.
+		if r := fold(e.Op, a.Min, b.Min, false); r != nil {
+			if _, ok := r.(*ir.IntImm); ok {
+				return Point(r)
+			}
+		}
+		// Otherwise a point is folded with wrap-around, exactly modulo
+		// 2^bits.
 		return Point(ptBin(e.Op, a.Min, b.Min))
 	}
 	var iv Interval
