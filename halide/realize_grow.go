@@ -57,6 +57,24 @@ func (c *compiled) outputNeed(env *cpu.Env, out BufferRef, scalars, buffers map[
 // copies what outs cover back into them. depth counts the growths.
 func (c *compiled) runGrown(env *cpu.Env, outs []BufferRef, shape []BufDim, depth int) error {
 	name := c.l.res.Output
+	// The new buffers count against the run's allocation limit, as the
+	// pipeline's own allocations do: a scatter's region may be huge.
+	bytes := int64(0)
+	for _, o := range outs {
+		n := int64((o.ElemType().Bits + 7) / 8)
+		for _, d := range shape {
+			if n > 0 && int64(d.Extent) > (1<<62)/n {
+				n = 1 << 62
+				break
+			}
+			n *= int64(d.Extent)
+		}
+		bytes = min(bytes+n, 1<<62)
+	}
+	if limit := env.MaxAllocationBytes(); limit > 0 && bytes > limit {
+		return ir.Errorf(ir.ErrAllocationTooLarge, name, "Realize", "the schedule writes the output over %s, larger than the buffer given (%s): a buffer of that region needs %d bytes, over the limit of %d", regionString(shape), regionString(outs[0].Shape()), bytes, limit).
+			WithLegal("an output buffer that covers what the schedule writes, a schedule that writes only the buffer (GuardWithIf tails, a scatter clamped to the output), or a larger Options.MaxAllocationBytes")
+	}
 	bigs := make([]BufferRef, len(outs))
 	for i, o := range outs {
 		b := o.withShape(shape)

@@ -135,3 +135,38 @@ func TestRealizeDoesNotGrowWhenShapeIsRead(t *testing.T) {
 		}
 	}
 }
+
+// The region a scatter writes counts against Options.MaxAllocationBytes:
+// past it, Realize is a typed ErrAllocationTooLarge error and the buffer
+// given is not touched.
+func TestRealizeGrowthRespectsTheAllocationLimit(t *testing.T) {
+	x := halide.NewVar("x")
+	r := halide.NewRDom("r", halide.Range(0, 1000))
+	f := halide.NewFunc("f")
+	f.Define(x).Is(int32(7))
+	f.Define(halide.E(r).Mul(1000)).Is(halide.E(r))
+	out := halide.NewBuffer[int32](10)
+	err := halide.NewPipeline(f).WithOptions(halide.Options{MaxAllocationBytes: 1 << 20}).Realize(out)
+	var he *halide.Error
+	if !errors.As(err, &he) || he.Code != halide.ErrAllocationTooLarge || he.Func != "f" {
+		t.Fatalf("got %v, want an ErrAllocationTooLarge error of f", err)
+	}
+	for i := 0; i < 10; i++ {
+		if out.Get(i) != 0 {
+			t.Fatalf("out(%d) = %d, want it untouched (0)", i, out.Get(i))
+		}
+	}
+	// Within the limit, the values are right.
+	if err := halide.NewPipeline(f).WithOptions(halide.Options{MaxAllocationBytes: 1 << 23}).Realize(out); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 10; i++ {
+		want := int32(7)
+		if i == 0 {
+			want = 0
+		}
+		if out.Get(i) != want {
+			t.Fatalf("out(%d) = %d, want %d", i, out.Get(i), want)
+		}
+	}
+}
