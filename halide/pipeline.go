@@ -800,7 +800,9 @@ type compiled struct {
 	prog *cpu.Program
 	// query is the compiled output query (realize_grow.go); nil for a
 	// statement without one.
-	query    *cpu.Program
+	query *cpu.Program
+	// verify (Options.Verify) makes a failure of the query an error.
+	verify   bool
 	launcher launcher
 	// resident is set while benchmarking: the device keeps its buffers
 	// and none is marked changed between runs.
@@ -857,7 +859,7 @@ func (l *Lowered) compile(t Target, opts Options) (*compiled, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &compiled{l: l, launcher: lr, launches: map[string]report.Launch{}}
+	c := &compiled{l: l, launcher: lr, launches: map[string]report.Launch{}, verify: opts.Verify}
 	// Buffers the host code writes (Funcs computed on the host, between
 	// launches) change under the device's copy: each launch that takes one
 	// uploads it again.
@@ -923,7 +925,12 @@ func (l *Lowered) compile(t Target, opts Options) (*compiled, error) {
 	c.prog = prog
 	if q := l.res.OutputQuery; q != nil && !l.edited && l.b != nil && !l.b.readsOutputShape {
 		if c.query, err = cpu.Compile(q); err != nil {
-			return nil, &ir.Error{Code: ir.ErrInternal, Directive: "cpu.Compile (output query)", Msg: err.Error()}
+			if opts.Verify {
+				return nil, &ir.Error{Code: ir.ErrInternal, Directive: "cpu.Compile (output query)", Msg: err.Error()}
+			}
+			// Without the query Realize only refuses an output buffer
+			// smaller than what the schedule writes.
+			c.query = nil
 		}
 	}
 	return c, nil
@@ -1162,7 +1169,11 @@ func (c *compiled) runDepth(env *cpu.Env, depth int, outs ...BufferRef) error {
 		// A schedule may write past the buffers (a tail, a scatter):
 		// realize into buffers of the region it writes and copy back, as
 		// Halide's realize(sizes).
-		if shape, larger, err := c.outputNeed(env, outs[0], scalars, buffers); err == nil && larger {
+		shape, larger, err := c.outputNeed(env, outs[0], scalars, buffers)
+		switch {
+		case err != nil && c.verify && !env.Stopped():
+			return &ir.Error{Code: ir.ErrInternal, Func: c.l.res.Output, Directive: "Realize (output query)", Msg: err.Error(), Cause: err}
+		case err == nil && larger:
 			return c.runGrown(env, outs, shape, depth)
 		}
 	}
