@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/pprof"
 	"sort"
 	"time"
 
@@ -18,7 +19,7 @@ import (
 type Command struct {
 	N, From, Workers, Minimize, PerKey, Show, Reasons, Progress *int
 	Seed                                                        *int64
-	Out, Target, Replay, Grep                                   *string
+	Out, Target, Replay, Grep, CPUProfile                       *string
 	Verify, Windows                                             *bool
 	Timeout                                                     *time.Duration
 }
@@ -37,22 +38,23 @@ type CommandDefaults struct {
 func NewCommand(d CommandDefaults) *Command {
 	n := d.Noun
 	return &Command{
-		N:        flag.Int("n", 1000, "number of "+n+"s"),
-		From:     flag.Int("from", 0, "index of the first "+n),
-		Seed:     flag.Int64("seed", 1, "seed of the run ("+n+" i depends only on seed and i)"),
-		Out:      flag.String("out", "", "directory for the minimized reproductions (none if empty)"),
-		Workers:  flag.Int("j", 1, "parallel workers"),
-		Verify:   flag.Bool("verify", true, "run the IR verifier after every lowering pass"),
-		Target:   flag.String("target", "emulator", "where GPU schedules run: emulator, or cuda (a build with -tags cuda, on a GPU)"),
-		Timeout:  flag.Duration("timeout", d.Timeout, "limit per "+n),
-		Minimize: flag.Int("minimize", d.Minimize, "runs one minimization may spend"),
-		PerKey:   flag.Int("perkey", d.MinimizePerKey, "minimizations per "+d.PerKey+" (x5 for wrong results)"),
-		Replay:   flag.String("replay", "", "replay the case of a reproduction and print its outcome"),
-		Show:     flag.Int("show", -1, "print "+n+" i of -seed as a reproduction, run it, and exit"),
-		Grep:     flag.String("grep", "", "print the indices of "+n+"s whose outcome message contains this"),
-		Reasons:  flag.Int("reasons", d.Reasons, "print the most frequent refusals (this many)"),
-		Windows:  flag.Bool("windows", false, "lower each case that compiles a second time, up to storage_folding, and count the cases where a Func slid or folded (columns slid, folded)"),
-		Progress: flag.Int("progress", d.Every, "print progress every this many "+n+"s (0: never)"),
+		N:          flag.Int("n", 1000, "number of "+n+"s"),
+		From:       flag.Int("from", 0, "index of the first "+n),
+		Seed:       flag.Int64("seed", 1, "seed of the run ("+n+" i depends only on seed and i)"),
+		Out:        flag.String("out", "", "directory for the minimized reproductions (none if empty)"),
+		Workers:    flag.Int("j", 1, "parallel workers"),
+		Verify:     flag.Bool("verify", true, "run the IR verifier after every lowering pass"),
+		Target:     flag.String("target", "emulator", "where GPU schedules run: emulator, or cuda (a build with -tags cuda, on a GPU)"),
+		Timeout:    flag.Duration("timeout", d.Timeout, "limit per "+n),
+		Minimize:   flag.Int("minimize", d.Minimize, "runs one minimization may spend"),
+		PerKey:     flag.Int("perkey", d.MinimizePerKey, "minimizations per "+d.PerKey+" (x5 for wrong results)"),
+		Replay:     flag.String("replay", "", "replay the case of a reproduction and print its outcome"),
+		CPUProfile: flag.String("cpuprofile", "", "with -replay: write a CPU profile of the replay to this file"),
+		Show:       flag.Int("show", -1, "print "+n+" i of -seed as a reproduction, run it, and exit"),
+		Grep:       flag.String("grep", "", "print the indices of "+n+"s whose outcome message contains this"),
+		Reasons:    flag.Int("reasons", d.Reasons, "print the most frequent refusals (this many)"),
+		Windows:    flag.Bool("windows", false, "lower each case that compiles a second time, up to storage_folding, and count the cases where a Func slid or folded (columns slid, folded)"),
+		Progress:   flag.Int("progress", d.Every, "print progress every this many "+n+"s (0: never)"),
 	}
 }
 
@@ -75,7 +77,19 @@ func (c *Command) Options() Options {
 	if err != nil {
 		fail(err)
 	}
+	if *c.CPUProfile != "" {
+		f, err := os.Create(*c.CPUProfile)
+		if err != nil {
+			fail(err)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fail(err)
+		}
+	}
 	r := Run(cs, opt)
+	if *c.CPUProfile != "" {
+		pprof.StopCPUProfile()
+	}
 	fmt.Printf("%s %s\n%s\n", r.Class, r.Code, r.Msg)
 	if r.Class.IsDefect() {
 		os.Exit(1)
