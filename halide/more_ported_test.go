@@ -3002,8 +3002,8 @@ func m2Traced(t *testing.T, out *halide.Func, fn string, onStore func(coords []i
 // Options.Trace (there are no produce/consume events; g is stored only
 // while it is produced). free_variable_bound_test runs over 200x200x8
 // instead of 200x200x200; random_float() has no counterpart (see that
-// case); allow_race_conditions() has no counterpart and is left out (the
-// vectorized RVar writes its own points).
+// case). vectorize_predicated_rvar's allow_race_conditions() is
+// AllowRaceConditions (the vectorized RVar writes its own points).
 func TestMorePortedReductionNonRectangular(t *testing.T) {
 	v := halide.NewVar
 	check2 := func(t *testing.T, name string, im *halide.Buffer[int32], ref func(x, y int) int32) {
@@ -3375,7 +3375,7 @@ func TestMorePortedReductionNonRectangular(t *testing.T) {
 		r := halide.NewRDom("r", halide.Range(1, w.Sub(2)), halide.Range(1, h.Sub(2)))
 		r.Where(r.X().Add(r.Y()).Mod(2).Eq(0))
 		f.Define(r.X(), r.Y()).PlusEq(10)
-		f.Update(0).Unroll(r.X(), 2).Vectorize(r.X(), 8)
+		f.Update(0).Unroll(r.X(), 2).AllowRaceConditions().Vectorize(r.X(), 8)
 		im := halide.NewBuffer[int32](200, 200)
 		mpRealize(t, f, im)
 		check2(t, "im", im, func(x, y int) int32 {
@@ -3592,7 +3592,8 @@ Not ported, or ported as a variant only, for lack of API:
   out.
 - random_float()/random_int() (vector_reductions.cpp,
   reduction_non_rectangular.cpp): random input buffers.
-- allow_race_conditions() (reduction_non_rectangular.cpp): left out.
+- allow_race_conditions() (reduction_non_rectangular.cpp): ported as
+  AllowRaceConditions (it was left out when there was none).
 - HVX schedules (convolution, dilate3x3, median3x3, histogram,
   widening_reduction): not ported; histogram's HVX-only type pairs run
   with the CPU schedule.

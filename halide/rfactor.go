@@ -306,7 +306,7 @@ func (s *Stage) rfactor(directive string, pairs []RFactorPair) (*Func, error) {
 		Value:     tuple(red.Apply(intmSelf, ys)),
 		RDom:      d.RDom,
 		Predicate: pred,
-		Schedule:  ir.StageSchedule{Dims: upDims, Splits: upSplits, Atomic: d.Schedule.Atomic},
+		Schedule:  ir.StageSchedule{Dims: upDims, Splits: upSplits, Atomic: d.Schedule.Atomic, AllowRaceConditions: d.Schedule.AllowRaceConditions},
 	}}
 
 	// f's update: over the pieces it keeps, each a new RVar ranging as
@@ -347,7 +347,7 @@ func (s *Stage) rfactor(directive string, pairs []RFactorPair) (*Func, error) {
 		Args:     fArgs,
 		Value:    tuple(red.Apply(selfs, reads)),
 		RDom:     dom,
-		Schedule: ir.StageSchedule{Dims: dims, Splits: varSplits, Atomic: d.Schedule.Atomic},
+		Schedule: ir.StageSchedule{Dims: dims, Splits: varSplits, Atomic: d.Schedule.Atomic, AllowRaceConditions: d.Schedule.AllowRaceConditions},
 	}
 	intm.gen = generations.Add(1)
 	return intm, nil

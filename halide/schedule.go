@@ -521,7 +521,40 @@ func (s *Stage) Atomic() *Stage {
 	return s
 }
 
+// AllowRaceConditions lets the stage's loops over RVars run in parallel or
+// as GPU blocks or threads without Atomic() (Halide's
+// allow_race_conditions), for a scatter whose points the user knows to be
+// distinct (stream compaction) or whose collisions the user accepts. Where
+// the points written are distinct the result is exact. Where two
+// iterations write one point, the writes race: one of them wins, which
+// one depends on the schedule and the target (on the CPU, parallel tasks
+// run at once, so it may change from run to run; the GPU emulator runs
+// blocks and threads one at a time, x fastest, so there the last in that
+// order wins; on CUDA it is unspecified), and an update that reads points
+// other iterations write reads either value. The emulator's race check of
+// GPU shared memory still applies: threads of one block that touch one
+// shared element, one of them writing, are reported (store such a Func in
+// global memory, or keep its RVar loops off the threads).
+//
+// It changes nothing else: the order of RVars (Reorder) is still checked,
+// and the stage's stores are plain, not atomic.
+func (s *Stage) AllowRaceConditions() *Stage {
+	if d := s.beginDef("allow_race_conditions"); d != nil {
+		d.Schedule.AllowRaceConditions = true
+	}
+	return s
+}
+
 // Func-level forms of the stage directives apply to the pure definition.
+
+// AllowRaceConditions is Stage.AllowRaceConditions on the pure definition
+// (Halide's Func::allow_race_conditions). A pure definition's loops are
+// over Vars, whose iterations write distinct points, so it allows nothing
+// there; the updates' races are allowed on each update
+// (f.Update(i).AllowRaceConditions()).
+func (f *Func) AllowRaceConditions() *Func {
+	return f.stage0("allow_race_conditions").AllowRaceConditions().f
+}
 
 // Split is Stage.Split on the pure definition.
 func (f *Func) Split(old, outer, inner VarOrRVar, factor int, tail ...TailStrategy) *Func {
