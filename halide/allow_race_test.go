@@ -3,9 +3,11 @@ package halide_test
 import (
 	"errors"
 	"math/rand"
+	"strings"
 	"testing"
 
 	"github.com/gohalide/gohalide/halide"
+	"github.com/gohalide/gohalide/ir"
 )
 
 // AllowRaceConditions lets an update's RVar loop run in parallel (CPU) or
@@ -138,5 +140,73 @@ func TestAllowRaceConditionsColliding(t *testing.T) {
 				t.Fatalf("f(0) = %d on the emulator, want %d (the last writer)", got, n)
 			}
 		})
+	}
+}
+
+// On the emulator with f in GPU shared memory (computed per block of its
+// consumer, the update's RVar over the block's threads): distinct points,
+// so the shared-memory race check finds nothing and the values are exact.
+func TestAllowRaceConditionsSharedMemory(t *testing.T) {
+	const w, h = 16, 4
+	x, y := halide.NewVar("x"), halide.NewVar("y")
+	r := halide.NewRDom("r", halide.Range(0, w))
+	f, g := halide.NewFunc("f"), halide.NewFunc("g")
+	f.Define(x, y).Is(x.Add(y))
+	p := r.X().Mul(5).Mod(w) // 5 is odd: a bijection of [0, 16)
+	f.Define(p, y).Is(f.At(p, y).Mul(3).Add(r))
+	g.Define(x, y).Is(f.At(x, y))
+	g.GPUBlocks(y).GPUThreads(x)
+	f.ComputeAt(g, y).GPUThreads(x)
+	f.Update(0).AllowRaceConditions().GPUThreads(r.X())
+	l, err := halide.NewPipeline(g).Lower()
+	if err != nil {
+		t.Fatal(err)
+	}
+	shared := false
+	for _, k := range l.Kernels() {
+		for _, a := range k.Allocs {
+			shared = shared || a.Func == "f" && a.Memory == ir.GPUShared
+		}
+	}
+	if !shared {
+		t.Fatalf("f is not in GPU shared memory:\n%s", l)
+	}
+	out := halide.NewBuffer[int32](w, h)
+	if err := halide.NewPipeline(g).Realize(out); err != nil {
+		t.Fatal(err)
+	}
+	for j := 0; j < h; j++ {
+		want := make([]int32, w)
+		for i := range want {
+			want[i] = int32(i + j)
+		}
+		for i := 0; i < w; i++ {
+			q := i * 5 % w
+			want[q] = want[q]*3 + int32(i)
+		}
+		for i, v := range want {
+			if got := out.Get(i, j); got != v {
+				t.Fatalf("g(%d, %d) = %d, want %d", i, j, got, v)
+			}
+		}
+	}
+}
+
+// Colliding writes to GPU shared memory by threads of one block are what
+// the emulator's shared-memory race check reports, directive or not: the
+// run fails with its SharedRace error (documented on AllowRaceConditions).
+func TestAllowRaceConditionsSharedCollision(t *testing.T) {
+	x, y := halide.NewVar("x"), halide.NewVar("y")
+	r := halide.NewRDom("r", halide.Range(0, 16))
+	f, g := halide.NewFunc("f"), halide.NewFunc("g")
+	f.Define(x, y).Is(x.Add(y))
+	f.Define(0, y).Is(r.X().Add(y))
+	g.Define(x, y).Is(f.At(x, y))
+	g.GPUBlocks(y).GPUThreads(x)
+	f.ComputeAt(g, y).GPUThreads(x)
+	f.Update(0).AllowRaceConditions().GPUThreads(r.X())
+	err := halide.NewPipeline(g).Realize(halide.NewBuffer[int32](16, 4))
+	if err == nil || !strings.Contains(err.Error(), "shared memory race") {
+		t.Fatalf("got %v, want the emulator's shared memory race", err)
 	}
 }
