@@ -87,6 +87,32 @@ func ExampleFunc_Fuse() {
 	//     f(...) = ...
 }
 
+func ExampleStage_Fuse() {
+	x := halide.NewVar("x")
+	in := halide.NewImageParam("in", halide.Int32, 2)
+	r := halide.NewRDom("r", halide.Range(0, 4))
+	rx, ro, ri := halide.NewRVar("rx"), halide.NewRVar("ro"), halide.NewRVar("ri")
+	f := halide.NewFunc("f")
+	f.Define(x).Is(0)
+	f.Define(x).PlusEq(in.At(x, r))
+	// x and r fused into one RVar loop (x fastest), split and run in
+	// parallel tasks with atomic adds: tasks may add to one f(x).
+	f.Update(0).Reorder(x, r).Fuse(x, r, rx).Atomic().Split(rx, ro, ri, 16).Parallel(ro)
+	s, err := halide.NewPipeline(f).LoopNest()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Print(s)
+	// Output:
+	// produce f:
+	//   for x:
+	//     f(...) = ...
+	//   parallel x.rx.ro:
+	//     for x.rx.ri in [0, 15]:
+	//       f(...) = ...
+}
+
 func ExampleFunc_Reorder() {
 	x, y, c := halide.NewVar("x"), halide.NewVar("y"), halide.NewVar("c")
 	in := halide.NewImageParam("in", halide.Float32, 3)

@@ -258,7 +258,10 @@ func (s *Stage) split(directive, old, outer, inner string, factor int, tail []Ta
 // Fuse fuses loop inner and loop outer into one loop fused, at inner's
 // place (fused = inner + outer * inner's extent). As in Halide, loops that
 // are not next to each other are first reordered so that outer is just
-// outside inner.
+// outside inner. In an update, a pure var fused with an RVar makes an RVar
+// loop (fused must be an RVar): vectorizing it keeps the order, and
+// running it in parallel or on the GPU needs Atomic() or
+// AllowRaceConditions(), unless the RVar's iterations are independent.
 func (s *Stage) Fuse(inner, outer, fused VarOrRVar) *Stage {
 	const directive = "fuse"
 	d := s.beginVars(directive, inner, outer, fused)
@@ -287,8 +290,14 @@ func (s *Stage) Fuse(inner, outer, fused VarOrRVar) *Stage {
 		o = i + 1
 	}
 	di, do := d.Schedule.Dims[i], d.Schedule.Dims[o]
-	if di.IsRVar != do.IsRVar {
-		s.f.failf(ir.ErrSchedule, directive, "in %s, cannot fuse the pure var and the RVar of %s and %s", s.name(), inner.varName(), outer.varName())
+	// A pure var fused with an RVar (in an update) makes a loop that counts
+	// as an RVar loop, as in Halide: parallel or GPU loops over it need
+	// Atomic() or AllowRaceConditions(), and the order rule applies to it.
+	isRVar := di.IsRVar || do.IsRVar
+	if di.IsRVar != do.IsRVar && !fused.isRVar() {
+		// As Halide: "Can't fuse RVar ... into Var ...".
+		s.f.fail(ir.Errorf(ir.ErrSchedule, s.f.fn.Name, directive, "in %s, fusing %s and %s, one of them an RVar, makes an RVar loop, but the fused %s is a Var", s.name(), inner.varName(), outer.varName(), fused.varName()).
+			WithLegal("name the fused loop with an RVar (NewRVar(%q))", fused.varName()))
 		return s
 	}
 	if fused.varName() != inner.varName() && fused.varName() != outer.varName() && s.hasShort(d, fused.varName()) {
@@ -298,7 +307,7 @@ func (s *Stage) Fuse(inner, outer, fused VarOrRVar) *Stage {
 	q := di.Name + "." + fused.varName()
 	d.Schedule.Splits = append(d.Schedule.Splits, ir.Split{Kind: ir.FuseVars, Old: q, Outer: do.Name, Inner: di.Name})
 	dims := append([]ir.Dim{}, d.Schedule.Dims[:i]...)
-	dims = append(dims, ir.Dim{Name: q, Kind: do.Kind, IsRVar: di.IsRVar})
+	dims = append(dims, ir.Dim{Name: q, Kind: do.Kind, IsRVar: isRVar})
 	dims = append(dims, d.Schedule.Dims[o+1:]...)
 	d.Schedule.Dims = dims
 	return s

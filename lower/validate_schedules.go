@@ -271,13 +271,21 @@ func checkRVarLoops(f *ir.Function, si int, d *ir.Definition) error {
 	return nil
 }
 
-// isRVarName reports whether the stage's var q (qualified) derives from an RVar.
+// isRVarName reports whether the stage's var q (qualified) derives from an
+// RVar: by its name (an RVar's splits), or through a fuse with one (a
+// pure var fused with an RVar, and the pieces of its splits).
 func isRVarName(d *ir.Definition, q string) bool {
-	if d.RDom != nil {
-		for _, rv := range d.RDom.Vars {
-			if q == rv.Name || strings.HasPrefix(q, rv.Name+".") {
-				return true
-			}
+	if d.RDom == nil {
+		return false
+	}
+	for _, rv := range d.RDom.Vars {
+		if q == rv.Name || strings.HasPrefix(q, rv.Name+".") {
+			return true
+		}
+	}
+	for _, sp := range d.Schedule.Splits {
+		if sp.Kind == ir.FuseVars {
+			return len(newRVarLoops(d).rvars(q)) > 0
 		}
 	}
 	return false
