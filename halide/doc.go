@@ -82,7 +82,8 @@
 // iterations write their own points or the update is f(args) = f(args) op
 // e with an associative op (see docs/design.md, validate_schedules);
 // RFactor is the way to run such an update's RVars in parallel without
-// atomics.
+// atomics. A pure var fused with an RVar makes an RVar loop (Halide's
+// reorder(x, r).fuse(x, r, rx).atomic().vectorize(rx)).
 //
 // The output buffer's shape is an expression too: out.Dim(i).Min() and
 // .Extent(), out.Width(), out.Height() and out.Channels() (Halide's
