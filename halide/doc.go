@@ -59,7 +59,10 @@
 // NeverPartition keeps a GPU kernel's tail guards in one version of it,
 // Prefetch and PrefetchImage fetch what a loop will read a few iterations
 // ahead into the cache (CUDA; a hint the CPU skips),
-// Atomic makes a colliding scatter safe to run in parallel, and RFactor
+// Atomic makes a colliding scatter safe to run in parallel,
+// AllowRaceConditions lets an update's RVar loops run in parallel without
+// it (for a scatter to distinct points, or where a race is accepted), and
+// RFactor
 // splits an associative update into an intermediate Func that reduces
 // part of the RDom for each value of the rest (new pure dimensions, which
 // can run in parallel or on GPU blocks) and an update that combines the
@@ -79,7 +82,8 @@
 // iterations write their own points or the update is f(args) = f(args) op
 // e with an associative op (see docs/design.md, validate_schedules);
 // RFactor is the way to run such an update's RVars in parallel without
-// atomics.
+// atomics. A pure var fused with an RVar makes an RVar loop (Halide's
+// reorder(x, r).fuse(x, r, rx).atomic().vectorize(rx)).
 //
 // The output buffer's shape is an expression too: out.Dim(i).Min() and
 // .Extent(), out.Width(), out.Height() and out.Channels() (Halide's

@@ -104,3 +104,20 @@ func ExampleSaturatingCast() {
 	// [0 0 0 100 200 255]
 	// [-128 -50 50 127 127]
 }
+
+func ExamplePow() {
+	x := halide.NewVar("x")
+	f := halide.NewFunc("f")
+	// An integer base with a constant integer exponent stays an integer:
+	// x*x*x of a uint8 wraps (6^3 = 216, 7^3 = 343 - 256 = 87).
+	f.Define(x).Is(halide.Pow(halide.Cast(halide.UInt8, x), 3))
+	realize1[uint8](f, 8)
+	// A negative exponent divides: 1/x^2 is 0 for |x| > 1.
+	fmt.Println(halide.Pow(x, -2).Type(), halide.Pow(x, 0))
+	// Any other exponent makes a float32 pow.
+	fmt.Println(halide.Pow(halide.Cast(halide.UInt8, x), x).Type())
+	// Output:
+	// [0 1 8 27 64 125 216 87]
+	// int32 1
+	// float32
+}

@@ -87,6 +87,32 @@ func ExampleFunc_Fuse() {
 	//     f(...) = ...
 }
 
+func ExampleStage_Fuse() {
+	x := halide.NewVar("x")
+	in := halide.NewImageParam("in", halide.Int32, 2)
+	r := halide.NewRDom("r", halide.Range(0, 4))
+	rx, ro, ri := halide.NewRVar("rx"), halide.NewRVar("ro"), halide.NewRVar("ri")
+	f := halide.NewFunc("f")
+	f.Define(x).Is(0)
+	f.Define(x).PlusEq(in.At(x, r))
+	// x and r fused into one RVar loop (x fastest), split and run in
+	// parallel tasks with atomic adds: tasks may add to one f(x).
+	f.Update(0).Reorder(x, r).Fuse(x, r, rx).Atomic().Split(rx, ro, ri, 16).Parallel(ro)
+	s, err := halide.NewPipeline(f).LoopNest()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Print(s)
+	// Output:
+	// produce f:
+	//   for x:
+	//     f(...) = ...
+	//   parallel x.rx.ro:
+	//     for x.rx.ri in [0, 15]:
+	//       f(...) = ...
+}
+
 func ExampleFunc_Reorder() {
 	x, y, c := halide.NewVar("x"), halide.NewVar("y"), halide.NewVar("c")
 	in := halide.NewImageParam("in", halide.Float32, 3)
@@ -426,6 +452,53 @@ func ExampleStage_Atomic() {
 	//     hist(...) = ...
 	//   parallel r$x:
 	//     hist(...) = ...
+}
+
+func ExampleStage_AllowRaceConditions() {
+	x := halide.NewVar("x")
+	keep := halide.NewImageParam("keep", halide.Int32, 1)
+	pos := halide.NewImageParam("pos", halide.Int32, 1)
+	r := halide.NewRDom("r", halide.Range(0, keep.Dim(0).Extent()))
+	// Stream compaction: the kept indexes r go to their ranks pos(r),
+	// distinct for the kept ones. Lowering cannot prove that, so the
+	// parallel RVar loop needs AllowRaceConditions (or Atomic).
+	out := halide.NewFunc("out")
+	out.Define(x).Is(-1)
+	out.Define(halide.Clamp(pos.At(r), 0, 99)).Is(halide.Select(keep.At(r).Eq(1), r, halide.Undef(halide.Int32)))
+	out.Update(0).AllowRaceConditions().Parallel(r.X(), 16)
+	s, err := halide.NewPipeline(out).LoopNest()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Print(s)
+	// Output:
+	// produce out:
+	//   for x:
+	//     out(...) = ...
+	//   parallel r$x.r$x:
+	//     for r$x.r$x_par in [0, 15]:
+	//       if ((keep(out.s1.r$x) == 1) && true):
+	//         out(...) = ...
+}
+
+func ExampleFunc_AllowRaceConditions() {
+	x := halide.NewVar("x")
+	f := halide.NewFunc("f")
+	f.Define(x).Is(x.Mul(2))
+	// Halide's Func-level form marks the pure definition, whose loops are
+	// over Vars and never race: it changes nothing there.
+	f.AllowRaceConditions().Parallel(x)
+	s, err := halide.NewPipeline(f).LoopNest()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Print(s)
+	// Output:
+	// produce f:
+	//   parallel x:
+	//     f(...) = ...
 }
 
 func ExampleSum() {

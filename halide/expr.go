@@ -546,8 +546,56 @@ func Ceil(x any) Expr { return floatCall(ir.IntrinsicCeil, x) }
 // Round rounds x to the nearest integer, halves to even.
 func Round(x any) Expr { return floatCall(ir.IntrinsicRound, x) }
 
-// Pow returns x**y.
-func Pow(x, y any) Expr { return floatCall2(ir.IntrinsicPow, x, y) }
+// Pow returns x**y, by Halide's rules (IROperator.cpp's pow). Where x is an
+// integer and y a constant integer, the result is x multiplied by itself in
+// x's own type, wrapping as its multiplication does: Pow(x, 2) is x*x,
+// Pow(x, 0) is 1, and a negative y gives 1/x^-y by integer division (so 0
+// for |x| > 1, and 0 where x^-y is 0, as any division by zero). Otherwise
+// an integer x is converted to float32 first, and y to x's (float) type.
+//
+// A float x keeps the float pow even for a constant integer y (Halide
+// multiplies there too; the two differ in the last bits only).
+func Pow(x, y any) Expr {
+	a, b := E(x), E(y)
+	if a.err != nil {
+		return a
+	}
+	if b.err != nil {
+		return b
+	}
+	if t := a.Type(); t.IsIntOrUInt() {
+		if c, ok := b.node.(*ir.IntImm); ok && (c.T.IsInt() || c.V >= 0) {
+			return raiseToIntegerPower(a, c.V)
+		}
+	}
+	return floatCall2(ir.IntrinsicPow, a, b)
+}
+
+// raiseToIntegerPower is x^p in x's type by repeated squaring (Halide's
+// raise_to_integer_power). The halves are shared nodes, so the tree is
+// O(p) but the graph O(log p); bindShared turns a large one into Lets.
+func raiseToIntegerPower(x Expr, p int64) Expr {
+	switch {
+	case p == 0:
+		return Expr{node: ir.IntConst(x.Type(), 1)}
+	case p == 1:
+		return x
+	case p < 0:
+		one := Expr{node: ir.IntConst(x.Type(), 1)}
+		if p == math.MinInt64 {
+			// -p overflows; x^(2^63) is x^(2^62) squared.
+			h := raiseToIntegerPower(x, 1<<62)
+			return one.Div(h.Mul(h))
+		}
+		return one.Div(raiseToIntegerPower(x, -p))
+	case p&1 == 1:
+		h := raiseToIntegerPower(x, p>>1)
+		return h.Mul(h).Mul(x)
+	default:
+		h := raiseToIntegerPower(x, p>>1)
+		return h.Mul(h)
+	}
+}
 
 // floatCall2 is the float intrinsic name of x and y: x is a float (an
 // integer is converted to float32) and y is converted to x's type.

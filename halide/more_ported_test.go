@@ -1712,8 +1712,9 @@ func TestMorePortedFuse(t *testing.T) {
 		return nil
 	}
 	t.Run("fused_vectorized_sum_of_slices", func(t *testing.T) {
-		// Refused: fuse of a pure Var and an RVar.
-		mpRefused(t, sumOfRows(t, true, false))
+		if err := sumOfRows(t, true, false); err != nil {
+			t.Fatal(err)
+		}
 	})
 	t.Run("fused_vectorized_sum_of_slices_variant", func(t *testing.T) {
 		if err := sumOfRows(t, true, true); err != nil {
@@ -1721,8 +1722,9 @@ func TestMorePortedFuse(t *testing.T) {
 		}
 	})
 	t.Run("fused_vectorized_vector_reduce", func(t *testing.T) {
-		// Refused: fuse of an RVar and a pure Var.
-		mpRefused(t, sumOfRows(t, false, false))
+		if err := sumOfRows(t, false, false); err != nil {
+			t.Fatal(err)
+		}
 	})
 	t.Run("fused_vectorized_vector_reduce_variant", func(t *testing.T) {
 		if err := sumOfRows(t, false, true); err != nil {
@@ -2212,13 +2214,12 @@ func m2TypeMax(t halide.Type) halide.Expr {
 }
 
 // vector_reductions.cpp: every case schedules the update with
-// split(x, xo, xi, dst_lanes).fuse(r, xi, rx).atomic().vectorize(rx),
-// and the fuse of an RVar with a pure Var is refused (see the end of the
-// file): fused_rvar_and_var asserts it on one case, and the variant runs
-// every case of Halide's with vectorize(r).vectorize(xi) in place of the
-// fuse and the vectorize of the fused var (and, for the || and &&
-// reductions, whose values are bools, a check without absd, which is
-// refused for bools). random_float() and
+// split(x, xo, xi, dst_lanes).fuse(r, xi, rx).atomic().vectorize(rx)
+// (the fused loop of an RVar and a pure Var is an RVar loop): all_cases
+// runs every case of Halide's so, and the variant with
+// vectorize(r).vectorize(xi) in place of the fuse; for the || and &&
+// reductions, whose values are bools, both check without absd, which is
+// refused for bools (absd_of_bools). random_float() and
 // random_int() (no counterpart) are a random input buffer read by in.
 // Halide runs every case on several x86 SIMD targets; here, once.
 func TestMorePortedVectorReductions(t *testing.T) {
@@ -2330,14 +2331,16 @@ func TestMorePortedVectorReductions(t *testing.T) {
 	}
 	t.Run("fused_rvar_and_var", func(t *testing.T) {
 		f, ref, _ := build(3, 2, halide.Int32, halide.Int32, 0, true)
-		mpRefused(t, check(f, ref, false))
+		if err := check(f, ref, false); err != nil {
+			t.Fatal(err)
+		}
 	})
 	t.Run("absd_of_bools", func(t *testing.T) {
-		// Halide's check of the || reduction, without the fuse.
-		f, ref, _ := build(3, 2, halide.Int32, halide.Int32, 4, false)
+		// Halide's check of the || reduction.
+		f, ref, _ := build(3, 2, halide.Int32, halide.Int32, 4, true)
 		mpRefused(t, check(f, ref, false))
 	})
-	t.Run("variant", func(t *testing.T) {
+	all := func(t *testing.T, fused bool) {
 		n := 0
 		for _, dstLanes := range []int{1, 3} {
 			for _, rf := range []int{2, 3, 4} {
@@ -2351,7 +2354,7 @@ func TestMorePortedVectorReductions(t *testing.T) {
 							if dst == halide.Float16 && rf > 2 {
 								continue
 							}
-							f, ref, ok := build(dstLanes, rf, src, dst, op, false)
+							f, ref, ok := build(dstLanes, rf, src, dst, op, fused)
 							if !ok {
 								continue
 							}
@@ -2365,7 +2368,11 @@ func TestMorePortedVectorReductions(t *testing.T) {
 			}
 		}
 		t.Logf("%d cases", n)
-	})
+	}
+	// Every case as Halide schedules it, with the fuse.
+	t.Run("all_cases", func(t *testing.T) { all(t, true) })
+	// Every case without the fuse: .atomic().vectorize(r).vectorize(xi).
+	t.Run("variant", func(t *testing.T) { all(t, false) })
 }
 
 // vectorize_nested.cpp. TailStrategy::Predicate has no counterpart: the
@@ -3006,8 +3013,8 @@ func m2Traced(t *testing.T, out *halide.Func, fn string, onStore func(coords []i
 // Options.Trace (there are no produce/consume events; g is stored only
 // while it is produced). free_variable_bound_test runs over 200x200x8
 // instead of 200x200x200; random_float() has no counterpart (see that
-// case); allow_race_conditions() has no counterpart and is left out (the
-// vectorized RVar writes its own points).
+// case). vectorize_predicated_rvar's allow_race_conditions() is
+// AllowRaceConditions (the vectorized RVar writes its own points).
 func TestMorePortedReductionNonRectangular(t *testing.T) {
 	v := halide.NewVar
 	check2 := func(t *testing.T, name string, im *halide.Buffer[int32], ref func(x, y int) int32) {
@@ -3379,7 +3386,7 @@ func TestMorePortedReductionNonRectangular(t *testing.T) {
 		r := halide.NewRDom("r", halide.Range(1, w.Sub(2)), halide.Range(1, h.Sub(2)))
 		r.Where(r.X().Add(r.Y()).Mod(2).Eq(0))
 		f.Define(r.X(), r.Y()).PlusEq(10)
-		f.Update(0).Unroll(r.X(), 2).Vectorize(r.X(), 8)
+		f.Update(0).Unroll(r.X(), 2).AllowRaceConditions().Vectorize(r.X(), 8)
 		im := halide.NewBuffer[int32](200, 200)
 		mpRealize(t, f, im)
 		check2(t, "im", im, func(x, y int) int32 {
@@ -3526,18 +3533,13 @@ fuse/tile_fuse_tile_fuse, fuse/fuse_split_rvar_swapped: run as Halide
   were refused ("the output buffer holds uint32 but error computes
   int32").
 
-fuse/fused_vectorized_sum_of_slices, fuse/fused_vectorized_vector_reduce:
-  schedule: Func f: fuse: in f.update(0), cannot fuse the pure var and the RVar of x and r$x
-  schedule: Func f: fuse: in f.update(0), cannot fuse the pure var and the RVar of r$x and x
-  Trigger: f(x) += p(x, r); f.update().reorder(x, r).fuse(x, r, rx)
-  .atomic().vectorize(rx) (and reorder(r, x).fuse(r, x, rx)). Variant:
-  without the fuse, the inner loop (x, or r) vectorized.
-
-vector_reductions/fused_rvar_and_var:
-  schedule: Func f: fuse: in f.update(0), cannot fuse the pure var and the RVar of r$x and xi
-  Trigger: f.update().split(x, xo, xi, dst_lanes).fuse(r, xi, rx)
-  .atomic().vectorize(rx), in every case of the file. Variant (all 668
-  cases): .atomic().vectorize(r).vectorize(xi).
+fuse/fused_vectorized_sum_of_slices, fuse/fused_vectorized_vector_reduce,
+vector_reductions/fused_rvar_and_var (and every vector_reductions case):
+  run as Halide writes them now (f.update().reorder(x, r).fuse(x, r,
+  rx).atomic().vectorize(rx), and split(x, xo, xi, dst_lanes).fuse(r, xi,
+  rx)): the fuse of a pure Var and an RVar makes an RVar loop. They were
+  refused ("fuse: in f.update(0), cannot fuse the pure var and the RVar
+  of x and r$x"). The variants without the fuse still run.
 
 vector_reductions/absd_of_bools:
   type_mismatch: Func err: Absd: Absd of bool operands: f(c$x), ref(c$x) (legal: integer or float operands)
@@ -3594,7 +3596,8 @@ Not ported, or ported as a variant only, for lack of API:
   out.
 - random_float()/random_int() (vector_reductions.cpp,
   reduction_non_rectangular.cpp): random input buffers.
-- allow_race_conditions() (reduction_non_rectangular.cpp): left out.
+- allow_race_conditions() (reduction_non_rectangular.cpp): ported as
+  AllowRaceConditions (it was left out when there was none).
 - HVX schedules (convolution, dilate3x3, median3x3, histogram,
   widening_reduction): not ported; histogram's HVX-only type pairs run
   with the CPU schedule.

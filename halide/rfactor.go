@@ -165,6 +165,11 @@ func (s *Stage) rfactor(directive string, pairs []RFactorPair) (*Func, error) {
 		}
 	}
 
+	if fused := fusedWithPure(d); fused != "" {
+		return nil, ir.Errorf(ir.ErrSchedule, fn.Name, directive, "in %s, the loop %s fuses a pure var with an RVar: rfactor splits the update's RVar loops from its pure ones, and this loop is both", name, fused).
+			WithLegal("rfactor first, then fuse in the intermediate or the update; or fuse RVars with RVars only")
+	}
+
 	// The pieces the pairs name, innermost first (as Halide orders them).
 	var pieces []rfactorPiece
 	used := map[int]string{}
@@ -306,7 +311,7 @@ func (s *Stage) rfactor(directive string, pairs []RFactorPair) (*Func, error) {
 		Value:     tuple(red.Apply(intmSelf, ys)),
 		RDom:      d.RDom,
 		Predicate: pred,
-		Schedule:  ir.StageSchedule{Dims: upDims, Splits: upSplits, Atomic: d.Schedule.Atomic},
+		Schedule:  ir.StageSchedule{Dims: upDims, Splits: upSplits, Atomic: d.Schedule.Atomic, AllowRaceConditions: d.Schedule.AllowRaceConditions},
 	}}
 
 	// f's update: over the pieces it keeps, each a new RVar ranging as
@@ -347,7 +352,7 @@ func (s *Stage) rfactor(directive string, pairs []RFactorPair) (*Func, error) {
 		Args:     fArgs,
 		Value:    tuple(red.Apply(selfs, reads)),
 		RDom:     dom,
-		Schedule: ir.StageSchedule{Dims: dims, Splits: varSplits, Atomic: d.Schedule.Atomic},
+		Schedule: ir.StageSchedule{Dims: dims, Splits: varSplits, Atomic: d.Schedule.Atomic, AllowRaceConditions: d.Schedule.AllowRaceConditions},
 	}
 	intm.gen = generations.Add(1)
 	return intm, nil
@@ -429,4 +434,40 @@ func slicesContains(a []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// fusedWithPure returns a loop of d that a fuse of a pure var and an RVar
+// made (or a piece of one), "" if there is none.
+func fusedWithPure(d *ir.Definition) string {
+	mixed := map[string]bool{}
+	rvar := func(n string) bool {
+		if mixed[n] {
+			return true
+		}
+		if d.RDom != nil {
+			for _, rv := range d.RDom.Vars {
+				if n == rv.Name || strings.HasPrefix(n, rv.Name+".") {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	first := ""
+	for _, sp := range d.Schedule.Splits {
+		switch sp.Kind {
+		case ir.FuseVars:
+			if mixed[sp.Inner] || mixed[sp.Outer] || rvar(sp.Inner) != rvar(sp.Outer) {
+				mixed[sp.Old] = true
+				if first == "" {
+					first = sp.Old
+				}
+			}
+		case ir.SplitVar:
+			if mixed[sp.Old] {
+				mixed[sp.Outer], mixed[sp.Inner] = true, true
+			}
+		}
+	}
+	return first
 }

@@ -258,7 +258,10 @@ func (s *Stage) split(directive, old, outer, inner string, factor int, tail []Ta
 // Fuse fuses loop inner and loop outer into one loop fused, at inner's
 // place (fused = inner + outer * inner's extent). As in Halide, loops that
 // are not next to each other are first reordered so that outer is just
-// outside inner.
+// outside inner. In an update, a pure var fused with an RVar makes an RVar
+// loop (fused must be an RVar): vectorizing it keeps the order, and
+// running it in parallel or on the GPU needs Atomic() or
+// AllowRaceConditions(), unless the RVar's iterations are independent.
 func (s *Stage) Fuse(inner, outer, fused VarOrRVar) *Stage {
 	const directive = "fuse"
 	d := s.beginVars(directive, inner, outer, fused)
@@ -287,8 +290,14 @@ func (s *Stage) Fuse(inner, outer, fused VarOrRVar) *Stage {
 		o = i + 1
 	}
 	di, do := d.Schedule.Dims[i], d.Schedule.Dims[o]
-	if di.IsRVar != do.IsRVar {
-		s.f.failf(ir.ErrSchedule, directive, "in %s, cannot fuse the pure var and the RVar of %s and %s", s.name(), inner.varName(), outer.varName())
+	// A pure var fused with an RVar (in an update) makes a loop that counts
+	// as an RVar loop, as in Halide: parallel or GPU loops over it need
+	// Atomic() or AllowRaceConditions(), and the order rule applies to it.
+	isRVar := di.IsRVar || do.IsRVar
+	if di.IsRVar != do.IsRVar && !fused.isRVar() {
+		// As Halide: "Can't fuse RVar ... into Var ...".
+		s.f.fail(ir.Errorf(ir.ErrSchedule, s.f.fn.Name, directive, "in %s, fusing %s and %s, one of them an RVar, makes an RVar loop, but the fused %s is a Var", s.name(), inner.varName(), outer.varName(), fused.varName()).
+			WithLegal("name the fused loop with an RVar (NewRVar(%q))", fused.varName()))
 		return s
 	}
 	if fused.varName() != inner.varName() && fused.varName() != outer.varName() && s.hasShort(d, fused.varName()) {
@@ -298,7 +307,7 @@ func (s *Stage) Fuse(inner, outer, fused VarOrRVar) *Stage {
 	q := di.Name + "." + fused.varName()
 	d.Schedule.Splits = append(d.Schedule.Splits, ir.Split{Kind: ir.FuseVars, Old: q, Outer: do.Name, Inner: di.Name})
 	dims := append([]ir.Dim{}, d.Schedule.Dims[:i]...)
-	dims = append(dims, ir.Dim{Name: q, Kind: do.Kind, IsRVar: di.IsRVar})
+	dims = append(dims, ir.Dim{Name: q, Kind: do.Kind, IsRVar: isRVar})
 	dims = append(dims, d.Schedule.Dims[o+1:]...)
 	d.Schedule.Dims = dims
 	return s
@@ -521,7 +530,40 @@ func (s *Stage) Atomic() *Stage {
 	return s
 }
 
+// AllowRaceConditions lets the stage's loops over RVars run in parallel or
+// as GPU blocks or threads without Atomic() (Halide's
+// allow_race_conditions), for a scatter whose points the user knows to be
+// distinct (stream compaction) or whose collisions the user accepts. Where
+// the points written are distinct the result is exact. Where two
+// iterations write one point, the writes race: one of them wins, which
+// one depends on the schedule and the target (on the CPU, parallel tasks
+// run at once, so it may change from run to run; the GPU emulator runs
+// blocks and threads one at a time, x fastest, so there the last in that
+// order wins; on CUDA it is unspecified), and an update that reads points
+// other iterations write reads either value. The emulator's race check of
+// GPU shared memory still applies: threads of one block that touch one
+// shared element, one of them writing, are reported (store such a Func in
+// global memory, or keep its RVar loops off the threads).
+//
+// It changes nothing else: the order of RVars (Reorder) is still checked,
+// and the stage's stores are plain, not atomic.
+func (s *Stage) AllowRaceConditions() *Stage {
+	if d := s.beginDef("allow_race_conditions"); d != nil {
+		d.Schedule.AllowRaceConditions = true
+	}
+	return s
+}
+
 // Func-level forms of the stage directives apply to the pure definition.
+
+// AllowRaceConditions is Stage.AllowRaceConditions on the pure definition
+// (Halide's Func::allow_race_conditions). A pure definition's loops are
+// over Vars, whose iterations write distinct points, so it allows nothing
+// there; the updates' races are allowed on each update
+// (f.Update(i).AllowRaceConditions()).
+func (f *Func) AllowRaceConditions() *Func {
+	return f.stage0("allow_race_conditions").AllowRaceConditions().f
+}
 
 // Split is Stage.Split on the pure definition.
 func (f *Func) Split(old, outer, inner VarOrRVar, factor int, tail ...TailStrategy) *Func {

@@ -323,6 +323,11 @@ type StageSchedule struct {
 	// Atomic marks an update whose scatter may collide between parallel
 	// iterations; its stores are made atomic.
 	Atomic bool
+	// AllowRaceConditions lets the stage's RVar loops run in parallel or
+	// as GPU blocks or threads although its iterations may write the same
+	// point (Halide's allow_race_conditions): the user accepts that
+	// colliding writes race.
+	AllowRaceConditions bool
 	// NeverPartition is never_partition_all: no tail guard of the stage
 	// is partitioned away (see Dim.NeverPartition).
 	NeverPartition bool

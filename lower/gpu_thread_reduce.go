@@ -97,7 +97,9 @@ func reduceLoops(st *State) (map[string]*ir.Function, map[string]string) {
 // update is f(args) op e for an associative and commutative op
 // (ProveAssociative), it is not Atomic() (then the stores are atomic
 // instead), f is not a Tuple, its predicate (if any) does not read f, and
-// the point it writes does not depend on the loop's RVars.
+// the point it writes does not depend on the loop's RVars, nor does the
+// loop range over a pure var (a fuse of a pure var and an RVar: its
+// threads write different points).
 func threadReducible(f *ir.Function, d *ir.Definition, dim string) bool {
 	if d.Schedule.Atomic || f.IsTuple() || d.RDom == nil || d.Predicate != nil && readsFunc(d.Predicate, f.Name) {
 		return false
@@ -105,8 +107,9 @@ func threadReducible(f *ir.Function, d *ir.Definition, dim string) bool {
 	if _, ok := ProveAssociative(f.Name, d.Args, d.Value); !ok {
 		return false
 	}
-	rs := newRVarLoops(d).rvars(dim)
-	if len(rs) == 0 {
+	t := newRVarLoops(d)
+	rs := t.rvars(dim)
+	if len(rs) == 0 || t.hasPure(dim) {
 		return false
 	}
 	for _, a := range d.Args {

@@ -104,6 +104,20 @@ func (t *rvarLoops) fromOf(n string) map[string]bool {
 	return map[string]bool{n: true}
 }
 
+// hasPure reports whether loop n derives from a pure var too: a fuse of a
+// pure var and an RVar (or a piece of one), an RVar loop whose iterations
+// also range over points of the pure var.
+func (t *rvarLoops) hasPure(n string) bool {
+	for _, s := range t.segsOf(n) {
+		for m := range t.fromOf(s) {
+			if !isRVarName(t.d, m) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // rvars returns the RVars loop n derives from.
 func (t *rvarLoops) rvars(n string) []string {
 	var out []string

@@ -240,8 +240,12 @@ func validateCase(f *ir.Function, si int, d *ir.Definition) error {
 // is Atomic() and reads f only at the point it writes (Halide's
 // set_dim_type rule, with our Atomic() as its atomic(true)):
 // iterations that run at once could write the same point or read a point
-// another one writes.
+// another one writes. AllowRaceConditions() accepts those races (Halide's
+// escape from the same rule).
 func checkRVarLoops(f *ir.Function, si int, d *ir.Definition) error {
+	if d.Schedule.AllowRaceConditions {
+		return nil
+	}
 	for _, dim := range d.Schedule.Dims {
 		// A vectorized loop is not among them, unlike in Halide: its
 		// lanes run in order (the CPU runs it as a loop, and vector_access
@@ -262,18 +266,26 @@ func checkRVarLoops(f *ir.Function, si int, d *ir.Definition) error {
 				WithLegal("run a pure var in parallel, or keep the RVar loops serial")
 		}
 		return ir.Errorf(ir.ErrSchedule, f.Name, directive, "marking the RVar loop %s of stage %d of %s %s may introduce a race condition: iterations may write the same point", dim.Name, si, f.Name, dim.Kind).
-			WithLegal("call Atomic() on the stage to make its stores atomic, or run a pure var in parallel")
+			WithLegal("call Atomic() on the stage to make its stores atomic, run a pure var in parallel, or call AllowRaceConditions() on the stage if the writes cannot collide or a racing result is acceptable")
 	}
 	return nil
 }
 
-// isRVarName reports whether the stage's var q (qualified) derives from an RVar.
+// isRVarName reports whether the stage's var q (qualified) derives from an
+// RVar: by its name (an RVar's splits), or through a fuse with one (a
+// pure var fused with an RVar, and the pieces of its splits).
 func isRVarName(d *ir.Definition, q string) bool {
-	if d.RDom != nil {
-		for _, rv := range d.RDom.Vars {
-			if q == rv.Name || strings.HasPrefix(q, rv.Name+".") {
-				return true
-			}
+	if d.RDom == nil {
+		return false
+	}
+	for _, rv := range d.RDom.Vars {
+		if q == rv.Name || strings.HasPrefix(q, rv.Name+".") {
+			return true
+		}
+	}
+	for _, sp := range d.Schedule.Splits {
+		if sp.Kind == ir.FuseVars {
+			return len(newRVarLoops(d).rvars(q)) > 0
 		}
 	}
 	return false
