@@ -261,9 +261,12 @@ type Definer struct {
 func (f *Func) Define(args ...any) Definer { return Definer{f: f, args: args} }
 
 // Is defines f(args) = value. On a Func that has a pure definition it is
-// an update; one that would replace the pure definition (the pure Vars on
-// the left, no RDom, a value that does not read f) is an ErrRedefinition
-// error.
+// an update, as in Halide, whatever its arguments: f(x) = x then
+// f(x) = x * 2 stores x * 2 over the first (it need not read f), and
+// h(x) = Select(c, v, Undef(t)) stores v where c holds. An update's
+// arguments that are the pure Vars in their places are its pure
+// dimensions; a pure Var may appear in other arguments too (g(x, x)
+// with g(x, y) pure writes the diagonal, looping over x alone).
 //
 // A Tuple value (NewTuple, SelectTuple, AtTuple) defines a Tuple Func: the
 // pure definition fixes the number and types of the values, and every
@@ -310,39 +313,10 @@ func (d Definer) Is(value any) *Func {
 	switch {
 	case f.fn.Pure == nil:
 		f.definePure(d.args, v)
-	case v.err == nil && f.redefines(d.args, v):
-		f.fail(ir.Errorf(ir.ErrRedefinition, f.fn.Name, "Define", "%s already has a pure definition; a second one, %s(%s) = %s, would replace it", f.fn.Name, f.fn.Name, strings.Join(f.fn.Args, ", "), v).
-			WithLegal("one pure definition per Func; an update reads %s or reduces over an RDom (for example %s.Define(...).PlusEq(...)); or define a new Func", f.fn.Name, f.fn.Name))
 	default:
 		f.defineUpdate(d.args, v, nil)
 	}
 	return f
-}
-
-// redefines reports whether f(args) = value would be a second pure
-// definition: args are f's pure Vars in order and value reads neither f
-// nor an RDom.
-func (f *Func) redefines(args []any, value Expr) bool {
-	if len(args) != len(f.fn.Args) || f.fn.IsTuple() && containsUndef(value.node) {
-		// (An Undef value of a Tuple keeps its old value: an update.)
-		return false
-	}
-	for i, a := range args {
-		if v, ok := a.(Var); !ok || v.name != f.fn.Args[i] {
-			return false
-		}
-	}
-	pure := true
-	ir.WalkExpr(value.node, func(e ir.Expr) bool {
-		switch e := e.(type) {
-		case *ir.Var:
-			pure = pure && e.RDom == nil
-		case *ir.Call:
-			pure = pure && !(e.Kind == ir.CallFunc && (e.Ref == f || e.Name == f.fn.Name))
-		}
-		return pure
-	})
-	return pure
 }
 
 func (d Definer) reduce(op ir.BinOp, name string, value any) *Func {
@@ -631,18 +605,16 @@ func (f *Func) defineUpdate(args []any, value Expr, op *ir.BinOp) {
 			return
 		}
 	}
-	// Pure dimensions: bare Vars of the pure definition, in their position.
+	// Pure dimensions: bare Vars of the pure definition, in their position
+	// (Halide's define_update). A pure Var may also appear inside other
+	// arguments, a bare Var elsewhere included: g(x, x) with g(x, y) pure
+	// is pure in x alone and writes the diagonal, one point per x, as a
+	// scatter in dimension 1 would. Every other Var is refused below.
 	pure := map[string]bool{}
 	for i, a := range args {
-		v, ok := a.(Var)
-		if !ok {
-			continue
+		if v, ok := a.(Var); ok && v.err == nil && v.name == f.fn.Args[i] {
+			pure[v.name] = true
 		}
-		if v.name != f.fn.Args[i] {
-			f.failf(ir.ErrDefinition, dir, "Var %s is argument %d of the update but the pure definition has %s there", v.name, i, f.fn.Args[i])
-			return
-		}
-		pure[v.name] = true
 	}
 	var dom *ir.ReductionDomain
 	var bad error
