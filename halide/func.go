@@ -505,10 +505,22 @@ func (f *Func) definePure(args []any, value Expr) {
 		vars[i] = v.name
 		irArgs[i] = v.node
 	}
+	// Undef in an arm of Selects at the top of the value stores the value
+	// only where the other arm is taken, as in Halide (an output keeps
+	// what its buffer holds at the other points): the condition becomes
+	// the definition's predicate.
+	var pred ir.Expr
 	if !ir.IsUndef(value.node) && containsUndef(value.node) {
-		f.failf(ir.ErrDefinition, "Define", "the pure definition has Undef inside its value: %s", value)
-		f.err.(*ir.Error).Legal = "Undef as the whole value of the pure definition (its updates then write the values), or in an arm of an update's Select"
-		return
+		v, cond, ok := peelUndef(value.node)
+		if !ok || len(ir.TupleValues(value.node)) > 1 {
+			f.failf(ir.ErrDefinition, "Define", "the pure definition has Undef inside its value, not as the whole value or an arm of a top-level Select: %s", value)
+			f.err.(*ir.Error).Legal = "Undef as the whole value of the pure definition (its updates then write the values), or as an arm of Selects at the top of a value of one element (f(x) = Select(c, v, Undef(t)) stores v where c holds)"
+			return
+		}
+		if v == nil { // Undef in every arm: as Undef(t)
+			v, cond = Undef(value.Type()).node, nil
+		}
+		value.node, pred = v, cond
 	}
 	var bad error
 	ir.WalkExprOnce(value.node, func(e ir.Expr) bool {
@@ -540,7 +552,7 @@ func (f *Func) definePure(args []any, value Expr) {
 	for i, v := range vars {
 		dims[i] = ir.Dim{Name: v}
 	}
-	f.fn.Pure = &ir.Definition{Args: irArgs, Value: value.node, Schedule: ir.StageSchedule{Dims: dims}}
+	f.fn.Pure = &ir.Definition{Args: irArgs, Value: value.node, Predicate: pred, Schedule: ir.StageSchedule{Dims: dims}}
 }
 
 func withFunc(err error, fn, directive string) error {
@@ -634,7 +646,7 @@ func (f *Func) defineUpdate(args []any, value Expr, op *ir.BinOp) {
 				}
 			case v.Param != nil:
 			case !pure[v.Name]:
-				bad = ir.Errorf(ir.ErrDefinition, name, dir, "the update uses Var %s%s, which is not a pure argument on its left-hand side", v.Name, where).
+				bad = ir.Errorf(ir.ErrDefinition, name, dir, "the update uses Var %s%s, which is not a pure argument on its left-hand side%s", v.Name, where, misplaced(f.fn.Args, args, v.Name)).
 					WithLegal("Vars that appear bare on the left-hand side in their pure position, or RVars")
 			}
 			return bad == nil
@@ -713,6 +725,18 @@ func (f *Func) defineUpdate(args []any, value Expr, op *ir.BinOp) {
 	f.fn.Updates = append(f.fn.Updates, &ir.Definition{Args: irArgs, Value: value.node, RDom: dom, Predicate: pred, Schedule: ir.StageSchedule{Dims: dims}})
 }
 
+// misplaced says where the Var v, which is not pure in an update with
+// arguments args, stands bare on its left-hand side, if it does, and
+// which Var the pure definition (pure) has there.
+func misplaced(pure []string, args []any, v string) string {
+	for i, a := range args {
+		if w, ok := a.(Var); ok && w.name == v && i < len(pure) {
+			return fmt.Sprintf(": it is argument %d, where the pure definition has %s", i, pure[i])
+		}
+	}
+	return ""
+}
+
 func constValue(e ir.Expr) float64 {
 	switch c := e.(type) {
 	case *ir.IntImm:
@@ -765,10 +789,14 @@ func peelUndef(e ir.Expr) (val, cond ir.Expr, ok bool) {
 	switch {
 	case vt == nil && vf == nil:
 		return nil, nil, true
+	case vt == nil && cf == nil:
+		return vf, notC, true
 	case vt == nil:
-		return vf, ir.AndE(notC, always(vf, cf)), true
+		return vf, ir.AndE(notC, cf), true
+	case vf == nil && ct == nil:
+		return vt, s.Cond, true
 	case vf == nil:
-		return vt, ir.AndE(s.Cond, always(vt, ct)), true
+		return vt, ir.AndE(s.Cond, ct), true
 	}
 	c := ir.Expr(&ir.Select{Cond: s.Cond, True: always(vt, ct), False: always(vf, cf)})
 	if ct == nil && cf == nil {
