@@ -600,8 +600,10 @@ func (f *Func) ComputeRoot() *Func {
 	return f.place("compute_root", computeLevel, ir.LoopLevel{Kind: ir.LevelRoot})
 }
 
-// ComputeAt computes the part of f that one iteration of loop v of the last
-// stage of consumer needs, inside that loop.
+// ComputeAt computes the part of f that one iteration of loop v of
+// consumer needs, inside that loop. The loop is that of the last stage of
+// consumer that has a loop v and reads f (as Halide matches a loop level
+// without a stage), or of its last stage where none reads f itself.
 func (f *Func) ComputeAt(consumer *Func, v VarOrRVar) *Func {
 	return f.placeAt("compute_at", computeLevel, consumer, -1, v)
 }
