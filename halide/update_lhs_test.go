@@ -193,7 +193,7 @@ func TestUpdateLHSStencilChain(t *testing.T) {
 					v = y
 				}
 				if k%2 == 0 {
-					g.Update(k-1).Parallel(v)
+					g.Update(k - 1).Parallel(v)
 				} else {
 					g.Update(k-1).Split(v, xo, xi, 4).Vectorize(xi)
 				}
@@ -310,7 +310,7 @@ func TestUpdateLHSPureVarsUpdate(t *testing.T) {
 			f.Define(x).Is(x)
 			f.Define(x).Is(f.At(x).Mul(2))
 			f.Define(x).Is(in.At(x).Add(f.At(x)).Add(x)) // 3x + in(x)
-			f.Define(x).Is(in.At(x).Sub(x))             // does not read f
+			f.Define(x).Is(in.At(x).Sub(x))              // does not read f
 			f.Define(x).Is(f.At(x).Mul(3))
 			s.set(f, 4)
 			b := halide.NewBuffer[int32](n)
