@@ -52,10 +52,7 @@ func levelLoops(st *State, f *ir.Function, l ir.LoopLevel, directive string) ([]
 		return nil, ir.Errorf(ir.ErrComputeAt, f.Name, directive, "%s cannot be computed inside its own loops", f.Name)
 	}
 	stages := c.Stages()
-	si := l.Stage
-	if si < 0 {
-		si = anyStage(c, f.Name, l.Var)
-	}
+	si := levelStage(c, f.Name, l)
 	if si >= len(stages) {
 		return nil, ir.Errorf(ir.ErrComputeAt, f.Name, directive, "%s has no stage %d", c.Name, si)
 	}
@@ -87,6 +84,16 @@ func levelLoops(st *State, f *ir.Function, l ir.LoopLevel, directive string) ([]
 		}
 	}
 	return names, nil
+}
+
+// levelStage returns the stage of c that the loop level l, where f is
+// computed or stored, names: its own, or for one given without a stage
+// the one anyStage picks.
+func levelStage(c *ir.Function, f string, l ir.LoopLevel) int {
+	if l.Stage >= 0 {
+		return l.Stage
+	}
+	return anyStage(c, f, l.Var)
 }
 
 // anyStage picks the stage of c that a loop level given without one
