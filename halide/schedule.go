@@ -152,7 +152,13 @@ func (s *Stage) findDim(d *ir.Definition, directive, short string) (int, bool) {
 			s.f.fail(ir.Errorf(ir.ErrVarReused, s.f.fn.Name, directive, "in %s, %s was already split or fused away", s.name(), short).
 				WithLegal("the stage's loops, outermost first: %s", dimNames(d)))
 		} else {
-			s.f.fail(ir.Errorf(ir.ErrUnknownVar, s.f.fn.Name, directive, "%s has no loop %s", s.name(), short).
+			why := ""
+			if i := slices.Index(s.f.fn.Args, short); i >= 0 && s.idx > 0 && i < len(d.Args) {
+				// A pure Var loops in an update only where it stands
+				// bare in its own position (Halide's define_update).
+				why = fmt.Sprintf(": its left-hand side has %s in position %d, not the bare Var %s, so it does not loop over %s", ir.ExprString(d.Args[i]), i, short, short)
+			}
+			s.f.fail(ir.Errorf(ir.ErrUnknownVar, s.f.fn.Name, directive, "%s has no loop %s%s", s.name(), short, why).
 				WithLegal("the stage's loops, outermost first: %s", dimNames(d)))
 		}
 		return 0, false

@@ -52,7 +52,8 @@ func TestUpdateLHSErrors(t *testing.T) {
 				return lowerErr(g)
 			},
 			code: halide.ErrUnknownVar, fn: "g", directive: "parallel",
-			mentions: []string{"no loop y"},
+			mentions: []string{"no loop y", "has x in position 1"},
+			legal:    []string{"loops, outermost first: x"},
 		},
 		{
 			name: "a pure definition with an Undef arm left inline",
