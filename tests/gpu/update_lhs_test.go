@@ -4,6 +4,7 @@ import (
 	"math/rand"
 	"testing"
 
+	"github.com/gohalide/gohalide/cfamily"
 	"github.com/gohalide/gohalide/halide"
 )
 
@@ -36,8 +37,17 @@ func TestUpdateLHSDiagonalGPU(t *testing.T) {
 	g.Update(2).GPUTile1D(x, bx, tx, 32)
 	out.GPUTile(x, y, bx, by, tx, ty, 16, 8, halide.GuardWithIf)
 	buf := halide.NewBuffer[int32](n, n)
-	if err := halide.NewPipeline(out).WithTarget(testTarget).WithOptions(halide.Options{Verify: true}).Realize(buf); err != nil {
+	p := halide.NewPipeline(out).WithTarget(testTarget).WithOptions(halide.Options{Verify: true})
+	if err := p.Realize(buf); err != nil {
 		t.Fatal(err)
+	}
+	if _, ok := cfamily.NVCCPath(); ok {
+		// The kernels of the updates compile where nvcc is installed.
+		l, err := p.Lower()
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkKernelsNVCC(t, l.Kernels())
 	}
 	s := func(x, y int) int32 { return data.Get(clamp(x), clamp(y)) }
 	g1 := func(x, y int) int32 {
