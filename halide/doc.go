@@ -5,7 +5,13 @@
 // pure definition over distinct Vars and any number of update definitions,
 // which may reduce over an RDom (restricted by RDom.Where to the points
 // where a condition holds) and may write at computed coordinates (a
-// scatter):
+// scatter). As in Halide, an update's argument that is the bare Var the
+// pure definition has in that position is a pure dimension, which the
+// update loops over (and may run in parallel); a pure Var may appear in
+// other arguments too: with g(x, y) pure, g.Define(x, x).Is(...) loops
+// over x alone and writes the diagonal. Every definition after the first
+// is an update, even one over the pure Vars that does not read the Func.
+// A reduction:
 //
 //	x, y := halide.NewVar("x"), halide.NewVar("y")
 //	r := halide.NewRDom("r", halide.Range(0, 3))

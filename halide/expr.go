@@ -437,10 +437,12 @@ func Clamp(x, lo, hi any) Expr { return Min(Max(x, lo), hi) }
 // Undef returns Halide's undef of type t: no value. A pure definition
 // f.Define(x, y).Is(Undef(t)) computes nothing, leaving f's values for its
 // updates to write (reading a point no update wrote is an error of the
-// algorithm, as in Halide); an update whose value is Undef, or has Undef in
-// an arm of its top-level Selects, stores nothing at the points where
-// that arm is taken: f.Define(x).Is(Select(c, v, Undef(t))) is f(x) = v
-// where c holds. Anywhere else Define refuses it.
+// algorithm, as in Halide); a definition, pure or update, whose value is
+// Undef, or has Undef in an arm of its top-level Selects, stores nothing
+// at the points where that arm is taken: f.Define(x).Is(Select(c, v,
+// Undef(t))) is f(x) = v where c holds (an output keeps what its buffer
+// holds elsewhere, Halide's in-place update). Anywhere else Define
+// refuses it.
 func Undef(t Type) Expr {
 	if err := checkType(t, "", "Undef"); err != nil {
 		return Expr{err: err}

@@ -261,9 +261,12 @@ type Definer struct {
 func (f *Func) Define(args ...any) Definer { return Definer{f: f, args: args} }
 
 // Is defines f(args) = value. On a Func that has a pure definition it is
-// an update; one that would replace the pure definition (the pure Vars on
-// the left, no RDom, a value that does not read f) is an ErrRedefinition
-// error.
+// an update, as in Halide, whatever its arguments: f(x) = x then
+// f(x) = x * 2 stores x * 2 over the first (it need not read f), and
+// h(x) = Select(c, v, Undef(t)) stores v where c holds. An update's
+// arguments that are the pure Vars in their places are its pure
+// dimensions; a pure Var may appear in other arguments too (g(x, x)
+// with g(x, y) pure writes the diagonal, looping over x alone).
 //
 // A Tuple value (NewTuple, SelectTuple, AtTuple) defines a Tuple Func: the
 // pure definition fixes the number and types of the values, and every
@@ -310,39 +313,10 @@ func (d Definer) Is(value any) *Func {
 	switch {
 	case f.fn.Pure == nil:
 		f.definePure(d.args, v)
-	case v.err == nil && f.redefines(d.args, v):
-		f.fail(ir.Errorf(ir.ErrRedefinition, f.fn.Name, "Define", "%s already has a pure definition; a second one, %s(%s) = %s, would replace it", f.fn.Name, f.fn.Name, strings.Join(f.fn.Args, ", "), v).
-			WithLegal("one pure definition per Func; an update reads %s or reduces over an RDom (for example %s.Define(...).PlusEq(...)); or define a new Func", f.fn.Name, f.fn.Name))
 	default:
 		f.defineUpdate(d.args, v, nil)
 	}
 	return f
-}
-
-// redefines reports whether f(args) = value would be a second pure
-// definition: args are f's pure Vars in order and value reads neither f
-// nor an RDom.
-func (f *Func) redefines(args []any, value Expr) bool {
-	if len(args) != len(f.fn.Args) || f.fn.IsTuple() && containsUndef(value.node) {
-		// (An Undef value of a Tuple keeps its old value: an update.)
-		return false
-	}
-	for i, a := range args {
-		if v, ok := a.(Var); !ok || v.name != f.fn.Args[i] {
-			return false
-		}
-	}
-	pure := true
-	ir.WalkExpr(value.node, func(e ir.Expr) bool {
-		switch e := e.(type) {
-		case *ir.Var:
-			pure = pure && e.RDom == nil
-		case *ir.Call:
-			pure = pure && !(e.Kind == ir.CallFunc && (e.Ref == f || e.Name == f.fn.Name))
-		}
-		return pure
-	})
-	return pure
 }
 
 func (d Definer) reduce(op ir.BinOp, name string, value any) *Func {
@@ -531,10 +505,22 @@ func (f *Func) definePure(args []any, value Expr) {
 		vars[i] = v.name
 		irArgs[i] = v.node
 	}
+	// Undef in an arm of Selects at the top of the value stores the value
+	// only where the other arm is taken, as in Halide (an output keeps
+	// what its buffer holds at the other points): the condition becomes
+	// the definition's predicate.
+	var pred ir.Expr
 	if !ir.IsUndef(value.node) && containsUndef(value.node) {
-		f.failf(ir.ErrDefinition, "Define", "the pure definition has Undef inside its value: %s", value)
-		f.err.(*ir.Error).Legal = "Undef as the whole value of the pure definition (its updates then write the values), or in an arm of an update's Select"
-		return
+		v, cond, ok := peelUndef(value.node)
+		if !ok || len(ir.TupleValues(value.node)) > 1 {
+			f.failf(ir.ErrDefinition, "Define", "the pure definition has Undef inside its value, not as the whole value or an arm of a top-level Select: %s", value)
+			f.err.(*ir.Error).Legal = "Undef as the whole value of the pure definition (its updates then write the values), or as an arm of Selects at the top of a value of one element (f(x) = Select(c, v, Undef(t)) stores v where c holds)"
+			return
+		}
+		if v == nil { // Undef in every arm: as Undef(t)
+			v, cond = Undef(value.Type()).node, nil
+		}
+		value.node, pred = v, cond
 	}
 	var bad error
 	ir.WalkExprOnce(value.node, func(e ir.Expr) bool {
@@ -566,7 +552,7 @@ func (f *Func) definePure(args []any, value Expr) {
 	for i, v := range vars {
 		dims[i] = ir.Dim{Name: v}
 	}
-	f.fn.Pure = &ir.Definition{Args: irArgs, Value: value.node, Schedule: ir.StageSchedule{Dims: dims}}
+	f.fn.Pure = &ir.Definition{Args: irArgs, Value: value.node, Predicate: pred, Schedule: ir.StageSchedule{Dims: dims}}
 }
 
 func withFunc(err error, fn, directive string) error {
@@ -631,18 +617,16 @@ func (f *Func) defineUpdate(args []any, value Expr, op *ir.BinOp) {
 			return
 		}
 	}
-	// Pure dimensions: bare Vars of the pure definition, in their position.
+	// Pure dimensions: bare Vars of the pure definition, in their position
+	// (Halide's define_update). A pure Var may also appear inside other
+	// arguments, a bare Var elsewhere included: g(x, x) with g(x, y) pure
+	// is pure in x alone and writes the diagonal, one point per x, as a
+	// scatter in dimension 1 would. Every other Var is refused below.
 	pure := map[string]bool{}
 	for i, a := range args {
-		v, ok := a.(Var)
-		if !ok {
-			continue
+		if v, ok := a.(Var); ok && v.err == nil && v.name == f.fn.Args[i] {
+			pure[v.name] = true
 		}
-		if v.name != f.fn.Args[i] {
-			f.failf(ir.ErrDefinition, dir, "Var %s is argument %d of the update but the pure definition has %s there", v.name, i, f.fn.Args[i])
-			return
-		}
-		pure[v.name] = true
 	}
 	var dom *ir.ReductionDomain
 	var bad error
@@ -662,7 +646,7 @@ func (f *Func) defineUpdate(args []any, value Expr, op *ir.BinOp) {
 				}
 			case v.Param != nil:
 			case !pure[v.Name]:
-				bad = ir.Errorf(ir.ErrDefinition, name, dir, "the update uses Var %s%s, which is not a pure argument on its left-hand side", v.Name, where).
+				bad = ir.Errorf(ir.ErrDefinition, name, dir, "the update uses Var %s%s, which is not a pure argument on its left-hand side%s", v.Name, where, misplaced(f.fn.Args, args, v.Name)).
 					WithLegal("Vars that appear bare on the left-hand side in their pure position, or RVars")
 			}
 			return bad == nil
@@ -741,6 +725,18 @@ func (f *Func) defineUpdate(args []any, value Expr, op *ir.BinOp) {
 	f.fn.Updates = append(f.fn.Updates, &ir.Definition{Args: irArgs, Value: value.node, RDom: dom, Predicate: pred, Schedule: ir.StageSchedule{Dims: dims}})
 }
 
+// misplaced says where the Var v, which is not pure in an update with
+// arguments args, stands bare on its left-hand side, if it does, and
+// which Var the pure definition (pure) has there.
+func misplaced(pure []string, args []any, v string) string {
+	for i, a := range args {
+		if w, ok := a.(Var); ok && w.name == v && i < len(pure) {
+			return fmt.Sprintf(": it is argument %d, where the pure definition has %s", i, pure[i])
+		}
+	}
+	return ""
+}
+
 func constValue(e ir.Expr) float64 {
 	switch c := e.(type) {
 	case *ir.IntImm:
@@ -793,10 +789,14 @@ func peelUndef(e ir.Expr) (val, cond ir.Expr, ok bool) {
 	switch {
 	case vt == nil && vf == nil:
 		return nil, nil, true
+	case vt == nil && cf == nil:
+		return vf, notC, true
 	case vt == nil:
-		return vf, ir.AndE(notC, always(vf, cf)), true
+		return vf, ir.AndE(notC, cf), true
+	case vf == nil && ct == nil:
+		return vt, s.Cond, true
 	case vf == nil:
-		return vt, ir.AndE(s.Cond, always(vt, ct)), true
+		return vt, ir.AndE(s.Cond, ct), true
 	}
 	c := ir.Expr(&ir.Select{Cond: s.Cond, True: always(vt, ct), False: always(vf, cf)})
 	if ct == nil && cf == nil {

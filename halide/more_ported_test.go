@@ -685,9 +685,13 @@ func TestMorePortedReductionChain(t *testing.T) {
 		return nil
 	}
 	t.Run("reduction_chain", func(t *testing.T) {
-		// Refused: g(x, x) = ..., a pure Var in two places of an update's
-		// left-hand side (see the end of the file).
-		mpRefused(t, run(t, false))
+		// g(x, x) = ...: a pure Var in two places of an update's
+		// left-hand side (pure in x alone, a scatter along the diagonal);
+		// f1.ComputeAt(g, y) names the loop y of the update that reads
+		// f1, g's last stage having none, as in Halide.
+		if err := run(t, false); err != nil {
+			t.Fatal(err)
+		}
 	})
 	t.Run("reduction_chain_variant", func(t *testing.T) {
 		if err := run(t, true); err != nil {
@@ -899,13 +903,16 @@ func TestMorePortedInPlace(t *testing.T) {
 		} else {
 			// h(x) = undef, then the update
 			// h(x) = select(x % 2 == 0, 1.0f, h(x)) (what Halide's
-			// comment advises; h(x) = select(..., undef) as the update
-			// is refused as a second pure definition); both stages
-			// vectorized.
+			// comment advises), then the update
+			// h(x) = select(x % 2 == 0, 1.0f, undef) (a second
+			// definition with the pure Vars is an update, as in Halide);
+			// all stages vectorized.
 			h.Define(x).Is(halide.Undef(halide.Float32))
 			h.Define(x).Is(halide.Select(x.Mod(2).Eq(0), float32(1), h.At(x)))
+			h.Define(x).Is(sel)
 			h.Vectorize(x, 4)
 			h.Update(0).Vectorize(x, 4)
+			h.Update(1).Vectorize(x, 4)
 		}
 		if err := mpTry(h, data); err != nil {
 			return err
@@ -922,8 +929,11 @@ func TestMorePortedInPlace(t *testing.T) {
 		return nil
 	}
 	t.Run("undef_in_select", func(t *testing.T) {
-		// Refused: Undef in an arm of a pure definition's Select.
-		mpRefused(t, undefInSelect(t, false))
+		// Undef in an arm of the pure definition's Select: h stores 1
+		// at the even points and leaves the odd ones of its buffer.
+		if err := undefInSelect(t, false); err != nil {
+			t.Fatal(err)
+		}
 	})
 	t.Run("undef_in_select_variant", func(t *testing.T) {
 		if err := undefInSelect(t, true); err != nil {
@@ -3496,25 +3506,26 @@ checks the computed region, which is larger here):
 
 Refused faithful ports (each subtest asserts a typed *halide.Error):
 
-reduction_chain (TestMorePortedReductionChain/reduction_chain):
-  definition: Func g: Define (update): Var x is argument 1 of the update but the pure definition has y there
-  Trigger: g(x, y) = 0; g(x, x) = g(x, x - 1) + g(x, x + 1) + f0(x, x): a
-  pure Var in two places of an update's left-hand side (Halide takes x as
-  pure in position 0 and lets it appear elsewhere). The select form
-  g(x, y) = select(x == y, ..., g(x, y)) is refused too ("the update
-  reads g with (x - 1) in position 1, where its left-hand side has the
-  pure var y"). Variant: an RDom d over [-1, 11), g(d, d) = ..., and f0,
-  f1, f2 computed at d of the update that reads them (ComputeAtStage).
+reduction_chain (TestMorePortedReductionChain/reduction_chain): runs as
+  Halide writes it now (g(x, x) = g(x, x - 1) + g(x, x + 1) + f0(x, x) is
+  pure in x alone, position 0, and writes the diagonal, as Halide's
+  define_update takes it; f1.compute_at(g, y) names the loop y of the
+  update that reads f1, as Halide's LoopLevel without a stage does); it
+  was refused ("Var x is argument 1 of the update but the pure definition
+  has y there"). The select form g(x, y) = select(x == y, g(x, x - 1) +
+  ..., g(x, y)) stays refused ("the update reads g with (x - 1) in
+  position 1, where its left-hand side has the pure var y"), as
+  Halide refuses it ("All of a function's recursive references to itself
+  must contain the same pure variables in the same places as on the
+  left-hand-side"). The variant (an RDom d over the diagonal) is kept.
 
-in_place/undef_in_select:
-  definition: Func h: Define: the pure definition has Undef inside its value: select(((x % 2) == 0), 1.0f, undef()) (legal: Undef as the whole value of the pure definition (its updates then write the values), or in an arm of an update's Select)
-  Trigger: h(x) = select(x % 2 == 0, 1.0f, undef<float>()). The update
-  form h(x) = undef; h(x) = select(x % 2 == 0, 1.0f, undef<float>()),
-  which Halide takes as an update, is refused as "redefinition: Func h:
-  Define: h already has a pure definition; a second one, h(x) =
-  select(((x % 2) == 0), 1.0f, undef()), would replace it". Variant:
-  h(x) = undef; h(x) = select(x % 2 == 0, 1.0f, h(x)), both stages
-  vectorized.
+in_place/undef_in_select: runs as Halide writes it now
+  (h(x) = select(x % 2 == 0, 1.0f, undef<float>()) stores 1 at the even
+  points and leaves the odd ones of the output buffer); it was refused
+  ("the pure definition has Undef inside its value"). The update form
+  h(x) = undef; h(x) = select(..., undef), refused as a "redefinition",
+  is an update now, as in Halide; the variant runs it after
+  h(x) = select(x % 2 == 0, 1.0f, h(x)), all stages vectorized.
 
 partial_realization/scatter_past_the_output, round_up_past_the_output:
   run as Halide writes them now: Realize into a buffer smaller than what

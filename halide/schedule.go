@@ -152,7 +152,13 @@ func (s *Stage) findDim(d *ir.Definition, directive, short string) (int, bool) {
 			s.f.fail(ir.Errorf(ir.ErrVarReused, s.f.fn.Name, directive, "in %s, %s was already split or fused away", s.name(), short).
 				WithLegal("the stage's loops, outermost first: %s", dimNames(d)))
 		} else {
-			s.f.fail(ir.Errorf(ir.ErrUnknownVar, s.f.fn.Name, directive, "%s has no loop %s", s.name(), short).
+			why := ""
+			if i := slices.Index(s.f.fn.Args, short); i >= 0 && s.idx > 0 && i < len(d.Args) {
+				// A pure Var loops in an update only where it stands
+				// bare in its own position (Halide's define_update).
+				why = fmt.Sprintf(": its left-hand side has %s in position %d, not the bare Var %s, so it does not loop over %s", ir.ExprString(d.Args[i]), i, short, short)
+			}
+			s.f.fail(ir.Errorf(ir.ErrUnknownVar, s.f.fn.Name, directive, "%s has no loop %s%s", s.name(), short, why).
 				WithLegal("the stage's loops, outermost first: %s", dimNames(d)))
 		}
 		return 0, false
@@ -642,8 +648,10 @@ func (f *Func) ComputeRoot() *Func {
 	return f.place("compute_root", computeLevel, ir.LoopLevel{Kind: ir.LevelRoot})
 }
 
-// ComputeAt computes the part of f that one iteration of loop v of the last
-// stage of consumer needs, inside that loop.
+// ComputeAt computes the part of f that one iteration of loop v of
+// consumer needs, inside that loop. The loop is that of the last stage of
+// consumer that has a loop v and reads f (as Halide matches a loop level
+// without a stage), or of its last stage where none reads f itself.
 func (f *Func) ComputeAt(consumer *Func, v VarOrRVar) *Func {
 	return f.placeAt("compute_at", computeLevel, consumer, -1, v)
 }

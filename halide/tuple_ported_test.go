@@ -1175,7 +1175,11 @@ atomic_tuples.cpp, the even/odd rows case (REFUSED), trigger: f.update(0).parall
 undef.cpp, the Tuple ping-pong runs as Halide writes it now (the pure
   definition's Undef holds 0 until the first update writes it).
 undef.cpp, issue 8667 (REFUSED), trigger: f(x) = select(x == 0, x + 1, undef<int>()) as a pure definition:
-  definition: Func f: Define: the pure definition has Undef inside its value: select((x == 0), (x + 1), undef()) (legal: Undef as the whole value of the pure definition (its updates then write the values), or in an arm of an update's Select)
+  schedule: Func f: compute_inline: f's pure definition has Undef in an arm of a Select (it stores only where (x == 0) holds), so it has no value to substitute at the other points and cannot be computed inline (legal: compute_root or compute_at (the points where the Undef arm is taken are then undefined, and must not be read), or a value without Undef)
+  (Halide inlines f, and the Undef it brings skips g's stores at 2 and
+  3; a realized f would leave those points undefined. The pure
+  definition f(x) = select(c, v, undef) itself is legal now, as
+  in_place's undef_in_select shows.)
   Variant: Undef pure definitions of f and g and updates over an RDom
   whose top-level Selects store where Halide's f and g are defined.
 

@@ -77,9 +77,9 @@ const (
 	// TailStrategy or MemoryType value, a negative run count, an unknown
 	// pass name in Options.StopAfter.
 	ErrBadArgument ErrorCode = "bad_argument"
-	// ErrRedefinition: a Func that has a pure definition is given another
-	// one (Define with its pure Vars, no RDom and a value that does not
-	// read the Func), which would replace the first.
+	// ErrRedefinition is no longer reported: a second definition with the
+	// pure Vars is an update, as in Halide (it was refused as replacing
+	// the pure definition). The code stays so that code naming it builds.
 	ErrRedefinition ErrorCode = "redefinition"
 	// ErrCycle: Funcs call each other in a cycle (f reads g and g reads f,
 	// through any definition), so neither can be computed first.

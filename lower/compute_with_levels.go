@@ -132,7 +132,7 @@ func computeWithLevels(st *State) error {
 			if n == name || l.Kind != ir.LevelAt || l.Func != t.f || l.Var != at {
 				continue
 			}
-			if ls := l.Stage; ls != t.si && !(ls < 0 && t.si == len(tf.Stages())-1) {
+			if levelStage(tf, n, l) != t.si {
 				continue
 			}
 			for _, d := range st.Funcs[n].Stages() {
@@ -154,10 +154,7 @@ func computeWithLevels(st *State) error {
 			continue
 		}
 		f := st.Funcs[lvl.Func]
-		si := lvl.Stage
-		if si < 0 {
-			si = len(f.Stages()) - 1
-		}
+		si := levelStage(f, xn, lvl)
 		if si >= len(f.Stages()) {
 			continue
 		}

@@ -37,6 +37,13 @@ func inlineFunctions(st *State) error {
 			return ir.Errorf(ir.ErrDefinition, name, "Define", "%s is Undef everywhere: its pure definition is Undef and it has no update to write its values", name).
 				WithLegal("give %s an update that writes the points its consumers read, or a pure definition with a value", name)
 		}
+		if f.Pure.Predicate != nil && isInlined(f, p.Output) {
+			// Halide substitutes such a Func with its Undef, which then
+			// skips the stores of its consumers wherever it reaches their
+			// values; realized, its other points are undefined instead.
+			return ir.Errorf(ir.ErrSchedule, name, "compute_inline", "%s's pure definition has Undef in an arm of a Select (it stores only where %s holds), so it has no value to substitute at the other points and cannot be computed inline", name, ir.ExprString(f.Pure.Predicate)).
+				WithLegal("compute_root or compute_at (the points where the Undef arm is taken are then undefined, and must not be read), or a value without Undef")
+		}
 		if f.Schedule.ExplicitInline && len(f.Pure.Specializations) > 0 {
 			return ir.Errorf(ir.ErrSchedule, name, "compute_inline", "%s has specializations (a schedule per case) and cannot be computed inline", name).
 				WithLegal("compute_root or compute_at, or no Specialize on %s", name)

@@ -177,7 +177,7 @@ func (sw *slider) mut(s ir.Stmt) ir.Stmt {
 // maySlide says whether the Func realized by r could slide at all.
 func (sw *slider) maySlide(r *ir.Realize) bool {
 	f, ok := sw.st.Funcs[r.Func]
-	if !ok || len(f.Updates) > 0 || f.Name == sw.st.P.Output || len(f.Args) == 0 {
+	if !ok || len(f.Updates) > 0 || f.Pure.Predicate != nil || f.Name == sw.st.P.Output || len(f.Args) == 0 {
 		return false // (a Func of no dimensions has no window)
 	}
 	return r.Memory != ir.GPUShared && r.Memory != ir.Register && !r.InGlobal

@@ -52,10 +52,7 @@ func levelLoops(st *State, f *ir.Function, l ir.LoopLevel, directive string) ([]
 		return nil, ir.Errorf(ir.ErrComputeAt, f.Name, directive, "%s cannot be computed inside its own loops", f.Name)
 	}
 	stages := c.Stages()
-	si := l.Stage
-	if si < 0 {
-		si = len(stages) - 1
-	}
+	si := levelStage(c, f.Name, l)
 	if si >= len(stages) {
 		return nil, ir.Errorf(ir.ErrComputeAt, f.Name, directive, "%s has no stage %d", c.Name, si)
 	}
@@ -87,6 +84,47 @@ func levelLoops(st *State, f *ir.Function, l ir.LoopLevel, directive string) ([]
 		}
 	}
 	return names, nil
+}
+
+// levelStage returns the stage of c that the loop level l, where f is
+// computed or stored, names: its own, or for one given without a stage
+// the one anyStage picks.
+func levelStage(c *ir.Function, f string, l ir.LoopLevel) int {
+	if l.Stage >= 0 {
+		return l.Stage
+	}
+	return anyStage(c, f, l.Var)
+}
+
+// anyStage picks the stage of c that a loop level given without one
+// (ComputeAt(c, v), not ComputeAtStage) names. Halide matches such a level
+// against the loop v of any stage of c and computes f at the one whose
+// body uses f: here the last stage that has a loop v and reads f itself
+// (g(x, y) = 0; g(x, x) = f0(x, x) + ...; g(y, y) = f1(y, y) + ...
+// computes f1 at the loop y of g's update that reads it, the last stage
+// having no loop y). Where no stage with the loop reads f (f is read by a
+// Func computed there), it is the last stage, whose loop then has to
+// exist.
+func anyStage(c *ir.Function, f, v string) int {
+	stages := c.Stages()
+	for si := len(stages) - 1; si >= 0; si-- {
+		d := stages[si]
+		has := false
+		for _, dim := range d.Schedule.Dims {
+			has = has || ir.MatchDim(dim.Name, v)
+		}
+		if !has {
+			continue
+		}
+		reads := false
+		for _, e := range append(append([]ir.Expr{}, d.Args...), d.Evaluated()...) {
+			reads = reads || readsFunc(e, f)
+		}
+		if reads {
+			return si
+		}
+	}
+	return len(stages) - 1
 }
 
 // notInEveryCase is the error for a loop level at loop q of stage si of c,
