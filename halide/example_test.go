@@ -478,7 +478,7 @@ func ExampleStage_AllowRaceConditions() {
 	//     out(...) = ...
 	//   parallel r$x.r$x:
 	//     for r$x.r$x_par in [0, 15]:
-	//       if ((keep(out.s1.r$x) == 1) && true):
+	//       if (keep(out.s1.r$x) == 1):
 	//         out(...) = ...
 }
 
