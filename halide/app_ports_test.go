@@ -445,7 +445,7 @@ func TestAppPortResize(t *testing.T) {
 /*
 Refused schedules (each faithful subtest asserts a typed *halide.Error):
 
-resize 1 (TestAppPortResize/*/cpu): compute_at of a Func read only
+resize 1 (TestAppPortResize/KERNEL/cpu): compute_at of a Func read only
 through an inline sum() of its consumer. Halide computes the sum's
 anonymous Func inside the consumer, so kernel_y.compute_at(output, y)
 with unnormalized_kernel_y.compute_at(kernel_y, y), and
