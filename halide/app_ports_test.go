@@ -16,6 +16,7 @@ package halide_test
 import (
 	"math"
 	"math/rand"
+	"strconv"
 	"testing"
 
 	"github.com/gohalide/gohalide/halide"
@@ -474,3 +475,200 @@ and input.dim(0).set_stride(Expr()) (buffers are always dense with stride
 1 in dimension 0, so only resize's planar specialization is exercised),
 sum(e, name) (the inline reduction's Func cannot be named).
 */
+
+// ---------------------------------------------------------------------
+// interpolate (apps/interpolate/interpolate_generator.cpp), with levels
+// 6 instead of 10 (the image is 64x32: the schedules need multiples of
+// 32, as Halide's do, since normalize is bounded to the input size).
+
+type apInterp struct {
+	x, y, c                                      halide.Var
+	input                                        *halide.ImageParam
+	downsampled, downx, interpolated, upsampledx []*halide.Func
+	normalize                                    *halide.Func
+}
+
+func apFuncVector(name string, n int) []*halide.Func {
+	fs := make([]*halide.Func, n)
+	for i := range fs {
+		fs[i] = halide.NewFunc(name + "_" + strconv.Itoa(i))
+	}
+	return fs
+}
+
+func apInterpolate(levels int) *apInterp {
+	x, y, c := halide.NewVar("x"), halide.NewVar("y"), halide.NewVar("c")
+	input := halide.NewImageParam("input", halide.Float32, 3)
+	input.Dim(2).SetBounds(0, 4)
+	downsampled := apFuncVector("downsampled", levels)
+	downx := apFuncVector("downx", levels)
+	interpolated := apFuncVector("interpolated", levels)
+	upsampled := apFuncVector("upsampled", levels)
+	upsampledx := apFuncVector("upsampledx", levels)
+	clamped := halide.RepeatEdge(input)
+	downsampled[0].Define(x, y, c).Is(halide.Select(c.Lt(3), clamped.At(x, y, c).Mul(clamped.At(x, y, 3)), clamped.At(x, y, 3)))
+	for l := 1; l < levels; l++ {
+		prev := downsampled[l-1]
+		if l == 4 {
+			w := input.Dim(0).Extent().Div(1 << (l - 1))
+			h := input.Dim(1).Extent().Div(1 << (l - 1))
+			lam := halide.NewFunc("lambda_" + strconv.Itoa(l))
+			lam.Define(x, y, c).Is(prev.At(halide.Clamp(x, 0, w), halide.Clamp(y, 0, h), c))
+			prev = lam
+		}
+		downx[l].Define(x, y, c).Is(prev.At(x.Mul(2).Sub(1), y, c).Add(prev.At(x.Mul(2), y, c).Mul(float32(2))).Add(prev.At(x.Mul(2).Add(1), y, c)).Mul(float32(0.25)))
+		downsampled[l].Define(x, y, c).Is(downx[l].At(x, y.Mul(2).Sub(1), c).Add(downx[l].At(x, y.Mul(2), c).Mul(float32(2))).Add(downx[l].At(x, y.Mul(2).Add(1), c)).Mul(float32(0.25)))
+	}
+	interpolated[levels-1].Define(x, y, c).Is(downsampled[levels-1].At(x, y, c))
+	for l := levels - 2; l >= 0; l-- {
+		upsampledx[l].Define(x, y, c).Is(interpolated[l+1].At(x.Div(2), y, c).Add(interpolated[l+1].At(x.Add(1).Div(2), y, c)).Div(float32(2)))
+		upsampled[l].Define(x, y, c).Is(upsampledx[l].At(x, y.Div(2), c).Add(upsampledx[l].At(x, y.Add(1).Div(2), c)).Div(float32(2)))
+		alpha := halide.E(float32(1)).Sub(downsampled[l].At(x, y, 3))
+		interpolated[l].Define(x, y, c).Is(downsampled[l].At(x, y, c).Add(alpha.Mul(upsampled[l].At(x, y, c))))
+	}
+	normalize := halide.NewFunc("normalize")
+	normalize.Define(x, y, c).Is(interpolated[0].At(x, y, c).Div(interpolated[0].At(x, y, 3)))
+	return &apInterp{x, y, c, input, downsampled, downx, interpolated, upsampledx, normalize}
+}
+
+func (a *apInterp) scheduleGPU(levels int) {
+	x, y, c := a.x, a.y, a.c
+	xi, yi, xii, yii := halide.NewVar("xi"), halide.NewVar("yi"), halide.NewVar("xii"), halide.NewVar("yii")
+	a.normalize.NeverPartitionAll().Bound(x, 0, a.input.Dim(0).Extent()).Bound(y, 0, a.input.Dim(1).Extent()).Bound(c, 0, 3).
+		Reorder(c, x, y).Tile(x, y, x, y, xi, yi, 32, 32, halide.RoundUp).Tile(xi, yi, xi, yi, xii, yii, 2, 2).
+		GPUBlocks(x, y).GPUThreads(xi, yi).Unroll(xii).Unroll(yii).Unroll(c)
+	for l := 1; l < levels; l++ {
+		a.downsampled[l].ComputeRoot().NeverPartitionAll().Reorder(c, x, y).Unroll(c).GPUTile(x, y, x, y, xi, yi, 16, 16)
+	}
+	for l := 3; l < levels; l += 2 {
+		a.interpolated[l].ComputeRoot().NeverPartitionAll().Reorder(c, x, y).Tile(x, y, x, y, xi, yi, 32, 32, halide.RoundUp).
+			Tile(xi, yi, xi, yi, xii, yii, 2, 2).GPUBlocks(x, y).GPUThreads(xi, yi).Unroll(xii).Unroll(yii).Unroll(c)
+	}
+	a.upsampledx[1].ComputeAt(a.normalize, x).NeverPartitionAll().Reorder(c, x, y).Tile(x, y, x, y, xi, yi, 2, 1).
+		Unroll(xi).Unroll(yi).Unroll(c).GPUThreads(x, y)
+	a.interpolated[1].ComputeAt(a.normalize, x).NeverPartitionAll().Reorder(c, x, y).Tile(x, y, x, y, xi, yi, 2, 2).
+		Unroll(xi).Unroll(yi).Unroll(c).GPUThreads(x, y)
+	a.interpolated[2].ComputeAt(a.normalize, x).NeverPartitionAll().Reorder(c, x, y).Unroll(c).GPUThreads(x, y)
+}
+
+func (a *apInterp) scheduleCPU(levels int) {
+	x, y, c := a.x, a.y, a.c
+	xo, xi, yo, yi := halide.NewVar("xo"), halide.NewVar("xi"), halide.NewVar("yo"), halide.NewVar("yi")
+	const vec = 8
+	for l := 1; l < levels-1; l++ {
+		a.downsampled[l].ComputeRoot().NeverPartition(x).Reorder(x, c, y).Split(y, yo, yi, 8).Parallel(yo).Vectorize(x, vec)
+	}
+	a.downsampled[0].CloneIn(a.downx[1]).StoreAt(a.downsampled[1], yo).ComputeAt(a.downsampled[1], yi).
+		Reorder(c, x, y).Unroll(c).Vectorize(x, vec).NeverPartition(y)
+	a.normalize.Bound(x, 0, a.input.Dim(0).Extent()).Bound(y, 0, a.input.Dim(1).Extent()).Bound(c, 0, 3).
+		NeverPartition(y).Split(x, xo, xi, vec).Split(y, yo, yi, 32).Reorder(xi, c, xo, yi, yo).Unroll(c).Vectorize(xi).Parallel(yo)
+	for l := 1; l < levels; l++ {
+		a.interpolated[l].StoreAt(a.normalize, yo).ComputeAt(a.normalize, yi).NeverPartitionAll().Vectorize(x, vec)
+	}
+}
+
+func apEuclidDiv(a, b int) int {
+	q := a / b
+	if a%b < 0 {
+		if b > 0 {
+			q--
+		} else {
+			q++
+		}
+	}
+	return q
+}
+
+// apInterpRef is the interpolate algorithm in plain Go float32, memoized
+// over (level, x, y, c).
+func apInterpRef(in *halide.Buffer[float32], levels int) func(x, y, c int) float32 {
+	w, h := in.Dim(0).Extent, in.Dim(1).Extent
+	type key struct{ f, l, x, y, c int }
+	memo := map[key]float32{}
+	var down, downx, interp func(l, x, y, c int) float32
+	clamped := func(x, y, c int) float32 { return in.Get(apClampI(x, 0, w-1), apClampI(y, 0, h-1), c) }
+	prev := func(l, x, y, c int) float32 {
+		if l == 4 {
+			pw, ph := w/(1<<(l-1)), h/(1<<(l-1))
+			x, y = apClampI(x, 0, pw), apClampI(y, 0, ph)
+		}
+		return down(l-1, x, y, c)
+	}
+	down = func(l, x, y, c int) float32 {
+		k := key{0, l, x, y, c}
+		if v, ok := memo[k]; ok {
+			return v
+		}
+		var v float32
+		if l == 0 {
+			if c < 3 {
+				v = clamped(x, y, c) * clamped(x, y, 3)
+			} else {
+				v = clamped(x, y, 3)
+			}
+		} else {
+			v = (downx(l, x, y*2-1, c) + 2*downx(l, x, y*2, c) + downx(l, x, y*2+1, c)) * 0.25
+		}
+		memo[k] = v
+		return v
+	}
+	downx = func(l, x, y, c int) float32 {
+		k := key{1, l, x, y, c}
+		if v, ok := memo[k]; ok {
+			return v
+		}
+		v := (prev(l, x*2-1, y, c) + 2*prev(l, x*2, y, c) + prev(l, x*2+1, y, c)) * 0.25
+		memo[k] = v
+		return v
+	}
+	interp = func(l, x, y, c int) float32 {
+		if l == levels-1 {
+			return down(l, x, y, c)
+		}
+		k := key{2, l, x, y, c}
+		if v, ok := memo[k]; ok {
+			return v
+		}
+		upx := func(x, y int) float32 {
+			return (interp(l+1, apEuclidDiv(x, 2), y, c) + interp(l+1, apEuclidDiv(x+1, 2), y, c)) / 2
+		}
+		up := (upx(x, apEuclidDiv(y, 2)) + upx(x, apEuclidDiv(y+1, 2))) / 2
+		alpha := 1 - down(l, x, y, 3)
+		v := down(l, x, y, c) + alpha*up
+		memo[k] = v
+		return v
+	}
+	return func(x, y, c int) float32 { return interp(0, x, y, c) / interp(0, x, y, 3) }
+}
+
+func TestAppPortInterpolate(t *testing.T) {
+	const levels, w, h = 6, 64, 32
+	rng := rand.New(rand.NewSource(3))
+	// rgba in (0.05, 1): alpha never 0, so normalize never divides by 0.
+	inb := apRandF32(rng, 0.05, 1, w, h, 4)
+	ref := apInterpRef(inb, levels)
+	for _, gpu := range []bool{false, true} {
+		name := "cpu"
+		if gpu {
+			name = "gpu"
+		}
+		t.Run(name, func(t *testing.T) {
+			a := apInterpolate(levels)
+			a.input.Set(inb)
+			if gpu {
+				a.scheduleGPU(levels)
+			} else {
+				a.scheduleCPU(levels)
+			}
+			ob := halide.NewBuffer[float32](w, h, 3)
+			if err := apRun(a.normalize, gpu, ob); err != nil {
+				t.Fatal(err)
+			}
+			// Tolerance 1e-4 relative: the same float32 operations in the
+			// same order; only the ratio of two sums of ~6 levels of
+			// averages (values in (0.05, 1)) can round differently if the
+			// compiler contracts or reorders.
+			apCheckF32(t, "output", ob, 1e-4, func(c []int) float32 { return ref(c[0], c[1], c[2]) })
+		})
+	}
+}
