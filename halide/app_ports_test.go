@@ -672,3 +672,131 @@ func TestAppPortInterpolate(t *testing.T) {
 		})
 	}
 }
+
+// ---------------------------------------------------------------------
+// max_filter (apps/max_filter/max_filter_generator.cpp), radius 3 instead
+// of 26 (the image is 40x30x3).
+
+type apMax struct {
+	x, y, c, t                                halide.Var
+	r                                         *halide.RDom
+	input                                     *halide.ImageParam
+	vertLog, sliceForRadius, vert, fh, output *halide.Func
+}
+
+func apMaxFilter(radius int, castLog bool) *apMax {
+	x, y, c, t := halide.NewVar("x"), halide.NewVar("y"), halide.NewVar("c"), halide.NewVar("t")
+	input_ := halide.NewImageParam("input", halide.Float32, 3)
+	input := halide.RepeatEdge(input_, halide.Range(input_.Dim(0).Min(), input_.Dim(0).Extent()),
+		halide.Range(input_.Dim(1).Min(), input_.Dim(1).Extent()))
+	slices := int(math.Ceil(float64(float32(math.Log(float64(radius)))/float32(math.Log(2))))) + 1
+	vertLog := halide.NewFunc("vert_log")
+	vertLog.Define(x, y, c, t).Is(input.At(x, y, c))
+	r := halide.NewRDom("r", halide.Range(-radius, input_.Dim(1).Extent().Add(radius)), halide.Range(1, slices-1))
+	rx, ry := halide.E(r.X()), halide.E(r.Y())
+	vertLog.Define(x, r.X(), c, r.Y()).Is(halide.Max(vertLog.At(x, r.X(), c, ry.Sub(1)),
+		vertLog.At(x, rx.Add(halide.Clamp(halide.E(int32(1)).Shl(ry.Sub(1)), 0, radius*2)), c, ry.Sub(1))))
+	sliceForRadius := halide.NewFunc("slice_for_radius")
+	arg := t.Mul(2).Add(1)
+	if castLog {
+		arg = halide.Cast(halide.Float32, arg)
+	}
+	sliceForRadius.Define(t).Is(halide.Cast(halide.Int32, halide.Floor(halide.Log(arg).Div(float32(math.Log(2))))))
+	vert := halide.NewFunc("vert")
+	slice := halide.Clamp(sliceForRadius.At(t), 0, slices)
+	first := vertLog.At(x, y.Sub(t), c, slice)
+	second := vertLog.At(x, y.Add(t).Add(1).Sub(halide.Clamp(halide.E(int32(1)).Shl(slice), 0, 2*radius)), c, slice)
+	vert.Define(x, y, c, t).Is(halide.Max(first, second))
+	fh := halide.NewFunc("filter_height")
+	dy := halide.NewRDom("dy", halide.Range(0, radius+1))
+	rr := float32(radius) + 0.25
+	fh.Define(x).Is(halide.Sum(halide.Select(x.Mul(x).Add(halide.E(dy).Mul(dy)).Lt(rr*rr), 1, 0)))
+	dx := halide.NewRDom("dx", halide.Range(-radius, 2*radius+1))
+	output := halide.NewFunc("output")
+	output.Define(x, y, c).Is(halide.Maximum(vert.At(halide.E(dx).Add(x), y, c, halide.Clamp(fh.At(dx), 0, radius+1))))
+	return &apMax{x, y, c, t, r, input_, vertLog, sliceForRadius, vert, fh, output}
+}
+
+func apMaxRef(in *halide.Buffer[float32], radius int) func(x, y, c int) float32 {
+	w, h := in.Dim(0).Extent, in.Dim(1).Extent
+	slices := int(math.Ceil(float64(float32(math.Log(float64(radius)))/float32(math.Log(2))))) + 1
+	var vl func(x, y, c, t int) float32
+	vl = func(x, y, c, t int) float32 {
+		if t < 1 || t > slices-1 || y < -radius || y >= h {
+			return in.Get(apClampI(x, 0, w-1), apClampI(y, 0, h-1), c)
+		}
+		a := vl(x, y, c, t-1)
+		b := vl(x, y+apClampI(1<<(t-1), 0, 2*radius), c, t-1)
+		return float32(math.Max(float64(a), float64(b)))
+	}
+	sfr := func(t int) int {
+		return int(float32(math.Floor(float64(float32(math.Log(float64(2*t+1))) / float32(math.Log(2))))))
+	}
+	vert := func(x, y, c, t int) float32 {
+		s := apClampI(sfr(t), 0, slices)
+		a := vl(x, y-t, c, s)
+		b := vl(x, y+t+1-apClampI(1<<s, 0, 2*radius), c, s)
+		return float32(math.Max(float64(a), float64(b)))
+	}
+	fh := func(x int) int {
+		n := 0
+		rr := float32(radius) + 0.25
+		for dy := 0; dy <= radius; dy++ {
+			if float32(x*x+dy*dy) < rr*rr {
+				n++
+			}
+		}
+		return n
+	}
+	return func(x, y, c int) float32 {
+		m := float32(math.Inf(-1))
+		for dx := -radius; dx <= radius; dx++ {
+			m = float32(math.Max(float64(m), float64(vert(x+dx, y, c, apClampI(fh(dx), 0, radius+1)))))
+		}
+		return m
+	}
+}
+
+func TestAppPortMaxFilter(t *testing.T) {
+	const radius, w, h = 3, 40, 30
+	rng := rand.New(rand.NewSource(4))
+	inb := apRandF32(rng, -1, 1, w, h, 3)
+	ref := apMaxRef(inb, radius)
+	run := func(t *testing.T, gpu, castLog bool) error {
+		m := apMaxFilter(radius, castLog)
+		m.input.Set(inb)
+		x, y, c, tt, r := m.x, m.y, m.c, m.t, m.r
+		xi, xo, yi, tx := halide.NewVar("xi"), halide.NewVar("xo"), halide.NewVar("yi"), halide.NewVar("tx")
+		m.sliceForRadius.ComputeRoot()
+		m.fh.ComputeRoot()
+		if gpu {
+			m.output.GPUTile(x, y, x, y, xi, yi, 32, 8).GPUBlocks(x, y, c)
+			m.vertLog.ComputeRoot().Reorder(c, tt, x, y).GPUTile(x, y, x, y, xi, yi, 16, 16, halide.RoundUp).
+				Update(0).Split(x, xo, xi, 32, halide.RoundUp).Reorder(r.X(), r.Y(), xi, xo, c).GPUBlocks(xo, c).GPUThreads(xi)
+		} else {
+			m.output.ComputeRoot().Split(x, tx, x, 256).Reorder(x, y, c, tx).Fuse(c, tx, tt).Parallel(tt).Vectorize(x, 8)
+			m.vertLog.ComputeAt(m.output, tt)
+			m.vertLog.Vectorize(x, 8)
+			m.vertLog.Update(0).Reorder(x, r.X(), r.Y(), c).Vectorize(x, 8)
+			m.vert.ComputeAt(m.output, y).Vectorize(x, 8)
+		}
+		ob := halide.NewBuffer[float32](w, h, 3)
+		if err := apRun(m.output, gpu, ob); err != nil {
+			return err
+		}
+		// Exact: maxima of input values (no arithmetic on floats).
+		apCheckF32(t, "output", ob, 0, func(c []int) float32 { return ref(c[0], c[1], c[2]) })
+		return nil
+	}
+	for _, gpu := range []bool{false, true} {
+		name := "cpu"
+		if gpu {
+			name = "gpu"
+		}
+		t.Run(name, func(t *testing.T) {
+			if err := run(t, gpu, false); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
