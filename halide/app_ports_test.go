@@ -469,6 +469,32 @@ packed_rgba):
   hoist_storage at a loop of a stage without specializations)
 Variant: no specializations when upsampling.
 
+harris 1 (TestAppPortHarris/gpu): Ix.compute_with(Iy, x) where both are
+computed at output's GPU block loop x with gpu_threads:
+  schedule: Func Ix: compute_with: Ix.ComputeWith(Iy, ...): Ix is
+  computed inside a GPU kernel, where compute_with is not supported
+  (legal: compute_with of Funcs computed on the host (their GPU block
+  loops among the fused loops, or outside them))
+Variant: no compute_with, and gray.in(Iy), gray.in(Ix) computed at
+Iy.x, Ix.x instead of one gray.in() at Iy.x (the doc says compute_with fuses "in one GPU
+kernel", but not for Funcs computed inside one).
+
+harris 2 (TestAppPortHarris/gpu_variant_unroll): a wrapper computed at a
+loop of a consumer that is split by 2 (Iy.unroll(x, 2)), vectorized by 2
+and unrolled, gray.in(Iy).compute_at(Iy, x).vectorize(x, 2).unroll(x):
+its footprint is 4 wide for every Iy.x iteration (Halide unrolls it), but
+the extent is not simplified to a constant:
+  schedule: Func gray_in_Ix: unroll: cannot unroll loop
+  gray_in_Ix.s0.x.x: its extent (((((min(((Ix.s0.x.x * 2) +
+  min(((output.s0.x.x * 62) + output.min.0), ((output.min.0 +
+  output.extent.0) - 62))), (min(((output.s0.x.x * 62) + output.min.0),
+  ((output.min.0 + output.extent.0) - 62)) + 62)) - min(((output.s0.x.x
+  * 62) + output.min.0), ((output.min.0 + output.extent.0) - 62))) + 1) /
+  2) - Ix.s0.x.x) + 2) is not a constant (legal: split the loop by a
+  constant factor and unroll the inner loop, or bound the Func)
+(the min(2*Ix.x + m, m + 62) is the ShiftInwards clamp of Ix's split,
+never taken since Ix.x < 32). Variant: no unroll(x) of the wrappers.
+
 Not in the API: strict_float (resize; plain float arithmetic is used,
 which the library does not reassociate), output.dim(0).set_stride(Expr())
 and input.dim(0).set_stride(Expr()) (buffers are always dense with stride
@@ -797,6 +823,243 @@ func TestAppPortMaxFilter(t *testing.T) {
 			if err := run(t, gpu, false); err != nil {
 				t.Fatal(err)
 			}
+		})
+	}
+}
+
+// ---------------------------------------------------------------------
+// unsharp (apps/unsharp/unsharp_generator.cpp), sigma 1.5, 40x32x3.
+
+type apUnsharp struct {
+	x, y, c                              halide.Var
+	input                                *halide.ImageParam
+	gray, blurY, ratio, output, kernelFn *halide.Func
+}
+
+func apUnsharpAlg(sigma float32) *apUnsharp {
+	x, y, c := halide.NewVar("x"), halide.NewVar("y"), halide.NewVar("c")
+	input := halide.NewImageParam("input", halide.Float32, 3)
+	const kPi = float32(3.14159265358979310000)
+	kernel := halide.NewFunc("kernel")
+	kernel.Define(x).Is(halide.Exp(x.Neg().Mul(x).Div(2 * sigma * sigma)).Div(float32(math.Sqrt(float64(2*kPi))) * sigma))
+	ib := halide.RepeatEdge(input)
+	gray := halide.NewFunc("gray")
+	gray.Define(x, y).Is(ib.At(x, y, 0).Mul(float32(0.299)).Add(ib.At(x, y, 1).Mul(float32(0.587))).Add(ib.At(x, y, 2).Mul(float32(0.114))))
+	blurY := halide.NewFunc("blur_y")
+	blurY.Define(x, y).Is(kernel.At(0).Mul(gray.At(x, y)).
+		Add(kernel.At(1).Mul(gray.At(x, y.Sub(1)).Add(gray.At(x, y.Add(1))))).
+		Add(kernel.At(2).Mul(gray.At(x, y.Sub(2)).Add(gray.At(x, y.Add(2))))).
+		Add(kernel.At(3).Mul(gray.At(x, y.Sub(3)).Add(gray.At(x, y.Add(3))))))
+	blurX := halide.NewFunc("blur_x")
+	blurX.Define(x, y).Is(kernel.At(0).Mul(blurY.At(x, y)).
+		Add(kernel.At(1).Mul(blurY.At(x.Sub(1), y).Add(blurY.At(x.Add(1), y)))).
+		Add(kernel.At(2).Mul(blurY.At(x.Sub(2), y).Add(blurY.At(x.Add(2), y)))).
+		Add(kernel.At(3).Mul(blurY.At(x.Sub(3), y).Add(blurY.At(x.Add(3), y)))))
+	sharpen := halide.NewFunc("sharpen")
+	sharpen.Define(x, y).Is(halide.E(float32(2)).Mul(gray.At(x, y)).Sub(blurX.At(x, y)))
+	ratio := halide.NewFunc("ratio")
+	ratio.Define(x, y).Is(sharpen.At(x, y).Div(gray.At(x, y)))
+	output := halide.NewFunc("output")
+	output.Define(x, y, c).Is(ratio.At(x, y).Mul(input.At(x, y, c)))
+	return &apUnsharp{x, y, c, input, gray, blurY, ratio, output, kernel}
+}
+
+func apUnsharpRef(in *halide.Buffer[float32], sigma float32) func(x, y, c int) float32 {
+	w, h := in.Dim(0).Extent, in.Dim(1).Extent
+	const kPi = float32(3.14159265358979310000)
+	kernel := func(x int) float32 {
+		return float32(math.Exp(float64(float32(-x*x)/(2*sigma*sigma)))) / (float32(math.Sqrt(float64(2*kPi))) * sigma)
+	}
+	ib := func(x, y, c int) float32 { return in.Get(apClampI(x, 0, w-1), apClampI(y, 0, h-1), c) }
+	gray := func(x, y int) float32 { return 0.299*ib(x, y, 0) + 0.587*ib(x, y, 1) + 0.114*ib(x, y, 2) }
+	blurY := func(x, y int) float32 {
+		return kernel(0)*gray(x, y) + kernel(1)*(gray(x, y-1)+gray(x, y+1)) + kernel(2)*(gray(x, y-2)+gray(x, y+2)) + kernel(3)*(gray(x, y-3)+gray(x, y+3))
+	}
+	blurX := func(x, y int) float32 {
+		return kernel(0)*blurY(x, y) + kernel(1)*(blurY(x-1, y)+blurY(x+1, y)) + kernel(2)*(blurY(x-2, y)+blurY(x+2, y)) + kernel(3)*(blurY(x-3, y)+blurY(x+3, y))
+	}
+	return func(x, y, c int) float32 {
+		return (2*gray(x, y) - blurX(x, y)) / gray(x, y) * in.Get(x, y, c)
+	}
+}
+
+func TestAppPortUnsharp(t *testing.T) {
+	const w, h, sigma = 40, 32, float32(1.5)
+	rng := rand.New(rand.NewSource(5))
+	// Values in [0.1, 1): gray is never near 0 (ratio divides by it).
+	inb := apRandF32(rng, 0.1, 1, w, h, 3)
+	ref := apUnsharpRef(inb, sigma)
+	for _, gpu := range []bool{false, true} {
+		name := "cpu"
+		if gpu {
+			name = "gpu"
+		}
+		t.Run(name, func(t *testing.T) {
+			u := apUnsharpAlg(sigma)
+			u.input.Set(inb)
+			x, y, c := u.x, u.y, u.c
+			xi, yi, yo := halide.NewVar("xi"), halide.NewVar("yi"), halide.NewVar("yo")
+			if gpu {
+				const tile = 32
+				u.output.ComputeRoot().Reorder(c, x, y).GPUTile(x, y, x, y, xi, yi, tile, tile).Bound(c, 0, 3).Unroll(c)
+				u.ratio.ComputeAt(u.output, xi)
+				u.gray.ComputeAt(u.output, x).Tile(x, y, x, y, xi, yi, 2, 2).Unroll(xi).Unroll(yi).GPUThreads(x, y)
+				u.blurY.ComputeAt(u.output, x).Unroll(x, 2).GPUThreads(x, y)
+			} else {
+				const vec = 8
+				u.output.Split(y, yo, yi, 32).Vectorize(x, vec).Parallel(yo).Reorder(x, c, yi, yo)
+				u.gray.ComputeAt(u.output, yi).StoreAt(u.output, yo).Vectorize(x, vec)
+				u.blurY.ComputeAt(u.output, yi).StoreAt(u.output, yo).Vectorize(x, vec)
+				u.ratio.ComputeAt(u.output, yi).StoreAt(u.output, yo).Vectorize(x, vec)
+			}
+			ob := halide.NewBuffer[float32](w, h, 3)
+			if err := apRun(u.output, gpu, ob); err != nil {
+				t.Fatal(err)
+			}
+			// Tolerance 1e-4 relative: float32 sums of 7x7 weighted values
+			// in [0.1, 1) and a ratio; exp may differ by an ulp from Go's.
+			apCheckF32(t, "output", ob, 1e-4, func(c []int) float32 { return ref(c[0], c[1], c[2]) })
+		})
+	}
+}
+
+// ---------------------------------------------------------------------
+// harris (apps/harris/harris_generator.cpp). The input has no boundary
+// condition: the output (62x32) is the input (68x38) less 3 pixels on
+// each side, with min (3, 3).
+
+type apHarris struct {
+	x, y                 halide.Var
+	input                *halide.ImageParam
+	gray, ix, iy, output *halide.Func
+}
+
+func apHarrisAlg() *apHarris {
+	x, y := halide.NewVar("x"), halide.NewVar("y")
+	input := halide.NewImageParam("input", halide.Float32, 3)
+	gray := halide.NewFunc("gray")
+	gray.Define(x, y).Is(input.At(x, y, 0).Mul(float32(0.299)).Add(input.At(x, y, 1).Mul(float32(0.587))).Add(input.At(x, y, 2).Mul(float32(0.114))))
+	g := func(dx, dy int) halide.Expr { return gray.At(x.Add(dx), y.Add(dy)) }
+	iy := halide.NewFunc("Iy")
+	iy.Define(x, y).Is(g(-1, -1).Mul(float32(-1.0 / 12)).Add(g(-1, 1).Mul(float32(1.0 / 12))).
+		Add(g(0, -1).Mul(float32(-2.0 / 12))).Add(g(0, 1).Mul(float32(2.0 / 12))).
+		Add(g(1, -1).Mul(float32(-1.0 / 12))).Add(g(1, 1).Mul(float32(1.0 / 12))))
+	ix := halide.NewFunc("Ix")
+	ix.Define(x, y).Is(g(-1, -1).Mul(float32(-1.0 / 12)).Add(g(1, -1).Mul(float32(1.0 / 12))).
+		Add(g(-1, 0).Mul(float32(-2.0 / 12))).Add(g(1, 0).Mul(float32(2.0 / 12))).
+		Add(g(-1, 1).Mul(float32(-1.0 / 12))).Add(g(1, 1).Mul(float32(1.0 / 12))))
+	ixx, iyy, ixy := halide.NewFunc("Ixx"), halide.NewFunc("Iyy"), halide.NewFunc("Ixy")
+	ixx.Define(x, y).Is(ix.At(x, y).Mul(ix.At(x, y)))
+	iyy.Define(x, y).Is(iy.At(x, y).Mul(iy.At(x, y)))
+	ixy.Define(x, y).Is(ix.At(x, y).Mul(iy.At(x, y)))
+	sum3x3 := func(f *halide.Func) halide.Expr {
+		s := f.At(x.Sub(1), y.Sub(1)).Add(f.At(x.Sub(1), y)).Add(f.At(x.Sub(1), y.Add(1)))
+		s = s.Add(f.At(x, y.Sub(1))).Add(f.At(x, y)).Add(f.At(x, y.Add(1)))
+		return s.Add(f.At(x.Add(1), y.Sub(1))).Add(f.At(x.Add(1), y)).Add(f.At(x.Add(1), y.Add(1)))
+	}
+	sxx, syy, sxy := halide.NewFunc("Sxx"), halide.NewFunc("Syy"), halide.NewFunc("Sxy")
+	sxx.Define(x, y).Is(sum3x3(ixx))
+	syy.Define(x, y).Is(sum3x3(iyy))
+	sxy.Define(x, y).Is(sum3x3(ixy))
+	det, trace := halide.NewFunc("det"), halide.NewFunc("trace")
+	det.Define(x, y).Is(sxx.At(x, y).Mul(syy.At(x, y)).Sub(sxy.At(x, y).Mul(sxy.At(x, y))))
+	trace.Define(x, y).Is(sxx.At(x, y).Add(syy.At(x, y)))
+	output := halide.NewFunc("output")
+	output.Define(x, y).Is(det.At(x, y).Sub(halide.E(float32(0.04)).Mul(trace.At(x, y)).Mul(trace.At(x, y))))
+	return &apHarris{x, y, input, gray, ix, iy, output}
+}
+
+func apHarrisRef(in *halide.Buffer[float32]) func(x, y int) float32 {
+	gray := func(x, y int) float32 { return 0.299*in.Get(x, y, 0) + 0.587*in.Get(x, y, 1) + 0.114*in.Get(x, y, 2) }
+	iy := func(x, y int) float32 {
+		return gray(x-1, y-1)*(-1.0/12) + gray(x-1, y+1)*(1.0/12) + gray(x, y-1)*(-2.0/12) + gray(x, y+1)*(2.0/12) + gray(x+1, y-1)*(-1.0/12) + gray(x+1, y+1)*(1.0/12)
+	}
+	ix := func(x, y int) float32 {
+		return gray(x-1, y-1)*(-1.0/12) + gray(x+1, y-1)*(1.0/12) + gray(x-1, y)*(-2.0/12) + gray(x+1, y)*(2.0/12) + gray(x-1, y+1)*(-1.0/12) + gray(x+1, y+1)*(1.0/12)
+	}
+	sum3 := func(f func(x, y int) float32, x, y int) float32 {
+		return f(x-1, y-1) + f(x-1, y) + f(x-1, y+1) + f(x, y-1) + f(x, y) + f(x, y+1) + f(x+1, y-1) + f(x+1, y) + f(x+1, y+1)
+	}
+	return func(x, y int) float32 {
+		sxx := sum3(func(x, y int) float32 { return ix(x, y) * ix(x, y) }, x, y)
+		syy := sum3(func(x, y int) float32 { return iy(x, y) * iy(x, y) }, x, y)
+		sxy := sum3(func(x, y int) float32 { return ix(x, y) * iy(x, y) }, x, y)
+		det := sxx*syy - sxy*sxy
+		tr := sxx + syy
+		return det - 0.04*tr*tr
+	}
+}
+
+func TestAppPortHarris(t *testing.T) {
+	const w, h = 62, 32
+	rng := rand.New(rand.NewSource(6))
+	inb := apRandF32(rng, 0, 1, w+6, h+6, 3)
+	ref := apHarrisRef(inb)
+	// gpu: refused (harris 1 at the end of the file); gpu_variant drops
+	// Ix.compute_with(Iy, x), and so gives Ix and Iy a gray.in() each.
+	for _, tc := range []struct {
+		name    string
+		gpu, cw bool
+		refusal bool
+		unroll  bool
+	}{{"cpu", false, true, false, true}, {"gpu", true, true, true, true},
+		{"gpu_variant_unroll", true, false, true, true}, {"gpu_variant", true, false, false, false}} {
+		gpu := tc.gpu
+		t.Run(tc.name, func(t *testing.T) {
+			a := apHarrisAlg()
+			a.input.Set(inb)
+			x, y := a.x, a.y
+			xi, yi := halide.NewVar("xi"), halide.NewVar("yi")
+			if gpu {
+				a.output.GPUTile(x, y, x, y, xi, yi, 62, 14).Unroll(xi, 2)
+				a.gray.ComputeAt(a.output, x).GPUThreads(x, y).Tile(x, y, x, y, xi, yi, 3, 2).Unroll(xi).Unroll(yi)
+				if tc.cw {
+					a.gray.In().ComputeAt(a.iy, x).Vectorize(x, 2).Unroll(x).Unroll(y)
+				} else {
+					// Without compute_with, Iy.x does not contain Ix's
+					// uses of gray.in(): one wrapper for each consumer.
+					// Their .unroll(x) is refused too (harris 2 at the end
+					// of the file: subtest gpu_variant_unroll) and
+					// gpu_variant leaves it out.
+					gi, gx := a.gray.In(a.iy), a.gray.In(a.ix)
+					gi.ComputeAt(a.iy, x).Vectorize(x, 2)
+					gx.ComputeAt(a.ix, x).Vectorize(x, 2)
+					if tc.unroll {
+						gi.Unroll(x)
+						gx.Unroll(x)
+					}
+					gi.Unroll(y)
+					gx.Unroll(y)
+				}
+				a.ix.ComputeAt(a.output, x).GPUThreads(x, y).Unroll(x, 2)
+				a.iy.ComputeAt(a.output, x).GPUThreads(x, y).Unroll(x, 2)
+				if tc.cw {
+					a.ix.ComputeWith(a.iy, x)
+				}
+				a.ix.In().ComputeAt(a.output, xi).Vectorize(x, 2).Unroll(x).Unroll(y)
+				a.iy.In().ComputeAt(a.output, xi).Vectorize(x, 2).Unroll(x).Unroll(y)
+			} else {
+				const vec = 8
+				a.output.Split(y, y, yi, 32).Parallel(y).Vectorize(x, vec)
+				a.gray.StoreAt(a.output, y).ComputeAt(a.output, yi).Vectorize(x, vec)
+				a.ix.StoreAt(a.output, y).ComputeAt(a.output, yi).Vectorize(x, vec)
+				a.iy.StoreAt(a.output, y).ComputeAt(a.output, yi).Vectorize(x, vec)
+				a.ix.ComputeWith(a.iy, x)
+			}
+			ob := halide.NewBuffer[float32](w, h).SetMin(3, 3)
+			err := apRun(a.output, gpu, ob)
+			if tc.refusal {
+				mpRefused(t, err)
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Tolerance 1e-4 relative plus absolute: det and trace^2 are
+			// differences of float32 products of 9-term sums (values of
+			// order 0.01 to 1); the library may round differently where
+			// it contracts or reorders.
+			apCheckF32(t, "output", ob, 1e-4, func(c []int) float32 { return ref(c[0], c[1]) })
 		})
 	}
 }
