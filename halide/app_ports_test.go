@@ -495,6 +495,27 @@ the extent is not simplified to a constant:
 (the min(2*Ix.x + m, m + 62) is the ShiftInwards clamp of Ix's split,
 never taken since Ix.x < 32). Variant: no unroll(x) of the wrappers.
 
+iir_blur 1 (TestAppPortIIRBlur/{cpu,gpu,gpu_generic}): the generator
+calls blur_cols_transpose twice, and each call makes Funcs named "blur"
+and "transpose" (Halide runs the app so):
+  duplicate_name: Func transpose: pipeline: two different objects (a Func
+  and another) are both called transpose (legal: give every Func, input
+  and Param a distinct name)
+Variant: the second call names them blur_2 and transpose_2.
+
+iir_blur 2 (TestAppPortIIRBlur/gpu_variant, first run): the CUDA
+schedule's gpu_lanes(x) of blur (computed at transpose's block loop y of
+a 32x32 tile, so 32 wide) and of its updates, and of blur.in():
+  schedule: Func blur: gpu_lanes: the lanes loop blur.s1.x has an extent
+  that is not a constant (((blur.s1.x.max - blur.s1.x.min) + 1)); the
+  lanes of a warp are at most 32 (legal: split the loop by at most 32
+  first and mark the inner loop, e.g. Split(x, xo, xi, 32).GPULanes(xi),
+  or use GPUThreads for a wider loop)
+The same for a minimal f.compute_at(g, y).gpu_lanes(x) under
+g.tile(x, y, xi, yi, 32, 32).gpu_blocks(y).gpu_lanes(xi) with
+g(x, y) = f(y, x). Variant: split(x, x, xi, 32).gpu_lanes(xi) on every
+stage of blur and on blur.in().
+
 Not in the API: strict_float (resize; plain float arithmetic is used,
 which the library does not reassociate), output.dim(0).set_stride(Expr())
 and input.dim(0).set_stride(Expr()) (buffers are always dense with stride
@@ -1061,5 +1082,161 @@ func TestAppPortHarris(t *testing.T) {
 			// it contracts or reorders.
 			apCheckF32(t, "output", ob, 1e-4, func(c []int) float32 { return ref(c[0], c[1]) })
 		})
+	}
+}
+
+// ---------------------------------------------------------------------
+// iir_blur (apps/iir_blur/iir_blur_generator.cpp) on a 32x40x3 image
+// (set_bounds to that size instead of 1536x2560; set_stride is not in the
+// API). Schedules: "cpu", "gpu" (the CUDA one, with gpu_lanes) and
+// "gpu_generic" (the one for GPUs without gpu_lanes).
+
+func apBlurColsTranspose(input func(x, y, c any) halide.Expr, height, alpha halide.Expr, sched, suffix string) *halide.Func {
+	x, y, c := halide.NewVar("x"), halide.NewVar("y"), halide.NewVar("c")
+	const vec = 8
+	blur := halide.NewFunc("blur" + suffix)
+	blur.Define(x, y, c).Is(halide.Undef(halide.Float32))
+	blur.Define(x, 0, c).Is(input(x, 0, c))
+	ry := halide.NewRDom("ry", halide.Range(1, height.Sub(1)))
+	one := halide.E(float32(1))
+	blur.Define(x, ry, c).Is(one.Sub(alpha).Mul(blur.At(x, halide.E(ry).Sub(1), c)).Add(alpha.Mul(input(x, ry, c))))
+	flipRy := height.Sub(ry).Sub(1)
+	blur.Define(x, flipRy, c).Is(one.Sub(alpha).Mul(blur.At(x, flipRy.Add(1), c)).Add(alpha.Mul(blur.At(x, flipRy, c))))
+	transpose := halide.NewFunc("transpose" + suffix)
+	transpose.Define(x, y, c).Is(blur.At(y, x, c))
+	switch sched {
+	case "cpu":
+		xo, yo, t, yi := halide.NewVar("xo"), halide.NewVar("yo"), halide.NewVar("t"), halide.NewVar("yi")
+		transpose.ComputeRoot().Tile(x, y, xo, yo, x, y, vec, vec*4).Split(y, y, yi, vec).Vectorize(yi).Vectorize(x).Fuse(yo, c, t).Parallel(t)
+		blur.ComputeAt(transpose, t)
+		blur.Update(0).Unscheduled()
+		blur.Update(1).Reorder(x, ry).Vectorize(x)
+		blur.Update(2).Reorder(x, ry).Vectorize(x)
+	case "gpu":
+		const warp = 32
+		xi, yi := halide.NewVar("xi"), halide.NewVar("yi")
+		transpose.ComputeRoot().Tile(x, y, x, y, xi, yi, warp, warp).GPUBlocks(y, c).GPULanes(xi)
+		blur.ComputeAt(transpose, y).StoreIn(halide.Heap).GPULanes(x)
+		blur.Update(0).GPULanes(x)
+		blur.Update(1).Unroll(ry, 8).GPULanes(x)
+		blur.Update(2).Unroll(ry, 8).GPULanes(x)
+		blur.In().AlignStorage(x, warp+1).ComputeAt(transpose, x).GPULanes(x)
+	case "gpu_lanes_split":
+		// The "gpu" schedule with the x of each stage of blur and of
+		// blur.in() split by the warp size before gpu_lanes (iir_blur 2
+		// at the end of the file).
+		const warp = 32
+		xi, yi := halide.NewVar("xi"), halide.NewVar("yi")
+		transpose.ComputeRoot().Tile(x, y, x, y, xi, yi, warp, warp).GPUBlocks(y, c).GPULanes(xi)
+		blur.ComputeAt(transpose, y).StoreIn(halide.Heap).Split(x, x, xi, warp).GPULanes(xi)
+		blur.Update(0).Split(x, x, xi, warp).GPULanes(xi)
+		blur.Update(1).Unroll(ry, 8).Split(x, x, xi, warp).GPULanes(xi)
+		blur.Update(2).Unroll(ry, 8).Split(x, x, xi, warp).GPULanes(xi)
+		blur.In().AlignStorage(x, warp+1).ComputeAt(transpose, x).Split(x, x, xi, warp).GPULanes(xi)
+	case "gpu_generic":
+		xi := halide.NewVar("xi")
+		blur.ComputeRoot()
+		for i := 0; i < 3; i++ {
+			blur.Update(i).Split(x, x, xi, 32).GPUBlocks(x, c).GPUThreads(xi)
+		}
+	}
+	return transpose
+}
+
+func apIIRRef(in *halide.Buffer[float32], alpha float32) func(x, y, c int) float32 {
+	w, h, ch := in.Dim(0).Extent, in.Dim(1).Extent, in.Dim(2).Extent
+	// blurT blurs the columns of src (w x h) and transposes: h x w.
+	blurT := func(src [][][]float32, w, h int) [][][]float32 {
+		out := make([][][]float32, ch)
+		for c := 0; c < ch; c++ {
+			out[c] = make([][]float32, w) // out[c][y=x_src][x=y_src]
+			for x := 0; x < w; x++ {
+				b := make([]float32, h)
+				b[0] = src[c][0][x]
+				for y := 1; y < h; y++ {
+					b[y] = (1-alpha)*b[y-1] + alpha*src[c][y][x]
+				}
+				for r := 1; r < h; r++ {
+					fy := h - r - 1
+					b[fy] = (1-alpha)*b[fy+1] + alpha*b[fy]
+				}
+				out[c][x] = b
+			}
+		}
+		return out
+	}
+	src := make([][][]float32, ch)
+	for c := range src {
+		src[c] = make([][]float32, h)
+		for y := range src[c] {
+			src[c][y] = make([]float32, w)
+			for x := range src[c][y] {
+				src[c][y][x] = in.Get(x, y, c)
+			}
+		}
+	}
+	t1 := blurT(src, w, h) // rows: w, cols: h
+	t2 := blurT(t1, h, w)  // rows: h, cols: w
+	return func(x, y, c int) float32 { return t2[c][y][x] }
+}
+
+func TestAppPortIIRBlur(t *testing.T) {
+	const w, h, alphaV = 32, 40, float32(0.3)
+	rng := rand.New(rand.NewSource(7))
+	inb := apRandF32(rng, 0, 1, w, h, 3)
+	ref := apIIRRef(inb, alphaV)
+	for _, sched := range []string{"cpu", "gpu", "gpu_generic"} {
+		// faithful: both calls of blur_cols_transpose name their Funcs
+		// "blur" and "transpose": refused (iir_blur 1 at the end of the
+		// file). The _variant subtests name the second call's Funcs
+		// blur_2 and transpose_2.
+		for _, variant := range []bool{false, true} {
+			name := sched
+			if variant {
+				name += "_variant"
+			}
+			t.Run(name, func(t *testing.T) {
+				input := halide.NewImageParam("input", halide.Float32, 3)
+				input.Set(inb)
+				alpha := halide.NewParam[float32]("alpha")
+				alpha.Set(alphaV)
+				width, height := input.Dim(0).Extent(), input.Dim(1).Extent()
+				suffix := ""
+				if variant {
+					suffix = "_2"
+				}
+				blurT := apBlurColsTranspose(func(x, y, c any) halide.Expr { return input.At(x, y, c) }, height, alpha.Expr(), sched, "")
+				out := apBlurColsTranspose(func(x, y, c any) halide.Expr { return blurT.At(x, y, c) }, width, alpha.Expr(), sched, suffix)
+				input.Dim(0).SetBounds(0, w)
+				input.Dim(1).SetBounds(0, h)
+				input.Dim(2).SetBounds(0, 3)
+				out.Dim(0).SetBounds(0, w)
+				out.Dim(1).SetBounds(0, h)
+				out.Dim(2).SetBounds(0, 3)
+				ob := halide.NewBuffer[float32](w, h, 3)
+				err := apRun(out, sched != "cpu", ob)
+				if variant && sched == "gpu" {
+					// iir_blur 2: gpu_lanes of blur's updates.
+					mpRefused(t, err)
+					sched = "gpu_lanes_split"
+					blurT := apBlurColsTranspose(func(x, y, c any) halide.Expr { return input.At(x, y, c) }, height, alpha.Expr(), sched, "")
+					out = apBlurColsTranspose(func(x, y, c any) halide.Expr { return blurT.At(x, y, c) }, width, alpha.Expr(), sched, suffix)
+					out.Dim(0).SetBounds(0, w)
+					out.Dim(1).SetBounds(0, h)
+					out.Dim(2).SetBounds(0, 3)
+					err = apRun(out, true, ob)
+				}
+				if !variant {
+					mpRefused(t, err)
+					return
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				// Tolerance 1e-5 relative: the same float32 recurrences in
+				// the same order (values stay in [0, 1)).
+				apCheckF32(t, "output", ob, 1e-5, func(c []int) float32 { return ref(c[0], c[1], c[2]) })
+			})
+		}
 	}
 }
