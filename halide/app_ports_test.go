@@ -516,7 +516,15 @@ g.tile(x, y, xi, yi, 32, 32).gpu_blocks(y).gpu_lanes(xi) with
 g(x, y) = f(y, x). Variant: split(x, x, xi, 32).gpu_lanes(xi) on every
 stage of blur and on blur.in().
 
-Not in the API: strict_float (resize; plain float arithmetic is used,
+nl_means 1 (TestAppPortNLMeans/{cpu,gpu}): the generator names two
+Funcs "d" (Func dc("d") and Func d("d")), as iir_blur does "blur" and
+"transpose"; Halide compiles it:
+  duplicate_name: Func d: pipeline: two different objects (a Func and
+  another) are both called d (legal: give every Func, input and Param a
+  distinct name)
+Variant: the second is named d_sum.
+
+Not in the API: fast_exp (nl_means; Exp is used), strict_float (resize; plain float arithmetic is used,
 which the library does not reassociate), output.dim(0).set_stride(Expr())
 and input.dim(0).set_stride(Expr()) (buffers are always dense with stride
 1 in dimension 0, so only resize's planar specialization is exercised),
@@ -1238,5 +1246,189 @@ func TestAppPortIIRBlur(t *testing.T) {
 				apCheckF32(t, "output", ob, 1e-5, func(c []int) float32 { return ref(c[0], c[1], c[2]) })
 			})
 		}
+	}
+}
+
+// ---------------------------------------------------------------------
+// nl_means (apps/nl_means/nl_means_generator.cpp) on a 32x16x3 image,
+// patch_size 3, search_area 3, sigma 0.5. fast_exp is not in the API:
+// Exp is used.
+
+type apNLM struct {
+	x, y, c, dx, dy               halide.Var
+	sdom                          *halide.RDom
+	input                         *halide.ImageParam
+	d, blurDY, blurD, nlmSum, nlm *halide.Func
+}
+
+func apNLMAlg(patch, search int32, sigma float32, explicitSums bool, dname string) *apNLM {
+	x, y, c := halide.NewVar("x"), halide.NewVar("y"), halide.NewVar("c")
+	input := halide.NewImageParam("input", halide.Float32, 3)
+	ps := halide.NewParam[int32]("patch_size")
+	ps.Set(patch)
+	sa := halide.NewParam[int32]("search_area")
+	sa.Set(search)
+	sg := halide.NewParam[float32]("sigma")
+	sg.Set(sigma)
+	invSigmaSq := halide.E(float32(-1)).Div(sg.Expr().Mul(sg).Mul(ps).Mul(ps))
+	clamped := halide.RepeatEdge(input)
+	dx, dy := halide.NewVar("dx"), halide.NewVar("dy")
+	dc := halide.NewFunc("d")
+	dc.Define(x, y, dx, dy, c).Is(halide.Pow(clamped.At(x, y, c).Sub(clamped.At(x.Add(dx), y.Add(dy), c)), float32(2)))
+	// sum defines f(args) = sum(e), or f(args) = 0; f(args) += e.
+	sum := func(f *halide.Func, e halide.Expr, args ...any) {
+		if explicitSums {
+			f.Define(args...).Is(float32(0))
+			f.Define(args...).PlusEq(e)
+		} else {
+			f.Define(args...).Is(halide.Sum(e))
+		}
+	}
+	channels := halide.NewRDom("channels", halide.Range(0, 3))
+	d := halide.NewFunc(dname)
+	sum(d, dc.At(x, y, dx, dy, channels), x, y, dx, dy)
+	patchDom := halide.NewRDom("patch_dom", halide.Range(ps.Expr().Div(2).Neg(), ps))
+	blurDY := halide.NewFunc("blur_d_y")
+	sum(blurDY, d.At(x, y.Add(patchDom), dx, dy), x, y, dx, dy)
+	blurD := halide.NewFunc("blur_d")
+	sum(blurD, blurDY.At(x.Add(patchDom), y, dx, dy), x, y, dx, dy)
+	w := halide.NewFunc("w")
+	w.Define(x, y, dx, dy).Is(halide.Exp(blurD.At(x, y, dx, dy).Mul(invSigmaSq)))
+	cwa := halide.NewFunc("clamped_with_alpha")
+	cwa.Define(x, y, c).Is(halide.Mux(c, clamped.At(x, y, 0), clamped.At(x, y, 1), clamped.At(x, y, 2), float32(1)))
+	sdom := halide.NewRDom("s_dom", halide.Range(sa.Expr().Div(2).Neg(), sa), halide.Range(sa.Expr().Div(2).Neg(), sa))
+	nlmSum := halide.NewFunc("non_local_means_sum")
+	nlmSum.Define(x, y, c).PlusEq(w.At(x, y, sdom.X(), sdom.Y()).Mul(cwa.At(x.Add(sdom.X()), y.Add(sdom.Y()), c)))
+	nlm := halide.NewFunc("non_local_means")
+	nlm.Define(x, y, c).Is(halide.Clamp(nlmSum.At(x, y, c).Div(nlmSum.At(x, y, 3)), float32(0), float32(1)))
+	nlm.Dim(2).SetBounds(0, 3)
+	return &apNLM{x, y, c, dx, dy, sdom, input, d, blurDY, blurD, nlmSum, nlm}
+}
+
+func (a *apNLM) scheduleCPU() {
+	x, y, c := a.x, a.y, a.c
+	tx, ty := halide.NewVar("tx"), halide.NewVar("ty")
+	const vec = 8
+	a.nlm.ComputeRoot().Reorder(c, x, y).Tile(x, y, tx, ty, x, y, 16, 8).Parallel(ty).Vectorize(x, vec)
+	a.blurDY.ComputeAt(a.nlm, tx).HoistStorage(a.nlm, ty).Reorder(y, x).Vectorize(x, vec)
+	a.d.ComputeAt(a.nlm, tx).HoistStorage(a.nlm, ty).Vectorize(x, vec)
+	a.nlmSum.ComputeAt(a.nlm, x).Reorder(c, x, y).Bound(c, 0, 4).Unroll(c).Vectorize(x, vec)
+	a.nlmSum.Update(0).Reorder(c, x, y, a.sdom.X(), a.sdom.Y()).Unroll(c).Vectorize(x, vec)
+	a.blurD.ComputeAt(a.nlmSum, x).Vectorize(x, vec)
+}
+
+func (a *apNLM) scheduleGPU(explicitSums bool) {
+	x, y, c, dx := a.x, a.y, a.c, a.dx
+	xi, yi, xii, yii := halide.NewVar("xi"), halide.NewVar("yi"), halide.NewVar("xii"), halide.NewVar("yii")
+	a.nlm.ComputeRoot().Reorder(c, x, y).Unroll(c).GPUTile(x, y, x, y, xi, yi, 32, 16)
+	a.nlmSum.ComputeRoot().GPUTile(x, y, x, y, xi, yi, 32, 16).
+		Update(0).Reorder(c, a.sdom.X(), x, y, a.sdom.Y()).Tile(x, y, x, y, xi, yi, 32, 16).GPUBlocks(x, y).GPUThreads(xi, yi).Unroll(c)
+	a.blurD.ComputeAtStage(a.nlmSum.Update(0), a.sdom.Y()).Tile(x, y, x, y, xi, yi, 128-6, 32-6).
+		Tile(xi, yi, xi, yi, xii, yii, 32, 16).GPUThreads(xii, yii).GPUBlocks(x, y, dx)
+	a.blurDY.ComputeAt(a.blurD, x).Tile(x, y, x, y, xi, yi, 32, 16).GPUThreads(xi, yi)
+	a.d.ComputeAt(a.blurD, x).Tile(x, y, x, y, xi, yi, 32, 16).GPUThreads(xi, yi)
+	if explicitSums {
+		// The sums' update stages get their pure stage's loop
+		// directives (Halide's inline sum is computed in the innermost
+		// loop of its consumer).
+		a.blurD.Update(0).Tile(x, y, x, y, xi, yi, 128-6, 32-6).
+			Tile(xi, yi, xi, yi, xii, yii, 32, 16).GPUThreads(xii, yii).GPUBlocks(x, y, dx)
+		a.blurDY.Update(0).Tile(x, y, x, y, xi, yi, 32, 16).GPUThreads(xi, yi)
+		a.d.Update(0).Tile(x, y, x, y, xi, yi, 32, 16).GPUThreads(xi, yi)
+	}
+}
+
+func apNLMRef(in *halide.Buffer[float32], patch, search int, sigma float32) func(x, y, c int) float32 {
+	w, h := in.Dim(0).Extent, in.Dim(1).Extent
+	inv := float32(-1) / (sigma * sigma * float32(patch) * float32(patch))
+	cl := func(x, y, c int) float32 { return in.Get(apClampI(x, 0, w-1), apClampI(y, 0, h-1), c) }
+	d := func(x, y, dx, dy int) float32 {
+		var s float32
+		for c := 0; c < 3; c++ {
+			v := cl(x, y, c) - cl(x+dx, y+dy, c)
+			s += v * v
+		}
+		return s
+	}
+	p0 := -apEuclidDiv(patch, 2)
+	blurDY := func(x, y, dx, dy int) float32 {
+		var s float32
+		for r := p0; r < p0+patch; r++ {
+			s += d(x, y+r, dx, dy)
+		}
+		return s
+	}
+	blurD := func(x, y, dx, dy int) float32 {
+		var s float32
+		for r := p0; r < p0+patch; r++ {
+			s += blurDY(x+r, y, dx, dy)
+		}
+		return s
+	}
+	cwa := func(x, y, c int) float32 {
+		if c == 3 {
+			return 1
+		}
+		return cl(x, y, c)
+	}
+	s0 := -apEuclidDiv(search, 2)
+	sum := func(x, y, c int) float32 {
+		var s float32
+		for sy := s0; sy < s0+search; sy++ {
+			for sx := s0; sx < s0+search; sx++ {
+				wt := float32(math.Exp(float64(blurD(x, y, sx, sy) * inv)))
+				s += wt * cwa(x+sx, y+sy, c)
+			}
+		}
+		return s
+	}
+	return func(x, y, c int) float32 {
+		v := sum(x, y, c) / sum(x, y, 3)
+		return float32(math.Min(math.Max(float64(v), 0), 1))
+	}
+}
+
+func TestAppPortNLMeans(t *testing.T) {
+	const w, h, patch, search, sigma = 32, 16, 3, 3, float32(0.5)
+	rng := rand.New(rand.NewSource(8))
+	inb := apRandF32(rng, 0, 1, w, h, 3)
+	ref := apNLMRef(inb, patch, search, sigma)
+	// Faithful: the difference image Func and its channel sum are both
+	// named "d": refused (nl_means 1). The variants name the sum "d_sum";
+	// the _explicit_sums subtests also write every sum() as f = 0;
+	// f += e (on the GPU with the pure stage's tiles and GPU loops on the
+	// update too), which gives the same values.
+	for _, tc := range []struct {
+		name         string
+		gpu, variant bool
+		explicit     bool
+	}{{"cpu", false, false, false}, {"cpu_variant", false, true, false}, {"cpu_explicit_sums", false, true, true},
+		{"gpu", true, false, false}, {"gpu_variant", true, true, false}, {"gpu_explicit_sums", true, true, true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			dname := "d"
+			if tc.variant {
+				dname = "d_sum"
+			}
+			a := apNLMAlg(patch, search, sigma, tc.explicit, dname)
+			a.input.Set(inb)
+			if tc.gpu {
+				a.scheduleGPU(tc.explicit)
+			} else {
+				a.scheduleCPU()
+			}
+			ob := halide.NewBuffer[float32](w, h, 3)
+			err := apRun(a.nlm, tc.gpu, ob)
+			if !tc.variant {
+				mpRefused(t, err)
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Tolerance 1e-4 relative: a ratio of two sums of 9 weights
+			// (exp of float32 sums of 27 squared differences) times values
+			// in [0, 1]; exp may differ from Go's by an ulp.
+			apCheckF32(t, "output", ob, 1e-4, func(c []int) float32 { return ref(c[0], c[1], c[2]) })
+		})
 	}
 }
