@@ -524,6 +524,33 @@ Funcs "d" (Func dc("d") and Func d("d")), as iir_blur does "blur" and
   distinct name)
 Variant: the second is named d_sum.
 
+hist 1 (TestAppPortHist/gpu): Y.clone_in(hist_rows).compute_at(hist_rows,
+rxo).store_in(Register).gpu_lanes(x), where hist_rows' update splits rx
+by 32 (so the clone is 32 wide), as iir_blur 2:
+  schedule: Func Y_clone_in_hist_rows: gpu_lanes: the lanes loop
+  Y_clone_in_hist_rows.s0.x has an extent that is not a constant
+  (((Y_clone_in_hist_rows.s0.x.max - Y_clone_in_hist_rows.s0.x.min) +
+  1)); the lanes of a warp are at most 32 (legal: split the loop by at
+  most 32 first and mark the inner loop, e.g. Split(x, xo, xi,
+  32).GPULanes(xi), or use GPUThreads for a wider loop)
+Variant: split(x, x, xi, 32).gpu_lanes(xi).
+
+hist 2 (TestAppPortHist/gpu_variant, with only the split): store_in(
+Register) of that clone, whose lane xi computes point 32*rxo + xi that
+hist_rows' lane rxi (rx = 32*rxo + rxi) reads:
+  schedule: Func Y_clone_in_hist_rows: store_in(Register):
+  Y_clone_in_hist_rows is stored in registers at the block level, so each
+  thread keeps only the points of Y_clone_in_hist_rows it computed itself,
+  in its own registers; thread (tx=rx$x.rxi) of hist_rows reads
+  Y_clone_in_hist_rows(rx$x, y), and it cannot be proven that thread
+  (tx=rx$x.rxi) of Y_clone_in_hist_rows produced that point (legal:
+  store_in(GPUShared) (one copy the block's threads share), compute
+  Y_clone_in_hist_rows inside the thread loops of hist_rows (compute_at
+  its innermost thread loop), or give Y_clone_in_hist_rows gpu_threads
+  that map each point to the thread that reads it (the same tiling as
+  hist_rows))
+Variant: store_in(GPUShared).
+
 Not in the API: fast_exp (nl_means; Exp is used), strict_float (resize; plain float arithmetic is used,
 which the library does not reassociate), output.dim(0).set_stride(Expr())
 and input.dim(0).set_stride(Expr()) (buffers are always dense with stride
@@ -1429,6 +1456,168 @@ func TestAppPortNLMeans(t *testing.T) {
 			// (exp of float32 sums of 27 squared differences) times values
 			// in [0, 1]; exp may differ from Go's by an ulp.
 			apCheckF32(t, "output", ob, 1e-4, func(c []int) float32 { return ref(c[0], c[1], c[2]) })
+		})
+	}
+}
+
+// ---------------------------------------------------------------------
+// hist (apps/hist/hist_generator.cpp) on a 128x8x3 uint8 image (the GPU
+// schedule's output tiles are 128x4). Schedules: "cpu" and "gpu" (the
+// CUDA one, with atomics, gpu_lanes and GPU shared memory).
+
+type apHist struct {
+	x, y, c              halide.Var
+	rx, ry               *halide.RDom
+	input                *halide.ImageParam
+	yf, cr, cb, histRows *halide.Func
+	hist, cdf, eq, out   *halide.Func
+}
+
+func apHistAlg() *apHist {
+	x, y, c := halide.NewVar("x"), halide.NewVar("y"), halide.NewVar("c")
+	input := halide.NewImageParam("input", halide.UInt8, 3)
+	f32 := func(e halide.Expr) halide.Expr { return halide.Cast(halide.Float32, e) }
+	yf := halide.NewFunc("Y")
+	yf.Define(x, y).Is(halide.E(float32(0.299)).Mul(input.At(x, y, 0)).Add(halide.E(float32(0.587)).Mul(input.At(x, y, 1))).Add(halide.E(float32(0.114)).Mul(input.At(x, y, 2))))
+	cr := halide.NewFunc("Cr")
+	r := input.At(x, y, 0)
+	cr.Define(x, y).Is(r.Sub(yf.At(x, y)).Mul(float32(0.713)).Add(float32(128)))
+	cb := halide.NewFunc("Cb")
+	b := input.At(x, y, 2)
+	cb.Define(x, y).Is(b.Sub(yf.At(x, y)).Mul(float32(0.564)).Add(float32(128)))
+	_ = f32
+	histRows := halide.NewFunc("hist_rows")
+	histRows.Define(x, y).Is(int32(0))
+	rx := halide.NewRDom("rx", halide.Range(0, input.Dim(0).Extent()))
+	bin := halide.Cast(halide.Int32, halide.Clamp(yf.At(rx, y), 0, 255))
+	histRows.Define(bin, y).PlusEq(int32(1))
+	hist := halide.NewFunc("hist")
+	hist.Define(x).Is(int32(0))
+	ry := halide.NewRDom("ry", halide.Range(0, input.Dim(1).Extent()))
+	hist.Define(x).PlusEq(histRows.At(x, ry))
+	cdf := halide.NewFunc("cdf")
+	cdf.Define(x).Is(hist.At(0))
+	bd := halide.NewRDom("b", halide.Range(1, 255))
+	cdf.Define(bd.X()).Is(cdf.At(halide.E(bd.X()).Sub(1)).Add(hist.At(bd.X())))
+	cdfBin := halide.NewFunc("cdf_bin")
+	cdfBin.Define(x, y).Is(halide.Cast(halide.UInt8, halide.Clamp(yf.At(x, y), 0, 255)))
+	eq := halide.NewFunc("equalize")
+	eq.Define(x, y).Is(halide.Clamp(cdf.At(cdfBin.At(x, y)).Mul(halide.E(float32(255)).Div(input.Dim(1).Extent().Mul(input.Dim(0).Extent()))), 0, 255))
+	u8 := func(e halide.Expr) halide.Expr { return halide.Cast(halide.UInt8, e) }
+	red := u8(halide.Clamp(eq.At(x, y).Add(cr.At(x, y).Sub(128).Mul(float32(1.4))), 0, 255))
+	green := u8(halide.Clamp(eq.At(x, y).Sub(halide.E(float32(0.343)).Mul(cb.At(x, y).Sub(128))).Sub(halide.E(float32(0.711)).Mul(cr.At(x, y).Sub(128))), 0, 255))
+	blue := u8(halide.Clamp(eq.At(x, y).Add(halide.E(float32(1.765)).Mul(cb.At(x, y).Sub(128))), 0, 255))
+	out := halide.NewFunc("output")
+	out.Define(x, y, c).Is(halide.Mux(c, red, green, blue))
+	return &apHist{x, y, c, rx, ry, input, yf, cr, cb, histRows, hist, cdf, eq, out}
+}
+
+func (a *apHist) scheduleCPU() {
+	x, y, c := a.x, a.y, a.c
+	const vec = 8
+	a.cdf.Bound(x, 0, 256)
+	hin := a.histRows.In()
+	a.yf.CloneIn(a.histRows).ComputeAt(hin, y).Vectorize(x, vec)
+	a.histRows.Update(0).Unscheduled()
+	hin.ComputeRoot().Vectorize(x, vec).Parallel(y, 4)
+	a.histRows.ComputeAt(hin, y).Vectorize(x, vec).Update(0).Reorder(y, a.rx).Unroll(y)
+	a.hist.ComputeRoot().Vectorize(x, vec).Update(0).Reorder(x, a.ry).Vectorize(x, vec).Unroll(x, 4).Parallel(x).Reorder(a.ry, x)
+	a.cdf.ComputeRoot().Update(0).Unscheduled()
+	a.out.Reorder(c, x, y).Bound(c, 0, 3).Unroll(c).Parallel(y, 8).Vectorize(x, vec*2)
+}
+
+func (a *apHist) scheduleGPU(variant bool) {
+	x, y, c := a.x, a.y, a.c
+	xi, yi := halide.NewVar("xi"), halide.NewVar("yi")
+	rxo, rxi := halide.NewRVar("rxo"), halide.NewRVar("rxi")
+	a.cdf.Bound(x, 0, 256)
+	hin := a.histRows.In()
+	hin.ComputeRoot().Split(x, x, xi, 64).Vectorize(xi, 2).Unroll(x).GPULanes(xi).GPUBlocks(y)
+	a.histRows.StoreIn(halide.GPUShared).ComputeAt(hin, y).Split(x, x, xi, 64).Vectorize(xi, 2).Unroll(x).GPULanes(xi).
+		Update(0).Split(a.rx, rxo, rxi, 32).Reorder(rxi, rxo, y).Atomic().GPULanes(rxi)
+	if variant {
+		// hist 1: split by the warp size before gpu_lanes, and (hist 2)
+		// store_in(GPUShared) instead of Register.
+		a.yf.CloneIn(a.histRows).ComputeAt(a.histRows, rxo).StoreIn(halide.GPUShared).Split(x, x, xi, 32).GPULanes(xi)
+	} else {
+		a.yf.CloneIn(a.histRows).ComputeAt(a.histRows, rxo).StoreIn(halide.Register).GPULanes(x)
+	}
+	a.hist.ComputeRoot().GPUTile1D(x, x, xi, 16).Update(0).GPUTile1D(x, x, xi, 16)
+	a.cdf.ComputeRoot().GPUTile1D(x, x, xi, 16).Update(0).GPUSingleThread()
+	a.out.ComputeRoot().Reorder(c, x, y).Bound(c, 0, 3).Unroll(c).GPUTile(x, y, x, y, xi, yi, 128, 4).Vectorize(xi, 4)
+	a.cb.ComputeAt(a.out, xi).Vectorize(x)
+	a.cr.ComputeAt(a.out, xi).Vectorize(x)
+	a.eq.ComputeAt(a.out, xi).Vectorize(x)
+	a.cdf.In().ComputeAt(a.out, x).Split(x, x, xi, 64).Vectorize(xi, 2).GPUThreads(xi, x)
+}
+
+func apHistRef(in *halide.Buffer[uint8]) func(x, y, c int) uint8 {
+	w, h := in.Dim(0).Extent, in.Dim(1).Extent
+	yf := func(x, y int) float32 {
+		return float32(0.299)*float32(in.Get(x, y, 0)) + float32(0.587)*float32(in.Get(x, y, 1)) + float32(0.114)*float32(in.Get(x, y, 2))
+	}
+	clampF := func(v, lo, hi float32) float32 {
+		return float32(math.Min(math.Max(float64(v), float64(lo)), float64(hi)))
+	}
+	var hist [256]int32
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			hist[int32(clampF(yf(x, y), 0, 255))]++
+		}
+	}
+	var cdf [256]int32
+	cdf[0] = hist[0]
+	for i := 1; i < 256; i++ {
+		cdf[i] = cdf[i-1] + hist[i]
+	}
+	return func(x, y, c int) uint8 {
+		Y := yf(x, y)
+		cr := (float32(in.Get(x, y, 0))-Y)*0.713 + 128
+		cb := (float32(in.Get(x, y, 2))-Y)*0.564 + 128
+		eq := clampF(float32(cdf[uint8(clampF(Y, 0, 255))])*(float32(255)/float32(h*w)), 0, 255)
+		switch c {
+		case 0:
+			return uint8(clampF(eq+(cr-128)*1.4, 0, 255))
+		case 1:
+			return uint8(clampF(eq-0.343*(cb-128)-0.711*(cr-128), 0, 255))
+		}
+		return uint8(clampF(eq+1.765*(cb-128), 0, 255))
+	}
+}
+
+func TestAppPortHist(t *testing.T) {
+	const w, h = 128, 8
+	rng := rand.New(rand.NewSource(9))
+	inb := apRandU8(rng, w, h, 3)
+	ref := apHistRef(inb)
+	// gpu: refused (hist 1 at the end of the file); gpu_variant splits
+	// Y.clone_in(hist_rows)'s x by 32 before gpu_lanes and stores it in
+	// GPU shared memory instead of registers (hist 2).
+	for _, tc := range []struct {
+		name         string
+		gpu, variant bool
+	}{{"cpu", false, false}, {"gpu", true, false}, {"gpu_variant", true, true}} {
+		gpu := tc.gpu
+		t.Run(tc.name, func(t *testing.T) {
+			a := apHistAlg()
+			a.input.Set(inb)
+			if gpu {
+				a.scheduleGPU(tc.variant)
+			} else {
+				a.scheduleCPU()
+			}
+			ob := halide.NewBuffer[uint8](w, h, 3)
+			err := apRun(a.out, gpu, ob)
+			if gpu && !tc.variant {
+				mpRefused(t, err)
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Exact: the float32 operations of the reference are those of
+			// the algorithm, in the same order.
+			apCheckInt(t, "output", ob, func(c []int) uint8 { return ref(c[0], c[1], c[2]) })
 		})
 	}
 }
