@@ -1621,3 +1621,110 @@ func TestAppPortHist(t *testing.T) {
 		})
 	}
 }
+
+// ---------------------------------------------------------------------
+// stencil_chain (apps/stencil_chain/stencil_chain_generator.cpp) on a
+// 60x24 uint16 image (the GPU tiles are 60x12), with 13 stencils on the
+// CPU (two groups of group_size 11, as the schedule makes for 32) and 4
+// on the GPU emulator. The CPU schedule's tile sizes use this image size
+// in place of 1536x2560.
+
+func apStencilChain(input *halide.ImageParam, stencils int) (stages []*halide.Func, output *halide.Func, x, y halide.Var) {
+	x, y = halide.NewVar("x"), halide.NewVar("y")
+	stages = append(stages, halide.RepeatEdge(input))
+	for s := 0; s < stencils; s++ {
+		f := halide.NewFunc("stage_" + strconv.Itoa(s))
+		e := halide.Cast(halide.UInt16, 0)
+		for i := -2; i <= 2; i++ {
+			for j := -2; j <= 2; j++ {
+				e = e.Add(halide.E((i + 3) * (j + 3)).Mul(stages[len(stages)-1].At(x.Add(i), y.Add(j))))
+			}
+		}
+		f.Define(x, y).Is(e)
+		stages = append(stages, f)
+	}
+	output = halide.NewFunc("output")
+	output.Define(x, y).Is(stages[len(stages)-1].At(x, y))
+	return stages, output, x, y
+}
+
+func apStencilRef(in *halide.Buffer[uint16], stencils int) func(x, y int) uint16 {
+	w, h := in.Dim(0).Extent, in.Dim(1).Extent
+	m := 2 * stencils
+	cur := func(x, y int) uint16 { return in.Get(apClampI(x, 0, w-1), apClampI(y, 0, h-1)) }
+	for s := 0; s < stencils; s++ {
+		prev := cur
+		mm := m - 2*(s+1)
+		ww, hh := w+2*mm, h+2*mm
+		buf := make([]uint16, ww*hh)
+		for y := -mm; y < h+mm; y++ {
+			for x := -mm; x < w+mm; x++ {
+				var e uint16
+				for i := -2; i <= 2; i++ {
+					for j := -2; j <= 2; j++ {
+						e += uint16((i+3)*(j+3)) * prev(x+i, y+j)
+					}
+				}
+				buf[(y+mm)*ww+x+mm] = e
+			}
+		}
+		cur = func(x, y int) uint16 { return buf[(y+mm)*ww+x+mm] }
+	}
+	return cur
+}
+
+func TestAppPortStencilChain(t *testing.T) {
+	const w, h = 60, 24
+	rng := rand.New(rand.NewSource(10))
+	inb := apRandU16(rng, 65535, w, h)
+	t.Run("cpu", func(t *testing.T) {
+		const stencils = 13
+		input := halide.NewImageParam("input", halide.UInt16, 2)
+		input.Set(inb)
+		stages, output, x, y := apStencilChain(input, stencils)
+		const vec, groupSize = 8, 11
+		yi, yo, xo, xi, tt := halide.NewVar("yi"), halide.NewVar("yo"), halide.NewVar("xo"), halide.NewVar("xi"), halide.NewVar("t")
+		last := len(stages) - 1
+		for j := last; j > 0; j -= groupSize {
+			out := stages[j]
+			if j == last {
+				out = output
+			}
+			expansion := 4 * (last - j)
+			ww, hh := w+expansion, h+expansion
+			out.ComputeRoot().Tile(x, y, xo, yo, xi, yi, ww/4, hh/4).Fuse(xo, yo, tt).Parallel(tt).Vectorize(xi, vec)
+			for i := maxi(0, j-groupSize+1); i < j; i++ {
+				s := stages[i]
+				s.StoreAt(out, tt).ComputeAt(out, yi).Vectorize(s.Args()[0], vec)
+			}
+		}
+		ob := halide.NewBuffer[uint16](w, h)
+		if err := apRun(output, false, ob); err != nil {
+			t.Fatal(err)
+		}
+		ref := apStencilRef(inb, stencils)
+		apCheckInt(t, "output", ob, func(c []int) uint16 { return ref(c[0], c[1]) })
+	})
+	t.Run("gpu", func(t *testing.T) {
+		const stencils = 4
+		input := halide.NewImageParam("input", halide.UInt16, 2)
+		input.Set(inb)
+		stages, output, _, _ := apStencilChain(input, stencils)
+		xi, yi, xii, yii := halide.NewVar("xi"), halide.NewVar("yi"), halide.NewVar("xii"), halide.NewVar("yii")
+		stages = append(stages[:len(stages)-1], output)
+		for i := 1; i < len(stages); i++ {
+			s, prev := stages[i], stages[i-1]
+			x, y := s.Args()[0], s.Args()[1]
+			s.ComputeRoot().GPUTile(x, y, x, y, xi, yi, 30*2, 12).Tile(xi, yi, xi, yi, xii, yii, 2, 2).Unroll(xii).Unroll(yii)
+			px, py := prev.Args()[0], prev.Args()[1]
+			prev.In().ComputeAt(s, x).Tile(px, py, px, py, xi, yi, 2, 2).Vectorize(xi).Unroll(yi).GPUThreads(px, py)
+			prev.In().In().ComputeAt(s, xi).Vectorize(px, 2).Unroll(px).Unroll(py)
+		}
+		ob := halide.NewBuffer[uint16](w, h)
+		if err := apRun(output, true, ob); err != nil {
+			t.Fatal(err)
+		}
+		ref := apStencilRef(inb, stencils)
+		apCheckInt(t, "output", ob, func(c []int) uint16 { return ref(c[0], c[1]) })
+	})
+}
