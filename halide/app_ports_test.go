@@ -1728,3 +1728,115 @@ func TestAppPortStencilChain(t *testing.T) {
 		apCheckInt(t, "output", ob, func(c []int) uint16 { return ref(c[0], c[1]) })
 	})
 }
+
+// ---------------------------------------------------------------------
+// wavelet (apps/wavelet/*_generator.cpp): haar_x, inverse_haar_x,
+// daubechies_x, inverse_daubechies_x, each with its schedule (unroll of
+// c or x by 2). These generators have no GPU schedule. Input 20x12
+// (forward) or 10x12x2 (inverse).
+
+const (
+	apD0 = float32(0.4829629131445341)
+	apD1 = float32(0.83651630373780772)
+	apD2 = float32(0.22414386804201339)
+	apD3 = float32(-0.12940952255126034)
+)
+
+func TestAppPortWavelet(t *testing.T) {
+	const w, h = 20, 12
+	rng := rand.New(rand.NewSource(11))
+	fwd := apRandF32(rng, -1, 1, w, h)
+	inv := apRandF32(rng, -1, 1, w/2, h, 2)
+	x, y, c := halide.NewVar("x"), halide.NewVar("y"), halide.NewVar("c")
+	cl2 := func(x, y int) float32 { return fwd.Get(apClampI(x, 0, w-1), apClampI(y, 0, h-1)) }
+	cl3 := func(x, y, c int) float32 { return inv.Get(apClampI(x, 0, w/2-1), apClampI(y, 0, h-1), c) }
+	d := func(v float32) halide.Expr { return halide.E(v) }
+	// Tolerance 1e-6 relative: at most 4 products of float32 values, in
+	// the same order as the reference.
+	const tol = 1e-6
+	t.Run("haar_x/cpu", func(t *testing.T) {
+		in_ := halide.NewImageParam("in", halide.Float32, 2)
+		in_.Set(fwd)
+		in := halide.RepeatEdge(in_)
+		out := halide.NewFunc("out")
+		out.Define(x, y, c).Is(halide.Mux(c, in.At(x.Mul(2), y).Add(in.At(x.Mul(2).Add(1), y)),
+			in.At(x.Mul(2), y).Sub(in.At(x.Mul(2).Add(1), y))).Div(2))
+		out.Unroll(c, 2)
+		ob := halide.NewBuffer[float32](w/2, h, 2)
+		if err := apRun(out, false, ob); err != nil {
+			t.Fatal(err)
+		}
+		apCheckF32(t, "out", ob, tol, func(p []int) float32 {
+			a, b := cl2(2*p[0], p[1]), cl2(2*p[0]+1, p[1])
+			if p[2] == 0 {
+				return (a + b) / 2
+			}
+			return (a - b) / 2
+		})
+	})
+	t.Run("daubechies_x/cpu", func(t *testing.T) {
+		in_ := halide.NewImageParam("in", halide.Float32, 2)
+		in_.Set(fwd)
+		in := halide.RepeatEdge(in_)
+		at := func(dx int) halide.Expr { return in.At(x.Mul(2).Add(dx), y) }
+		out := halide.NewFunc("out")
+		out.Define(x, y, c).Is(halide.Mux(c,
+			d(apD0).Mul(at(-1)).Add(d(apD1).Mul(at(0))).Add(d(apD2).Mul(at(1))).Add(d(apD3).Mul(at(2))),
+			d(apD3).Mul(at(-1)).Sub(d(apD2).Mul(at(0))).Add(d(apD1).Mul(at(1))).Sub(d(apD0).Mul(at(2)))))
+		out.Unroll(c, 2)
+		ob := halide.NewBuffer[float32](w/2, h, 2)
+		if err := apRun(out, false, ob); err != nil {
+			t.Fatal(err)
+		}
+		apCheckF32(t, "out", ob, tol, func(p []int) float32 {
+			g := func(dx int) float32 { return cl2(2*p[0]+dx, p[1]) }
+			if p[2] == 0 {
+				return apD0*g(-1) + apD1*g(0) + apD2*g(1) + apD3*g(2)
+			}
+			return apD3*g(-1) - apD2*g(0) + apD1*g(1) - apD0*g(2)
+		})
+	})
+	t.Run("inverse_haar_x/cpu", func(t *testing.T) {
+		in_ := halide.NewImageParam("in", halide.Float32, 3)
+		in_.Set(inv)
+		in := halide.RepeatEdge(in_)
+		out := halide.NewFunc("out")
+		out.Define(x, y).Is(halide.Select(x.Mod(2).Eq(0),
+			in.At(x.Div(2), y, 0).Add(in.At(x.Div(2), y, 1)),
+			in.At(x.Div(2), y, 0).Sub(in.At(x.Div(2), y, 1))))
+		out.Unroll(x, 2)
+		ob := halide.NewBuffer[float32](w, h)
+		if err := apRun(out, false, ob); err != nil {
+			t.Fatal(err)
+		}
+		apCheckF32(t, "out", ob, tol, func(p []int) float32 {
+			a, b := cl3(p[0]/2, p[1], 0), cl3(p[0]/2, p[1], 1)
+			if p[0]%2 == 0 {
+				return a + b
+			}
+			return a - b
+		})
+	})
+	t.Run("inverse_daubechies_x/cpu", func(t *testing.T) {
+		in_ := halide.NewImageParam("in", halide.Float32, 3)
+		in_.Set(inv)
+		in := halide.RepeatEdge(in_)
+		at := func(dx, c int) halide.Expr { return in.At(x.Div(2).Add(dx), y, c) }
+		out := halide.NewFunc("out")
+		out.Define(x, y).Is(halide.Select(x.Mod(2).Eq(0),
+			d(apD2).Mul(at(0, 0)).Add(d(apD1).Mul(at(0, 1))).Add(d(apD0).Mul(at(1, 0))).Add(d(apD3).Mul(at(1, 1))),
+			d(apD3).Mul(at(0, 0)).Sub(d(apD0).Mul(at(0, 1))).Add(d(apD1).Mul(at(1, 0))).Sub(d(apD2).Mul(at(1, 1)))))
+		out.Unroll(x, 2)
+		ob := halide.NewBuffer[float32](w, h)
+		if err := apRun(out, false, ob); err != nil {
+			t.Fatal(err)
+		}
+		apCheckF32(t, "out", ob, tol, func(p []int) float32 {
+			g := func(dx, c int) float32 { return cl3(p[0]/2+dx, p[1], c) }
+			if p[0]%2 == 0 {
+				return apD2*g(0, 0) + apD1*g(0, 1) + apD0*g(1, 0) + apD3*g(1, 1)
+			}
+			return apD3*g(0, 0) - apD0*g(0, 1) + apD1*g(1, 0) - apD2*g(1, 1)
+		})
+	})
+}
