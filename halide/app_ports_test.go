@@ -2029,6 +2029,27 @@ func (a *apLens) scheduleCPU() {
 	a.sl.ComputeAt(a.out, x).Vectorize(x)
 }
 
+func (a *apLens) scheduleGPU() {
+	x, y, z, c := a.x, a.y, a.z, a.c
+	xi, yi, zi := halide.NewVar("xi"), halide.NewVar("yi"), halide.NewVar("zi")
+	a.push[0].ComputeRoot().Reorder(c, z, x, y).Bound(c, 0, 2).Unroll(c).GPUTile(x, y, x, y, xi, yi, 16, 16)
+	a.cost.ComputeAt(a.push[0], xi)
+	a.conf.ComputeAt(a.push[0], xi)
+	for i := 1; i < 8; i++ {
+		a.push[i].ComputeRoot().GPUTile3D(x, y, z, x, y, z, xi, yi, zi, 8, 8, 8)
+		a.pull[i].ComputeRoot().GPUTile3D(x, y, z, x, y, z, xi, yi, zi, 8, 8, 8)
+	}
+	a.depth.ComputeRoot().GPUTile(x, y, x, y, xi, yi, 16, 16)
+	a.iwa.ComputeRoot().Reorder(c, x, y).Unroll(c).GPUTile(x, y, x, y, xi, yi, 16, 16)
+	a.wy.ComputeRoot().GPUTile(x, y, x, y, xi, yi, 16, 16)
+	a.w.ComputeRoot().GPUTile(x, y, x, y, xi, yi, 16, 16)
+	a.fin.ComputeRoot().Reorder(c, x, y).Bound(c, 0, 3).Unroll(c).GPUTile(x, y, x, y, xi, yi, 16, 16)
+	a.out.ComputeAt(a.fin, xi)
+	a.out.Update(0).Reorder(c, x, a.s).Unroll(c)
+	a.sw.ComputeAt(a.out, x)
+	a.sl.ComputeAt(a.out, x)
+}
+
 func apLensRef(l, r *halide.Buffer[uint8], slices, focus int, scale float32, samples int) func(x, y, c int) float32 {
 	W, H := l.Dim(0).Extent, l.Dim(1).Extent
 	L := func(x, y, c int) uint8 { return l.Get(apClampI(x, 0, W-1), apClampI(y, 0, H-1), c) }
@@ -2197,6 +2218,18 @@ func TestAppPortLensBlur(t *testing.T) {
 		// Tolerance 1e-5 relative: the output is a ratio of sums of at
 		// most 5 pixel values; the depth (an argmin of float ratios) must
 		// match exactly for the values to agree.
+		apCheckF32(t, "final", ob, 1e-5, func(c []int) float32 { return ref(c[0], c[1], c[2]) })
+	})
+	t.Run("gpu", func(t *testing.T) {
+		a := apLensAlg(slices, focus, scale, samples, w, h)
+		a.left.Set(lb)
+		a.right.Set(rb)
+		a.scheduleGPU()
+		ob := halide.NewBuffer[float32](w, h, 3)
+		if err := apRun(a.fin, true, ob); err != nil {
+			t.Fatal(err)
+		}
+		// Tolerance as for cpu.
 		apCheckF32(t, "final", ob, 1e-5, func(c []int) float32 { return ref(c[0], c[1], c[2]) })
 	})
 }
