@@ -530,12 +530,16 @@ func shortLoop(name string) string {
 }
 
 // innermostSite returns the name of the innermost loop containing all n
-// uses of f ("" for the root).
+// uses of f ("" for the root). The loops of that name count together: a
+// specialized consumer has one copy of the loop per case, each holding the
+// uses of its case, and f is produced in each (inject wraps every loop of
+// the name).
 func innermostSite(s ir.Stmt, f string, n int) string {
 	site := ""
 	ir.WalkStmt(s, func(x ir.Stmt) bool {
 		if l, ok := x.(*ir.For); ok {
-			if countCalls(l.Body, f) == n {
+			k := countCalls(l.Body, f)
+			if k == n || k > 0 && loopCalls(s, l.Name, f) == n {
 				site = l.Name
 				return true
 			}
