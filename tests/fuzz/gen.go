@@ -1430,9 +1430,11 @@ func (g *gen) transform(f *mfunc, si int, st *mstage) {
 		g.applySplit(st, st.index(yn), yo, yi, fy)
 		st.reorder([]string{xi, yi, xo, yo})
 	case r < 0.46: // fuse two adjacent serial loops of the same kind
+		// (sometimes a pure var with an RVar of an update: an RVar loop)
+		mixed := si > 0 && g.rng.Intn(4) == 0
 		var cand []int
 		for _, i := range ser {
-			if i+1 < len(st.dims) && st.dims[i+1].kind == kSerial && st.dims[i+1].rvar == st.dims[i].rvar {
+			if i+1 < len(st.dims) && st.dims[i+1].kind == kSerial && (st.dims[i+1].rvar == st.dims[i].rvar) != mixed {
 				cand = append(cand, i)
 			}
 		}
@@ -1442,13 +1444,16 @@ func (g *gen) transform(f *mfunc, si int, st *mstage) {
 		i := g.pick(cand)
 		in, out := st.dims[i], st.dims[i+1]
 		name := g.newName("f")
+		if mixed {
+			name = g.newName(fusedRVarPrefix)
+		}
 		g.emit(Directive{Op: OpFuse, Func: f.name, Stage: si, Vars: []string{in.name, out.name, name}})
 		ext := 0
 		if in.ext > 0 && out.ext > 0 {
 			ext = in.ext * out.ext
 		}
 		dims := append([]mdim{}, st.dims[:i]...)
-		dims = append(dims, mdim{name: name, rvar: in.rvar, ext: ext})
+		dims = append(dims, mdim{name: name, rvar: in.rvar || out.rvar, ext: ext})
 		st.dims = append(dims, st.dims[i+2:]...)
 	case r < 0.6: // reorder serial loops
 		if len(ser) < 2 {

@@ -209,6 +209,9 @@ func varSrc(known map[string]string, n string) string {
 	if s, ok := known[n]; ok {
 		return s
 	}
+	if strings.HasPrefix(n, fusedRVarPrefix) {
+		return fmt.Sprintf("halide.NewRVar(%q)", n)
+	}
 	return fmt.Sprintf("v(%q)", n)
 }
 
@@ -375,8 +378,15 @@ func (in *Instance) resolveVar(n string) halide.VarOrRVar {
 	if v, ok := in.Vars[n]; ok {
 		return v
 	}
+	if strings.HasPrefix(n, fusedRVarPrefix) {
+		return halide.NewRVar(n)
+	}
 	return halide.NewVar(n)
 }
+
+// fusedRVarPrefix starts the names the generator gives the fuse of a pure
+// var with an RVar, whose loop is an RVar (Halide's rule): made by NewRVar.
+const fusedRVarPrefix = "rvf"
 
 // Apply applies s to the instance. A directive naming a Func the instance
 // does not have (a wrapper whose In was deleted by the minimizer) is
