@@ -180,9 +180,16 @@ func (c *threadReducer) stmt(s ir.Stmt, inThreads bool) ir.Stmt {
 }
 
 // checkLanes checks a lanes loop of fn: a constant extent of at most 32,
-// thread dimension x, a block at most 32 threads wide in x.
+// thread dimension x, a block at most 32 threads wide in x. A loop that
+// reduces nothing (its lanes only compute points) may have an extent known
+// only in the kernel (a region whose ends are lets, as a Func computed at
+// a block of 32 has): the block's width in x, at most 32, bounds it, and
+// the lanes past it idle.
 func (c *threadReducer) checkLanes(l *ir.For, fn string) {
 	ext, ok := ir.AsInt(ir.Simplify(l.Extent))
+	if _, reduces := c.red[l.Name]; !ok && !reduces && c.dims[l.Name] == 0 && c.block[0] > 0 && c.block[0] <= ir.WarpSize {
+		ext, ok = c.block[0], true
+	}
 	switch {
 	case !ok || ext > ir.WarpSize:
 		what := "is not a constant (" + ir.ExprString(l.Extent) + ")"
