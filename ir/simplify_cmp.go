@@ -129,7 +129,7 @@ func mayLeaveType(e Expr) bool {
 		if extremeAtom(tm.x) {
 			b = typeInterval(tm.x.Type())
 		}
-		if (b.HasLo && b.Lo <= t.Min()) || (b.HasHi && b.Hi >= t.Max()) {
+		if (b.HasLo && b.Lo <= t.Min()) || (b.HasHi && b.Hi >= t.Max()) || modOfExtreme(tm.x) {
 			extreme = true
 		}
 		if !b.HasLo || !b.HasHi {
@@ -287,6 +287,15 @@ func extremeAtom(e Expr) bool {
 		return e.T.IsIntOrUInt() && (s.IsFloat() || (s.IsIntOrUInt() && (s.Bits > e.T.Bits || (s.IsUInt() != e.T.IsUInt() && s.Bits == e.T.Bits))))
 	}
 	return false
+}
+
+// modOfExtreme reports whether e is x % m with m an extremeAtom: its value
+// lies in [0, |m|), which reaches the type's max less one where m is the
+// identity of an empty Minimum (2^31 - 1), so a sum that adds anything
+// positive to it may wrap.
+func modOfExtreme(e Expr) bool {
+	b, ok := e.(*Binary)
+	return ok && b.Op == Mod && extremeAtom(b.B)
 }
 
 // typeInterval is the range of integer type t as known ends, or unknown
