@@ -1,6 +1,6 @@
 package fuzz
 
-// Random programs with several outputs: now and then (pSeveral) a drawn
+// Random programs with several outputs: now and then (SeveralShare) a drawn
 // program becomes a pipeline of two or three outputs, halide.NewPipeline
 // of its first Func and one or two others, realized with RealizeTuple into
 // one buffer per value of each output, each over a region of its own.
@@ -32,8 +32,9 @@ type POutput struct {
 	Ext  []int  `json:"ext"`
 }
 
-// pSeveral is the share of programs drawn with several outputs.
-const pSeveral = 1.0 / 8
+// SeveralShare is the share of programs drawn with several outputs
+// (progfuzz -several); the draw of program i depends on it too.
+var SeveralShare = 1.0 / 8
 
 // outputNames lists the outputs in NewPipeline's order: Funcs[0] alone
 // for a program of one output.

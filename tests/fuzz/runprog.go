@@ -26,7 +26,7 @@ func MakeProgCase(seed int64, i int) Case {
 	inSeed := rng.Int63()
 	// Several outputs are drawn from a source of their own, so that a
 	// program of one output is the same as before they were drawn.
-	if mrng := rand.New(rand.NewSource(seed*7_919_993 ^ (int64(i)*104_729 + 17))); mrng.Float64() < pSeveral {
+	if mrng := rand.New(rand.NewSource(seed*7_919_993 ^ (int64(i)*104_729 + 17))); mrng.Float64() < SeveralShare {
 		p = severalOutputs(p, sizes, inSeed, mrng)
 	}
 	a := p.Algo()
