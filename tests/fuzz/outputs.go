@@ -148,6 +148,11 @@ func (p *Prog) outputable(f *PFunc) bool {
 	return true
 }
 
+// maxOutputExtent bounds the extents of the outputs' regions: a Func read
+// at data-dependent indices far away (a boundary condition's) would need
+// a region the reference cannot evaluate point by point.
+const maxOutputExtent = 64
+
 // severalOutputs returns p with one or two outputs added (Prog.Outputs),
 // or p itself when it has none that suits: a program reading the output
 // buffer's shape (its Funcs would read the shape of each part's own
@@ -208,7 +213,10 @@ func severalOutputs(p *Prog, sizes []int, inSeed int64, rng *rand.Rand) *Prog {
 				m = q.OutMin[d] + rng.Intn(max(sizes[d], 1))
 				e = 1 + rng.Intn(q.OutMin[d]+sizes[d]-m)
 			}
-			o.Min, o.Ext = append(o.Min, m), append(o.Ext, min(e, 40))
+			if e > maxOutputExtent {
+				return p // what the first Func reads is too large a region
+			}
+			o.Min, o.Ext = append(o.Min, m), append(o.Ext, e)
 		}
 		q.Outputs = append(q.Outputs, o)
 	}
@@ -229,6 +237,9 @@ func severalOutputs(p *Prog, sizes []int, inSeed int64, rng *rand.Rand) *Prog {
 				end := max(hi[d], o.Min[d]+o.Ext[d]-1)
 				o.Min[d] = min(o.Min[d], lo[d])
 				o.Ext[d] = end - o.Min[d] + 1
+				if o.Ext[d] > maxOutputExtent {
+					return p
+				}
 			}
 		}
 	}
