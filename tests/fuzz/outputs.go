@@ -412,3 +412,35 @@ func goCheckOutputs(p *Prog, sizes []int, want [][][]float64) string {
 	b.WriteString("fmt.Printf(\"%d elements wrong\\n\", bad)\n")
 	return b.String()
 }
+
+// readsOutputByData says whether msg is a refusal of a read of another
+// output's buffer (an input that is not one of p's) and a Func of p reads
+// an output at an index computed from data: bounds inference then takes
+// the index's whole range (a clamp's, a modulo's), as Halide does, where
+// the reference reads the points the data gives.
+func readsOutputByData(p *Prog, msg string) bool {
+	m := inputOOB.FindStringSubmatch(msg)
+	if m == nil || len(p.Outputs) == 0 {
+		return false
+	}
+	name, _, _ := strings.Cut(strings.TrimPrefix(m[0], "reads input "), " ")
+	if p.Input(name) != nil {
+		return false
+	}
+	outs := map[string]bool{}
+	for _, o := range p.outputNames() {
+		outs[o] = true
+	}
+	found := false
+	for _, e := range p.allExprs() {
+		e.walk(func(x *PExpr) bool {
+			if x.Op == "call" && outs[x.N] {
+				for _, a := range x.A {
+					found = found || hasOp(a, "call", "in")
+				}
+			}
+			return !found
+		})
+	}
+	return found
+}

@@ -223,6 +223,8 @@ func runProgCauses(c Case, opt Options, causes bool) (res Result) {
 			// against the output buffer, as Halide does; the reference
 			// writes only the points the data gives.
 			r.Class = RejectSize
+		case r.Class == RejectRealize && readsOutputByData(p, r.Msg):
+			r.Class = RejectSize
 		case r.Class == RejectRealize && boundTooSmall.MatchString(r.Msg):
 			r.Class = RejectSize
 		case r.Class == RejectRealize && clampedBeyond(p, r.Msg):
