@@ -12,7 +12,10 @@ package halide
 // only). A Func that several outputs read and that is not an output itself
 // is computed in each part that reads it, where Halide computes a
 // compute_root Func once for all its consumers: that costs time, never a
-// value. Not built: compute_with between two outputs (Halide fuses their
+// value. Every output is computed at the root, as in Halide: an output
+// scheduled ComputeAt is refused by its own part (ErrComputeAt, as the
+// output of a pipeline of one output is), and ComputeInline of an output
+// leaves it at the root. Not built: compute_with between two outputs (Halide fuses their
 // loops; here they are in different loop nests), refused with a typed
 // error.
 

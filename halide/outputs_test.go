@@ -185,3 +185,41 @@ func cwOutputs() error {
 	g.ComputeWith(f, x)
 	return halide.NewPipeline(f, g).Compile()
 }
+
+// An output is computed at the root (as in Halide): ComputeAt of an
+// output at a loop of another output is refused, with the code of an
+// output computed at a loop in a pipeline of one output; ComputeInline
+// of an output leaves it computed at the root, into its buffer, as for
+// a pipeline of one output.
+func TestOutputsComputedAtRoot(t *testing.T) {
+	x := halide.NewVar("x")
+	rng := rand.New(rand.NewSource(7))
+	in := halide.NewBuffer[int32](12)
+	in.Fill(func([]int) int32 { return int32(rng.Intn(100) - 50) })
+	build := func() (f, g *halide.Func) {
+		f, g = halide.NewFunc("f"), halide.NewFunc("g")
+		f.Define(x).Is(in.At(x).Mul(3))
+		g.Define(x).Is(f.At(x).Add(f.At(x.Add(1))))
+		return f, g
+	}
+	f, g := build()
+	f.ComputeAt(g, x)
+	var he *halide.Error
+	if err := halide.NewPipeline(g, f).RealizeTuple(halide.NewBuffer[int32](10), halide.NewBuffer[int32](11)); !errors.As(err, &he) || he.Code != halide.ErrComputeAt {
+		t.Errorf("an output computed at another's loop: want ErrComputeAt, got %v", err)
+	}
+	f, g = build()
+	f.ComputeInline()
+	fIm, gIm := halide.NewBuffer[int32](11), halide.NewBuffer[int32](10)
+	if err := halide.NewPipeline(g, f).RealizeTuple(gIm, fIm); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 11; i++ {
+		if want := 3 * in.Get(i); fIm.Get(i) != want {
+			t.Fatalf("f(%d) = %d, want %d", i, fIm.Get(i), want)
+		}
+		if want := 3*in.Get(i) + 3*in.Get(i+1); i < 10 && gIm.Get(i) != want {
+			t.Fatalf("g(%d) = %d, want %d", i, gIm.Get(i), want)
+		}
+	}
+}

@@ -19,6 +19,9 @@ type Instance struct {
 	Images map[string]*halide.ImageParam
 	Vars   map[string]halide.VarOrRVar
 	Out    *halide.Func
+	// Outs are the outputs of a pipeline with several outputs, in
+	// NewPipeline's order (Out among them); nil for one output.
+	Outs []*halide.Func
 	// Run sets random inputs from seed, realizes p and returns a mismatch
 	// summary ("" when the output matches the reference) or Realize's
 	// error.
@@ -104,6 +107,9 @@ type Algo struct {
 	// PWindow is the share of compute_at draws that are sliding windows
 	// (0: the generator's default).
 	PWindow float64
+	// Outputs are the outputs other than Funcs[0] of a pipeline with
+	// several outputs: the schedule generator computes them at the root.
+	Outputs []string
 }
 
 // Func returns the spec of Func name.

@@ -128,7 +128,11 @@ func (d *Driver) makeCase(i int) Case {
 func (d *Driver) one(i int) {
 	c := d.makeCase(i)
 	r := Run(c, d.Opt)
-	key := c.Algo + "/" + c.Target()
+	algo := c.Algo
+	if c.Prog != nil && len(c.Prog.Outputs) > 0 {
+		algo = "outputs" // a program with several outputs: a row of its own
+	}
+	key := algo + "/" + c.Target()
 	d.mu.Lock()
 	if d.counts[key] == nil {
 		d.counts[key] = &Counts{}
@@ -208,6 +212,9 @@ func (d *Driver) one(i int) {
 			name := fmt.Sprintf("%s-%s-%s-%d.go.txt", mr.Class, c.Algo, c.Target(), i)
 			if c.Prog != nil {
 				name = fmt.Sprintf("%s-%s-%d.go", mr.Class, c.Target(), i)
+				if len(c.Prog.Outputs) > 0 {
+					name = fmt.Sprintf("%s-outputs-%s-%d.go", mr.Class, c.Target(), i)
+				}
 			}
 			path := filepath.Join(d.OutDir, name)
 			if err := os.WriteFile(path, []byte(text), 0o644); err == nil {

@@ -144,16 +144,31 @@ func (ev *Evaluator) speculate(f func()) {
 
 // Realize evaluates the output over [mins, mins+exts) and returns its
 // values (dimension 0 fastest), or a *RefError.
-func (ev *Evaluator) Realize(mins, exts []int) (out []float64, err error) {
+func (ev *Evaluator) Realize(mins, exts []int) ([]float64, error) {
+	outs, err := ev.RealizeOutputs(mins, exts)
+	if err != nil {
+		return nil, err
+	}
+	return outs[0][0], nil
+}
+
+// RealizeOutputs evaluates the output (Funcs[0]) over [mins, mins+exts)
+// and the program's other outputs (Prog.Outputs) over their regions: the
+// values of each (outs[0] the first Func's, outs[1+k] those of
+// Outputs[k]), one list per value (dimension 0 fastest), or a *RefError.
+// A read of another output outside its region is an "oob" error: the
+// library reads it from its buffer (see outputs.go).
+func (ev *Evaluator) RealizeOutputs(mins, exts []int) (outs [][][]float64, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			re, ok := r.(*RefError)
 			if !ok {
 				panic(r)
 			}
-			out, err = nil, re
+			outs, err = nil, re
 		}
 	}()
+	var out []float64
 	if ev.Limit == 0 {
 		ev.Limit = 5_000_000
 	}
@@ -182,6 +197,8 @@ func (ev *Evaluator) Realize(mins, exts []int) (out []float64, err error) {
 		}
 		out = append(out, ev.value(out0, len(out0.f.Updates), p))
 	})
+	outs = append(outs, [][]float64{out})
+	outs = append(outs, ev.otherOutputs()...)
 	// A Func needed outside its Bound may be refused (or not, when the
 	// schedule inlines it: Bound then has nothing to bound).
 	for _, b := range ev.P.Bounds {
@@ -199,7 +216,7 @@ func (ev *Evaluator) Realize(mins, exts []int) (out []float64, err error) {
 			}
 		}
 	}
-	return out, nil
+	return outs, nil
 }
 
 // value is stage k of f at p.

@@ -172,7 +172,18 @@ func Generate(a *Algo, gpu bool, rng *rand.Rand) Schedule {
 	g.clones(wrapped)
 	g.rfactors()
 	g.funcs[g.order[0]].stages[0].output = true
+	outs := map[string]bool{}
+	for _, name := range a.Outputs {
+		if f := g.funcs[name]; f != nil {
+			f.stages[0].output = true
+			outs[name] = true
+		}
+	}
 	for i, name := range g.order {
+		if outs[name] {
+			g.extraOutput(g.funcs[name])
+			continue
+		}
 		g.schedule(g.funcs[name], i == 0)
 	}
 	if g.p(pCWFocus) && g.computeWithFocus() {
@@ -599,6 +610,29 @@ func (g *gen) schedule(f *mfunc, isOutput bool) {
 		g.loops(f, si, st)
 	}
 	g.memory(f, isOutput)
+}
+
+// extraOutput draws the schedule of an output of a pipeline with several
+// outputs other than the first Func (Algo.Outputs): computed at the root,
+// which it is without a directive; now and then ComputeInline or
+// ComputeAt a consumer, which the library refuses (an output is computed
+// at the root, as in Halide).
+func (g *gen) extraOutput(f *mfunc) {
+	switch r := g.rng.Float64(); {
+	case r < 0.3:
+		g.emit(Directive{Op: OpComputeRoot, Func: f.name})
+	case r < 0.33:
+		g.emit(Directive{Op: OpComputeInline, Func: f.name})
+	case r < 0.36:
+		if cons := g.effectiveConsumers(f, 0); len(cons) > 0 {
+			ref := cons[g.rng.Intn(len(cons))]
+			if cf := g.funcs[ref.Func]; cf != nil && len(cf.stages[ref.Stage].dims) > 0 {
+				dims := cf.stages[ref.Stage].dims
+				g.emit(Directive{Op: OpComputeAt, Func: f.name, Consumer: cf.name, ConsumerStage: ref.Stage, Vars: []string{dims[g.rng.Intn(len(dims))].name}})
+			}
+		}
+	}
+	g.schedule(f, true)
 }
 
 // effectiveConsumers are the non-inline stages that call f, looking

@@ -29,6 +29,11 @@ type Prog struct {
 	// Chain marks a stencil chain (GenProg's deep programs): the schedule
 	// generator draws more sliding windows for it.
 	Chain bool `json:"chain,omitempty"`
+	// Outputs are the outputs of a pipeline with several outputs other
+	// than Funcs[0] (see outputs.go); MainAt is Funcs[0]'s position among
+	// NewPipeline's arguments, the others following in this order.
+	Outputs []*POutput `json:"outputs,omitempty"`
+	MainAt  int        `json:"main_at,omitempty"`
 }
 
 // PFunc is a Func of a program: a pure definition and updates over the
@@ -410,6 +415,9 @@ func (p *Prog) Algo() *Algo {
 			}
 		}
 	}
+	for _, o := range p.Outputs {
+		a.Outputs = append(a.Outputs, o.Func)
+	}
 	a.Build = func([]int) *Instance { return p.build() }
 	a.Source = func(sizes []int) string { return p.algoSource(sizes) }
 	return a
@@ -425,7 +433,10 @@ func (f *PFunc) pureDims() []DimSpec {
 
 // clone returns a deep copy of p (through JSON-free recursion).
 func (p *Prog) clone() *Prog {
-	q := &Prog{OutMin: append([]int(nil), p.OutMin...), Bounds: append([]PBound(nil), p.Bounds...), Chain: p.Chain}
+	q := &Prog{OutMin: append([]int(nil), p.OutMin...), Bounds: append([]PBound(nil), p.Bounds...), Chain: p.Chain, MainAt: p.MainAt}
+	for _, o := range p.Outputs {
+		q.Outputs = append(q.Outputs, &POutput{Func: o.Func, Min: append([]int(nil), o.Min...), Ext: append([]int(nil), o.Ext...)})
+	}
 	for _, f := range p.Funcs {
 		g := *f
 		g.Pure = f.Pure.clone()

@@ -140,6 +140,11 @@ func (p *Prog) build() *Instance {
 		b.funcs[bd.Func].Bound(v, bd.Min, bd.Ext)
 	}
 	inst.Out = b.funcs[p.Funcs[0].Name]
+	for _, name := range p.outputNames() {
+		if len(p.Outputs) > 0 {
+			inst.Outs = append(inst.Outs, b.funcs[name])
+		}
+	}
 	return inst
 }
 

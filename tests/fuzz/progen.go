@@ -982,6 +982,9 @@ func (g *pgen) tupleUpdate(f *PFunc, base *ectx) {
 // renumbering nothing (names stay).
 func (p *Prog) prune() {
 	used := map[string]bool{p.Funcs[0].Name: true}
+	for _, o := range p.Outputs {
+		used[o.Func] = true
+	}
 	for _, f := range p.Funcs { // consumers come first
 		if !used[f.Name] {
 			continue

@@ -251,7 +251,11 @@ func deadline(opt Options) (ctx context.Context, cancel context.CancelFunc, limi
 // compile makes the pipeline of inst for case c (on c's target) and
 // lowers it under ctx, recording the time in res.Lower.
 func compile(ctx context.Context, c Case, opt Options, inst *Instance, res *Result) (*halide.Pipeline, error) {
-	p := halide.NewPipeline(inst.Out).WithOptions(halide.Options{Verify: opt.Verify})
+	outs := inst.Outs
+	if outs == nil {
+		outs = []*halide.Func{inst.Out}
+	}
+	p := halide.NewPipeline(outs...).WithOptions(halide.Options{Verify: opt.Verify})
 	if c.GPU {
 		p.WithTarget(opt.Target)
 	}

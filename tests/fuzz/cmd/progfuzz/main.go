@@ -11,6 +11,7 @@
 //	go run ./tests/fuzz/cmd/progfuzz -n 5000 -seed 1 -j 2 -out /tmp/progrepros
 //	go run ./tests/fuzz/cmd/progfuzz -replay /tmp/progrepros/wrong-cpu-123.go
 //	go run ./tests/fuzz/cmd/progfuzz -show 123 -seed 1
+//	go run ./tests/fuzz/cmd/progfuzz -several 1 -n 2000 (pipelines with several outputs only)
 package main
 
 import (
@@ -25,7 +26,9 @@ import (
 func main() {
 	cmd := fuzz.NewCommand(fuzz.CommandDefaults{Noun: "program", PerKey: "(class, target, error)",
 		Timeout: 10 * time.Second, Minimize: 200, MinimizePerKey: 2, Reasons: 30, Every: 500})
+	several := flag.Float64("several", fuzz.SeveralShare, "share of programs drawn with several outputs (1: all that suit; -show and -replay of such a run need it too)")
 	flag.Parse()
+	fuzz.SeveralShare = *several
 	d, took := cmd.Run(cmd.Options(), func(d *fuzz.Driver) { d.Make = fuzz.MakeProgCase })
 	if d == nil {
 		return
