@@ -200,3 +200,18 @@ func TestSeparatedSumFoldsExactly(t *testing.T) {
 		t.Errorf("ConstantLowerBound(%s) = %d, above the value -2147483647 at a = -2147483647", ir.ExprString(e), lo)
 	}
 }
+
+// Was: a region end pi + (2^31 - 1), the bound of an empty Minimum's
+// identity plus a Param, was kept and wrapped at run time: clamp(pi +
+// minimum(r), -4, 0) got the region [-4, -4] where the value is 0
+// (progfuzz -seed 49001, program 40899). A symbolic end whose constant
+// term is beyond 2^30 is not kept.
+func TestSymbolicEndNearTypeLimitIsDropped(t *testing.T) {
+	pi := &ir.Var{T: ir.Int32, Name: "pi"}
+	m := &ir.Var{T: ir.Int32, Name: "m"}
+	e := ir.MinE(ir.MaxE(ir.AddE(pi, m), ir.Int(-4)), ir.Int(0))
+	iv := Of(e, Scope{"m": {ir.Int(0), ir.Int(2147483647)}})
+	if got := ir.ExprString(iv.Max); got != "0" {
+		t.Errorf("the upper end of %s is %s, want 0", ir.ExprString(e), got)
+	}
+}

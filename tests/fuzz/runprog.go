@@ -297,9 +297,33 @@ func runProgCauses(c Case, opt Options, causes bool) (res Result) {
 		if r2 := runProgCauses(c2, opt, false); r2.Class == OK {
 			res.Class = WrongRVar
 			res.Msg += " (right without the directives that reorder RVar loops)"
+			return res
 		}
 	}
+	if atomicAssignment(p, res.Applied) {
+		// Atomic() is Halide's atomic(true): the user overrides the
+		// associativity test, so an assignment whose iterations collide
+		// may keep any iteration's value.
+		res.Class = RejectExpected
+		res.Msg += " (Atomic() on an update that assigns (=): any colliding iteration's value may stay, as Halide's atomic(true))"
+	}
 	return res
+}
+
+// atomicAssignment says whether s makes atomic an update of p that
+// assigns (=) rather than reduces.
+func atomicAssignment(p *Prog, s Schedule) bool {
+	for _, d := range s {
+		if d.Op != OpAtomic || d.Stage < 1 {
+			continue
+		}
+		for _, f := range p.Funcs {
+			if f.Name == d.Func && d.Stage-1 < len(f.Updates) && f.Updates[d.Stage-1].Op == "=" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // rfactorsOutput says whether schedule s rfactors an update of the
