@@ -186,6 +186,13 @@ func isPureLoop(f *ir.Function, name string) bool {
 	if i := strings.Index(t, "."); i >= 0 {
 		root = t[:i]
 	}
+	for _, d := range f.Stages() {
+		if isRVarName(d, t) {
+			// A pure var fused with an RVar (Fuse in an update) is an
+			// RVar loop: its iterations reduce into shared points.
+			return false
+		}
+	}
 	for _, a := range f.Args {
 		if a == root {
 			return true

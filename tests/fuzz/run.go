@@ -299,6 +299,13 @@ func classify(err error, as Class, applied Schedule) Result {
 	if he.Code == halide.ErrInternal {
 		return Result{Class: Internal, Code: string(he.Code), Msg: he.Error(), Applied: applied}
 	}
+	switch he.Code {
+	case halide.ErrSharedRace, halide.ErrDivergentBarrier, halide.ErrUninitializedRead:
+		// The emulator caught the generated code (the generators draw no
+		// AllowRaceConditions): a library bug, counted with the internal
+		// errors under its own code.
+		return Result{Class: Internal, Code: string(he.Code), Msg: he.Error(), Applied: applied}
+	}
 	if as == RejectRealize && sizeAssertion.MatchString(he.Msg) {
 		as = RejectSize
 	}
