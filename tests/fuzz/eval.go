@@ -628,7 +628,9 @@ func (ev *Evaluator) eval(e *PExpr, en *env) float64 {
 			return float64(float32(x))
 		}
 		t := math.Trunc(x)
-		if t < math.MinInt32 || t > math.MaxInt32 {
+		if math.IsNaN(t) || t < math.MinInt32 || t > math.MaxInt32 {
+			// NaN too: Halide leaves its conversion undefined (the
+			// library makes it 0), as the other NaN values here.
 			ev.fail("overflow", "int32(%g) overflows", x)
 		}
 		return t
