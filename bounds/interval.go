@@ -199,7 +199,8 @@ func offsetOverflows(t ir.Type, op ir.BinOp, a, b ir.Expr) bool {
 			r = satMul(cb, k.V)
 		}
 	}
-	if _, ac := a.(*ir.IntImm); !ac || !isIntImm(b) {
+	_, ac := ir.AsInt(a)
+	if _, bc := ir.AsInt(b); !ac || !bc {
 		// A symbolic end whose constant term is near the type's limit
 		// (v + (2^31 - 1), from the identity of an empty Minimum) wraps
 		// for most values of its symbols, which the analysis cannot rule
@@ -210,11 +211,6 @@ func offsetOverflows(t ir.Type, op ir.BinOp, a, b ir.Expr) bool {
 		}
 	}
 	return !inRange(t, r) || r == math.MaxInt64 || r == math.MinInt64
-}
-
-func isIntImm(e ir.Expr) bool {
-	_, ok := e.(*ir.IntImm)
-	return ok
 }
 
 // constOffset returns the constant term of e in the simplifier's canonical

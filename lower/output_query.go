@@ -44,9 +44,6 @@ func queryStore(i int, e ir.Expr) ir.Stmt {
 // need records that dimension d must cover iv (an end may be nil: no
 // need), where guard holds (nil: always).
 func (q *outputQuery) need(d int, iv bounds.Interval, guard ir.Expr) {
-	if q == nil {
-		return
-	}
 	var ss []ir.Stmt
 	if iv.Min != nil {
 		ss = append(ss, queryStore(2*d, ir.MinE(queryLoad(2*d), iv.Min)))
@@ -69,9 +66,6 @@ func (q *outputQuery) need(d int, iv bounds.Interval, guard ir.Expr) {
 // end) or a ShiftInwards one (an extent of at least the factor: the region
 // grows at its min end, where the shifted loop starts, as in Halide).
 func (q *outputQuery) tail(d int, t tailCheck) {
-	if q == nil {
-		return
-	}
 	mn := v(BufferVar(q.out.Name, "min", d))
 	ext := v(BufferVar(q.out.Name, "extent", d))
 	fac := ir.Int(int64(t.factor))
