@@ -509,39 +509,23 @@ packed_rgba):
   hoist_storage at a loop of a stage without specializations)
 Variant: no specializations when upsampling.
 
-harris 1 (TestAppPortHarris/gpu): Ix.compute_with(Iy, x) where both are
-computed at output's GPU block loop x with gpu_threads:
-  schedule: Func Ix: compute_with: Ix.ComputeWith(Iy, ...): Ix is
-  computed inside a GPU kernel, where compute_with is not supported
-  (legal: compute_with of Funcs computed on the host (their GPU block
-  loops among the fused loops, or outside them))
-Variant: no compute_with, and gray.in(Iy), gray.in(Ix) computed at
-Iy.x, Ix.x instead of one gray.in() at Iy.x (the doc says compute_with fuses "in one GPU
-kernel", but not for Funcs computed inside one).
+harris 1 and 2 run as written now (TestAppPortHarris/gpu). 1:
+Ix.compute_with(Iy, x), both computed at output's GPU block loop x with
+gpu_threads, was refused ("Ix is computed inside a GPU kernel, where
+compute_with is not supported"); their thread loops are now fused inside
+the kernel, and one gray.in() computed at Iy.x serves both. 2: a wrapper
+computed at a loop of a consumer split by 2 (Iy.unroll(x, 2)), vectorized
+by 2 and unrolled, gray.in().compute_at(Iy, x).vectorize(x, 2).unroll(x),
+was refused because its extent, ((min(2*Iy.x + m, m + 62) - m + 1) / 2)
+- Iy.x + 2 with m the ShiftInwards clamp of output's tile, did not
+simplify to a constant; the constant bound (2) is now found, as Halide's
+bound_constant_extent_loops finds it (the division distributes over the
+min, and the correlated terms cancel).
 
-harris 2 (TestAppPortHarris/gpu_variant_unroll): a wrapper computed at a
-loop of a consumer that is split by 2 (Iy.unroll(x, 2)), vectorized by 2
-and unrolled, gray.in(Iy).compute_at(Iy, x).vectorize(x, 2).unroll(x):
-its footprint is 4 wide for every Iy.x iteration (Halide unrolls it), but
-the extent is not simplified to a constant:
-  schedule: Func gray_in_Ix: unroll: cannot unroll loop
-  gray_in_Ix.s0.x.x: its extent (((((min(((Ix.s0.x.x * 2) +
-  min(((output.s0.x.x * 62) + output.min.0), ((output.min.0 +
-  output.extent.0) - 62))), (min(((output.s0.x.x * 62) + output.min.0),
-  ((output.min.0 + output.extent.0) - 62)) + 62)) - min(((output.s0.x.x
-  * 62) + output.min.0), ((output.min.0 + output.extent.0) - 62))) + 1) /
-  2) - Ix.s0.x.x) + 2) is not a constant (legal: split the loop by a
-  constant factor and unroll the inner loop, or bound the Func)
-(the min(2*Ix.x + m, m + 62) is the ShiftInwards clamp of Ix's split,
-never taken since Ix.x < 32). Variant: no unroll(x) of the wrappers.
-
-iir_blur 1 (TestAppPortIIRBlur/{cpu,gpu,gpu_generic}): the generator
-calls blur_cols_transpose twice, and each call makes Funcs named "blur"
-and "transpose" (Halide runs the app so):
-  duplicate_name: Func transpose: pipeline: two different objects (a Func
-  and another) are both called transpose (legal: give every Func, input
-  and Param a distinct name)
-Variant: the second call names them blur_2 and transpose_2.
+iir_blur 1 runs as written now: the generator calls blur_cols_transpose
+twice, and each call makes Funcs named "blur" and "transpose". It was
+refused (duplicate_name); the pipeline now names the second call's
+blur_1 and transpose_1, as Halide's unique names do (blur$1).
 
 iir_blur 2 runs as written now (the CUDA schedule's gpu_lanes(x) of
 blur, computed at transpose's block loop y of a 32x32 tile, and of its
@@ -552,13 +536,8 @@ x (at most 32), as TestGPULanesOfRegionInBlock checks on the minimal
 f.compute_at(g, y).gpu_lanes(x) under g.tile(x, y, xi, yi, 32,
 32).gpu_blocks(y).gpu_lanes(xi).
 
-nl_means 1 (TestAppPortNLMeans/{cpu,gpu}): the generator names two
-Funcs "d" (Func dc("d") and Func d("d")), as iir_blur does "blur" and
-"transpose"; Halide compiles it:
-  duplicate_name: Func d: pipeline: two different objects (a Func and
-  another) are both called d (legal: give every Func, input and Param a
-  distinct name)
-Variant: the second is named d_sum.
+nl_means 1 runs as written now: the generator names two Funcs "d" (Func
+dc("d") and Func d("d")), refused before as iir_blur's were.
 
 hist 1 and 2 run as written now (TestAppPortHist/gpu: Y.clone_in(
 hist_rows).compute_at(hist_rows, rxo).store_in(Register).gpu_lanes(x),
@@ -1080,15 +1059,15 @@ func TestAppPortHarris(t *testing.T) {
 	rng := rand.New(rand.NewSource(6))
 	inb := apRandF32(rng, 0, 1, w+6, h+6, 3)
 	ref := apHarrisRef(inb)
-	// gpu: refused (harris 1 at the end of the file); gpu_variant drops
-	// Ix.compute_with(Iy, x), and so gives Ix and Iy a gray.in() each.
+	// gpu is the generator's CUDA schedule as written (harris 1 and 2 at
+	// the end of the file); the variants drop Ix.compute_with(Iy, x), and
+	// so give Ix and Iy a gray.in() each, with and without its unroll(x).
 	for _, tc := range []struct {
 		name    string
 		gpu, cw bool
-		refusal bool
 		unroll  bool
-	}{{"cpu", false, true, false, true}, {"gpu", true, true, true, true},
-		{"gpu_variant_unroll", true, false, true, true}, {"gpu_variant", true, false, false, false}} {
+	}{{"cpu", false, true, true}, {"gpu", true, true, true},
+		{"gpu_variant_unroll", true, false, true}, {"gpu_variant", true, false, false}} {
 		gpu := tc.gpu
 		t.Run(tc.name, func(t *testing.T) {
 			a := apHarrisAlg()
@@ -1102,10 +1081,9 @@ func TestAppPortHarris(t *testing.T) {
 					a.gray.In().ComputeAt(a.iy, x).Vectorize(x, 2).Unroll(x).Unroll(y)
 				} else {
 					// Without compute_with, Iy.x does not contain Ix's
-					// uses of gray.in(): one wrapper for each consumer.
-					// Their .unroll(x) is refused too (harris 2 at the end
-					// of the file: subtest gpu_variant_unroll) and
-					// gpu_variant leaves it out.
+					// uses of gray.in(): one wrapper for each consumer,
+					// unrolled in x (gpu_variant_unroll) or not
+					// (gpu_variant).
 					gi, gx := a.gray.In(a.iy), a.gray.In(a.ix)
 					gi.ComputeAt(a.iy, x).Vectorize(x, 2)
 					gx.ComputeAt(a.ix, x).Vectorize(x, 2)
@@ -1132,12 +1110,7 @@ func TestAppPortHarris(t *testing.T) {
 				a.ix.ComputeWith(a.iy, x)
 			}
 			ob := halide.NewBuffer[float32](w, h).SetMin(3, 3)
-			err := apRun(a.output, gpu, ob)
-			if tc.refusal {
-				mpRefused(t, err)
-				return
-			}
-			if err != nil {
+			if err := apRun(a.output, gpu, ob); err != nil {
 				t.Fatal(err)
 			}
 			// Tolerance 1e-4 relative plus absolute: det and trace^2 are
@@ -1155,10 +1128,10 @@ func TestAppPortHarris(t *testing.T) {
 // API). Schedules: "cpu", "gpu" (the CUDA one, with gpu_lanes) and
 // "gpu_generic" (the one for GPUs without gpu_lanes).
 
-func apBlurColsTranspose(input func(x, y, c any) halide.Expr, height, alpha halide.Expr, sched, suffix string) *halide.Func {
+func apBlurColsTranspose(input func(x, y, c any) halide.Expr, height, alpha halide.Expr, sched string) *halide.Func {
 	x, y, c := halide.NewVar("x"), halide.NewVar("y"), halide.NewVar("c")
 	const vec = 8
-	blur := halide.NewFunc("blur" + suffix)
+	blur := halide.NewFunc("blur")
 	blur.Define(x, y, c).Is(halide.Undef(halide.Float32))
 	blur.Define(x, 0, c).Is(input(x, 0, c))
 	ry := halide.NewRDom("ry", halide.Range(1, height.Sub(1)))
@@ -1166,7 +1139,7 @@ func apBlurColsTranspose(input func(x, y, c any) halide.Expr, height, alpha hali
 	blur.Define(x, ry, c).Is(one.Sub(alpha).Mul(blur.At(x, halide.E(ry).Sub(1), c)).Add(alpha.Mul(input(x, ry, c))))
 	flipRy := height.Sub(ry).Sub(1)
 	blur.Define(x, flipRy, c).Is(one.Sub(alpha).Mul(blur.At(x, flipRy.Add(1), c)).Add(alpha.Mul(blur.At(x, flipRy, c))))
-	transpose := halide.NewFunc("transpose" + suffix)
+	transpose := halide.NewFunc("transpose")
 	transpose.Define(x, y, c).Is(blur.At(y, x, c))
 	switch sched {
 	case "cpu":
@@ -1250,49 +1223,32 @@ func TestAppPortIIRBlur(t *testing.T) {
 	inb := apRandF32(rng, 0, 1, w, h, 3)
 	ref := apIIRRef(inb, alphaV)
 	for _, sched := range []string{"cpu", "gpu", "gpu_generic"} {
-		// faithful: both calls of blur_cols_transpose name their Funcs
-		// "blur" and "transpose": refused (iir_blur 1 at the end of the
-		// file). The _variant subtests name the second call's Funcs
-		// blur_2 and transpose_2.
-		for _, variant := range []bool{false, true} {
-			name := sched
-			if variant {
-				name += "_variant"
+		// Both calls of blur_cols_transpose name their Funcs "blur" and
+		// "transpose", as the generator's do (iir_blur 1 at the end of the
+		// file): the pipeline names the second call's blur_1 and
+		// transpose_1.
+		t.Run(sched, func(t *testing.T) {
+			input := halide.NewImageParam("input", halide.Float32, 3)
+			input.Set(inb)
+			alpha := halide.NewParam[float32]("alpha")
+			alpha.Set(alphaV)
+			width, height := input.Dim(0).Extent(), input.Dim(1).Extent()
+			blurT := apBlurColsTranspose(func(x, y, c any) halide.Expr { return input.At(x, y, c) }, height, alpha.Expr(), sched)
+			out := apBlurColsTranspose(func(x, y, c any) halide.Expr { return blurT.At(x, y, c) }, width, alpha.Expr(), sched)
+			input.Dim(0).SetBounds(0, w)
+			input.Dim(1).SetBounds(0, h)
+			input.Dim(2).SetBounds(0, 3)
+			out.Dim(0).SetBounds(0, w)
+			out.Dim(1).SetBounds(0, h)
+			out.Dim(2).SetBounds(0, 3)
+			ob := halide.NewBuffer[float32](w, h, 3)
+			if err := apRun(out, sched != "cpu", ob); err != nil {
+				t.Fatal(err)
 			}
-			t.Run(name, func(t *testing.T) {
-				input := halide.NewImageParam("input", halide.Float32, 3)
-				input.Set(inb)
-				alpha := halide.NewParam[float32]("alpha")
-				alpha.Set(alphaV)
-				width, height := input.Dim(0).Extent(), input.Dim(1).Extent()
-				suffix := ""
-				if variant {
-					suffix = "_2"
-				}
-				blurT := apBlurColsTranspose(func(x, y, c any) halide.Expr { return input.At(x, y, c) }, height, alpha.Expr(), sched, "")
-				out := apBlurColsTranspose(func(x, y, c any) halide.Expr { return blurT.At(x, y, c) }, width, alpha.Expr(), sched, suffix)
-				input.Dim(0).SetBounds(0, w)
-				input.Dim(1).SetBounds(0, h)
-				input.Dim(2).SetBounds(0, 3)
-				out.Dim(0).SetBounds(0, w)
-				out.Dim(1).SetBounds(0, h)
-				out.Dim(2).SetBounds(0, 3)
-				ob := halide.NewBuffer[float32](w, h, 3)
-				err := apRun(out, sched != "cpu", ob)
-				// iir_blur 2 (gpu_lanes of blur's updates inside a block
-				// of 32) runs as written now.
-				if !variant {
-					mpRefused(t, err)
-					return
-				}
-				if err != nil {
-					t.Fatal(err)
-				}
-				// Tolerance 1e-5 relative: the same float32 recurrences in
-				// the same order (values stay in [0, 1)).
-				apCheckF32(t, "output", ob, 1e-5, func(c []int) float32 { return ref(c[0], c[1], c[2]) })
-			})
-		}
+			// Tolerance 1e-5 relative: the same float32 recurrences in
+			// the same order (values stay in [0, 1)).
+			apCheckF32(t, "output", ob, 1e-5, func(c []int) float32 { return ref(c[0], c[1], c[2]) })
+		})
 	}
 }
 
@@ -1308,7 +1264,7 @@ type apNLM struct {
 	d, blurDY, blurD, nlmSum, nlm *halide.Func
 }
 
-func apNLMAlg(patch, search int32, sigma float32, explicitSums bool, dname string) *apNLM {
+func apNLMAlg(patch, search int32, sigma float32, explicitSums bool) *apNLM {
 	x, y, c := halide.NewVar("x"), halide.NewVar("y"), halide.NewVar("c")
 	input := halide.NewImageParam("input", halide.Float32, 3)
 	ps := halide.NewParam[int32]("patch_size")
@@ -1332,7 +1288,7 @@ func apNLMAlg(patch, search int32, sigma float32, explicitSums bool, dname strin
 		}
 	}
 	channels := halide.NewRDom("channels", halide.Range(0, 3))
-	d := halide.NewFunc(dname)
+	d := halide.NewFunc("d")
 	sum(d, dc.At(x, y, dx, dy, channels), x, y, dx, dy)
 	patchDom := halide.NewRDom("patch_dom", halide.Range(ps.Expr().Div(2).Neg(), ps))
 	blurDY := halide.NewFunc("blur_d_y")
@@ -1440,23 +1396,19 @@ func TestAppPortNLMeans(t *testing.T) {
 	rng := rand.New(rand.NewSource(8))
 	inb := apRandF32(rng, 0, 1, w, h, 3)
 	ref := apNLMRef(inb, patch, search, sigma)
-	// Faithful: the difference image Func and its channel sum are both
-	// named "d": refused (nl_means 1). The variants name the sum "d_sum";
-	// the _explicit_sums subtests also write every sum() as f = 0;
-	// f += e (on the GPU with the pure stage's tiles and GPU loops on the
-	// update too), which gives the same values.
+	// The difference image Func and its channel sum are both named "d",
+	// as in the generator (nl_means 1 at the end of the file). The
+	// _explicit_sums subtests also write every sum() as f = 0; f += e (on
+	// the GPU with the pure stage's tiles and GPU loops on the update
+	// too), which gives the same values.
 	for _, tc := range []struct {
-		name         string
-		gpu, variant bool
-		explicit     bool
-	}{{"cpu", false, false, false}, {"cpu_variant", false, true, false}, {"cpu_explicit_sums", false, true, true},
-		{"gpu", true, false, false}, {"gpu_variant", true, true, false}, {"gpu_explicit_sums", true, true, true}} {
+		name     string
+		gpu      bool
+		explicit bool
+	}{{"cpu", false, false}, {"cpu_explicit_sums", false, true},
+		{"gpu", true, false}, {"gpu_explicit_sums", true, true}} {
 		t.Run(tc.name, func(t *testing.T) {
-			dname := "d"
-			if tc.variant {
-				dname = "d_sum"
-			}
-			a := apNLMAlg(patch, search, sigma, tc.explicit, dname)
+			a := apNLMAlg(patch, search, sigma, tc.explicit)
 			a.input.Set(inb)
 			if tc.gpu {
 				a.scheduleGPU(tc.explicit)
@@ -1464,12 +1416,7 @@ func TestAppPortNLMeans(t *testing.T) {
 				a.scheduleCPU()
 			}
 			ob := halide.NewBuffer[float32](w, h, 3)
-			err := apRun(a.nlm, tc.gpu, ob)
-			if !tc.variant {
-				mpRefused(t, err)
-				return
-			}
-			if err != nil {
+			if err := apRun(a.nlm, tc.gpu, ob); err != nil {
 				t.Fatal(err)
 			}
 			// Tolerance 1e-4 relative: a ratio of two sums of 9 weights

@@ -17,9 +17,12 @@ import (
 // the consumer on the emulator.
 func TestComputeWith(t *testing.T) {
 	aligns := []halide.LoopAlignStrategy{halide.AlignAuto, halide.AlignStart, halide.AlignEnd, halide.NoAlign}
-	for _, level := range []string{"root", "at_y", "sliding", "gpu_consumer"} {
+	for _, level := range []string{"root", "at_y", "sliding", "gpu_consumer", "gpu_thread", "gpu_block_threads", "gpu_block_shared"} {
 		for _, a := range aligns {
 			for _, down := range []string{"y", "x"} {
+				if level == "gpu_block_threads" && down == "y" {
+					continue // thread loops all fused or none (TestErrComputeWith)
+				}
 				t.Run(fmt.Sprintf("%s/%v/%s", level, a, down), func(t *testing.T) {
 					x, y := halide.NewVar("x"), halide.NewVar("y")
 					in := halide.NewImageParam("in", halide.Int32, 2)
@@ -44,9 +47,26 @@ func TestComputeWith(t *testing.T) {
 						f.ComputeRoot()
 						g.ComputeRoot()
 						out.GPUTile(x, y, xo, y, xi, halide.NewVar("yi"), 8, 4, halide.GuardWithIf)
+					case "gpu_thread", "gpu_block_threads", "gpu_block_shared":
+						// Inside the kernel: computed by each thread, or
+						// at the block, by thread loops of their own (as
+						// harris's Ix and Iy) or by the block's threads
+						// together (shared memory).
+						bx, by, tx, ty := halide.NewVar("bx"), halide.NewVar("by"), halide.NewVar("tx"), halide.NewVar("ty")
+						out.GPUTile(x, y, bx, by, tx, ty, 8, 4, halide.GuardWithIf)
+						at := tx
+						if level != "gpu_thread" {
+							at = bx
+						}
+						f.ComputeAt(out, at)
+						g.ComputeAt(out, at)
 					}
 					f.Split(x, xo, xi, 4).Vectorize(xi)
 					g.Split(x, xo, xi, 4).Vectorize(xi)
+					if level == "gpu_block_threads" {
+						f.GPUThreads(xo, y)
+						g.GPUThreads(xo, y)
+					}
 					var v halide.Var = xo
 					if down == "y" {
 						v = y

@@ -670,7 +670,7 @@ func (f *Func) defineUpdate(args []any, value Expr, op *ir.BinOp) {
 	// schedule run them in parallel, on GPU threads or in any order.
 	ir.WalkExprOnce(value.node, func(e ir.Expr) bool {
 		c, ok := e.(*ir.Call)
-		if !ok || c.Kind != ir.CallFunc || c.Name != name || bad != nil {
+		if !ok || c.Kind != ir.CallFunc || c.Ref != f || bad != nil {
 			return bad == nil
 		}
 		for i, a := range f.fn.Args {

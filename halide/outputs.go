@@ -72,7 +72,7 @@ func newOutputs(outs []*Func) *Pipeline {
 					continue
 				}
 				for _, g := range outs {
-					if g != f && g.fn.Name == cw.Func {
+					if g != f && cw.Ref == g {
 						return &Pipeline{err: ir.Errorf(ir.ErrSchedule, f.fn.Name, "compute_with", "%s.ComputeWith(%s, ...) fuses two outputs of the pipeline, and each output of a pipeline with several outputs is lowered as a loop nest of its own (Halide fuses them)", f.fn.Name, g.fn.Name).
 							WithLegal("compute_with between Funcs that are not both outputs, or one output whose Tuple holds both values")}
 					}
@@ -126,12 +126,25 @@ func (m *outputs) imagesOf(f *Func) []*ImageParam {
 	if ims, ok := m.images[f]; ok {
 		return ims
 	}
+	// Outputs of one name (Funcs may share one) are read as f, f_1, ....
+	base, same := f.fn.Name, 0
+	for _, g := range m.funcs {
+		if g == f {
+			break
+		}
+		if g.fn.Name == f.fn.Name {
+			same++
+		}
+	}
+	if same > 0 {
+		base = fmt.Sprintf("%s_%d", base, same)
+	}
 	n := f.fn.Values()
 	ims := make([]*ImageParam, n)
 	for i := range ims {
-		name := f.fn.Name
+		name := base
 		if f.fn.IsTuple() {
-			name = ir.TupleElem(f.fn.Name, i)
+			name = ir.TupleElem(base, i)
 		}
 		ims[i] = &ImageParam{name: name, t: f.fn.ValueType(i), dims: len(f.fn.Args)}
 	}

@@ -354,7 +354,7 @@ func (p *Pipeline) build() (*built, error) {
 	claim := func(name string, obj any, what string) error {
 		if prev, ok := byName[name]; ok && prev != obj {
 			return ir.Errorf(ir.ErrDuplicateName, name, "pipeline", "two different objects (%s and another) are both called %s", what, name).
-				WithLegal("give every Func, input and Param a distinct name")
+				WithLegal("give every input and Param a distinct name")
 		}
 		byName[name] = obj
 		return nil
@@ -418,6 +418,21 @@ func (p *Pipeline) build() (*built, error) {
 		})
 		return err
 	}
+	// Funcs get distinct names, as Halide's unique_name gives them (a
+	// helper that makes a Func "blur" may be called twice): the first Func
+	// visited, the output first, keeps its name, a later one of the same
+	// name gets the first free name_1, name_2, .... A Func named as an
+	// input or a Param is renamed below.
+	funcNames := map[*Func]string{}
+	funcOf := map[string]*Func{}
+	nameFunc := func(f *Func) string {
+		name := f.fn.Name
+		for i := 1; funcOf[name] != nil; i++ {
+			name = fmt.Sprintf("%s_%d", f.fn.Name, i)
+		}
+		funcOf[name], funcNames[f] = f, name
+		return name
+	}
 	var stack []*Func // the Funcs being visited, consumers first
 	var visit func(f *Func) error
 	visit = func(f *Func) error {
@@ -437,9 +452,7 @@ func (p *Pipeline) build() (*built, error) {
 		if f.fn.Pure == nil {
 			return ir.Errorf(ir.ErrUndefined, f.fn.Name, "pipeline", "%s has no definition", f.fn.Name)
 		}
-		if err := claim(f.fn.Name, f, "a Func"); err != nil {
-			return err
-		}
+		name := nameFunc(f)
 		c := *f.fn
 		c.Pure = nil
 		c.Updates = nil
@@ -453,7 +466,7 @@ func (p *Pipeline) build() (*built, error) {
 			}
 			// A value whose nodes are shared (built in Go from one Expr
 			// used many times) gets Lets first (shared_exprs.go).
-			prefix := fmt.Sprintf("%s.s%d", f.fn.Name, i)
+			prefix := fmt.Sprintf("%s.s%d", name, i)
 			nd.Value = p.readOutputs(rewriteWrapped(f, bindSharedValue(d.Value, prefix)))
 			if d.Predicate != nil {
 				nd.Predicate = p.readOutputs(rewriteWrapped(f, bindShared(d.Predicate, prefix+".p")))
@@ -558,39 +571,42 @@ func (p *Pipeline) build() (*built, error) {
 			}
 		}
 	}
-	// Name the anonymous Funcs (inline reductions, boundary conditions) by
-	// their kind, in realization order.
-	rename := map[string]string{}
-	used := map[string]bool{}
+	// A Func named as an input or a Param gets a free name_1, name_2, ...;
+	// the anonymous Funcs (inline reductions, boundary conditions) are
+	// named by their kind, in realization order.
+	taken := map[string]bool{}
 	for _, f := range order {
 		if !f.fn.Anonymous {
-			used[f.fn.Name] = true
+			taken[funcNames[f]] = true
 		}
 	}
+	leaves := map[string]bool{}
 	for _, im := range images {
-		used[im.name] = true
+		taken[im.name], leaves[im.name] = true, true
 	}
 	for _, pv := range params {
-		used[pv.Name()] = true
+		taken[pv.Name()], leaves[pv.Name()] = true, true
 	}
-	for _, f := range order {
-		if !f.fn.Anonymous {
-			continue
-		}
-		base := f.fn.Name[:strings.LastIndex(f.fn.Name, "$")]
+	fresh := func(base string) string {
 		name := base
-		for i := 1; used[name]; i++ {
+		for i := 1; taken[name]; i++ {
 			name = fmt.Sprintf("%s_%d", base, i)
 		}
-		used[name] = true
-		rename[f.fn.Name] = name
+		taken[name] = true
+		return name
+	}
+	for _, f := range order {
+		switch {
+		case f.fn.Anonymous:
+			funcNames[f] = fresh(f.fn.Name[:strings.LastIndex(f.fn.Name, "$")])
+		case leaves[funcNames[f]]:
+			funcNames[f] = fresh(funcNames[f])
+		}
 	}
 	lp := &lower.Pipeline{Funcs: map[string]*ir.Function{}}
 	for _, f := range order {
 		fn := fns[f]
-		if len(rename) > 0 {
-			renameFunction(fn, rename)
-		}
+		resolveNames(fn, funcNames[f], funcNames)
 		lp.Funcs[fn.Name] = fn
 		lp.Order = append(lp.Order, fn.Name)
 	}
@@ -673,18 +689,50 @@ func paramsIn(e ir.Expr) []paramValue {
 // renameFunction renames anonymous Funcs in fn (its name, its calls, its
 // loop levels, its prefetches' sources and the Funcs its stages are
 // computed with).
-func renameFunction(fn *ir.Function, rename map[string]string) {
-	if n, ok := rename[fn.Name]; ok {
-		fn.Name = n
+// resolveNames gives fn, the pipeline's copy of the definitions of a
+// Func, the pipeline's names (names, by Func): its own (name), those of
+// the Funcs its expressions read and of the output buffer shape they read
+// (Func.Dim), of the consumers of its loop levels and of its compute_with
+// and prefetch directives. It clears the front end's handles
+// (ir.LoopLevel.Ref and the like), so that no pass sees them. A handle of
+// a Func outside the pipeline keeps the name the user gave it. What it
+// changes that the user's Func still holds (RDoms, specializations,
+// directives) it copies first.
+func resolveNames(fn *ir.Function, name string, names map[*Func]string) {
+	fn.Name = name
+	nameOf := func(ref any, name string) string {
+		if f, ok := ref.(*Func); ok {
+			if n, ok := names[f]; ok {
+				return n
+			}
+		}
+		return name
 	}
 	var mut func(ir.Expr) ir.Expr
 	mut = func(e ir.Expr) ir.Expr {
+		if e == nil {
+			return nil
+		}
 		e = ir.MapExpr(e, mut)
-		if c, ok := e.(*ir.Call); ok && c.Kind == ir.CallFunc {
-			if n, ok := rename[c.Name]; ok {
-				nc := *c
+		switch x := e.(type) {
+		case *ir.Call:
+			if x.Kind != ir.CallFunc {
+				break
+			}
+			if n := nameOf(x.Ref, x.Name); n != x.Name {
+				nc := *x
 				nc.Name = n
 				return &nc
+			}
+		case *ir.Var:
+			// The output buffer's shape (Func.Dim): f.min.0, ... are
+			// named after the output Func.
+			if d, ok := x.Param.(outputDim); ok {
+				if n := nameOf(d.f, d.f.fn.Name); n != d.f.fn.Name && strings.HasPrefix(x.Name, d.f.fn.Name+".") {
+					nv := *x
+					nv.Name = n + x.Name[len(d.f.fn.Name):]
+					return &nv
+				}
 			}
 		}
 		return e
@@ -693,58 +741,64 @@ func renameFunction(fn *ir.Function, rename map[string]string) {
 		for i, a := range d.Args {
 			d.Args[i] = mut(a)
 		}
-		d.Value = mut(d.Value)
-		if d.Predicate != nil {
-			d.Predicate = mut(d.Predicate)
-		}
-	}
-	for _, l := range []*ir.LoopLevel{&fn.Schedule.Compute, &fn.Schedule.Store, &fn.Schedule.Hoist} {
-		if n, ok := rename[l.Func]; ok {
-			l.Func = n
-		}
-	}
-	for _, d := range fn.Stages() {
-		renamePrefetches(d, rename)
-		// The directive is still the user's: a renamed copy.
-		if cw := d.Schedule.ComputeWith; cw != nil {
-			if n, ok := rename[cw.Func]; ok {
-				c := *cw
-				c.Func = n
-				d.Schedule.ComputeWith = &c
+		d.Value, d.Predicate = mut(d.Value), mut(d.Predicate)
+		if d.RDom != nil {
+			r := *d.RDom
+			r.Vars = slices.Clone(r.Vars)
+			for i := range r.Vars {
+				r.Vars[i].Min, r.Vars[i].Extent = mut(r.Vars[i].Min), mut(r.Vars[i].Extent)
+			}
+			r.Predicate = mut(r.Predicate)
+			if r.Predicate != d.RDom.Predicate || !slices.Equal(r.Vars, d.RDom.Vars) {
+				d.RDom = &r
 			}
 		}
+		resolveCase(d, mut, nameOf)
+	}
+	sc := &fn.Schedule
+	for _, l := range []*ir.LoopLevel{&sc.Compute, &sc.Store, &sc.Hoist} {
+		l.Func, l.Ref = nameOf(l.Ref, l.Func), nil
+	}
+	sc.Bounds = slices.Clone(sc.Bounds)
+	for i := range sc.Bounds {
+		sc.Bounds[i].Min, sc.Bounds[i].Extent = mut(sc.Bounds[i].Min), mut(sc.Bounds[i].Extent)
+	}
+	sc.OutputBounds = slices.Clone(sc.OutputBounds)
+	for i := range sc.OutputBounds {
+		sc.OutputBounds[i].Min, sc.OutputBounds[i].Extent = mut(sc.OutputBounds[i].Min), mut(sc.OutputBounds[i].Extent)
 	}
 }
 
-// renamePrefetches renames the Func sources of the prefetches of the
-// stage d and of its cases. The stage is the pipeline's copy, but its
-// prefetches and cases are still the user's: it copies what it changes.
-func renamePrefetches(d *ir.Definition, rename map[string]string) {
-	renamed := func(d *ir.Definition) bool {
-		for _, c := range d.Cases() {
-			for _, p := range c.Schedule.Prefetches {
-				if _, ok := rename[p.Source]; ok && !p.Input {
-					return true
-				}
+// resolveCase resolves the names in the schedule of case d of a stage
+// (the stage itself, the pipeline's copy, at the top) and in its
+// specializations, theirs and their cases', recursively: conditions
+// (mut), prefetches and compute_with (nameOf). The cases are still the
+// user's: it copies them.
+func resolveCase(d *ir.Definition, mut func(ir.Expr) ir.Expr, nameOf func(ref any, name string) string) {
+	if len(d.Schedule.Prefetches) > 0 {
+		ps := slices.Clone(d.Schedule.Prefetches)
+		for i, p := range ps {
+			if !p.Input {
+				ps[i].Source = nameOf(p.SourceRef, p.Source)
 			}
+			ps[i].SourceRef, ps[i].Offset = nil, mut(p.Offset)
 		}
-		return false
+		d.Schedule.Prefetches = ps
 	}
-	if !renamed(d) {
+	if cw := d.Schedule.ComputeWith; cw != nil {
+		c := *cw
+		c.Func, c.Ref = nameOf(cw.Ref, cw.Func), nil
+		d.Schedule.ComputeWith = &c
+	}
+	if len(d.Specializations) == 0 {
 		return
 	}
-	ps := slices.Clone(d.Schedule.Prefetches)
-	for i, p := range ps {
-		if n, ok := rename[p.Source]; ok && !p.Input {
-			ps[i].Source = n
-		}
-	}
-	d.Schedule.Prefetches = ps
 	specs := slices.Clone(d.Specializations)
 	for i := range specs {
+		specs[i].Cond = mut(specs[i].Cond)
 		if specs[i].Def != nil {
 			c := *specs[i].Def
-			renamePrefetches(&c, rename)
+			resolveCase(&c, mut, nameOf)
 			specs[i].Def = &c
 		}
 	}

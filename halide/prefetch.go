@@ -42,7 +42,7 @@ func (s *Stage) Prefetch(src *Func, at, from VarOrRVar, offset any, strategy ...
 		s.f.fail(withFunc(err, s.f.fn.Name, directive))
 		return s
 	}
-	return s.prefetch(src.fn.Name, false, at, from, offset, strategy)
+	return s.prefetch(src.fn.Name, src, at, from, offset, strategy)
 }
 
 // PrefetchImage is Prefetch of the input src (Halide's prefetch of an
@@ -57,11 +57,11 @@ func (s *Stage) PrefetchImage(src *ImageParam, at, from VarOrRVar, offset any, s
 		s.f.fail(withFunc(err, s.f.fn.Name, directive))
 		return s
 	}
-	return s.prefetch(src.name, true, at, from, offset, strategy)
+	return s.prefetch(src.name, nil, at, from, offset, strategy)
 }
 
 // prefetch records a prefetch directive of the buffer src on the stage.
-func (s *Stage) prefetch(src string, input bool, at, from VarOrRVar, offset any, strategy []PrefetchBoundStrategy) *Stage {
+func (s *Stage) prefetch(src string, ref *Func, at, from VarOrRVar, offset any, strategy []PrefetchBoundStrategy) *Stage {
 	const directive = "prefetch"
 	d := s.def(directive)
 	if d == nil || s.f.err != nil {
@@ -96,9 +96,13 @@ func (s *Stage) prefetch(src string, input bool, at, from VarOrRVar, offset any,
 		}
 	}
 	d.Schedule.Prefetches = append(d.Schedule.Prefetches, ir.PrefetchDirective{
-		Source: src, Input: input, At: names[0], From: names[1],
+		Source: src, Input: ref == nil, At: names[0], From: names[1],
 		Offset: Cast(Int32, off).node, Strategy: st,
 	})
+	if ref != nil {
+		ps := d.Schedule.Prefetches
+		ps[len(ps)-1].SourceRef = ref
+	}
 	return s
 }
 

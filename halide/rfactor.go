@@ -142,9 +142,15 @@ func (s *Stage) rfactor(directive string, pairs []RFactorPair) (*Func, error) {
 	// The reduction's operator (lower.ProveReduction): how its values
 	// combine with a partial result's, and its identity.
 	types := fn.ValueTypes()
-	red, ok := lower.ProveReduction(fn.Name, d.Args, d.Value, types)
+	// ProveReduction knows f's reads by name: another Func of f's name
+	// (the pipeline renames it) must not look like one.
+	lhs := make([]ir.Expr, len(d.Args))
+	for i, a := range d.Args {
+		lhs[i] = othersRenamed(f, a)
+	}
+	red, ok := lower.ProveReduction(fn.Name, lhs, othersRenamed(f, d.Value), types)
 	if !ok {
-		return nil, notAssociative(fn, name, d)
+		return nil, notAssociative(f, name, d)
 	}
 	// tuple makes values into the stage's value: the value itself for a
 	// single-valued Func.
@@ -154,12 +160,12 @@ func (s *Stage) rfactor(directive string, pairs []RFactorPair) (*Func, error) {
 		}
 		return ir.MakeTuple(vals)
 	}
-	if d.Predicate != nil && readsFuncNamed(d.Predicate, fn.Name) {
+	if d.Predicate != nil && readsSelf(d.Predicate, f) {
 		return nil, ir.Errorf(ir.ErrNotAssociative, fn.Name, directive, "in %s, the condition under which the update runs (its RDom's Where, or an Undef arm), %s, reads %s: which points are combined depends on the order", name, ir.ExprString(d.Predicate), fn.Name).
 			WithLegal("a Where condition that does not read %s", fn.Name)
 	}
 	for i, a := range d.Args {
-		if readsFuncNamed(a, fn.Name) {
+		if readsSelf(a, f) {
 			return nil, ir.Errorf(ir.ErrNotAssociative, fn.Name, directive, "in %s, argument %d of the left-hand side, %s, reads %s: where the update writes depends on values it computes", name, i, ir.ExprString(a), fn.Name).
 				WithLegal("an update whose left-hand side does not read %s", fn.Name)
 		}
@@ -375,8 +381,9 @@ func (f *Func) newIntermediate() *Func {
 }
 
 // notAssociative returns the ErrNotAssociative error of rfactor on update
-// d of fn (the stage called name), saying what is wrong with its value.
-func notAssociative(fn *ir.Function, name string, d *ir.Definition) error {
+// d of f (the stage called name), saying what is wrong with its value.
+func notAssociative(f *Func, name string, d *ir.Definition) error {
+	fn := f.fn
 	lhs := make([]string, len(d.Args))
 	for i, a := range d.Args {
 		lhs[i] = ir.ExprString(a)
@@ -384,9 +391,9 @@ func notAssociative(fn *ir.Function, name string, d *ir.Definition) error {
 	point := fmt.Sprintf("%s(%s)", fn.Name, strings.Join(lhs, ", "))
 	var why string
 	switch {
-	case fn.IsTuple() && readsFuncNamed(d.Value, fn.Name):
+	case fn.IsTuple() && readsSelf(d.Value, f):
 		why = fmt.Sprintf("its values %s are neither each %s[i] op e_i for an associative op with no e_i reading %s, nor an argmin or argmax (a key reduced by min or max, the other values taken from the point whose key wins), nor a complex product, nor another of the forms listed as legal", ir.ExprString(d.Value), point, fn.Name)
-	case !readsFuncNamed(d.Value, fn.Name):
+	case !readsSelf(d.Value, f):
 		why = fmt.Sprintf("its value %s does not read %s, so each iteration replaces the value instead of combining with it", ir.ExprString(d.Value), point)
 	default:
 		why = fmt.Sprintf("its value %s is not %s op e for an associative and commutative op and an e that does not read %s", ir.ExprString(d.Value), point, fn.Name)
@@ -420,11 +427,29 @@ func rvarLoops(d *ir.Definition) string {
 	return strings.Join(names, ", ")
 }
 
-func readsFuncNamed(e ir.Expr, f string) bool {
+// readsSelf reports whether e reads f.
+func readsSelf(e ir.Expr, f *Func) bool {
 	return ir.ContainsExpr(e, func(x ir.Expr) bool {
 		c, ok := x.(*ir.Call)
-		return ok && c.Kind == ir.CallFunc && c.Name == f
+		return ok && c.Kind == ir.CallFunc && c.Ref == f
 	})
+}
+
+// othersRenamed returns e with its reads of Funcs other than f that have
+// f's name renamed (name$other); they keep their handles, by which the
+// pipeline names them.
+func othersRenamed(f *Func, e ir.Expr) ir.Expr {
+	var mut func(ir.Expr) ir.Expr
+	mut = func(e ir.Expr) ir.Expr {
+		e = ir.MapExpr(e, mut)
+		if c, ok := e.(*ir.Call); ok && c.Kind == ir.CallFunc && c.Name == f.fn.Name && c.Ref != f {
+			nc := *c
+			nc.Name += "$other"
+			return &nc
+		}
+		return e
+	}
+	return mut(e)
 }
 
 func slicesContains(a []string, s string) bool {

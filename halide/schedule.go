@@ -729,7 +729,7 @@ func (f *Func) placeAt(directive string, p placement, consumer *Func, stage int,
 	case v == nil || v.varName() == "":
 		f.failf(ir.ErrComputeAt, directive, "the loop var is nil or unnamed")
 	default:
-		f.setLevel(p, ir.LoopLevel{Kind: ir.LevelAt, Func: consumer.fn.Name, Stage: stage, Var: v.varName()})
+		f.setLevel(p, ir.LoopLevel{Kind: ir.LevelAt, Func: consumer.fn.Name, Stage: stage, Var: v.varName(), Ref: consumer})
 	}
 	return f
 }

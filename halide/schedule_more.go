@@ -133,7 +133,7 @@ func (s *Stage) ComputeWith(t StageRef, v VarOrRVar, align ...LoopAlign) *Stage 
 			WithLegal("compute_with of a stage itself (a Func, or Func.Update(i)), without specializations"))
 		return s
 	}
-	cw := &ir.ComputeWithDirective{Func: ts.f.fn.Name, Stage: ts.idx, Var: v.varName(), Align: map[string]ir.LoopAlignStrategy{}}
+	cw := &ir.ComputeWithDirective{Func: ts.f.fn.Name, Stage: ts.idx, Var: v.varName(), Align: map[string]ir.LoopAlignStrategy{}, Ref: ts.f}
 	for _, a := range align {
 		if a.Var == nil {
 			f.failf(ir.ErrBadArgument, directive, "an alignment of %s.ComputeWith(%s, %s) names no loop", s.name(), ts.name(), v.varName())

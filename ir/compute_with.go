@@ -44,4 +44,6 @@ type ComputeWithDirective struct {
 	// Align is the strategy of each fused loop by its short name (absent:
 	// AlignAuto).
 	Align map[string]LoopAlignStrategy
+	// Ref is the front end's handle of the other Func (see LoopLevel.Ref).
+	Ref any
 }

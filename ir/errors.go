@@ -39,7 +39,8 @@ const (
 	ErrUndefined ErrorCode = "undefined"
 	// ErrSchedule: a directive is illegal for another reason (stated).
 	ErrSchedule ErrorCode = "schedule"
-	// ErrDuplicateName: two different Funcs or inputs share a name.
+	// ErrDuplicateName: two different inputs or Params share a name (Funcs
+	// that share one are renamed).
 	ErrDuplicateName ErrorCode = "duplicate_name"
 	// ErrRuntime: a run-time check failed (an assertion: a tail, a buffer's
 	// bounds, a Bound's coverage, ...). The run-time codes below are

@@ -158,6 +158,10 @@ type LoopLevel struct {
 	Stage int
 	// Var is the loop's short name as the user wrote it (e.g. "xo").
 	Var string
+	// Ref is the front end's handle of the consumer Func: Func names are
+	// made distinct when a pipeline is built (two Funcs may share one),
+	// which resolves Ref into Func and clears it. Passes never see it.
+	Ref any
 }
 
 // BoundDirective fixes the region of a pure var: Func.bound(var, min, extent).

@@ -49,6 +49,9 @@ type PrefetchDirective struct {
 	// Offset is an int32 expression of Params and constants.
 	Offset   Expr
 	Strategy PrefetchBoundStrategy
+	// SourceRef is the front end's handle of a Func Source (see
+	// LoopLevel.Ref).
+	SourceRef any
 }
 
 // Prefetch statements are Evaluates of an intrinsic call whose name holds

@@ -258,6 +258,9 @@ func SeparateMinMax(e Expr) Expr {
 		return e
 	}
 	b, ok := e.(*Binary)
+	if ok && b.Op == Div {
+		return divideMinMax(b)
+	}
 	if !ok || (b.Op != Add && b.Op != Sub && b.Op != Mul) {
 		return e
 	}
@@ -283,6 +286,50 @@ func SeparateMinMax(e Expr) Expr {
 		e = next
 	}
 	return e
+}
+
+// divideMinMax writes (R ± min(A, B)) / c, c > 0, as min((R ± A) / c,
+// (R ± B) / c) (max for -min, and for max the other way round): division
+// rounding down by a positive constant is monotonic, so it goes inside the
+// min or max, where each side may divide exactly ((min(2x, 62) + 1) / 2
+// is min(x, 31)) and SeparateMinMax at the sum around it can cancel x.
+// d is not changed where the numerator is not such a sum.
+func divideMinMax(d *Binary) Expr {
+	c, ok := AsInt(d.B)
+	if !ok || c <= 0 {
+		return d
+	}
+	l := linearOf(d.A)
+	defer l.release()
+	idx := -1
+	for i, tm := range l.terms {
+		if m, ok := tm.x.(*Binary); ok && (m.Op == Min || m.Op == Max) && (tm.k == 1 || tm.k == -1) {
+			if idx >= 0 {
+				return d // two min/max terms
+			}
+			idx = i
+		}
+	}
+	if idx < 0 || l.inexact {
+		return d
+	}
+	m, k := l.terms[idx].x.(*Binary), l.terms[idx].k
+	op := m.Op
+	if k == -1 {
+		op = flipMinMax(op)
+	}
+	la, lb := l.clone(idx), l.clone(idx)
+	defer la.release()
+	defer lb.release()
+	la.addSimp(m.A, k)
+	lb.addSimp(m.B, k)
+	la.compact()
+	lb.compact()
+	if la.inexact || lb.inexact {
+		return d
+	}
+	div := func(x *linear) Expr { return Simplify(bin(Div, x.build(), d.B)) }
+	return bin(op, div(la), div(lb))
 }
 
 // pushPartly: when the terms of A (times k) are cancelled by some of the

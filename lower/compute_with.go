@@ -34,8 +34,9 @@ package lower
 // level, none reading another, none the output, no specializations on a
 // fused stage, the same loops (names and order) from the outermost down
 // to v, of one kind (serial or unrolled, parallel, GPU block or GPU
-// thread; on the host, or the kernel's block loops all fused), the
-// productions adjacent, and the order of the units possible. Stages of
+// thread; a stage's block loops all fused or none, and so its thread
+// loops; on the host or inside a kernel, where the fused loops may be
+// thread loops), the productions adjacent, and the order of the units possible. Stages of
 // the same Func that share a fused loop (update_stage3 in Halide's tests)
 // must touch one slice of that loop's dimension per iteration: the loop
 // is a pure dimension of the Func, not split, and every access of the
@@ -101,7 +102,7 @@ func computeWith(st *State) error {
 	}
 	for _, g := range groups {
 		done := false
-		st.Stmt = fuseGroup(st.Stmt, g, false, &done, &err)
+		st.Stmt = fuseGroup(st.Stmt, g, &done, &err)
 		if err != nil {
 			return err
 		}
@@ -496,37 +497,21 @@ func clusterComputeWith(st *State) {
 }
 
 // fuseGroup finds the adjacent productions of g's Funcs in s and fuses
-// their stages.
-func fuseGroup(s ir.Stmt, g *cwGroup, inKernel bool, done *bool, errp *error) ir.Stmt {
-	var mut func(s ir.Stmt, inKernel bool) ir.Stmt
-	mut = func(s ir.Stmt, inKernel bool) ir.Stmt {
+// their stages: at the host's loops, or inside a kernel (the fused loops
+// are then thread loops, or serial loops inside the block or a thread,
+// which the GPU passes after this one treat as any loop of that kind).
+func fuseGroup(s ir.Stmt, g *cwGroup, done *bool, errp *error) ir.Stmt {
+	var mut func(s ir.Stmt) ir.Stmt
+	mut = func(s ir.Stmt) ir.Stmt {
 		if *done || *errp != nil {
 			return s
 		}
-		switch x := s.(type) {
-		case *ir.ProducerConsumer:
-			if inKernel && x.Producer && g.funcs[x.Func] {
-				*done = true
-				*errp = cwErr(g.edges[0], "%s is computed inside a GPU kernel, where compute_with is not supported", x.Func).
-					WithLegal("compute_with of Funcs computed on the host (their GPU block loops among the fused loops, or outside them)")
-				return x
-			}
-		case *ir.For:
-			k := inKernel || x.Kind == ir.GPUBlock || x.Kind == ir.GPUThread
-			body := mut(x.Body, k)
-			if body == x.Body {
-				return x
-			}
-			return &ir.For{Name: x.Name, Min: x.Min, Extent: x.Extent, Kind: x.Kind, Body: body}
-		case *ir.Block:
+		if x, ok := s.(*ir.Block); ok {
 			for i := 0; i+1 < len(x.Stmts); i++ {
 				prod, ok1 := x.Stmts[i].(*ir.ProducerConsumer)
 				cons, ok2 := x.Stmts[i+1].(*ir.ProducerConsumer)
 				if !ok1 || !ok2 || !prod.Producer || cons.Producer || prod.Func != cons.Func || !g.funcs[prod.Func] {
 					continue
-				}
-				if inKernel {
-					break // the ProducerConsumer case reports it
 				}
 				if in, ok := prod.Body.(*ir.ProducerConsumer); ok && in.Producer && g.funcs[in.Func] {
 					*done = true // fused already (a second run)
@@ -547,9 +532,9 @@ func fuseGroup(s ir.Stmt, g *cwGroup, inKernel bool, done *bool, errp *error) ir
 				return ir.MakeBlock(stmts...)
 			}
 		}
-		return ir.MapStmt(s, func(c ir.Stmt) ir.Stmt { return mut(c, inKernel) }, nil)
+		return ir.MapStmt(s, mut, nil)
 	}
-	return mut(s, inKernel)
+	return mut(s)
 }
 
 // fuseAt collects the productions of the group's Funcs from prod and the
@@ -560,18 +545,31 @@ func fuseAt(g *cwGroup, prod, cons *ir.ProducerConsumer) (ir.Stmt, bool, error) 
 	order := []string{prod.Func}
 	bodies := map[string]ir.Stmt{prod.Func: prod.Body}
 	var realizes []*ir.Realize
-	var asserts []ir.Stmt // the checks of a member's bound, before its production
+	var lets []*ir.LetStmt // a member's region inside its realize (in a kernel)
+	var asserts []ir.Stmt  // the checks of a member's bound, before its production
 	rest := cons.Body
 	for len(order) < len(g.funcs) {
 		cb := rest
 		var rs []*ir.Realize
+		var ls []*ir.LetStmt
+	peel:
 		for {
-			r, ok := cb.(*ir.Realize)
-			if !ok || !g.funcs[r.Func] {
-				break
+			switch r := cb.(type) {
+			case *ir.Realize:
+				if !g.funcs[r.Func] {
+					break peel
+				}
+				rs = append(rs, r)
+				cb = r.Body
+			case *ir.LetStmt:
+				if len(rs) == 0 {
+					break peel
+				}
+				ls = append(ls, r)
+				cb = r.Body
+			default:
+				break peel
 			}
-			rs = append(rs, r)
-			cb = r.Body
 		}
 		inner, ok := cb.(*ir.Block)
 		if !ok {
@@ -595,6 +593,7 @@ func fuseAt(g *cwGroup, prod, cons *ir.ProducerConsumer) (ir.Stmt, bool, error) 
 			return nil, false, nil
 		}
 		realizes = append(realizes, rs...)
+		lets = append(lets, ls...)
 		asserts = append(asserts, inner.Stmts[:k]...)
 		order = append(order, p2.Func)
 		bodies[p2.Func] = p2.Body
@@ -610,6 +609,9 @@ func fuseAt(g *cwGroup, prod, cons *ir.ProducerConsumer) (ir.Stmt, bool, error) 
 		newCons = &ir.ProducerConsumer{Func: order[i], Producer: false, Body: newCons}
 	}
 	var out ir.Stmt = ir.MakeBlock(append(asserts, newProd, newCons)...)
+	for i := len(lets) - 1; i >= 0; i-- {
+		out = &ir.LetStmt{Name: lets[i].Name, Value: lets[i].Value, Body: out}
+	}
 	for i := len(realizes) - 1; i >= 0; i-- {
 		r := *realizes[i]
 		r.Body = out

@@ -6,7 +6,8 @@ package lower
 // tail of a GuardWithIf split, is unrolled to the bound and each copy is
 // guarded by i < extent), and
 // check that vectorized loops have constant extents (the CPU runs them as
-// loops; the GPU backends vectorize them). A serial loop that indexes a
+// loops; the GPU backends vectorize them): one that has only a constant
+// upper bound runs to the bound, its body guarded. A serial loop that indexes a
 // register array with its variable (a tile's initialization, say) is
 // unrolled too, to its constant bound, so that every access of the array
 // gets a constant index and the array stays in registers (a run-time index
@@ -37,9 +38,10 @@ func unrollLoops(st *State) error {
 			directive = "vectorize"
 		}
 		guarded := false
-		if !isConst && l.Kind == ir.Unrolled {
+		if !isConst {
 			// A tail makes the extent smaller than a constant bound (say
-			// min(64 - mt*4, 4)): unroll to the bound, each copy guarded.
+			// min(64 - mt*4, 4)): unroll to the bound, each copy guarded
+			// (Halide's bound_constant_extent_loops).
 			if ub, ok := bounds.ConstantUpperBound(ext, nil); ok && ub <= maxUnroll {
 				n, isConst, guarded = max(ub, 0), true, true
 			}
@@ -50,7 +52,13 @@ func unrollLoops(st *State) error {
 			return s
 		}
 		if l.Kind == ir.Vectorized {
-			return s
+			if !guarded {
+				return s
+			}
+			// The lanes past the extent do nothing.
+			v := &ir.Var{T: ir.Int32, Name: l.Name}
+			return &ir.For{Name: l.Name, Min: l.Min, Extent: ir.Int(n), Kind: l.Kind,
+				Body: &ir.IfThenElse{Cond: likely(ir.LTE(v, ir.AddE(l.Min, l.Extent))), Then: l.Body}}
 		}
 		if n < 0 {
 			n = 0 // a loop of no iterations (an empty region) unrolls to nothing
@@ -63,8 +71,7 @@ func unrollLoops(st *State) error {
 		for i := range copies {
 			var body ir.Stmt = l.Body
 			if guarded {
-				body = &ir.IfThenElse{Cond: &ir.Call{T: ir.Bool, Kind: ir.CallIntrinsic, Name: ir.IntrinsicLikely,
-					Args: []ir.Expr{ir.LTE(ir.Int(int64(i)), l.Extent)}}, Then: body}
+				body = &ir.IfThenElse{Cond: likely(ir.LTE(ir.Int(int64(i)), l.Extent)), Then: body}
 			}
 			copies[i] = &ir.LetStmt{Name: l.Name, Value: ir.Simplify(ir.AddE(l.Min, ir.Int(int64(i)))), Body: body}
 		}

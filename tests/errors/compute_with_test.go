@@ -111,19 +111,6 @@ func TestErrComputeWith(t *testing.T) {
 			legal:    []string{"vectorized (in both stages)"},
 		},
 		{
-			name: "inside a GPU kernel",
-			run: func() error {
-				out, f, g, _ := fusable()
-				out.GPUTile(x, y, bx, by, tx, ty, 8, 8)
-				f.ComputeAt(out, tx)
-				g.ComputeAt(out, tx).ComputeWith(f, y)
-				return lowerErr(out)
-			},
-			code: halide.ErrSchedule, fn: "g", directive: "compute_with",
-			mentions: []string{"inside a GPU kernel"},
-			legal:    []string{"on the host"},
-		},
-		{
 			// progfuzz -seed 501, program 1246: the fused loop is one of
 			// the Func's GPU block loops (an internal error of the IR
 			// verifier before).

@@ -39,7 +39,13 @@ type Prog struct {
 // PFunc is a Func of a program: a pure definition and updates over the
 // pure vars x, y, z (the first Dims), or a boundary condition of an input.
 type PFunc struct {
-	Name  string `json:"name"`
+	Name string `json:"name"`
+	// Label, when set, is the name NewFunc gets instead of Name: another
+	// Func's, an input's or a Param's, as a Halide helper called twice
+	// names its Funcs alike. The pipeline renames the Func (Halide's
+	// unique names); directives reach it by handle, so nothing else
+	// changes.
+	Label string `json:"label,omitempty"`
 	Float bool   `json:"float,omitempty"`
 	Dims  int    `json:"dims"`
 	// BC is a boundary condition of input Src: "repeat" (RepeatEdge),
@@ -80,6 +86,14 @@ type PFunc struct {
 var implicitNames = []string{"_0", "_1"}
 
 // varName is the name of f's pure var of dimension d.
+// label is the name NewFunc gets (Label, else Name).
+func (f *PFunc) label() string {
+	if f.Label != "" {
+		return f.Label
+	}
+	return f.Name
+}
+
 func (f *PFunc) varName(d int) string {
 	if f.Implicit && d > 0 {
 		return implicitNames[d-1]

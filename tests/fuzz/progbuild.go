@@ -81,7 +81,7 @@ func (p *Prog) build() *Instance {
 		case "mirror_int":
 			b.funcs[f.Name] = halide.MirrorInterior(b.images[f.Src], rs...)
 		default:
-			b.funcs[f.Name] = halide.NewFunc(f.Name)
+			b.funcs[f.Name] = halide.NewFunc(f.label())
 		}
 	}
 	// Producers first, so that a call sees its callee's dimensions.
@@ -557,7 +557,7 @@ func (p *Prog) algoSource(sizes []int) string {
 		case "mirror_int":
 			fmt.Fprintf(&b, "%s := halide.MirrorInterior(%s%s)\n", f.Name, f.Src, rs)
 		default:
-			fmt.Fprintf(&b, "%s := halide.NewFunc(%q)\n", f.Name, f.Name)
+			fmt.Fprintf(&b, "%s := halide.NewFunc(%q)\n", f.Name, f.label())
 		}
 	}
 	for i := len(p.Funcs) - 1; i >= 0; i-- {

@@ -178,7 +178,41 @@ func (g *pgen) prog() (*Prog, []int) {
 	p.prune()
 	g.storeTypes()
 	g.implicit()
+	g.labels()
 	return p, sizes
+}
+
+// pLabels is the share of programs in which Funcs are named alike
+// (PFunc.Label).
+const pLabels = 0.1
+
+// labels gives one or two Funcs the name of another Func, an input or a
+// Param.
+func (g *pgen) labels() {
+	p := g.p
+	if !g.p_(pLabels) {
+		return
+	}
+	var names []string
+	var defined []*PFunc
+	for _, f := range p.Funcs {
+		names = append(names, f.Name)
+		if f.BC == "" {
+			defined = append(defined, f)
+		}
+	}
+	for _, in := range p.Inputs {
+		names = append(names, in.Name)
+	}
+	for _, pr := range p.Params {
+		names = append(names, pr.Name)
+	}
+	for range g.intn(1, 2) {
+		f := defined[g.rng.Intn(len(defined))]
+		if l := names[g.rng.Intn(len(names))]; l != f.Name {
+			f.Label = l
+		}
+	}
 }
 
 // pImplicit is the share of Funcs of two or three dimensions that are
