@@ -48,11 +48,6 @@ func hoistStorage(st *State) error {
 			if site, err = levelLoop(st, f, level, "hoist_storage"); err != nil {
 				return err
 			}
-			if n := countLoops(st.Stmt, site); n > 1 {
-				// The loop of a specialized stage: a copy per case.
-				return ir.Errorf(ir.ErrComputeAt, f.Name, "hoist_storage", "the loop %s is in each of %d cases of the specialized stage of %s; one allocation cannot be hoisted to all of them", site, n, level.Func).
-					WithLegal("hoist_storage_root, or hoist_storage at a loop of a stage without specializations")
-			}
 		}
 		s, err := hoistOne(st.Stmt, f, site)
 		if err != nil {
@@ -79,24 +74,38 @@ func hoistOne(s ir.Stmt, f *ir.Function, site string) (ir.Stmt, error) {
 }
 
 // hoistBuffer moves the allocation buf of f to the top of loop site's
-// body.
+// body. The loop of a specialized stage is a loop in each case: each gets
+// an allocation of its own, sized for the realizations of its case.
 func hoistBuffer(s ir.Stmt, f *ir.Function, buf, site string) (ir.Stmt, error) {
 	if site == "" {
 		return hoistInto(s, f, buf, "the root", false)
 	}
-	outer := loopPath(s, site)
-	if outer == nil {
-		return nil, ir.Errorf(ir.ErrComputeAt, f.Name, "hoist_storage", "the loop %s is not in the pipeline's loop nest", site)
-	}
 	var err error
-	out := wrapLoopBody(s, site, func(body ir.Stmt) ir.Stmt {
-		b, e := hoistInto(body, f, buf, "loop "+shortLoop(site), insideGPU(outer))
+	found := false
+	var path []*ir.For // the loops around the one being visited
+	var mut func(ir.Stmt) ir.Stmt
+	mut = func(x ir.Stmt) ir.Stmt {
+		l, ok := x.(*ir.For)
+		if !ok {
+			return ir.MapStmt(x, mut, nil)
+		}
+		path = append(path, l)
+		defer func() { path = path[:len(path)-1] }()
+		if l.Name != site {
+			return ir.MapStmt(x, mut, nil)
+		}
+		found = true
+		b, e := hoistInto(l.Body, f, buf, "loop "+shortLoop(site), insideGPU(path))
 		if e != nil {
 			err = e
-			return body
+			return l
 		}
-		return b
-	})
+		return ir.WithBody(l, b)
+	}
+	out := mut(s)
+	if !found {
+		return nil, ir.Errorf(ir.ErrComputeAt, f.Name, "hoist_storage", "the loop %s is not in the pipeline's loop nest", site)
+	}
 	return out, err
 }
 
@@ -221,16 +230,4 @@ func usedOf(e ir.Expr, inner map[string]bool, lets map[string]ir.Expr) []string 
 	}
 	sort.Strings(out)
 	return out
-}
-
-// countLoops counts the loops called name in s.
-func countLoops(s ir.Stmt, name string) int {
-	n := 0
-	ir.WalkStmt(s, func(x ir.Stmt) bool {
-		if l, ok := x.(*ir.For); ok && l.Name == name {
-			n++
-		}
-		return true
-	}, nil)
-	return n
 }

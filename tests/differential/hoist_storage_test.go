@@ -22,28 +22,37 @@ func TestHoistStorage(t *testing.T) {
 	xo, xi, yo, yi := halide.NewVar("xo"), halide.NewVar("xi"), halide.NewVar("yo"), halide.NewVar("yi")
 	cases := []struct {
 		name     string
-		schedule func(f, g *halide.Func)
+		schedule func(f, g *halide.Func, np *halide.Param[int32])
 		// before: in the lowered text, "allocate g" comes before this
 		// loop, which encloses g's computation.
 		before string
+		// allocs is the number of allocations of g.
+		allocs int
 	}{
-		{"cpu hoist to the row loop", func(f, g *halide.Func) {
+		{"cpu hoist to the row loop", func(f, g *halide.Func, _ *halide.Param[int32]) {
 			f.Split(x, xo, xi, 8)
 			g.ComputeAt(f, xo).HoistStorage(f, y)
-		}, "for (f.s0.x.xo"},
-		{"cpu hoist to the root", func(f, g *halide.Func) {
+		}, "for (f.s0.x.xo", 1},
+		{"cpu hoist to the root", func(f, g *halide.Func, _ *halide.Param[int32]) {
 			f.Split(x, xo, xi, 8, halide.GuardWithIf)
 			g.ComputeAt(f, xo).HoistStorageRoot()
-		}, "for (f.s0.y"},
-		{"cpu sliding window hoisted to the root", func(f, g *halide.Func) {
+		}, "for (f.s0.y", 1},
+		{"cpu sliding window hoisted to the root", func(f, g *halide.Func, _ *halide.Param[int32]) {
 			f.Split(y, yo, yi, 4, halide.GuardWithIf)
 			g.StoreAt(f, yo).ComputeAt(f, yi).HoistStorageRoot()
-		}, "for (f.s0.y.yo"},
-		{"gpu hoist to the thread loop", func(f, g *halide.Func) {
+		}, "for (f.s0.y.yo", 1},
+		{"gpu hoist to the thread loop", func(f, g *halide.Func, _ *halide.Param[int32]) {
 			f.Split(x, xo, xi, 8, halide.GuardWithIf).Split(y, yo, yi, 4, halide.GuardWithIf).
 				Reorder(xi, yi, xo, yo).GPUBlocks(yo).GPUThreads(xo)
 			g.ComputeAt(f, yi).HoistStorage(f, xo).StoreIn(halide.Heap)
-		}, "for (f.s0.y.yi"},
+		}, "for (f.s0.y.yi", 1},
+		{"cpu hoist to the row loop of a specialized stage", func(f, g *halide.Func, np *halide.Param[int32]) {
+			// Each case has a copy of the row loop, and an allocation
+			// of its own there (Halide's resize hoists so).
+			f.Split(x, xo, xi, 8)
+			f.Specialize(np.Expr().Gt(20)).Vectorize(xi, 4)
+			g.ComputeAt(f, xo).HoistStorage(f, y)
+		}, "for (f.s0.x.xo", 2},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -54,7 +63,7 @@ func TestHoistStorage(t *testing.T) {
 			g.Define(x, y).Is(in.At(x, y).Mul(2))
 			f.Define(x, y).Is(g.At(halide.Clamp(x.Sub(1), halide.E(int32(0)), np.Expr()), y).
 				Add(g.At(halide.Clamp(x.Add(1), halide.E(int32(0)), np.Expr()), y.Sub(1))))
-			c.schedule(f, g)
+			c.schedule(f, g, np)
 			p := halide.NewPipeline(f).WithOptions(halide.Options{Verify: true})
 			l, err := p.Lower()
 			if err != nil {
@@ -62,8 +71,8 @@ func TestHoistStorage(t *testing.T) {
 			}
 			text := l.String()
 			alloc, loop := strings.Index(text, "allocate g["), strings.Index(text, c.before)
-			if alloc < 0 || loop < 0 || alloc > loop || strings.Count(text, "allocate g[") != 1 {
-				t.Errorf("want one allocation of g before %q:\n%s", c.before, text)
+			if alloc < 0 || loop < 0 || alloc > loop || strings.Count(text, "allocate g[") != c.allocs {
+				t.Errorf("want %d allocations of g, the first before %q:\n%s", c.allocs, c.before, text)
 			}
 			rng := rand.New(rand.NewSource(3))
 			b := halide.NewBuffer[float32](n+1, hgt+1).SetMin(0, -1)

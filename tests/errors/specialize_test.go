@@ -114,18 +114,6 @@ func TestErrSpecialize(t *testing.T) {
 			legal:    []string{"x"},
 		},
 		{
-			name: "hoist_storage at a loop each case has a copy of",
-			run: func() error {
-				b := newBlur()
-				b.f.Specialize(w.Expr().Eq(1)).Vectorize(x, 4)
-				b.g.ComputeAt(b.f, x).HoistStorage(b.f, y)
-				return lowerErr(b.f)
-			},
-			code: halide.ErrComputeAt, fn: "g", directive: "hoist_storage",
-			mentions: []string{"the loop f.s0.y is in each of 2 cases of the specialized stage of f"},
-			legal:    []string{"hoist_storage_root"},
-		},
-		{
 			name: "compute_inline of a specialized Func",
 			run: func() error {
 				b := newBlur()
