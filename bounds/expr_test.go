@@ -223,6 +223,11 @@ func TestConstantBounds(t *testing.T) {
 		{"clamp", ir.MaxE(ir.MinE(ir.AddE(x, n), c(63)), c(0)), nil, want{0, true}, want{63, true}},
 		{"div", ir.DivE(ir.ModE(x, c(100)), c(8)), nil, want{0, true}, want{12, true}},
 		{"correlated", ir.SubE(ir.AddE(x, c(5)), x), nil, want{5, true}, want{5, true}},
+		// harris's gray.in() unrolled inside Iy.x (split by 2, with m the
+		// ShiftInwards clamp of the tile): the division goes inside the
+		// min, and the sum cancels v: min(v, 31) - v + 2 <= 2.
+		{"division over a min", ir.AddE(ir.SubE(ir.DivE(ir.AddE(ir.SubE(ir.MinE(ir.AddE(ir.MulE(v, c(2)), ir.MinE(m, n)), ir.AddE(ir.MinE(m, n), c(62))), ir.MinE(m, n)), c(1)), c(2)), v), c(2)), nil, want{}, want{2, true}},
+		{"division over a max", ir.SubE(v, ir.DivE(ir.MaxE(ir.MulE(v, c(4)), c(8)), c(4))), nil, want{}, want{0, true}},
 	}
 	for _, tc := range tests {
 		lo, lok := ConstantLowerBound(tc.e, tc.s)
