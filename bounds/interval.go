@@ -164,7 +164,31 @@ func mkBin(op ir.BinOp, a, b ir.Expr) ir.Expr {
 	if t := a.Type(); t.IsInt() && t.Bits >= 32 && offsetOverflows(t, op, a, b) {
 		return nil
 	}
+	if op == ir.Min || op == ir.Max {
+		if r, ok := minMaxOutOfRange(op, a, b); ok {
+			return r
+		}
+	}
 	return ir.SimplifyBinary(op, a, b)
+}
+
+// minMaxOutOfRange is min(a, b) or max(a, b) where one of them is an
+// exact constant end outside the type (see exact), which the simplifier
+// would wrap: the constant where it wins (above the type for max, below
+// it for min), the other operand where it loses. ok is false when neither
+// operand is such a constant.
+func minMaxOutOfRange(op ir.BinOp, a, b ir.Expr) (r ir.Expr, ok bool) {
+	for _, pair := range [2][2]ir.Expr{{a, b}, {b, a}} {
+		c, isConst := pair[0].(*ir.IntImm)
+		if !isConst || inTypeRange(c) {
+			continue
+		}
+		if above := c.V > c.T.Max(); above == (op == ir.Max) {
+			return c, true
+		}
+		return pair[1], true
+	}
+	return nil, false
 }
 
 // offsetOverflows reports whether a op b (Add, Sub, or Mul by a constant)
@@ -209,8 +233,56 @@ func offsetOverflows(t ir.Type, op ir.BinOp, a, b ir.Expr) bool {
 		if r > lim || r < -lim {
 			return true
 		}
+		// So are the constants inside a select, min or max of an end,
+		// into whose arms the simplifier takes the other side's
+		// constant: (select(c, 2^63 - 2, -4) - m) * 15 has the constant
+		// term 0 but becomes select(c, -30, -60) - m * 15, wrapped.
+		ma, mb := nestedConstMax(a), nestedConstMax(b)
+		if ma > 0 || mb > 0 {
+			ka, kb := max(ma, absSat(ca)), max(mb, absSat(cb))
+			var m int64
+			if op == ir.Mul {
+				m = satMul(ka, kb)
+			} else {
+				m = satAdd(ka, kb)
+			}
+			if m > lim {
+				return true
+			}
+		}
 	}
 	return !inRange(t, r) || r == math.MaxInt64 || r == math.MinInt64
+}
+
+// nestedConstMax is the largest magnitude (saturated) of the integer
+// constants inside the selects, mins and maxes of e, 0 if there is none.
+func nestedConstMax(e ir.Expr) int64 {
+	var m int64
+	var walk func(x ir.Expr, nested bool)
+	walk = func(x ir.Expr, nested bool) {
+		switch x := x.(type) {
+		case *ir.IntImm:
+			if nested {
+				m = max(m, absSat(x.V))
+			}
+			return
+		case *ir.Select:
+			nested = true
+		case *ir.Binary:
+			nested = nested || x.Op == ir.Min || x.Op == ir.Max
+		}
+		ir.VisitExpr(x, func(y ir.Expr) { walk(y, nested) })
+	}
+	walk(e, false)
+	return m
+}
+
+// absSat is |v|, saturated at the int64 range.
+func absSat(v int64) int64 {
+	if v == math.MinInt64 {
+		return math.MaxInt64
+	}
+	return max(v, -v)
 }
 
 // constOffset returns the constant term of e in the simplifier's canonical

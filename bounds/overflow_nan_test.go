@@ -215,3 +215,36 @@ func TestSymbolicEndNearTypeLimitIsDropped(t *testing.T) {
 		t.Errorf("the upper end of %s is %s, want 0", ir.ExprString(e), got)
 	}
 }
+
+// Was: the upper end (select(c, 2^63 - 2, -4) - max(p, a)) * 15, whose
+// constant term is 0 but whose select arm the simplifier multiplies by 15
+// with wrap-around, made the interval of that times (b % -16) at most 0
+// where the value is 17 (soundness fuzzer, seed 115). The constants
+// inside a select, min or max of an end count as its constant term does.
+func TestNestedConstantOfEndOverflows(t *testing.T) {
+	i64 := func(v int64) ir.Expr { return ir.IntConst(ir.Int64, v) }
+	a, b, p := &ir.Var{T: ir.Int64, Name: "a"}, &ir.Var{T: ir.Int64, Name: "b"}, &ir.Var{T: ir.Int64, Name: "p"}
+	pb := &ir.Var{T: ir.Bool, Name: "pb"}
+	sel := &ir.Select{Cond: pb, True: i64(9223372036854775806), False: i64(-4)}
+	e := ir.MulE(ir.SubE(sel, ir.MaxE(p, a)), ir.ModE(b, i64(-16)))
+	iv := Of(e, Scope{"a": {i64(7343961004381853080), nil}, "b": {i64(-9223372036854775807), i64(34359738368)}})
+	if iv.Max != nil {
+		if hi, ok := ir.AsInt(iv.Max); !ok || hi < 17 {
+			t.Errorf("the upper end of %s is %s, below the value 17", ir.ExprString(e), ir.ExprString(iv.Max))
+		}
+	}
+}
+
+// Was: |x| for x in [-2^31, max(p, 16383)] (int32) got the upper end
+// max(p, -2^31): 0 - (-2^31), an exact end outside the type, went into a
+// max, where the simplifier wrapped it (soundness fuzzer, seed 114). An
+// exact constant end outside the type wins or loses a min or max as it is.
+func TestOutOfRangeEndInMinMax(t *testing.T) {
+	p, b := &ir.Var{T: ir.Int32, Name: "p"}, &ir.Var{T: ir.Int32, Name: "b"}
+	inner := &ir.Call{T: ir.Int32, Kind: ir.CallIntrinsic, Name: ir.IntrinsicPromiseClamped, Args: []ir.Expr{p, ir.Int(16383), b}}
+	e := &ir.Call{T: ir.Int32, Kind: ir.CallIntrinsic, Name: ir.IntrinsicAbs, Args: []ir.Expr{inner}}
+	iv := Of(e, Scope{"b": {ir.Int(-2147483648), nil}})
+	if iv.Max != nil {
+		t.Errorf("the upper end of %s is %s; |-2^31| is not an int32", ir.ExprString(e), ir.ExprString(iv.Max))
+	}
+}
