@@ -861,12 +861,16 @@ func divIv(t ir.Type, a, b Interval) Interval {
 		// (-t.Min() would not fit). The quotient is negated, not a:
 		// mayWrap has checked that the result fits.
 		return capIv(negIv(t, divPos(t, a, negIv(t, b))))
-	case isPt(b) && isVar(b.Min) && a.IsBounded() && ivRange(t, a).HasLo && ivRange(t, a).Lo > t.Min():
-		// One divisor of unknown sign (a Param): Euclidean division by
-		// it is monotone in the dividend (non-decreasing for b > 0,
-		// non-increasing for b < 0, 0 for b = 0), so the quotient lies
-		// between a's ends divided by it, as in Halide. (a's min is
-		// above the type's, so t.Min() / -1 does not wrap.) Only for a
+	case isPt(b) && isVar(b.Min) && a.IsBounded() && (!wraps(t) || ivRange(t, a).HasLo && ivRange(t, a).Lo > t.Min()):
+		// One divisor of unknown sign (a Param, a buffer's extent):
+		// Euclidean division by it is monotone in the dividend
+		// (non-decreasing for b > 0, non-increasing for b < 0, 0 for
+		// b = 0), so the quotient lies between a's ends divided by it,
+		// as in Halide (depthwise_separable_conv divides a channel by
+		// the filter's extent). In the types that wrap, a's min must be
+		// above the type's, so that t.Min() / -1 does not wrap; in
+		// int32 and int64 a quotient t.Min() / -1 and the end that
+		// divides the same t.Min() by it wrap alike. Only for a
 		// variable: ends divided by a larger expression (a fused loop's
 		// extent) cost the passes that prove things about them more than
 		// the bound below gains.

@@ -42,8 +42,10 @@ func mkMinMax(op BinOp, a, b Expr) Expr {
 		if c2, ok := constInt(b); ok {
 			if x, c1, ok := splitConst(a); ok {
 				// Only when c2 - c1 does not overflow: min(x + 1,
-				// -2^31) is not min(x, 2^31 - 1) + 1.
-				if d, ok := addChecked(c2, -c1); ok && c1 != math.MinInt64 && t.Wrap(d) == d {
+				// -2^31) is not min(x, 2^31 - 1) + 1; nor c1 itself:
+				// x - (-2^31) adds 2^31, which an int32 constant
+				// cannot hold (soundness fuzzer, seed 121).
+				if d, ok := addChecked(c2, -c1); ok && c1 != math.MinInt64 && t.Wrap(d) == d && t.Wrap(c1) == c1 {
 					return mkArith(Add, mkMinMax(op, x, IntConst(t, d)), IntConst(t, c1))
 				}
 			}

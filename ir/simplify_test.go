@@ -148,6 +148,9 @@ func TestSimplifyMinMax(t *testing.T) {
 			"(min(((M - (v * 8)) - m), 7) + 1)"},
 		{"constant stays outside", add(MinE(sx, ci(5)), ci(3)), "(min(x, 5) + 3)"},
 		{"constant moves out", MinE(add(sx, ci(3)), ci(8)), "(min(x, 5) + 3)"},
+		// x - (-2^31) adds 2^31, which no int32 constant holds: moved out
+		// it would wrap to -2^31 (soundness fuzzer, seed 121).
+		{"constant 2^31 stays in", MaxE(ci(63), sub(sx, ci(math.MinInt32))), "max((x - -2147483648), 63)"},
 		{"push negative", sub(sx, MaxE(sub(sx, ci(2)), sy)), "min((x - y), 2)"},
 		{"no push", add(MinE(sx, sy), sr), "(min(x, y) + r)"},
 		{"uint8 fold", MinE(IntConst(UInt8, 200), IntConst(UInt8, 100)), "uint8(100)"},
