@@ -362,7 +362,7 @@ func TestAppPortDepthwiseSeparableConv(t *testing.T) {
 }
 
 // ---------------------------------------------------------------------
-// cuda_mat_mul (apps/cuda_mat_mul/mat_mul_generator.cpp) at size 64 (the
+// cuda_mat_mul (apps/cuda_mat_mul/mat_mul_generator.cpp) at size 128 (the
 // generator's GeneratorParam size is 1024). The generator has one
 // schedule, for CUDA ("gpu"); it has no CPU schedule: "cpu_same_loops" is
 // its loop structure with the GPU loops left serial, on the CPU.
@@ -411,7 +411,7 @@ func (a *a2MM) schedule(size int, gpu bool) {
 }
 
 func TestAppPortCudaMatMul(t *testing.T) {
-	const size = 64
+	const size = 128
 	rng := rand.New(rand.NewSource(23))
 	ab := apRandF32(rng, -1, 1, size, size)
 	bb := apRandF32(rng, -1, 1, size, size)
@@ -436,7 +436,7 @@ func TestAppPortCudaMatMul(t *testing.T) {
 				t.Fatal(err)
 			}
 			// Tolerance 1e-4 (absolute plus relative): a float32 sum of
-			// 64 products of values in [-1, 1), in order, against float64.
+			// 128 products of values in [-1, 1), in order, against float64.
 			apCheckF32(t, "out", ob, 1e-4, func(c []int) float32 { return ref(c[0], c[1]) })
 		})
 	}
@@ -529,7 +529,7 @@ channels on each side and matches the reference.
   its parts) is accepted.
 
 cuda_mat_mul: "gpu" (the generator's only schedule) runs as written at
-size 64 and matches; "cpu_same_loops" is the same schedule with its GPU
+size 128 (a 2 x 8 grid) and matches; "cpu_same_loops" is the same schedule with its GPU
 loops left serial, on the CPU (the generator has no CPU schedule). Not in
 the API: set_host_alignment(16) and dim(1).set_stride(size).
 
