@@ -874,8 +874,18 @@ func divIv(t ir.Type, a, b Interval) Interval {
 		// variable: ends divided by a larger expression (a fused loop's
 		// extent) cost the passes that prove things about them more than
 		// the bound below gains.
+		// The ends are written select(b > 0, a.min / b, a.max / b) and
+		// select(b > 0, a.max / b, a.min / b), as Halide writes them,
+		// not min and max of the two quotients: where b is known (a
+		// specialization's cm == 1) they are a's own ends, and a region
+		// keeps the link between its min and its max (a RoundUp split's
+		// extent, max - min, stays a constant).
 		lo, hi := mkBin(ir.Div, a.Min, b.Min), mkBin(ir.Div, a.Max, b.Min)
-		return Interval{minLo(lo, hi), maxHi(lo, hi)}
+		if lo == nil || hi == nil {
+			return Interval{}
+		}
+		pos := ir.Simplify(ir.LTE(zeroOf(t), b.Min))
+		return Interval{ir.Simplify(&ir.Select{Cond: pos, True: lo, False: hi}), ir.Simplify(&ir.Select{Cond: pos, True: hi, False: lo})}
 	case a.IsBounded() && negExact(t, a):
 		// |a / b| <= |a| for every b, and a / 0 is 0 (-a must not
 		// wrap).

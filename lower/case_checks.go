@@ -51,13 +51,20 @@ func caseSplits(st *State, s ir.Stmt) []caseSplit {
 	var out []caseSplit
 	for mask := 0; mask < 1<<len(conds); mask++ {
 		var guard ir.Expr
+		k := caseFacts{known: map[string]ir.Expr{}}
 		for i, c := range conds {
 			if mask&(1<<i) == 0 {
 				c = &ir.Not{X: c}
+			} else {
+				k = k.learn(c, nil)
 			}
 			guard = andPath(guard, c)
 		}
-		out = append(out, caseSplit{guard, takeCases(s, conds, mask)})
+		// Where the conditions fix a Param or a buffer's size (cm == 1),
+		// the checks of the split see its value, as Halide's simplifier
+		// does inside the if: d / cm is then d, and a region's ends stay
+		// correlated (depthwise_separable_conv's channel_multiplier).
+		out = append(out, caseSplit{guard, ir.SubstituteStmt(takeCases(s, conds, mask), k.known)})
 	}
 	return out
 }
