@@ -133,28 +133,24 @@ extern "C" __global__ void __launch_bounds__(1024) kernel_output_s1(
         const int Product_s1_m_max = min(block_id_x * 32 + output_min_0 + thread_id_x, output_s1_m_max);
         const int Product_s1_p_min = block_id_y * 128 + thread_id_y * 4;
         const int Product_s1_p_max = min(block_id_y * 128 + thread_id_y * 4 + 3, maxPos - 1);
-        const int Product_s0_m_min = min(block_id_x * 32 + output_min_0 + thread_id_x, Product_s1_m_min);
-        const int Product_s0_m_max = max(min(block_id_x * 32 + output_min_0 + thread_id_x, output_s1_m_max), Product_s1_m_max);
-        const int Product_s0_p_min = min(block_id_y * 128 + thread_id_y * 4, Product_s1_p_min);
-        const int Product_s0_p_max = max(min(block_id_y * 128 + thread_id_y * 4 + 3, maxPos - 1), Product_s1_p_max);
         // produce Product
-        if (Product_s0_p_min < Product_s0_p_max + 1) {
-            if (Product_s0_m_min < Product_s0_m_max + 1) {
+        if (Product_s1_p_min < Product_s1_p_max + 1) {
+            if (Product_s1_m_min < Product_s1_m_max + 1) {
                 Product[0] = 0.0f;
             }
         }
-        if (Product_s0_p_min < Product_s0_p_max) {
-            if (Product_s0_m_min < Product_s0_m_max + 1) {
+        if (Product_s1_p_min < Product_s1_p_max) {
+            if (Product_s1_m_min < Product_s1_m_max + 1) {
                 Product[1] = 0.0f;
             }
         }
-        if (Product_s0_p_min < Product_s0_p_max - 1) {
-            if (Product_s0_m_min < Product_s0_m_max + 1) {
+        if (Product_s1_p_min < Product_s1_p_max - 1) {
+            if (Product_s1_m_min < Product_s1_m_max + 1) {
                 Product[2] = 0.0f;
             }
         }
-        if (Product_s0_p_min < Product_s0_p_max - 2) {
-            if (Product_s0_m_min < Product_s0_m_max + 1) {
+        if (Product_s1_p_min < Product_s1_p_max - 2) {
+            if (Product_s1_m_min < Product_s1_m_max + 1) {
                 Product[3] = 0.0f;
             }
         }

@@ -30,28 +30,25 @@ extern "C" __global__ void __launch_bounds__(256) kernel_out_s0(
     float *const am_1 = (float *)(shared_pool + 32);
     const int am_min_0 = min(block_id_y * 8 + out_min_1, out_s0_y_max - 7);
     const int am_s1_y_max = min(block_id_y * 8 + out_min_1, out_s0_y_max - 7) + 7;
-    const int am_s0_y_min = min(min(block_id_y * 8 + out_min_1, out_s0_y_max - 7), am_min_0);
-    const int am_s0_y_max = max(min(block_id_y * 8 + out_min_1, out_s0_y_max - 7) + 7, am_s1_y_max);
     // produce am
-    const int am_s0_y = am_s0_y_min + thread_id_x;
+    const int am_s0_y = am_min_0 + thread_id_x;
     if (thread_id_y == 0) {
-        if (thread_id_x + am_s0_y_min < am_s0_y_max + 1) {
+        if (thread_id_x + am_min_0 < am_s1_y_max + 1) {
             am_0[am_s0_y - am_min_0] = 0;
             am_1[am_s0_y - am_min_0] = __int_as_float(0xff800000);
         }
     }
     // am.0, am.1 was just written by other threads of the block
     __syncthreads();
-    const int am_s1_y = am_min_0 + thread_id_x;
     if (thread_id_y == 0) {
         if (thread_id_x + am_min_0 < am_s1_y_max + 1) {
             for (int am_s1_r_x = 0; am_s1_r_x < in_extent_0; am_s1_r_x++) {
-                const float am_1_value = am_1[am_s1_y - am_min_0];
-                const float in_value = in[(am_s1_r_x - in_min_0) * in_stride_0 + (am_s1_y - in_min_1) * in_stride_1];
-                const int am_value_0 = am_1_value < in_value ? am_s1_r_x : am_0[am_s1_y - am_min_0];
+                const float am_1_value = am_1[am_s0_y - am_min_0];
+                const float in_value = in[(am_s1_r_x - in_min_0) * in_stride_0 + (am_s0_y - in_min_1) * in_stride_1];
+                const int am_value_0 = am_1_value < in_value ? am_s1_r_x : am_0[am_s0_y - am_min_0];
                 const float am_value_1 = am_1_value < in_value ? in_value : am_1_value;
-                am_0[am_s1_y - am_min_0] = am_value_0;
-                am_1[am_s1_y - am_min_0] = am_value_1;
+                am_0[am_s0_y - am_min_0] = am_value_0;
+                am_1[am_s0_y - am_min_0] = am_value_1;
             }
         }
     }
