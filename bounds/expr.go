@@ -218,6 +218,12 @@ func (en env) of1(e ir.Expr) Interval {
 		}
 		return Point(e)
 	case *ir.Cast:
+		if e.X.Type().IsFloat() && !e.T.IsFloat() && en.fixedHere(e.X) {
+			// A conversion of a float fixed where the bound is used (of
+			// Params: gaussian_blur's radius int(ceil(sqrt(...) / p))) is
+			// that value, NaN included: it converts alike there.
+			return Point(e)
+		}
 		r := en.cast(e)
 		if e.X.Type().IsFloat() && !e.T.IsFloat() && en.mayNaN(e.X) {
 			// Intervals of floats do not bound NaN, which converts
@@ -250,6 +256,29 @@ func (en env) of1(e ir.Expr) Interval {
 		return en.with(e.Name, en.of(e.Value)).of(e.Body)
 	}
 	return Interval{}
+}
+
+// fixedHere reports whether e has one value wherever a bound is used:
+// its variables are free (Params, buffer shapes) or points of the scope,
+// and it reads no memory and binds nothing.
+func (en env) fixedHere(e ir.Expr) bool {
+	ok := true
+	ir.WalkExpr(e, func(x ir.Expr) bool {
+		switch x := x.(type) {
+		case *ir.Var:
+			if en.bound(x) {
+				ok = false
+			} else if iv, found := en.lookup(x); found && !(isPt(iv) && iv.Min == x) {
+				ok = false
+			}
+		case *ir.Load, *ir.Let:
+			ok = false
+		case *ir.Call:
+			ok = ok && x.Kind == ir.CallIntrinsic
+		}
+		return ok
+	})
+	return ok
 }
 
 func (en env) cast(e *ir.Cast) Interval {

@@ -248,3 +248,21 @@ func TestOutOfRangeEndInMinMax(t *testing.T) {
 		t.Errorf("the upper end of %s is %s; |-2^31| is not an int32", ir.ExprString(e), ir.ExprString(iv.Max))
 	}
 }
+
+// The conversion to an integer of a float fixed where the bound is used
+// (gaussian_blur's radius, int(ceil(sqrt(p)))) is that value, NaN
+// included (it converts alike there); with p ranging over an interval it
+// is not a point.
+func TestFixedFloatConversionIsAPoint(t *testing.T) {
+	p := &ir.Var{T: ir.Float32, Name: "p"}
+	sqrt := &ir.Call{T: ir.Float32, Kind: ir.CallIntrinsic, Name: ir.IntrinsicSqrt, Args: []ir.Expr{p}}
+	ceil := &ir.Call{T: ir.Float32, Kind: ir.CallIntrinsic, Name: ir.IntrinsicCeil, Args: []ir.Expr{sqrt}}
+	e := &ir.Cast{T: ir.Int32, X: ceil}
+	if iv := Of(e, nil); iv.Min == nil || iv.Max == nil || !ir.Equal(iv.Min, iv.Max) {
+		t.Errorf("Of(%s) with p free = %s, want the point itself", ir.ExprString(e), iv)
+	}
+	iv := Of(e, Scope{"p": {ir.Const(ir.Float32, -4), ir.Const(ir.Float32, 9)}})
+	if iv.Min != nil && iv.Max != nil && ir.Equal(iv.Min, iv.Max) {
+		t.Errorf("Of(%s) with p in [-4, 9] = %s, a point", ir.ExprString(e), iv)
+	}
+}
