@@ -48,6 +48,11 @@ func inlineFunctions(st *State) error {
 			return ir.Errorf(ir.ErrSchedule, name, "compute_inline", "%s has specializations (a schedule per case) and cannot be computed inline", name).
 				WithLegal("compute_root or compute_at, or no Specialize on %s", name)
 		}
+		if isInlined(f, p.Output) {
+			if err := checkInlinedSchedule(f); err != nil {
+				return err
+			}
+		}
 		if name == p.Output && f.Schedule.Compute.Kind == ir.LevelAt {
 			return ir.Errorf(ir.ErrComputeAt, name, "compute_at", "%s is the output; it is always computed at the root", name)
 		}
@@ -230,4 +235,37 @@ func copyDef(d *ir.Definition) *ir.Definition {
 	c := d.CopySchedule()
 	c.Args = append([]ir.Expr(nil), d.Args...)
 	return c
+}
+
+// checkInlinedSchedule refuses, as Halide's
+// validate_schedule_inlined_function does, the directives of a Func
+// computed inline that would have no effect: a storage level (it has no
+// storage) and a parallel, vectorized, unrolled or GPU loop (it has no
+// loops of its own; its values are computed in its consumers' loops).
+// Splits, fuses and reorders only rename its loops, and pass.
+func checkInlinedSchedule(f *ir.Function) error {
+	if f.Schedule.Store.Kind != ir.LevelInline {
+		return ir.Errorf(ir.ErrSchedule, f.Name, "store_at", "%s is computed inline, so it has no storage to place", f.Name).
+			WithLegal("compute_root or compute_at %s as well, or no store_root/store_at", f.Name)
+	}
+	for _, d := range f.Pure.Schedule.Dims {
+		var directive string
+		switch d.Kind {
+		case ir.Parallel:
+			directive = "parallel"
+		case ir.Vectorized:
+			directive = "vectorize"
+		case ir.Unrolled:
+			directive = "unroll"
+		case ir.GPUBlock:
+			directive = "gpu_blocks"
+		case ir.GPUThread:
+			directive = "gpu_threads"
+		default:
+			continue
+		}
+		return ir.Errorf(ir.ErrSchedule, f.Name, directive, "%s is computed inline (it has no loops of its own: its values are computed in its consumers' loops), so its loop %s cannot be marked %s", f.Name, d.Name, d.Kind).
+			WithLegal("compute_root or compute_at %s, or drop the %s", f.Name, directive)
+	}
+	return nil
 }

@@ -1259,3 +1259,53 @@ func TestErrRuntimeBrokenScatterPromise(t *testing.T) {
 		}
 	}
 }
+
+// A Func computed inline has no loops and no storage: Halide's
+// validate_schedule_inlined_function refuses a parallel, vectorized,
+// unrolled or GPU loop of it, and a store level.
+func TestErrInlinedSchedule(t *testing.T) {
+	pipeline := func() (f, g *halide.Func) {
+		in := halide.NewImageParam("in", halide.Float32, 1)
+		g = halide.NewFunc("g")
+		g.Define(x).Is(in.At(x).Mul(2))
+		f = halide.NewFunc("f")
+		f.Define(x).Is(g.At(x).Add(g.At(x.Add(1))))
+		return f, g
+	}
+	xo, xi := halide.NewVar("xo"), halide.NewVar("xi")
+	runCases(t, []errCase{
+		{
+			name: "vectorize",
+			run: func() error {
+				f, g := pipeline()
+				g.Vectorize(x, 4)
+				return lowerErr(f)
+			},
+			code: halide.ErrSchedule, fn: "g", directive: "vectorize",
+			mentions: []string{"computed inline", "vectorized"},
+			legal:    []string{"compute_root or compute_at g"},
+		},
+		{
+			name: "parallel",
+			run: func() error {
+				f, g := pipeline()
+				g.Split(x, xo, xi, 8).Parallel(xo)
+				return lowerErr(f)
+			},
+			code: halide.ErrSchedule, fn: "g", directive: "parallel",
+			mentions: []string{"computed inline", "x.xo"},
+			legal:    []string{"drop the parallel"},
+		},
+		{
+			name: "store_root",
+			run: func() error {
+				f, g := pipeline()
+				g.StoreRoot()
+				return lowerErr(f)
+			},
+			code: halide.ErrSchedule, fn: "g", directive: "store_at",
+			mentions: []string{"computed inline", "no storage"},
+			legal:    []string{"compute_root or compute_at g"},
+		},
+	})
+}
