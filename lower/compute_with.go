@@ -500,11 +500,29 @@ func clusterComputeWith(st *State) {
 // their stages: at the host's loops, or inside a kernel (the fused loops
 // are then thread loops, or serial loops inside the block or a thread,
 // which the GPU passes after this one treat as any loop of that kind).
+//
+// Inside a GPU thread loop, no member may be stored in GPU shared memory:
+// its region is then the union of what the block's threads need, produced
+// by all of them together between barriers, which a loop shared with a
+// Func each thread computes for itself (a region of its own, so a loop
+// whose iterations differ from thread to thread) cannot hold.
 func fuseGroup(s ir.Stmt, g *cwGroup, done *bool, errp *error) ir.Stmt {
+	shared := map[string]bool{}
+	ir.WalkStmt(s, func(x ir.Stmt) bool {
+		if r, ok := x.(*ir.Realize); ok && g.funcs[r.Func] && r.Memory == ir.GPUShared {
+			shared[r.Func] = true
+		}
+		return true
+	}, nil)
+	inThread := 0
 	var mut func(s ir.Stmt) ir.Stmt
 	mut = func(s ir.Stmt) ir.Stmt {
 		if *done || *errp != nil {
 			return s
+		}
+		if l, ok := s.(*ir.For); ok && l.Kind == ir.GPUThread {
+			inThread++
+			defer func() { inThread-- }()
 		}
 		if x, ok := s.(*ir.Block); ok {
 			for i := 0; i+1 < len(x.Stmts); i++ {
@@ -515,6 +533,12 @@ func fuseGroup(s ir.Stmt, g *cwGroup, done *bool, errp *error) ir.Stmt {
 				}
 				if in, ok := prod.Body.(*ir.ProducerConsumer); ok && in.Producer && g.funcs[in.Func] {
 					*done = true // fused already (a second run)
+					return x
+				}
+				if inThread > 0 && len(shared) > 0 {
+					*done = true
+					*errp = cwErr(g.edges[0], "%s is stored in GPU shared memory and computed inside GPU thread loops (the block's threads produce its region together, between barriers), so its production cannot share loops with another Func's", strings.Join(sortedKeys(shared), ", ")).
+						WithLegal("store it in registers (StoreIn(Register)), or compute the fused Funcs at the block level, outside the thread loops (each with GPUThreads loops of its own)")
 					return x
 				}
 				out, ok, err := fuseAt(g, prod, cons)

@@ -111,6 +111,22 @@ func TestErrComputeWith(t *testing.T) {
 			legal:    []string{"vectorized (in both stages)"},
 		},
 		{
+			// H100 progfuzz -seed 58001, program 29941 (a wrong value
+			// on the emulator before): a shared Func computed inside
+			// thread loops is produced by the block's threads together.
+			name: "shared inside thread loops",
+			run: func() error {
+				out, f, g, _ := fusable()
+				out.GPUTile(x, y, bx, by, tx, ty, 8, 8)
+				f.ComputeAt(out, tx).StoreIn(halide.GPUShared)
+				g.ComputeAt(out, tx).ComputeWith(f, y)
+				return lowerErr(out)
+			},
+			code: halide.ErrSchedule, fn: "g", directive: "compute_with",
+			mentions: []string{"f is stored in GPU shared memory and computed inside GPU thread loops"},
+			legal:    []string{"StoreIn(Register)"},
+		},
+		{
 			// progfuzz -seed 501, program 1246: the fused loop is one of
 			// the Func's GPU block loops (an internal error of the IR
 			// verifier before).
