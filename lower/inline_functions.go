@@ -114,16 +114,17 @@ func dropUnread(st *State) {
 		if !read[name] {
 			continue
 		}
+		// The cases of a stage run its algorithm (caseView): only the
+		// stage's own definition is read (a case's copy may still hold
+		// calls the pipeline redirected, to a clone say).
 		for _, d := range st.Funcs[name].Stages() {
-			for _, c := range d.Cases() {
-				for _, e := range append(append([]ir.Expr{}, c.Args...), c.Evaluated()...) {
-					ir.WalkExpr(e, func(x ir.Expr) bool {
-						if call, ok := x.(*ir.Call); ok && call.Kind == ir.CallFunc {
-							read[call.Name] = true
-						}
-						return true
-					})
-				}
+			for _, e := range append(append([]ir.Expr{}, d.Args...), d.Evaluated()...) {
+				ir.WalkExpr(e, func(x ir.Expr) bool {
+					if call, ok := x.(*ir.Call); ok && call.Kind == ir.CallFunc {
+						read[call.Name] = true
+					}
+					return true
+				})
 			}
 		}
 	}
