@@ -426,10 +426,7 @@ func (p *Pipeline) build() (*built, error) {
 	funcNames := map[*Func]string{}
 	funcOf := map[string]*Func{}
 	nameFunc := func(f *Func) string {
-		name := f.fn.Name
-		for i := 1; funcOf[name] != nil; i++ {
-			name = fmt.Sprintf("%s_%d", f.fn.Name, i)
-		}
+		name := firstFree(f.fn.Name, func(n string) bool { return funcOf[n] != nil })
 		funcOf[name], funcNames[f] = f, name
 		return name
 	}
@@ -588,10 +585,7 @@ func (p *Pipeline) build() (*built, error) {
 		taken[pv.Name()], leaves[pv.Name()] = true, true
 	}
 	fresh := func(base string) string {
-		name := base
-		for i := 1; taken[name]; i++ {
-			name = fmt.Sprintf("%s_%d", base, i)
-		}
+		name := firstFree(base, func(n string) bool { return taken[n] })
 		taken[name] = true
 		return name
 	}
@@ -689,6 +683,15 @@ func paramsIn(e ir.Expr) []paramValue {
 // renameFunction renames anonymous Funcs in fn (its name, its calls, its
 // loop levels, its prefetches' sources and the Funcs its stages are
 // computed with).
+// firstFree is base, or the first of base_1, base_2, ... that is not used.
+func firstFree(base string, used func(string) bool) string {
+	name := base
+	for i := 1; used(name); i++ {
+		name = fmt.Sprintf("%s_%d", base, i)
+	}
+	return name
+}
+
 // resolveNames gives fn, the pipeline's copy of the definitions of a
 // Func, the pipeline's names (names, by Func): its own (name), those of
 // the Funcs its expressions read and of the output buffer shape they read
