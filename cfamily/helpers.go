@@ -134,6 +134,21 @@ func (m *module) helperSource(name string) (int, string) {
     return b == 0 ? 0 : a %% b;
 }
 `, m.d.HelperPrefix(), c, name)
+	case "divc":
+		mul := m.d.RoundedOp(ir.Mul, ir.Float32)
+		q := "x * rc"
+		if mul != "" {
+			q = mul + "(x, rc)"
+		}
+		return 0, fmt.Sprintf(`// x / c correctly rounded, without a division: rc is 1/c rounded to float,
+// q = x * rc is within about an ulp, and one step with the exact remainder
+// x - q*c corrects it. Not exact for every x: the compiler uses it only where
+// it has checked every value x can take (a converted narrow integer).
+%[1]s%[2]s %[3]s(%[2]s x, %[2]s c, %[2]s rc) {
+    const %[2]s q = %[4]s;
+    return fmaf(fmaf(-q, c, x), rc, q);
+}
+`, m.d.HelperPrefix(), c, name, q)
 	case "min", "max":
 		lt, inf, word, pick := "<", "-Inf", "Min", "signbit(a) ? a : b"
 		if parts[0] == "max" {

@@ -845,6 +845,9 @@ func (e *printer) floatBinary(x *ir.Binary, t ir.Type) (string, int) {
 		}
 		return fn + "(" + e.top(x.A) + ", " + e.top(x.B) + ")", cPrecPostfix
 	case ir.Div:
+		if call, ok := e.divConst(x, t); ok {
+			return call, cPrecPostfix
+		}
 		b := e.operand(x.B, cPrecMul+1)
 		if k, ok := x.B.(*ir.FloatImm); ok && k.V == 0 {
 			// The same zero, which the compiler does not warn about.
@@ -856,6 +859,30 @@ func (e *printer) floatBinary(x *ir.Binary, t ir.Type) (string, int) {
 	}
 	e.fail("cannot emit operator %v on %v", op, t)
 	return "", 0
+}
+
+// divConst emits a float32 division by a constant of a converted narrow
+// integer as gh_divc_f32, a multiply and two FMAs, where divConstExact
+// proves it gives the division's bits for every value the integer can
+// take (see divconst.go).
+func (e *printer) divConst(x *ir.Binary, t ir.Type) (string, bool) {
+	k, ok := x.B.(*ir.FloatImm)
+	cast, isCast := x.A.(*ir.Cast)
+	if t != ir.Float32 || !ok || !isCast || cast.T != ir.Float32 {
+		return "", false
+	}
+	lo, hi, ok := integerRange(cast.X)
+	if !ok {
+		return "", false
+	}
+	c := float32(k.V)
+	rc, ok := divConstExact(c, lo, hi)
+	if !ok {
+		return "", false
+	}
+	cs, _ := cFloatLiteral(e.m.d, ir.Float32, float64(c))
+	rcs, _ := cFloatLiteral(e.m.d, ir.Float32, float64(rc))
+	return e.m.use("gh_divc_f32") + "(" + e.top(x.A) + ", " + cs + ", " + rcs + ")", true
 }
 
 // intBinary emits arithmetic, division, modulo, min and max of integers
