@@ -264,3 +264,293 @@ func TestFourthPortedDownsamplingReduce(t *testing.T) {
 		m2Check1(t, "g", out, 0, vec/factor, want)
 	})
 }
+
+// early_out.cpp. Halide only compiles it; here output is realized.
+// parallel(y, slice_size, ShiftInwards) takes an Expr task size, which
+// Parallel does not (a Go int): the port runs parallel(y, 8,
+// ShiftInwards).
+func TestFourthPortedEarlyOut(t *testing.T) {
+	height := halide.NewParam[int32]("height")
+	y := t4v("y")
+	testRows, test, output := halide.NewFunc("test_rows"), halide.NewFunc("test"), halide.NewFunc("output")
+	testRows.Define(y).Is(y.Lt(100))
+	test.Define().Is(halide.Cast(halide.Bool, false))
+	ry := halide.NewRDom("ry", halide.Range(0, 1024))
+	ry.Where(halide.Not(test.At()))
+	test.Define().Is(testRows.At(ry.X()))
+	output.Define().Is(halide.Select(test.At(), halide.Cast(halide.UInt8, 0), halide.Cast(halide.UInt8, 1)))
+	numSlices := height.Expr().Add(255).Div(256)
+	sliceSize := height.Expr().Add(numSlices).Sub(1).Div(numSlices)
+	testRows.In().ComputeRoot().Specialize(height.Expr().Gt(sliceSize)).ParallelTail(y, 8, halide.ShiftInwards)
+	for _, h := range []int32{1, 300, 1024} {
+		height.Set(h)
+		out := halide.NewBuffer[uint8]()
+		t4Realize(t, output, out)
+		if got := out.Get(); got != 0 {
+			t.Fatalf("height %d: output() = %d, want 0", h, got)
+		}
+	}
+}
+
+// explicit_inline_reductions.cpp: sum(r1, e) and product(r3, e) name the
+// RDom they reduce over, which Sum and Product (they reduce over the RDom
+// e uses) do not.
+func TestFourthPortedExplicitInlineReductions(t *testing.T) {
+	want := func(x, y int) int32 {
+		p := int32(1)
+		for r3 := int32(0); r3 < 10; r3++ {
+			p *= 135 + 20*r3
+		}
+		if x < 10 {
+			q := int32(1)
+			for r3 := int32(0); r3 < 10; r3++ {
+				q *= 10*int32(x) + 45 + 10*r3
+			}
+			p += q
+		}
+		return p
+	}
+	t.Run("explicit_variant", func(t *testing.T) {
+		// The inner sums are Funcs of the outer RVar's value (z).
+		x, y, z := t4v("x"), t4v("y"), t4v("z")
+		r1 := halide.NewRDom("r1", halide.Range(0, 10))
+		r2 := halide.NewRDom("r2", halide.Range(0, 10))
+		r3 := halide.NewRDom("r3", halide.Range(0, 10))
+		s1, s2, s3, p := halide.NewFunc("s1"), halide.NewFunc("s2"), halide.NewFunc("s3"), halide.NewFunc("p")
+		s1.Define(z).Is(halide.Sum(r1.X().Add(z)))
+		s2.Define(z).Is(halide.Sum(r2.X().Mul(2).Add(z)))
+		s3.Define(x, z).Is(halide.Sum(x.Add(r2.X()).Add(z)))
+		p.Define(x).Is(halide.Product(s3.At(x, r3.X())))
+		f := halide.NewFunc("f")
+		f.Define(x, y).Is(halide.Product(s1.At(r3.X()).Add(s2.At(r3.X()))))
+		f.Define(r1.X(), y).PlusEq(p.At(r1.X()))
+		out := halide.NewBuffer[int32](10, 10)
+		t4Realize(t, f, out)
+		t4Check2(t, "f", out, 10, 10, want)
+	})
+}
+
+// hoist_loop_invariant_if_statements.cpp over 256x256 (Halide:
+// 1024x1024). The custom lowering pass that looks for an if statement
+// inside a loop has no counterpart: values only.
+func TestFourthPortedHoistLoopInvariantIfStatements(t *testing.T) {
+	x, y := t4v("x"), t4v("y")
+	p := halide.NewParam[bool]("p")
+	f, g := halide.NewFunc("f"), halide.NewFunc("g")
+	f.Define(x, y).Is(halide.Select(p.Expr(), x.Add(y), halide.Undef(halide.Int32)))
+	g.Define(x, y).Is(halide.Select(p.Expr(), f.At(x, y), halide.Undef(halide.Int32)))
+	f.ComputeAt(g, x)
+	p.Set(true)
+	out := halide.NewBuffer[int32](256, 256)
+	t4Realize(t, g, out)
+	t4Check2(t, "g", out, 256, 256, func(x, y int) int32 { return int32(x + y) })
+}
+
+// hoist_storage.cpp. The custom allocator that counts mallocs has no
+// counterpart: values only. hoist_storage(g, Var::outermost()), with g
+// computed at root, is written HoistStorageRoot (the storage is hoisted
+// out of all of g's loops either way); in update_definitions, where g is
+// computed at h's y, it is written HoistStorage(g, y) (g's outermost
+// loop).
+func TestFourthPortedHoistStorage(t *testing.T) {
+	const W, H = 128, 128
+	fxy := func(x, y int) int32 { return int32(x + y) }
+	hxy := func(x, y int) int32 { return int32(2*x + 3*y) }
+	g2 := func(x, y int) int32 { return fxy(x-1, y-1) + fxy(x+1, y+1) }
+	type mk struct {
+		name    string
+		withH   bool
+		sched   func(f, h, g *halide.Func, x, y, xo, yo, xi, yi halide.Var)
+		refused bool
+	}
+	cases := []mk{
+		{"constant_bound_outermost", false, func(f, h, g *halide.Func, x, y, xo, yo, xi, yi halide.Var) {
+			g.ComputeRoot()
+			f.ComputeAt(g, x).HoistStorageRoot().StoreIn(halide.Heap)
+		}, false},
+		{"hoist_storage_root", false, func(f, h, g *halide.Func, x, y, xo, yo, xi, yi halide.Var) {
+			g.ComputeRoot()
+			f.ComputeAt(g, x).HoistStorageRoot().StoreIn(halide.Heap)
+		}, false},
+		{"tiled_round_up", false, func(f, h, g *halide.Func, x, y, xo, yo, xi, yi halide.Var) {
+			g.ComputeRoot().Tile(x, y, xo, yo, xi, yi, 16, 16, halide.RoundUp)
+			f.ComputeAt(g, xo).HoistStorageRoot().StoreIn(halide.Heap)
+		}, false},
+		{"tiled_guard_with_if", false, func(f, h, g *halide.Func, x, y, xo, yo, xi, yi halide.Var) {
+			g.ComputeRoot().Tile(x, y, xo, yo, xi, yi, 16, 16, halide.GuardWithIf)
+			f.ComputeAt(g, xo).HoistStorageRoot().StoreIn(halide.Heap)
+		}, false},
+		{"tiled_guard_with_if_at_yo", false, func(f, h, g *halide.Func, x, y, xo, yo, xi, yi halide.Var) {
+			g.ComputeRoot().Tile(x, y, xo, yo, xi, yi, 16, 16, halide.GuardWithIf)
+			f.ComputeAt(g, xo).HoistStorage(g, yo).StoreIn(halide.Heap)
+		}, false},
+		{"two_funcs_same_level", true, func(f, h, g *halide.Func, x, y, xo, yo, xi, yi halide.Var) {
+			g.ComputeRoot().Tile(x, y, xo, yo, xi, yi, 16, 16, halide.GuardWithIf)
+			f.ComputeAt(g, xo).HoistStorageRoot().StoreIn(halide.Heap)
+			h.ComputeAt(g, xo).HoistStorageRoot().StoreIn(halide.Heap)
+		}, false},
+		{"two_funcs_different_levels", true, func(f, h, g *halide.Func, x, y, xo, yo, xi, yi halide.Var) {
+			g.ComputeRoot().Tile(x, y, xo, yo, xi, yi, 16, 16, halide.GuardWithIf)
+			f.ComputeAt(g, xo).HoistStorageRoot().StoreIn(halide.Heap)
+			h.ComputeAt(g, xo).HoistStorage(g, yo).StoreIn(halide.Heap)
+		}, false},
+		{"one_of_two_hoisted", true, func(f, h, g *halide.Func, x, y, xo, yo, xi, yi halide.Var) {
+			g.ComputeRoot().Tile(x, y, xo, yo, xi, yi, 16, 16, halide.GuardWithIf)
+			f.ComputeAt(g, xo).StoreIn(halide.Heap)
+			h.ComputeAt(g, xo).HoistStorage(g, yo).StoreIn(halide.Heap)
+		}, false},
+		{"specialize", false, func(f, h, g *halide.Func, x, y, xo, yo, xi, yi halide.Var) {
+			g.ComputeRoot()
+			g.Specialize(g.Width().Gt(64)).Vectorize(x, 4)
+			f.ComputeAt(g, x).HoistStorageRoot().StoreIn(halide.Heap)
+		}, true},
+		{"specialize_variant", false, func(f, h, g *halide.Func, x, y, xo, yo, xi, yi halide.Var) {
+			g.ComputeRoot()
+			g.Specialize(g.Width().Gt(64)).Vectorize(x, 4)
+			f.ComputeAt(g, x).HoistStorage(g, y).StoreIn(halide.Heap)
+		}, false},
+		{"after_sliding_window", false, func(f, h, g *halide.Func, x, y, xo, yo, xi, yi halide.Var) {
+			g.ComputeRoot()
+			f.ComputeAt(g, x).StoreAt(g, y).HoistStorageRoot().StoreIn(halide.Heap)
+		}, false},
+		{"specialize_hoist_root", false, func(f, h, g *halide.Func, x, y, xo, yo, xi, yi halide.Var) {
+			g.ComputeRoot()
+			g.Specialize(g.Width().Gt(64)).Vectorize(x, 4)
+			f.ComputeAt(g, x).HoistStorageRoot().StoreIn(halide.Heap)
+		}, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			x, y, xo, yo, xi, yi := t4v("x"), t4v("y"), t4v("xo"), t4v("yo"), t4v("xi"), t4v("yi")
+			f, h, g := halide.NewFunc("f"), halide.NewFunc("h"), halide.NewFunc("g")
+			f.Define(x, y).Is(x.Add(y))
+			h.Define(x, y).Is(x.Mul(2).Add(y.Mul(3)))
+			e := f.At(x.Sub(1), y.Sub(1)).Add(f.At(x.Add(1), y.Add(1)))
+			if c.withH {
+				e = e.Add(h.At(x, y))
+			}
+			g.Define(x, y).Is(e)
+			c.sched(f, h, g, x, y, xo, yo, xi, yi)
+			out := halide.NewBuffer[int32](W, H)
+			if c.refused {
+				mpRefused(t, t4Try(t, g, out))
+				return
+			}
+			t4Realize(t, g, out)
+			t4Check2(t, "g", out, W, H, func(x, y int) int32 {
+				if c.withH {
+					return g2(x, y) + hxy(x, y)
+				}
+				return g2(x, y)
+			})
+		})
+	}
+	t.Run("tuple", func(t *testing.T) {
+		x, y := t4v("x"), t4v("y")
+		f, g := halide.NewFunc("f"), halide.NewFunc("g")
+		f.Define(x, y).Is(halide.NewTuple(x.Add(y), x.Add(y)))
+		g.Define(x, y).Is(f.AtTuple(x.Sub(1), y.Sub(1)).Elem(0).Add(f.AtTuple(x.Add(1), y.Add(1)).Elem(1)))
+		g.ComputeRoot()
+		f.ComputeAt(g, x).HoistStorageRoot().StoreIn(halide.Heap)
+		out := halide.NewBuffer[int32](W, H)
+		t4Realize(t, g, out)
+		t4Check2(t, "g", out, W, H, g2)
+	})
+	repeatEdgeChain := func(t *testing.T, hoistF0 bool) {
+		// Halide only compiles it; here it is realized over 16x16 from a
+		// random 40x30 input.
+		input := halide.NewImageParam("input", halide.UInt8, 2)
+		x, y, yo, yi := t4v("x"), t4v("y"), t4v("yo"), t4v("yi")
+		f0 := halide.RepeatEdge(input)
+		f1, f2 := halide.NewFunc("f1"), halide.NewFunc("f2")
+		f1.Define(x, y).Is(f0.At(x.Div(2).Add(2), y.Div(2).Add(2)).Add(f0.At(x.Add(1), y)))
+		f2.Define(x, y).Is(f1.At(x.Mul(2), y.Mul(2).Add(-2)).Add(f1.At(x.Add(-1), y.Add(-1))))
+		f2.Split(y, yo, yi, 16)
+		if hoistF0 {
+			f0.HoistStorage(f2, yo)
+		}
+		f0.ComputeAt(f1, x)
+		f1.HoistStorageRoot().ComputeAt(f2, yi)
+		in := m2Rand[uint8](2, 255, 40, 30)
+		input.Set(in)
+		out := halide.NewBuffer[uint8](16, 16)
+		if hoistF0 {
+			mpRefused(t, t4Try(t, f2, out))
+			return
+		}
+		t4Realize(t, f2, out)
+		e0 := func(x, y int) uint8 { return in.Get(m2Clampi(x, 0, 39), m2Clampi(y, 0, 29)) }
+		fl := func(a, b int) int {
+			if a < 0 && a%b != 0 {
+				return a/b - 1
+			}
+			return a / b
+		}
+		e1 := func(x, y int) uint8 { return e0(fl(x, 2)+2, fl(y, 2)+2) + e0(x+1, y) }
+		m2Check2(t, "f2", out, 0, 16, 0, 16, func(x, y int) uint8 { return e1(2*x, 2*y-2) + e1(x-1, y-1) })
+	}
+	t.Run("repeat_edge_chain", func(t *testing.T) { repeatEdgeChain(t, true) })
+	t.Run("repeat_edge_chain_variant", func(t *testing.T) { repeatEdgeChain(t, false) })
+	twoConditions := func(t *testing.T, variant bool) {
+		x, y := t4v("x"), t4v("y")
+		ml, mu, output := halide.NewFunc("maybe_loaded"), halide.NewFunc("maybe_used"), halide.NewFunc("output")
+		ml.Define(x, y).Is(x.Add(y))
+		mu.Define(x, y).Is(ml.At(x, y))
+		output.Define(x, y).Is(halide.Select(y.Lt(75), 0, mu.At(x, y)))
+		output.Define(x, y).Is(halide.Select(y.Gt(25), output.At(x, y), mu.At(x, y)))
+		out := halide.NewBuffer[int32](50, 50)
+		if !variant {
+			ml.ComputeAt(output, y).HoistStorageRoot()
+			mu.ComputeAt(output, y).HoistStorageRoot()
+			mpRefused(t, t4Try(t, output, out))
+			return
+		}
+		ml.ComputeAt(mu, y).HoistStorageRoot()
+		mu.ComputeRoot()
+		t4Realize(t, output, out)
+		t4Check2(t, "output", out, 50, 50, func(x, y int) int32 {
+			v := int32(0)
+			if y >= 75 {
+				v = int32(x + y)
+			}
+			if y <= 25 {
+				v = int32(x + y)
+			}
+			return v
+		})
+	}
+	t.Run("two_conditions", func(t *testing.T) { twoConditions(t, false) })
+	t.Run("two_conditions_variant", func(t *testing.T) { twoConditions(t, true) })
+	t.Run("update_definitions", func(t *testing.T) {
+		x, y := t4v("x"), t4v("y")
+		f, g, h := halide.NewFunc("f"), halide.NewFunc("g"), halide.NewFunc("h")
+		f.Define(x, y).Is(x.Add(y))
+		g.Define(x, y).Is(f.At(x, y))
+		r := halide.NewRDom("r", halide.Range(0, 3))
+		g.Define(r.X(), y).PlusEq(2)
+		h.Define(x, y).Is(g.At(x, y))
+		f.HoistStorage(g, y).StoreAt(g, y).ComputeAt(g, x)
+		g.ComputeAt(h, y)
+		out := halide.NewBuffer[int32](8, 8)
+		t4Realize(t, h, out)
+		t4Check2(t, "h", out, 8, 8, func(x, y int) int32 {
+			if x < 3 {
+				return int32(x + y + 2)
+			}
+			return int32(x + y)
+		})
+	})
+}
+
+// negative_split_factors.cpp: Halide's parallel(x, split) with a Param
+// split = -17 fails at run time. Parallel takes a Go int task size, not
+// an Expr: the variant passes -17, which is refused.
+func TestFourthPortedNegativeSplitFactors(t *testing.T) {
+	t.Run("negative_task_size_variant", func(t *testing.T) {
+		x := t4v("x")
+		f := halide.NewFunc("f")
+		f.Define(x).Is(x)
+		f.Parallel(x, -17)
+		mpRefused(t, t4Try(t, f, halide.NewBuffer[int32](32)))
+	})
+}
