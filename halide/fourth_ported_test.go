@@ -554,3 +554,191 @@ func TestFourthPortedNegativeSplitFactors(t *testing.T) {
 		mpRefused(t, t4Try(t, f, halide.NewBuffer[int32](32)))
 	})
 }
+
+// parallel_rvar.cpp. Halide's evaluate(sum(f0 - f1)) over [0, 20)^2 is
+// replaced by comparing both with a plain-Go reference there.
+func TestFourthPortedParallelRVar(t *testing.T) {
+	ref := func(x, y int) int32 {
+		f := map[[2]int]int32{}
+		get := func(x, y int) int32 {
+			if v, ok := f[[2]int{x, y}]; ok {
+				return v
+			}
+			return int32(x + y)
+		}
+		set := func(x, y int, v int32) { f[[2]int{x, y}] = v }
+		for ry := 0; ry < 10; ry++ {
+			for rx := 0; rx < 12; rx++ {
+				set(rx, ry, get(rx, ry)+1)
+			}
+		}
+		for ry := 0; ry < 10; ry++ {
+			for rx := 0; rx < 12; rx++ {
+				set(rx, ry, get(rx, ry)+get(rx+20, ry))
+			}
+		}
+		for r := 0; r < 12; r++ {
+			set(2*r+1, 0, get(2*r+1, 0)+get(2*r, 0))
+		}
+		for r := 0; r < 12; r++ {
+			set(r, 0, get(r, 0)+get(r-1, 1))
+		}
+		return get(x, y)
+	}
+	for i := 0; i < 2; i++ {
+		t.Run([]string{"parallel", "serial"}[i], func(t *testing.T) {
+			x, y := t4v("x"), t4v("y")
+			f, out := halide.NewFunc("f"), halide.NewFunc("out")
+			r := halide.NewRDom("r", halide.Range(0, 12), halide.Range(0, 10))
+			r2 := halide.NewRDom("r2", halide.Range(0, 12))
+			f.Define(x, y).Is(x.Add(y))
+			f.Define(r.X(), r.Y()).PlusEq(1)
+			f.Define(r.X(), r.Y()).PlusEq(f.At(r.X().Add(20), r.Y()))
+			f.Define(r2.X().Mul(2).Add(1), 0).PlusEq(f.At(r2.X().Mul(2), 0))
+			f.Define(r2.X(), 0).PlusEq(f.At(r2.X().Sub(1), 1))
+			f.ComputeRoot()
+			if i == 0 {
+				rxo, ryo, rxi, ryi, rt := halide.NewRVar("rxo"), halide.NewRVar("ryo"), halide.NewRVar("rxi"), halide.NewRVar("ryi"), halide.NewRVar("rt")
+				f.Update(0).Tile(r.X(), r.Y(), rxo, ryo, rxi, ryi, 4, 2).Fuse(rxo, ryo, rt).Parallel(rt)
+				f.Update(1).Parallel(r.X()).Parallel(r.Y()).Unroll(r.Y(), 2)
+				f.Update(2).Vectorize(r2.X(), 4).Unroll(r2.X())
+				f.Update(3).Parallel(r2.X(), 4)
+			}
+			out.Define(x, y).Is(f.At(x, y))
+			buf := halide.NewBuffer[int32](20, 20)
+			t4Realize(t, out, buf)
+			t4Check2(t, "f", buf, 20, 20, ref)
+		})
+	}
+}
+
+// parallel_scatter.cpp
+func TestFourthPortedParallelScatter(t *testing.T) {
+	for parallel := 0; parallel < 2; parallel++ {
+		t.Run([]string{"serial", "parallel"}[parallel], func(t *testing.T) {
+			b, x := t4v("b"), t4v("x")
+			squares, hist := halide.NewFunc("squares"), halide.NewFunc("hist")
+			squares.Define(x).Is(x.Mul(x))
+			hist.Define(b, x).Is(0)
+			r := halide.NewRDom("r", halide.Range(0, 100))
+			hist.Define(squares.At(r.X()).Mod(10), x).Is(squares.At(x))
+			ro, ri := halide.NewRVar("ro"), halide.NewRVar("ri")
+			hist.Update(0).Split(r.X(), ro, ri, 8).Reorder(ro, x, ri)
+			if parallel == 1 {
+				hist.Update(0).Atomic().Parallel(ri).Parallel(x).Vectorize(ro)
+			}
+			out := halide.NewBuffer[int32](10, 100)
+			t4Realize(t, hist, out)
+			has := []bool{true, true, false, false, true, true, true, false, false, true}
+			t4Check2(t, "hist", out, 10, 100, func(i, j int) int32 {
+				if has[i] {
+					return int32(j * j)
+				}
+				return 0
+			})
+		})
+	}
+}
+
+// partial_application.cpp
+func TestFourthPortedPartialApplication(t *testing.T) {
+	x, y := t4v("x"), t4v("y")
+	f, g, h := halide.NewFunc("f"), halide.NewFunc("g"), halide.NewFunc("h")
+	f.Define(x, y).Is(float32(2))
+	g.Define(x, halide.Implicit).Is(f.At(x, halide.Implicit).Add(f.At(x.Sub(1), halide.Implicit)))
+	h.Define(halide.Implicit).Is(g.At(halide.Implicit).Add(f.At(halide.Implicit)).Mul(float32(6)))
+	out := halide.NewBuffer[float32](4, 4)
+	t4Realize(t, h, out)
+	m2CheckF2(t, "h", out, 4, 4, 0, func(x, y int) float32 { return 36 })
+}
+
+// partition_clamped_extent_guard.cpp over a 37x5 input. The count of
+// loop-dependent guards in the compiled module has no counterpart:
+// values only.
+func TestFourthPortedPartitionClampedExtentGuard(t *testing.T) {
+	input := halide.NewImageParam("input", halide.UInt8, 2)
+	table := m2Rand[uint8](3, 255, 256)
+	x, y, xi := t4v("x"), t4v("y"), t4v("xi")
+	gather, out := halide.NewFunc("gather"), halide.NewFunc("out")
+	gather.Define(x, y).Is(table.At(input.At(x, y)))
+	out.Define(x, y).Is(gather.At(x, y))
+	out.Split(x, x, xi, 16, halide.GuardWithIf).Vectorize(xi)
+	gather.ComputeAt(out, x).Unroll(x)
+	in := m2Rand[uint8](4, 255, 37, 5)
+	input.Set(in)
+	buf := halide.NewBuffer[uint8](37, 5)
+	t4Realize(t, out, buf)
+	m2Check2(t, "out", buf, 0, 37, 0, 5, func(x, y int) uint8 { return table.Get(int(in.Get(x, y))) })
+}
+
+// partition_loops_bug.cpp, with a random input (Halide: all ones).
+func TestFourthPortedPartitionLoopsBug(t *testing.T) {
+	rng := rand.New(rand.NewSource(5))
+	img := halide.NewBuffer[float64](4, 4)
+	img.Fill(func([]int) float64 { return 1 + rng.Float64() })
+	run := func(t *testing.T, vec bool) *halide.Buffer[float64] {
+		input := halide.NewImageParam("input", halide.Float64, 2)
+		x, y := t4v("x"), t4v("y")
+		padded := halide.ConstantExterior(input, float64(100))
+		rk := halide.NewRDom("rk", halide.Range(-1, 3), halide.Range(-1, 3))
+		output := halide.NewFunc("output")
+		output.Define(x, y).Is(halide.Sum(padded.At(x.Add(rk.X()), y.Add(rk.Y()))))
+		if vec {
+			output.Vectorize(y, 4)
+		}
+		input.Set(img)
+		input.Dim(0).SetBounds(0, 4)
+		input.Dim(1).SetBounds(0, 4)
+		output.Dim(0).SetBounds(0, 4)
+		output.Dim(1).SetBounds(0, 4)
+		res := halide.NewBuffer[float64](4, 4)
+		t4Realize(t, output, res)
+		return res
+	}
+	ref := func(x, y int) float64 {
+		s := 0.0
+		for dy := -1; dy <= 1; dy++ {
+			for dx := -1; dx <= 1; dx++ {
+				if xx, yy := x+dx, y+dy; xx >= 0 && xx < 4 && yy >= 0 && yy < 4 {
+					s += img.Get(xx, yy)
+				} else {
+					s += 100
+				}
+			}
+		}
+		return s
+	}
+	im1 := run(t, true)
+	im2 := run(t, false)
+	for y := 0; y < 4; y++ {
+		for x := 0; x < 4; x++ {
+			if im1.Get(x, y) != im2.Get(x, y) || math.Abs(im1.Get(x, y)-ref(x, y)) > 1e-12 {
+				t.Fatalf("(%d, %d): vectorized %v, serial %v, want %v", x, y, im1.Get(x, y), im2.Get(x, y), ref(x, y))
+			}
+		}
+	}
+}
+
+// partition_max_filter.cpp over 128x96 (Halide: 1280x1024), random input
+// (Halide: zeros). The count of loops after partitioning has no
+// counterpart: values only.
+func TestFourthPortedPartitionMaxFilter(t *testing.T) {
+	const W, H = 128, 96
+	input := m2Rand[uint8](6, 255, W, H)
+	x, y := t4v("x"), t4v("y")
+	clamped := halide.RepeatEdge(input)
+	maxX, maxY := halide.NewFunc("max_x"), halide.NewFunc("max_y")
+	maxX.Define(x, y).Is(m2Max3(clamped.At(x.Sub(1), y), clamped.At(x, y), clamped.At(x.Add(1), y)))
+	maxY.Define(x, y).Is(m2Max3(maxX.At(x, y.Sub(1)), maxX.At(x, y), maxX.At(x, y.Add(1))))
+	out := halide.NewBuffer[uint8](W, H)
+	t4Realize(t, maxY, out)
+	m2Check2(t, "max_y", out, 0, W, 0, H, func(x, y int) uint8 {
+		m := uint8(0)
+		for dy := -1; dy <= 1; dy++ {
+			for dx := -1; dx <= 1; dx++ {
+				m = max(m, input.Get(m2Clampi(x+dx, 0, W-1), m2Clampi(y+dy, 0, H-1)))
+			}
+		}
+		return m
+	})
+}
