@@ -177,7 +177,24 @@ func rvarIndependent(f string, d *ir.Definition, rvName string) bool {
 		if v, ok := a.(*ir.Var); ok && v.Name == rv.Name {
 			return true
 		}
-		if !ir.IsConst(a) || !(ir.CanProve(ir.LTE(a, rv.Min)) || ir.CanProve(ir.LTE(last, a))) {
+		for j, w := range d.Args {
+			// A read at another constant than the one every iteration
+			// writes in position j (parallel_rvar.cpp's f(r2, 0) +=
+			// f(r2 - 1, 1)) reads no point the loop writes.
+			wv, wok := ir.AsInt(w)
+			rv, rok := ir.AsInt(c.Args[j])
+			if wok && rok && wv != rv {
+				return true
+			}
+		}
+		if ir.IsConst(a) && (ir.CanProve(ir.LTE(a, rv.Min)) || ir.CanProve(ir.LTE(last, a))) {
+			return own
+		}
+		// rv + k with |k| at least rv's extent reads outside the points the
+		// loop writes (parallel_rvar.cpp's f(r.x + 20, r.y), r.x in [0, 12)).
+		k, kok := ir.AsInt(ir.Simplify(ir.SubE(a, d.Args[pos])))
+		ext, eok := ir.AsInt(ir.Simplify(rv.Extent))
+		if !kok || !eok || (k < ext && -k < ext) {
 			own = false
 		}
 		return own
@@ -186,11 +203,22 @@ func rvarIndependent(f string, d *ir.Definition, rvName string) bool {
 }
 
 // loopIndependent reports whether the iterations of loop dim of update d
-// of f are independent: the loop derives (by splits) from one RVar alone
-// and that RVar's iterations are independent.
+// of f are independent: the loop derives (by splits and fuses) from RVars
+// whose iterations are each independent.
 func loopIndependent(f string, d *ir.Definition, dim string) bool {
+	// Two iterations of a loop fused from several RVars differ in one of
+	// them at least: if each RVar's iterations are independent, so are the
+	// loop's (parallel_rvar.cpp's tile(r.x, r.y).fuse().parallel()).
 	rs := newRVarLoops(d).rvars(dim)
-	return len(rs) == 1 && rvarIndependent(f, d, rs[0])
+	if len(rs) == 0 {
+		return false
+	}
+	for _, r := range rs {
+		if !rvarIndependent(f, d, r) {
+			return false
+		}
+	}
+	return true
 }
 
 // reassociable reports whether the iterations of update d of f may run in
