@@ -42,7 +42,11 @@ func unrollLoops(st *State) error {
 			// A tail makes the extent smaller than a constant bound (say
 			// min(64 - mt*4, 4)): unroll to the bound, each copy guarded
 			// (Halide's bound_constant_extent_loops).
-			if ub, ok := bounds.ConstantUpperBound(ext, nil); ok && ub <= maxUnroll {
+			ub, ok := bounds.ConstantUpperBound(ext, nil)
+			if !ok {
+				ub, ok = selectCasesUpperBound(ext)
+			}
+			if ok && ub <= maxUnroll {
 				n, isConst, guarded = max(ub, 0), true, true
 			}
 		}
@@ -271,4 +275,53 @@ func caseExtents(s ir.Stmt) ir.Stmt {
 		return ir.MapStmt(x, mut, nil)
 	}
 	return mut(s)
+}
+
+// selectCasesUpperBound bounds an extent whose selects on a few conditions
+// (a specialization's, say select(8 <= A.extent.1, ...)) keep the interval
+// walk from finding a constant: each assignment of the conditions is
+// simplified on its own, where the terms of each branch cancel, and the
+// bound is the largest of the cases' (Halide's simplifier reduces such an
+// extent to select(c, 8, 4), whose bound is 8).
+func selectCasesUpperBound(ext ir.Expr) (int64, bool) {
+	var conds []ir.Expr
+	ir.WalkExpr(ext, func(e ir.Expr) bool {
+		if sel, ok := e.(*ir.Select); ok {
+			for _, c := range conds {
+				if ir.Equal(c, sel.Cond) {
+					return true
+				}
+			}
+			conds = append(conds, sel.Cond)
+		}
+		return true
+	})
+	if len(conds) == 0 || len(conds) > 4 {
+		return 0, false
+	}
+	best, found := int64(0), false
+	for mask := 0; mask < 1<<len(conds); mask++ {
+		var pick func(e ir.Expr) ir.Expr
+		pick = func(e ir.Expr) ir.Expr {
+			if sel, ok := e.(*ir.Select); ok {
+				for i, c := range conds {
+					if ir.Equal(c, sel.Cond) {
+						if mask&(1<<i) != 0 {
+							return pick(sel.True)
+						}
+						return pick(sel.False)
+					}
+				}
+			}
+			return ir.MapExpr(e, pick)
+		}
+		ub, ok := bounds.ConstantUpperBound(pick(ext), nil)
+		if !ok {
+			return 0, false
+		}
+		if !found || ub > best {
+			best, found = ub, true
+		}
+	}
+	return best, found
 }
