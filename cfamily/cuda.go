@@ -20,6 +20,11 @@ package cfamily
 //     Multiplications are __fmul_rn / __dmul_rn, which nvcc never contracts
 //     into an FMA with a following add: the CPU rounds every operation.
 //     CUDAOptions.Contract turns that off for speed.
+//   - Float division is correctly rounded (no fast math). A float32
+//     division by a constant of a converted 8- or 16-bit integer (a
+//     pixel / 65535.0f) is a multiply by the reciprocal and one FMA
+//     correction (gh_divc_f32), used only where every value the integer
+//     can take was checked to give the division's bits (divconst.go).
 //   - Float min and max are Go's math.Min / math.Max (a -Inf / +Inf operand
 //     wins, then NaN propagates, -0 < +0): gh_min_f32 and friends, not fminf.
 //     Float Mod is a - b*floor(a/b) computed in double, as the CPU does.
