@@ -1057,17 +1057,19 @@ func TestFifthPortedBug1(t *testing.T) {
 	t5Realize(t, f, halide.NewBuffer[int32](22))
 }
 
-// TestFifthPortedBug2: a read of an input at a computed Func's value
-// that is clamped to the input's dim(0).min() and max() is refused as
-// unbounded; with constant bounds it is accepted.
+// TestFifthPortedBug2: a read of an input at c + a computed Func's
+// value, clamp(x, input.dim(0).min(), max()) - c, is refused as
+// unbounded; with constant clamp bounds, or without the offset c, it is
+// accepted (likely the symbolic min - c is not proved free of int32
+// overflow, so the value bounds are dropped; not diagnosed further).
 func TestFifthPortedBug2(t *testing.T) {
 	t.Skip("bounds: the value bounds of a Func clamped to an input buffer's symbolic min and max are not used for a read of that input")
 	input := t3Rand[uint8](11, 255, 64)
 	x := t5v("x")
 	f, g := halide.NewFunc("f"), halide.NewFunc("g")
-	f.Define(x).Is(halide.Clamp(x, input.DimExpr(0).Min(), input.DimExpr(0).Max()))
+	f.Define(x).Is(halide.Clamp(x, input.DimExpr(0).Min(), input.DimExpr(0).Max()).Sub(1234567890))
 	f.ComputeRoot()
-	g.Define(x).Is(input.At(f.At(x)))
+	g.Define(x).Is(input.At(f.At(x).Add(1234567890)))
 	t5Realize(t, g, halide.NewBuffer[uint8](64))
 }
 
