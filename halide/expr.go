@@ -280,7 +280,8 @@ func isLiteral(e ir.Expr) bool { return ir.IsConst(e) }
 
 // matchTypes applies Halide's rules for the operands of a binary operator:
 // a literal takes the other side's type; a float beats an int; the wider
-// of two floats or two ints wins; at equal widths signed beats unsigned.
+// of two floats or two ints of one signedness wins; a signed and an
+// unsigned int both become the signed type of the wider width.
 func matchTypes(op string, a, b ir.Expr) (ir.Expr, ir.Expr, error) {
 	ta, tb := a.Type(), b.Type()
 	if ta == tb {
@@ -322,6 +323,17 @@ func matchTypes(op string, a, b ir.Expr) (ir.Expr, ir.Expr, error) {
 		x, y = a, cast(b, ta)
 	case tb.IsFloat() && !ta.IsFloat():
 		x, y = cast(a, tb), b
+	case ta.IsInt() != tb.IsInt():
+		// int(a) op uint(b) is Int(max(a, b)) on both sides, as in
+		// Halide's match_types (uint16 + int8 is int16).
+		t := ir.Type{Code: ir.IntCode, Bits: max(ta.Bits, tb.Bits)}
+		x, y = a, b
+		if ta != t {
+			x = cast(a, t)
+		}
+		if tb != t {
+			y = cast(b, t)
+		}
 	case ta.Bits > tb.Bits:
 		x, y = a, cast(b, ta)
 	case tb.Bits > ta.Bits:

@@ -76,18 +76,27 @@ func bindShared(e ir.Expr, prefix string) ir.Expr {
 	}
 	// A node is bound if it is used more than once and is pure
 	// arithmetic: calls stay where they are (bounds inference and the
-	// passes that look for calls see them there).
+	// passes that look for calls see them there). A call of a Func or an
+	// image at pure coordinates may be an operand of a bound node (it is
+	// then read inside the Let's value, as Halide's CSE leaves it):
+	// otherwise a chain of shared nodes over such reads (Halide's
+	// many_inlined_selects.cpp) would stay a tree of exponential size.
 	pure := map[ir.Expr]bool{}
+	operand := map[ir.Expr]bool{}
 	for _, x := range order {
 		ok := true
+		read := false
 		switch x := x.(type) {
 		case *ir.Call:
 			ok = x.Kind == ir.CallIntrinsic && !ir.IsUndef(x) && x.Name != ir.IntrinsicTuple && x.Name != ir.IntrinsicLikely
+			read = x.Kind == ir.CallFunc || x.Kind == ir.CallImage
 		case *ir.Let:
 			ok = false
 		}
-		ir.VisitExpr(x, func(c ir.Expr) { ok = ok && pure[c] })
+		args := true
+		ir.VisitExpr(x, func(c ir.Expr) { ok = ok && operand[c]; args = args && pure[c] })
 		pure[x] = ok
+		operand[x] = ok || (read && args)
 	}
 	// The names, prefix$cse<k>, are printed in C as prefix_cse<k>: k
 	// starts past any cse<k> the expression's own names end with (a
