@@ -275,16 +275,14 @@ func (b *proofBudget) spend(nodes int) bool {
 // a < b - 63 it keeps the second (their differences a - b + k differ by a
 // constant), and repeated conditions once.
 func strongest(conds []ir.Expr) []ir.Expr {
-	diff := func(c ir.Expr) ir.Expr {
-		if b, ok := c.(*ir.Binary); ok && b.Op == ir.LT && b.A.Type() == ir.Int32 {
-			return ir.Simplify(ir.SubE(b.A, b.B))
-		}
-		return nil
+	diffs := make([]ir.Expr, len(conds))
+	for i, c := range conds {
+		diffs[i] = ltDiff(c)
 	}
 	var out []ir.Expr
 	drop := make([]bool, len(conds))
 	for j, cj := range conds {
-		dj := diff(cj)
+		dj := diffs[j]
 		for i, ci := range conds {
 			if i == j || drop[i] {
 				continue
@@ -293,7 +291,7 @@ func strongest(conds []ir.Expr) []ir.Expr {
 				drop[j] = true // a repeat
 				break
 			}
-			di := diff(ci)
+			di := diffs[i]
 			if di == nil || dj == nil {
 				continue
 			}
@@ -310,18 +308,39 @@ func strongest(conds []ir.Expr) []ir.Expr {
 	return out
 }
 
+// ltDiff returns a - b, simplified, for an int32 condition a < b (the
+// condition is then a - b < 0), and nil for any other condition.
+func ltDiff(c ir.Expr) ir.Expr {
+	if b, ok := c.(*ir.Binary); ok && b.Op == ir.LT && b.A.Type() == ir.Int32 {
+		return ir.Simplify(ir.SubE(b.A, b.B))
+	}
+	return nil
+}
+
 // impliedBy reports whether the conditions conds (strongest's result)
 // imply c: each conjunct of c is one of them or weaker than one of them in
-// strongest's sense.
+// strongest's sense (as strongest(conds + c) would drop c). One pass over
+// conds.
 func impliedBy(c ir.Expr, conds []ir.Expr) bool {
 	if b, ok := c.(*ir.Binary); ok && b.Op == ir.And {
 		return impliedBy(b.A, conds) && impliedBy(b.B, conds)
 	}
-	// c comes last, so strongest drops it when a condition implies it
-	// or repeats it (it keeps the elements it does not drop, the same
-	// nodes).
-	kept := strongest(append(append([]ir.Expr(nil), conds...), c))
-	return len(kept) == 0 || kept[len(kept)-1] != c
+	dc := ltDiff(c)
+	for _, ci := range conds {
+		if ir.Equal(ci, c) {
+			return true
+		}
+		if dc == nil {
+			continue
+		}
+		// ci is di < 0 and c is dc < 0: ci implies c when dc <= di.
+		if di := ltDiff(ci); di != nil {
+			if k, ok := ir.AsInt(ir.Simplify(ir.SubE(di, dc))); ok && k >= 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // unlikely strips the likely marker of a guard's condition.
