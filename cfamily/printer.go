@@ -928,11 +928,21 @@ func (e *printer) intBinary(x *ir.Binary, t ir.Type) (string, int) {
 		// no branches, which keeps the index arithmetic of the
 		// cooperative loads cheap enough for nvcc to recompute
 		// rather than keep live (or spill).
-		if k, ok := ir.AsInt(x.B); ok && k > 0 && k&(k-1) == 0 && (t == ir.Int32 || t == ir.Int64) {
+		// An 8- or 16-bit operand is promoted to int first, where the
+		// shift and the mask give the same quotient and remainder, which
+		// fit the type again.
+		if k, ok := ir.AsInt(x.B); ok && k > 0 && k&(k-1) == 0 && t.IsInt() && k <= t.Max() {
+			var s string
+			var prec int
 			if op == ir.Div {
-				return e.operand(x.A, cPrecMul+1) + " >> " + strconv.Itoa(bits.TrailingZeros64(uint64(k))), cPrecShift
+				s, prec = e.operand(x.A, cPrecMul+1)+" >> "+strconv.Itoa(bits.TrailingZeros64(uint64(k))), cPrecShift
+			} else {
+				s, prec = e.operand(x.A, cPrecMul+1)+" & "+strconv.FormatInt(k-1, 10), cPrecBitAnd
 			}
-			return e.operand(x.A, cPrecMul+1) + " & " + strconv.FormatInt(k-1, 10), cPrecBitAnd
+			if cNarrow(t) {
+				return "(" + ct + ")(" + s + ")", cPrecUnary
+			}
+			return s, prec
 		}
 		ht := t
 		switch {

@@ -680,8 +680,8 @@ extern "C" __global__ void __launch_bounds__(64) ops(
         out_bool[119] = (bool)in_i8[i];
         out_i8[20] = -3;
         out_i8[21] = (signed char)(in_i8[i] - 7);
-        out_i8[22] = (signed char)gh_div_i32(in_i8[i], 8);
-        out_i8[23] = (signed char)gh_mod_i32(in_i8[i], 8);
+        out_i8[22] = (signed char)(in_i8[i] >> 3);
+        out_i8[23] = (signed char)(in_i8[i] & 7);
         out_i8[24] = (signed char)gh_abs_i64(in_i8[i]);
         out_i8[25] = min(max(in_i8[i], 1), 9);
         gh_atomic_mul_i8(&out_i8[26], in_i8[i + 1]);
@@ -710,8 +710,8 @@ extern "C" __global__ void __launch_bounds__(64) ops(
         out_bool[149] = (bool)in_i16[i];
         out_i16[20] = -3;
         out_i16[21] = (short)(in_i16[i] - 7);
-        out_i16[22] = (short)gh_div_i32(in_i16[i], 8);
-        out_i16[23] = (short)gh_mod_i32(in_i16[i], 8);
+        out_i16[22] = (short)(in_i16[i] >> 3);
+        out_i16[23] = (short)(in_i16[i] & 7);
         out_i16[24] = (short)gh_abs_i64(in_i16[i]);
         out_i16[25] = min(max(in_i16[i], 1), 9);
         gh_atomic_mul_i16(&out_i16[26], in_i16[i + 1]);
