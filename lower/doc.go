@@ -72,6 +72,8 @@
 //	                       along a straight line until something may change it
 //	vector_access          in kernels: vectorized loops that store one value per lane become vector loads and
 //	                       stores, aligned by proof or by a run-time test with the loop as the fallback
+//	loop_invariants        in kernels: the costly values a serial loop does not change (float-to-int
+//	                       conversions, divisions, math functions) computed once before it
 //
 // Names in the lowered statement follow Halide: the loop of stage s of Func
 // f over var x is f.s<s>.x, a split of it f.s0.x.xo / f.s0.x.xi, and the

@@ -60,6 +60,7 @@ var Passes = []Pass{
 	{"gpu_partition", gpuPartition, "a steady state per kernel: tail guards true for every thread of a block dropped there"},
 	{"common_loads", commonLoads, "in kernels: unique binding names, duplicate lets merged, each value loaded once along a straight line until something may change it"},
 	{"vector_access", vectorAccess, "in kernels: vectorized loops that store one value per lane become vector loads and stores, aligned by proof or by a run-time test with the loop as the fallback"},
+	{"loop_invariants", loopInvariants, "in kernels: the costly values a serial loop does not change (float-to-int conversions, divisions, math functions) computed once before it"},
 }
 
 // PassOrder lists the ordering constraints of the pass table: each pair
@@ -117,6 +118,8 @@ var PassOrder = [][3]string{
 	{"gpu_partition", "common_loads", "each branch of a partitioned body is its own straight line; the steady state's loads are no longer under guards"},
 	{"gpu_cooperative", "vector_access", "a shared production keeps its vectorized loop whole, one thread's lanes"},
 	{"common_loads", "vector_access", "its lets are final and it does not know vector marks other than its own"},
+	{"common_loads", "loop_invariants", "bindings are unique, so a name means one value in the loop"},
+	{"vector_access", "loop_invariants", "the loops' bodies are final; vector loads and stores keep their shape"},
 }
 
 // Options control Lower.

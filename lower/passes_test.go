@@ -36,14 +36,15 @@ func TestPassOrder(t *testing.T) {
 	// gpu_kernels simplifies each kernel body; gpu_shared_reuse lays out
 	// the kernels' shared memory, gpu_partition (which simplifies the
 	// bodies it partitions) follows, then common_loads, which shares values
-	// along the final straight lines, and vector_access, which turns
-	// vectorized loops into vector loads and stores, come last.
+	// along the final straight lines, vector_access, which turns
+	// vectorized loops into vector loads and stores, and loop_invariants,
+	// which moves costly values out of the final loops, come last.
 	n := len(lower.Passes)
 	var last []string
-	for _, p := range lower.Passes[n-5:] {
+	for _, p := range lower.Passes[n-6:] {
 		last = append(last, p.Name)
 	}
-	if got, want := strings.Join(last, ", "), "gpu_kernels, gpu_shared_reuse, gpu_partition, common_loads, vector_access"; got != want {
+	if got, want := strings.Join(last, ", "), "gpu_kernels, gpu_shared_reuse, gpu_partition, common_loads, vector_access, loop_invariants"; got != want {
 		t.Errorf("last passes are %s; want %s", got, want)
 	}
 }
