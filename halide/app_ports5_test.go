@@ -694,6 +694,14 @@ func TestAppPort5FFTC2C(t *testing.T) {
 			a4NoErr(t, a5FFTCase(t, a5Gen{size0: N0, size1: N1, forward: false, gain: 1 / float32(N0*N1)}))
 		})
 	}
+	// GeneratorParams parallel=true (group loops in parallel) and
+	// vector_width=4 (no effect on c2c's schedule).
+	t.Run("forward_32x32_parallel", func(t *testing.T) {
+		a4NoErr(t, a5FFTCase(t, a5Gen{size0: 32, size1: 32, forward: true, gain: 1, parallel: true}))
+	})
+	t.Run("forward_16x16_vector_width4", func(t *testing.T) {
+		a4NoErr(t, a5FFTCase(t, a5Gen{size0: 16, size1: 16, forward: true, gain: 1, vectorWidth: 4}))
+	})
 }
 
 // a5Undef2 is Tuple(undef_z()).
@@ -942,8 +950,271 @@ func TestAppPort5FFTC2R(t *testing.T) {
 	}
 }
 
+// TestAppPort5FFTParams runs r2c and c2r (variants) with the
+// GeneratorParams vector_width=4 (zip width 4) and parallel=true.
+func TestAppPort5FFTParams(t *testing.T) {
+	for _, g := range []a5Gen{
+		{size0: 32, size1: 16, forward: true, realIn: true, gain: 1, vectorWidth: 4, variant: true},
+		{size0: 32, size1: 16, forward: true, realIn: true, gain: 1, parallel: true, variant: true},
+		{size0: 32, size1: 16, realOut: true, gain: 1 / float32(512), vectorWidth: 4, variant: true},
+		{size0: 32, size1: 16, realOut: true, gain: 1 / float32(512), parallel: true, variant: true},
+	} {
+		name := fmt.Sprintf("r2c_%v_vw%d_par%v", g.realIn, g.vectorWidth, g.parallel)
+		if g.realIn && g.vectorWidth == 4 {
+			// Refused: reads the input past its width (fft 3 at the end).
+			t.Run(name, func(t *testing.T) { mpRefused(t, a5FFTCase(t, g)) })
+			continue
+		}
+		t.Run(name, func(t *testing.T) { a4NoErr(t, a5FFTCase(t, g)) })
+	}
+}
+
 // TestAppPort5FFTRealInverse is the generator with a real input and
 // direction frequency_to_samples: fft2d_c2c of (input, 0), sign +1.
 func TestAppPort5FFTRealInverse(t *testing.T) {
 	a4NoErr(t, a5FFTCase(t, a5Gen{size0: 16, size1: 16, forward: false, realIn: true, gain: 1}))
+}
+
+// ---------------------------------------------------------------------
+// resnet_50 (Resnet50Generator.cpp): one residual block, block_id 0's
+// shape (with branch1) and an identity block (block 1's shape), at 8x8
+// spatial size with channels divided by 4 (64 -> 16, 256 -> 64), and a
+// stride-2 block (res3a's shape, 16 -> 8 ... 32 channels). The
+// generator's only schedule is the CPU one (br2a_relu, br2b_relu and
+// resunit_relu compute_root().vectorize(c, 8).parallel(j), the rest
+// inline); it has no GPU schedule.
+
+// a5Tensor is the generator's Tensor.
+type a5Tensor struct {
+	f     *halide.Func
+	shape []int // c, w, h
+}
+
+// a5WS is WeightShape.
+type a5WS struct{ c, w, h, pad, stride int }
+
+// a5Layers holds the generator's Vars c, i, j.
+type a5Layers struct{ c, i, j halide.Var }
+
+func (l a5Layers) pad(f *halide.Func, width, height int) *halide.Func {
+	return halide.ConstantExterior(f, float32(0), halide.Unbounded(), halide.Range(0, width), halide.Range(0, height))
+}
+
+func a5ComputeShape(in a5Tensor, p a5WS) []int {
+	w := int((1.0 / float64(p.stride)) * float64(p.pad*2+in.shape[1]-p.w+1+p.stride-1))
+	h := int((1.0 / float64(p.stride)) * float64(p.pad*2+in.shape[2]-p.h+1+p.stride-1))
+	return []int{p.c, w, h}
+}
+
+func (l a5Layers) conv2D(in a5Tensor, ws a5WS, weights *halide.ImageParam, name string) a5Tensor {
+	p := ws.pad
+	padded := in.f
+	if p != 0 {
+		padded = l.pad(in.f, in.shape[1], in.shape[2])
+	}
+	r := halide.NewRDom("r", halide.Range(0, in.shape[0]), halide.Range(0, ws.w), halide.Range(0, ws.h))
+	conv := halide.NewFunc(name)
+	st := int32(ws.stride)
+	conv.Define(l.c, l.i, l.j).PlusEq(weights.At(l.c, r.Y(), r.Z(), r.X()).Mul(
+		padded.At(r.X(), l.i.Mul(st).Add(r.Y()).Sub(int32(p)), l.j.Mul(st).Add(r.Z()).Sub(int32(p)))))
+	return a5Tensor{conv, a5ComputeShape(in, ws)}
+}
+
+func (l a5Layers) relu(in a5Tensor, name string) a5Tensor {
+	f := halide.NewFunc(name)
+	f.Define(l.c, l.i, l.j).Is(halide.Max(float32(0), in.f.At(l.c, l.i, l.j)))
+	return a5Tensor{f, in.shape}
+}
+
+func (l a5Layers) norm(in a5Tensor, mu, sigma *halide.ImageParam, name string) a5Tensor {
+	f := halide.NewFunc(name)
+	f.Define(l.c, l.i, l.j).Is(in.f.At(l.c, l.i, l.j).Sub(mu.At(l.c)).Div(halide.Sqrt(sigma.At(l.c).Add(float32(1e-5)))))
+	return a5Tensor{f, in.shape}
+}
+
+func (l a5Layers) scale(in a5Tensor, gamma, beta *halide.ImageParam, name string) a5Tensor {
+	f := halide.NewFunc(name)
+	f.Define(l.c, l.i, l.j).Is(in.f.At(l.c, l.i, l.j).Mul(gamma.At(l.c)).Add(beta.At(l.c)))
+	return a5Tensor{f, in.shape}
+}
+
+func (l a5Layers) sum(t1, t2 a5Tensor, name string) a5Tensor {
+	f := halide.NewFunc(name)
+	f.Define(l.c, l.i, l.j).Is(t1.f.At(l.c, l.i, l.j).Add(t2.f.At(l.c, l.i, l.j)))
+	return a5Tensor{f, t1.shape}
+}
+
+// a5BN is one conv's weights and batch-norm parameters, as buffers.
+type a5BN struct {
+	w                    *halide.Buffer[float32]
+	mu, sig, gamma, beta *halide.Buffer[float32]
+	wP                   *halide.ImageParam
+	muP, sigP, gP, bP    *halide.ImageParam
+	ws                   a5WS
+	cin                  int
+}
+
+func a5NewBN(rng *rand.Rand, name string, cin int, ws a5WS) *a5BN {
+	b := &a5BN{ws: ws, cin: cin}
+	fan := float64(cin * ws.w * ws.h)
+	b.w = halide.NewBuffer[float32](ws.c, ws.w, ws.h, cin)
+	b.w.Fill(func([]int) float32 { return a5RandSigned(rng) * float32(1/math.Sqrt(fan)) })
+	one := func(lo, hi float32, signed bool) *halide.Buffer[float32] {
+		x := halide.NewBuffer[float32](ws.c)
+		x.Fill(func([]int) float32 {
+			if signed {
+				return a5RandSigned(rng) * hi
+			}
+			return lo + (hi-lo)*rng.Float32()
+		})
+		return x
+	}
+	b.mu, b.sig, b.gamma, b.beta = one(0, 0.2, true), one(0.5, 1.5, false), one(0.5, 1.5, false), one(0, 0.3, true)
+	ip := func(n string, dims int, buf *halide.Buffer[float32]) *halide.ImageParam {
+		p := halide.NewImageParam(name+"_"+n, halide.Float32, dims)
+		p.Set(buf)
+		return p
+	}
+	b.wP, b.muP, b.sigP, b.gP, b.bP = ip("weights", 4, b.w), ip("mu", 1, b.mu), ip("sig", 1, b.sig), ip("gamma", 1, b.gamma), ip("beta", 1, b.beta)
+	return b
+}
+
+// a5ResBlock is one block's shapes: the input's channels, branch1 (nil
+// for an identity block), br2a, br2b, br2c.
+type a5ResBlock struct {
+	cin              int
+	br1              *a5WS
+	br2a, br2b, br2c a5WS
+}
+
+// a5ConvRef is the plain-Go conv2D (+ norm + scale) of in (c, x, y).
+func a5ConvRef(in [][][]float64, b *a5BN) [][][]float64 {
+	W, H := len(in[0]), len(in[0][0])
+	ws := b.ws
+	ow := (ws.pad*2 + W - ws.w + 1 + ws.stride - 1) / ws.stride
+	oh := (ws.pad*2 + H - ws.h + 1 + ws.stride - 1) / ws.stride
+	out := make([][][]float64, ws.c)
+	for c := range out {
+		out[c] = make([][]float64, ow)
+		for i := range out[c] {
+			out[c][i] = make([]float64, oh)
+			for j := range out[c][i] {
+				s := 0.0
+				for rz := 0; rz < ws.h; rz++ {
+					for ry := 0; ry < ws.w; ry++ {
+						for rx := 0; rx < b.cin; rx++ {
+							x, y := ws.stride*i+ry-ws.pad, ws.stride*j+rz-ws.pad
+							if x < 0 || y < 0 || x >= W || y >= H {
+								continue
+							}
+							s += float64(b.w.Get(c, ry, rz, rx)) * in[rx][x][y]
+						}
+					}
+				}
+				n := (s - float64(b.mu.Get(c))) / math.Sqrt(float64(b.sig.Get(c))+1e-5)
+				out[c][i][j] = n*float64(b.gamma.Get(c)) + float64(b.beta.Get(c))
+			}
+		}
+	}
+	return out
+}
+
+func a5ReluRef(t [][][]float64) [][][]float64 {
+	for _, a := range t {
+		for _, b := range a {
+			for k := range b {
+				b[k] = max(0, b[k])
+			}
+		}
+	}
+	return t
+}
+
+func a5ResNetRun(t *testing.T, blk a5ResBlock, W, H int) error {
+	rng := rand.New(rand.NewSource(int64(61 + blk.cin + blk.br2b.stride)))
+	l := a5Layers{halide.NewVar("c"), halide.NewVar("i"), halide.NewVar("j")}
+	inb := halide.NewBuffer[float32](blk.cin, W, H)
+	inb.Fill(func([]int) float32 { return a5RandSigned(rng) })
+	input := halide.NewImageParam("input", halide.Float32, 3)
+	input.Set(inb)
+	inF := halide.NewFunc("input_f")
+	inF.Define(l.c, l.i, l.j).Is(input.At(l.c, l.i, l.j))
+	br2aInput := a5Tensor{inF, []int{blk.cin, W, H}}
+
+	var br1 *a5BN
+	resunitSumInput := br2aInput // resunit_relu[block_id - 1]
+	if blk.br1 != nil {
+		br1 = a5NewBN(rng, "br1", blk.cin, *blk.br1)
+		conv := l.conv2D(br2aInput, br1.ws, br1.wP, "br1_conv")
+		norm := l.norm(conv, br1.muP, br1.sigP, "br1_norm")
+		resunitSumInput = l.scale(norm, br1.gP, br1.bP, "br1_scale")
+	}
+	b2a := a5NewBN(rng, "br2a", blk.cin, blk.br2a)
+	b2b := a5NewBN(rng, "br2b", blk.br2a.c, blk.br2b)
+	b2c := a5NewBN(rng, "br2c", blk.br2b.c, blk.br2c)
+	br2aConv := l.conv2D(br2aInput, b2a.ws, b2a.wP, "block0_2a_conv")
+	br2aRelu := l.relu(l.scale(l.norm(br2aConv, b2a.muP, b2a.sigP, "block0_2a_norm"), b2a.gP, b2a.bP, "block0_2a_scale"), "2a_relu")
+	br2bConv := l.conv2D(br2aRelu, b2b.ws, b2b.wP, "block0_2b_conv")
+	br2bRelu := l.relu(l.scale(l.norm(br2bConv, b2b.muP, b2b.sigP, "block0_2b_norm"), b2b.gP, b2b.bP, "block0_2b_scale"), "2b_relu")
+	br2cConv := l.conv2D(br2bRelu, b2c.ws, b2c.wP, "block0_2c_conv")
+	br2cScaled := l.scale(l.norm(br2cConv, b2c.muP, b2c.sigP, "block0_2c_norm"), b2c.gP, b2c.bP, "block0_2c_scale")
+	resunitSum := l.sum(resunitSumInput, br2cScaled, "block0_res_sum")
+	resunitRelu := l.relu(resunitSum, "block0_res_relu")
+
+	br2aRelu.f.ComputeRoot().Vectorize(l.c, 8).Parallel(l.j)
+	br2bRelu.f.ComputeRoot().Vectorize(l.c, 8).Parallel(l.j)
+	resunitRelu.f.ComputeRoot().Vectorize(l.c, 8).Parallel(l.j)
+
+	sh := resunitRelu.shape
+	out := halide.NewBuffer[float32](sh[0], sh[1], sh[2])
+	if err := apRun(resunitRelu.f, false, out); err != nil {
+		return err
+	}
+
+	// Reference.
+	in := make([][][]float64, blk.cin)
+	for c := range in {
+		in[c] = make([][]float64, W)
+		for i := range in[c] {
+			in[c][i] = make([]float64, H)
+			for j := range in[c][i] {
+				in[c][i][j] = float64(inb.Get(c, i, j))
+			}
+		}
+	}
+	side := in
+	if br1 != nil {
+		side = a5ConvRef(in, br1)
+	}
+	a := a5ReluRef(a5ConvRef(in, b2a))
+	b := a5ReluRef(a5ConvRef(a, b2b))
+	cc := a5ConvRef(b, b2c)
+	// float32 sums of up to 9*16 terms of magnitude < 1: 1e-5 absolute
+	// plus relative.
+	apCheckF32(t, "resunit_relu", out, 1e-5, func(c []int) float32 {
+		return float32(max(0, side[c[0]][c[1]][c[2]]+cc[c[0]][c[1]][c[2]]))
+	})
+	if sh[0] != len(cc) || sh[1] != len(cc[0]) || sh[2] != len(cc[0][0]) {
+		t.Errorf("shape %v, reference %dx%dx%d", sh, len(cc), len(cc[0]), len(cc[0][0]))
+	}
+	return nil
+}
+
+func TestAppPort5ResNet50Block(t *testing.T) {
+	// res2a (block 0's branch shapes) with channels / 4: 16 -> 16 -> 16
+	// -> 64, branch1 16 -> 64.
+	t.Run("res2a_8x8", func(t *testing.T) {
+		a4NoErr(t, a5ResNetRun(t, a5ResBlock{cin: 16, br1: &a5WS{64, 1, 1, 0, 1},
+			br2a: a5WS{16, 1, 1, 0, 1}, br2b: a5WS{16, 3, 3, 1, 1}, br2c: a5WS{64, 1, 1, 0, 1}}, 8, 8))
+	})
+	// res2b (identity): 64 -> 16 -> 16 -> 64, plus the block's input.
+	t.Run("res2b_8x8", func(t *testing.T) {
+		a4NoErr(t, a5ResNetRun(t, a5ResBlock{cin: 64,
+			br2a: a5WS{16, 1, 1, 0, 1}, br2b: a5WS{16, 3, 3, 1, 1}, br2c: a5WS{64, 1, 1, 0, 1}}, 8, 8))
+	})
+	// res3a (stride 2 in br2b and branch1): 64 -> 32 -> 32 -> 128 at 4x4.
+	t.Run("res3a_8x8", func(t *testing.T) {
+		a4NoErr(t, a5ResNetRun(t, a5ResBlock{cin: 64, br1: &a5WS{128, 1, 1, 0, 2},
+			br2a: a5WS{32, 1, 1, 0, 1}, br2b: a5WS{32, 3, 3, 1, 2}, br2c: a5WS{128, 1, 1, 0, 1}}, 8, 8))
+	})
 }
