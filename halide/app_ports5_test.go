@@ -934,7 +934,7 @@ func TestAppPort5FFTR2C(t *testing.T) {
 			t.Run(fmt.Sprintf("%dx%d", N0, N1), func(t *testing.T) { a4NoErr(t, a5FFTCase(t, g)) })
 			continue
 		}
-		t.Run(fmt.Sprintf("%dx%d", N0, N1), func(t *testing.T) { mpRefused(t, a5FFTCase(t, g)) })
+		t.Run(fmt.Sprintf("%dx%d", N0, N1), func(t *testing.T) { a4NoErr(t, a5FFTCase(t, g)) })
 		g.variant = true
 		t.Run(fmt.Sprintf("%dx%d_variant", N0, N1), func(t *testing.T) { a4NoErr(t, a5FFTCase(t, g)) })
 	}
@@ -944,7 +944,7 @@ func TestAppPort5FFTC2R(t *testing.T) {
 	for _, sz := range [][2]int{{16, 16}, {32, 32}, {8, 32}} {
 		N0, N1 := sz[0], sz[1]
 		g := a5Gen{size0: N0, size1: N1, forward: false, realOut: true, gain: 1 / float32(N0*N1)}
-		t.Run(fmt.Sprintf("%dx%d", N0, N1), func(t *testing.T) { mpRefused(t, a5FFTCase(t, g)) })
+		t.Run(fmt.Sprintf("%dx%d", N0, N1), func(t *testing.T) { a4NoErr(t, a5FFTCase(t, g)) })
 		g.variant = true
 		t.Run(fmt.Sprintf("%dx%d_variant", N0, N1), func(t *testing.T) { a4NoErr(t, a5FFTCase(t, g)) })
 	}
@@ -1219,7 +1219,8 @@ func TestAppPort5ResNet50Block(t *testing.T) {
 	})
 }
 
-// TestAppPort5Bug1: a boundary condition of a Tuple Func is refused
+// TestAppPort5Bug1 (fixed; a regression test): a boundary condition of a
+// Tuple Func was refused
 // ("tuple: Func f: call: f is a Tuple Func of 2 values; a call of it is
 // not one value"): boundary() in boundary.go builds its value with
 // src.At(...), a call of one value, and ConstantExterior takes one Expr.
@@ -1229,7 +1230,6 @@ func TestAppPort5ResNet50Block(t *testing.T) {
 // (fft2d_r2c's constant_exterior(dft, Tuple(undef_z()), ...), fft2d_c2r's
 // repeat_edge(c, ...) and repeat_edge(dft, ...)).
 func TestAppPort5Bug1(t *testing.T) {
-	t.Skip("library gap: RepeatEdge/ConstantExterior refuse a Tuple Func source (see comment)")
 	x, y := halide.NewVar("x"), halide.NewVar("y")
 	f := halide.NewFunc("f")
 	f.Define(x, y).Is(halide.NewTuple(x.Add(y), x.Sub(y)))
@@ -1246,8 +1246,8 @@ func TestAppPort5Bug1(t *testing.T) {
 	}
 }
 
-// TestAppPort5Bug2: a Tuple Func's pure definition whose values are each
-// Select(c, v, Undef) is refused ("the pure definition has Undef inside
+// TestAppPort5Bug2 (fixed; a regression test): a Tuple Func's pure
+// definition whose values are each Select(c, v, Undef) was refused ("the pure definition has Undef inside
 // its value, not as the whole value or an arm of a top-level Select"):
 // definePure accepts a Select with an Undef arm only for a Func of one
 // value (func.go, peelUndef is applied to the value, not to each element
@@ -1256,7 +1256,6 @@ func TestAppPort5Bug1(t *testing.T) {
 // undef, ...), select(out_of_bounds, undef, ...)), as fft2d_r2c does to
 // pad its result's Nyquist row before the updates write it.
 func TestAppPort5Bug2(t *testing.T) {
-	t.Skip("library gap: a Tuple pure definition of Select(c, v, Undef) values is refused (see comment)")
 	x, y := halide.NewVar("x"), halide.NewVar("y")
 	f := halide.NewFunc("f")
 	f.Define(x, y).Is(halide.NewTuple(x.Add(y), x.Sub(y)))
@@ -1287,19 +1286,15 @@ Refusals, variants and what is not in the API.
 fft 1 (TestAppPort5FFTR2C 16x16 and 32x32, TestAppPort5FFTC2R every
 size): fft2d_r2c pads its result with constant_exterior((Func)dft,
 Tuple(undef_z()), {}, {0, N1/2}), and fft2d_c2r bounds its input with
-repeat_edge((Func)c, ...) (and, when it zips, its last DFT with
-repeat_edge(dft, ...)); c and dft are ComplexFuncs (Tuple Funcs). Both
-are refused with
-  tuple: Func r2c_fft1_S4_R4_xT: call: r2c_fft1_S4_R4_xT is a Tuple Func
-  of 2 values; a call of it is not one value
-(TestAppPort5Bug1). The _variant writes the boundary conditions out as
-BoundaryConditions.cpp does (a Func of the clamped call, and for
-constant_exterior a Select on the out-of-bounds condition), with
-constant_exterior's undef exterior replaced by 0: a Tuple of Select(c,
-Undef, v) values is refused too (TestAppPort5Bug2). The 0 exterior is
-written only on the Nyquist row, which updates 0 to 2 then overwrite, so
-the results are the same. The r2c path of 8 columns (skip_zip: a complex
-FFT of the real input) has no boundary condition and runs as written.
+repeat_edge((Func)c, ...); c and dft are ComplexFuncs (Tuple Funcs).
+Both were refused (a boundary condition of a Tuple Func, TestAppPort5Bug1;
+a Tuple pure definition of Select(c, v, Undef) values, TestAppPort5Bug2)
+and run as written since the library extends every value of a Tuple
+Func (halide/boundary.go) and takes a Tuple of Selects with one Undef
+condition (halide/func.go). The _variant, kept, writes the boundary
+conditions out as BoundaryConditions.cpp does, with the undef exterior
+replaced by 0 (written only on the Nyquist row, which the updates
+overwrite).
 
 fft 2: none of c2c, the real-input inverse and resnet_50's blocks is
 refused; they run as written.

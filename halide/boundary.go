@@ -189,7 +189,7 @@ func coordinate(k bcKind, x Var, mn, ext Expr) Expr {
 	return Clamp(c.Add(mn), mn, mx)
 }
 
-func boundary(k bcKind, src Source, bounds []RangeSpec, exterior *Expr) *Func {
+func boundary(k bcKind, src Source, bounds []RangeSpec, exterior *bcExterior) *Func {
 	directive := bcNames[k].api
 	dims, r, err := sourceRegion(directive, src, bounds)
 	name := "nil"
@@ -221,20 +221,60 @@ func boundary(k bcKind, src Source, bounds []RangeSpec, exterior *Expr) *Func {
 		}
 		inside = &in
 	}
+	// A Tuple Func is extended value by value, ConstantExterior's with
+	// the Tuple's values (Halide's boundary conditions of a Tuple Func).
+	if sf, ok := src.(*Func); ok && sf.Values() > 1 {
+		values := sf.AtTuple(coords...)
+		if exterior != nil && inside != nil {
+			ext := exterior.tuple
+			if ext.Len() != values.Len() {
+				f.fail(ir.Errorf(ir.ErrTuple, sf.Name(), directive, "%s is a Tuple Func of %d values and the exterior value has %d", sf.Name(), values.Len(), ext.Len()).
+					WithLegal("ConstantExterior(%s, halide.NewTuple(...)) with one value per value of %s", sf.Name(), sf.Name()))
+				return f
+			}
+			elems := make([]any, values.Len())
+			for i := range elems {
+				elems[i] = Select(*inside, values.Elem(i), ext.Elem(i))
+			}
+			values = NewTuple(elems...)
+		}
+		f.Define(vars...).Is(values)
+		return f
+	}
 	value := src.At(coords...)
 	if exterior != nil && inside != nil {
-		value = Select(*inside, value, *exterior)
+		value = Select(*inside, value, exterior.value)
 	}
 	f.Define(vars...).Is(value)
 	return f
 }
 
+// bcExterior is ConstantExterior's value: one value, or a Tuple of them
+// for a Tuple Func.
+type bcExterior struct {
+	value Expr
+	tuple Tuple
+}
+
 // ConstantExterior returns src extended with value outside its region. For
 // an input the region is its buffer's; for a Func, pass one Range per
-// dimension (or Unbounded() for a dimension without a condition).
+// dimension (or Unbounded() for a dimension without a condition). For a
+// Tuple Func, value is a Tuple of as many values (each may be Undef).
+//
+// Each boundary condition extends every value of a Tuple Func.
 func ConstantExterior(src Source, value any, bounds ...RangeSpec) *Func {
-	v := E(value)
-	return boundary(bcConstantExterior, src, bounds, &v)
+	ext := &bcExterior{}
+	if t, ok := value.(Tuple); ok {
+		ext.tuple = t
+		ext.value = t.Elem(0)
+		if t.Len() == 1 {
+			ext.tuple = NewTuple(ext.value)
+		}
+	} else {
+		ext.value = E(value)
+		ext.tuple = NewTuple(ext.value)
+	}
+	return boundary(bcConstantExterior, src, bounds, ext)
 }
 
 // RepeatEdge returns src extended by repeating its edge values outside its

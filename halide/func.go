@@ -510,7 +510,28 @@ func (f *Func) definePure(args []any, value Expr) {
 	// what its buffer holds at the other points): the condition becomes
 	// the definition's predicate.
 	var pred ir.Expr
-	if !ir.IsUndef(value.node) && containsUndef(value.node) {
+	if vs := ir.TupleValues(value.node); len(vs) > 1 && containsUndef(value.node) {
+		// A Tuple whose values are each Select(c, v, Undef) with one
+		// condition c (a boundary condition's exterior of Undefs) stores
+		// where c holds; values that differ in where they are Undef
+		// cannot share the one predicate of a definition.
+		peeled := make([]ir.Expr, len(vs))
+		ok := true
+		for i, e := range vs {
+			v, cond, okI := peelUndef(e)
+			if !okI || v == nil || i > 0 && !sameCond(cond, pred) {
+				ok = false
+				break
+			}
+			peeled[i], pred = v, cond
+		}
+		if !ok {
+			f.failf(ir.ErrDefinition, "Define", "the pure definition's Tuple has Undef inside its values where they are not all Select(c, v, Undef) with one condition c: %s", value)
+			f.err.(*ir.Error).Legal = "Undef as the whole value of the pure definition, or each value of the Tuple Select(c, v, Undef) with the same c (stores the Tuple where c holds); or Undef values in updates, where each value may be left as it was"
+			return
+		}
+		value.node = ir.MakeTuple(peeled)
+	} else if !ir.IsUndef(value.node) && containsUndef(value.node) {
 		v, cond, ok := peelUndef(value.node)
 		if !ok || len(ir.TupleValues(value.node)) > 1 {
 			f.failf(ir.ErrDefinition, "Define", "the pure definition has Undef inside its value, not as the whole value or an arm of a top-level Select: %s", value)
@@ -553,6 +574,15 @@ func (f *Func) definePure(args []any, value Expr) {
 		dims[i] = ir.Dim{Name: v}
 	}
 	f.fn.Pure = &ir.Definition{Args: irArgs, Value: value.node, Predicate: pred, Schedule: ir.StageSchedule{Dims: dims}}
+}
+
+// sameCond reports whether two predicates of peelUndef are one: both
+// absent, or equal expressions.
+func sameCond(a, b ir.Expr) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	return ir.Equal(a, b)
 }
 
 func withFunc(err error, fn, directive string) error {

@@ -41,6 +41,20 @@ func TestBoundaryArguments(t *testing.T) {
 			legal:    []string{"at least 1"},
 		},
 		{
+			name: "a Tuple Func's exterior of another number of values",
+			run: func() error {
+				g := halide.NewFunc("cplx")
+				g.Define(x, y).Is(halide.NewTuple(x, y))
+				pad := halide.ConstantExterior(g, halide.NewTuple(0, 0, 0), halide.Range(0, 4), halide.Range(0, 4))
+				f := halide.NewFunc("f")
+				f.Define(x, y).Is(pad.AtTuple(x, y).Elem(0))
+				return lowerErr(f)
+			},
+			code: halide.ErrTuple, fn: "cplx", directive: "ConstantExterior",
+			mentions: []string{"2 values", "has 3"},
+			legal:    []string{"halide.NewTuple"},
+		},
+		{
 			name: "a negative extent",
 			run:  func() error { return use(halide.RepeatEdge(in, halide.Range(0, -3))) },
 			code: halide.ErrBadArgument, fn: "img", directive: "RepeatEdge",
