@@ -1042,7 +1042,9 @@ func TestFourthPortedDeepInlineChain(t *testing.T) {
 }
 
 // t4DeepInlineChain builds deep_inline_chain.cpp's chain; the variant
-// computes each link of the chain (next) at the root.
+// computes each link of the chain (next) at the root. Inlined, the
+// output's value is a tree of about 20^100 nodes whose graph is linear
+// in the chain (inline_functions binds its shared nodes by Lets).
 func t4DeepInlineChain(t *testing.T, variant bool) {
 	x, c := t4v("x"), t4v("c")
 	var funcs []*halide.Func
@@ -1074,11 +1076,11 @@ func t4DeepInlineChain(t *testing.T, variant bool) {
 		ref = append(ref, [2]int32{v, v})
 	}
 	out := halide.NewBuffer[int32](1, 2)
-	if !variant {
-		mpRefused(t, t4Try(t, funcs[len(funcs)-1], out))
-		return
-	}
+	start := time.Now()
 	t4Realize(t, funcs[len(funcs)-1], out)
+	if took := time.Since(start); took > 10*time.Second {
+		t.Errorf("realizing the chain took %v", took)
+	}
 	want := ref[len(ref)-1][0]
 	if out.Get(0, 0) != want || out.Get(0, 1) != want {
 		t.Fatalf("got (%d, %d), want (%d, %d)", out.Get(0, 0), out.Get(0, 1), want, want)
@@ -1223,10 +1225,6 @@ transitive_in: Halide's clone_in(top) and in(top) of a Func that top
   reads only through other Funcs are refused ("top does not read base
   directly, so the clone is never used"); direct_clone_in_still_works
   passes.
-deep_inline_chain: "expression_too_large: Func lut6: compute_inline:
-  inlining lut6 into next6 makes an expression of more than 1048576
-  nodes": inlining does not share the repeated subexpression (Halide
-  inlines with lets). Variant: each next computed at the root.
 named_updates: "marking the RVar loop r$x of stage 2 of f parallel may
   introduce a race condition" for f(r * 2) = 13. Variant: the update calls
   AllowRaceConditions. Repro TestFourthPortedBug3.
@@ -1237,6 +1235,12 @@ fused from r.x and r.y (tile + fuse + parallel), for f(r.x, r.y) +=
 f(r.x + 20, r.y) (a read at rv + k, |k| >= rv's extent) and for
 f(r2, 0) += f(r2 - 1, 1) (a read at another constant than the one
 written); all three are independent, as Halide proves.
+
+Fixed in the library (lower/inline_shared.go): deep_inline_chain.cpp was
+refused ("expression_too_large: Func lut6: compute_inline: inlining lut6
+into next6 makes an expression of more than 1048576 nodes"); inlining now
+builds a hash-consed graph and binds its shared nodes by Lets, as
+Halide's inliner does with CSE, and the chain lowers in linear time.
 
 Differences that are not errors (values are right):
 

@@ -2,9 +2,13 @@ package lower
 
 // inline_functions: substitute every Func computed inline (the default for
 // a Func without updates) into the definitions of its consumers. Each
-// inlined Func's value is expanded once and shared by its uses; an
-// expression larger than MaxInlinedSize nodes is an ErrExprTooLarge error
-// (a chain of Funcs each reading its producer twice doubles at each step).
+// inlined Func's value is expanded once and shared by its uses, as a graph
+// of hash-consed nodes (inline_shared.go): a chain of Funcs each reading
+// its producer at repeated points, whose tree doubles at each step, costs
+// the size of its graph. Where a definition's tree is much larger than its
+// graph, its shared nodes are bound by Lets at the top of the value. A
+// graph of more than MaxInlinedGraph nodes, or a value of more than
+// MaxInlinedSize once bound, is an ErrExprTooLarge error.
 //
 // Before: State.P holds the pipeline as the user wrote it.
 // After: State.Funcs holds copies of the Functions that are realized, with
@@ -13,6 +17,8 @@ package lower
 // substituted is dropped (it has no place to be computed).
 
 import (
+	"fmt"
+
 	"github.com/gohalide/gohalide/ir"
 )
 
@@ -69,24 +75,25 @@ func inlineFunctions(st *State) error {
 	// substituted) and shared by its uses, so a chain of inlined Funcs
 	// collapses in time linear in its length, however large the trees
 	// become; their size is checked as they are built.
-	in := &inliner{st: st, output: p.Output, values: map[string]ir.Expr{}, state: map[string]int{}}
+	in := &inliner{st: st, output: p.Output, values: map[string]ir.Expr{}, state: map[string]int{}, hc: newHashCons()}
 	for _, name := range p.Order {
 		f := st.Funcs[name]
 		if isInlined(f, p.Output) {
 			continue
 		}
 		st.Order = append(st.Order, name)
-		for _, d := range f.Stages() {
+		for si, d := range f.Stages() {
+			prefix := fmt.Sprintf("%s.s%d", name, si)
 			for i, a := range d.Args {
-				if d.Args[i], in.err = in.expand(a, name); in.err != nil {
+				if d.Args[i], in.err = in.expandTree(a, name, "", nil); in.err != nil {
 					return in.err
 				}
 			}
-			if d.Value, in.err = in.expand(d.Value, name); in.err != nil {
+			if d.Value, in.err = in.expandTree(d.Value, name, prefix, f.Args); in.err != nil {
 				return in.err
 			}
 			if d.Predicate != nil {
-				if d.Predicate, in.err = in.expand(d.Predicate, name); in.err != nil {
+				if d.Predicate, in.err = in.expandTree(d.Predicate, name, prefix+".p", f.Args); in.err != nil {
 					return in.err
 				}
 			}
@@ -141,33 +148,70 @@ func dropUnread(st *State) {
 }
 
 // MaxInlinedSize is the largest expression, in nodes, that inlining may
-// build (a subexpression used twice counts twice: the later passes and the
-// executors walk it as a tree). A chain of inlined Funcs each reading its
-// producer twice doubles at every step; 40 of them would make 2^40 nodes.
-const MaxInlinedSize = 1 << 20
+// build: the tree of each definition's value once its shared nodes are
+// bound by Lets (the later passes and the executors walk it as a tree).
+// MaxInlinedGraph bounds the distinct nodes of all the expanded values
+// together. A chain of inlined Funcs each reading its producer at two new
+// places (x + 1 and x * 2, say) doubles its graph at every step; 40 of
+// them would make 2^40 nodes.
+const (
+	MaxInlinedSize  = 1 << 20
+	MaxInlinedGraph = 1 << 18
+)
 
 // inliner substitutes the inlined Funcs into their consumers.
 type inliner struct {
 	st     *State
 	output string
-	values map[string]ir.Expr // the expanded value of each inlined Func
+	values map[string]ir.Expr // the expanded value of each inlined Func (interned)
 	state  map[string]int     // 1 while expanding, 2 done
+	hc     *hashCons
+	last   string // the last Func substituted (for errors)
 	err    error
+}
+
+// expandTree is expand of an expression of a realized Func's definition:
+// its shared nodes bound by Lets named after prefix when its tree is much
+// larger than its graph (none for "": the arguments of an update), and its
+// tree size checked.
+func (in *inliner) expandTree(e ir.Expr, consumer, prefix string, names []string) (ir.Expr, error) {
+	if e == nil {
+		return nil, nil
+	}
+	in.last = ""
+	x, err := in.expand(e, consumer)
+	if err != nil || in.last == "" {
+		// Nothing was inlined: the expression is the user's.
+		return e, err
+	}
+	if prefix != "" {
+		x = bindInlinedValue(x, prefix, names)
+	}
+	if n := exprSize(x, MaxInlinedSize); n > MaxInlinedSize {
+		return nil, tooLarge(in.last, consumer, "an expression of", MaxInlinedSize)
+	}
+	return x, nil
 }
 
 // expand returns e with every call to an inlined Func replaced by the
 // Func's expanded value at the call's arguments; consumer is the Func e
-// belongs to (for errors).
+// belongs to (for errors). The result is interned.
 func (in *inliner) expand(e ir.Expr, consumer string) (ir.Expr, error) {
 	if e == nil {
 		return nil, nil
 	}
+	memo := map[ir.Expr]ir.Expr{}
 	var mut func(ir.Expr) ir.Expr
 	mut = func(e ir.Expr) ir.Expr {
 		if in.err != nil {
 			return e
 		}
-		e = ir.MapExpr(e, mut)
+		if r, ok := memo[e]; ok {
+			return r
+		}
+		orig := e
+		e = in.hc.intern(ir.MapExpr(e, mut))
+		memo[orig] = e
 		c, ok := e.(*ir.Call)
 		if !ok || c.Kind != ir.CallFunc || in.err != nil {
 			return e
@@ -186,10 +230,12 @@ func (in *inliner) expand(e ir.Expr, consumer string) (ir.Expr, error) {
 		for i, a := range f.Args {
 			m[a] = c.Args[i]
 		}
-		out := ir.Substitute(v, m)
-		if n := exprSize(out, MaxInlinedSize); n > MaxInlinedSize {
-			in.err = tooLarge(f.Name, consumer)
+		out := in.hc.substitute(v, m)
+		in.last = f.Name
+		if in.hc.size() > MaxInlinedGraph {
+			in.err = tooLarge(f.Name, consumer, "a graph of", MaxInlinedGraph)
 		}
+		memo[orig] = out
 		return out
 	}
 	e = mut(e)
@@ -216,8 +262,8 @@ func (in *inliner) value(f *ir.Function) ir.Expr {
 	return v
 }
 
-func tooLarge(producer, consumer string) *ir.Error {
-	return ir.Errorf(ir.ErrExprTooLarge, producer, "compute_inline", "inlining %s into %s makes an expression of more than %d nodes (inlined Funcs that read their producers several times grow exponentially along a chain)", producer, consumer, MaxInlinedSize).
+func tooLarge(producer, consumer, what string, limit int) *ir.Error {
+	return ir.Errorf(ir.ErrExprTooLarge, producer, "compute_inline", "inlining %s into %s makes %s more than %d nodes (inlined Funcs that read their producers several times grow exponentially along a chain)", producer, consumer, what, limit).
 		WithLegal("compute_root or compute_at %s (or another Func of the inlined chain), so that it is stored once instead of recomputed at every use", producer)
 }
 
