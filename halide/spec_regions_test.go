@@ -12,18 +12,17 @@ import (
 // The region an input must cover is what the case that runs reads, not
 // the union of every specialization case's footprint: a case whose
 // condition is false at run time reads nothing. Here f is vectorized by 4
-// where size >= 4 and g, computed at f's x, by 32, 16 or 8 where size >=
-// 32, 16 or 8 (all ShiftInwards, which reads before the region's start
-// where the region is narrower than the vector). In f's default case
-// (size < 4) g's region is one point, and g's cases are dead there: size
-// < 4 implies size < 8. Before, they still counted, and an input of 3
-// points was refused as read over [-31, 2] (the gemv of
-// app_ports4_test.go, TestAppPort4Bug1): with more than maxCaseConds (3)
-// distinct conditions the buffer checks are not split by case
-// (lower/case_checks.go), and the regions held the dead cases. The
-// conditions are on the input's width, or on a Param; each case is run
-// with an input sized for it, and the case that reads outside its input
-// is still refused.
+// where size >= 4 (ShiftInwards), and g, computed at f's x, has an update;
+// both of g's stages are vectorized by 8 where size >= 8 (the update with
+// its default tail, RoundUp, which reads past a region narrower than the
+// vector). g's pure stage covers its update's region, so its region is
+// min(select(size >= 8, ...), ...): a select inside the end. Ranged over
+// f's loop that select became the union of its arms, and the dead case
+// counted: inputs of 3 and 5 points were refused as read over [0, 9] and
+// [0, 8] (the gemv of app_ports4_test.go, TestAppPort4Bug1, is the same).
+// The conditions are on the input's width, or on a Param; each case is
+// run with an input sized for it, and the case that reads outside its
+// input is still refused.
 func TestSpecRegionsDeadCase(t *testing.T) {
 	for _, onParam := range []bool{false, true} {
 		t.Run(map[bool]string{false: "width", true: "param"}[onParam], func(t *testing.T) {
@@ -80,8 +79,11 @@ func TestSpecRegionsDeadCase(t *testing.T) {
 	}
 }
 
-// The dead case is gone from the lowered statement: in f's default case
-// g has only its own default.
+// A case nested in another Func's case that excludes it is gone from the
+// lowered statement: in f's default case (size < 4) g has only its own
+// default, not its cases on size >= 32, 16 or 8 (with more than
+// maxCaseConds conditions the buffer checks are not split by case,
+// lower/case_checks.go, and such a dead case made the regions wider).
 func TestSpecRegionsDeadCaseLowered(t *testing.T) {
 	in := halide.NewImageParam("in", halide.Int32, 1)
 	x := halide.NewVar("x")
