@@ -438,6 +438,20 @@ func (w *boxWalker) stmt(s ir.Stmt, en env) {
 		then.stmt(s.Then, en.refine(s.Cond, true))
 		els := w.sub()
 		els.stmt(s.Else, en.refine(s.Cond, false))
+		// Inside each branch the condition is known: a select on it in
+		// a box (of a Func specialized on it again, computed there)
+		// takes its arm.
+		known := func(out map[string]Box, value bool) {
+			for name, b := range out {
+				nb := make(Box, len(b))
+				for i, iv := range b {
+					nb[i] = Interval{takeArmEnd(iv.Min, s.Cond, value), takeArmEnd(iv.Max, s.Cond, value)}
+				}
+				out[name] = nb
+			}
+		}
+		known(then.out, true)
+		known(els.out, false)
 		for name, tb := range then.out {
 			eb, both := els.out[name]
 			if !both || len(eb) != len(tb) {
@@ -483,20 +497,98 @@ func runs(ext Interval) bool {
 // rangeEnd is the lowest (or, for max, the highest) value of the end e of
 // a box over en: an end that selects on a condition en does not range (the
 // cases of a specialization, see IfThenElse in stmt) keeps selecting
-// between its arms, each ranged.
+// between its arms, each ranged. The select may be inside the end too
+// (min(select(c, a, b), d): a stage's region, the union of a later stage's
+// and of what that stage reads, in cases on c): the end is then ranged
+// once with c true and once with c false, each time with the selects on c
+// replaced by their arm, since ranging the select itself would take the
+// union of its arms, and count the case that does not run. At most
+// maxLiftedConds conditions are lifted so (2^n rangings); past that only
+// a select at the top is.
 func rangeEnd(en env, e ir.Expr, max bool) ir.Expr {
 	if e == nil {
 		return nil
 	}
-	if sel, ok := e.(*ir.Select); ok && en.uniform(sel.Cond) {
-		t, f := rangeEnd(en, sel.True, max), rangeEnd(en, sel.False, max)
+	if c := liftedCond(en, e); c != nil {
+		t, f := rangeEnd(en, takeArm(e, c, true), max), rangeEnd(en, takeArm(e, c, false), max)
 		if t == nil || f == nil {
 			return nil
 		}
-		return ir.Simplify(&ir.Select{Cond: sel.Cond, True: t, False: f})
+		return ir.Simplify(&ir.Select{Cond: c, True: t, False: f})
 	}
 	if max {
 		return en.of(e).Max
 	}
 	return en.of(e).Min
+}
+
+// takeArmEnd is takeArm of an end of a box, which may be nil (unbounded).
+func takeArmEnd(e, cond ir.Expr, value bool) ir.Expr {
+	if e == nil {
+		return nil
+	}
+	return takeArm(e, cond, value)
+}
+
+// maxLiftedConds is the most conditions of selects inside an end that
+// rangeEnd ranges the end over, one value of each at a time.
+const maxLiftedConds = 4
+
+// liftedCond returns the condition rangeEnd ranges e over one value at a
+// time: that of a select at the top of e on a condition en does not
+// range, or the first such condition of a select inside e where there
+// are at most maxLiftedConds of them; nil for none.
+func liftedCond(en env, e ir.Expr) ir.Expr {
+	if sel, ok := e.(*ir.Select); ok && en.uniform(sel.Cond) {
+		return sel.Cond
+	}
+	var conds []ir.Expr
+	ir.WalkExprOnce(e, func(x ir.Expr) bool {
+		sel, ok := x.(*ir.Select)
+		if !ok || len(conds) > maxLiftedConds || !en.uniform(sel.Cond) {
+			return len(conds) <= maxLiftedConds
+		}
+		for _, c := range conds {
+			if ir.Equal(c, sel.Cond) {
+				return true
+			}
+		}
+		conds = append(conds, sel.Cond)
+		return true
+	})
+	if len(conds) == 0 || len(conds) > maxLiftedConds {
+		return nil
+	}
+	return conds[0]
+}
+
+// takeArm returns e with each select on cond replaced by the arm it takes
+// where cond is value, simplified.
+func takeArm(e, cond ir.Expr, value bool) ir.Expr {
+	found := false
+	done := map[ir.Expr]ir.Expr{} // (an end may share nodes)
+	var f func(ir.Expr) ir.Expr
+	f = func(x ir.Expr) ir.Expr {
+		if y, ok := done[x]; ok {
+			return y
+		}
+		var y ir.Expr
+		if sel, ok := x.(*ir.Select); ok && ir.Equal(sel.Cond, cond) {
+			found = true
+			if value {
+				y = f(sel.True)
+			} else {
+				y = f(sel.False)
+			}
+		} else {
+			y = ir.MapExpr(x, f)
+		}
+		done[x] = y
+		return y
+	}
+	out := f(e)
+	if !found {
+		return e
+	}
+	return ir.Simplify(out)
 }

@@ -9,9 +9,11 @@ package lower
 // tests, p == c for a Param or buffer variable p, and the condition's
 // conjuncts themselves. A specialize_fail ends the chain with a failing
 // assertion in place of the default nest. This file is part of
-// schedule_functions; bounds_inference and allocation_bounds take the union
-// of the cases' regions, since bounds.Required and bounds.Touched walk both
-// branches of an if.
+// schedule_functions. bounds.Required and bounds.Touched walk both
+// branches of an if: the box of what a chain of cases reads is
+// select(cond, the case's box, the others'), each end evaluated for the
+// case that runs (also once ranged over a loop, bounds' rangeEnd);
+// pruneDecidedCases drops the cases that the cases around them exclude.
 
 import (
 	"math"
@@ -297,13 +299,22 @@ func buildCases(st *State, f *ir.Function, si int, d, c *ir.Definition, shared b
 }
 
 // pruneDecidedCases replaces each specialization if whose condition the
-// cases around it decide by the branch that runs: a Func specialized on a
+// cases around it decide by the branch that runs. A Func specialized on a
 // boolean Param and computed inside another's cases on the same Param
 // (Halide's gpu_specialize: g.specialize(use_gpu) computed at h, itself
 // specialized on use_gpu) keeps only its case that can run there. Its
 // other case is dead, and may not even be legal there (thread loops in
-// h's CPU case). A condition is decided where it is a boolean Param or
-// its negation, and the Param's value is known from the ifs around it.
+// h's CPU case). Likewise a Func specialized on a comparison of a Param or
+// an input's shape with a constant, computed inside a case of another
+// whose condition decides it (gemv's sum_lanes, specialized on size >= 8
+// and computed in the default case of result, where size >= 4 is false):
+// the dead case is dropped, so that bounds inference does not count what
+// it reads, which would widen the regions of the Funcs and inputs it
+// reads past what the case that runs needs (Halide simplifies the inner
+// if away under the outer one's condition). A condition is decided where
+// it is, or a comparison with a constant implied or excluded by, the
+// condition of an if around it, or (a boolean Param or its negation)
+// where the Param's value is known from those ifs.
 func pruneDecidedCases(st *State, s ir.Stmt) ir.Stmt {
 	params := map[string]bool{}
 	for _, p := range st.P.Params {
@@ -311,10 +322,13 @@ func pruneDecidedCases(st *State, s ir.Stmt) ir.Stmt {
 			params[p.Name] = true
 		}
 	}
-	if len(params) == 0 {
+	if len(params) == 0 && len(st.specConds) == 0 {
 		return s
 	}
 	known := map[string]bool{}
+	// facts are the conditions of the specialization ifs around the
+	// statement visited, with the branch taken (true for then).
+	var facts []fact
 	// param returns the Param a condition is (or negates): cond holds
 	// where the Param is value.
 	param := func(cond ir.Expr) (name string, value, ok bool) {
@@ -328,18 +342,55 @@ func pruneDecidedCases(st *State, s ir.Stmt) ir.Stmt {
 		}
 		return v.Name, value, true
 	}
+	// decided returns the value of cond the facts fix: a conjunction is
+	// false where one of its terms is, true where all are.
+	var decided func(cond ir.Expr) (value, ok bool)
+	decided = func(cond ir.Expr) (value, ok bool) {
+		if b, isAnd := cond.(*ir.Binary); isAnd && b.Op == ir.And {
+			va, oka := decided(b.A)
+			vb, okb := decided(b.B)
+			switch {
+			case oka && !va || okb && !vb:
+				return false, true
+			case oka && okb:
+				return true, true
+			}
+			return false, false
+		}
+		if name, holds, isParam := param(cond); isParam {
+			if v, ok := known[name]; ok {
+				return v == holds, true
+			}
+		}
+		for _, f := range facts {
+			if ir.Equal(f.cond, cond) {
+				return f.holds, true
+			}
+			fc := f.cond
+			if !f.holds {
+				fc = negateComparison(fc)
+			}
+			if fc == nil {
+				continue
+			}
+			if v, ok := decides(fc, cond); ok {
+				return v, true
+			}
+		}
+		return false, false
+	}
 	var mut func(ir.Stmt) ir.Stmt
 	mut = func(x ir.Stmt) ir.Stmt {
 		c, ok := x.(*ir.IfThenElse)
 		if !ok || isLikely(c.Cond) {
 			return ir.MapStmt(x, mut, nil)
 		}
-		name, holds, ok := param(c.Cond)
-		if !ok {
+		name, holds, isParam := param(c.Cond)
+		if !isParam && !isSpecCond(st, c.Cond) {
 			return ir.MapStmt(x, mut, nil)
 		}
-		if v, decided := known[name]; decided {
-			if v == holds {
+		if v, ok := decided(c.Cond); ok {
+			if v {
 				return mut(c.Then)
 			}
 			if c.Else == nil {
@@ -347,22 +398,64 @@ func pruneDecidedCases(st *State, s ir.Stmt) ir.Stmt {
 			}
 			return mut(c.Else)
 		}
-		// Inside each branch the Param is known.
+		// Inside each branch the condition is known (and the Param it
+		// tests).
 		branch := func(s ir.Stmt, value bool) ir.Stmt {
 			if s == nil {
 				return nil
 			}
-			known[name] = value
-			defer delete(known, name)
+			if isParam {
+				known[name] = value == holds
+				defer delete(known, name)
+			}
+			n := len(facts)
+			facts = append(facts, fact{c.Cond, value})
+			if value {
+				// Each term of a conjunction that holds holds.
+				facts = append(facts, conjunctFacts(c.Cond)...)
+			}
+			defer func() { facts = facts[:n] }()
 			return mut(s)
 		}
-		then, els := branch(c.Then, holds), branch(c.Else, !holds)
+		then, els := branch(c.Then, true), branch(c.Else, false)
 		if then == c.Then && els == c.Else {
 			return x
 		}
 		return &ir.IfThenElse{Cond: c.Cond, Then: then, Else: els}
 	}
 	return mut(s)
+}
+
+// fact is a condition of a specialization if around a statement, with
+// the branch the statement is in (holds: the then branch).
+type fact struct {
+	cond  ir.Expr
+	holds bool
+}
+
+// conjunctFacts returns the terms of the conjunction cond, each holding.
+func conjunctFacts(cond ir.Expr) []fact {
+	b, ok := cond.(*ir.Binary)
+	if !ok || b.Op != ir.And {
+		return nil
+	}
+	var out []fact
+	for _, t := range []ir.Expr{b.A, b.B} {
+		out = append(out, fact{t, true})
+		out = append(out, conjunctFacts(t)...)
+	}
+	return out
+}
+
+// negateComparison returns the comparison that holds where the integer
+// comparison e does not (a < b for a >= b), or nil for another condition.
+// A float comparison has none: with a NaN neither holds.
+func negateComparison(e ir.Expr) ir.Expr {
+	b, ok := e.(*ir.Binary)
+	if !ok || !b.Op.IsComparison() || !b.A.Type().IsIntOrUInt() {
+		return nil
+	}
+	return ir.Bin(b.Op.Negated(), b.A, b.B)
 }
 
 // separateCaseKernels gives the kernels of each case of a specialization
