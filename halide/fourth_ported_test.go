@@ -1092,8 +1092,9 @@ func TestFourthPortedNamedUpdates(t *testing.T) {
 	t.Run("named_updates_variant", func(t *testing.T) { t4NamedUpdates(t, true) })
 }
 
-// t4NamedUpdates is named_updates.cpp; the variant calls
-// AllowRaceConditions on the parallel update f(r * 2) = 13.
+// t4NamedUpdates is named_updates.cpp; the variant also calls
+// AllowRaceConditions on the parallel update f(r * 2) = 13 (no longer
+// needed: r * 2 is one-to-one).
 func t4NamedUpdates(t *testing.T, variant bool) {
 	x := t4v("x")
 	r := halide.NewRDom("r", halide.Range(0, 16))
@@ -1114,11 +1115,9 @@ func t4NamedUpdates(t *testing.T, variant bool) {
 	f.Update(5).Vectorize(r.X(), 4)
 	f.Update(0).Unscheduled()
 	out := halide.NewBuffer[int32](128)
-	if !variant {
-		mpRefused(t, t4Try(t, f, out))
-		return
+	if variant {
+		f.Update(1).AllowRaceConditions()
 	}
-	f.Update(1).AllowRaceConditions()
 	t4Realize(t, f, out)
 	want := make([]int32, 128)
 	for i := range want {
@@ -1186,11 +1185,11 @@ func TestFourthPortedBug2(t *testing.T) {
 	t4Realize(t, out, halide.NewBuffer[int32](8, 8))
 }
 
-// TestFourthPortedBug3: the race check of a parallel RVar loop needs the
-// RVar bare on the left-hand side: f(r * 2) = 13 in parallel over r is
+// TestFourthPortedBug3: the race check of a parallel RVar loop needed the
+// RVar bare on the left-hand side: f(r * 2) = 13 in parallel over r was
 // refused (named_updates.cpp), where Halide proves r * 2 one-to-one.
+// Fixed (rvarIndependent: an injective r*k + c on the left-hand side).
 func TestFourthPortedBug3(t *testing.T) {
-	t.Skip("gap: parallel over r of f(r * 2) = 13 refused as a race")
 	x := t4v("x")
 	r := halide.NewRDom("r", halide.Range(0, 16))
 	f := halide.NewFunc("f")
@@ -1227,16 +1226,17 @@ deep_inline_chain: "expression_too_large: Func lut6: compute_inline:
   inlining lut6 into next6 makes an expression of more than 1048576
   nodes": inlining does not share the repeated subexpression (Halide
   inlines with lets). Variant: each next computed at the root.
-named_updates: "marking the RVar loop r$x of stage 2 of f parallel may
-  introduce a race condition" for f(r * 2) = 13. Variant: the update calls
-  AllowRaceConditions. Repro TestFourthPortedBug3.
 
 Fixed in the library (lower/rvar_order.go, loopIndependent and
 rvarIndependent): parallel_rvar.cpp was refused as a race for a loop
 fused from r.x and r.y (tile + fuse + parallel), for f(r.x, r.y) +=
 f(r.x + 20, r.y) (a read at rv + k, |k| >= rv's extent) and for
 f(r2, 0) += f(r2 - 1, 1) (a read at another constant than the one
-written); all three are independent, as Halide proves.
+written); all three are independent, as Halide proves. named_updates
+(f(r * 2) = 13 in parallel over r, TestFourthPortedBug3) passes: the
+left-hand side may be any r*k + c (k != 0, c the same in every
+iteration), reads of f at the iteration's own expression or at points
+no iteration writes.
 
 Differences that are not errors (values are right):
 
