@@ -40,6 +40,12 @@ func levelLoop(st *State, f *ir.Function, l ir.LoopLevel, directive string) (str
 // a loop level by its var in every case too), without repeats. A case
 // without the loop is an error listing the loops every case has.
 func levelLoops(st *State, f *ir.Function, l ir.LoopLevel, directive string) ([]string, error) {
+	return levelLoopsAt(st, f, l, directive, -1)
+}
+
+// levelLoopsAt is levelLoops at stage si of the level's Func (-1: the
+// level's own stage, or the one anyStage picks for a level without one).
+func levelLoopsAt(st *State, f *ir.Function, l ir.LoopLevel, directive string, si int) ([]string, error) {
 	c, ok := st.Funcs[l.Func]
 	if !ok {
 		if _, exists := st.P.Funcs[l.Func]; exists {
@@ -52,7 +58,9 @@ func levelLoops(st *State, f *ir.Function, l ir.LoopLevel, directive string) ([]
 		return nil, ir.Errorf(ir.ErrComputeAt, f.Name, directive, "%s cannot be computed inside its own loops", f.Name)
 	}
 	stages := c.Stages()
-	si := levelStage(c, f.Name, l)
+	if si < 0 {
+		si = levelStage(c, f.Name, l)
+	}
 	if si >= len(stages) {
 		return nil, ir.Errorf(ir.ErrComputeAt, f.Name, directive, "%s has no stage %d", c.Name, si)
 	}
@@ -82,6 +90,39 @@ func levelLoops(st *State, f *ir.Function, l ir.LoopLevel, directive string) ([]
 		if !slices.Contains(names, found) {
 			names = append(names, found)
 		}
+	}
+	return names, nil
+}
+
+// levelLoopsEveryStage returns the loops a LevelAt loop level matches. A
+// level given with its stage (ComputeAtStage) matches the loops of that
+// stage (levelLoops). One given without (ComputeAt(c, v), Halide's
+// LoopLevel(c, v) with stage_index -1) matches, as Halide's
+// LoopLevel::match does, the loop v of every stage of c that has one
+// (in every case of a specialized stage), in stage order; f is then
+// computed (or stored) in each of those loops whose body uses it (Halide's
+// InjectFunctionRealization wraps every matching loop, and
+// build_pipeline_group skips a loop that does not use f). Where no stage
+// has the loop it is levelLoops' error.
+func levelLoopsEveryStage(st *State, f *ir.Function, l ir.LoopLevel, directive string) ([]string, error) {
+	c, ok := st.Funcs[l.Func]
+	if !ok || c == f || l.Stage >= 0 {
+		return levelLoops(st, f, l, directive)
+	}
+	var names []string
+	for si := range c.Stages() {
+		ns, err := levelLoopsAt(st, f, l, directive, si)
+		if err != nil {
+			continue
+		}
+		for _, n := range ns {
+			if !slices.Contains(names, n) {
+				names = append(names, n)
+			}
+		}
+	}
+	if len(names) == 0 {
+		return levelLoops(st, f, l, directive)
 	}
 	return names, nil
 }
@@ -176,12 +217,12 @@ func validateSchedules(st *State) error {
 		f := st.Funcs[name]
 		s := f.Schedule
 		if s.Compute.Kind == ir.LevelAt {
-			if _, err := levelLoops(st, f, s.Compute, "compute_at"); err != nil {
+			if _, err := levelLoopsEveryStage(st, f, s.Compute, "compute_at"); err != nil {
 				return err
 			}
 		}
 		if s.Store.Kind == ir.LevelAt {
-			if _, err := levelLoops(st, f, s.Store, "store_at"); err != nil {
+			if _, err := levelLoopsEveryStage(st, f, s.Store, "store_at"); err != nil {
 				return err
 			}
 		}
