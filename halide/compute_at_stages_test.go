@@ -74,3 +74,27 @@ func TestComputeAtEveryStageRefused(t *testing.T) {
 		t.Fatalf("got %v, want an ErrComputeAt refusal", err)
 	}
 }
+
+// Two stages read p over regions of different sizes; p hoisted to the
+// root gets one allocation sized for the larger (the update's, 6 wider).
+func TestComputeAtEveryStageHoisted(t *testing.T) {
+	x, y := halide.NewVar("x"), halide.NewVar("y")
+	p, out := halide.NewFunc("p"), halide.NewFunc("out")
+	p.Define(x, y).Is(x.Mul(x).Add(y))
+	out.Define(x, y).Is(p.At(x, y))
+	out.Define(x, y).Is(out.At(x, y).Add(p.At(x.Add(3), y).Mul(p.At(x.Sub(3), y))))
+	p.ComputeAt(out, y).HoistStorageRoot()
+	const w, h = 10, 5
+	buf := halide.NewBuffer[int32](w, h)
+	if err := halide.NewPipeline(out).WithOptions(halide.Options{Verify: true}).Realize(buf); err != nil {
+		t.Fatal(err)
+	}
+	pv := func(x, y int) int32 { return int32(x*x + y) }
+	for yy := 0; yy < h; yy++ {
+		for xx := 0; xx < w; xx++ {
+			if got, want := buf.Get(xx, yy), pv(xx, yy)+pv(xx+3, yy)*pv(xx-3, yy); got != want {
+				t.Fatalf("out(%d, %d) = %d, want %d", xx, yy, got, want)
+			}
+		}
+	}
+}
