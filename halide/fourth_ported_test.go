@@ -474,10 +474,6 @@ func TestFourthPortedHoistStorage(t *testing.T) {
 		in := m2Rand[uint8](2, 255, 40, 30)
 		input.Set(in)
 		out := halide.NewBuffer[uint8](16, 16)
-		if hoistF0 {
-			mpRefused(t, t4Try(t, f2, out))
-			return
-		}
 		t4Realize(t, f2, out)
 		e0 := func(x, y int) uint8 { return in.Get(m2Clampi(x, 0, 39), m2Clampi(y, 0, 29)) }
 		fl := func(a, b int) int {
@@ -1209,10 +1205,6 @@ func TestFourthPortedBug3(t *testing.T) {
 /*
 Refusals (the faithful subtest asserts a typed *halide.Error):
 
-hoist_storage/repeat_edge_chain: "hoist_storage: the size of
-  input_repeat_edge in storage dimension 1 (...) has no bound at loop yo:
-  it depends on f1.s0.y, defined inside". Halide bounds the size over the
-  inner loop. Variant: no hoist_storage for f[0].
 negative_split_factors: Parallel(x, -17) is refused at schedule time
   ("split of x by -17: the factor must be positive"), as Halide fails at
   run time (its factor is a Param).
@@ -1242,7 +1234,9 @@ largest, replaces the one of each case of the specialized consumer
 of every stage of output, as Halide's LoopLevel(output, y), and the
 producer is computed in each stage's loop that reads it
 (levelLoopsEveryStage in lower/validate_schedules.go); the hoisted
-allocation serves both.
+allocation serves both. hoist_storage/repeat_edge_chain passes: the range
+of a loop crossed by the hoist is bounded over the loops outside it
+(f1.s0.y over yi), as Halide bounds the allocation.
 
 Differences that are not errors (values are right):
 

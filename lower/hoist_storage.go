@@ -185,8 +185,17 @@ func hoistInto(body ir.Stmt, f *ir.Function, buf, where string, inKernel bool) (
 					WithLegal("hoist_storage at %s or a loop inside it", shortLoop(l.Name))
 			}
 			inner[l.Name] = true
-			mn := ir.Substitute(l.Min, path.lets)
-			scope[l.Name] = bounds.Interval{Min: mn, Max: ir.Simplify(ir.SubE(ir.AddE(mn, ir.Substitute(l.Extent, path.lets)), ir.Int(1)))}
+			mn := ir.Simplify(ir.Substitute(l.Min, path.lets))
+			mx := ir.Simplify(ir.SubE(ir.AddE(mn, ir.Substitute(l.Extent, path.lets)), ir.Int(1)))
+			// The range of an inner loop may depend on outer loops
+			// crossed (f1.s0.y of a Func computed at yi, under the hoist
+			// level yo): bound it over theirs, as Halide bounds the
+			// allocation over every loop it leaves.
+			lo, hi := bounds.Of(mn, scope).Min, bounds.Of(mx, scope).Max
+			if lo != nil && hi != nil {
+				mn, mx = ir.Simplify(lo), ir.Simplify(hi)
+			}
+			scope[l.Name] = bounds.Interval{Min: mn, Max: mx}
 		}
 		for name := range path.lets {
 			inner[name] = true
