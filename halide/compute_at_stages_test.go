@@ -98,3 +98,23 @@ func TestComputeAtEveryStageHoisted(t *testing.T) {
 		}
 	}
 }
+
+// Outermost() is a hoist level only: ComputeAt and StoreAt refuse it.
+func TestOutermostComputeAtRefused(t *testing.T) {
+	for _, store := range []bool{false, true} {
+		x, y := halide.NewVar("x"), halide.NewVar("y")
+		f, g := halide.NewFunc("f"), halide.NewFunc("g")
+		f.Define(x, y).Is(x.Add(y))
+		g.Define(x, y).Is(f.At(x, y))
+		if store {
+			f.ComputeAt(g, x).StoreAt(g, halide.Outermost())
+		} else {
+			f.ComputeAt(g, halide.Outermost())
+		}
+		err := halide.NewPipeline(g).Realize(halide.NewBuffer[int32](4, 4))
+		var he *halide.Error
+		if !errors.As(err, &he) || he.Code != halide.ErrComputeAt {
+			t.Fatalf("store %v: got %v, want an ErrComputeAt refusal", store, err)
+		}
+	}
+}

@@ -347,11 +347,8 @@ func TestFourthPortedHoistLoopInvariantIfStatements(t *testing.T) {
 }
 
 // hoist_storage.cpp. The custom allocator that counts mallocs has no
-// counterpart: values only. hoist_storage(g, Var::outermost()), with g
-// computed at root, is written HoistStorageRoot (the storage is hoisted
-// out of all of g's loops either way); in update_definitions, where g is
-// computed at h's y, it is written HoistStorage(g, y) (g's outermost
-// loop).
+// counterpart: values only. hoist_storage(g, Var::outermost()) is
+// HoistStorage(g, halide.Outermost()).
 func TestFourthPortedHoistStorage(t *testing.T) {
 	const W, H = 128, 128
 	fxy := func(x, y int) int32 { return int32(x + y) }
@@ -366,7 +363,7 @@ func TestFourthPortedHoistStorage(t *testing.T) {
 	cases := []mk{
 		{"constant_bound_outermost", false, func(f, h, g *halide.Func, x, y, xo, yo, xi, yi halide.Var) {
 			g.ComputeRoot()
-			f.ComputeAt(g, x).HoistStorageRoot().StoreIn(halide.Heap)
+			f.ComputeAt(g, x).HoistStorage(g, halide.Outermost()).StoreIn(halide.Heap)
 		}, false},
 		{"hoist_storage_root", false, func(f, h, g *halide.Func, x, y, xo, yo, xi, yi halide.Var) {
 			g.ComputeRoot()
@@ -374,11 +371,11 @@ func TestFourthPortedHoistStorage(t *testing.T) {
 		}, false},
 		{"tiled_round_up", false, func(f, h, g *halide.Func, x, y, xo, yo, xi, yi halide.Var) {
 			g.ComputeRoot().Tile(x, y, xo, yo, xi, yi, 16, 16, halide.RoundUp)
-			f.ComputeAt(g, xo).HoistStorageRoot().StoreIn(halide.Heap)
+			f.ComputeAt(g, xo).HoistStorage(g, halide.Outermost()).StoreIn(halide.Heap)
 		}, false},
 		{"tiled_guard_with_if", false, func(f, h, g *halide.Func, x, y, xo, yo, xi, yi halide.Var) {
 			g.ComputeRoot().Tile(x, y, xo, yo, xi, yi, 16, 16, halide.GuardWithIf)
-			f.ComputeAt(g, xo).HoistStorageRoot().StoreIn(halide.Heap)
+			f.ComputeAt(g, xo).HoistStorage(g, halide.Outermost()).StoreIn(halide.Heap)
 		}, false},
 		{"tiled_guard_with_if_at_yo", false, func(f, h, g *halide.Func, x, y, xo, yo, xi, yi halide.Var) {
 			g.ComputeRoot().Tile(x, y, xo, yo, xi, yi, 16, 16, halide.GuardWithIf)
@@ -386,12 +383,12 @@ func TestFourthPortedHoistStorage(t *testing.T) {
 		}, false},
 		{"two_funcs_same_level", true, func(f, h, g *halide.Func, x, y, xo, yo, xi, yi halide.Var) {
 			g.ComputeRoot().Tile(x, y, xo, yo, xi, yi, 16, 16, halide.GuardWithIf)
-			f.ComputeAt(g, xo).HoistStorageRoot().StoreIn(halide.Heap)
-			h.ComputeAt(g, xo).HoistStorageRoot().StoreIn(halide.Heap)
+			f.ComputeAt(g, xo).HoistStorage(g, halide.Outermost()).StoreIn(halide.Heap)
+			h.ComputeAt(g, xo).HoistStorage(g, halide.Outermost()).StoreIn(halide.Heap)
 		}, false},
 		{"two_funcs_different_levels", true, func(f, h, g *halide.Func, x, y, xo, yo, xi, yi halide.Var) {
 			g.ComputeRoot().Tile(x, y, xo, yo, xi, yi, 16, 16, halide.GuardWithIf)
-			f.ComputeAt(g, xo).HoistStorageRoot().StoreIn(halide.Heap)
+			f.ComputeAt(g, xo).HoistStorage(g, halide.Outermost()).StoreIn(halide.Heap)
 			h.ComputeAt(g, xo).HoistStorage(g, yo).StoreIn(halide.Heap)
 		}, false},
 		{"one_of_two_hoisted", true, func(f, h, g *halide.Func, x, y, xo, yo, xi, yi halide.Var) {
@@ -402,7 +399,7 @@ func TestFourthPortedHoistStorage(t *testing.T) {
 		{"specialize", false, func(f, h, g *halide.Func, x, y, xo, yo, xi, yi halide.Var) {
 			g.ComputeRoot()
 			g.Specialize(g.Width().Gt(64)).Vectorize(x, 4)
-			f.ComputeAt(g, x).HoistStorageRoot().StoreIn(halide.Heap)
+			f.ComputeAt(g, x).HoistStorage(g, halide.Outermost()).StoreIn(halide.Heap)
 		}, false},
 		{"specialize_variant", false, func(f, h, g *halide.Func, x, y, xo, yo, xi, yi halide.Var) {
 			g.ComputeRoot()
@@ -411,7 +408,7 @@ func TestFourthPortedHoistStorage(t *testing.T) {
 		}, false},
 		{"after_sliding_window", false, func(f, h, g *halide.Func, x, y, xo, yo, xi, yi halide.Var) {
 			g.ComputeRoot()
-			f.ComputeAt(g, x).StoreAt(g, y).HoistStorageRoot().StoreIn(halide.Heap)
+			f.ComputeAt(g, x).StoreAt(g, y).HoistStorage(g, halide.Outermost()).StoreIn(halide.Heap)
 		}, false},
 		{"specialize_hoist_root", false, func(f, h, g *halide.Func, x, y, xo, yo, xi, yi halide.Var) {
 			g.ComputeRoot()
@@ -524,7 +521,7 @@ func TestFourthPortedHoistStorage(t *testing.T) {
 		r := halide.NewRDom("r", halide.Range(0, 3))
 		g.Define(r.X(), y).PlusEq(2)
 		h.Define(x, y).Is(g.At(x, y))
-		f.HoistStorage(g, y).StoreAt(g, y).ComputeAt(g, x)
+		f.HoistStorage(g, halide.Outermost()).StoreAt(g, y).ComputeAt(g, x)
 		g.ComputeAt(h, y)
 		out := halide.NewBuffer[int32](8, 8)
 		t4Realize(t, h, out)
@@ -1246,9 +1243,9 @@ Differences that are not errors (values are right):
 
 Not ported, or ported as values only, for lack of API:
 
-- Var::outermost() (compute_with_in, compute_with_inlined,
-  hoist_storage): the outermost loop, or HoistStorageRoot for a consumer
-  computed at root. Func::split_vars() (compute_at_innermost): the
+- Var::outermost() in compute_with (compute_with_in,
+  compute_with_inlined): halide.Outermost() is taken by HoistStorage only
+  (hoist_storage.cpp uses it as Halide writes it). Func::split_vars() (compute_at_innermost): the
   innermost Var named. Expr split factors and task sizes
   (compute_inside_guard, early_out, negative_split_factors,
   split_factor_type's uint32 refusal): Go ints. sum(r, e) with an

@@ -49,7 +49,10 @@ func hoistStorage(st *State) error {
 				return err
 			}
 		}
-		s, err := hoistOne(st.Stmt, f, site)
+		// Outermost(): the allocation goes around the stage's outermost
+		// loop rather than inside it.
+		around := level.Kind == ir.LevelAt && level.Var == ir.OutermostVar
+		s, err := hoistOne(st.Stmt, f, site, around)
 		if err != nil {
 			return err
 		}
@@ -60,13 +63,13 @@ func hoistStorage(st *State) error {
 
 // hoistOne moves f's allocation (each of a Tuple Func's, one per value)
 // to the top of loop site's body (site "" is the whole statement).
-func hoistOne(s ir.Stmt, f *ir.Function, site string) (ir.Stmt, error) {
+func hoistOne(s ir.Stmt, f *ir.Function, site string, around bool) (ir.Stmt, error) {
 	if !f.IsTuple() {
-		return hoistBuffer(s, f, f.Name, site)
+		return hoistBuffer(s, f, f.Name, site, around)
 	}
 	for i := range f.Types {
 		var err error
-		if s, err = hoistBuffer(s, f, ir.TupleElem(f.Name, i), site); err != nil {
+		if s, err = hoistBuffer(s, f, ir.TupleElem(f.Name, i), site, around); err != nil {
 			return nil, err
 		}
 	}
@@ -76,7 +79,9 @@ func hoistOne(s ir.Stmt, f *ir.Function, site string) (ir.Stmt, error) {
 // hoistBuffer moves the allocation buf of f to the top of loop site's
 // body. The loop of a specialized stage is a loop in each case: each gets
 // an allocation of its own, sized for the realizations of its case.
-func hoistBuffer(s ir.Stmt, f *ir.Function, buf, site string) (ir.Stmt, error) {
+// With around, the allocation goes around the loop instead (the
+// Outermost() level of a stage).
+func hoistBuffer(s ir.Stmt, f *ir.Function, buf, site string, around bool) (ir.Stmt, error) {
 	if site == "" {
 		return hoistInto(s, f, buf, "the root", false)
 	}
@@ -95,6 +100,14 @@ func hoistBuffer(s ir.Stmt, f *ir.Function, buf, site string) (ir.Stmt, error) {
 			return ir.MapStmt(x, mut, nil)
 		}
 		found = true
+		if around {
+			b, e := hoistInto(l, f, buf, "the outermost level of "+loopFunc(site), insideGPU(path[:len(path)-1]))
+			if e != nil {
+				err = e
+				return l
+			}
+			return b
+		}
 		b, e := hoistInto(l.Body, f, buf, "loop "+shortLoop(site), insideGPU(path))
 		if e != nil {
 			err = e

@@ -69,6 +69,26 @@ func levelLoopsAt(st *State, f *ir.Function, l ir.LoopLevel, directive string, s
 		cases = []*ir.Definition{stages[si]}
 	}
 	var names []string
+	if l.Var == ir.OutermostVar {
+		// Var::outermost(): around the stage's loop nest, which only the
+		// hoist level supports (hoistStorage wraps the outermost loop).
+		if directive != "hoist_storage" {
+			return nil, ir.Errorf(ir.ErrComputeAt, f.Name, directive, "%s at %s's Outermost() level is not supported (only HoistStorage takes it)", directive, c.Name).
+				WithLegal("%s at %s's outermost loop var, or at a loop of a consumer of %s outside it", directive, c.Name, c.Name)
+		}
+		for _, d := range cases {
+			if n := len(d.Schedule.Dims); n > 0 {
+				if q := stagePrefix(c.Name, si) + d.Schedule.Dims[n-1].Name; !slices.Contains(names, q) {
+					names = append(names, q)
+				}
+			}
+		}
+		if len(names) == 0 {
+			return nil, ir.Errorf(ir.ErrComputeAt, f.Name, directive, "stage %d of %s has no loops, so it has no Outermost() level", si, c.Name).
+				WithLegal("hoist_storage_root, or hoist_storage at a loop of a consumer of %s", c.Name)
+		}
+		return names, nil
+	}
 	for _, d := range cases {
 		found := ""
 		for i := len(d.Schedule.Dims) - 1; i >= 0 && found == ""; i-- {
@@ -150,7 +170,7 @@ func anyStage(c *ir.Function, f, v string) int {
 	stages := c.Stages()
 	for si := len(stages) - 1; si >= 0; si-- {
 		d := stages[si]
-		has := false
+		has := v == ir.OutermostVar && len(d.Schedule.Dims) > 0 // every stage's
 		for _, dim := range d.Schedule.Dims {
 			has = has || ir.MatchDim(dim.Name, v)
 		}
