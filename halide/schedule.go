@@ -649,9 +649,12 @@ func (f *Func) ComputeRoot() *Func {
 }
 
 // ComputeAt computes the part of f that one iteration of loop v of
-// consumer needs, inside that loop. The loop is that of the last stage of
-// consumer that has a loop v and reads f (as Halide matches a loop level
-// without a stage), or of its last stage where none reads f itself.
+// consumer needs, inside that loop. As Halide's LoopLevel(consumer, v)
+// (which names no stage), the level matches the loop v of every stage of
+// consumer: f is computed in each of those loops that uses it (twice per
+// iteration of y for ComputeAt(out, y) where out's pure definition and an
+// update both read f). Every use of f must lie in one of them.
+// ComputeAtStage names the loop of one stage.
 func (f *Func) ComputeAt(consumer *Func, v VarOrRVar) *Func {
 	return f.placeAt("compute_at", computeLevel, consumer, -1, v)
 }
@@ -678,7 +681,8 @@ func (f *Func) StoreRoot() *Func {
 }
 
 // StoreAt allocates f's storage inside loop v of consumer (which must
-// enclose the compute level).
+// enclose the compute level): in each stage's loop v that holds a
+// compute site of f (see ComputeAt).
 func (f *Func) StoreAt(consumer *Func, v VarOrRVar) *Func {
 	return f.placeAt("store_at", storeLevel, consumer, -1, v)
 }

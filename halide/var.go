@@ -34,6 +34,14 @@ func newVar(name string) Var {
 	return Var{Expr: Expr{node: &ir.Var{T: ir.Int32, Name: name}}, name: name}
 }
 
+// Outermost returns the Var of the level just outside every loop of a
+// stage (Halide's Var::outermost()). HoistStorage(g, Outermost())
+// allocates f's storage once around g's loop nest (inside g's
+// production, so once per realization of g, where HoistStorageRoot would
+// allocate it once for the whole pipeline). ComputeAt and StoreAt do not
+// take it (an ErrComputeAt error).
+func Outermost() Var { return newVar(ir.OutermostVar) }
+
 // nameErr returns the ErrBadName error of a Var made with a bad name.
 func (v Var) nameErr() error { return v.err }
 

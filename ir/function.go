@@ -313,6 +313,11 @@ type Dim struct {
 	NeverPartition bool
 }
 
+// OutermostVar names the level just outside every loop of a stage
+// (Halide's Var::outermost(), "__outermost"): as the hoist level of
+// HoistStorage, the allocation is placed around the stage's loop nest.
+const OutermostVar = "__outermost"
+
 // MatchDim reports whether the qualified loop name of a stage (e.g.
 // "x.xo") is what a user calls short: the same, or ending in "." + short.
 func MatchDim(qualified, short string) bool {

@@ -49,7 +49,10 @@ func hoistStorage(st *State) error {
 				return err
 			}
 		}
-		s, err := hoistOne(st.Stmt, f, site)
+		// Outermost(): the allocation goes around the stage's outermost
+		// loop rather than inside it.
+		around := level.Kind == ir.LevelAt && level.Var == ir.OutermostVar
+		s, err := hoistOne(st.Stmt, f, site, around)
 		if err != nil {
 			return err
 		}
@@ -60,13 +63,13 @@ func hoistStorage(st *State) error {
 
 // hoistOne moves f's allocation (each of a Tuple Func's, one per value)
 // to the top of loop site's body (site "" is the whole statement).
-func hoistOne(s ir.Stmt, f *ir.Function, site string) (ir.Stmt, error) {
+func hoistOne(s ir.Stmt, f *ir.Function, site string, around bool) (ir.Stmt, error) {
 	if !f.IsTuple() {
-		return hoistBuffer(s, f, f.Name, site)
+		return hoistBuffer(s, f, f.Name, site, around)
 	}
 	for i := range f.Types {
 		var err error
-		if s, err = hoistBuffer(s, f, ir.TupleElem(f.Name, i), site); err != nil {
+		if s, err = hoistBuffer(s, f, ir.TupleElem(f.Name, i), site, around); err != nil {
 			return nil, err
 		}
 	}
@@ -76,7 +79,9 @@ func hoistOne(s ir.Stmt, f *ir.Function, site string) (ir.Stmt, error) {
 // hoistBuffer moves the allocation buf of f to the top of loop site's
 // body. The loop of a specialized stage is a loop in each case: each gets
 // an allocation of its own, sized for the realizations of its case.
-func hoistBuffer(s ir.Stmt, f *ir.Function, buf, site string) (ir.Stmt, error) {
+// With around, the allocation goes around the loop instead (the
+// Outermost() level of a stage).
+func hoistBuffer(s ir.Stmt, f *ir.Function, buf, site string, around bool) (ir.Stmt, error) {
 	if site == "" {
 		return hoistInto(s, f, buf, "the root", false)
 	}
@@ -95,6 +100,14 @@ func hoistBuffer(s ir.Stmt, f *ir.Function, buf, site string) (ir.Stmt, error) {
 			return ir.MapStmt(x, mut, nil)
 		}
 		found = true
+		if around {
+			b, e := hoistInto(l, f, buf, "the outermost level of "+loopFunc(site), insideGPU(path[:len(path)-1]))
+			if e != nil {
+				err = e
+				return l
+			}
+			return b
+		}
 		b, e := hoistInto(l.Body, f, buf, "loop "+shortLoop(site), insideGPU(path))
 		if e != nil {
 			err = e
@@ -116,20 +129,32 @@ type crossed struct {
 }
 
 // hoistInto returns body with f's allocation buf moved to its top, sized
-// for every realization inside.
+// for every realization inside. Where f is allocated more than once inside
+// (in each case of a specialized consumer, or in the loop of each stage
+// of a consumer that reads it), one allocation replaces them all, sized
+// for the largest (as Halide's HoistedStorage): they run one after the
+// other (the loops crossed are serial), each realization with its own
+// min and stride lets, so they may share one buffer.
 // inKernel says the hoist level is inside a GPU kernel.
 func hoistInto(body ir.Stmt, f *ir.Function, buf, where string, inKernel bool) (ir.Stmt, error) {
-	var found *ir.Allocate
-	var path crossed
-	count := 0
+	type site struct {
+		a    *ir.Allocate
+		path crossed
+	}
+	var found []site
 	var walk func(s ir.Stmt, c crossed)
 	walk = func(s ir.Stmt, c crossed) {
 		switch x := s.(type) {
 		case *ir.Allocate:
 			if x.Name == buf {
-				count++
-				if found == nil {
-					found, path = x, c
+				found = append(found, site{x, c})
+				// Another allocation of buf inside this one would be
+				// live at the same time: counted, then refused.
+				if ir.ContainsStmt(x.Body, func(y ir.Stmt) bool {
+					a, ok := y.(*ir.Allocate)
+					return ok && a.Name == buf
+				}) {
+					found = append(found, site{nil, c})
 				}
 				return
 			}
@@ -149,52 +174,81 @@ func hoistInto(body ir.Stmt, f *ir.Function, buf, where string, inKernel bool) (
 	}
 	walk(body, crossed{lets: map[string]ir.Expr{}})
 	legal := "hoist_storage at the store level of " + f.Name + " or a serial loop outside it (hoist_storage_root: outside every loop)"
-	if found == nil {
+	if len(found) == 0 {
 		return nil, ir.Errorf(ir.ErrSchedule, f.Name, "hoist_storage", "%s is stored outside %s, so its storage cannot be hoisted to it (the hoist level must enclose the store level)", f.Name, where).
 			WithLegal("%s", legal)
 	}
-	if count > 1 {
-		return nil, ir.Errorf(ir.ErrSchedule, f.Name, "hoist_storage", "%s is allocated %d times inside %s, so no single allocation can be hoisted there", f.Name, count, where).
-			WithLegal("%s", legal)
-	}
-	inner := map[string]bool{}
-	scope := bounds.Scope{}
-	for _, l := range path.loops {
-		if l.Kind != ir.Serial && l.Kind != ir.Unrolled {
-			return nil, ir.Errorf(ir.ErrSchedule, f.Name, "hoist_storage", "hoisting the storage of %s to %s moves it out of the %s loop %s, whose iterations run at the same time and would share one buffer", f.Name, where, l.Kind, shortLoop(l.Name)).
-				WithLegal("hoist_storage at %s or a loop inside it", shortLoop(l.Name))
+	first := found[0].a
+	for _, fs := range found[1:] {
+		if fs.a == nil || fs.a.T != first.T || fs.a.Memory != first.Memory || len(fs.a.Extents) != len(first.Extents) || fs.a.InGlobal != first.InGlobal || len(fs.a.PerThread) > 0 || len(first.PerThread) > 0 {
+			return nil, ir.Errorf(ir.ErrSchedule, f.Name, "hoist_storage", "%s is allocated %d times inside %s in ways one allocation cannot serve (nested, or in different memories), so no single allocation can be hoisted there", f.Name, len(found), where).
+				WithLegal("%s", legal)
 		}
-		inner[l.Name] = true
-		mn := ir.Substitute(l.Min, path.lets)
-		scope[l.Name] = bounds.Interval{Min: mn, Max: ir.Simplify(ir.SubE(ir.AddE(mn, ir.Substitute(l.Extent, path.lets)), ir.Int(1)))}
 	}
-	for name := range path.lets {
-		inner[name] = true
-	}
-	extents := make([]ir.Expr, len(found.Extents))
-	for d, e := range found.Extents {
-		hi := bounds.Of(ir.Simplify(ir.Substitute(e, path.lets)), scope).Max
-		if hi != nil {
-			hi = ir.Simplify(hi)
+	extents := make([]ir.Expr, len(first.Extents))
+	gpu := false
+	for _, fs := range found {
+		path := fs.path
+		gpu = gpu || insideGPU(path.loops)
+		inner := map[string]bool{}
+		scope := bounds.Scope{}
+		for _, l := range path.loops {
+			if l.Kind != ir.Serial && l.Kind != ir.Unrolled {
+				return nil, ir.Errorf(ir.ErrSchedule, f.Name, "hoist_storage", "hoisting the storage of %s to %s moves it out of the %s loop %s, whose iterations run at the same time and would share one buffer", f.Name, where, l.Kind, shortLoop(l.Name)).
+					WithLegal("hoist_storage at %s or a loop inside it", shortLoop(l.Name))
+			}
+			inner[l.Name] = true
+			mn := ir.Simplify(ir.Substitute(l.Min, path.lets))
+			mx := ir.Simplify(ir.SubE(ir.AddE(mn, ir.Substitute(l.Extent, path.lets)), ir.Int(1)))
+			// The range of an inner loop may depend on outer loops
+			// crossed (f1.s0.y of a Func computed at yi, under the hoist
+			// level yo): bound it over theirs, as Halide bounds the
+			// allocation over every loop it leaves.
+			lo, hi := bounds.Of(mn, scope).Min, bounds.Of(mx, scope).Max
+			if lo != nil && hi != nil {
+				mn, mx = ir.Simplify(lo), ir.Simplify(hi)
+			}
+			scope[l.Name] = bounds.Interval{Min: mn, Max: mx}
 		}
-		if hi == nil || ir.UsesAny(hi, func(n string) bool { return inner[n] }) {
-			return nil, ir.Errorf(ir.ErrSchedule, f.Name, "hoist_storage", "the size of %s in storage dimension %d (%s) has no bound at %s: it depends on %s, defined inside", f.Name, d, ir.ExprString(e), where, strings.Join(usedOf(e, inner, path.lets), ", ")).
-				WithLegal("%s, where the size is bounded (or Bound the dimensions of %s)", legal, f.Name)
+		for name := range path.lets {
+			inner[name] = true
 		}
-		extents[d] = ir.Simplify(ir.MaxE(hi, ir.Int(0)))
+		for d, e := range fs.a.Extents {
+			hi := bounds.Of(ir.Simplify(ir.Substitute(e, path.lets)), scope).Max
+			if hi != nil {
+				hi = ir.Simplify(hi)
+			}
+			if hi == nil || ir.UsesAny(hi, func(n string) bool { return inner[n] }) {
+				return nil, ir.Errorf(ir.ErrSchedule, f.Name, "hoist_storage", "the size of %s in storage dimension %d (%s) has no bound at %s: it depends on %s, defined inside", f.Name, d, ir.ExprString(e), where, strings.Join(usedOf(e, inner, path.lets), ", ")).
+					WithLegal("%s, where the size is bounded (or Bound the dimensions of %s)", legal, f.Name)
+			}
+			if extents[d] == nil {
+				extents[d] = hi
+			} else {
+				extents[d] = ir.MaxE(extents[d], hi)
+			}
+		}
 	}
-	// Remove the inner allocation (its body stays) and allocate at the top.
+	for d := range extents {
+		extents[d] = ir.Simplify(ir.MaxE(extents[d], ir.Int(0)))
+	}
+	// Remove the inner allocations (their bodies stay) and allocate at
+	// the top.
 	var strip func(ir.Stmt) ir.Stmt
 	strip = func(s ir.Stmt) ir.Stmt {
-		if a, ok := s.(*ir.Allocate); ok && a == found {
-			return a.Body
+		if a, ok := s.(*ir.Allocate); ok && a.Name == buf {
+			for _, fs := range found {
+				if a == fs.a {
+					return strip(a.Body)
+				}
+			}
 		}
 		return ir.MapStmt(s, strip, nil)
 	}
-	a := *found
+	a := *first
 	a.Extents = extents
 	a.Body = strip(body)
-	if check := sizeCheck(buf, "hoist_storage", extents); check != nil && !inKernel && !insideGPU(path.loops) {
+	if check := sizeCheck(buf, "hoist_storage", extents); check != nil && !inKernel && !gpu {
 		return ir.MakeBlock(check, &a), nil
 	}
 	return &a, nil

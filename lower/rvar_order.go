@@ -138,9 +138,11 @@ func (t *rvarLoops) rvars(n string) []string {
 // rvarIndependent reports whether the iterations of the RVar rv of update
 // d of f write disjoint points and read no point another iteration writes,
 // so that they may run in any order or at once (Halide proves the same):
-// rv is a bare argument of the left-hand side in some position i, and
-// every use of f on the right-hand side has rv in position i too (the
-// iteration's own points) or a constant outside rv's range there.
+// some argument of the left-hand side is an injective function of rv,
+// rv*k + c with k != 0 and c invariant in the stage's loops (injectiveIn),
+// and every use of f on the right-hand side reads, in one such position,
+// exactly the iteration's own expression (so only points of the iteration
+// itself), or provably no point any iteration writes.
 func rvarIndependent(f string, d *ir.Definition, rvName string) bool {
 	if d.RDom == nil {
 		return false
@@ -154,16 +156,74 @@ func rvarIndependent(f string, d *ir.Definition, rvName string) bool {
 	if rv == nil {
 		return false
 	}
-	pos := -1
-	for i, a := range d.Args {
-		if v, ok := a.(*ir.Var); ok && v.Name == rv.Name {
-			pos = i
-		}
+	ext, extOK := ir.AsInt(ir.Simplify(rv.Extent))
+	// The positions where the written point is injective in rv, with
+	// their coefficient k.
+	type inj struct {
+		pos int
+		k   int64
 	}
-	if pos < 0 {
+	var injs []inj
+	for i, a := range d.Args {
+		k, ok := injectiveIn(a, rv.Name)
+		if !ok || !a.Type().IsIntOrUInt() {
+			continue
+		}
+		// rv*k + c must not wrap around over rv's range: with a constant
+		// extent |k|*(|min| + extent) stays far below 2^(bits-1); with
+		// another extent, an odd k is a bijection modulo 2^bits.
+		bits := a.Type().Bits
+		if bits < 8 || bits > 64 {
+			continue
+		}
+		mn, mnOK := ir.AsInt(ir.Simplify(rv.Min))
+		if extOK && mnOK {
+			lim := int64(1) << 30
+			if bits < 32 {
+				lim = int64(1) << (bits - 2)
+			}
+			if mn < 0 {
+				mn = -mn
+			}
+			if ext < 0 || ext > lim || mn > lim || absI(k) > lim/(mn+ext+1) {
+				continue
+			}
+		} else if k%2 == 0 {
+			continue
+		}
+		injs = append(injs, inj{i, k})
+	}
+	if len(injs) == 0 {
 		return false
 	}
 	last := ir.Simplify(ir.SubE(ir.AddE(rv.Min, rv.Extent), ir.Int(1)))
+	// noWrite reports whether a read at a in position p of injective
+	// coefficient k provably misses every point an iteration writes.
+	noWrite := func(p int, k int64, a ir.Expr) bool {
+		w := d.Args[p]
+		// a - w = k*m reads iteration rv + m's point: none if k does not
+		// divide the difference or |m| is at least rv's extent
+		// (parallel_rvar.cpp's f(r.x + 20, r.y), r.x in [0, 12)).
+		if dl, ok := ir.AsInt(ir.Simplify(ir.SubE(a, w))); ok {
+			if dl%k != 0 {
+				return true
+			}
+			m := dl / k
+			return extOK && (m >= ext || -m >= ext)
+		}
+		// A constant read: the iteration m = (a - c) / k writes it, if
+		// k divides a - c and m lies in rv's range.
+		av, aok := ir.AsInt(a)
+		cv, cok := ir.AsInt(ir.Simplify(ir.Substitute(w, map[string]ir.Expr{rv.Name: ir.Int(0)})))
+		if !aok || !cok {
+			return false
+		}
+		if (av-cv)%k != 0 {
+			return true
+		}
+		m := ir.Int((av - cv) / k)
+		return ir.CanProve(ir.LTE(m, rv.Min)) || ir.CanProve(ir.LTE(last, m))
+	}
 	own := true
 	walkEvaluated(d, func(e ir.Expr) bool {
 		c, ok := e.(*ir.Call)
@@ -173,9 +233,10 @@ func rvarIndependent(f string, d *ir.Definition, rvName string) bool {
 		if len(c.Args) != len(d.Args) || c.Name != f {
 			return true
 		}
-		a := c.Args[pos]
-		if v, ok := a.(*ir.Var); ok && v.Name == rv.Name {
-			return true
+		for _, in := range injs {
+			if ir.Equal(c.Args[in.pos], d.Args[in.pos]) || noWrite(in.pos, in.k, c.Args[in.pos]) {
+				return true
+			}
 		}
 		for j, w := range d.Args {
 			// A read at another constant than the one every iteration
@@ -187,19 +248,69 @@ func rvarIndependent(f string, d *ir.Definition, rvName string) bool {
 				return true
 			}
 		}
-		if ir.IsConst(a) && (ir.CanProve(ir.LTE(a, rv.Min)) || ir.CanProve(ir.LTE(last, a))) {
-			return own
-		}
-		// rv + k with |k| at least rv's extent reads outside the points the
-		// loop writes (parallel_rvar.cpp's f(r.x + 20, r.y), r.x in [0, 12)).
-		k, kok := ir.AsInt(ir.Simplify(ir.SubE(a, d.Args[pos])))
-		ext, eok := ir.AsInt(ir.Simplify(rv.Extent))
-		if !kok || !eok || (k < ext && -k < ext) {
-			own = false
-		}
-		return own
+		own = false
+		return false
 	})
 	return own
+}
+
+func absI(k int64) int64 {
+	if k < 0 {
+		return -k
+	}
+	return k
+}
+
+// injectiveIn returns k if e is rv*k + c for a constant k != 0 and a c
+// that every iteration of the stage's loops sees the same: built of
+// constants and scalar parameters only (no other var, whose loop could
+// change c between two iterations of rv's: f(r.x + r.y) writes f(1) at
+// both (0, 1) and (1, 0) of a loop fused from r.x and r.y), and no call.
+// The forms are rv, e + c, c + e, e - c, c - e, e * k and k * e.
+func injectiveIn(e ir.Expr, rv string) (int64, bool) {
+	const maxK = int64(1) << 20
+	invariant := func(c ir.Expr) bool {
+		return !ir.ContainsExpr(c, func(x ir.Expr) bool {
+			switch x := x.(type) {
+			case *ir.Var:
+				return x.Param == nil
+			case *ir.Call:
+				return true
+			}
+			return false
+		})
+	}
+	switch e := e.(type) {
+	case *ir.Var:
+		if e.Name == rv {
+			return 1, true
+		}
+	case *ir.Binary:
+		ua, ub := ir.Uses(e.A, rv), ir.Uses(e.B, rv)
+		switch {
+		case e.Op == ir.Add && ua && invariant(e.B):
+			return injectiveIn(e.A, rv)
+		case e.Op == ir.Add && ub && invariant(e.A):
+			return injectiveIn(e.B, rv)
+		case e.Op == ir.Sub && ua && invariant(e.B):
+			return injectiveIn(e.A, rv)
+		case e.Op == ir.Sub && ub && invariant(e.A):
+			k, ok := injectiveIn(e.B, rv)
+			return -k, ok
+		case e.Op == ir.Mul && (ua || ub):
+			x, c := e.A, e.B
+			if ub {
+				x, c = e.B, e.A
+			}
+			m, mok := ir.AsInt(c)
+			k, ok := injectiveIn(x, rv)
+			if !ok || !mok || m == 0 || absI(m) > maxK || absI(k) > maxK {
+				return 0, false
+			}
+			return k * m, true
+		}
+	}
+	return 0, false
 }
 
 // loopIndependent reports whether the iterations of loop dim of update d

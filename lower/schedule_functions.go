@@ -23,6 +23,7 @@ package lower
 // State.LoopNest holds the printed loop nest.
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -570,16 +571,28 @@ func inject(st *State, s ir.Stmt, f *ir.Function) (ir.Stmt, error) {
 	var sites []string // nil: the root
 	switch sched.Compute.Kind {
 	case ir.LevelAt:
-		names, err := levelLoops(st, f, sched.Compute, "compute_at")
+		all, err := levelLoopsEveryStage(st, f, sched.Compute, "compute_at")
 		if err != nil {
 			return nil, err
 		}
 		// The uses of f are counted only here and below, not for
 		// compute_root: a walk of the whole statement per Func made long
-		// pipelines quadratic.
+		// pipelines quadratic. A level without a stage matches the loop
+		// of every stage: f is computed in those that use it.
 		n, in := countCalls(s, f.Name), 0
-		for _, name := range names {
-			in += max(loopCalls(s, name, f.Name), 0)
+		var names []string
+		for _, name := range all {
+			if k := loopCalls(s, name, f.Name); k > 0 {
+				in += k
+				names = append(names, name)
+			}
+		}
+		if in != n || len(names) == 0 {
+			// The loop(s) of the stage the level picks: where f is not
+			// called at all, or for the error.
+			if names, err = levelLoops(st, f, sched.Compute, "compute_at"); err != nil {
+				return nil, err
+			}
 		}
 		if in != n {
 			return nil, ir.Errorf(ir.ErrComputeAt, f.Name, "compute_at", "the loop %s does not contain every use of %s", strings.Join(names, " / "), f.Name).
@@ -599,9 +612,27 @@ func inject(st *State, s ir.Stmt, f *ir.Function) (ir.Stmt, error) {
 	case ir.LevelRoot:
 		storeSites, separateStore = nil, true
 	case ir.LevelAt:
-		names, err := levelLoops(st, f, sched.Store, "store_at")
+		all, err := levelLoopsEveryStage(st, f, sched.Store, "store_at")
 		if err != nil {
 			return nil, err
+		}
+		// Of the loops a level without a stage matches, those around a
+		// compute site of f (Halide realizes f in each matching loop
+		// that computes it).
+		var names []string
+		for _, name := range all {
+			if enclosesSite(s, name, sites) {
+				names = append(names, name)
+			}
+		}
+		if len(names) == 0 {
+			if names, err = levelLoops(st, f, sched.Store, "store_at"); err != nil {
+				return nil, err
+			}
+		}
+		if site := siteOutside(s, names, sites); site != "" {
+			return nil, ir.Errorf(ir.ErrComputeAt, f.Name, "store_at", "the store level %s does not enclose the compute level %s of %s", strings.Join(names, " / "), site, f.Name).
+				WithLegal("store_root, or store_at a loop outside the compute_at loop")
 		}
 		for _, name := range names {
 			if !enclosesSite(s, name, sites) {
@@ -657,6 +688,28 @@ func inject(st *State, s ir.Stmt, f *ir.Function) (ir.Stmt, error) {
 		}
 	}
 	return s, nil
+}
+
+// siteOutside returns a loop of sites that lies outside every loop of
+// stores in s, or "".
+func siteOutside(s ir.Stmt, stores, sites []string) string {
+	out := ""
+	var walk func(x ir.Stmt, in bool)
+	walk = func(x ir.Stmt, in bool) {
+		if out != "" {
+			return
+		}
+		if l, ok := x.(*ir.For); ok {
+			in = in || slices.Contains(stores, l.Name)
+			if !in && slices.Contains(sites, l.Name) {
+				out = l.Name
+				return
+			}
+		}
+		ir.VisitStmt(x, func(y ir.Stmt) { walk(y, in) }, nil)
+	}
+	walk(s, false)
+	return out
 }
 
 // orRoot returns names, or the root ("") for none.

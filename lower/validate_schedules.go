@@ -40,6 +40,12 @@ func levelLoop(st *State, f *ir.Function, l ir.LoopLevel, directive string) (str
 // a loop level by its var in every case too), without repeats. A case
 // without the loop is an error listing the loops every case has.
 func levelLoops(st *State, f *ir.Function, l ir.LoopLevel, directive string) ([]string, error) {
+	return levelLoopsAt(st, f, l, directive, -1)
+}
+
+// levelLoopsAt is levelLoops at stage si of the level's Func (-1: the
+// level's own stage, or the one anyStage picks for a level without one).
+func levelLoopsAt(st *State, f *ir.Function, l ir.LoopLevel, directive string, si int) ([]string, error) {
 	c, ok := st.Funcs[l.Func]
 	if !ok {
 		if _, exists := st.P.Funcs[l.Func]; exists {
@@ -52,7 +58,9 @@ func levelLoops(st *State, f *ir.Function, l ir.LoopLevel, directive string) ([]
 		return nil, ir.Errorf(ir.ErrComputeAt, f.Name, directive, "%s cannot be computed inside its own loops", f.Name)
 	}
 	stages := c.Stages()
-	si := levelStage(c, f.Name, l)
+	if si < 0 {
+		si = levelStage(c, f.Name, l)
+	}
 	if si >= len(stages) {
 		return nil, ir.Errorf(ir.ErrComputeAt, f.Name, directive, "%s has no stage %d", c.Name, si)
 	}
@@ -61,6 +69,26 @@ func levelLoops(st *State, f *ir.Function, l ir.LoopLevel, directive string) ([]
 		cases = []*ir.Definition{stages[si]}
 	}
 	var names []string
+	if l.Var == ir.OutermostVar {
+		// Var::outermost(): around the stage's loop nest, which only the
+		// hoist level supports (hoistStorage wraps the outermost loop).
+		if directive != "hoist_storage" {
+			return nil, ir.Errorf(ir.ErrComputeAt, f.Name, directive, "%s at %s's Outermost() level is not supported (only HoistStorage takes it)", directive, c.Name).
+				WithLegal("%s at %s's outermost loop var, or at a loop of a consumer of %s outside it", directive, c.Name, c.Name)
+		}
+		for _, d := range cases {
+			if n := len(d.Schedule.Dims); n > 0 {
+				if q := stagePrefix(c.Name, si) + d.Schedule.Dims[n-1].Name; !slices.Contains(names, q) {
+					names = append(names, q)
+				}
+			}
+		}
+		if len(names) == 0 {
+			return nil, ir.Errorf(ir.ErrComputeAt, f.Name, directive, "stage %d of %s has no loops, so it has no Outermost() level", si, c.Name).
+				WithLegal("hoist_storage_root, or hoist_storage at a loop of a consumer of %s", c.Name)
+		}
+		return names, nil
+	}
 	for _, d := range cases {
 		found := ""
 		for i := len(d.Schedule.Dims) - 1; i >= 0 && found == ""; i-- {
@@ -82,6 +110,39 @@ func levelLoops(st *State, f *ir.Function, l ir.LoopLevel, directive string) ([]
 		if !slices.Contains(names, found) {
 			names = append(names, found)
 		}
+	}
+	return names, nil
+}
+
+// levelLoopsEveryStage returns the loops a LevelAt loop level matches. A
+// level given with its stage (ComputeAtStage) matches the loops of that
+// stage (levelLoops). One given without (ComputeAt(c, v), Halide's
+// LoopLevel(c, v) with stage_index -1) matches, as Halide's
+// LoopLevel::match does, the loop v of every stage of c that has one
+// (in every case of a specialized stage), in stage order; f is then
+// computed (or stored) in each of those loops whose body uses it (Halide's
+// InjectFunctionRealization wraps every matching loop, and
+// build_pipeline_group skips a loop that does not use f). Where no stage
+// has the loop it is levelLoops' error.
+func levelLoopsEveryStage(st *State, f *ir.Function, l ir.LoopLevel, directive string) ([]string, error) {
+	c, ok := st.Funcs[l.Func]
+	if !ok || c == f || l.Stage >= 0 {
+		return levelLoops(st, f, l, directive)
+	}
+	var names []string
+	for si := range c.Stages() {
+		ns, err := levelLoopsAt(st, f, l, directive, si)
+		if err != nil {
+			continue
+		}
+		for _, n := range ns {
+			if !slices.Contains(names, n) {
+				names = append(names, n)
+			}
+		}
+	}
+	if len(names) == 0 {
+		return levelLoops(st, f, l, directive)
 	}
 	return names, nil
 }
@@ -109,7 +170,7 @@ func anyStage(c *ir.Function, f, v string) int {
 	stages := c.Stages()
 	for si := len(stages) - 1; si >= 0; si-- {
 		d := stages[si]
-		has := false
+		has := v == ir.OutermostVar && len(d.Schedule.Dims) > 0 // every stage's
 		for _, dim := range d.Schedule.Dims {
 			has = has || ir.MatchDim(dim.Name, v)
 		}
@@ -176,12 +237,12 @@ func validateSchedules(st *State) error {
 		f := st.Funcs[name]
 		s := f.Schedule
 		if s.Compute.Kind == ir.LevelAt {
-			if _, err := levelLoops(st, f, s.Compute, "compute_at"); err != nil {
+			if _, err := levelLoopsEveryStage(st, f, s.Compute, "compute_at"); err != nil {
 				return err
 			}
 		}
 		if s.Store.Kind == ir.LevelAt {
-			if _, err := levelLoops(st, f, s.Store, "store_at"); err != nil {
+			if _, err := levelLoopsEveryStage(st, f, s.Store, "store_at"); err != nil {
 				return err
 			}
 		}

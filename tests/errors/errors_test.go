@@ -60,12 +60,16 @@ func TestErrComputeAt(t *testing.T) {
 				g.Define(x, y).Is(in.At(x, y).Mul(2))
 				f := halide.NewFunc("f")
 				f.Define(x, y).Is(g.At(x, y))
-				f.Define(x, y).PlusEq(g.At(x.Add(1), y))
-				g.ComputeAt(f, x) // the last stage's x: the pure stage also uses g
+				// ComputeAt(f, x) matches the loop x of every stage (as
+				// Halide's LoopLevel(f, x)); the update, over RVars only,
+				// has none, so its use of g lies outside every loop x.
+				r := halide.NewRDom("r", halide.Range(0, 4), halide.Range(0, 4))
+				f.Define(r.X(), r.Y()).PlusEq(g.At(r.X().Add(1), r.Y()))
+				g.ComputeAt(f, x)
 				return lowerErr(f)
 			},
 			code: halide.ErrComputeAt, fn: "g", directive: "compute_at",
-			mentions: []string{"f.s1.x", "g"},
+			mentions: []string{"f.s0.x", "does not contain every use", "g"},
 			legal:    []string{"compute_root"},
 		},
 		{

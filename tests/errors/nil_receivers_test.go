@@ -203,6 +203,7 @@ var functions = map[string]func() (result any, bad bool){
 	"NewRDom":              func() (any, bool) { return halide.NewRDom(""), true },
 	"NewRVar":              func() (any, bool) { return halide.NewRVar(""), true },
 	"NewVar":               func() (any, bool) { return halide.NewVar(""), true },
+	"Outermost":            func() (any, bool) { return halide.Outermost(), false },
 	"Not":                  func() (any, bool) { return halide.Not(halide.Var{}), true },
 	"ParseTarget":          func() (any, bool) { _, err := halide.ParseTarget("no such target"); return err, true },
 	"Pow":                  func() (any, bool) { return halide.Pow(nil, nil), true },
