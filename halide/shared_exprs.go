@@ -12,7 +12,6 @@ package halide
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/gohalide/gohalide/ir"
 )
@@ -98,56 +97,5 @@ func bindShared(e ir.Expr, prefix string) ir.Expr {
 		pure[x] = ok
 		operand[x] = ok || (read && args)
 	}
-	// The names, prefix$cse<k>, are printed in C as prefix_cse<k>: k
-	// starts past any cse<k> the expression's own names end with (a
-	// loop of a Var called cse0 is f.s0.cse0, also f_s0_cse0 in C).
-	skip := 0
-	for _, x := range order {
-		if v, ok := x.(*ir.Var); ok {
-			var k int
-			name := v.Name
-			if i := strings.LastIndexAny(name, ".$"); i >= 0 {
-				name = name[i+1:]
-			}
-			if _, err := fmt.Sscanf(name, "cse%d", &k); err == nil && k >= skip {
-				skip = k + 1
-			}
-		}
-	}
-	names := map[ir.Expr]*ir.Var{}
-	var binds []*ir.Let
-	var rebuild func(x ir.Expr) ir.Expr
-	built := map[ir.Expr]ir.Expr{}
-	rebuild = func(x ir.Expr) ir.Expr {
-		if v, ok := names[x]; ok {
-			return v
-		}
-		if b, ok := built[x]; ok {
-			return b
-		}
-		b := ir.MapExpr(x, rebuild)
-		built[x] = b
-		return b
-	}
-	for _, x := range order {
-		if parents[x] < 2 || !pure[x] || x == e {
-			continue
-		}
-		switch x.(type) {
-		case *ir.Var, *ir.IntImm, *ir.FloatImm:
-			continue
-		}
-		value := rebuild(x)
-		v := &ir.Var{T: x.Type(), Name: fmt.Sprintf("%s$cse%d", prefix, len(binds)+skip)}
-		names[x] = v
-		binds = append(binds, &ir.Let{Name: v.Name, Value: value})
-	}
-	if len(binds) == 0 {
-		return e
-	}
-	body := rebuild(e)
-	for i := len(binds) - 1; i >= 0; i-- {
-		body = &ir.Let{Name: binds[i].Name, Value: binds[i].Value, Body: body}
-	}
-	return body
+	return ir.BindShared(e, order, parents, func(x ir.Expr) bool { return pure[x] }, prefix, "cse", nil)
 }

@@ -345,61 +345,7 @@ func bindInlined(e ir.Expr, prefix string, names []string) ir.Expr {
 		ir.VisitExpr(x, mark)
 	}
 	mark(e)
-	// The names, prefix$inl<k>, are printed in C as prefix_inl<k>: k
-	// starts past any inl<k> the expression's own names (or the Func's
-	// arguments) end with.
-	skip := 0
-	check := func(name string) {
-		if i := strings.LastIndexAny(name, ".$"); i >= 0 {
-			name = name[i+1:]
-		}
-		var k int
-		if _, err := fmt.Sscanf(name, "inl%d", &k); err == nil && k >= skip {
-			skip = k + 1
-		}
-	}
-	for _, n := range names {
-		check(n)
-	}
-	for _, x := range order {
-		if v, isVar := x.(*ir.Var); isVar {
-			check(v.Name)
-		}
-	}
-	bound := map[ir.Expr]*ir.Var{}
-	built := map[ir.Expr]ir.Expr{}
-	var rebuild func(x ir.Expr) ir.Expr
-	rebuild = func(x ir.Expr) ir.Expr {
-		if v, isBound := bound[x]; isBound {
-			return v
-		}
-		if b, done := built[x]; done {
-			return b
-		}
-		b := ir.MapExpr(x, rebuild)
-		built[x] = b
-		return b
-	}
-	var binds []*ir.Let
-	for _, x := range order {
-		if parents[x] < 2 || !ok[x] || x == e || reads[x] && !uncond[x] {
-			continue
-		}
-		switch x.(type) {
-		case *ir.Var, *ir.IntImm, *ir.FloatImm:
-			continue
-		}
-		value := rebuild(x)
-		v := &ir.Var{T: x.Type(), Name: fmt.Sprintf("%s$inl%d", prefix, len(binds)+skip)}
-		bound[x] = v
-		binds = append(binds, &ir.Let{Name: v.Name, Value: value})
-	}
-	if len(binds) == 0 {
-		return e
-	}
-	body := rebuild(e)
-	for i := len(binds) - 1; i >= 0; i-- {
-		body = &ir.Let{Name: binds[i].Name, Value: binds[i].Value, Body: body}
-	}
-	return body
+	return ir.BindShared(e, order, parents, func(x ir.Expr) bool {
+		return ok[x] && (!reads[x] || uncond[x])
+	}, prefix, "inl", names)
 }
