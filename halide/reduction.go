@@ -34,13 +34,15 @@ func identity(op ir.BinOp, t Type) Expr {
 func reduced(e Expr, name string) ([]any, *ir.ReductionDomain, error) {
 	var free []any
 	seen := map[string]bool{}
-	var dom *ir.ReductionDomain
+	var dom, other *ir.ReductionDomain
 	ir.WalkExprOnce(e.node, func(x ir.Expr) bool {
 		if v, ok := x.(*ir.Var); ok {
 			switch {
 			case v.RDom != nil:
 				if dom == nil {
 					dom = v.RDom
+				} else if v.RDom != dom && other == nil {
+					other = v.RDom
 				}
 			case v.Param == nil && !seen[v.Name]:
 				seen[v.Name] = true
@@ -51,6 +53,12 @@ func reduced(e Expr, name string) ([]any, *ir.ReductionDomain, error) {
 	})
 	if dom == nil {
 		return nil, nil, ir.Errorf(ir.ErrDefinition, "", name, "the expression reduced by %s uses no RVar", name)
+	}
+	if other != nil {
+		// Halide's sum(r, e) names the RDom to reduce over; here the one
+		// RDom of e is it, so an e with two is ambiguous.
+		return nil, nil, ir.Errorf(ir.ErrDefinition, "", name, "the expression reduced by %s uses RVars of two RDoms (%s and %s), so which one it reduces over is ambiguous", name, dom.Name, other.Name).
+			WithLegal("one RDom per %s: nest the reductions (%s(... %s(...) ...)), each over its own RDom, or make one RDom of both ranges", name, name, name)
 	}
 	// The Vars of the RDom's Where condition are the anonymous Func's
 	// pure vars too.

@@ -282,6 +282,24 @@ func (s *Stage) Fuse(inner, outer, fused VarOrRVar) *Stage {
 	if !ok {
 		return s
 	}
+	if o == i {
+		// As Halide: "inner and outer fuse dimensions must be distinct".
+		s.f.fail(ir.Errorf(ir.ErrVarReused, s.f.fn.Name, directive, "in %s, fuse names the loop %s as both the inner and the outer loop", s.name(), inner.varName()).
+			WithLegal("two different loops of the stage"))
+		return s
+	}
+	if k := d.Schedule.Dims[i].Kind; k != ir.Serial && k != d.Schedule.Dims[o].Kind {
+		// The fused loop takes the outer loop's kind: the inner's would be
+		// dropped silently (Halide fuses a vectorized Var with an impure
+		// RVar into a vectorized RVar loop, and refuses that).
+		ok := d.Schedule.Dims[o].Kind.String()
+		if d.Schedule.Dims[o].Kind == ir.Serial {
+			ok = "serial"
+		}
+		s.f.fail(ir.Errorf(ir.ErrSchedule, s.f.fn.Name, directive, "in %s, the inner loop %s is %s but the outer loop %s is %s: the fused loop would be %s, dropping the %s marking of %s", s.name(), inner.varName(), k, outer.varName(), ok, ok, k, inner.varName()).
+			WithLegal("fuse the loops first, then mark the fused loop %s", fused.varName()))
+		return s
+	}
 	if o != i+1 {
 		// As Halide: outer moves to just outside inner first (a reorder,
 		// which Lower checks as it checks Reorder).
