@@ -206,7 +206,8 @@ func (f *Func) implicitName(s *Stage, name string) string {
 }
 
 // Split splits loop old into outer and inner loops, inner of extent factor.
-// tail optionally picks the tail strategy (default TailAuto).
+// tail optionally picks the tail strategy (default TailAuto); more than one
+// is an ErrArgCount error.
 func (s *Stage) Split(old, outer, inner VarOrRVar, factor int, tail ...TailStrategy) *Stage {
 	if !s.begin("split", old, outer, inner) {
 		return s
