@@ -2,6 +2,7 @@ package halide
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"sync/atomic"
 
@@ -282,6 +283,9 @@ func (d Definer) Is(value any) *Func {
 		return d.elemUpdate(nil, "Is", value)
 	}
 	f := d.f.begin("Define")
+	if f.frozen("Define") {
+		return f
+	}
 	var v Expr
 	switch t := value.(type) {
 	case Tuple:
@@ -324,6 +328,9 @@ func (d Definer) reduce(op ir.BinOp, name string, value any) *Func {
 		return d.elemUpdate(&op, name, value)
 	}
 	f := d.f.begin(name)
+	if f.frozen(name) {
+		return f
+	}
 	if f.fn.Pure == nil {
 		f.defineBaseCase(op, name, d.args, value)
 		if f.err != nil {
@@ -621,6 +628,11 @@ func (f *Func) defineUpdate(args []any, value Expr, op *ir.BinOp) {
 		self := Expr{node: &ir.Call{T: f.fn.T, Kind: ir.CallFunc, Name: name, Args: irArgs, Ref: f}}
 		v := value
 		if ir.IsConst(v.node) && v.Type() != f.fn.T {
+			if !constConverts(v.node, f.fn.T) {
+				f.failf(ir.ErrType, dir, "the update's value %s does not convert to %s, the type of %s, without changing", v, f.fn.T, name)
+				f.err.(*ir.Error).Legal = fmt.Sprintf("a constant %s holds exactly, or an explicit Cast(%s, ...)", f.fn.T, f.fn.T)
+				return
+			}
 			v = Expr{node: ir.Const(f.fn.T, constValue(v.node))}
 		}
 		if value = binary(*op, self, v); value.err != nil {
@@ -641,6 +653,11 @@ func (f *Func) defineUpdate(args []any, value Expr, op *ir.BinOp) {
 	}
 	if value.Type() != f.fn.T {
 		if ir.IsConst(value.node) {
+			if !constConverts(value.node, f.fn.T) {
+				f.failf(ir.ErrType, dir, "the update's value %s does not convert to %s, the type of %s, without changing", value, f.fn.T, name)
+				f.err.(*ir.Error).Legal = fmt.Sprintf("a constant %s holds exactly, or an explicit Cast(%s, ...)", f.fn.T, f.fn.T)
+				return
+			}
 			value = Expr{node: ir.Const(f.fn.T, constValue(value.node))}
 		} else {
 			f.failf(ir.ErrType, dir, "the update's value has type %s but %s has type %s", value.Type(), name, f.fn.T)
@@ -765,6 +782,46 @@ func misplaced(pure []string, args []any, v string) string {
 		}
 	}
 	return ""
+}
+
+// frozen reports whether f is a wrapper (In) or a clone (CloneIn), whose
+// definitions are its source's, and if so fails f: as Halide's
+// wrap_frozen, a definition added to it would change what its consumers
+// read, where In and CloneIn only schedule.
+func (f *Func) frozen(directive string) bool {
+	if f.err != nil || !(f.wrapped != nil || f.inputWrapper || f.clone) {
+		return false
+	}
+	what := "a wrapper made by In"
+	if f.clone {
+		what = "a clone made by CloneIn"
+	}
+	f.fail(ir.Errorf(ir.ErrDefinition, f.fn.Name, directive, "%s is %s: it cannot be given a definition of its own", f.fn.Name, what).
+		WithLegal("define the Func it wraps (before In or CloneIn), or a new Func that reads %s", f.fn.Name))
+	return true
+}
+
+// constConverts reports whether the constant e keeps its value in t, as
+// a Go untyped constant must (an update of a uint8 Func by 1.0 adds 1; by
+// 1.5 or 300 it is refused rather than truncated or wrapped).
+func constConverts(e ir.Expr, t Type) bool {
+	switch c := e.(type) {
+	case *ir.IntImm:
+		return constFits(c, t)
+	case *ir.FloatImm:
+		switch {
+		case t.IsFloat():
+			return true
+		case !t.IsIntOrUInt():
+			return c.V == 0 || c.V == 1
+		case c.V != math.Trunc(c.V):
+			return false
+		case t.IsUInt() && t.Bits == 64:
+			return c.V >= 0 && c.V < 0x1p64
+		}
+		return c.V >= float64(t.Min()) && c.V < float64(t.Max())+1
+	}
+	return true
 }
 
 func constValue(e ir.Expr) float64 {

@@ -221,6 +221,11 @@ func Lerp(zero, one, w any) Expr {
 	if !wty.IsFloat() && !wty.IsUInt() {
 		return opErr("Lerp", "an unsigned integer or float weight", "the weight of Lerp is a %s: %s", wty, wt)
 	}
+	if c, ok := wt.node.(*ir.FloatImm); ok && !t.IsFloat() && !(c.V >= 0 && c.V <= 1) {
+		// Halide's check: an integer lerp scales the weight to the
+		// values' range, where a weight past [0, 1] wraps.
+		return opErr("Lerp", "a weight in [0, 1]", "the weight of Lerp of %s values is %v, outside [0, 1]", t, c.V)
+	}
 	switch {
 	case t.IsFloat():
 		wn := wt.node

@@ -206,15 +206,29 @@ func (f *Func) implicitName(s *Stage, name string) string {
 }
 
 // Split splits loop old into outer and inner loops, inner of extent factor.
-// tail optionally picks the tail strategy (default TailAuto).
+// tail optionally picks the tail strategy (default TailAuto); more than one
+// is an ErrArgCount error.
 func (s *Stage) Split(old, outer, inner VarOrRVar, factor int, tail ...TailStrategy) *Stage {
 	if !s.begin("split", old, outer, inner) {
 		return s
 	}
-	if n, ok := s.vars("split", old, outer, inner); ok {
+	if n, ok := s.vars("split", old, outer, inner); ok && s.oneTail("split", tail) {
 		s.split("split", n[0], n[1], n[2], factor, tail)
 	}
 	return s
+}
+
+// oneTail reports whether tail, the variadic TailStrategy of a split or
+// tile, has at most one value; more is an ErrArgCount error (one strategy
+// applies to every split the directive makes, as in Halide's split and
+// tile; a second one would be ignored).
+func (s *Stage) oneTail(directive string, tail []TailStrategy) bool {
+	if len(tail) <= 1 {
+		return true
+	}
+	s.f.fail(ir.Errorf(ir.ErrArgCount, s.f.fn.Name, directive, "in %s, %s is given %d tail strategies %v", s.name(), directive, len(tail), tail).
+		WithLegal("at most one TailStrategy, which applies to every split %s makes (split separately for different strategies)", directive))
+	return false
 }
 
 func (s *Stage) split(directive, old, outer, inner string, factor int, tail []TailStrategy) (string, string, bool) {
@@ -381,7 +395,7 @@ func sortInts(a []int) {
 // Tile splits x and y by xf and yf and orders the loops xi, yi, xo, yo
 // (innermost first).
 func (s *Stage) Tile(x, y, xo, yo, xi, yi VarOrRVar, xf, yf int, tail ...TailStrategy) *Stage {
-	if !s.begin("tile", x, y, xo, yo, xi, yi) {
+	if !s.begin("tile", x, y, xo, yo, xi, yi) || !s.oneTail("tile", tail) {
 		return s
 	}
 	s.Split(x, xo, xi, xf, tail...)
@@ -820,8 +834,8 @@ func (f *Func) In(consumers ...*Func) *Func {
 			// The pipeline names anonymous Funcs by the text before their "$".
 			w = newAnonFunc(f.fn.Name[:strings.LastIndex(f.fn.Name, "$")] + name[len(f.fn.Name):])
 		}
-		w.wrapped = f
 		if f.fn.Pure == nil {
+			w.wrapped = f
 			w.failf(ir.ErrUndefined, "in", "%s has no definition to wrap", f.fn.Name)
 			return w
 		}
@@ -830,6 +844,7 @@ func (f *Func) In(consumers ...*Func) *Func {
 			args[i] = newVar(a)
 		}
 		w.Define(args...).Is(f.AtTuple(args...))
+		w.wrapped = f // after its definition: frozen (see frozen)
 		return w
 	})
 	if err == nil && w.clone {
@@ -893,6 +908,23 @@ func wrap(ws *map[*Func]*Func, src string, input bool, consumers []*Func, mk fun
 		return nil, shareErr(src, fn, owner, have)
 	}
 	if have != nil {
+		// Halide's wrap_custom_after_shared: asking for the wrapper of
+		// fewer consumers than share it would schedule the others' too.
+		in := map[*Func]bool{}
+		for _, g := range keys {
+			in[g] = true
+		}
+		var others []string
+		for g, w := range *ws {
+			if w == have && !in[g] && g != nil {
+				others = append(others, g.fn.Name)
+			}
+		}
+		if len(others) > 0 {
+			slices.Sort(others)
+			return nil, ir.Errorf(ir.ErrSchedule, fn, "in", "%s.In(%s) asks for a wrapper of %s for fewer consumers than share %s, which %s also read", src, funcNames(consumers), src, have.fn.Name, strings.Join(others, ", ")).
+				WithLegal("the same consumers as the first call, %s.In(%s, %s); a consumer has at most one wrapper of %s", src, funcNames(consumers), strings.Join(others, ", "), src)
+		}
 		return have, nil
 	}
 	w := mk(wrapperName(src, consumers))
@@ -908,6 +940,14 @@ func wrap(ws *map[*Func]*Func, src string, input bool, consumers []*Func, mk fun
 // shareErr is the error of In (on src, the Func fn or an input) naming
 // consumer g, which already has the wrapper w, with consumers that do not
 // share it.
+func funcNames(fs []*Func) string {
+	var names []string
+	for _, g := range fs {
+		names = append(names, g.fn.Name)
+	}
+	return strings.Join(names, ", ")
+}
+
 func shareErr(src, fn string, g, w *Func) error {
 	who := "every consumer (the global wrapper)"
 	if g != nil {

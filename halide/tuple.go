@@ -222,7 +222,7 @@ func (d Definer) Elem(i int) Definer {
 func (d Definer) elemUpdate(op *ir.BinOp, name string, value any) *Func {
 	dir := "Elem." + name
 	f := d.f.begin(dir)
-	if f.err != nil {
+	if f.err != nil || f.frozen(dir) {
 		return f
 	}
 	fn, i := f.fn, d.elem
