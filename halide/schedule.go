@@ -812,6 +812,29 @@ func (f *Func) Bound(v Var, min, extent any) *Func {
 	return f
 }
 
+// BoundExtent fixes the extent of f's region along the pure var v, not its
+// min (Halide's bound_extent): bounds inference still finds where the
+// region starts, and f computes extent points from there, so the loops
+// over v have a constant extent (they can be unrolled or vectorized even
+// where f is computed at a tile of another Func) and the allocation a
+// fixed size. Realize checks that what is read of f fits in extent (for
+// an output, that its buffer has that extent). v must not be aligned as
+// well.
+func (f *Func) BoundExtent(v Var, extent any) *Func {
+	f = f.begin("bound_extent", v)
+	ext := E(extent)
+	if ext.err != nil {
+		f.fail(withFunc(ext.err, f.fn.Name, "bound_extent"))
+		return f
+	}
+	if !ext.Type().IsIntOrUInt() {
+		f.failf(ir.ErrType, "bound_extent", "the extent of %s must be an integer, not %s", v.name, ext.Type())
+		return f
+	}
+	f.fn.Schedule.Bounds = append(f.fn.Schedule.Bounds, ir.BoundDirective{Var: v.name, Extent: Cast(Int32, ext).node})
+	return f
+}
+
 // In returns a wrapper of f: a Func defined as a copy of f that replaces f
 // in its consumers' definitions and can be scheduled on its own (for
 // example computed at a tile of a consumer and stored in shared memory).

@@ -164,7 +164,9 @@ type LoopLevel struct {
 	Ref any
 }
 
-// BoundDirective fixes the region of a pure var: Func.bound(var, min, extent).
+// BoundDirective fixes the region of a pure var: Func.bound(var, min,
+// extent), or only its extent (Func.bound_extent) when Min is nil, the min
+// then being the one bounds inference finds.
 type BoundDirective struct {
 	Var         string
 	Min, Extent Expr

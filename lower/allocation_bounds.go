@@ -68,6 +68,11 @@ func allocationBounds(st *State) error {
 			written = bounds.ProvidedOf(r.Body, st.values, r.Func, idx)
 		}
 		for _, b := range f.Schedule.Bounds {
+			if b.Min == nil {
+				// bound_extent: the regions are extent wide from the
+				// mins found, and the box they touch is the storage.
+				continue
+			}
 			if box == nil {
 				box = make(bounds.Box, len(f.Args))
 			}

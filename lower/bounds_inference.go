@@ -218,7 +218,10 @@ func outputRegionLets(out *ir.Function) []let {
 				if b.Var == a {
 					// The buffer is checked to match; the constants let
 					// loops over the bounded var have constant extents.
-					mn, ext = b.Min, b.Extent
+					if b.Min != nil {
+						mn = b.Min
+					}
+					ext = b.Extent
 				}
 			}
 			lets = append(lets, let{p + a + ".min", mn}, let{p + a + ".max", ir.SubE(ir.AddE(mn, ext), ir.Int(1))})
@@ -476,6 +479,7 @@ func regionLets(f *ir.Function, produce, consume ir.Stmt, values bounds.Scope, i
 		fixed[b.Var] = b
 	}
 	var lets []let
+	var checks []ir.Stmt
 	// box is what the consumers and the stages read, for the checks of a
 	// fixed bound; stage k covers stage k+1's region (named by its lets,
 	// which cover what the consumers and the stages after k+1 read) and
@@ -500,7 +504,7 @@ func regionLets(f *ir.Function, produce, consume ir.Stmt, values bounds.Scope, i
 		p := stagePrefix(f.Name, k)
 		for d, a := range f.Args {
 			iv := cover[d]
-			if b, ok := fixed[a]; ok {
+			if b, ok := fixed[a]; ok && b.Min != nil {
 				iv = bounds.Interval{Min: b.Min, Max: ir.Simplify(ir.SubE(ir.AddE(b.Min, b.Extent), ir.Int(1)))}
 			} else if !iv.IsBounded() {
 				msg := fmt.Sprintf("%s is accessed in an unbounded way in dimension %d (%s): the region needed is %s", f.Name, d, a, iv)
@@ -512,6 +516,20 @@ func regionLets(f *ir.Function, produce, consume ir.Stmt, values bounds.Scope, i
 				return nil, nil, err
 			} else if err := regionTooComplex(f, "bounds inference", d, iv); err != nil {
 				return nil, nil, err
+			} else if ok {
+				// bound_extent: extent points from the min found, which
+				// must hold all that is needed (checked before the
+				// production, where these lets are defined).
+				max := &ir.Var{T: ir.Int32, Name: p + a + ".max"}
+				checks = append(checks, &ir.AssertStmt{
+					Cond:    ir.LEE(iv.Max, max),
+					Message: fmt.Sprintf("the bound_extent of %s in %s is too small: it must cover [min, max] =", f.Name, a),
+					Args:    []ir.Expr{iv.Min, iv.Max},
+					Error: &ir.Error{Code: ir.ErrOutOfBounds, Func: f.Name, Directive: "bound_extent",
+						Msg:   fmt.Sprintf("%s is read over [%%s, %%s] in %s, more than the %s points its bound_extent gives it", f.Name, a, ir.ExprString(b.Extent)),
+						Legal: fmt.Sprintf("a bound_extent of %s in %s of at least what is read there, or none", f.Name, a)},
+				})
+				iv = bounds.Interval{Min: iv.Min, Max: ir.Simplify(ir.SubE(ir.AddE(iv.Min, b.Extent), ir.Int(1)))}
 			}
 			lets = append(lets, let{p + a + ".min", iv.Min}, let{p + a + ".max", iv.Max})
 		}
@@ -520,10 +538,9 @@ func regionLets(f *ir.Function, produce, consume ir.Stmt, values bounds.Scope, i
 	// later stages read of it (box: an update reading f(r.x + 1) past
 	// the bound read outside the allocation); the check goes just before
 	// the production, where the consumers' symbols are defined.
-	var checks []ir.Stmt
 	for d, a := range f.Args {
 		b, ok := fixed[a]
-		if !ok {
+		if !ok || b.Min == nil {
 			continue
 		}
 		iv := box[d]
@@ -623,6 +640,14 @@ func bufferChecks(st *State, s ir.Stmt, out *ir.Function, idx *bounds.Index, q *
 	for _, b := range out.Schedule.Bounds {
 		d := argIndex(out, b.Var)
 		mn, ext := v(BufferVar(out.Name, "min", d)), v(BufferVar(out.Name, "extent", d))
+		if b.Min == nil { // bound_extent
+			checks = append(checks, &ir.AssertStmt{
+				Cond:    ir.Bin(ir.EQ, ext, b.Extent),
+				Message: fmt.Sprintf("%s is bounded to extent %s in %s, but the output buffer's extent is", out.Name, ir.ExprString(b.Extent), b.Var),
+				Args:    []ir.Expr{ext},
+			})
+			continue
+		}
 		checks = append(checks, &ir.AssertStmt{
 			Cond:    ir.AndE(ir.Bin(ir.EQ, mn, b.Min), ir.Bin(ir.EQ, ext, b.Extent)),
 			Message: fmt.Sprintf("%s is bounded to min %s, extent %s in %s, but the output buffer's min and extent are", out.Name, ir.ExprString(b.Min), ir.ExprString(b.Extent), b.Var),

@@ -171,12 +171,14 @@ type PRDom struct {
 	Where *PExpr `json:"where,omitempty"`
 }
 
-// PBound is f.Bound(var Dim, Min, Ext).
+// PBound is f.Bound(var Dim, Min, Ext), or f.BoundExtent(var Dim, Ext)
+// when ExtOnly.
 type PBound struct {
-	Func string `json:"func"`
-	Dim  int    `json:"dim"`
-	Min  int    `json:"min"`
-	Ext  int    `json:"ext"`
+	Func    string `json:"func"`
+	Dim     int    `json:"dim"`
+	Min     int    `json:"min"`
+	Ext     int    `json:"ext"`
+	ExtOnly bool   `json:"ext_only,omitempty"`
 }
 
 // PExpr is an expression of a program. Op is one of:

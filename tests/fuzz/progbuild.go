@@ -137,7 +137,11 @@ func (p *Prog) build() *Instance {
 		if f := p.Func(bd.Func); f != nil && f.Implicit && bd.Dim > 0 {
 			v = b.ivars[bd.Dim-1]
 		}
-		b.funcs[bd.Func].Bound(v, bd.Min, bd.Ext)
+		if bd.ExtOnly {
+			b.funcs[bd.Func].BoundExtent(v, bd.Ext)
+		} else {
+			b.funcs[bd.Func].Bound(v, bd.Min, bd.Ext)
+		}
 	}
 	inst.Out = b.funcs[p.Funcs[0].Name]
 	for _, name := range p.outputNames() {
@@ -590,7 +594,11 @@ func (p *Prog) algoSource(sizes []int) string {
 		if f := p.Func(bd.Func); f != nil {
 			v = f.goVars()[bd.Dim]
 		}
-		fmt.Fprintf(&b, "%s.Bound(%s, %d, %d)\n", bd.Func, v, bd.Min, bd.Ext)
+		if bd.ExtOnly {
+			fmt.Fprintf(&b, "%s.BoundExtent(%s, %d)\n", bd.Func, v, bd.Ext)
+		} else {
+			fmt.Fprintf(&b, "%s.Bound(%s, %d, %d)\n", bd.Func, v, bd.Min, bd.Ext)
+		}
 	}
 	fmt.Fprintf(&b, "// output: %s realized over mins %v, extents %v\n", p.Funcs[0].Name, p.OutMin, sizes)
 	return b.String()

@@ -173,7 +173,7 @@ func (g *pgen) prog() (*Prog, []int) {
 		f := fs[g.intn(1, n-1)]
 		d := g.rng.Intn(min(f.Dims, od))
 		mg := g.intn(2, 8)
-		p.Bounds = append(p.Bounds, PBound{Func: f.Name, Dim: d, Min: p.OutMin[d] - mg, Ext: max(sizes[d], 1) + 2*mg})
+		p.Bounds = append(p.Bounds, PBound{Func: f.Name, Dim: d, Min: p.OutMin[d] - mg, Ext: max(sizes[d], 1) + 2*mg, ExtOnly: g.p_(0.4)})
 	}
 	p.prune()
 	g.storeTypes()
