@@ -275,7 +275,11 @@ func defineRegions(st *State, s ir.Stmt, idx *bounds.Index, perThread map[string
 			return nil
 		}
 		if sharedStorage(f, path) {
+			before := lets
 			if lets, perThread[f.Name], err = unionOverThreads(f, lets, path); err != nil {
+				return nil
+			}
+			if err = boundExtentUnion(f, before, lets); err != nil {
 				return nil
 			}
 		}
@@ -555,6 +559,30 @@ func regionLets(f *ir.Function, produce, consume ir.Stmt, values bounds.Scope, i
 		})
 	}
 	return lets, checks, nil
+}
+
+// boundExtentUnion refuses a bound_extent of f along a var whose region
+// the union over the block's threads (unionOverThreads, from before to
+// after) widened: the loops over it run the bound's extent from the
+// union's min and would not cover it.
+func boundExtentUnion(f *ir.Function, before, after []let) error {
+	for _, b := range f.Schedule.Bounds {
+		if b.Min != nil {
+			continue
+		}
+		was := map[string]ir.Expr{}
+		for _, l := range before {
+			was[l.name] = l.value
+		}
+		for _, l := range after {
+			n := l.name
+			if (strings.HasSuffix(n, "."+b.Var+".min") || strings.HasSuffix(n, "."+b.Var+".max")) && (was[n] == nil || !ir.Equal(was[n], l.value)) {
+				return ir.Errorf(ir.ErrSchedule, f.Name, "bound_extent", "%s is shared by the block's threads, which compute the union of their regions, and bound_extent fixes the extent of each thread's region in %s", f.Name, b.Var).
+					WithLegal("compute %s at the block level (outside the thread loops), Bound(%s, min, extent), or no bound_extent", f.Name, b.Var)
+			}
+		}
+	}
+	return nil
 }
 
 // alignLets applies f's align_bounds and align_extent directives to its

@@ -180,6 +180,15 @@ func (sw *slider) maySlide(r *ir.Realize) bool {
 	if !ok || len(f.Updates) > 0 || f.Pure.Predicate != nil || f.Name == sw.st.P.Output || len(f.Args) == 0 {
 		return false // (a Func of no dimensions has no window)
 	}
+	for _, b := range f.Schedule.Bounds {
+		if b.Min == nil {
+			// bound_extent: the loops over the var run its extent from
+			// the region's min, so that min cannot move up to what
+			// earlier iterations left (the loop would run past the
+			// window, over points still to be read).
+			return false
+		}
+	}
 	return r.Memory != ir.GPUShared && r.Memory != ir.Register && !r.InGlobal
 }
 

@@ -27,6 +27,21 @@ func TestBoundExtent(t *testing.T) {
 			legal:    []string{"at least what is read"},
 		},
 		{
+			name: "shared by the block's threads, each region bounded",
+			run: func() error {
+				bx, tx := halide.NewVar("bx"), halide.NewVar("tx")
+				f, g := halide.NewFunc("f"), halide.NewFunc("g")
+				f.Define(x).Is(x.Mul(x))
+				g.Define(x).Is(f.At(x.Sub(1)).Add(f.At(x.Add(1))))
+				g.GPUTile1D(x, bx, tx, 8, halide.GuardWithIf)
+				f.ComputeAt(g, tx).StoreIn(halide.GPUShared).BoundExtent(x, 3)
+				return halide.NewPipeline(g).WithTarget(halide.Emulator).Realize(halide.NewBuffer[int32](16))
+			},
+			code: halide.ErrSchedule, fn: "f", directive: "bound_extent",
+			mentions: []string{"shared by the block's threads", "union"},
+			legal:    []string{"block level"},
+		},
+		{
 			name: "a float extent",
 			run: func() error {
 				f := halide.NewFunc("f")
