@@ -992,3 +992,344 @@ func TestPerfPortedBug1(t *testing.T) {
 	ppRealize(t, g, out)
 	ppCheck1(t, "g", out, 0, 64, func(x int) int32 { return int32(2 * x) })
 }
+
+// nested_vectorization_gemm.cpp, its x86 branches (SSE: 16 u8 lanes):
+// an 8-bit gemm, an 8-bit blur, a 16-bit blur and a sparse 8-bit blur,
+// each with the plain and the nested-vectorization (atomic, vectorized
+// RVar) schedule. Sizes: the gemm output 32 x 16 instead of 1024 x 1024,
+// the blurs' f 512 instead of 1M. Inputs are random (the C++ fills f with
+// 100 and leaves g zero). The 8-bit blur's output (prod >> 24) is zero
+// for every input; a second output (prod >> 16) with the same schedule
+// checks the sums.
+func TestPerfPortedNestedVectorizationGemm(t *testing.T) {
+	const vec = 16
+	_0, _1 := halide.ImplicitVar(0), halide.ImplicitVar(1)
+	for nested := 0; nested < 2; nested++ {
+		t.Run(fmt.Sprintf("gemm_u8/nested=%d", nested), func(t *testing.T) {
+			const W, H, K = 32, 16, 128
+			x, y := ppV("x"), ppV("y")
+			f, g := halide.NewImageParam("f", halide.UInt8, 2), halide.NewImageParam("g", halide.UInt8, 2)
+			r := halide.NewRDom("r", halide.Range(0, K))
+			prod := halide.NewFunc("prod")
+			prod.Define(x, y).PlusEq(halide.Cast(halide.Int32, f.At(x, r.X())).Mul(g.At(r.X(), y)))
+			xi, yi := ppV("xi"), ppV("yi")
+			ro, ri := halide.NewRVar("ro"), halide.NewRVar("ri")
+			result := prod.In()
+			if nested == 1 {
+				result.Tile(x, y, x, y, xi, yi, vec, vec/2).Vectorize(xi).Unroll(yi)
+				f.In().ComputeAt(prod, ro).Vectorize(_0).Unroll(_1)
+				g.In().ComputeAt(prod, y).Vectorize(_0).Unroll(_1)
+				prod.ComputeAt(result, x).Vectorize(x).Unroll(y).
+					Update(0).Split(r.X(), ro, ri, vec/2).Reorder(ri, x, y, ro).Vectorize(x).Unroll(y).
+					Atomic().Vectorize(ri, 2).Unroll(ri)
+			} else {
+				result.Tile(x, y, x, y, xi, yi, vec, 4, halide.RoundUp).Vectorize(xi).Unroll(yi)
+				prod.ComputeAt(result, x).Vectorize(x).Unroll(y).
+					Update(0).Reorder(x, y, r.X()).Vectorize(x).Unroll(y)
+			}
+			fb, gb := ppRand[uint8](7, 255, W, K), ppRand[uint8](8, 255, K, H)
+			f.Set(fb)
+			g.Set(gb)
+			out := halide.NewBuffer[int32](W, H)
+			ppRealize(t, result, out)
+			ppCheck2(t, "prod", out, 0, W, 0, H, func(x, y int) int32 {
+				var s int32
+				for k := 0; k < K; k++ {
+					s += int32(fb.Get(x, k)) * int32(gb.Get(k, y))
+				}
+				return s
+			})
+		})
+		for _, shift := range []int{24, 16} {
+			t.Run(fmt.Sprintf("blur_u8_shift%d/nested=%d", shift, nested), func(t *testing.T) {
+				const NF, NG = 512, 128
+				x := ppV("x")
+				f, g := halide.NewImageParam("f", halide.UInt8, 1), halide.NewImageParam("g", halide.UInt8, 1)
+				r := halide.NewRDom("r", halide.Range(0, 128))
+				prod, result := halide.NewFunc("prod"), halide.NewFunc("result")
+				prod.Define(x).PlusEq(halide.Cast(halide.Int32, f.At(x.Add(r.X()))).Mul(g.At(r.X())))
+				result.Define(x).Is(halide.Cast(halide.UInt8, prod.At(x).Shr(shift)))
+				ro, ri := halide.NewRVar("ro"), halide.NewRVar("ri")
+				f.In().ComputeAt(prod, ro).Vectorize(_0).BoundExtent(_0, 16)
+				g.In().ComputeAt(prod, ro).Vectorize(_0)
+				result.VectorizeTail(x, 8, halide.RoundUp)
+				if nested == 1 {
+					prod.ComputeAt(result, x).Vectorize(x).Update(0).
+						Split(r.X(), ro, ri, 8).Reorder(ri, x, ro).Vectorize(x).
+						Atomic().Vectorize(ri, 8).Unroll(ri)
+				} else {
+					prod.ComputeAt(result, x).Vectorize(x).Update(0).
+						Split(r.X(), ro, ri, 8).Reorder(ri, x, ro).Vectorize(x).Unroll(ri)
+				}
+				fb, gb := ppRand[uint8](9, 255, NF), ppRand[uint8](10, 255, NG)
+				f.Set(fb)
+				g.Set(gb)
+				n := NF - NG - 128
+				out := halide.NewBuffer[uint8](n)
+				ppRealize(t, result, out)
+				ppCheck1(t, "result", out, 0, n, func(x int) uint8 {
+					var s int32
+					for k := 0; k < 128; k++ {
+						s += int32(fb.Get(x+k)) * int32(gb.Get(k))
+					}
+					return uint8(s >> shift)
+				})
+			})
+		}
+		t.Run(fmt.Sprintf("blur_i16/nested=%d", nested), func(t *testing.T) {
+			const NF, NG = 512, 128
+			x := ppV("x")
+			f, g := halide.NewImageParam("f", halide.Int16, 1), halide.NewImageParam("g", halide.Int16, 1)
+			r := halide.NewRDom("r", halide.Range(0, 128))
+			prod, result := halide.NewFunc("prod"), halide.NewFunc("result")
+			prod.Define(x).PlusEq(halide.Cast(halide.Int32, f.At(x.Add(r.X()))).Mul(g.At(r.X())))
+			result.Define(x).Is(halide.Cast(halide.Int16, prod.At(x).Shr(16)))
+			ro, ri, rio, rii := halide.NewRVar("ro"), halide.NewRVar("ri"), halide.NewRVar("rio"), halide.NewRVar("rii")
+			result.VectorizeTail(x, 16, halide.RoundUp)
+			if nested == 1 {
+				f.In().ComputeAt(prod, ro).Vectorize(_0).BoundExtent(_0, 32)
+				g.In().ComputeAt(prod, ro).Vectorize(_0)
+				prod.ComputeAt(result, x).Vectorize(x).Update(0).
+					Split(r.X(), ro, ri, 4).Split(ri, rio, rii, 2).Reorder(rii, x, rio, ro).Vectorize(x).
+					Atomic().Vectorize(rio).Vectorize(rii)
+			} else {
+				prod.ComputeAt(result, x).Vectorize(x).Update(0).
+					Split(r.X(), ro, ri, 4).Reorder(ri, x, ro).Vectorize(x).Unroll(ri)
+			}
+			rng := rand.New(rand.NewSource(11))
+			fb, gb := halide.NewBuffer[int16](NF), halide.NewBuffer[int16](NG)
+			fb.Fill(func([]int) int16 { return int16(rng.Intn(60001) - 30000) })
+			gb.Fill(func([]int) int16 { return int16(rng.Intn(60001) - 30000) })
+			f.Set(fb)
+			g.Set(gb)
+			n := NF - NG - 128
+			out := halide.NewBuffer[int16](n)
+			ppRealize(t, result, out)
+			ppCheck1(t, "result", out, 0, n, func(x int) int16 {
+				var s int32
+				for k := 0; k < 128; k++ {
+					s += int32(fb.Get(x+k)) * int32(gb.Get(k))
+				}
+				return int16(s >> 16)
+			})
+		})
+		t.Run(fmt.Sprintf("sparse_blur_u8/nested=%d", nested), func(t *testing.T) {
+			const NF, NG = 512, 128
+			x := ppV("x")
+			f, g := halide.NewImageParam("f", halide.UInt8, 1), halide.NewImageParam("g", halide.UInt8, 1)
+			taps := halide.NewImageParam("taps", halide.Int32, 1)
+			r := halide.NewRDom("r", halide.Range(0, 128))
+			prod, result := halide.NewFunc("prod"), halide.NewFunc("result")
+			prod.Define(x).PlusEq(halide.Cast(halide.UInt32, f.At(x.Add(halide.UnsafePromiseClamped(taps.At(r.X()), 0, 127)))).Mul(g.At(r.X())))
+			result.Define(x).Is(prod.At(x))
+			ro, ri := halide.NewRVar("ro"), halide.NewRVar("ri")
+			g.In().ComputeAt(prod, ro).Vectorize(_0)
+			result.VectorizeTail(x, 8, halide.RoundUp)
+			if nested == 1 {
+				prod.ComputeAt(result, x).Vectorize(x).Update(0).
+					Split(r.X(), ro, ri, 16).Reorder(ri, x, ro).Vectorize(x).
+					Atomic().Vectorize(ri, 2).Unroll(ri)
+			} else {
+				prod.ComputeAt(result, x).Vectorize(x).Update(0).
+					Split(r.X(), ro, ri, 16).Reorder(ri, x, ro).Vectorize(x)
+			}
+			fb, gb := ppRand[uint8](12, 255, NF), ppRand[uint8](13, 255, NG)
+			tb := halide.NewBuffer[int32](128)
+			tb.Fill(func(c []int) int32 { return int32(c[0] * c[0] & 127) })
+			f.Set(fb)
+			g.Set(gb)
+			taps.Set(tb)
+			n := NF - NG - 128
+			out := halide.NewBuffer[uint32](n)
+			ppRealize(t, result, out)
+			ppCheck1(t, "result", out, 0, n, func(x int) uint32 {
+				var s uint32
+				for k := 0; k < 128; k++ {
+					s += uint32(fb.Get(x+int(tb.Get(k)))) * uint32(gb.Get(k))
+				}
+				return s
+			})
+		})
+	}
+}
+
+// Bug 2 (nested_vectorization_gemm.cpp), fixed: Bound and BoundExtent on
+// an input wrapper did not map Halide's implicit names, so
+// f.in().bound_extent(_0, 16) was refused ("f_in has no pure var _0")
+// while vectorize(_0) was accepted. Both now name the wrapper's pure var
+// (halide/schedule.go, Func.implicitVar).
+func TestPerfPortedBug2(t *testing.T) {
+	_0 := halide.ImplicitVar(0)
+	x, xo := ppV("x"), ppV("xo")
+	in := halide.NewImageParam("in", halide.Int32, 1)
+	b := ppRand[int32](14, 1000, 40)
+	in.Set(b)
+	g := halide.NewFunc("g")
+	g.Define(x).Is(in.At(x).Add(in.At(x.Add(1))))
+	g.Split(x, xo, x, 8)
+	in.In().ComputeAt(g, xo).BoundExtent(_0, 9).Vectorize(_0)
+	out := halide.NewBuffer[int32](32)
+	ppRealize(t, g, out)
+	ppCheck1(t, "g", out, 0, 32, func(x int) int32 { return b.Get(x) + b.Get(x+1) })
+	h := halide.NewFunc("h")
+	in2 := halide.NewImageParam("in2", halide.Int32, 1)
+	in2.Set(b)
+	h.Define(x).Is(in2.At(x).Mul(2))
+	in2.In().ComputeRoot().Bound(_0, 0, 32)
+	out2 := halide.NewBuffer[int32](32)
+	ppRealize(t, h, out2)
+	ppCheck1(t, "h", out2, 0, 32, func(x int) int32 { return 2 * b.Get(x) })
+}
+
+// packed_planar_fusion.cpp: 32 x 16 x 3 instead of 2048 x 2048 x 3.
+// Buffers are dense planar here (no make_interleaved, no output
+// strides), so the four schedules the C++ picks by the strides of its
+// packed and planar buffers all run planar to planar. The output's
+// extent constraint on c (set_extent(3)), which lets Halide unroll c, is
+// Bound(c, 0, 3) here.
+func TestPerfPortedPackedPlanarFusion(t *testing.T) {
+	const W, H = 32, 16
+	src := ppRand[uint8](15, 255, W, H, 3)
+	for i, name := range []string{"planar_planar", "packed_packed", "planar_packed", "packed_planar"} {
+		t.Run(name, func(t *testing.T) {
+			x, y, c := ppV("x"), ppV("y"), ppV("c")
+			f := halide.NewFunc("f")
+			f.Define(x, y, c).Is(src.At(x, y, c))
+			f.Bound(c, 0, 3)
+			switch i {
+			case 0:
+				f.Vectorize(x, 16)
+			case 1:
+				fused := ppV("fused")
+				f.Reorder(c, x, y).Fuse(c, x, fused).Vectorize(fused, 16)
+			default:
+				f.Reorder(c, x, y).Unroll(c).Vectorize(x, 16)
+			}
+			dst := halide.NewBuffer[uint8](W, H, 3)
+			ppRealize(t, f, dst)
+			for cc := 0; cc < 3; cc++ {
+				for yy := 0; yy < H; yy++ {
+					for xx := 0; xx < W; xx++ {
+						if dst.Get(xx, yy, cc) != src.Get(xx, yy, cc) {
+							t.Fatalf("dst(%d, %d, %d) = %d, want %d", xx, yy, cc, dst.Get(xx, yy, cc), src.Get(xx, yy, cc))
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
+// parallel_performance.cpp: 64 x 16 instead of 1024 x 160. The parallel
+// and the serial Funcs must agree exactly, and with Go's math within
+// 1e-5.
+func TestPerfPortedParallelPerformance(t *testing.T) {
+	const W, H = 64, 16
+	x, y := ppV("x"), ppV("y")
+	math50 := halide.Cast(halide.Float32, x.Add(y))
+	for i := 0; i < 50; i++ {
+		math50 = halide.Sqrt(halide.Cos(halide.Sin(math50)))
+	}
+	f, g := halide.NewFunc("f"), halide.NewFunc("g")
+	f.Define(x, y).Is(math50)
+	g.Define(x, y).Is(math50)
+	f.Parallel(y)
+	imf, img := halide.NewBuffer[float32](W, H), halide.NewBuffer[float32](W, H)
+	ppRealize(t, f, imf)
+	ppRealize(t, g, img)
+	ppCheck2(t, "imf", imf, 0, W, 0, H, func(x, y int) float32 { return img.Get(x, y) })
+	ppNear2(t, "img", img, W, H, 1e-5, func(x, y int) float64 {
+		v := float32(x + y)
+		for i := 0; i < 50; i++ {
+			v = float32(math.Sqrt(float64(float32(math.Cos(float64(float32(math.Sin(float64(v)))))))))
+		}
+		return float64(v)
+	})
+}
+
+// parallel_scenarios.cpp: random_int is not a builder here; its call
+// random_int(r) is a hash of r (r * 1103515245 + 12345, wrapping).
+// max_memory is 4096 floats instead of 100 MiB, filled with random
+// values instead of 17; inner iterations 64 and 512, outer 1 to 256.
+// The callable's contended runs (thread pools) are left out.
+func TestPerfPortedParallelScenarios(t *testing.T) {
+	const maxMemory = 4096
+	inner, outer, memLimit := halide.NewParam[int32]("inner_iterations"), halide.NewParam[int32]("outer_iterations"), halide.NewParam[int32]("memory_limit")
+	input := halide.NewImageParam("input", halide.Float32, 1)
+	x := ppV("x")
+	r := halide.NewRDom("r", halide.Range(0, inner.Expr()))
+	f, g := halide.NewFunc("f"), halide.NewFunc("g")
+	hash := r.X().Mul(1103515245).Add(12345)
+	f.Define(x).Is(halide.Sum(halide.Sqrt(input.At(hash.Mod(memLimit.Expr())))))
+	g.Define().Is(f.At(0).Add(f.At(outer.Expr().Sub(1))))
+	f.ComputeRoot().Parallel(x)
+	in := ppRand[float32](16, 1000, maxMemory)
+	input.Set(in)
+	p := ppPipe(g)
+	for _, m := range []bool{false, true} {
+		for _, i := range []int{1 << 6, 1 << 9} {
+			for _, o := range []int{1, 2, 16, 256} {
+				ml := 128
+				if m {
+					ml = maxMemory
+				}
+				inner.Set(int32(i))
+				outer.Set(int32(o))
+				memLimit.Set(int32(ml))
+				out := halide.NewBuffer[float32]()
+				if err := ppRunP(t, p, out); err != nil {
+					t.Fatal(err)
+				}
+				var s float32
+				for k := 0; k < i; k++ {
+					h := int32(k)*1103515245 + 12345
+					s += float32(math.Sqrt(float64(in.Get(int(ppEuclidMod(int64(h), int64(ml)))))))
+				}
+				if got, want := float64(out.Get()), float64(2*s); !ppNear(got, want, 1e-5) {
+					t.Fatalf("m=%v i=%d o=%d: g() = %v, want %v", m, i, o, got, want)
+				}
+			}
+		}
+	}
+}
+
+// realize_overhead.cpp: the zero-dimensional Funcs, realized through a
+// Func, a Pipeline and a reused buffer, with 0, 1 and 10 to 90 Params.
+// The Target variants (no_asserts, no_bounds_query) are left out.
+func TestPerfPortedRealizeOverhead(t *testing.T) {
+	f := halide.NewFunc("f")
+	f.Define().Is(int32(42))
+	buf := halide.NewBuffer[int32]()
+	ppRealize(t, f, buf)
+	p := ppPipe(f)
+	for i := 0; i < 3; i++ {
+		if err := ppRunP(t, p, buf); err != nil {
+			t.Fatal(err)
+		}
+		if buf.Get() != 42 {
+			t.Fatalf("f() = %d", buf.Get())
+		}
+	}
+	in := halide.NewParam[int32]("in")
+	g := halide.NewFunc("g")
+	g.Define().Is(in.Expr().Add(42))
+	in.Set(0)
+	ppRealize(t, g, buf)
+	if buf.Get() != 42 {
+		t.Fatalf("g() = %d", buf.Get())
+	}
+	for i := 10; i < 100; i += 10 {
+		h := halide.NewFunc("h")
+		e := halide.E(int32(0))
+		for k := 0; k < i; k++ {
+			q := halide.NewParam[int32](fmt.Sprintf("p%d", k))
+			q.Set(1)
+			e = e.Add(q.Expr())
+		}
+		h.Define().Is(e)
+		ppRealize(t, h, buf)
+		if buf.Get() != int32(i) {
+			t.Fatalf("%d params: h() = %d", i, buf.Get())
+		}
+	}
+}
