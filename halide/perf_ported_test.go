@@ -1333,3 +1333,246 @@ func TestPerfPortedRealizeOverhead(t *testing.T) {
 		}
 	}
 }
+
+// rfactor.cpp: its six reductions with their rfactor schedules (two
+// levels: a parallel intermediate, then a vectorized one). Sizes: 4096
+// elements instead of 16M, the outer split 256 instead of 4 * 8192 (128
+// instead of 2 * 8192 for complex_multiply, 64 instead of 8192 for
+// kitchen_sink); the histogram 64 x 64 instead of 4096 x 4096; the
+// argmin 8^4 instead of 64^4, its split 4 instead of 16. Halide only
+// times these; here each is checked against Go. The argmin's input has
+// a unique minimum and the kitchen sink's distinct values, so their
+// indices do not depend on the order rfactor merges in. The second
+// rfactor of four_d_argmin (of rxi) and of kitchen_sink (of rxii) is
+// refused (see the end of the file); the _variant subtests rfactor the
+// outer loop instead (r.z, rxio).
+func TestPerfPortedRFactor(t *testing.T) {
+	const size = 4096
+	rng := rand.New(rand.NewSource(17))
+	t.Run("one_d_max", func(t *testing.T) {
+		A := halide.NewImageParam("A", halide.Float32, 1)
+		r := halide.NewRDom("r", halide.Range(0, size))
+		maxf := halide.NewFunc("maxf")
+		maxf.Define().Is(float32(0))
+		maxf.Define().Is(halide.Max(maxf.At(), halide.Abs(A.At(r.X()))))
+		rxo, rxi, rxio, rxii := halide.NewRVar("rxo"), halide.NewRVar("rxi"), halide.NewRVar("rxio"), halide.NewRVar("rxii")
+		maxf.Update(0).Split(r.X(), rxo, rxi, 256)
+		u, v := ppV("u"), ppV("v")
+		intm := maxf.Update(0).RFactor(halide.RFactorPair{R: rxo, V: u})
+		intm.ComputeRoot().Update(0).Parallel(u).Split(rxi, rxio, rxii, 8).
+			RFactor(halide.RFactorPair{R: rxii, V: v}).ComputeAt(intm, u).Vectorize(v).Update(0).Vectorize(v)
+		a := halide.NewBuffer[float32](size)
+		a.Fill(func([]int) float32 { return float32(rng.Intn(2000001) - 1000000) })
+		A.Set(a)
+		out := halide.NewBuffer[float32]()
+		ppRealize(t, maxf, out)
+		var m float32
+		for i := 0; i < size; i++ {
+			m = float32(math.Max(float64(m), math.Abs(float64(a.Get(i)))))
+		}
+		if out.Get() != m {
+			t.Fatalf("maxf() = %v, want %v", out.Get(), m)
+		}
+	})
+	t.Run("two_d_histogram", func(t *testing.T) {
+		const W, H = 64, 64
+		in := halide.NewBuffer[uint8](W, H)
+		in.Fill(func([]int) uint8 { return uint8(rng.Uint32()) })
+		x := ppV("x")
+		r := halide.NewRDom("r", halide.Range(0, W), halide.Range(0, H))
+		hist := halide.NewFunc("hist")
+		hist.Define(x).Is(int32(0))
+		hist.Define(in.At(r.X(), r.Y())).PlusEq(1)
+		u := ppV("u")
+		ryo, ryi := halide.NewRVar("ryo"), halide.NewRVar("ryi")
+		hist.Update(0).Split(r.Y(), ryo, ryi, 16).RFactor(halide.RFactorPair{R: ryo, V: u}).
+			ComputeRoot().Vectorize(x, 8).Update(0).Parallel(u)
+		hist.Update(0).Vectorize(x, 8)
+		out := halide.NewBuffer[int32](256)
+		ppRealize(t, hist, out)
+		want := make([]int32, 256)
+		for yy := 0; yy < H; yy++ {
+			for xx := 0; xx < W; xx++ {
+				want[in.Get(xx, yy)]++
+			}
+		}
+		ppCheck1(t, "hist", out, 0, 256, func(x int) int32 { return want[x] })
+	})
+	argmin := func(t *testing.T, variant bool) {
+		const n = 8
+		input := halide.NewImageParam("input", halide.UInt8, 4)
+		r := halide.NewRDom("r", halide.Range(0, n), halide.Range(0, n), halide.Range(0, n), halide.Range(0, n))
+		amin := halide.NewFunc("amin")
+		amin.Define().Is(halide.NewTuple(255, 0, 0, 0, 0))
+		in := input.At(r.X(), r.Y(), r.Z(), r.W())
+		a := amin.AtTuple()
+		amin.Define().Is(halide.NewTuple(halide.Min(a.Elem(0), in),
+			halide.Select(a.Elem(0).Lt(in), a.Elem(1), r.X()),
+			halide.Select(a.Elem(0).Lt(in), a.Elem(2), r.Y()),
+			halide.Select(a.Elem(0).Lt(in), a.Elem(3), r.Z()),
+			halide.Select(a.Elem(0).Lt(in), a.Elem(4), r.W())))
+		u, v := ppV("u"), ppV("v")
+		intm1 := amin.Update(0).RFactor(halide.RFactorPair{R: r.W(), V: u})
+		intm1.ComputeRoot()
+		intm1.Update(0).Parallel(u)
+		rxo, rxi := halide.NewRVar("rxo"), halide.NewRVar("rxi")
+		var rf halide.VarOrRVar = rxi
+		if variant {
+			rf = r.Z()
+		}
+		intm2 := intm1.Update(0).Split(r.X(), rxo, rxi, 4).RFactor(halide.RFactorPair{R: rf, V: v})
+		intm2.ComputeAt(intm1, u)
+		intm2.Update(0).Vectorize(v)
+		vec := halide.NewBuffer[uint8](n, n, n, n)
+		vec.Fill(func([]int) uint8 { return uint8(1 + rng.Intn(200)) })
+		mx, my, mz, mw := rng.Intn(n), rng.Intn(n), rng.Intn(n), rng.Intn(n)
+		vec.Set(0, mx, my, mz, mw)
+		input.Set(vec)
+		outs := []*halide.Buffer[int32]{halide.NewBuffer[int32](), halide.NewBuffer[int32](), halide.NewBuffer[int32](), halide.NewBuffer[int32](), halide.NewBuffer[int32]()}
+		if !variant {
+			mpRefused(t, ppTry(t, amin, outs[0], outs[1], outs[2], outs[3], outs[4]))
+			return
+		}
+		ppRealize(t, amin, outs[0], outs[1], outs[2], outs[3], outs[4])
+		for i, want := range []int32{0, int32(mx), int32(my), int32(mz), int32(mw)} {
+			if outs[i].Get() != want {
+				t.Fatalf("amin()[%d] = %d, want %d", i, outs[i].Get(), want)
+			}
+		}
+	}
+	t.Run("four_d_argmin", func(t *testing.T) { argmin(t, false) })
+	t.Run("four_d_argmin_variant", func(t *testing.T) { argmin(t, true) })
+	t.Run("complex_multiply", func(t *testing.T) {
+		input0, input1 := halide.NewImageParam("input0", halide.Int32, 1), halide.NewImageParam("input1", halide.Int32, 1)
+		r := halide.NewRDom("r", halide.Range(0, size))
+		mult := halide.NewFunc("mult")
+		mult.Define().Is(halide.NewTuple(1, 0))
+		m := mult.AtTuple()
+		i0, i1 := input0.At(r.X()), input1.At(r.X())
+		mult.Define().Is(halide.NewTuple(m.Elem(0).Mul(i0).Sub(m.Elem(1).Mul(i1)), m.Elem(0).Mul(i1).Add(m.Elem(1).Mul(i0))))
+		rxo, rxi, rxio, rxii := halide.NewRVar("rxo"), halide.NewRVar("rxi"), halide.NewRVar("rxio"), halide.NewRVar("rxii")
+		mult.Update(0).Split(r.X(), rxo, rxi, 128)
+		u, v := ppV("u"), ppV("v")
+		intm := mult.Update(0).RFactor(halide.RFactorPair{R: rxo, V: u})
+		intm.ComputeRoot().Vectorize(u, 8).Update(0).Parallel(u).Split(rxi, rxio, rxii, 8).
+			RFactor(halide.RFactorPair{R: rxii, V: v}).ComputeAt(intm, u).Vectorize(v).Update(0).Vectorize(v)
+		v0, v1 := halide.NewBuffer[int32](size), halide.NewBuffer[int32](size)
+		v0.Fill(func([]int) int32 { return int32(rng.Intn(size)) })
+		v1.Fill(func([]int) int32 { return int32(rng.Intn(size)) })
+		input0.Set(v0)
+		input1.Set(v1)
+		o0, o1 := halide.NewBuffer[int32](), halide.NewBuffer[int32]()
+		ppRealize(t, mult, o0, o1)
+		re, im := int32(1), int32(0)
+		for i := 0; i < size; i++ {
+			re, im = re*v0.Get(i)-im*v1.Get(i), re*v1.Get(i)+im*v0.Get(i)
+		}
+		if o0.Get() != re || o1.Get() != im {
+			t.Fatalf("mult() = (%d, %d), want (%d, %d)", o0.Get(), o1.Get(), re, im)
+		}
+	})
+	t.Run("dot_product", func(t *testing.T) {
+		A, B := halide.NewImageParam("A", halide.Float32, 1), halide.NewImageParam("B", halide.Float32, 1)
+		r := halide.NewRDom("r", halide.Range(0, size))
+		dot := halide.NewFunc("dot")
+		dot.Define().Is(float32(0))
+		dot.Define().PlusEq(A.At(r.X()).Mul(B.At(r.X())))
+		rxo, rxi, rxio, rxii := halide.NewRVar("rxo"), halide.NewRVar("rxi"), halide.NewRVar("rxio"), halide.NewRVar("rxii")
+		dot.Update(0).Split(r.X(), rxo, rxi, 256)
+		u, v := ppV("u"), ppV("v")
+		intm := dot.Update(0).RFactor(halide.RFactorPair{R: rxo, V: u})
+		intm.ComputeRoot().Update(0).Parallel(u).Split(rxi, rxio, rxii, 8).
+			RFactor(halide.RFactorPair{R: rxii, V: v}).ComputeAt(intm, u).Vectorize(v).Update(0).Vectorize(v)
+		a, b := halide.NewBuffer[float32](size), halide.NewBuffer[float32](size)
+		a.Fill(func([]int) float32 { return rng.Float32() })
+		b.Fill(func([]int) float32 { return rng.Float32() })
+		A.Set(a)
+		B.Set(b)
+		out := halide.NewBuffer[float32]()
+		ppRealize(t, dot, out)
+		var s float64
+		for i := 0; i < size; i++ {
+			s += float64(a.Get(i)) * float64(b.Get(i))
+		}
+		// Float sums in another order: within 1e-4.
+		if !ppNear(float64(out.Get()), s, 1e-4) {
+			t.Fatalf("dot() = %v, want %v", out.Get(), s)
+		}
+	})
+	sinkTest := func(t *testing.T, variant bool) {
+		A := halide.NewImageParam("A", halide.Int32, 1)
+		r := halide.NewRDom("r", halide.Range(0, size))
+		sink := halide.NewFunc("sink")
+		sink.Define().Is(halide.NewTuple(0, 0, int32(math.MinInt32), 0, int32(math.MaxInt32), 0, 0, 0))
+		s := sink.AtTuple()
+		ar := A.At(r.X())
+		sink.Define().Is(halide.NewTuple(
+			s.Elem(0).Mul(ar),
+			s.Elem(1).Add(ar),
+			halide.Max(s.Elem(2), ar),
+			halide.Select(s.Elem(2).Gt(ar), s.Elem(3), r.X()),
+			halide.Min(s.Elem(4), ar),
+			halide.Select(s.Elem(4).Lt(ar), s.Elem(5), r.X()),
+			s.Elem(6).Add(ar.Mul(ar)),
+			s.Elem(7).Add(halide.Select(ar.Mod(2).Eq(0), 1, 0))))
+		rxo, rxi, rxio, rxii := halide.NewRVar("rxo"), halide.NewRVar("rxi"), halide.NewRVar("rxio"), halide.NewRVar("rxii")
+		sink.Update(0).Split(r.X(), rxo, rxi, 64)
+		u, v := ppV("u"), ppV("v")
+		intm := sink.Update(0).RFactor(halide.RFactorPair{R: rxo, V: u})
+		rf := rxii
+		if variant {
+			rf = rxio
+		}
+		intm.ComputeRoot().Update(0).Parallel(u).Split(rxi, rxio, rxii, 8).
+			RFactor(halide.RFactorPair{R: rf, V: v}).ComputeAt(intm, u).Vectorize(v).Update(0).Vectorize(v)
+		a := halide.NewBuffer[int32](size)
+		seen := map[int32]bool{}
+		a.Fill(func([]int) int32 {
+			for {
+				v := rng.Int31()
+				if !seen[v] {
+					seen[v] = true
+					return v
+				}
+			}
+		})
+		A.Set(a)
+		var bufs []halide.BufferRef
+		var outs []*halide.Buffer[int32]
+		for i := 0; i < 8; i++ {
+			b := halide.NewBuffer[int32]()
+			outs = append(outs, b)
+			bufs = append(bufs, b)
+		}
+		if !variant {
+			mpRefused(t, ppTry(t, sink, bufs...))
+			return
+		}
+		ppRealize(t, sink, bufs...)
+		w := []int32{0, 0, math.MinInt32, 0, math.MaxInt32, 0, 0, 0}
+		for i := 0; i < size; i++ {
+			ai := a.Get(i)
+			w[0] *= ai
+			w[1] += ai
+			if !(w[2] > ai) {
+				w[3] = int32(i)
+			}
+			w[2] = max(w[2], ai)
+			if !(w[4] < ai) {
+				w[5] = int32(i)
+			}
+			w[4] = min(w[4], ai)
+			w[6] += ai * ai
+			if ai%2 == 0 {
+				w[7]++
+			}
+		}
+		for i := range w {
+			if outs[i].Get() != w[i] {
+				t.Fatalf("sink()[%d] = %d, want %d", i, outs[i].Get(), w[i])
+			}
+		}
+	}
+	t.Run("kitchen_sink", func(t *testing.T) { sinkTest(t, false) })
+	t.Run("kitchen_sink_variant", func(t *testing.T) { sinkTest(t, true) })
+}
