@@ -205,6 +205,19 @@ func (f *Func) implicitName(s *Stage, name string) string {
 	return f.fn.Args[i]
 }
 
+// implicitVar is v, or for an input wrapper's ImplicitVar(i) (Halide's
+// _i) the wrapper's i-th pure var, as implicitName maps it for the
+// loop directives: Bound and BoundExtent name pure vars too.
+func (f *Func) implicitVar(v Var) Var {
+	if f == nil || f.fn == nil || !f.inputWrapper {
+		return v
+	}
+	if n := f.implicitName(&Stage{f: f, idx: 0}, v.name); n != v.name {
+		return newVar(n)
+	}
+	return v
+}
+
 // Split splits loop old into outer and inner loops, inner of extent factor.
 // tail optionally picks the tail strategy (default TailAuto); more than one
 // is an ErrArgCount error.
@@ -796,6 +809,7 @@ func (f *Func) StoreIn(m MemoryType) *Func {
 
 // Bound fixes the region of f computed along pure var v to [min, min+extent).
 func (f *Func) Bound(v Var, min, extent any) *Func {
+	v = f.implicitVar(v)
 	f = f.begin("bound", v)
 	mn, ext := E(min), E(extent)
 	for _, e := range []Expr{mn, ext} {
@@ -821,6 +835,7 @@ func (f *Func) Bound(v Var, min, extent any) *Func {
 // an output, that its buffer has that extent). v must not be aligned as
 // well.
 func (f *Func) BoundExtent(v Var, extent any) *Func {
+	v = f.implicitVar(v)
 	f = f.begin("bound_extent", v)
 	ext := E(extent)
 	if ext.err != nil {
