@@ -9,10 +9,13 @@ package halide
 // output g that reads output f reads what f's part wrote (f is not
 // computed again), and the input checks make sure g reads only inside f's
 // buffer, which Halide requires too (an output is computed over its buffer
-// only). A Func that several outputs read and that is not an output itself
-// is computed in each part that reads it, where Halide computes a
-// compute_root Func once for all its consumers: that costs time, never a
-// value. Every output is computed at the root, as in Halide: an output
+// only). A Func that several outputs read, that is not an output itself and
+// is scheduled ComputeRoot is computed once for all of them, as Halide
+// computes a compute_root Func: it is a part of its own, realized over
+// the union of the regions the later parts read of it, which they read
+// from its buffers (outputs_shared.go); where that cannot be worked out,
+// and for a Func computed inline or at a loop, it is computed in each part
+// that reads it, which costs time, never a value. Every output is computed at the root, as in Halide: an output
 // scheduled ComputeAt is refused by its own part (ErrComputeAt, as the
 // output of a pipeline of one output is), and ComputeInline of an output
 // leaves it at the root. Not built: compute_with between two outputs (Halide fuses their

@@ -241,3 +241,43 @@ func TestSharedFallback(t *testing.T) {
 		t.Errorf("a Func one output reads is shared:\n%s", l)
 	}
 }
+
+// Where a reader's input query is missing, the shared Func is computed in
+// each part that reads it, as before: values right, stored twice.
+func TestSharedNoQuery(t *testing.T) {
+	in := sharedInput(100, 11)
+	s, f, g := halide.NewFunc("s"), halide.NewFunc("f"), halide.NewFunc("g")
+	x := halide.NewVar("x")
+	s.Define(x).Is(in.At(x).Mul(7))
+	f.Define(x).Is(s.At(x.Add(1)))
+	g.Define(x).Is(s.At(x).Sub(1))
+	s.ComputeRoot().TraceStores()
+	trace := map[string]int{}
+	p := sharedPipe(trace, f, g)
+	fIm, gIm := halide.NewBuffer[int32](20), halide.NewBuffer[int32](20)
+	restore := halide.SetNoInputQueries()
+	err := p.RealizeTuple(fIm, gIm)
+	l, lerr := p.Lower()
+	restore()
+	if err != nil || lerr != nil {
+		t.Fatal(err, lerr)
+	}
+	for i := 0; i < 20; i++ {
+		if fIm.Get(i) != in.Get(i+1)*7 || gIm.Get(i) != in.Get(i)*7-1 {
+			t.Fatalf("at %d: f = %d, g = %d", i, fIm.Get(i), gIm.Get(i))
+		}
+	}
+	if trace["s"] != 40 || strings.Contains(l.String(), "// shared") {
+		t.Errorf("s stored %d times, want 40 (in each part):\n%s", trace["s"], l)
+	}
+	// With the queries, the same pipeline shares s.
+	for k := range trace {
+		delete(trace, k)
+	}
+	if err := p.RealizeTuple(fIm, gIm); err != nil {
+		t.Fatal(err)
+	}
+	if trace["s"] != 21 {
+		t.Errorf("s stored %d times, want 21", trace["s"])
+	}
+}

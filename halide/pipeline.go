@@ -135,7 +135,7 @@ type Pipeline struct {
 	// Funcs several outputs read (outputs_shared.go).
 	queried []string
 	opts    Options
-	target   Target
+	target  Target
 	// err is the error of a Pipeline method called on a nil *Pipeline,
 	// carried by the Pipeline it returned.
 	err error
