@@ -9,10 +9,13 @@ package halide
 // output g that reads output f reads what f's part wrote (f is not
 // computed again), and the input checks make sure g reads only inside f's
 // buffer, which Halide requires too (an output is computed over its buffer
-// only). A Func that several outputs read and that is not an output itself
-// is computed in each part that reads it, where Halide computes a
-// compute_root Func once for all its consumers: that costs time, never a
-// value. Every output is computed at the root, as in Halide: an output
+// only). A Func that several outputs read, that is not an output itself and
+// is scheduled ComputeRoot is computed once for all of them, as Halide
+// computes a compute_root Func: it is a part of its own, realized over
+// the union of the regions the later parts read of it, which they read
+// from its buffers (outputs_shared.go); where that cannot be worked out,
+// and for a Func computed inline or at a loop, it is computed in each part
+// that reads it, which costs time, never a value. Every output is computed at the root, as in Halide: an output
 // scheduled ComputeAt is refused by its own part (ErrComputeAt, as the
 // output of a pipeline of one output is), and ComputeInline of an output
 // leaves it at the root. Not built: compute_with between two outputs (Halide fuses their
@@ -25,6 +28,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/gohalide/gohalide/cpu"
 	"github.com/gohalide/gohalide/ir"
 	"github.com/gohalide/gohalide/report"
 )
@@ -32,15 +36,31 @@ import (
 // outputs is the record of a Pipeline with several outputs.
 type outputs struct {
 	funcs []*Func // the outputs, in the order NewPipeline got them
-	// order lists the outputs' indices in the order their parts run.
+	// order lists the outputs' indices in the order their parts run
+	// (the parts of shared Funcs go between them: see plan).
 	order []int
-	// parts[k] computes funcs[order[k]], reading the outputs of the parts
-	// before it through images.
-	parts []*Pipeline
-	// images holds, for each output, one input per value, which the
-	// parts after its own read it through.
+	// images holds, for each output and each shared Func, one input per
+	// value, which the parts after its own read it through.
 	images map[*Func][]*ImageParam
+	// plans are the plans made so far, by their shared Funcs (planKey),
+	// each with its parts (and their compiled code).
+	plans  map[string]*plan
+	planMu sync.Mutex
 	mu     sync.Mutex // one realization at a time binds the images
+}
+
+// plan is one way to run the outputs: the outputs and the shared Funcs
+// (non-output Funcs scheduled ComputeRoot that two or more parts read),
+// each computed by a part of its own, in the order they run.
+type plan struct {
+	nodes  []*Func // the Func part k computes
+	out    []int   // its index in funcs, or -1 for a shared Func
+	parts  []*Pipeline
+	shared map[*Func]bool
+	// readers lists, for each shared Func, the parts that read it.
+	readers map[*Func][]int
+	// reads lists, for each part, the shared Funcs it reads.
+	reads [][]*Func
 }
 
 // newOutputs returns the Pipeline of several outputs (see NewPipeline).
@@ -80,7 +100,7 @@ func newOutputs(outs []*Func) *Pipeline {
 			}
 		}
 	}
-	m := &outputs{funcs: outs, images: map[*Func][]*ImageParam{}}
+	m := &outputs{funcs: outs, images: map[*Func][]*ImageParam{}, plans: map[string]*plan{}}
 	// The order: repeatedly the first output (in the user's order) that
 	// reads no output not placed yet.
 	placed := make([]bool, len(outs))
@@ -109,14 +129,6 @@ func newOutputs(outs []*Func) *Pipeline {
 		placed[next] = true
 		m.order = append(m.order, next)
 	}
-	for k, i := range m.order {
-		f := outs[i]
-		part := &Pipeline{out: f, asInputs: map[*Func][]*ImageParam{}}
-		for _, j := range m.order[:k] {
-			part.asInputs[outs[j]] = m.imagesOf(outs[j])
-		}
-		m.parts = append(m.parts, part)
-	}
 	return &Pipeline{multi: m}
 }
 
@@ -125,6 +137,28 @@ func newOutputs(outs []*Func) *Pipeline {
 func (m *outputs) imagesOf(f *Func) []*ImageParam {
 	if ims, ok := m.images[f]; ok {
 		return ims
+	}
+	isOut := false
+	for _, g := range m.funcs {
+		isOut = isOut || g == f
+	}
+	if !isOut {
+		// A shared Func: a name no output's images and no other shared
+		// Func's have.
+		for _, g := range m.funcs {
+			m.imagesOf(g)
+		}
+		base := firstFree(f.fn.Name, func(n string) bool {
+			for g, ims := range m.images {
+				for _, im := range ims {
+					if im.name == n || g.fn.Name == n || ir.TupleBase(im.name) == n {
+						return true
+					}
+				}
+			}
+			return false
+		})
+		return m.newImages(f, base)
 	}
 	// Outputs of one name (Funcs may share one) are read as f, f_1, ....
 	base, same := f.fn.Name, 0
@@ -139,6 +173,11 @@ func (m *outputs) imagesOf(f *Func) []*ImageParam {
 	if same > 0 {
 		base = fmt.Sprintf("%s_%d", base, same)
 	}
+	return m.newImages(f, base)
+}
+
+// newImages makes the images of f, named after base.
+func (m *outputs) newImages(f *Func, base string) []*ImageParam {
 	n := f.fn.Values()
 	ims := make([]*ImageParam, n)
 	for i := range ims {
@@ -211,46 +250,85 @@ func (p *Pipeline) readOutputs(e ir.Expr) ir.Expr {
 	return mut(e)
 }
 
-// syncParts gives the parts p's options and target.
+// syncParts gives the parts of every plan p's options and target.
 func (m *outputs) syncParts(p *Pipeline) {
-	for _, part := range m.parts {
+	m.planMu.Lock()
+	defer m.planMu.Unlock()
+	for _, pl := range m.plans {
+		for _, part := range pl.parts {
+			part.opts = p.opts
+			part.WithTarget(p.target)
+		}
+	}
+}
+
+// syncPlan gives the parts of pl p's options and target.
+func syncPlan(pl *plan, p *Pipeline) {
+	for _, part := range pl.parts {
 		part.opts = p.opts
 		part.WithTarget(p.target)
 	}
 }
 
-// name returns the name of the output part k computes.
-func (m *outputs) name(k int) string { return m.funcs[m.order[k]].fn.Name }
+// title is the line that heads part k in the printed statement.
+func (pl *plan) title(k int) string {
+	if pl.out[k] >= 0 {
+		return "// output " + pl.nodes[k].fn.Name
+	}
+	var readers []string
+	for _, r := range pl.readers[pl.nodes[k]] {
+		readers = append(readers, pl.nodes[r].fn.Name)
+	}
+	return fmt.Sprintf("// shared %s (computed once for %s)", pl.nodes[k].fn.Name, strings.Join(readers, ", "))
+}
+
+// settleWith settles the plan (outputs_shared.go) with the parts lowered
+// (or compiled) by get, each part given p's options first.
+func (m *outputs) settleWith(p *Pipeline, get func(part *Pipeline) (*Lowered, error)) (*plan, []*Lowered, error) {
+	return m.settle(func(part *Pipeline) (*Lowered, error) {
+		part.opts = p.opts
+		part.WithTarget(p.target)
+		return get(part)
+	})
+}
 
 // lowerAll lowers every part: a Lowered whose parts are theirs.
 func (m *outputs) lowerAll(p *Pipeline, ctx context.Context, stopAfter string) (*Lowered, error) {
-	m.syncParts(p)
-	l := &Lowered{multi: m}
+	pl, parts, err := m.settleWith(p, func(part *Pipeline) (*Lowered, error) {
+		if stopAfter != "" {
+			// A statement stopped early has no queries: lower as a
+			// full one would run, to settle which Funcs are shared.
+			if _, err := part.lower(ctx, ""); err != nil {
+				return nil, err
+			}
+		}
+		return part.lower(ctx, stopAfter)
+	})
+	if err != nil {
+		return nil, err
+	}
+	l := &Lowered{multi: m, plan: pl, parts: parts}
 	var stmts []ir.Stmt
 	var nests []string
-	for k, part := range m.parts {
-		pl, err := part.lower(ctx, stopAfter)
-		if err != nil {
-			return nil, err
-		}
-		l.parts = append(l.parts, pl)
-		stmts = append(stmts, pl.Stmt)
-		nests = append(nests, fmt.Sprintf("// output %s\n%s", m.name(k), pl.LoopNest))
+	for k, part := range parts {
+		stmts = append(stmts, part.Stmt)
+		nests = append(nests, fmt.Sprintf("%s\n%s", pl.title(k), part.LoopNest))
 	}
 	l.Stmt = ir.MakeBlock(stmts...)
 	l.LoopNest = strings.Join(nests, "\n")
 	return l, nil
 }
 
-// compileAll compiles every part.
-func (m *outputs) compileAll(p *Pipeline, ctx context.Context) error {
-	m.syncParts(p)
-	for _, part := range m.parts {
-		if _, err := part.compile(ctx); err != nil {
-			return err
+// compileAll compiles every part and returns the plan they run by.
+func (m *outputs) compileAll(p *Pipeline, ctx context.Context) (*plan, error) {
+	pl, _, err := m.settleWith(p, func(part *Pipeline) (*Lowered, error) {
+		c, err := part.compile(ctx)
+		if err != nil {
+			return nil, err
 		}
-	}
-	return nil
+		return c.l, nil
+	})
+	return pl, err
 }
 
 // split returns the buffers of each output, in the order of m.funcs: outs
@@ -275,16 +353,15 @@ func (m *outputs) split(directive string, outs []BufferRef) ([][]BufferRef, erro
 	return per, nil
 }
 
-// realizeAll runs the parts in order into outs (see split), each reading
-// the buffers of the outputs before it; run realizes one part. p, the
-// Pipeline, gives the parts its options (nil: a Lowered's parts run).
-func (m *outputs) realizeAll(p *Pipeline, directive string, outs []BufferRef, run func(k int, bufs []BufferRef) error) error {
+// realizeAll runs the parts of pl in order into outs (see split), each
+// reading the buffers of the parts before it; the shared Funcs' buffers
+// are made first (sizeShared, with the allocation limit limit: 0 the
+// default, negative none). comp gives part k's compiled code and run
+// realizes part k into bufs.
+func (m *outputs) realizeAll(pl *plan, limit int64, directive string, outs []BufferRef, comp func(k int) (*compiled, error), run func(k int, bufs []BufferRef) error) error {
 	per, err := m.split(directive, outs)
 	if err != nil {
 		return err
-	}
-	if p != nil {
-		m.syncParts(p)
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -300,8 +377,27 @@ func (m *outputs) realizeAll(p *Pipeline, directive string, outs []BufferRef, ru
 			}
 		}
 	}()
-	for k := range m.parts {
-		if err := run(k, per[m.order[k]]); err != nil {
+	shared := map[*Func][]BufferRef{}
+	empty := map[*Func]bool{}
+	bufsOf := func(k int) []BufferRef {
+		if i := pl.out[k]; i >= 0 {
+			return per[i]
+		}
+		return shared[pl.nodes[k]]
+	}
+	if len(pl.readers) > 0 {
+		if limit == 0 {
+			limit = cpu.DefaultMaxAllocationBytes()
+		}
+		if err := m.sizeShared(pl, limit, bufsOf, comp, shared, empty); err != nil {
+			return err
+		}
+	}
+	for k := range pl.parts {
+		if pl.out[k] < 0 && empty[pl.nodes[k]] {
+			continue
+		}
+		if err := run(k, bufsOf(k)); err != nil {
 			return err
 		}
 	}
@@ -310,9 +406,12 @@ func (m *outputs) realizeAll(p *Pipeline, directive string, outs []BufferRef, ru
 
 // report concatenates the parts' reports.
 func (m *outputs) report(p *Pipeline) ([]report.KernelReport, error) {
-	m.syncParts(p)
+	pl, err := m.compileAll(p, context.Background())
+	if err != nil {
+		return nil, err
+	}
 	var all []report.KernelReport
-	for _, part := range m.parts {
+	for _, part := range pl.parts {
 		r, err := part.Report()
 		if err != nil {
 			return nil, err

@@ -130,8 +130,12 @@ type Pipeline struct {
 	// asInputs are, in a part of a pipeline with several outputs, the
 	// outputs computed before it, which it reads from their buffers.
 	asInputs map[*Func][]*ImageParam
-	opts     Options
-	target   Target
+	// queried names the inputs (of asInputs) whose region read the
+	// lowering works out (lower.Options.QueryInputs): the buffers of
+	// Funcs several outputs read (outputs_shared.go).
+	queried []string
+	opts    Options
+	target  Target
 	// err is the error of a Pipeline method called on a nil *Pipeline,
 	// carried by the Pipeline it returned.
 	err error
@@ -212,6 +216,7 @@ type Lowered struct {
 	// multi and parts are those of a pipeline with several outputs: the
 	// Lowered of each part, in the order they run (Stmt is their block).
 	multi *outputs
+	plan  *plan
 	parts []*Lowered
 	// err is the error of WithStmt(nil) or of WithStmt on a nil Lowered,
 	// which Realize returns.
@@ -226,7 +231,7 @@ func (l *Lowered) String() string {
 	if l != nil && l.multi != nil {
 		var parts []string
 		for k, pl := range l.parts {
-			parts = append(parts, fmt.Sprintf("// output %s\n%s", l.multi.name(k), pl.String()))
+			parts = append(parts, fmt.Sprintf("%s\n%s", l.plan.title(k), pl.String()))
 		}
 		return strings.Join(parts, "\n")
 	}
@@ -835,7 +840,7 @@ func (p *Pipeline) lower(ctx context.Context, stopAfter string) (l *Lowered, err
 	if err != nil {
 		return nil, err
 	}
-	res, err := lower.Lower(b.lp, lower.Options{Context: ctx, Debug: p.opts.Debug, Log: p.opts.Log, Verify: p.opts.Verify, StopAfter: stopAfter, Limits: p.opts.Limits})
+	res, err := lower.Lower(b.lp, lower.Options{Context: ctx, Debug: p.opts.Debug, Log: p.opts.Log, Verify: p.opts.Verify, StopAfter: stopAfter, Limits: p.opts.Limits, QueryInputs: p.queried})
 	if err != nil {
 		return nil, err
 	}
@@ -858,6 +863,9 @@ type compiled struct {
 	// query is the compiled output query (realize_grow.go); nil for a
 	// statement without one.
 	query *cpu.Program
+	// inputQueries are the compiled input queries, by input
+	// (outputs_shared.go).
+	inputQueries map[string]*cpu.Program
 	// verify (Options.Verify) makes a failure of the query an error.
 	verify   bool
 	launcher launcher
@@ -882,7 +890,8 @@ func (p *Pipeline) CompileContext(ctx context.Context) (err error) {
 	}
 	if p.multi != nil {
 		defer recoverInternal("Compile", &err)
-		return p.multi.compileAll(p, ctx)
+		_, err = p.multi.compileAll(p, ctx)
+		return err
 	}
 	_, err = p.compile(ctx)
 	return err
@@ -990,6 +999,9 @@ func (l *Lowered) compile(t Target, opts Options) (*compiled, error) {
 			c.query = nil
 		}
 	}
+	if err := c.compileInputQueries(l); err != nil {
+		return nil, err
+	}
 	return c, nil
 }
 
@@ -1042,8 +1054,23 @@ func (l *Lowered) realize(method string, outs ...BufferRef) (err error) {
 		if method == "Realize" {
 			return l.multi.errSeveralOutputs(method)
 		}
-		return l.multi.realizeAll(nil, method, outs, func(k int, bufs []BufferRef) error {
-			return l.parts[k].realize(method, bufs...)
+		cs := make([]*compiled, len(l.parts))
+		comp := func(k int) (*compiled, error) {
+			if cs[k] == nil {
+				c, err := l.parts[k].compile(Emulator, Options{})
+				if err != nil {
+					return nil, err
+				}
+				cs[k] = c
+			}
+			return cs[k], nil
+		}
+		return l.multi.realizeAll(l.plan, 0, method, outs, comp, func(k int, bufs []BufferRef) error {
+			c, err := comp(k)
+			if err != nil {
+				return err
+			}
+			return c.run(bufs...)
 		})
 	}
 	c, err := l.compile(Emulator, Options{})
@@ -1086,7 +1113,7 @@ func (l *Lowered) CUDA() (src string, err error) {
 			if err != nil {
 				return "", err
 			}
-			srcs = append(srcs, fmt.Sprintf("// output %s\n%s", l.multi.name(k), src))
+			srcs = append(srcs, fmt.Sprintf("%s\n%s", l.plan.title(k), src))
 		}
 		return strings.Join(srcs, "\n"), nil
 	}
@@ -1195,8 +1222,14 @@ func (p *Pipeline) realize(ctx context.Context, directive string, outs []BufferR
 		if directive == "Realize" {
 			return p.multi.errSeveralOutputs(directive)
 		}
-		return p.multi.realizeAll(p, directive, outs, func(k int, bufs []BufferRef) error {
-			return p.multi.parts[k].realize(ctx, directive, bufs)
+		pl, err := p.multi.compileAll(p, ctx)
+		if err != nil {
+			return err
+		}
+		return p.multi.realizeAll(pl, p.opts.MaxAllocationBytes, directive, outs, func(k int) (*compiled, error) {
+			return pl.parts[k].compile(ctx)
+		}, func(k int, bufs []BufferRef) error {
+			return pl.parts[k].realize(ctx, directive, bufs)
 		})
 	}
 	c, err := p.compile(ctx)

@@ -30,7 +30,11 @@ const maxGrowths = 4
 // realization and returns the region (min and extent per dimension) of the
 // output the pipeline writes, and whether it is larger than the buffer's.
 func (c *compiled) outputNeed(env *cpu.Env, out BufferRef, scalars, buffers map[string]any) ([]BufDim, bool, error) {
-	shape := out.Shape()
+	return c.outputNeedShape(env, out.Shape(), scalars, buffers)
+}
+
+// outputNeedShape is outputNeed for an output buffer of the given shape.
+func (c *compiled) outputNeedShape(env *cpu.Env, shape []BufDim, scalars, buffers map[string]any) ([]BufDim, bool, error) {
 	need := make([]int32, 2*len(shape))
 	args := make(map[string]any, len(buffers)+1)
 	for k, b := range buffers {

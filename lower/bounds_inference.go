@@ -57,7 +57,11 @@ func boundsInference(st *State) error {
 	out := st.Funcs[st.P.Output]
 	outLets := outputRegionLets(out)
 	q := &outputQuery{out: out}
-	checks, err := bufferChecks(st, wrapLets(s, outLets), out, idx, q)
+	inQs := map[string]*outputQuery{}
+	for _, name := range st.queryInputs {
+		inQs[name] = &outputQuery{input: true}
+	}
+	checks, err := bufferChecks(st, wrapLets(s, outLets), out, idx, q, inQs)
 	if err != nil {
 		return err
 	}
@@ -82,6 +86,16 @@ func boundsInference(st *State) error {
 	s = wrapLets(wrapLets(ir.MakeBlock(append(after, s)...), lets), outLets)
 	st.Stmt = ir.MakeBlock(append(first, s)...)
 	st.outputQuery = q.stmt(resolve, outLets, lets)
+	for name, iq := range inQs {
+		// A query that needs a queried buffer's own shape cannot run
+		// before that buffer is made: none.
+		if qs := iq.stmt(resolve, outLets, lets); !usesBufferVars(qs, st.queryInputs) {
+			if st.inputQueries == nil {
+				st.inputQueries = map[string]ir.Stmt{}
+			}
+			st.inputQueries[name] = qs
+		}
+	}
 	st.boundsDone = true
 	return nil
 }
@@ -636,8 +650,9 @@ func alignRegion(iv bounds.Interval, a ir.AlignDirective) bounds.Interval {
 // are accessed only inside their buffers. s is the whole statement, whose
 // boxes are in terms of Params and buffer variables only.
 //
-// q collects the output region the checks ask for (output_query.go).
-func bufferChecks(st *State, s ir.Stmt, out *ir.Function, idx *bounds.Index, q *outputQuery) ([]ir.Stmt, error) {
+// q collects the output region the checks ask for (output_query.go), and
+// inQs the region read of each queried input.
+func bufferChecks(st *State, s ir.Stmt, out *ir.Function, idx *bounds.Index, q *outputQuery, inQs map[string]*outputQuery) ([]ir.Stmt, error) {
 	checks := append([]ir.Stmt(nil), st.failChecks...)
 	for _, t := range st.tails {
 		d := argIndex(out, t.root)
@@ -710,12 +725,19 @@ func bufferChecks(st *State, s ir.Stmt, out *ir.Function, idx *bounds.Index, q *
 	var sets [][]ir.Stmt
 	same := true
 	for _, sp := range splits {
-		set, outBox, err := accessChecks(st, sp.s, out, idx)
+		set, outBox, inBoxes, err := accessChecks(st, sp.s, out, idx)
 		if err != nil {
 			return nil, err
 		}
 		for d, iv := range outBox {
 			q.need(d, iv, sp.guard)
+		}
+		for name, iq := range inQs {
+			for _, b := range inBoxes[name] {
+				for d, iv := range b {
+					iq.need(d, iv, sp.guard)
+				}
+			}
 		}
 		if len(sets) > 0 && !sameStmts(set, sets[0]) {
 			same = false
@@ -748,8 +770,9 @@ func sameStmts(a, b []ir.Stmt) bool {
 
 // accessChecks returns the checks that the output and every input are
 // accessed in s only inside their buffers.
-// It returns the box of the output that s touches too.
-func accessChecks(st *State, s ir.Stmt, out *ir.Function, idx *bounds.Index) ([]ir.Stmt, bounds.Box, error) {
+// It returns the box of the output that s touches too, and the boxes of
+// each input that s reads.
+func accessChecks(st *State, s ir.Stmt, out *ir.Function, idx *bounds.Index) ([]ir.Stmt, bounds.Box, map[string][]bounds.Box, error) {
 	var checks []ir.Stmt
 	type buf struct {
 		name, what string
@@ -758,15 +781,17 @@ func accessChecks(st *State, s ir.Stmt, out *ir.Function, idx *bounds.Index) ([]
 	var bufs []buf
 	outBox := bounds.TouchedOf(s, st.values, out.Name, idx)
 	bufs = append(bufs, buf{out.Name, "Output buffer", outBox})
+	inBoxes := map[string][]bounds.Box{}
 	for _, in := range st.P.Inputs {
 		for _, b := range inputBoxes(s, in.Name, out.Name, st.values, idx) {
 			bufs = append(bufs, buf{in.Name, "Input buffer", b})
+			inBoxes[in.Name] = append(inBoxes[in.Name], b)
 		}
 	}
 	for _, b := range bufs {
 		for d, iv := range b.box {
 			if !iv.IsBounded() {
-				return nil, nil, ir.Errorf(ir.ErrUnbounded, readerOf(st, b.name), "bounds inference", "%s %s is accessed in an unbounded way in dimension %d: the region needed is %s", b.what, b.name, d, iv).
+				return nil, nil, nil, ir.Errorf(ir.ErrUnbounded, readerOf(st, b.name), "bounds inference", "%s %s is accessed in an unbounded way in dimension %d: the region needed is %s", b.what, b.name, d, iv).
 					WithLegal("clamp the coordinate, use a boundary condition, or promise its range with Clamped / UnsafePromiseClamped")
 			}
 			mn := v(BufferVar(b.name, "min", d))
@@ -780,7 +805,7 @@ func accessChecks(st *State, s ir.Stmt, out *ir.Function, idx *bounds.Index) ([]
 			})
 		}
 	}
-	return checks, outBox, nil
+	return checks, outBox, inBoxes, nil
 }
 
 // inputOutOfBounds is the typed error of a failed check that input name

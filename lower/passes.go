@@ -141,6 +141,9 @@ type Options struct {
 	// Limits are the limits of the device GPU kernels are lowered for
 	// (zero: ir.SM90).
 	Limits ir.DeviceLimits
+	// QueryInputs names the inputs whose region read Result.InputQueries
+	// works out (output_query.go).
+	QueryInputs []string
 }
 
 // State is what the passes share.
@@ -163,6 +166,10 @@ type State struct {
 	// outputQuery is the output bounds query bounds_inference builds
 	// (output_query.go).
 	outputQuery ir.Stmt
+	// queryInputs and inputQueries are Options.QueryInputs and the
+	// queries bounds_inference builds for them.
+	queryInputs  []string
+	inputQueries map[string]ir.Stmt
 	// failChecks are the host's checks that some case of each stage with
 	// a specialize_fail holds (specialize.go); bounds_inference puts them
 	// first.
@@ -261,13 +268,20 @@ type Result struct {
 	// Params and inputs it is run with, the region of the output the
 	// pipeline writes to OutputQueryBuffer (output_query.go).
 	OutputQuery ir.Stmt
+	// InputQueries holds, for each input of Options.QueryInputs whose
+	// query could be built, a host statement that widens the region in
+	// InputQueryBuffer to cover what the pipeline reads of the input, for
+	// the output buffer, Params and other inputs it is run with. An input
+	// missing here has none (its region depends on its own buffer's
+	// shape).
+	InputQueries map[string]ir.Stmt
 }
 
 // Lower runs the pass table on p. Errors a user can cause are *ir.Error
 // values; a failed compiler invariant is recovered into an ErrInternal
 // error naming the pass.
 func Lower(p *Pipeline, opts Options) (res *Result, err error) {
-	st := &State{P: p, debug: opts.Debug, log: opts.Log, ctx: opts.Context, limits: opts.Limits.OrDefault()}
+	st := &State{P: p, debug: opts.Debug, log: opts.Log, ctx: opts.Context, limits: opts.Limits.OrDefault(), queryInputs: opts.QueryInputs}
 	if st.debug == 0 {
 		st.debug, _ = strconv.Atoi(os.Getenv("GOHALIDE_DEBUG"))
 	}
@@ -334,6 +348,6 @@ func Lower(p *Pipeline, opts Options) (res *Result, err error) {
 		Stmt: st.Stmt, LoopNest: st.LoopNest, Output: p.Output,
 		OutputType: out.T, OutputDims: len(out.Args), OutputTypes: out.Types,
 		Inputs: p.Inputs, Params: p.Params, Kernels: st.Kernels,
-		OutputQuery: st.outputQuery,
+		OutputQuery: st.outputQuery, InputQueries: st.inputQueries,
 	}, nil
 }
