@@ -66,7 +66,6 @@ import (
 	"math/bits"
 	"math/rand"
 	"sort"
-	"sync"
 	"testing"
 	"time"
 
@@ -77,47 +76,11 @@ var _ = errors.As
 var _ = sort.Ints
 var _ = bits.OnesCount
 
-const t5Deadline = 20 * time.Second
-
-// t5Pipe is the pipeline of outs with the IR verifier on and, if trace
-// is set, stores of the Funcs that trace them counted per Func.
-func t5Pipe(trace map[string]int, outs ...*halide.Func) *halide.Pipeline {
-	o := halide.Options{Verify: true}
-	if trace != nil {
-		var mu sync.Mutex
-		o.Trace = func(e halide.TraceEvent) {
-			mu.Lock()
-			trace[e.Func]++
-			mu.Unlock()
-		}
-	}
-	return halide.NewPipeline(outs...).WithOptions(o)
-}
-
-// t5Run realizes p into bufs under the deadline, failing if it takes
-// more than 5 s.
-func t5Run(t *testing.T, p *halide.Pipeline, bufs ...halide.BufferRef) error {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), t5Deadline)
-	defer cancel()
-	start := time.Now()
-	var err error
-	if len(bufs) == 1 {
-		err = p.RealizeContext(ctx, bufs[0])
-	} else {
-		err = p.RealizeTupleContext(ctx, bufs...)
-	}
-	if d := time.Since(start); d > 5*time.Second {
-		t.Errorf("Realize took %v", d)
-	}
-	return err
-}
-
 // t5Lower lowers p under the deadline, failing if it takes more than
 // 5 s (Halide's compile_jit-only tests).
 func t5Lower(t *testing.T, p *halide.Pipeline) error {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), t5Deadline)
+	ctx, cancel := context.WithTimeout(context.Background(), t3Deadline)
 	defer cancel()
 	start := time.Now()
 	_, err := p.LowerContext(ctx)
@@ -125,20 +88,6 @@ func t5Lower(t *testing.T, p *halide.Pipeline) error {
 		t.Errorf("Lower took %v", d)
 	}
 	return err
-}
-
-// t5Realize realizes out into bufs and fails on any error.
-func t5Realize(t *testing.T, out *halide.Func, bufs ...halide.BufferRef) {
-	t.Helper()
-	if err := t5Run(t, t5Pipe(nil, out), bufs...); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// t5Try realizes out into bufs and returns the error.
-func t5Try(t *testing.T, out *halide.Func, bufs ...halide.BufferRef) error {
-	t.Helper()
-	return t5Run(t, t5Pipe(nil, out), bufs...)
 }
 
 func t5Check1[T halide.Number](t *testing.T, name string, b *halide.Buffer[T], x0, x1 int, ref func(x int) T) {
@@ -176,7 +125,7 @@ func TestFifthPortedBoolComputeRootVectorize(t *testing.T) {
 			ev.GPUSingleThread()
 		}
 		out := halide.NewBuffer[int32]()
-		t5Realize(t, ev, out)
+		t3Realize(t, ev, out)
 		if out.Get() != 4950 {
 			t.Fatalf("result = %d, want 4950", out.Get())
 		}
@@ -195,7 +144,7 @@ func TestFifthPortedBoolPredicateCast(t *testing.T) {
 			test.GPUTile(x, y, x, y, xi, yi, 8, 8)
 		}
 		out := halide.NewBuffer[uint8](96, 96)
-		t5Realize(t, test, out)
+		t3Realize(t, test, out)
 		t5Check2(t, "test", out, 0, 96, 0, 96, func(x, y int) uint8 {
 			if x+y >= 32 {
 				return 1
@@ -263,7 +212,7 @@ func TestFifthPortedConcat(t *testing.T) {
 		h.ComputeRoot()
 		counts := map[string]int{}
 		out := halide.NewBuffer[int32](200)
-		if err := t5Run(t, t5Pipe(counts, h), out); err != nil {
+		if err := t3Run(t, t3Pipe(counts, h), out); err != nil {
 			t.Fatal(err)
 		}
 		t5Check1(t, "h", out, 0, 200, func(i int) int32 {
@@ -292,9 +241,9 @@ func TestFifthPortedCseNan(t *testing.T) {
 		fb.Set(2, 0, 0, 0)
 		tr, fr := halide.NewBuffer[float32](1, 1), halide.NewBuffer[float32](1, 1)
 		xyz.Set(tb)
-		t5Realize(t, f, tr)
+		t3Realize(t, f, tr)
 		xyz.Set(fb)
-		t5Realize(t, f, fr)
+		t3Realize(t, f, fr)
 		if !math.IsNaN(float64(tr.Get(0, 0))) || fr.Get(0, 0) != 1 {
 			t.Fatalf("TR = %v, FR = %v", tr.Get(0, 0), fr.Get(0, 0))
 		}
@@ -315,7 +264,7 @@ func TestFifthPortedUnrollHugeMux(t *testing.T) {
 		f.Define(x).Is(halide.Mux(x, exprs...))
 		f.Bound(x, 0, n)
 		f.Unroll(x)
-		mpRefused(t, t5Lower(t, t5Pipe(nil, f)))
+		mpRefused(t, t5Lower(t, t3Pipe(nil, f)))
 	})
 	t.Run("mux_5000_variant", func(t *testing.T) {
 		// Unroll is limited to 1024 iterations: x is split by 8 and the
@@ -331,7 +280,7 @@ func TestFifthPortedUnrollHugeMux(t *testing.T) {
 		f.Bound(x, 0, n)
 		f.Split(x, xo, xi, 8).Unroll(xi)
 		out := halide.NewBuffer[int32](n)
-		t5Realize(t, f, out)
+		t3Realize(t, f, out)
 		t5Check1(t, "f", out, 0, n, func(i int) int32 { return int32(i & i) })
 	})
 }
@@ -346,7 +295,7 @@ func TestFifthPortedVectorizeMixedWidths(t *testing.T) {
 		f.ComputeAt(g, x).Split(x, xo, xi, 16).Vectorize(xi, 8).Unroll(xi)
 		g.ComputeRoot().Vectorize(x, 16)
 		out := halide.NewBuffer[int32](16)
-		t5Realize(t, g, out)
+		t3Realize(t, g, out)
 		t5Check1(t, "g", out, 0, 16, func(i int) int32 { return int32(i) })
 	})
 }
@@ -374,13 +323,13 @@ func TestFifthPortedMultiWaySelect(t *testing.T) {
 			ev.GPUSingleThread()
 		}
 		out := halide.NewBuffer[uint32]()
-		t5Realize(t, ev, out)
+		t3Realize(t, ev, out)
 		if out.Get() != 0 {
 			t.Fatalf("err = %d", out.Get())
 		}
 		// And f itself, point by point.
 		fb := halide.NewBuffer[int32](8)
-		t5Realize(t, f, fb)
+		t3Realize(t, f, fb)
 		t5Check1(t, "f", fb, 0, 8, func(i int) int32 { return cases[i] })
 	})
 }
@@ -413,7 +362,7 @@ func TestFifthPortedBoundSmallAllocations(t *testing.T) {
 		h.Define(x, y).Is(calc(g.At(x, y)).Add(g.At(x, y).Div(4)).Add(int32(1) << 30))
 		h.Vectorize(x, 8).ComputeRoot()
 		out := halide.NewBuffer[int32](32, 32)
-		t5Realize(t, h, out)
+		t3Realize(t, h, out)
 		div4 := func(v int32) int32 { // Euclidean, as Halide's /.
 			q := v / 4
 			if v%4 < 0 {
@@ -445,7 +394,7 @@ func TestFifthPortedReductionPredicateRacing(t *testing.T) {
 		f.Define(r).Is(2)
 		f.Update(0).Parallel(r.X())
 		out := halide.NewBuffer[int32](12)
-		t5Realize(t, f, out)
+		t3Realize(t, f, out)
 		t5Check1(t, "f", out, 0, 12, func(i int) int32 {
 			if i >= 1 && i < 11 {
 				return 2
@@ -462,7 +411,7 @@ func TestFifthPortedReductionPredicateRacing(t *testing.T) {
 		f.Define(r).Is(2)
 		f.Update(0).Parallel(r.X())
 		out := halide.NewBuffer[int32](12)
-		t5Realize(t, f, out)
+		t3Realize(t, f, out)
 		t5Check1(t, "f", out, 0, 12, func(i int) int32 {
 			if i < 10 {
 				return 2
@@ -481,7 +430,7 @@ func TestFifthPortedReductionPredicateRacing(t *testing.T) {
 		// Accepted since the race check proves 2r+1 one-to-one and the
 		// reads at 2r never at a point written (lower/rvar_order.go).
 		out := halide.NewBuffer[int32](22)
-		t5Realize(t, f, out)
+		t3Realize(t, f, out)
 		t5Check1(t, "f", out, 0, 22, func(i int) int32 {
 			if i%2 == 1 && i < 20 {
 				return 2
@@ -500,7 +449,7 @@ func TestFifthPortedReductionPredicateRacing(t *testing.T) {
 		f.Define(halide.E(2).Mul(r).Add(1)).Is(2)
 		f.Update(0).AllowRaceConditions().Parallel(r.X())
 		out := halide.NewBuffer[int32](22)
-		t5Realize(t, f, out)
+		t3Realize(t, f, out)
 		t5Check1(t, "f", out, 0, 22, func(i int) int32 {
 			if i%2 == 1 && i < 20 {
 				return 2
@@ -520,7 +469,7 @@ func TestFifthPortedLegalRaceCondition(t *testing.T) {
 		f.Define(halide.E(r).Div(2)).Is(halide.E(r).Div(2))
 		f.Update(0).AllowRaceConditions().Parallel(r.X())
 		out := halide.NewBuffer[int32](100)
-		t5Realize(t, f, out)
+		t3Realize(t, f, out)
 		t5Check1(t, "f", out, 0, 100, func(i int) int32 {
 			if i < 50 {
 				return int32(i)
@@ -538,7 +487,7 @@ func TestFifthPortedLegalRaceCondition(t *testing.T) {
 		f.Define(permuted).Is(r)
 		f.Update(0).AllowRaceConditions().Vectorize(r.X(), 4).Parallel(r.X())
 		out := halide.NewBuffer[int32](256)
-		t5Realize(t, f, out)
+		t3Realize(t, f, out)
 		vals := make([]int, 256)
 		for i := range vals {
 			vals[i] = int(out.Get(i))
@@ -580,7 +529,7 @@ func TestFifthPortedImplicitPureDefWithRVarArgs(t *testing.T) {
 			g.ComputeRoot()
 			h.Update(0).Atomic().Vectorize(r.X()).Unroll(r.Y())
 			out := halide.NewBuffer[int32](16)
-			t5Realize(t, h, out)
+			t3Realize(t, h, out)
 			t5Check1(t, "h", out, 0, 16, want)
 		})
 	}
@@ -590,7 +539,7 @@ func TestFifthPortedImplicitPureDefWithRVarArgs(t *testing.T) {
 		h.Define(r).PlusEq(halide.Cast(halide.Int32, r).Mul(10))
 		h.Update(0).VectorizeTail(r.X(), 4, halide.GuardWithIf)
 		out := halide.NewBuffer[int32](10)
-		t5Realize(t, h, out)
+		t3Realize(t, h, out)
 		t5Check1(t, "h3", out, 0, 10, func(i int) int32 {
 			if i >= 2 && i < 7 {
 				return int32(i * 10)
@@ -633,7 +582,7 @@ func TestFifthPortedBitCounting(t *testing.T) {
 			f.Define(x).Is(op.fn(in.At(x)))
 			f.Vectorize(x, 16)
 			out := halide.NewBuffer[uint16](256)
-			t5Realize(t, f, out)
+			t3Realize(t, f, out)
 			t5Check1(t, op.name, out, 0, 256, func(i int) uint16 { return op.ref(in.Get(i)) })
 		}
 	})
@@ -655,7 +604,7 @@ func TestFifthPortedBitCounting(t *testing.T) {
 			f.Define(x).Is(op.fn(in.At(x)))
 			f.Vectorize(x, 16)
 			out := halide.NewBuffer[uint32](256)
-			t5Realize(t, f, out)
+			t3Realize(t, f, out)
 			t5Check1(t, op.name, out, 0, 256, func(i int) uint32 { return op.ref(in.Get(i)) })
 		}
 	})
@@ -688,7 +637,7 @@ func TestFifthPortedPopcClzCtzBounds(t *testing.T) {
 			}
 			in.Set(data)
 			p, c, z := halide.NewBuffer[uint8](16), halide.NewBuffer[uint8](16), halide.NewBuffer[uint8](16)
-			t5Realize(t, f, p, c, z)
+			t3Realize(t, f, p, c, z)
 			t5Check1(t, "popc", p, 0, 16, func(i int) uint8 { return mapping.Get(bits.OnesCount8(data.Get(i))) })
 			t5Check1(t, "clz", c, 0, 16, func(i int) uint8 { return mapping.Get(bits.LeadingZeros8(data.Get(i))) })
 			t5Check1(t, "ctz", z, 0, 16, func(i int) uint8 { return mapping.Get(bits.TrailingZeros8(data.Get(i))) })
@@ -724,7 +673,7 @@ func TestFifthPortedManyInlinedSelects(t *testing.T) {
 		}
 		out := halide.NewFunc("out")
 		out.Define(x, y).Is(chain[len(chain)-1])
-		if err := t5Lower(t, t5Pipe(nil, out)); err != nil {
+		if err := t5Lower(t, t3Pipe(nil, out)); err != nil {
 			t.Fatal(err)
 		}
 		// And the values, against the same chain in Go.
@@ -733,7 +682,7 @@ func TestFifthPortedManyInlinedSelects(t *testing.T) {
 		in.Fill(func([]int) float32 { return 0.1 + 0.8*rng.Float32() })
 		src.Set(in)
 		res := halide.NewBuffer[float32](4, 3)
-		t5Realize(t, out, res)
+		t3Realize(t, out, res)
 		for yy := 0; yy < 3; yy++ {
 			for xx := 0; xx < 4; xx++ {
 				fv := func(c int) float32 {
@@ -778,14 +727,14 @@ func TestFifthPortedTypedFunc(t *testing.T) {
 		f.Define(x, y).Is(halide.Cast(halide.Int32, 1))
 		f.Define(x, y).PlusEq(halide.Cast(halide.UInt8, x.Add(y)))
 		out := halide.NewBuffer[int32](10, 10)
-		t5Realize(t, f, out)
+		t3Realize(t, f, out)
 		t5Check2(t, "f", out, 0, 10, 0, 10, func(x, y int) int32 { return 1 + int32(uint8(x+y)) })
 	})
 	t.Run("update_rhs_other_type_implicit_init", func(t *testing.T) {
 		f := halide.NewFunc("f")
 		f.Define(x, y).PlusEq(halide.Cast(halide.UInt8, x.Add(y)))
 		out := halide.NewBuffer[int32](10, 10)
-		err := t5Try(t, f, out)
+		err := t3Try(t, f, out)
 		if err == nil {
 			t5Check2(t, "f", out, 0, 10, 0, 10, func(x, y int) int32 { return int32(uint8(x + y)) })
 			return
@@ -800,7 +749,7 @@ func TestFifthPortedTypedFunc(t *testing.T) {
 		f := halide.NewFunc("f")
 		f.Define(x, y).PlusEq(halide.Cast(halide.Int32, halide.Cast(halide.UInt8, x.Add(y))))
 		out := halide.NewBuffer[int32](10, 10)
-		t5Realize(t, f, out)
+		t3Realize(t, f, out)
 		t5Check2(t, "f", out, 0, 10, 0, 10, func(x, y int) int32 { return int32(uint8(x + y)) })
 	})
 	t.Run("tuple_update_rhs_other_type", func(t *testing.T) {
@@ -808,7 +757,7 @@ func TestFifthPortedTypedFunc(t *testing.T) {
 		f.Define(x, y).Is(halide.NewTuple(halide.Cast(halide.Int32, 1), halide.Cast(halide.Int8, 2)))
 		f.Define(x, y).PlusEq(halide.NewTuple(halide.Cast(halide.UInt8, x.Add(y)), halide.Cast(halide.Int8, x.Sub(y))))
 		b0, b1 := halide.NewBuffer[int32](10, 10), halide.NewBuffer[int8](10, 10)
-		t5Realize(t, f, b0, b1)
+		t3Realize(t, f, b0, b1)
 		t5Check2(t, "f.0", b0, 0, 10, 0, 10, func(x, y int) int32 { return 1 + int32(uint8(x+y)) })
 		t5Check2(t, "f.1", b1, 0, 10, 0, 10, func(x, y int) int8 { return 2 + int8(x-y) })
 	})
@@ -817,7 +766,7 @@ func TestFifthPortedTypedFunc(t *testing.T) {
 		f := halide.NewFunc("f")
 		f.Define(x, y).PlusEq(halide.NewTuple(halide.Cast(halide.Int32, halide.Cast(halide.UInt8, x.Add(y))), halide.Cast(halide.Int8, x.Sub(y))))
 		b0, b1 := halide.NewBuffer[int32](10, 10), halide.NewBuffer[int8](10, 10)
-		t5Realize(t, f, b0, b1)
+		t3Realize(t, f, b0, b1)
 		t5Check2(t, "f.0", b0, 0, 10, 0, 10, func(x, y int) int32 { return int32(uint8(x + y)) })
 		t5Check2(t, "f.1", b1, 0, 10, 0, 10, func(x, y int) int8 { return int8(x - y) })
 	})
@@ -851,7 +800,7 @@ func TestFifthPortedLogical(t *testing.T) {
 		f.Define(x, y).Is(halide.Select(in.Gt(10).And(in.Lt(20)).Or(in.Gt(40).And(halide.Not(in.Gt(50)))), u8(255), u8(0)))
 		sched(f, x, y, gpu, 8)
 		out := halide.NewBuffer[uint8](w, h)
-		t5Realize(t, f, out)
+		t3Realize(t, f, out)
 		t5Check2(t, "f", out, 0, w, 0, h, func(x, y int) uint8 {
 			v := input.Get(x, y)
 			return b(v > 10 && v < 20 || v > 40 && !(v > 50))
@@ -865,7 +814,7 @@ func TestFifthPortedLogical(t *testing.T) {
 		f.Define(x, y).Is(halide.Select(common.And(in.Lt(20)).Or(in.Gt(40).And(halide.Not(common))), u8(255), u8(0)))
 		sched(f, x, y, gpu, 8)
 		out := halide.NewBuffer[uint8](w, h)
-		t5Realize(t, f, out)
+		t3Realize(t, f, out)
 		t5Check2(t, "f", out, 0, w, 0, h, func(x, y int) uint8 {
 			v := input.Get(x, y)
 			return b(v > 10 && v < 20 || v > 40 && !(v > 10))
@@ -877,7 +826,7 @@ func TestFifthPortedLogical(t *testing.T) {
 		f.Define(x, y).Is(halide.Select(x.Lt(10).Or(x.Gt(20)).Or(y.Lt(10)).Or(y.Gt(20)), u8(0), input.At(x, y)))
 		sched(f, x, y, gpu, 128)
 		out := halide.NewBuffer[uint8](w, h)
-		t5Realize(t, f, out)
+		t3Realize(t, f, out)
 		t5Check2(t, "f", out, 0, w, 0, h, func(x, y int) uint8 {
 			if x < 10 || x > 20 || y < 10 || y > 20 {
 				return 0
@@ -892,7 +841,7 @@ func TestFifthPortedLogical(t *testing.T) {
 		f.Define(x, y).Is(halide.Select(input.At(x, y).Gt(ten), u8(255), u8(0)))
 		sched(f, x, y, gpu, 8)
 		out := halide.NewBuffer[uint8](w, h)
-		t5Realize(t, f, out)
+		t3Realize(t, f, out)
 		t5Check2(t, "f", out, 0, w, 0, h, func(x, y int) uint8 { return b(input.Get(x, y) > 10) })
 	})
 	types := map[int]halide.Type{8: halide.UInt8, 16: halide.UInt16, 32: halide.UInt32}
@@ -923,7 +872,7 @@ func TestFifthPortedLogical(t *testing.T) {
 					gpu.ComputeRoot()
 					sched(gpu, x, y, gpuSched, 8)
 					c, g := halide.NewBuffer[uint32](w, h), halide.NewBuffer[uint32](w, h)
-					t5Realize(t, out, c, g)
+					t3Realize(t, out, c, g)
 					mask := uint64(1)<<wb - 1
 					nmask := uint64(1)<<nb - 1
 					ref := func(x, y int) uint32 {
@@ -981,7 +930,7 @@ func TestFifthPortedFloat16TComparison(t *testing.T) {
 			}
 			f.Define(x).Is(e)
 			out := halide.NewBuffer[uint8](len(checks))
-			t5Realize(t, f, out)
+			t3Realize(t, f, out)
 			t5Check1(t, "check", out, 0, len(checks), func(int) uint8 { return 1 })
 		})
 	}
@@ -1004,7 +953,7 @@ func TestFifthPortedIndexingAccessUndef(t *testing.T) {
 		g.ComputeRoot()
 		f.ComputeRoot()
 		res := halide.NewBuffer[float32](1)
-		t5Realize(t, out, res)
+		t3Realize(t, out, res)
 		if want := float32(math.Sin(float64(float32(hi)))); math.Abs(float64(res.Get(0)-want)) > 1e-5 {
 			t.Fatalf("out(0) = %v, want %v", res.Get(0), want)
 		}
@@ -1040,7 +989,7 @@ func TestFifthPortedIndexingAccessUndef(t *testing.T) {
 		// unbounded (see TestFifthPortedBug2).
 		_, g, h, x := build(false)
 		g.ComputeAt(h, x)
-		mpRefused(t, t5Try(t, h, halide.NewBuffer[uint8](1024)))
+		mpRefused(t, t3Try(t, h, halide.NewBuffer[uint8](1024)))
 	})
 	t.Run("input_overcompute_variant", func(t *testing.T) {
 		// The clamp's bounds are the constants 0 and 1023 (the input's
@@ -1048,7 +997,7 @@ func TestFifthPortedIndexingAccessUndef(t *testing.T) {
 		_, g, h, x := build(true)
 		g.ComputeAt(h, x)
 		res := halide.NewBuffer[uint8](1024)
-		t5Realize(t, h, res)
+		t3Realize(t, h, res)
 		t5Check1(t, "h", res, 0, 1024, ref)
 	})
 }
@@ -1064,7 +1013,7 @@ func TestFifthPortedBug1(t *testing.T) {
 	f.Define(x).Is(1)
 	f.Define(halide.E(2).Mul(r).Add(1)).Is(2)
 	f.Update(0).Parallel(r.X())
-	t5Realize(t, f, halide.NewBuffer[int32](22))
+	t3Realize(t, f, halide.NewBuffer[int32](22))
 }
 
 // TestFifthPortedBug2: a read of an input at c + a computed Func's
@@ -1080,7 +1029,7 @@ func TestFifthPortedBug2(t *testing.T) {
 	f.Define(x).Is(halide.Clamp(x, input.DimExpr(0).Min(), input.DimExpr(0).Max()).Sub(1234567890))
 	f.ComputeRoot()
 	g.Define(x).Is(input.At(f.At(x).Add(1234567890)))
-	t5Realize(t, g, halide.NewBuffer[uint8](64))
+	t3Realize(t, g, halide.NewBuffer[uint8](64))
 }
 
 // TestFifthPortedBug3: mux of 5000 values at x, x split by 1000 and the
@@ -1098,5 +1047,5 @@ func TestFifthPortedBug3(t *testing.T) {
 	f.Define(x).Is(halide.Mux(x, exprs...))
 	f.Bound(x, 0, n)
 	f.Split(x, xo, xi, 1000).Unroll(xi)
-	t5Realize(t, f, halide.NewBuffer[int32](n))
+	t3Realize(t, f, halide.NewBuffer[int32](n))
 }
