@@ -364,3 +364,430 @@ func TestSixthPortedVectorizedGuardWithIfTail(t *testing.T) {
 		})
 	}
 }
+
+// narrow_predicates.cpp
+func TestSixthPortedNarrowPredicates(t *testing.T) {
+	t6NarrowPredicates[uint8](t, "uint8", halide.UInt8)
+	t6NarrowPredicates[uint16](t, "uint16", halide.UInt16)
+}
+
+func t6NarrowPredicates[T uint8 | uint16](t *testing.T, tn string, ty halide.Type) {
+	x := t6v("x")
+	mk := func() *halide.Func {
+		f := halide.NewFunc("f")
+		f.Define(x).Is(halide.Cast(ty, x))
+		f.ComputeRoot()
+		return f
+	}
+	c17 := halide.Cast(ty, 17)
+	cases := []struct {
+		name string
+		e    func(f *halide.Func) halide.Expr
+		ref  func(x int) int
+	}{
+		{"call", func(f *halide.Func) halide.Expr { return f.At(x) }, func(x int) int { return x }},
+		{"select_lt", func(f *halide.Func) halide.Expr { return halide.Select(x.Lt(50), f.At(x), c17) },
+			func(x int) int {
+				if x < 50 {
+					return x
+				}
+				return 17
+			}},
+		{"select_gt", func(f *halide.Func) halide.Expr { return halide.Select(x.Gt(50), f.At(x), c17) },
+			func(x int) int {
+				if x > 50 {
+					return x
+				}
+				return 17
+			}},
+		{"repeat_edge", func(f *halide.Func) halide.Expr { return halide.RepeatEdge(f, halide.Range(10, 100)).At(x) },
+			func(x int) int { return m2Clampi(x, 10, 109) }},
+		{"repeat_image", func(f *halide.Func) halide.Expr { return halide.RepeatImage(f, halide.Range(10, 100)).At(x) },
+			func(x int) int { return 10 + ((x-10)%100+100)%100 }},
+		{"constant_exterior", func(f *halide.Func) halide.Expr {
+			return halide.ConstantExterior(f, c17, halide.Range(10, 100)).At(x)
+		}, func(x int) int {
+			if x < 10 || x >= 110 {
+				return 17
+			}
+			return x
+		}},
+		{"mirror_image", func(f *halide.Func) halide.Expr { return halide.MirrorImage(f, halide.Range(10, 100)).At(x) },
+			func(x int) int {
+				m := ((x-10)%200 + 200) % 200
+				if m >= 100 {
+					m = 199 - m
+				}
+				return 10 + m
+			}},
+		{"mirror_interior", func(f *halide.Func) halide.Expr { return halide.MirrorInterior(f, halide.Range(10, 100)).At(x) },
+			func(x int) int {
+				m := ((x-10)%198 + 198) % 198
+				if m >= 100 {
+					m = 198 - m
+				}
+				return 10 + m
+			}},
+	}
+	for _, c := range cases {
+		t.Run(tn+"_"+c.name, func(t *testing.T) {
+			g1, g2 := halide.NewFunc("g1"), halide.NewFunc("g2")
+			g1.Define(x).Is(c.e(mk()))
+			g2.Define(x).Is(c.e(mk()))
+			g1.VectorizeTail(x, 64, halide.GuardWithIf)
+			b1, b2 := halide.NewBuffer[T](1024), halide.NewBuffer[T](1024)
+			t6Realize(t, g1, b1)
+			t6Realize(t, g2, b2)
+			t6Check1(t, "g2", b2, 0, 1024, func(x int) T { return T(c.ref(x)) })
+			t6Check1(t, "g1", b1, 0, 1024, func(x int) T { return b2.Get(x) })
+		})
+	}
+}
+
+// predicated_store_load_single_lane.cpp: Halide compiles only; w is the
+// natural vector width of float on AVX2 (8), and 4.
+func TestSixthPortedPredicatedStoreLoadSingleLane(t *testing.T) {
+	for _, w := range []int{8, 4} {
+		t.Run("w"+string(rune('0'+w)), func(t *testing.T) {
+			f1, f2 := halide.NewFunc("f1"), halide.NewFunc("f2")
+			x, xo, xi := t6v("x"), t6v("xo"), t6v("xi")
+			input := halide.NewImageParam("input", halide.Float32, 1)
+			f1.Define(x).Is(input.At(x).Mul(2))
+			f2.Define(x).Is(halide.Select(x.Lt(w), 0, f1.At(x).Add(f1.At(x.Add(1)))))
+			f2.Split(x, xo, xi, w)
+			f1.ComputeAt(f2, xo).Vectorize(x)
+			if err := t6Lower(t, t6Pipe(nil, f2)); err != nil {
+				t.Fatal(err)
+			}
+			in := m2Rand[float32](int64(w), 1000, 8*w+1)
+			input.Set(in)
+			out := halide.NewBuffer[float32](8 * w)
+			t6Realize(t, f2, out)
+			t6Check1(t, "f2", out, 0, 8*w, func(x int) float32 {
+				if x < w {
+					return 0
+				}
+				return in.Get(x)*2 + in.Get(x+1)*2
+			})
+		})
+	}
+}
+
+// unsafe_dedup_lets.cpp
+func TestSixthPortedUnsafeDedupLets(t *testing.T) {
+	t.Run("unrolled_gcd", func(t *testing.T) {
+		f := halide.NewFunc("f")
+		pa, pb := halide.NewParam[int32]("pa"), halide.NewParam[int32]("pb")
+		a, b := halide.Max(pa.Expr(), pb.Expr()), halide.Min(pa.Expr(), pb.Expr())
+		f.Define().Is(halide.NewTuple(a, b, 0))
+		r := halide.NewRDom("r", halide.Range(0, a))
+		a, b = f.AtTuple().Elem(0), f.AtTuple().Elem(1)
+		r.Where(b.Ne(0))
+		f.Define().Is(halide.NewTuple(b, a.Mod(b), r))
+		f.Update(0).Unroll(r.X(), 4)
+		pa.Set(131 * 151 * 2)
+		pb.Set(131 * 157 * 3)
+		o0, o1, o2 := halide.NewBuffer[int32](), halide.NewBuffer[int32](), halide.NewBuffer[int32]()
+		if err := t6Run(t, t6Pipe(nil, f), o0, o1, o2); err != nil {
+			t.Fatal(err)
+		}
+		if o0.Get() != 131 {
+			t.Fatalf("gcd = %d, want 131", o0.Get())
+		}
+	})
+}
+
+// bounds_of_pure_intrinsics.cpp: Halide takes bounds_of_expr_in_scope of
+// nested Horner polynomials (internal API; strictify_float is not in the
+// API). The public part: a Func whose value is the polynomial, with p2
+// clamped to [p2_min, p2_max], lowers and realizes for every limit.
+func TestSixthPortedBoundsOfPureIntrinsics(t *testing.T) {
+	t.Run("nested_polynomials", func(t *testing.T) {
+		p1, p2 := halide.NewParam[float32]("p1"), halide.NewParam[float32]("p2")
+		p2min, p2max := halide.NewParam[float32]("p2_min"), halide.NewParam[float32]("p2_max")
+		p1.Set(0.5)
+		p2.Set(0.75)
+		p2min.Set(-0.25)
+		p2max.Set(0.5)
+		start := time.Now()
+		for limit := 1; limit < 100; limit++ {
+			c2 := halide.Clamp(p2.Expr(), p2min.Expr(), p2max.Expr())
+			e1, e2 := p1.Expr(), c2
+			v1, v2 := float32(0.5), float32(0.5)
+			r1, r2 := v1, v2
+			for i := 0; i < limit; i++ {
+				e1 = e1.Mul(p1.Expr()).Add(float32(i + 1))
+				e2 = e2.Mul(c2).Add(float32(i + 1))
+				r1 = r1*v1 + float32(i+1)
+				r2 = r2*v2 + float32(i+1)
+			}
+			f := halide.NewFunc("f")
+			f.Define().Is(e1.Add(e2))
+			out := halide.NewBuffer[float32]()
+			t6Realize(t, f, out)
+			if want := float64(r1 + r2); math.Abs(float64(out.Get())-want) > 1e-5*want {
+				t.Fatalf("limit %d: f() = %v, want %v", limit, out.Get(), want)
+			}
+		}
+		if d := time.Since(start); d > 10*time.Second {
+			t.Errorf("99 pipelines took %v", d)
+		}
+	})
+}
+
+// fast_trigonometric.cpp: fast_sin and fast_cos are not in the API; the
+// _variant uses Sin and Cos with Halide's tolerance 1e-5.
+func TestSixthPortedFastTrigonometric(t *testing.T) {
+	t.Run("fast_sin_cos_variant", func(t *testing.T) {
+		x := t6v("x")
+		sinF, cosF := halide.NewFunc("sin_f"), halide.NewFunc("cos_f")
+		tt := x.Div(float32(1000))
+		const twoPi = float32(2 * math.Pi)
+		arg := tt.Mul(-twoPi).Add(halide.E(float32(1)).Sub(tt).Mul(twoPi))
+		sinF.Define(x).Is(halide.Sin(arg))
+		cosF.Define(x).Is(halide.Cos(arg))
+		sinF.Vectorize(x, 8)
+		cosF.Vectorize(x, 8)
+		sr, cr := halide.NewBuffer[float32](1000), halide.NewBuffer[float32](1000)
+		t6Realize(t, sinF, sr)
+		t6Realize(t, cosF, cr)
+		for i := 0; i < 1000; i++ {
+			alpha := float32(i) / 1000
+			a := -twoPi*alpha + (1-alpha)*twoPi
+			if d := math.Abs(float64(sr.Get(i)) - float64(float32(math.Sin(float64(a))))); d > 1e-5 {
+				t.Fatalf("sin(%v) = %v, off by %v", a, sr.Get(i), d)
+			}
+			if d := math.Abs(float64(cr.Get(i)) - float64(float32(math.Cos(float64(a))))); d > 1e-5 {
+				t.Fatalf("cos(%v) = %v, off by %v", a, cr.Get(i), d)
+			}
+		}
+	})
+}
+
+// low_bit_depth_noise.cpp: random_uint, extract_bits and output_buffer()
+// are not in the API. The _variant draws the 32-bit noise from a hash
+// of x (murmur3's finalizer), extracts its bytes with a shift and a cast,
+// and realizes from min 0 (a new Buffer's min).
+func TestSixthPortedLowBitDepthNoise(t *testing.T) {
+	t.Run("dither_variant", func(t *testing.T) {
+		x := t6v("x")
+		noise, noise8, in16, dithered := halide.NewFunc("noise"), halide.NewFunc("noise8"), halide.NewFunc("in16"), halide.NewFunc("dithered")
+		h := halide.Cast(halide.UInt32, x)
+		h = h.BitXor(h.Shr(16))
+		h = h.Mul(uint32(0x85ebca6b))
+		h = h.BitXor(h.Shr(13))
+		h = h.Mul(uint32(0xc2b2ae35))
+		h = h.BitXor(h.Shr(16))
+		noise.Define(x).Is(h)
+		noise8.Define(x).Is(halide.Cast(halide.UInt8, noise.At(x.Div(4)).Shr(halide.Cast(halide.UInt32, x.Mod(4).Mul(8)))))
+		in16.Define(x).Is(halide.Cast(halide.UInt16, x))
+		dithered.Define(x).Is(halide.Cast(halide.UInt8, in16.At(x).Add(noise8.At(x)).Shr(8)))
+		in16.ComputeRoot()
+		dithered.ComputeRoot().VectorizeTail(x, 16, halide.RoundUp)
+		noise8.ComputeAt(dithered, x).Vectorize(x)
+		out := halide.NewBuffer[uint8](1 << 15)
+		t6Realize(t, dithered, out)
+		var sum, correct uint32
+		for i := 0; i < 1<<15; i++ {
+			sum += uint32(out.Get(i))
+			correct += uint32(i)
+		}
+		correct = (correct + 128) >> 8
+		if d := math.Abs(float64(sum)-float64(correct)) / float64(correct); d > 1e-4 {
+			t.Fatalf("dithered sum %d vs full-precision sum %d", sum, correct)
+		}
+	})
+}
+
+// func_lifetime_2.cpp
+func TestSixthPortedFuncLifetime2(t *testing.T) {
+	t6Modes(t, "realize_after_scope", func(t *testing.T, gpu bool) {
+		x, y, xi, yi := t6v("x"), t6v("y"), t6v("xi"), t6v("yi")
+		g := halide.NewFunc("g")
+		check := func(name string, im *halide.Buffer[int32], add int) {
+			t.Helper()
+			t6Check2(t, name, im, 0, 32, 0, 32, func(i, j int) int32 { return int32(i*j + add) })
+		}
+		func() {
+			f := halide.NewFunc("f")
+			f.Define(x, y).Is(x.Mul(y).Add(1))
+			if gpu {
+				f.GPUTile(x, y, x, y, xi, yi, 8, 8)
+			}
+			imf := halide.NewBuffer[int32](32, 32)
+			t6Realize(t, f, imf)
+			check("f", imf, 1)
+			g.Define(x, y).Is(x.Mul(y).Add(2))
+			if gpu {
+				g.GPUTile(x, y, x, y, xi, yi, 8, 8)
+			}
+			img1 := halide.NewBuffer[int32](32, 32)
+			t6Realize(t, g, img1)
+			check("g", img1, 2)
+		}()
+		img2 := halide.NewBuffer[int32](32, 32)
+		t6Realize(t, g, img2)
+		check("g again", img2, 2)
+	})
+}
+
+// input_func_name_unique.cpp: Generators are not in the API; the
+// generator's pipeline is built directly, with an ImageParam named foo
+// and a Func named foo.
+func TestSixthPortedInputFuncNameUnique(t *testing.T) {
+	t.Run("image_param_then_func", func(t *testing.T) {
+		ip := halide.NewImageParam("foo", halide.Int32, 1)
+		foo := halide.NewFunc("foo")
+		if ip.Name() == foo.Name() {
+			t.Logf("ImageParam and Func both named %q before lowering", ip.Name())
+		}
+		x := t6v("x")
+		foo.Define(x).Is(x)
+		out := halide.NewFunc("out")
+		out.Define(x).Is(ip.At(x).Add(foo.At(x)))
+		in := m2Rand[int32](1, 1000, 10)
+		ip.Set(in)
+		ob := halide.NewBuffer[int32](10)
+		t6Realize(t, out, ob)
+		t6Check1(t, "out", ob, 0, 10, func(i int) int32 { return in.Get(i) + int32(i) })
+	})
+	t.Run("param_then_func", func(t *testing.T) {
+		p := halide.NewParam[int32]("foo")
+		foo := halide.NewFunc("foo")
+		if p.Name() == foo.Name() {
+			t.Logf("Param and Func both named %q before lowering", p.Name())
+		}
+		x := t6v("x")
+		foo.Define(x).Is(x)
+		out := halide.NewFunc("out")
+		out.Define(x).Is(p.Expr().Add(foo.At(x)))
+		p.Set(7)
+		ob := halide.NewBuffer[int32](10)
+		t6Realize(t, out, ob)
+		t6Check1(t, "out", ob, 0, 10, func(i int) int32 { return int32(7 + i) })
+	})
+}
+
+// invalid_gpu_loop_nests.cpp: every case is a compile error in Halide;
+// here each is a typed refusal at Lower.
+func TestSixthPortedInvalidGpuLoopNests(t *testing.T) {
+	for i := 0; i < 10; i++ {
+		t.Run("case"+string(rune('0'+i)), func(t *testing.T) {
+			v := make([]halide.Var, 8)
+			args := make([]any, 8)
+			for j := range v {
+				v[j] = t6v("v" + string(rune('0'+j)))
+				args[j] = v[j]
+			}
+			p := halide.NewParam[bool]("p")
+			f, g := halide.NewFunc("f"), halide.NewFunc("g")
+			f.Define(args...).Is(v[0])
+			g.Define(args...).Is(f.At(args...))
+			switch i {
+			case 0:
+				g.GPUThreads(v[0])
+			case 1:
+				f.ComputeRoot().GPUThreads(v[0])
+				g.GPUBlocks(v[1]).GPUThreads(v[0])
+			case 2:
+				g.GPUBlocks(v[0], v[1]).GPUBlocks(v[2], v[3])
+			case 3:
+				g.GPUThreads(v[0], v[1]).GPUThreads(v[2], v[3]).GPUBlocks(v[4])
+			case 4:
+				g.GPUBlocks(v[0]).GPUThreads(v[1])
+			case 5:
+				g.GPUBlocks(v[0])
+				f.ComputeAt(g, v[0]).GPUBlocks(v[0])
+			case 6:
+				g.GPUBlocks(v[0], v[1])
+				f.ComputeAt(g, v[1])
+			case 7:
+				g.GPUThreads(v[0], v[1]).GPUBlocks(v[2], v[3])
+				f.ComputeAt(g, v[0]).GPUThreads(v[0], v[1])
+			case 8:
+				g.GPUThreads(v[0], v[1]).GPUBlocks(v[2], v[3])
+				f.ComputeAt(g, v[0]).GPUThreads(v[0]).Specialize(p.Expr()).GPUThreads(v[1])
+			case 9:
+				g.GPUBlocks(v[5], v[7])
+			}
+			mpRefused(t, t6Lower(t, t6Pipe(nil, g)))
+		})
+	}
+}
+
+// parameter_constraints.cpp: Param.set_range, Param(value, min, max)
+// and custom error handlers are not in the API. Without the range, g is
+// read in an unbounded way (x / p for any float p): the faithful port
+// is refused. The _variant promises the index's range with
+// UnsafePromiseClamped(cast<int>(x / p), 0, 99), what p in [1, 10] gives
+// for x in [0, 99]: p = 2 runs, and p = 0 (x / 0 is inf) reads g out of
+// bounds, a typed error as Halide's range check is.
+func TestSixthPortedParameterConstraints(t *testing.T) {
+	build := func(promise bool) (*halide.Func, *halide.Param[float32], *halide.Buffer[float32]) {
+		f, g := halide.NewFunc("f"), halide.NewFunc("g")
+		x, y := t6v("x"), t6v("y")
+		p := halide.NewParam[float32]("p")
+		input := m2Rand[float32](3, 1000, 100, 100)
+		g.Define(x, y).Is(input.At(x, y).Add(float32(1)))
+		g.ComputeRoot()
+		idx := halide.Cast(halide.Int32, x.Div(p.Expr()))
+		if promise {
+			idx = halide.UnsafePromiseClamped(idx, 0, 99)
+		}
+		f.Define(x, y).Is(g.At(idx, y))
+		return f, p, input
+	}
+	for _, name := range []string{"set_range", "param_with_range"} {
+		t.Run(name, func(t *testing.T) {
+			f, p, _ := build(false)
+			p.Set(2)
+			mpRefused(t, t6Try(t, f, halide.NewBuffer[float32](100, 100)))
+		})
+		t.Run(name+"_variant", func(t *testing.T) {
+			f, p, input := build(true)
+			p.Set(2)
+			out := halide.NewBuffer[float32](100, 100)
+			t6Realize(t, f, out)
+			t6Check2(t, "f", out, 0, 100, 0, 100, func(x, y int) float32 { return input.Get(int(float32(x)/2), y) + 1 })
+			p.Set(0)
+			mpRefused(t, t6Try(t, f, out))
+		})
+	}
+}
+
+// float16_t_image_type.cpp
+func TestSixthPortedFloat16TImageType(t *testing.T) {
+	t.Run("float16", func(t *testing.T) {
+		t6HalfImage(t, func(f float64) halide.F16 { return halide.F16FromFloat32(float32(f)) },
+			func(h halide.F16) float32 { return h.ToFloat32() })
+	})
+	t.Run("bfloat16", func(t *testing.T) {
+		t6HalfImage(t, func(f float64) halide.BF16 { return halide.BF16FromFloat32(float32(f)) },
+			func(h halide.BF16) float32 { return h.ToFloat32() })
+	})
+}
+
+func t6HalfImage[T halide.F16 | halide.BF16](t *testing.T, mk func(float64) T, to func(T) float32) {
+	im := halide.NewBuffer[T](10, 3)
+	im.SetMin(4, -6)
+	im.Fill(func(c []int) T { return mk(float64(c[0]) + float64(c[1])/8.0) })
+	if len(im.Data())*2 != 30*2 {
+		t.Fatalf("%d elements, want 30", len(im.Data()))
+	}
+	// And through a pipeline: a copy of im over the same region.
+	x, y := t6v("x"), t6v("y")
+	cp := halide.NewFunc("cp")
+	cp.Define(x, y).Is(im.At(x, y))
+	out := halide.NewBuffer[T](10, 3)
+	out.SetMin(4, -6)
+	t6Realize(t, cp, out)
+	for _, b := range []*halide.Buffer[T]{im, out} {
+		for y := -6; y <= -4; y++ {
+			for x := 4; x <= 13; x++ {
+				if got, want := to(b.Get(x, y)), float32(x)+float32(y)/8; got != want {
+					t.Fatalf("im(%d, %d) = %v, want %v", x, y, got, want)
+				}
+			}
+		}
+	}
+}
