@@ -23,11 +23,13 @@ import (
 	"context"
 	"math"
 	"math/rand"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/gohalide/gohalide/halide"
+	"github.com/gohalide/gohalide/ir"
 )
 
 var _ = math.Abs
@@ -790,4 +792,375 @@ func t6HalfImage[T halide.F16 | halide.BF16](t *testing.T, mk func(float64) T, t
 			}
 		}
 	}
+}
+
+// t6Conds counts the selects and the ifs inside producers of the lowered
+// statement of p (trim_no_ops.cpp's CountConditionals).
+func t6Conds(t *testing.T, p *halide.Pipeline) (selects, ifs int, stmt string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), t6Deadline)
+	defer cancel()
+	l, err := p.LowerContext(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var walk func(s ir.Stmt, in bool)
+	walk = func(s ir.Stmt, in bool) {
+		ir.WalkStmt(s, func(c ir.Stmt) bool {
+			switch c := c.(type) {
+			case *ir.ProducerConsumer:
+				if c != s {
+					walk(c.Body, c.Producer)
+					return false
+				}
+			case *ir.IfThenElse:
+				if in {
+					ifs++
+				}
+			}
+			return true
+		}, func(e ir.Expr) bool {
+			if _, ok := e.(*ir.Select); ok && in {
+				selects++
+			}
+			return true
+		})
+	}
+	walk(l.Stmt, false)
+	return selects, ifs, l.String()
+}
+
+// trim_no_ops.cpp: custom lowering passes are replaced by a walk of the
+// lowered statement; random_int() (tiled histogram) by a random input.
+func TestSixthPortedTrimNoOps(t *testing.T) {
+	t.Run("inequality_condition", func(t *testing.T) {
+		f := halide.NewFunc("f")
+		x := t6v("x")
+		f.Define(x).Is(x)
+		f.Define(x).PlusEq(halide.Select(x.Gt(10).And(x.Lt(20)), 1, 0))
+		f.Define(x).PlusEq(halide.Select(x.Lt(10), 0, 1))
+		f.Define(x).TimesEq(halide.Select(x.Gt(20).And(x.Lt(30)), 2, 1))
+		f.Define(x).Is(halide.Select(x.Ge(60).And(x.Le(100)), halide.E(100).Sub(f.At(x)), f.At(x)))
+		if s, i, _ := t6Conds(t, t6Pipe(nil, f)); s+i != 0 {
+			t.Logf("%d selects and %d ifs in the lowered code (Halide: none)", s, i)
+		}
+		im := halide.NewBuffer[int32](100)
+		t6Realize(t, f, im)
+		t6Check1(t, "f", im, 0, 100, func(x int) int32 {
+			c := x
+			if x > 10 && x < 20 {
+				c++
+			}
+			if x >= 10 {
+				c++
+			}
+			if x > 20 && x < 30 {
+				c *= 2
+			}
+			if x >= 60 && x <= 100 {
+				c = 100 - c
+			}
+			return int32(c)
+		})
+	})
+	t.Run("equality_condition", func(t *testing.T) {
+		f := halide.NewFunc("f")
+		x, y := t6v("x"), t6v("y")
+		f.Define(x, y).Is(x.Add(y))
+		f.Define(x, y).PlusEq(halide.Select(x.Eq(10).And(x.Lt(y)), 1, 0))
+		if s, i, _ := t6Conds(t, t6Pipe(nil, f)); s+i != 0 {
+			t.Logf("%d selects and %d ifs in the lowered code (Halide: none)", s, i)
+		}
+		im := halide.NewBuffer[int32](100, 100)
+		t6Realize(t, f, im)
+		t6Check2(t, "f", im, 0, 100, 0, 100, func(x, y int) int32 {
+			c := x + y
+			if x == 10 && x < y {
+				c++
+			}
+			return int32(c)
+		})
+	})
+	t.Run("tiled_histogram", func(t *testing.T) {
+		in := m2Rand[uint8](5, 255, 74, 74)
+		f := halide.NewFunc("f")
+		x, y := t6v("x"), t6v("y")
+		f.Define(x, y).Is(in.At(x, y))
+		f.ComputeRoot()
+		hist := halide.NewFunc("hist")
+		r := halide.NewRDom("r", halide.Range(0, 10), halide.Range(0, 10), halide.Range(0, 10), halide.Range(0, 10))
+		xi, yi := r.Dim(0).Add(r.Dim(2).Mul(10)), r.Dim(1).Add(r.Dim(3).Mul(10))
+		hist.Define(x).Is(0)
+		hist.Define(f.At(halide.Clamp(xi, 0, 73), halide.Clamp(yi, 0, 73))).PlusEq(
+			halide.Select(xi.Ge(0).And(xi.Le(73)).And(yi.Ge(0)).And(yi.Le(73)), 1, 0))
+		if s, i, _ := t6Conds(t, t6Pipe(nil, hist)); s+i != 0 {
+			t.Logf("%d selects and %d ifs in the lowered code (Halide: none)", s, i)
+		}
+		out := halide.NewBuffer[int32](256)
+		t6Realize(t, hist, out)
+		want := make([]int32, 256)
+		for yy := 0; yy < 74; yy++ {
+			for xx := 0; xx < 74; xx++ {
+				want[in.Get(xx, yy)]++
+			}
+		}
+		t6Check1(t, "hist", out, 0, 256, func(i int) int32 { return want[i] })
+	})
+	t.Run("tiled_triangle", func(t *testing.T) {
+		f := halide.NewFunc("f")
+		x, y, xi, yi := t6v("x"), t6v("y"), t6v("xi"), t6v("yi")
+		f.Define(x, y).Is(halide.Select(x.Mul(2).Lt(y), 5, halide.Undef(halide.Int32)))
+		f.Tile(x, y, x, y, xi, yi, 4, 4)
+		if s, i, _ := t6Conds(t, t6Pipe(nil, f)); s+i != 0 {
+			t.Logf("%d selects and %d ifs in the lowered code (Halide: none)", s, i)
+		}
+		out := halide.NewBuffer[int32](32, 32)
+		out.Fill(func([]int) int32 { return -1 })
+		t6Realize(t, f, out)
+		t6Check2(t, "f", out, 0, 32, 0, 32, func(x, y int) int32 {
+			if 2*x < y {
+				return 5
+			}
+			return -1
+		})
+	})
+	t.Run("select_not_simplified_on_gpu", func(t *testing.T) {
+		f := halide.NewFunc("f")
+		x, y := t6v("x"), t6v("y")
+		f.Define(x, y).Is(x.Add(y))
+		r := halide.NewRDom("r", halide.Range(0, 100), halide.Range(0, 100))
+		f.Define(r.X(), r.Y()).PlusEq(halide.Select(r.X().Lt(r.Y()).And(r.X().Eq(10)), 3, halide.Undef(halide.Int32)))
+		rxi, ryi := halide.NewRVar("rxi"), halide.NewRVar("ryi")
+		f.Update(0).GPUTile(r.X(), r.Y(), r.X(), r.Y(), rxi, ryi, 4, 4)
+		im := halide.NewBuffer[int32](200, 200)
+		t6Realize(t, f, im)
+		if s, i, _ := t6Conds(t, t6Pipe(nil, f)); s != 0 || i != 1 {
+			t.Logf("%d selects and %d ifs in the lowered code (Halide: 0 and 1)", s, i)
+		}
+		t6Check2(t, "f", im, 0, 200, 0, 200, func(x, y int) int32 {
+			c := x + y
+			if x == 10 && y <= 99 && x < y {
+				c += 3
+			}
+			return int32(c)
+		})
+	})
+}
+
+// transposed_vector_reduce.cpp: the custom lowering pass that counts
+// loops and gathers is replaced by a count of the For loops of the
+// lowered statement (Halide: none when all 18 updates are atomic
+// vectorized); gathers are not counted.
+func TestSixthPortedTransposedVectorReduce(t *testing.T) {
+	const vec = 8
+	input := halide.NewBuffer[int32](vec, vec, vec)
+	input.Fill(func(c []int) int32 { return int32(c[0] + c[1]*10 + c[2]*100) })
+	build := func(which int, sched bool) *halide.Func {
+		g := halide.NewFunc("g")
+		x, y := t6v("x"), t6v("y")
+		r := halide.NewRDom("r", halide.Range(0, vec))
+		ip := halide.NewImageParam("input", halide.Int32, 3)
+		ip.Set(input)
+		for i := 0; i < 6; i++ {
+			for j := 0; j < 3; j++ {
+				if which != -1 && which != i*3+j {
+					continue
+				}
+				switch j {
+				case 0:
+					g.Define(x, y).PlusEq(ip.At(x, y, r))
+				case 1:
+					g.Define(x, y).PlusEq(ip.At(x, r, y))
+				case 2:
+					g.Define(x, y).PlusEq(ip.At(r, x, y))
+				}
+			}
+		}
+		if !sched {
+			return g
+		}
+		rx := r.X()
+		orders := [][]halide.VarOrRVar{{x, y, rx}, {x, rx, y}, {rx, x, y}, {y, x, rx}, {y, rx, x}, {rx, y, x}}
+		g.Bound(x, 0, vec).Bound(y, 0, vec).Vectorize(x).Vectorize(y)
+		u := 0
+		for i := 0; i < 6; i++ {
+			for j := 0; j < 3; j++ {
+				if which != -1 && which != i*3+j {
+					continue
+				}
+				g.Update(u).Vectorize(x).Vectorize(y).Atomic().Vectorize(rx).Reorder(orders[i]...)
+				u++
+			}
+		}
+		return g
+	}
+	ref := func(which int) func(x, y int) int32 {
+		return func(x, y int) int32 {
+			s := int32(0)
+			for i := 0; i < 6; i++ {
+				for j := 0; j < 3; j++ {
+					if which != -1 && which != i*3+j {
+						continue
+					}
+					for r := 0; r < vec; r++ {
+						switch j {
+						case 0:
+							s += input.Get(x, y, r)
+						case 1:
+							s += input.Get(x, r, y)
+						case 2:
+							s += input.Get(r, x, y)
+						}
+					}
+				}
+			}
+			return s
+		}
+	}
+	for which := -1; which < 18; which++ {
+		name := "all"
+		if which >= 0 {
+			name = "case" + itoa6(which)
+		}
+		t.Run(name, func(t *testing.T) {
+			correct := halide.NewBuffer[int32](vec, vec)
+			t6Realize(t, build(which, false), correct)
+			t6Check2(t, "unscheduled g", correct, 0, vec, 0, vec, ref(which))
+			g := build(which, true)
+			out := halide.NewBuffer[int32](vec, vec)
+			t6Realize(t, g, out)
+			t6Check2(t, "g", out, 0, vec, 0, vec, func(x, y int) int32 { return correct.Get(x, y) })
+			if which == -1 {
+				l, err := t6Pipe(nil, g).Lower()
+				if err != nil {
+					t.Fatal(err)
+				}
+				loops := 0
+				ir.WalkStmt(l.Stmt, func(s ir.Stmt) bool {
+					if _, ok := s.(*ir.For); ok {
+						loops++
+					}
+					return true
+				}, nil)
+				if loops != 0 {
+					t.Logf("atomic vectorization left %d for loops (Halide: none)", loops)
+				}
+			}
+		})
+	}
+	t.Run("random", func(t *testing.T) {
+		rng := rand.New(rand.NewSource(0))
+		r := halide.NewRDom("r", halide.Range(0, 8), halide.Range(0, 9), halide.Range(0, 6))
+		ext := []int{8, 9, 6}
+		type term struct{ dim, op, k, coeff int }
+		randomQA := func() ([]term, int) {
+			var ts []term
+			n := 1 + rng.Intn(3)
+			for i := 0; i < n; i++ {
+				coeff := rng.Intn(5) - 2
+				if coeff == 0 {
+					continue
+				}
+				d := rng.Intn(3)
+				op := rng.Intn(3)
+				k := 1
+				if op != 0 {
+					var divs []int
+					for q := 2; q <= ext[d]; q++ {
+						if ext[d]%q == 0 {
+							divs = append(divs, q)
+						}
+					}
+					k = divs[rng.Intn(len(divs))]
+				}
+				ts = append(ts, term{d, op, k, coeff})
+			}
+			return ts, rng.Intn(7) - 3
+		}
+		expr := func(ts []term, c0 int) halide.Expr {
+			e := halide.E(int32(c0))
+			for _, tm := range ts {
+				v := halide.Expr(r.Dim(tm.dim).Add(0))
+				switch tm.op {
+				case 1:
+					v = v.Div(tm.k)
+				case 2:
+					v = v.Mod(tm.k)
+				}
+				e = e.Add(v.Mul(tm.coeff))
+			}
+			return e
+		}
+		eval := func(ts []term, c0 int, rv [3]int) int {
+			s := c0
+			for _, tm := range ts {
+				v := rv[tm.dim]
+				switch tm.op {
+				case 1:
+					v /= tm.k
+				case 2:
+					v %= tm.k
+				}
+				s += tm.coeff * v
+			}
+			return s
+		}
+		const half = 256
+		for tc := 0; tc < 200; tc++ {
+			ta, ca := randomQA()
+			tb, cb := randomQA()
+			in := halide.NewBuffer[int32](2 * half)
+			in.SetMin(-half)
+			for i := 0; i < 2*half; i++ {
+				in.Set(int32((i*31+tc*7)&0xff), i-half)
+			}
+			want := make([]int32, 2*half)
+			for rz := 0; rz < 6; rz++ {
+				for ry := 0; ry < 9; ry++ {
+					for rx := 0; rx < 8; rx++ {
+						rv := [3]int{rx, ry, rz}
+						want[eval(ta, ca, rv)+half] += in.Get(eval(tb, cb, rv))
+					}
+				}
+			}
+			f := halide.NewFunc("f_rand")
+			x := t6v("x")
+			f.Define(x).Is(0)
+			f.Define(expr(ta, ca)).PlusEq(in.At(expr(tb, cb)).Add(r.X().Mul(0)))
+			f.Update(0).Atomic().Vectorize(r.X()).Vectorize(r.Y()).Vectorize(r.Z())
+			out := halide.NewBuffer[int32](2 * half)
+			out.SetMin(-half)
+			t6Realize(t, f, out)
+			t6Check1(t, "f_rand", out, -half, half, func(i int) int32 { return want[i+half] })
+		}
+	})
+}
+
+func itoa6(i int) string { return strconv.Itoa(i) }
+
+// TestSixthPortedBug1 (fixed; a regression test): an update whose value
+// applies arithmetic to a Select with an Undef arm (f(x) += Select(c, 3,
+// Undef), trim_no_ops.cpp) was refused ("the update has Undef inside its
+// value, not as the whole value or an arm of a top-level Select"). Halide
+// accepts it: arithmetic on undef is undef (RemoveUndef), so the store
+// happens where c holds. peelUndef (func.go) now peels through Binary and
+// Cast nodes.
+func TestSixthPortedBug1(t *testing.T) {
+	f := halide.NewFunc("f")
+	x := t6v("x")
+	f.Define(x).Is(x)
+	f.Define(x).PlusEq(halide.Cast(halide.Int32, halide.Select(x.Gt(2), halide.Cast(halide.Int16, 3), halide.Undef(halide.Int16))))
+	f.Define(x).Is(halide.Select(x.Lt(5), halide.Undef(halide.Int32), f.At(x)).Mul(2).Add(halide.Select(x.Eq(7), halide.Undef(halide.Int32), 1)))
+	out := halide.NewBuffer[int32](10)
+	t6Realize(t, f, out)
+	t6Check1(t, "f", out, 0, 10, func(x int) int32 {
+		v := x
+		if x > 2 {
+			v += 3
+		}
+		if x >= 5 && x != 7 {
+			v = 2*v + 1
+		}
+		return int32(v)
+	})
 }
