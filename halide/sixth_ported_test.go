@@ -1403,3 +1403,115 @@ func TestSixthPortedTransposeIdioms(t *testing.T) {
 		check(t, g)
 	})
 }
+
+// cuda_8_bit_dot_product.cpp: Halide takes it only on CUDA with compute
+// capability 6.1; here it runs on the emulator. The inner vec loop of
+// the C++ file does not change the pipeline, so each (types, factor)
+// runs once; the dp4a / dp2a check on the compiled code is not ported.
+func TestSixthPortedCuda8BitDotProduct(t *testing.T) {
+	t6Dot[int32, int8, int8](t)
+	t6Dot[int32, int8, uint8](t)
+	t6Dot[int32, uint8, int8](t)
+	t6Dot[uint32, uint8, uint8](t)
+	t6Dot[int32, int16, int8](t)
+	t6Dot[int32, int16, uint8](t)
+	t6Dot[int32, uint16, int8](t)
+	t6Dot[uint32, uint16, uint8](t)
+	t6Dot[int32, int8, int16](t)
+	t6Dot[int32, int8, uint16](t)
+	t6Dot[int32, uint8, int16](t)
+}
+
+func t6Dot[Out int32 | uint32, A int8 | uint8 | int16 | uint16, B int8 | uint8 | int16 | uint16](t *testing.T) {
+	to, ta, tb := halide.NewBuffer[Out]().ElemType(), halide.NewBuffer[A]().ElemType(), halide.NewBuffer[B]().ElemType()
+	for _, factor := range []int{4, 16} {
+		t.Run(ta.String()+"*"+tb.String()+"->"+to.String()+"_factor"+itoa6(factor), func(t *testing.T) {
+			inA, inB := halide.NewFunc("in_a"), halide.NewFunc("in_b")
+			x, y := t6v("x"), t6v("y")
+			inA.Define(x, y).Is(halide.Cast(ta, x.Sub(y.Mul(17))))
+			inA.ComputeRoot()
+			inB.Define(x, y).Is(halide.Cast(tb, x.Mul(3).Add(y.Mul(7))))
+			inB.ComputeRoot()
+			g := halide.NewFunc("g")
+			r := halide.NewRDom("r", halide.Range(0, factor*4))
+			g.Define(x, y).PlusEq(halide.Cast(to, inA.At(r, x)).Mul(inB.At(r, y)))
+			h := halide.NewFunc("h")
+			h.Define(x, y).Is(g.At(x, y))
+			xi, yi := t6v("xi"), t6v("yi")
+			g.Update(0).Atomic().Vectorize(r.X(), factor).Unroll(r.X())
+			h.GPUTile(x, y, x, y, xi, yi, 32, 8, halide.RoundUp)
+			out := halide.NewBuffer[Out](128, 128)
+			t6Realize(t, h, out)
+			t6Check2(t, "h", out, 0, 128, 0, 128, func(x, y int) Out {
+				var c Out
+				for r := 0; r < factor*4; r++ {
+					c += Out(A(r-x*17)) * Out(B(r*3+y*7))
+				}
+				return c
+			})
+		})
+	}
+}
+
+// gpu_f16_intrinsics.cpp: Halide takes it only on Metal and OpenCL with
+// CLHalf; here the GPU schedule runs on the emulator, against the same
+// pipeline on the CPU, within Halide's 0.01. fast_pow is not in the API:
+// the _variant uses Pow.
+func TestSixthPortedGpuF16Intrinsics(t *testing.T) {
+	t.Run("clamped_pow_variant", func(t *testing.T) {
+		x, y := t6v("x"), t6v("y")
+		h16 := func(v any) halide.Expr { return halide.Cast(halide.Float16, v) }
+		val := h16(h16(x.Add(y)).Add(float32(1)))
+		clampVal := halide.Clamp(h16(float32(0.1)).Mul(val), h16(0), h16(1))
+		def := func(f *halide.Func) {
+			f.Define(x, y).Is(h16(halide.Select(clampVal.Gt(1), halide.Cast(halide.Float32, halide.Abs(clampVal)),
+				halide.Cast(halide.Float32, halide.Pow(clampVal, h16(float32(1.0/2.2)))))))
+		}
+		output, outputCPU := halide.NewFunc("output"), halide.NewFunc("output_cpu")
+		def(output)
+		def(outputCPU)
+		xi, yi := t6v("xi"), t6v("yi")
+		output.GPUTile(x, y, x, y, xi, yi, 8, 8)
+		out, out2 := halide.NewBuffer[halide.F16](64, 64), halide.NewBuffer[halide.F16](64, 64)
+		t6Realize(t, output, out)
+		t6Realize(t, outputCPU, out2)
+		for j := 0; j < 64; j++ {
+			for i := 0; i < 64; i++ {
+				a, b := out.Get(i, j).ToFloat64(), out2.Get(i, j).ToFloat64()
+				if math.Abs(a-b) > 0.01 {
+					t.Fatalf("output(%d, %d) = %v on the GPU, %v on the CPU", i, j, a, b)
+				}
+				v := float32(halide.F16FromFloat32(float32(halide.F16FromFloat32(float32(i+j)).ToFloat32() + 1)).ToFloat32())
+				c := math.Min(math.Max(float64(halide.F16FromFloat32(0.1).ToFloat32())*float64(v), 0), 1)
+				if want := math.Pow(c, 1/2.2); math.Abs(b-want) > 0.01 {
+					t.Fatalf("output_cpu(%d, %d) = %v, want about %v", i, j, b, want)
+				}
+			}
+		}
+	})
+	t.Run("inf_nan", func(t *testing.T) {
+		x, xi := t6v("x"), t6v("xi")
+		f, g, h := halide.NewFunc("f"), halide.NewFunc("g"), halide.NewFunc("h")
+		f.Define(x).Is(halide.F16(0x7c00)) // float16_t::make_infinity()
+		g.Define(x).Is(halide.F16(0xfc00)) // make_negative_infinity()
+		h.Define(x).Is(halide.F16(0x7e00)) // make_nan()
+		for _, fn := range []*halide.Func{f, g, h} {
+			fn.GPUTile1D(x, x, xi, 8)
+		}
+		fo, gout, ho := halide.NewBuffer[halide.F16](8), halide.NewBuffer[halide.F16](8), halide.NewBuffer[halide.F16](8)
+		t6Realize(t, f, fo)
+		t6Realize(t, g, gout)
+		t6Realize(t, h, ho)
+		for i := 0; i < 8; i++ {
+			if fo.Get(i).Bits() != 0x7c00 {
+				t.Fatalf("f(%d) = %#x, want +inf", i, fo.Get(i).Bits())
+			}
+			if gout.Get(i).Bits() != 0xfc00 {
+				t.Fatalf("g(%d) = %#x, want -inf", i, gout.Get(i).Bits())
+			}
+			if !ho.Get(i).IsNaN() {
+				t.Fatalf("h(%d) = %#x, want NaN", i, ho.Get(i).Bits())
+			}
+		}
+	})
+}
