@@ -1515,3 +1515,196 @@ func TestSixthPortedGpuF16Intrinsics(t *testing.T) {
 		}
 	})
 }
+
+// t6Buf makes a 1-D buffer of type ty and a reader of its values.
+func t6Buf(ty halide.Type, n int) (halide.BufferRef, func(i int) float64) {
+	switch ty {
+	case halide.UInt8:
+		b := halide.NewBuffer[uint8](n)
+		return b, func(i int) float64 { return float64(b.Get(i)) }
+	case halide.Int16:
+		b := halide.NewBuffer[int16](n)
+		return b, func(i int) float64 { return float64(b.Get(i)) }
+	case halide.Int32:
+		b := halide.NewBuffer[int32](n)
+		return b, func(i int) float64 { return float64(b.Get(i)) }
+	case halide.Float32:
+		b := halide.NewBuffer[float32](n)
+		return b, func(i int) float64 { return float64(b.Get(i)) }
+	case halide.Bool:
+		b := halide.NewBuffer[bool](n)
+		return b, func(i int) float64 {
+			if b.Get(i) {
+				return 1
+			}
+			return 0
+		}
+	}
+	panic("t6Buf: " + ty.String())
+}
+
+// associativity.cpp: prove_associativity is internal; its public face is
+// rfactor, which accepts an update exactly when it is proven
+// associative. Each case is the C++ case's update written as a
+// reduction of f(x) over a 2-D RDom reading g(r.x, r.y) (and, where the
+// C++ case has free variables y, z, x0, other reads of g or a Param):
+// where Halide proves it associative, rfactor(r.y, u) must be accepted
+// and give the unfactored result (integers exactly; the float values
+// sum small integers, so exactly too); where not, refused with a typed
+// error.
+func TestSixthPortedAssociativity(t *testing.T) {
+	const nx, rw, rh = 4, 8, 6
+	rng := rand.New(rand.NewSource(9))
+	gb := halide.NewBuffer[int32](rw, rh)
+	gb.Fill(func([]int) int32 { return int32(1 + rng.Intn(200)) })
+	type tcase struct {
+		name  string
+		assoc bool
+		types []halide.Type
+		def   func(f *halide.Func, x halide.Var, r *halide.RDom)
+	}
+	g := func(r *halide.RDom) halide.Expr { return gb.At(r.X(), r.Y()) }
+	g2 := func(r *halide.RDom) halide.Expr { return gb.At(halide.E(rw-1).Sub(r.X()), r.Y()) }
+	u8 := func(e any) halide.Expr { return halide.Cast(halide.UInt8, e) }
+	x0 := halide.NewParam[int32]("x0")
+	x0.Set(77)
+	one := func(ty halide.Type, init any, upd func(fc, y halide.Expr, r *halide.RDom) halide.Expr) func(f *halide.Func, x halide.Var, r *halide.RDom) {
+		return func(f *halide.Func, x halide.Var, r *halide.RDom) {
+			f.Define(x).Is(halide.Cast(ty, init))
+			y := g(r).Add(x)
+			if ty == halide.UInt8 {
+				y = u8(y)
+			}
+			f.Define(x).Is(upd(f.At(x), y, r))
+		}
+	}
+	cases := []tcase{
+		{"u8_min_widened_add", true, []halide.Type{halide.UInt8}, one(halide.UInt8, 0, func(fc, y halide.Expr, _ *halide.RDom) halide.Expr {
+			return u8(halide.Min(halide.Cast(halide.UInt16, fc).Add(y), 255))
+		})},
+		{"u8_select_gt", true, []halide.Type{halide.UInt8}, one(halide.UInt8, 0, func(fc, y halide.Expr, _ *halide.RDom) halide.Expr {
+			return halide.Select(fc.Gt(halide.E(255).Sub(y)), halide.Lit(halide.UInt8, 255), fc.Add(y))
+		})},
+		{"u8_select_lt_not", true, []halide.Type{halide.UInt8}, one(halide.UInt8, 0, func(fc, y halide.Expr, _ *halide.RDom) halide.Expr {
+			return halide.Select(fc.Lt(halide.BitNot(y)), fc.Add(y), halide.Lit(halide.UInt8, 255))
+		})},
+		{"u8_saturating_add", true, []halide.Type{halide.UInt8}, one(halide.UInt8, 0, func(fc, y halide.Expr, _ *halide.RDom) halide.Expr {
+			return halide.U8Sat(halide.Cast(halide.UInt16, fc).Add(halide.Cast(halide.UInt16, y)))
+		})},
+		{"u8_saturating_add_swapped", true, []halide.Type{halide.UInt8}, one(halide.UInt8, 0, func(fc, y halide.Expr, _ *halide.RDom) halide.Expr {
+			return halide.U8Sat(halide.Cast(halide.UInt16, y).Add(halide.Cast(halide.UInt16, fc)))
+		})},
+		{"bool_and", true, []halide.Type{halide.Bool}, func(f *halide.Func, x halide.Var, r *halide.RDom) {
+			f.Define(x).Is(true)
+			f.Define(x).Is(g(r).Gt(x.Add(2)).And(f.At(x)))
+		}},
+		{"bool_or", true, []halide.Type{halide.Bool}, func(f *halide.Func, x halide.Var, r *halide.RDom) {
+			f.Define(x).Is(false)
+			f.Define(x).Is(g(r).Gt(x.Add(190)).Or(f.At(x)))
+		}},
+		{"min_with_int16_cast", true, []halide.Type{halide.Int32}, one(halide.Int32, 1000, func(fc, y halide.Expr, r *halide.RDom) halide.Expr {
+			return halide.Min(fc, y.Add(halide.Cast(halide.Int16, g2(r))))
+		})},
+		{"sum_of_two", true, []halide.Type{halide.Int32}, one(halide.Int32, 0, func(fc, y halide.Expr, r *halide.RDom) halide.Expr {
+			return y.Add(g2(r)).Add(fc)
+		})},
+		{"max_swapped", true, []halide.Type{halide.Int32}, one(halide.Int32, 0, func(fc, y halide.Expr, _ *halide.RDom) halide.Expr {
+			return halide.Max(y, fc)
+		})},
+		{"max_of_sum_and_g", false, []halide.Type{halide.Int32}, one(halide.Int32, 0, func(fc, y halide.Expr, _ *halide.RDom) halide.Expr {
+			return halide.Max(fc.Add(y), y)
+		})},
+		// Halide proves the next two associative with its solver (f +
+		// max(g, -3) and max(f, g + 2)); rfactor here refuses them (see
+		// the block comment); the _variant subtests write what Halide
+		// derives.
+		{"max_of_sum_and_f_minus_3", false, []halide.Type{halide.Int32}, one(halide.Int32, 0, func(fc, y halide.Expr, _ *halide.RDom) halide.Expr {
+			return halide.Max(fc.Add(y), fc.Sub(3))
+		})},
+		{"max_of_sum_and_f_minus_3_variant", true, []halide.Type{halide.Int32}, one(halide.Int32, 0, func(fc, y halide.Expr, _ *halide.RDom) halide.Expr {
+			return fc.Add(halide.Max(y, -3))
+		})},
+		{"simplifiable_max_variant", true, []halide.Type{halide.Int32}, one(halide.Int32, 0, func(fc, y halide.Expr, _ *halide.RDom) halide.Expr {
+			return halide.Max(fc, y.Add(2))
+		})},
+		{"simplifiable_max", false, []halide.Type{halide.Int32}, one(halide.Int32, 0, func(fc, y halide.Expr, _ *halide.RDom) halide.Expr {
+			return halide.Max(halide.Max(halide.Min(fc, y.Add(2)), fc), y.Add(2))
+		})},
+		{"max_with_var_named_x0", true, []halide.Type{halide.Int32}, one(halide.Int32, 0, func(fc, y halide.Expr, _ *halide.RDom) halide.Expr {
+			return halide.Max(x0.Expr().Add(y), fc)
+		})},
+		{"tuple_keep_and_sum", true, []halide.Type{halide.Int32, halide.Int32}, func(f *halide.Func, x halide.Var, r *halide.RDom) {
+			f.Define(x).Is(halide.NewTuple(x, 0))
+			ft := f.AtTuple(x)
+			f.Define(x).Is(halide.NewTuple(ft.Elem(0), ft.Elem(1).Add(g2(r))))
+		}},
+		{"tuple_min_product_sum", true, []halide.Type{halide.Int32, halide.Int32, halide.Float32}, func(f *halide.Func, x halide.Var, r *halide.RDom) {
+			f.Define(x).Is(halide.NewTuple(int32(math.MaxInt32), 1, float32(0)))
+			ft := f.AtTuple(x)
+			gv := g(r).Add(x)
+			f.Define(x).Is(halide.NewTuple(halide.Min(ft.Elem(0), gv), ft.Elem(1).Mul(gv).Mul(2), ft.Elem(2).Add(halide.Cast(halide.Float32, g2(r)))))
+		}},
+		{"complex_multiplication", true, []halide.Type{halide.Int32, halide.Int32}, func(f *halide.Func, x halide.Var, r *halide.RDom) {
+			f.Define(x).Is(halide.NewTuple(1, 0))
+			ft := f.AtTuple(x)
+			a, b := g(r).Add(x), g2(r)
+			f.Define(x).Is(halide.NewTuple(ft.Elem(0).Mul(a).Sub(ft.Elem(1).Mul(b)), ft.Elem(0).Mul(b).Add(ft.Elem(1).Mul(a))))
+		}},
+		{"argmin", true, []halide.Type{halide.Int32, halide.Int32}, func(f *halide.Func, x halide.Var, r *halide.RDom) {
+			f.Define(x).Is(halide.NewTuple(int32(math.MaxInt32), 0))
+			ft := f.AtTuple(x)
+			gv := g(r).Add(x)
+			f.Define(x).Is(halide.NewTuple(halide.Min(ft.Elem(0), gv), halide.Select(ft.Elem(0).Lt(gv), ft.Elem(1), g2(r))))
+		}},
+		{"argmin_2d_and_sum", true, []halide.Type{halide.UInt8, halide.Int32, halide.Int16, halide.Float32}, func(f *halide.Func, x halide.Var, r *halide.RDom) {
+			f.Define(x).Is(halide.NewTuple(u8(255), 0, halide.Cast(halide.Int16, 0), float32(0)))
+			ft := f.AtTuple(x)
+			gv := u8(g(r).Add(x))
+			lt := ft.Elem(0).Lt(gv)
+			f.Define(x).Is(halide.NewTuple(halide.Min(ft.Elem(0), gv), ft.Elem(1).Add(r.X()),
+				halide.Select(lt, ft.Elem(2), halide.Cast(halide.Int16, r.X())),
+				halide.Select(lt, ft.Elem(3), halide.Cast(halide.Float32, r.Y()))))
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			run := func(factor bool) ([]func(int) float64, error) {
+				f := halide.NewFunc("f")
+				x, u := t6v("x"), t6v("u")
+				r := halide.NewRDom("r", halide.Range(0, rw), halide.Range(0, rh))
+				c.def(f, x, r)
+				if factor {
+					intm := f.Update(0).RFactor(halide.RFactorPair{R: r.Y(), V: u})
+					intm.ComputeRoot()
+				}
+				var bufs []halide.BufferRef
+				var reads []func(int) float64
+				for _, ty := range c.types {
+					b, rd := t6Buf(ty, nx)
+					bufs = append(bufs, b)
+					reads = append(reads, rd)
+				}
+				return reads, t6Run(t, t6Pipe(nil, f), bufs...)
+			}
+			want, err := run(false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := run(true)
+			if !c.assoc {
+				mpRefused(t, err)
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			for k := range c.types {
+				for i := 0; i < nx; i++ {
+					if got[k](i) != want[k](i) {
+						t.Fatalf("value %d at %d: rfactor gives %v, unfactored %v", k, i, got[k](i), want[k](i))
+					}
+				}
+			}
+		})
+	}
+}
