@@ -1984,3 +1984,142 @@ func TestSixthPortedStageStridedLoads(t *testing.T) {
 	t.Run("store_at_outermost", func(t *testing.T) { storeAtOutermost(t, false) })
 	t.Run("store_at_outermost_variant", func(t *testing.T) { storeAtOutermost(t, true) })
 }
+
+// t6EDiv is Halide's Euclidean division (x / 0 is 0).
+func t6EDiv(a, b int64) int64 {
+	if b == 0 {
+		return 0
+	}
+	q := a / b
+	if a%b < 0 {
+		if b > 0 {
+			q--
+		} else {
+			q++
+		}
+	}
+	return q
+}
+
+// lossless_cast.cpp: lossless_cast and lossless_negate are internal; the
+// public parts are the runtime regression tests, whose widening_sub,
+// widening_add, widening_mul, widen_right_add and widen_right_mul (not
+// in the API) are written as the casts they stand for. Each vectorized
+// result is compared with a plain-Go reference.
+func TestSixthPortedLosslessCast(t *testing.T) {
+	x := t6v("x")
+	i8, u8, i16, u16, i32, i64 := halide.Int8, halide.UInt8, halide.Int16, halide.UInt16, halide.Int32, halide.Int64
+	c := halide.Cast
+	t.Run("widening_sub_of_narrowed", func(t *testing.T) {
+		buf := halide.NewBuffer[uint8](1024)
+		buf.Fill(func(p []int) uint8 { return uint8(p[0]) })
+		a := c(i8, -16).Add(c(i8, 32).Div(c(i8, c(u8, buf.At(x)))))
+		inner := a.Div(c(i8, -33)).Mul(c(i8, -33))
+		b := c(u8, 223).Mul(c(u8, inner))
+		e1 := c(i64, c(i32, c(i16, a))).Sub(c(i64, c(i32, c(u16, b))))
+		f := halide.NewFunc("f")
+		f.Define(x).Is(e1)
+		f.VectorizeTail(x, 4, halide.RoundUp)
+		out := halide.NewBuffer[int64](1024)
+		t6Realize(t, f, out)
+		t6Check1(t, "f", out, 0, 1024, func(i int) int64 {
+			av := int8(-16 + int8(t6EDiv(32, int64(int8(uint8(i))))))
+			in := int8(t6EDiv(int64(av), -33) * -33)
+			bv := uint8(223) * uint8(in)
+			return int64(int16(av)) - int64(uint16(bv))
+		})
+	})
+	t.Run("widening_sub_int8_min", func(t *testing.T) {
+		buf := halide.NewBuffer[uint8](16)
+		buf.Fill(func(p []int) uint8 { return uint8(p[0] * 16) })
+		in8 := c(i8, c(u8, buf.At(x)))
+		e1 := c(i32, c(i16, in8)).Sub(c(i32, c(i16, in8.Add(c(i8, 1)))))
+		f := halide.NewFunc("f")
+		f.Define(x).Is(e1)
+		f.VectorizeTail(x, 4, halide.RoundUp)
+		out := halide.NewBuffer[int32](16)
+		t6Realize(t, f, out)
+		t6Check1(t, "f", out, 0, 16, func(i int) int32 {
+			v := int8(uint8(i * 16))
+			return int32(v) - int32(int8(v+1))
+		})
+	})
+	t.Run("widening_sub_int16_min", func(t *testing.T) {
+		buf := halide.NewBuffer[int16](16)
+		buf.Fill(func(p []int) int16 { return int16(p[0]*4096 - 32768) })
+		in16 := c(i16, buf.At(x))
+		e1 := c(i64, c(i32, in16)).Sub(c(i64, c(i32, in16.Sub(c(i16, 1)))))
+		f := halide.NewFunc("f")
+		f.Define(x).Is(e1)
+		f.VectorizeTail(x, 4, halide.RoundUp)
+		out := halide.NewBuffer[int64](16)
+		t6Realize(t, f, out)
+		t6Check1(t, "f", out, 0, 16, func(i int) int64 {
+			v := int16(i*4096 - 32768)
+			return int64(v) - int64(int16(v-1))
+		})
+	})
+	t.Run("widening_mul_of_narrowed_widening_add", func(t *testing.T) {
+		buf := halide.NewBuffer[int8](64)
+		buf.Fill(func(p []int) int8 { return int8(p[0] - 32) })
+		tt := buf.At(x)
+		inner := c(i16, c(u8, tt).Add(c(u8, 68)))
+		a := inner.Add(c(i16, tt))
+		b := a.Mul(c(i16, c(i8, a).Mul(c(i8, 39))))
+		wideAdd := c(i32, a).Add(c(i32, b))
+		e := c(i64, c(i32, c(i16, 73)).Mul(c(i32, c(i16, wideAdd))))
+		fv, fr := halide.NewFunc("f_vec"), halide.NewFunc("f_ref")
+		fv.Define(x).Is(e)
+		fr.Define(x).Is(e)
+		fv.VectorizeTail(x, 4, halide.RoundUp)
+		ov, or := halide.NewBuffer[int64](64), halide.NewBuffer[int64](64)
+		t6Realize(t, fv, ov)
+		t6Realize(t, fr, or)
+		t6Check1(t, "f_ref", or, 0, 64, func(i int) int64 {
+			tv := int8(i - 32)
+			in := int16(uint8(tv) + 68)
+			av := in + int16(tv)
+			bv := av * int16(int8(av)*39)
+			w := int32(av) + int32(bv)
+			return int64(int32(73) * int32(int16(w)))
+		})
+		t6Check1(t, "f_vec", ov, 0, 64, func(i int) int64 { return or.Get(i) })
+	})
+}
+
+// intrinsics.cpp: the intrinsic matching checks are internal; the public
+// part is the widening let used in a load (Halide compiles only; here
+// the values are checked too). rounding_shift_right/left and
+// widening_mul (the last three cases) are not in the API.
+func TestSixthPortedIntrinsics(t *testing.T) {
+	t.Run("widening_let_in_load", func(t *testing.T) {
+		f, g := halide.NewFunc("f"), halide.NewFunc("g")
+		x := t6v("x")
+		d := halide.NewParam[uint8]("d")
+		f.Define(x).Is(halide.Cast(halide.UInt8, x))
+		f.ComputeRoot()
+		widened := halide.Absd(halide.Cast(halide.UInt16, f.At(x)), halide.Cast(halide.UInt16, d.Expr()))
+		lut := f.At(halide.Cast(halide.Int32, widened.Mul(widened)))
+		widened2 := halide.Absd(halide.Cast(halide.UInt16, lut), halide.Cast(halide.UInt16, d.Expr()))
+		g.Define(x).Is(widened2.Mul(widened2))
+		g.Vectorize(x, 8)
+		if err := t6Lower(t, t6Pipe(nil, g)); err != nil {
+			t.Fatal(err)
+		}
+		d.Set(37)
+		out := halide.NewBuffer[uint16](64)
+		t6Realize(t, g, out)
+		absd := func(a, b uint16) uint16 {
+			if a > b {
+				return a - b
+			}
+			return b - a
+		}
+		t6Check1(t, "g", out, 0, 64, func(i int) uint16 {
+			w := absd(uint16(uint8(i)), 37)
+			l := uint8(int32(w * w))
+			w2 := absd(uint16(l), 37)
+			return w2 * w2
+		})
+	})
+}
