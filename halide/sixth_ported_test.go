@@ -2375,3 +2375,249 @@ func t6F16MaxDiff(t *testing.T, in1 *halide.Buffer[halide.F16], in2 *halide.Buff
 		}
 	})
 }
+
+// register_shuffle.cpp: Halide takes it on CUDA (capability 5.0); here
+// every case runs on the emulator. output_buffer().set_min(0) (bilinear
+// upsample) is replaced by Bound(x, 0, 128) and Bound(y, 0, 128); the
+// last case's fast_pow is Pow (the _variant).
+func TestSixthPortedRegisterShuffle(t *testing.T) {
+	t6Shuffle(t, "small_convolution", func(t *testing.T, v bool) bool {
+		f, g := halide.NewFunc("f"), halide.NewFunc("g")
+		x, y, xo, xi, yi := t6v("x"), t6v("y"), t6v("xo"), t6v("xi"), t6v("yi")
+		f.Define(x, y).Is(halide.Cast(halide.UInt8, x.Add(y)))
+		g.Define(x, y).Is(f.At(x.Sub(1), y).Add(f.At(x.Add(1), y)))
+		g.GPUTile(x, y, x, y, xi, yi, 32, 2, halide.RoundUp).GPULanes(xi)
+		f.ComputeRoot()
+		f.In(g).ComputeAt(g, t6At(v, yi, x)).Split(x, xo, xi, 32, halide.RoundUp).GPULanes(xi).Unroll(xo)
+		out := halide.NewBuffer[uint8](32, 4)
+		if !t6ShuffleRun(t, v, g, out) {
+			return false
+		}
+		t6Check2(t, "g", out, 0, 32, 0, 4, func(x, y int) uint8 { return uint8(2 * (x + y)) })
+		return true
+	})
+	t6Shuffle(t, "broadcast", func(t *testing.T, v bool) bool {
+		a, b, c := halide.NewFunc("a"), halide.NewFunc("b"), halide.NewFunc("c")
+		x, y, xi, yi := t6v("x"), t6v("y"), t6v("xi"), t6v("yi")
+		a.Define(x).Is(halide.Cast(halide.Float32, x))
+		b.Define(y).Is(halide.Cast(halide.Float32, y))
+		c.Define(x, y).Is(a.At(x).Add(b.At(y).Mul(100)))
+		a.ComputeRoot()
+		b.ComputeRoot()
+		c.Tile(x, y, x, y, xi, yi, 32, 32, halide.RoundUp).GPUBlocks(x, y).GPULanes(xi)
+		a.In(c).ComputeAt(c, x).GPULanes(x).StoreIn(t6Mem(v))
+		b.In(c).ComputeAt(c, x).GPULanes(y).StoreIn(t6Mem(v))
+		out := halide.NewBuffer[float32](32, 32)
+		if !t6ShuffleRun(t, v, c, out) {
+			return false
+		}
+		t6Check2(t, "c", out, 0, 32, 0, 32, func(x, y int) float32 { return float32(x + 100*y) })
+		return true
+	})
+	t6Shuffle(t, "vectorized_broadcast", func(t *testing.T, v bool) bool {
+		a, b, c := halide.NewFunc("a"), halide.NewFunc("b"), halide.NewFunc("c")
+		x, y, xi, yi, yii := t6v("x"), t6v("y"), t6v("xi"), t6v("yi"), t6v("yii")
+		a.Define(x).Is(halide.Cast(halide.Float32, x))
+		b.Define(y).Is(halide.Cast(halide.Float32, y))
+		c.Define(x, y).Is(a.At(x).Add(b.At(y).Mul(100)))
+		a.ComputeRoot()
+		b.ComputeRoot()
+		c.Tile(x, y, x, y, xi, yi, 64, 64, halide.RoundUp).GPUBlocks(x, y).Split(yi, yi, yii, 64).Unroll(yii, 2).
+			GPUThreads(yi).Vectorize(xi, 2).GPULanes(xi)
+		a.In(c).ComputeAt(c, t6At(v, yi, x)).Vectorize(x, 2).GPULanes(x)
+		b.In(c).ComputeAt(c, t6At(v, yi, x)).Vectorize(y, 2).GPULanes(y)
+		out := halide.NewBuffer[float32](64, 64)
+		if !t6ShuffleRun(t, v, c, out) {
+			return false
+		}
+		t6Check2(t, "c", out, 0, 64, 0, 64, func(x, y int) float32 { return float32(x + 100*y) })
+		return true
+	})
+	for _, w := range []int{24, 10} {
+		name := "masked_stencil_chain"
+		if w == 10 {
+			name = "half_warp_stencil_chain"
+		}
+		t6Shuffle(t, name, func(t *testing.T, v bool) bool {
+			a, b, c, d := halide.NewFunc("a"), halide.NewFunc("b"), halide.NewFunc("c"), halide.NewFunc("d")
+			x, y, xi, yi := t6v("x"), t6v("y"), t6v("xi"), t6v("yi")
+			a.Define(x, y).Is(x.Add(y))
+			a.ComputeRoot()
+			b.Define(x, y).Is(a.At(x.Sub(1), y).Add(a.At(x, y)).Add(a.At(x.Add(1), y)))
+			c.Define(x, y).Is(b.At(x.Sub(1), y).Add(b.At(x, y)).Add(b.At(x.Add(1), y)))
+			d.Define(x, y).Is(c.At(x.Sub(1), y).Add(c.At(x, y)).Add(c.At(x.Add(1), y)))
+			d.GPUTile(x, y, x, y, xi, yi, w, 2).GPULanes(xi)
+			for _, s := range []*halide.Func{a.In(), b, c} {
+				s.ComputeAt(d, t6At(v, yi, x)).GPULanes(x)
+			}
+			out := halide.NewBuffer[int32](24, 2)
+			if !t6ShuffleRun(t, v, d, out) {
+				return false
+			}
+			t6Check2(t, "d", out, 0, 24, 0, 2, func(x, y int) int32 { return int32(27 * (x + y)) })
+			return true
+		})
+	}
+	t6Shuffle(t, "y_dependent_shift", func(t *testing.T, v bool) bool {
+		a, b := halide.NewFunc("a"), halide.NewFunc("b")
+		x, y, xi, yi := t6v("x"), t6v("y"), t6v("xi"), t6v("yi")
+		a.Define(x, y).Is(x.Add(y))
+		b.Define(x, y).Is(a.At(x.Add(y), y))
+		b.GPUTile(x, y, x, y, xi, yi, 16, 8, halide.RoundUp).GPULanes(xi)
+		a.ComputeAt(b, t6At(v, yi, x)).GPULanes(x)
+		out := halide.NewBuffer[int32](32, 32)
+		if !t6ShuffleRun(t, v, b, out) {
+			return false
+		}
+		t6Check2(t, "b", out, 0, 32, 0, 32, func(x, y int) int32 { return int32(x + 2*y) })
+		return true
+	})
+	t6Shuffle(t, "bilinear_upsample", func(t *testing.T, v bool) bool {
+		f, upx, upy := halide.NewFunc("f"), halide.NewFunc("upx"), halide.NewFunc("upy")
+		x, y, xi, yi, xii, yii := t6v("x"), t6v("y"), t6v("xi"), t6v("yi"), t6v("xii"), t6v("yii")
+		f.Define(x, y).Is(halide.Cast(halide.Float32, x.Add(y)))
+		f.ComputeRoot()
+		q := float32(0.25)
+		upx.Define(x, y).Is(f.At(x.Div(2).Sub(1).Add(x.Mod(2).Mul(2)), y).Mul(q).Add(f.At(x.Div(2), y).Mul(float32(0.75))))
+		upy.Define(x, y).Is(upx.At(x, y.Div(2).Sub(1).Add(y.Mod(2).Mul(2))).Mul(q).Add(upx.At(x, y.Div(2)).Mul(float32(0.75))))
+		upy.Tile(x, y, x, y, xi, yi, 128, 64, halide.RoundUp).Tile(xi, yi, xi, yi, xii, yii, 4, 8).Vectorize(xii).
+			GPUBlocks(x, y).GPUThreads(yi).GPULanes(xi)
+		// output_buffer().dim(i).set_min(0): Bound (the region is 128 x 128).
+		upy.Bound(x, 0, 128).Bound(y, 0, 128)
+		upx.ComputeAt(upy, t6At(v, yi, x)).Unroll(x, 4).GPULanes(x).Unroll(y)
+		f.In().ComputeAt(upy, t6At(v, yi, x)).AlignStorage(x, 64).VectorizeTail(x, 2, halide.RoundUp).
+			Split(x, x, xi, 32, halide.GuardWithIf).Reorder(xi, y, x).GPULanes(xi).Unroll(x).Unroll(y)
+		out := halide.NewBuffer[float32](128, 128)
+		if !t6ShuffleRun(t, v, upy, out) {
+			return false
+		}
+		t6Check2(t, "upy", out, 0, 128, 0, 128, func(x, y int) float32 { return float32(x+y-1) / 2 })
+		return true
+	})
+	for _, narrow := range []bool{false, true} {
+		name := "box_downsample"
+		tw, th, inner, fin, n := 64, 1, 32, 64, 64
+		if narrow {
+			name, tw, th, inner, fin, n = "box_downsample_narrow", 8, 16, 4, 8, 32
+		}
+		t6Shuffle(t, name, func(t *testing.T, v bool) bool {
+			f := halide.NewFunc("f")
+			x, y, xi, yi := t6v("x"), t6v("y"), t6v("xi"), t6v("yi")
+			f.Define(x, y).Is(halide.Cast(halide.Float32, x.Add(y)))
+			f.ComputeRoot()
+			s1, s2, s3, s4 := halide.NewFunc("s1"), halide.NewFunc("s2"), halide.NewFunc("s3"), halide.NewFunc("s4")
+			s1.Define(x, y).Is(f.At(x.Mul(2), y).Add(f.At(x.Mul(2).Add(1), y)))
+			s2.Define(x, y).Is(s1.At(x.Mul(2), y).Add(s1.At(x.Mul(2).Add(1), y)))
+			s3.Define(x, y).Is(s2.At(x.Mul(2), y).Add(s2.At(x.Mul(2).Add(1), y)))
+			s4.Define(x, y).Is(s3.At(x, y))
+			s4.GPUTile(x, y, x, y, xi, yi, tw, th, halide.RoundUp).Vectorize(xi, 2).GPULanes(xi)
+			for _, s := range []*halide.Func{s3, s2, s1} {
+				s.ComputeAt(s4, t6At(v, yi, x)).Split(x, x, xi, inner, halide.RoundUp).GPULanes(xi).Unroll(x)
+			}
+			f.In().ComputeAt(s4, t6At(v, yi, x)).Split(x, x, xi, fin, halide.RoundUp).Vectorize(xi, 2).GPULanes(xi).Unroll(x)
+			out := halide.NewBuffer[float32](n, n)
+			if !t6ShuffleRun(t, v, s4, out) {
+				return false
+			}
+			t6Check2(t, "s4", out, 0, n, 0, n, func(x, y int) float32 { return float32((x*8+y)*8 + 28) })
+			return true
+		})
+	}
+	t6Shuffle(t, "lut_in_registers", func(t *testing.T, v bool) bool {
+		rng := rand.New(rand.NewSource(11))
+		buf := halide.NewBuffer[uint8](256, 256)
+		buf.Fill(func([]int) uint8 { return uint8(rng.Intn(256)) })
+		lut, curved := halide.NewFunc("lut"), halide.NewFunc("curved")
+		x, y, xi, yi, xo := t6v("x"), t6v("y"), t6v("xi"), t6v("yi"), t6v("xo")
+		lut.Define(x).Is(halide.Cast(halide.UInt16, x).Add(1))
+		curved.Define(x, y).Is(lut.At(buf.At(x, y)))
+		curved.ComputeRoot().Tile(x, y, x, y, xi, yi, 32, 32).GPUBlocks(x, y).GPUThreads(yi).GPULanes(xi)
+		lut.ComputeRoot()
+		lut.In().ComputeAt(curved, x).Split(x, xo, xi, 32*4).Vectorize(xi, 4).GPULanes(xi).Unroll(xo)
+		lut.In().In().ComputeAt(curved, t6At(v, yi, x)).Split(x, xo, xi, 32*4).Vectorize(xi, 4).GPULanes(xi).Unroll(xo)
+		out := halide.NewBuffer[uint16](256, 256)
+		if !t6ShuffleRun(t, v, curved, out) {
+			return false
+		}
+		t6Check2(t, "curved", out, 0, 256, 0, 256, func(x, y int) uint16 { return uint16(buf.Get(x, y)) + 1 })
+		return true
+	})
+	t6Shuffle(t, "warp_reduction_rfactor", func(t *testing.T, v bool) bool {
+		a, b, c := halide.NewFunc("a"), halide.NewFunc("b"), halide.NewFunc("c")
+		x, y, yo, yi, ylane, u := t6v("x"), t6v("y"), t6v("yo"), t6v("yi"), t6v("ylane"), t6v("u")
+		ro, ri := halide.NewRVar("ro"), halide.NewRVar("ri")
+		a.Define(x, y).Is(x.Add(y))
+		a.ComputeRoot()
+		r := halide.NewRDom("r", halide.Range(0, 1024))
+		b.Define(y).Is(0)
+		b.Define(y).PlusEq(a.At(r, y))
+		c.Define(y).Is(b.At(y))
+		const warp = 8
+		c.Split(y, yo, yi, warp).Split(yi, yi, ylane, 1).GPUBlocks(yo).GPUThreads(yi, ylane)
+		intm := b.Update(0).Split(r.X(), ri, ro, warp).Reorder(ri, ro).RFactor(halide.RFactorPair{R: ro, V: u})
+		intm.ComputeAt(c, t6At(v, yi, yo)).Update(0).GPULanes(u)
+		intm.GPULanes(u)
+		out := halide.NewBuffer[int32](256)
+		if !t6ShuffleRun(t, v, c, out) {
+			return false
+		}
+		t6Check1(t, "c", out, 0, 256, func(y int) int32 { return int32(1023*1024/2 + 1024*y) })
+		return true
+	})
+	t.Run("combinatorial_pow_variant", func(t *testing.T) {
+		x, xo, xi := t6v("x"), t6v("xo"), t6v("xi")
+		e := halide.Expr(x.Add(0))
+		for i := 0; i < 10; i++ {
+			e = halide.Pow(e, e.Add(1))
+		}
+		f := halide.NewFunc("f")
+		f.Define(x).Is(e)
+		f.GPUTile1D(x, xo, xi, 32)
+		out := halide.NewBuffer[float32](1024)
+		t6Realize(t, f, out)
+		t6Check1(t, "f", out, 0, 2, func(i int) float32 { return float32(i) })
+	})
+}
+
+// t6Shuffle runs a register_shuffle case as Halide writes it, which is
+// refused (a producer with gpu_lanes computed inside a thread loop of its
+// consumer, Halide's register-resident warp Funcs, is not supported),
+// and its _variant (the producer computed at the block loop, or stored
+// in the default memory instead of registers).
+func t6Shuffle(t *testing.T, name string, fn func(t *testing.T, variant bool) bool) {
+	t.Run(name, func(t *testing.T) { fn(t, false) })
+	t.Run(name+"_variant", func(t *testing.T) {
+		if !fn(t, true) {
+			t.Fatal("the variant did not run")
+		}
+	})
+}
+
+// t6ShuffleRun realizes out: the faithful schedule must be refused
+// (false), the variant must run (true).
+func t6ShuffleRun(t *testing.T, variant bool, f *halide.Func, out halide.BufferRef) bool {
+	t.Helper()
+	err := t6Try(t, f, out)
+	if !variant {
+		mpRefused(t, err)
+		return false
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return true
+}
+
+func t6At(variant bool, faithful, alt halide.Var) halide.Var {
+	if variant {
+		return alt
+	}
+	return faithful
+}
+
+func t6Mem(variant bool) halide.MemoryType {
+	if variant {
+		return halide.MemoryAuto
+	}
+	return halide.Register
+}
