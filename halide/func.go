@@ -847,15 +847,41 @@ func containsUndef(e ir.Expr) bool {
 // peelUndef takes the Undef arms out of an update's value: it returns the
 // value to store (nil: none, the value is Undef everywhere) and the
 // condition under which to store it (nil: always). Undef may be the whole
-// value or an arm of Selects at its top; ok is false where it is anywhere
-// else.
+// value, an arm of Selects at its top, or an operand of arithmetic and
+// casts over those (which are then Undef where it is); ok is false where
+// it is anywhere else (inside a call's arguments or a Select's
+// condition).
 func peelUndef(e ir.Expr) (val, cond ir.Expr, ok bool) {
 	if ir.IsUndef(e) {
 		return nil, nil, true
 	}
+	if !containsUndef(e) {
+		return e, nil, true
+	}
+	// Arithmetic on an Undef is Undef (Halide's RemoveUndef): the
+	// operands' conditions guard the operation on their values, so
+	// f(x) += Select(c, 3, Undef) stores f(x) + 3 where c holds.
+	switch b := e.(type) {
+	case *ir.Binary:
+		va, ca, okA := peelUndef(b.A)
+		vb, cb, okB := peelUndef(b.B)
+		if !okA || !okB {
+			return nil, nil, false
+		}
+		if va == nil || vb == nil {
+			return nil, nil, true
+		}
+		return ir.Bin(b.Op, va, vb), andCond(ca, cb), true
+	case *ir.Cast:
+		v, c, ok := peelUndef(b.X)
+		if !ok || v == nil {
+			return nil, nil, ok
+		}
+		return &ir.Cast{T: b.T, X: v}, c, true
+	}
 	s, isSel := e.(*ir.Select)
-	if !isSel || !containsUndef(e) {
-		return e, nil, !containsUndef(e)
+	if !isSel {
+		return nil, nil, false
 	}
 	if containsUndef(s.Cond) {
 		return nil, nil, false

@@ -13,7 +13,9 @@ package lower
 //   - each value on its own: an AssocOp (ProveAssociative); the value
 //     itself, f(args)[i] (Halide's self-assignment, which any partial
 //     result leaves as it is); an unsigned saturating add written with a
-//     select, select(x < max - y, x + y, max) and its variants; a float
+//     select, select(x < max - y, x + y, max) and its variants (~y for
+//     max - y), or in a wider unsigned type, cast(t, min(wide(x) +
+//     wide(y), max)) (saturating_add, saturating_cast(widening_add)); a float
 //     max or min that keeps a NaN, select(x > y || is_nan(x), x, y);
 //   - a key value k reduced with min or max (or a select written as one)
 //     and index values j that follow it: select(x_k < y_k, x_j, y_j) and
@@ -424,14 +426,24 @@ func (m *patternMatch) single(i int, e ir.Expr, set func(int, ir.Expr, ir.Expr, 
 		if t.Bits < 64 {
 			top = ir.IntConst(t, int64(1)<<t.Bits-1)
 		}
-		room := ir.SubE(top, y)
 		sum := ir.AddE(x, y)
-		for _, p := range []ir.Expr{
-			&ir.Select{Cond: ir.LTE(x, room), True: sum, False: top},
-			&ir.Select{Cond: ir.LEE(x, room), True: sum, False: top},
-			&ir.Select{Cond: ir.LTE(room, x), True: top, False: sum},
-			&ir.Select{Cond: ir.LEE(room, x), True: top, False: sum},
-		} {
+		var pats []ir.Expr
+		// The room left above x: max - y, or ~y (the same for unsigned).
+		for _, room := range []ir.Expr{ir.SubE(top, y), &ir.Call{T: t, Kind: ir.CallIntrinsic, Name: ir.IntrinsicBitNot, Args: []ir.Expr{y}}} {
+			pats = append(pats,
+				&ir.Select{Cond: ir.LTE(x, room), True: sum, False: top},
+				&ir.Select{Cond: ir.LEE(x, room), True: sum, False: top},
+				&ir.Select{Cond: ir.LTE(room, x), True: top, False: sum},
+				&ir.Select{Cond: ir.LEE(room, x), True: top, False: sum})
+		}
+		// The add in a wider unsigned type, clamped to max and cast back
+		// (saturating_add, saturating_cast(widening_add(x, y))).
+		for w := 2 * t.Bits; w <= 64; w *= 2 {
+			wt := ir.Type{Code: t.Code, Bits: w}
+			wsum := ir.AddE(&ir.Cast{T: wt, X: x}, &ir.Cast{T: wt, X: y})
+			pats = append(pats, &ir.Cast{T: t, X: ir.MinE(wsum, ir.IntConst(wt, int64(1)<<t.Bits-1))})
+		}
+		for _, p := range pats {
 			if m.try(p, e) {
 				set(i, p, ir.IntConst(t, 0), "saturating +")
 				return true
