@@ -708,12 +708,111 @@ func (en env) exactSum(e *ir.Binary, a, b Interval) Interval {
 		iv = Interval{binNil(ir.Add, a.Min, b.Min), binNil(ir.Add, a.Max, b.Max)}
 	case ir.Sub:
 		iv = Interval{binNil(ir.Sub, a.Min, b.Max), binNil(ir.Sub, a.Max, b.Min)}
+		if c, ok := en.sharedMinMaxDiff(e.A, e.B); ok {
+			iv = c
+		} else {
+			iv = tightenEnds(iv, minMaxDiff(e.A, e.B), e.Type())
+		}
 	default:
 		iv = mulIv(a, b)
 	}
 	for _, end := range []*ir.Expr{&iv.Min, &iv.Max} {
 		if c, ok := (*end).(*ir.IntImm); ok && c.T.Bits == 64 && (c.V == math.MaxInt64 || c.V == math.MinInt64) {
 			*end = nil
+		}
+	}
+	return iv
+}
+
+// minMaxDiff bounds the exact difference of two mins (or two maxes) of
+// the same signed 32- or 64-bit type by the differences of their operands
+// (ir.DiffBounds): min(a1, a2) - min(b1, b2) lies in [min(a1 - b1,
+// a2 - b2), max(a1 - b1, a2 - b2)], and so does the difference of the
+// maxes. The ends are constants or unknown.
+//
+// This keeps the link between the two ends of a region clamped at the end
+// of a loop (ShiftInwards: [min(t, m - 7), min(t + 24, m - 7) + 7]): its
+// width, min(t + 24, m - 7) - min(t, m - 7) + 7, is in [7, 31] wherever t
+// ranges, where the interval of each end ranged apart spans the loop.
+func minMaxDiff(a, b ir.Expr) ir.ConstRange {
+	ma, ok1 := a.(*ir.Binary)
+	mb, ok2 := b.(*ir.Binary)
+	if !ok1 || !ok2 || ma.Op != mb.Op || (ma.Op != ir.Min && ma.Op != ir.Max) {
+		return ir.ConstRange{}
+	}
+	if t := ma.Type(); !t.IsInt() || t.Bits < 32 || mb.Type() != t {
+		return ir.ConstRange{}
+	}
+	return ir.DiffBounds(a, b)
+}
+
+// sharedMinMaxDiff is the exact interval of min(x, r) - min(y, r) (or of
+// the maxes, the operands in either order) where x - y is a constant c:
+// the mins move together until r stops them, so the difference is
+// clamp(r - y, 0, c) (c >= 0; clamp(x - r, c, 0) for c < 0), and of the
+// maxes clamp(x - r, 0, c) (clamp(r - y, c, 0)). The clamped difference
+// is ranged in en, so the ends keep what x, y and r share: a region
+// [min(t, m), min(t + 96, m) + 31] has a width of min(max(m - t, 0), 96)
+// + 31, at least 127 where t stays 96 below m. ok is false where e.A and
+// e.B are not of that form, or where r - y (x - r) does not fit the type
+// exactly (see ir.ExactDiff).
+func (en env) sharedMinMaxDiff(a, b ir.Expr) (Interval, bool) {
+	ma, ok1 := a.(*ir.Binary)
+	mb, ok2 := b.(*ir.Binary)
+	if !ok1 || !ok2 || ma.Op != mb.Op || (ma.Op != ir.Min && ma.Op != ir.Max) {
+		return Interval{}, false
+	}
+	t := ma.Type()
+	if !t.IsInt() || t.Bits < 32 || mb.Type() != t {
+		return Interval{}, false
+	}
+	for _, p := range [4][4]ir.Expr{{ma.A, ma.B, mb.A, mb.B}, {ma.A, ma.B, mb.B, mb.A}, {ma.B, ma.A, mb.A, mb.B}, {ma.B, ma.A, mb.B, mb.A}} {
+		x, r, y, r2 := p[0], p[1], p[2], p[3]
+		if !ir.Equal(r, r2) {
+			continue
+		}
+		d := ir.DiffBounds(x, y)
+		if !d.IsPoint() {
+			continue
+		}
+		c := d.Lo
+		// The difference clamped: up (r - y) or down (x - r).
+		up := (ma.Op == ir.Min) == (c >= 0)
+		var diff ir.Expr
+		var ok bool
+		if up {
+			diff, ok = ir.ExactDiff(r, y)
+		} else {
+			diff, ok = ir.ExactDiff(x, r)
+		}
+		if !ok {
+			continue
+		}
+		lo, hi := ir.IntConst(t, min(c, 0)), ir.IntConst(t, max(c, 0))
+		iv := en.exact(diff)
+		clamp := func(end, dflt ir.Expr) ir.Expr {
+			if end == nil {
+				return dflt
+			}
+			return minHi(maxLo(end, lo), hi)
+		}
+		return Interval{clamp(iv.Min, lo), clamp(iv.Max, hi)}, true
+	}
+	return Interval{}, false
+}
+
+// tightenEnds replaces an end of iv by the constant end of r where that is
+// tighter, or where iv's end is not a constant (r bounds the same values:
+// both ends hold, and a constant is the one later arithmetic keeps).
+func tightenEnds(iv Interval, r ir.ConstRange, t ir.Type) Interval {
+	if r.HasLo {
+		if c, ok := iv.Min.(*ir.IntImm); !ok || c.V < r.Lo {
+			iv.Min = ir.IntConst(t, r.Lo)
+		}
+	}
+	if r.HasHi {
+		if c, ok := iv.Max.(*ir.IntImm); !ok || c.V > r.Hi {
+			iv.Max = ir.IntConst(t, r.Hi)
 		}
 	}
 	return iv

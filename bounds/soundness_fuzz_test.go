@@ -303,6 +303,9 @@ func (g *fuzzGen) expr(t ir.Type, depth int) ir.Expr {
 		}
 		return &ir.Binary{Op: op, A: g.expr(t, d), B: g.expr(t, d)}
 	case 16:
+		if t.IsIntOrUInt() && g.r.Intn(2) == 0 {
+			return g.minMaxDiff(t, d)
+		}
 		// A correlated sum, min(a, b) - a + c (or max, or +a): the
 		// case SeparateMinMax rewrites for constant bounds.
 		a := g.expr(t, d)
@@ -353,6 +356,42 @@ func (g *fuzzGen) expr(t ir.Type, depth int) ir.Expr {
 	body = ir.Simplify(&ir.Select{Cond: &ir.Binary{Op: ir.EQ, A: &ir.Var{T: u, Name: name}, B: g.constant(u)},
 		True: body, False: g.expr(t, d)})
 	return &ir.Let{Name: name, Value: val, Body: body}
+}
+
+// minMaxDiff is a difference of two mins (or maxes) whose operands differ
+// by constants, k*min(x + c1, r + c2) - k*min(x + c3, r + c4) + e, the
+// operands in either order and a constant of each pair often zero (a
+// shared operand): the width of a region clamped at the end of a loop,
+// which bounds keeps linked (ir.DiffBounds, env.sharedMinMaxDiff).
+func (g *fuzzGen) minMaxDiff(t ir.Type, d int) ir.Expr {
+	x, r := g.expr(t, d), g.expr(t, d)
+	off := func(e ir.Expr) ir.Expr {
+		switch g.r.Intn(4) {
+		case 0, 1:
+			return e
+		case 2:
+			return &ir.Binary{Op: ir.Add, A: e, B: &ir.IntImm{T: t, V: t.Wrap(int64(g.r.Intn(65) - 32))}}
+		}
+		return &ir.Binary{Op: ir.Add, A: e, B: g.constant(t)}
+	}
+	op := [...]ir.BinOp{ir.Min, ir.Max}[g.r.Intn(2)]
+	mk := func() ir.Expr {
+		a, b := off(x), off(r)
+		if g.r.Intn(2) == 0 {
+			a, b = b, a
+		}
+		return &ir.Binary{Op: op, A: a, B: b}
+	}
+	m1, m2 := mk(), mk()
+	if g.r.Intn(3) == 0 {
+		k := &ir.IntImm{T: t, V: t.Wrap(int64(g.r.Intn(17) - 8))}
+		m1, m2 = &ir.Binary{Op: ir.Mul, A: m1, B: k}, &ir.Binary{Op: ir.Mul, A: m2, B: k}
+	}
+	e := ir.Expr(&ir.Binary{Op: ir.Sub, A: m1, B: m2})
+	if g.r.Intn(2) == 0 {
+		e = &ir.Binary{Op: ir.Add, A: e, B: g.expr(t, d)}
+	}
+	return e
 }
 
 // sample sets env to a random point: scoped variables within their

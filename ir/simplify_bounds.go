@@ -163,6 +163,107 @@ func (l *linear) divPair() (int, int, int64, int64) {
 	return -1, -1, 0, 0
 }
 
+// DiffBounds returns constant bounds of the exact difference a - b of two
+// simplified expressions of a signed 32- or 64-bit type, every variable
+// unbounded. a and b are values of the type (assumed not to overflow, as
+// Simplify does), but a - b is not an expression of the program and may
+// not fit the type: the difference is taken on their linear forms, and a
+// constant that leaves the type (an inexact form) gives no bounds, where
+// simplifying a - b would fold it with wrap-around.
+//
+// Besides the simplifier's bounds of the form, a pair of terms
+// k*min(a1, a2) - k*min(b1, b2) (or of maxes) is bounded by the
+// differences of the operands, paired: min(a1, a2) - min(b1, b2) lies in
+// [min(a1 - b1, a2 - b2), max(a1 - b1, a2 - b2)] (min and max move by at
+// most what their operands move), so min(t + 24, m) - min(t, m) is in
+// [0, 24] whatever t and m are.
+func DiffBounds(a, b Expr) ConstRange {
+	if a == nil || b == nil || !algebraic(a.Type()) || a.Type() != b.Type() {
+		return ConstRange{}
+	}
+	d := diff(a, b)
+	r := d.diffBounds(boundsDepth)
+	d.release()
+	return r
+}
+
+// ExactDiff returns a - b simplified, for two simplified expressions of
+// a signed 32- or 64-bit type, and whether it is exact: no constant or
+// coefficient of the linear form of a - b leaves the type. a - b is not an
+// expression of the program, so where it is not exact (ok false) its
+// simplified form holds a wrapped constant, not the difference.
+func ExactDiff(a, b Expr) (Expr, bool) {
+	if a == nil || b == nil || !algebraic(a.Type()) || a.Type() != b.Type() {
+		return nil, false
+	}
+	d := diff(a, b)
+	inexact := d.inexact
+	d.release()
+	if inexact {
+		return nil, false
+	}
+	return simp(bin(Sub, a, b)), true
+}
+
+// diffBounds is bounds, tightened by the bounds of the pairs of min (or
+// max) terms of opposite coefficients (see DiffBounds).
+func (l *linear) diffBounds(depth int) interval {
+	if l.inexact {
+		return interval{}
+	}
+	r := l.bounds(boundsDepth)
+	if depth <= 0 {
+		return r
+	}
+	for i, ti := range l.terms {
+		mi, ok := ti.x.(*Binary)
+		if !ok || (mi.Op != Min && mi.Op != Max) {
+			continue
+		}
+		for j := i + 1; j < len(l.terms); j++ {
+			tj := l.terms[j]
+			mj, ok := tj.x.(*Binary)
+			if !ok || mj.Op != mi.Op || tj.k != -ti.k || ti.k == math.MinInt64 {
+				continue
+			}
+			pair := minMaxDiff(mi, mj, depth-1)
+			if !pair.HasLo && !pair.HasHi {
+				continue
+			}
+			rest := l.clone(-1)
+			rest.terms[i].k, rest.terms[j].k = 0, 0
+			rest.compact()
+			rr := rest.diffBounds(depth - 1).add(pair.scale(ti.k))
+			rest.release()
+			return r.Intersect(rr)
+		}
+	}
+	return r
+}
+
+// minMaxDiff bounds the exact m1 - m2 of two mins (or two maxes) by the
+// differences of their operands, in either pairing.
+func minMaxDiff(m1, m2 *Binary, depth int) interval {
+	var out interval
+	for _, p := range [2][2][2]Expr{{{m1.A, m2.A}, {m1.B, m2.B}}, {{m1.A, m2.B}, {m1.B, m2.A}}} {
+		d1 := diff(p[0][0], p[0][1])
+		r1 := d1.diffBounds(depth)
+		d1.release()
+		d2 := diff(p[1][0], p[1][1])
+		r2 := d2.diffBounds(depth)
+		d2.release()
+		var r interval
+		if r1.HasLo && r2.HasLo {
+			r.Lo, r.HasLo = min(r1.Lo, r2.Lo), true
+		}
+		if r1.HasHi && r2.HasHi {
+			r.Hi, r.HasHi = max(r1.Hi, r2.Hi), true
+		}
+		out = out.Intersect(r)
+	}
+	return out
+}
+
 // ConstantBounds returns constant bounds of the integer expression e of a
 // signed 32- or 64-bit type, every variable unbounded, assuming no
 // overflow (as Simplify does). Unlike an interval walk it sees correlated
