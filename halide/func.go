@@ -541,8 +541,8 @@ func (f *Func) definePure(args []any, value Expr) {
 	} else if !ir.IsUndef(value.node) && containsUndef(value.node) {
 		v, cond, ok := peelUndef(value.node)
 		if !ok || len(ir.TupleValues(value.node)) > 1 {
-			f.failf(ir.ErrDefinition, "Define", "the pure definition has Undef inside its value, not as the whole value or an arm of a top-level Select: %s", value)
-			f.err.(*ir.Error).Legal = "Undef as the whole value of the pure definition (its updates then write the values), or as an arm of Selects at the top of a value of one element (f(x) = Select(c, v, Undef(t)) stores v where c holds)"
+			f.failf(ir.ErrDefinition, "Define", "the pure definition has Undef inside its value, not as the whole value, an arm of a top-level Select or an operand of arithmetic (which is Undef then): %s", value)
+			f.err.(*ir.Error).Legal = "Undef as the whole value of the pure definition (its updates then write the values), or as an arm of Selects at the top of a value (f(x) = Select(c, v, Undef(t)) stores v where c holds); arithmetic and casts of Undef are Undef"
 			return
 		}
 		if v == nil { // Undef in every arm: as Undef(t)
@@ -754,8 +754,8 @@ func (f *Func) defineUpdate(args []any, value Expr, op *ir.BinOp) {
 	// Undef arms of the value's top-level Selects become the predicate.
 	v, cond, ok := peelUndef(value.node)
 	if !ok {
-		f.failf(ir.ErrDefinition, dir, "the update has Undef inside its value, not as the whole value or an arm of a top-level Select: %s", value)
-		f.err.(*ir.Error).Legal = "Undef as the update's whole value, or as an arm of Selects at the top of it (f(x) = Select(c, v, Undef(t)) stores v where c holds)"
+		f.failf(ir.ErrDefinition, dir, "the update has Undef inside its value, not as the whole value, an arm of a top-level Select or an operand of arithmetic (which is Undef then): %s", value)
+		f.err.(*ir.Error).Legal = "Undef as the update's whole value, or as an arm of Selects at the top of it (f(x) = Select(c, v, Undef(t)) stores v where c holds); arithmetic and casts of Undef are Undef (f(x) += Undef(t) stores nothing)"
 		return
 	}
 	if v == nil { // undef everywhere: the update stores nothing
