@@ -130,9 +130,22 @@ func (h *invariantHoister) stmt(s ir.Stmt) ir.Stmt {
 	}
 	var walk func(ir.Stmt) ir.Stmt
 	walk = func(x ir.Stmt) ir.Stmt {
-		switch x.(type) {
+		switch x := x.(type) {
 		case *ir.LoadVector, *ir.StoreVector:
 			return x // their loads and stores keep the shape vector_access gave them
+		case *ir.LetStmt:
+			// A let of a costly invariant value moves out whole,
+			// rather than becoming a copy of a new one: an inner
+			// loop's hoisted lets leave the nest without a chain of
+			// aliases.
+			// It takes a new name (or the name of a let already
+			// hoisted with its value): a let of the same name may be
+			// bound in another branch of the body, which common_loads
+			// leaves alone.
+			if inv := classify(x.Value, inner, memo); inv.invariant && inv.costly {
+				v := hoist(x.Value).(*ir.Var)
+				return walk(ir.SubstituteStmt(x.Body, map[string]ir.Expr{x.Name: v}))
+			}
 		}
 		return ir.MapStmt(x, walk, hoist)
 	}
