@@ -49,27 +49,7 @@ func bindShared(e ir.Expr, prefix string) ir.Expr {
 	if e == nil {
 		return nil
 	}
-	parents := map[ir.Expr]int{}
-	var order []ir.Expr // the graph's nodes, children first
-	tree := map[ir.Expr]int64{}
-	var visit func(x ir.Expr) int64
-	visit = func(x ir.Expr) int64 {
-		parents[x]++
-		if n, seen := tree[x]; seen {
-			return n
-		}
-		n := int64(1)
-		ir.VisitExpr(x, func(c ir.Expr) {
-			n += visit(c)
-			if n > 1<<40 {
-				n = 1 << 40
-			}
-		})
-		tree[x] = n
-		order = append(order, x)
-		return n
-	}
-	size := visit(e)
+	order, parents, size := ir.Graph(e)
 	if size <= minSharedTree || size <= sharedFactor*int64(len(order)) {
 		return e
 	}

@@ -5,6 +5,33 @@ import (
 	"strings"
 )
 
+// Graph returns the nodes of e, an expression graph (nodes may be shared),
+// children first, the number of parents of each (e has 1), and the size
+// of e as a tree, saturating at 2^40.
+func Graph(e Expr) (order []Expr, parents map[Expr]int, tree int64) {
+	parents = map[Expr]int{}
+	sizes := map[Expr]int64{}
+	var visit func(x Expr) int64
+	visit = func(x Expr) int64 {
+		parents[x]++
+		if n, seen := sizes[x]; seen {
+			return n
+		}
+		n := int64(1)
+		VisitExpr(x, func(c Expr) {
+			n += visit(c)
+			if n > 1<<40 {
+				n = 1 << 40
+			}
+		})
+		sizes[x] = n
+		order = append(order, x)
+		return n
+	}
+	tree = visit(e)
+	return order, parents, tree
+}
+
 // BindShared returns e, an expression graph whose nodes order lists
 // children first and parents counts the parents of, with every node that
 // has two or more parents and that bindable accepts bound to a Let at e's

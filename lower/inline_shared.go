@@ -219,29 +219,6 @@ func (h *hashCons) foldOffset(e ir.Expr) ir.Expr {
 	return e
 }
 
-// graphSizes returns the number of nodes of e as a tree (saturating at
-// 1<<40) and as a graph.
-func graphSizes(e ir.Expr) (tree int64, graph int) {
-	memo := map[ir.Expr]int64{}
-	var visit func(x ir.Expr) int64
-	visit = func(x ir.Expr) int64 {
-		if n, ok := memo[x]; ok {
-			return n
-		}
-		n := int64(1)
-		ir.VisitExpr(x, func(c ir.Expr) {
-			n += visit(c)
-			if n > 1<<40 {
-				n = 1 << 40
-			}
-		})
-		memo[x] = n
-		return n
-	}
-	tree = visit(e)
-	return tree, len(memo)
-}
-
 // bindInlinedValue is bindInlined of a stage's value, value by value for a
 // Tuple (whose values stay a tuple at the top).
 func bindInlinedValue(e ir.Expr, prefix string, names []string) ir.Expr {
@@ -281,26 +258,16 @@ func bindInlined(e ir.Expr, prefix string, names []string) ir.Expr {
 	if e == nil {
 		return nil
 	}
-	tree, graph := graphSizes(e)
-	if tree <= minInlinedShareTree || tree <= inlinedShareFactor*int64(graph) {
+	order, parents, tree := ir.Graph(e)
+	if tree <= minInlinedShareTree || tree <= inlinedShareFactor*int64(len(order)) {
 		return e
 	}
-	parents := map[ir.Expr]int{}
-	var order []ir.Expr // children first
 	letNames := map[string]bool{}
-	var visit func(x ir.Expr)
-	visit = func(x ir.Expr) {
-		parents[x]++
-		if parents[x] > 1 {
-			return
-		}
+	for _, x := range order {
 		if l, ok := x.(*ir.Let); ok {
 			letNames[l.Name] = true
 		}
-		ir.VisitExpr(x, visit)
-		order = append(order, x)
 	}
-	visit(e)
 	ok := map[ir.Expr]bool{}
 	reads := map[ir.Expr]bool{}
 	for _, x := range order {
