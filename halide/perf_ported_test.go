@@ -52,13 +52,11 @@ package halide_test
 //     stack_vs_heap).
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"math/rand"
 	"sort"
 	"testing"
-	"time"
 
 	"github.com/gohalide/gohalide/halide"
 )
@@ -68,28 +66,7 @@ var _ = sort.Ints
 // ppSkipBug3 skips the faithful bitonic sort but in TestPerfPortedBug3.
 var ppSkipBug3 = true
 
-const ppDeadline = 20 * time.Second
-
 func ppV(n string) halide.Var { return halide.NewVar(n) }
-
-// ppRunP realizes p into bufs under the deadline, failing if it takes
-// more than 5 s.
-func ppRunP(t *testing.T, p *halide.Pipeline, bufs ...halide.BufferRef) error {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), ppDeadline)
-	defer cancel()
-	start := time.Now()
-	var err error
-	if len(bufs) == 1 {
-		err = p.RealizeContext(ctx, bufs[0])
-	} else {
-		err = p.RealizeTupleContext(ctx, bufs...)
-	}
-	if d := time.Since(start); d > 5*time.Second {
-		t.Errorf("Realize took %v", d)
-	}
-	return err
-}
 
 func ppPipe(outs ...*halide.Func) *halide.Pipeline {
 	return halide.NewPipeline(outs...).WithOptions(halide.Options{Verify: true})
@@ -98,7 +75,7 @@ func ppPipe(outs ...*halide.Func) *halide.Pipeline {
 // ppTry realizes out into bufs and returns the error.
 func ppTry(t *testing.T, out *halide.Func, bufs ...halide.BufferRef) error {
 	t.Helper()
-	return ppRunP(t, ppPipe(out), bufs...)
+	return t3Run(t, ppPipe(out), bufs...)
 }
 
 // ppRealize realizes out into bufs and fails on any error.
@@ -737,7 +714,7 @@ func TestPerfPortedInnerLoopParallel(t *testing.T) {
 	for tn := 2; tn <= 64; tn *= 2 {
 		for _, sz := range [][2]int{{tn, 1}, {2, 1000}} {
 			out := halide.NewBuffer[int32](sz[0], sz[1])
-			if err := ppRunP(t, p, out); err != nil {
+			if err := t3Run(t, p, out); err != nil {
 				t.Fatal(err)
 			}
 			ppCheck2(t, "f", out, 0, sz[0], 0, sz[1], func(x, y int) int32 { return int32(x + y) })
@@ -1280,7 +1257,7 @@ func TestPerfPortedParallelScenarios(t *testing.T) {
 				outer.Set(int32(o))
 				memLimit.Set(int32(ml))
 				out := halide.NewBuffer[float32]()
-				if err := ppRunP(t, p, out); err != nil {
+				if err := t3Run(t, p, out); err != nil {
 					t.Fatal(err)
 				}
 				var s float32
@@ -1306,7 +1283,7 @@ func TestPerfPortedRealizeOverhead(t *testing.T) {
 	ppRealize(t, f, buf)
 	p := ppPipe(f)
 	for i := 0; i < 3; i++ {
-		if err := ppRunP(t, p, buf); err != nil {
+		if err := t3Run(t, p, buf); err != nil {
 			t.Fatal(err)
 		}
 		if buf.Get() != 42 {
