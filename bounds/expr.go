@@ -606,7 +606,7 @@ func (en env) binary(e *ir.Binary) Interval {
 	switch e.Op {
 	case ir.Add, ir.Sub, ir.Mul:
 		if exactArith(e) {
-			return fit(t, en.exactSum(e, a, b))
+			return en.divModSplit(e, fit(t, en.exactSum(e, a, b)))
 		}
 	}
 	switch e.Op {
@@ -644,6 +644,51 @@ func (en env) binary(e *ir.Binary) Interval {
 		return Interval{mkBin(e.Op, a.Min, b.Min), mkBin(e.Op, a.Max, b.Max)}
 	}
 	return unbounded(e.Type())
+}
+
+// divModSplit tightens iv, the interval of the sum e, by the interval of
+// e's ir.DivModSplit form, where e has one: (x/4)*8 - x + 3 is
+// 4*(x/4) - x%4 + 3, whose terms vary apart less. Each end keeps the
+// tighter of the two where their difference has a known sign, else their
+// max (min); a point (an exact end) is kept as it is.
+func (en env) divModSplit(e *ir.Binary, iv Interval) Interval {
+	if iv.Min != nil && iv.Max != nil && (iv.Min == iv.Max || ir.Equal(iv.Min, iv.Max)) {
+		return iv
+	}
+	alt, ok := ir.DivModSplit(e)
+	if !ok {
+		return iv
+	}
+	av := fit(e.Type(), en.exact(alt))
+	return Interval{tighterEnd(iv.Min, av.Min, false), tighterEnd(iv.Max, av.Max, true)}
+}
+
+// tighterEnd is the tighter of two lower (upper) ends a and b of one
+// value: the larger (smaller) where the sign of b - a is known, else
+// max(a, b) (min(a, b)); nil (infinite) gives way.
+func tighterEnd(a, b ir.Expr, upper bool) ir.Expr {
+	switch {
+	case a == nil:
+		return b
+	case b == nil:
+		return a
+	}
+	d := ir.DiffBounds(b, a)
+	switch {
+	case d.HasHi && d.Hi <= 0: // b <= a
+		if upper {
+			return b
+		}
+		return a
+	case d.HasLo && d.Lo >= 0: // b >= a
+		if upper {
+			return a
+		}
+		return b
+	case upper:
+		return minHi(a, b)
+	}
+	return maxLo(a, b)
 }
 
 // exactArith reports whether e is an Add, Sub or Mul of a signed 32- or
@@ -1433,7 +1478,12 @@ func (en env) refine(cond ir.Expr, truth bool) env {
 // tighten narrows v, when it is in scope, to the values satisfying v op e.
 func (en env) tighten(v *ir.Var, op ir.BinOp, e ir.Expr) env {
 	old, ok := en.lookup(v)
-	if !ok {
+	if !ok || ir.Uses(e, v.Name) {
+		// A comparison of v with an expression of v itself (x < x/4*4 +
+		// 2, a bitonic network's half of a chunk) narrows v to an end
+		// written in v, min(x, x/4*4 + 1): no tighter where x ranges,
+		// and an end whose terms no longer cancel with the other uses
+		// of x (see ir.DivModSplit).
 		return en
 	}
 	r := en.of(e)

@@ -63,9 +63,6 @@ import (
 
 var _ = sort.Ints
 
-// ppSkipBug3 skips the faithful bitonic sort but in TestPerfPortedBug3.
-var ppSkipBug3 = true
-
 func ppV(n string) halide.Var { return halide.NewVar(n) }
 
 func ppPipe(outs ...*halide.Func) *halide.Pipeline {
@@ -1603,9 +1600,11 @@ func TestPerfPortedRGBInterleaved(t *testing.T) {
 
 // sort.cpp: bitonic sort and merge sort of 256 values instead of 1024;
 // the merge sort's parallel_work_size is 128 instead of 512 (half the
-// size, as in the C++). The bitonic network reads its input far outside
-// [0, N) here (TestPerfPortedBug3); bitonic_variant clamps the input's
-// coordinate.
+// size, as in the C++). bitonic_variant clamps the input's coordinate.
+// The bitonic network's reads stay in [0, N) as in Halide (they once
+// spread to [-55860, 56115] along the 36 stages: the partner index
+// (x/4)*8 - x + 3 was ranged term by term, and x was narrowed by its own
+// x < x/4*4 + 2; see ir.DivModSplit and bounds' tighten).
 func TestPerfPortedSort(t *testing.T) {
 	const N = 256
 	rng := rand.New(rand.NewSource(18))
@@ -1662,9 +1661,6 @@ func TestPerfPortedSort(t *testing.T) {
 		ppCheck1(t, "sorted", out, 0, N, func(i int) int32 { return int32(want[i]) })
 	}
 	t.Run("bitonic", func(t *testing.T) {
-		if ppSkipBug3 {
-			t.Skip("library bug: see TestPerfPortedBug3")
-		}
 		bitonic(t, false)
 	})
 	t.Run("bitonic_variant", func(t *testing.T) { bitonic(t, true) })
@@ -1758,21 +1754,6 @@ func TestPerfPortedStackVsHeap(t *testing.T) {
 			})
 		}
 	}
-}
-
-// Bug 3 (sort.cpp, bitonic sort): the 36 compute_root stages of the
-// bitonic network of 256 values, bounded to [0, 256), read their input
-// over [-55860, 56115] and Realize fails with ErrOutOfBounds. Halide's
-// bounds stay in [0, N): chunk_start = x / (2c) * (2c) is in
-// [0, N - 2c] and (x - chunk_start + c) % (2c) in [0, 2c - 1], so each
-// partner is in [0, N - 1]. One stage or two stages alone are exact
-// here; the looseness grows along the chain (not found in time which
-// pass loses it; a minimal chain was not isolated).
-func TestPerfPortedBug3(t *testing.T) {
-	t.Skip("library bug: bitonic sort's bounds grow along the chain (see the comment)")
-	ppSkipBug3 = false
-	defer func() { ppSkipBug3 = true }()
-	TestPerfPortedSort(t)
 }
 
 // vectorize.cpp: H 100 instead of 10000, SSE's natural vector sizes
