@@ -290,8 +290,9 @@ func WideningSub(a, b any) Expr {
 
 // WideningMul returns a * b, exactly, in the type of twice the width. As in
 // Halide's widening_mul, the operands may differ in signedness: only their
-// widths are matched (a literal takes the other's type, and otherwise the
-// narrower is widened keeping its signedness); the result is signed when
+// widths are matched (a constant takes the other's width, and its type
+// when it fits there, else the other signedness; otherwise the narrower
+// operand is widened keeping its signedness); the result is signed when
 // either operand is (uint8 * int8 is an int16), unsigned when both are.
 // The operands are integers of 8, 16 or 32 bits.
 func WideningMul(a, b any) Expr {
@@ -306,14 +307,18 @@ func WideningMul(a, b any) Expr {
 	}
 	x, y := ea.node, eb.node
 	switch {
-	case isLiteral(y) && !isLiteral(x), isLiteral(x) && !isLiteral(y), isLiteral(x) && isLiteral(y):
+	case isLiteral(y) && !isLiteral(x):
+		y = mulConst(x.Type(), y)
+	case isLiteral(x) && !isLiteral(y):
+		x = mulConst(y.Type(), x)
+	}
+	if isLiteral(x) && isLiteral(y) || x.Type().Bits != y.Type().Bits && (isLiteral(x) || isLiteral(y)) {
 		var err error
 		if x, y, err = matchTypes(op, x, y); err != nil {
 			return Expr{err: err}
 		}
-	default:
-		x, y = matchBits(x, y)
 	}
+	x, y = matchBits(x, y)
 	t := x.Type()
 	if t.Bits == 64 {
 		return opErr(op, legalNarrow, "%s of %s and %s operands: the result would need 128 bits", op, ea.Type(), eb.Type())
@@ -323,6 +328,27 @@ func WideningMul(a, b any) Expr {
 		w.Code = ir.IntCode
 	}
 	return Expr{node: ir.MulE(&ir.Cast{T: w, X: x}, &ir.Cast{T: w, X: y})}
+}
+
+// mulConst gives the constant c of WideningMul the width of the other
+// operand's type t: t when c fits in it, else the type of t's width and
+// the other signedness when c fits there (uint8 * -128 is uint8 * int8);
+// otherwise c is left for matchTypes to refuse.
+func mulConst(t Type, c ir.Expr) ir.Expr {
+	k, ok := c.(*ir.IntImm)
+	if !ok {
+		return c
+	}
+	flip := ir.Type{Code: ir.IntCode, Bits: t.Bits}
+	if t.IsInt() {
+		flip.Code = ir.UIntCode
+	}
+	for _, u := range []Type{t, flip} {
+		if constFits(k, u) {
+			return convertConst(k, u)
+		}
+	}
+	return c
 }
 
 // WideningShiftLeft returns a << n in the type of twice a's width and a's
