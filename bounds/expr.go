@@ -369,9 +369,9 @@ func (en env) mayInf(e ir.Expr) bool {
 // The intrinsics that are NaN, or infinite, only where an argument is.
 var (
 	nanKeepers = map[string]bool{ir.IntrinsicLikely: true, ir.IntrinsicAbs: true, ir.IntrinsicFloor: true, ir.IntrinsicCeil: true,
-		ir.IntrinsicRound: true, ir.IntrinsicExp: true, ir.IntrinsicPromiseClamped: true, ir.IntrinsicUnsafePromiseClamped: true}
+		ir.IntrinsicRound: true, ir.IntrinsicTrunc: true, ir.IntrinsicExp: true, ir.IntrinsicPromiseClamped: true, ir.IntrinsicUnsafePromiseClamped: true}
 	infKeepers = map[string]bool{ir.IntrinsicLikely: true, ir.IntrinsicAbs: true, ir.IntrinsicFloor: true, ir.IntrinsicCeil: true,
-		ir.IntrinsicRound: true, ir.IntrinsicSqrt: true, ir.IntrinsicPromiseClamped: true, ir.IntrinsicUnsafePromiseClamped: true}
+		ir.IntrinsicRound: true, ir.IntrinsicTrunc: true, ir.IntrinsicSqrt: true, ir.IntrinsicPromiseClamped: true, ir.IntrinsicUnsafePromiseClamped: true}
 )
 
 // mayThrough answers mayNaN or mayInf (may) for a select (from its arms),
@@ -1246,7 +1246,7 @@ func (en env) call(e *ir.Call) Interval {
 			return absIv(e, args[0])
 		}
 	case ir.IntrinsicSqrt, ir.IntrinsicExp, ir.IntrinsicLog,
-		ir.IntrinsicFloor, ir.IntrinsicCeil, ir.IntrinsicRound:
+		ir.IntrinsicFloor, ir.IntrinsicCeil, ir.IntrinsicRound, ir.IntrinsicTrunc:
 		// Monotone non-decreasing: apply to the ends. sqrt and log
 		// are NaN below 0 (NaN is not bounded by any interval), so
 		// their lower end needs a non-negative argument.

@@ -1013,6 +1013,7 @@ func (e *printer) call(x *ir.Call) (string, int) {
 		ir.IntrinsicShiftLeft: 2, ir.IntrinsicShiftRight: 2,
 		ir.IntrinsicSin: 1, ir.IntrinsicCos: 1, ir.IntrinsicTan: 1, ir.IntrinsicAsin: 1, ir.IntrinsicAcos: 1, ir.IntrinsicAtan: 1,
 		ir.IntrinsicSinh: 1, ir.IntrinsicCosh: 1, ir.IntrinsicTanh: 1, ir.IntrinsicAtan2: 2,
+		ir.IntrinsicAsinh: 1, ir.IntrinsicAcosh: 1, ir.IntrinsicAtanh: 1, ir.IntrinsicTrunc: 1,
 		ir.IntrinsicIsNaN: 1, ir.IntrinsicIsInf: 1, ir.IntrinsicIsFinite: 1,
 		ir.IntrinsicPopcount: 1, ir.IntrinsicCountLeadingZeros: 1, ir.IntrinsicCountTrailingZeros: 1,
 		ir.IntrinsicReinterpret: 1, ir.IntrinsicShuffleDown: 2,
@@ -1085,7 +1086,7 @@ func (e *printer) call(x *ir.Call) (string, int) {
 		same = same && a.Type() == x.T
 	}
 	if same && (x.T == ir.Float32 || x.T.IsHalf()) {
-		fn := map[string]string{ir.IntrinsicSqrt: "sqrtf", ir.IntrinsicFloor: "floorf", ir.IntrinsicCeil: "ceilf", ir.IntrinsicRound: "rintf"}[x.Name]
+		fn := map[string]string{ir.IntrinsicSqrt: "sqrtf", ir.IntrinsicFloor: "floorf", ir.IntrinsicCeil: "ceilf", ir.IntrinsicRound: "rintf", ir.IntrinsicTrunc: "truncf"}[x.Name]
 		if fn != "" {
 			if x.T.IsHalf() {
 				// In float32, rounded back (a no-op but for sqrt).
@@ -1100,6 +1101,7 @@ func (e *printer) call(x *ir.Call) (string, int) {
 		ir.IntrinsicSin: "sin", ir.IntrinsicCos: "cos", ir.IntrinsicTan: "tan",
 		ir.IntrinsicAsin: "asin", ir.IntrinsicAcos: "acos", ir.IntrinsicAtan: "atan",
 		ir.IntrinsicSinh: "sinh", ir.IntrinsicCosh: "cosh", ir.IntrinsicTanh: "tanh", ir.IntrinsicAtan2: "atan2",
+		ir.IntrinsicAsinh: "asinh", ir.IntrinsicAcosh: "acosh", ir.IntrinsicAtanh: "atanh", ir.IntrinsicTrunc: "trunc",
 	}[x.Name]
 	if fn == "" {
 		e.fail("unknown float intrinsic %s", x.Name)

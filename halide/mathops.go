@@ -132,3 +132,47 @@ func Reinterpret(t Type, x any) Expr {
 	}
 	return Expr{node: &ir.Call{T: t, Kind: ir.CallIntrinsic, Name: ir.IntrinsicReinterpret, Args: []ir.Expr{e.node}}}
 }
+
+// Asinh returns the inverse hyperbolic sine of x (Halide's asinh).
+func Asinh(x any) Expr { return floatCall(ir.IntrinsicAsinh, x) }
+
+// Acosh returns the inverse hyperbolic cosine of x (Halide's acosh): NaN
+// below 1.
+func Acosh(x any) Expr { return floatCall(ir.IntrinsicAcosh, x) }
+
+// Atanh returns the inverse hyperbolic tangent of x (Halide's atanh):
+// ±infinity at ±1, NaN beyond.
+func Atanh(x any) Expr { return floatCall(ir.IntrinsicAtanh, x) }
+
+// Trunc rounds x toward zero (Halide's trunc, C's trunc), in x's float
+// type: Trunc(-2.75) is -2, Trunc(-0.5) is -0.0, and -0.0, NaN and the
+// infinities are kept. An integer x is converted to Float32 first, as in
+// Halide.
+func Trunc(x any) Expr { return floatCall(ir.IntrinsicTrunc, x) }
+
+// Fract returns the fractional part of x with x's sign, x - Trunc(x), as
+// Halide 14's fract defines it (not x - floor(x)): Fract(-2.75) is
+// -0.75. It is NaN for NaN and the
+// infinities (inf - inf). An integer x is converted to Float32 first, so
+// its Fract is 0.
+func Fract(x any) Expr {
+	e := E(x)
+	if e.err != nil {
+		return e
+	}
+	if !e.Type().IsFloat() {
+		e = Cast(Float32, e)
+	}
+	return e.Sub(Trunc(e))
+}
+
+// Likely returns e unchanged (Halide's likely). In Halide it also marks
+// the expression as the common case, so that loop partitioning splits a
+// loop around it; gohalide partitions only the tail guards it makes
+// itself, so here it is the identity and guides nothing.
+func Likely(e any) Expr { return E(e) }
+
+// LikelyIfInnermost returns e unchanged (Halide's likely_if_innermost,
+// likely's hint restricted to innermost loops); like Likely, it is the
+// identity here.
+func LikelyIfInnermost(e any) Expr { return E(e) }

@@ -202,6 +202,7 @@ var intrinsicArgs = map[string]int{
 	IntrinsicShiftLeft: 2, IntrinsicShiftRight: 2,
 	IntrinsicSin: 1, IntrinsicCos: 1, IntrinsicTan: 1, IntrinsicAsin: 1, IntrinsicAcos: 1, IntrinsicAtan: 1,
 	IntrinsicSinh: 1, IntrinsicCosh: 1, IntrinsicTanh: 1, IntrinsicAtan2: 2,
+	IntrinsicAsinh: 1, IntrinsicAcosh: 1, IntrinsicAtanh: 1, IntrinsicTrunc: 1,
 	IntrinsicIsNaN: 1, IntrinsicIsInf: 1, IntrinsicIsFinite: 1,
 	IntrinsicPopcount: 1, IntrinsicCountLeadingZeros: 1, IntrinsicCountTrailingZeros: 1,
 	IntrinsicReinterpret: 1,

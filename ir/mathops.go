@@ -10,7 +10,7 @@ import (
 // is here (the tables and functions below, which constant folding and the
 // CPU executor call and the C-family printer reproduces).
 //
-//   - sin ... tanh and atan2 are the float64 functions of Go's math
+//   - sin ... tanh, asinh, acosh, atanh and atan2 are the float64 functions of Go's math
 //     package, the result rounded to the call's float type, as for exp
 //     and log: the float32 forms are computed in double precision.
 //   - is_nan, is_inf and is_finite take a float and are bool.
@@ -33,6 +33,13 @@ const (
 	IntrinsicCosh  = "cosh"
 	IntrinsicTanh  = "tanh"
 	IntrinsicAtan2 = "atan2"
+	IntrinsicAsinh = "asinh"
+	IntrinsicAcosh = "acosh"
+	IntrinsicAtanh = "atanh"
+
+	// IntrinsicTrunc rounds toward zero (C's trunc), keeping -0, NaN
+	// and the infinities.
+	IntrinsicTrunc = "trunc"
 
 	IntrinsicIsNaN    = "is_nan"
 	IntrinsicIsInf    = "is_inf"
@@ -54,6 +61,8 @@ var FloatMath1 = map[string]func(float64) float64{
 	IntrinsicSin: math.Sin, IntrinsicCos: math.Cos, IntrinsicTan: math.Tan,
 	IntrinsicAsin: math.Asin, IntrinsicAcos: math.Acos, IntrinsicAtan: math.Atan,
 	IntrinsicSinh: math.Sinh, IntrinsicCosh: math.Cosh, IntrinsicTanh: math.Tanh,
+	IntrinsicAsinh: math.Asinh, IntrinsicAcosh: math.Acosh, IntrinsicAtanh: math.Atanh,
+	IntrinsicTrunc: math.Trunc,
 }
 
 // FloatMath2 are the float math intrinsics of two float arguments.

@@ -243,7 +243,8 @@ var pureIntrinsic = map[string]bool{
 	ir.IntrinsicPow: true, ir.IntrinsicFloor: true, ir.IntrinsicCeil: true, ir.IntrinsicRound: true,
 	ir.IntrinsicSin: true, ir.IntrinsicCos: true, ir.IntrinsicTan: true, ir.IntrinsicAsin: true,
 	ir.IntrinsicAcos: true, ir.IntrinsicAtan: true, ir.IntrinsicSinh: true, ir.IntrinsicCosh: true,
-	ir.IntrinsicTanh: true, ir.IntrinsicIsNaN: true, ir.IntrinsicIsInf: true, ir.IntrinsicIsFinite: true,
+	ir.IntrinsicTanh: true, ir.IntrinsicAsinh: true, ir.IntrinsicAcosh: true, ir.IntrinsicAtanh: true,
+	ir.IntrinsicTrunc: true, ir.IntrinsicIsNaN: true, ir.IntrinsicIsInf: true, ir.IntrinsicIsFinite: true,
 	ir.IntrinsicPopcount: true, ir.IntrinsicCountLeadingZeros: true, ir.IntrinsicCountTrailingZeros: true,
 	ir.IntrinsicReinterpret: true, ir.IntrinsicBitAnd: true, ir.IntrinsicBitOr: true,
 	ir.IntrinsicBitXor: true, ir.IntrinsicBitNot: true, ir.IntrinsicShiftLeft: true, ir.IntrinsicShiftRight: true,
@@ -255,7 +256,7 @@ var costlyIntrinsic = map[string]bool{
 	ir.IntrinsicSqrt: true, ir.IntrinsicExp: true, ir.IntrinsicLog: true, ir.IntrinsicPow: true,
 	ir.IntrinsicSin: true, ir.IntrinsicCos: true, ir.IntrinsicTan: true, ir.IntrinsicAsin: true,
 	ir.IntrinsicAcos: true, ir.IntrinsicAtan: true, ir.IntrinsicSinh: true, ir.IntrinsicCosh: true,
-	ir.IntrinsicTanh: true,
+	ir.IntrinsicTanh: true, ir.IntrinsicAsinh: true, ir.IntrinsicAcosh: true, ir.IntrinsicAtanh: true,
 }
 
 // boundAndUsedNames returns the names s binds or uses (an empty set for

@@ -36,6 +36,7 @@ func TestMathOpsCUDA(t *testing.T) {
 	float := map[string]halide.Expr{
 		"sin": halide.Sin(A), "cos": halide.Cos(A), "tan": halide.Tan(A), "asin": halide.Asin(A), "acos": halide.Acos(A),
 		"atan": halide.Atan(A), "sinh": halide.Sinh(A), "cosh": halide.Cosh(A), "tanh": halide.Tanh(A), "atan2": halide.Atan2(A, B),
+		"asinh": halide.Asinh(A), "acosh": halide.Acosh(A), "atanh": halide.Atanh(A.Mul(0.1)),
 	}
 	exact := map[string]halide.Expr{
 		"is_nan": halide.Select(halide.IsNaN(A), 1, 0), "is_inf": halide.Select(halide.IsInf(A), 1, 0),
@@ -45,6 +46,9 @@ func TestMathOpsCUDA(t *testing.T) {
 		"clz":         halide.CountLeadingZeros(halide.Reinterpret(halide.Int32, A)),
 		"ctz8":        halide.CountTrailingZeros(halide.Cast(halide.UInt8, halide.Reinterpret(halide.UInt32, A))),
 		"clz16":       halide.CountLeadingZeros(halide.Cast(halide.Int16, halide.Reinterpret(halide.UInt32, A))),
+		"trunc":       halide.Reinterpret(halide.UInt32, halide.Trunc(A)), // the bits: -0 kept
+		"fract":       halide.Fract(A.Mul(7.25)),
+		"trunc64":     halide.Trunc(halide.Cast(halide.Float64, A).Mul(1.5)),
 	}
 	for name, e := range exact {
 		want := realizeBits(t, e, len(vals), false)

@@ -101,6 +101,17 @@ func TestOperatorsCUDA(t *testing.T) {
 		cases := map[string]halide.Expr{
 			"and": A.BitAnd(B), "or": A.BitOr(B), "xor": A.BitXor(B), "not": halide.BitNot(A),
 			"shl": A.Shl(B), "shr": A.Shr(B), "absd": halide.Absd(A, B), "mux": halide.Mux(B, A, 5, 9),
+			"sadd": halide.SaturatingAdd(A, B), "ssub": halide.SaturatingSub(A, B), "hadd": halide.HalvingAdd(A, B),
+			"rhadd": halide.RoundingHalvingAdd(A, B), "hsub": halide.HalvingSub(A, B), "rhsub": halide.RoundingHalvingSub(A, B),
+			"rshr": halide.RoundingShiftRight(A, B), "rshl": halide.RoundingShiftLeft(A, B),
+			"rshr3": halide.RoundingShiftRight(A, 3), "divz": halide.DivRoundToZero(A, B), "modz": halide.ModRoundToZero(A, B),
+		}
+		if ty.Bits < 64 {
+			u := halide.Type{Code: halide.UInt8.Code, Bits: ty.Bits}
+			cases["wadd"], cases["wsub"], cases["wmul"] = halide.WideningAdd(A, B), halide.WideningSub(A, B), halide.WideningMul(A, B)
+			cases["wshl"] = halide.WideningShiftLeft(A, B)
+			cases["mulshr"] = halide.MulShiftRight(A, B, halide.Cast(u, B))
+			cases["rmulshr"] = halide.RoundingMulShiftRight(A, B, int(ty.Bits)-1)
 		}
 		for _, to := range types {
 			cases["sat_"+to.String()] = halide.SaturatingCast(to, A)

@@ -3,6 +3,7 @@ package fuzz
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"math/bits"
 	"strings"
 )
@@ -649,6 +650,13 @@ func (ev *Evaluator) eval(e *PExpr, en *env) float64 {
 		return float64(float32(math.Sin(a(0))))
 	case "tanh":
 		return float64(float32(math.Tanh(a(0))))
+	case "trunc":
+		return math.Trunc(a(0)) // exact in float32, -0 kept
+	case "fract":
+		v := a(0)
+		return ev.arith(true, v-math.Trunc(v))
+	case "fx":
+		return ev.fixedPoint(e, a(0), a(1))
 	case "atan2":
 		return float64(float32(math.Atan2(a(0), a(1))))
 	case "mux":
@@ -1077,4 +1085,79 @@ func satInt32(v float64) float64 {
 		return math.MaxInt32
 	}
 	return math.Trunc(v)
+}
+
+// fixedPoint evaluates an "fx" expression from the definitions of Halide
+// 14's IROperator.h (the exact value of the wide computation, narrowed),
+// on x and y converted (wrapped) to the type T: saturating sums and
+// differences clamp, halving sums round down (or up with "rhadd"),
+// RoundingShiftRight by n > 0 rounds a / 2^n to nearest, ties up, and by
+// n <= 0 is a << -n wrapped to T, MulShiftRight is the exact product
+// shifted right (rounding down) and clamped to T, and DivRoundToZero and
+// ModRoundToZero are Go's (C's) / and % (for unsigned types Halide's /
+// and %, which give 0 for a zero divisor). The result is converted to
+// int32 (wrapped). A signed division by zero and MIN / -1 are undefined
+// in Halide (and refused as an overflow here).
+func (ev *Evaluator) fixedPoint(e *PExpr, x, y float64) float64 {
+	op, tn, _ := strings.Cut(e.N, ":")
+	lo, hi := satRange(tn)
+	bits := map[byte]uint{'8': 8, '1': 16, '3': 32}[tn[1]]
+	m := int64(1) << bits
+	wrapT := func(v int64) int64 { return ((v-int64(lo))%m+m)%m + int64(lo) }
+	clampT := func(v int64) int64 { return min(max(v, int64(lo)), int64(hi)) }
+	floorDiv := func(a, b int64) int64 { // b > 0
+		q := a / b
+		if a%b != 0 && a < 0 {
+			q--
+		}
+		return q
+	}
+	a, b := wrapT(int64(x)), wrapT(int64(y))
+	var r int64
+	switch op {
+	case "sadd":
+		r = clampT(a + b)
+	case "ssub":
+		r = clampT(a - b)
+	case "hadd":
+		r = floorDiv(a+b, 2)
+	case "rhadd":
+		r = floorDiv(a+b+1, 2)
+	case "rshr":
+		switch n := b; {
+		case n > 40: // |a| < 2^32 <= 2^(n-1): rounds to 0
+			r = 0
+		case n > 0:
+			r = floorDiv(a+int64(1)<<(n-1), int64(1)<<n)
+		case -n >= int64(bits):
+			r = 0
+		default:
+			r = wrapT(a << -n)
+		}
+	case "mulshr":
+		p := new(big.Int).Mul(big.NewInt(a), big.NewInt(b))
+		p.Rsh(p, uint(e.V)) // Rsh of a negative big.Int rounds down
+		switch {
+		case p.Cmp(big.NewInt(int64(hi))) > 0:
+			r = int64(hi)
+		case p.Cmp(big.NewInt(int64(lo))) < 0:
+			r = int64(lo)
+		default:
+			r = p.Int64()
+		}
+	case "divz", "modz":
+		if b == 0 && lo == 0 {
+			r = 0 // unsigned: Halide's / and %, by zero 0
+			break
+		}
+		if b == 0 || a == int64(lo) && b == -1 && lo < 0 {
+			ev.fail("overflow", "%s(%d, %d) in %s is undefined in Halide", op, a, b, tn)
+		}
+		if r = a / b; op == "modz" {
+			r = a % b
+		}
+	default:
+		ev.fail("invalid", "unknown fx op %s", op)
+	}
+	return wrap32(float64(r))
 }

@@ -195,6 +195,13 @@ type PBound struct {
 //	"&", "|", "^", "<<", ">>" (2 int args), "~" (1); "mux" (index, values...);
 //	"popcount", "clz", "ctz" (1 int arg, counts of its 32 bits); "sin",
 //	"tanh" (1 float arg), "atan2" (2), in double precision rounded to float32;
+//	"trunc", "fract" (1 float arg: Trunc, Fract); "fx" (N "op:T": the
+//	ints A[0] and A[1] converted to T, one of "i8", "u8", "i16", "u16",
+//	"i32", "u32", then op: "sadd" SaturatingAdd, "ssub" SaturatingSub,
+//	"hadd" HalvingAdd, "rhadd" RoundingHalvingAdd, "rshr"
+//	RoundingShiftRight by A[1], "mulshr" MulShiftRight by the constant V,
+//	"divz" DivRoundToZero, "modz" ModRoundToZero; the result converted
+//	to int32);
 //	"absd" (2 args; for ints, its uint32 result cast to int32); "lerp"
 //	(zero, one, weight: floats, or ints with the weight N: "f" a float,
 //	"u8", "u16", "u32" an int cast to that type); "sat" (SaturatingCast of
@@ -539,7 +546,7 @@ func (p *Prog) typeErr() string {
 				bad = e.Op + " of floats"
 			}
 			same(e.A...)
-		case "sin", "tanh", "atan2":
+		case "sin", "tanh", "atan2", "trunc", "fract":
 			if !e.F {
 				bad = e.Op + " of ints"
 			}
@@ -555,6 +562,13 @@ func (p *Prog) typeErr() string {
 			same(e.A[1:]...)
 			if a := e.A[0]; a.F || isBool(a) {
 				bad = "mux with a non-int index"
+			}
+		case "fx":
+			same(e.A...)
+			op, t, _ := strings.Cut(e.N, ":")
+			_, okOp := fxFuncs[op]
+			if _, okT := satType[t]; !okOp || !okT || e.F || isBool(e.A[0]) {
+				bad = "fx " + e.N + " of floats or of an unknown op or type"
 			}
 		case "sat":
 			if e.F || isBool(e.A[0]) {

@@ -196,6 +196,7 @@ func TestProgCoverage(t *testing.T) {
 		"histogram", "scan", "loop-carried", "negative divisor", "divisor expression", "int32(clamp(f, 0, 1) * pf)",
 		"op sel", "op min", "op max", "op clamp", "op cast", "op %", "op /", "op sum", "op maximum", "op minimum", "op p",
 		"op &", "op |", "op ^", "op ~", "op <<", "op >>", "op mux", "op absd", "op lerp", "op sat", "integer lerp", "shift out of [0, 32)",
+		"op fx", "op trunc", "op fract",
 		"directive in", "directive reorder", "directive split", "directive compute_at", "directive gpu_blocks",
 		"target cpu", "target gpu"}
 	var miss []string

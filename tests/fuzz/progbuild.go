@@ -313,6 +313,14 @@ func (b *builder) expr(e *PExpr) halide.Expr {
 		return halide.Lerp(x(0), x(1), x(2))
 	case "sat":
 		return halide.Cast(halide.Int32, halide.SaturatingCast(satType[e.N], x(0)))
+	case "fx":
+		op, tn, _ := strings.Cut(e.N, ":")
+		t := satType[tn]
+		a, b := halide.Cast(t, x(0)), halide.Cast(t, x(1))
+		if op == "mulshr" {
+			return halide.Cast(halide.Int32, halide.MulShiftRight(a, b, int(e.V)))
+		}
+		return halide.Cast(halide.Int32, fxFuncs[op].apply(a, b))
 	case "typed":
 		tn, op, _ := strings.Cut(e.N, ":")
 		t := typedType[tn]
@@ -366,7 +374,19 @@ var unaryFuncs = map[string]struct {
 	"popcount": {halide.Popcount, "Popcount"}, "clz": {halide.CountLeadingZeros, "CountLeadingZeros"},
 	"ctz": {halide.CountTrailingZeros, "CountTrailingZeros"}, "sin": {halide.Sin, "Sin"}, "tanh": {halide.Tanh, "Tanh"},
 	"~": {halide.BitNot, "BitNot"}, "sum": {halide.Sum, "Sum"}, "maximum": {halide.Maximum, "Maximum"},
-	"minimum": {halide.Minimum, "Minimum"},
+	"minimum": {halide.Minimum, "Minimum"}, "trunc": {halide.Trunc, "Trunc"}, "fract": {halide.Fract, "Fract"},
+}
+
+// fxFuncs are the operations of the "fx" expressions (MulShiftRight,
+// which takes a third operand, is applied apart).
+var fxFuncs = map[string]struct {
+	apply func(any, any) halide.Expr
+	name  string
+}{
+	"sadd": {halide.SaturatingAdd, "SaturatingAdd"}, "ssub": {halide.SaturatingSub, "SaturatingSub"},
+	"hadd": {halide.HalvingAdd, "HalvingAdd"}, "rhadd": {halide.RoundingHalvingAdd, "RoundingHalvingAdd"},
+	"rshr": {halide.RoundingShiftRight, "RoundingShiftRight"}, "divz": {halide.DivRoundToZero, "DivRoundToZero"},
+	"modz": {halide.ModRoundToZero, "ModRoundToZero"}, "mulshr": {nil, "MulShiftRight"},
 }
 
 // toResult casts r to the type of a program's values: float32 when float,
@@ -497,6 +517,15 @@ func (p *Prog) goExprIn(e *PExpr, imp bool) string {
 	case "sat":
 		name := map[string]string{"u8": "UInt8", "i8": "Int8", "u16": "UInt16", "i16": "Int16", "u32": "UInt32", "i32": "Int32"}[e.N]
 		return fmt.Sprintf("halide.Cast(halide.Int32, halide.SaturatingCast(halide.%s, %s))", name, g(0))
+	case "fx":
+		op, tn, _ := strings.Cut(e.N, ":")
+		t := map[string]string{"u8": "UInt8", "i8": "Int8", "u16": "UInt16", "i16": "Int16", "u32": "UInt32", "i32": "Int32"}[tn]
+		q := ""
+		if op == "mulshr" {
+			q = fmt.Sprintf(", %d", int(e.V))
+		}
+		return fmt.Sprintf("halide.Cast(halide.Int32, halide.%s(halide.Cast(halide.%s, %s), halide.Cast(halide.%s, %s)%s))",
+			fxFuncs[op].name, t, g(0), t, g(1), q)
 	case "typed":
 		tn, op, _ := strings.Cut(e.N, ":")
 		a := fmt.Sprintf("halide.Cast(halide.%s, %s)", typedName[tn], g(0))

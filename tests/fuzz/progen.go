@@ -480,6 +480,9 @@ var satTypes = []string{"u8", "i8", "u16", "i16", "u32", "i32"}
 // operators and shifts (int), Mux, Absd, Lerp (float), saturating casts.
 func (g *pgen) operator(float bool, depth int, c *ectx) *PExpr {
 	e := func() *PExpr { return g.expr(float, depth, c) }
+	if g.p_(pFixedPoint) {
+		return g.fixedPoint(float, depth, c)
+	}
 	switch r := g.rng.Intn(11); {
 	case r == 10 && float:
 		if g.p_(0.3) {
@@ -542,6 +545,42 @@ func (g *pgen) operator(float bool, depth int, c *ectx) *PExpr {
 		return &PExpr{Op: "~", A: []*PExpr{e()}}
 	}
 	return &PExpr{Op: []string{"&", "|", "^"}[g.rng.Intn(3)], A: []*PExpr{e(), e()}}
+}
+
+// pFixedPoint is the share of operators that are a fixed-point intrinsic
+// or truncating division (ints) or Trunc or Fract (floats): about one
+// expression node in a hundred.
+const pFixedPoint = 0.2
+
+// fxOps are the operations of the "fx" expressions and fxTypes the
+// integer types they are computed in.
+var (
+	fxOps   = []string{"sadd", "ssub", "hadd", "rhadd", "rshr", "mulshr", "divz", "modz"}
+	fxTypes = []string{"i8", "u8", "i16", "u16", "i32", "u32"}
+)
+
+// fixedPoint draws Trunc or Fract of a float, or one of fxOps on two
+// ints converted to one of fxTypes, its result converted back to int32.
+// A RoundingShiftRight shifts mostly by a constant around the type's
+// width (a negative one shifts left), a MulShiftRight by a constant in
+// [0, 2 bits), mostly the fixed-point bits-1.
+func (g *pgen) fixedPoint(float bool, depth int, c *ectx) *PExpr {
+	e := func() *PExpr { return g.expr(float, depth, c) }
+	if float {
+		return &PExpr{Op: []string{"trunc", "fract"}[g.rng.Intn(2)], F: true, A: []*PExpr{e()}}
+	}
+	op, t := fxOps[g.rng.Intn(len(fxOps))], fxTypes[g.rng.Intn(len(fxTypes))]
+	bits := map[byte]int{'8': 8, '1': 16, '3': 32}[t[1]]
+	x := &PExpr{Op: "fx", N: op + ":" + t, A: []*PExpr{e(), e()}}
+	switch {
+	case op == "rshr" && g.p_(0.7):
+		x.A[1] = &PExpr{Op: "c", V: float64(g.intn(-3, bits+1))}
+	case op == "mulshr" && g.p_(0.5):
+		x.V = float64(bits - 1)
+	case op == "mulshr":
+		x.V = float64(g.intn(0, 2*bits-1))
+	}
+	return x
 }
 
 // typed draws an operation in another type: the 16-bit floats, float64,

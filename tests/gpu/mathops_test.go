@@ -70,6 +70,11 @@ func TestFloatMathOps(t *testing.T) {
 		{"cosh", halide.Cosh(A), func(a, _ float64) float64 { return r32(math.Cosh(a)) }},
 		{"tanh", halide.Tanh(A), func(a, _ float64) float64 { return r32(math.Tanh(a)) }},
 		{"atan2", halide.Atan2(A, B), func(a, b float64) float64 { return r32(math.Atan2(a, b)) }},
+		{"asinh", halide.Asinh(A), func(a, _ float64) float64 { return r32(math.Asinh(a)) }},
+		{"acosh", halide.Acosh(A), func(a, _ float64) float64 { return r32(math.Acosh(a)) }},
+		{"atanh", halide.Atanh(A.Mul(0.25)), func(a, _ float64) float64 { return r32(math.Atanh(float64(float32(a * 0.25)))) }},
+		{"trunc", halide.Trunc(A), func(a, _ float64) float64 { return math.Trunc(a) }},
+		{"fract", halide.Fract(A), func(a, _ float64) float64 { return r32(a - math.Trunc(a)) }},
 		{"is_nan", halide.Select(halide.IsNaN(A), 1, 0), func(a, _ float64) float64 { return b2f(math.IsNaN(a)) }},
 		{"is_inf", halide.Select(halide.IsInf(A), 1, 0), func(a, _ float64) float64 { return b2f(math.IsInf(a, 0)) }},
 		{"is_finite", halide.Select(halide.IsFinite(A), 1, 0), func(a, _ float64) float64 { return b2f(!math.IsInf(a, 0) && !math.IsNaN(a)) }},
@@ -152,6 +157,7 @@ func TestMathOpKernelsCompileWithNVCC(t *testing.T) {
 			if ty.IsFloat() {
 				e = halide.Sin(A).Add(halide.Cos(A)).Add(halide.Tan(A)).Add(halide.Asin(A)).Add(halide.Acos(A)).Add(halide.Atan(A)).
 					Add(halide.Sinh(A)).Add(halide.Cosh(A)).Add(halide.Tanh(A)).Add(halide.Atan2(A, A.Add(1))).
+					Add(halide.Asinh(A)).Add(halide.Acosh(A)).Add(halide.Atanh(A)).Add(halide.Trunc(A)).Add(halide.Fract(A)).
 					Add(halide.Select(halide.IsNaN(A).Or(halide.IsInf(A)).Or(halide.IsFinite(A)), A, A.Mul(2)))
 				it := halide.Int32
 				if ty.Bits == 64 {

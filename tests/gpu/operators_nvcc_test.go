@@ -29,7 +29,14 @@ func TestOperatorKernelsCompileWithNVCC(t *testing.T) {
 			} else {
 				e = halide.Cast(halide.Float64, A.BitAnd(B).BitOr(halide.BitNot(A)).BitXor(A.Shl(B)).BitXor(B.Shr(A))).
 					Add(halide.Cast(halide.Float64, halide.Absd(A, B))).
-					Add(halide.Cast(halide.Float64, halide.Mux(B, A, 3, B)))
+					Add(halide.Cast(halide.Float64, halide.Mux(B, A, 3, B))).
+					Add(halide.Cast(halide.Float64, halide.SaturatingAdd(A, B).Add(halide.SaturatingSub(A, B)).Add(halide.HalvingAdd(A, B)).
+						Add(halide.RoundingHalvingAdd(A, B)).Add(halide.RoundingShiftRight(A, B)).Add(halide.RoundingShiftLeft(A, B)).
+						Add(halide.DivRoundToZero(A, B)).Add(halide.ModRoundToZero(A, B))))
+				if ty.Bits < 64 {
+					e = e.Add(halide.Cast(halide.Float64, halide.WideningMul(A, B).Add(halide.WideningAdd(A, B)))).
+						Add(halide.Cast(halide.Float64, halide.RoundingMulShiftRight(A, B, int(ty.Bits)-1)))
+				}
 			}
 			for _, to := range types {
 				e = e.Add(halide.Cast(halide.Float64, halide.SaturatingCast(to, A)))
