@@ -23,6 +23,7 @@ package lower
 // State.LoopNest holds the printed loop nest.
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -276,10 +277,25 @@ func buildCase(st *State, f *ir.Function, si int, d *ir.Definition, shared bool,
 		if output {
 			break
 		}
-		if below, above, c := leavesRange(b.Var, splits, plans, false); below || above {
+		below, above, c := leavesRange(b.Var, splits, plans, false)
+		if !below && !above {
+			continue
+		}
+		var cond ir.Expr = ir.False
+		if !below {
+			// A RoundUp tail runs past a bound whose extent is not a known
+			// multiple of the factor only when it is not one at run time.
+			ext := ir.Simplify(k.apply(ir.Substitute(b.Extent, promised)))
+			cond, c = withinBound(b.Var, ext, splits, plans)
+		}
+		if ir.IsConstValue(cond, 0) {
+			// Halide folds its check to false and fails every run.
 			sp := splits[c]
 			return nil, ir.Errorf(ir.ErrSchedule, f.Name, "split", "in %s, the split of %s by %d with %s runs %s past the bound of %s in %s (Func.bound fixes its region and its allocation)", stageName(f.Name, si), sp.Old, sp.Factor, plans[c].tail, b.Var, f.Name, b.Var).
 				WithLegal("GuardWithIf, a factor that divides the bound's extent, or (in the pure definition) ShiftInwards by at most the extent")
+		}
+		if !ir.IsConstValue(cond, 1) {
+			st.addFailCheck(boundTailCheck(f, si, b, splits[c], cond, k.path))
 		}
 	}
 	for i, sp := range splits {
@@ -781,4 +797,78 @@ func partitionGuard(d *ir.Definition, sp ir.Split, cond ir.Expr) ir.Expr {
 // split from it ("x.xo.xi" from "x.xo").
 func madeBy(name, root string) bool {
 	return name == root || strings.HasPrefix(name, root+".")
+}
+
+// withinBound returns the condition under which var q, rebuilt from the
+// loops by splits, stays inside its bound's region of extent ext, as
+// leavesRange follows it (where that reports nothing below the region):
+// each RoundUp tail on the way must divide the extent it splits, unless a
+// GuardWithIf or ShiftInwards tail of an enclosing split keeps q in range.
+// It also returns the first split whose rounding the condition is about.
+// Halide's allocation bounds inference asserts the same thing at run time
+// (halide_error_explicit_bounds_too_small).
+func withinBound(q string, ext ir.Expr, splits []ir.Split, plans []splitPlan) (ir.Expr, int) {
+	for i, sp := range splits {
+		if sp.Kind != ir.SplitVar || sp.Old != q {
+			continue
+		}
+		p := plans[i]
+		fac := ir.Int(int64(sp.Factor))
+		outerExt := ir.Simplify(ir.DivE(ir.AddE(ext, ir.Int(int64(sp.Factor-1))), fac))
+		oc, ocause := withinBound(sp.Outer, outerExt, splits, plans)
+		ic, icause := withinBound(sp.Inner, fac, splits, plans)
+		cond, cause := ir.Simplify(ir.AndE(oc, ic)), ocause
+		if cause < 0 || (icause >= 0 && icause < cause) {
+			cause = icause
+		}
+		if p.exact {
+			return cond, cause
+		}
+		switch p.tail {
+		case ir.RoundUp:
+			// An empty loop (ext <= 0) writes nothing.
+			divides := ir.Bin(ir.Or, ir.LEE(ext, ir.Int(0)), ir.Bin(ir.EQ, ir.ModE(ext, fac), ir.Int(0)))
+			return ir.Simplify(ir.AndE(divides, cond)), i
+		case ir.GuardWithIf, ir.ShiftInwards:
+			// The guard, or the shifted base, keeps q at most its max.
+			return ir.True, -1
+		}
+		return cond, cause
+	}
+	return ir.True, -1
+}
+
+// boundTailCheck is the host's check, before anything runs, that the
+// RoundUp split sp of stage si of f does not run b.Var past f's bound
+// (cond, from withinBound), where f's stage runs (path; nil: always).
+func boundTailCheck(f *ir.Function, si int, b ir.BoundDirective, sp ir.Split, cond, path ir.Expr) ir.Stmt {
+	directive := "bound"
+	if b.Min == nil {
+		directive = "bound_extent"
+	}
+	if path != nil {
+		cond = ir.Simplify(ir.Bin(ir.Or, &ir.Not{X: path}, cond))
+	}
+	ext := ir.ExprString(b.Extent)
+	msg := fmt.Sprintf("in %s, the split of %s by %d with RoundUp runs %s past the %s of %s in %s, whose extent %s is", stageName(f.Name, si), sp.Old, sp.Factor, b.Var, directive, f.Name, b.Var, ext)
+	return &ir.AssertStmt{
+		Cond:    cond,
+		Message: msg,
+		Args:    []ir.Expr{b.Extent},
+		Error: &ir.Error{Code: ir.ErrOutOfBounds, Func: f.Name, Directive: "split",
+			Msg:   strings.NewReplacer("%", "%%").Replace(msg) + " %s at run time",
+			Legal: fmt.Sprintf("a %s extent of %s in %s that the RoundUp factors divide, or GuardWithIf", directive, f.Name, b.Var)},
+	}
+}
+
+// addFailCheck adds check to the host's checks before anything runs, once
+// (a stage is built again for each place it is computed).
+func (st *State) addFailCheck(check ir.Stmt) {
+	a := check.(*ir.AssertStmt)
+	for _, c := range st.failChecks {
+		if b, ok := c.(*ir.AssertStmt); ok && b.Message == a.Message && ir.Equal(b.Cond, a.Cond) {
+			return
+		}
+	}
+	st.failChecks = append(st.failChecks, check)
 }
