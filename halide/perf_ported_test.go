@@ -949,23 +949,38 @@ func TestPerfPortedMemcpy(t *testing.T) {
 }
 
 // Bug 1 (lots_of_small_allocations.cpp, stack case): a Func bounded by a
-// Param extent (BoundExtent(x, p)) whose x is split with RoundUp is
+// Param extent (BoundExtent(x, p)) whose x is split with RoundUp was
 // refused at Lower ("the split of x by 8 with RoundUp runs x past the
-// bound"), even where the extent is a multiple of the factor at run
-// time. Halide accepts it: its allocation is the region the rounded-up
-// loop writes. A constant extent that the factor divides is accepted.
+// bound"). Halide accepts the schedule: its allocation is the bound's
+// region, and AllocationBoundsInference asserts at run time that what
+// the loops touch, the rounded-up writes included, lies inside it
+// (halide_error_explicit_bounds_too_small). So p = 16 and p = 24
+// (multiples of 8, and at least the 16 points g reads) give f's values,
+// and p = 12 fails with a typed error before anything runs (in Halide it
+// fails the assertion: the loop writes 16 points, and g reads 16).
 func TestPerfPortedBug1(t *testing.T) {
-	x, xo := ppV("x"), ppV("xo")
-	p := halide.NewParam[int32]("p")
-	f, g := halide.NewFunc("f"), halide.NewFunc("g")
-	f.Define(x).Is(x.Mul(2))
-	g.Define(x).Is(f.At(x))
-	g.Split(x, xo, x, 16)
-	f.ComputeAt(g, xo).BoundExtent(x, p.Expr()).VectorizeTail(x, 8, halide.RoundUp)
-	p.Set(16)
-	out := halide.NewBuffer[int32](64)
-	ppRealize(t, g, out)
-	ppCheck1(t, "g", out, 0, 64, func(x int) int32 { return int32(2 * x) })
+	for _, tc := range []struct {
+		p     int32
+		fails bool
+	}{{16, false}, {24, false}, {12, true}} {
+		t.Run(fmt.Sprintf("p=%d", tc.p), func(t *testing.T) {
+			x, xo := ppV("x"), ppV("xo")
+			p := halide.NewParam[int32]("p")
+			f, g := halide.NewFunc("f"), halide.NewFunc("g")
+			f.Define(x).Is(x.Mul(2))
+			g.Define(x).Is(f.At(x))
+			g.Split(x, xo, x, 16)
+			f.ComputeAt(g, xo).BoundExtent(x, p.Expr()).VectorizeTail(x, 8, halide.RoundUp)
+			p.Set(tc.p)
+			out := halide.NewBuffer[int32](64)
+			if tc.fails {
+				beRoundUpPastBound(t, ppTry(t, g, out), "f")
+				return
+			}
+			ppRealize(t, g, out)
+			ppCheck1(t, "g", out, 0, 64, func(x int) int32 { return int32(2 * x) })
+		})
+	}
 }
 
 // nested_vectorization_gemm.cpp, its x86 branches (SSE: 16 u8 lanes):

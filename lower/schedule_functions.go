@@ -281,21 +281,30 @@ func buildCase(st *State, f *ir.Function, si int, d *ir.Definition, shared bool,
 		if !below && !above {
 			continue
 		}
-		var cond ir.Expr = ir.False
+		// A RoundUp tail runs past a bound whose extent is not a known
+		// multiple of the factor only when it is not one at run time.
+		var tails []roundUpTail
 		if !below {
-			// A RoundUp tail runs past a bound whose extent is not a known
-			// multiple of the factor only when it is not one at run time.
 			ext := ir.Simplify(k.apply(ir.Substitute(b.Extent, promised)))
-			cond, c = withinBound(b.Var, ext, splits, plans)
+			tails = withinBound(b.Var, ext, splits, plans)
+			for _, t := range tails {
+				if k.path == nil && ir.IsConstValue(roundUpCond(splits[t.split], t.ext), 0) {
+					below, c = true, t.split
+				}
+			}
 		}
-		if ir.IsConstValue(cond, 0) {
-			// Halide folds its check to false and fails every run.
+		if below {
+			// Halide folds its check to false and fails every run (in
+			// a case of a specialization, every run that takes it: the
+			// check below).
 			sp := splits[c]
 			return nil, ir.Errorf(ir.ErrSchedule, f.Name, "split", "in %s, the split of %s by %d with %s runs %s past the bound of %s in %s (Func.bound fixes its region and its allocation)", stageName(f.Name, si), sp.Old, sp.Factor, plans[c].tail, b.Var, f.Name, b.Var).
 				WithLegal("GuardWithIf, a factor that divides the bound's extent, or (in the pure definition) ShiftInwards by at most the extent")
 		}
-		if !ir.IsConstValue(cond, 1) {
-			st.addFailCheck(boundTailCheck(f, si, b, splits[c], cond, k.path))
+		for _, t := range tails {
+			if check := boundTailCheck(f, si, b, splits[t.split], t.ext, k.path); !ir.IsConstValue(check.(*ir.AssertStmt).Cond, 1) {
+				st.addFailCheck(check)
+			}
 		}
 	}
 	for i, sp := range splits {
@@ -799,15 +808,22 @@ func madeBy(name, root string) bool {
 	return name == root || strings.HasPrefix(name, root+".")
 }
 
-// withinBound returns the condition under which var q, rebuilt from the
-// loops by splits, stays inside its bound's region of extent ext, as
-// leavesRange follows it (where that reports nothing below the region):
-// each RoundUp tail on the way must divide the extent it splits, unless a
+// roundUpTail is a RoundUp split (index split) whose old var, of extent
+// ext, stems from a bounded var and runs it past its bound unless the
+// factor divides ext.
+type roundUpTail struct {
+	split int
+	ext   ir.Expr
+}
+
+// withinBound returns the RoundUp splits that run var q, rebuilt from the
+// loops by splits, past its bound's region of extent ext, as leavesRange
+// follows it (where that reports nothing below the region): a RoundUp
+// tail on the way that does not divide the extent it splits, unless a
 // GuardWithIf or ShiftInwards tail of an enclosing split keeps q in range.
-// It also returns the first split whose rounding the condition is about.
 // Halide's allocation bounds inference asserts the same thing at run time
 // (halide_error_explicit_bounds_too_small).
-func withinBound(q string, ext ir.Expr, splits []ir.Split, plans []splitPlan) (ir.Expr, int) {
+func withinBound(q string, ext ir.Expr, splits []ir.Split, plans []splitPlan) []roundUpTail {
 	for i, sp := range splits {
 		if sp.Kind != ir.SplitVar || sp.Old != q {
 			continue
@@ -815,49 +831,55 @@ func withinBound(q string, ext ir.Expr, splits []ir.Split, plans []splitPlan) (i
 		p := plans[i]
 		fac := ir.Int(int64(sp.Factor))
 		outerExt := ir.Simplify(ir.DivE(ir.AddE(ext, ir.Int(int64(sp.Factor-1))), fac))
-		oc, ocause := withinBound(sp.Outer, outerExt, splits, plans)
-		ic, icause := withinBound(sp.Inner, fac, splits, plans)
-		cond, cause := ir.Simplify(ir.AndE(oc, ic)), ocause
-		if cause < 0 || (icause >= 0 && icause < cause) {
-			cause = icause
-		}
+		tails := append(withinBound(sp.Outer, outerExt, splits, plans), withinBound(sp.Inner, fac, splits, plans)...)
 		if p.exact {
-			return cond, cause
+			return tails
 		}
 		switch p.tail {
 		case ir.RoundUp:
-			// An empty loop (ext <= 0) writes nothing.
-			divides := ir.Bin(ir.Or, ir.LEE(ext, ir.Int(0)), ir.Bin(ir.EQ, ir.ModE(ext, fac), ir.Int(0)))
-			return ir.Simplify(ir.AndE(divides, cond)), i
+			return append([]roundUpTail{{i, ext}}, tails...)
 		case ir.GuardWithIf, ir.ShiftInwards:
 			// The guard, or the shifted base, keeps q at most its max.
-			return ir.True, -1
+			return nil
 		}
-		return cond, cause
+		return tails
 	}
-	return ir.True, -1
+	return nil
+}
+
+// roundUpCond is the condition under which the RoundUp split sp of an
+// extent ext stays inside it: the factor divides ext, or the loop is
+// empty.
+func roundUpCond(sp ir.Split, ext ir.Expr) ir.Expr {
+	fac := ir.Int(int64(sp.Factor))
+	return ir.Simplify(ir.Bin(ir.Or, ir.LEE(ext, ir.Int(0)), ir.Bin(ir.EQ, ir.ModE(ext, fac), ir.Int(0))))
 }
 
 // boundTailCheck is the host's check, before anything runs, that the
-// RoundUp split sp of stage si of f does not run b.Var past f's bound
-// (cond, from withinBound), where f's stage runs (path; nil: always).
-func boundTailCheck(f *ir.Function, si int, b ir.BoundDirective, sp ir.Split, cond, path ir.Expr) ir.Stmt {
+// RoundUp split sp of stage si of f, whose old var has extent ext there,
+// does not run b.Var past f's bound, where f's stage runs (path; nil:
+// always).
+func boundTailCheck(f *ir.Function, si int, b ir.BoundDirective, sp ir.Split, ext, path ir.Expr) ir.Stmt {
 	directive := "bound"
 	if b.Min == nil {
 		directive = "bound_extent"
 	}
+	cond := roundUpCond(sp, ext)
 	if path != nil {
 		cond = ir.Simplify(ir.Bin(ir.Or, &ir.Not{X: path}, cond))
 	}
-	ext := ir.ExprString(b.Extent)
-	msg := fmt.Sprintf("in %s, the split of %s by %d with RoundUp runs %s past the %s of %s in %s, whose extent %s is", stageName(f.Name, si), sp.Old, sp.Factor, b.Var, directive, f.Name, b.Var, ext)
+	what := fmt.Sprintf("the extent %s of %s", ir.ExprString(ext), sp.Old)
+	if sp.Old == b.Var {
+		what = fmt.Sprintf("its extent %s", ir.ExprString(ext))
+	}
+	msg := fmt.Sprintf("in %s, the split of %s by %d with RoundUp runs %s past the %s of %s in %s unless %s is a multiple of %d; it is", stageName(f.Name, si), sp.Old, sp.Factor, b.Var, directive, f.Name, b.Var, what, sp.Factor)
 	return &ir.AssertStmt{
 		Cond:    cond,
 		Message: msg,
-		Args:    []ir.Expr{b.Extent},
+		Args:    []ir.Expr{ext},
 		Error: &ir.Error{Code: ir.ErrOutOfBounds, Func: f.Name, Directive: "split",
 			Msg:   strings.NewReplacer("%", "%%").Replace(msg) + " %s at run time",
-			Legal: fmt.Sprintf("a %s extent of %s in %s that the RoundUp factors divide, or GuardWithIf", directive, f.Name, b.Var)},
+			Legal: fmt.Sprintf("a %s of %s in %s whose extent the RoundUp factors divide, or GuardWithIf", directive, f.Name, b.Var)},
 	}
 }
 
