@@ -808,6 +808,11 @@ func (f *Func) StoreIn(m MemoryType) *Func {
 }
 
 // Bound fixes the region of f computed along pure var v to [min, min+extent).
+// A RoundUp split of v must not run past it: with a constant extent the
+// factor must divide it (Lower refuses it otherwise), and with one known
+// only at run time Realize checks that before anything runs, as Halide's
+// check that the bounds cover what the loops touch (ErrOutOfBounds on
+// the split). The same holds for BoundExtent.
 func (f *Func) Bound(v Var, min, extent any) *Func {
 	v = f.implicitVar(v)
 	f = f.begin("bound", v)

@@ -193,7 +193,8 @@ func buildCase(st *State, f *ir.Function, si int, d *ir.Definition, shared bool,
 
 	// A Func.bound fixes the region (bounds_inference) and the allocation
 	// (allocation_bounds) of a pure var, so a constant bound's extent is the
-	// extent of every stage's loop over it, and no split may run past it.
+	// extent of every stage's loop over it, and no split may run past it
+	// (one known only at run time is checked then: withinBound).
 	// (The output's bounds are its buffer's: tailCheck checks those.)
 	bounded := map[string]bool{}
 	boundExt := map[string]int64{}
