@@ -26,8 +26,9 @@ func TestBoundExtentRoundUp(t *testing.T) {
 		nested                  // f at g's xo, BoundExtent(x, p), split by 8 and then 2, both RoundUp: p must be a multiple of 16
 		root                    // f at the root, Bound(x, 0, p), vectorized by 8 with RoundUp
 		gpu                     // g's xo GPU blocks, f at xo, BoundExtent(x, p), split by 8 with RoundUp, its xi GPU threads
+		shifted                 // f at g's xo, BoundExtent(x, p), split by 8 with ShiftInwards, its outer var by 2 with RoundUp: the shift keeps x in the bound
 	)
-	names := []string{"compute_at", "compute_at_8", "nested", "root", "gpu"}
+	names := []string{"compute_at", "compute_at_8", "nested", "root", "gpu", "shifted"}
 	build := func(s sched, p *halide.Param[int32]) *halide.Func {
 		x, xo, xi, xoo := ppV("x"), ppV("xo"), ppV("xi"), ppV("xoo")
 		f, g := halide.NewFunc("f"), halide.NewFunc("g")
@@ -43,6 +44,10 @@ func TestBoundExtentRoundUp(t *testing.T) {
 				Split(x, xo, xi, 8, halide.RoundUp).Split(xo, xoo, xo, 2, halide.RoundUp)
 		case root:
 			f.ComputeRoot().Bound(x, 0, p.Expr()).VectorizeTail(x, 8, halide.RoundUp)
+		case shifted:
+			g.Split(x, xo, x, 16)
+			f.ComputeAt(g, xo).BoundExtent(x, p.Expr()).
+				Split(x, xo, xi, 8, halide.ShiftInwards).Split(xo, xoo, xo, 2, halide.RoundUp)
 		case gpu:
 			g.Split(x, xo, xi, 16).GPUBlocks(xo).GPUThreads(xi)
 			f.ComputeAt(g, xo).BoundExtent(x, p.Expr()).Split(x, xo, xi, 8, halide.RoundUp).GPUThreads(xi)
@@ -69,6 +74,8 @@ func TestBoundExtentRoundUp(t *testing.T) {
 		{gpu, 16, false},
 		{gpu, 24, false},
 		{gpu, 20, true},
+		{shifted, 16, false},
+		{shifted, 20, false}, // 3 vectors, the third shifted to 12..19, and so is the rounded-up fourth
 	} {
 		// The gpu schedule's kernels run on the emulator.
 		t.Run(fmt.Sprintf("%s/p=%d", names[tc.s], tc.p), func(t *testing.T) {

@@ -820,8 +820,9 @@ type roundUpTail struct {
 // withinBound returns the RoundUp splits that run var q, rebuilt from the
 // loops by splits, past its bound's region of extent ext, as leavesRange
 // follows it (where that reports nothing below the region): a RoundUp
-// tail on the way that does not divide the extent it splits, unless a
-// GuardWithIf or ShiftInwards tail of an enclosing split keeps q in range.
+// tail on the way that does not divide the extent it splits, unless the
+// GuardWithIf tail of an enclosing split, or the ShiftInwards tail of one
+// whose outer var it stems from, keeps q in range.
 // Halide's allocation bounds inference asserts the same thing at run time
 // (halide_error_explicit_bounds_too_small).
 func withinBound(q string, ext ir.Expr, splits []ir.Split, plans []splitPlan) []roundUpTail {
@@ -832,18 +833,22 @@ func withinBound(q string, ext ir.Expr, splits []ir.Split, plans []splitPlan) []
 		p := plans[i]
 		fac := ir.Int(int64(sp.Factor))
 		outerExt := ir.Simplify(ir.DivE(ir.AddE(ext, ir.Int(int64(sp.Factor-1))), fac))
-		tails := append(withinBound(sp.Outer, outerExt, splits, plans), withinBound(sp.Inner, fac, splits, plans)...)
+		outer, inner := withinBound(sp.Outer, outerExt, splits, plans), withinBound(sp.Inner, fac, splits, plans)
 		if p.exact {
-			return tails
+			return append(outer, inner...)
 		}
 		switch p.tail {
 		case ir.RoundUp:
-			return append([]roundUpTail{{i, ext}}, tails...)
-		case ir.GuardWithIf, ir.ShiftInwards:
-			// The guard, or the shifted base, keeps q at most its max.
+			return append(append([]roundUpTail{{i, ext}}, outer...), inner...)
+		case ir.GuardWithIf:
+			// The guard keeps q at most its max.
 			return nil
+		case ir.ShiftInwards:
+			// The shifted base keeps the outer var's part in range, not
+			// an inner var that runs past the factor.
+			return inner
 		}
-		return tails
+		return append(outer, inner...)
 	}
 	return nil
 }
