@@ -437,8 +437,10 @@ func (p *ImageParam) Err() error {
 // In returns a wrapper of the input: a Func equal to the input that
 // replaces it in its consumers' definitions and can be scheduled on its own
 // (for example computed at a tile of a consumer and stored in GPU shared
-// memory). As Func.In: with consumers only they see it, with none every
-// reader of the input does; calling In again with the same consumers
+// memory). As Func.In: with consumers only they see it (a consumer that
+// reads the input through other Funcs, a boundary condition say, gives it
+// to those that read the input), with none every reader of the input
+// does; calling In again with the same consumers
 // returns the same wrapper. Its Vars are x, y, z, w, x_, ...; its
 // directives may also name them as Halide does, by the implicit Vars
 // ImplicitVar(0), ImplicitVar(1), ... (_0, _1, ...).
@@ -449,7 +451,7 @@ func (p *ImageParam) In(consumers ...*Func) *Func {
 		return w
 	}
 	p.gen = generations.Add(1)
-	w, err := wrap(&p.wrappers, p.name, true, consumers, func(name string) *Func {
+	w, err := wrap(&p.wrappers, p, p.name, true, consumers, func(name string) *Func {
 		w := newFunc(name)
 		args := make([]any, p.dims)
 		for i := range args {

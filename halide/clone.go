@@ -16,7 +16,9 @@ import (
 // computes f twice, once for the consumers named and once for the others:
 // each copy can be computed where its consumers want it (f inlined into
 // one consumer and computed at the root for another, say). Several
-// consumers named in one call share one clone (f_clone_in_g_h); calling
+// consumers named in one call share one clone (f_clone_in_g_h); a
+// consumer that reads f only through other Funcs gives the clone to those
+// that read f, as In does (Halide's transitive clone_in); calling
 // CloneIn again with the same consumers returns the same clone. A consumer
 // has at most one wrapper or clone of f (ErrSchedule otherwise), and
 // CloneIn needs at least one consumer (In() wraps f for all of them).
@@ -37,7 +39,7 @@ func (f *Func) CloneIn(consumers ...*Func) *Func {
 		c.fail(err)
 		return c
 	}
-	c, err := wrap(&f.wrappers, f.fn.Name, false, consumers, func(string) *Func {
+	c, err := wrap(&f.wrappers, f, f.fn.Name, false, consumers, func(string) *Func {
 		c := newFunc(name)
 		if f.fn.Anonymous {
 			// The pipeline names anonymous Funcs by the text before their "$".

@@ -812,9 +812,10 @@ func TestPerfPortedLotsOfInputs(t *testing.T) {
 // lots_of_small_allocations.cpp: the output has 40000 points instead of
 // 16M. Split takes an int factor here, not the Param p: the split of x is
 // by 200, the value p is set to (p still gives the bound_extent and the
-// specialization). The stack case is refused (its bound_extent(x, p)
-// with a RoundUp split of x: see TestPerfPortedBug1); stack_variant
-// bounds the extent by the constant 200.
+// specialization). The stack case bounds the extent by p (checked at
+// run time to be a multiple of the RoundUp factor 8, as Halide's
+// allocation bounds check does: see TestPerfPortedBug1); stack_variant
+// bounds it by the constant 200.
 func TestPerfPortedLotsOfSmallAllocations(t *testing.T) {
 	const size = 200 * 100 * 2
 	ref := make([]int32, size)
@@ -870,11 +871,6 @@ func TestPerfPortedLotsOfSmallAllocations(t *testing.T) {
 			back.VectorizeTail(xi, 8, halide.RoundUp)
 			p.Set(200)
 			out := halide.NewBuffer[int32](size)
-			if i == 2 && !variant {
-				// See TestPerfPortedBug1.
-				mpRefused(t, ppTry(t, back, out))
-				return
-			}
 			ppRealize(t, back, out)
 			ppCheck1(t, "out", out, 0, size, func(x int) int32 { return ref[x] })
 		})
@@ -950,24 +946,38 @@ func TestPerfPortedMemcpy(t *testing.T) {
 }
 
 // Bug 1 (lots_of_small_allocations.cpp, stack case): a Func bounded by a
-// Param extent (BoundExtent(x, p)) whose x is split with RoundUp is
+// Param extent (BoundExtent(x, p)) whose x is split with RoundUp was
 // refused at Lower ("the split of x by 8 with RoundUp runs x past the
-// bound"), even where the extent is a multiple of the factor at run
-// time. Halide accepts it: its allocation is the region the rounded-up
-// loop writes. A constant extent that the factor divides is accepted.
+// bound"). Halide accepts the schedule: its allocation is the bound's
+// region, and AllocationBoundsInference asserts at run time that what
+// the loops touch, the rounded-up writes included, lies inside it
+// (halide_error_explicit_bounds_too_small). So p = 16 and p = 24
+// (multiples of 8, and at least the 16 points g reads) give f's values,
+// and p = 12 fails with a typed error before anything runs (in Halide it
+// fails the assertion: the loop writes 16 points, and g reads 16).
 func TestPerfPortedBug1(t *testing.T) {
-	t.Skip("library bug: RoundUp split of a Func bounded by a Param extent is refused (see the comment)")
-	x, xo := ppV("x"), ppV("xo")
-	p := halide.NewParam[int32]("p")
-	f, g := halide.NewFunc("f"), halide.NewFunc("g")
-	f.Define(x).Is(x.Mul(2))
-	g.Define(x).Is(f.At(x))
-	g.Split(x, xo, x, 16)
-	f.ComputeAt(g, xo).BoundExtent(x, p.Expr()).VectorizeTail(x, 8, halide.RoundUp)
-	p.Set(16)
-	out := halide.NewBuffer[int32](64)
-	ppRealize(t, g, out)
-	ppCheck1(t, "g", out, 0, 64, func(x int) int32 { return int32(2 * x) })
+	for _, tc := range []struct {
+		p     int32
+		fails bool
+	}{{16, false}, {24, false}, {12, true}} {
+		t.Run(fmt.Sprintf("p=%d", tc.p), func(t *testing.T) {
+			x, xo := ppV("x"), ppV("xo")
+			p := halide.NewParam[int32]("p")
+			f, g := halide.NewFunc("f"), halide.NewFunc("g")
+			f.Define(x).Is(x.Mul(2))
+			g.Define(x).Is(f.At(x))
+			g.Split(x, xo, x, 16)
+			f.ComputeAt(g, xo).BoundExtent(x, p.Expr()).VectorizeTail(x, 8, halide.RoundUp)
+			p.Set(tc.p)
+			out := halide.NewBuffer[int32](64)
+			if tc.fails {
+				beRoundUpPastBound(t, ppTry(t, g, out), "f")
+				return
+			}
+			ppRealize(t, g, out)
+			ppCheck1(t, "g", out, 0, 64, func(x int) int32 { return int32(2 * x) })
+		})
+	}
 }
 
 // nested_vectorization_gemm.cpp, its x86 branches (SSE: 16 u8 lanes):
@@ -1936,14 +1946,6 @@ func ppTiledMatmul[L, R int8 | uint8](t *testing.T, lt, rt halide.Type) {
 
 /*
 Refusals (each asserted as a typed *halide.Error by its subtest):
-
-lots_of_small_allocations.cpp, stack: chain[j].bound_extent(x, p) (p a
-Param) with vectorize(x, 8, TailStrategy::RoundUp). Error (ErrSchedule,
-split): "in the pure definition of next48, the split of x by 8 with
-RoundUp runs x past the bound of next48 in x". Halide accepts it (its
-allocation covers the rounded-up loop); here a constant extent that the
-factor divides is needed. stack_variant: bound_extent(x, 200).
-Reproduction: TestPerfPortedBug1 (skipped).
 
 rfactor.cpp, four_d_argmin: intm1.update(0).split(r.x, rxo, rxi, 4)
 .rfactor(rxi, v). Error (ErrNotAssociative, rfactor): "rfactor keeps the

@@ -546,17 +546,19 @@ func (p *Pipeline) build() (*built, error) {
 		return nil, err
 	}
 	// A wrapper made for a consumer of this pipeline must be used by it:
-	// In() on a Func or input the consumer does not read directly (only
-	// through another Func, say a boundary condition) would be ignored.
+	// In() on a Func or input the consumer does not read at all (In and
+	// CloneIn give a consumer that reads it through other Funcs the
+	// wrapper in those Funcs, wrap_callers.go; one defined after the call
+	// keeps it as named) would be ignored.
 	unused := func(what string, wrappers map[*Func]*Func) error {
 		for g, w := range wrappers {
 			if state[g] == 2 && state[w] != 2 {
 				if w.clone {
-					return ir.Errorf(ir.ErrSchedule, g.fn.Name, "clone_in", "%s.CloneIn(%s) made the clone %s, but %s does not read %s directly, so the clone is never used", what, g.fn.Name, w.fn.Name, g.fn.Name, what).
-						WithLegal("clone what %s calls", g.fn.Name)
+					return ir.Errorf(ir.ErrSchedule, g.fn.Name, "clone_in", "%s.CloneIn(%s) made the clone %s, but %s does not read %s, directly or through other Funcs, so the clone is never used", what, g.fn.Name, w.fn.Name, g.fn.Name, what).
+						WithLegal("clone a Func that %s reads, directly or through other Funcs (defined before CloneIn)", g.fn.Name)
 				}
-				return ir.Errorf(ir.ErrSchedule, g.fn.Name, "in", "%s.In(%s) made the wrapper %s, but %s does not read %s directly, so the wrapper is never used", what, g.fn.Name, w.fn.Name, g.fn.Name, what).
-					WithLegal("wrap what %s calls (for example the boundary-condition Func around the input)", g.fn.Name)
+				return ir.Errorf(ir.ErrSchedule, g.fn.Name, "in", "%s.In(%s) made the wrapper %s, but %s does not read %s, directly or through other Funcs, so the wrapper is never used", what, g.fn.Name, w.fn.Name, g.fn.Name, what).
+					WithLegal("wrap a Func or input that %s reads, directly or through other Funcs (defined before In)", g.fn.Name)
 			}
 		}
 		return nil

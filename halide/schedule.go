@@ -808,6 +808,11 @@ func (f *Func) StoreIn(m MemoryType) *Func {
 }
 
 // Bound fixes the region of f computed along pure var v to [min, min+extent).
+// A RoundUp split of v must not run past it: with a constant extent the
+// factor must divide it (Lower refuses it otherwise), and with one known
+// only at run time Realize checks that before anything runs, as Halide's
+// check that the bounds cover what the loops touch (ErrOutOfBounds on
+// the split). The same holds for BoundExtent.
 func (f *Func) Bound(v Var, min, extent any) *Func {
 	v = f.implicitVar(v)
 	f = f.begin("bound", v)
@@ -866,7 +871,7 @@ func (f *Func) In(consumers ...*Func) *Func {
 		w.fail(err)
 		return w
 	}
-	w, err := wrap(&f.wrappers, f.fn.Name, false, consumers, func(name string) *Func {
+	w, err := wrap(&f.wrappers, f, f.fn.Name, false, consumers, func(name string) *Func {
 		w := newFunc(name)
 		if f.fn.Anonymous {
 			// The pipeline names anonymous Funcs by the text before their "$".
@@ -914,7 +919,7 @@ func wrapperName(src string, consumers []*Func) string {
 // wrap returns the wrapper of src (a Func, or an input) for consumers
 // (none: the global wrapper), registered in *ws by consumer (nil for the
 // global one), making it with mk the first time.
-func wrap(ws *map[*Func]*Func, src string, input bool, consumers []*Func, mk func(name string) *Func) (*Func, error) {
+func wrap(ws *map[*Func]*Func, target any, src string, input bool, consumers []*Func, mk func(name string) *Func) (*Func, error) {
 	fn, reads := src, src
 	if input {
 		fn, reads = "", "the input" // an input is not a Func
@@ -925,7 +930,7 @@ func wrap(ws *map[*Func]*Func, src string, input bool, consumers []*Func, mk fun
 				WithLegal("%s.In(g, ...) with each g a Func made by NewFunc that reads %s, or %s.In() for every consumer", src, reads, src)
 		}
 	}
-	keys := consumers
+	keys := directCallers(target, *ws, consumers)
 	if len(keys) == 0 {
 		keys = []*Func{nil}
 	}

@@ -23,6 +23,7 @@ package lower
 // State.LoopNest holds the printed loop nest.
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -192,7 +193,8 @@ func buildCase(st *State, f *ir.Function, si int, d *ir.Definition, shared bool,
 
 	// A Func.bound fixes the region (bounds_inference) and the allocation
 	// (allocation_bounds) of a pure var, so a constant bound's extent is the
-	// extent of every stage's loop over it, and no split may run past it.
+	// extent of every stage's loop over it, and no split may run past it
+	// (one known only at run time is checked then: withinBound).
 	// (The output's bounds are its buffer's: tailCheck checks those.)
 	bounded := map[string]bool{}
 	boundExt := map[string]int64{}
@@ -276,10 +278,34 @@ func buildCase(st *State, f *ir.Function, si int, d *ir.Definition, shared bool,
 		if output {
 			break
 		}
-		if below, above, c := leavesRange(b.Var, splits, plans, false); below || above {
+		below, above, c := leavesRange(b.Var, splits, plans, false)
+		if !below && !above {
+			continue
+		}
+		// A RoundUp tail runs past a bound whose extent is not a known
+		// multiple of the factor only when it is not one at run time.
+		var tails []roundUpTail
+		if !below {
+			ext := ir.Simplify(k.apply(ir.Substitute(b.Extent, promised)))
+			tails = withinBound(b.Var, ext, splits, plans)
+			for _, t := range tails {
+				if k.path == nil && ir.IsConstValue(roundUpCond(splits[t.split], t.ext), 0) {
+					below, c = true, t.split
+				}
+			}
+		}
+		if below {
+			// Halide folds its check to false and fails every run (in
+			// a case of a specialization, every run that takes it: the
+			// check below).
 			sp := splits[c]
 			return nil, ir.Errorf(ir.ErrSchedule, f.Name, "split", "in %s, the split of %s by %d with %s runs %s past the bound of %s in %s (Func.bound fixes its region and its allocation)", stageName(f.Name, si), sp.Old, sp.Factor, plans[c].tail, b.Var, f.Name, b.Var).
 				WithLegal("GuardWithIf, a factor that divides the bound's extent, or (in the pure definition) ShiftInwards by at most the extent")
+		}
+		for _, t := range tails {
+			if check := boundTailCheck(f, si, b, splits[t.split], t.ext, k.path); !ir.IsConstValue(check.(*ir.AssertStmt).Cond, 1) {
+				st.addFailCheck(check)
+			}
 		}
 	}
 	for i, sp := range splits {
@@ -781,4 +807,96 @@ func partitionGuard(d *ir.Definition, sp ir.Split, cond ir.Expr) ir.Expr {
 // split from it ("x.xo.xi" from "x.xo").
 func madeBy(name, root string) bool {
 	return name == root || strings.HasPrefix(name, root+".")
+}
+
+// roundUpTail is a RoundUp split (index split) whose old var, of extent
+// ext, stems from a bounded var and runs it past its bound unless the
+// factor divides ext.
+type roundUpTail struct {
+	split int
+	ext   ir.Expr
+}
+
+// withinBound returns the RoundUp splits that run var q, rebuilt from the
+// loops by splits, past its bound's region of extent ext, as leavesRange
+// follows it (where that reports nothing below the region): a RoundUp
+// tail on the way that does not divide the extent it splits, unless the
+// GuardWithIf tail of an enclosing split, or the ShiftInwards tail of one
+// whose outer var it stems from, keeps q in range.
+// Halide's allocation bounds inference asserts the same thing at run time
+// (halide_error_explicit_bounds_too_small).
+func withinBound(q string, ext ir.Expr, splits []ir.Split, plans []splitPlan) []roundUpTail {
+	for i, sp := range splits {
+		if sp.Kind != ir.SplitVar || sp.Old != q {
+			continue
+		}
+		p := plans[i]
+		fac := ir.Int(int64(sp.Factor))
+		outerExt := ir.Simplify(ir.DivE(ir.AddE(ext, ir.Int(int64(sp.Factor-1))), fac))
+		outer, inner := withinBound(sp.Outer, outerExt, splits, plans), withinBound(sp.Inner, fac, splits, plans)
+		if p.exact {
+			return append(outer, inner...)
+		}
+		switch p.tail {
+		case ir.RoundUp:
+			return append(append([]roundUpTail{{i, ext}}, outer...), inner...)
+		case ir.GuardWithIf:
+			// The guard keeps q at most its max.
+			return nil
+		case ir.ShiftInwards:
+			// The shifted base keeps the outer var's part in range, not
+			// an inner var that runs past the factor.
+			return inner
+		}
+		return append(outer, inner...)
+	}
+	return nil
+}
+
+// roundUpCond is the condition under which the RoundUp split sp of an
+// extent ext stays inside it: the factor divides ext, or the loop is
+// empty.
+func roundUpCond(sp ir.Split, ext ir.Expr) ir.Expr {
+	fac := ir.Int(int64(sp.Factor))
+	return ir.Simplify(ir.Bin(ir.Or, ir.LEE(ext, ir.Int(0)), ir.Bin(ir.EQ, ir.ModE(ext, fac), ir.Int(0))))
+}
+
+// boundTailCheck is the host's check, before anything runs, that the
+// RoundUp split sp of stage si of f, whose old var has extent ext there,
+// does not run b.Var past f's bound, where f's stage runs (path; nil:
+// always).
+func boundTailCheck(f *ir.Function, si int, b ir.BoundDirective, sp ir.Split, ext, path ir.Expr) ir.Stmt {
+	directive := "bound"
+	if b.Min == nil {
+		directive = "bound_extent"
+	}
+	cond := roundUpCond(sp, ext)
+	if path != nil {
+		cond = ir.Simplify(ir.Bin(ir.Or, &ir.Not{X: path}, cond))
+	}
+	what := fmt.Sprintf("the extent %s of %s", ir.ExprString(ext), sp.Old)
+	if sp.Old == b.Var {
+		what = fmt.Sprintf("its extent %s", ir.ExprString(ext))
+	}
+	msg := fmt.Sprintf("in %s, the split of %s by %d with RoundUp runs %s past the %s of %s in %s unless %s is a multiple of %d; it is", stageName(f.Name, si), sp.Old, sp.Factor, b.Var, directive, f.Name, b.Var, what, sp.Factor)
+	return &ir.AssertStmt{
+		Cond:    cond,
+		Message: msg,
+		Args:    []ir.Expr{ext},
+		Error: &ir.Error{Code: ir.ErrOutOfBounds, Func: f.Name, Directive: "split",
+			Msg:   strings.NewReplacer("%", "%%").Replace(msg) + " %s at run time",
+			Legal: fmt.Sprintf("a %s of %s in %s whose extent the RoundUp factors divide, or GuardWithIf", directive, f.Name, b.Var)},
+	}
+}
+
+// addFailCheck adds check to the host's checks before anything runs, once
+// (a stage is built again for each place it is computed).
+func (st *State) addFailCheck(check ir.Stmt) {
+	a := check.(*ir.AssertStmt)
+	for _, c := range st.failChecks {
+		if b, ok := c.(*ir.AssertStmt); ok && b.Message == a.Message && ir.Equal(b.Cond, a.Cond) {
+			return
+		}
+	}
+	st.failChecks = append(st.failChecks, check)
 }

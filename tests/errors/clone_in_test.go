@@ -60,14 +60,20 @@ func TestErrCloneIn(t *testing.T) {
 		{
 			name: "a clone its consumer does not read",
 			run: func() error {
+				// out reads f through g and h, so f.CloneIn(out) would
+				// clone f for g and h (Halide's transitive clone_in); k
+				// does not read f at all.
 				out, f, _, _ := chain()
-				f.CloneIn(out) // out reads g and h, not f
-				return lowerErr(out)
+				k, top := halide.NewFunc("k"), halide.NewFunc("top")
+				k.Define(x).Is(halide.Cast(halide.Float32, x))
+				top.Define(x).Is(out.At(x).Add(k.At(x)))
+				f.CloneIn(k)
+				return lowerErr(top)
 			},
 			code:      halide.ErrSchedule,
-			fn:        "out",
+			fn:        "k",
 			directive: "clone_in",
-			mentions:  []string{"f.CloneIn(out) made the clone f_clone_in_out, but out does not read f directly"},
+			mentions:  []string{"f.CloneIn(k) made the clone f_clone_in_k, but k does not read f"},
 		},
 		{
 			name: "a Func with no definition",

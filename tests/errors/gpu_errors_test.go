@@ -654,13 +654,16 @@ func TestGPUSharedInsideCooperativeProduction(t *testing.T) {
 
 // A wrapper the consumer never uses is an error, not silently ignored.
 func TestErrUnusedWrapper(t *testing.T) {
+	// f reads only other; in.In(f) would be the wrapper of in in padded
+	// had f read in through it (Halide's transitive in).
 	x := halide.NewVar("x")
-	in := halide.NewImageParam("in", halide.Float32, 1)
+	in, other := halide.NewImageParam("in", halide.Float32, 1), halide.NewImageParam("other", halide.Float32, 1)
 	padded := halide.RepeatEdge(in)
-	f := halide.NewFunc("f")
-	f.Define(x).Is(padded.At(x.Sub(1)).Add(padded.At(x.Add(1))))
+	f, out := halide.NewFunc("f"), halide.NewFunc("out")
+	f.Define(x).Is(other.At(x))
+	out.Define(x).Is(padded.At(x.Sub(1)).Add(padded.At(x.Add(1))).Add(f.At(x)))
 	in.In(f).ComputeRoot()
-	_, err := halide.NewPipeline(f).Lower()
+	_, err := halide.NewPipeline(out).Lower()
 	var e *halide.Error
 	if !errors.As(err, &e) || e.Code != halide.ErrSchedule || e.Directive != "in" || !strings.Contains(err.Error(), "never used") {
 		t.Fatalf("got %v, want an ErrSchedule error about the unused wrapper", err)
