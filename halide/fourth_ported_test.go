@@ -759,8 +759,8 @@ func TestFourthPortedSplitFactorType(t *testing.T) {
 	}
 }
 
-// transitive_in.cpp. The call-graph checks (CheckCalls) have no
-// counterpart: values only.
+// transitive_in.cpp: values here; its call-graph checks (CheckCalls) are
+// in transitive_wrap_test.go.
 func TestFourthPortedTransitiveIn(t *testing.T) {
 	t.Run("transitive_clone_in", func(t *testing.T) {
 		x, y := t4v("x"), t4v("y")
@@ -1153,10 +1153,12 @@ Refusals (the faithful subtest asserts a typed *halide.Error):
 negative_split_factors: Parallel(x, -17) is refused at schedule time
   ("split of x by -17: the factor must be positive"), as Halide fails at
   run time (its factor is a Param).
-transitive_in: Halide's clone_in(top) and in(top) of a Func that top
-  reads only through other Funcs are refused ("top does not read base
-  directly, so the clone is never used"); direct_clone_in_still_works
-  passes.
+transitive_in (fixed): clone_in(top) and in(top) of a Func that top
+  reads only through other Funcs were refused ("top does not read base
+  directly, so the clone is never used"); they now give the wrapper to
+  the Funcs on top's side of the call graph that read base directly, as
+  Halide's resolve_transitive_callers (halide/wrap_callers.go; the call
+  checks are in halide/transitive_wrap_test.go).
 
 Fixed in the library (lower/rvar_order.go, loopIndependent and
 rvarIndependent): parallel_rvar.cpp was refused as a race for a loop
