@@ -512,6 +512,7 @@ func (f *Func) definePure(args []any, value Expr) {
 		vars[i] = v.name
 		irArgs[i] = v.node
 	}
+	lowerRandom(irArgs, &value.node)
 	// Undef in an arm of Selects at the top of the value stores the value
 	// only where the other arm is taken, as in Halide (an output keeps
 	// what its buffer holds at the other points): the condition becomes
@@ -735,6 +736,28 @@ func (f *Func) defineUpdate(args []any, value Expr, op *ir.BinOp) {
 		f.fail(bad)
 		return
 	}
+	// Random numbers depend on the update's pure Vars and RVars.
+	var free []ir.Expr
+	for i, a := range f.fn.Args {
+		if pure[a] {
+			free = append(free, args[i].(Var).node)
+		}
+	}
+	if dom != nil {
+		for _, rv := range dom.Vars {
+			free = append(free, &ir.Var{T: ir.Int32, Name: rv.Name, RDom: dom})
+		}
+	}
+	var pred ir.Expr
+	if dom != nil {
+		pred = dom.Predicate
+		dom.Used = true
+	}
+	randomIn := []*ir.Expr{&value.node, &pred}
+	for i := range irArgs {
+		randomIn = append(randomIn, &irArgs[i])
+	}
+	lowerRandom(free, randomIn...)
 	var dims []ir.Dim
 	if dom != nil {
 		for _, rv := range dom.Vars {
@@ -745,11 +768,6 @@ func (f *Func) defineUpdate(args []any, value Expr, op *ir.BinOp) {
 		if pure[a] {
 			dims = append(dims, ir.Dim{Name: a})
 		}
-	}
-	var pred ir.Expr
-	if dom != nil {
-		pred = dom.Predicate
-		dom.Used = true
 	}
 	// Undef arms of the value's top-level Selects become the predicate.
 	v, cond, ok := peelUndef(value.node)
