@@ -57,7 +57,7 @@ func constRange(e ir.Expr) crange {
 	case *ir.Call:
 		if e.Kind == ir.CallIntrinsic {
 			switch e.Name {
-			case ir.IntrinsicLikely:
+			case ir.IntrinsicLikely, ir.IntrinsicStrictFloat:
 				if len(e.Args) == 1 {
 					return constRange(e.Args[0])
 				}

@@ -368,9 +368,9 @@ func (en env) mayInf(e ir.Expr) bool {
 
 // The intrinsics that are NaN, or infinite, only where an argument is.
 var (
-	nanKeepers = map[string]bool{ir.IntrinsicLikely: true, ir.IntrinsicAbs: true, ir.IntrinsicFloor: true, ir.IntrinsicCeil: true,
+	nanKeepers = map[string]bool{ir.IntrinsicLikely: true, ir.IntrinsicStrictFloat: true, ir.IntrinsicAbs: true, ir.IntrinsicFloor: true, ir.IntrinsicCeil: true,
 		ir.IntrinsicRound: true, ir.IntrinsicTrunc: true, ir.IntrinsicExp: true, ir.IntrinsicPromiseClamped: true, ir.IntrinsicUnsafePromiseClamped: true}
-	infKeepers = map[string]bool{ir.IntrinsicLikely: true, ir.IntrinsicAbs: true, ir.IntrinsicFloor: true, ir.IntrinsicCeil: true,
+	infKeepers = map[string]bool{ir.IntrinsicLikely: true, ir.IntrinsicStrictFloat: true, ir.IntrinsicAbs: true, ir.IntrinsicFloor: true, ir.IntrinsicCeil: true,
 		ir.IntrinsicRound: true, ir.IntrinsicTrunc: true, ir.IntrinsicSqrt: true, ir.IntrinsicPromiseClamped: true, ir.IntrinsicUnsafePromiseClamped: true}
 )
 
@@ -1215,7 +1215,7 @@ func (en env) call(e *ir.Call) Interval {
 	if e.Kind != ir.CallIntrinsic {
 		return dataDependent(e.T)
 	}
-	if e.Name == ir.IntrinsicLikely && len(e.Args) == 1 {
+	if (e.Name == ir.IntrinsicLikely || e.Name == ir.IntrinsicStrictFloat) && len(e.Args) == 1 {
 		return en.of(e.Args[0])
 	}
 	args := make([]Interval, len(e.Args))

@@ -56,7 +56,7 @@ func IsMonotonic(e ir.Expr, v string) Monotonic {
 		}
 	case *ir.Call:
 		switch x.Name {
-		case ir.IntrinsicLikely:
+		case ir.IntrinsicLikely, ir.IntrinsicStrictFloat:
 			if len(x.Args) == 1 {
 				return IsMonotonic(x.Args[0], v)
 			}

@@ -280,6 +280,7 @@ func (m *module) kernel(k *ir.Kernel) (text, name string, err error) {
 		return "", "", err
 	}
 	e := newPrinter(m, k.Name)
+	e.strict = hasStrictFloat(k.Body)
 	name = info.Name
 
 	// Arguments.
@@ -715,4 +716,16 @@ func (cudaDialect) ShuffleDown(ct, x string, delta int64) string {
 		return fmt.Sprintf("__shfl_down_sync(0xffffffffu, %s, %d)", x, delta)
 	}
 	return fmt.Sprintf("(%s)__shfl_down_sync(0xffffffffu, (int)(%s), %d)", ct, x, delta)
+}
+
+// hasStrictFloat reports whether s holds a strict_float call.
+func hasStrictFloat(s ir.Stmt) bool {
+	found := false
+	ir.WalkStmt(s, func(ir.Stmt) bool { return !found }, func(x ir.Expr) bool {
+		if c, ok := x.(*ir.Call); ok && c.Kind == ir.CallIntrinsic && c.Name == ir.IntrinsicStrictFloat {
+			found = true
+		}
+		return !found
+	})
+	return found
 }

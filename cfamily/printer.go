@@ -34,6 +34,11 @@ type cLine struct {
 type printer struct {
 	m      *module
 	kernel string
+	// strict is set for a kernel that holds a strict_float: its float
+	// multiplies are printed so that they never contract into FMAs
+	// (all of them: a let of a product outside the strict_float may be
+	// fused with an add inside it).
+	strict bool
 	lines  []cLine
 	indent int
 	// scopes holds the C names declared in each open C block.
@@ -840,7 +845,7 @@ func (e *printer) floatBinary(x *ir.Binary, t ir.Type) (string, int) {
 		return e.additive(x, t)
 	case ir.Mul:
 		fn := e.m.d.RoundedOp(ir.Mul, t)
-		if e.m.contract || fn == "" {
+		if e.m.contract && !e.strict || fn == "" {
 			return e.operand(x.A, cPrecMul) + " * " + e.operand(x.B, cPrecMul+1), cPrecMul
 		}
 		return fn + "(" + e.top(x.A) + ", " + e.top(x.B) + ")", cPrecPostfix
@@ -1008,7 +1013,7 @@ func (e *printer) call(x *ir.Call) (string, int) {
 	nargs := map[string]int{
 		ir.IntrinsicAbs: 1, ir.IntrinsicSqrt: 1, ir.IntrinsicExp: 1, ir.IntrinsicLog: 1,
 		ir.IntrinsicPow: 2, ir.IntrinsicFloor: 1, ir.IntrinsicCeil: 1, ir.IntrinsicRound: 1,
-		ir.IntrinsicPromiseClamped: 3, ir.IntrinsicUnsafePromiseClamped: 3, ir.IntrinsicLikely: 1,
+		ir.IntrinsicPromiseClamped: 3, ir.IntrinsicUnsafePromiseClamped: 3, ir.IntrinsicLikely: 1, ir.IntrinsicStrictFloat: 1,
 		ir.IntrinsicBitAnd: 2, ir.IntrinsicBitOr: 2, ir.IntrinsicBitXor: 2, ir.IntrinsicBitNot: 1,
 		ir.IntrinsicShiftLeft: 2, ir.IntrinsicShiftRight: 2,
 		ir.IntrinsicSin: 1, ir.IntrinsicCos: 1, ir.IntrinsicTan: 1, ir.IntrinsicAsin: 1, ir.IntrinsicAcos: 1, ir.IntrinsicAtan: 1,
@@ -1027,7 +1032,7 @@ func (e *printer) call(x *ir.Call) (string, int) {
 	}
 	a0 := x.Args[0]
 	switch x.Name {
-	case ir.IntrinsicLikely, ir.IntrinsicUnsafePromiseClamped:
+	case ir.IntrinsicLikely, ir.IntrinsicUnsafePromiseClamped, ir.IntrinsicStrictFloat:
 		s, p := e.expr(a0)
 		return e.cast(s, p, a0.Type(), x.T)
 	case ir.IntrinsicPromiseClamped:

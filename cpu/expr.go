@@ -349,7 +349,7 @@ func (c *compiler) call(e *ir.Call) value {
 		return c.maxOver(e)
 	case ir.IntrinsicShuffleDown:
 		return c.shuffle(e)
-	case ir.IntrinsicLikely, ir.IntrinsicUnsafePromiseClamped:
+	case ir.IntrinsicLikely, ir.IntrinsicUnsafePromiseClamped, ir.IntrinsicStrictFloat:
 		return c.convert(c.expr(e.Args[0]), e.T)
 	case ir.IntrinsicPromiseClamped:
 		x := e.Args[0]

@@ -176,3 +176,22 @@ func Likely(e any) Expr { return E(e) }
 // likely's hint restricted to innermost loops); like Likely, it is the
 // identity here.
 func LikelyIfInnermost(e any) Expr { return E(e) }
+
+// StrictFloat returns e computed with every float operation rounded on
+// its own (Halide's strict_float): a multiply and an add inside it are
+// never contracted into a fused multiply-add. The CPU and the emulator
+// always compute so; the CUDA target lets multiplies and adds contract
+// (see Lowered.CUDA), except in a kernel that holds a StrictFloat, which is
+// printed without contraction, the whole kernel (a product computed
+// outside e could otherwise fuse with an add inside it). An e without
+// float arithmetic is returned as it is.
+func StrictFloat(e any) Expr {
+	x := E(e)
+	if x.err != nil {
+		return Expr{err: withDirective(x.err, "StrictFloat")}
+	}
+	if !ir.ContainsExpr(x.node, func(n ir.Expr) bool { return n.Type().IsFloat() && !ir.IsConst(n) }) {
+		return x
+	}
+	return Expr{node: &ir.Call{T: x.Type(), Kind: ir.CallIntrinsic, Name: ir.IntrinsicStrictFloat, Args: []ir.Expr{x.node}}}
+}

@@ -1102,8 +1102,9 @@ func (l *Lowered) Kernels() []*ir.Kernel {
 // extern "C" __global__ function per kernel: exactly the text the CUDA
 // target compiles (cfamily.CUDATargetSource). Float multiplies and adds in
 // it may contract into FMAs, so the GPU's results can differ from the
-// emulator's in the last bits; cfamily.CUDASource gives the form that
-// rounds every operation as the CPU does.
+// emulator's in the last bits, except in a kernel that holds a
+// StrictFloat, which rounds every operation as the CPU does;
+// cfamily.CUDASource gives that form for every kernel.
 func (l *Lowered) CUDA() (src string, err error) {
 	defer recoverInternal("CUDA", &err)
 	if l != nil && l.multi != nil {

@@ -164,6 +164,12 @@ const (
 	IntrinsicUnsafePromiseClamped = "unsafe_promise_clamped"
 	// IntrinsicLikely(x) is x, marking the branch of a tail guard.
 	IntrinsicLikely = "likely"
+	// IntrinsicStrictFloat(x) is x, computed with every float operation
+	// rounded on its own (Halide's strict_float): no executor contracts
+	// a multiply and an add into an FMA there. The CPU executor never
+	// does; the CUDA printer prints a kernel that holds one without
+	// contraction (cfamily).
+	IntrinsicStrictFloat = "strict_float"
 	// IntrinsicMaxOver(v, min, extent, e) is the largest value of the
 	// integer expression e for the variable v in [min, min + extent), or 0
 	// when the range is empty. v (the first argument, a Var) is bound in e
@@ -196,7 +202,7 @@ func IsUndef(e Expr) bool {
 var intrinsicArgs = map[string]int{
 	IntrinsicAbs: 1, IntrinsicSqrt: 1, IntrinsicExp: 1, IntrinsicLog: 1,
 	IntrinsicPow: 2, IntrinsicFloor: 1, IntrinsicCeil: 1, IntrinsicRound: 1,
-	IntrinsicPromiseClamped: 3, IntrinsicUnsafePromiseClamped: 3, IntrinsicLikely: 1,
+	IntrinsicPromiseClamped: 3, IntrinsicUnsafePromiseClamped: 3, IntrinsicLikely: 1, IntrinsicStrictFloat: 1,
 	IntrinsicMaxOver: 4,
 	IntrinsicBitAnd:  2, IntrinsicBitOr: 2, IntrinsicBitXor: 2, IntrinsicBitNot: 1,
 	IntrinsicShiftLeft: 2, IntrinsicShiftRight: 2,

@@ -417,7 +417,7 @@ func boundsOf(e Expr, depth int) interval {
 			break
 		}
 		switch e.Name {
-		case IntrinsicLikely:
+		case IntrinsicLikely, IntrinsicStrictFloat:
 			if len(e.Args) == 1 {
 				return boundsOf(e.Args[0], depth-1)
 			}

@@ -63,9 +63,10 @@ func simpCall(e *Call) Expr {
 // foldIntrinsic evaluates an intrinsic on constant arguments, or returns nil.
 func foldIntrinsic(t Type, name string, args []Expr) Expr {
 	switch name {
-	case IntrinsicLikely:
+	case IntrinsicLikely, IntrinsicStrictFloat:
 		// likely(x) stays a marker, except on a constant, which has
-		// no branch left to mark.
+		// no branch left to mark (nor strict_float(x) an operation to
+		// keep apart).
 		if len(args) == 1 && IsConst(args[0]) {
 			return args[0]
 		}

@@ -248,6 +248,7 @@ var pureIntrinsic = map[string]bool{
 	ir.IntrinsicPopcount: true, ir.IntrinsicCountLeadingZeros: true, ir.IntrinsicCountTrailingZeros: true,
 	ir.IntrinsicReinterpret: true, ir.IntrinsicBitAnd: true, ir.IntrinsicBitOr: true,
 	ir.IntrinsicBitXor: true, ir.IntrinsicBitNot: true, ir.IntrinsicShiftLeft: true, ir.IntrinsicShiftRight: true,
+	ir.IntrinsicStrictFloat: true,
 }
 
 // costlyIntrinsic lists the pure intrinsics worth a register: the math

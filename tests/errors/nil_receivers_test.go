@@ -192,6 +192,7 @@ var functions = map[string]func() (result any, bad bool){
 	"RandomFloat":           func() (any, bool) { return halide.RandomFloat(nil), true },
 	"RandomUint":            func() (any, bool) { return halide.RandomUint(halide.Expr{}), true },
 	"RandomInt":             func() (any, bool) { return halide.RandomInt(nil), true },
+	"StrictFloat":           func() (any, bool) { return halide.StrictFloat(nil), true },
 	"U8Sat":                 func() (any, bool) { return halide.U8Sat(nil), true },
 	"U16Sat":                func() (any, bool) { return halide.U16Sat(halide.Expr{}), true },
 	"U32Sat":                func() (any, bool) { return halide.U32Sat(nil), true },
