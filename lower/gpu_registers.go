@@ -38,7 +38,7 @@ func gpuRegisters(st *State) error {
 		if !ok || l.Kind == ir.GPUBlock || l.Kind == ir.GPUThread || l.Kind == ir.Parallel {
 			return s
 		}
-		if ir.IsConstValue(one.resolve(l.Extent), 1) {
+		if c, ok := one.resolveConst(l.Extent); ok && ir.IsConstValue(c, 1) {
 			return &ir.LetStmt{Name: l.Name, Value: l.Min, Body: l.Body}
 		}
 		return s
@@ -48,7 +48,7 @@ func gpuRegisters(st *State) error {
 		if ir.IsConst(idx) {
 			return idx
 		}
-		if c := lv.resolve(idx); ir.IsConst(c) {
+		if c, ok := lv.resolveConst(idx); ok {
 			return c
 		}
 		return idx

@@ -108,6 +108,18 @@ func (lv letValues) bind(name string, value ir.Expr) (undo func()) {
 // resolve returns e with the recorded lets substituted, simplified.
 func (lv letValues) resolve(e ir.Expr) ir.Expr { return ir.Simplify(ir.Substitute(e, lv.vals)) }
 
+// resolveConst returns resolve(e) when it is a constant. It does not
+// simplify the substituted e where a probe proves that it takes two
+// values (probe.go): most indices a pass asks about are not constants.
+func (lv letValues) resolveConst(e ir.Expr) (ir.Expr, bool) {
+	r := ir.Substitute(e, lv.vals)
+	if notConstant(r) {
+		return nil, false
+	}
+	c := ir.Simplify(r)
+	return c, ir.IsConst(c)
+}
+
 // walkScope is what walkScoped keeps up to date: the values of the
 // enclosing lets and the enclosing loops, outermost first.
 type walkScope struct {
