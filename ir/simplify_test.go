@@ -968,3 +968,24 @@ func TestSimplifyStmtFacts(t *testing.T) {
 		t.Errorf("wrapping let:\ngot:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+// TestMemoSimplify checks that a Memo's Simplify gives what Simplify
+// gives on random expressions built around shared random nodes (the
+// values lower's letValues substitutes into many expressions).
+func TestMemoSimplify(t *testing.T) {
+	g := &exprGen{r: rand.New(rand.NewPCG(7, 8)), t: Int32, consts: 10, lets: true}
+	m := NewMemo()
+	var shared []Expr
+	for i := 0; i < 50; i++ {
+		e := g.intExpr(4, nil)
+		m.Share(e)
+		shared = append(shared, e)
+	}
+	for i := 0; i < 2000; i++ {
+		a, b := shared[g.r.IntN(len(shared))], shared[g.r.IntN(len(shared))]
+		e := Substitute(g.intExpr(3, nil), map[string]Expr{"x": a, "y": b})
+		if got, want := ExprString(m.Simplify(e)), ExprString(Simplify(e)); got != want {
+			t.Fatalf("Simplify(%s):\nwith a Memo: %s\nwithout:     %s", ExprString(e), got, want)
+		}
+	}
+}

@@ -26,6 +26,9 @@ type letValues struct {
 	loopDep map[string]bool
 	// opaque says whether big loop-independent lets keep their names.
 	opaque bool
+	// memo shares the simplification of the values in vals among the
+	// expressions resolve simplifies (each holds the same value nodes).
+	memo *ir.Memo
 }
 
 // inKernelKey marks, in loopDep, a walk inside a GPU kernel: there no let
@@ -48,7 +51,7 @@ const maxResolvedSize = 64
 
 // newLetValues returns an empty letValues that substitutes every let.
 func newLetValues() letValues {
-	return letValues{vals: map[string]ir.Expr{}, loopDep: map[string]bool{}}
+	return letValues{vals: map[string]ir.Expr{}, loopDep: map[string]bool{}, memo: ir.NewMemo()}
 }
 
 // newRootLetValues returns an empty letValues for a walk from the top of
@@ -88,6 +91,9 @@ func (lv letValues) bind(name string, value ir.Expr) (undo func()) {
 			delete(lv.vals, name)
 		} else {
 			lv.vals[name] = r
+			if lv.memo != nil && exprSize(r, sharedSize) > sharedSize {
+				lv.memo.Share(r)
+			}
 		}
 		lv.loopDep[name] = dep
 	}
@@ -106,7 +112,19 @@ func (lv letValues) bind(name string, value ir.Expr) (undo func()) {
 }
 
 // resolve returns e with the recorded lets substituted, simplified.
-func (lv letValues) resolve(e ir.Expr) ir.Expr { return ir.Simplify(ir.Substitute(e, lv.vals)) }
+func (lv letValues) resolve(e ir.Expr) ir.Expr { return lv.simplify(ir.Substitute(e, lv.vals)) }
+
+// sharedSize is the size past which a let's value is simplified once for
+// all the expressions it is substituted into (ir.Memo).
+const sharedSize = 8
+
+// simplify simplifies e, which holds values of lv.vals.
+func (lv letValues) simplify(e ir.Expr) ir.Expr {
+	if lv.memo == nil {
+		return ir.Simplify(e)
+	}
+	return lv.memo.Simplify(e)
+}
 
 // resolveConst returns resolve(e) when it is a constant. It does not
 // simplify the substituted e where a probe proves that it takes two
@@ -116,7 +134,7 @@ func (lv letValues) resolveConst(e ir.Expr) (ir.Expr, bool) {
 	if notConstant(r) {
 		return nil, false
 	}
-	c := ir.Simplify(r)
+	c := lv.simplify(r)
 	return c, ir.IsConst(c)
 }
 
