@@ -118,7 +118,10 @@ func simpM(e Expr, m *Memo) Expr {
 		r = e
 	}
 	if m != nil && m.shared[e] {
+		// The simplified form is shared too: a pass may simplify
+		// a resolved expression again.
 		m.done[e] = r
+		m.shared[r] = true
 	}
 	return r
 }

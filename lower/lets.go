@@ -29,6 +29,8 @@ type letValues struct {
 	// memo shares the simplification of the values in vals among the
 	// expressions resolve simplifies (each holds the same value nodes).
 	memo *ir.Memo
+	// probes keeps the probe values of the same values (probe.go).
+	probes *probeMemo
 }
 
 // inKernelKey marks, in loopDep, a walk inside a GPU kernel: there no let
@@ -51,7 +53,7 @@ const maxResolvedSize = 64
 
 // newLetValues returns an empty letValues that substitutes every let.
 func newLetValues() letValues {
-	return letValues{vals: map[string]ir.Expr{}, loopDep: map[string]bool{}, memo: ir.NewMemo()}
+	return letValues{vals: map[string]ir.Expr{}, loopDep: map[string]bool{}, memo: ir.NewMemo(), probes: newProbeMemo()}
 }
 
 // newRootLetValues returns an empty letValues for a walk from the top of
@@ -93,6 +95,7 @@ func (lv letValues) bind(name string, value ir.Expr) (undo func()) {
 			lv.vals[name] = r
 			if lv.memo != nil && exprSize(r, sharedSize) > sharedSize {
 				lv.memo.Share(r)
+				lv.probes.shared[r] = true
 			}
 		}
 		lv.loopDep[name] = dep
@@ -131,7 +134,7 @@ func (lv letValues) simplify(e ir.Expr) ir.Expr {
 // values (probe.go): most indices a pass asks about are not constants.
 func (lv letValues) resolveConst(e ir.Expr) (ir.Expr, bool) {
 	r := ir.Substitute(e, lv.vals)
-	if notConstant(r) {
+	if notConstant(r, lv.probes) {
 		return nil, false
 	}
 	c := lv.simplify(r)

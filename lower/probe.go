@@ -32,15 +32,38 @@ func probeValue(name string, p uint64) int64 {
 	return int64(((h^(p*0x9e3779b97f4a7c15))*0xff51afd7ed558ccd)>>58) - 32
 }
 
+// probeMemo keeps the values at probe points of the nodes many probed
+// expressions hold (the lets' values letValues substitutes): shared says
+// which, done holds their values.
+type probeMemo struct {
+	shared map[ir.Expr]bool
+	done   map[probeKey]probeResult
+}
+
+type probeKey struct {
+	e ir.Expr
+	p uint64
+}
+
+type probeResult struct {
+	v  int64
+	ok bool
+}
+
+func newProbeMemo() *probeMemo {
+	return &probeMemo{shared: map[ir.Expr]bool{}, done: map[probeKey]probeResult{}}
+}
+
 // notConstant reports whether e (with no let left to substitute) is
-// proven to take two different values.
-func notConstant(e ir.Expr) bool {
-	first, ok := probeEval(e, 1, nil)
+// proven to take two different values. m, when not nil, keeps the values
+// of shared nodes.
+func notConstant(e ir.Expr, m *probeMemo) bool {
+	first, ok := probeEval(e, 1, nil, m)
 	if !ok {
 		return false
 	}
 	for p := uint64(2); p <= 3; p++ {
-		v, ok := probeEval(e, p, nil)
+		v, ok := probeEval(e, p, nil, m)
 		if !ok {
 			return false
 		}
@@ -53,7 +76,35 @@ func notConstant(e ir.Expr) bool {
 
 // probeEval evaluates e at probe point p; env holds the Let expressions
 // in scope. ok is false where e is not evaluated exactly.
-func probeEval(e ir.Expr, p uint64, env map[string]int64) (v int64, ok bool) {
+func probeEval(e ir.Expr, p uint64, env map[string]int64, m *probeMemo) (v int64, ok bool) {
+	switch x := e.(type) {
+	case *ir.IntImm:
+		return x.V, true // (the common leaves skip the memo)
+	case *ir.Var:
+		if v, ok := env[x.Name]; ok {
+			return v, true
+		}
+		if !x.T.IsInt() {
+			return 0, false
+		}
+		v := probeValue(x.Name, p)
+		return v, v >= x.T.Min() && v <= x.T.Max()
+	}
+	if m == nil || len(env) > 0 || !m.shared[e] {
+		return probeNode(e, p, env, m)
+	}
+	k := probeKey{e, p}
+	if r, seen := m.done[k]; seen {
+		return r.v, r.ok
+	}
+	v, ok = probeNode(e, p, env, m)
+	m.done[k] = probeResult{v, ok}
+	return v, ok
+}
+
+// probeNode is probeEval of e's node, its children evaluated with
+// probeEval.
+func probeNode(e ir.Expr, p uint64, env map[string]int64, m *probeMemo) (v int64, ok bool) {
 	t := e.Type()
 	if !t.IsInt() && !t.IsBool() {
 		return 0, false
@@ -73,25 +124,25 @@ func probeEval(e ir.Expr, p uint64, env map[string]int64) (v int64, ok bool) {
 		}
 		return fits(probeValue(e.Name, p))
 	case *ir.Cast:
-		x, ok := probeEval(e.X, p, env)
+		x, ok := probeEval(e.X, p, env, m)
 		if !ok || !t.IsInt() {
 			return 0, false
 		}
 		return fits(x)
 	case *ir.Not:
-		x, ok := probeEval(e.X, p, env)
+		x, ok := probeEval(e.X, p, env, m)
 		return 1 - x, ok
 	case *ir.Select:
-		c, ok := probeEval(e.Cond, p, env)
+		c, ok := probeEval(e.Cond, p, env, m)
 		if !ok {
 			return 0, false
 		}
 		if c != 0 {
-			return probeEval(e.True, p, env)
+			return probeEval(e.True, p, env, m)
 		}
-		return probeEval(e.False, p, env)
+		return probeEval(e.False, p, env, m)
 	case *ir.Let:
-		x, ok := probeEval(e.Value, p, env)
+		x, ok := probeEval(e.Value, p, env, m)
 		if !ok {
 			return 0, false
 		}
@@ -100,18 +151,18 @@ func probeEval(e ir.Expr, p uint64, env map[string]int64) (v int64, ok bool) {
 			inner[k] = v
 		}
 		inner[e.Name] = x
-		return probeEval(e.Body, p, inner)
+		return probeEval(e.Body, p, inner, m)
 	case *ir.Call:
 		if e.Kind != ir.CallIntrinsic {
 			return 0, false
 		}
 		switch {
 		case e.Name == ir.IntrinsicLikely && len(e.Args) == 1:
-			return probeEval(e.Args[0], p, env)
+			return probeEval(e.Args[0], p, env, m)
 		case (e.Name == ir.IntrinsicPromiseClamped || e.Name == ir.IntrinsicUnsafePromiseClamped) && len(e.Args) == 3:
-			x, ok1 := probeEval(e.Args[0], p, env)
-			lo, ok2 := probeEval(e.Args[1], p, env)
-			hi, ok3 := probeEval(e.Args[2], p, env)
+			x, ok1 := probeEval(e.Args[0], p, env, m)
+			lo, ok2 := probeEval(e.Args[1], p, env, m)
+			hi, ok3 := probeEval(e.Args[2], p, env, m)
 			return min(max(x, lo), hi), ok1 && ok2 && ok3
 		}
 		return 0, false
@@ -119,11 +170,11 @@ func probeEval(e ir.Expr, p uint64, env map[string]int64) (v int64, ok bool) {
 		if !e.A.Type().IsInt() && !e.A.Type().IsBool() {
 			return 0, false
 		}
-		a, ok := probeEval(e.A, p, env)
+		a, ok := probeEval(e.A, p, env, m)
 		if !ok {
 			return 0, false
 		}
-		b, ok := probeEval(e.B, p, env)
+		b, ok := probeEval(e.B, p, env, m)
 		if !ok {
 			return 0, false
 		}

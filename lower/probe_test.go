@@ -30,7 +30,7 @@ func TestNotConstant(t *testing.T) {
 		{"a let", &ir.Let{Name: "z", Value: ir.AddE(x, ir.Int(1)), Body: ir.SubE(ir.NewVar("z"), x)}, false},
 	}
 	for _, c := range cases {
-		if got := notConstant(c.e); got != c.want {
+		if got := notConstant(c.e, nil); got != c.want {
 			t.Errorf("%s: notConstant(%s) = %v, want %v", c.name, ir.ExprString(c.e), got, c.want)
 		}
 	}
