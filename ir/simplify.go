@@ -108,20 +108,29 @@ func simp(e Expr) Expr { return simpM(e, nil) }
 // simpM is simp that reuses, through m (when not nil), the simplified
 // form of the nodes m shares.
 func simpM(e Expr, m *Memo) Expr {
+	shared := false
 	if m != nil {
-		if r, ok := m.done[e]; ok {
+		switch e.(type) {
+		case nil, *IntImm, *FloatImm, *Var:
+			return e // as simpNode does, without a look-up
+		}
+		r, ok := m.done[e]
+		if r != nil {
 			return r
 		}
+		shared = ok
 	}
 	r := simpNode(e, m)
 	if r != e && same(e, r) {
 		r = e
 	}
-	if m != nil && m.shared[e] {
+	if shared {
 		// The simplified form is shared too: a pass may simplify
 		// a resolved expression again.
 		m.done[e] = r
-		m.shared[r] = true
+		if _, ok := m.done[r]; !ok {
+			m.done[r] = nil
+		}
 	}
 	return r
 }
@@ -263,16 +272,21 @@ func simpBinary(e *Binary, m *Memo) Expr {
 // Simplify reuses it. The results are the ones Simplify gives, except that
 // a shared node's simplified form is one node wherever it is used.
 type Memo struct {
-	shared map[Expr]bool
-	done   map[Expr]Expr
+	// done holds the shared nodes: their simplified forms, nil until
+	// one is known.
+	done map[Expr]Expr
 }
 
 // NewMemo returns an empty Memo.
-func NewMemo() *Memo { return &Memo{shared: map[Expr]bool{}, done: map[Expr]Expr{}} }
+func NewMemo() *Memo { return &Memo{done: map[Expr]Expr{}} }
 
 // Share marks e as a node that several expressions given to m.Simplify
 // hold: its simplified form is kept.
-func (m *Memo) Share(e Expr) { m.shared[e] = true }
+func (m *Memo) Share(e Expr) {
+	if _, ok := m.done[e]; !ok {
+		m.done[e] = nil
+	}
+}
 
 // Simplify is Simplify(e), reusing the simplified forms of shared nodes.
 func (m *Memo) Simplify(e Expr) Expr { return simpM(e, m) }

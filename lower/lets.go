@@ -95,7 +95,7 @@ func (lv letValues) bind(name string, value ir.Expr) (undo func()) {
 			lv.vals[name] = r
 			if lv.memo != nil && exprSize(r, sharedSize) > sharedSize {
 				lv.memo.Share(r)
-				lv.probes.shared[r] = true
+				lv.probes.share(r)
 			}
 		}
 		lv.loopDep[name] = dep
