@@ -72,7 +72,7 @@ func partitionKernel(k *ir.Kernel) *ir.Kernel {
 	// region clamped to the input, which a full block never needs).
 	var strong []ir.Expr
 	always := func(s ir.Stmt, partition bool) ir.Stmt {
-		sc := &walkScope{lets: newLetValues()}
+		sc := &walkScope{lets: newSharedLetValues()}
 		next := 0
 		return walkScoped(s, sc, func(x ir.Stmt) ir.Stmt {
 			g, ok := x.(*ir.IfThenElse)

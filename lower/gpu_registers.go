@@ -32,7 +32,7 @@ func gpuRegisters(st *State) error {
 	if len(regs) == 0 {
 		return nil
 	}
-	one := newLetValues()
+	one := newSharedLetValues()
 	st.Stmt = walkWithLets(st.Stmt, one, func(s ir.Stmt) ir.Stmt {
 		l, ok := s.(*ir.For)
 		if !ok || l.Kind == ir.GPUBlock || l.Kind == ir.GPUThread || l.Kind == ir.Parallel {
@@ -43,7 +43,7 @@ func gpuRegisters(st *State) error {
 		}
 		return s
 	})
-	lv := newLetValues()
+	lv := newSharedLetValues()
 	constant := func(idx ir.Expr) ir.Expr {
 		if ir.IsConst(idx) {
 			return idx

@@ -53,7 +53,17 @@ const maxResolvedSize = 64
 
 // newLetValues returns an empty letValues that substitutes every let.
 func newLetValues() letValues {
-	return letValues{vals: map[string]ir.Expr{}, loopDep: map[string]bool{}, memo: ir.NewMemo(), probes: newProbeMemo()}
+	return letValues{vals: map[string]ir.Expr{}, loopDep: map[string]bool{}}
+}
+
+// newSharedLetValues is newLetValues for a pass that resolves many
+// expressions in the same lets (the indices of a register array, the
+// guards of a kernel): each let's value is simplified, and probed, once
+// for all of them (memo, probes).
+func newSharedLetValues() letValues {
+	lv := newLetValues()
+	lv.memo, lv.probes = ir.NewMemo(), newProbeMemo()
+	return lv
 }
 
 // newRootLetValues returns an empty letValues for a walk from the top of
@@ -94,6 +104,8 @@ func (lv letValues) bind(name string, value ir.Expr) (undo func()) {
 		} else {
 			lv.vals[name] = r
 			if lv.memo != nil && exprSize(r, sharedSize) > sharedSize {
+				// (A pass that does not ask for the memos pays
+				// nothing for them.)
 				lv.memo.Share(r)
 				lv.probes.share(r)
 			}
@@ -115,6 +127,8 @@ func (lv letValues) bind(name string, value ir.Expr) (undo func()) {
 }
 
 // resolve returns e with the recorded lets substituted, simplified.
+// With newSharedLetValues, the lets' values are simplified once for all
+// the expressions resolved (ir.Memo).
 func (lv letValues) resolve(e ir.Expr) ir.Expr { return lv.simplify(ir.Substitute(e, lv.vals)) }
 
 // sharedSize is the size past which a let's value is simplified once for
