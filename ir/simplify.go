@@ -103,10 +103,34 @@ func algebraic(t Type) bool { return t.Code == IntCode && t.Bits >= 32 }
 // simp simplifies e and its children. It returns e itself when the result
 // is the same expression (see same), so that simplifying what is already
 // simple shares every node and the caller can tell nothing changed.
-func simp(e Expr) Expr {
-	r := simpNode(e)
+func simp(e Expr) Expr { return simpM(e, nil) }
+
+// simpM is simp that reuses, through m (when not nil), the simplified
+// form of the nodes m shares.
+func simpM(e Expr, m *Memo) Expr {
+	shared := false
+	if m != nil {
+		switch e.(type) {
+		case nil, *IntImm, *FloatImm, *Var:
+			return e // as simpNode does, without a look-up
+		}
+		r, ok := m.done[e]
+		if r != nil {
+			return r
+		}
+		shared = ok
+	}
+	r := simpNode(e, m)
 	if r != e && same(e, r) {
-		return e
+		r = e
+	}
+	if shared {
+		// The simplified form is shared too: a pass may simplify
+		// a resolved expression again.
+		m.done[e] = r
+		if _, ok := m.done[r]; !ok {
+			m.done[r] = nil
+		}
 	}
 	return r
 }
@@ -167,43 +191,44 @@ func sameChild(a, b Expr) bool {
 
 // simpNode simplifies e and its children, possibly into a new node equal
 // to e.
-func simpNode(e Expr) Expr {
+func simpNode(e Expr, m *Memo) Expr {
 	switch e := e.(type) {
 	case *Cast:
-		return mkCast(e.T, simp(e.X))
+		return mkCast(e.T, simpM(e.X, m))
 	case *Binary:
-		return simpBinary(e)
+		return simpBinary(e, m)
 	case *Not:
-		return mkNot(simp(e.X))
+		return mkNot(simpM(e.X, m))
 	case *Select:
 		// Only the arm that is taken needs simplifying when the
 		// condition folds.
-		c := simp(e.Cond)
+		c := simpM(e.Cond, m)
 		if v, ok := c.(*IntImm); ok {
 			if v.V != 0 {
-				return simp(e.True)
+				return simpM(e.True, m)
 			}
-			return simp(e.False)
+			return simpM(e.False, m)
 		}
-		return mkSelect(c, simp(e.True), simp(e.False))
+		return mkSelect(c, simpM(e.True, m), simpM(e.False, m))
 	case *Call:
-		return simpCall(e)
+		return simpCall(e, m)
 	case *Load:
 		return MapExpr(e, simp)
 	case *Let:
-		return simpLet(e)
+		return simpLet(e, m)
 	}
 	// nil, constants and Vars.
 	return e
 }
 
-func simpBinary(e *Binary) Expr {
+func simpBinary(e *Binary, m *Memo) Expr {
 	switch e.Op {
 	case Add, Sub, Mul:
 		if algebraic(e.A.Type()) {
 			// Collect the whole Add/Sub/Mul-by-constant tree at
 			// once, simplifying only its atoms.
 			l := newLinear(e.A.Type())
+			l.memo = m
 			defer l.release()
 			l.addRaw(e, 1)
 			if !l.inexact {
@@ -214,24 +239,54 @@ func simpBinary(e *Binary) Expr {
 			// the rules that assume no overflow), so e keeps its
 			// shape.
 		}
-		return mkArith(e.Op, simp(e.A), simp(e.B))
+		return mkArith(e.Op, simpM(e.A, m), simpM(e.B, m))
 	case Div:
-		return mkDiv(simp(e.A), simp(e.B))
+		return mkDiv(simpM(e.A, m), simpM(e.B, m))
 	case Mod:
-		return mkMod(simp(e.A), simp(e.B))
+		return mkMod(simpM(e.A, m), simpM(e.B, m))
 	case Min, Max:
-		return mkMinMax(e.Op, simp(e.A), simp(e.B))
+		return mkMinMax(e.Op, simpM(e.A, m), simpM(e.B, m))
 	case And, Or:
 		// Short-circuit: when the left side decides, the right side
 		// is not looked at.
-		a := simp(e.A)
+		a := simpM(e.A, m)
 		if v, ok := a.(*IntImm); ok {
 			if (v.V != 0) == (e.Op == Or) {
 				return boolConst(v.V != 0)
 			}
-			return simp(e.B)
+			return simpM(e.B, m)
 		}
-		return mkLogic(e.Op, a, simp(e.B))
+		return mkLogic(e.Op, a, simpM(e.B, m))
 	}
-	return mkCmp(e.Op, simp(e.A), simp(e.B))
+	return mkCmp(e.Op, simpM(e.A, m), simpM(e.B, m))
 }
+
+// Memo lets simplifications share the work on the nodes they have in
+// common. A pass that substitutes the values of enclosing lets into many
+// expressions and simplifies each (lower's letValues) puts the same
+// value, the same node, into all of them; simplifying it again in each
+// made the pass quadratic in practice (a register array's region min,
+// hundreds of nodes, in every one of its indices). Simplify is
+// context-free, so a node's simplified form is the same wherever it
+// stands: a Memo keeps it for the nodes marked with Share, and its
+// Simplify reuses it. The results are the ones Simplify gives, except that
+// a shared node's simplified form is one node wherever it is used.
+type Memo struct {
+	// done holds the shared nodes: their simplified forms, nil until
+	// one is known.
+	done map[Expr]Expr
+}
+
+// NewMemo returns an empty Memo.
+func NewMemo() *Memo { return &Memo{done: map[Expr]Expr{}} }
+
+// Share marks e as a node that several expressions given to m.Simplify
+// hold: its simplified form is kept.
+func (m *Memo) Share(e Expr) {
+	if _, ok := m.done[e]; !ok {
+		m.done[e] = nil
+	}
+}
+
+// Simplify is Simplify(e), reusing the simplified forms of shared nodes.
+func (m *Memo) Simplify(e Expr) Expr { return simpM(e, m) }

@@ -26,32 +26,32 @@ func captures(e Expr, name string, v *Var) bool {
 // simpLet: a constant or Var value is substituted into the body (unless an
 // inner Let would capture the Var); a binding the body does not use is
 // dropped. Other values stay bound: substituting them could duplicate work.
-func simpLet(e *Let) Expr {
-	v := simp(e.Value)
+func simpLet(e *Let, m *Memo) Expr {
+	v := simpM(e.Value, m)
 	if vr, ok := v.(*Var); ok && vr.Name == e.Name {
-		return simp(e.Body) // let x = x binds nothing new
+		return simpM(e.Body, m) // let x = x binds nothing new
 	}
 	if substitutable(v) {
 		if vr, ok := v.(*Var); !ok || !captures(e.Body, e.Name, vr) {
-			return simp(Substitute(e.Body, map[string]Expr{e.Name: v}))
+			return simpM(Substitute(e.Body, map[string]Expr{e.Name: v}), m)
 		}
 	}
-	b := simp(e.Body)
+	b := simpM(e.Body, m)
 	if !Uses(b, e.Name) {
 		return b
 	}
 	// A Var value blocked by a capturing Let that simplification removed
 	// can go in now; the second pass only sees a simplified body.
 	if vr, ok := v.(*Var); ok && !captures(b, e.Name, vr) {
-		return simp(Substitute(b, map[string]Expr{e.Name: v}))
+		return simpM(Substitute(b, map[string]Expr{e.Name: v}), m)
 	}
 	return edit(e, true, func(c *Let) { c.Value, c.Body = v, b })
 }
 
 // simpCall simplifies the arguments of a call and folds intrinsics on
 // constants.
-func simpCall(e *Call) Expr {
-	args, changed := mapExprs(e.Args, simp)
+func simpCall(e *Call, m *Memo) Expr {
+	args, changed := mapExprs(e.Args, func(x Expr) Expr { return simpM(x, m) })
 	if e.Kind == CallIntrinsic {
 		if r := foldIntrinsic(e.T, e.Name, args); r != nil {
 			return r

@@ -27,6 +27,9 @@ type linear struct {
 	// inline backs terms while there are few of them, so that a pooled
 	// linear form usually needs no allocation at all.
 	inline [6]term
+	// memo is the Memo of the simplification that collects the form
+	// (nil for none).
+	memo *Memo
 }
 
 // Linear forms are short-lived scratch objects: they come from a pool and
@@ -39,7 +42,7 @@ var linearPool = sync.Pool{New: func() any {
 
 func newLinear(t Type) *linear {
 	l := linearPool.Get().(*linear)
-	l.t, l.c, l.inexact = t, 0, false
+	l.t, l.c, l.inexact, l.memo = t, 0, false, nil
 	return l
 }
 
@@ -148,13 +151,13 @@ func (l *linear) add(e Expr, k int64, raw bool) {
 				return
 			}
 			if raw {
-				l.addSimpMul(simp(e.A), simp(e.B), k)
+				l.addSimpMul(simpM(e.A, l.memo), simpM(e.B, l.memo), k)
 				return
 			}
 		}
 	}
 	if raw {
-		l.addSimp(simp(e), k)
+		l.addSimp(simpM(e, l.memo), k)
 		return
 	}
 	l.addAtom(e, k)

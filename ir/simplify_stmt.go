@@ -9,7 +9,7 @@ package ir
 // left. ProducerConsumer, Realize and Allocate nodes are kept, with an empty
 // Block for a body that vanished.
 func SimplifyStmt(s Stmt) Stmt {
-	c := &stmtSimp{sub: map[string]Expr{}, binders: map[string]int{}, letExprs: map[string]int{}, scope: map[string]int{}}
+	c := &stmtSimp{sub: map[string]Expr{}, binders: map[string]int{}, letExprs: map[string]int{}, scope: map[string]int{}, facts: map[string]fact{}}
 	countBinders(s, c.binders, c.letExprs)
 	return c.stmt(s)
 }
@@ -27,6 +27,9 @@ type stmtSimp struct {
 	// letExprs counts the binders of each name that are Let expressions.
 	letExprs map[string]int
 	scope    map[string]int
+	// facts holds the alignment and bounds of the enclosing loop
+	// variables and lets that have some (see simplify_align.go).
+	facts map[string]fact
 }
 
 // countBinders adds the binders of each name in s to n, and those that
@@ -54,20 +57,39 @@ func (c *stmtSimp) expr(e Expr) Expr {
 	if e == nil {
 		return nil
 	}
+	// The facts are decided first: an unrolled copy's expression is
+	// shared by every copy, and what they drop is not walked again.
+	if len(c.facts) > 0 {
+		e = decideByFacts(e, c.facts)
+	}
 	return simp(Substitute(e, c.sub))
 }
 
 // bind runs f with name bound by a binder of the statement: a pending
 // substitution of an outer name is shadowed.
 func (c *stmtSimp) bind(name string, f func()) {
+	c.bindFact(name, unknownFact, f)
+}
+
+// bindFact is bind with what is known of name's value inside f.
+func (c *stmtSimp) bindFact(name string, known fact, f func()) {
 	old, had := c.sub[name]
+	oldFact, hadFact := c.facts[name]
 	delete(c.sub, name)
+	delete(c.facts, name)
+	if known.informative() {
+		c.facts[name] = known
+	}
 	c.scope[name]++
 	f()
 	c.scope[name]--
 	delete(c.sub, name)
+	delete(c.facts, name)
 	if had {
 		c.sub[name] = old
+	}
+	if hadFact {
+		c.facts[name] = oldFact
 	}
 }
 
@@ -164,8 +186,14 @@ func (c *stmtSimp) loop(s *For) Stmt {
 			return c.letStmt(nil, s.Name, mn, s.Body)
 		}
 	}
+	known := unknownFact
+	lo, ok1 := constInt(mn)
+	k, ok2 := constInt(ext)
+	if hi, ok3 := addChecked(lo, k-1); ok1 && ok2 && ok3 && algebraic(mn.Type()) {
+		known = fact{m: 1, b: interval{lo, hi, true, true}}
+	}
 	var body Stmt
-	c.bind(s.Name, func() { body = c.stmt(s.Body) })
+	c.bindFact(s.Name, known, func() { body = c.stmt(s.Body) })
 	if body == nil {
 		return nil
 	}
@@ -201,14 +229,15 @@ func (c *stmtSimp) letStmt(old *LetStmt, name string, v Expr, body Stmt) Stmt {
 	}
 	if substitutable(v) && c.safe(name, v, body) {
 		var out Stmt
-		c.bind(name, func() {
+		c.bindFact(name, alignOf(v, c.facts, alignDepth), func() {
 			c.sub[name] = v
 			out = c.stmt(body)
 		})
 		return out
 	}
+	known := alignOf(v, c.facts, alignDepth)
 	var b Stmt
-	c.bind(name, func() { b = c.stmt(body) })
+	c.bindFact(name, known, func() { b = c.stmt(body) })
 	if b == nil {
 		return nil
 	}

@@ -922,3 +922,70 @@ func TestSimplifyCompareKeepsSidesInType(t *testing.T) {
 		{"bool cast", LTE(ci(5), add(&Cast{Int32, sb}, sx)), "(5 < (int32(b) + x))"},
 	})
 }
+
+// TestSimplifyStmtFacts checks the alignment and bounds SimplifyStmt knows
+// of loop variables and lets (simplify_align.go): an equality they make
+// false folds, and a select on it is its other arm, as for an unrolled
+// mux at x = xo*1000 + k (halide TestFifthPortedBug3).
+func TestSimplifyStmtFacts(t *testing.T) {
+	xo, xv := NewVar("xo"), NewVar("x")
+	// let x = min(xo*1000, 4000) + 7 in for (xo, 0, 5): x is 7 mod 1000
+	// and lies in [7, 4007].
+	nest := func(value Expr) Stmt {
+		return &For{"xo", ci(0), ci(5), Serial, &LetStmt{"x", add(Bin(Min, mul(xo, ci(1000)), ci(4000)), ci(7)), store("f", xv, value)}}
+	}
+	mux := ci(-1)
+	for i := int64(4999); i >= 0; i -= 1 {
+		mux = sel(cmp(EQ, xv, ci(i)), ci(i), mux)
+	}
+	cases := []struct {
+		name  string
+		value Expr
+		want  string
+	}{
+		{"other remainder", cmp(EQ, xv, ci(3)), "false"},
+		{"same remainder kept", cmp(EQ, xv, ci(1007)), "(x == 1007)"},
+		{"not equal", cmp(NE, xv, ci(2003)), "true"},
+		{"outside bounds", cmp(EQ, xv, ci(5007)), "false"},
+		{"select on a false equality", sel(cmp(EQ, xv, ci(8)), sy, sx), "x"},
+		{"mux collapses to its remainder", mux, "select((x == 7), 7, select((x == 1007), 1007, select((x == 2007), 2007, select((x == 3007), 3007, select((x == 4007), 4007, -1)))))"},
+		// y*(3*2^20) may wrap in int32: it is a multiple of 2^20, not
+		// of 3*2^20 (it is 2^20 where 3y is 1 mod 2^12).
+		{"wrapping product keeps its power of two", cmp(EQ, mul(sy, ci(3<<20)), ci(1<<19)), "false"},
+		{"wrapping product loses the rest", cmp(EQ, mul(sy, ci(3<<20)), ci(1<<20)), "((y * 3145728) == 1048576)"},
+	}
+	for _, c := range cases {
+		got := StmtString(SimplifyStmt(nest(c.value)))
+		want := "for (xo, 0, 5) {\n  let x = (min((xo * 1000), 4000) + 7)\n  f[x] = " + c.want + "\n}\n"
+		if got != want {
+			t.Errorf("%s:\ngot:\n%s\nwant:\n%s", c.name, got, want)
+		}
+	}
+	// Without the loop's bounds, xo*1000 may wrap: only x = 7 mod 8 is
+	// known, so x == 1015 stays and x == 1001 is false.
+	free := &LetStmt{"x", add(mul(xo, ci(1000)), ci(7)), &Block{[]Stmt{store("f", xv, cmp(EQ, xv, ci(1015))), store("f", xv, cmp(EQ, xv, ci(1001)))}}}
+	if got, want := StmtString(SimplifyStmt(free)), "let x = ((xo * 1000) + 7)\nf[x] = (x == 1015)\nf[x] = false\n"; got != want {
+		t.Errorf("wrapping let:\ngot:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// TestMemoSimplify checks that a Memo's Simplify gives what Simplify
+// gives on random expressions built around shared random nodes (the
+// values lower's letValues substitutes into many expressions).
+func TestMemoSimplify(t *testing.T) {
+	g := &exprGen{r: rand.New(rand.NewPCG(7, 8)), t: Int32, consts: 10, lets: true}
+	m := NewMemo()
+	var shared []Expr
+	for i := 0; i < 50; i++ {
+		e := g.intExpr(4, nil)
+		m.Share(e)
+		shared = append(shared, e)
+	}
+	for i := 0; i < 2000; i++ {
+		a, b := shared[g.r.IntN(len(shared))], shared[g.r.IntN(len(shared))]
+		e := Substitute(g.intExpr(3, nil), map[string]Expr{"x": a, "y": b})
+		if got, want := ExprString(m.Simplify(e)), ExprString(Simplify(e)); got != want {
+			t.Fatalf("Simplify(%s):\nwith a Memo: %s\nwithout:     %s", ExprString(e), got, want)
+		}
+	}
+}

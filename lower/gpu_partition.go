@@ -72,7 +72,7 @@ func partitionKernel(k *ir.Kernel) *ir.Kernel {
 	// region clamped to the input, which a full block never needs).
 	var strong []ir.Expr
 	always := func(s ir.Stmt, partition bool) ir.Stmt {
-		sc := &walkScope{lets: newLetValues()}
+		sc := &walkScope{lets: newSharedLetValues()}
 		next := 0
 		return walkScoped(s, sc, func(x ir.Stmt) ir.Stmt {
 			g, ok := x.(*ir.IfThenElse)
@@ -103,9 +103,9 @@ func partitionKernel(k *ir.Kernel) *ir.Kernel {
 				}
 				for _, l := range sc.loops {
 					mn := sc.lets.resolve(l.Min)
-					scope[l.Name] = bounds.Interval{Min: mn, Max: ir.Simplify(ir.SubE(ir.AddE(mn, sc.lets.resolve(l.Extent)), ir.Int(1)))}
+					scope[l.Name] = bounds.Interval{Min: mn, Max: sc.lets.simplify(ir.SubE(ir.AddE(mn, sc.lets.resolve(l.Extent)), ir.Int(1)))}
 				}
-				if lo = sufficient(ir.Simplify(c), scope, budget); lo != nil {
+				if lo = sufficient(sc.lets.simplify(c), scope, budget); lo != nil {
 					lo = ir.Simplify(lo)
 				}
 				record(lo)

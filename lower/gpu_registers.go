@@ -32,23 +32,23 @@ func gpuRegisters(st *State) error {
 	if len(regs) == 0 {
 		return nil
 	}
-	one := newLetValues()
+	one := newSharedLetValues()
 	st.Stmt = walkWithLets(st.Stmt, one, func(s ir.Stmt) ir.Stmt {
 		l, ok := s.(*ir.For)
 		if !ok || l.Kind == ir.GPUBlock || l.Kind == ir.GPUThread || l.Kind == ir.Parallel {
 			return s
 		}
-		if ir.IsConstValue(one.resolve(l.Extent), 1) {
+		if c, ok := one.resolveConst(l.Extent); ok && ir.IsConstValue(c, 1) {
 			return &ir.LetStmt{Name: l.Name, Value: l.Min, Body: l.Body}
 		}
 		return s
 	})
-	lv := newLetValues()
+	lv := newSharedLetValues()
 	constant := func(idx ir.Expr) ir.Expr {
 		if ir.IsConst(idx) {
 			return idx
 		}
-		if c := lv.resolve(idx); ir.IsConst(c) {
+		if c, ok := lv.resolveConst(idx); ok {
 			return c
 		}
 		return idx

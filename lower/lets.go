@@ -26,6 +26,11 @@ type letValues struct {
 	loopDep map[string]bool
 	// opaque says whether big loop-independent lets keep their names.
 	opaque bool
+	// memo shares the simplification of the values in vals among the
+	// expressions resolve simplifies (each holds the same value nodes).
+	memo *ir.Memo
+	// probes keeps the probe values of the same values (probe.go).
+	probes *probeMemo
 }
 
 // inKernelKey marks, in loopDep, a walk inside a GPU kernel: there no let
@@ -49,6 +54,16 @@ const maxResolvedSize = 64
 // newLetValues returns an empty letValues that substitutes every let.
 func newLetValues() letValues {
 	return letValues{vals: map[string]ir.Expr{}, loopDep: map[string]bool{}}
+}
+
+// newSharedLetValues is newLetValues for a pass that resolves many
+// expressions in the same lets (the indices of a register array, the
+// guards of a kernel): each let's value is simplified, and probed, once
+// for all of them (memo, probes).
+func newSharedLetValues() letValues {
+	lv := newLetValues()
+	lv.memo, lv.probes = ir.NewMemo(), newProbeMemo()
+	return lv
 }
 
 // newRootLetValues returns an empty letValues for a walk from the top of
@@ -88,6 +103,12 @@ func (lv letValues) bind(name string, value ir.Expr) (undo func()) {
 			delete(lv.vals, name)
 		} else {
 			lv.vals[name] = r
+			if lv.memo != nil && exprSize(r, sharedSize) > sharedSize {
+				// (A pass that does not ask for the memos pays
+				// nothing for them.)
+				lv.memo.Share(r)
+				lv.probes.share(r)
+			}
 		}
 		lv.loopDep[name] = dep
 	}
@@ -106,7 +127,33 @@ func (lv letValues) bind(name string, value ir.Expr) (undo func()) {
 }
 
 // resolve returns e with the recorded lets substituted, simplified.
-func (lv letValues) resolve(e ir.Expr) ir.Expr { return ir.Simplify(ir.Substitute(e, lv.vals)) }
+// With newSharedLetValues, the lets' values are simplified once for all
+// the expressions resolved (ir.Memo).
+func (lv letValues) resolve(e ir.Expr) ir.Expr { return lv.simplify(ir.Substitute(e, lv.vals)) }
+
+// sharedSize is the size past which a let's value is simplified once for
+// all the expressions it is substituted into (ir.Memo).
+const sharedSize = 8
+
+// simplify simplifies e, which holds values of lv.vals.
+func (lv letValues) simplify(e ir.Expr) ir.Expr {
+	if lv.memo == nil {
+		return ir.Simplify(e)
+	}
+	return lv.memo.Simplify(e)
+}
+
+// resolveConst returns resolve(e) when it is a constant. It does not
+// simplify the substituted e where a probe proves that it takes two
+// values (probe.go): most indices a pass asks about are not constants.
+func (lv letValues) resolveConst(e ir.Expr) (ir.Expr, bool) {
+	r := ir.Substitute(e, lv.vals)
+	if notConstant(r, lv.probes) {
+		return nil, false
+	}
+	c := lv.simplify(r)
+	return c, ir.IsConst(c)
+}
 
 // walkScope is what walkScoped keeps up to date: the values of the
 // enclosing lets and the enclosing loops, outermost first.
