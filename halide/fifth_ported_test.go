@@ -23,8 +23,9 @@ package halide_test
 // Refusals:
 //   - unroll_huge_mux: "unroll: cannot unroll loop f.s0.x: 5000
 //     iterations is more than 1024" (a limit of the library); the variant
-//     splits x by 8 and unrolls the inner loop. Split by 1000 it takes
-//     13 s (TestFifthPortedBug3).
+//     splits x by 8 and unrolls the inner loop. Split by 1000 it took
+//     13 s; the simplifier now folds each unrolled x == i that x's
+//     remainder rules out (TestFifthPortedBug3, a regression test).
 //   - reduction_predicate_racing, third case (f(2r+1) = 2 where
 //     f(2r) == 1, parallel over r): was refused as a possible race; runs
 //     as written since the race check proves 2r+1 one-to-one
