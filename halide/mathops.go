@@ -190,7 +190,12 @@ func StrictFloat(e any) Expr {
 	if x.err != nil {
 		return Expr{err: withDirective(x.err, "StrictFloat")}
 	}
-	if !ir.ContainsExpr(x.node, func(n ir.Expr) bool { return n.Type().IsFloat() && !ir.IsConst(n) }) {
+	float := false
+	ir.WalkExprOnce(x.node, func(n ir.Expr) bool {
+		float = float || n.Type().IsFloat() && !ir.IsConst(n)
+		return !float
+	})
+	if !float {
 		return x
 	}
 	return Expr{node: &ir.Call{T: x.Type(), Kind: ir.CallIntrinsic, Name: ir.IntrinsicStrictFloat, Args: []ir.Expr{x.node}}}

@@ -88,7 +88,14 @@ func random(t ir.Type, fn string, seed []any) Expr {
 
 // hasRandom reports whether e holds a random placeholder.
 func hasRandom(e ir.Expr) bool {
-	return e != nil && ir.ContainsExpr(e, isRandom)
+	found := false
+	if e != nil {
+		ir.WalkExprOnce(e, func(x ir.Expr) bool {
+			found = found || isRandom(x)
+			return !found
+		})
+	}
+	return found
 }
 
 func isRandom(e ir.Expr) bool {
@@ -114,8 +121,17 @@ func lowerRandom(vars []ir.Expr, es ...*ir.Expr) {
 	for i := len(vars) - 1; i >= 0; i-- {
 		extra = append(extra, vars[i])
 	}
-	var f func(ir.Expr) ir.Expr
+	done := map[ir.Expr]ir.Expr{} // (a value may be a graph of shared nodes)
+	var f, f1 func(ir.Expr) ir.Expr
 	f = func(x ir.Expr) ir.Expr {
+		if r, ok := done[x]; ok {
+			return r
+		}
+		r := f1(x)
+		done[x] = r
+		return r
+	}
+	f1 = func(x ir.Expr) ir.Expr {
 		c, ok := x.(*ir.Call)
 		if !ok || c.Kind != ir.CallIntrinsic || c.Name != randomCall {
 			return ir.MapExpr(x, f)

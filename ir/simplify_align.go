@@ -167,9 +167,26 @@ func neverEqual(a, b Expr, facts map[string]fact) bool {
 // the inequalities true) folded, and selects on them reduced to the arm
 // they pick, from the top down: a dropped arm is not walked. It returns e
 // itself when nothing was decided.
+//
+// A node shared by several parents (an expression graph of selects) is
+// walked once: done maps it to its result, which depends on the node and
+// the facts alone.
 func decideByFacts(e Expr, facts map[string]fact) Expr {
-	var walk func(Expr) Expr
+	done := map[Expr]Expr{}
+	var walk, walk1 func(Expr) Expr
 	walk = func(e Expr) Expr {
+		switch e.(type) {
+		case *Var, *IntImm, *FloatImm:
+			return e
+		}
+		if r, ok := done[e]; ok {
+			return r
+		}
+		r := walk1(e)
+		done[e] = r
+		return r
+	}
+	walk1 = func(e Expr) Expr {
 		switch x := e.(type) {
 		case *Select:
 			// A chain of selects on decided equalities (an unrolled
