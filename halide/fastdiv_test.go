@@ -11,7 +11,7 @@ import (
 )
 
 // FastIntegerDivide and FastIntegerModulo against plain Go, on the CPU and
-// on the GPU emulator: every 8 and 16-bit numerator over every uint8
+// on the GPU emulator (vectorized on the CPU): every 8 and 16-bit numerator over every uint8
 // denominator, and 32-bit numerators at random (with the ends of the type,
 // 0 and -1) over every denominator. The reference is written from
 // FastIntegerDivide.h's contract, not from the lowering: the quotient
@@ -46,6 +46,8 @@ func fdCheck[T fdInt](t *testing.T, typ halide.Type, num func(x halide.Var) hali
 	f.Define(x, y).Is(halide.NewTuple(halide.FastIntegerDivide(num(x), d), halide.FastIntegerModulo(num(x), d)))
 	if gpu {
 		f.GPUTile(x, y, halide.NewVar("bx"), halide.NewVar("by"), halide.NewVar("tx"), halide.NewVar("ty"), 64, 4)
+	} else {
+		f.Vectorize(x, 16) // the vector path as well as the scalar one
 	}
 	if got := f.Types(); got[0] != typ || got[1] != typ {
 		t.Fatalf("types %v, want %s", got, typ)
