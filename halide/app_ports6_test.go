@@ -576,3 +576,28 @@ func a6Check(t *testing.T, layers []*halide.Buffer[uint8], ops []int32, buf *hal
 		}
 	}
 }
+
+// The GPU variant's kernels as the CUDA target prints them compile with
+// nvcc (skipped without a CUDA toolkit; no GPU is needed).
+func TestAppPort6CompositingCUDACompiles(t *testing.T) {
+	if _, ok := halide.NVCCPath(); !ok {
+		t.Skip("no nvcc")
+	}
+	out := a6Gen{gpu: true}.generate(a6Inputs(1, a6W), a6Ops(4, 3, 2, 1, 0))
+	l, err := halide.NewPipeline(out).WithTarget(halide.CUDA).Lower()
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := l.CUDA()
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := halide.CheckWithNVCC(src)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, src)
+	}
+	if len(info) == 0 {
+		t.Errorf("nvcc reports no kernels:\n%s", src)
+	}
+	t.Logf("%d kernels: %v", len(info), info)
+}

@@ -168,3 +168,32 @@ func TestFastIntegerDivideRefusals(t *testing.T) {
 		}
 	}
 }
+
+// The CUDA target's source for every numerator type compiles with nvcc
+// (skipped without a CUDA toolkit).
+func TestFastIntegerDivideCUDACompiles(t *testing.T) {
+	if _, ok := halide.NVCCPath(); !ok {
+		t.Skip("no nvcc")
+	}
+	x := halide.NewVar("x")
+	d := halide.Cast(halide.UInt8, x)
+	var vs []any
+	for _, typ := range []halide.Type{halide.Int8, halide.Int16, halide.Int32, halide.UInt8, halide.UInt16, halide.UInt32} {
+		n := halide.Cast(typ, x.Mul(37).Sub(500))
+		vs = append(vs, halide.FastIntegerDivide(n, d), halide.FastIntegerModulo(n, d))
+	}
+	f := halide.NewFunc("f")
+	f.Define(x).Is(halide.NewTuple(vs...))
+	f.GPUTile1D(x, halide.NewVar("bx"), halide.NewVar("tx"), 64)
+	l, err := halide.NewPipeline(f).WithTarget(halide.CUDA).Lower()
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := l.CUDA()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := halide.CheckWithNVCC(src); err != nil {
+		t.Fatalf("%v\n%s", err, src)
+	}
+}
