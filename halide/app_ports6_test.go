@@ -26,9 +26,11 @@ package halide_test
 // WideningMul, RoundingShiftRight, SaturatingCast and FastIntegerDivide.
 //
 // Closest equivalents, not in our API as in Halide:
-//   - Input<Buffer<uint8_t, 3>[6]> and Input<Buffer<int, 1>> are Go
-//     buffers called directly (Buffer.At), as earlier ports do; a Halide
-//     generator's inputs are bound at call time, ours at definition.
+//   - Input<Buffer<uint8_t, 3>[6]> and Input<Buffer<int, 1>> are
+//     ImageParams (layer_rgba_0 ... layer_rgba_5, ops): each variant's
+//     pipeline is built once, as the generator is compiled once, and
+//     realized for every case with new buffers Set on the params, as
+//     process.cpp calls the compiled pipeline.
 //   - natural_vector_size<uint8_t>() is taken as an AVX2 host's, 32
 //     (a5NVS's 8 float32 lanes in bytes).
 //   - gpu_tile(x, y, xi, yi, 32, 8), whose outer loops keep the names x
@@ -172,8 +174,31 @@ func (g a6Gen) out(a, b a6T) a6T {
 	return c
 }
 
-// a6Pipeline is generate(): the output Func, scheduled for g's target.
-func (g a6Gen) generate(layers []*halide.Buffer[uint8], ops *halide.Buffer[int32]) *halide.Func {
+// a6In is the generator's Inputs.
+type a6In struct {
+	layerRGBA []*halide.ImageParam // Input<Buffer<uint8_t, 3>[num_layers]>
+	ops       *halide.ImageParam   // Input<Buffer<int, 1>>
+}
+
+func a6NewIn() a6In {
+	in := a6In{ops: halide.NewImageParam("ops", halide.Int32, 1)}
+	for i := 0; i < a6Layers; i++ {
+		in.layerRGBA = append(in.layerRGBA, halide.NewImageParam(fmt.Sprintf("layer_rgba_%d", i), halide.UInt8, 3))
+	}
+	return in
+}
+
+// set binds the inputs of one call.
+func (in a6In) set(layers []*halide.Buffer[uint8], ops *halide.Buffer[int32]) {
+	for i, l := range layers {
+		in.layerRGBA[i].Set(l)
+	}
+	in.ops.Set(ops)
+}
+
+// generate is generate(): the output Func, scheduled for g's target.
+func (g a6Gen) generate(in a6In) *halide.Func {
+	layers, ops := in.layerRGBA, in.ops
 	x, y, c := halide.NewVar("x"), halide.NewVar("y"), halide.NewVar("c")
 
 	// RGB and alpha potentially have different types, so we store them
@@ -451,6 +476,13 @@ func TestAppPort6Compositing(t *testing.T) {
 		}{fmt.Sprintf("random%d", i), int64(10 + i), ops})
 	}
 	for _, gpu := range []bool{false, true} {
+		// One pipeline per variant, as the generator is compiled once.
+		in := a6NewIn()
+		out := a6Gen{gpu: gpu}.generate(in)
+		p := t3Pipe(nil, out)
+		if gpu {
+			p = p.WithTarget(halide.Emulator)
+		}
 		for _, tc := range cases {
 			name := map[bool]string{false: "cpu/", true: "gpu/"}[gpu] + tc.name
 			t.Run(name, func(t *testing.T) {
@@ -466,12 +498,8 @@ func TestAppPort6Compositing(t *testing.T) {
 					w = a6CPUInW
 				}
 				layers := a6Inputs(tc.seed, w)
-				out := a6Gen{gpu: gpu}.generate(layers, a6Ops(tc.ops...))
+				in.set(layers, a6Ops(tc.ops...))
 				buf := halide.NewBuffer[uint8](a6W, a6H, 4)
-				p := t3Pipe(nil, out)
-				if gpu {
-					p = p.WithTarget(halide.Emulator)
-				}
 				if err := t3Run(t, p, buf); err != nil {
 					t.Fatal(err)
 				}
@@ -516,8 +544,9 @@ func a6CheckNest(t *testing.T, out *halide.Func, gpu bool) {
 // is refused, as Halide's input bounds check ("Input buffer ... is
 // accessed at 63, which is beyond the max (36)") refuses it.
 func TestAppPort6CompositingNarrowInputs(t *testing.T) {
-	layers := a6Inputs(1, a6W)
-	out := a6Gen{}.generate(layers, a6Ops(4, 3, 2, 1, 0))
+	in := a6NewIn()
+	out := a6Gen{}.generate(in)
+	in.set(a6Inputs(1, a6W), a6Ops(4, 3, 2, 1, 0))
 	err := t3Run(t, t3Pipe(nil, out), halide.NewBuffer[uint8](a6W, a6H, 4))
 	mpRefused(t, err)
 	if !strings.Contains(err.Error(), "over [0, 63]") {
@@ -583,7 +612,9 @@ func TestAppPort6CompositingCUDACompiles(t *testing.T) {
 	if _, ok := halide.NVCCPath(); !ok {
 		t.Skip("no nvcc")
 	}
-	out := a6Gen{gpu: true}.generate(a6Inputs(1, a6W), a6Ops(4, 3, 2, 1, 0))
+	in := a6NewIn()
+	out := a6Gen{gpu: true}.generate(in)
+	in.set(a6Inputs(1, a6W), a6Ops(4, 3, 2, 1, 0))
 	l, err := halide.NewPipeline(out).WithTarget(halide.CUDA).Lower()
 	if err != nil {
 		t.Fatal(err)
