@@ -11,7 +11,7 @@ import (
 )
 
 // FastIntegerDivide and FastIntegerModulo against plain Go, on the CPU and
-// on the GPU emulator (vectorized on the CPU): every 8 and 16-bit numerator over every uint8
+// on the GPU emulator (vectorized on the CPU; and on a GPU with -tags cuda): every 8 and 16-bit numerator over every uint8
 // denominator, and 32-bit numerators at random (with the ends of the type,
 // 0 and -1) over every denominator. The reference is written from
 // FastIntegerDivide.h's contract, not from the lowering: the quotient
@@ -38,13 +38,13 @@ func fdRef[T fdInt](n T, d uint8) (T, T) {
 // fdCheck realizes (FastIntegerDivide, FastIntegerModulo) of num(x) over
 // den(y) = y, for y in [0, 256), on the CPU or (gpu) on the emulator, and
 // compares them with fdRef of nums[x].
-func fdCheck[T fdInt](t *testing.T, typ halide.Type, num func(x halide.Var) halide.Expr, nums []T, gpu bool) {
+func fdCheck[T fdInt](t *testing.T, typ halide.Type, num func(x halide.Var) halide.Expr, nums []T, gpu *halide.Target) {
 	t.Helper()
 	x, y := halide.NewVar("x"), halide.NewVar("y")
 	d := halide.Cast(halide.UInt8, y)
 	f := halide.NewFunc("fd")
 	f.Define(x, y).Is(halide.NewTuple(halide.FastIntegerDivide(num(x), d), halide.FastIntegerModulo(num(x), d)))
-	if gpu {
+	if gpu != nil {
 		f.GPUTile(x, y, halide.NewVar("bx"), halide.NewVar("by"), halide.NewVar("tx"), halide.NewVar("ty"), 64, 4)
 	} else {
 		f.Vectorize(x, 16) // the vector path as well as the scalar one
@@ -54,8 +54,8 @@ func fdCheck[T fdInt](t *testing.T, typ halide.Type, num func(x halide.Var) hali
 	}
 	q, r := halide.NewBuffer[T](len(nums), 256), halide.NewBuffer[T](len(nums), 256)
 	p := halide.NewPipeline(f)
-	if gpu {
-		p = p.WithTarget(halide.Emulator)
+	if gpu != nil {
+		p = p.WithTarget(*gpu)
 	}
 	if err := p.RealizeTuple(q, r); err != nil {
 		t.Fatal(err)
@@ -80,14 +80,14 @@ func fdAll[T fdInt](lo int64, bits uint) []T {
 }
 
 // fdExhaustive checks every numerator of an 8 or 16-bit type: x + lo.
-func fdExhaustive[T fdInt](t *testing.T, typ halide.Type, lo int64, gpu bool) {
+func fdExhaustive[T fdInt](t *testing.T, typ halide.Type, lo int64, gpu *halide.Target) {
 	nums := fdAll[T](lo, uint(typ.Bits))
 	fdCheck(t, typ, func(x halide.Var) halide.Expr { return halide.Cast(typ, x.Add(int32(lo))) }, nums, gpu)
 }
 
 // fdRandom checks 32-bit numerators from a buffer: random values and the
 // ends of the type.
-func fdRandom[T int32 | uint32](t *testing.T, typ halide.Type, gpu bool) {
+func fdRandom[T int32 | uint32](t *testing.T, typ halide.Type, gpu *halide.Target) {
 	rng := rand.New(rand.NewSource(9)) // any fixed seed
 	// 0, 1, -1 and -2 (or the two largest uint32s), and 2^31 - 1 and
 	// 2^31 (int32's ends).
@@ -102,9 +102,20 @@ func fdRandom[T int32 | uint32](t *testing.T, typ halide.Type, gpu bool) {
 	fdCheck(t, typ, func(x halide.Var) halide.Expr { return in.At(x) }, nums, gpu)
 }
 
+// fdGPUTargets are the targets of the GPU runs: the emulator, and with
+// -tags cuda a GPU as well (app_ports6_cuda_test.go).
+var fdGPUTargets = []halide.Target{halide.Emulator}
+
 func TestFastIntegerDivide(t *testing.T) {
-	for _, gpu := range []bool{false, true} {
-		name := map[bool]string{false: "cpu", true: "gpu"}[gpu]
+	gpus := []*halide.Target{nil} // nil: the CPU
+	for i := range fdGPUTargets {
+		gpus = append(gpus, &fdGPUTargets[i])
+	}
+	for _, gpu := range gpus {
+		name := "cpu"
+		if gpu != nil {
+			name = "gpu-" + gpu.String()
+		}
 		t.Run(name+"/int8", func(t *testing.T) { fdExhaustive[int8](t, halide.Int8, math.MinInt8, gpu) })
 		t.Run(name+"/uint8", func(t *testing.T) { fdExhaustive[uint8](t, halide.UInt8, 0, gpu) })
 		t.Run(name+"/int16", func(t *testing.T) { fdExhaustive[int16](t, halide.Int16, math.MinInt16, gpu) })
