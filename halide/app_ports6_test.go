@@ -10,12 +10,20 @@ package halide_test
 // uint8 alpha on the CPU. Both variants are ported as the generator writes
 // them (a6Gen.gpu plays get_target().has_gpu_feature()), each with its
 // own schedule as written: the CPU variant with the CPU schedule on the
-// CPU, the GPU variant with the GPU schedule on the GPU emulator. The
-// layers are small random images (37 x 23, alpha 0 and 255 among random
-// values) and the ops random in [0, 5), plus process.cpp's {4, 3, 2, 1,
-// 0}; every output value is checked against a plain-Go reference of the
-// same arithmetic (a6RefCPU, a6RefGPU), written from the generator's
-// source, not from our lowering.
+// CPU, the GPU variant with the GPU schedule on the GPU emulator (and,
+// built with -tags cuda, on a GPU: app_ports6_cuda_test.go). The output
+// is 37 x 23 and the layers small random images (alpha 0 and 255 among
+// random values) and the ops random in [0, 5), plus process.cpp's {4, 3,
+// 2, 1, 0} and codes no mode has; every output value is checked against
+// a plain-Go reference of the same arithmetic (a6RefCPU, a6RefGPU),
+// written from the generator's source, not from our lowering: exactly on
+// the CPU and on the emulator, within 1 in uint8 on a GPU (a6Check says
+// why). The CPU variant's layers are 64 wide, whole vectors of 32, as the
+// app's 1536-wide images are: its schedule reads them up to x = 63 for a
+// 37-wide output, and refuses 37-wide layers as Halide's input bounds
+// check does (TestAppPort6CompositingNarrowInputs). The library took
+// every directive as written and gave the reference's values: no bug
+// found.
 //
 // Spelled as a Halide user would: layer_vec are Tuples of the layers'
 // channels, layer_muxed is mux of Tuples (MuxTuple), blended is a Tuple

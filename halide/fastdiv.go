@@ -8,9 +8,10 @@ package halide
 // multipliers and shifts, a speed trick for targets without vector
 // division; the values are those of the plain quotient, and since Halide
 // #9271 (src/FastIntegerDivide.h at the mirror's HEAD) a zero denominator
-// gives 0, as Halide's ordinary division and modulo do. (Halide before
-// #9271 read a zero denominator as 256 and gave num itself for a signed
-// numerator over 1 wrongly; neither is kept.) Here they are spelled with
+// gives 0, as Halide's ordinary division and modulo do. (Before #9271
+// Halide read a zero denominator as 256, and its signed quotient over 1
+// was -n - 1 for a negative n, the numerator with its bits flipped: the
+// contract kept here is the fixed one.) Here they are spelled with
 // the division and modulo every target already has, in a type that holds
 // both operands, behind a select on the zero denominator, so every target
 // computes the same values by construction.
