@@ -116,3 +116,24 @@ func ExampleFract() {
 	realize1[float32](f, 7)
 	// Output: [-0.25 -0.5 -0.75 0 0.75 0.5 0.25]
 }
+
+func ExampleFastIntegerDivide() {
+	x := halide.NewVar("x")
+	f := halide.NewFunc("f")
+	// x - 8 over the uint8 3 in int8: rounded toward negative infinity as
+	// Halide's division is; the remainder is in [0, 3).
+	n := halide.Cast(halide.Int8, x.Sub(8))
+	f.Define(x).Is(halide.FastIntegerDivide(n, uint8(3)))
+	g := halide.NewFunc("g")
+	g.Define(x).Is(halide.FastIntegerModulo(n, uint8(3)))
+	// A zero denominator gives 0 for both (Halide's FastIntegerDivide.h).
+	h := halide.NewFunc("h")
+	h.Define(x).Is(halide.FastIntegerDivide(n, halide.Cast(halide.UInt8, x.Mul(0))))
+	realize1[int8](f, 10)
+	realize1[int8](g, 10)
+	realize1[int8](h, 3)
+	// Output:
+	// [-3 -3 -2 -2 -2 -1 -1 -1 0 0]
+	// [1 2 0 1 2 0 1 2 0 1]
+	// [0 0 0]
+}

@@ -188,6 +188,8 @@ var functions = map[string]func() (result any, bad bool){
 	"RoundingMulShiftRight": func() (any, bool) { return halide.RoundingMulShiftRight(int16(1), int16(1), nil), true },
 	"DivRoundToZero":        func() (any, bool) { return halide.DivRoundToZero(nil, halide.Expr{}), true },
 	"ModRoundToZero":        func() (any, bool) { return halide.ModRoundToZero(halide.Expr{}, nil), true },
+	"FastIntegerDivide":     func() (any, bool) { return halide.FastIntegerDivide(nil, nil), true },
+	"FastIntegerModulo":     func() (any, bool) { return halide.FastIntegerModulo(halide.Expr{}, nil), true },
 	"SaturatingCast":        func() (any, bool) { return halide.SaturatingCast(halide.Type{}, nil), true },
 	"RandomFloat":           func() (any, bool) { return halide.RandomFloat(nil), true },
 	"RandomUint":            func() (any, bool) { return halide.RandomUint(halide.Expr{}), true },
