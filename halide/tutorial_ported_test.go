@@ -724,3 +724,303 @@ func TestTutorialPortedBug1(t *testing.T) {
 		t.Fatalf("producer stored %d points, want 25", trace["producer"])
 	}
 }
+
+// lesson_09_update_definitions.cpp: a random uint8 image replaces
+// images/gray.png; trace_loads has no counterpart (the g section checks
+// its stores); the spread section's NEON comparison and timing become a
+// plain-Go reference.
+func TestTutorialPortedLesson09(t *testing.T) {
+	const W, H = 53, 41
+	x, y := t3v("x"), t3v("y")
+	input := t3Rand[uint8](9, 255, W, H)
+	t.Run("updates", func(t *testing.T) {
+		f := halide.NewFunc("f")
+		f.Define(x, y).Is(x.Add(y))
+		f.Define(3, 7).Is(42)
+		f.Define(x, y).Is(f.At(x, y).Add(17))
+		f.Define(x, 3).Is(f.At(x, 0).Mul(f.At(x, 10)))
+		f.Define(0, y).Is(f.At(0, y).Div(f.At(3, y)))
+		f.Define(x, 17).Is(x.Add(8))
+		f.Define(0, y).Is(y.Mul(8))
+		f.Define(x, x.Add(1)).Is(x.Add(8))
+		f.Define(y.Div(2), y).Is(f.At(0, y).Mul(17))
+		out := halide.NewBuffer[int32](100, 101)
+		t3Realize(t, f, out)
+		// Each update runs over the region realized: x in [0, 100), y in
+		// [0, 101); f(x, x+1) over x with x+1 < 101, f(y/2, y) over y.
+		var r [101][100]int32
+		for j := 0; j < 101; j++ {
+			for i := 0; i < 100; i++ {
+				r[j][i] = int32(i + j)
+			}
+		}
+		r[7][3] = 42
+		for j := 0; j < 101; j++ {
+			for i := 0; i < 100; i++ {
+				r[j][i] += 17
+			}
+		}
+		for i := 0; i < 100; i++ {
+			r[3][i] = r[0][i] * r[10][i]
+		}
+		div := func(a, b int32) int32 { // Halide's division rounds down; b != 0 here
+			q := a / b
+			if (a%b != 0) && ((a < 0) != (b < 0)) {
+				q--
+			}
+			return q
+		}
+		for j := 0; j < 101; j++ {
+			r[j][0] = div(r[j][0], r[j][3])
+		}
+		for i := 0; i < 100; i++ {
+			r[17][i] = int32(i + 8)
+		}
+		for j := 0; j < 101; j++ {
+			r[j][0] = int32(j * 8)
+		}
+		for i := 0; i < 100; i++ {
+			r[i+1][i] = int32(i + 8)
+		}
+		for j := 0; j < 101; j++ {
+			r[j][j/2] = r[j][0] * 17
+		}
+		t3Check2(t, "f", out, 0, 100, 0, 101, func(i, j int) int32 { return r[j][i] })
+	})
+	t.Run("g_stores", func(t *testing.T) {
+		g := halide.NewFunc("g")
+		g.Define(x, y).Is(x.Add(y))
+		g.Define(2, 1).Is(42)
+		g.Define(x, 0).Is(g.At(x, 1))
+		g.TraceStores()
+		out := halide.NewBuffer[int32](4, 4)
+		log := ttTraced(t, g, out)
+		var result [4][4]int32
+		var want []ttStore
+		for j := 0; j < 4; j++ {
+			for i := 0; i < 4; i++ {
+				result[j][i] = int32(i + j)
+				want = append(want, ttStore{"g", i, j, float64(i + j)})
+			}
+		}
+		result[1][2] = 42
+		want = append(want, ttStore{"g", 2, 1, 42})
+		for i := 0; i < 4; i++ {
+			result[0][i] = result[1][i]
+			want = append(want, ttStore{"g", i, 0, float64(result[1][i])})
+		}
+		ttSameOrder(t, log, want)
+		t3Check2(t, "g", out, 0, 4, 0, 4, func(i, j int) int32 { return result[j][i] })
+	})
+	t.Run("rdom", func(t *testing.T) {
+		f := halide.NewFunc("f")
+		f.Define(x, y).Is(halide.Cast(halide.Float32, x.Add(y)).Div(float32(100)))
+		r := halide.NewRDom("r", halide.Range(0, 50))
+		f.Define(x, r).Is(f.At(x, r).Mul(f.At(x, r)))
+		out := halide.NewBuffer[float32](100, 100)
+		t3Realize(t, f, out)
+		// Exact: the same float32 division and product as the C loop
+		// (the lesson allows 0.01).
+		ttNear2(t, "f", out, 100, 100, 0, func(i, j int) float64 {
+			v := float32(i+j) / 100
+			if j < 50 {
+				v = v * v
+			}
+			return float64(v)
+		})
+	})
+	t.Run("histogram", func(t *testing.T) {
+		histogram := halide.NewFunc("histogram")
+		histogram.Define(x).Is(0)
+		r := halide.NewRDom("r", halide.Range(0, W), halide.Range(0, H))
+		histogram.Define(input.At(r.X(), r.Y())).PlusEq(1)
+		out := halide.NewBuffer[int32](256)
+		t3Realize(t, histogram, out)
+		var c [256]int32
+		for j := 0; j < H; j++ {
+			for i := 0; i < W; i++ {
+				c[input.Get(i, j)]++
+			}
+		}
+		t3Check1(t, "histogram", out, 0, 256, func(i int) int32 { return c[i] })
+	})
+	t.Run("scheduling_updates", func(t *testing.T) {
+		f := halide.NewFunc("f")
+		f.Define(x, y).Is(x.Mul(y))
+		f.Define(x, 0).Is(f.At(x, 8))
+		f.Define(0, y).Is(f.At(8, y).Add(2))
+		f.Vectorize(x, 4).Parallel(y)
+		f.Update(0).Vectorize(x, 4)
+		yo, yi := t3v("yo"), t3v("yi")
+		f.Update(1).Split(y, yo, yi, 4).Parallel(yo)
+		out := halide.NewBuffer[int32](16, 16)
+		t3Realize(t, f, out)
+		var c [16][16]int32
+		for j := 0; j < 16; j++ {
+			for i := 0; i < 16; i++ {
+				c[j][i] = int32(i * j)
+			}
+		}
+		for i := 0; i < 16; i++ {
+			c[0][i] = c[8][i]
+		}
+		for j := 0; j < 16; j++ {
+			c[j][0] = c[j][8] + 2
+		}
+		t3Check2(t, "f", out, 0, 16, 0, 16, func(i, j int) int32 { return c[j][i] })
+	})
+	// The producer-consumer sections: each realizes consumer over [0, 10).
+	t.Run("reduction_producer_inlined", func(t *testing.T) {
+		producer, consumer := halide.NewFunc("producer"), halide.NewFunc("consumer")
+		producer.Define(x).Is(x.Mul(2))
+		producer.Define(x).PlusEq(10)
+		consumer.Define(x).Is(producer.At(x).Mul(2))
+		out := halide.NewBuffer[int32](10)
+		t3Realize(t, consumer, out)
+		t3Check1(t, "consumer", out, 0, 10, func(i int) int32 { return int32(2 * (i*2 + 10)) })
+	})
+	t.Run("producer_at_reduction_consumer", func(t *testing.T) {
+		producer, consumer := halide.NewFunc("producer"), halide.NewFunc("consumer")
+		producer.Define(x).Is(x.Mul(17))
+		consumer.Define(x).Is(producer.At(x).Mul(2))
+		consumer.Define(x).PlusEq(50)
+		producer.ComputeAt(consumer, x)
+		out := halide.NewBuffer[int32](10)
+		t3Realize(t, consumer, out)
+		t3Check1(t, "consumer", out, 0, 10, func(i int) int32 { return int32(2*i*17 + 50) })
+	})
+	t.Run("producer_in_update", func(t *testing.T) {
+		producer, consumer := halide.NewFunc("producer"), halide.NewFunc("consumer")
+		producer.Define(x).Is(x.Mul(17))
+		consumer.Define(x).Is(halide.E(100).Sub(x.Mul(10)))
+		consumer.Define(x).PlusEq(producer.At(x))
+		producer.ComputeAt(consumer, x)
+		out := halide.NewBuffer[int32](10)
+		t3Realize(t, consumer, out)
+		t3Check1(t, "consumer", out, 0, 10, func(i int) int32 { return int32(100 - i*10 + i*17) })
+	})
+	t.Run("producer_in_both_stages", func(t *testing.T) {
+		producer, consumer := halide.NewFunc("producer"), halide.NewFunc("consumer")
+		producer.Define(x).Is(x.Mul(17))
+		consumer.Define(x).Is(halide.E(170).Sub(producer.At(x)))
+		consumer.Define(x).PlusEq(producer.At(x).Div(2))
+		producer.ComputeAt(consumer, x)
+		out := halide.NewBuffer[int32](10)
+		t3Realize(t, consumer, out)
+		t3Check1(t, "consumer", out, 0, 10, func(i int) int32 { return int32(170 - i*17 + i*17/2) })
+	})
+	consumerRef := func(i, j int) int32 {
+		v := int32(i + j)
+		if j == 0 {
+			v += int32(i*i/10 + 8)
+		}
+		if i == 0 {
+			v += int32(j*(9-j)/10 + 8)
+		}
+		return v
+	}
+	t.Run("producer_at_x_not_covering_both_updates", func(t *testing.T) {
+		// "neither producer.compute_at(consumer, x) nor
+		// producer.compute_at(consumer, y) will work": the update that
+		// loops over y alone has no x loop to compute producer in.
+		for _, v := range []halide.Var{x, y} {
+			producer, consumer := halide.NewFunc("producer"), halide.NewFunc("consumer")
+			producer.Define(x, y).Is(x.Mul(y).Div(10).Add(8))
+			consumer.Define(x, y).Is(x.Add(y))
+			consumer.Define(x, 0).PlusEq(producer.At(x, x))
+			consumer.Define(0, y).PlusEq(producer.At(y, halide.E(9).Sub(y)))
+			producer.ComputeAt(consumer, v)
+			mpRefused(t, t3Try(t, consumer, halide.NewBuffer[int32](10, 10)))
+		}
+	})
+	t.Run("producer_wrappers", func(t *testing.T) {
+		producer, producer1, producer2, consumer2 := halide.NewFunc("producer"), halide.NewFunc("producer_1"), halide.NewFunc("producer_2"), halide.NewFunc("consumer_2")
+		producer.Define(x, y).Is(x.Mul(y).Div(10).Add(8))
+		producer1.Define(x, y).Is(producer.At(x, y))
+		producer2.Define(x, y).Is(producer.At(x, y))
+		consumer2.Define(x, y).Is(x.Add(y))
+		consumer2.Define(x, 0).PlusEq(producer1.At(x, x))
+		consumer2.Define(0, y).PlusEq(producer2.At(y, halide.E(9).Sub(y)))
+		producer1.ComputeAt(consumer2, x)
+		producer2.ComputeAt(consumer2, y)
+		out := halide.NewBuffer[int32](10, 10)
+		t3Realize(t, consumer2, out)
+		t3Check2(t, "consumer_2", out, 0, 10, 0, 10, consumerRef)
+	})
+	t.Run("producer_at_rvar", func(t *testing.T) {
+		producer, consumer := halide.NewFunc("producer"), halide.NewFunc("consumer")
+		r := halide.NewRDom("r", halide.Range(0, 5))
+		producer.Define(x).Is(x.Mod(8))
+		consumer.Define(x).Is(x.Add(10))
+		consumer.Define(x).PlusEq(r.X().Add(producer.At(x.Add(r.X()))))
+		producer.ComputeAt(consumer, r.X())
+		out := halide.NewBuffer[int32](10)
+		t3Realize(t, consumer, out)
+		t3Check1(t, "consumer", out, 0, 10, func(i int) int32 {
+			v := i + 10
+			for k := 0; k < 5; k++ {
+				v += k + (i+k)%8
+			}
+			return int32(v)
+		})
+	})
+	t.Run("local_sum_blur", func(t *testing.T) {
+		clamped := halide.RepeatEdge(input)
+		r := halide.NewRDom("r", halide.Range(-2, 5), halide.Range(-2, 5))
+		localSum := halide.NewFunc("local_sum")
+		localSum.Define(x, y).Is(0)
+		localSum.Define(x, y).PlusEq(clamped.At(x.Add(r.X()), y.Add(r.Y())))
+		blurry := halide.NewFunc("blurry")
+		blurry.Define(x, y).Is(halide.Cast(halide.UInt8, localSum.At(x, y).Div(25)))
+		out := halide.NewBuffer[uint8](W, H)
+		t3Realize(t, blurry, out)
+		t3Check2(t, "blurry", out, 0, W, 0, H, func(i, j int) uint8 {
+			s := 0
+			for ry := -2; ry <= 2; ry++ {
+				for rx := -2; rx <= 2; rx++ {
+					s += int(input.Get(m2Clampi(i+rx, 0, W-1), m2Clampi(j+ry, 0, H-1)))
+				}
+			}
+			return uint8(s / 25)
+		})
+	})
+	t.Run("inline_sum", func(t *testing.T) {
+		r := halide.NewRDom("r", halide.Range(0, 100))
+		f1 := halide.NewFunc("f1")
+		f1.Define(x).Is(halide.Sum(r.X().Add(x)).Mul(7))
+		anon := halide.NewFunc("anon")
+		anon.Define(x).Is(0)
+		anon.Define(x).PlusEq(r.X().Add(x))
+		f2 := halide.NewFunc("f2")
+		f2.Define(x).Is(anon.At(x).Mul(7))
+		ref := func(i int) int32 { return int32((99*100/2 + 100*i) * 7) }
+		for _, f := range []*halide.Func{f1, f2} {
+			out := halide.NewBuffer[int32](10)
+			t3Realize(t, f, out)
+			t3Check1(t, f.Name(), out, 0, 10, ref)
+		}
+	})
+	t.Run("spread", func(t *testing.T) {
+		clamped := halide.NewFunc("clamped")
+		clamped.Define(x, y).Is(input.At(halide.Clamp(x, 0, W-1), halide.Clamp(y, 0, H-1)))
+		box := halide.NewRDom("box", halide.Range(-2, 5), halide.Range(-2, 5))
+		spread := halide.NewFunc("spread")
+		spread.Define(x, y).Is(halide.Maximum(clamped.At(x.Add(box.X()), y.Add(box.Y()))).Sub(halide.Minimum(clamped.At(x.Add(box.X()), y.Add(box.Y())))))
+		yo, yi := t3v("yo"), t3v("yi")
+		spread.Split(y, yo, yi, 32).Parallel(yo)
+		spread.Vectorize(x, 16)
+		clamped.StoreAt(spread, yo).ComputeAt(spread, yi)
+		out := halide.NewBuffer[uint8](W, H)
+		t3Realize(t, spread, out)
+		t3Check2(t, "spread", out, 0, W, 0, H, func(i, j int) uint8 {
+			lo, hi := uint8(255), uint8(0)
+			for ry := -2; ry <= 2; ry++ {
+				for rx := -2; rx <= 2; rx++ {
+					v := input.Get(m2Clampi(i+rx, 0, W-1), m2Clampi(j+ry, 0, H-1))
+					lo, hi = min(lo, v), max(hi, v)
+				}
+			}
+			return hi - lo
+		})
+	})
+}
