@@ -112,6 +112,11 @@ func Argmax(e any) Tuple { return argReduction("argmax", ir.GT, e) }
 
 // Argmin is Argmax for the smallest value (the highest value of e's type,
 // +Inf for floats, over an empty RDom).
+//
+// Of a bool e (false < true, as in Halide), Argmin is the first point
+// where e is false (lesson 13's first escape) and Argmax the first where
+// it is true, or the RDom's first point if there is none: both reduce
+// e as a UInt8 and give the value back as a bool.
 func Argmin(e any) Tuple { return argReduction("argmin", ir.LT, e) }
 
 func argReduction(name string, better ir.BinOp, v any) Tuple {
@@ -119,8 +124,9 @@ func argReduction(name string, better ir.BinOp, v any) Tuple {
 	if e.err != nil {
 		return Tuple{err: e.err}
 	}
-	if e.Type().IsBool() {
-		return Tuple{err: bad("%s of a bool expression", name).err}
+	isBool := e.Type().IsBool()
+	if isBool {
+		e = Cast(UInt8, e)
 	}
 	free, dom, err := reduced(e, name)
 	if err != nil {
@@ -166,5 +172,9 @@ func argReduction(name string, better ir.BinOp, v any) Tuple {
 	if t.err != nil {
 		return t
 	}
-	return Tuple{elems: t.elems[:n+1]}
+	elems := t.elems[:n+1:n+1]
+	if isBool {
+		elems[n] = Cast(Bool, elems[n])
+	}
+	return Tuple{elems: elems}
 }

@@ -1107,3 +1107,142 @@ func TestTutorialPortedLesson12(t *testing.T) {
 		}
 	})
 }
+
+// lesson_13_tuples.cpp: select with several conditions becomes nested
+// Selects (Select takes one condition); the Complex struct becomes Go
+// helpers over Tuples.
+func TestTutorialPortedLesson13(t *testing.T) {
+	x, y, c := t3v("x"), t3v("y"), t3v("c")
+	t.Run("funcs", func(t *testing.T) {
+		singleValued := halide.NewFunc("single_valued")
+		singleValued.Define(x, y).Is(x.Add(y))
+		colorImage := halide.NewFunc("color_image")
+		colorImage.Define(x, y, c).Is(halide.Select(c.Eq(0), 245, halide.Select(c.Eq(1), 42, 132)))
+		brighter := halide.NewFunc("brighter")
+		brighter.Define(x, y, c).Is(colorImage.At(x, y, c).Add(10))
+		out := halide.NewBuffer[int32](3, 2, 3)
+		t3Realize(t, brighter, out)
+		for cc, want := range []int32{255, 52, 142} {
+			for j := 0; j < 2; j++ {
+				for i := 0; i < 3; i++ {
+					if got := out.Get(i, j, cc); got != want {
+						t.Fatalf("brighter(%d, %d, %d) = %d, want %d", i, j, cc, got, want)
+					}
+				}
+			}
+		}
+		sv := halide.NewBuffer[int32](5, 4)
+		t3Realize(t, singleValued, sv)
+		t3Check2(t, "single_valued", sv, 0, 5, 0, 4, func(i, j int) int32 { return int32(i + j) })
+		var funcArray [3]*halide.Func
+		for k := range funcArray {
+			funcArray[k] = halide.NewFunc(fmt.Sprintf("func_array_%d", k))
+		}
+		funcArray[0].Define(x, y).Is(x.Add(y))
+		funcArray[1].Define(x, y).Is(halide.Sin(x))
+		funcArray[2].Define(x, y).Is(halide.Cos(y))
+		for k, ref := range []func(i, j int) float64{
+			func(i, j int) float64 { return float64(i + j) },
+			func(i, j int) float64 { return ttSinf(float32(i)) },
+			func(i, j int) float64 { return float64(float32(math.Cos(float64(j)))) },
+		} {
+			if k == 0 {
+				continue // an int32 Func, checked as single_valued
+			}
+			out := halide.NewBuffer[float32](5, 4)
+			t3Realize(t, funcArray[k], out)
+			// 1e-6: float32 sines and cosines of small integers.
+			ttNear2(t, funcArray[k].Name(), out, 5, 4, 1e-6, ref)
+		}
+	})
+	t.Run("multi_valued", func(t *testing.T) {
+		multiValued := halide.NewFunc("multi_valued")
+		multiValued.Define(x, y).Is(halide.NewTuple(x.Add(y), halide.Sin(x.Mul(y))))
+		if multiValued.Values() != 2 {
+			t.Fatalf("%d values, want 2", multiValued.Values())
+		}
+		im0, im1 := halide.NewBuffer[int32](80, 60), halide.NewBuffer[float32](80, 60)
+		t3Realize(t, multiValued, im0, im1)
+		if im0.Get(30, 40) != 30+40 {
+			t.Fatalf("im0(30, 40) = %d", im0.Get(30, 40))
+		}
+		t3Check2(t, "multi_valued.0", im0, 0, 80, 0, 60, func(i, j int) int32 { return int32(i + j) })
+		// 1e-4: float32 sines of integers up to 80*60, whose range
+		// reduction costs a few ulps against Go's float64 sine.
+		ttNear2(t, "multi_valued.1", im1, 80, 60, 1e-4, func(i, j int) float64 { return ttSinf(float32(i * j)) })
+	})
+	t.Run("tuple_elements", func(t *testing.T) {
+		multiValued2 := halide.NewFunc("multi_valued_2")
+		multiValued2.Define(x, y).Is(halide.NewTuple(x.Add(y), halide.Sin(x.Mul(y))))
+		integerPart := multiValued2.AtTuple(x, y).Elem(0)
+		floatingPart := multiValued2.AtTuple(x, y).Elem(1)
+		consumer := halide.NewFunc("consumer")
+		consumer.Define(x, y).Is(halide.NewTuple(integerPart.Add(10), floatingPart.Add(float32(10))))
+		o0, o1 := halide.NewBuffer[int32](20, 10), halide.NewBuffer[float32](20, 10)
+		t3Realize(t, consumer, o0, o1)
+		t3Check2(t, "consumer.0", o0, 0, 20, 0, 10, func(i, j int) int32 { return int32(i + j + 10) })
+		// 1e-5: float32 sines plus 10 (an ulp of 10 is 1e-6).
+		ttNear2(t, "consumer.1", o1, 20, 10, 1e-5, func(i, j int) float64 { return ttSinf(float32(i*j)) + 10 })
+	})
+	t.Run("arg_max", func(t *testing.T) {
+		inputFunc := halide.NewFunc("input_func")
+		inputFunc.Define(x).Is(halide.Sin(x))
+		input := halide.NewBuffer[float32](100)
+		t3Realize(t, inputFunc, input)
+		argMax := halide.NewFunc("arg_max")
+		argMax.Define().Is(halide.NewTuple(0, input.At(0)))
+		r := halide.NewRDom("r", halide.Range(1, 99))
+		oldIndex, oldMax := argMax.AtTuple().Elem(0), argMax.AtTuple().Elem(1)
+		newIndex := halide.Select(oldMax.Lt(input.At(r)), r, oldIndex)
+		newMax := halide.Max(input.At(r), oldMax)
+		argMax.Define().Is(halide.NewTuple(newIndex, newMax))
+		r0, r1 := halide.NewBuffer[int32](), halide.NewBuffer[float32]()
+		t3Realize(t, argMax, r0, r1)
+		idx, best := int32(0), input.Get(0)
+		for k := 1; k < 100; k++ {
+			if best < input.Get(k) {
+				idx = int32(k)
+			}
+			best = max(input.Get(k), best)
+		}
+		if r0.Data()[0] != idx || r1.Data()[0] != best {
+			t.Fatalf("arg_max = (%d, %v), want (%d, %v)", r0.Data()[0], r1.Data()[0], idx, best)
+		}
+	})
+	t.Run("mandelbrot", func(t *testing.T) {
+		// Complex numbers as Tuples (real, imag).
+		mul := func(a, b halide.Tuple) halide.Tuple {
+			return halide.NewTuple(a.Elem(0).Mul(b.Elem(0)).Sub(a.Elem(1).Mul(b.Elem(1))), a.Elem(0).Mul(b.Elem(1)).Add(a.Elem(1).Mul(b.Elem(0))))
+		}
+		add := func(a, b halide.Tuple) halide.Tuple {
+			return halide.NewTuple(a.Elem(0).Add(b.Elem(0)), a.Elem(1).Add(b.Elem(1)))
+		}
+		magSq := func(a halide.Tuple) halide.Expr { return a.Elem(0).Mul(a.Elem(0)).Add(a.Elem(1).Mul(a.Elem(1))) }
+		mandelbrot := halide.NewFunc("mandelbrot")
+		initial := halide.NewTuple(x.Div(float32(15)).Sub(float32(2.5)), y.Div(float32(6)).Sub(float32(2)))
+		tv := t3v("t")
+		mandelbrot.Define(x, y, tv).Is(halide.NewTuple(float32(0), float32(0)))
+		r := halide.NewRDom("r", halide.Range(1, 12))
+		current := mandelbrot.AtTuple(x, y, r.X().Sub(1))
+		mandelbrot.Define(x, y, r.X()).Is(add(mul(current, current), initial))
+		escapeCondition := magSq(mandelbrot.AtTuple(x, y, r.X())).Lt(float32(16))
+		firstEscape := halide.Argmin(escapeCondition)
+		escape := halide.NewFunc("escape")
+		escape.Define(x, y).Is(firstEscape.Elem(0))
+		out := halide.NewBuffer[int32](61, 25)
+		t3Realize(t, escape, out)
+		t3Check2(t, "escape", out, 0, 61, 0, 25, func(i, j int) int32 {
+			// x / 15.0f: an int Var divided by a float is a float
+			// division of float32(x).
+			ir, ii := float32(i)/15-2.5, float32(j)/6-2
+			re, im := float32(0), float32(0)
+			for k := 1; k <= 12; k++ {
+				re, im = re*re-im*im+ir, re*im+im*re+ii
+				if !(re*re+im*im < 16) {
+					return int32(k) // the first false: argmin of a bool
+				}
+			}
+			return 1 // never false: the first point of r
+		})
+	})
+}
