@@ -9,7 +9,9 @@ import (
 // TestArgminBool: Argmin and Argmax of a bool Expr (Halide's, which
 // tutorial lesson 13 uses for the first escape of a Mandelbrot
 // iteration) give the first point where the condition is false (true),
-// or the RDom's first point where there is none, and the value as a bool.
+// and the value as a bool; where there is none, coordinate 0 and the
+// initial value (true for argmin), as Halide's (InlineReductions.cpp
+// starts from the type's max or min and takes only a better value).
 // They were refused ("argmin of a bool expression").
 func TestArgminBool(t *testing.T) {
 	// Row y of in holds 1 + x%3 below x = y and 10 + x from there on:
@@ -28,7 +30,7 @@ func TestArgminBool(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		arg   halide.Tuple
-		first func(row int) int32 // the first r where the answer holds, or 0
+		first func(row int) int32 // the first r where the answer holds, or 0 for none
 	}{
 		{"argmin", halide.Argmin(small), func(row int) int32 {
 			for x := 1; x < W; x++ {
@@ -63,7 +65,7 @@ func TestArgminBool(t *testing.T) {
 			for row := 0; row < H; row++ {
 				want, wantVal := tc.first(row), uint8(1)
 				if want == 0 {
-					want, wantVal = 1, 0 // none: the first point, whose answer does not hold
+					wantVal = 0 // none: coordinate 0, the initial value
 				}
 				if tc.name == "argmin" {
 					wantVal = 1 - wantVal // argmin finds false

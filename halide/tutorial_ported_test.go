@@ -290,7 +290,6 @@ func TestTutorialPortedLesson04(t *testing.T) {
 	})
 }
 
-
 // ttGradient is the lessons' gradient(x, y) = x + y, tracing its stores.
 func ttGradient(name string, x, y halide.Var) *halide.Func {
 	g := halide.NewFunc(name)
@@ -700,6 +699,7 @@ func TestTutorialPortedLesson08(t *testing.T) {
 		ttLoopNest(t, consumer)
 	})
 }
+
 var _ = errors.As
 
 // TestTutorialPortedBug1: lesson 8's store_root().compute_at(consumer, x)
@@ -1242,7 +1242,7 @@ func TestTutorialPortedLesson13(t *testing.T) {
 					return int32(k) // the first false: argmin of a bool
 				}
 			}
-			return 1 // never false: the first point of r
+			return 0 // never false: Halide's argmin keeps its initial 0
 		})
 	})
 }
