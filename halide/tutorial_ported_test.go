@@ -1246,3 +1246,131 @@ func TestTutorialPortedLesson13(t *testing.T) {
 		})
 	})
 }
+
+// lesson_14_types.cpp: Halide's type rules, asserted on this package's
+// Types. There is no Handle type (Go Exprs hold no pointers): its
+// assertions are left out. Type.with_bits becomes a Type literal with
+// the bits changed, type_of<T> the element type of a Buffer[T], and
+// evaluate<T> realizing a one-point Func (t3Eval).
+func TestTutorialPortedLesson14(t *testing.T) {
+	x := t3v("x")
+	valid := []halide.Type{halide.UInt8, halide.UInt16, halide.UInt32, halide.UInt64, halide.Int8, halide.Int16, halide.Int32, halide.Int64, halide.Float32, halide.Float64}
+	withBits := func(ty halide.Type, bits int) halide.Type { ty.Bits = uint8(bits); return ty }
+	t.Run("types", func(t *testing.T) {
+		if halide.UInt8.Bits != 8 || !halide.Int8.IsInt() {
+			t.Fatal("UInt(8).bits() or Int(8).is_int()")
+		}
+		if ty := withBits(halide.UInt8, 2*int(halide.UInt8.Bits)); ty != halide.UInt16 {
+			t.Fatalf("UInt(8).with_bits(16) = %v", ty)
+		}
+		if ty := f3Type[float32](); ty != halide.Float32 {
+			t.Fatalf("type_of<float>() = %v", ty)
+		}
+		for _, c := range []struct {
+			what string
+			got  halide.Type
+			want halide.Type
+		}{
+			{"Expr(x)", x.Type(), halide.Int32},
+			{"sin(x)", halide.Sin(x).Type(), halide.Float32},
+			{"cast(UInt(8), x)", halide.Cast(halide.UInt8, x).Type(), halide.UInt8},
+		} {
+			if c.got != c.want {
+				t.Fatalf("%s has type %v, want %v", c.what, c.got, c.want)
+			}
+		}
+		f1 := halide.NewFunc("f1")
+		f1.Define(x).Is(halide.Cast(halide.UInt8, x))
+		if ts := f1.Types(); len(ts) != 1 || ts[0] != halide.UInt8 {
+			t.Fatalf("f1.types() = %v", ts)
+		}
+		f2 := halide.NewFunc("f2")
+		f2.Define(x).Is(halide.NewTuple(x, halide.Sin(x)))
+		if ts := f2.Types(); len(ts) != 2 || ts[0] != halide.Int32 || ts[1] != halide.Float32 {
+			t.Fatalf("f2.types() = %v", ts)
+		}
+	})
+	t.Run("type_coercion", func(t *testing.T) {
+		u8, u16, u32 := halide.Cast(halide.UInt8, x), halide.Cast(halide.UInt16, x), halide.Cast(halide.UInt32, x)
+		s8, s16, s32, s64 := halide.Cast(halide.Int8, x), halide.Cast(halide.Int16, x), halide.Cast(halide.Int32, x), halide.Cast(halide.Int64, x)
+		f32, f64 := halide.Cast(halide.Float32, x), halide.Cast(halide.Float64, x)
+		for _, ty := range valid {
+			e := halide.Cast(ty, x)
+			if got := e.Add(e).Type(); got != ty {
+				t.Fatalf("(e + e) of %v has type %v", ty, got)
+			}
+		}
+		for _, c := range []struct {
+			what string
+			e    halide.Expr
+			want halide.Type
+		}{
+			// Rule 2: a float and an int or a narrower float: the float.
+			{"u8 + f32", u8.Add(f32), halide.Float32},
+			{"f32 + s64", f32.Add(s64), halide.Float32},
+			{"u16 + f64", u16.Add(f64), halide.Float64},
+			{"f64 + s32", f64.Add(s32), halide.Float64},
+			{"f64 + f32", f64.Add(f32), halide.Float64},
+			// Rule 3: an int constant takes the other operand's type.
+			// "3 + s16" is E(3).Add(s16): E of a Go int is such a constant.
+			{"u32 + 3", u32.Add(3), halide.UInt32},
+			{"3 + s16", halide.E(3).Add(s16), halide.Int16},
+			// Rule 4: two unsigned ints, the wider.
+			{"u32 + u8", u32.Add(u8), halide.UInt32},
+			// Rule 5: two signed ints, the wider.
+			{"s16 + s64", s16.Add(s64), halide.Int64},
+			// Rule 6: signed and unsigned: signed, of the wider width.
+			{"u8 + s32", u8.Add(s32), halide.Int32},
+			{"u32 + s8", u32.Add(s8), halide.Int32},
+			// Rule 7: equal widths: signed.
+			{"u32 + s32", u32.Add(s32), halide.Int32},
+		} {
+			if err := c.e.Err(); err != nil {
+				t.Fatalf("%s: %v", c.what, err)
+			}
+			if got := c.e.Type(); got != c.want {
+				t.Fatalf("%s has type %v, want %v", c.what, got, c.want)
+			}
+		}
+		// Casts: widening an unsigned int zero-extends, widening a
+		// signed int sign-extends, then it is reinterpreted.
+		if v := t3Eval[int32](t, halide.Cast(halide.Int32, halide.Cast(halide.UInt8, 255))); v != 255 {
+			t.Fatalf("int32(uint8(255)) = %d", v)
+		}
+		if v := t3Eval[uint16](t, halide.Cast(halide.UInt16, halide.Cast(halide.Int8, -1))); v != 65535 {
+			t.Fatalf("uint16(int8(-1)) = %d", v)
+		}
+	})
+	t.Run("generic_average", func(t *testing.T) {
+		average := func(a, b halide.Expr) halide.Expr {
+			if a.Type() != b.Type() {
+				t.Fatalf("average of %v and %v", a.Type(), b.Type())
+			}
+			if a.Type().IsFloat() {
+				return a.Add(b).Div(2)
+			}
+			narrow := a.Type()
+			wider := withBits(narrow, 2*int(narrow.Bits))
+			a, b = halide.Cast(wider, a), halide.Cast(wider, b)
+			return halide.Cast(narrow, a.Add(b).Div(2))
+		}
+		for _, c := range []struct {
+			e    halide.Expr
+			want halide.Type
+		}{
+			{average(halide.Cast(halide.Float32, x), halide.E(float32(3))), halide.Float32},
+			{average(x.Expr, halide.E(3)), halide.Int32},
+			{average(halide.Cast(halide.UInt8, x), halide.Cast(halide.UInt8, 3)), halide.UInt8},
+		} {
+			if got := c.e.Type(); got != c.want {
+				t.Fatalf("average has type %v, want %v", got, c.want)
+			}
+		}
+		// And its values: the uint8 average does not overflow.
+		f := halide.NewFunc("avg")
+		f.Define(x).Is(average(halide.Cast(halide.UInt8, x), halide.Cast(halide.UInt8, halide.E(255).Sub(x))))
+		out := halide.NewBuffer[uint8](256)
+		t3Realize(t, f, out)
+		t3Check1(t, "avg", out, 0, 256, func(i int) uint8 { return uint8((i + 255 - i) / 2) })
+	})
+}
