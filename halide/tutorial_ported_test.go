@@ -1374,3 +1374,83 @@ func TestTutorialPortedLesson14(t *testing.T) {
 		t3Check1(t, "avg", out, 0, 256, func(i int) uint8 { return uint8((i + 255 - i) / 2) })
 	})
 }
+
+// lesson_16_rgb_generate.cpp (with lesson_16_rgb_run.cpp's checks): the
+// Brighten generator becomes a Go function per layout (its
+// GeneratorParam), run on planar buffers (NewBuffer) and interleaved
+// ones (NewInterleavedBuffer, Halide's Buffer::make_interleaved).
+// Dimension has no set_stride: the interleaved layout's stride
+// constraints (dim(0) stride 3, dim(2) stride 1) are not declared, only
+// its bounds on c; Halide's default constraint that dim(0) has stride 1
+// does not exist either, so every layout here is what the lesson's
+// "either" is, and its schedule decides only the loop nest.
+func TestTutorialPortedLesson16(t *testing.T) {
+	const W, H = 37, 11
+	x, y, c := t3v("x"), t3v("y"), t3v("c")
+	brighten := func(layout string) (*halide.Func, *halide.ImageParam, *halide.Param[uint8]) {
+		input := halide.NewImageParam("input", halide.UInt8, 3)
+		offset := halide.NewParam[uint8]("offset")
+		brighter := halide.NewFunc("brighter")
+		brighter.Define(x, y, c).Is(input.At(x, y, c).Add(offset.Expr()))
+		brighter.Vectorize(x, 16)
+		switch layout {
+		case "planar":
+		case "interleaved":
+			input.Dim(2).SetBounds(0, 3)
+			brighter.Dim(2).SetBounds(0, 3)
+			brighter.Reorder(c, x, y).Unroll(c)
+		case "either":
+		case "specialized":
+			inputIsPlanar := input.Dim(0).Stride().Eq(1)
+			inputIsInterleaved := input.Dim(0).Stride().Eq(3).And(input.Dim(2).Stride().Eq(1)).And(input.Dim(2).Extent().Eq(3))
+			outputIsPlanar := brighter.Dim(0).Stride().Eq(1)
+			outputIsInterleaved := brighter.Dim(0).Stride().Eq(3).And(brighter.Dim(2).Stride().Eq(1)).And(brighter.Dim(2).Extent().Eq(3))
+			brighter.Specialize(inputIsPlanar.And(outputIsPlanar))
+			brighter.Specialize(inputIsInterleaved.And(outputIsInterleaved)).Reorder(c, x, y).Unroll(c)
+		}
+		return brighter, input, offset
+	}
+	planar := func() *halide.Buffer[uint8] { return halide.NewBuffer[uint8](W, H, 3) }
+	interleaved := func() *halide.Buffer[uint8] { return halide.NewInterleavedBuffer[uint8](W, H, 3) }
+	for _, tc := range []struct {
+		layout  string
+		in, out func() *halide.Buffer[uint8]
+	}{
+		{"planar", planar, planar},
+		{"interleaved", interleaved, interleaved},
+		{"either", planar, planar},
+		{"either", interleaved, interleaved},
+		{"either", planar, interleaved},
+		{"specialized", planar, planar},
+		{"specialized", interleaved, interleaved},
+		{"specialized", interleaved, planar}, // neither case: the unspecialized schedule
+	} {
+		name := fmt.Sprintf("%s/%s_to_%s", tc.layout, layoutName(tc.in()), layoutName(tc.out()))
+		t.Run(name, func(t *testing.T) {
+			brighter, input, offset := brighten(tc.layout)
+			in := tc.in()
+			rng := t3Rand[uint8](16, 255, W, H, 3)
+			in.Fill(func(p []int) uint8 { return rng.Get(p...) })
+			input.Set(in)
+			offset.Set(37)
+			out := tc.out()
+			t3Realize(t, brighter, out)
+			for ch := 0; ch < 3; ch++ {
+				for j := 0; j < H; j++ {
+					for i := 0; i < W; i++ {
+						if got, want := out.Get(i, j, ch), in.Get(i, j, ch)+37; got != want {
+							t.Fatalf("brighter(%d, %d, %d) = %d, want %d", i, j, ch, got, want)
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
+func layoutName(b *halide.Buffer[uint8]) string {
+	if b.Dim(0).Stride == 1 {
+		return "planar"
+	}
+	return "interleaved"
+}
