@@ -1454,3 +1454,152 @@ func layoutName(b *halide.Buffer[uint8]) string {
 	}
 	return "interleaved"
 }
+
+// lesson_17_predicated_rdom.cpp
+func TestTutorialPortedLesson17(t *testing.T) {
+	x, y := t3v("x"), t3v("y")
+	t.Run("circle", func(t *testing.T) {
+		circle := halide.NewFunc("circle")
+		circle.Define(x, y).Is(x.Add(y))
+		r := halide.NewRDom("r", halide.Range(0, 7), halide.Range(0, 7))
+		r.Where(r.X().Sub(3).Mul(r.X().Sub(3)).Add(r.Y().Sub(3).Mul(r.Y().Sub(3))).Le(10))
+		circle.Define(r.X(), r.Y()).TimesEq(2)
+		out := halide.NewBuffer[int32](7, 7)
+		t3Realize(t, circle, out)
+		t3Check2(t, "circle", out, 0, 7, 0, 7, func(i, j int) int32 {
+			if (i-3)*(i-3)+(j-3)*(j-3) <= 10 {
+				return int32(2 * (i + j))
+			}
+			return int32(i + j)
+		})
+	})
+	t.Run("triangle", func(t *testing.T) {
+		triangle := halide.NewFunc("triangle")
+		triangle.Define(x, y).Is(x.Add(y))
+		r := halide.NewRDom("r", halide.Range(0, 8), halide.Range(0, 10))
+		r.Where(r.X().Add(r.Y()).Gt(5))
+		r.Where(r.Y().Mul(3).Sub(r.X().Mul(2)).Lt(15))
+		r.Where(r.X().Mul(4).Sub(r.Y()).Lt(20))
+		triangle.Define(r.X(), r.Y()).TimesEq(2)
+		out := halide.NewBuffer[int32](10, 10)
+		t3Realize(t, triangle, out)
+		t3Check2(t, "triangle", out, 0, 10, 0, 10, func(i, j int) int32 {
+			if i < 8 && i+j > 5 && 3*j-2*i < 15 && 4*i-j < 20 {
+				return int32(2 * (i + j))
+			}
+			return int32(i + j)
+		})
+	})
+	t.Run("func_in_predicate", func(t *testing.T) {
+		f, g := halide.NewFunc("f"), halide.NewFunc("g")
+		f.Define(x, y).Is(x.Mul(2).Add(y))
+		g.Define(x, y).Is(x.Add(y))
+		r1 := halide.NewRDom("r1", halide.Range(0, 5), halide.Range(0, 5))
+		r1.Where(f.At(r1.X(), r1.Y()).Ge(4))
+		r1.Where(f.At(r1.X(), r1.Y()).Le(7))
+		f.Define(r1.X(), r1.Y()).DivEq(10)
+		f.ComputeRoot()
+		r2 := halide.NewRDom("r2", halide.Range(1, 3), halide.Range(1, 3))
+		r2.Where(f.At(r2.X(), r2.Y()).Lt(1))
+		g.Define(r2.X(), r2.Y()).PlusEq(17)
+		out := halide.NewBuffer[int32](5, 5)
+		t3Realize(t, g, out)
+		var cf [5][5]int
+		for j := 0; j < 5; j++ {
+			for i := 0; i < 5; i++ {
+				cf[j][i] = 2*i + j
+				if cf[j][i] >= 4 && cf[j][i] <= 7 {
+					cf[j][i] /= 10
+				}
+			}
+		}
+		t3Check2(t, "g", out, 0, 5, 0, 5, func(i, j int) int32 {
+			if i >= 1 && i < 4 && j >= 1 && j < 4 && cf[j][i] < 1 {
+				return int32(i + j + 17)
+			}
+			return int32(i + j)
+		})
+	})
+}
+
+// lesson_18_parallel_associative_reductions.cpp: the 8x8 input is random,
+// as in the lesson.
+func TestTutorialPortedLesson18(t *testing.T) {
+	x, y, i, u, v := t3v("x"), t3v("y"), t3v("i"), t3v("u"), t3v("v")
+	input := halide.NewBuffer[uint8](8, 8)
+	rng := t3Rand[uint8](18, 255, 8, 8)
+	input.Fill(func(p []int) uint8 { return rng.Get(p...) })
+	var want [8]int32
+	for yy := 0; yy < 8; yy++ {
+		for xx := 0; xx < 8; xx++ {
+			want[input.Get(xx, yy)/32]++
+		}
+	}
+	check := func(t *testing.T, f *halide.Func) {
+		t.Helper()
+		out := halide.NewBuffer[int32](8)
+		t3Realize(t, f, out)
+		t3Check1(t, f.Name(), out, 0, 8, func(k int) int32 { return want[k] })
+	}
+	t.Run("serial", func(t *testing.T) {
+		histogram := halide.NewFunc("hist_serial")
+		histogram.Define(i).Is(0)
+		r := halide.NewRDom("r", halide.Range(0, 8), halide.Range(0, 8))
+		histogram.Define(input.At(r.X(), r.Y()).Div(32)).PlusEq(1)
+		histogram.Vectorize(i, 8)
+		check(t, histogram)
+	})
+	t.Run("parallel_manual", func(t *testing.T) {
+		intermediate := halide.NewFunc("intm_par_manual")
+		intermediate.Define(i, y).Is(0)
+		rx := halide.NewRDom("rx", halide.Range(0, 8))
+		intermediate.Define(input.At(rx.X(), y).Div(32), y).PlusEq(1)
+		histogram := halide.NewFunc("merge_par_manual")
+		histogram.Define(i).Is(0)
+		ry := halide.NewRDom("ry", halide.Range(0, 8))
+		histogram.Define(i).PlusEq(intermediate.At(i, ry.X()))
+		intermediate.ComputeRoot().Update(0).Parallel(y)
+		intermediate.Vectorize(i, 8)
+		histogram.Vectorize(i, 8)
+		check(t, histogram)
+	})
+	t.Run("rfactor_parallel", func(t *testing.T) {
+		histogram := halide.NewFunc("hist_rfactor_par")
+		histogram.Define(x).Is(0)
+		r := halide.NewRDom("r", halide.Range(0, 8), halide.Range(0, 8))
+		histogram.Define(input.At(r.X(), r.Y()).Div(32)).PlusEq(1)
+		intermediate := histogram.Update(0).RFactor(halide.RFactorPair{R: r.Y(), V: y})
+		intermediate.ComputeRoot().Update(0).Parallel(y)
+		intermediate.Vectorize(x, 8)
+		histogram.Vectorize(x, 8)
+		check(t, histogram)
+	})
+	t.Run("rfactor_vectorize", func(t *testing.T) {
+		histogram := halide.NewFunc("hist_rfactor_vec")
+		histogram.Define(x).Is(0)
+		r := halide.NewRDom("r", halide.Range(0, 8), halide.Range(0, 8))
+		histogram.Define(input.At(r.X(), r.Y()).Div(32)).PlusEq(1)
+		intermediate := histogram.Update(0).RFactor(halide.RFactorPair{R: r.X(), V: u})
+		intermediate.ComputeRoot().Update(0).Vectorize(u, 8)
+		intermediate.Vectorize(x, 8)
+		histogram.Vectorize(x, 8)
+		check(t, histogram)
+	})
+	t.Run("rfactor_tile", func(t *testing.T) {
+		histogram := halide.NewFunc("hist_rfactor_tile")
+		histogram.Define(x).Is(0)
+		r := halide.NewRDom("r", halide.Range(0, 8), halide.Range(0, 8))
+		histogram.Define(input.At(r.X(), r.Y()).Div(32)).PlusEq(1)
+		rxOuter, rxInner := halide.NewRVar("rx_outer"), halide.NewRVar("rx_inner")
+		ryOuter, ryInner := halide.NewRVar("ry_outer"), halide.NewRVar("ry_inner")
+		histogram.Update(0).
+			Split(r.X(), rxOuter, rxInner, 4).
+			Split(r.Y(), ryOuter, ryInner, 4)
+		intermediate := histogram.Update(0).RFactor(halide.RFactorPair{R: rxOuter, V: u}, halide.RFactorPair{R: ryOuter, V: v})
+		intermediate.ComputeRoot().Update(0).Parallel(u).Parallel(v)
+		intermediate.Update(0).Reorder(rxInner, ryInner, u, v)
+		intermediate.Vectorize(x, 8)
+		histogram.Vectorize(x, 8)
+		check(t, histogram)
+	})
+}
