@@ -1603,3 +1603,161 @@ func TestTutorialPortedLesson18(t *testing.T) {
 		check(t, histogram)
 	})
 }
+
+// lesson_19_wrapper_funcs.cpp: the GPU section runs on the emulator
+// (instead of OpenCL or Metal); img.in(blur)'s implicit _0, _1 are
+// ImplicitVar(0), ImplicitVar(1).
+func TestTutorialPortedLesson19(t *testing.T) {
+	x, y, xo, yo, xi, yi := t3v("x"), t3v("y"), t3v("xo"), t3v("yo"), t3v("xi"), t3v("yi")
+	fgh := func(suffix string, hArgs func(x, y halide.Var) (halide.Expr, halide.Expr)) (f, g, h *halide.Func) {
+		f, g, h = halide.NewFunc("f_"+suffix), halide.NewFunc("g_"+suffix), halide.NewFunc("h_"+suffix)
+		f.Define(x, y).Is(x.Add(y))
+		g.Define(x, y).Is(f.At(x, y).Mul(2))
+		hx, hy := hArgs(x, y)
+		h.Define(x, y).Is(halide.E(3).Add(g.At(x, y)).Sub(f.At(hx, hy)))
+		return f, g, h
+	}
+	same := func(x, y halide.Var) (halide.Expr, halide.Expr) { return x.Expr, y.Expr }
+	hRef := func(i, j int) int32 { return int32(3 + 2*(i+j) - (i + j)) }
+	t.Run("local", func(t *testing.T) {
+		f, g := halide.NewFunc("f_local"), halide.NewFunc("g_local")
+		f.Define(x, y).Is(x.Add(y))
+		g.Define(x, y).Is(f.At(x, y).Mul(2).Add(3))
+		f.ComputeRoot()
+		fInG := f.In(g)
+		fInG.ComputeRoot()
+		fInG.TraceStores()
+		trace := map[string]int{}
+		out := halide.NewBuffer[int32](5, 5)
+		if err := t3Run(t, t3Pipe(trace, g), out); err != nil {
+			t.Fatal(err)
+		}
+		t3Check2(t, "g_local", out, 0, 5, 0, 5, func(i, j int) int32 { return int32(2*(i+j) + 3) })
+		if n := trace[fInG.Name()]; n != 25 {
+			t.Fatalf("the wrapper %s stored %d points, want 25 (%v)", fInG.Name(), n, trace)
+		}
+	})
+	t.Run("local_by_hand", func(t *testing.T) {
+		fInG, f, g := halide.NewFunc("f_in_g"), halide.NewFunc("f"), halide.NewFunc("g")
+		f.Define(x, y).Is(x.Add(y))
+		fInG.Define(x, y).Is(f.At(x, y))
+		g.Define(x, y).Is(fInG.At(x, y).Mul(2).Add(3))
+		f.ComputeRoot()
+		fInG.ComputeRoot()
+		g.ComputeRoot()
+		out := halide.NewBuffer[int32](5, 5)
+		t3Realize(t, g, out)
+		t3Check2(t, "g", out, 0, 5, 0, 5, func(i, j int) int32 { return int32(2*(i+j) + 3) })
+	})
+	t.Run("global", func(t *testing.T) {
+		f, g, h := fgh("global", same)
+		f.ComputeRoot()
+		g.ComputeRoot()
+		h.ComputeRoot()
+		f.In().ComputeRoot()
+		out := halide.NewBuffer[int32](5, 5)
+		t3Realize(t, h, out)
+		t3Check2(t, "h_global", out, 0, 5, 0, 5, hRef)
+	})
+	t.Run("unique", func(t *testing.T) {
+		f, g, h := fgh("unique", same)
+		f.ComputeRoot()
+		g.ComputeRoot()
+		h.ComputeRoot()
+		f.In(g).ComputeAt(g, y)
+		f.In(h).ComputeAt(h, y)
+		out := halide.NewBuffer[int32](5, 5)
+		t3Realize(t, h, out)
+		t3Check2(t, "h_unique", out, 0, 5, 0, 5, hRef)
+	})
+	t.Run("sched", func(t *testing.T) {
+		f, g, h := fgh("sched", func(x, y halide.Var) (halide.Expr, halide.Expr) { return x.Add(93), y.Sub(87) })
+		g.ComputeRoot()
+		h.ComputeRoot()
+		f.In(g).ComputeAt(g, y)
+		f.In(h).ComputeAt(h, y)
+		f.In(g).Vectorize(x, 4)
+		f.In(h).Split(x, xo, xi, 2).Reorder(xo, xi)
+		out := halide.NewBuffer[int32](8, 8)
+		t3Realize(t, h, out)
+		t3Check2(t, "h_sched", out, 0, 8, 0, 8, func(i, j int) int32 { return int32(3 + 2*(i+j) - (i + 93 + j - 87)) })
+	})
+	t.Run("transpose", func(t *testing.T) {
+		f, g := halide.NewFunc("f_transpose"), halide.NewFunc("g_transpose")
+		f.Define(x, y).Is(halide.Sin(x.Add(y).Mul(halide.Sqrt(y)).Div(float32(10))))
+		f.ComputeRoot()
+		g.Define(x, y).Is(f.At(y, x))
+		fTile := f.In(g)
+		g.Tile(x, y, xo, yo, xi, yi, 4, 4).
+			Vectorize(xi).
+			Unroll(yi)
+		fTile.ComputeAt(g, xo).
+			ReorderStorage(y, x).
+			Vectorize(x).
+			Unroll(y)
+		out := halide.NewBuffer[float32](16, 16)
+		t3Realize(t, g, out)
+		// 1e-5: a float32 sine of values up to 3.2 computed from a
+		// float32 square root, against the same in Go's float64 math
+		// rounded at each step.
+		ttNear2(t, "g_transpose", out, 16, 16, 1e-5, func(i, j int) float64 {
+			xx, yy := j, i // g(x, y) = f(y, x)
+			return ttSinf(float32(xx+yy) * float32(math.Sqrt(float64(yy))) / 10)
+		})
+	})
+	t.Run("gpu", func(t *testing.T) {
+		img := halide.NewImageParam("img", halide.Int32, 2)
+		blur := halide.NewFunc("blur")
+		blur.Define(x, y).Is(img.At(x.Sub(1), y.Sub(1)).Add(img.At(x, y.Sub(1))).Add(img.At(x.Add(1), y.Sub(1))).
+			Add(img.At(x.Sub(1), y)).Add(img.At(x, y)).Add(img.At(x.Add(1), y)).
+			Add(img.At(x.Sub(1), y.Add(1))).Add(img.At(x, y.Add(1))).Add(img.At(x.Add(1), y.Add(1))))
+		blur.ComputeRoot().GPUTile(x, y, xo, yo, xi, yi, 8, 8)
+		img.In(blur).ComputeAt(blur, xo).GPUThreads(halide.ImplicitVar(0), halide.ImplicitVar(1))
+		input := halide.NewBuffer[int32](258, 258).SetMin(-1, -1)
+		input.Fill(func(p []int) int32 { return int32(p[0]*17 + p[1]%4) }) // C's %, as the lesson's loop
+		img.Set(input)
+		out := halide.NewBuffer[int32](256, 256)
+		if err := t3Run(t, t3Pipe(nil, blur).WithTarget(halide.Emulator), out); err != nil {
+			t.Fatal(err)
+		}
+		t3Check2(t, "blur", out, 0, 256, 0, 256, func(i, j int) int32 {
+			s := int32(0)
+			for dy := -1; dy <= 1; dy++ {
+				for dx := -1; dx <= 1; dx++ {
+					s += input.Get(i+dx, j+dy)
+				}
+			}
+			return s
+		})
+	})
+	t.Run("group", func(t *testing.T) {
+		f, g := halide.NewFunc("f_group"), halide.NewFunc("g_group")
+		f.Define(x, y).Is(halide.Sin(x.Sub(y)))
+		r := halide.NewRDom("r", halide.Range(1, 7))
+		f.Define(r.X(), y).Is(f.At(r.X(), y).Add(f.At(r.X().Sub(1), y)).Div(float32(2)))
+		f.Define(halide.E(7).Sub(r.X()), y).Is(f.At(halide.E(7).Sub(r.X()), y).Add(f.At(halide.E(8).Sub(r.X()), y)).Div(float32(2)))
+		g.Define(x, y).Is(f.At(x.Add(y).Mod(8), x.Sub(y).Mod(8)))
+		f.In(g).ComputeRoot()
+		f.ComputeAt(f.In(g), y)
+		f.Vectorize(x, 4)
+		f.In(g).Vectorize(x, 4)
+		out := halide.NewBuffer[float32](8, 8)
+		t3Realize(t, g, out)
+		row := func(yy int) [8]float32 {
+			var a [8]float32
+			for k := range a {
+				a[k] = float32(ttSinf(float32(k - yy)))
+			}
+			for k := 1; k < 8; k++ {
+				a[k] = (a[k] + a[k-1]) / 2
+			}
+			for k := 1; k < 8; k++ {
+				a[7-k] = (a[7-k] + a[8-k]) / 2
+			}
+			return a
+		}
+		mod8 := func(v int) int { return ((v % 8) + 8) % 8 } // Halide's % rounds down
+		// 1e-6: float32 sines averaged in float32 the same way.
+		ttNear2(t, "g_group", out, 8, 8, 1e-6, func(i, j int) float64 { return float64(row(mod8(i - j))[mod8(i+j)]) })
+	})
+}
