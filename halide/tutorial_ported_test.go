@@ -1761,3 +1761,144 @@ func TestTutorialPortedLesson19(t *testing.T) {
 		ttNear2(t, "g_group", out, 8, 8, 1e-6, func(i, j int) float64 { return float64(row(mod8(i - j))[mod8(i+j)]) })
 	})
 }
+
+// lesson_20_cloning_funcs.cpp: the last section does not realize
+// anything in the lesson; here it realizes g and h as two outputs of one
+// Pipeline.
+func TestTutorialPortedLesson20(t *testing.T) {
+	x, y := t3v("x"), t3v("y")
+	t.Run("single", func(t *testing.T) {
+		f, g, h := halide.NewFunc("f_single"), halide.NewFunc("g_single"), halide.NewFunc("h_single")
+		f.Define(x, y).Is(x.Add(y))
+		g.Define(x, y).Is(f.At(x, y).Mul(2).Add(3))
+		h.Define(x, y).Is(f.At(x, y).Add(g.At(x, y)).Add(10))
+		f.ComputeRoot()
+		g.ComputeRoot()
+		h.ComputeRoot()
+		fCloneInG := f.CloneIn(g)
+		fCloneInG.ComputeRoot()
+		// The clone and f are each computed once, over h's 5x5.
+		f.TraceStores()
+		fCloneInG.TraceStores()
+		trace := map[string]int{}
+		out := halide.NewBuffer[int32](5, 5)
+		if err := t3Run(t, t3Pipe(trace, h), out); err != nil {
+			t.Fatal(err)
+		}
+		t3Check2(t, "h_single", out, 0, 5, 0, 5, func(i, j int) int32 { return int32(i + j + 2*(i+j) + 3 + 10) })
+		if trace[f.Name()] != 25 || trace[fCloneInG.Name()] != 25 {
+			t.Fatalf("stores %v, want 25 of %s and of its clone %s", trace, f.Name(), fCloneInG.Name())
+		}
+	})
+	t.Run("single_by_hand", func(t *testing.T) {
+		fCloneInG, f, g, h := halide.NewFunc("f_clone_in_g"), halide.NewFunc("f"), halide.NewFunc("g"), halide.NewFunc("h")
+		f.Define(x, y).Is(x.Add(y))
+		fCloneInG.Define(x, y).Is(x.Add(y))
+		g.Define(x, y).Is(fCloneInG.At(x, y).Mul(2).Add(3))
+		h.Define(x, y).Is(f.At(x, y).Add(g.At(x, y)).Add(10))
+		f.ComputeRoot()
+		fCloneInG.ComputeRoot()
+		g.ComputeRoot()
+		h.ComputeRoot()
+		out := halide.NewBuffer[int32](5, 5)
+		t3Realize(t, h, out)
+		t3Check2(t, "h", out, 0, 5, 0, 5, func(i, j int) int32 { return int32(i + j + 2*(i+j) + 3 + 10) })
+	})
+	t.Run("group", func(t *testing.T) {
+		f, g, h, out := halide.NewFunc("f_group"), halide.NewFunc("g_group"), halide.NewFunc("h_group"), halide.NewFunc("out_group")
+		f.Define(x, y).Is(x.Add(y))
+		g.Define(x, y).Is(f.At(x, y).Mul(2))
+		h.Define(x, y).Is(f.At(x, y).Add(10))
+		out.Define(x, y).Is(f.At(x, y).Add(g.At(x, y)).Add(h.At(x, y)))
+		f.ComputeRoot()
+		g.ComputeRoot()
+		h.ComputeRoot()
+		out.ComputeRoot()
+		f.CloneIn(g, h).ComputeRoot()
+		buf := halide.NewBuffer[int32](5, 5)
+		t3Realize(t, out, buf)
+		t3Check2(t, "out_group", buf, 0, 5, 0, 5, func(i, j int) int32 { return int32(4*(i+j) + 10) })
+	})
+	t.Run("different_regions", func(t *testing.T) {
+		// g needs f(0) and h needs f(99): the clone computes one point
+		// for g, f one point for h, instead of f over [0, 99].
+		f, g, h := halide.NewFunc("f"), halide.NewFunc("g"), halide.NewFunc("h")
+		f.Define(x).Is(x)
+		g.Define(x).Is(f.At(0).Mul(2))
+		h.Define(x).Is(f.At(99).Add(10))
+		f.ComputeRoot()
+		clone := f.CloneIn(g)
+		clone.ComputeRoot()
+		f.TraceStores()
+		clone.TraceStores()
+		trace := map[string]int{}
+		gb, hb := halide.NewBuffer[int32](4), halide.NewBuffer[int32](4)
+		if err := t3Run(t, t3Pipe(trace, g, h), gb, hb); err != nil {
+			t.Fatal(err)
+		}
+		t3Check1(t, "g", gb, 0, 4, func(int) int32 { return 0 })
+		t3Check1(t, "h", hb, 0, 4, func(int) int32 { return 109 })
+		if trace[f.Name()] != 1 || trace[clone.Name()] != 1 {
+			t.Fatalf("stores %v, want one of f and one of its clone", trace)
+		}
+	})
+}
+
+// lesson_22_jit_performance.cpp: values only. Its ways of running the
+// transpose (a new Pipeline per Realize, one Pipeline realized again,
+// Compile before Realize, a new output buffer per Realize or one re-used)
+// are checked to give the transpose; the callable, std::function,
+// invalidate_cache and Module sections have no counterpart (no Callable,
+// JIT cache control or AOT Module API) and are left out.
+func TestTutorialPortedLesson22(t *testing.T) {
+	makePipeline := func() *halide.Pipeline {
+		input, output := halide.NewFunc("input"), halide.NewFunc("output")
+		x, y := t3v("x"), t3v("y")
+		input.Define(x, y).Is(halide.Cast(halide.UInt16, x.Add(y)))
+		input.ComputeRoot()
+		output.Define(x, y).Is(input.At(y, x))
+		xi, yi := t3v("xi"), t3v("yi")
+		// tile(x, y, xi, yi, 8, 8): the outer loops keep the names x, y.
+		output.Tile(x, y, x, y, xi, yi, 8, 8).Vectorize(xi).Unroll(yi)
+		blockTranspose := input.In(output).ComputeAt(output, x).Vectorize(x).Unroll(y)
+		blockTranspose.In(output).ReorderStorage(y, x).ComputeAt(output, x).Vectorize(x).Unroll(y)
+		return t3Pipe(nil, output)
+	}
+	const N = 1024 // the lesson's size
+	check := func(t *testing.T, b *halide.Buffer[uint16]) {
+		t.Helper()
+		t3Check2(t, "output", b, 0, N, 0, N, func(i, j int) uint16 { return uint16(i + j) })
+	}
+	t.Run("from_scratch", func(t *testing.T) {
+		for k := 0; k < 2; k++ {
+			result := halide.NewBuffer[uint16](N, N)
+			if err := t3Run(t, makePipeline(), result); err != nil {
+				t.Fatal(err)
+			}
+			check(t, result)
+		}
+	})
+	t.Run("reuse_pipeline", func(t *testing.T) {
+		p := makePipeline()
+		for k := 0; k < 2; k++ {
+			result := halide.NewBuffer[uint16](N, N)
+			if err := t3Run(t, p, result); err != nil {
+				t.Fatal(err)
+			}
+			check(t, result)
+		}
+	})
+	t.Run("compile_before_realize", func(t *testing.T) {
+		p := makePipeline()
+		if err := p.Compile(); err != nil {
+			t.Fatal(err)
+		}
+		result := halide.NewBuffer[uint16](N, N)
+		for k := 0; k < 2; k++ { // the same buffer realized again
+			if err := t3Run(t, p, result); err != nil {
+				t.Fatal(err)
+			}
+			check(t, result)
+		}
+	})
+}
