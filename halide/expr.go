@@ -502,12 +502,22 @@ func conversionArg(t Type, what string, x any) (Expr, bool) {
 // saturating at the ends of the type (NaN gives 0), the same on every
 // target, so that the range of int32(clamp(v, 0, 1) * s) is [int32(min(0,
 // s)), int32(max(0, s))] whatever s is.
+//
+// A cast constant has the type t: unlike a Go number or E(v), it does not
+// take the other operand's type (Halide's rule 5 is for C++ ints only).
 func Cast(t Type, x any) Expr {
 	e, ok := conversionArg(t, "Cast", x)
 	if !ok {
 		return e
 	}
 	if e.Type() == t {
+		if isLiteral(e.node) {
+			// An explicit type: the constant no longer adapts to the
+			// other operand's (u8.Mul(Cast(Int32, 2)) is an int32, as in
+			// Halide, where only a C++ int adapts). The cast is folded
+			// when lowering.
+			return Expr{node: &ir.Cast{T: t, X: e.node}}
+		}
 		return e
 	}
 	return Expr{node: &ir.Cast{T: t, X: e.node}}

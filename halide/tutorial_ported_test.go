@@ -710,7 +710,6 @@ func TestTutorialPortedLesson08(t *testing.T) {
 	})
 }
 
-var _ = errors.As
 
 // TestTutorialPortedBug1: lesson 8's store_root().compute_at(consumer, x)
 // computes each of producer's 25 points once in Halide (the lesson's C
@@ -1321,24 +1320,23 @@ func TestTutorialPortedLesson14(t *testing.T) {
 			e    halide.Expr
 			want halide.Type
 		}{
-			// Rule 2: a float and an int or a narrower float: the float.
+			// Rule 3: a float and an int: the float.
 			{"u8 + f32", u8.Add(f32), halide.Float32},
 			{"f32 + s64", f32.Add(s64), halide.Float32},
 			{"u16 + f64", u16.Add(f64), halide.Float64},
 			{"f64 + s32", f64.Add(s32), halide.Float64},
+			// Rule 4: two floats: the wider.
 			{"f64 + f32", f64.Add(f32), halide.Float64},
-			// Rule 3: an int constant takes the other operand's type.
+			// Rule 5: an int constant takes the other operand's type.
 			// "3 + s16" is E(3).Add(s16): E of a Go int is such a constant.
 			{"u32 + 3", u32.Add(3), halide.UInt32},
 			{"3 + s16", halide.E(3).Add(s16), halide.Int16},
-			// Rule 4: two unsigned ints, the wider.
+			// Rule 6: both unsigned or both signed: the wider.
 			{"u32 + u8", u32.Add(u8), halide.UInt32},
-			// Rule 5: two signed ints, the wider.
 			{"s16 + s64", s16.Add(s64), halide.Int64},
-			// Rule 6: signed and unsigned: signed, of the wider width.
+			// Rule 7: signed and unsigned: signed, of the greater width.
 			{"u8 + s32", u8.Add(s32), halide.Int32},
 			{"u32 + s8", u32.Add(s8), halide.Int32},
-			// Rule 7: equal widths: signed.
 			{"u32 + s32", u32.Add(s32), halide.Int32},
 		} {
 			if err := c.e.Err(); err != nil {
@@ -1347,6 +1345,16 @@ func TestTutorialPortedLesson14(t *testing.T) {
 			if got := c.e.Type(); got != c.want {
 				t.Fatalf("%s has type %v, want %v", c.what, got, c.want)
 			}
+		}
+		// Rule 5's overflow: "Expr bad = u8 + 257" is an error.
+		var he *halide.Error
+		if err := u8.Add(257).Err(); !errors.As(err, &he) {
+			t.Fatalf("u8 + 257: %v, want a typed error", err)
+		}
+		// Rule 7 zero-extends the unsigned operand: u8 255 + s32 0 is
+		// 255, not -1.
+		if v := t3Eval[int32](t, halide.Cast(halide.UInt8, 255).Add(halide.Cast(halide.Int32, 0))); v != 255 {
+			t.Fatalf("uint8(255) + int32(0) = %d", v)
 		}
 		// Casts: widening an unsigned int zero-extends, widening a
 		// signed int sign-extends, then it is reinterpreted.
