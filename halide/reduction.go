@@ -128,7 +128,7 @@ func argReduction(name string, better ir.BinOp, v any) Tuple {
 	}
 	isBool := e.Type().IsBool()
 	if isBool {
-		e = Cast(UInt8, e)
+		e = convert(UInt8, e)
 	}
 	free, dom, err := reduced(e, name)
 	if err != nil {
@@ -185,7 +185,7 @@ func argReduction(name string, better ir.BinOp, v any) Tuple {
 	}
 	elems := t.elems[: n+1 : n+1]
 	if isBool {
-		elems[n] = Cast(Bool, elems[n])
+		elems[n] = convert(Bool, elems[n])
 	}
 	return Tuple{elems: elems}
 }

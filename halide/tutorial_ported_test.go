@@ -46,7 +46,16 @@ package halide_test
 //   - 23 serialization: no serialization of pipelines.
 //   - 24 async: no async / producer-consumer threads directive.
 //
-// Library bugs found: see the end of the file.
+// Library bugs and gaps found (details at the end of the file):
+//   - fixed: Argmin / Argmax of a bool were refused (lesson 13);
+//     TestArgminBool.
+//   - fixed: no interleaved buffers (lesson 16); NewInterleavedBuffer,
+//     TestNewInterleavedBuffer.
+//   - fixed: a constant given a type by Cast adapted to the other
+//     operand's type like a Go number (lesson 14's rules): a wrong type
+//     and value against Halide; TestCastConstantKeepsType.
+//   - not fixed (lower/): store_root().compute_at(consumer, x) slides along
+//     x only (lesson 8); TestTutorialPortedBug1, skipped.
 
 import (
 	"errors"
@@ -709,7 +718,6 @@ func TestTutorialPortedLesson08(t *testing.T) {
 		ttLoopNest(t, consumer)
 	})
 }
-
 
 // TestTutorialPortedBug1: lesson 8's store_root().compute_at(consumer, x)
 // computes each of producer's 25 points once in Halide (the lesson's C
@@ -1933,3 +1941,53 @@ func TestTutorialPortedLesson22(t *testing.T) {
 		}
 	})
 }
+
+/*
+NOTES ON THE PORT
+
+Fixed in halide/ (each with a focused test):
+
+1. Argmin / Argmax of a bool Expr (lesson 13's Mandelbrot:
+   argmin(escape_condition)) were refused: "type_mismatch: Func escape:
+   Define: argmin of a bool expression". Halide orders false < true.
+   reduction.go now reduces the bool as a UInt8 of 0 or 1 from bool's own
+   end (true for argmin, false for argmax), so that where the condition
+   never changes the result is Halide's coordinate 0, and gives the value
+   back as a bool (TestArgminBool).
+
+2. Buffers were always planar (NewBuffer's dense strides), so lesson 16's
+   interleaved layout could not be run. NewInterleavedBuffer (Halide's
+   Buffer::make_interleaved, buffer_interleaved.go) makes one; lowering
+   already reads strides at run time, so the CPU and the emulator's
+   kernels read and write it (TestNewInterleavedBuffer).
+
+3. Lesson 14's rule 5 (an int constant takes the other operand's type)
+   is for C++ ints only: match_types does not special-case constant
+   Exprs. Here every constant Expr adapted, including one given a type by
+   Cast: u8.Mul(Cast(Int32, 2)) was a uint8 that wrapped (200 * 2 = 144;
+   Halide: int32 400), and u8.Add(Cast(Int32, 300)) was refused with
+   "type_mismatch: +: the constant 300 does not fit in uint8, the type of
+   the other operand of + (legal: a constant in [0, 255], or an explicit
+   Cast of one side)", advice that did not work for Int32. Cast of a
+   constant to its own type now keeps the type (an identity cast, folded
+   when lowering); the package's own conversions use convert, which
+   keeps the old behaviour. A Go number and E(v) still adapt, standing in
+   for Halide's C++ int (TestCastConstantKeepsType).
+
+Not fixed:
+
+Bug 1 (TestTutorialPortedBug1, skipped): lesson 8's
+   producer.store_root().compute_at(consumer, x) stores 40 points of
+   producer for a 4x4 consumer, Halide's lesson 25: the window slides
+   along x but not along y, so each row y+1 is computed again for
+   consumer row y+1. Values are right. This is the missed slide that
+   sliding_ported_test.go lists as multiple_dimensions (220 / 121); it
+   is in lower/ (sliding window), which this port does not change.
+
+Missing API (closest equivalent used, as the file header says): print
+   and print_when, trace_loads, Dimension.set_stride (and Halide's
+   default stride-1 constraint on dimension 0), the Handle type,
+   select with several conditions (nested Selects), realize({sizes})
+   returning a new buffer, Callable / compile_to_module /
+   invalidate_cache.
+*/
