@@ -502,7 +502,22 @@ func conversionArg(t Type, what string, x any) (Expr, bool) {
 // saturating at the ends of the type (NaN gives 0), the same on every
 // target, so that the range of int32(clamp(v, 0, 1) * s) is [int32(min(0,
 // s)), int32(max(0, s))] whatever s is.
+//
+// A cast constant has the type t: unlike a Go number or E(v), it does not
+// take the other operand's type (Halide's rule 5 is for C++ ints only).
 func Cast(t Type, x any) Expr {
+	e := convert(t, x)
+	if e.err == nil && e.Type() == t && isLiteral(e.node) {
+		// An explicit type: u8.Mul(Cast(Int32, 2)) is an int32, as in
+		// Halide. The identity cast is folded when lowering.
+		return Expr{node: &ir.Cast{T: t, X: e.node}}
+	}
+	return e
+}
+
+// convert is Cast for the package's own conversions: a constant stays a
+// literal that adapts to the other operand's type.
+func convert(t Type, x any) Expr {
 	e, ok := conversionArg(t, "Cast", x)
 	if !ok {
 		return e
@@ -519,7 +534,7 @@ func floatCall(name string, x any) Expr {
 		return e
 	}
 	if !e.Type().IsFloat() {
-		e = Cast(Float32, e)
+		e = convert(Float32, e)
 	}
 	return Expr{node: &ir.Call{T: e.Type(), Kind: ir.CallIntrinsic, Name: name, Args: []ir.Expr{e.node}}}
 }
@@ -623,7 +638,7 @@ func floatCall2(name string, x, y any) Expr {
 		return b
 	}
 	if b.Type() != a.Type() {
-		b = Cast(a.Type(), b)
+		b = convert(a.Type(), b)
 	}
 	c := a.node.(*ir.Call)
 	return Expr{node: &ir.Call{T: c.T, Kind: ir.CallIntrinsic, Name: name, Args: []ir.Expr{c.Args[0], b.node}}}
@@ -648,7 +663,7 @@ func promise(name string, x, lo, hi any) Expr {
 	if h.node, _, err = matchTypes(name, h.node, e.node); err != nil {
 		return Expr{err: err}
 	}
-	l, h = Cast(e.Type(), l), Cast(e.Type(), h)
+	l, h = convert(e.Type(), l), convert(e.Type(), h)
 	return Expr{node: &ir.Call{T: e.Type(), Kind: ir.CallIntrinsic, Name: name, Args: []ir.Expr{e.node, l.node, h.node}}}
 }
 

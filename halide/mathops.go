@@ -47,14 +47,14 @@ func Hypot(x, y any) Expr {
 		return a
 	}
 	if !a.Type().IsFloat() {
-		a = Cast(Float32, a)
+		a = convert(Float32, a)
 	}
 	b := E(y)
 	if b.err != nil {
 		return b
 	}
 	if b.Type() != a.Type() {
-		b = Cast(a.Type(), b)
+		b = convert(a.Type(), b)
 	}
 	return Sqrt(a.Mul(a).Add(b.Mul(b)))
 }
@@ -161,7 +161,7 @@ func Fract(x any) Expr {
 		return e
 	}
 	if !e.Type().IsFloat() {
-		e = Cast(Float32, e)
+		e = convert(Float32, e)
 	}
 	return e.Sub(Trunc(e))
 }

@@ -186,7 +186,7 @@ func Absd(a, b any) Expr {
 	// The difference of the unsigned bit patterns is the distance modulo
 	// 2^bits, and the distance is below 2^bits: exact.
 	u := ir.Type{Code: ir.UIntCode, Bits: t.Bits}
-	ua, ub := Cast(u, Expr{node: an}).node, Cast(u, Expr{node: bn}).node
+	ua, ub := convert(u, Expr{node: an}).node, convert(u, Expr{node: bn}).node
 	return Expr{node: &ir.Select{Cond: ir.LTE(an, bn), True: ir.SubE(ub, ua), False: ir.SubE(ua, ub)}}
 }
 
@@ -313,7 +313,7 @@ func SaturatingCast(t Type, x any) Expr {
 			if ir.RoundFloat(from, m) != m {
 				// BFloat16 to Float16: 65504 is no bfloat16, so
 				// clamp in float32 (exact for both).
-				e, from = Cast(Float32, e), Float32
+				e, from = convert(Float32, e), Float32
 			}
 			e = Expr{node: ir.MinE(ir.MaxE(e.node, ir.Const(from, -m)), ir.Const(from, m))}
 		case from.IsIntOrUInt() && float64(from.Max()) > m:
@@ -324,9 +324,9 @@ func SaturatingCast(t Type, x any) Expr {
 				e = Expr{node: ir.MinE(ir.MaxE(e.node, ir.IntConst(from, -int64(m))), hi)}
 			}
 		}
-		return Cast(t, e)
+		return convert(t, e)
 	case from.IsFloat():
-		return Cast(t, e) // ir.FloatToInt saturates, NaN to 0
+		return convert(t, e) // ir.FloatToInt saturates, NaN to 0
 	}
 	src, dst := typeRange(from), typeRange(t)
 	if src[0].Cmp(dst[0]) < 0 { // t's minimum is above from's: raise x to it
@@ -335,7 +335,7 @@ func SaturatingCast(t Type, x any) Expr {
 	if src[1].Cmp(dst[1]) > 0 { // t's maximum is below from's: lower x to it
 		e = Expr{node: ir.MinE(e.node, bigConst(from, dst[1]))}
 	}
-	return Cast(t, e)
+	return convert(t, e)
 }
 
 // typeRange is the smallest and largest value of the integer type t.

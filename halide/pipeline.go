@@ -618,10 +618,10 @@ func (p *Pipeline) build() (*built, error) {
 			for _, b := range im.p.bounds {
 				var r ir.Range
 				if b.min.node != nil && b.min.err == nil {
-					r.Min = Cast(Int32, b.min).node
+					r.Min = convert(Int32, b.min).node
 				}
 				if b.extent.node != nil && b.extent.err == nil {
-					r.Extent = Cast(Int32, b.extent).node
+					r.Extent = convert(Int32, b.extent).node
 				}
 				in.Bounds = append(in.Bounds, r)
 			}

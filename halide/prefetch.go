@@ -97,7 +97,7 @@ func (s *Stage) prefetch(src string, ref *Func, at, from VarOrRVar, offset any, 
 	}
 	d.Schedule.Prefetches = append(d.Schedule.Prefetches, ir.PrefetchDirective{
 		Source: src, Input: ref == nil, At: names[0], From: names[1],
-		Offset: Cast(Int32, off).node, Strategy: st,
+		Offset: convert(Int32, off).node, Strategy: st,
 	})
 	if ref != nil {
 		ps := d.Schedule.Prefetches

@@ -112,6 +112,13 @@ func Argmax(e any) Tuple { return argReduction("argmax", ir.GT, e) }
 
 // Argmin is Argmax for the smallest value (the highest value of e's type,
 // +Inf for floats, over an empty RDom).
+//
+// Of a bool e (false < true, as in Halide), Argmin is the first point
+// where e is false (lesson 13's first escape) and Argmax the first where
+// it is true; where there is none, the coordinates are 0 and the value
+// the initial one (true for Argmin), as Halide's, whose initial value is
+// the bool type's end. Both reduce e as a UInt8 of 0 or 1 from an
+// initial 1 (Argmin) or 0 (Argmax) and give the value back as a bool.
 func Argmin(e any) Tuple { return argReduction("argmin", ir.LT, e) }
 
 func argReduction(name string, better ir.BinOp, v any) Tuple {
@@ -119,8 +126,9 @@ func argReduction(name string, better ir.BinOp, v any) Tuple {
 	if e.err != nil {
 		return Tuple{err: e.err}
 	}
-	if e.Type().IsBool() {
-		return Tuple{err: bad("%s of a bool expression", name).err}
+	isBool := e.Type().IsBool()
+	if isBool {
+		e = convert(UInt8, e)
 	}
 	free, dom, err := reduced(e, name)
 	if err != nil {
@@ -136,6 +144,15 @@ func argReduction(name string, better ir.BinOp, v any) Tuple {
 		op = ir.Min
 	}
 	init[n] = identity(op, e.Type())
+	if isBool {
+		// The ends of bool, not of UInt8: the point taken first is the
+		// first that differs from them, so a bool that never beats
+		// them leaves Halide's 0 coordinates.
+		init[n] = E(uint8(0))
+		if better == ir.LT {
+			init[n] = E(uint8(1))
+		}
+	}
 	init[n+1] = uint8(0)
 	f := newAnonFunc(name)
 	f.Define(free...).Is(NewTuple(init...))
@@ -166,5 +183,9 @@ func argReduction(name string, better ir.BinOp, v any) Tuple {
 	if t.err != nil {
 		return t
 	}
-	return Tuple{elems: t.elems[:n+1]}
+	elems := t.elems[: n+1 : n+1]
+	if isBool {
+		elems[n] = convert(Bool, elems[n])
+	}
+	return Tuple{elems: elems}
 }

@@ -827,7 +827,7 @@ func (f *Func) Bound(v Var, min, extent any) *Func {
 			return f
 		}
 	}
-	f.fn.Schedule.Bounds = append(f.fn.Schedule.Bounds, ir.BoundDirective{Var: v.name, Min: Cast(Int32, mn).node, Extent: Cast(Int32, ext).node})
+	f.fn.Schedule.Bounds = append(f.fn.Schedule.Bounds, ir.BoundDirective{Var: v.name, Min: convert(Int32, mn).node, Extent: convert(Int32, ext).node})
 	return f
 }
 
@@ -851,7 +851,7 @@ func (f *Func) BoundExtent(v Var, extent any) *Func {
 		f.failf(ir.ErrType, "bound_extent", "the extent of %s must be an integer, not %s", v.name, ext.Type())
 		return f
 	}
-	f.fn.Schedule.Bounds = append(f.fn.Schedule.Bounds, ir.BoundDirective{Var: v.name, Extent: Cast(Int32, ext).node})
+	f.fn.Schedule.Bounds = append(f.fn.Schedule.Bounds, ir.BoundDirective{Var: v.name, Extent: convert(Int32, ext).node})
 	return f
 }
 

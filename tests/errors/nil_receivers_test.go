@@ -227,6 +227,7 @@ var functions = map[string]func() (result any, bad bool){
 	"Minimum":               func() (any, bool) { return halide.Minimum(halide.Expr{}), true },
 	"NewBuffer":             func() (any, bool) { return halide.NewBuffer[float32](-1), true },
 	"NewFunc":               func() (any, bool) { return halide.NewFunc(""), true },
+	"NewInterleavedBuffer":  func() (any, bool) { return halide.NewInterleavedBuffer[float32](-1, 0, -3), true },
 	"NewImageParam":         func() (any, bool) { return halide.NewImageParam("", halide.Type{}, -1), true },
 	"NewParam":              func() (any, bool) { return halide.NewParam[bool](""), true },
 	"NewPipeline":           func() (any, bool) { return halide.NewPipeline(nil), true },
