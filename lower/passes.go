@@ -194,8 +194,10 @@ type State struct {
 	// and box from bounds_inference on: a Func called in an index (a
 	// histogram's bin) bounds the index.
 	values bounds.Scope
-	// slid are the Funcs sliding_window made slide.
-	slid map[string]bool
+	// slid are the Funcs sliding_window made slide; slidAlong holds, for
+	// each, the names of the loops it slid along.
+	slid      map[string]bool
+	slidAlong map[string]map[string]bool
 	// caseConds are the conditions under which the kernels of the cases
 	// of specializations launch, by their outermost block loop
 	// (schedule_functions, separateCaseKernels); gpu_kernels records them.

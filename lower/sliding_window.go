@@ -60,9 +60,10 @@ type slider struct {
 	// realized maps each Func whose Realize encloses the statement being
 	// visited, and that may slide, to len(loops) at its Realize.
 	realized map[string]int
-	// direct is true while no loop or if lies between the innermost loop's
-	// body and the statement being visited.
-	direct bool
+	// ifLevel is len(loops) at the innermost if enclosing the statement
+	// being visited (0 if none): loops[ifLevel-1] and those outside it
+	// have an if between their bodies and the statement.
+	ifLevel int
 	// replace holds the new value of a region let further down the chain
 	// being visited.
 	replace map[string]ir.Expr
@@ -122,13 +123,12 @@ func (sw *slider) mut(s ir.Stmt) ir.Stmt {
 	case *ir.For:
 		sw.loops = append(sw.loops, x)
 		undo := sw.lv.bind(x.Name, nil)
-		saved, unslid := sw.direct, sw.unslid
-		sw.direct = true
+		unslid := sw.unslid
 		// Inside the loop, a let that names a slid one names where the
 		// loops of its production are (a Func computed inside them).
 		sw.unslid = map[string]ir.Expr{}
 		body := sw.mut(x.Body)
-		sw.direct, sw.unslid = saved, unslid
+		sw.unslid = unslid
 		undo()
 		sw.loops = sw.loops[:len(sw.loops)-1]
 		if body == x.Body {
@@ -138,9 +138,9 @@ func (sw *slider) mut(s ir.Stmt) ir.Stmt {
 		c.Body = body
 		return &c
 	case *ir.IfThenElse:
-		saved := sw.direct
-		sw.direct = false
-		defer func() { sw.direct = saved }()
+		saved := sw.ifLevel
+		sw.ifLevel = len(sw.loops)
+		defer func() { sw.ifLevel = saved }()
 	case *ir.LetStmt:
 		value := x.Value
 		if sw.regionLets[x.Name] {
@@ -150,8 +150,8 @@ func (sw *slider) mut(s ir.Stmt) ir.Stmt {
 		if nv, ok := sw.replace[x.Name]; ok {
 			value = nv
 			delete(sw.replace, x.Name)
-		} else if fn, ok := firstRegionLet(x.Name, sw.realized, sw.st.Funcs); ok && sw.direct {
-			if name, nv, ok := sw.slide(fn, x); ok {
+		} else if fn, ok := firstRegionLet(x.Name, sw.realized, sw.st.Funcs); ok {
+			for name, nv := range sw.slide(fn, x) {
 				sw.replace[name] = nv
 				if name == x.Name {
 					value = nv
@@ -203,14 +203,22 @@ func firstRegionLet(name string, realized map[string]int, funcs map[string]*ir.F
 	return "", false
 }
 
-// slide decides whether fn, whose region lets start with l, slides along
-// the innermost loop, and returns the region let to change (the min of the
-// dimension that moves) and its new value.
-func (sw *slider) slide(fn string, l *ir.LetStmt) (string, ir.Expr, bool) {
+// slide decides along which of the loops between fn's Realize and its
+// production (whose region lets start with l) fn slides, innermost first,
+// and returns the region lets to change (the min of each dimension that
+// moves, one per loop) and their new values.
+func (sw *slider) slide(fn string, l *ir.LetStmt) map[string]ir.Expr {
 	sw.st.checkStop()
 	depth := sw.realized[fn]
 	if depth >= len(sw.loops) {
-		return "", nil, false // computed at the Realize's own level
+		return nil // computed at the Realize's own level
+	}
+	// Only the loops with no if between their bodies and the production
+	// slide: an iteration of the others may skip it, and the next would
+	// count on what it did not compute.
+	first := max(depth, sw.ifLevel)
+	if first >= len(sw.loops) {
+		return nil
 	}
 	if roundsUp(sw.st.Funcs[fn]) {
 		// A RoundUp split computes past the region, by an amount that
@@ -218,19 +226,18 @@ func (sw *slider) slide(fn string, l *ir.LetStmt) (string, ir.Expr, bool) {
 		// the producers of fn provide for it (the emulator caught reads
 		// of a shared producer's unwritten points).
 		sw.st.logf(3, "  sliding_window: %s does not slide: a RoundUp split computes it past its region\n", fn)
-		return "", nil, false
+		return nil
 	}
 	if sw.coop > 0 {
 		sw.st.logf(3, "  sliding_window: %s does not slide: it is computed inside the cooperative production of a shared Func\n", fn)
-		return "", nil, false
+		return nil
 	}
 	for _, lp := range sw.loops[depth:] {
 		if lp.Kind != ir.Serial && lp.Kind != ir.Unrolled {
 			sw.st.logf(3, "  sliding_window: %s does not slide: the loop %s is %s\n", fn, lp.Name, lp.Kind)
-			return "", nil, false
+			return nil
 		}
 	}
-	loop := sw.loops[len(sw.loops)-1]
 	f := sw.st.Funcs[fn]
 	if productionHoldsShared(l, fn) {
 		// A Func in GPU shared memory computed inside f's production is
@@ -240,64 +247,137 @@ func (sw *slider) slide(fn string, l *ir.LetStmt) (string, ir.Expr, bool) {
 		// follow (the emulator caught reads of shared values no thread
 		// wrote). Such an f does not slide.
 		sw.st.logf(3, "  sliding_window: %s does not slide: a Func in shared memory is computed inside it\n", fn)
-		return "", nil, false
+		return nil
 	}
 	// The region's lets are a chain, f.s0.<a>.min and .max for each arg a
 	// in order; each is resolved in the lets before it.
 	ends := regionChain(l, fn, sw.lv, sw.see)
-	dim := ""
 	for _, a := range f.Args {
 		p := stagePrefix(fn, 0) + a + "."
-		mn, mx := ends[p+"min"], ends[p+"max"]
-		if mn == nil || mx == nil {
+		if ends[p+"min"] == nil || ends[p+"max"] == nil {
 			// Not the chain bounds_inference makes, or an end too large
 			// to resolve (see regionChain).
-			sw.st.logf(3, "  sliding_window: %s does not slide along %s: its region in %s is not a chain of region lets of at most %d nodes each\n", fn, loop.Name, a, maxSlideSize)
-			return "", nil, false
+			sw.st.logf(3, "  sliding_window: %s does not slide: its region in %s is not a chain of region lets of at most %d nodes each\n", fn, a, maxSlideSize)
+			return nil
 		}
-		if ir.Uses(mn, loop.Name) || ir.Uses(mx, loop.Name) {
+	}
+	// A loop of one iteration is a let (as in Halide): its variable is
+	// its min in the region, so that a Func computed inside a Func
+	// computed at a loop of the output slides along that loop (f's region
+	// at g.s0.x, whose one iteration is h.s0.x, moves with h.s0.x).
+	once := map[string]ir.Expr{}
+	for _, lp := range sw.loops[depth:] {
+		if ext, ok := ir.AsInt(sw.lv.resolve(lp.Extent)); ok && ext == 1 {
+			once[lp.Name] = ir.Simplify(ir.Substitute(sw.lv.resolve(lp.Min), once))
+		}
+	}
+	if len(once) > 0 {
+		for k, e := range ends {
+			ends[k] = ir.Simplify(ir.Substitute(e, once))
+		}
+	}
+	out := map[string]ir.Expr{}
+	var along []string
+	for i := len(sw.loops) - 1; i >= first; i-- {
+		loop := sw.loops[i]
+		if once[loop.Name] != nil {
+			continue
+		}
+		dim := sw.slideDim(fn, ends, i, out, once)
+		if dim == "" {
+			continue
+		}
+		minV, maxV := ends[dim+"min"], ends[dim+"max"]
+		v := &ir.Var{T: ir.Int32, Name: loop.Name}
+		prev := map[string]ir.Expr{loop.Name: ir.SubE(v, ir.Int(1))}
+		prevMaxPlusOne := ir.Simplify(ir.AddE(ir.Substitute(maxV, prev), ir.Int(1)))
+		if ir.CanProve(ir.LEE(prevMaxPlusOne, minV)) {
+			continue // no overlap: nothing is reused
+		}
+		name := dim + "min"
+		old := regionLetValue(l, name, sw.see)
+		sw.st.logf(3, "  sliding_window: %s slides along %s in %s\n", fn, loop.Name, name)
+		along = append(along, loop.Name)
+		// The new min lies in [min(v), max(min(v), max(v) + 1)], which it
+		// carries as a promise (free at run time): the bounds of the
+		// region at one iteration stay [min(v), max(v)], which
+		// storage_folding compares across iterations, and not a select
+		// it cannot. The upper end is min(v) itself when the region is
+		// empty (min(v) > max(v) + 1, say at the iterations a
+		// GuardWithIf tail leaves without work): a promise of max(v) + 1
+		// alone would be false there, and the producers' regions bounded
+		// through it came out larger than their allocations.
+		sel := &ir.Select{Cond: ir.LEE(v, loop.Min), True: old, False: likely(ir.MaxE(old, prevMaxPlusOne))}
+		hiPlusOne := ir.Simplify(ir.MaxE(old, ir.AddE(regionLetValue(l, dim+"max", sw.see), ir.Int(1))))
+		out[name] = &ir.Call{T: ir.Int32, Kind: ir.CallIntrinsic, Name: ir.IntrinsicUnsafePromiseClamped,
+			Args: []ir.Expr{sel, old, hiPlusOne}}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	if sw.st.slid == nil {
+		sw.st.slid = map[string]bool{}
+		sw.st.slidAlong = map[string]map[string]bool{}
+	}
+	sw.st.slid[fn] = true
+	if sw.st.slidAlong[fn] == nil {
+		sw.st.slidAlong[fn] = map[string]bool{}
+	}
+	for _, n := range along {
+		sw.st.slidAlong[fn][n] = true
+	}
+	return out
+}
+
+// slideDim returns the region let prefix (f.s0.<a>.) of the dimension of
+// fn's region (ends, resolved) that slides along loops[i], or "" if none
+// does: the one dimension that depends on the loop, not slid along a loop
+// inside it already (in slid), both of whose ends grow with the loop, and
+// the loops inside loops[i] run the same iterations at each of its
+// iterations.
+func (sw *slider) slideDim(fn string, ends map[string]ir.Expr, i int, slid, once map[string]ir.Expr) string {
+	loop := sw.loops[i]
+	dim := ""
+	for _, a := range sw.st.Funcs[fn].Args {
+		p := stagePrefix(fn, 0) + a + "."
+		if ir.Uses(ends[p+"min"], loop.Name) || ir.Uses(ends[p+"max"], loop.Name) {
 			if dim != "" {
 				sw.st.logf(3, "  sliding_window: %s does not slide along %s: two dimensions move\n", fn, loop.Name)
-				return "", nil, false
+				return ""
 			}
 			dim = p
 		}
 	}
 	if dim == "" {
-		return "", nil, false
+		return ""
 	}
-	minV, maxV := ends[dim+"min"], ends[dim+"max"]
+	if slid[dim+"min"] != nil {
+		// The dimension moves with a loop inside this one too, and slid
+		// along it: a dimension slides along one loop (Halide's
+		// slid_dimensions).
+		sw.st.logf(3, "  sliding_window: %s does not slide along %s: %s slid along a loop inside it\n", fn, loop.Name, dim+"min")
+		return ""
+	}
+	for _, in := range sw.loops[i+1:] {
+		// An iteration of loops[i] counts on the one before having run
+		// the same iterations of the loops inside it (a loop of one
+		// iteration is a let, seen through above).
+		if once[in.Name] != nil {
+			continue
+		}
+		if ir.Uses(sw.lv.resolve(in.Min), loop.Name) || ir.Uses(sw.lv.resolve(in.Extent), loop.Name) {
+			sw.st.logf(3, "  sliding_window: %s does not slide along %s: the bounds of the loop %s inside it depend on it\n", fn, loop.Name, in.Name)
+			return ""
+		}
+	}
 	v := &ir.Var{T: ir.Int32, Name: loop.Name}
 	next := map[string]ir.Expr{loop.Name: ir.AddE(v, ir.Int(1))}
-	prev := map[string]ir.Expr{loop.Name: ir.SubE(v, ir.Int(1))}
-	grows := func(e ir.Expr) bool { return growsWith(e, loop.Name, next) }
-	if !grows(minV) || !grows(maxV) {
+	minV, maxV := ends[dim+"min"], ends[dim+"max"]
+	if !growsWith(minV, loop.Name, next) || !growsWith(maxV, loop.Name, next) {
 		sw.st.logf(3, "  sliding_window: %s does not slide along %s: its region [%s, %s] does not move forward\n", fn, loop.Name, ir.ExprString(minV), ir.ExprString(maxV))
-		return "", nil, false
+		return ""
 	}
-	prevMaxPlusOne := ir.Simplify(ir.AddE(ir.Substitute(maxV, prev), ir.Int(1)))
-	if ir.CanProve(ir.LEE(prevMaxPlusOne, minV)) {
-		return "", nil, false // no overlap: nothing is reused
-	}
-	name := dim + "min"
-	old := regionLetValue(l, name, sw.see)
-	sw.st.logf(3, "  sliding_window: %s slides along %s in %s\n", fn, loop.Name, name)
-	if sw.st.slid == nil {
-		sw.st.slid = map[string]bool{}
-	}
-	sw.st.slid[fn] = true
-	// The new min lies in [min(v), max(min(v), max(v) + 1)], which it
-	// carries as a promise (free at run time): the bounds of the region at
-	// one iteration stay [min(v), max(v)], which storage_folding compares
-	// across iterations, and not a select it cannot. The upper end is
-	// min(v) itself when the region is empty (min(v) > max(v) + 1, say at
-	// the iterations a GuardWithIf tail leaves without work): a promise of
-	// max(v) + 1 alone would be false there, and the producers' regions
-	// bounded through it came out larger than their allocations.
-	sel := &ir.Select{Cond: ir.LEE(v, loop.Min), True: old, False: likely(ir.MaxE(old, prevMaxPlusOne))}
-	hiPlusOne := ir.Simplify(ir.MaxE(old, ir.AddE(regionLetValue(l, dim+"max", sw.see), ir.Int(1))))
-	return name, &ir.Call{T: ir.Int32, Kind: ir.CallIntrinsic, Name: ir.IntrinsicUnsafePromiseClamped,
-		Args: []ir.Expr{sel, old, hiPlusOne}}, true
+	return dim
 }
 
 // productionHoldsShared says whether the production of fn inside s holds the
