@@ -150,6 +150,47 @@ func TestSlidingNested(t *testing.T) {
 		wantSlides(t, r, "f", "g.s0.x")
 	})
 
+	t.Run("explicit_fold", func(t *testing.T) {
+		// FoldStorage(x, 2) is sized for the window of g's loop x: f
+		// slides along x alone (sliding along y too would fold along y,
+		// where x's window is the whole row).
+		x, y := halide.NewVar("x"), halide.NewVar("y")
+		f, g := halide.NewFunc("f"), halide.NewFunc("g")
+		f.Define(x, y).Is(cc(x, y))
+		g.Define(x, y).Is(f.At(x.Sub(1), y).Add(f.At(x, y)).Add(f.At(x, y.Sub(1))))
+		f.StoreRoot().ComputeAt(g, x).FoldStorage(x, 2).TraceStores()
+		im := halide.NewBuffer[int32](10, 10)
+		r := slMust(t, g, im)
+		slCheck2(t, im, 10, 10, func(x, y int) int32 { return ccv(x-1, y) + ccv(x, y) + ccv(x, y-1) })
+		slCount(t, "f", r.stores["f"], 10*22, 10*22)
+		wantSlides(t, r, "f", "g.s0.x")
+		slLogHas(t, r, "storage_folding: f folded by 2 in x along g.s0.x")
+	})
+
+	t.Run("chain", func(t *testing.T) {
+		// p feeds f feeds g, both stored at the root and computed at g's
+		// x: each slides along x and y, and each point of each is
+		// computed once.
+		x, y := halide.NewVar("x"), halide.NewVar("y")
+		p, f, g := halide.NewFunc("p"), halide.NewFunc("f"), halide.NewFunc("g")
+		p.Define(x, y).Is(cc(x, y))
+		f.Define(x, y).Is(p.At(x.Sub(1), y).Add(p.At(x, y.Sub(1)).Mul(3)))
+		g.Define(x, y).Is(f.At(x.Sub(1), y).Add(f.At(x, y.Sub(1)).Mul(5)))
+		p.StoreRoot().ComputeAt(g, x).TraceStores()
+		f.StoreRoot().ComputeAt(g, x).TraceStores()
+		im := halide.NewBuffer[int32](10, 10)
+		r := slMust(t, g, im)
+		fv := func(x, y int) int32 { return ccv(x-1, y) + 3*ccv(x, y-1) }
+		slCheck2(t, im, 10, 10, func(x, y int) int32 { return fv(x-1, y) + 5*fv(x, y-1) })
+		// f over [-1, 9] x [-1, 9] (11 x 11) and p over [-2, 9] x [-2, 9]
+		// (12 x 12): regions are boxes, so p's includes the corner
+		// (-2, -2) that no point of f reads.
+		slCount(t, "f", r.stores["f"], 11*11, 11*11)
+		slCount(t, "p", r.stores["p"], 12*12, 12*12)
+		wantSlides(t, r, "f", "g.s0.x", "g.s0.y")
+		wantSlides(t, r, "p", "g.s0.x", "g.s0.y")
+	})
+
 	t.Run("update", func(t *testing.T) {
 		// A Func with an update does not slide (an update is not
 		// idempotent).

@@ -1,41 +1,62 @@
 package lower
 
-// sliding_window: a Func stored outside the loop it is computed in
-// computes, at each iteration of that loop after the first, only the part
-// of its region that earlier iterations did not. With
+// sliding_window: a Func stored outside the loops it is computed in
+// computes, at each iteration of them after the first, only the part of
+// its region that earlier iterations did not. With
 // StoreRoot().ComputeAt(g, y) on a 3-row stencil, f's region at row y is
 // [y - 1, y + 1]; the first iteration computes all three rows and every
 // later one the row y + 1 alone, since rows y - 1 and y are still in f's
-// storage from the two before (Halide's SlidingWindow).
+// storage from the two before (Halide's SlidingWindow). With
+// StoreRoot().ComputeAt(g, x) on g(x, y) = f(x - 1, y) + f(x, y - 1), f
+// slides along x (its x range) and along y (its y range): each point of f
+// is computed once, its row y - 1 read from the run of x before.
 //
-// A Func f slides along the loop v that its production is directly in (no
-// loop or if between v's body and the production) when (besides what the
+// f slides along each loop v between its Realize and its production (a
+// loop with no if between its body and the production), innermost first,
+// moving one dimension of its region per loop, when (besides what the
 // comments in slide say: no RoundUp split, no cooperative production of a
 // shared Func around it or inside it):
-//   - f is stored outside v (its Realize encloses v), and the loops from
-//     the Realize down to v run their iterations in order, on one thread:
-//     serial or unrolled, no parallel, vector or GPU loop (so inside a
-//     GPU kernel only a loop a thread runs slides, with f in the thread's
-//     own memory, never in shared memory or registers);
+//   - the loops from the Realize down to the production run their
+//     iterations in order, on one thread: serial or unrolled, no
+//     parallel, vector or GPU loop (so inside a GPU kernel only a loop a
+//     thread runs slides, with f in the thread's own memory, never in
+//     shared memory or registers);
 //   - f has no update definitions (an update is not idempotent and may
 //     scatter) and is not the output;
-//   - exactly one dimension of f's region depends on v, and both its ends
-//     grow with v (a constant lower bound of end(v + 1) - end(v) is at
-//     least 0), and successive regions overlap (else there is nothing to
-//     reuse).
+//   - exactly one dimension of f's region (resolved in the loop
+//     variables) depends on v, it has not slid along a loop inside v
+//     (Halide's slid_dimensions), both its ends grow with v (a constant
+//     lower bound of end(v + 1) - end(v) is at least 0), and successive
+//     regions overlap (else there is nothing to reuse);
+//   - the loops between v and the production have bounds that do not
+//     depend on v (each iteration of v runs the iterations the one
+//     before did).
+// A Func with an explicit FoldStorage slides along the innermost of them
+// alone (the fold is sized for that loop's window). A loop of one
+// iteration is a let (its variable its min), as in Halide:
+// f computed at g's loop x, g at h's loop x, slides along h's x.
 //
-// The region's min at iteration v becomes
+// The region's min in the dimension that moves with v becomes, at each
+// iteration,
 //
 //	select(v <= v.min, min(v), max(min(v), max(v - 1) + 1))
 //
-// (carrying its range [min(v), max(v) + 1] as a promise)
+// (carrying its range [min(v), max(v) + 1] as a promise), where min and
+// max are the region's ends in terms of all the loops, the others at the
+// same iteration.
 //
-// Every point the consumers read at v was computed at the first iteration
-// k <= v whose max reaches it, because mins and maxes only grow; the
-// values are still in f's storage because it is outside v (storage
-// folding, which may reuse it, keeps the window whole). Only the region
-// let changes: the production's loops, allocation_bounds and the report
-// read it.
+// Every point q the consumers read at an iteration p (a point of the loop
+// nest) is in f's storage: if, for some loop v that f slid along, p is
+// not v's first iteration and q's coordinate in v's dimension is at most
+// max(p with v - 1), q is in the region at p with v - 1 (the region's
+// min only grows with v, and no other dimension depends on v), an
+// earlier iteration, and was computed there or before (by induction on
+// the iterations in order); else q's coordinate in each slid dimension is
+// in the new part at p, and q is computed at p. The values are still in
+// f's storage because it is outside the loops (storage folding, which may
+// reuse it, keeps every iteration's window whole, folding along the
+// outermost loop f slid along). Only the region lets change: the
+// production's loops, allocation_bounds and the report read them.
 //
 // Before: bounds_inference (the region lets exist), gpu_register_ownership
 // (it reads the regions as bounds_inference left them). After: the region
@@ -276,6 +297,14 @@ func (sw *slider) slide(fn string, l *ir.LetStmt) map[string]ir.Expr {
 			ends[k] = ir.Simplify(ir.Substitute(e, once))
 		}
 	}
+	if len(f.Schedule.Folds) > 0 {
+		// An explicit FoldStorage is sized for the window of the loop f
+		// is computed in; sliding along a loop outside it would make
+		// storage_folding fold along that loop, with a larger window
+		// (or none of constant size), and refuse the fold. Such an f
+		// slides along its innermost loop alone.
+		first = max(first, len(sw.loops)-1)
+	}
 	out := map[string]ir.Expr{}
 	var along []string
 	for i := len(sw.loops) - 1; i >= first; i-- {
@@ -365,7 +394,8 @@ func (sw *slider) slideDim(fn string, ends map[string]ir.Expr, i int, slid, once
 		if once[in.Name] != nil {
 			continue
 		}
-		if ir.Uses(sw.lv.resolve(in.Min), loop.Name) || ir.Uses(sw.lv.resolve(in.Extent), loop.Name) {
+		lo, n := ir.Substitute(sw.lv.resolve(in.Min), once), ir.Substitute(sw.lv.resolve(in.Extent), once)
+		if ir.Uses(lo, loop.Name) || ir.Uses(n, loop.Name) {
 			sw.st.logf(3, "  sliding_window: %s does not slide along %s: the bounds of the loop %s inside it depend on it\n", fn, loop.Name, in.Name)
 			return ""
 		}
