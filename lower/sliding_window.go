@@ -288,8 +288,10 @@ func (sw *slider) slide(fn string, l *ir.LetStmt) map[string]ir.Expr {
 	// at g.s0.x, whose one iteration is h.s0.x, moves with h.s0.x).
 	once := map[string]ir.Expr{}
 	for _, lp := range sw.loops[depth:] {
-		if ext, ok := ir.AsInt(sw.lv.resolve(lp.Extent)); ok && ext == 1 {
-			once[lp.Name] = ir.Simplify(ir.Substitute(sw.lv.resolve(lp.Min), once))
+		if ext, ok := sw.resolveSmall(lp.Extent, nil); ok && isOne(ext) {
+			if lo, ok := sw.resolveSmall(lp.Min, once); ok {
+				once[lp.Name] = lo
+			}
 		}
 	}
 	if len(once) > 0 {
@@ -394,8 +396,9 @@ func (sw *slider) slideDim(fn string, ends map[string]ir.Expr, i int, slid, once
 		if once[in.Name] != nil {
 			continue
 		}
-		lo, n := ir.Substitute(sw.lv.resolve(in.Min), once), ir.Substitute(sw.lv.resolve(in.Extent), once)
-		if ir.Uses(lo, loop.Name) || ir.Uses(n, loop.Name) {
+		lo, ok1 := sw.resolveSmall(in.Min, once)
+		n, ok2 := sw.resolveSmall(in.Extent, once)
+		if !ok1 || !ok2 || ir.Uses(lo, loop.Name) || ir.Uses(n, loop.Name) {
 			sw.st.logf(3, "  sliding_window: %s does not slide along %s: the bounds of the loop %s inside it depend on it\n", fn, loop.Name, in.Name)
 			return ""
 		}
@@ -408,6 +411,18 @@ func (sw *slider) slideDim(fn string, ends map[string]ir.Expr, i int, slid, once
 		return ""
 	}
 	return dim
+}
+
+// resolveSmall returns e resolved in the enclosing lets and then in
+// extra, simplified, or false if that is more than maxSlideSize nodes (a
+// loop bound resolved through a chain of Funcs can be as large as a
+// region, see regionChain).
+func (sw *slider) resolveSmall(e ir.Expr, extra map[string]ir.Expr) (ir.Expr, bool) {
+	r := ir.Substitute(ir.Substitute(e, sw.lv.vals), extra)
+	if exprSize(r, maxSlideSize) > maxSlideSize {
+		return nil, false
+	}
+	return ir.Simplify(r), true
 }
 
 // productionHoldsShared says whether the production of fn inside s holds the
@@ -505,4 +520,9 @@ func growsWith(e ir.Expr, v string, next map[string]ir.Expr) bool {
 	}
 	c, ok := bounds.ConstantLowerBound(ir.Simplify(ir.SubE(ir.Substitute(e, next), e)), nil)
 	return ok && c >= 0
+}
+
+func isOne(e ir.Expr) bool {
+	n, ok := ir.AsInt(e)
+	return ok && n == 1
 }
