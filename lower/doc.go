@@ -37,8 +37,9 @@
 //	                       in an index bounds it by its definitions' values
 //	gpu_register_ownership prove that each thread reads back only its own points of a Func stored in registers
 //	                       at the block level; index the array per thread (local coordinates)
-//	sliding_window         a Func stored outside the serial loop it is computed in computes only the part of
-//	                       its region earlier iterations did not (the region's min moves up)
+//	sliding_window         a Func stored outside the serial loops it is computed in computes only the part of
+//	                       its region earlier iterations did not (the region's min moves up, one dimension per
+//	                       loop)
 //	compute_with           fuse the outer loops of the stages joined by compute_with (each group's productions
 //	                       adjacent, each Func's stages in order), each body guarded by its own range (loops
 //	                       lined up by their LoopAlignStrategy)

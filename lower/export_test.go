@@ -74,6 +74,7 @@ func (st *State) clone() *State {
 	c.promised = maps.Clone(st.promised)
 	c.kernels = maps.Clone(st.kernels)
 	c.slid = maps.Clone(st.slid)
+	c.slidAlong = maps.Clone(st.slidAlong)
 	c.caseConds = maps.Clone(st.caseConds)
 	return &c
 }

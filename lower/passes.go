@@ -40,7 +40,7 @@ var Passes = []Pass{
 	{"gpu_uniform_loops", gpuUniformLoops, "start at zero the serial loops between a thread loop and a shared production, so all threads run the same iterations"},
 	{"bounds_inference", boundsInference, "define the region each stage computes (f.s0.x.min/max, at the top of its loop level, in terms of its consumers' regions) and check input and output bounds; a shared Func computed inside thread loops gets the union over the block's threads; a Func called in an index bounds it by its definitions' values"},
 	{"gpu_register_ownership", gpuRegisterOwnership, "prove that each thread reads back only its own points of a Func stored in registers at the block level; index the array per thread (local coordinates)"},
-	{"sliding_window", slidingWindow, "a Func stored outside the serial loop it is computed in computes only the part of its region earlier iterations did not (the region's min moves up)"},
+	{"sliding_window", slidingWindow, "a Func stored outside the serial loops it is computed in computes only the part of its region earlier iterations did not (the region's min moves up, one dimension per loop)"},
 	{"compute_with", computeWith, "fuse the outer loops of the stages joined by compute_with (each group's productions adjacent, each Func's stages in order), each body guarded by its own range (loops lined up by their LoopAlignStrategy)"},
 	{"allocation_bounds", allocationBounds, "size each realization from the region its body touches; Auto memory outside kernels becomes Stack or Heap"},
 	{"storage_folding", storageFolding, "fold the storage of a Func whose window moves along one serial loop to the window (a power of two, or FoldStorage's extent); refuse an unsafe FoldStorage"},
@@ -194,8 +194,10 @@ type State struct {
 	// and box from bounds_inference on: a Func called in an index (a
 	// histogram's bin) bounds the index.
 	values bounds.Scope
-	// slid are the Funcs sliding_window made slide.
-	slid map[string]bool
+	// slid are the Funcs sliding_window made slide; slidAlong holds, for
+	// each, the names of the loops it slid along.
+	slid      map[string]bool
+	slidAlong map[string]map[string]bool
 	// caseConds are the conditions under which the kernels of the cases
 	// of specializations launch, by their outermost block loop
 	// (schedule_functions, separateCaseKernels); gpu_kernels records them.

@@ -9,7 +9,8 @@ package lower
 // of the whole image.
 //
 // f's storage in dimension d folds along the loop v, the innermost loop
-// that holds every access of f in its Realize, when:
+// that holds every access of f in its Realize or, if f slid along loops
+// inside that one (sliding_window), the outermost of those, when:
 //   - v and every loop between the Realize and v run their iterations in
 //     order on one thread (serial or unrolled), and f's memory is the
 //     host's or a thread's own (not GPU shared memory, registers or a
@@ -24,6 +25,13 @@ package lower
 // sliding Func with one is not folded. (A ShiftInwards split writes rows
 // below the window, in increasing order and ending at its last row, so
 // the last rows written, which the slots keep, are the window's.)
+//
+// A Func that slid along several nested loops reads, at an iteration of
+// an outer one, what the one before wrote, in another run of the inner
+// loops: folding along an inner loop would keep only the last run's
+// values (the slots of row y - 1 hold the row's last columns), so the
+// window is that of the outermost loop it slid along, which holds every
+// reuse.
 //
 // Then no value is overwritten before its last read: a value written at
 // iteration w and read at v >= w, and any other value written between,
@@ -108,7 +116,17 @@ func (fd *folder) fold(r *ir.Realize) ir.Stmt {
 	if !ok {
 		return refuse(anyDim, "no loop inside its storage holds every access of it")
 	}
-	for _, l := range loopsDownTo(r.Body, loop) {
+	path := loopsDownTo(r.Body, loop)
+	for i, l := range path {
+		if fd.st.slidAlong[f.Name][l.Name] {
+			// f slid along l (and maybe loops inside it): an iteration of
+			// l reads what earlier ones wrote, across the runs of the
+			// loops inside it, so the window is one iteration of l's.
+			loop, path = l, path[:i+1]
+			break
+		}
+	}
+	for _, l := range path {
 		if l.Kind != ir.Serial && l.Kind != ir.Unrolled {
 			return refuse(anyDim, "the loop %s between its storage and its window is %s, so its iterations do not run in order", l.Name, l.Kind)
 		}

@@ -53,7 +53,7 @@ func NewCommand(d CommandDefaults) *Command {
 		Show:       flag.Int("show", -1, "print "+n+" i of -seed as a reproduction, run it, and exit"),
 		Grep:       flag.String("grep", "", "print the indices of "+n+"s whose outcome message contains this"),
 		Reasons:    flag.Int("reasons", d.Reasons, "print the most frequent refusals (this many)"),
-		Windows:    flag.Bool("windows", false, "lower each case that compiles a second time, up to storage_folding, and count the cases where a Func slid or folded (columns slid, folded)"),
+		Windows:    flag.Bool("windows", false, "lower each case that compiles a second time, up to storage_folding, and count the cases where a Func slid or folded (columns slid, folded; nested: a Func slid along two loops or more)"),
 		Progress:   flag.Int("progress", d.Every, "print progress every this many "+n+"s (0: never)"),
 	}
 }

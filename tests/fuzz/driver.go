@@ -55,7 +55,7 @@ type Driver struct {
 	counts  map[string]*Counts // by algo + "/" + target
 	// windows counts, by algo + "/" + target, the cases that slid and
 	// that folded (with Opt.Windows).
-	windows  map[string]*[2]int
+	windows  map[string]*[3]int
 	findings map[string]*Finding
 	perKey   map[string]int
 	// Failures are the indices of defect cases, by class.
@@ -81,7 +81,7 @@ const keepSlow = 10
 func (d *Driver) Run(from, n int) {
 	if d.counts == nil {
 		d.counts = map[string]*Counts{}
-		d.windows = map[string]*[2]int{}
+		d.windows = map[string]*[3]int{}
 		d.findings = map[string]*Finding{}
 		d.perKey = map[string]int{}
 		d.Failures = map[Class][]int{}
@@ -139,13 +139,16 @@ func (d *Driver) one(i int) {
 	}
 	d.counts[key][r.Class]++
 	if d.windows[key] == nil {
-		d.windows[key] = &[2]int{}
+		d.windows[key] = &[3]int{}
 	}
 	if r.Slid {
 		d.windows[key][0]++
 	}
 	if r.Folded {
 		d.windows[key][1]++
+	}
+	if r.Nested {
+		d.windows[key][2]++
 	}
 	if d.Grep != "" && strings.Contains(r.Msg, d.Grep) && len(d.Grepped) < 10 {
 		d.Grepped = append(d.Grepped, i)
@@ -288,12 +291,12 @@ func (d *Driver) WriteTable(w io.Writer) {
 	}
 	fmt.Fprint(tw, "ran\t")
 	if d.Opt.Windows {
-		fmt.Fprint(tw, "slid\tfolded\t")
+		fmt.Fprint(tw, "slid\tfolded\tnested\t")
 	}
 	fmt.Fprintln(tw)
 	var tot Counts
-	var totW [2]int
-	row := func(name, target string, c Counts, w [2]int) {
+	var totW [3]int
+	row := func(name, target string, c Counts, w [3]int) {
 		n := 0
 		for _, v := range c {
 			n += v
@@ -308,7 +311,7 @@ func (d *Driver) WriteTable(w io.Writer) {
 		}
 		fmt.Fprintf(tw, "%.0f%%\t", ran)
 		if d.Opt.Windows {
-			fmt.Fprintf(tw, "%d\t%d\t", w[0], w[1])
+			fmt.Fprintf(tw, "%d\t%d\t%d\t", w[0], w[1], w[2])
 		}
 		fmt.Fprintln(tw)
 	}
@@ -317,12 +320,13 @@ func (d *Driver) WriteTable(w io.Writer) {
 		for i := range c {
 			tot[i] += c[i]
 		}
-		var w [2]int
+		var w [3]int
 		if d.windows[k] != nil {
 			w = *d.windows[k]
 		}
 		totW[0] += w[0]
 		totW[1] += w[1]
+		totW[2] += w[2]
 		a, t, _ := strings.Cut(k, "/")
 		row(a, t, c, w)
 	}

@@ -123,6 +123,8 @@ type Result struct {
 	// Slid and Folded say that a Func's region slid along a loop and
 	// that a Func's storage was folded (with Options.Windows).
 	Slid, Folded bool
+	// Nested says that a Func slid along two loops or more.
+	Nested bool
 }
 
 // MakeCase draws case i of the run with seed: the algorithm, the target
@@ -155,19 +157,30 @@ type Options struct {
 // windows lowers the pipeline of out up to storage_folding and says
 // whether a Func's region slides (sliding_window's select on the first
 // iteration of a loop) and whether a Func's storage is folded.
-func windows(out *halide.Func) (slid, folded bool) {
+func windows(out *halide.Func) (slid, folded, nested bool) {
 	l, err := halide.NewPipeline(out).WithOptions(halide.Options{StopAfter: "storage_folding"}).Lower()
 	if err != nil {
-		return false, false
+		return false, false, false
 	}
 	s := l.String()
-	return slideLet.MatchString(s), strings.Contains(s, " folded by ")
+	// nested: the slide lets of one Func's region (f.s0.) name two loops.
+	along := map[string]map[string]bool{}
+	for _, m := range slideLet.FindAllStringSubmatch(s, -1) {
+		if along[m[1]] == nil {
+			along[m[1]] = map[string]bool{}
+		}
+		along[m[1]][m[2]] = true
+		nested = nested || len(along[m[1]]) > 1
+	}
+	return slideLet.MatchString(s), strings.Contains(s, " folded by "), nested
 }
 
 // slideLet matches the region let sliding_window writes: the min of a
 // sliding Func's region at an iteration after the first starts past what
 // the iteration before computed.
-var slideLet = regexp.MustCompile(`let \S+\.min = select\(\(\S+ <= \S+\), .*likely\(max\(`)
+// (It is wrapped in the promise of its range, unsafe_promise_clamped.)
+// The groups are the Func's stage prefix and the loop it slides along.
+var slideLet = regexp.MustCompile(`let (\S+\.s\d+\.)\S+\.min = (?:unsafe_promise_clamped\()?select\(\((\S+) <= \S+\), .*likely\(max\(`)
 
 // Run runs c. A run past opt.Timeout is abandoned (its goroutine keeps
 // running) and reported as Timeout.
@@ -209,7 +222,7 @@ func runCase(c Case, opt Options) (res Result) {
 		return *failed
 	}
 	if opt.Windows {
-		res.Slid, res.Folded = windows(inst.Out)
+		res.Slid, res.Folded, res.Nested = windows(inst.Out)
 	}
 	mismatch, err := inst.Run(ctx, p, c.Seed)
 	if isCanceled(err) {
@@ -217,7 +230,7 @@ func runCase(c Case, opt Options) (res Result) {
 	}
 	if err != nil {
 		r := classify(err, RejectRealize, res.Applied)
-		r.Slid, r.Folded = res.Slid, res.Folded
+		r.Slid, r.Folded, r.Nested = res.Slid, res.Folded, res.Nested
 		if r.Class == RejectRealize && outputOOB.MatchString(r.Msg) && shiftsOutput(res.Applied, a.Funcs[0].Name) {
 			r.Class = RejectSize
 		}
@@ -227,9 +240,9 @@ func runCase(c Case, opt Options) (res Result) {
 		return r
 	}
 	if mismatch != "" {
-		return Result{Class: Wrong, Msg: mismatch, Applied: res.Applied, Slid: res.Slid, Folded: res.Folded}
+		return Result{Class: Wrong, Msg: mismatch, Applied: res.Applied, Slid: res.Slid, Folded: res.Folded, Nested: res.Nested}
 	}
-	return Result{Class: OK, Applied: res.Applied, Slid: res.Slid, Folded: res.Folded}
+	return Result{Class: OK, Applied: res.Applied, Slid: res.Slid, Folded: res.Folded, Nested: res.Nested}
 }
 
 // deadline returns the context of a case's Lower and Realize: they stop
@@ -288,7 +301,7 @@ func lowerTimeout(res Result, limit time.Duration, err error) Result {
 }
 
 func slowRun(res Result, limit time.Duration) Result {
-	return Result{Class: SlowRun, Code: "realize", Msg: fmt.Sprintf("Realize ran past %v (lowered in %v)", limit, res.Lower), Applied: res.Applied, Lower: res.Lower, Slid: res.Slid, Folded: res.Folded}
+	return Result{Class: SlowRun, Code: "realize", Msg: fmt.Sprintf("Realize ran past %v (lowered in %v)", limit, res.Lower), Applied: res.Applied, Lower: res.Lower, Slid: res.Slid, Folded: res.Folded, Nested: res.Nested}
 }
 
 func classify(err error, as Class, applied Schedule) Result {

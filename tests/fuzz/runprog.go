@@ -180,7 +180,7 @@ func runProgCauses(c Case, opt Options, causes bool) (res Result) {
 		return r
 	}
 	if opt.Windows {
-		res.Slid, res.Folded = windows(inst.Out)
+		res.Slid, res.Folded, res.Nested = windows(inst.Out)
 	}
 	for _, in := range p.Inputs {
 		if in.Float {
@@ -205,7 +205,7 @@ func runProgCauses(c Case, opt Options, causes bool) (res Result) {
 			return slowRun(res, limit)
 		}
 		r := classify(err, RejectRealize, res.Applied)
-		r.Lower, r.Slid, r.Folded = res.Lower, res.Slid, res.Folded
+		r.Lower, r.Slid, r.Folded, r.Nested = res.Lower, res.Slid, res.Folded, res.Nested
 		switch {
 		case (re != nil || ev.BoundViolation != "" || ev.SoftViolation != "") && (r.Class == RejectRealize || r.Class == RejectSize || r.Class == BadAccess):
 			// A program that reads outside an input (through a
