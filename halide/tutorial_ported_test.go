@@ -54,8 +54,9 @@ package halide_test
 //   - fixed: a constant given a type by Cast adapted to the other
 //     operand's type like a Go number (lesson 14's rules): a wrong type
 //     and value against Halide; TestCastConstantKeepsType.
-//   - not fixed (lower/): store_root().compute_at(consumer, x) slides along
-//     x only (lesson 8); TestTutorialPortedBug1, skipped.
+//   - fixed (lower/sliding_window.go): store_root().compute_at(consumer,
+//     x) slid along x only (40 stores, lesson 8's 25); it now slides
+//     along y too, and lesson 8's root_x checks the lesson's nest.
 
 import (
 	"errors"
@@ -652,28 +653,23 @@ func TestTutorialPortedLesson08(t *testing.T) {
 		})
 	})
 	t.Run("root_x", func(t *testing.T) {
-		// The lesson's C nest computes each producer point once (25
-		// stores), sliding along x and y. Here the window slides along x
-		// only (a known missed slide: sliding_ported_test.go's
-		// multiple_dimensions, 220 / 121): row y+1 of producer is
-		// computed again for row y+1 of consumer, 40 stores. So this
-		// checks the stores against the nest that slides along x only,
-		// and the consumer's values; TestTutorialPortedBug1 is the
-		// lesson's 25-store check, skipped.
+		// The lesson's C nest: each producer point computed once (25
+		// stores), the window sliding along x and along y.
 		producer, consumer := algorithm("root_x", true)
 		producer.StoreRoot().ComputeAt(consumer, x)
 		run(t, producer, consumer, 4, 4, func(P, C func(x, y int)) {
 			for j := 0; j < 4; j++ {
 				for i := 0; i < 4; i++ {
-					if i == 0 {
+					if j == 0 && i == 0 {
 						P(i, j)
-						P(i+1, j)
-						P(i, j+1)
-						P(i+1, j+1)
-					} else {
-						P(i+1, j)
-						P(i+1, j+1)
 					}
+					if j == 0 {
+						P(i+1, j)
+					}
+					if i == 0 {
+						P(i, j+1)
+					}
+					P(i+1, j+1)
 					C(i, j)
 				}
 			}
@@ -717,29 +713,6 @@ func TestTutorialPortedLesson08(t *testing.T) {
 		ttNear2(t, consumer.Name(), out, 160, 160, 0.001, cons)
 		ttLoopNest(t, consumer)
 	})
-}
-
-// TestTutorialPortedBug1: lesson 8's store_root().compute_at(consumer, x)
-// computes each of producer's 25 points once in Halide (the lesson's C
-// nest skips the values computed for the row above); here producer
-// slides along x only and stores 40 points (row y+1 again for consumer
-// row y+1). Not a wrong value: a missed slide along y, in the lowering
-// passes (lower/), which this port does not change.
-func TestTutorialPortedBug1(t *testing.T) {
-	t.Skip("sliding window along x only: 40 producer stores, Halide's lesson 8 has 25 (lower/, not fixed here)")
-	x, y := t3v("x"), t3v("y")
-	producer, consumer := halide.NewFunc("producer"), halide.NewFunc("consumer")
-	producer.Define(x, y).Is(halide.Sin(x.Mul(y)))
-	consumer.Define(x, y).Is(producer.At(x, y).Add(producer.At(x, y.Add(1))).Add(producer.At(x.Add(1), y)).Add(producer.At(x.Add(1), y.Add(1))).Div(float32(4)))
-	producer.TraceStores()
-	producer.StoreRoot().ComputeAt(consumer, x)
-	trace := map[string]int{}
-	if err := t3Run(t, t3Pipe(trace, consumer), halide.NewBuffer[float32](4, 4)); err != nil {
-		t.Fatal(err)
-	}
-	if trace["producer"] != 25 {
-		t.Fatalf("producer stored %d points, want 25", trace["producer"])
-	}
 }
 
 // lesson_09_update_definitions.cpp: a random uint8 image replaces
@@ -1974,15 +1947,10 @@ Fixed in halide/ (each with a focused test):
    keeps the old behaviour. A Go number and E(v) still adapt, standing in
    for Halide's C++ int (TestCastConstantKeepsType).
 
-Not fixed:
-
-Bug 1 (TestTutorialPortedBug1, skipped): lesson 8's
-   producer.store_root().compute_at(consumer, x) stores 40 points of
-   producer for a 4x4 consumer, Halide's lesson 25: the window slides
-   along x but not along y, so each row y+1 is computed again for
-   consumer row y+1. Values are right. This is the missed slide that
-   sliding_ported_test.go lists as multiple_dimensions (220 / 121); it
-   is in lower/ (sliding window), which this port does not change.
+Fixed since (nested sliding, lower/sliding_window.go): lesson 8's
+   producer.store_root().compute_at(consumer, x) stored 40 points of
+   producer for a 4x4 consumer, the lesson's 25 (the window slid along x
+   but not y); root_x now checks the lesson's nest, 25 stores.
 
 Missing API (closest equivalent used, as the file header says): print
    and print_when, trace_loads, Dimension.set_stride (and Halide's
