@@ -37,19 +37,6 @@ var unknownFact = fact{m: 1}
 // alignDepth bounds how deep the alignment of an operand is worked out.
 const alignDepth = 12
 
-func gcd64(a, b int64) int64 {
-	if a < 0 {
-		a = -a
-	}
-	if b < 0 {
-		b = -b
-	}
-	for b != 0 {
-		a, b = b, a%b
-	}
-	return a
-}
-
 // mkFact normalizes r into [0, m).
 func mkFact(m, r int64, b interval) fact {
 	if m < 0 {
@@ -87,7 +74,7 @@ func wrapped(f fact, t Type) fact {
 // select): a common modulus that also divides the distance between the
 // remainders.
 func join(a, b fact) fact {
-	m := gcd64(gcd64(a.m, b.m), a.r-b.r)
+	m := GCD(GCD(a.m, b.m), a.r-b.r)
 	bd := interval{min(a.b.Lo, b.b.Lo), max(a.b.Hi, b.b.Hi), a.b.HasLo && b.b.HasLo, a.b.HasHi && b.b.HasHi}
 	if m == 0 {
 		return mkFact(0, a.r, bd)
@@ -121,7 +108,7 @@ func alignOf(e Expr, facts map[string]fact, depth int) fact {
 			if !ok {
 				return unknownFact
 			}
-			return wrapped(mkFact(gcd64(a.m, b.m), r, a.b.add(bb)), t)
+			return wrapped(mkFact(GCD(a.m, b.m), r, a.b.add(bb)), t)
 		case Mul:
 			x, c := e.A, e.B
 			if IsConst(x) {
@@ -159,7 +146,7 @@ func neverEqual(a, b Expr, facts map[string]fact) bool {
 	if (fa.b.HasHi && fb.b.HasLo && fa.b.Hi < fb.b.Lo) || (fb.b.HasHi && fa.b.HasLo && fb.b.Hi < fa.b.Lo) {
 		return true
 	}
-	g := gcd64(fa.m, fb.m)
+	g := GCD(fa.m, fb.m)
 	return g != 0 && EuclidMod(fa.r-fb.r, g) != 0
 }
 
