@@ -88,7 +88,7 @@ func TestBoundExtentRoundUp(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				ppCheck1(t, "g", out, 0, n, func(x int) int32 { return int32(2 * (3*x + 1)) })
+				m2Check1(t, "g", out, 0, n, func(x int) int32 { return int32(2 * (3*x + 1)) })
 				return
 			}
 			beRoundUpPastBound(t, err, "f")

@@ -83,20 +83,6 @@ func ppRealize(t *testing.T, out *halide.Func, bufs ...halide.BufferRef) {
 	}
 }
 
-func ppRand[T m2Num](seed int64, mask int, extents ...int) *halide.Buffer[T] {
-	return m2Rand[T](seed, mask, extents...)
-}
-
-func ppCheck1[T halide.Number](t *testing.T, name string, b *halide.Buffer[T], x0, x1 int, ref func(x int) T) {
-	t.Helper()
-	m2Check1(t, name, b, x0, x1, ref)
-}
-
-func ppCheck2[T halide.Number](t *testing.T, name string, b *halide.Buffer[T], x0, x1, y0, y1 int, ref func(x, y int) T) {
-	t.Helper()
-	m2Check2(t, name, b, x0, x1, y0, y1, ref)
-}
-
 // ppNear reports whether got is within tol of want (relative above 1).
 func ppNear(got, want, tol float64) bool {
 	return math.Abs(got-want) <= tol*math.Max(1, math.Abs(want)) && math.IsNaN(got) == math.IsNaN(want)
@@ -182,7 +168,7 @@ func TestPerfPortedBlendTailStrategies(t *testing.T) {
 			}
 			out := halide.NewBuffer[uint8](N-1, N-1)
 			ppRealize(t, g, out)
-			ppCheck2(t, "g", out, 0, N-1, 0, N-1, func(x, y int) uint8 {
+			m2Check2(t, "g", out, 0, N-1, 0, N-1, func(x, y int) uint8 {
 				v := uint8(x + y)
 				for i := 0; i < reps; i++ {
 					v *= 3
@@ -228,7 +214,7 @@ func ppBlockTranspose[T uint8 | uint16 | uint32 | uint64](t *testing.T, N, bw, b
 		output.Tile(x, y, x, y, xi, yi, bw, bh, halide.RoundUp).Vectorize(xi).Vectorize(yi)
 		out := halide.NewBuffer[T](N, N)
 		ppRealize(t, output, out)
-		ppCheck2(t, "out", out, 0, N, 0, N, func(x, y int) T { return in.Get(y, x) })
+		m2Check2(t, "out", out, 0, N, 0, N, func(x, y int) T { return in.Get(y, x) })
 	})
 }
 
@@ -239,8 +225,8 @@ func ppBlockTranspose[T uint8 | uint16 | uint32 | uint64](t *testing.T, N, bw, b
 // one.
 func TestPerfPortedBoundaryConditions(t *testing.T) {
 	const W, H = 44, 30
-	in := ppRand[float32](1, 1000, W, H)
-	padded := ppRand[float32](2, 1000, W+16, H+16)
+	in := m2Rand[float32](1, 1000, W, H)
+	padded := m2Rand[float32](2, 1000, W+16, H+16)
 	ppMod := func(a, m int) int { return int(ppEuclidMod(int64(a), int64(m))) }
 	type bc struct {
 		name string
@@ -315,7 +301,7 @@ func TestPerfPortedBoundaryConditions(t *testing.T) {
 				}
 				out := halide.NewBuffer[float32](W, H)
 				ppRealize(t, g, out)
-				ppCheck2(t, "g", out, 0, W, 0, H, func(x, y int) float32 {
+				m2Check2(t, "g", out, 0, W, 0, H, func(x, y int) float32 {
 					return tc.ref(x-1, y-1) + tc.ref(x, y) + tc.ref(x+1, y+1)
 				})
 			})
@@ -342,7 +328,7 @@ func TestPerfPortedBoundaryConditions(t *testing.T) {
 				out := halide.NewBuffer[float32](W, H)
 				ppRealize(t, g, out)
 				// Integer-valued floats below 2^24: the sums are exact.
-				ppCheck2(t, "g", out, 0, W, 0, H, func(x, y int) float32 {
+				m2Check2(t, "g", out, 0, W, 0, H, func(x, y int) float32 {
 					var s float32
 					for ry := -2; ry <= 2; ry++ {
 						for rx := -2; rx <= 2; rx++ {
@@ -360,7 +346,7 @@ func TestPerfPortedBoundaryConditions(t *testing.T) {
 // 60 instead of 1020 (width - 4 in both).
 func TestPerfPortedClampedVectorLoad(t *testing.T) {
 	const W, H, MIN, MAX = 64, 8, 1, 60
-	input := ppRand[uint16](3, 0xfff, W+8, H)
+	input := m2Rand[uint16](3, 0xfff, W+8, H)
 	ref := func(x, y int) uint16 {
 		return input.Get(m2Clampi(x, MIN, MAX), y)*3 + input.Get(m2Clampi(x+1, MIN, MAX), y)
 	}
@@ -371,7 +357,7 @@ func TestPerfPortedClampedVectorLoad(t *testing.T) {
 		f.Vectorize(x, 8)
 		out := halide.NewBuffer[uint16](W, H)
 		ppRealize(t, f, out)
-		ppCheck2(t, "f", out, 0, W, 0, H, func(x, y int) uint16 { return input.Get(x, y)*3 + input.Get(x+1, y) })
+		m2Check2(t, "f", out, 0, W, 0, H, func(x, y int) uint16 { return input.Get(x, y)*3 + input.Get(x+1, y) })
 	})
 	for i, name := range []string{"clamped_vector_load", "scalar_load_at_x", "pad_scanline_at_y"} {
 		t.Run(name, func(t *testing.T) {
@@ -388,7 +374,7 @@ func TestPerfPortedClampedVectorLoad(t *testing.T) {
 			}
 			out := halide.NewBuffer[uint16](W, H)
 			ppRealize(t, f, out)
-			ppCheck2(t, "f", out, 0, W, 0, H, ref)
+			m2Check2(t, "f", out, 0, W, 0, H, ref)
 		})
 	}
 }
@@ -492,7 +478,7 @@ func ppConstDiv[T ppInt](t *testing.T, rng *rand.Rand, ty, wide halide.Type, w i
 		for _, fn := range []*halide.Func{g, f, h} {
 			out := halide.NewBuffer[T](w, numVals)
 			ppRealize(t, fn, out)
-			ppCheck2(t, fn.Name(), out, 0, w, 0, numVals, ref)
+			m2Check2(t, fn.Name(), out, 0, w, 0, numVals, ref)
 		}
 		const denomExtent = 256
 		full := halide.NewBuffer[T](w, denomExtent)
@@ -519,7 +505,7 @@ func ppConstDiv[T ppInt](t *testing.T, rng *rand.Rand, ty, wide halide.Type, w i
 		for _, fn := range []*halide.Func{cf, ff} {
 			out := halide.NewBuffer[T](w, denomExtent)
 			ppRealize(t, fn, out)
-			ppCheck2(t, fn.Name(), out, 0, w, 0, denomExtent, fref)
+			m2Check2(t, fn.Name(), out, 0, w, 0, denomExtent, fref)
 		}
 	})
 }
@@ -714,7 +700,7 @@ func TestPerfPortedInnerLoopParallel(t *testing.T) {
 			if err := t3Run(t, p, out); err != nil {
 				t.Fatal(err)
 			}
-			ppCheck2(t, "f", out, 0, sz[0], 0, sz[1], func(x, y int) int32 { return int32(x + y) })
+			m2Check2(t, "f", out, 0, sz[0], 0, sz[1], func(x, y int) int32 { return int32(x + y) })
 		}
 	}
 }
@@ -761,7 +747,7 @@ func ppInterleave[T ppUint](t *testing.T, factor int) {
 		output.UnrollTail(x, factor, halide.RoundUp).VectorizeTail(x, vec, halide.RoundUp)
 		out := halide.NewBuffer[T](N * factor)
 		ppRealize(t, output, out)
-		ppCheck1(t, "out", out, 0, N*factor, func(x int) T { return in.Get(x/factor, x%factor) })
+		m2Check1(t, "out", out, 0, N*factor, func(x int) T { return in.Get(x/factor, x%factor) })
 	})
 	t.Run(fmt.Sprintf("deinterleave_%T_%d", z, factor), func(t *testing.T) {
 		in := halide.NewBuffer[T](N * factor)
@@ -772,7 +758,7 @@ func ppInterleave[T ppUint](t *testing.T, factor int) {
 		output.Bound(y, 0, factor).Reorder(y, x).Unroll(y).VectorizeTail(x, vec, halide.RoundUp)
 		out := halide.NewBuffer[T](N, factor)
 		ppRealize(t, output, out)
-		ppCheck2(t, "out", out, 0, N, 0, factor, func(x, y int) T { return in.Get(x*factor + y) })
+		m2Check2(t, "out", out, 0, N, 0, factor, func(x, y int) T { return in.Get(x*factor + y) })
 	})
 }
 
@@ -786,7 +772,7 @@ func TestPerfPortedLotsOfInputs(t *testing.T) {
 			e := halide.E(float32(0))
 			for i := 0; i < size; i++ {
 				p := halide.NewImageParam(fmt.Sprintf("input%d", i), halide.Float32, 2)
-				b := ppRand[float32](int64(i), 100, 4, 3)
+				b := m2Rand[float32](int64(i), 100, 4, 3)
 				p.Set(b)
 				bufs = append(bufs, b)
 				e = e.Add(p.At(halide.Implicit))
@@ -798,7 +784,7 @@ func TestPerfPortedLotsOfInputs(t *testing.T) {
 			}
 			out := halide.NewBuffer[float32](4, 3)
 			ppRealize(t, f, out)
-			ppCheck2(t, "f", out, 0, 4, 0, 3, func(x, y int) float32 {
+			m2Check2(t, "f", out, 0, 4, 0, 3, func(x, y int) float32 {
 				var s float32
 				for _, b := range bufs {
 					s += b.Get(x, y)
@@ -872,7 +858,7 @@ func TestPerfPortedLotsOfSmallAllocations(t *testing.T) {
 			p.Set(200)
 			out := halide.NewBuffer[int32](size)
 			ppRealize(t, back, out)
-			ppCheck1(t, "out", out, 0, size, func(x int) int32 { return ref[x] })
+			m2Check1(t, "out", out, 0, size, func(x int) int32 { return ref[x] })
 		})
 	}
 }
@@ -938,11 +924,11 @@ func TestPerfPortedMemcpy(t *testing.T) {
 	dst := halide.NewFunc("dst")
 	dst.Define(x).Is(src.At(x))
 	dst.VectorizeTail(x, 32, halide.GuardWithIf)
-	input := ppRand[uint8](6, 255, n)
+	input := m2Rand[uint8](6, 255, n)
 	src.Set(input)
 	out := halide.NewBuffer[uint8](n)
 	ppRealize(t, dst, out)
-	ppCheck1(t, "dst", out, 0, n, func(x int) uint8 { return input.Get(x) })
+	m2Check1(t, "dst", out, 0, n, func(x int) uint8 { return input.Get(x) })
 }
 
 // Bug 1 (lots_of_small_allocations.cpp, stack case): a Func bounded by a
@@ -975,7 +961,7 @@ func TestPerfPortedBug1(t *testing.T) {
 				return
 			}
 			ppRealize(t, g, out)
-			ppCheck1(t, "g", out, 0, 64, func(x int) int32 { return int32(2 * x) })
+			m2Check1(t, "g", out, 0, 64, func(x int) int32 { return int32(2 * x) })
 		})
 	}
 }
@@ -1014,12 +1000,12 @@ func TestPerfPortedNestedVectorizationGemm(t *testing.T) {
 				prod.ComputeAt(result, x).Vectorize(x).Unroll(y).
 					Update(0).Reorder(x, y, r.X()).Vectorize(x).Unroll(y)
 			}
-			fb, gb := ppRand[uint8](7, 255, W, K), ppRand[uint8](8, 255, K, H)
+			fb, gb := m2Rand[uint8](7, 255, W, K), m2Rand[uint8](8, 255, K, H)
 			f.Set(fb)
 			g.Set(gb)
 			out := halide.NewBuffer[int32](W, H)
 			ppRealize(t, result, out)
-			ppCheck2(t, "prod", out, 0, W, 0, H, func(x, y int) int32 {
+			m2Check2(t, "prod", out, 0, W, 0, H, func(x, y int) int32 {
 				var s int32
 				for k := 0; k < K; k++ {
 					s += int32(fb.Get(x, k)) * int32(gb.Get(k, y))
@@ -1048,13 +1034,13 @@ func TestPerfPortedNestedVectorizationGemm(t *testing.T) {
 					prod.ComputeAt(result, x).Vectorize(x).Update(0).
 						Split(r.X(), ro, ri, 8).Reorder(ri, x, ro).Vectorize(x).Unroll(ri)
 				}
-				fb, gb := ppRand[uint8](9, 255, NF), ppRand[uint8](10, 255, NG)
+				fb, gb := m2Rand[uint8](9, 255, NF), m2Rand[uint8](10, 255, NG)
 				f.Set(fb)
 				g.Set(gb)
 				n := NF - NG - 128
 				out := halide.NewBuffer[uint8](n)
 				ppRealize(t, result, out)
-				ppCheck1(t, "result", out, 0, n, func(x int) uint8 {
+				m2Check1(t, "result", out, 0, n, func(x int) uint8 {
 					var s int32
 					for k := 0; k < 128; k++ {
 						s += int32(fb.Get(x+k)) * int32(gb.Get(k))
@@ -1092,7 +1078,7 @@ func TestPerfPortedNestedVectorizationGemm(t *testing.T) {
 			n := NF - NG - 128
 			out := halide.NewBuffer[int16](n)
 			ppRealize(t, result, out)
-			ppCheck1(t, "result", out, 0, n, func(x int) int16 {
+			m2Check1(t, "result", out, 0, n, func(x int) int16 {
 				var s int32
 				for k := 0; k < 128; k++ {
 					s += int32(fb.Get(x+k)) * int32(gb.Get(k))
@@ -1120,7 +1106,7 @@ func TestPerfPortedNestedVectorizationGemm(t *testing.T) {
 				prod.ComputeAt(result, x).Vectorize(x).Update(0).
 					Split(r.X(), ro, ri, 16).Reorder(ri, x, ro).Vectorize(x)
 			}
-			fb, gb := ppRand[uint8](12, 255, NF), ppRand[uint8](13, 255, NG)
+			fb, gb := m2Rand[uint8](12, 255, NF), m2Rand[uint8](13, 255, NG)
 			tb := halide.NewBuffer[int32](128)
 			tb.Fill(func(c []int) int32 { return int32(c[0] * c[0] & 127) })
 			f.Set(fb)
@@ -1129,7 +1115,7 @@ func TestPerfPortedNestedVectorizationGemm(t *testing.T) {
 			n := NF - NG - 128
 			out := halide.NewBuffer[uint32](n)
 			ppRealize(t, result, out)
-			ppCheck1(t, "result", out, 0, n, func(x int) uint32 {
+			m2Check1(t, "result", out, 0, n, func(x int) uint32 {
 				var s uint32
 				for k := 0; k < 128; k++ {
 					s += uint32(fb.Get(x+int(tb.Get(k)))) * uint32(gb.Get(k))
@@ -1149,7 +1135,7 @@ func TestPerfPortedBug2(t *testing.T) {
 	_0 := halide.ImplicitVar(0)
 	x, xo := ppV("x"), ppV("xo")
 	in := halide.NewImageParam("in", halide.Int32, 1)
-	b := ppRand[int32](14, 1000, 40)
+	b := m2Rand[int32](14, 1000, 40)
 	in.Set(b)
 	g := halide.NewFunc("g")
 	g.Define(x).Is(in.At(x).Add(in.At(x.Add(1))))
@@ -1157,7 +1143,7 @@ func TestPerfPortedBug2(t *testing.T) {
 	in.In().ComputeAt(g, xo).BoundExtent(_0, 9).Vectorize(_0)
 	out := halide.NewBuffer[int32](32)
 	ppRealize(t, g, out)
-	ppCheck1(t, "g", out, 0, 32, func(x int) int32 { return b.Get(x) + b.Get(x+1) })
+	m2Check1(t, "g", out, 0, 32, func(x int) int32 { return b.Get(x) + b.Get(x+1) })
 	h := halide.NewFunc("h")
 	in2 := halide.NewImageParam("in2", halide.Int32, 1)
 	in2.Set(b)
@@ -1165,7 +1151,7 @@ func TestPerfPortedBug2(t *testing.T) {
 	in2.In().ComputeRoot().Bound(_0, 0, 32)
 	out2 := halide.NewBuffer[int32](32)
 	ppRealize(t, h, out2)
-	ppCheck1(t, "h", out2, 0, 32, func(x int) int32 { return 2 * b.Get(x) })
+	m2Check1(t, "h", out2, 0, 32, func(x int) int32 { return 2 * b.Get(x) })
 }
 
 // packed_planar_fusion.cpp: 32 x 16 x 3 instead of 2048 x 2048 x 3.
@@ -1176,7 +1162,7 @@ func TestPerfPortedBug2(t *testing.T) {
 // Bound(c, 0, 3) here.
 func TestPerfPortedPackedPlanarFusion(t *testing.T) {
 	const W, H = 32, 16
-	src := ppRand[uint8](15, 255, W, H, 3)
+	src := m2Rand[uint8](15, 255, W, H, 3)
 	for i, name := range []string{"planar_planar", "packed_packed", "planar_packed", "packed_planar"} {
 		t.Run(name, func(t *testing.T) {
 			x, y, c := ppV("x"), ppV("y"), ppV("c")
@@ -1224,7 +1210,7 @@ func TestPerfPortedParallelPerformance(t *testing.T) {
 	imf, img := halide.NewBuffer[float32](W, H), halide.NewBuffer[float32](W, H)
 	ppRealize(t, f, imf)
 	ppRealize(t, g, img)
-	ppCheck2(t, "imf", imf, 0, W, 0, H, func(x, y int) float32 { return img.Get(x, y) })
+	m2Check2(t, "imf", imf, 0, W, 0, H, func(x, y int) float32 { return img.Get(x, y) })
 	ppNear2(t, "img", img, W, H, 1e-5, func(x, y int) float64 {
 		v := float32(x + y)
 		for i := 0; i < 50; i++ {
@@ -1250,7 +1236,7 @@ func TestPerfPortedParallelScenarios(t *testing.T) {
 	f.Define(x).Is(halide.Sum(halide.Sqrt(input.At(hash.Mod(memLimit.Expr())))))
 	g.Define().Is(f.At(0).Add(f.At(outer.Expr().Sub(1))))
 	f.ComputeRoot().Parallel(x)
-	in := ppRand[float32](16, 1000, maxMemory)
+	in := m2Rand[float32](16, 1000, maxMemory)
 	input.Set(in)
 	p := ppPipe(g)
 	for _, m := range []bool{false, true} {
@@ -1383,7 +1369,7 @@ func TestPerfPortedRFactor(t *testing.T) {
 				want[in.Get(xx, yy)]++
 			}
 		}
-		ppCheck1(t, "hist", out, 0, 256, func(x int) int32 { return want[x] })
+		m2Check1(t, "hist", out, 0, 256, func(x int) int32 { return want[x] })
 	})
 	argmin := func(t *testing.T, variant bool) {
 		const n = 8
@@ -1668,7 +1654,7 @@ func TestPerfPortedSort(t *testing.T) {
 		next.Bound(x, 0, N)
 		out := halide.NewBuffer[int32](N)
 		ppRealize(t, next, out)
-		ppCheck1(t, "sorted", out, 0, N, func(i int) int32 { return int32(want[i]) })
+		m2Check1(t, "sorted", out, 0, N, func(i int) int32 { return int32(want[i]) })
 	}
 	t.Run("bitonic", func(t *testing.T) {
 		bitonic(t, false)
@@ -1718,7 +1704,7 @@ func TestPerfPortedSort(t *testing.T) {
 		f.Bound(x, 0, N)
 		out := halide.NewBuffer[int32](N)
 		ppRealize(t, f, out)
-		ppCheck1(t, "sorted", out, 0, N, func(i int) int32 { return int32(want[i]) })
+		m2Check1(t, "sorted", out, 0, N, func(i int) int32 { return int32(want[i]) })
 	})
 }
 
@@ -1754,7 +1740,7 @@ func TestPerfPortedStackVsHeap(t *testing.T) {
 				}
 				out := halide.NewBuffer[float32](sz, 16)
 				ppRealize(t, g, out)
-				ppCheck2(t, "g", out, 0, sz, 0, 16, func(x, y int) float32 {
+				m2Check2(t, "g", out, 0, sz, 0, 16, func(x, y int) float32 {
 					var s float32
 					for j := 0; j < 10; j++ {
 						s += float32(x*j + y)
@@ -1804,8 +1790,8 @@ func ppVectorize[T int8 | uint8 | int16 | uint16 | int32 | uint32 | float32 | fl
 		og, of := halide.NewBuffer[T](W, H), halide.NewBuffer[T](W, H)
 		ppRealize(t, g, og)
 		ppRealize(t, f, of)
-		ppCheck2(t, "f", of, 0, W, 0, H, func(x, y int) T { return og.Get(x, y) })
-		ppCheck2(t, "g", og, 0, W, 0, H, func(x, y int) T {
+		m2Check2(t, "f", of, 0, W, 0, H, func(x, y int) T { return og.Get(x, y) })
+		m2Check2(t, "g", og, 0, W, 0, H, func(x, y int) T {
 			s := input.Get(x, y)
 			for i := 1; i < 5; i++ {
 				s += input.Get(x, y+i)
@@ -1875,7 +1861,7 @@ func TestPerfPortedWrap(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			out := halide.NewBuffer[int32](W, H)
 			ppRealize(t, build(c.useShared, c.wrap), out)
-			ppCheck2(t, "final", out, 0, W, 0, H, func(x, y int) int32 { return int32(90 * (x + y)) })
+			m2Check2(t, "final", out, 0, W, 0, H, func(x, y int) int32 { return int32(90 * (x + y)) })
 		})
 	}
 }
@@ -1934,7 +1920,7 @@ func ppTiledMatmul[L, R int8 | uint8](t *testing.T, lt, rt halide.Type) {
 		B.Set(b)
 		out := halide.NewBuffer[int32](col, row)
 		ppRealize(t, result, out)
-		ppCheck2(t, "out", out, 0, col, 0, row, func(j, i int) int32 {
+		m2Check2(t, "out", out, 0, col, 0, row, func(j, i int) int32 {
 			var s int32
 			for k := 0; k < acc; k++ {
 				s += int32(a.Get(k, i)) * int32(b.Get(k%4, j, k/4))

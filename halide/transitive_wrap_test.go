@@ -85,7 +85,7 @@ func TestTransitiveWrapCalls(t *testing.T) {
 		}
 		buf := halide.NewBuffer[int32](8, 8)
 		ppRealize(t, top, buf)
-		ppCheck2(t, "top", buf, 0, 8, 0, 8, func(x, y int) int32 { return int32(2 * (x + y + 5*(x+y))) })
+		m2Check2(t, "top", buf, 0, 8, 0, 8, func(x, y int) int32 { return int32(2 * (x + y + 5*(x+y))) })
 	})
 	t.Run("input_through_a_boundary_condition", func(t *testing.T) {
 		// in.In(f), f reading in through RepeatEdge: the boundary
@@ -113,6 +113,6 @@ func TestTransitiveWrapCalls(t *testing.T) {
 		out := halide.NewBuffer[int32](10)
 		ppRealize(t, f, out)
 		clamp := func(i int) int32 { return src.Get(min(max(i, 0), 9)) }
-		ppCheck1(t, "f", out, 0, 10, func(x int) int32 { return clamp(x-1) + clamp(x+1) })
+		m2Check1(t, "f", out, 0, 10, func(x int) int32 { return clamp(x-1) + clamp(x+1) })
 	})
 }
